@@ -1,0 +1,30 @@
+/** The `askdock` bin: one module per command, loaded only when used. */
+type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  start: { summary: 'gateway + Control UI + demo agent on ./.askdock/', load: () => import('./start.ts') },
+  gateway: { summary: 'the gateway alone [--host H] [--port N] [--db FILE] [--config FILE]', load: () => import('./gateway.ts') },
+  'demo-agent': { summary: 'the scripted demo agent --url ws://... --token T', load: () => import('./demo-agent.ts') },
+  ask: { summary: 'ask a question from a shell: askdock ask "Q?" -o A -o B', load: () => import('./ask.ts') },
+  mcp: { summary: 'an MCP server on stdio exposing ask_user [--session KEY]', load: () => import('./mcp.ts') },
+};
+
+export function usage(): string {
+  const rows = Object.entries(commands).map(([name, c]) => `  askdock ${name.padEnd(11)} ${c.summary}`);
+  return ['usage: askdock <command> [options]', '', ...rows].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`askdock: unknown command "${name}"\n${usage()}\n`);
+    return 2;
+  }
+  const mod = await command.load();
+  return mod.run(rest);
+}

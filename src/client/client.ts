@@ -1,0 +1,461 @@
+import {
+  AskdockError,
+  CloseCode,
+  EventFrame,
+  HelloOk,
+  PROTOCOL_VERSION,
+  ServerFrame,
+  events as eventSchemas,
+  isEventName,
+  methods,
+  type AnyEvent,
+  type ClientMode,
+  type EventName,
+  type EventPayload,
+  type MethodName,
+  type ParamsInput,
+  type Result,
+} from '../protocol/index.ts';
+
+/** The subset of the WebSocket API both the browser and the `ws` package provide. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+}
+export type SocketFactory = (url: string) => SocketLike;
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'closed';
+export type ConnectionState = {
+  status: ConnectionStatus;
+  /** Failed attempts since the last good connection. */
+  attempt: number;
+  /** When the next attempt starts, while reconnecting. */
+  nextAttemptAtMs?: number;
+  lastError?: { code: string; message: string };
+};
+
+export type GatewayClientOptions = {
+  /** ws://host:port/ws (http(s) URLs are turned into ws(s) and get /ws). */
+  url: string;
+  token: string;
+  client: { id?: string; name: string; version?: string; platform?: string; mode: ClientMode };
+  socket?: SocketFactory;
+  requestTimeoutMs?: number;
+  reconnect?: boolean;
+  backoff?: { initialMs?: number; maxMs?: number };
+  /** Resume by cursor after a reconnect (R2). */
+  resume?: boolean;
+  /** Cursor to resume from on the very first connect (e.g. kept across a page reload). */
+  initialCursor?: number;
+};
+
+export type RequestOptions = { timeoutMs?: number; signal?: AbortSignal };
+
+type Pending = {
+  id: string;
+  method: MethodName;
+  params: unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  timer?: ReturnType<typeof setTimeout>;
+  sent: boolean;
+  cleanup: () => void;
+};
+
+/** Methods that are safe to send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones. */
+const RESENDABLE = new Set<MethodName>([
+  'sessions.list',
+  'chat.send',
+  'chat.history',
+  'agent.subscribe',
+  'question.waitAnswer',
+  'question.resolve',
+  'question.get',
+  'question.list',
+]);
+
+export type HelloHandler = (hello: HelloOk) => void;
+type AnyHandler = (e: AnyEvent) => void;
+
+export function toSocketUrl(url: string): string {
+  const u = new URL(url);
+  if (u.protocol === 'http:') u.protocol = 'ws:';
+  if (u.protocol === 'https:') u.protocol = 'wss:';
+  if (u.pathname === '/' || u.pathname === '') u.pathname = '/ws';
+  u.search = '';
+  return u.toString();
+}
+
+function randomId(): string {
+  const c = globalThis.crypto;
+  return c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36);
+}
+
+/**
+ * One gateway connection shared by every surface: handshake, typed requests with timeout and cancel,
+ * events, reconnect with backoff and jitter, resume by cursor and a tick watchdog.
+ */
+export class GatewayClient {
+  readonly options: GatewayClientOptions;
+  readonly clientId: string;
+  private socket: SocketLike | null = null;
+  private nextReq = 1;
+  private pending = new Map<string, Pending>();
+  private handlers = new Map<string, Set<(payload: unknown, seq?: number) => void>>();
+  private anyHandlers = new Set<AnyHandler>();
+  private helloHandlers = new Set<HelloHandler>();
+  private stateHandlers = new Set<(s: ConnectionState) => void>();
+  private waiters = new Set<{ resolve: () => void; reject: (e: unknown) => void }>();
+  private watchdog?: ReturnType<typeof setTimeout>;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private stopped = false;
+  private handshakeDone = false;
+  private tickIntervalMs = 15_000;
+  private _state: ConnectionState = { status: 'connecting', attempt: 0 };
+  hello: HelloOk | null = null;
+  /** Newest event seq seen: the resume cursor (R2). */
+  cursor: number;
+
+  constructor(options: GatewayClientOptions) {
+    this.options = options;
+    this.clientId = options.client.id ?? randomId();
+    this.cursor = options.initialCursor ?? 0;
+  }
+
+  get state(): ConnectionState {
+    return this._state;
+  }
+
+  /** Connects; resolves with the first hello-ok, rejects on a bad token or version (no retry for those). */
+  start(): Promise<HelloOk> {
+    this.stopped = false;
+    const first = new Promise<HelloOk>((resolve, reject) => {
+      const off = this.onHello((h) => {
+        off();
+        offState();
+        resolve(h);
+      });
+      const offState = this.onState((s) => {
+        if (s.status === 'closed') {
+          off();
+          offState();
+          reject(new AskdockError((s.lastError?.code as never) ?? 'UNAVAILABLE', s.lastError?.message ?? 'connection closed'));
+        }
+      });
+    });
+    this.open();
+    return first;
+  }
+
+  close(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.watchdog);
+    const s = this.socket;
+    this.socket = null;
+    if (s) {
+      s.onclose = null;
+      s.onmessage = null;
+      s.onerror = null;
+      try {
+        s.close(CloseCode.normal, 'client closed');
+      } catch {
+        /* already closed */
+      }
+    }
+    this.failAll(new AskdockError('UNAVAILABLE', 'client closed', { retryable: false }), true);
+    this.setState({ status: 'closed', attempt: 0 });
+  }
+
+  onState(handler: (s: ConnectionState) => void): () => void {
+    this.stateHandlers.add(handler);
+    return () => this.stateHandlers.delete(handler);
+  }
+
+  onHello(handler: HelloHandler): () => void {
+    this.helloHandlers.add(handler);
+    return () => this.helloHandlers.delete(handler);
+  }
+
+  on<E extends EventName>(event: E, handler: (payload: EventPayload<E>, seq?: number) => void): () => void {
+    let set = this.handlers.get(event);
+    if (!set) this.handlers.set(event, (set = new Set()));
+    const h = handler as (payload: unknown, seq?: number) => void;
+    set.add(h);
+    return () => set!.delete(h);
+  }
+
+  onAny(handler: AnyHandler): () => void {
+    this.anyHandlers.add(handler);
+    return () => this.anyHandlers.delete(handler);
+  }
+
+  /** Resolves once connected (or at once when already). */
+  ready(timeoutMs = this.options.requestTimeoutMs ?? 30_000): Promise<void> {
+    if (this.handshakeDone && this._state.status === 'connected') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w = {
+        resolve: () => {
+          clearTimeout(t);
+          this.waiters.delete(w);
+          resolve();
+        },
+        reject: (e: unknown) => {
+          clearTimeout(t);
+          this.waiters.delete(w);
+          reject(e);
+        },
+      };
+      const t = setTimeout(() => w.reject(new AskdockError('UNAVAILABLE', 'not connected to the gateway', { retryable: true })), timeoutMs);
+      this.waiters.add(w);
+    });
+  }
+
+  /** A typed request; params and result are checked against the protocol. */
+  request<M extends MethodName>(method: M, params: ParamsInput<M>, opts: RequestOptions = {}): Promise<Result<M>> {
+    if (this.stopped) return Promise.reject(new AskdockError('UNAVAILABLE', 'client closed', { retryable: false }));
+    const id = `r${this.nextReq++}`;
+    return new Promise<Result<M>>((resolve, reject) => {
+      const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
+      const onAbort = () => {
+        const p = this.pending.get(id);
+        if (!p) return;
+        if (p.sent) this.sendRaw({ type: 'cancel', id });
+        p.cleanup();
+        reject(opts.signal?.reason ?? new DOMException('aborted', 'AbortError'));
+      };
+      const entry: Pending = {
+        id,
+        method,
+        params,
+        resolve: (v) => resolve(methods[method].result.parse(v) as Result<M>),
+        reject,
+        sent: false,
+        cleanup: () => {
+          clearTimeout(entry.timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          this.pending.delete(id);
+        },
+      };
+      if (opts.signal?.aborted) return reject(opts.signal.reason ?? new DOMException('aborted', 'AbortError'));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+        entry.timer = setTimeout(() => {
+          if (entry.sent) this.sendRaw({ type: 'cancel', id });
+          entry.cleanup();
+          reject(new AskdockError('UNAVAILABLE', `${method} timed out after ${timeoutMs} ms`, { retryable: true }));
+        }, timeoutMs);
+      }
+      this.pending.set(id, entry);
+      if (this.handshakeDone) this.transmit(entry);
+    });
+  }
+
+  /** Drops the socket as a network fault would (tests, "reconnect now"). */
+  dropConnection(): void {
+    try {
+      this.socket?.close(CloseCode.tickTimeout, 'dropped');
+    } catch {
+      /* ignore */
+    }
+  }
+
+  /** Skips the backoff wait and tries now (the browser came back online). */
+  reconnectNow(): void {
+    if (this.stopped || this._state.status === 'connected') return;
+    clearTimeout(this.retryTimer);
+    this.open();
+  }
+
+  private transmit(p: Pending) {
+    p.sent = true;
+    this.sendRaw({ type: 'req', id: p.id, method: p.method, params: p.params });
+  }
+
+  private sendRaw(frame: unknown) {
+    const s = this.socket;
+    if (s && s.readyState === 1) s.send(JSON.stringify(frame));
+  }
+
+  private setState(next: ConnectionState) {
+    this._state = next;
+    for (const h of [...this.stateHandlers]) h(next);
+  }
+
+  private makeSocket(url: string): SocketLike {
+    if (this.options.socket) return this.options.socket(url);
+    const Ctor = (globalThis as { WebSocket?: new (u: string) => SocketLike }).WebSocket;
+    if (!Ctor) throw new Error('no WebSocket available: pass `socket` (e.g. from src/client/node.ts)');
+    return new Ctor(url);
+  }
+
+  private open() {
+    if (this.stopped) return;
+    this.handshakeDone = false;
+    const status = this._state.status === 'connecting' && this._state.attempt === 0 ? 'connecting' : 'reconnecting';
+    this.setState({ ...this._state, status, nextAttemptAtMs: undefined });
+    let socket: SocketLike;
+    try {
+      socket = this.makeSocket(toSocketUrl(this.options.url));
+    } catch (err) {
+      this.scheduleReconnect({ code: 'UNAVAILABLE', message: String(err) });
+      return;
+    }
+    this.socket = socket;
+    let fatal: { code: string; message: string } | null = null;
+    socket.onmessage = (ev) => {
+      if (this.socket !== socket) return;
+      this.armWatchdog();
+      let frame: ServerFrame;
+      try {
+        frame = ServerFrame.parse(JSON.parse(String(ev.data)));
+      } catch {
+        return; // a frame this client cannot read is ignored, never fatal
+      }
+      if (frame.type === 'event') this.handleEvent(frame);
+      else if (frame.id === '__connect') {
+        if (frame.ok) this.handleHello(frame.payload);
+        else fatal = frame.error;
+      } else if (frame.id !== null) {
+        const p = this.pending.get(frame.id);
+        if (!p) return;
+        p.cleanup();
+        if (frame.ok) {
+          try {
+            p.resolve(frame.payload);
+          } catch (err) {
+            p.reject(new AskdockError('INVALID_REQUEST', `${p.method} answered a result this client cannot read: ${String(err)}`));
+          }
+        } else p.reject(AskdockError.from(frame.error));
+      }
+    };
+    socket.onerror = () => {
+      /* onclose follows */
+    };
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      clearTimeout(this.watchdog);
+      this.handshakeDone = false;
+      // Requests that cannot be safely repeated fail now; the rest wait for the next connection.
+      for (const p of [...this.pending.values()]) {
+        if (p.sent && !RESENDABLE.has(p.method)) {
+          p.cleanup();
+          p.reject(new AskdockError('UNAVAILABLE', `connection lost during ${p.method}`, { retryable: true }));
+        } else p.sent = false;
+      }
+      if (ev.code === CloseCode.unauthorized || ev.code === CloseCode.noCommonVersion) {
+        const err = fatal ?? { code: ev.code === CloseCode.unauthorized ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: ev.reason || 'rejected' };
+        this.stopped = true;
+        this.failAll(AskdockError.from({ code: err.code as never, message: err.message }), true);
+        this.setState({ status: 'closed', attempt: this._state.attempt, lastError: err });
+        return;
+      }
+      this.scheduleReconnect({ code: 'UNAVAILABLE', message: `connection closed (${ev.code})` });
+    };
+    socket.onopen = () => {
+      /* the gateway speaks first with connect.challenge */
+    };
+  }
+
+  private handleEvent(frame: EventFrame) {
+    if (frame.event === 'connect.challenge') {
+      this.sendConnect();
+      return;
+    }
+    if (!isEventName(frame.event)) return;
+    const parsed = eventSchemas[frame.event].safeParse(frame.payload);
+    if (!parsed.success) return;
+    if (frame.seq !== undefined && frame.seq > this.cursor) this.cursor = frame.seq;
+    const set = this.handlers.get(frame.event);
+    if (set) for (const h of [...set]) h(parsed.data, frame.seq);
+    const e = { event: frame.event, payload: parsed.data, seq: frame.seq } as AnyEvent;
+    for (const h of [...this.anyHandlers]) h(e);
+  }
+
+  private sendConnect() {
+    const c = this.options.client;
+    const resume = (this.options.resume ?? true) && this.cursor > 0 ? { cursor: this.cursor } : undefined;
+    this.sendRaw({
+      type: 'req',
+      id: '__connect',
+      method: 'connect',
+      params: {
+        minProtocol: PROTOCOL_VERSION,
+        maxProtocol: PROTOCOL_VERSION,
+        client: {
+          id: this.clientId,
+          name: c.name,
+          version: c.version ?? '0.1.0',
+          platform: c.platform ?? (typeof navigator !== 'undefined' ? 'browser' : process.platform),
+          mode: c.mode,
+        },
+        auth: { token: this.options.token },
+        ...(resume ? { resume } : {}),
+      },
+    });
+  }
+
+  private handleHello(payload: unknown) {
+    const hello = HelloOk.safeParse(payload);
+    if (!hello.success) {
+      this.socket?.close(CloseCode.normal, 'unreadable hello');
+      return;
+    }
+    this.hello = hello.data;
+    this.tickIntervalMs = hello.data.policy.tickIntervalMs;
+    if (!hello.data.resumed || hello.data.snapshot.cursor > this.cursor) this.cursor = hello.data.snapshot.cursor;
+    this.handshakeDone = true;
+    this.setState({ status: 'connected', attempt: 0 });
+    this.armWatchdog();
+    for (const h of [...this.helloHandlers]) h(hello.data);
+    for (const p of this.pending.values()) if (!p.sent) this.transmit(p);
+    for (const w of [...this.waiters]) w.resolve();
+  }
+
+  private armWatchdog() {
+    clearTimeout(this.watchdog);
+    // P6: silence for two tick intervals means the link is dead even if TCP has not noticed.
+    this.watchdog = setTimeout(() => {
+      try {
+        this.socket?.close(CloseCode.tickTimeout, 'no tick');
+      } catch {
+        /* ignore */
+      }
+    }, this.tickIntervalMs * 2);
+  }
+
+  private scheduleReconnect(lastError: { code: string; message: string }) {
+    if (this.stopped) return;
+    if (this.options.reconnect === false) {
+      this.stopped = true;
+      this.failAll(new AskdockError('UNAVAILABLE', lastError.message, { retryable: true }), true);
+      this.setState({ status: 'closed', attempt: this._state.attempt, lastError });
+      return;
+    }
+    const attempt = this._state.attempt + 1;
+    const initial = this.options.backoff?.initialMs ?? 1000;
+    const max = this.options.backoff?.maxMs ?? 30_000;
+    const base = Math.min(max, initial * 2 ** (attempt - 1));
+    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    this.setState({ status: offline ? 'offline' : 'reconnecting', attempt, nextAttemptAtMs: Date.now() + delay, lastError });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  private failAll(err: unknown, includeUnsent: boolean) {
+    for (const p of [...this.pending.values()]) {
+      if (includeUnsent || p.sent) {
+        p.cleanup();
+        p.reject(err);
+      }
+    }
+    for (const w of [...this.waiters]) w.reject(err);
+  }
+}

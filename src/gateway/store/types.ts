@@ -1,0 +1,101 @@
+import type { ChatMessage, EventName, QuestionRecord, QuestionStatus, Session, StopReason, Phase } from '../../protocol/index.ts';
+
+/** Who may see an event (A3/A4), stored beside it so resume (R2) can filter without re-reading records. */
+export type EventAudience = {
+  /** The session the event belongs to; null for sessionless. */
+  sessionKey: string | null;
+  /** Present for question events: the question's own visibility inputs. */
+  question?: { askedBy: string; privileged: boolean };
+  /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
+  onlyIdentity?: string;
+};
+
+export type StoredEvent = {
+  seq: number;
+  event: EventName;
+  payload: unknown;
+  audience: EventAudience;
+  atMs: number;
+};
+
+/** A session row as stored; `pendingQuestions` is counted by the store when read. */
+export type SessionRow = Omit<Session, 'pendingQuestions'>;
+
+/** A question as stored: the public record plus what only the gateway needs. */
+export type StoredQuestion = QuestionRecord & {
+  /** The resolutionId of the resolve that ended it, for idempotent repeats (Q5). */
+  resolutionId?: string;
+  /** The asking client's `connect.client.id`: its reconnect keeps a blocking question alive (Q7). */
+  askerClientId?: string;
+};
+
+export type RunRow = {
+  runId: string;
+  sessionKey: string | null;
+  agentId: string;
+  recovery: boolean;
+  startedAtMs: number;
+  endedAtMs?: number;
+  stopReason?: StopReason;
+  /** Phase of the run's last final message, or the one given at run.end (Q10). */
+  phase?: Phase;
+  /** The user message that started it, when known (Q10 without runId). */
+  triggerMessageId?: string;
+};
+
+export type IdempotentResult = { messageId: string; seq: number };
+
+/**
+ * The one storage contract. Every write is durable when the call returns (R3); `transaction` groups writes
+ * so a state change and its event are committed together or not at all.
+ */
+export interface Store {
+  transaction<T>(fn: () => T): T;
+
+  // events (R1, R2)
+  appendEvent(e: Omit<StoredEvent, 'seq'>): number;
+  eventsAfter(cursor: number, limit: number): StoredEvent[];
+  /** Smallest seq still kept (0 when none kept yet); a cursor below oldest-1 cannot be resumed. */
+  oldestEventSeq(): number;
+  latestSeq(): number;
+  /** Drops events older than `beforeMs` while keeping at least the newest `keepAtLeast`. */
+  pruneEvents(beforeMs: number, keepAtLeast: number): number;
+
+  // sessions (C1)
+  createSession(row: SessionRow): void;
+  getSession(key: string): Session | undefined;
+  listSessions(): Session[];
+  touchSession(key: string, atMs: number): void;
+
+  // messages (C2, C3)
+  insertMessage(msg: ChatMessage): void;
+  /** Streaming: replaces the text of a message (delta / final). */
+  updateMessageText(id: string, text: string): void;
+  getMessage(id: string): ChatMessage | undefined;
+  history(sessionKey: string, limit: number, before?: string): { messages: ChatMessage[]; hasMore: boolean };
+  getIdempotent(identity: string, key: string): IdempotentResult | undefined;
+  putIdempotent(identity: string, key: string, result: IdempotentResult, atMs: number): void;
+
+  // questions (Q1..Q11)
+  insertQuestion(q: StoredQuestion): void;
+  getQuestion(id: string): StoredQuestion | undefined;
+  /** Replaces the stored record with this one (same id). */
+  updateQuestion(q: StoredQuestion): void;
+  listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }): StoredQuestion[];
+  /** Pending questions whose expiresAtMs <= nowMs. */
+  dueQuestions(nowMs: number): StoredQuestion[];
+  /** The earliest expiresAtMs among pending questions, or null. */
+  nextExpiryMs(): number | null;
+
+  // runs (C4, Q7, Q10)
+  insertRun(run: RunRow): void;
+  getRun(runId: string): RunRow | undefined;
+  updateRun(run: RunRow): void;
+  activeRuns(sessionKey?: string | null): RunRow[];
+
+  // small key/value for gateway bookkeeping
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+
+  close(): void;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ChatMessage, ChatState, Session, StopReason } from './session.ts';
+import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
+
+/** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
+export const events = {
+  'connect.challenge': z.object({ nonce: z.string(), ts: z.number() }),
+  tick: z.object({ ts: z.number() }),
+  chat: z.object({ sessionKey: z.string(), runId: z.string().optional(), message: ChatMessage, state: ChatState }),
+  'session.updated': z.object({ session: Session }),
+  'run.started': z.object({ runId: z.string(), sessionKey: z.string().nullable(), recovery: z.boolean() }),
+  'run.ended': z.object({ runId: z.string(), sessionKey: z.string().nullable(), stopReason: StopReason }),
+  'question.requested': z.object({ question: QuestionRecord }),
+  'question.resolved': z.object({
+    id: z.string(),
+    sessionKey: z.string().optional(),
+    status: QuestionStatus,
+    answers: Answers.optional(),
+    resolvedBy: ResolvedBy.optional(),
+    reason: z.string().optional(),
+    replyMessageId: z.string().optional(),
+  }),
+  'question.retired': z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+/** A parsed event: a discriminated union over names, so `switch (e.event)` narrows the payload. */
+export type AnyEvent = { [E in EventName]: { event: E; payload: EventPayload<E>; seq?: number } }[EventName];
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name);
+}

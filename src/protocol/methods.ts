@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, Session, StopReason } from './session.ts';
+import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
+import { Role, Scope } from './scopes.ts';
+
+const Key = z.string().min(1).max(128);
+const QuestionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, {
+  error: 'id must be 1..128 letters, digits, "_", ".", ":" or "-"',
+});
+
+export const ClientMode = z.enum(['ui', 'tui', 'cli', 'agent', 'mcp']);
+export type ClientMode = z.infer<typeof ClientMode>;
+
+export const ConnectParams = z.object({
+  minProtocol: z.number().int().positive(),
+  maxProtocol: z.number().int().positive(),
+  client: z.object({
+    id: z.string().min(1).max(128),
+    name: z.string().max(128),
+    version: z.string().max(64),
+    platform: z.string().max(64),
+    mode: ClientMode,
+  }),
+  auth: z.object({ token: z.string() }),
+  resume: z.object({ cursor: z.number().int().nonnegative() }).optional(),
+});
+export type ConnectParams = z.infer<typeof ConnectParams>;
+
+export const HelloOk = z.object({
+  type: z.literal('hello-ok'),
+  protocol: z.number().int(),
+  server: z.object({ version: z.string(), connId: z.string() }),
+  features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
+  auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
+  policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),
+  snapshot: z.object({ cursor: z.number().int(), sessions: z.array(Session), pendingQuestions: z.array(QuestionRecord) }),
+  resumed: z.boolean(),
+});
+export type HelloOk = z.infer<typeof HelloOk>;
+
+const Empty = z.object({}).optional().transform(() => ({}));
+
+export const ResolveParams = z.union([
+  z.object({
+    id: Key,
+    answers: Answers,
+    resolutionId: z.string().min(1).max(128).optional(),
+    surface: Surface.optional(),
+  }),
+  z.object({ id: Key, skip: z.literal(true), resolutionId: z.string().min(1).max(128).optional(), surface: Surface.optional() }),
+  z.object({ id: Key, cancel: z.literal(true), reason: z.string().max(200).optional() }),
+]);
+export type ResolveParams = z.infer<typeof ResolveParams>;
+
+export const QuestionRequestParams = z.object({
+  id: QuestionId.optional(),
+  sessionKey: Key.optional(),
+  runId: Key.optional(),
+  mode: QuestionMode.optional(),
+  privileged: z.boolean().optional(),
+  questions: QuestionList,
+  timeoutMs: z.number({ error: 'timeoutMs must be a number' }).finite().optional(),
+});
+export type QuestionRequestParams = z.infer<typeof QuestionRequestParams>;
+export type QuestionRequestInput = z.input<typeof QuestionRequestParams>;
+
+const WaitResult = z.object({
+  status: QuestionStatus,
+  answers: Answers.optional(),
+  reason: z.string().optional(),
+  resolutionId: z.string().optional(),
+});
+
+/**
+ * The method table: params, result and the scopes any one of which allows the call (A5).
+ * `connect` is listed for its shapes; the gateway handles it before dispatch.
+ */
+export const methods = {
+  connect: { params: ConnectParams, result: HelloOk, scopes: [] as Scope[] },
+  'sessions.create': {
+    params: z.object({ title: z.string().max(200).optional() }),
+    result: z.object({ session: Session }),
+    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+  },
+  'sessions.list': {
+    params: Empty,
+    result: z.object({ sessions: z.array(Session) }),
+    scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  'chat.send': {
+    params: z.object({
+      sessionKey: Key,
+      message: z
+        .string({ error: 'message must be a string' })
+        .min(1, { error: 'message must not be empty' })
+        .max(MESSAGE_MAX, { error: `message must be at most ${MESSAGE_MAX} characters` }),
+      idempotencyKey: z
+        .string({ error: 'idempotencyKey must be a string' })
+        .min(8, { error: 'idempotencyKey must be 8..128 characters' })
+        .max(128, { error: 'idempotencyKey must be 8..128 characters' }),
+      replyTo: ReplyTo.optional(),
+    }),
+    result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
+    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+  },
+  'chat.history': {
+    params: z.object({
+      sessionKey: Key,
+      limit: z.number().int().min(1).max(500).optional(),
+      before: z.string().optional(),
+    }),
+    result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
+    scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  'chat.abort': {
+    params: z.object({ sessionKey: Key, runId: Key.optional() }),
+    result: z.object({ aborted: z.array(z.string()) }),
+    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+  },
+  'run.start': {
+    params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional() }),
+    result: z.object({ runId: z.string() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'chat.inject': {
+    params: z.object({
+      runId: Key,
+      text: z.string().max(MESSAGE_MAX),
+      state: ChatState,
+      phase: Phase.optional(),
+    }),
+    result: z.object({ messageId: z.string() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'run.end': {
+    params: z.object({ runId: Key, stopReason: StopReason, phase: Phase.optional() }),
+    result: z.object({ ended: z.boolean() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'agent.subscribe': {
+    params: z.object({ sessionKey: Key.optional() }),
+    result: z.object({ subscribed: z.boolean() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'question.request': {
+    params: QuestionRequestParams,
+    result: z.object({ id: z.string(), expiresAtMs: z.number().nullable() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'question.waitAnswer': {
+    params: z.object({
+      id: Key,
+      timeoutMs: z.number().int().nonnegative().optional(),
+      includeResolutionId: z.boolean().optional(),
+    }),
+    result: WaitResult,
+    scopes: ['agent.run'] as Scope[],
+  },
+  'question.resolve': {
+    params: ResolveParams,
+    result: z.object({ status: QuestionStatus, answers: Answers.optional() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  'question.get': {
+    params: z.object({ id: Key }),
+    result: z.object({ question: QuestionRecord }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  'question.list': {
+    params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
+    result: z.object({ questions: z.array(QuestionRecord) }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = Exclude<keyof Methods, 'connect'>;
+export const METHOD_NAMES = Object.keys(methods).filter((m) => m !== 'connect') as MethodName[];
+export type ParamsInput<M extends MethodName> = z.input<Methods[M]['params']>;
+export type Params<M extends MethodName> = z.output<Methods[M]['params']>;
+export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
+
+export function isMethodName(name: string): name is MethodName {
+  return name !== 'connect' && Object.hasOwn(methods, name);
+}
