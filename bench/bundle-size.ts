@@ -1,0 +1,24 @@
+// Prints the gzipped JavaScript the Control UI loads before any lazy chunk (budget 150 KB).
+import { readFileSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+
+const BUDGET_KB = 150;
+
+export function firstLoadKb(dist = 'dist'): { kb: number; files: string[] } {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const files = new Set<string>();
+  for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)) files.add(m[1]);
+  let bytes = 0;
+  for (const f of files) {
+    const path = join(dist, f.replace(/^\//, ''));
+    if (existsSync(path)) bytes += gzipSync(readFileSync(path)).length;
+  }
+  return { kb: bytes / 1024, files: [...files] };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { kb, files } = firstLoadKb();
+  const verdict = kb <= BUDGET_KB ? 'within' : 'OVER';
+  console.log(`first load: ${kb.toFixed(1)} KB gzipped JS in ${files.length} file(s), ${verdict} the ${BUDGET_KB} KB budget (ratio ${(kb / BUDGET_KB).toFixed(2)})`);
+}

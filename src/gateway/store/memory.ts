@@ -1,0 +1,280 @@
+import type { ChatMessage, Session } from '../../protocol/index.ts';
+import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
+import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion } from './types.ts';
+
+/** A stored value and its insertion number, the tie-break SQLite gets from its `n` column. */
+type Entry<T> = { value: T; n: number };
+
+const byNewestActivity = (a: Entry<SessionRow>, b: Entry<SessionRow>) =>
+  (b.value.lastMessageAtMs ?? b.value.createdAtMs) - (a.value.lastMessageAtMs ?? a.value.createdAtMs) || b.n - a.n;
+const byHistoryOrder = (a: Entry<ChatMessage>, b: Entry<ChatMessage>) => a.value.seq - b.value.seq || a.n - b.n;
+const byCreated = (a: Entry<StoredQuestion>, b: Entry<StoredQuestion>) => a.value.createdAtMs - b.value.createdAtMs || a.n - b.n;
+const byExpiry = (a: Entry<StoredQuestion>, b: Entry<StoredQuestion>) =>
+  (a.value.expiresAtMs ?? 0) - (b.value.expiresAtMs ?? 0) || a.n - b.n;
+const byStarted = (a: Entry<RunRow>, b: Entry<RunRow>) => a.value.startedAtMs - b.value.startedAtMs || a.n - b.n;
+
+function isThenable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
+ * Rollback replays an undo journal, so a nested transaction that throws undoes only its own writes, like a savepoint.
+ */
+export function createMemoryStore(): Store {
+  const sessions = new Map<string, Entry<SessionRow>>();
+  const messages = new Map<string, Entry<ChatMessage>>();
+  const idempotency = new Map<string, IdempotentResult>();
+  const questions = new Map<string, Entry<StoredQuestion>>();
+  const runs = new Map<string, Entry<RunRow>>();
+  const meta = new Map<string, string>();
+  let events: StoredEvent[] = [];
+  let latestSeq = 0;
+  let nextN = 1;
+  let depth = 0;
+  let closed = false;
+  const journal: Array<() => void> = [];
+
+  function open(): void {
+    if (closed) throw new Error('store: the memory store is closed');
+  }
+  function undoable(undo: () => void): void {
+    if (depth > 0) journal.push(undo);
+  }
+  function put<K, V>(map: Map<K, V>, key: K, value: V): void {
+    const had = map.has(key);
+    const old = map.get(key);
+    map.set(key, value);
+    undoable(had ? () => map.set(key, old as V) : () => map.delete(key));
+  }
+  function insert<T>(map: Map<string, Entry<T>>, kind: string, key: string, value: T): void {
+    if (map.has(key)) throw new Error(`store: ${kind} "${key}" already exists`);
+    put(map, key, { value, n: nextN++ });
+  }
+  function replace<T>(map: Map<string, Entry<T>>, kind: string, key: string, value: T): void {
+    const entry = map.get(key);
+    if (!entry) throw missingRow(kind, key);
+    put(map, key, { value, n: entry.n });
+  }
+  const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
+
+  function pendingBySession(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { value: q } of questions.values()) {
+      if (q.sessionKey === undefined || q.status !== 'pending' || q.retiredAtMs != null) continue;
+      counts.set(q.sessionKey, (counts.get(q.sessionKey) ?? 0) + 1);
+    }
+    return counts;
+  }
+  function toSession(row: SessionRow, counts: Map<string, number>): Session {
+    return { ...shapeSessionRow(row), pendingQuestions: counts.get(row.key) ?? 0 };
+  }
+  /** Index of the first event with seq > cursor (events are kept sorted by seq). */
+  function firstAfter(cursor: number): number {
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (events[mid].seq <= cursor) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  const store: Store = {
+    transaction<T>(fn: () => T): T {
+      open();
+      const mark = journal.length;
+      depth++;
+      try {
+        const result = fn();
+        if (isThenable(result)) throw new TypeError('Transaction function cannot return a promise');
+        return result;
+      } catch (error) {
+        while (journal.length > mark) journal.pop()!();
+        throw error;
+      } finally {
+        depth--;
+        if (depth === 0) journal.length = 0;
+      }
+    },
+
+    appendEvent(e) {
+      open();
+      const stored: StoredEvent = { seq: latestSeq + 1, event: e.event, payload: copyJson(e.payload), audience: copyJson(e.audience), atMs: e.atMs };
+      const before = latestSeq;
+      events.push(stored);
+      latestSeq = stored.seq;
+      undoable(() => {
+        events.pop();
+        latestSeq = before;
+      });
+      return stored.seq;
+    },
+    eventsAfter(cursor, limit) {
+      open();
+      const from = firstAfter(cursor);
+      return events.slice(from, from + Math.max(0, Math.trunc(limit))).map(copyJson);
+    },
+    oldestEventSeq() {
+      open();
+      if (events.length) return events[0].seq;
+      // Everything pruned: the next seq is the oldest that can still come, so no pruned cursor looks resumable.
+      return latestSeq === 0 ? 0 : latestSeq + 1;
+    },
+    latestSeq() {
+      open();
+      return latestSeq;
+    },
+    pruneEvents(beforeMs, keepAtLeast) {
+      open();
+      const keep = Math.max(0, Math.trunc(keepAtLeast));
+      let count = Math.max(0, events.length - keep);
+      // Drop only a prefix, so the kept events have no holes even if clocks stepped back.
+      const firstRecent = events.findIndex((e) => e.atMs >= beforeMs);
+      if (firstRecent >= 0) count = Math.min(count, firstRecent);
+      if (count === 0) return 0;
+      const dropped = events.slice(0, count);
+      events = events.slice(count);
+      undoable(() => {
+        events = dropped.concat(events);
+      });
+      return count;
+    },
+
+    createSession(row) {
+      open();
+      insert(sessions, 'session', row.key, shapeSessionRow(row));
+    },
+    getSession(key) {
+      open();
+      const entry = sessions.get(key);
+      return entry ? toSession(entry.value, pendingBySession()) : undefined;
+    },
+    listSessions() {
+      open();
+      const counts = pendingBySession();
+      return [...sessions.values()].sort(byNewestActivity).map((e) => toSession(e.value, counts));
+    },
+    touchSession(key, atMs) {
+      open();
+      const entry = sessions.get(key);
+      if (!entry) throw missingRow('session', key);
+      // Never moves back, so a late write with an older clock cannot reorder the session list.
+      const last = Math.max(entry.value.lastMessageAtMs ?? atMs, atMs);
+      replace(sessions, 'session', key, { ...entry.value, lastMessageAtMs: last });
+    },
+
+    insertMessage(msg) {
+      open();
+      insert(messages, 'message', msg.id, shapeMessage(msg));
+    },
+    updateMessageText(id, text) {
+      open();
+      const entry = messages.get(id);
+      if (!entry) throw missingRow('message', id);
+      replace(messages, 'message', id, { ...entry.value, text });
+    },
+    getMessage(id) {
+      open();
+      const entry = messages.get(id);
+      return entry ? shapeMessage(entry.value) : undefined;
+    },
+    history(sessionKey, limit, before) {
+      open();
+      const take = Math.max(0, Math.trunc(limit));
+      const all = [...messages.values()].filter((e) => e.value.sessionKey === sessionKey).sort(byHistoryOrder);
+      let end = all.length;
+      if (before !== undefined) {
+        end = all.findIndex((e) => e.value.id === before);
+        // A cursor from another session or an unknown id pages nothing rather than restarting from the newest.
+        if (end < 0) return { messages: [], hasMore: false };
+      }
+      const start = Math.max(0, end - take);
+      return { messages: all.slice(start, end).map((e) => shapeMessage(e.value)), hasMore: start > 0 };
+    },
+    getIdempotent(identity, key) {
+      open();
+      const result = idempotency.get(idempotencyKey(identity, key));
+      return result ? { ...result } : undefined;
+    },
+    putIdempotent(identity, key, result) {
+      open();
+      const k = idempotencyKey(identity, key);
+      // The first result wins (C2): a repeat must never overwrite what the first send answered.
+      if (!idempotency.has(k)) put(idempotency, k, { messageId: result.messageId, seq: result.seq });
+    },
+
+    insertQuestion(q) {
+      open();
+      insert(questions, 'question', q.id, copyJson(q));
+    },
+    getQuestion(id) {
+      open();
+      const entry = questions.get(id);
+      return entry ? copyJson(entry.value) : undefined;
+    },
+    updateQuestion(q) {
+      open();
+      replace(questions, 'question', q.id, copyJson(q));
+    },
+    listQuestions(filter) {
+      open();
+      return [...questions.values()]
+        .filter((e) => filter.sessionKey === undefined || e.value.sessionKey === filter.sessionKey)
+        .filter((e) => filter.status === undefined || e.value.status === filter.status)
+        .sort(byCreated)
+        .map((e) => copyJson(e.value));
+    },
+    dueQuestions(nowMs) {
+      open();
+      return [...questions.values()]
+        .filter((e) => e.value.status === 'pending' && e.value.expiresAtMs != null && e.value.expiresAtMs <= nowMs)
+        .sort(byExpiry)
+        .map((e) => copyJson(e.value));
+    },
+    nextExpiryMs() {
+      open();
+      let next: number | null = null;
+      for (const { value: q } of questions.values()) {
+        if (q.status === 'pending' && q.expiresAtMs != null && (next === null || q.expiresAtMs < next)) next = q.expiresAtMs;
+      }
+      return next;
+    },
+
+    insertRun(run) {
+      open();
+      insert(runs, 'run', run.runId, shapeRun(run));
+    },
+    getRun(runId) {
+      open();
+      const entry = runs.get(runId);
+      return entry ? shapeRun(entry.value) : undefined;
+    },
+    updateRun(run) {
+      open();
+      replace(runs, 'run', run.runId, shapeRun(run));
+    },
+    activeRuns(sessionKey) {
+      open();
+      return [...runs.values()]
+        .filter((e) => e.value.endedAtMs === undefined && (sessionKey === undefined || e.value.sessionKey === sessionKey))
+        .sort(byStarted)
+        .map((e) => shapeRun(e.value));
+    },
+
+    getMeta(key) {
+      open();
+      return meta.get(key);
+    },
+    setMeta(key, value) {
+      open();
+      put(meta, key, value);
+    },
+
+    close() {
+      closed = true;
+    },
+  };
+  return store;
+}

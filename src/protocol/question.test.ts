@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { QuestionRequestParams, clampTimeoutMs, normaliseAnswers, zodProblems, isAuthoredOther } from './index.ts';
+
+const good = {
+  questions: [
+    { id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] },
+  ],
+};
+
+describe('question.request params', () => {
+  it('[Q2] lists every field at fault at once with its path', () => {
+    const r = QuestionRequestParams.safeParse({
+      questions: [
+        { id: 'Env', header: '  ', question: 'x', options: [{ label: 'A' }] },
+        { id: 'ok', header: 'H', question: '', options: [{ label: 'A' }, { label: 'a' }, { label: 'Other' }] },
+      ],
+    });
+    expect(r.success).toBe(false);
+    const paths = zodProblems(r.error!).map((p) => p.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'questions[0].id',
+        'questions[0].header',
+        'questions[0].options',
+        'questions[1].question',
+        'questions[1].options[1].label',
+        'questions[1].options[2].label',
+      ]),
+    );
+  });
+
+  it('[Q2] cuts a long header to 12 characters by code point instead of rejecting it', () => {
+    const r = QuestionRequestParams.parse({
+      questions: [{ ...good.questions[0], header: '  🚀 Deployment target  ' }],
+    });
+    expect(Array.from(r.questions[0].header)).toHaveLength(12);
+    expect(r.questions[0].header.startsWith('🚀 Deploymen')).toBe(true);
+  });
+
+  it('[Q2] refuses duplicate question ids and more than 3 questions', () => {
+    const q = good.questions[0];
+    const dup = QuestionRequestParams.safeParse({ questions: [q, q] });
+    expect(zodProblems(dup.error!).map((p) => p.path)).toContain('questions[1].id');
+    const many = QuestionRequestParams.safeParse({ questions: [q, { ...q, id: 'b' }, { ...q, id: 'c' }, { ...q, id: 'd' }] });
+    expect(zodProblems(many.error!).map((p) => p.path)).toContain('questions');
+  });
+
+  it('[Q2] keeps multiSelect only when true', () => {
+    const r = QuestionRequestParams.parse({ questions: [{ ...good.questions[0], multiSelect: false }] });
+    expect('multiSelect' in r.questions[0] && r.questions[0].multiSelect !== undefined).toBe(false);
+  });
+
+  it('[Q2] recognises authored Other options in their usual spellings', () => {
+    for (const l of ['Other', 'other…', 'Other...', 'Other (please specify)']) expect(isAuthoredOther(l)).toBe(true);
+    for (const l of ['Otherwise', 'Another option', 'Mother']) expect(isAuthoredOther(l)).toBe(false);
+  });
+});
+
+describe('timeouts', () => {
+  it('[Q3] defaults to 900 s and clamps to 30 s..3600 s', () => {
+    expect(clampTimeoutMs(undefined)).toBe(900_000);
+    expect(clampTimeoutMs(1)).toBe(30_000);
+    expect(clampTimeoutMs(10_000_000)).toBe(3_600_000);
+    expect(clampTimeoutMs(60_000)).toBe(60_000);
+  });
+});
+
+describe('answers', () => {
+  const items = [
+    { id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] },
+    { id: 'notify', header: 'Notify', question: 'Who?', options: [{ label: 'Email' }, { label: 'Slack' }], multiSelect: true },
+  ];
+  it('[Q5] maps values equal to a label (any case) to the label and keeps free text', () => {
+    const r = normaliseAnswers(items, { env: ['  staging '], notify: ['SLACK', 'my pager'] });
+    expect(r).toEqual({ ok: true, answers: { env: ['Staging'], notify: ['Slack', 'my pager'] } });
+  });
+  it('[Q5] names each question whose answer is missing, blank or has several values on single-select', () => {
+    const r = normaliseAnswers(items, { env: ['Staging', 'Production'], notify: ['  '] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map((p) => p.questionId)).toEqual(['env', 'notify']);
+    const missing = normaliseAnswers(items, { env: ['Staging'] });
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.problems[0].questionId).toBe('notify');
+  });
+  it('[Q5] refuses answers over 4 000 characters', () => {
+    const r = normaliseAnswers(items, { env: ['x'.repeat(4001)], notify: ['Email'] });
+    expect(r.ok).toBe(false);
+  });
+});
