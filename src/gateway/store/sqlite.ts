@@ -310,11 +310,16 @@ function runParams(run: RunRow) {
 /** Opens (creating and migrating when needed) the gateway database at `file`; `:memory:` works for throwaway use. */
 export function openSqliteStore(file: string): Store {
   const db = new Database(file);
-  db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
-  // FULL fsyncs the WAL on each commit, so an acknowledged write also survives power loss, not only SIGKILL; ~0.4 ms a commit.
-  db.pragma('synchronous = FULL');
-  migrate(db, file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    // FULL fsyncs the WAL on each commit, so an acknowledged write also survives power loss, not only SIGKILL; ~0.4 ms a commit.
+    db.pragma('synchronous = FULL');
+    migrate(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const q = prepareStatements(db);
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
   const tx = db.transaction((fn: () => unknown) => fn());

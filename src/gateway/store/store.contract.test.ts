@@ -1,0 +1,754 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../protocol/index.ts';
+import { createMemoryStore } from './memory.ts';
+import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
+import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion } from './types.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const projectRoot = resolve(here, '../../..');
+
+// ---- fixtures -------------------------------------------------------------------------------
+
+const sessionRow = (key: string, createdAtMs: number, over: Partial<SessionRow> = {}): SessionRow => ({
+  key,
+  title: `Session ${key}`,
+  createdBy: 'op',
+  createdAtMs,
+  lastMessageAtMs: null,
+  ...over,
+});
+
+const message = (id: string, sessionKey: string, seq: number, over: Partial<ChatMessage> = {}): ChatMessage => ({
+  id,
+  sessionKey,
+  role: 'user',
+  text: `text of ${id}`,
+  authorId: 'op',
+  createdAtMs: 1_000 + seq,
+  seq,
+  ...over,
+});
+
+const question = (id: string, over: Partial<StoredQuestion> = {}): StoredQuestion => ({
+  id,
+  sessionKey: 's1',
+  askedBy: 'agent',
+  mode: 'blocking',
+  questions: [
+    {
+      id: 'pick',
+      header: 'Pick',
+      question: 'Which one?',
+      options: [{ label: 'A' }, { label: 'B', description: 'the second' }],
+    },
+  ],
+  createdAtMs: 1_000,
+  expiresAtMs: 901_000,
+  status: 'pending',
+  ...over,
+});
+
+const run = (runId: string, over: Partial<RunRow> = {}): RunRow => ({
+  runId,
+  sessionKey: 's1',
+  agentId: 'agent',
+  recovery: false,
+  startedAtMs: 1_000,
+  ...over,
+});
+
+const event = (atMs: number, over: Partial<Omit<StoredEvent, 'seq'>> = {}): Omit<StoredEvent, 'seq'> => ({
+  event: 'chat',
+  payload: { atMs },
+  audience: { sessionKey: 's1' },
+  atMs,
+  ...over,
+});
+
+/** A state touching every table, for rollback and reopen checks. */
+function seed(store: Store): void {
+  store.createSession(sessionRow('s1', 1_000));
+  store.createSession(sessionRow('s2', 2_000));
+  store.insertMessage(message('m1', 's1', 1));
+  store.insertMessage(message('m2', 's1', 2, { role: 'assistant', runId: 'r1' }));
+  store.insertMessage(message('m3', 's2', 3, { replyTo: { questionId: 'q2', answers: { pick: ['A'] } } }));
+  store.touchSession('s1', 5_000);
+  store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_001);
+  store.insertQuestion(question('q1'));
+  store.insertQuestion(question('q2', { sessionKey: 's2', mode: 'async', expiresAtMs: null, createdAtMs: 1_100 }));
+  store.insertRun(run('r1'));
+  store.insertRun(run('r2', { sessionKey: null, startedAtMs: 1_200 }));
+  store.appendEvent(event(1_000));
+  store.appendEvent(event(2_000, { event: 'session.updated', audience: { sessionKey: 's2' } }));
+  store.setMeta('boot', 'one');
+}
+
+const KNOWN = {
+  sessions: ['s1', 's2', 's-new'],
+  messages: ['m1', 'm2', 'm3', 'm-new'],
+  idempotency: ['key-0001', 'key-new'],
+  questions: ['q1', 'q2', 'q-new'],
+  runs: ['r1', 'r2', 'r-new'],
+  meta: ['boot', 'other'],
+};
+
+/** Everything a client could read back, so two states compare in one assertion. */
+function dump(store: Store) {
+  return {
+    sessions: store.listSessions(),
+    sessionByKey: KNOWN.sessions.map((k) => store.getSession(k)),
+    history: KNOWN.sessions.map((k) => store.history(k, 500)),
+    messages: KNOWN.messages.map((id) => store.getMessage(id)),
+    idempotency: KNOWN.idempotency.map((k) => store.getIdempotent('op', k)),
+    questions: store.listQuestions({}),
+    questionById: KNOWN.questions.map((id) => store.getQuestion(id)),
+    due: store.dueQuestions(Number.MAX_SAFE_INTEGER),
+    nextExpiry: store.nextExpiryMs(),
+    runs: KNOWN.runs.map((id) => store.getRun(id)),
+    activeRuns: store.activeRuns(),
+    events: store.eventsAfter(0, 10_000),
+    latestSeq: store.latestSeq(),
+    oldestSeq: store.oldestEventSeq(),
+    meta: KNOWN.meta.map((k) => store.getMeta(k)),
+  };
+}
+
+/** One of every write, for checking that a rolled-back transaction leaves none of them behind. */
+function writeEverything(store: Store): void {
+  store.createSession(sessionRow('s-new', 9_000));
+  store.insertMessage(message('m-new', 's1', 9));
+  store.updateMessageText('m1', 'edited');
+  store.touchSession('s2', 9_000);
+  store.putIdempotent('op', 'key-new', { messageId: 'm-new', seq: 9 }, 9_000);
+  store.insertQuestion(question('q-new', { expiresAtMs: 2_000 }));
+  store.updateQuestion({ ...question('q1'), status: 'answered', answers: { pick: ['B'] } });
+  store.insertRun(run('r-new'));
+  store.updateRun({ ...run('r1'), endedAtMs: 9_000, stopReason: 'end_turn' });
+  store.appendEvent(event(9_000));
+  store.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
+  store.appendEvent(event(9_001));
+  store.setMeta('boot', 'two');
+  store.setMeta('other', 'x');
+}
+
+// ---- the contract, run on every implementation -----------------------------------------------
+
+type Harness = { open(): Store; cleanup(): void };
+
+function memoryHarness(): Harness {
+  return { open: createMemoryStore, cleanup: () => {} };
+}
+
+function sqliteHarness(): Harness & { file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-store-'));
+  const file = join(dir, 'gateway.db');
+  return { file, open: () => openSqliteStore(file), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function storeContract(name: string, makeHarness: () => Harness): void {
+  describe(`${name} store`, () => {
+    let harness: Harness;
+    let store: Store;
+    beforeEach(() => {
+      harness = makeHarness();
+      store = harness.open();
+    });
+    afterEach(() => {
+      store.close();
+      harness.cleanup();
+    });
+
+    describe('sessions', () => {
+      it('[C1] creates a session and reads it back with no pending questions', () => {
+        store.createSession(sessionRow('s1', 1_000));
+        expect(store.getSession('s1')).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
+        expect(store.getSession('nope')).toBeUndefined();
+        expect(store.listSessions()).toStrictEqual([{ ...sessionRow('s1', 1_000), pendingQuestions: 0 }]);
+      });
+
+      it('[C1] refuses a second session with the same key and keeps the first', () => {
+        store.createSession(sessionRow('s1', 1_000));
+        expect(() => store.createSession(sessionRow('s1', 2_000, { title: 'Other' }))).toThrow();
+        expect(store.getSession('s1')?.title).toBe('Session s1');
+      });
+
+      it('[C1] lists sessions by last message, else creation, newest first', () => {
+        store.createSession(sessionRow('a', 1_000));
+        store.createSession(sessionRow('b', 2_000));
+        store.createSession(sessionRow('c', 1_500));
+        store.touchSession('c', 3_000);
+        expect(store.listSessions().map((s) => s.key)).toEqual(['c', 'b', 'a']);
+        store.touchSession('a', 2_500);
+        expect(store.listSessions().map((s) => s.key)).toEqual(['c', 'a', 'b']);
+        expect(store.getSession('a')?.lastMessageAtMs).toBe(2_500);
+      });
+
+      it('[C1] lists sessions with equal times newest-created first', () => {
+        store.createSession(sessionRow('first', 1_000));
+        store.createSession(sessionRow('second', 1_000));
+        expect(store.listSessions().map((s) => s.key)).toEqual(['second', 'first']);
+      });
+
+      it('[C1] never moves lastMessageAtMs back and refuses an unknown session', () => {
+        store.createSession(sessionRow('s1', 1_000));
+        store.touchSession('s1', 5_000);
+        store.touchSession('s1', 4_000);
+        expect(store.getSession('s1')?.lastMessageAtMs).toBe(5_000);
+        expect(() => store.touchSession('nope', 1)).toThrow(/session "nope"/);
+      });
+
+      it('[C1] counts only pending, non-retired questions of each session', () => {
+        store.createSession(sessionRow('s1', 1_000));
+        store.createSession(sessionRow('s2', 2_000));
+        store.insertQuestion(question('q1'));
+        store.insertQuestion(question('q2', { mode: 'async', retiredAtMs: 1_500 }));
+        store.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+        store.insertQuestion(question('q4', { mode: 'async' }));
+        store.insertQuestion(question('q5', { sessionKey: 's2' }));
+        store.insertQuestion(question('q6', { sessionKey: undefined }));
+        expect(store.getSession('s1')?.pendingQuestions).toBe(2);
+        expect(store.getSession('s2')?.pendingQuestions).toBe(1);
+        expect(store.listSessions().map((s) => [s.key, s.pendingQuestions])).toEqual([
+          ['s2', 1],
+          ['s1', 2],
+        ]);
+        store.updateQuestion({ ...question('q1'), status: 'expired' });
+        store.updateQuestion({ ...question('q4', { mode: 'async' }), retiredAtMs: 3_000 });
+        expect(store.getSession('s1')?.pendingQuestions).toBe(0);
+      });
+    });
+
+    describe('messages', () => {
+      beforeEach(() => {
+        store.createSession(sessionRow('s1', 1_000));
+        store.createSession(sessionRow('s2', 1_000));
+      });
+
+      it('[C3] reads a message back without absent optional fields', () => {
+        store.insertMessage({ ...message('m1', 's1', 1), runId: undefined, replyTo: undefined });
+        const got = store.getMessage('m1');
+        expect(got).toStrictEqual(message('m1', 's1', 1));
+        expect(Object.keys(got ?? {})).not.toContain('runId');
+        expect(Object.keys(got ?? {})).not.toContain('replyTo');
+        expect(store.getMessage('nope')).toBeUndefined();
+      });
+
+      it('[C3] keeps runId and replyTo with and without answers', () => {
+        const withAnswers = message('m1', 's1', 1, { role: 'assistant', runId: 'r1', replyTo: { questionId: 'q1', answers: { pick: ['A', 'free text'] } } });
+        const bare = message('m2', 's1', 2, { role: 'system', replyTo: { questionId: 'q2' } });
+        store.insertMessage(withAnswers);
+        store.insertMessage(bare);
+        expect(store.getMessage('m1')).toStrictEqual(withAnswers);
+        expect(store.getMessage('m2')).toStrictEqual(bare);
+        expect(store.history('s1', 10).messages).toStrictEqual([withAnswers, bare]);
+      });
+
+      it('[C3] refuses a second message with the same id and keeps the first', () => {
+        store.insertMessage(message('m1', 's1', 1));
+        expect(() => store.insertMessage(message('m1', 's2', 2, { text: 'other' }))).toThrow();
+        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1));
+      });
+
+      it('[C4] replaces a streamed message text and refuses an unknown id', () => {
+        store.insertMessage(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hel' }));
+        store.updateMessageText('m1', 'Hello, world');
+        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hello, world' }));
+        expect(() => store.updateMessageText('nope', 'x')).toThrow(/message "nope"/);
+      });
+
+      it('[C3] pages history oldest first with hasMore', () => {
+        for (let seq = 1; seq <= 7; seq++) {
+          store.insertMessage(message(`m${seq}`, 's1', seq));
+          store.insertMessage(message(`other${seq}`, 's2', 100 + seq));
+        }
+        const ids = (page: { messages: ChatMessage[] }) => page.messages.map((m) => m.id);
+
+        const newest = store.history('s1', 3);
+        expect(ids(newest)).toEqual(['m5', 'm6', 'm7']);
+        expect(newest.hasMore).toBe(true);
+        const middle = store.history('s1', 3, 'm5');
+        expect(ids(middle)).toEqual(['m2', 'm3', 'm4']);
+        expect(middle.hasMore).toBe(true);
+        const oldest = store.history('s1', 3, 'm2');
+        expect(ids(oldest)).toEqual(['m1']);
+        expect(oldest.hasMore).toBe(false);
+        expect(store.history('s1', 3, 'm1')).toStrictEqual({ messages: [], hasMore: false });
+
+        expect(store.history('s1', 7).hasMore).toBe(false);
+        expect(store.history('s1', 6).hasMore).toBe(true);
+        expect(ids(store.history('s1', 500))).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+      });
+
+      it('[C3] walks every message exactly once by following before', () => {
+        for (let seq = 1; seq <= 23; seq++) store.insertMessage(message(`m${seq}`, 's1', seq));
+        const seen: string[] = [];
+        let before: string | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = store.history('s1', 5, before);
+          seen.unshift(...page.messages.map((m) => m.id));
+          if (!page.hasMore) break;
+          before = page.messages[0].id;
+        }
+        expect(seen).toEqual(Array.from({ length: 23 }, (_, i) => `m${i + 1}`));
+      });
+
+      it('[C3] orders history by seq, not by insertion', () => {
+        store.insertMessage(message('m3', 's1', 3));
+        store.insertMessage(message('m1', 's1', 1));
+        store.insertMessage(message('m2', 's1', 2));
+        expect(store.history('s1', 10).messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+        expect(store.history('s1', 1, 'm3').messages.map((m) => m.id)).toEqual(['m2']);
+      });
+
+      it('[C3] answers an empty page for an empty session, an unknown before, or a before from another session', () => {
+        store.insertMessage(message('m1', 's1', 1));
+        store.insertMessage(message('x1', 's2', 2));
+        expect(store.history('s2-empty', 10)).toStrictEqual({ messages: [], hasMore: false });
+        expect(store.history('s1', 10, 'nope')).toStrictEqual({ messages: [], hasMore: false });
+        expect(store.history('s1', 10, 'x1')).toStrictEqual({ messages: [], hasMore: false });
+      });
+    });
+
+    describe('idempotency', () => {
+      it('[C2] remembers the first result per identity and key', () => {
+        expect(store.getIdempotent('op', 'key-0001')).toBeUndefined();
+        store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_000);
+        expect(store.getIdempotent('op', 'key-0001')).toStrictEqual({ messageId: 'm1', seq: 1 });
+        expect(store.getIdempotent('guest', 'key-0001')).toBeUndefined();
+        store.putIdempotent('op', 'key-0001', { messageId: 'm2', seq: 2 }, 2_000);
+        expect(store.getIdempotent('op', 'key-0001')).toStrictEqual({ messageId: 'm1', seq: 1 });
+        store.putIdempotent('guest', 'key-0001', { messageId: 'm3', seq: 3 }, 3_000);
+        expect(store.getIdempotent('guest', 'key-0001')).toStrictEqual({ messageId: 'm3', seq: 3 });
+      });
+
+      it('[C2] keeps keys that only differ in how identity and key split apart', () => {
+        store.putIdempotent('a', 'b:c', { messageId: 'm1', seq: 1 }, 1);
+        store.putIdempotent('a:b', 'c', { messageId: 'm2', seq: 2 }, 1);
+        expect(store.getIdempotent('a', 'b:c')?.messageId).toBe('m1');
+        expect(store.getIdempotent('a:b', 'c')?.messageId).toBe('m2');
+      });
+    });
+
+    describe('questions', () => {
+      it('[Q1] reads a record back with every field, including resolutionId and askerClientId', () => {
+        const full = question('q1', {
+          runId: 'r1',
+          mode: 'async',
+          privileged: true,
+          status: 'answered',
+          answers: { pick: ['B'] },
+          resolvedBy: { identity: 'op', surface: 'control-ui', atMs: 2_000 },
+          reason: 'because',
+          retiredAtMs: 3_000,
+          replyMessageId: 'm9',
+          resolutionId: 'res-1',
+          askerClientId: 'client-7',
+        });
+        store.insertQuestion(full);
+        expect(store.getQuestion('q1')).toStrictEqual(full);
+        expect(store.getQuestion('nope')).toBeUndefined();
+      });
+
+      it('[Q1] reads a sessionless record back without absent optional fields', () => {
+        store.insertQuestion(question('q1', { sessionKey: undefined, runId: undefined, expiresAtMs: null }));
+        const got = store.getQuestion('q1');
+        const { sessionKey: _dropped, ...expected } = question('q1', { expiresAtMs: null });
+        expect(got).toStrictEqual(expected);
+        expect(Object.keys(got ?? {})).not.toContain('sessionKey');
+        expect(got?.expiresAtMs).toBeNull();
+      });
+
+      it('[Q2] refuses a second question with the same id and keeps the first', () => {
+        store.insertQuestion(question('q1'));
+        expect(() => store.insertQuestion(question('q1', { askedBy: 'someone-else' }))).toThrow();
+        expect(store.getQuestion('q1')).toStrictEqual(question('q1'));
+      });
+
+      it('[Q5] replaces the whole record on update and refuses an unknown id', () => {
+        store.insertQuestion(question('q1', { reason: 'will be dropped' }));
+        const answered = question('q1', {
+          status: 'answered',
+          answers: { pick: ['A'] },
+          resolvedBy: { identity: 'op', surface: 'tui', atMs: 5_000 },
+          resolutionId: 'res-1',
+        });
+        store.updateQuestion(answered);
+        expect(store.getQuestion('q1')).toStrictEqual(answered);
+        expect(() => store.updateQuestion(question('nope'))).toThrow(/question "nope"/);
+        expect(store.getQuestion('nope')).toBeUndefined();
+      });
+
+      it('[Q6] lists questions oldest first, filtered by session and status', () => {
+        store.insertQuestion(question('q1', { createdAtMs: 3_000 }));
+        store.insertQuestion(question('q2', { sessionKey: 's2', createdAtMs: 1_000 }));
+        store.insertQuestion(question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }));
+        store.insertQuestion(question('q4', { sessionKey: undefined, createdAtMs: 1_500 }));
+        store.insertQuestion(question('q5', { createdAtMs: 2_000 }));
+        const ids = (list: StoredQuestion[]) => list.map((q) => q.id);
+        expect(ids(store.listQuestions({}))).toEqual(['q2', 'q4', 'q3', 'q5', 'q1']);
+        expect(ids(store.listQuestions({ sessionKey: 's1' }))).toEqual(['q3', 'q5', 'q1']);
+        expect(ids(store.listQuestions({ status: 'pending' }))).toEqual(['q2', 'q4', 'q5', 'q1']);
+        expect(ids(store.listQuestions({ sessionKey: 's1', status: 'pending' }))).toEqual(['q5', 'q1']);
+        expect(ids(store.listQuestions({ sessionKey: 's1', status: 'answered' }))).toEqual(['q3']);
+        expect(ids(store.listQuestions({ sessionKey: 'nope' }))).toEqual([]);
+        expect(store.listQuestions({ sessionKey: 's1', status: 'answered' })[0]).toStrictEqual(
+          question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }),
+        );
+      });
+
+      it('[Q7] finds due pending questions, soonest first, and the next expiry', () => {
+        expect(store.nextExpiryMs()).toBeNull();
+        expect(store.dueQuestions(Number.MAX_SAFE_INTEGER)).toEqual([]);
+        store.insertQuestion(question('qa', { expiresAtMs: 5_000 }));
+        store.insertQuestion(question('qb', { expiresAtMs: 3_000 }));
+        store.insertQuestion(question('qc', { mode: 'async', expiresAtMs: null }));
+        store.insertQuestion(question('qd', { expiresAtMs: 1_000, status: 'answered', answers: { pick: ['A'] } }));
+        store.insertQuestion(question('qe', { mode: 'async', expiresAtMs: 4_000, retiredAtMs: 2_000 }));
+        const ids = (list: StoredQuestion[]) => list.map((q) => q.id);
+        expect(store.nextExpiryMs()).toBe(3_000);
+        expect(ids(store.dueQuestions(2_999))).toEqual([]);
+        expect(ids(store.dueQuestions(3_000))).toEqual(['qb']);
+        expect(ids(store.dueQuestions(5_000))).toEqual(['qb', 'qe', 'qa']);
+        expect(store.dueQuestions(3_000)[0]).toStrictEqual(question('qb', { expiresAtMs: 3_000 }));
+
+        store.updateQuestion({ ...question('qb', { expiresAtMs: 3_000 }), status: 'expired' });
+        expect(store.nextExpiryMs()).toBe(4_000);
+        store.updateQuestion({ ...question('qe', { mode: 'async', expiresAtMs: 4_000 }), status: 'skipped' });
+        store.updateQuestion({ ...question('qa', { expiresAtMs: 5_000 }), status: 'cancelled', reason: 'run-ended' });
+        expect(store.nextExpiryMs()).toBeNull();
+        expect(store.dueQuestions(Number.MAX_SAFE_INTEGER)).toEqual([]);
+      });
+    });
+
+    describe('runs', () => {
+      it('[C4] reads runs back, without absent optional fields, and lists the active ones by session', () => {
+        store.insertRun(run('r1', { startedAtMs: 1_000 }));
+        store.insertRun(run('r2', { startedAtMs: 1_100, recovery: true, triggerMessageId: 'm1' }));
+        store.insertRun(run('r3', { startedAtMs: 900, sessionKey: null }));
+        store.insertRun(run('r4', { startedAtMs: 1_200, sessionKey: 's2' }));
+        expect(store.getRun('r1')).toStrictEqual(run('r1', { startedAtMs: 1_000 }));
+        expect(Object.keys(store.getRun('r1') ?? {})).not.toContain('endedAtMs');
+        expect(store.getRun('r2')?.recovery).toBe(true);
+        expect(store.getRun('r3')?.sessionKey).toBeNull();
+        expect(store.getRun('nope')).toBeUndefined();
+
+        const ids = (list: RunRow[]) => list.map((r) => r.runId);
+        expect(ids(store.activeRuns())).toEqual(['r3', 'r1', 'r2', 'r4']);
+        expect(ids(store.activeRuns('s1'))).toEqual(['r1', 'r2']);
+        expect(ids(store.activeRuns(null))).toEqual(['r3']);
+        expect(ids(store.activeRuns('nope'))).toEqual([]);
+
+        const ended = run('r2', { startedAtMs: 1_100, recovery: true, triggerMessageId: 'm1', endedAtMs: 2_000, stopReason: 'end_turn', phase: 'final' });
+        store.updateRun(ended);
+        expect(store.getRun('r2')).toStrictEqual(ended);
+        expect(ids(store.activeRuns('s1'))).toEqual(['r1']);
+      });
+
+      it('[C4] refuses a duplicate run and an update of an unknown run', () => {
+        store.insertRun(run('r1'));
+        expect(() => store.insertRun(run('r1', { agentId: 'other' }))).toThrow();
+        expect(store.getRun('r1')?.agentId).toBe('agent');
+        expect(() => store.updateRun(run('nope'))).toThrow(/run "nope"/);
+      });
+    });
+
+    describe('events', () => {
+      it('[R1] starts empty', () => {
+        expect(store.latestSeq()).toBe(0);
+        expect(store.oldestEventSeq()).toBe(0);
+        expect(store.eventsAfter(0, 10)).toEqual([]);
+      });
+
+      it('[R1] numbers events 1, 2, 3... and reads them back oldest first', () => {
+        const audience = { sessionKey: null, question: { askedBy: 'agent', privileged: true }, onlyIdentity: 'op' };
+        const seqs = [
+          store.appendEvent(event(100)),
+          store.appendEvent(event(200, { event: 'question.requested', payload: { question: question('q1') }, audience })),
+          store.appendEvent(event(300, { audience: { sessionKey: 's1', onlyIdentity: undefined } })),
+        ];
+        expect(seqs).toEqual([1, 2, 3]);
+        expect(store.latestSeq()).toBe(3);
+        expect(store.oldestEventSeq()).toBe(1);
+        expect(store.eventsAfter(0, 10)).toStrictEqual([
+          { seq: 1, ...event(100) },
+          { seq: 2, ...event(200, { event: 'question.requested', payload: { question: question('q1') }, audience }) },
+          { seq: 3, ...event(300) },
+        ]);
+      });
+
+      it('[R2] replays after a cursor, at most limit events', () => {
+        for (let i = 1; i <= 5; i++) store.appendEvent(event(i * 100));
+        const seqs = (list: StoredEvent[]) => list.map((e) => e.seq);
+        expect(seqs(store.eventsAfter(0, 2))).toEqual([1, 2]);
+        expect(seqs(store.eventsAfter(2, 10))).toEqual([3, 4, 5]);
+        expect(seqs(store.eventsAfter(4, 1))).toEqual([5]);
+        expect(store.eventsAfter(5, 10)).toEqual([]);
+        expect(store.eventsAfter(0, 0)).toEqual([]);
+      });
+
+      it('[R2] prunes events older than beforeMs but keeps at least the newest N', () => {
+        for (let i = 1; i <= 10; i++) store.appendEvent(event(i * 1_000));
+        expect(store.pruneEvents(5_500, 3)).toBe(5);
+        expect(store.oldestEventSeq()).toBe(6);
+        expect(store.pruneEvents(100_000, 3)).toBe(2);
+        expect(store.eventsAfter(0, 100).map((e) => e.seq)).toEqual([8, 9, 10]);
+        expect(store.pruneEvents(100_000, 3)).toBe(0);
+        expect(store.pruneEvents(100_000, 50)).toBe(0);
+        expect(store.pruneEvents(0, 0)).toBe(0);
+        expect(store.oldestEventSeq()).toBe(8);
+        expect(store.latestSeq()).toBe(10);
+      });
+
+      it('[R2] prunes only a prefix, so kept events have no gaps when clocks step back', () => {
+        for (const atMs of [1_000, 5_000, 2_000, 6_000]) store.appendEvent(event(atMs));
+        expect(store.pruneEvents(3_000, 0)).toBe(1);
+        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([2, 3, 4]);
+      });
+
+      it('[R1] never reuses a seq after every event was pruned', () => {
+        for (let i = 1; i <= 3; i++) store.appendEvent(event(i));
+        expect(store.pruneEvents(Number.MAX_SAFE_INTEGER, 0)).toBe(3);
+        expect(store.eventsAfter(0, 10)).toEqual([]);
+        expect(store.latestSeq()).toBe(3);
+        // Nothing kept: the oldest resumable cursor is the latest, so an older one refetches (R2).
+        expect(store.oldestEventSeq()).toBe(4);
+        expect(store.appendEvent(event(4))).toBe(4);
+        expect(store.oldestEventSeq()).toBe(4);
+      });
+    });
+
+    describe('meta', () => {
+      it('stores and overwrites small values', () => {
+        expect(store.getMeta('k')).toBeUndefined();
+        store.setMeta('k', 'one');
+        store.setMeta('k', 'two');
+        store.setMeta('empty', '');
+        expect(store.getMeta('k')).toBe('two');
+        expect(store.getMeta('empty')).toBe('');
+      });
+    });
+
+    describe('transactions', () => {
+      it('[R3] commits every write of a transaction and returns its value', () => {
+        seed(store);
+        expect(store.transaction(() => (writeEverything(store), 'done'))).toBe('done');
+        expect(store.getSession('s-new')).toBeDefined();
+        expect(store.getMessage('m1')?.text).toBe('edited');
+        expect(store.getQuestion('q1')?.status).toBe('answered');
+        expect(store.getRun('r1')?.stopReason).toBe('end_turn');
+        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([4]);
+        expect(store.getMeta('other')).toBe('x');
+      });
+
+      it('[R3] leaves nothing behind when a transaction throws, and rethrows the same error', () => {
+        seed(store);
+        const before = dump(store);
+        const boom = new Error('boom');
+        let caught: unknown;
+        try {
+          store.transaction(() => {
+            writeEverything(store);
+            throw boom;
+          });
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).toBe(boom);
+        expect(dump(store)).toStrictEqual(before);
+        expect(store.appendEvent(event(10_000))).toBe(3);
+      });
+
+      it('[R3] runs a nested transaction inside the outer one: rolled back together', () => {
+        seed(store);
+        const before = dump(store);
+        expect(() =>
+          store.transaction(() => {
+            store.setMeta('other', 'outer');
+            store.transaction(() => writeEverything(store));
+            throw new Error('outer fails');
+          }),
+        ).toThrow('outer fails');
+        expect(dump(store)).toStrictEqual(before);
+      });
+
+      it('[R3] undoes only a failed nested transaction when the outer one catches it', () => {
+        seed(store);
+        store.transaction(() => {
+          store.setMeta('other', 'outer');
+          expect(() =>
+            store.transaction(() => {
+              store.setMeta('boot', 'inner');
+              store.appendEvent(event(3_000));
+              throw new Error('inner fails');
+            }),
+          ).toThrow('inner fails');
+          store.appendEvent(event(4_000));
+        });
+        expect(store.getMeta('other')).toBe('outer');
+        expect(store.getMeta('boot')).toBe('one');
+        expect(store.eventsAfter(0, 10).map((e) => [e.seq, e.atMs])).toEqual([
+          [1, 1_000],
+          [2, 2_000],
+          [3, 4_000],
+        ]);
+      });
+
+      it('[R3] refuses a transaction function that returns a promise, keeping none of its writes', () => {
+        expect(() =>
+          store.transaction(() => {
+            store.setMeta('k', 'v');
+            return Promise.resolve(1);
+          }),
+        ).toThrow(TypeError);
+        expect(store.getMeta('k')).toBeUndefined();
+      });
+    });
+
+    describe('isolation', () => {
+      it('hands out copies: changing what was passed in or read out changes nothing stored', () => {
+        const q = question('q1', { answers: { pick: ['A'] } });
+        store.insertQuestion(q);
+        q.questions[0].options.push({ label: 'C' });
+        const read = store.getQuestion('q1');
+        read!.answers!.pick.push('B');
+        read!.status = 'answered';
+        expect(store.getQuestion('q1')).toStrictEqual(question('q1', { answers: { pick: ['A'] } }));
+
+        store.createSession(sessionRow('s1', 1_000));
+        const m = message('m1', 's1', 1, { replyTo: { questionId: 'q1', answers: { pick: ['A'] } } });
+        store.insertMessage(m);
+        m.replyTo!.answers!.pick.push('B');
+        store.getMessage('m1')!.replyTo!.answers!.pick.push('C');
+        store.history('s1', 10).messages[0].text = 'changed';
+        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1, { replyTo: { questionId: 'q1', answers: { pick: ['A'] } } }));
+
+        const payload = { list: [1] };
+        store.appendEvent(event(1, { payload }));
+        payload.list.push(2);
+        (store.eventsAfter(0, 1)[0].payload as { list: number[] }).list.push(3);
+        expect(store.eventsAfter(0, 1)[0].payload).toEqual({ list: [1] });
+      });
+    });
+
+    it('refuses calls once closed', () => {
+      store.close();
+      expect(() => store.getMeta('k')).toThrow();
+      expect(() => store.setMeta('k', 'v')).toThrow();
+    });
+  });
+}
+
+storeContract('memory', memoryHarness);
+storeContract('sqlite', sqliteHarness);
+
+// ---- what only a file on disk can show ----------------------------------------------------------
+
+type ChildResult = { acked: number[]; signal: NodeJS.Signals | null; code: number | null; stderr: string };
+
+/** Runs durability-child.ts on `file` and kills it with SIGKILL as soon as it acknowledges `killAfter` writes. */
+function runChildAndKill(file: string, killAfter: number): Promise<ChildResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'durability-child.ts'), file], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const acked: number[] = [];
+    let buffered = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = /^acked (\d+)$/.exec(line);
+        if (match) acked.push(Number(match[1]));
+      }
+      if (acked.length >= killAfter && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ acked, signal, code, stderr }));
+  });
+}
+
+describe('sqlite store on disk', () => {
+  let harness: ReturnType<typeof sqliteHarness>;
+  beforeEach(() => {
+    harness = sqliteHarness();
+  });
+  afterEach(() => harness.cleanup());
+
+  it('[R3] keeps everything across closing and reopening the file', () => {
+    const first = harness.open();
+    seed(first);
+    first.transaction(() => writeEverything(first));
+    const before = dump(first);
+    first.close();
+
+    const raw = new Database(harness.file, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+
+    const second = harness.open();
+    expect(dump(second)).toStrictEqual(before);
+    second.close();
+  });
+
+  it('[R1] never reuses a pruned seq after reopening', () => {
+    const first = harness.open();
+    for (let i = 1; i <= 3; i++) first.appendEvent(event(i));
+    first.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
+    first.close();
+    const second = harness.open();
+    expect(second.latestSeq()).toBe(3);
+    expect(second.oldestEventSeq()).toBe(4);
+    expect(second.appendEvent(event(4))).toBe(4);
+    second.close();
+  });
+
+  it('refuses a database written by a newer schema version', () => {
+    harness.open().close();
+    const raw = new Database(harness.file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => harness.open()).toThrow(/schema version/);
+  });
+
+  it('[R3] keeps every acknowledged write after SIGKILL', { timeout: 30_000 }, async () => {
+    const result = await runChildAndKill(harness.file, 50);
+    expect(result.signal, `child exited ${result.code} before the kill: ${result.stderr}`).toBe('SIGKILL');
+    expect(result.acked.length).toBeGreaterThanOrEqual(50);
+    // The kill skipped the checkpoint on close, so reopening has to recover from the WAL.
+    expect(existsSync(`${harness.file}-wal`)).toBe(true);
+
+    const store = harness.open();
+    try {
+      const last = result.acked[result.acked.length - 1];
+      expect(result.acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      for (const i of result.acked) {
+        expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
+        expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
+        expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
+      }
+      expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
+      expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
+      expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
+    } finally {
+      store.close();
+    }
+    const raw = new Database(harness.file, { readonly: true });
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+  });
+});
