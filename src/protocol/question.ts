@@ -181,10 +181,12 @@ export function normaliseAnswers(
 
 /** Q9: one block per question, `> <header or question>` then the answer, blocks parted by a blank line. */
 export function formatAsyncAnswerText(items: QuestionRecord['questions'], answers: Answers): string {
-  return items
-    .map((item) => `> ${item.header || item.question}\n${(answers[item.id] ?? []).join(', ')}`)
-    .join('\n\n');
+  return items.map((item) => `> ${oneLine(item.header || item.question)}\n${(answers[item.id] ?? []).join(', ')}`).join('\n\n');
 }
+
+// A heading must stay on its quote line, so any run of whitespace (a line break too) becomes one space.
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+const headingKey = (text: string) => oneLine(text).toLowerCase();
 
 /**
  * Q9 read-back: splits a reply into answers per question, or returns null when the quoted headings make it
@@ -192,13 +194,12 @@ export function formatAsyncAnswerText(items: QuestionRecord['questions'], answer
  */
 export function parseAsyncAnswerText(items: QuestionRecord['questions'], text: string): Answers | null {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const headingOf = (item: QuestionRecord['questions'][number]) => (item.header || item.question).trim().toLowerCase();
-  const headings = items.map(headingOf);
+  const headings = items.map((item) => headingKey(item.header || item.question));
   if (new Set(headings).size !== headings.length) return null;
   const blocks: { heading: string; body: string[] }[] = [];
   for (const line of lines) {
     const quote = /^>\s?(.*)$/.exec(line);
-    if (quote) blocks.push({ heading: quote[1].trim().toLowerCase(), body: [] });
+    if (quote) blocks.push({ heading: headingKey(quote[1]), body: [] });
     else if (blocks.length) blocks[blocks.length - 1].body.push(line);
     else if (line.trim()) return null;
   }
@@ -210,23 +211,43 @@ export function parseAsyncAnswerText(items: QuestionRecord['questions'], text: s
     if (!body) return null;
     const item = items[i];
     const parts = item.multiSelect ? splitMulti(item, body) : [body];
-    out[item.id] = parts.map((v) => item.options.find((o) => o.label.toLowerCase() === v.toLowerCase())?.label ?? v);
+    const labelled = parts.map((v) => item.options.find((o) => o.label.toLowerCase() === v.toLowerCase())?.label ?? v);
+    out[item.id] = Array.from(new Set(labelled));
   }
   return out;
 }
 
+/**
+ * Reads a multi-select answer left to right, keeping the written order: at each comma boundary the longest option
+ * label that ends at a comma (or the end) is a choice; runs of anything else are free text, commas and all.
+ */
 function splitMulti(item: QuestionRecord['questions'][number], body: string): string[] {
-  // Labels may hold commas themselves, so match known labels first and keep the rest as free text.
-  const found: string[] = [];
-  let rest = body;
-  for (const option of [...item.options].sort((a, b) => b.label.length - a.label.length)) {
-    const re = new RegExp(`(^|,\\s*)${option.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s*,|$)`, 'i');
-    if (re.test(rest)) {
-      found.push(option.label);
-      rest = rest.replace(re, '$1').replace(/^,\s*|,\s*$/g, '').replace(/,\s*,/g, ',');
+  // Longest first, because labels may hold commas or start with another label.
+  const labels = item.options.map((o) => o.label).sort((a, b) => b.length - a.length);
+  const values: string[] = [];
+  let run: { from: number; to: number } | null = null;
+  const endRun = () => {
+    if (run) values.push(body.slice(run.from, run.to).trim());
+    run = null;
+  };
+  let at = 0;
+  while (at <= body.length) {
+    while (at < body.length && /\s/.test(body[at])) at++;
+    const label = labels.find(
+      (l) => body.slice(at, at + l.length).toLowerCase() === l.toLowerCase() && /^\s*(,|$)/.test(body.slice(at + l.length)),
+    );
+    const comma = body.indexOf(',', label ? at + label.length : at);
+    const end = comma === -1 ? body.length : comma;
+    if (label) {
+      endRun();
+      values.push(label);
+    } else if (body.slice(at, end).trim()) {
+      if (run) run.to = end;
+      else run = { from: at, to: end };
     }
+    if (comma === -1) break;
+    at = comma + 1;
   }
-  const ordered = item.options.map((o) => o.label).filter((l) => found.includes(l));
-  const other = rest.trim();
-  return other ? [...ordered, other] : ordered;
+  endRun();
+  return values.filter((v) => v.length > 0);
 }

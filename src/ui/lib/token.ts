@@ -18,3 +18,9 @@ export function forgetToken() {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
 }
+
+/** Keeps a token typed into the sign-in form, as one from the address would be. */
+export function keepToken(token: string) {
+  sessionStorage.setItem(KEY, token);
+  localStorage.setItem(KEY, token);
+}

@@ -1,0 +1,249 @@
+import axe from 'axe-core';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { connect } from '../src/agent/sdk.ts';
+import { LUNCH_QUESTIONS } from '../src/agent/demo-agent.ts';
+import { expect, test } from './fixtures.ts';
+
+const sessionUrl = /\/s\/[^/?#]+$/;
+
+async function newSession(page: Page) {
+  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
+  await expect(page).toHaveURL(sessionUrl);
+}
+
+async function send(page: Page, text: string) {
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill(text);
+  await message.press('Enter');
+}
+
+const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
+const logOf = (page: Page) => page.getByRole('log', { name: 'Conversation' });
+const summaryOf = (page: Page, outcome: string) => logOf(page).getByRole('group', { name: `Question ${outcome.toLowerCase()}` });
+
+async function shoot(page: Page, testInfo: TestInfo, name: string, target?: Locator) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await (target ?? page).screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Opens a new session and asks the demo agent for its two-question deploy prompt. */
+async function askDeploy(page: Page, openApp: (page: Page, path?: string) => Promise<void>, message = 'deploy') {
+  await openApp(page);
+  await newSession(page);
+  await send(page, message);
+  await expect(dockOf(page)).toBeVisible();
+  return dockOf(page);
+}
+
+test.describe('question dock', () => {
+  test('[U1][U2][U7] answered by mouse: one question at a time, then a summary with each answer', async ({ page, openApp }, testInfo) => {
+    const dock = await askDeploy(page, openApp);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeHidden();
+    await expect(dock.getByText('Question 1 of 2')).toBeVisible();
+    await expect(dock.getByRole('timer')).toHaveText(/^1[45]:\d\d left$/);
+    await expect(dock.getByRole('radio', { name: 'Staging (Recommended)' })).toBeFocused();
+    await shoot(page, testInfo, 'dock-expanded');
+
+    await dock.getByRole('radio', { name: 'Production' }).click();
+    await dock.getByRole('button', { name: 'Next' }).click();
+    await expect(dock.getByText('Question 2 of 2')).toBeVisible();
+    await dock.getByRole('checkbox', { name: 'Email' }).click();
+    await dock.getByRole('checkbox', { name: 'Slack' }).click();
+    await dock.getByRole('button', { name: 'Submit' }).click();
+
+    await expect(dock).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    const summary = summaryOf(page, 'Answered');
+    await expect(summary).toContainText('Where should I deploy?');
+    await expect(summary).toContainText('Production');
+    await expect(summary).toContainText('Email, Slack');
+    await expect(logOf(page).getByRole('article', { name: 'Agent' }).last()).toContainText('Production');
+    await shoot(page, testInfo, 'summary-answered');
+  });
+
+  test('[U3] answered by keyboard alone: number keys and Ctrl+Enter', async ({ page, openApp }) => {
+    const dock = await askDeploy(page, openApp);
+    await expect(dock.getByRole('radio', { name: 'Staging (Recommended)' })).toBeFocused();
+    await page.keyboard.press('2');
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
+    await page.keyboard.press('Control+Enter');
+    await expect(dock.getByText('Question 2 of 2')).toBeVisible();
+    await expect(dock.getByRole('checkbox', { name: 'Email' })).toBeFocused();
+    await page.keyboard.press('1');
+    await page.keyboard.press('3');
+    await expect(dock.getByRole('checkbox', { name: 'Pager' })).toBeChecked();
+    await page.keyboard.press('Control+Enter');
+    await expect(dock).toBeHidden();
+    const summary = summaryOf(page, 'Answered');
+    await expect(summary).toContainText('Production');
+    await expect(summary).toContainText('Email, Pager');
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  });
+
+  test('[U4] Other text is submitted: it deselects on single-select and goes beside the choices on multi-select', async ({ page, openApp }) => {
+    const dock = await askDeploy(page, openApp);
+    await dock.getByRole('radio', { name: 'Production' }).click();
+    const other = dock.getByRole('textbox', { name: 'Other' });
+    await other.fill('canary in staging');
+    await expect(dock.getByRole('radio', { name: 'Production' })).not.toBeChecked();
+    // Digits typed into Other stay text.
+    await other.press('End');
+    await other.pressSequentially(' 2');
+    await expect(other).toHaveValue('canary in staging 2');
+    await other.press('Control+Enter');
+    await dock.getByRole('checkbox', { name: 'Slack' }).click();
+    await dock.getByRole('textbox', { name: 'Other' }).fill('the ops channel');
+    await dock.getByRole('button', { name: 'Submit' }).click();
+    const summary = summaryOf(page, 'Answered');
+    await expect(summary).toContainText('canary in staging 2');
+    await expect(summary).toContainText('Slack, the ops channel');
+  });
+
+  test('[U5] Skip declines the whole prompt and keeps the wording beside "Skipped"', async ({ page, openApp }, testInfo) => {
+    const dock = await askDeploy(page, openApp);
+    await dock.getByRole('button', { name: 'Skip' }).click();
+    await expect(dock).toBeHidden();
+    const summary = summaryOf(page, 'Skipped');
+    await expect(summary).toContainText('Skipped');
+    await expect(summary).toContainText('Where should I deploy?');
+    await expect(summary).toContainText('Who should I notify when the deploy is done?');
+    await shoot(page, testInfo, 'summary-skipped');
+  });
+
+  test('[U1][U8] Esc collapses to a slim bar over the composer; /question reopens; async questions never take focus', async ({
+    page,
+    openApp,
+  }, testInfo) => {
+    const dock = await askDeploy(page, openApp);
+    await dock.getByRole('radio', { name: 'Production' }).click();
+    await page.keyboard.press('Escape');
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await expect(message).toBeVisible();
+    await expect(message).toBeFocused();
+    await expect(dock.getByText('2 pending')).toBeVisible();
+    await expect(dock).toContainText('Where should I deploy?');
+    await shoot(page, testInfo, 'dock-collapsed');
+
+    await send(page, 'async please');
+    await expect(dock.getByText('3 pending')).toBeVisible();
+    await expect(dock.getByRole('button', { name: 'Expand questions' })).toBeVisible();
+    await expect(message).toBeFocused();
+
+    await send(page, '/question');
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeFocused();
+    await expect(message).toBeHidden();
+  });
+
+  test('[U6] two pending requests switch with their drafts kept, also across a reload', async ({ page, openApp, gateway }, testInfo) => {
+    const dock = await askDeploy(page, openApp);
+    const sessionKey = new URL(page.url()).pathname.split('/').pop()!;
+    const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'e2e second asker' });
+    try {
+      await agent.askUserAsync({ questions: LUNCH_QUESTIONS }, { sessionKey });
+      await expect(dock.getByText('1/2')).toBeVisible();
+      await dock.getByRole('radio', { name: 'Production' }).click();
+      await dock.getByRole('button', { name: 'Next' }).click();
+      await dock.getByRole('checkbox', { name: 'Pager' }).click();
+
+      await dock.getByRole('button', { name: 'Next request' }).click();
+      await expect(dock.getByText('2/2')).toBeVisible();
+      await dock.getByRole('textbox', { name: 'Other' }).fill('Sushi');
+      await expect(dock.getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
+      await shoot(page, testInfo, 'dock-two-requests');
+
+      await dock.getByRole('button', { name: 'Previous request' }).click();
+      await expect(dock.getByText('Question 2 of 2')).toBeVisible();
+      await expect(dock.getByRole('checkbox', { name: 'Pager' })).toBeChecked();
+
+      await page.reload();
+      await expect(dock.getByRole('checkbox', { name: 'Pager' })).toBeChecked();
+      await dock.getByRole('button', { name: 'Back' }).click();
+      await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
+      await dock.getByRole('button', { name: 'Next request' }).click();
+      await expect(dock.getByRole('textbox', { name: 'Other' })).toHaveValue('Sushi');
+      await expect(dock.getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
+
+      await dock.getByRole('button', { name: 'Submit' }).click();
+      await expect(summaryOf(page, 'Answered')).toContainText('Sushi');
+      await expect(dock.getByText('Question 1 of 2')).toBeVisible();
+      await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
+    } finally {
+      agent.close();
+    }
+  });
+
+  test('[U6][U7] two browsers answer one question: one wins, the other says "Answered elsewhere"', async ({ page, browser, openApp }, testInfo) => {
+    const dockA = await askDeploy(page, openApp);
+    const other = await browser.newContext();
+    const pageB = await other.newPage();
+    try {
+      await openApp(pageB, new URL(page.url()).pathname);
+      const dockB = dockOf(pageB);
+      await expect(dockB).toBeVisible();
+      for (const [dock, env, notify] of [
+        [dockA, 'Staging (Recommended)', 'Email'],
+        [dockB, 'Production', 'Pager'],
+      ] as const) {
+        await dock.getByRole('radio', { name: env }).click();
+        await dock.getByRole('button', { name: 'Next' }).click();
+        await dock.getByRole('checkbox', { name: notify }).click();
+      }
+      await Promise.all([dockA.getByRole('button', { name: 'Submit' }).click(), dockB.getByRole('button', { name: 'Submit' }).click()]);
+      await expect(dockA).toBeHidden();
+      await expect(dockB).toBeHidden();
+      const aWon = await summaryOf(page, 'Answered').isVisible();
+      const [winner, loser] = aWon ? [page, pageB] : [pageB, page];
+      await expect(summaryOf(winner, 'Answered')).toBeVisible();
+      await expect(summaryOf(loser, 'Answered elsewhere')).toBeVisible();
+      await expect(summaryOf(loser, 'Answered elsewhere')).toContainText(aWon ? 'Staging (Recommended)' : 'Production');
+      await shoot(loser, testInfo, 'summary-answered-elsewhere');
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('[U7] an expired question keeps its wording beside "Expired"', async ({ page, openApp }, testInfo) => {
+    test.slow();
+    const dock = await askDeploy(page, openApp, 'deploy timeout=30');
+    await expect(dock.getByRole('timer')).toHaveText(/^0:[0-3]\d left$/);
+    await dock.getByRole('radio', { name: 'Production' }).click();
+    await expect(dock).toBeHidden({ timeout: 40_000 });
+    const summary = summaryOf(page, 'Expired');
+    await expect(summary).toContainText('Where should I deploy?');
+    await shoot(page, testInfo, 'summary-expired');
+  });
+
+  test('[U12] narrow screens show the prompt as stacked cards with one Submit; axe finds nothing serious', async ({ page, openApp }, testInfo) => {
+    await page.setViewportSize({ width: 400, height: 820 });
+    const dock = await askDeploy(page, openApp);
+    await expect(dock.getByRole('group', { name: 'Environment' })).toBeVisible();
+    await expect(dock.getByRole('group', { name: 'Notify' })).toBeVisible();
+    await expect(dock.getByRole('button', { name: 'Next' })).toHaveCount(0);
+    await expect(dock.getByRole('button', { name: 'Submit' })).toHaveCount(1);
+    await shoot(page, testInfo, 'dock-narrow');
+
+    await page.addScriptTag({ content: axe.source });
+    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+    const severe = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    expect(severe).toEqual([]);
+
+    await dock.getByRole('group', { name: 'Environment' }).getByRole('radio', { name: 'Production' }).click();
+    await dock.getByRole('group', { name: 'Notify' }).getByRole('checkbox', { name: 'Email' }).click();
+    await dock.getByRole('button', { name: 'Submit' }).click();
+    await expect(summaryOf(page, 'Answered')).toContainText('Email');
+  });
+
+  test('[U12] the wide dock has no serious axe violations', async ({ page, openApp }) => {
+    await askDeploy(page, openApp);
+    await page.addScriptTag({ content: axe.source });
+    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+    const severe = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    expect(severe).toEqual([]);
+  });
+});

@@ -1,0 +1,146 @@
+import axe from 'axe-core';
+import type { Page } from '@playwright/test';
+import { SLOW_REPLY } from '../src/agent/demo-agent.ts';
+import { createNodeClient } from '../src/client/node.ts';
+import { expect, test } from './fixtures.ts';
+
+const sessionUrl = /\/s\/[^/?#]+$/;
+
+async function newSession(page: Page) {
+  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
+  await expect(page).toHaveURL(sessionUrl);
+}
+
+test.describe('Control UI shell', () => {
+  test('[U12][U11] signs in from the link, hides the token, connects and keeps a new session across reload', async ({ page, openApp }) => {
+    await openApp(page);
+    await expect(page).not.toHaveURL(/token=/);
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+
+    await newSession(page);
+    const address = page.url();
+    const sessions = page.getByRole('navigation', { name: 'Sessions' });
+    // The newest session heads the list and is marked as the open page.
+    const opened = sessions.getByRole('link').first();
+    await expect(opened).toHaveAttribute('href', new URL(address).pathname);
+    await expect(opened).toHaveAttribute('aria-current', 'page');
+
+    await page.reload();
+    await expect(page).toHaveURL(address);
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    await expect(page.getByRole('log', { name: 'Conversation' })).toBeVisible();
+    await expect(sessions.getByRole('link').first()).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('[U12] Enter sends and the demo agent echoes; Shift+Enter adds a line', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    const log = page.getByRole('log', { name: 'Conversation' });
+
+    await message.fill('hello from the shell test');
+    await message.press('Enter');
+    await expect(message).toHaveValue('');
+    await expect(log.getByRole('article', { name: 'You' })).toContainText('hello from the shell test');
+    await expect(log.getByRole('article', { name: 'Agent' })).toContainText('Echo: hello from the shell test');
+
+    await message.pressSequentially('first line');
+    await message.press('Shift+Enter');
+    await message.pressSequentially('second line');
+    await expect(message).toHaveValue('first line\nsecond line');
+    await expect(log).not.toContainText('first line');
+    await message.press('Enter');
+    await expect(log.getByRole('article', { name: 'Agent' }).filter({ hasText: 'second line' })).toContainText(
+      'Echo: first line\nsecond line',
+    );
+  });
+
+  test('[C4] a streamed reply grows in one message and ends', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    await page.getByRole('textbox', { name: 'Message' }).fill('go slow');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const replies = page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Agent' });
+    await expect(replies.first()).toContainText('Thinking it over');
+    await expect(replies.first()).toContainText(SLOW_REPLY);
+    await expect(replies).toHaveCount(1);
+    await expect(replies.first()).not.toHaveAttribute('aria-busy');
+  });
+
+  test('[U11] going offline shows Offline, coming back reconnects', async ({ page, context, openApp }) => {
+    await openApp(page);
+    const status = page.getByRole('status', { name: 'Connection' });
+    await expect(status).toHaveText('Connected');
+    await context.setOffline(true);
+    await expect(status).toHaveText('Offline');
+    await context.setOffline(false);
+    await expect(status).toHaveText('Connected');
+  });
+
+  test('without a token it asks for one instead of failing', async ({ page, gateway }) => {
+    await page.goto(gateway.url);
+    await page.getByRole('textbox', { name: 'Token' }).fill('not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText('did not accept that token');
+    await page.getByRole('textbox', { name: 'Token' }).fill(gateway.operatorToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+  });
+
+  test('[U11] a question link to a question that does not exist says so', async ({ page, openApp }) => {
+    await openApp(page, '/q/no-such-question');
+    await expect(page.getByRole('heading', { name: 'Question not available' })).toBeVisible();
+    await expect(page).toHaveURL(/\/q\/no-such-question$/);
+  });
+
+  test('the home page opens the most recent session', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    const address = page.url();
+    await openApp(page, '/');
+    await expect(page).toHaveURL(address);
+  });
+
+  test('[C3] "Load earlier" pages back through a long conversation', async ({ page, openApp, gateway }) => {
+    const client = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e-seed', mode: 'cli' } });
+    await client.start();
+    const { session } = await client.request('sessions.create', { title: 'Long talk' });
+    for (let i = 1; i <= 30; i++) {
+      const n = String(i).padStart(2, '0');
+      await client.request('chat.send', { sessionKey: session.key, message: `message ${n}`, idempotencyKey: `e2e-long-${n}-${session.key}` });
+    }
+    // Each message gets its echo, so 60 in all: more than one page of history.
+    await expect
+      .poll(async () => (await client.request('chat.history', { sessionKey: session.key, limit: 500 })).messages.length)
+      .toBe(60);
+    client.close();
+
+    await openApp(page, `/s/${session.key}`);
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log).toContainText('Echo: message 30');
+    await expect(log).not.toContainText('message 01');
+    await log.getByRole('button', { name: 'Load earlier' }).click();
+    await expect(log.getByRole('article', { name: 'You' }).first()).toHaveText(/message 01$/);
+    await expect(log.getByRole('article')).toHaveCount(60);
+    await expect(log.getByRole('button', { name: 'Load earlier' })).toHaveCount(0);
+  });
+
+  test('the main screen has no serious or critical axe violations', async ({ page, openApp }, testInfo) => {
+    await openApp(page);
+    await newSession(page);
+    await page.getByRole('textbox', { name: 'Message' }).fill('a message for the screenshot');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Agent' })).toBeVisible();
+
+    await page.addScriptTag({ content: axe.source });
+    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+    const severe = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    expect(severe).toEqual([]);
+
+    const shot = testInfo.outputPath('main-screen.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    await testInfo.attach('main screen', { path: shot, contentType: 'image/png' });
+  });
+});

@@ -1,0 +1,177 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headerFromQuestion, parseAskArgs } from './ask-command.ts';
+import { fastClock, nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
+
+type Outcome = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+function askdock(args: string[], cwd: string): { child: ChildProcess; done: Promise<Outcome> } {
+  const env = { ...process.env };
+  delete env.ASKDOCK_URL;
+  delete env.ASKDOCK_TOKEN;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<Outcome>((ok) => child.once('close', (code, signal) => ok({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+describe('headerFromQuestion', () => {
+  it('[T1] makes a short label of whole words from the question', () => {
+    expect(headerFromQuestion('Where should I deploy?')).toBe('Deploy');
+    expect(headerFromQuestion('Deploy to production now?')).toBe('Deploy to');
+    expect(headerFromQuestion('Which database should we use?')).toBe('Database');
+    expect(headerFromQuestion('Internationalisation first?')).toBe('Internationa');
+    expect(headerFromQuestion('Why?')).toBe('Why');
+    for (const q of ['Where should I deploy?', 'Supercalifragilistic?', 'a b c d e f g h i j k l m n']) {
+      expect(Array.from(headerFromQuestion(q)).length).toBeLessThanOrEqual(12);
+    }
+  });
+});
+
+describe('parseAskArgs', () => {
+  it('[T1] builds one question with id "answer"', () => {
+    const args = parseAskArgs(['Ship it?', '-o', 'Yes (Recommended)', '-o', 'No', '--multi', '--header', 'Ship', '--timeout', '60', '--json']);
+    expect(args.input).toEqual({
+      questions: [
+        { id: 'answer', header: 'Ship', question: 'Ship it?', options: [{ label: 'Yes (Recommended)' }, { label: 'No' }], multiSelect: true },
+      ],
+      timeoutSeconds: 60,
+    });
+    expect(args.json).toBe(true);
+  });
+
+  it('[T3] names the flag and the rule', () => {
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes'])).toThrow('-o: options must have 2 to 4 entries');
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'Other'])).toThrow('-o #2 ("Other"): must not be an authored "Other" option');
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--timeout', 'soon'])).toThrow('--timeout: must be a whole number of seconds');
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--header', '  '])).toThrow('--header: header must not be blank');
+    expect(() => parseAskArgs(['-o', 'Yes', '-o', 'No'])).toThrow('the question is missing');
+    expect(() => parseAskArgs(['Ship', 'it?', '-o', 'Yes', '-o', 'No'])).toThrow('expected one question in quotes');
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--colour'])).toThrow(/--colour/);
+  });
+});
+
+describe('askdock ask as a child process', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const conn = () => ['--url', t.url, '--token', t.agentToken];
+
+  it('exits 0 and prints the answer', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Where should I deploy?', '-o', 'Staging (Recommended)', '-o', 'Production', ...conn()], t.dir);
+    const { question } = await requested;
+    expect(question.questions[0]).toMatchObject({ id: 'answer', header: 'Deploy', question: 'Where should I deploy?' });
+    expect(question.sessionKey).toBeUndefined();
+    await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['production'] } });
+    const out = await run.done;
+    expect(out).toMatchObject({ code: 0, stdout: 'Production\n' });
+  });
+
+  it('exits 0 with --json printing the T2 result, values of a multi-select joined in JSON', async () => {
+    const { session } = await t.operator.request('sessions.create', {});
+    const requested = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Notify whom?', '-o', 'Email', '-o', 'Slack', '--multi', '--json', '--session', session.key, ...conn()], t.dir);
+    const { question } = await requested;
+    expect(question).toMatchObject({ sessionKey: session.key, questions: [{ multiSelect: true }] });
+    await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['Email', 'Slack'] } });
+    const out = await run.done;
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ status: 'answered', answers: { answers: { answer: ['Email', 'Slack'] } } });
+  });
+
+  it('prints several values joined by ", "', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Notify whom?', '-o', 'Email', '-o', 'Slack', '--multi', ...conn()], t.dir);
+    const { question } = await requested;
+    await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['Email', 'Slack'] } });
+    expect(await run.done).toMatchObject({ code: 0, stdout: 'Email, Slack\n' });
+  });
+
+  // Each rule is checked in-process above; here the exit code and the message reach the shell.
+  it('exits 2 on bad arguments, naming the flag and the rule', async () => {
+    const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', ...conn()], t.dir).done;
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('askdock ask: -o: options must have 2 to 4 entries');
+    const noToken = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', t.url], t.dir).done;
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('--token: no agent token');
+  });
+
+  it('exits 3 when skipped', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', ...conn()], t.dir);
+    const { question } = await requested;
+    await t.operator.request('question.resolve', { id: question.id, skip: true });
+    const out = await run.done;
+    expect(out).toMatchObject({ code: 3, stdout: '' });
+    expect(out.stderr).toContain('no answer (skipped)');
+  });
+
+  it('[T5] exits 5 on Ctrl+C, cancelling the question within a second', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--json', ...conn()], t.dir);
+    const { question } = await requested;
+    const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+    const sentAt = Date.now();
+    run.child.kill('SIGINT');
+    expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
+    expect(Date.now() - sentAt).toBeLessThan(1_000);
+    const out = await run.done;
+    expect(out.code).toBe(5);
+    expect(JSON.parse(out.stdout)).toEqual({ status: 'no_answer', reason: 'cancelled' });
+  });
+
+  it('exits 1 when the gateway cannot be reached', async () => {
+    const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', 'ws://127.0.0.1:9', '--token', 'abcdefgh'], t.dir).done;
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('cannot reach the gateway at ws://127.0.0.1:9');
+  });
+
+  it('exits 1 when the token is refused', async () => {
+    const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', t.url, '--token', 'wrong-token'], t.dir).done;
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('UNAUTHORIZED');
+  });
+
+  it('reads ASKDOCK_URL and ASKDOCK_TOKEN', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const child = spawn(process.execPath, [BIN, 'ask', 'Deploy?', '-o', 'Yes', '-o', 'No'], {
+      cwd: t.dir,
+      env: { ...process.env, ASKDOCK_URL: t.url, ASKDOCK_TOKEN: t.agentToken },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = new Promise((ok) => child.once('close', ok));
+    const { question } = await requested;
+    await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['Yes'] } });
+    expect(await code).toBe(0);
+    expect(stdout).toBe('Yes\n');
+  });
+});
+
+describe('askdock ask expiry', () => {
+  it('exits 4 when nobody answers in time', async () => {
+    // The gateway runs 100 times faster than real time, so --timeout 30 expires in about 0.3 s.
+    const t = await startTestGateway({ clock: fastClock(100), requesterGraceMs: 3_600_000 });
+    try {
+      const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--timeout', '30', '--url', t.url, '--token', t.agentToken], t.dir).done;
+      expect(out.code).toBe(4);
+      expect(out.stderr).toContain('no answer (expired)');
+    } finally {
+      await t.close();
+    }
+  });
+});

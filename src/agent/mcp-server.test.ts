@@ -1,0 +1,184 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASK_USER_DESCRIPTION, ASK_USER_INPUT_SCHEMA } from './ask-user.ts';
+import { nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
+
+const DEPLOY = {
+  questions: [
+    {
+      id: 'deploy_target',
+      header: 'Deploy',
+      question: 'Where should I deploy?',
+      options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }],
+    },
+  ],
+};
+
+type TextContent = { type: 'text'; text: string };
+
+async function startMcp(t: TestGateway, extra: string[] = []) {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--url', t.url, '--token', t.agentToken, ...extra],
+    cwd: t.dir,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client({ name: 'askdock-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr };
+}
+
+describe('askdock mcp, driven by the official MCP client', () => {
+  let t: TestGateway;
+  let mcp: Awaited<ReturnType<typeof startMcp>>;
+
+  beforeAll(async () => {
+    t = await startTestGateway();
+    mcp = await startMcp(t);
+  });
+  afterAll(async () => {
+    await mcp.client.close();
+    await t.close();
+  });
+
+  it('[T1] lists ask_user with its JSON Schema and the model guidance [T4]', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['ask_user']);
+    expect(tools[0].inputSchema).toEqual(ASK_USER_INPUT_SCHEMA);
+    expect(tools[0].description).toBe(ASK_USER_DESCRIPTION);
+    expect(tools[0].outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('[T2] tools/call returns the answer an operator gave through the gateway', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+    const { question } = await requested;
+    expect(question.sessionKey).toBeUndefined();
+    await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Staging (Recommended)'] } });
+    const result = await call;
+    const expected = { status: 'answered', answers: { answers: { deploy_target: ['Staging (Recommended)'] } } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(expected);
+    const [json, text] = result.content as TextContent[];
+    expect(JSON.parse(json.text)).toEqual(expected);
+    expect(text.text).toBe('Deploy: Staging (Recommended)');
+  });
+
+  it('[T2] a skip comes back as no_answer with the continue-on-your-own text', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+    const { question } = await requested;
+    await t.operator.request('question.resolve', { id: question.id, skip: true });
+    const result = await call;
+    expect(result.structuredContent).toEqual({ status: 'no_answer', reason: 'skipped' });
+    expect((result.content as TextContent[])[1].text).toMatch(/^No answer \(skipped\).*best judgment/);
+  });
+
+  it('[T3] a bad call returns isError with every field at fault', async () => {
+    const result = await mcp.client.callTool({
+      name: 'ask_user',
+      arguments: {
+        questions: [{ id: 'Deploy', header: 'D', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Other' }] }],
+        timeoutSeconds: 'soon',
+      },
+    });
+    expect(result.isError).toBe(true);
+    const [text, json] = result.content as TextContent[];
+    expect(text.text).toContain('questions[0].id: id must be snake_case');
+    expect(text.text).toContain('questions[0].options[1].label: must not be an authored "Other" option');
+    expect(text.text).toContain('timeoutSeconds: timeoutSeconds must be an integer');
+    expect(JSON.parse(json.text).error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      problems: [{ path: 'questions[0].id' }, { path: 'questions[0].options[1].label' }, { path: 'timeoutSeconds' }],
+    });
+    const { questions } = await t.operator.request('question.list', { status: 'pending' });
+    expect(questions).toHaveLength(0);
+  });
+
+  it('[T5] MCP cancellation cancels the question at the gateway', async () => {
+    const controller = new AbortController();
+    const requested = nextEvent(t.operator, 'question.requested');
+    const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY }, undefined, { signal: controller.signal });
+    call.catch(() => undefined);
+    const { question } = await requested;
+    const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+    const abortedAt = Date.now();
+    controller.abort('the user pressed Esc');
+    await expect(call).rejects.toThrow();
+    expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+  });
+
+  it('never writes anything but MCP frames to stdout', async () => {
+    // Every line the client read parsed as JSON-RPC, or the calls above would have failed; stderr holds the logs.
+    expect(mcp.stderr.join('')).toContain('askdock mcp: connected to');
+  });
+});
+
+describe('askdock mcp lifecycle', () => {
+  it('[T5] closing stdin cancels pending questions and exits', async () => {
+    const t = await startTestGateway();
+    try {
+      const mcp = await startMcp(t);
+      const requested = nextEvent(t.operator, 'question.requested');
+      const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+      call.catch(() => undefined);
+      const { question } = await requested;
+      const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+      const closedAt = Date.now();
+      // The client ends stdin and waits up to 2 s for the server to exit before it sends SIGTERM.
+      await mcp.transport.close();
+      expect(Date.now() - closedAt).toBeLessThan(2_000);
+      expect(await resolved).toMatchObject({ status: 'cancelled' });
+      expect(mcp.stderr.join('')).toContain('stdin closed');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('[T1] binds questions to --session', async () => {
+    const t = await startTestGateway();
+    try {
+      const { session } = await t.operator.request('sessions.create', { title: 'bound' });
+      const mcp = await startMcp(t, ['--session', session.key]);
+      const requested = nextEvent(t.operator, 'question.requested');
+      const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+      const { question } = await requested;
+      expect(question.sessionKey).toBe(session.key);
+      await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
+      expect((await call).structuredContent).toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Production'] } } });
+      await mcp.client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('lists tools even when the gateway is down, and a call then says it is unreachable', async () => {
+    const t = await startTestGateway();
+    const url = t.url;
+    await t.close();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--url', url, '--token', 'some-agent-token'],
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'askdock-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools[0].name).toBe('ask_user');
+      const result = await client.callTool({ name: 'ask_user', arguments: DEPLOY });
+      expect(result.isError).toBe(true);
+      expect((result.content as TextContent[])[0].text).toMatch(/UNAVAILABLE.*cannot reach the gateway/);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * `askdock mcp`: the ask_user tool for any MCP client over stdio. stdout carries MCP frames only; logs go to stderr.
+ * MCP cancellation and the client closing stdin cancel pending questions at the gateway (T5).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable, Writable } from 'node:stream';
+import { createNodeClient } from '../client/node.ts';
+import { AskdockError, SERVER_VERSION, type FieldProblem } from '../protocol/index.ts';
+import {
+  ASK_USER_DESCRIPTION,
+  ASK_USER_INPUT_SCHEMA,
+  ASK_USER_OUTPUT_SCHEMA,
+  ASK_USER_TOOL_NAME,
+  resultText,
+  validateAskUser,
+  type AskUserResult,
+} from './ask-user.ts';
+import { Agent, startOrFail } from './sdk.ts';
+
+export type McpServeOptions = {
+  url: string;
+  token: string;
+  /** Binds every question to this session; without it questions are sessionless (A3). */
+  sessionKey?: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  log?: (line: string) => void;
+  /** How long a tool call waits for the gateway connection before it reports the gateway unreachable. */
+  connectWaitMs?: number;
+};
+
+/** Sent while a question waits, so clients that reset their timeout on progress keep waiting for the person. */
+const PROGRESS_EVERY_MS = 10_000;
+
+export const ASK_USER_TOOL = {
+  name: ASK_USER_TOOL_NAME,
+  title: 'Ask the user',
+  description: ASK_USER_DESCRIPTION,
+  inputSchema: ASK_USER_INPUT_SCHEMA,
+  outputSchema: ASK_USER_OUTPUT_SCHEMA,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};
+
+function errorResult(text: string, structured: { code: string; message: string; problems?: FieldProblem[] }): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: JSON.stringify({ error: structured }) },
+    ],
+  };
+}
+
+/** T3 over MCP: every field at fault, as lines a model can act on and as JSON. */
+export function invalidCallResult(problems: FieldProblem[]): CallToolResult {
+  const lines = problems.map((p) => `- ${p.path}: ${p.problem}`);
+  return errorResult(`ask_user was called with invalid arguments. Fix every field listed and call it again:\n${lines.join('\n')}`, {
+    code: 'INVALID_REQUEST',
+    message: 'invalid ask_user call',
+    problems,
+  });
+}
+
+function gatewayErrorResult(err: unknown): CallToolResult {
+  const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err));
+  const problems = Array.isArray(e.details) ? (e.details as FieldProblem[]) : undefined;
+  return errorResult(`ask_user failed (${e.code}): ${e.message}`, { code: e.code, message: e.message, ...(problems ? { problems } : {}) });
+}
+
+export function answeredResult(questions: Parameters<typeof resultText>[0], result: AskUserResult): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify(result) },
+      { type: 'text', text: resultText(questions, result) },
+    ],
+    structuredContent: result,
+  };
+}
+
+/** Runs the MCP server until stdin closes (or SIGINT/SIGTERM); resolves with the exit code. */
+export async function serveMcp(opts: McpServeOptions): Promise<number> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp: ${line}\n`));
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  const client = createNodeClient({ url: opts.url, token: opts.token, client: { name: 'askdock-mcp', mode: 'mcp' } });
+  const agent = new Agent(client);
+  let fatal: unknown = null;
+  // Connect in the background: tools/list must answer even while the gateway is not up yet.
+  startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
+    () => log(`connected to ${opts.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`),
+    (err) => {
+      if (err instanceof AskdockError && err.code !== 'UNAVAILABLE') {
+        fatal = err;
+        log(`gateway refused the connection: ${err.message}`);
+      } else {
+        log(`${err instanceof Error ? err.message : String(err)}; will connect on the next ask_user call`);
+      }
+    },
+  );
+
+  const inflight = new Set<AbortController>();
+  const server = new Server(
+    { name: 'askdock', version: SERVER_VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: 'askdock lets you ask the user structured questions with ask_user. Ask only for decisions that belong to the user.',
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ASK_USER_TOOL] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    if (request.params.name !== ASK_USER_TOOL_NAME) {
+      return errorResult(`unknown tool "${request.params.name}"; this server has only ${ASK_USER_TOOL_NAME}`, {
+        code: 'METHOD_NOT_FOUND',
+        message: `unknown tool ${request.params.name}`,
+      });
+    }
+    const checked = validateAskUser(request.params.arguments ?? {});
+    if (!checked.ok) return invalidCallResult(checked.problems);
+    if (fatal) return gatewayErrorResult(fatal);
+    if (client.state.status === 'closed') {
+      // The first connect failed (gateway down then); try again now rather than fail every later call.
+      try {
+        await startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000);
+      } catch (err) {
+        return gatewayErrorResult(err);
+      }
+    }
+    try {
+      await client.ready(opts.connectWaitMs ?? 10_000);
+    } catch {
+      return gatewayErrorResult(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${opts.url}; is \`askdock start\` running?`));
+    }
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(extra.signal.reason);
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    inflight.add(controller);
+    const progressToken = request.params._meta?.progressToken;
+    let ticks = 0;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : setInterval(() => {
+            ticks += 1;
+            extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress: ticks, message: 'waiting for the user to answer' },
+              })
+              .catch(() => undefined);
+          }, PROGRESS_EVERY_MS);
+    try {
+      const result = await agent.askUser(request.params.arguments as never, {
+        signal: controller.signal,
+        ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
+      });
+      return answeredResult(checked.value.questions, result);
+    } catch (err) {
+      if (controller.signal.aborted) {
+        log('ask_user cancelled; the question was withdrawn');
+        const cancelled: AskUserResult = { status: 'no_answer', reason: 'cancelled' };
+        return answeredResult(checked.value.questions, cancelled);
+      }
+      return gatewayErrorResult(err);
+    } finally {
+      clearInterval(progress);
+      extra.signal.removeEventListener('abort', onAbort);
+      inflight.delete(controller);
+    }
+  });
+
+  const transport = new StdioServerTransport(stdin, stdout);
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (finish = resolve));
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}; stopping`);
+    // Withdraw every pending question before the connection goes (T5).
+    const waiting = [...inflight];
+    for (const c of waiting) c.abort(new Error(why));
+    const deadline = Date.now() + 2_000;
+    while (inflight.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    agent.close();
+    await server.close().catch(() => undefined);
+    finish(0);
+  };
+  stdin.once('end', () => void stop('stdin closed'));
+  stdin.once('close', () => void stop('stdin closed'));
+  const onSignal = (sig: NodeJS.Signals) => void stop(`received ${sig}`);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  server.onerror = (err) => log(`MCP error: ${err.message}`);
+
+  await server.connect(transport);
+  const code = await done;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  return code;
+}

@@ -1,0 +1,250 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AskdockError } from '../protocol/index.ts';
+import { connect, type Agent } from './sdk.ts';
+import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+import type { AskUserInput } from './ask-user.ts';
+
+const DEPLOY: AskUserInput = {
+  questions: [
+    {
+      id: 'deploy_target',
+      header: 'Deploy',
+      question: 'Where should I deploy?',
+      options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }],
+    },
+  ],
+};
+
+describe('SDK against a real gateway', () => {
+  let t: TestGateway;
+  let agent: Agent;
+
+  beforeEach(async () => {
+    t = await startTestGateway();
+    agent = await connect({ url: t.url, token: t.agentToken, name: 'sdk-test', backoff: { initialMs: 50, maxMs: 200 } });
+  });
+  afterEach(async () => {
+    agent.close();
+    await t.close();
+  });
+
+  it('[T2] resolves answered with the T2 envelope and records session and run', async () => {
+    const { session } = await t.operator.request('sessions.create', { title: 'sdk' });
+    const runId = await agent.startRun(session.key);
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY, { sessionKey: session.key, runId });
+    const { question } = await requested;
+    expect(question).toMatchObject({ sessionKey: session.key, runId, mode: 'blocking', status: 'pending' });
+    expect(question.expiresAtMs! - question.createdAtMs).toBe(900_000);
+    await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['staging (recommended)'] } });
+    await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Staging (Recommended)'] } } });
+  });
+
+  it('[T2] keeps free text and several values as given', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser({
+      questions: [
+        { id: 'notify', header: 'Notify', question: 'Who?', options: [{ label: 'Email' }, { label: 'Slack' }], multiSelect: true },
+      ],
+    });
+    const { question } = await requested;
+    expect(question.sessionKey).toBeUndefined();
+    await t.operator.request('question.resolve', { id: question.id, answers: { notify: ['Email', 'the whole team'] } });
+    await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { notify: ['Email', 'the whole team'] } } });
+  });
+
+  it('[T2] resolves no_answer skipped when the person skips', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY);
+    const { question } = await requested;
+    await t.operator.request('question.resolve', { id: question.id, skip: true });
+    await expect(pending).resolves.toEqual({ status: 'no_answer', reason: 'skipped' });
+  });
+
+  it('[T1] sends the clamped timeout to the gateway', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser({ ...DEPLOY, timeoutSeconds: 5 });
+    const { question } = await requested;
+    expect(question.expiresAtMs! - question.createdAtMs).toBe(30_000);
+    await t.operator.request('question.resolve', { id: question.id, skip: true });
+    await pending;
+  });
+
+  it('[T3] throws INVALID_REQUEST listing every problem, and asks nothing', async () => {
+    const err = await agent
+      .askUser({
+        questions: [
+          { id: 'Bad', header: 'H', question: 'Q?', options: [{ label: 'A' }, { label: 'Other' }] },
+          { id: 'b', header: 'H', question: '', options: [{ label: 'A' }] },
+        ],
+        timeoutSeconds: 1.5,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AskdockError);
+    expect((err as AskdockError).code).toBe('INVALID_REQUEST');
+    expect(((err as AskdockError).details as { path: string }[]).map((p) => p.path)).toEqual([
+      'questions[0].id',
+      'questions[0].options[1].label',
+      'questions[1].options',
+      'questions[1].question',
+      'timeoutSeconds',
+    ]);
+    const { questions } = await t.operator.request('question.list', {});
+    expect(questions).toHaveLength(0);
+  });
+
+  it('[T5] an aborted signal cancels the pending question at the gateway within a second', async () => {
+    const controller = new AbortController();
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY, { signal: controller.signal });
+    const { question } = await requested;
+    const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+    const abortedAt = Date.now();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    const event = await resolved;
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    expect(event).toMatchObject({ status: 'cancelled', reason: 'aborted' });
+    const { question: record } = await t.operator.request('question.get', { id: question.id });
+    expect(record).toMatchObject({ status: 'cancelled', reason: 'aborted' });
+  });
+
+  it('[T5] an already aborted signal asks nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(agent.askUser(DEPLOY, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const { questions } = await t.operator.request('question.list', {});
+    expect(questions).toHaveLength(0);
+  });
+
+  it('[P7] survives a dropped connection mid-wait: same question, one answer', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY);
+    const { question } = await requested;
+    const reconnected = new Promise<void>((resolve) => {
+      const off = agent.client.onHello(() => {
+        off();
+        resolve();
+      });
+    });
+    agent.client.dropConnection();
+    await reconnected;
+    // The re-sent wait must be at the gateway before the answer, or the answer would be read by question.get only.
+    await new Promise((r) => setTimeout(r, 100));
+    await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
+    await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Production'] } } });
+    const { questions } = await t.operator.request('question.list', {});
+    expect(questions.map((q) => q.id)).toEqual([question.id]);
+  });
+
+  it('[P7] an answer given while the agent is disconnected still arrives', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY);
+    const { question } = await requested;
+    agent.client.dropConnection();
+    await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
+    await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Production'] } } });
+    const { questions } = await t.operator.request('question.list', {});
+    expect(questions).toHaveLength(1);
+  });
+
+  it('[P7] a question.request cut off by a dropped connection is sent again with the same id: one question', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const pending = agent.askUser(DEPLOY, { id: 'q-dropped-request' });
+    // The request frame is already on its way; its answer is lost with the socket.
+    agent.client.dropConnection();
+    const { question } = await requested;
+    expect(question.id).toBe('q-dropped-request');
+    await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
+    await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Production'] } } });
+    const { questions } = await t.operator.request('question.list', {});
+    expect(questions.map((q) => q.id)).toEqual(['q-dropped-request']);
+  });
+
+  it('[Q9] askUserAsync returns at once with an async record that does not expire', async () => {
+    const { session } = await t.operator.request('sessions.create', {});
+    const runId = await agent.startRun(session.key);
+    const { id, expiresAtMs } = await agent.askUserAsync(DEPLOY, { sessionKey: session.key, runId });
+    expect(expiresAtMs).toBeNull();
+    const { question } = await t.operator.request('question.get', { id });
+    expect(question).toMatchObject({ mode: 'async', status: 'pending', sessionKey: session.key, runId });
+    const timed = await agent.askUserAsync({ ...DEPLOY, timeoutSeconds: 60 }, { sessionKey: session.key });
+    expect(timed.expiresAtMs).not.toBeNull();
+    await expect(agent.askUserAsync({ questions: [] })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('[C6] onUserMessage hands over user messages; say, stream and endRun reach the session', async () => {
+    const { session } = await t.operator.request('sessions.create', {});
+    const got: string[] = [];
+    await agent.onUserMessage((m) => got.push(m.text));
+    await t.operator.request('chat.send', { sessionKey: session.key, message: 'hello agent', idempotencyKey: 'key-00000001' });
+    await eventually(() => (got.length ? true : undefined));
+    expect(got).toEqual(['hello agent']);
+
+    const runId = await agent.startRun(session.key);
+    const ended = nextEvent(t.operator, 'run.ended', (p) => p.runId === runId);
+    await agent.stream(runId, 'Hel');
+    await agent.stream(runId, 'Hello the');
+    await agent.say(runId, 'Hello there');
+    await agent.endRun(runId, 'end_turn');
+    expect(await ended).toMatchObject({ stopReason: 'end_turn', sessionKey: session.key });
+    const { messages } = await t.operator.request('chat.history', { sessionKey: session.key });
+    expect(messages.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'hello agent'],
+      ['assistant', 'Hello there'],
+    ]);
+    // Its own assistant messages are not handed back as user messages.
+    expect(got).toEqual(['hello agent']);
+  });
+
+  it('[C6] keeps receiving user messages after a reconnect', async () => {
+    const { session } = await t.operator.request('sessions.create', {});
+    const got: string[] = [];
+    await agent.onUserMessage((m) => got.push(m.text), { sessionKey: session.key });
+    const reconnected = new Promise<void>((resolve) => {
+      const off = agent.client.onHello(() => {
+        off();
+        resolve();
+      });
+    });
+    agent.client.dropConnection();
+    await reconnected;
+    await new Promise((r) => setTimeout(r, 100));
+    await t.operator.request('chat.send', { sessionKey: session.key, message: 'after the drop', idempotencyKey: 'key-00000002' });
+    await eventually(() => (got.length ? true : undefined));
+    expect(got).toEqual(['after the drop']);
+  });
+});
+
+describe('connect', () => {
+  it('[P4] rejects a bad token with UNAUTHORIZED instead of retrying', async () => {
+    const t = await startTestGateway();
+    try {
+      await expect(connect({ url: t.url, token: 'not-a-real-token' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('rejects fast with UNAVAILABLE when nothing listens', async () => {
+    const started = Date.now();
+    await expect(connect({ url: 'ws://127.0.0.1:9/ws', token: 'whatever-token' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('expiry', () => {
+  it('[T2] resolves no_answer expired when nobody answers in time', async () => {
+    // 30 s of gateway time pass in 0.3 s: the clamp stays real, the wait does not.
+    const t = await startTestGateway({ clock: fastClock(100), requesterGraceMs: 3_600_000 });
+    const agent = await connect({ url: t.url, token: t.agentToken });
+    try {
+      const started = Date.now();
+      await expect(agent.askUser({ ...DEPLOY, timeoutSeconds: 30 })).resolves.toEqual({ status: 'no_answer', reason: 'expired' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      agent.close();
+      await t.close();
+    }
+  });
+});

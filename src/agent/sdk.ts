@@ -1,0 +1,310 @@
+/**
+ * The Node SDK for agents: connect to a gateway, ask the user (blocking or async), open runs and talk in a session.
+ *
+ *   const agent = await connect({ url: 'ws://127.0.0.1:7420', token });
+ *   const result = await agent.askUser({ questions: [...] }, { sessionKey, signal });
+ */
+import { randomUUID } from 'node:crypto';
+import { createNodeClient } from '../client/node.ts';
+import type { GatewayClient } from '../client/client.ts';
+import {
+  AskdockError,
+  type ChatMessage,
+  type ClientMode,
+  type HelloOk,
+  type Phase,
+  type StopReason,
+} from '../protocol/index.ts';
+import { parseAskUser, toAskUserResult, type AskUserCall, type AskUserInput, type AskUserResult } from './ask-user.ts';
+
+export type ConnectOptions = {
+  url: string;
+  token: string;
+  /** Shown to operators as the client name. */
+  name?: string;
+  mode?: Extract<ClientMode, 'agent' | 'mcp' | 'cli'>;
+  /**
+   * How long the first connection may take. When it fails (gateway down, bad token) `connect` rejects
+   * instead of retrying forever; later drops always reconnect.
+   */
+  connectTimeoutMs?: number;
+  /** Backoff for reconnects (tests shorten it). */
+  backoff?: { initialMs?: number; maxMs?: number };
+};
+
+export type AskOptions = {
+  sessionKey?: string;
+  runId?: string;
+  /** Aborting cancels the pending question at the gateway at once (T5) and rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** Needs operator.admin or operator.questions to answer (A3). */
+  privileged?: boolean;
+  /** A question id of your own (1..128 of A-Z a-z 0-9 _ . : -); a random one otherwise. */
+  id?: string;
+};
+
+export type AsyncAskOptions = Omit<AskOptions, 'signal'>;
+
+export type UserMessage = ChatMessage & { role: 'user' };
+
+/** How long one question.waitAnswer holds at the gateway before the SDK asks again. */
+const WAIT_SLICE_MS = 20_000;
+/** Extra time a wait may take on the wire before the client gives up on that one request. */
+const WAIT_SLACK_MS = 15_000;
+/** T5 asks for the cancel to reach the gateway within a second; wait about that long for its answer. */
+const CANCEL_WAIT_MS = 1_000;
+
+export function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const err = new Error(reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+function isRetryable(err: unknown): boolean {
+  return err instanceof AskdockError && err.code === 'UNAVAILABLE' && err.retryable === true;
+}
+
+function newQuestionId(): string {
+  return `q-${randomUUID()}`;
+}
+
+/** Settles like `promise`, or rejects at once with an AbortError when `signal` aborts first (the caller cleans up). */
+function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+export class Agent {
+  readonly client: GatewayClient;
+  private readonly subscriptions = new Map<string, Set<(m: UserMessage) => void>>();
+  private readonly seenMessages = new Set<string>();
+  private readonly offHello: () => void;
+  private readonly offChat: () => void;
+
+  constructor(client: GatewayClient) {
+    this.client = client;
+    // A fresh connection has no subscriptions: subscribe again for every handler registered.
+    this.offHello = client.onHello(() => {
+      for (const key of this.subscriptions.keys()) this.subscribe(key).catch(() => undefined);
+    });
+    this.offChat = client.on('chat', (payload) => this.dispatchChat(payload.message, payload.state));
+  }
+
+  /** The identity this agent is connected as. */
+  get identity(): string | undefined {
+    return this.client.hello?.auth.identity;
+  }
+
+  /**
+   * Asks and waits (T1, T2). Resolves `{status:"answered", answers:{answers}}` or `{status:"no_answer", reason}`;
+   * throws AskdockError INVALID_REQUEST with every problem in `details` for a bad call, or an AbortError when aborted.
+   * A dropped connection is survived: the same question is waited on after the reconnect.
+   */
+  async askUser(input: AskUserInput, opts: AskOptions = {}): Promise<AskUserResult> {
+    const call = parseAskUser(input);
+    const { signal } = opts;
+    if (signal?.aborted) throw abortError(signal);
+    const id = opts.id ?? newQuestionId();
+    try {
+      await raceAbort(this.requestQuestion(id, call, 'blocking', opts), signal);
+      return await this.waitForAnswer(id, signal);
+    } catch (err) {
+      if (signal?.aborted) {
+        await this.cancelQuestion(id, 'aborted');
+        throw abortError(signal);
+      }
+      throw err;
+    }
+  }
+
+  /** Asks without waiting (Q9): the answer arrives later as a user message with `replyTo.questionId`. */
+  async askUserAsync(input: AskUserInput, opts: AsyncAskOptions = {}): Promise<{ id: string; expiresAtMs: number | null }> {
+    const call = parseAskUser(input);
+    return this.requestQuestion(opts.id ?? newQuestionId(), call, 'async', opts);
+  }
+
+  /** Withdraws a pending question (status `cancelled`). Resolves false when it had already ended or is unknown. */
+  async cancelQuestion(id: string, reason = 'cancelled by the asker', timeoutMs = CANCEL_WAIT_MS): Promise<boolean> {
+    const sent = this.client.request('question.resolve', { id, cancel: true, reason }, { timeoutMs: 30_000 });
+    // The request stays queued across a reconnect; the caller only waits about a second for its answer.
+    sent.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+    try {
+      const r = await Promise.race([sent, late]);
+      return r !== 'late' && r.status === 'cancelled';
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** C4: opens a run (in a session, or sessionless). */
+  async startRun(sessionKey?: string): Promise<string> {
+    const { runId } = await this.client.request('run.start', sessionKey ? { sessionKey } : {});
+    return runId;
+  }
+
+  /** C4: a complete assistant message in the run's session. */
+  async say(runId: string, text: string, opts: { phase?: Phase } = {}): Promise<string> {
+    const { messageId } = await this.client.request('chat.inject', { runId, text, state: 'final', ...(opts.phase ? { phase: opts.phase } : {}) });
+    return messageId;
+  }
+
+  /** C4: a streaming piece of the run's assistant message; finish it with `say`. */
+  async stream(runId: string, text: string): Promise<string> {
+    const { messageId } = await this.client.request('chat.inject', { runId, text, state: 'delta' });
+    return messageId;
+  }
+
+  async endRun(runId: string, stopReason: StopReason, opts: { phase?: Phase } = {}): Promise<void> {
+    await this.client.request('run.end', { runId, stopReason, ...(opts.phase ? { phase: opts.phase } : {}) });
+  }
+
+  /**
+   * C6: calls `handler` for each user message in `sessionKey` (every session the agent may serve when omitted).
+   * Resolves once subscribed; the returned function unsubscribes locally.
+   */
+  async onUserMessage(handler: (message: UserMessage) => void, opts: { sessionKey?: string } = {}): Promise<() => void> {
+    const key = opts.sessionKey ?? '';
+    let set = this.subscriptions.get(key);
+    const first = !set;
+    if (!set) this.subscriptions.set(key, (set = new Set()));
+    set.add(handler);
+    if (first) await this.subscribe(key);
+    return () => {
+      set.delete(handler);
+    };
+  }
+
+  close(): void {
+    this.offHello();
+    this.offChat();
+    this.client.close();
+  }
+
+  private async subscribe(key: string): Promise<void> {
+    await this.client.request('agent.subscribe', key ? { sessionKey: key } : {});
+  }
+
+  private dispatchChat(message: ChatMessage, state: 'delta' | 'final') {
+    if (message.role !== 'user' || state !== 'final') return;
+    // A resumed connection replays events; each user message is handed over once.
+    if (this.seenMessages.has(message.id)) return;
+    this.seenMessages.add(message.id);
+    if (this.seenMessages.size > 5000) this.seenMessages.delete(this.seenMessages.values().next().value as string);
+    const handlers = [...(this.subscriptions.get(message.sessionKey) ?? []), ...(this.subscriptions.get('') ?? [])];
+    for (const h of handlers) {
+      try {
+        h(message as UserMessage);
+      } catch (err) {
+        process.stderr.write(`askdock agent: a user-message handler threw: ${String(err)}\n`);
+      }
+    }
+  }
+
+  /** question.request with a client-chosen id, retried over reconnects. */
+  private async requestQuestion(
+    id: string,
+    call: AskUserCall,
+    mode: 'blocking' | 'async',
+    opts: AsyncAskOptions,
+  ): Promise<{ id: string; expiresAtMs: number | null }> {
+    const params = {
+      id,
+      mode,
+      questions: call.questions,
+      ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
+      ...(opts.runId ? { runId: opts.runId } : {}),
+      ...(opts.privileged ? { privileged: true } : {}),
+      // Async questions wait for their answer forever unless a timeout was asked for (Q3).
+      ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client.request('question.request', params);
+      } catch (err) {
+        // The gateway answers a repeat of the same ask with the same record, so retrying after a drop never asks twice.
+        if (!isRetryable(err) || attempt >= 5) throw err;
+        await this.client.ready(60_000);
+      }
+    }
+  }
+
+  private async waitForAnswer(id: string, signal?: AbortSignal): Promise<AskUserResult> {
+    for (;;) {
+      let wait;
+      try {
+        wait = await this.client.request(
+          'question.waitAnswer',
+          { id, timeoutMs: WAIT_SLICE_MS },
+          { timeoutMs: WAIT_SLICE_MS + WAIT_SLACK_MS, signal },
+        );
+      } catch (err) {
+        // A wait that outlived a slow reconnect is simply asked again; the question is still the same one.
+        if (isRetryable(err) && !signal?.aborted) continue;
+        throw err;
+      }
+      const result = toAskUserResult(wait.status, wait.answers);
+      if (result) return result;
+    }
+  }
+}
+
+/** Connects as an agent and resolves once the gateway said hello; rejects with an AskdockError when it cannot. */
+export async function connect(opts: ConnectOptions): Promise<Agent> {
+  const client = createNodeClient({
+    url: opts.url,
+    token: opts.token,
+    client: { name: opts.name ?? 'askdock-agent', mode: opts.mode ?? 'agent', platform: process.platform },
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
+  });
+  await startOrFail(client, opts.url, opts.connectTimeoutMs ?? 10_000);
+  return new Agent(client);
+}
+
+/** The first connect fails fast (unreachable, refused, timed out) instead of the client's endless retry. */
+export async function startOrFail(client: GatewayClient, url: string, timeoutMs: number): Promise<HelloOk> {
+  let offState = () => {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    offState = client.onState((s) => {
+      if (s.status === 'reconnecting' || s.status === 'offline') {
+        reject(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${url}: ${s.lastError?.message ?? 'connection failed'}`, { retryable: true }));
+      }
+    });
+    timer = setTimeout(
+      () => reject(new AskdockError('UNAVAILABLE', `no answer from the gateway at ${url} within ${timeoutMs} ms`, { retryable: true })),
+      timeoutMs,
+    );
+  });
+  const started = client.start();
+  // close() below settles start() too; that outcome is already reported through `failed`.
+  started.catch(() => undefined);
+  try {
+    return await Promise.race([started, failed]);
+  } catch (err) {
+    client.close();
+    throw err;
+  } finally {
+    offState();
+    clearTimeout(timer);
+  }
+}

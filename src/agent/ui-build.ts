@@ -1,0 +1,40 @@
+/** `askdock start` builds the Control UI first when `dist/` is missing or older than its sources. */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What the UI build reads, relative to the repository root. */
+const UI_SOURCES = ['src/ui', 'index.html', 'vite.config.ts', 'public'];
+
+function newestMtimeMs(path: string): number {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, entry)));
+  return newest;
+}
+
+/** Why the UI needs building, or null when `dist/index.html` is newer than every source. */
+export function uiBuildReason(root: string): string | null {
+  const built = join(root, 'dist', 'index.html');
+  if (!existsSync(built)) return 'dist/ is missing';
+  const builtAt = statSync(built).mtimeMs;
+  const newest = Math.max(...UI_SOURCES.map((p) => newestMtimeMs(join(root, p))));
+  return newest > builtAt ? 'the UI sources changed since the last build' : null;
+}
+
+/** Runs `vite build` in `root`, its output on stderr (stdout is for the addresses). Resolves with its exit code. */
+export function buildUi(root: string): Promise<number> {
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  if (!existsSync(vite)) return Promise.resolve(127);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}

@@ -1,0 +1,6 @@
+import { runAsk } from '../agent/ask-command.ts';
+
+/** `askdock ask`: see src/agent/ask-command.ts for flags and exit codes. */
+export async function run(argv: string[]): Promise<number> {
+  return runAsk(argv);
+}

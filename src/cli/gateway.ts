@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../gateway/auth.ts';
+import { startGateway, urlHost } from '../gateway/gateway.ts';
+
+const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE] [--config FILE]';
+
+type Flags = { host: string; port: number; db: string; config?: string };
+
+function parseFlags(argv: string[]): Flags | string {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        db: { type: 'string' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (values.help) return 'help';
+  const portText = (values.port as string | undefined) ?? '7420';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) return `--port must be an integer 0..65535, got "${portText}"`;
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  if (!host) return '--host must not be empty';
+  return { host, port, db: (values.db as string | undefined) ?? './.askdock/askdock.db', config: values.config as string | undefined };
+}
+
+/** `askdock gateway`: the gateway alone, until SIGINT or SIGTERM. */
+export async function run(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv);
+  if (flags === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (typeof flags === 'string') {
+    process.stderr.write(`askdock gateway: ${flags}\n${USAGE}\n`);
+    return 2;
+  }
+  let gateway;
+  try {
+    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`askdock gateway: ${err.message}\n`);
+      return 2;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${flags.port} on ${flags.host} is already in use: pick another with --port` : (err as Error).message;
+    process.stderr.write(`askdock gateway: ${why}\n`);
+    return 1;
+  }
+  process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
+  if (gateway.identitiesCreated) {
+    const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
+    if (operator) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
+    if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
+  }
+  const signal = await new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGINT', () => done('SIGINT'));
+    process.once('SIGTERM', () => done('SIGTERM'));
+  });
+  process.stdout.write(`askdock gateway: ${signal}, closing\n`);
+  await gateway.close();
+  return 0;
+}

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startGateway, urlHost } from '../gateway/gateway.ts';
+import { failure, intFlag, usageError } from '../agent/cli-args.ts';
+import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
+import { LOCAL_DIR } from '../agent/endpoint.ts';
+import { connect, type Agent } from '../agent/sdk.ts';
+import { buildUi, uiBuildReason } from '../agent/ui-build.ts';
+
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--no-open]';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function openBrowser(url: string) {
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    child.once('error', () => undefined);
+    child.unref();
+  } catch {
+    // No browser opener here; the address is printed anyway.
+  }
+}
+
+/** `askdock start`: gateway + built Control UI + demo agent on ./.askdock/, until Ctrl+C. */
+export async function run(argv: string[]): Promise<number> {
+  let opts;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        dir: { type: 'string' },
+        'no-open': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    const port = intFlag('--port', values.port, 'a port number 0..65535 (0 picks a free one)') ?? 7420;
+    if (port > 65535) throw new Error(`--port: must be a port number 0..65535 (0 picks a free one), got "${values.port}"`);
+    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), open: !values['no-open'] };
+  } catch (err) {
+    return usageError('start', err, USAGE);
+  }
+
+  const reason = uiBuildReason(ROOT);
+  if (reason) {
+    process.stderr.write(`askdock start: building the Control UI (${reason})\n`);
+    const code = await buildUi(ROOT);
+    if (code !== 0) process.stderr.write(`askdock start: the UI build failed (exit ${code}); the gateway starts without a fresh UI\n`);
+  }
+
+  let gateway;
+  try {
+    gateway = await startGateway({ host: opts.host, port: opts.port, dbPath: join(opts.dir, 'askdock.db'), uiDir: join(ROOT, 'dist') });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      return failure('start', new Error(`port ${opts.port} on ${opts.host} is in use: stop the other process or pass --port N (0 picks a free one)`));
+    }
+    return failure('start', err);
+  }
+  const ids = gateway.identities.identities;
+  const operator = ids.find((i) => i.role === 'operator' && i.scopes.includes('operator.admin')) ?? ids.find((i) => i.role === 'operator');
+  const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run'));
+  const httpUrl = `http://${urlHost(opts.host)}:${gateway.port}`;
+  const uiUrl = operator ? `${httpUrl}/?token=${encodeURIComponent(operator.token)}` : httpUrl;
+
+  let agent: Agent | undefined;
+  let demo: DemoAgent | undefined;
+  if (agentIdentity) {
+    try {
+      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token, name: 'askdock-demo-agent' });
+      demo = await startDemoAgent({ agent });
+    } catch (err) {
+      process.stderr.write(`askdock start: the demo agent did not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  } else {
+    process.stderr.write(`askdock start: no agent identity in ${gateway.identitiesFile ?? 'the config'}; the demo agent is not started\n`);
+  }
+
+  process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
+  process.stdout.write(`Control UI: ${uiUrl}\n`);
+  if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
+
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      // A second Ctrl+C while shutting down does not wait.
+      process.once('SIGINT', () => process.exit(130));
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stderr.write('askdock start: stopping\n');
+  await demo?.close();
+  agent?.close();
+  await gateway.close();
+  return 0;
+}

@@ -1,0 +1,276 @@
+import { randomBytes } from 'node:crypto';
+import type { RawData, WebSocket } from 'ws';
+import {
+  AskdockError,
+  ClientFrame,
+  CloseCode,
+  ConnectParams,
+  EVENT_NAMES,
+  METHOD_NAMES,
+  PROTOCOL_VERSION,
+  SERVER_VERSION,
+  ServerFrame,
+  invalidRequest,
+  isMethodName,
+  zodProblems,
+  type ErrorShape,
+  type HelloOk,
+  type RequestFrame,
+} from '../protocol/index.ts';
+import type { TimerHandle } from './clock.ts';
+import type { Core } from './core.ts';
+import { dispatch } from './dispatch.ts';
+import type { ConnInfo } from './handlers/types.ts';
+import type { Subscriber } from './hub.ts';
+import { newId } from './ids.ts';
+import { TokenBucket } from './rate-limit.ts';
+import { AgentSubscriptions } from './subscriptions.ts';
+import type { Viewer } from './visibility.ts';
+
+export type ConnectionOptions = {
+  handshakeTimeoutMs: number;
+  maxPayload: number;
+  tickIntervalMs: number;
+  rateLimit: { burst: number; perSecond: number };
+  checkFrames: boolean;
+  /** A consumer this far behind is cut off rather than buffered without bound. */
+  maxBufferedBytes: number;
+};
+
+const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
+
+/** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
+export class Connection implements Subscriber {
+  readonly connId = newId('c');
+  private state: 'handshake' | 'open' | 'closed' = 'handshake';
+  private info: ConnInfo | undefined;
+  /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
+  private readonly inflight = new Map<string, Inflight>();
+  private readonly bucket: TokenBucket;
+  private handshakeTimer: TimerHandle | null = null;
+  private closedResolve!: () => void;
+  private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly core: Core,
+    private readonly opts: ConnectionOptions,
+    private readonly onClosed: (conn: Connection) => void,
+  ) {
+    this.bucket = new TokenBucket(opts.rateLimit.burst, opts.rateLimit.perSecond);
+  }
+
+  get viewer(): Viewer {
+    return this.info?.viewer ?? nobody;
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  start(): void {
+    this.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    this.ws.on('close', () => this.onClose());
+    // ws reports oversized frames (1009) and protocol errors here before closing; the close handler cleans up.
+    this.ws.on('error', () => {});
+    this.sendFrame({ type: 'event', event: 'connect.challenge', payload: { nonce: randomBytes(16).toString('base64url'), ts: this.core.clock.now() } });
+    this.handshakeTimer = this.core.clock.setTimeout(() => {
+      if (this.state === 'handshake') this.close(CloseCode.handshakeTimeout, 'no connect within the handshake timeout');
+    }, this.opts.handshakeTimeoutMs);
+  }
+
+  whenClosed(): Promise<void> {
+    return this.closed;
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+
+  sendText(text: string): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      this.ws.terminate();
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  private sendFrame(frame: ServerFrame): void {
+    if (this.opts.checkFrames) {
+      const ok = ServerFrame.safeParse(frame);
+      if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
+    }
+    this.sendText(JSON.stringify(frame));
+  }
+
+  private replyError(id: string | null, error: AskdockError | ErrorShape): void {
+    const shape = error instanceof AskdockError ? error.toShape() : error;
+    this.sendFrame({ type: 'res', id, ok: false, error: shape });
+  }
+
+  /** P3: bad frames answer INVALID_REQUEST (with the id when one could be read) and the socket stays open. */
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (this.state === 'closed') return;
+    if (isBinary) return this.replyError(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(rawText(data));
+    } catch (err) {
+      return this.replyError(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
+    }
+    const parsed = ClientFrame.safeParse(raw);
+    if (!parsed.success) return this.replyError(readableId(raw), invalidRequest('frame (P2)', zodProblems(parsed.error)));
+    const frame = parsed.data;
+    if (frame.type === 'cancel') {
+      // P2: the handler stops and nothing more is answered for that id.
+      this.inflight.get(frame.id)?.cancel('cancelled by the client');
+      return;
+    }
+    if (this.state === 'handshake') return this.handshake(frame);
+    if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
+    if (this.inflight.has(frame.id))
+      return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', `request id "${frame.id}" is already in flight: ids are unique per connection`));
+    const take = this.bucket.take();
+    if (!take.ok)
+      return this.replyError(frame.id, new AskdockError('RATE_LIMITED', `too many requests: retry in ${take.retryAfterMs} ms`, { retryAfterMs: take.retryAfterMs, retryable: true }));
+    if (!isMethodName(frame.method))
+      return this.replyError(frame.id, new AskdockError('METHOD_NOT_FOUND', `unknown method "${frame.method}"`, { details: { method: frame.method } }));
+    this.run(frame.id, frame.method, frame.params);
+  }
+
+  private run(id: string, method: Parameters<typeof dispatch>[0], params: unknown): void {
+    const info = this.info;
+    if (!info) return;
+    const request = new Inflight();
+    this.inflight.set(id, request);
+    const done = () => {
+      if (this.inflight.get(id) === request) this.inflight.delete(id);
+    };
+    const ctx = {
+      core: this.core,
+      conn: info,
+      get signal() {
+        return request.signal;
+      },
+    };
+    dispatch(method, params, ctx, this.opts.checkFrames).then(
+      (payload) => {
+        done();
+        if (!request.cancelled) this.sendFrame({ type: 'res', id, ok: true, payload });
+      },
+      (err: unknown) => {
+        done();
+        if (!request.cancelled) this.replyError(id, this.toError(method, err));
+      },
+    );
+  }
+
+  private toError(method: string, err: unknown): AskdockError {
+    if (err instanceof AskdockError) return err;
+    this.core.opts.log(`askdock gateway: ${method} failed: ${(err as Error)?.stack ?? String(err)}`);
+    // Only a busy database is worth retrying; anything else is a bug a retry would repeat.
+    const busy = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
+    return new AskdockError('UNAVAILABLE', `internal error in ${method}: ${(err as Error)?.message ?? String(err)}`, { retryable: busy });
+  }
+
+  /** P4: the first request must be connect with a known token and a common protocol version. */
+  private handshake(frame: RequestFrame): void {
+    if (frame.method !== 'connect') {
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect (P4)'));
+      return this.close(CloseCode.unauthorized, 'connect first');
+    }
+    const parsed = ConnectParams.safeParse(frame.params);
+    if (!parsed.success) return this.replyError(frame.id, invalidRequest('connect', zodProblems(parsed.error)));
+    const p = parsed.data;
+    const identity = this.core.auth.authenticate(p.auth.token);
+    if (!identity) {
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'));
+      return this.close(CloseCode.unauthorized, 'bad token');
+    }
+    if (PROTOCOL_VERSION < p.minProtocol || PROTOCOL_VERSION > p.maxProtocol) {
+      this.replyError(
+        frame.id,
+        new AskdockError('INVALID_REQUEST', `no common protocol version: the gateway speaks ${PROTOCOL_VERSION}, the client ${p.minProtocol}..${p.maxProtocol}`, {
+          details: { protocol: PROTOCOL_VERSION },
+        }),
+      );
+      return this.close(CloseCode.noCommonVersion, 'no common protocol version');
+    }
+    if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = null;
+    const { core } = this;
+    const subs = core.subscriptions;
+    const clientId = p.client.id;
+    const viewer: Viewer = { identity, subscribed: (key) => AgentSubscriptions.matches(subs.of(identity.id, clientId), key) };
+    this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
+    this.state = 'open';
+    core.questions.clientConnected(identity, clientId);
+    // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
+    const latest = core.store.latestSeq();
+    const cursor = p.resume?.cursor;
+    const resumed = cursor !== undefined && cursor <= latest && core.store.oldestEventSeq() <= cursor + 1;
+    const hello: HelloOk = {
+      type: 'hello-ok',
+      protocol: PROTOCOL_VERSION,
+      server: { version: SERVER_VERSION, connId: this.connId },
+      features: { methods: [...METHOD_NAMES], events: [...EVENT_NAMES] },
+      auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },
+      policy: { maxPayload: this.opts.maxPayload, tickIntervalMs: this.opts.tickIntervalMs },
+      snapshot: { cursor: latest, sessions: core.visibleSessions(identity), pendingQuestions: core.questions.pendingFor(identity) },
+      resumed,
+    };
+    this.sendFrame({ type: 'res', id: frame.id, ok: true, payload: hello });
+    if (resumed) core.hub.replay(this, cursor);
+    core.hub.add(this);
+  }
+
+  private onClose(): void {
+    const wasOpen = this.state === 'open';
+    this.state = 'closed';
+    if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = null;
+    for (const request of this.inflight.values()) request.cancel('connection closed');
+    this.inflight.clear();
+    this.core.hub.remove(this);
+    try {
+      if (wasOpen && this.info) this.core.questions.clientDisconnected(this.info.identity, this.info.clientId);
+    } catch (err) {
+      this.core.opts.log(`askdock gateway: closing connection ${this.connId} failed: ${(err as Error).message}`);
+    } finally {
+      this.onClosed(this);
+      this.closedResolve();
+    }
+  }
+}
+
+/** One request in flight: cancelled means no response is sent, whatever the handler still does. */
+class Inflight {
+  cancelled = false;
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.cancelled && !this.controller.signal.aborted) this.controller.abort(new Error('cancelled'));
+    return this.controller.signal;
+  }
+
+  cancel(why: string): void {
+    this.cancelled = true;
+    this.controller?.abort(new Error(why));
+  }
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+function readableId(raw: unknown): string | null {
+  if (raw && typeof raw === 'object' && 'id' in raw) {
+    const id = (raw as { id: unknown }).id;
+    if (typeof id === 'string' && id.length > 0 && id.length <= 128) return id;
+  }
+  return null;
+}

@@ -1,0 +1,154 @@
+import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type ReplyTo, type Session } from '../protocol/index.ts';
+import type { Authenticator, Identity } from './auth.ts';
+import type { Clock, TimerHandle } from './clock.ts';
+import { EventHub, type EventView, type Tx } from './hub.ts';
+import { newId } from './ids.ts';
+import { QuestionManager } from './questions.ts';
+import { RunService } from './runs.ts';
+import type { Store } from './store/types.ts';
+import { AgentSubscriptions } from './subscriptions.ts';
+import { canReadSession, canSeeEvent, canSeeQuestion, sessionFor, seesEveryQuestion } from './visibility.ts';
+
+/** R2: events are kept at least this long and at least this many. */
+export const KEEP_EVENTS = 10_000;
+export const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+export type CoreOptions = {
+  requesterGraceMs: number;
+  /** Checks every event payload and result against its schema before it leaves (tests, dev). */
+  checkFrames: boolean;
+  log: (line: string) => void;
+};
+
+type NewMessage = {
+  sessionKey: string;
+  role: MessageRole;
+  text: string;
+  authorId: string;
+  runId?: string;
+  replyTo?: ReplyTo;
+  state: ChatState;
+};
+
+/** Everything a handler needs, wired once per gateway. */
+export class Core {
+  readonly hub: EventHub;
+  readonly subscriptions: AgentSubscriptions;
+  readonly questions: QuestionManager;
+  readonly runs: RunService;
+  private readonly owners = new Map<string, string>();
+  private pruneTimer: TimerHandle | null = null;
+
+  constructor(
+    readonly store: Store,
+    readonly clock: Clock,
+    readonly auth: Authenticator,
+    readonly opts: CoreOptions,
+  ) {
+    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log);
+    this.subscriptions = new AgentSubscriptions(store);
+    this.questions = new QuestionManager(this, opts.requesterGraceMs);
+    this.runs = new RunService(this);
+  }
+
+  start(): void {
+    this.questions.start();
+    this.prune();
+  }
+
+  stop(): void {
+    this.questions.stop();
+    if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
+    this.pruneTimer = null;
+  }
+
+  private prune(): void {
+    try {
+      this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
+    } catch (err) {
+      this.opts.log(`askdock gateway: pruning events failed: ${(err as Error).message}`);
+    }
+    this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
+  }
+
+  /** Sessions never change owner, so the lookup used by every fan-out is cached. */
+  readonly ownerOf = (sessionKey: string): string | undefined => {
+    const hit = this.owners.get(sessionKey);
+    if (hit !== undefined) return hit;
+    const owner = this.store.getSession(sessionKey)?.createdBy;
+    if (owner !== undefined) this.owners.set(sessionKey, owner);
+    return owner;
+  };
+
+  /** Counts as the store does: pending and not retired (Q10), here only those this identity may see. */
+  countVisiblePending(identity: Identity, sessionKey: string): number {
+    const owner = this.ownerOf(sessionKey);
+    return this.store
+      .listQuestions({ sessionKey, status: 'pending' })
+      .filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
+  }
+
+  sessionFor(identity: Identity, session: Session): Session {
+    return sessionFor(identity, session, () => this.countVisiblePending(identity, session.key));
+  }
+
+  visibleSessions(identity: Identity): Session[] {
+    return this.store
+      .listSessions()
+      .filter((s) => canReadSession(identity, s))
+      .map((s) => this.sessionFor(identity, s));
+  }
+
+  /** A4: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist. */
+  readableSession(identity: Identity, sessionKey: string): Session {
+    const session = this.store.getSession(sessionKey);
+    if (!session || !canReadSession(identity, session))
+      throw new AskdockError('SESSION_NOT_FOUND', `no session "${sessionKey}"`, { details: { sessionKey } });
+    return session;
+  }
+
+  emitSessionUpdated(tx: Tx, sessionKey: string): void {
+    const session = this.store.getSession(sessionKey);
+    if (session) tx.emit('session.updated', { session }, { sessionKey });
+  }
+
+  /**
+   * Saves a new message with its `chat` event; the message's `seq` is the seq of that event,
+   * so it must be the first event of its transaction.
+   */
+  appendMessage(tx: Tx, m: NewMessage): ChatMessage {
+    const now = this.clock.now();
+    const seq = this.store.latestSeq() + 1;
+    const message: ChatMessage = {
+      id: newId('m'),
+      sessionKey: m.sessionKey,
+      role: m.role,
+      text: m.text,
+      authorId: m.authorId,
+      ...(m.runId !== undefined ? { runId: m.runId } : {}),
+      ...(m.replyTo !== undefined ? { replyTo: m.replyTo } : {}),
+      createdAtMs: now,
+      seq,
+    };
+    this.store.insertMessage(message);
+    this.store.touchSession(m.sessionKey, now);
+    const got = tx.emit(
+      'chat',
+      { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
+      { sessionKey: m.sessionKey },
+    );
+    if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
+    this.emitSessionUpdated(tx, m.sessionKey);
+    return message;
+  }
+
+  /** Visibility first (A4), then a per-viewer session count where the viewer may not see every question. */
+  private readonly view: EventView = (viewer, ev, shared) => {
+    if (!canSeeEvent(viewer, ev.audience, this.ownerOf)) return null;
+    if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
+    const { session } = ev.payload as { session: Session };
+    const payload = { session: this.sessionFor(viewer.identity, session) };
+    return JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq });
+  };
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { ResolveParams, invalidRequest, methods, zodProblems, type MethodName } from '../protocol/index.ts';
+import { chatHandlers } from './handlers/chat.ts';
+import { questionHandlers } from './handlers/questions.ts';
+import { sessionHandlers } from './handlers/sessions.ts';
+import type { Ctx, Handler, HandlerTable } from './handlers/types.ts';
+import { requireMethodScope } from './visibility.ts';
+
+/** One table keyed by method name; every family contributes its own handlers. */
+const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers };
+
+const [answerBranch, skipBranch, cancelBranch] = ResolveParams.options;
+
+/**
+ * A union reports one vague issue for the whole object; picking the branch the caller meant
+ * lets question.resolve name the field at fault like every other method.
+ */
+function paramsSchema(method: MethodName, raw: unknown): z.ZodType {
+  if (method === 'question.resolve' && raw && typeof raw === 'object') {
+    if ('cancel' in raw) return cancelBranch;
+    if ('skip' in raw) return skipBranch;
+    return answerBranch;
+  }
+  return methods[method].params;
+}
+
+/** A5 scope check, then params parsed with the method's schema (every problem at once), then the handler. */
+export async function dispatch(method: MethodName, rawParams: unknown, ctx: Ctx, checkResult: boolean): Promise<unknown> {
+  requireMethodScope(ctx.conn.identity, method);
+  const raw = rawParams === undefined ? {} : rawParams;
+  const parsed = paramsSchema(method, raw).safeParse(raw);
+  if (!parsed.success) throw invalidRequest(method, zodProblems(parsed.error));
+  const handler = table[method] as Handler<MethodName>;
+  const result = await handler(parsed.data as never, ctx);
+  if (checkResult) {
+    const ok = methods[method].result.safeParse(result);
+    if (!ok.success) throw new Error(`result of ${method} breaks its schema: ${ok.error.message}`);
+  }
+  return result;
+}

@@ -1,0 +1,184 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebSocketServer } from 'ws';
+import { CloseCode, type GatewayConfig } from '../protocol/index.ts';
+import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
+import { realClock, type Clock, type TimerHandle } from './clock.ts';
+import { Connection, type ConnectionOptions } from './connection.ts';
+import { Core } from './core.ts';
+import { createHttpHandler } from './http.ts';
+import { createMemoryStore } from './store/memory.ts';
+import { openSqliteStore } from './store/sqlite.ts';
+import type { Store } from './store/types.ts';
+
+export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+export const DEFAULT_TICK_INTERVAL_MS = 15_000;
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUESTER_GRACE_MS = 30_000;
+/** Generous enough for a benchmark of thousands of requests per second on one connection. */
+export const DEFAULT_RATE_LIMIT = { burst: 2000, perSecond: 2000 };
+
+export type GatewayOptions = {
+  host?: string;
+  port?: number;
+  /** SQLite file; its directory also holds `identities.json` when no config is given. */
+  dbPath?: string;
+  /** A store to use instead of opening one; the caller keeps ownership (close() leaves it open). */
+  store?: Store;
+  configPath?: string;
+  /** A config object instead of a file (tests). */
+  config?: GatewayConfig;
+  uiDir?: string;
+  clock?: Clock;
+  tickIntervalMs?: number;
+  requesterGraceMs?: number;
+  maxPayload?: number;
+  rateLimit?: { burst: number; perSecond: number };
+  handshakeTimeoutMs?: number;
+  /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
+  checkFrames?: boolean;
+  log?: (line: string) => void;
+};
+
+export type RunningGateway = {
+  /** `http://H:N` */
+  url: string;
+  /** `ws://H:N/ws` */
+  wsUrl: string;
+  port: number;
+  host: string;
+  identities: GatewayConfig;
+  /** Set when identities were generated on this start (A1): callers print the operator link. */
+  identitiesCreated: boolean;
+  identitiesFile?: string;
+  store: Store;
+  close(): Promise<void>;
+};
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function resolveIdentities(opts: GatewayOptions): { config: GatewayConfig; created: boolean; file?: string } {
+  if (opts.configPath) return { config: loadConfig(opts.configPath), created: false, file: resolve(opts.configPath) };
+  if (opts.config) return { config: parseConfig(opts.config, 'config'), created: false };
+  if (opts.dbPath && opts.dbPath !== ':memory:') return loadOrCreateIdentities(opts.dbPath);
+  return { config: defaultIdentities(), created: true };
+}
+
+function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
+  if (opts.store) return { store: opts.store, owned: false };
+  if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
+  if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
+  return { store: openSqliteStore(opts.dbPath), owned: true };
+}
+
+/** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
+export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
+  const host = opts.host ?? '127.0.0.1';
+  const clock = opts.clock ?? realClock;
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const identities = resolveIdentities(opts);
+  const policy = identities.config.policy ?? {};
+  const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const connOpts: ConnectionOptions = {
+    handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    maxPayload: opts.maxPayload ?? policy.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+    tickIntervalMs: opts.tickIntervalMs ?? policy.tickIntervalMs ?? DEFAULT_TICK_INTERVAL_MS,
+    rateLimit: opts.rateLimit ?? policy.rateLimit ?? DEFAULT_RATE_LIMIT,
+    checkFrames,
+    maxBufferedBytes: 64 * 1024 * 1024,
+  };
+  const { store, owned } = openStore(opts);
+  const core = new Core(store, clock, new Authenticator(identities.config), {
+    requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
+    checkFrames,
+    log,
+  });
+
+  const connections = new Set<Connection>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload });
+  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist')));
+  server.on('upgrade', (req, socket: Duplex, head) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/ws') {
+      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = new Connection(ws, core, connOpts, (c) => connections.delete(c));
+      connections.add(conn);
+      conn.start();
+    });
+  });
+
+  try {
+    core.start();
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(opts.port ?? 7420, host, () => {
+        server.off('error', fail);
+        ok();
+      });
+    });
+  } catch (err) {
+    core.stop();
+    if (owned) store.close();
+    throw err;
+  }
+
+  // P6: one gateway-wide tick; a client that hears nothing for two intervals reconnects.
+  let tickTimer: TimerHandle | null = null;
+  const tick = () => {
+    const text = JSON.stringify({ type: 'event', event: 'tick', payload: { ts: clock.now() } });
+    for (const conn of connections) if (conn.isOpen) conn.sendText(text);
+    tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
+  };
+  tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
+
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 7420);
+  const url = `http://${urlHost(host)}:${port}`;
+  let closing: Promise<void> | null = null;
+
+  const close = () =>
+    (closing ??= (async () => {
+      if (tickTimer) clock.clearTimeout(tickTimer);
+      server.close();
+      const closed = [...connections].map(
+        (conn) =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(done, 1000);
+            connections.delete(conn);
+            conn.close(CloseCode.goingAway, 'gateway shutting down');
+            conn.whenClosed().then(() => {
+              clearTimeout(timer);
+              done();
+            });
+          }),
+      );
+      await Promise.all(closed);
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      core.stop();
+      if (owned) store.close();
+    })());
+
+  return {
+    url,
+    wsUrl: `ws://${urlHost(host)}:${port}/ws`,
+    port,
+    host,
+    identities: identities.config,
+    identitiesCreated: identities.created,
+    ...(identities.file ? { identitiesFile: identities.file } : {}),
+    store,
+    close,
+  };
+}

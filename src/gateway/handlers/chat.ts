@@ -1,0 +1,51 @@
+import type { Answers } from '../../protocol/index.ts';
+import { canWriteSession, forbidden } from '../visibility.ts';
+import type { HandlerTable } from './types.ts';
+
+type ChatMethods = 'chat.send' | 'chat.history' | 'chat.abort' | 'run.start' | 'chat.inject' | 'run.end' | 'agent.subscribe';
+
+/** C2..C6: messages, history, agent runs and agent subscriptions. */
+export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
+  'chat.send': (p, { core, conn }) => {
+    const { identity } = conn;
+    // C2: a repeated key returns the first result and never makes a second message, across restarts too.
+    const first = core.store.getIdempotent(identity.id, p.idempotencyKey);
+    if (first) return { ...first, deduped: true };
+    const session = core.readableSession(identity, p.sessionKey);
+    if (!canWriteSession(identity, session))
+      throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
+    const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
+    return core.hub.commit((tx) => {
+      const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
+      const message = core.appendMessage(tx, {
+        sessionKey: session.key,
+        role: 'user',
+        text: p.message,
+        authorId: identity.id,
+        ...(p.replyTo ? { replyTo: { questionId: p.replyTo.questionId, ...(answers ? { answers } : {}) } } : {}),
+        state: 'final',
+      });
+      core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
+      // Q9: the question turns answered in the same transaction that saves its reply.
+      if (reply) core.questions.recordReply(tx, identity, reply.q, reply.answers, message.id);
+      return { messageId: message.id, seq: message.seq, deduped: false };
+    });
+  },
+
+  'chat.history': (p, { core, conn }) => {
+    core.readableSession(conn.identity, p.sessionKey);
+    return core.store.history(p.sessionKey, p.limit ?? 100, p.before);
+  },
+
+  'chat.abort': (p, { core, conn }) => core.runs.abort(conn.identity, p),
+  'run.start': (p, { core, conn }) => core.runs.start(conn.identity, p),
+  'chat.inject': (p, { core, conn }) => core.runs.inject(conn.identity, p),
+  'run.end': (p, { core, conn }) => core.runs.end(conn.identity, p),
+
+  /** C6: this agent client now gets the `chat` events (and runs) of the session, or of every session. */
+  'agent.subscribe': (p, { core, conn }) => {
+    if (p.sessionKey !== undefined) core.readableSession(conn.identity, p.sessionKey);
+    core.subscriptions.add(conn.identity.id, conn.clientId, p.sessionKey);
+    return { subscribed: true };
+  },
+};

@@ -1,0 +1,17 @@
+import type { ClientMode, MethodName, Params, Result } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
+import type { Viewer } from '../visibility.ts';
+
+/** The authenticated side of one connection, as handlers see it. */
+export type ConnInfo = {
+  connId: string;
+  identity: Identity;
+  clientId: string;
+  mode: ClientMode;
+  viewer: Viewer;
+};
+
+export type Ctx = { core: Core; conn: ConnInfo; signal: AbortSignal };
+export type Handler<M extends MethodName> = (params: Params<M>, ctx: Ctx) => Result<M> | Promise<Result<M>>;
+export type HandlerTable = { [M in MethodName]: Handler<M> };

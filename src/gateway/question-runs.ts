@@ -1,0 +1,37 @@
+import type { Phase } from '../protocol/index.ts';
+import type { Core } from './core.ts';
+import type { Tx } from './hub.ts';
+import type { RunRow, Store, StoredQuestion } from './store/types.ts';
+
+/**
+ * Q10: does run `ended` retire the pending async question `q`? Only a run that ends `end_turn` outside the
+ * commentary phase, and that started after the asking run ended (or, without a runId, that a later user message started).
+ * Times compare strictly, so a tie never retires a reminder early.
+ */
+export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: Phase | undefined): boolean {
+  if (ended.stopReason !== 'end_turn' || phase === 'commentary') return false;
+  if ((q.sessionKey ?? null) !== ended.sessionKey) return false;
+  // Sessionless reminders belong to their agent alone.
+  if (ended.sessionKey === null && q.askedBy !== ended.agentId) return false;
+  const asking = q.runId !== undefined ? store.getRun(q.runId) : undefined;
+  if (asking) {
+    if (asking.runId === ended.runId || asking.endedAtMs === undefined) return false;
+    return ended.startedAtMs > asking.endedAtMs;
+  }
+  if (ended.triggerMessageId === undefined) return false;
+  const trigger = store.getMessage(ended.triggerMessageId);
+  return !!trigger && trigger.role === 'user' && trigger.createdAtMs > q.createdAtMs;
+}
+
+/** Q7 and Q10 when a run ends, inside the transaction that ends it. */
+export function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | undefined): void {
+  // A sessionless run may ask in a session, so its questions are looked up across sessions.
+  const pending = core.store.listQuestions({ status: 'pending' });
+  for (const q of pending) {
+    if (q.mode === 'blocking' && q.runId === ended.runId) {
+      core.questions.finishIn(tx, q, { status: 'cancelled', reason: 'run-ended' });
+    } else if (q.mode === 'async' && q.retiredAtMs === undefined && retires(core.store, q, ended, phase)) {
+      core.questions.retireIn(tx, q);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import { MAX_TIMER_MS, type Clock, type TimerHandle } from './clock.ts';
+
+/**
+ * Q7 expiry: one timer armed at the earliest pending expiresAtMs. Firing expires what is due and re-arms,
+ * so expiry happens whether or not anyone waits, also for what ran out while the gateway was down.
+ */
+export class ExpiryScheduler {
+  private handle: TimerHandle | null = null;
+  private armedAt: number | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly nextExpiryMs: () => number | null,
+    private readonly expireDue: (nowMs: number) => void,
+  ) {}
+
+  /** Sweeps what is already due, then arms for the next one. */
+  start(): void {
+    this.fire();
+  }
+
+  /** A new question: re-arm only when it expires before the armed time. */
+  noteExpiry(atMs: number | null): void {
+    if (atMs === null || this.stopped) return;
+    if (this.armedAt === null || atMs < this.armedAt) this.arm(atMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.handle) this.clock.clearTimeout(this.handle);
+    this.handle = null;
+    this.armedAt = null;
+  }
+
+  private arm(atMs: number | null): void {
+    if (this.handle) this.clock.clearTimeout(this.handle);
+    this.handle = null;
+    this.armedAt = atMs;
+    if (atMs === null || this.stopped) return;
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, atMs - this.clock.now()));
+    this.handle = this.clock.setTimeout(() => this.fire(), delay);
+  }
+
+  private fire(): void {
+    this.handle = null;
+    this.armedAt = null;
+    if (this.stopped) return;
+    this.expireDue(this.clock.now());
+    this.arm(this.nextExpiryMs());
+  }
+}
+
+/**
+ * Q7 requester-inactive: counts open connections per asking client; when the last one closes, a grace timer
+ * starts, and a reconnect of the same client (same identity and client id) within it keeps its questions waiting.
+ */
+export class RequesterPresence {
+  private readonly open = new Map<string, number>();
+  private readonly timers = new Map<string, TimerHandle>();
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly graceMs: number,
+    private readonly hasPending: (askedBy: string, clientId: string) => boolean,
+    private readonly giveUp: (askedBy: string, clientId: string) => void,
+  ) {}
+
+  private key(askedBy: string, clientId: string): string {
+    return `${askedBy}\u0000${clientId}`;
+  }
+
+  connected(askedBy: string, clientId: string): void {
+    const key = this.key(askedBy, clientId);
+    this.open.set(key, (this.open.get(key) ?? 0) + 1);
+    const timer = this.timers.get(key);
+    if (timer) {
+      this.clock.clearTimeout(timer);
+      this.timers.delete(key);
+    }
+  }
+
+  disconnected(askedBy: string, clientId: string): void {
+    const key = this.key(askedBy, clientId);
+    const left = (this.open.get(key) ?? 1) - 1;
+    if (left > 0) {
+      this.open.set(key, left);
+      return;
+    }
+    this.open.delete(key);
+    // After shutdown the store is closed: the next start gives absent askers their grace period anyway.
+    if (this.stopped) return;
+    if (this.hasPending(askedBy, clientId)) this.startGrace(askedBy, clientId);
+  }
+
+  /** Also used on gateway start: every asker with pending blocking questions starts absent. */
+  startGrace(askedBy: string, clientId: string): void {
+    const key = this.key(askedBy, clientId);
+    if (this.stopped || (this.open.get(key) ?? 0) > 0 || this.timers.has(key)) return;
+    const timer = this.clock.setTimeout(() => {
+      this.timers.delete(key);
+      if ((this.open.get(key) ?? 0) === 0) this.giveUp(askedBy, clientId);
+    }, this.graceMs);
+    this.timers.set(key, timer);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) this.clock.clearTimeout(timer);
+    this.timers.clear();
+  }
+}

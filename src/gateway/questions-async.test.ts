@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AskdockError, formatAsyncAnswerText } from '../protocol/index.ts';
+import { createMemoryStore } from './store/memory.ts';
+import type { Store } from './store/types.ts';
+import { FakeClock } from './testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AskdockError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+};
+
+const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }, { label: 'Salad' }] });
+const notify = item({ id: 'notify', header: 'Notify', question: 'Who to tell?', multiSelect: true, options: [{ label: 'Email' }, { label: 'Slack' }] });
+
+async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
+  t = await startTestGateway(opts);
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent');
+  const { session } = await admin.call('sessions.create', {});
+  return { admin, agent, session };
+}
+
+describe('[Q9] async answers arrive as chat replies', () => {
+  it('[Q9] replyTo.answers are validated, stored, and the record turns answered with replyMessageId', async () => {
+    const { admin, agent, session } = await setup();
+    const { id, expiresAtMs } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });
+    expect(expiresAtMs).toBeNull();
+    const text = formatAsyncAnswerText([lunch, notify] as never, { lunch: ['Sushi'], notify: ['Email', 'Slack'] });
+    const sent = await admin.call('chat.send', {
+      sessionKey: session.key,
+      message: text,
+      idempotencyKey: 'reply-key-1',
+      replyTo: { questionId: id, answers: { lunch: ['sushi'], notify: ['Email', 'slack'] } },
+    });
+    const { question } = await admin.call('question.get', { id });
+    expect(question).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'], notify: ['Email', 'Slack'] }, replyMessageId: sent.messageId });
+    expect(question.resolvedBy).toMatchObject({ identity: 'admin' });
+    const resolved = await admin.waitEvent('question.resolved', (e) => e.id === id);
+    expect(resolved).toMatchObject({ status: 'answered', replyMessageId: sent.messageId, sessionKey: session.key });
+    const { messages } = await admin.call('chat.history', { sessionKey: session.key });
+    expect(messages[0]).toMatchObject({ id: sent.messageId, text, replyTo: { questionId: id, answers: { lunch: ['Sushi'], notify: ['Email', 'Slack'] } } });
+    // A resend of the same reply (outbox retry) is deduped, never a second answer.
+    expect(await admin.call('chat.send', { sessionKey: session.key, message: text, idempotencyKey: 'reply-key-1', replyTo: { questionId: id } })).toEqual({
+      ...sent,
+      deduped: true,
+    });
+  });
+
+  it('[Q9] without answers, the gateway reads them back from the text', async () => {
+    const { admin, agent, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });
+    await admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\npizza\n\n> Notify\nSlack, my manager', idempotencyKey: 'reply-key-2', replyTo: { questionId: id } });
+    expect((await admin.call('question.get', { id })).question.answers).toEqual({ lunch: ['Pizza'], notify: ['Slack', 'my manager'] });
+  });
+
+  it('[Q9] where quoted headings make the text ambiguous, the record is answered with no answers and the text is kept', async () => {
+    const { admin, agent, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });
+    const text = '> Notify\nSlack\n\n> Lunch\nPizza';
+    const sent = await admin.call('chat.send', { sessionKey: session.key, message: text, idempotencyKey: 'reply-key-3', replyTo: { questionId: id } });
+    const { question } = await admin.call('question.get', { id });
+    expect(question.status).toBe('answered');
+    expect(question.answers).toBeUndefined();
+    expect(question.replyMessageId).toBe(sent.messageId);
+    expect((await admin.call('chat.history', { sessionKey: session.key })).messages[0].text).toBe(text);
+  });
+
+  it('[Q9] invalid replyTo.answers answer QUESTION_INVALID_ANSWER and save no message', async () => {
+    const { admin, agent, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    const err = await failure(
+      admin.call('chat.send', { sessionKey: session.key, message: 'x', idempotencyKey: 'reply-key-4', replyTo: { questionId: id, answers: { lunch: ['Pizza', 'Sushi'] } } }),
+    );
+    expect(err.code).toBe('QUESTION_INVALID_ANSWER');
+    expect(err.details).toEqual([{ questionId: 'lunch', problem: 'is single-select and takes one value' }]);
+    expect((await admin.call('chat.history', { sessionKey: session.key })).messages).toEqual([]);
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+  });
+
+  it('[Q9] a reply to a terminal, blocking or foreign question is refused', async () => {
+    const { admin, agent, session } = await setup();
+    const { session: other } = await admin.call('sessions.create', {});
+    const done = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await admin.call('question.resolve', { id: done.id, skip: true });
+    const send = (questionId: string, key: string, sessionKey = session.key) =>
+      failure(admin.call('chat.send', { sessionKey, message: '> Lunch\nPizza', idempotencyKey: key, replyTo: { questionId } }));
+    expect((await send(done.id, 'reply-key-5')).code).toBe('QUESTION_ALREADY_TERMINAL');
+    const blocking = await agent.call('question.request', { sessionKey: session.key, questions: [lunch] });
+    expect((await send(blocking.id, 'reply-key-6')).details).toEqual([{ path: 'replyTo.questionId', problem: expect.stringContaining('blocking') }]);
+    const asyncQ = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    expect((await send(asyncQ.id, 'reply-key-7', other.key)).details).toEqual([{ path: 'replyTo.questionId', problem: expect.stringContaining('another session') }]);
+    expect((await send('nope', 'reply-key-8')).code).toBe('QUESTION_NOT_FOUND');
+  });
+
+  it('[Q9] the message and the answered record are saved in one transaction: if one fails, neither is kept', async () => {
+    const inner = createMemoryStore();
+    let failUpdates = false;
+    const store: Store = {
+      ...inner,
+      transaction: (fn) => inner.transaction(fn),
+      updateQuestion: (q) => {
+        if (failUpdates) throw new Error('disk full');
+        inner.updateQuestion(q);
+      },
+    };
+    const { admin, agent, session } = await setup({ store });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    failUpdates = true;
+    const err = await failure(admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\nPizza', idempotencyKey: 'reply-key-9', replyTo: { questionId: id } }));
+    expect(err.code).toBe('UNAVAILABLE');
+    t!.logs.length = 0;
+    failUpdates = false;
+    expect((await admin.call('chat.history', { sessionKey: session.key })).messages).toEqual([]);
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    await settle();
+    expect(admin.eventsNamed('chat')).toEqual([]);
+    // The key was not spent: the retry goes through.
+    expect((await admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\nPizza', idempotencyKey: 'reply-key-9', replyTo: { questionId: id } })).deduped).toBe(false);
+    expect((await admin.call('question.get', { id })).question.answers).toEqual({ lunch: ['Pizza'] });
+    await t!.close();
+    t = undefined;
+    inner.close();
+  });
+});
+
+describe('[Q10] async retirement', () => {
+  async function retirementWorld() {
+    const clock = new FakeClock();
+    const { admin, agent, session } = await setup({ clock });
+    const step = () => clock.advance(5);
+    const run = async (opts: { recovery?: boolean } = {}) => {
+      step();
+      const { runId } = await agent.call('run.start', { sessionKey: session.key, ...opts });
+      return runId;
+    };
+    const end = async (runId: string, stopReason: 'end_turn' | 'aborted' | 'cancelled' | 'timeout' | 'error' | 'tool_use', phase?: 'commentary' | 'final') => {
+      step();
+      await agent.call('run.end', { runId, stopReason, ...(phase ? { phase } : {}) });
+    };
+    const status = async (id: string) => (await admin.call('question.get', { id })).question;
+    return { clock, admin, agent, session, run, end, status, step };
+  }
+
+  it('[Q10] retires only after a later run ends end_turn outside commentary; never for other endings or overlapping runs', async () => {
+    const { admin, agent, session, run, end, status } = await retirementWorld();
+    const asking = await run();
+    const overlapping = await run();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await end(asking, 'end_turn');
+    await end(overlapping, 'end_turn');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    for (const reason of ['aborted', 'cancelled', 'timeout', 'error', 'tool_use'] as const) {
+      await end(await run(), reason);
+      expect((await status(id)).retiredAtMs, reason).toBeUndefined();
+    }
+    await end(await run(), 'end_turn', 'commentary');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    const commentaryInject = await run();
+    await agent.call('chat.inject', { runId: commentaryInject, text: 'thinking', state: 'final', phase: 'commentary' });
+    await end(commentaryInject, 'end_turn');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    await end(await run({ recovery: true }), 'error');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+
+    const before = (await admin.call('sessions.list', {})).sessions[0].pendingQuestions;
+    await end(await run(), 'end_turn');
+    const q = await status(id);
+    expect(q.status).toBe('pending');
+    expect(q.retiredAtMs).toEqual(expect.any(Number));
+    expect(q.answers).toBeUndefined();
+    expect(await admin.waitEvent('question.retired', (e) => e.id === id)).toMatchObject({ sessionKey: session.key, retiredAtMs: q.retiredAtMs });
+    expect(admin.eventsNamed('question.retired')).toHaveLength(1);
+    expect((await admin.call('sessions.list', {})).sessions[0].pendingQuestions).toBe(before - 1);
+    // Retired is not answered: a reply still answers it.
+    await admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\nSalad', idempotencyKey: 'late-reply-1', replyTo: { questionId: id } });
+    expect((await status(id)).answers).toEqual({ lunch: ['Salad'] });
+  });
+
+  it('[Q10] a recovery run that ends end_turn retires it', async () => {
+    const { agent, run, end, status } = await retirementWorld();
+    const asking = await run();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await end(asking, 'end_turn');
+    await end(await run({ recovery: true }), 'end_turn');
+    expect((await status(id)).retiredAtMs).toEqual(expect.any(Number));
+  });
+
+  it('[Q10] without a runId, a later user message whose run ends end_turn retires it', async () => {
+    const { admin, agent, session, run, end, status, step } = await retirementWorld();
+    step();
+    await admin.call('chat.send', { sessionKey: session.key, message: 'earlier', idempotencyKey: 'earlier-key' });
+    const byEarlier = await run();
+    step();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await end(byEarlier, 'end_turn');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    step();
+    await admin.call('chat.send', { sessionKey: session.key, message: 'later', idempotencyKey: 'later-key-1' });
+    const aborted = await run();
+    await end(aborted, 'aborted');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    step();
+    await admin.call('chat.send', { sessionKey: session.key, message: 'later again', idempotencyKey: 'later-key-2' });
+    await end(await run(), 'end_turn');
+    expect((await status(id)).retiredAtMs).toEqual(expect.any(Number));
+  });
+
+  it('[Q10] runs in other sessions do not retire it', async () => {
+    const { admin, agent, run, end, status } = await retirementWorld();
+    const asking = await run();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await end(asking, 'end_turn');
+    const { session: other } = await admin.call('sessions.create', {});
+    const { runId } = await agent.call('run.start', { sessionKey: other.key });
+    await agent.call('run.end', { runId, stopReason: 'end_turn' });
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+  });
+});

@@ -1,0 +1,423 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AskdockError, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
+import { FakeClock } from './testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AskdockError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+};
+
+async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
+  t = await startTestGateway(opts);
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent', { clientId: 'agent-client' });
+  const { session } = await admin.call('sessions.create', { title: 'Work' });
+  return { t, admin, agent, session };
+}
+
+describe('question.request', () => {
+  it('[Q2] lists every field at fault of one bad request at once', async () => {
+    const { agent } = await setup();
+    const err = await failure(
+      agent.call('question.request', {
+        questions: [
+          item(),
+          {
+            id: 'Bad-Id',
+            header: '   ',
+            question: '',
+            options: [{ label: 'Same' }, { label: 'same ' }, { label: 'Other' }, { label: 'x'.repeat(65), description: 'd'.repeat(201) }],
+          },
+          { id: 'env', header: 'Dup', question: 'Again?', options: [{ label: 'Only one' }] },
+        ],
+      } as never),
+    );
+    expect(err.code).toBe('INVALID_REQUEST');
+    const paths = (err.details as { path: string }[]).map((d) => d.path).sort();
+    expect(paths).toEqual(
+      [
+        'questions[1].id',
+        'questions[1].header',
+        'questions[1].question',
+        'questions[1].options[1].label',
+        'questions[1].options[2].label',
+        'questions[1].options[3].label',
+        'questions[1].options[3].description',
+        'questions[2].id',
+        'questions[2].options',
+      ].sort(),
+    );
+    expect(err.message).toContain('questions[1].options[3].label');
+  });
+
+  it('[Q2] reports duplicate ids, duplicate labels and an authored Other with their paths', async () => {
+    const { agent } = await setup();
+    const err = await failure(
+      agent.call('question.request', {
+        questions: [
+          item({ options: [{ label: 'Yes' }, { label: ' yes' }, { label: 'Other…' }] }),
+          item({ header: 'Again' }),
+        ],
+      }),
+    );
+    const details = err.details as { path: string; problem: string }[];
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { path: 'questions[1].id', problem: expect.stringContaining('used twice') },
+        { path: 'questions[0].options[1].label', problem: expect.stringContaining('used twice') },
+        { path: 'questions[0].options[2].label', problem: expect.stringContaining('Other') },
+      ]),
+    );
+  });
+
+  it('[Q2] refuses 0 or 4 questions and cuts a long header instead of rejecting it', async () => {
+    const { agent, admin } = await setup();
+    expect((await failure(agent.call('question.request', { questions: [] }))).details).toEqual([
+      { path: 'questions', problem: 'questions must have 1 to 3 entries' },
+    ]);
+    const four = ['a', 'b', 'c', 'd'].map((id) => item({ id }));
+    expect((await failure(agent.call('question.request', { questions: four }))).code).toBe('INVALID_REQUEST');
+    const { id } = await agent.call('question.request', { questions: [item({ header: '  A very long header indeed ' })] });
+    const { question } = await admin.call('question.get', { id });
+    expect(question.questions[0].header).toBe('A very long ');
+  });
+
+  it('[Q3] defaults the timeout to 900 s and clamps it to 30 s..3600 s', async () => {
+    const clock = new FakeClock();
+    const { agent } = await setup({ clock });
+    const now = clock.now();
+    expect((await agent.call('question.request', { questions: [item()] })).expiresAtMs).toBe(now + 900_000);
+    expect((await agent.call('question.request', { questions: [item()], timeoutMs: 5 })).expiresAtMs).toBe(now + MIN_TIMEOUT_MS);
+    expect((await agent.call('question.request', { questions: [item()], timeoutMs: 1e9 })).expiresAtMs).toBe(now + MAX_TIMEOUT_MS);
+    expect((await agent.call('question.request', { questions: [item()], timeoutMs: 45_000 })).expiresAtMs).toBe(now + 45_000);
+  });
+
+  it('[Q3] an async question without timeoutMs never expires; with one it does', async () => {
+    const clock = new FakeClock();
+    const { agent, session } = await setup({ clock });
+    const never = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()] });
+    expect(never.expiresAtMs).toBeNull();
+    const timed = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()], timeoutMs: 60_000 });
+    expect(timed.expiresAtMs).toBe(clock.now() + 60_000);
+    clock.advance(10 * 3_600_000);
+    await settle();
+    expect((await agent.call('question.get', { id: never.id })).question.status).toBe('pending');
+    expect((await agent.call('question.get', { id: timed.id })).question.status).toBe('expired');
+  });
+
+  it('[Q11] a second blocking question in a session answers QUESTION_PENDING with the first id', async () => {
+    const { agent, session } = await setup();
+    const first = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    const err = await failure(agent.call('question.request', { sessionKey: session.key, questions: [item({ id: 'other' })] }));
+    expect(err.code).toBe('QUESTION_PENDING');
+    expect(err.details).toEqual({ id: first.id });
+    expect(err.message).toContain(first.id);
+    // Async questions and other sessions are not limited.
+    await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()] });
+    await agent.call('question.request', { questions: [item()] });
+  });
+
+  it('[Q2] a used id answers QUESTION_ID_IN_USE, but the same asker resending the same ask gets it back', async () => {
+    const { agent, session } = await setup();
+    const first = await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] });
+    expect(first.id).toBe('deploy-1');
+    // A resend after a reconnect: same record, not QUESTION_PENDING, not a second question.
+    expect(await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] })).toEqual(first);
+    const changed = await failure(agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item({ question: 'Else?' })] }));
+    expect(changed.code).toBe('QUESTION_ID_IN_USE');
+    const agent2 = await t!.connect('agent2');
+    expect((await failure(agent2.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] }))).code).toBe(
+      'QUESTION_ID_IN_USE',
+    );
+    expect((await agent.call('question.list', { sessionKey: session.key })).questions).toHaveLength(1);
+  });
+
+  it('[Q2] an unknown session answers SESSION_NOT_FOUND; a foreign or ended run INVALID_REQUEST naming runId', async () => {
+    const { agent, session } = await setup();
+    expect((await failure(agent.call('question.request', { sessionKey: 'nope', questions: [item()] }))).code).toBe('SESSION_NOT_FOUND');
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const agent2 = await t!.connect('agent2');
+    const foreign = await failure(agent2.call('question.request', { runId, questions: [item()] }));
+    expect(foreign.details).toEqual([{ path: 'runId', problem: expect.stringContaining(runId) }]);
+    await agent.call('run.end', { runId, stopReason: 'end_turn' });
+    expect((await failure(agent.call('question.request', { runId, questions: [item()] }))).details).toEqual([
+      { path: 'runId', problem: expect.stringContaining('ended') },
+    ]);
+  });
+
+  it('[Q1] a question asked in a run takes the run session and records who asked', async () => {
+    const clock = new FakeClock();
+    const { agent, admin, session } = await setup({ clock });
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const { id } = await agent.call('question.request', { runId, privileged: false, questions: [item({ multiSelect: true })] });
+    const { question } = await admin.call('question.get', { id });
+    expect(question).toEqual({
+      id,
+      sessionKey: session.key,
+      runId,
+      askedBy: 'agent',
+      mode: 'blocking',
+      questions: [{ id: 'env', header: 'Environment', question: 'Where should it deploy?', options: [{ label: 'Staging' }, { label: 'Production' }], multiSelect: true }],
+      createdAtMs: clock.now(),
+      expiresAtMs: clock.now() + 900_000,
+      status: 'pending',
+    });
+  });
+});
+
+describe('question.resolve and waitAnswer', () => {
+  it('[Q4] waitAnswer returns the answer once resolved; [Q5] labels are matched case-insensitively and trimmed', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', {
+      questions: [item(), item({ id: 'notify', header: 'Notify', multiSelect: true, options: [{ label: 'Email' }, { label: 'Slack' }] })],
+    });
+    const wait = agent.call('question.waitAnswer', { id, includeResolutionId: true });
+    await settle();
+    const res = await admin.call('question.resolve', {
+      id,
+      answers: { env: ['  staging '], notify: ['slack', 'Carrier pigeon'] },
+      resolutionId: 'res-1',
+    });
+    expect(res).toEqual({ status: 'answered', answers: { env: ['Staging'], notify: ['Slack', 'Carrier pigeon'] } });
+    expect(await wait).toEqual({ status: 'answered', answers: res.answers, resolutionId: 'res-1' });
+    const { question } = await admin.call('question.get', { id });
+    expect(question.resolvedBy).toEqual({ identity: 'admin', surface: 'control-ui', atMs: expect.any(Number) });
+  });
+
+  it('[Q4] waitAnswer with its own timeout answers status pending', async () => {
+    const clock = new FakeClock();
+    const { agent } = await setup({ clock });
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const wait = agent.call('question.waitAnswer', { id, timeoutMs: 5000 });
+    await settle();
+    clock.advance(5000);
+    expect(await wait).toEqual({ status: 'pending' });
+    expect(await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).toEqual({ status: 'pending' });
+  });
+
+  it('[Q4] only the asker may wait; others get QUESTION_NOT_FOUND or FORBIDDEN', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const agent2 = await t!.connect('agent2');
+    expect((await failure(agent2.call('question.waitAnswer', { id }))).code).toBe('QUESTION_NOT_FOUND');
+    expect((await failure(admin.call('question.waitAnswer', { id }))).code).toBe('FORBIDDEN');
+  });
+
+  it('[Q5] invalid answers answer QUESTION_INVALID_ANSWER naming each question id', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', {
+      questions: [item(), item({ id: 'notify', header: 'Notify', multiSelect: true }), item({ id: 'size', header: 'Size' })],
+    });
+    const err = await failure(admin.call('question.resolve', { id, answers: { env: ['Staging', 'Production'], notify: ['  '] } }));
+    expect(err.code).toBe('QUESTION_INVALID_ANSWER');
+    expect(err.details).toEqual([
+      { questionId: 'env', problem: 'is single-select and takes one value' },
+      { questionId: 'notify', problem: 'has a blank answer' },
+      { questionId: 'size', problem: 'needs an answer' },
+    ]);
+    expect(err.message).toMatch(/env.*notify.*size/);
+    const tooLong = await failure(admin.call('question.resolve', { id, answers: { env: ['x'.repeat(4001)], notify: ['a'], size: ['b'] } }));
+    expect(tooLong.details).toEqual([{ questionId: 'env', problem: expect.stringContaining('4000') }]);
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+  });
+
+  it('[Q5] skip declines the prompt; cancel is for the asker alone', async () => {
+    const { agent, admin } = await setup();
+    const a = await agent.call('question.request', { questions: [item()] });
+    expect(await admin.call('question.resolve', { id: a.id, skip: true })).toEqual({ status: 'skipped' });
+    const b = await agent.call('question.request', { questions: [item()] });
+    const notAsker = await failure(admin.call('question.resolve', { id: b.id, cancel: true, reason: 'nah' }));
+    expect(notAsker.code).toBe('FORBIDDEN');
+    expect(await agent.call('question.resolve', { id: b.id, cancel: true, reason: 'user left' })).toEqual({ status: 'cancelled' });
+    expect(await agent.call('question.waitAnswer', { id: b.id })).toEqual({ status: 'cancelled', reason: 'user left' });
+    // The asking agent cannot answer its own question.
+    const c = await agent.call('question.request', { questions: [item()] });
+    const self = await failure(agent.call('question.resolve', { id: c.id, answers: { env: ['Staging'] } }));
+    expect(self.code).toBe('FORBIDDEN');
+    expect(self.message).toContain('operator.questions');
+  });
+
+  it('[Q5] a second resolve answers QUESTION_ALREADY_TERMINAL with the outcome; the same resolutionId and answers repeat the first result', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const first = await admin.call('question.resolve', { id, answers: { env: ['Production'] }, resolutionId: 'r-42' });
+    expect(await admin.call('question.resolve', { id, answers: { env: ['production'] }, resolutionId: 'r-42' })).toEqual(first);
+    const other = await failure(admin.call('question.resolve', { id, answers: { env: ['Staging'] }, resolutionId: 'r-42' }));
+    expect(other.code).toBe('QUESTION_ALREADY_TERMINAL');
+    expect(other.details).toEqual({
+      id,
+      status: 'answered',
+      answers: { env: ['Production'] },
+      resolvedBy: { identity: 'admin', surface: 'control-ui', atMs: expect.any(Number) },
+    });
+    expect((await failure(admin.call('question.resolve', { id, answers: { env: ['Production'] } }))).code).toBe('QUESTION_ALREADY_TERMINAL');
+    expect((await failure(admin.call('question.resolve', { id, skip: true }))).code).toBe('QUESTION_ALREADY_TERMINAL');
+    // Only one question.resolved event ever.
+    await settle();
+    expect(admin.eventsNamed('question.resolved').filter((e) => e.id === id)).toHaveLength(1);
+  });
+
+  it('[Q5] names the field at fault in a malformed resolve', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const err = await failure(admin.call('question.resolve', { id, answers: { env: 'Staging' } } as never));
+    expect(err.details).toEqual([{ path: 'answers.env', problem: expect.any(String) }]);
+    const badSurface = await failure(admin.call('question.resolve', { id, skip: true, surface: 'carrier-pigeon' }));
+    expect(badSurface.details).toEqual([{ path: 'surface', problem: expect.stringContaining('surface') }]);
+  });
+
+  it('[Q1] resolvedBy.surface comes from the param; agents default to sdk', async () => {
+    const { agent, admin } = await setup();
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    await admin.call('question.resolve', { id, answers: { env: ['Staging'] }, surface: 'channel:telegram' });
+    expect((await admin.call('question.get', { id })).question.resolvedBy?.surface).toBe('channel:telegram');
+    const b = await agent.call('question.request', { questions: [item()] });
+    await agent.call('question.resolve', { id: b.id, cancel: true });
+    expect((await admin.call('question.get', { id: b.id })).question.resolvedBy?.surface).toBe('sdk');
+  });
+
+  it('[Q6] get works for every status; list filters by session and status, oldest first', async () => {
+    const clock = new FakeClock();
+    const { agent, admin, session } = await setup({ clock });
+    const a = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    clock.advance(10);
+    const b = await agent.call('question.request', { questions: [item()] });
+    clock.advance(10);
+    const c = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()] });
+    await admin.call('question.resolve', { id: a.id, skip: true });
+    expect((await admin.call('question.list', {})).questions.map((q) => q.id)).toEqual([a.id, b.id, c.id]);
+    expect((await admin.call('question.list', { sessionKey: session.key })).questions.map((q) => q.id)).toEqual([a.id, c.id]);
+    expect((await admin.call('question.list', { status: 'pending' })).questions.map((q) => q.id)).toEqual([b.id, c.id]);
+    clock.advance(24 * 3_600_000 + 1);
+    expect((await admin.call('question.get', { id: a.id })).question.status).toBe('skipped');
+    expect((await admin.call('question.get', { id: b.id })).question.status).toBe('expired');
+    expect((await failure(admin.call('question.get', { id: 'missing' }))).code).toBe('QUESTION_NOT_FOUND');
+  });
+});
+
+describe('expiry and cancellation', () => {
+  it('[Q7] expires at expiresAtMs with nobody waiting, and says so in an event', async () => {
+    const clock = new FakeClock();
+    const { agent, admin } = await setup({ clock });
+    const { id, expiresAtMs } = await agent.call('question.request', { questions: [item()], timeoutMs: 30_000 });
+    clock.advance(29_999);
+    await settle();
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    clock.advance(1);
+    const ev = await admin.waitEvent('question.resolved', (e) => e.id === id);
+    expect(ev.status).toBe('expired');
+    expect(clock.now()).toBe(expiresAtMs);
+    expect(await agent.call('question.waitAnswer', { id })).toEqual({ status: 'expired' });
+  });
+
+  it('[Q7] a waiting asker learns of the expiry', async () => {
+    const clock = new FakeClock();
+    const { agent } = await setup({ clock });
+    const { id } = await agent.call('question.request', { questions: [item()], timeoutMs: 30_000 });
+    const wait = agent.call('question.waitAnswer', { id });
+    await settle();
+    clock.advance(30_000);
+    expect(await wait).toEqual({ status: 'expired' });
+  });
+
+  it('[Q7] expiry keeps working for questions asked later with earlier deadlines', async () => {
+    const clock = new FakeClock();
+    const { agent, admin } = await setup({ clock });
+    const late = await agent.call('question.request', { questions: [item()], timeoutMs: 600_000 });
+    const early = await agent.call('question.request', { questions: [item()], timeoutMs: 40_000 });
+    clock.advance(40_000);
+    await admin.waitEvent('question.resolved', (e) => e.id === early.id);
+    expect((await admin.call('question.get', { id: late.id })).question.status).toBe('pending');
+    clock.advance(560_000);
+    await admin.waitEvent('question.resolved', (e) => e.id === late.id && e.status === 'expired');
+  });
+
+  it('[Q7] run.end of the asking run cancels its pending blocking questions with reason run-ended', async () => {
+    const { agent, admin, session } = await setup();
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const { id } = await agent.call('question.request', { runId, questions: [item()] });
+    const other = await agent.call('question.request', { questions: [item()] });
+    const wait = agent.call('question.waitAnswer', { id });
+    await agent.call('run.end', { runId, stopReason: 'tool_use' });
+    expect(await wait).toEqual({ status: 'cancelled', reason: 'run-ended' });
+    const ev = await admin.waitEvent('question.resolved', (e) => e.id === id);
+    expect(ev).toMatchObject({ status: 'cancelled', reason: 'run-ended' });
+    expect((await admin.call('question.get', { id: other.id })).question.status).toBe('pending');
+  });
+
+  it('[Q7] the asking client staying away 30 s cancels its pending blocking questions (requester-inactive)', async () => {
+    const clock = new FakeClock();
+    const { agent, admin } = await setup({ clock });
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const asyncQ = await agent.call('question.request', { mode: 'async', questions: [item()] });
+    agent.close();
+    await agent.waitClose();
+    await settle();
+    clock.advance(29_999);
+    await settle();
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    clock.advance(1);
+    const ev = await admin.waitEvent('question.resolved', (e) => e.id === id);
+    expect(ev).toMatchObject({ status: 'cancelled', reason: 'requester-inactive' });
+    expect((await admin.call('question.get', { id: asyncQ.id })).question.status).toBe('pending');
+  });
+
+  it('[Q7] a reconnect with the same client id within the grace period keeps the question waiting', async () => {
+    const clock = new FakeClock();
+    const { agent, admin } = await setup({ clock });
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    agent.close();
+    await agent.waitClose();
+    await settle();
+    clock.advance(20_000);
+    const back = await t!.connect('agent', { clientId: 'agent-client' });
+    clock.advance(60_000);
+    await settle();
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    // A different client id of the same identity does not count.
+    back.close();
+    await back.waitClose();
+    await t!.connect('agent', { clientId: 'someone-else' });
+    await settle();
+    clock.advance(30_000);
+    await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
+  });
+
+  it('[Q7] requesterGraceMs is an option', async () => {
+    const clock = new FakeClock();
+    const { agent, admin } = await setup({ clock, requesterGraceMs: 1000 });
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    agent.close();
+    await agent.waitClose();
+    await settle();
+    clock.advance(1000);
+    await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
+  });
+});
+
+describe('events', () => {
+  it('[Q8] question.requested and question.resolved reach a watching operator with increasing seq', async () => {
+    const { agent, admin, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    const requested = await admin.waitEvent('question.requested', (e) => e.question.id === id);
+    expect(requested.question).toMatchObject({ id, status: 'pending', askedBy: 'agent', sessionKey: session.key });
+    await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    const resolved = await admin.waitEvent('question.resolved', (e) => e.id === id);
+    expect(resolved).toMatchObject({ id, sessionKey: session.key, status: 'answered', answers: { env: ['Staging'] }, resolvedBy: { identity: 'admin' } });
+    expect(resolved.seq!).toBeGreaterThan(requested.seq!);
+    const updated = await admin.waitEvent('session.updated', (e) => e.session.key === session.key && e.session.pendingQuestions === 1);
+    expect(updated.seq!).toBeGreaterThan(requested.seq! - 1);
+  });
+});

@@ -1,0 +1,365 @@
+import {
+  AskdockError,
+  clampTimeoutMs,
+  invalidRequest,
+  normaliseAnswers,
+  parseAsyncAnswerText,
+  type Answers,
+  type Params,
+  type QuestionRecord,
+  type ReplyTo,
+  type Result,
+} from '../protocol/index.ts';
+import type { Identity } from './auth.ts';
+import type { Core } from './core.ts';
+import type { Tx } from './hub.ts';
+import {
+  alreadyTerminal,
+  invalidAnswer,
+  isTerminal,
+  questionAudience,
+  questionNotFound,
+  sameAnswers,
+  sameItems,
+  storedItems,
+  toPublic,
+} from './question-records.ts';
+import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
+import { newId } from './ids.ts';
+import type { StoredQuestion } from './store/types.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden } from './visibility.ts';
+
+type WaitResult = Result<'question.waitAnswer'>;
+type Waiter = (q: StoredQuestion) => void;
+type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
+
+/** Where an answer came from when the caller does not say (Q1 `surface`). */
+export function defaultSurface(identity: Identity): string {
+  return identity.role === 'agent' ? 'sdk' : 'control-ui';
+}
+
+/** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
+export class QuestionManager {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  readonly expiry: ExpiryScheduler;
+  readonly presence: RequesterPresence;
+
+  constructor(private readonly core: Core, requesterGraceMs: number) {
+    this.expiry = new ExpiryScheduler(
+      core.clock,
+      () => core.store.nextExpiryMs(),
+      (now) => this.expireDue(now),
+    );
+    this.presence = new RequesterPresence(
+      core.clock,
+      requesterGraceMs,
+      (askedBy, clientId) => this.blockingOf(askedBy, clientId).length > 0,
+      (askedBy, clientId) => this.cancelInactive(askedBy, clientId),
+    );
+  }
+
+  /** On gateway start: expire what ran out while down, and give every absent asker its grace period. */
+  start(): void {
+    this.expiry.start();
+    for (const q of this.core.store.listQuestions({ status: 'pending' })) {
+      if (q.mode === 'blocking' && q.askerClientId) this.presence.startGrace(q.askedBy, q.askerClientId);
+    }
+  }
+
+  stop(): void {
+    this.expiry.stop();
+    this.presence.stop();
+  }
+
+  private visible(identity: Identity, id: string): StoredQuestion {
+    const q = this.core.store.getQuestion(id);
+    if (!q || !canSeeQuestion(identity, q, this.owner(q))) throw questionNotFound(id);
+    return q;
+  }
+
+  private owner(q: Pick<QuestionRecord, 'sessionKey'>): string | undefined {
+    return q.sessionKey === undefined ? undefined : this.core.ownerOf(q.sessionKey);
+  }
+
+  /** Q2, Q3, Q11: stores a new pending question and announces it (Q8). */
+  request(identity: Identity, clientId: string, p: Params<'question.request'>): Result<'question.request'> {
+    const { store, clock } = this.core;
+    const items = storedItems(p.questions);
+    const mode = p.mode ?? 'blocking';
+    if (p.id !== undefined) {
+      const existing = store.getQuestion(p.id);
+      if (existing) {
+        // A client resends an unanswered request after reconnecting: the same ask gets the same record back.
+        const same =
+          existing.askedBy === identity.id &&
+          existing.mode === mode &&
+          (existing.sessionKey ?? undefined) === (p.sessionKey ?? existing.sessionKey) &&
+          sameItems(existing.questions, items);
+        if (same) return { id: existing.id, expiresAtMs: existing.expiresAtMs };
+        throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {
+          details: { id: p.id },
+        });
+      }
+    }
+    let sessionKey = p.sessionKey;
+    if (p.runId !== undefined) {
+      const run = store.getRun(p.runId);
+      if (!run || run.agentId !== identity.id)
+        throw invalidRequest('question.request', [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
+      if (run.endedAtMs !== undefined)
+        throw invalidRequest('question.request', [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
+      if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
+      else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
+        throw invalidRequest('question.request', [
+          { path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` },
+        ]);
+    }
+    if (sessionKey !== undefined) this.core.readableSession(identity, sessionKey);
+    if (mode === 'blocking' && sessionKey !== undefined) {
+      const first = store.listQuestions({ sessionKey, status: 'pending' }).find((q) => q.mode === 'blocking');
+      if (first)
+        throw new AskdockError(
+          'QUESTION_PENDING',
+          `session "${sessionKey}" already has a pending blocking question "${first.id}" (Q11): wait for it, or ask with mode "async"`,
+          { details: { id: first.id } },
+        );
+    }
+    const now = clock.now();
+    const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
+    const record: StoredQuestion = {
+      id: p.id ?? newId('q'),
+      ...(sessionKey !== undefined ? { sessionKey } : {}),
+      ...(p.runId !== undefined ? { runId: p.runId } : {}),
+      askedBy: identity.id,
+      mode,
+      ...(p.privileged ? { privileged: true } : {}),
+      questions: items,
+      createdAtMs: now,
+      expiresAtMs: timeoutMs === null ? null : now + timeoutMs,
+      status: 'pending',
+      askerClientId: clientId,
+    };
+    this.core.hub.commit((tx) => {
+      store.insertQuestion(record);
+      tx.emit('question.requested', { question: toPublic(record) }, questionAudience(record));
+      if (sessionKey !== undefined) this.core.emitSessionUpdated(tx, sessionKey);
+    });
+    this.expiry.noteExpiry(record.expiresAtMs);
+    return { id: record.id, expiresAtMs: record.expiresAtMs };
+  }
+
+  get(identity: Identity, id: string): Result<'question.get'> {
+    return { question: toPublic(this.visible(identity, id)) };
+  }
+
+  /** Q6: oldest first, only what this identity may see (A4). */
+  list(identity: Identity, filter: Params<'question.list'>): Result<'question.list'> {
+    const rows = this.core.store.listQuestions(filter).filter((q) => canSeeQuestion(identity, q, this.owner(q)));
+    rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
+    return { questions: rows.map(toPublic) };
+  }
+
+  /** P5 snapshot: every pending question this identity may see. */
+  pendingFor(identity: Identity): QuestionRecord[] {
+    return this.list(identity, { status: 'pending' }).questions;
+  }
+
+  /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame stops the wait. */
+  waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, signal: AbortSignal): WaitResult | Promise<WaitResult> {
+    const q = this.visible(identity, p.id);
+    if (q.askedBy !== identity.id)
+      throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may wait for its answer`, {
+        details: { id: q.id },
+      });
+    const result = (rec: StoredQuestion): WaitResult => ({
+      status: rec.status,
+      ...(rec.answers ? { answers: rec.answers } : {}),
+      ...(rec.reason !== undefined ? { reason: rec.reason } : {}),
+      ...(p.includeResolutionId && rec.resolutionId !== undefined ? { resolutionId: rec.resolutionId } : {}),
+    });
+    if (isTerminal(q) || p.timeoutMs === 0) return result(q);
+    return new Promise<WaitResult>((resolve, reject) => {
+      const { clock } = this.core;
+      let set = this.waiters.get(q.id);
+      if (!set) this.waiters.set(q.id, (set = new Set()));
+      const waiters = set;
+      const cleanup = () => {
+        waiters.delete(waiter);
+        if (waiters.size === 0 && this.waiters.get(q.id) === waiters) this.waiters.delete(q.id);
+        if (timer) clock.clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = (rec) => {
+        cleanup();
+        resolve(result(rec));
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(signal.reason);
+      };
+      const timer =
+        p.timeoutMs !== undefined
+          ? clock.setTimeout(() => {
+              cleanup();
+              resolve({ status: 'pending' });
+            }, p.timeoutMs)
+          : undefined;
+      waiters.add(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
+  resolve(identity: Identity, p: Params<'question.resolve'>): Result<'question.resolve'> {
+    const q = this.visible(identity, p.id);
+    const atMs = this.core.clock.now();
+    if ('cancel' in p) {
+      if (q.askedBy !== identity.id)
+        throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may cancel it; answer or skip it instead`, {
+          details: { id: q.id },
+        });
+      if (isTerminal(q)) throw alreadyTerminal(q);
+      const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
+      this.finish(q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy });
+      return { status: 'cancelled' };
+    }
+    if (!canAnswerQuestion(identity, q, this.owner(q)))
+      throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
+    const resolvedBy = { identity: identity.id, surface: p.surface ?? defaultSurface(identity), atMs };
+    if ('skip' in p) {
+      if (isTerminal(q)) {
+        if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
+        throw alreadyTerminal(q);
+      }
+      this.finish(q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) });
+      return { status: 'skipped' };
+    }
+    const checked = normaliseAnswers(q.questions, p.answers);
+    if (isTerminal(q)) {
+      const repeat =
+        p.resolutionId !== undefined &&
+        q.resolutionId === p.resolutionId &&
+        q.status === 'answered' &&
+        checked.ok &&
+        sameAnswers(checked.answers, q.answers);
+      if (repeat) return { status: q.status, ...(q.answers ? { answers: q.answers } : {}) };
+      throw alreadyTerminal(q);
+    }
+    if (!checked.ok) throw invalidAnswer(q, checked.problems);
+    this.finish(q, {
+      status: 'answered',
+      answers: checked.answers,
+      resolvedBy,
+      ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}),
+    });
+    return { status: 'answered', answers: checked.answers };
+  }
+
+  /**
+   * Q9 checks before a chat.send saves anything: the question is an async one of this session the sender may
+   * answer, still pending; answers given are validated as in Q5, otherwise read back from the text.
+   */
+  checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): { q: StoredQuestion; answers?: Answers } {
+    const q = this.visible(identity, replyTo.questionId);
+    const where = 'chat.send';
+    if (q.sessionKey !== sessionKey)
+      throw invalidRequest(where, [{ path: 'replyTo.questionId', problem: `question "${q.id}" belongs to another session` }]);
+    if (q.mode !== 'async')
+      throw invalidRequest(where, [
+        { path: 'replyTo.questionId', problem: `question "${q.id}" is blocking: answer it with question.resolve` },
+      ]);
+    if (!canAnswerQuestion(identity, q, this.owner(q)))
+      throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
+    if (isTerminal(q)) throw alreadyTerminal(q);
+    if (replyTo.answers) {
+      const checked = normaliseAnswers(q.questions, replyTo.answers);
+      if (!checked.ok) throw invalidAnswer(q, checked.problems);
+      return { q, answers: checked.answers };
+    }
+    const parsed = parseAsyncAnswerText(q.questions, text);
+    const checked = parsed ? normaliseAnswers(q.questions, parsed) : null;
+    // Ambiguous headings: the record keeps no answers, the message keeps the text.
+    return checked?.ok ? { q, answers: checked.answers } : { q };
+  }
+
+  /** Q9: inside the transaction that saves the reply message. */
+  recordReply(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, messageId: string): void {
+    const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs: this.core.clock.now() };
+    this.finishIn(tx, q, { status: 'answered', ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+  }
+
+  private finish(q: StoredQuestion, outcome: Outcome): StoredQuestion {
+    return this.core.hub.commit((tx) => this.finishIn(tx, q, outcome));
+  }
+
+  /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
+  finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome): StoredQuestion {
+    const done: StoredQuestion = { ...q, ...outcome };
+    this.core.store.updateQuestion(done);
+    tx.emit(
+      'question.resolved',
+      {
+        id: done.id,
+        ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}),
+        status: done.status,
+        ...(done.answers ? { answers: done.answers } : {}),
+        ...(done.resolvedBy ? { resolvedBy: done.resolvedBy } : {}),
+        ...(done.reason !== undefined ? { reason: done.reason } : {}),
+        ...(done.replyMessageId !== undefined ? { replyMessageId: done.replyMessageId } : {}),
+      },
+      questionAudience(done),
+    );
+    if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey);
+    tx.after(() => this.wake(done));
+    return done;
+  }
+
+  /** Q10: moves a pending async question to history without answering it. */
+  retireIn(tx: Tx, q: StoredQuestion): void {
+    const retiredAtMs = this.core.clock.now();
+    this.core.store.updateQuestion({ ...q, retiredAtMs });
+    tx.emit(
+      'question.retired',
+      { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), retiredAtMs },
+      questionAudience(q),
+    );
+  }
+
+  private wake(q: StoredQuestion): void {
+    const set = this.waiters.get(q.id);
+    if (!set) return;
+    for (const waiter of [...set]) waiter(q);
+  }
+
+  /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */
+  private expireDue(nowMs: number): void {
+    const due = this.core.store.dueQuestions(nowMs);
+    if (due.length === 0) return;
+    this.core.hub.commit((tx) => {
+      for (const q of due) this.finishIn(tx, q, { status: 'expired' });
+    });
+  }
+
+  private blockingOf(askedBy: string, clientId: string): StoredQuestion[] {
+    return this.core.store
+      .listQuestions({ status: 'pending' })
+      .filter((q) => q.mode === 'blocking' && q.askedBy === askedBy && q.askerClientId === clientId);
+  }
+
+  /** Q7: the asking client stayed away for the whole grace period. */
+  private cancelInactive(askedBy: string, clientId: string): void {
+    const stale = this.blockingOf(askedBy, clientId);
+    if (stale.length === 0) return;
+    this.core.hub.commit((tx) => {
+      for (const q of stale) this.finishIn(tx, q, { status: 'cancelled', reason: 'requester-inactive' });
+    });
+  }
+
+  clientConnected(identity: Identity, clientId: string): void {
+    this.presence.connected(identity.id, clientId);
+  }
+
+  clientDisconnected(identity: Identity, clientId: string): void {
+    this.presence.disconnected(identity.id, clientId);
+  }
+}

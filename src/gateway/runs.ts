@@ -1,0 +1,116 @@
+import { invalidRequest, type ChatMessage, type Params, type Phase, type Result, type StopReason } from '../protocol/index.ts';
+import type { Identity } from './auth.ts';
+import type { Core } from './core.ts';
+import type { Tx } from './hub.ts';
+import { newId } from './ids.ts';
+import { onRunEnded } from './question-runs.ts';
+import type { RunRow } from './store/types.ts';
+import { canWriteSession, forbidden } from './visibility.ts';
+
+/** C4: agent runs and their streamed assistant messages. */
+export class RunService {
+  /** The message a run is streaming into, until its `final` (one message per stream). */
+  private readonly streams = new Map<string, string>();
+
+  constructor(private readonly core: Core) {}
+
+  start(identity: Identity, p: Params<'run.start'>): Result<'run.start'> {
+    const { store, clock } = this.core;
+    const sessionKey = p.sessionKey ?? null;
+    if (sessionKey !== null) this.core.readableSession(identity, sessionKey);
+    const run: RunRow = {
+      runId: newId('r'),
+      sessionKey,
+      agentId: identity.id,
+      recovery: p.recovery === true,
+      startedAtMs: clock.now(),
+    };
+    const trigger = sessionKey !== null ? this.latestUserMessage(sessionKey) : undefined;
+    if (trigger) run.triggerMessageId = trigger.id;
+    this.core.hub.commit((tx) => {
+      store.insertRun(run);
+      tx.emit('run.started', { runId: run.runId, sessionKey, recovery: run.recovery }, { sessionKey });
+    });
+    return { runId: run.runId };
+  }
+
+  /** Q10 without a runId needs to know which user message a run answers: the newest one when it starts. */
+  private latestUserMessage(sessionKey: string): ChatMessage | undefined {
+    const { messages } = this.core.store.history(sessionKey, 50);
+    for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return messages[i];
+    return undefined;
+  }
+
+  private ownRun(identity: Identity, method: string, runId: string): RunRow {
+    const run = this.core.store.getRun(runId);
+    if (!run || run.agentId !== identity.id)
+      throw invalidRequest(method, [{ path: 'runId', problem: `no run "${runId}" of this agent: open one with run.start` }]);
+    return run;
+  }
+
+  /** C4 streaming: the first delta creates the message, later deltas and the final replace its text. */
+  inject(identity: Identity, p: Params<'chat.inject'>): Result<'chat.inject'> {
+    const { store, clock } = this.core;
+    const run = this.ownRun(identity, 'chat.inject', p.runId);
+    if (run.endedAtMs !== undefined)
+      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has ended (${run.stopReason})` }]);
+    const sessionKey = run.sessionKey;
+    if (sessionKey === null)
+      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has no session: start it with a sessionKey` }]);
+    const streaming = this.streams.get(run.runId);
+    const existing = streaming !== undefined ? store.getMessage(streaming) : undefined;
+    const messageId = this.core.hub.commit((tx) => {
+      let message: ChatMessage;
+      if (existing) {
+        store.updateMessageText(existing.id, p.text);
+        message = { ...existing, text: p.text };
+        tx.emit('chat', { sessionKey, runId: run.runId, message, state: p.state }, { sessionKey });
+      } else {
+        message = this.core.appendMessage(tx, {
+          sessionKey,
+          role: 'assistant',
+          text: p.text,
+          authorId: identity.id,
+          runId: run.runId,
+          state: p.state,
+        });
+      }
+      if (p.state === 'final') {
+        const phase: Phase = p.phase ?? 'final';
+        if (run.phase !== phase) store.updateRun({ ...run, phase });
+        tx.after(() => this.streams.delete(run.runId));
+      } else {
+        tx.after(() => this.streams.set(run.runId, message.id));
+      }
+      return message.id;
+    });
+    return { messageId };
+  }
+
+  end(identity: Identity, p: Params<'run.end'>): Result<'run.end'> {
+    const run = this.ownRun(identity, 'run.end', p.runId);
+    if (run.endedAtMs !== undefined) return { ended: false };
+    this.core.hub.commit((tx) => this.endIn(tx, run, p.stopReason, p.phase));
+    return { ended: true };
+  }
+
+  /** C4 `chat.abort`: operators end a session's open runs (or one of them) with `aborted`. */
+  abort(identity: Identity, p: Params<'chat.abort'>): Result<'chat.abort'> {
+    const session = this.core.readableSession(identity, p.sessionKey);
+    if (!canWriteSession(identity, session)) throw forbidden(`chat.abort in session "${session.key}"`, ['operator.write'], identity);
+    const runs = this.core.store.activeRuns(p.sessionKey).filter((r) => p.runId === undefined || r.runId === p.runId);
+    if (runs.length === 0) return { aborted: [] };
+    this.core.hub.commit((tx) => {
+      for (const run of runs) this.endIn(tx, run, 'aborted', undefined);
+    });
+    return { aborted: runs.map((r) => r.runId) };
+  }
+
+  private endIn(tx: Tx, run: RunRow, stopReason: StopReason, phase: Phase | undefined): void {
+    const ended: RunRow = { ...run, endedAtMs: this.core.clock.now(), stopReason, ...(phase ? { phase } : {}) };
+    this.core.store.updateRun(ended);
+    tx.emit('run.ended', { runId: run.runId, sessionKey: run.sessionKey, stopReason }, { sessionKey: run.sessionKey });
+    onRunEnded(this.core, tx, ended, ended.phase);
+    tx.after(() => this.streams.delete(run.runId));
+  }
+}

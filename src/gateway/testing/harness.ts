@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { GatewayConfig, QuestionItemInput, Scope } from '../../protocol/index.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
+import { createMemoryStore } from '../store/memory.ts';
+import { TestClient } from './ws-client.ts';
+
+/** One identity per row of the visibility matrix (A2, A3). */
+export const WHO = {
+  admin: { role: 'operator', scopes: ['operator.admin'] },
+  questions: { role: 'operator', scopes: ['operator.questions'] },
+  guest: { role: 'operator', scopes: ['operator.sessions.write'] },
+  guest2: { role: 'operator', scopes: ['operator.sessions.write'] },
+  reader: { role: 'operator', scopes: ['operator.read'] },
+  writer: { role: 'operator', scopes: ['operator.write'] },
+  agent: { role: 'agent', scopes: ['agent.run'] },
+  agent2: { role: 'agent', scopes: ['agent.run'] },
+} as const satisfies Record<string, { role: 'operator' | 'agent'; scopes: Scope[] }>;
+export type Who = keyof typeof WHO;
+
+export const tokenOf = (who: Who) => `token-of-${who}-0123456789`;
+
+export const testConfig: GatewayConfig = {
+  identities: Object.entries(WHO).map(([id, v]) => ({ id, token: tokenOf(id as Who), role: v.role, scopes: [...v.scopes] })),
+};
+
+/** A valid single question; `n` varies the id so prompts differ. */
+export function item(over: Partial<QuestionItemInput> = {}): QuestionItemInput {
+  return {
+    id: 'env',
+    header: 'Environment',
+    question: 'Where should it deploy?',
+    options: [{ label: 'Staging' }, { label: 'Production' }],
+    ...over,
+  };
+}
+
+export type TestGateway = {
+  gw: RunningGateway;
+  dir: string;
+  dbPath: string;
+  clients: TestClient[];
+  /** Opens a socket and completes the handshake as `who`. */
+  connect(who: Who, extra?: Parameters<TestClient['connect']>[1]): Promise<TestClient>;
+  /** Opens a socket without a handshake. */
+  open(): Promise<TestClient>;
+  logs: string[];
+  /** Closes every client and the gateway, checks every frame received followed the protocol. */
+  close(opts?: { keepDir?: boolean }): Promise<void>;
+};
+
+export async function startTestGateway(over: GatewayOptions & { memory?: boolean; dir?: string } = {}): Promise<TestGateway> {
+  const dir = over.dir ?? mkdtempSync(join(tmpdir(), 'askdock-gw-'));
+  const dbPath = join(dir, 'askdock.db');
+  const logs: string[] = [];
+  const { memory, dir: _dir, ...opts } = over;
+  const gw = await startGateway({
+    port: 0,
+    config: testConfig,
+    checkFrames: true,
+    log: (line) => logs.push(line),
+    ...(memory ? { store: createMemoryStore() } : { dbPath }),
+    uiDir: join(dir, 'no-ui'),
+    ...opts,
+  });
+  const clients: TestClient[] = [];
+  const open = async () => {
+    const c = await TestClient.open(gw.wsUrl);
+    clients.push(c);
+    return c;
+  };
+  return {
+    gw,
+    dir,
+    dbPath,
+    clients,
+    logs,
+    open,
+    async connect(who, extra) {
+      const c = await open();
+      const res = await c.connect(tokenOf(who), extra);
+      if (!res.ok) throw new Error(`connect as ${who} failed: ${JSON.stringify(res.error)}`);
+      return c;
+    },
+    async close(closeOpts) {
+      for (const c of clients) c.close();
+      await gw.close();
+      if (memory) gw.store.close();
+      if (!closeOpts?.keepDir && !over.dir) rmSync(dir, { recursive: true, force: true });
+      const problems = clients.flatMap((c) => c.problems);
+      expect(problems, 'frames that break the protocol').toEqual([]);
+      expect(logs.filter((l) => /breaks|failed/.test(l)), 'gateway errors').toEqual([]);
+    },
+  };
+}
+
+/** Lets pending socket frames arrive. */
+export const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));

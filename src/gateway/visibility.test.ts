@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AskdockError } from '../protocol/index.ts';
+import { item, settle, startTestGateway, type TestGateway, type Who } from './testing/harness.ts';
+import type { TestClient } from './testing/ws-client.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const code = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    if (err instanceof AskdockError) return err.code;
+    throw err;
+  }
+};
+
+const ALL: Who[] = ['admin', 'questions', 'guest', 'guest2', 'reader', 'writer', 'agent', 'agent2'];
+
+/** Sessions of admin, guest and guest2; questions in each, one privileged, two sessionless. */
+async function world(memory = false) {
+  t = await startTestGateway({ memory });
+  const c = {} as Record<Who, TestClient>;
+  for (const who of ALL) c[who] = await t.connect(who);
+  const adminSession = (await c.admin.call('sessions.create', { title: 'admin' })).session.key;
+  const guestSession = (await c.guest.call('sessions.create', { title: 'guest' })).session.key;
+  const foreignSession = (await c.guest2.call('sessions.create', { title: 'guest2' })).session.key;
+  const ask = (who: TestClient, sessionKey?: string, privileged?: boolean) =>
+    who.call('question.request', { ...(sessionKey ? { sessionKey } : {}), ...(privileged ? { privileged } : {}), mode: 'async', questions: [item()] }).then((r) => r.id);
+  const q = {
+    guest: await ask(c.agent, guestSession),
+    guestPrivileged: await ask(c.agent, guestSession, true),
+    foreign: await ask(c.agent, foreignSession),
+    adminSession: await ask(c.agent, adminSession),
+    sessionless: await ask(c.agent),
+    agent2: await ask(c.agent2),
+  };
+  const every = Object.values(q);
+  const expected: Record<Who, string[]> = {
+    admin: every,
+    questions: every,
+    guest: [q.guest],
+    guest2: [q.foreign],
+    reader: [],
+    writer: [],
+    agent: [q.guest, q.guestPrivileged, q.foreign, q.adminSession, q.sessionless],
+    agent2: [q.agent2],
+  };
+  await settle(50);
+  return { c, q, every, expected, adminSession, guestSession, foreignSession };
+}
+
+describe('visibility matrix', () => {
+  it.each([false, true])('[A3] question.list, question.get and hello snapshots show each identity exactly its questions (memory store: %s)', async (memory) => {
+    const { c, every, expected } = await world(memory);
+    for (const who of ALL) {
+      const listed = (await c[who].call('question.list', {}).catch((e: AskdockError) => ({ questions: [], code: e.code }))).questions.map((x) => x.id);
+      if (who === 'reader' || who === 'writer') expect(await code(c[who].call('question.list', {})), who).toBe('FORBIDDEN');
+      else expect(listed.sort(), who).toEqual([...expected[who]].sort());
+      for (const id of every) {
+        const got = await code(c[who].call('question.get', { id }));
+        const want = expected[who].includes(id) ? 'ok' : who === 'reader' || who === 'writer' ? 'FORBIDDEN' : 'QUESTION_NOT_FOUND';
+        expect(got, `${who} get ${id}`).toBe(want);
+      }
+      const fresh = await t!.connect(who);
+      expect(fresh.hello!.snapshot.pendingQuestions.map((x) => x.id).sort(), `${who} snapshot`).toEqual([...expected[who]].sort());
+    }
+  });
+
+  it('[A4] question events reach exactly the connections that may see the question', async () => {
+    const { c, q, expected } = await world();
+    for (const who of ALL) {
+      const seen = c[who].eventsNamed('question.requested').map((e) => e.question.id);
+      expect(seen.sort(), who).toEqual([...expected[who]].sort());
+    }
+    await c.admin.call('question.resolve', { id: q.guestPrivileged, skip: true });
+    await c.guest.call('question.resolve', { id: q.guest, answers: { env: ['Staging'] } });
+    await settle(50);
+    for (const who of ALL) {
+      const seen = c[who].eventsNamed('question.resolved').map((e) => e.id);
+      const want = [q.guestPrivileged, q.guest].filter((id) => expected[who].includes(id));
+      expect(seen.sort(), who).toEqual(want.sort());
+    }
+  });
+
+  it('[A3] a guest answers only in its own session, never privileged or sessionless questions', async () => {
+    const { c, q } = await world();
+    expect(await code(c.guest.call('question.resolve', { id: q.foreign, skip: true }))).toBe('QUESTION_NOT_FOUND');
+    expect(await code(c.guest.call('question.resolve', { id: q.guestPrivileged, skip: true }))).toBe('QUESTION_NOT_FOUND');
+    expect(await code(c.guest.call('question.resolve', { id: q.sessionless, skip: true }))).toBe('QUESTION_NOT_FOUND');
+    expect(await code(c.guest.call('question.resolve', { id: q.guest, skip: true }))).toBe('ok');
+    expect(await code(c.questions.call('question.resolve', { id: q.sessionless, skip: true }))).toBe('ok');
+    expect(await code(c.agent2.call('question.resolve', { id: q.foreign, cancel: true }))).toBe('QUESTION_NOT_FOUND');
+  });
+
+  it('[A3] session access alone exposes no questions, not even a count', async () => {
+    const { c, guestSession } = await world();
+    for (const who of ['reader', 'writer'] as const) {
+      const sessions = (await c[who].call('sessions.list', {})).sessions;
+      expect(sessions).toHaveLength(3);
+      expect(sessions.every((s) => s.pendingQuestions === 0), who).toBe(true);
+      const updates = c[who].eventsNamed('session.updated');
+      expect(updates.every((u) => u.session.pendingQuestions === 0), who).toBe(true);
+    }
+    const mine = (await c.guest.call('sessions.list', {})).sessions;
+    expect(mine.map((s) => s.key)).toEqual([guestSession]);
+    // The privileged question in the guest's session is not counted for the guest; an admin counts both.
+    expect(mine[0].pendingQuestions).toBe(1);
+    expect((await c.admin.call('sessions.list', {})).sessions.find((s) => s.key === guestSession)?.pendingQuestions).toBe(2);
+  });
+
+  it('[A4] sessions of others do not exist for a guest: list, history, send and events', async () => {
+    const { c, guestSession, foreignSession } = await world();
+    expect(await code(c.guest.call('chat.history', { sessionKey: foreignSession }))).toBe('SESSION_NOT_FOUND');
+    expect(await code(c.guest.call('chat.send', { sessionKey: foreignSession, message: 'hi', idempotencyKey: 'guest-key-1' }))).toBe('SESSION_NOT_FOUND');
+    await c.guest2.call('chat.send', { sessionKey: foreignSession, message: 'secret', idempotencyKey: 'guest2-key-1' });
+    await c.guest.call('chat.send', { sessionKey: guestSession, message: 'mine', idempotencyKey: 'guest-key-2' });
+    await settle(50);
+    expect(c.guest.eventsNamed('chat').map((e) => e.message.text)).toEqual(['mine']);
+    expect(c.guest.eventsNamed('session.updated').every((e) => e.session.key === guestSession)).toBe(true);
+    expect(c.reader.eventsNamed('chat').map((e) => e.message.text).sort()).toEqual(['mine', 'secret']);
+    expect(c.questions.eventsNamed('chat')).toEqual([]);
+    // Agents hear chat only where they subscribed (C6).
+    expect(c.agent.eventsNamed('chat')).toEqual([]);
+  });
+
+  it('[A5] every method checks its scope and FORBIDDEN names the scope needed', async () => {
+    const { c, guestSession } = await world();
+    const cases: [Who, string, unknown, RegExp][] = [
+      ['reader', 'sessions.create', {}, /operator\.write/],
+      ['reader', 'chat.send', { sessionKey: guestSession, message: 'x', idempotencyKey: '12345678' }, /operator\.write/],
+      ['reader', 'question.list', {}, /operator\.questions/],
+      ['agent', 'sessions.create', {}, /operator\.admin/],
+      ['agent', 'chat.send', { sessionKey: guestSession, message: 'x', idempotencyKey: '12345678' }, /operator\.write/],
+      ['admin', 'question.request', { questions: [item()] }, /agent\.run/],
+      ['admin', 'run.start', {}, /agent\.run/],
+      ['questions', 'sessions.list', {}, /operator\.read/],
+      ['guest', 'chat.inject', { runId: 'r', text: 'x', state: 'final' }, /agent\.run/],
+      ['writer', 'question.resolve', { id: 'x', skip: true }, /operator\.questions/],
+    ];
+    for (const [who, method, params, scope] of cases) {
+      const res = await c[who].request(method, params);
+      expect(res.error?.code, `${who} ${method}`).toBe('FORBIDDEN');
+      expect(res.error?.message, `${who} ${method}`).toMatch(scope);
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { AskdockError, methods, type MethodName, type Scope, type Session } from '../protocol/index.ts';
+import type { Identity } from './auth.ts';
+import type { EventAudience } from './store/types.ts';
+
+/**
+ * A3/A4/A5 in one place: method results, event fan-out and resume replay all ask these functions,
+ * so what an identity may see is decided once.
+ */
+
+export function hasAnyScope(identity: Identity, scopes: readonly Scope[]): boolean {
+  return scopes.some((s) => identity.scopes.has(s));
+}
+
+/** A5: a missing scope answers FORBIDDEN naming the scopes that would allow the call. */
+export function requireMethodScope(identity: Identity, method: MethodName): void {
+  const needed = methods[method].scopes;
+  if (hasAnyScope(identity, needed)) return;
+  const held = [...identity.scopes].join(', ') || 'none';
+  throw new AskdockError('FORBIDDEN', `${method} needs scope ${needed.join(' or ')}; identity "${identity.id}" has ${held}`, {
+    details: { method, needed },
+  });
+}
+
+export function forbidden(what: string, needed: readonly Scope[], identity: Identity): AskdockError {
+  return new AskdockError('FORBIDDEN', `${what} needs scope ${needed.join(' or ')}; identity "${identity.id}" lacks it`, {
+    details: { needed },
+  });
+}
+
+/** operator.admin, operator.read and operator.write read every session (A2). */
+export function readsEverySession(identity: Identity): boolean {
+  return hasAnyScope(identity, ['operator.admin', 'operator.read', 'operator.write']);
+}
+
+/** operator.admin and operator.questions see and answer every question (A2, A3). */
+export function seesEveryQuestion(identity: Identity): boolean {
+  return hasAnyScope(identity, ['operator.admin', 'operator.questions']);
+}
+
+const isGuestOwner = (identity: Identity, owner: string | undefined) =>
+  identity.scopes.has('operator.sessions.write') && owner !== undefined && owner === identity.id;
+
+type SessionLike = { createdBy: string };
+
+/** Agents read sessions too (chat.history, sessions.list); a guest reads only the sessions it created. */
+export function canReadSession(identity: Identity, session: SessionLike): boolean {
+  return readsEverySession(identity) || identity.scopes.has('agent.run') || isGuestOwner(identity, session.createdBy);
+}
+
+export function canWriteSession(identity: Identity, session: SessionLike): boolean {
+  return hasAnyScope(identity, ['operator.admin', 'operator.write']) || isGuestOwner(identity, session.createdBy);
+}
+
+export type QuestionLike = { sessionKey?: string | null; askedBy: string; privileged?: boolean };
+
+/** A3 for answering: admin/questions everywhere; a guest only in its own session and never privileged or sessionless ones. */
+export function canAnswerQuestion(identity: Identity, q: QuestionLike, sessionOwner: string | undefined): boolean {
+  if (seesEveryQuestion(identity)) return true;
+  return !!q.sessionKey && !q.privileged && isGuestOwner(identity, sessionOwner);
+}
+
+/** A3: answerers see it, and the agent that asked it. Session access alone (read/write) shows no questions. */
+export function canSeeQuestion(identity: Identity, q: QuestionLike, sessionOwner: string | undefined): boolean {
+  return q.askedBy === identity.id || canAnswerQuestion(identity, q, sessionOwner);
+}
+
+/** Who is looking: agents also carry the sessions they subscribed to (C6). */
+export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };
+export type OwnerLookup = (sessionKey: string) => string | undefined;
+
+/**
+ * A4 for events (live and replayed): question events follow A3; session events (chat, runs, session.updated)
+ * reach session readers, a guest in its own session, and agents subscribed to the session.
+ */
+export function canSeeEvent(viewer: Viewer, audience: EventAudience, ownerOf: OwnerLookup): boolean {
+  const { identity } = viewer;
+  if (audience.onlyIdentity !== undefined && audience.onlyIdentity !== identity.id) return false;
+  const owner = audience.sessionKey === null ? undefined : ownerOf(audience.sessionKey);
+  if (audience.question) {
+    const q = { sessionKey: audience.sessionKey, askedBy: audience.question.askedBy, privileged: audience.question.privileged };
+    return canSeeQuestion(identity, q, owner);
+  }
+  if (readsEverySession(identity)) return true;
+  if (audience.sessionKey !== null && isGuestOwner(identity, owner)) return true;
+  return identity.scopes.has('agent.run') && viewer.subscribed(audience.sessionKey);
+}
+
+/**
+ * A session as this identity sees it: `pendingQuestions` counts only the questions it may see,
+ * so a session reader learns nothing about questions hidden from it.
+ */
+export function sessionFor(identity: Identity, session: Session, countVisiblePending: () => number): Session {
+  if (seesEveryQuestion(identity)) return session;
+  const canSeeSome = hasAnyScope(identity, ['operator.sessions.write', 'agent.run']);
+  return { ...session, pendingQuestions: canSeeSome ? countVisiblePending() : 0 };
+}

@@ -1,0 +1,28 @@
+import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
+import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
+import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
+import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
+import { useRoute } from '../lib/router.tsx';
+import { AppRoutes } from './app-routes.tsx';
+
+/** The layout: header with the connection state, sessions on the left, the page in the middle. */
+export function AppShell() {
+  const route = useRoute();
+  useSessionsSync();
+  useChatSync();
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <span className="app-brand">askdock</span>
+        <ConnectionStatus />
+      </header>
+      <div className="app-body">
+        <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} />
+        <main className="app-main">
+          <AppRoutes route={route} />
+        </main>
+      </div>
+    </div>
+  );
+}

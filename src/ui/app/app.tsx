@@ -1,0 +1,37 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import type { ComposerSlot } from '../lib/composer-slot.tsx';
+import { forgetToken, keepToken, takeToken } from '../lib/token.ts';
+import { ConnectedApp } from './connected-app.tsx';
+
+const SignInPage = lazy(() => import('./sign-in-page.tsx'));
+
+export type AppProps = {
+  /** Replaces the built-in composer (U14); see docs/composer-slot.md. */
+  composerSlot?: ComposerSlot;
+};
+
+/** The Control UI: a sign-in form without a token, else the app connected to the gateway at this origin. */
+export function App({ composerSlot }: AppProps) {
+  const [token, setToken] = useState<string | null>(() => takeToken());
+  const [problem, setProblem] = useState<string | undefined>();
+
+  const signIn = useCallback((next: string) => {
+    keepToken(next);
+    setProblem(undefined);
+    setToken(next);
+  }, []);
+
+  const rejected = useCallback((message: string) => {
+    forgetToken();
+    setProblem(message);
+    setToken(null);
+  }, []);
+
+  if (!token)
+    return (
+      <Suspense fallback={null}>
+        <SignInPage onToken={signIn} problem={problem} />
+      </Suspense>
+    );
+  return <ConnectedApp key={token} token={token} composerSlot={composerSlot} onRejected={rejected} />;
+}

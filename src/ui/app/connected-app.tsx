@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { GatewayClient } from '../../client/client.ts';
+import { GatewayProvider } from '../lib/gateway.tsx';
+import { ComposerSlotProvider, type ComposerSlot } from '../lib/composer-slot.tsx';
+import { createQueryClient } from '../lib/query-client.ts';
+import { sameOriginSocketUrl } from '../lib/gateway-url.ts';
+import { AppShell } from './app-shell.tsx';
+
+type Props = { token: string; composerSlot?: ComposerSlot; onRejected: (message: string) => void };
+
+function createClient(token: string): GatewayClient {
+  return new GatewayClient({ url: sameOriginSocketUrl(), token, client: { name: 'control-ui', mode: 'ui' } });
+}
+
+/** One gateway client and one query cache for the signed-in tab, and the providers around the shell. */
+export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
+  const [client] = useState(() => createClient(token));
+  const [queryClient] = useState(createQueryClient);
+
+  useEffect(() => {
+    client.start().catch(() => {
+      // A refused token ends the connection for good (4001); anything else keeps retrying inside the client.
+      if (client.state.lastError?.code === 'UNAUTHORIZED') onRejected('The gateway did not accept that token. Paste a current one.');
+    });
+    return () => client.close();
+  }, [client, onRejected]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <GatewayProvider client={client}>
+        <ComposerSlotProvider slot={composerSlot}>
+          <AppShell />
+        </ComposerSlotProvider>
+      </GatewayProvider>
+    </QueryClientProvider>
+  );
+}

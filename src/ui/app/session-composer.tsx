@@ -1,0 +1,29 @@
+import { useCallback } from 'react';
+import { useConnectionState } from '../lib/gateway.tsx';
+import { useComposerSlot, type ComposerSlotProps } from '../lib/composer-slot.tsx';
+import { Composer } from '../features/chat/components/composer.tsx';
+import { useSendMessage } from '../features/chat/api/send-message.ts';
+import { expandDock } from '../features/questions/index.tsx';
+
+/** The built-in composer, adapted to the slot's props. */
+function DefaultComposer({ send, onCommand, disabled }: ComposerSlotProps) {
+  return <Composer onSend={send} onCommand={onCommand} disabled={disabled} />;
+}
+
+/** Renders whichever composer fills the slot (U14) for one session, wired to chat.send and `/question`. */
+export function SessionComposer({ sessionKey }: { sessionKey: string }) {
+  const Slot = useComposerSlot(DefaultComposer);
+  const sendMessage = useSendMessage(sessionKey);
+  const { mutateAsync } = sendMessage;
+  const status = useConnectionState().status;
+
+  const send = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
+  const onCommand = useCallback(
+    (command: string) => {
+      if (command === '/question') expandDock(sessionKey);
+    },
+    [sessionKey],
+  );
+
+  return <Slot key={sessionKey} sessionKey={sessionKey} send={send} onCommand={onCommand} disabled={status === 'closed'} />;
+}

@@ -1,0 +1,40 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../components/ui/button.tsx';
+
+/** Shown when the tab has no token (or the gateway refused it): paste the token `askdock start` printed. */
+export default function SignInPage({ onToken, problem }: { onToken: (token: string) => void; problem?: string }) {
+  const [token, setToken] = useState('');
+  const inputId = useId();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = token.trim();
+    if (value) onToken(value);
+  };
+  return (
+    <main className="sign-in">
+      <form className="sign-in-card" onSubmit={submit}>
+        <h1>askdock</h1>
+        <p className="muted">
+          Open the address <code>askdock start</code> printed, or paste its token here.
+        </p>
+        {problem && (
+          <p className="inline-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <label htmlFor={inputId}>Token</label>
+        <input
+          id={inputId}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={token}
+          onChange={(event) => setToken(event.target.value)}
+        />
+        <Button type="submit" variant="primary" disabled={!token.trim()}>
+          Sign in
+        </Button>
+      </form>
+    </main>
+  );
+}

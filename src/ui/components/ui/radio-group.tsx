@@ -1,0 +1,15 @@
+import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
+import type { ComponentProps } from 'react';
+
+/** Radix owns roving focus and arrow keys; this only adds the house look. */
+export function RadioGroup({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Root>) {
+  return <RadioGroupPrimitive.Root className={['radio-group', className].filter(Boolean).join(' ')} {...props} />;
+}
+
+export function RadioGroupItem({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Item>) {
+  return (
+    <RadioGroupPrimitive.Item className={['radio', className].filter(Boolean).join(' ')} {...props}>
+      <RadioGroupPrimitive.Indicator className="radio-indicator" />
+    </RadioGroupPrimitive.Item>
+  );
+}

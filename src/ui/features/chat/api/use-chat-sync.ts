@@ -1,0 +1,25 @@
+import { useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
+import { endStreams, upsertMessage, type HistoryData } from '../lib/history-cache.ts';
+import { chatKeys } from './get-history.ts';
+
+/** Merges live `chat` events into loaded histories; after a reconnect that could not resume, reads them again (R2). */
+export function useChatSync() {
+  const queryClient = useQueryClient();
+  const helloSeen = useRef(false);
+
+  useGatewayEvent('chat', ({ sessionKey, message, state }) => {
+    queryClient.setQueryData<HistoryData>(chatKeys.history(sessionKey), (data) => upsertMessage(data, message, state === 'delta'));
+  });
+
+  useGatewayEvent('run.ended', ({ runId, sessionKey }) => {
+    if (sessionKey) queryClient.setQueryData<HistoryData>(chatKeys.history(sessionKey), (data) => endStreams(data, runId));
+  });
+
+  useGatewayHello((hello) => {
+    const reconnect = helloSeen.current;
+    helloSeen.current = true;
+    if (reconnect && !hello.resumed) void queryClient.invalidateQueries({ queryKey: chatKeys.all });
+  });
+}

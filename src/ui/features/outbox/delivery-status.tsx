@@ -1,0 +1,120 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { canDiscard, canEdit, canRetry, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
+import { useOutbox, useOutboxRowForQuestion } from '../../lib/outbox/use-outbox.ts';
+
+export const DELIVERY_LABELS: Record<OutboxState, string> = {
+  queued: 'Queued',
+  sending: 'Sending',
+  failed: 'Failed',
+  unconfirmed: 'Unconfirmed',
+  sent: 'Sent',
+};
+
+/** The status line: the state word, and for Failed what the gateway said. */
+export function deliveryText(row: OutboxRow): string {
+  const label = DELIVERY_LABELS[row.state];
+  return row.state === 'failed' && row.error ? `${label}: ${row.error.message}` : label;
+}
+
+export type DeliveryStatusViewProps = {
+  row: OutboxRow;
+  onRetry(): void;
+  onDiscard(): void;
+  onEdit(text: string): Promise<unknown> | void;
+};
+
+/** A question summary's delivery line (PRODUCT U9): state, Retry answer, Discard, and Edit while still queued. */
+export function DeliveryStatusView({ row, onRetry, onDiscard, onEdit }: DeliveryStatusViewProps) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const editing = draft !== null && canEdit(row);
+  const hintId = useId();
+  return (
+    <div className="delivery-status" data-state={row.state} data-error-code={row.error?.code}>
+      <span role="status" aria-describedby={row.state === 'unconfirmed' ? hintId : undefined}>
+        {deliveryText(row)}
+      </span>
+      {row.state === 'unconfirmed' && (
+        <span id={hintId} className="delivery-status-hint">
+          The connection dropped before the gateway confirmed it; retrying never sends it twice.
+        </span>
+      )}
+      {canRetry(row) && (
+        <Button size="sm" onClick={onRetry}>
+          Retry answer
+        </Button>
+      )}
+      {canEdit(row) && !editing && (
+        <Button size="sm" variant="ghost" onClick={() => setDraft(row.text)}>
+          Edit
+        </Button>
+      )}
+      {canDiscard(row) && (
+        <Button size="sm" variant="ghost" onClick={onDiscard}>
+          Discard
+        </Button>
+      )}
+      {editing && <EditForm text={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={onEdit} done={() => setDraft(null)} />}
+    </div>
+  );
+}
+
+type EditFormProps = {
+  text: string;
+  onChange(text: string): void;
+  onCancel(): void;
+  onSave(text: string): Promise<unknown> | void;
+  done(): void;
+};
+
+function EditForm({ text, onChange, onCancel, onSave, done }: EditFormProps) {
+  const [saving, setSaving] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!text.trim() || saving) return;
+    setSaving(true);
+    try {
+      await onSave(text);
+      done();
+    } finally {
+      setSaving(false);
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Ctrl/Cmd+Enter saves as in the dock; plain Enter adds a line; never while an IME is composing.
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      e.currentTarget.form?.requestSubmit();
+    }
+    if (e.key === 'Escape') onCancel();
+  };
+  return (
+    <form className="delivery-status-edit" onSubmit={submit}>
+      <label>
+        Edit answer
+        <textarea value={text} rows={Math.min(8, text.split('\n').length + 1)} onChange={(e) => onChange(e.target.value)} onKeyDown={onKeyDown} autoFocus />
+      </label>
+      <Button type="submit" size="sm" variant="primary" disabled={!text.trim() || saving}>
+        Save
+      </Button>
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
+
+/** The delivery of one question's async answer, from the outbox; nothing when the outbox holds no row for it. */
+export function DeliveryStatus({ questionId }: { questionId: string }) {
+  const outbox = useOutbox();
+  const row = useOutboxRowForQuestion(questionId);
+  if (!row) return null;
+  return (
+    <DeliveryStatusView
+      row={row}
+      onRetry={() => void outbox.retry(row.id)}
+      onDiscard={() => void outbox.discard(row.id)}
+      onEdit={(text) => outbox.edit(row.id, text)}
+    />
+  );
+}

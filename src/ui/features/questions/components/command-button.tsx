@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
+import { IS_MAC, type CommandContext, type DockCommand } from '../commands.ts';
+import { KbdHint } from './kbd-hint.tsx';
+
+type Props = {
+  command: DockCommand;
+  ctx: CommandContext;
+  variant?: ButtonProps['variant'];
+  /** Shown instead of the label; the label stays the accessible name. */
+  icon?: ReactNode;
+  hint?: boolean;
+};
+
+/** A button driven by the command registry: same label, enabled state, action and key hint as the keyboard. */
+export function CommandButton({ command, ctx, variant = 'secondary', icon, hint = true }: Props) {
+  const keys = hint ? command.keys?.(IS_MAC) : undefined;
+  const enabled = command.enabled(ctx);
+  return (
+    <Button
+      variant={variant}
+      size="sm"
+      className="qd-command"
+      // aria-disabled keeps focus on the button while a submit is in flight; a disabled one would drop it.
+      aria-disabled={!enabled || undefined}
+      aria-label={icon ? command.label : undefined}
+      title={icon ? command.label : undefined}
+      aria-keyshortcuts={command.shortcut?.(IS_MAC)}
+      onClick={() => {
+        if (enabled) command.run(ctx);
+      }}
+    >
+      {icon ?? command.label}
+      {keys && <KbdHint keys={keys} />}
+    </Button>
+  );
+}

@@ -1,0 +1,74 @@
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
+import { optionKey } from '../commands.ts';
+import { itemAnswer, type QuestionItemRecord } from '../lib/model.ts';
+import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
+import { optionId, problemId, questionTextId } from './dom-ids.ts';
+import { KbdHint } from './kbd-hint.tsx';
+
+/** `locked` while a submit is in flight: choices stay focusable (focus is never dropped) but do not change. */
+type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
+
+/** Options as Radix radios (single-select) or checkboxes (multi-select), each named by its label (U12). */
+export function OptionList({ recordId, item, locked, attempted }: Props) {
+  const draft = useItemDraft(recordId, item.id);
+  const { optionPicked } = useDraftActions();
+  const multi = item.multiSelect === true;
+  const labelledBy = questionTextId(recordId, item.id);
+  const describedBy = attempted && itemAnswer(item, draft).length === 0 ? problemId(recordId, item.id) : undefined;
+  const pick = (label: string) => {
+    if (!locked) optionPicked(recordId, item.id, label, multi);
+  };
+
+  const rows = item.options.map((option, index) => {
+    const id = optionId(recordId, item.id, index);
+    const descId = option.description ? `${id}-desc` : undefined;
+    const key = optionKey(index + 1);
+    const control = multi ? (
+      <Checkbox
+        id={id}
+        checked={draft.chosen.includes(option.label)}
+        onCheckedChange={() => pick(option.label)}
+        aria-describedby={descId}
+        aria-keyshortcuts={key}
+      />
+    ) : (
+      <RadioGroupItem id={id} value={option.label} aria-describedby={descId} aria-keyshortcuts={key} />
+    );
+    return (
+      <div className="qd-option" key={option.label} data-checked={draft.chosen.includes(option.label) || undefined}>
+        {control}
+        <span className="qd-option-text">
+          <label htmlFor={id} className="qd-option-label">
+            {option.label}
+          </label>
+          {option.description && (
+            <span id={descId} className="qd-option-desc">
+              {option.description}
+            </span>
+          )}
+        </span>
+        {key && <KbdHint keys={[key]} />}
+      </div>
+    );
+  });
+
+  if (multi)
+    return (
+      <div role="group" aria-labelledby={labelledBy} aria-describedby={describedBy} className="qd-options">
+        {rows}
+      </div>
+    );
+  return (
+    <RadioGroup
+      className="qd-options"
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      value={draft.chosen[0] ?? null}
+      onValueChange={pick}
+      loop
+    >
+      {rows}
+    </RadioGroup>
+  );
+}

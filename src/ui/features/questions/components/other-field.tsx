@@ -1,0 +1,29 @@
+import type { QuestionItemRecord } from '../lib/model.ts';
+import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
+import { otherId } from './dom-ids.ts';
+
+type Props = { recordId: string; item: QuestionItemRecord; locked: boolean };
+
+/** Free text on every question (U4): never an authored option, and text equal to a label stays text (U6). */
+export function OtherField({ recordId, item, locked }: Props) {
+  const text = useDraftsStore((s) => s.drafts[recordId]?.items[item.id]?.other ?? '');
+  const { otherTextChanged } = useDraftActions();
+  const id = otherId(recordId, item.id);
+  const multi = item.multiSelect === true;
+  return (
+    <div className="qd-other">
+      <label htmlFor={id} className="qd-other-label">
+        Other
+      </label>
+      <textarea
+        id={id}
+        className="qd-other-input"
+        rows={1}
+        value={text}
+        readOnly={locked}
+        placeholder={multi ? 'Add your own answer beside the choices' : 'Or type your own answer'}
+        onChange={(e) => otherTextChanged(recordId, item.id, e.target.value, multi)}
+      />
+    </div>
+  );
+}

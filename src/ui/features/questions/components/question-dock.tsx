@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { useGatewayEvent } from '../../../lib/gateway.tsx';
+import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
+import { useAttention } from '../hooks/use-attention.ts';
+import { useDockFocus } from '../hooks/use-dock-focus.ts';
+import { isDockRequest, pickCurrent } from '../lib/model.ts';
+import { useDockUiActions, useReopened, useSessionDock } from '../stores/dock-ui.ts';
+import { CollapsedBar } from './collapsed-bar.tsx';
+import { LiveAnnouncer } from './live-announcer.tsx';
+import { RequestPanel } from './request-panel.tsx';
+
+const NONE: QuestionRecord[] = [];
+
+/**
+ * The dock above the composer (U1): an expanded blocking question replaces the composer, an async one sits above it,
+ * and collapsed, a slim bar keeps the count and the current question in sight.
+ */
+export function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
+  useQuestionsSync();
+  useAttention();
+  const reopened = useReopened();
+  const requests =
+    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => isDockRequest(r, sessionKey, reopened)), [sessionKey, reopened])) ??
+    NONE;
+  const dock = useSessionDock(sessionKey);
+  const actions = useDockUiActions();
+  const current = pickCurrent(requests, dock.currentId);
+  const expanded = current !== undefined && !dock.collapsed;
+  const regionRef = useRef<HTMLElement>(null);
+  const composerRef = useRef<HTMLDivElement>(null);
+  const focusWasInside = useRef(false);
+
+  useGatewayEvent('question.requested', ({ question }) => {
+    const here = question.sessionKey === undefined || question.sessionKey === sessionKey;
+    // Async questions never take focus or reopen a collapsed dock (U8).
+    if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
+  });
+  useDockFocus(sessionKey, regionRef, composerRef, expanded ? current.id : null);
+
+  const shownId = expanded ? current.id : null;
+  useEffect(() => {
+    // The shown request was answered elsewhere or ended under the user's focus: keep focus in a sensible place.
+    const active = document.activeElement;
+    if (!focusWasInside.current || (active && active !== document.body && active.isConnected)) return;
+    focusWasInside.current = false;
+    actions.focusRequested(sessionKey, 'request');
+  }, [shownId, sessionKey, actions]);
+
+  const selectRelative = (delta: number) => {
+    if (!current || requests.length < 2) return;
+    const index = requests.indexOf(current);
+    actions.requestSelected(sessionKey, requests[(index + delta + requests.length) % requests.length].id);
+  };
+
+  return (
+    <div className="qd-dock">
+      <LiveAnnouncer sessionKey={sessionKey} />
+      {current && (
+        <section
+          ref={regionRef}
+          role="region"
+          aria-label="Questions"
+          className="qd-region"
+          data-mode={current.mode}
+          onFocus={() => (focusWasInside.current = true)}
+          onBlur={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget) focusWasInside.current = false;
+          }}
+        >
+          {expanded ? (
+            <RequestPanel
+              sessionKey={sessionKey}
+              record={current}
+              position={requests.indexOf(current) + 1}
+              requestCount={requests.length}
+              onSelectRelative={selectRelative}
+            />
+          ) : (
+            <CollapsedBar requests={requests} current={current} onExpand={() => actions.dockExpanded(sessionKey, { focus: true })} />
+          )}
+        </section>
+      )}
+      <div ref={composerRef} className="qd-composer" hidden={expanded && current.mode === 'blocking'}>
+        {composer}
+      </div>
+    </div>
+  );
+}

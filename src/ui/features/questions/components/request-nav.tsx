@@ -1,0 +1,22 @@
+import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
+import { commands, type CommandContext } from '../commands.ts';
+import { CommandButton } from './command-button.tsx';
+
+/** The request arrows, "‹ 2/3 ›" (U6); they wrap around, so neither ever turns off under the pointer. */
+export function RequestNav({ ctx, position }: { ctx: CommandContext; position: number }) {
+  if (ctx.requestCount < 2) return null;
+  return (
+    <div className="qd-nav" role="group" aria-label="Pending requests">
+      <CommandButton command={commands.previousRequest} ctx={ctx} variant="ghost" icon={<span aria-hidden="true">‹</span>} />
+      <span className="qd-nav-position">
+        <span aria-hidden="true">
+          {position}/{ctx.requestCount}
+        </span>
+        <VisuallyHidden>
+          Request {position} of {ctx.requestCount}
+        </VisuallyHidden>
+      </span>
+      <CommandButton command={commands.nextRequest} ctx={ctx} variant="ghost" icon={<span aria-hidden="true">›</span>} />
+    </div>
+  );
+}

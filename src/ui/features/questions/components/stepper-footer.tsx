@@ -1,0 +1,26 @@
+import { commands, type CommandContext } from '../commands.ts';
+import { CommandButton } from './command-button.tsx';
+
+/** Skip on the left; Back and Next, or Submit on the last step, on the right (U2, U5). */
+export function StepperFooter({ ctx, error }: { ctx: CommandContext; error: string | null }) {
+  const stepping = !ctx.stacked && ctx.questionCount > 1;
+  const last = !stepping || ctx.step === ctx.questionCount - 1;
+  return (
+    <div className="qd-footer">
+      {error && (
+        <p className="qd-problem qd-footer-error" role="alert">
+          {error}
+        </p>
+      )}
+      <CommandButton command={commands.skip} ctx={ctx} variant="ghost" />
+      <span className="qd-spacer" />
+      {ctx.busy && <span className="qd-muted">Sending…</span>}
+      {stepping && <CommandButton command={commands.back} ctx={ctx} />}
+      {last ? (
+        <CommandButton command={commands.submit} ctx={ctx} variant="primary" />
+      ) : (
+        <CommandButton command={commands.next} ctx={ctx} variant="primary" />
+      )}
+    </div>
+  );
+}

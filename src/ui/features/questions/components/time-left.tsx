@@ -1,0 +1,13 @@
+import { useNow } from '../../../lib/use-now.ts';
+import { formatTimeLeft } from '../lib/model.ts';
+
+/** The countdown ticks here alone, so the rest of the dock does not re-render each second (U7). */
+export function TimeLeft({ expiresAtMs }: { expiresAtMs: number }) {
+  const now = useNow(true, 1000);
+  const left = expiresAtMs - now;
+  return (
+    <span role="timer" className="qd-time" data-urgent={left < 60_000 || undefined}>
+      {left > 0 ? formatTimeLeft(left) : 'Expiring…'}
+    </span>
+  );
+}

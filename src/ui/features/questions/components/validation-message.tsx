@@ -1,0 +1,14 @@
+import { itemAnswer, type QuestionItemRecord } from '../lib/model.ts';
+import { useItemDraft } from '../stores/drafts.ts';
+import { problemId } from './dom-ids.ts';
+
+/** Says what is missing once a submit was tried, and goes away by itself when the question gets an answer. */
+export function ValidationMessage({ recordId, item, shown }: { recordId: string; item: QuestionItemRecord; shown: boolean }) {
+  const draft = useItemDraft(recordId, item.id);
+  if (!shown || itemAnswer(item, draft).length > 0) return null;
+  return (
+    <p id={problemId(recordId, item.id)} className="qd-problem" role="alert">
+      {item.multiSelect ? 'Choose at least one option or type an answer in Other.' : 'Choose an option or type an answer in Other.'}
+    </p>
+  );
+}

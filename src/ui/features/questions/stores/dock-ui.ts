@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+const SessionDockSchema = z.object({ currentId: z.string().nullable(), collapsed: z.boolean() });
+const PersistedSchema = z.object({
+  docks: z.record(z.string(), SessionDockSchema),
+  reopened: z.record(z.string(), z.literal(true)),
+});
+export type SessionDock = z.infer<typeof SessionDockSchema>;
+type Persisted = z.infer<typeof PersistedSchema>;
+
+/** Where focus should go after the next render: into the current request, or back to the composer. */
+export type FocusRequest = { sessionKey: string; target: 'request' | 'composer'; tick: number; recordId?: string };
+
+type Actions = {
+  requestSelected(sessionKey: string, id: string): void;
+  dockCollapsed(sessionKey: string, opts?: { focusComposer?: boolean }): void;
+  dockExpanded(sessionKey: string, opts?: { focus?: boolean }): void;
+  /** A new blocking question takes priority: it becomes current, expands the dock and takes focus (U6). */
+  blockingQuestionArrived(sessionKey: string, id: string): void;
+  /** A retired reminder asked for again from the transcript (U8). */
+  reminderReopened(sessionKey: string, id: string): void;
+  focusRequested(sessionKey: string, target: FocusRequest['target']): void;
+  focusHandled(tick: number): void;
+};
+
+type DockUiState = Persisted & { focus: FocusRequest | null; actions: Actions };
+
+const CLOSED: SessionDock = Object.freeze({ currentId: null, collapsed: false }) as SessionDock;
+let ticks = 0;
+
+export const useDockUiStore = create<DockUiState>()(
+  persist(
+    (set) => {
+      const patch = (sessionKey: string, change: Partial<SessionDock>) =>
+        set((s) => ({ docks: { ...s.docks, [sessionKey]: { ...(s.docks[sessionKey] ?? CLOSED), ...change } } }));
+      const focusOn = (sessionKey: string, target: FocusRequest['target'], recordId?: string): FocusRequest => ({
+        sessionKey,
+        target,
+        tick: ++ticks,
+        recordId,
+      });
+      return {
+        docks: {},
+        reopened: {},
+        focus: null,
+        actions: {
+          requestSelected: (sessionKey, id) => patch(sessionKey, { currentId: id }),
+          dockCollapsed: (sessionKey, opts) => {
+            patch(sessionKey, { collapsed: true });
+            if (opts?.focusComposer) set({ focus: focusOn(sessionKey, 'composer') });
+          },
+          dockExpanded: (sessionKey, opts) => {
+            patch(sessionKey, { collapsed: false });
+            if (opts?.focus) set({ focus: focusOn(sessionKey, 'request') });
+          },
+          blockingQuestionArrived: (sessionKey, id) => {
+            patch(sessionKey, { currentId: id, collapsed: false });
+            set({ focus: focusOn(sessionKey, 'request', id) });
+          },
+          reminderReopened: (sessionKey, id) => {
+            set((s) => ({ reopened: { ...s.reopened, [id]: true } }));
+            patch(sessionKey, { currentId: id, collapsed: false });
+            set({ focus: focusOn(sessionKey, 'request', id) });
+          },
+          focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
+          focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
+        },
+      };
+    },
+    {
+      name: 'askdock.question-dock',
+      version: 1,
+      // Per tab: another tab may sit on another request or keep its dock open.
+      storage: createJSONStorage(() => sessionStorage),
+      partialize: (s): Persisted => ({ docks: s.docks, reopened: s.reopened }),
+      migrate: (persisted) => readPersisted(persisted),
+      merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
+    },
+  ),
+);
+
+function readPersisted(value: unknown): Persisted {
+  const parsed = PersistedSchema.safeParse(value);
+  return parsed.success ? parsed.data : { docks: {}, reopened: {} };
+}
+
+export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => s.docks[sessionKey] ?? CLOSED);
+export const useReopened = (): Record<string, true> => useDockUiStore((s) => s.reopened);
+export const useFocusRequest = (sessionKey: string): FocusRequest | null =>
+  useDockUiStore((s) => (s.focus?.sessionKey === sessionKey ? s.focus : null));
+export const useDockUiActions = (): Actions => useDockUiStore((s) => s.actions);
+export const dockUiActions = (): Actions => useDockUiStore.getState().actions;

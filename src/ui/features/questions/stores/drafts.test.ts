@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetStores } from '../test-helpers.tsx';
+import { DRAFTS_STORAGE_KEY, readPersisted, useDraftsStore } from './drafts.ts';
+
+const actions = () => useDraftsStore.getState().actions;
+const item = (record: string, id: string) => useDraftsStore.getState().drafts[record]?.items[id];
+
+beforeEach(resetStores);
+
+describe('drafts store', () => {
+  it('[U4] on single-select the last action wins between an option and Other text', () => {
+    actions().optionPicked('r', 'env', 'Production', false);
+    actions().otherTextChanged('r', 'env', ' ', false);
+    expect(item('r', 'env')).toEqual({ chosen: ['Production'], other: ' ' });
+    actions().otherTextChanged('r', 'env', 'Production', false);
+    expect(item('r', 'env')).toEqual({ chosen: [], other: 'Production' });
+    actions().optionPicked('r', 'env', 'Staging', false);
+    expect(item('r', 'env')).toEqual({ chosen: ['Staging'], other: '' });
+  });
+
+  it('[U4] multi-select toggles choices and keeps Other text beside them', () => {
+    actions().optionPicked('r', 'n', 'Email', true);
+    actions().optionPicked('r', 'n', 'Slack', true);
+    actions().otherTextChanged('r', 'n', 'ops', true);
+    actions().optionPicked('r', 'n', 'Email', true);
+    expect(item('r', 'n')).toEqual({ chosen: ['Slack'], other: 'ops' });
+  });
+
+  it('[U6] drafts persist to localStorage with a version, and a reload reads them back', async () => {
+    actions().otherTextChanged('r', 'env', 'Staging (Recommended)', false);
+    actions().stepChanged('r', 1);
+    const stored = JSON.parse(localStorage.getItem(DRAFTS_STORAGE_KEY)!);
+    expect(stored.version).toBe(1);
+    expect(stored.state).not.toHaveProperty('actions');
+    useDraftsStore.setState({ drafts: {} });
+    localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify(stored));
+    await useDraftsStore.persist.rehydrate();
+    expect(item('r', 'env')).toEqual({ chosen: [], other: 'Staging (Recommended)' });
+    expect(useDraftsStore.getState().drafts.r.step).toBe(1);
+  });
+
+  it('[U6] unreadable or foreign stored data starts empty instead of breaking the dock', async () => {
+    expect(readPersisted({ drafts: { r: { items: { a: { chosen: 'x' } } } } })).toEqual({ drafts: {}, answeredHere: {} });
+    localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify({ state: { drafts: 42 }, version: 0 }));
+    await useDraftsStore.persist.rehydrate();
+    expect(useDraftsStore.getState().drafts).toEqual({});
+    expect(typeof useDraftsStore.getState().actions.optionPicked).toBe('function');
+  });
+
+  it('[Q5] the resolution id is made once per draft, so a retried submit is the same resolve', () => {
+    const first = actions().submitStarted('r');
+    expect(actions().submitStarted('r')).toBe(first);
+    actions().submitRejected('r', { terminal: false });
+    expect(actions().submitStarted('r')).toBe(first);
+    actions().submitSucceeded('r');
+    expect(useDraftsStore.getState().drafts.r).toBeUndefined();
+    expect(useDraftsStore.getState().answeredHere.r).toBeTypeOf('number');
+  });
+});

@@ -1,0 +1,127 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { vi } from 'vitest';
+import type { GatewayClient } from '../../../client/client.ts';
+import type { EventName, EventPayload, QuestionRecord } from '../../../protocol/index.ts';
+import { GatewayProvider } from '../../lib/gateway.tsx';
+import { questionsKey } from './api/get-questions.ts';
+import { useDockUiStore } from './stores/dock-ui.ts';
+import { useDraftsStore } from './stores/drafts.ts';
+
+// jsdom has no ResizeObserver; Radix measures its radios and checkboxes with one.
+if (typeof globalThis.ResizeObserver === 'undefined')
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+
+type Handler = (payload: unknown, seq?: number) => void;
+type RequestImpl = (method: string, params: Record<string, unknown>) => Promise<unknown>;
+
+export type FakeClient = GatewayClient & {
+  request: ReturnType<typeof vi.fn<RequestImpl>>;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+};
+
+/** Enough of a GatewayClient for component tests: requests are a mock, events are emitted by hand. */
+export function fakeClient(identity = 'operator'): FakeClient {
+  const handlers = new Map<string, Set<Handler>>();
+  const request = vi.fn<RequestImpl>(async (method, params) => {
+    if (method === 'question.resolve')
+      return 'skip' in params ? { status: 'skipped' } : { status: 'answered', answers: params.answers };
+    if (method === 'question.list') return { questions: [] };
+    throw new Error(`unexpected ${method}`);
+  });
+  const client = {
+    request,
+    hello: { auth: { identity, role: 'operator', scopes: ['operator.admin'] } },
+    state: { status: 'connected', attempt: 0 },
+    on(event: string, handler: Handler) {
+      if (!handlers.has(event)) handlers.set(event, new Set());
+      handlers.get(event)!.add(handler);
+      return () => handlers.get(event)!.delete(handler);
+    },
+    onHello: () => () => {},
+    onState: () => () => {},
+    emit(event: string, payload: unknown) {
+      for (const h of [...(handlers.get(event) ?? [])]) h(payload);
+    },
+  };
+  return client as unknown as FakeClient;
+}
+
+const NOW = Date.now();
+
+export function deployRecord(over: Partial<QuestionRecord> = {}): QuestionRecord {
+  return {
+    id: 'q-deploy',
+    sessionKey: 's1',
+    askedBy: 'agent',
+    mode: 'blocking',
+    questions: [
+      {
+        id: 'env',
+        header: 'Environment',
+        question: 'Where should I deploy?',
+        options: [
+          { label: 'Staging (Recommended)', description: 'Safe to break' },
+          { label: 'Production', description: 'Real users' },
+        ],
+      },
+      {
+        id: 'notify',
+        header: 'Notify',
+        question: 'Who should hear about it?',
+        options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }],
+        multiSelect: true,
+      },
+    ],
+    createdAtMs: NOW,
+    expiresAtMs: NOW + 300_000,
+    status: 'pending',
+    ...over,
+  };
+}
+
+export function lunchRecord(over: Partial<QuestionRecord> = {}): QuestionRecord {
+  return {
+    id: 'q-lunch',
+    sessionKey: 's1',
+    askedBy: 'agent',
+    mode: 'async',
+    questions: [
+      {
+        id: 'lunch',
+        header: 'Lunch',
+        question: 'What should we order?',
+        options: [{ label: 'Pizza (Recommended)' }, { label: 'Sushi' }, { label: 'Salad' }],
+      },
+    ],
+    createdAtMs: NOW + 1,
+    expiresAtMs: null,
+    status: 'pending',
+    ...over,
+  };
+}
+
+export function resetStores() {
+  localStorage.clear();
+  sessionStorage.clear();
+  useDraftsStore.setState({ drafts: {}, answeredHere: {} });
+  useDockUiStore.setState({ docks: {}, reopened: {}, focus: null });
+}
+
+export function setup(records: QuestionRecord[], client: FakeClient = fakeClient()) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  queryClient.setQueryData(questionsKey, records);
+  const wrap = (ui: ReactNode) => (
+    <QueryClientProvider client={queryClient}>
+      <GatewayProvider client={client}>{ui}</GatewayProvider>
+    </QueryClientProvider>
+  );
+  return { client, queryClient, wrap, render: (ui: ReactNode) => render(wrap(ui)) };
+}
+
+export const composer = <textarea aria-label="Message" />;

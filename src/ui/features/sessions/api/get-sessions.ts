@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { GatewayClient } from '../../../../client/client.ts';
+import type { Session } from '../../../../protocol/index.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+import { sortSessions } from '../lib/session-list.ts';
+
+export const sessionsKey = ['sessions'] as const;
+
+export async function getSessions(client: GatewayClient): Promise<Session[]> {
+  const { sessions } = await client.request('sessions.list', {});
+  return sortSessions(sessions);
+}
+
+/** Fed by hello-ok snapshots and `session.updated` events (use-sessions-sync.ts); the fetch covers a cold cache. */
+export function sessionsQueryOptions(client: GatewayClient) {
+  return queryOptions({ queryKey: sessionsKey, queryFn: () => getSessions(client), staleTime: Infinity });
+}
+
+export function useSessions() {
+  return useQuery(sessionsQueryOptions(useGateway()));
+}

@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Session } from '../../../../protocol/index.ts';
+import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
+import { sortSessions, upsertSession } from '../lib/session-list.ts';
+import { sessionsKey } from './get-sessions.ts';
+
+/** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` events. */
+export function useSessionsSync() {
+  const client = useGateway();
+  const queryClient = useQueryClient();
+
+  useGatewayHello((hello) => {
+    // Every hello carries a fresh snapshot, so on resumed:false it is the refetch itself.
+    queryClient.setQueryData<Session[]>(sessionsKey, sortSessions(hello.snapshot.sessions));
+  });
+
+  useEffect(() => {
+    // A hello that landed before this component subscribed still seeds a cold cache.
+    const hello = client.hello;
+    if (hello && queryClient.getQueryData(sessionsKey) === undefined)
+      queryClient.setQueryData<Session[]>(sessionsKey, sortSessions(hello.snapshot.sessions));
+  }, [client, queryClient]);
+
+  useGatewayEvent('session.updated', ({ session }) => {
+    queryClient.setQueryData<Session[]>(sessionsKey, (list) => upsertSession(list, session));
+  });
+}

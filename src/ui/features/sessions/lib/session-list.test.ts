@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../../../protocol/index.ts';
+import { sessionTitle, sortSessions, upsertSession } from './session-list.ts';
+
+const session = (key: string, createdAtMs: number, lastMessageAtMs: number | null = null): Session => ({
+  key,
+  title: key,
+  createdBy: 'op',
+  createdAtMs,
+  lastMessageAtMs,
+  pendingQuestions: 0,
+});
+
+describe('session list', () => {
+  it('puts the most recently active session first', () => {
+    const sorted = sortSessions([session('a', 1, 50), session('b', 10), session('c', 5, 100)]);
+    expect(sorted.map((s) => s.key)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('replaces a session by key instead of adding it twice', () => {
+    const list = upsertSession([session('a', 1), session('b', 2)], { ...session('a', 1, 9), pendingQuestions: 2 });
+    expect(list.map((s) => [s.key, s.pendingQuestions])).toEqual([
+      ['a', 2],
+      ['b', 0],
+    ]);
+  });
+
+  it('adds to an empty cache', () => {
+    expect(upsertSession(undefined, session('x', 1))).toHaveLength(1);
+  });
+
+  it('names an untitled session', () => {
+    expect(sessionTitle({ title: '  ' })).toBe('Untitled session');
+  });
+});

@@ -1,0 +1,30 @@
+import type { Session } from '../../../../protocol/index.ts';
+
+/** When a session last moved: its newest message, else its creation. */
+export function lastActivityMs(session: Session): number {
+  return session.lastMessageAtMs ?? session.createdAtMs;
+}
+
+/** Most recently active first; ties keep the newer session on top. */
+export function sortSessions(sessions: readonly Session[]): Session[] {
+  return [...sessions].sort((a, b) => lastActivityMs(b) - lastActivityMs(a) || b.createdAtMs - a.createdAtMs);
+}
+
+/** Replaces the session with the same key or adds it, keeping the list sorted. */
+export function upsertSession(sessions: readonly Session[] | undefined, session: Session): Session[] {
+  const rest = (sessions ?? []).filter((s) => s.key !== session.key);
+  return sortSessions([...rest, session]);
+}
+
+export function sessionTitle(session: Pick<Session, 'title'>): string {
+  return session.title.trim() || 'Untitled session';
+}
+
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayOfYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** A short "when": the time for today, else the day. */
+export function activityLabel(ms: number, nowMs: number = Date.now()): string {
+  const when = new Date(ms);
+  return when.toDateString() === new Date(nowMs).toDateString() ? timeOfDay.format(when) : dayOfYear.format(when);
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { Answers } from '../../../protocol/index.ts';
+
+/**
+ * One outbox row's delivery (PRODUCT U9): a pure state machine, no I/O.
+ *
+ *   queued ──sendStarted──▶ sending ──sendSucceeded──▶ sent
+ *     ▲                      │  │  └─connectionLost──▶ unconfirmed ──sendStarted (same key)──▶ sending
+ *     │                      │  └─sendFailed(final)──▶ failed
+ *     └─sendFailed(retryable)┘
+ *   failed | unconfirmed ──retryRequested──▶ queued;  queued | failed | unconfirmed ──discarded──▶ (removed)
+ *   any but sent ──sendSucceeded | confirmedByHistory──▶ sent
+ */
+export const OUTBOX_STATES = ['queued', 'sending', 'failed', 'unconfirmed', 'sent'] as const;
+export const OutboxState = z.enum(OUTBOX_STATES);
+export type OutboxState = z.infer<typeof OutboxState>;
+
+export const OutboxError = z.object({ code: z.string(), message: z.string() });
+export type OutboxError = z.infer<typeof OutboxError>;
+
+export const OutboxRow = z.object({
+  id: z.string().min(1),
+  /** Stable for the row's life: every attempt, automatic or "Retry answer", sends this same key (C2). */
+  idempotencyKey: z.string().min(8).max(128),
+  sessionKey: z.string().min(1),
+  questionId: z.string().min(1),
+  text: z.string(),
+  /** The structured answers for `replyTo.answers`; absent once the text was edited by hand. */
+  answers: Answers.optional(),
+  state: OutboxState,
+  error: OutboxError.optional(),
+  messageId: z.string().optional(),
+  seq: z.number().optional(),
+  createdAtMs: z.number(),
+  updatedAtMs: z.number(),
+  attempts: z.number().int().nonnegative(),
+  /** The tab holding the send lease, and until when (only one tab sends a row). */
+  sendingBy: z.string().optional(),
+  leaseExpiresAtMs: z.number().optional(),
+});
+export type OutboxRow = z.infer<typeof OutboxRow>;
+
+export type OutboxEvent =
+  | { type: 'sendStarted' }
+  | { type: 'sendSucceeded'; messageId: string; seq?: number }
+  | { type: 'sendFailed'; error: OutboxError; retryable: boolean }
+  | { type: 'connectionLost' }
+  | { type: 'retryRequested' }
+  | { type: 'edited'; text: string }
+  | { type: 'discarded' }
+  | { type: 'confirmedByHistory'; messageId: string };
+
+export type OutboxEventType = OutboxEvent['type'];
+
+const EDITABLE: ReadonlySet<OutboxState> = new Set(['queued', 'failed']);
+const DISCARDABLE: ReadonlySet<OutboxState> = new Set(['queued', 'failed', 'unconfirmed']);
+
+export const canEdit = (row: OutboxRow) => EDITABLE.has(row.state);
+export const canDiscard = (row: OutboxRow) => DISCARDABLE.has(row.state);
+export const canRetry = (row: OutboxRow) => row.state === 'failed' || row.state === 'unconfirmed';
+
+function withoutError(row: OutboxRow): OutboxRow {
+  const { error: _error, ...rest } = row;
+  return rest;
+}
+
+function toSent(row: OutboxRow, messageId: string, seq: number | undefined, nowMs: number): OutboxRow {
+  const next: OutboxRow = { ...withoutError(row), state: 'sent', messageId, updatedAtMs: nowMs };
+  if (seq !== undefined) next.seq = seq;
+  return next;
+}
+
+/**
+ * The next row after `event`, `null` when the row is discarded, or the very same `row` object when the event
+ * is not allowed in its state (callers compare by reference to see whether anything changed).
+ */
+export function transition(row: OutboxRow, event: OutboxEvent, nowMs: number): OutboxRow | null {
+  const s = row.state;
+  switch (event.type) {
+    case 'sendStarted':
+      // An unconfirmed row may be sent again without asking: the same key can only ever make one message.
+      if (s !== 'queued' && s !== 'unconfirmed') return row;
+      return { ...withoutError(row), state: 'sending', attempts: row.attempts + 1, updatedAtMs: nowMs };
+    case 'sendSucceeded':
+    case 'confirmedByHistory':
+      // A result or a saved message with this row's key is the truth, whatever this tab believed meanwhile.
+      if (s === 'sent') return row;
+      return toSent(row, event.messageId, event.type === 'sendSucceeded' ? event.seq : undefined, nowMs);
+    case 'sendFailed':
+      // The gateway answered, so nothing was saved: a retryable refusal waits in the queue, a final one needs the person.
+      if (s !== 'sending' && s !== 'unconfirmed') return row;
+      return { ...row, state: event.retryable ? 'queued' : 'failed', error: event.error, updatedAtMs: nowMs };
+    case 'connectionLost':
+      if (s !== 'sending') return row;
+      return { ...row, state: 'unconfirmed', updatedAtMs: nowMs };
+    case 'retryRequested':
+      if (s !== 'failed' && s !== 'unconfirmed') return row;
+      return { ...withoutError(row), state: 'queued', updatedAtMs: nowMs };
+    case 'edited': {
+      if (!EDITABLE.has(s) || event.text.trim() === '' || event.text === row.text) return row;
+      // Hand-edited text no longer matches the structured answers; the gateway reads the text back instead (Q9).
+      const { answers: _answers, ...rest } = row;
+      return { ...rest, text: event.text, updatedAtMs: nowMs };
+    }
+    case 'discarded':
+      return DISCARDABLE.has(s) ? null : row;
+  }
+}
+
+/** Rows the outbox may still send or resend on its own. */
+export const isPending = (row: OutboxRow) => row.state !== 'sent' && row.state !== 'failed';
