@@ -54,7 +54,9 @@ export function DeliveryStatusView({ row, onRetry, onDiscard, onEdit }: Delivery
           Discard
         </Button>
       )}
-      {editing && <EditForm text={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={onEdit} done={() => setDraft(null)} />}
+      {editing && (
+        <EditForm text={draft} onChange={setDraft} onCancel={() => setDraft(null)} onSave={onEdit} done={() => setDraft(null)} />
+      )}
     </div>
   );
 }
@@ -92,7 +94,13 @@ function EditForm({ text, onChange, onCancel, onSave, done }: EditFormProps) {
     <form className="delivery-status-edit" onSubmit={submit}>
       <label>
         Edit answer
-        <textarea value={text} rows={Math.min(8, text.split('\n').length + 1)} onChange={(e) => onChange(e.target.value)} onKeyDown={onKeyDown} autoFocus />
+        <textarea
+          value={text}
+          rows={Math.min(8, text.split('\n').length + 1)}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={onKeyDown}
+          autoFocus
+        />
       </label>
       <Button type="submit" size="sm" variant="primary" disabled={!text.trim() || saving}>
         Save

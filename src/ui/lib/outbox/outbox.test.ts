@@ -62,7 +62,7 @@ describe('outbox: sending', () => {
   it('[U9] sends one at a time per session, in order, and sessions independently', async () => {
     const client = new FakeClient('reconnecting');
     client.autoAnswer = false;
-    const outbox = make(client, { now: (() => { let t = 0; return () => ++t; })() });
+    const outbox = make(client); // the real clock: several rows share a millisecond
     const a = await outbox.enqueue(answer('qa', 's1'));
     const b = await outbox.enqueue(answer('qb', 's1'));
     const c = await outbox.enqueue(answer('qc', 's2'));
@@ -132,6 +132,48 @@ describe('outbox: sending', () => {
     expect(stateOf(outbox, row.id)).toBe('queued');
     await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
     expect(keysSent(client)).toEqual([row.idempotencyKey, row.idempotencyKey]);
+  });
+  it('[U9] RATE_LIMITED counts as retryable even without the flag', async () => {
+    const client = new FakeClient();
+    client.failNext.push(new AskdockError('RATE_LIMITED', 'too many messages', { retryAfterMs: 20 }));
+    const outbox = make(client);
+    const row = await outbox.enqueue(answer());
+    await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
+    expect(client.sends).toHaveLength(2);
+  });
+
+  it('[U10] storage that cannot be read at start leaves a working, empty outbox', async () => {
+    const storage = createMemoryStorage();
+    const realTransact = storage.transact;
+    let first = true;
+    storage.transact = (change) => {
+      if (first) {
+        first = false;
+        return Promise.reject(new Error('disk on fire'));
+      }
+      return realTransact(change);
+    };
+    const errors: unknown[] = [];
+    const client = new FakeClient();
+    const outbox = make(client, { storage, onError: (e) => errors.push(e) });
+    await outbox.ready();
+    expect(errors).toHaveLength(1);
+    const row = await outbox.enqueue(answer());
+    await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
+  });
+
+  it('lease renewals during a long send notify nobody', async () => {
+    const client = new FakeClient();
+    client.autoAnswer = false;
+    const outbox = make(client, { leaseMs: 30 });
+    const row = await outbox.enqueue(answer());
+    await until(() => expect(stateOf(outbox, row.id)).toBe('sending'));
+    const seen = outbox.row(row.id);
+    let notified = 0;
+    outbox.subscribe(() => notified++);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(notified).toBe(0);
+    expect(outbox.row(row.id)!.leaseExpiresAtMs).toBeGreaterThan(seen!.leaseExpiresAtMs!);
   });
 });
 
@@ -293,7 +335,17 @@ describe('outbox: history', () => {
   });
 
   it('matches a message by id, or by session, question and text', () => {
-    const base = { id: 'r', idempotencyKey: 'outbox-key-1', sessionKey: 's1', questionId: 'q1', text: TEXT, state: 'unconfirmed', createdAtMs: 0, updatedAtMs: 0, attempts: 1 } as const;
+    const base: OutboxRow = {
+      id: 'r',
+      idempotencyKey: 'outbox-key-1',
+      sessionKey: 's1',
+      questionId: 'q1',
+      text: TEXT,
+      state: 'unconfirmed',
+      createdAtMs: 0,
+      updatedAtMs: 0,
+      attempts: 1,
+    };
     expect(messageConfirmsRow(base, message({ text: TEXT, replyTo: { questionId: 'q1' } }))).toBe(true);
     expect(messageConfirmsRow(base, message({ text: TEXT, replyTo: { questionId: 'q2' } }))).toBe(false);
     expect(messageConfirmsRow(base, message({ text: 'other', replyTo: { questionId: 'q1' } }))).toBe(false);

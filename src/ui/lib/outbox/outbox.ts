@@ -72,7 +72,9 @@ const HISTORY_LOOKUP_LIMIT = 200;
 
 function randomId(): string {
   const c = globalThis.crypto;
-  return c?.randomUUID ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+  if (c?.randomUUID) return c.randomUUID();
+  const part = () => Math.random().toString(36).slice(2);
+  return `${Date.now().toString(36)}-${part()}-${part()}`;
 }
 
 const normalisedText = (text: string) => text.replace(/\r\n/g, '\n').trim();
@@ -94,7 +96,8 @@ function errorOf(err: unknown): OutboxError & { retryable: boolean; retryAfterMs
   return {
     code,
     message: typeof e?.message === 'string' && e.message ? e.message : String(err),
-    retryable: e?.retryable === true,
+    // RATE_LIMITED always means "later" (PROTOCOL: it carries retryAfterMs), flag or not.
+    retryable: e?.retryable === true || code === 'RATE_LIMITED',
     retryAfterMs: typeof e?.retryAfterMs === 'number' ? e.retryAfterMs : undefined,
     aborted: e?.name === 'AbortError',
   };
@@ -160,6 +163,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
     for (const l of [...discardListeners]) l(row);
   };
 
+  // What a person can see of a row: lease renewals alone re-render nothing.
+  const visible = (row: OutboxRow) => JSON.stringify({ ...row, sendingBy: undefined, leaseExpiresAtMs: undefined });
+
   const leasedByOther = (row: OutboxRow, at = now()) =>
     row.sendingBy !== undefined && row.sendingBy !== tabId && (row.leaseExpiresAtMs ?? 0) > at;
   const released = (row: OutboxRow): OutboxRow => {
@@ -181,9 +187,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (disposed) return res;
     if (res.after === undefined || res.after === null) {
       if (cache.delete(id)) notify();
-    } else if (cache.get(id) !== res.after) {
-      cache.set(id, res.after);
-      notify();
+    } else {
+      const cached = cache.get(id);
+      if (!cached || visible(cached) !== visible(res.after)) {
+        cache.set(id, res.after);
+        notify();
+      } else if (JSON.stringify(cached) !== JSON.stringify(res.after)) cache.set(id, res.after);
     }
     if (res.after === null && res.before) {
       stopSending(id);
@@ -296,12 +305,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
     };
     const settle = async (work: () => Promise<unknown>) => {
       if (inFlight.get(row.id)?.abort !== abort) return; // discarded, retried or disposed meanwhile
-      inFlight.delete(row.id);
       try {
         await work();
       } catch (err) {
         onError(err);
       }
+      // Only now, with the outcome stored, may a pump look at this row again.
+      if (inFlight.get(row.id)?.abort === abort) inFlight.delete(row.id);
       void schedulePump();
     };
     client.request('chat.send', params, { signal: abort.signal }).then(
@@ -381,9 +391,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const row = await storage.get(id);
       if (disposed) return;
       if (!row) dirty = cache.delete(id) || dirty;
-      else if (JSON.stringify(cache.get(id)) !== JSON.stringify(row)) {
+      else {
+        const cached = cache.get(id);
+        if (!cached || visible(cached) !== visible(row)) dirty = true;
         cache.set(id, row);
-        dirty = true;
       }
     }
     if (dirty) notify();
@@ -411,16 +422,21 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   const loaded = (async () => {
     const cutoff = now() - keepSentMs;
-    const rows = await storage.transact((stored) => {
-      const old = [...stored.values()].filter((r) => r.state === 'sent' && r.updatedAtMs < cutoff).map((r) => r.id);
-      return { remove: old, result: [...stored.values()].filter((r) => !old.includes(r.id)) };
-    });
+    const rows = await storage
+      .transact((stored) => {
+        const old = [...stored.values()].filter((r) => r.state === 'sent' && r.updatedAtMs < cutoff).map((r) => r.id);
+        return { remove: old, result: [...stored.values()].filter((r) => !old.includes(r.id)) };
+      })
+      .catch((err: unknown) => {
+        // Unreadable storage must not block answering: start empty, and each write reports its own failure.
+        onError(err);
+        return [] as OutboxRow[];
+      });
     if (disposed) return;
     for (const row of rows) if (!cache.has(row.id)) cache.set(row.id, row);
     notify();
     void schedulePump();
   })();
-  loaded.catch(onError);
 
   // ---- the API
 
@@ -432,7 +448,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (!input.text.trim())
         throw new AskdockError('INVALID_REQUEST', 'an outbox answer needs text: format it with formatAsyncAnswerText first');
       await loaded;
-      const at = now();
+      // Strictly after every known row, so two answers queued in one millisecond keep their order.
+      const at = Math.max(now(), ...[...cache.values()].map((r) => r.createdAtMs + 1));
       const fresh: OutboxRow = {
         id: newId(),
         idempotencyKey: `outbox-${newId()}`,
