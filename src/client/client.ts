@@ -113,6 +113,7 @@ export class GatewayClient {
   private waiters = new Set<{ resolve: () => void; reject: (e: unknown) => void }>();
   private watchdog?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
+  private abandon?: (code: number, reason: string) => void;
   private stopped = false;
   private handshakeDone = false;
   private tickIntervalMs = 15_000;
@@ -258,11 +259,7 @@ export class GatewayClient {
 
   /** Drops the socket as a network fault would (tests, "reconnect now"). */
   dropConnection(): void {
-    try {
-      this.socket?.close(CloseCode.tickTimeout, 'dropped');
-    } catch {
-      /* ignore */
-    }
+    this.abandon?.(CloseCode.tickTimeout, 'dropped');
   }
 
   /** Skips the backoff wait and tries now (the browser came back online). */
@@ -337,9 +334,10 @@ export class GatewayClient {
     socket.onerror = () => {
       /* onclose follows */
     };
-    socket.onclose = (ev) => {
+    const closed = (ev: { code: number; reason: string }) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.abandon = undefined;
       clearTimeout(this.watchdog);
       this.handshakeDone = false;
       // Requests that cannot be safely repeated fail now; the rest wait for the next connection.
@@ -357,6 +355,18 @@ export class GatewayClient {
         return;
       }
       this.scheduleReconnect({ code: 'UNAVAILABLE', message: `connection closed (${ev.code})` });
+    };
+    socket.onclose = closed;
+    // A dead peer never completes the closing handshake, so giving up must not wait for it.
+    this.abandon = (code, reason) => {
+      socket.onclose = null;
+      socket.onmessage = null;
+      try {
+        socket.close(code, reason);
+      } catch {
+        /* already closing */
+      }
+      closed({ code, reason });
     };
     socket.onopen = () => {
       /* the gateway speaks first with connect.challenge */
@@ -421,13 +431,7 @@ export class GatewayClient {
   private armWatchdog() {
     clearTimeout(this.watchdog);
     // P6: silence for two tick intervals means the link is dead even if TCP has not noticed.
-    this.watchdog = setTimeout(() => {
-      try {
-        this.socket?.close(CloseCode.tickTimeout, 'no tick');
-      } catch {
-        /* ignore */
-      }
-    }, this.tickIntervalMs * 2);
+    this.watchdog = setTimeout(() => this.abandon?.(CloseCode.tickTimeout, 'no tick'), this.tickIntervalMs * 2);
   }
 
   private scheduleReconnect(lastError: { code: string; message: string }) {

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
+import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
+import { createNodeClient } from './node.ts';
+import { spawnGateway } from '../gateway/testing/child.ts';
+import type { GatewayClient } from './client.ts';
+
+const config: GatewayConfig = {
+  identities: [
+    { id: 'op', token: 'operator-token', role: 'operator', scopes: ['operator.admin'] },
+    { id: 'bot', token: 'agent-token-1', role: 'agent', scopes: ['agent.run'] },
+  ],
+};
+const question = {
+  questions: [{ id: 'env', header: 'Environment', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
+};
+
+let dir: string;
+let gw: RunningGateway;
+const clients: GatewayClient[] = [];
+
+function client(token: string, extra: Partial<Parameters<typeof createNodeClient>[0]> = {}) {
+  const c = createNodeClient({
+    url: gw.wsUrl,
+    token,
+    client: { name: 'test', mode: token.startsWith('agent') ? 'agent' : 'ui' },
+    backoff: { initialMs: 20, maxMs: 100 },
+    ...extra,
+  });
+  clients.push(c);
+  return c;
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'askdock-client-'));
+  gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite'), config });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await gw.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GatewayClient', () => {
+  it('[P4][P5] completes the handshake and reports the identity', async () => {
+    const op = client('operator-token');
+    const hello = await op.start();
+    expect(hello.auth.identity).toBe('op');
+    expect(hello.resumed).toBe(false);
+    expect(op.state.status).toBe('connected');
+  });
+
+  it('[P4] a bad token ends in state closed with UNAUTHORIZED and no retry', async () => {
+    const bad = client('wrong-token-xx');
+    await expect(bad.start()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(bad.state.status).toBe('closed');
+  });
+
+  it('[P2] typed requests resolve with results and reject with stable error codes', async () => {
+    const op = client('operator-token');
+    await op.start();
+    const { session } = await op.request('sessions.create', { title: 'Client test' });
+    expect(session.title).toBe('Client test');
+    const err = await op.request('question.get', { id: 'nope' }).catch((e) => e);
+    expect(err).toBeInstanceOf(AskdockError);
+    expect(err.code).toBe('QUESTION_NOT_FOUND');
+  });
+
+  it('[P2] cancel gives up a long waitAnswer and the gateway answers nothing more', async () => {
+    const bot = client('agent-token-1');
+    await bot.start();
+    const { id } = await bot.request('question.request', question);
+    const ac = new AbortController();
+    const wait = bot.request('question.waitAnswer', { id }, { signal: ac.signal, timeoutMs: 0 });
+    setTimeout(() => ac.abort(), 50);
+    await expect(wait).rejects.toThrow();
+    // The connection stays usable after the cancel.
+    const got = await bot.request('question.get', { id });
+    expect(got.question.status).toBe('pending');
+  });
+
+  it('[P7] a request made before the connection exists is sent once connected', async () => {
+    const op = client('operator-token');
+    const pending = op.request('sessions.list', {});
+    await op.start();
+    expect((await pending).sessions).toEqual([]);
+  });
+
+  it('[P7][R2] reconnects after a drop, resumes from its cursor and keeps waiting on the same question', async () => {
+    const op = client('operator-token');
+    const bot = client('agent-token-1');
+    await Promise.all([op.start(), bot.start()]);
+    const seen: string[] = [];
+    op.on('question.requested', (p) => seen.push(p.question.id));
+    const { id } = await bot.request('question.request', question);
+    const wait = bot.request('question.waitAnswer', { id }, { timeoutMs: 0 });
+    await expect.poll(() => seen).toEqual([id]);
+
+    let hellos = 0;
+    op.onHello(() => hellos++);
+    op.dropConnection();
+    bot.dropConnection();
+    const second = client('agent-token-1', { client: { name: 'other', mode: 'agent' } });
+    await second.start();
+    const { id: id2 } = await second.request('question.request', {
+      questions: [{ ...question.questions[0], id: 'other' }],
+      mode: 'async',
+    });
+    await expect.poll(() => hellos).toBe(1);
+    expect(op.hello?.resumed).toBe(true);
+    await expect.poll(() => seen).toEqual([id, id2]);
+
+    await op.request('question.resolve', { id, answers: { env: ['staging'] } });
+    await expect(wait).resolves.toMatchObject({ status: 'answered', answers: { env: ['Staging'] } });
+    const { questions } = await op.request('question.list', {});
+    expect(questions.map((q) => q.id)).toEqual([id, id2]);
+  });
+
+  it('[P6] closes with 4000 and reconnects when a frozen gateway stops ticking', async () => {
+    // A stopped process is a real silent link: TCP stays up, nothing arrives.
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ ...config, policy: { tickIntervalMs: 150 } }));
+    const child = await spawnGateway(['--port', '0', '--db', join(dir, 'child.sqlite'), '--config', cfg]);
+    try {
+      const op = createNodeClient({ url: child.wsUrl, token: 'operator-token', client: { name: 't', mode: 'ui' }, backoff: { initialMs: 50, maxMs: 100 } });
+      clients.push(op);
+      await op.start();
+      const states: string[] = [];
+      op.onState((s) => states.push(s.status));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(states).toEqual([]);
+      child.proc.kill('SIGSTOP');
+      await expect.poll(() => states.includes('reconnecting'), { timeout: 3000 }).toBe(true);
+      child.proc.kill('SIGCONT');
+      await expect.poll(() => op.state.status, { timeout: 5000 }).toBe('connected');
+    } finally {
+      child.proc.kill('SIGKILL');
+    }
+  });
+});
