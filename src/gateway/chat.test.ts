@@ -50,6 +50,19 @@ describe('sessions and chat', () => {
     expect(other.deduped).toBe(false);
   });
 
+  it('[C2] the same key is deduped after a gateway restart on the same database', async () => {
+    t = await startTestGateway();
+    const admin = await t.connect('admin');
+    const { session } = await admin.call('sessions.create', {});
+    const first = await admin.call('chat.send', { sessionKey: session.key, message: 'once', idempotencyKey: 'restart-key-1' });
+    const { dir, dbPath } = t;
+    await t.close({ keepDir: true });
+    t = await startTestGateway({ dir, dbPath });
+    const again = await t.connect('admin');
+    expect(await again.call('chat.send', { sessionKey: session.key, message: 'once', idempotencyKey: 'restart-key-1' })).toEqual({ ...first, deduped: true });
+    expect((await again.call('chat.history', { sessionKey: session.key })).messages).toHaveLength(1);
+  });
+
   it('[C2] message and idempotencyKey lengths are checked field by field', async () => {
     t = await startTestGateway();
     const admin = await t.connect('admin');

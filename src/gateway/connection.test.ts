@@ -195,7 +195,7 @@ describe('transport and handshake', () => {
 
   it('[P6] the tick interval defaults to 15 s', async () => {
     const clock = new FakeClock();
-    t = await startTestGateway({ clock });
+    t = await startTestGateway({ clock, tickIntervalMs: undefined });
     const c = await t.connect('admin');
     expect(c.hello!.policy.tickIntervalMs).toBe(15_000);
     clock.advance(14_999);

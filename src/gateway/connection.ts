@@ -69,7 +69,14 @@ export class Connection implements Subscriber {
   }
 
   start(): void {
-    this.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    this.ws.on('message', (data, isBinary) => {
+      // A store failure during the handshake must cost this socket an error, never the whole gateway.
+      try {
+        this.onMessage(data, isBinary);
+      } catch (err) {
+        this.replyError(null, this.toError('frame handling', err));
+      }
+    });
     this.ws.on('close', () => this.onClose());
     // ws reports oversized frames (1009) and protocol errors here before closing; the close handler cleans up.
     this.ws.on('error', () => {});

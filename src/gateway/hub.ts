@@ -95,8 +95,13 @@ export class EventHub {
     let text: string | undefined;
     const shared = () => (text ??= eventFrameText(ev));
     for (const sub of this.subscribers) {
-      const out = this.view(sub.viewer, ev, shared);
-      if (out !== null) sub.sendText(out);
+      // The change is committed: one bad subscriber must not fail the request or starve the others.
+      try {
+        const out = this.view(sub.viewer, ev, shared);
+        if (out !== null) sub.sendText(out);
+      } catch (err) {
+        this.log(`askdock gateway: sending event ${ev.seq} failed: ${(err as Error).message}`);
+      }
     }
   }
 

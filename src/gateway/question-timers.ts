@@ -12,7 +12,8 @@ export class ExpiryScheduler {
   constructor(
     private readonly clock: Clock,
     private readonly nextExpiryMs: () => number | null,
-    private readonly expireDue: (nowMs: number) => void,
+    /** Returns false when it failed: the scheduler then retries a second later instead of spinning. */
+    private readonly expireDue: (nowMs: number) => boolean,
   ) {}
 
   /** Sweeps what is already due, then arms for the next one. */
@@ -46,8 +47,9 @@ export class ExpiryScheduler {
     this.handle = null;
     this.armedAt = null;
     if (this.stopped) return;
-    this.expireDue(this.clock.now());
-    this.arm(this.nextExpiryMs());
+    const now = this.clock.now();
+    const ok = this.expireDue(now);
+    this.arm(ok ? this.nextExpiryMs() : now + 1000);
   }
 }
 

@@ -1,9 +1,6 @@
 import {
   AskdockError,
-  clampTimeoutMs,
-  invalidRequest,
   normaliseAnswers,
-  parseAsyncAnswerText,
   type Answers,
   type Params,
   type QuestionRecord,
@@ -20,17 +17,16 @@ import {
   questionAudience,
   questionNotFound,
   sameAnswers,
-  sameItems,
-  storedItems,
   toPublic,
 } from './question-records.ts';
+import { checkReply, type CheckedReply } from './question-replies.ts';
+import { newQuestion } from './question-request.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
-import { newId } from './ids.ts';
+import { AnswerWaiters } from './question-waiters.ts';
 import type { StoredQuestion } from './store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden } from './visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
-type Waiter = (q: StoredQuestion) => void;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
@@ -40,21 +36,45 @@ export function defaultSurface(identity: Identity): string {
 
 /** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
 export class QuestionManager {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters: AnswerWaiters;
   readonly expiry: ExpiryScheduler;
   readonly presence: RequesterPresence;
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
+    this.waiters = new AnswerWaiters(core.clock);
+    // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
+    const log = (what: string, err: unknown) => core.opts.log(`askdock gateway: ${what} failed: ${(err as Error)?.message ?? String(err)}`);
     this.expiry = new ExpiryScheduler(
       core.clock,
-      () => core.store.nextExpiryMs(),
-      (now) => this.expireDue(now),
+      () => {
+        try {
+          return core.store.nextExpiryMs();
+        } catch (err) {
+          log('reading the next expiry', err);
+          return core.clock.now() + 1000;
+        }
+      },
+      (now) => {
+        try {
+          this.expireDue(now);
+          return true;
+        } catch (err) {
+          log('expiring questions', err);
+          return false;
+        }
+      },
     );
     this.presence = new RequesterPresence(
       core.clock,
       requesterGraceMs,
       (askedBy, clientId) => this.blockingOf(askedBy, clientId).length > 0,
-      (askedBy, clientId) => this.cancelInactive(askedBy, clientId),
+      (askedBy, clientId) => {
+        try {
+          this.cancelInactive(askedBy, clientId);
+        } catch (err) {
+          log('cancelling the questions of an absent asker', err);
+        }
+      },
     );
   }
 
@@ -81,68 +101,15 @@ export class QuestionManager {
     return q.sessionKey === undefined ? undefined : this.core.ownerOf(q.sessionKey);
   }
 
-  /** Q2, Q3, Q11: stores a new pending question and announces it (Q8). */
+  /** Q2, Q3, Q11: stores a new pending question and announces it (Q8); a same-asker resend gets the first one back. */
   request(identity: Identity, clientId: string, p: Params<'question.request'>): Result<'question.request'> {
-    const { store, clock } = this.core;
-    const items = storedItems(p.questions);
-    const mode = p.mode ?? 'blocking';
-    if (p.id !== undefined) {
-      const existing = store.getQuestion(p.id);
-      if (existing) {
-        // A client resends an unanswered request after reconnecting: the same ask gets the same record back.
-        const same =
-          existing.askedBy === identity.id &&
-          existing.mode === mode &&
-          (existing.sessionKey ?? undefined) === (p.sessionKey ?? existing.sessionKey) &&
-          sameItems(existing.questions, items);
-        if (same) return { id: existing.id, expiresAtMs: existing.expiresAtMs };
-        throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {
-          details: { id: p.id },
-        });
-      }
-    }
-    let sessionKey = p.sessionKey;
-    if (p.runId !== undefined) {
-      const run = store.getRun(p.runId);
-      if (!run || run.agentId !== identity.id)
-        throw invalidRequest('question.request', [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
-      if (run.endedAtMs !== undefined)
-        throw invalidRequest('question.request', [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
-      if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
-      else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
-        throw invalidRequest('question.request', [
-          { path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` },
-        ]);
-    }
-    if (sessionKey !== undefined) this.core.readableSession(identity, sessionKey);
-    if (mode === 'blocking' && sessionKey !== undefined) {
-      const first = store.listQuestions({ sessionKey, status: 'pending' }).find((q) => q.mode === 'blocking');
-      if (first)
-        throw new AskdockError(
-          'QUESTION_PENDING',
-          `session "${sessionKey}" already has a pending blocking question "${first.id}" (Q11): wait for it, or ask with mode "async"`,
-          { details: { id: first.id } },
-        );
-    }
-    const now = clock.now();
-    const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
-    const record: StoredQuestion = {
-      id: p.id ?? newId('q'),
-      ...(sessionKey !== undefined ? { sessionKey } : {}),
-      ...(p.runId !== undefined ? { runId: p.runId } : {}),
-      askedBy: identity.id,
-      mode,
-      ...(p.privileged ? { privileged: true } : {}),
-      questions: items,
-      createdAtMs: now,
-      expiresAtMs: timeoutMs === null ? null : now + timeoutMs,
-      status: 'pending',
-      askerClientId: clientId,
-    };
+    const made = newQuestion(this.core, identity, clientId, p);
+    if (made.existing) return { id: made.existing.id, expiresAtMs: made.existing.expiresAtMs };
+    const record = made.record;
     this.core.hub.commit((tx) => {
-      store.insertQuestion(record);
+      this.core.store.insertQuestion(record);
       tx.emit('question.requested', { question: toPublic(record) }, questionAudience(record));
-      if (sessionKey !== undefined) this.core.emitSessionUpdated(tx, sessionKey);
+      if (record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, record.sessionKey);
     });
     this.expiry.noteExpiry(record.expiresAtMs);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
@@ -171,42 +138,7 @@ export class QuestionManager {
       throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may wait for its answer`, {
         details: { id: q.id },
       });
-    const result = (rec: StoredQuestion): WaitResult => ({
-      status: rec.status,
-      ...(rec.answers ? { answers: rec.answers } : {}),
-      ...(rec.reason !== undefined ? { reason: rec.reason } : {}),
-      ...(p.includeResolutionId && rec.resolutionId !== undefined ? { resolutionId: rec.resolutionId } : {}),
-    });
-    if (isTerminal(q) || p.timeoutMs === 0) return result(q);
-    return new Promise<WaitResult>((resolve, reject) => {
-      const { clock } = this.core;
-      let set = this.waiters.get(q.id);
-      if (!set) this.waiters.set(q.id, (set = new Set()));
-      const waiters = set;
-      const cleanup = () => {
-        waiters.delete(waiter);
-        if (waiters.size === 0 && this.waiters.get(q.id) === waiters) this.waiters.delete(q.id);
-        if (timer) clock.clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const waiter: Waiter = (rec) => {
-        cleanup();
-        resolve(result(rec));
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(signal.reason);
-      };
-      const timer =
-        p.timeoutMs !== undefined
-          ? clock.setTimeout(() => {
-              cleanup();
-              resolve({ status: 'pending' });
-            }, p.timeoutMs)
-          : undefined;
-      waiters.add(waiter);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.waiters.wait(q, p, signal);
   }
 
   /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
@@ -255,31 +187,10 @@ export class QuestionManager {
     return { status: 'answered', answers: checked.answers };
   }
 
-  /**
-   * Q9 checks before a chat.send saves anything: the question is an async one of this session the sender may
-   * answer, still pending; answers given are validated as in Q5, otherwise read back from the text.
-   */
-  checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): { q: StoredQuestion; answers?: Answers } {
+  /** Q9: validates a chat reply before anything is saved (see question-replies.ts). */
+  checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): CheckedReply {
     const q = this.visible(identity, replyTo.questionId);
-    const where = 'chat.send';
-    if (q.sessionKey !== sessionKey)
-      throw invalidRequest(where, [{ path: 'replyTo.questionId', problem: `question "${q.id}" belongs to another session` }]);
-    if (q.mode !== 'async')
-      throw invalidRequest(where, [
-        { path: 'replyTo.questionId', problem: `question "${q.id}" is blocking: answer it with question.resolve` },
-      ]);
-    if (!canAnswerQuestion(identity, q, this.owner(q)))
-      throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-    if (isTerminal(q)) throw alreadyTerminal(q);
-    if (replyTo.answers) {
-      const checked = normaliseAnswers(q.questions, replyTo.answers);
-      if (!checked.ok) throw invalidAnswer(q, checked.problems);
-      return { q, answers: checked.answers };
-    }
-    const parsed = parseAsyncAnswerText(q.questions, text);
-    const checked = parsed ? normaliseAnswers(q.questions, parsed) : null;
-    // Ambiguous headings: the record keeps no answers, the message keeps the text.
-    return checked?.ok ? { q, answers: checked.answers } : { q };
+    return checkReply(identity, q, this.owner(q), sessionKey, replyTo, text);
   }
 
   /** Q9: inside the transaction that saves the reply message. */
@@ -310,7 +221,7 @@ export class QuestionManager {
       questionAudience(done),
     );
     if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey);
-    tx.after(() => this.wake(done));
+    tx.after(() => this.waiters.wake(done));
     return done;
   }
 
@@ -323,12 +234,6 @@ export class QuestionManager {
       { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), retiredAtMs },
       questionAudience(q),
     );
-  }
-
-  private wake(q: StoredQuestion): void {
-    const set = this.waiters.get(q.id);
-    if (!set) return;
-    for (const waiter of [...set]) waiter(q);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

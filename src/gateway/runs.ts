@@ -50,7 +50,7 @@ export class RunService {
 
   /** C4 streaming: the first delta creates the message, later deltas and the final replace its text. */
   inject(identity: Identity, p: Params<'chat.inject'>): Result<'chat.inject'> {
-    const { store, clock } = this.core;
+    const { store } = this.core;
     const run = this.ownRun(identity, 'chat.inject', p.runId);
     if (run.endedAtMs !== undefined)
       throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has ended (${run.stopReason})` }]);

@@ -97,7 +97,7 @@ describe('visibility matrix', () => {
     expect(await code(c.agent2.call('question.resolve', { id: q.foreign, cancel: true }))).toBe('QUESTION_NOT_FOUND');
   });
 
-  it('[A3] session access alone exposes no questions, not even a count', async () => {
+  it('[A2][A3] session access alone exposes no questions, not even a count', async () => {
     const { c, guestSession } = await world();
     for (const who of ['reader', 'writer'] as const) {
       const sessions = (await c[who].call('sessions.list', {})).sessions;
@@ -113,7 +113,7 @@ describe('visibility matrix', () => {
     expect((await c.admin.call('sessions.list', {})).sessions.find((s) => s.key === guestSession)?.pendingQuestions).toBe(2);
   });
 
-  it('[A4] sessions of others do not exist for a guest: list, history, send and events', async () => {
+  it('[A2][A4] sessions of others do not exist for a guest: list, history, send and events', async () => {
     const { c, guestSession, foreignSession } = await world();
     expect(await code(c.guest.call('chat.history', { sessionKey: foreignSession }))).toBe('SESSION_NOT_FOUND');
     expect(await code(c.guest.call('chat.send', { sessionKey: foreignSession, message: 'hi', idempotencyKey: 'guest-key-1' }))).toBe('SESSION_NOT_FOUND');

@@ -313,8 +313,9 @@ export function openSqliteStore(file: string): Store {
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
-    // FULL fsyncs the WAL on each commit, so an acknowledged write also survives power loss, not only SIGKILL; ~0.4 ms a commit.
-    db.pragma('synchronous = FULL');
+    // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
+    // for power loss; ASKDOCK_SYNC=FULL restores it where power loss matters more than throughput.
+    db.pragma(`synchronous = ${process.env.ASKDOCK_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
     migrate(db, file);
   } catch (error) {
     db.close();

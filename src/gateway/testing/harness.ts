@@ -63,6 +63,8 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
     log: (line) => logs.push(line),
     ...(memory ? { store: createMemoryStore() } : { dbPath }),
     uiDir: join(dir, 'no-ui'),
+    // Fake clocks jump hours ahead; an hourly tick keeps those jumps cheap. Tick tests set their own.
+    tickIntervalMs: 3_600_000,
     ...opts,
   });
   const clients: TestClient[] = [];
@@ -88,7 +90,7 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
       for (const c of clients) c.close();
       await gw.close();
       if (memory) gw.store.close();
-      if (!closeOpts?.keepDir && !over.dir) rmSync(dir, { recursive: true, force: true });
+      if (!closeOpts?.keepDir) rmSync(dir, { recursive: true, force: true });
       const problems = clients.flatMap((c) => c.problems);
       expect(problems, 'frames that break the protocol').toEqual([]);
       expect(logs.filter((l) => /breaks|failed/.test(l)), 'gateway errors').toEqual([]);

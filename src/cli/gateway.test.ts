@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO, spawnGateway, type GatewayChild } from '../gateway/testing/child.ts';
+import { TestClient } from '../gateway/testing/ws-client.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'askdock-cli-'));
+const children: GatewayChild[] = [];
+afterAll(() => {
+  for (const c of children) c.proc.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const runBin = (args: string[]) => spawnSync(process.execPath, ['bin/askdock.js', 'gateway', ...args], { cwd: REPO, encoding: 'utf8', timeout: 15_000 });
+
+describe('askdock gateway', () => {
+  it('bad flags print a message on stderr and exit 2', () => {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--bogus'], ['extra']]) {
+      const res = runBin(args);
+      expect(res.status, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/askdock gateway: .+\nusage: askdock gateway/);
+    }
+  });
+
+  it('[A1] a bad config file exits 2 naming the field', () => {
+    const config = join(dir, 'bad.json');
+    writeFileSync(config, JSON.stringify({ identities: [{ id: 'x', token: 'short', role: 'operator', scopes: [] }] }));
+    const res = runBin(['--port', '0', '--db', join(dir, 'bad.db'), '--config', config]);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('identities[0].token');
+  });
+
+  it('[A1] prints the listening address and, with generated identities, the Control UI link; SIGTERM closes sockets with 1001 and exits 0', async () => {
+    const db = join(dir, 'run', 'askdock.db');
+    const child = await spawnGateway(['--port', '0', '--db', db]);
+    children.push(child);
+    expect(child.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(child.url).not.toMatch(/:0$/);
+    const identities = JSON.parse(readFileSync(join(dir, 'run', 'identities.json'), 'utf8'));
+    const operator = identities.identities.find((i: { id: string }) => i.id === 'operator');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(child.stdout).toContain(`Control UI: ${child.url}/?token=${operator.token}`);
+    const c = await TestClient.open(child.wsUrl);
+    expect((await c.connect(operator.token)).ok).toBe(true);
+    child.proc.kill('SIGTERM');
+    expect((await c.waitClose(5000)).code).toBe(1001);
+    expect((await child.exit).code).toBe(0);
+
+    // Started again: the same identities, no new link.
+    const again = await spawnGateway(['--port', '0', '--db', db]);
+    children.push(again);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(again.stdout.some((l) => l.startsWith('Control UI'))).toBe(false);
+    again.proc.kill('SIGINT');
+    expect((await again.exit).code).toBe(0);
+  }, 30_000);
+});

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Authenticator, ConfigError, loadConfig, loadOrCreateIdentities } from './auth.ts';
+import { startGateway } from './gateway.ts';
+import { TestClient } from './testing/ws-client.ts';
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'askdock-auth-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const configFile = (content: unknown) => {
+  const file = join(tmp(), 'config.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+};
+
+describe('identities', () => {
+  it('[A1] loads identities from the config file', () => {
+    const file = configFile({ identities: [{ id: 'ops', token: 'a-long-token', role: 'operator', scopes: ['operator.read'] }] });
+    const config = loadConfig(file);
+    expect(new Authenticator(config).authenticate('a-long-token')).toEqual({ id: 'ops', role: 'operator', scopes: new Set(['operator.read']) });
+    expect(new Authenticator(config).authenticate('a-long-tokeN')).toBeUndefined();
+  });
+
+  it('[A1] config errors name the file and the field at fault', () => {
+    expect(() => loadConfig(join(tmp(), 'missing.json'))).toThrow(/missing\.json: cannot read it \(ENOENT\)/);
+    expect(() => loadConfig(configFile('{ nope'))).toThrow(/not valid JSON/);
+    const bad = configFile({ identities: [{ id: 'a', token: 'short', role: 'boss', scopes: ['operator.everything'] }] });
+    let message = '';
+    try {
+      loadConfig(bad);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    expect(message).toContain(bad);
+    expect(message).toContain('identities[0].token: token must be at least 8 characters');
+    expect(message).toContain('identities[0].role');
+    expect(message).toContain('identities[0].scopes[0]');
+    const twice = configFile({
+      identities: [
+        { id: 'a', token: 'token-one-1', role: 'operator', scopes: [] },
+        { id: 'a', token: 'token-two-2', role: 'operator', scopes: [] },
+      ],
+    });
+    expect(() => loadConfig(twice)).toThrow(/identities\[1\]\.id: "a" is used twice/);
+    expect(() => loadConfig(configFile({ identities: [] }))).toThrow(/identities: identities must list at least one identity/);
+  });
+
+  it('[A1] without a config, creates identities.json beside the database once, private, and reuses it', () => {
+    const dir = tmp();
+    const db = join(dir, 'nested', 'askdock.db');
+    const first = loadOrCreateIdentities(db);
+    expect(first.created).toBe(true);
+    expect(first.file).toBe(join(dir, 'nested', 'identities.json'));
+    expect(first.config.identities.map((i) => [i.id, i.role, i.scopes])).toEqual([
+      ['operator', 'operator', ['operator.admin']],
+      ['agent', 'agent', ['agent.run']],
+    ]);
+    expect(statSync(first.file).mode & 0o777).toBe(0o600);
+    const again = loadOrCreateIdentities(db);
+    expect(again.created).toBe(false);
+    expect(again.config).toEqual(first.config);
+    expect(JSON.parse(readFileSync(first.file, 'utf8'))).toEqual(first.config);
+    const other = loadOrCreateIdentities(join(tmp(), 'askdock.db'));
+    expect(other.config.identities[0].token).not.toBe(first.config.identities[0].token);
+  });
+
+  it('[A1] a gateway started on a database with no config lets its generated operator and agent in', async () => {
+    const dir = tmp();
+    const gw = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), log: () => {} });
+    try {
+      expect(gw.identitiesCreated).toBe(true);
+      for (const identity of gw.identities.identities) {
+        const c = await TestClient.open(gw.wsUrl);
+        const res = await c.connect(identity.token);
+        expect(res.ok).toBe(true);
+        expect(c.hello!.auth.identity).toBe(identity.id);
+        c.close();
+      }
+    } finally {
+      await gw.close();
+    }
+    const again = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), log: () => {} });
+    expect(again.identitiesCreated).toBe(false);
+    await again.close();
+  });
+});

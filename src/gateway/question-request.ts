@@ -1,0 +1,75 @@
+import { AskdockError, clampTimeoutMs, invalidRequest, type Params } from '../protocol/index.ts';
+import type { Identity } from './auth.ts';
+import type { Core } from './core.ts';
+import { newId } from './ids.ts';
+import { sameItems, storedItems } from './question-records.ts';
+import type { StoredQuestion } from './store/types.ts';
+
+const where = 'question.request';
+
+/**
+ * Q2, Q3, Q11 checks for a new question and the record to store, or the existing record when the same asker
+ * resends the same ask with the same id (clients resend after a reconnect).
+ */
+export function newQuestion(
+  core: Core,
+  identity: Identity,
+  clientId: string,
+  p: Params<'question.request'>,
+): { existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion } {
+  const { store, clock } = core;
+  const items = storedItems(p.questions);
+  const mode = p.mode ?? 'blocking';
+  if (p.id !== undefined) {
+    const existing = store.getQuestion(p.id);
+    if (existing) {
+      const same =
+        existing.askedBy === identity.id &&
+        existing.mode === mode &&
+        existing.sessionKey === (p.sessionKey ?? existing.sessionKey) &&
+        sameItems(existing.questions, items);
+      if (same) return { existing };
+      throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {
+        details: { id: p.id },
+      });
+    }
+  }
+  let sessionKey = p.sessionKey;
+  if (p.runId !== undefined) {
+    const run = store.getRun(p.runId);
+    if (!run || run.agentId !== identity.id)
+      throw invalidRequest(where, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
+    if (run.endedAtMs !== undefined) throw invalidRequest(where, [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
+    // A question asked in a run belongs to the run's session unless it names one itself.
+    if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
+    else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
+      throw invalidRequest(where, [{ path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` }]);
+  }
+  if (sessionKey !== undefined) core.readableSession(identity, sessionKey);
+  if (mode === 'blocking' && sessionKey !== undefined) {
+    const first = store.listQuestions({ sessionKey, status: 'pending' }).find((q) => q.mode === 'blocking');
+    if (first)
+      throw new AskdockError(
+        'QUESTION_PENDING',
+        `session "${sessionKey}" already has a pending blocking question "${first.id}" (Q11): wait for it, or ask with mode "async"`,
+        { details: { id: first.id } },
+      );
+  }
+  const now = clock.now();
+  // Q3: async questions never expire unless a timeout is given.
+  const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
+  const record: StoredQuestion = {
+    id: p.id ?? newId('q'),
+    ...(sessionKey !== undefined ? { sessionKey } : {}),
+    ...(p.runId !== undefined ? { runId: p.runId } : {}),
+    askedBy: identity.id,
+    mode,
+    ...(p.privileged ? { privileged: true } : {}),
+    questions: items,
+    createdAtMs: now,
+    expiresAtMs: timeoutMs === null ? null : now + timeoutMs,
+    status: 'pending',
+    askerClientId: clientId,
+  };
+  return { record };
+}
