@@ -1,29 +1,46 @@
 /**
  * Gateway benchmark (printed, not asserted): question round trips with 1 agent and N operator connections,
  * beside a bare `ws` echo round trip measured in the same run.
- *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 5] [--memory]
- * One round trip: agent question.request -> question.requested at a subscribed operator -> question.resolve
- * -> the agent's question.waitAnswer returns. The other N-1 operators listen from a worker thread, so their
- * JSON parsing does not run on the gateway's thread.
+ *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 4] [--chains 32] [--memory] [--json bench/results/gateway.json]
+ * One round trip: agent question.request (in a session) -> question.requested at a subscribed operator -> question.resolve
+ * -> the agent's question.waitAnswer returns. Two figures:
+ *  - latency: one chain, each round trip after the last (the SDK's request -> waitAnswer), p50/p99 per round trip;
+ *  - throughput: `--chains` chains at once on the same agent connection, one session each (Q11 allows one pending
+ *    blocking question per session), round trips completed per second.
+ * Threads: the gateway alone on the main thread; the agent, the answering operator and the echo client in a driver
+ * worker; the other N-1 operators in a listener worker that counts question.requested without parsing JSON.
+ * Set ASKDOCK_SYNC=FULL to measure with an fsync per commit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
 import { PROTOCOL_VERSION, type GatewayConfig } from '../src/protocol/index.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
+import { openSqliteStore } from '../src/gateway/store/sqlite.ts';
+import { createMemoryStore } from '../src/gateway/store/memory.ts';
 
 type Frame = { type: string; id?: string | null; ok?: boolean; payload?: any; error?: any; event?: string };
+type Phase = { count: number; elapsedMs: number; lat: number[] };
 
-/** A lean client: no schema checks, so the numbers measure the gateway, not the test harness. */
+const OPERATOR_TOKEN = 'bench-operator-token';
+const AGENT_TOKEN = 'bench-agent-token';
+const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }];
+
+/** A lean client: no schema checks, so the numbers measure the gateway, not the harness. */
 class BenchClient {
   private next = 1;
   private readonly waiting = new Map<string, (f: Frame) => void>();
   onEvent: (f: Frame) => void = () => {};
+  /** When set, frames go here unparsed (listeners only count). */
+  onRaw: ((data: Buffer) => void) | null = null;
   private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data) => {
+    ws.on('message', (data: Buffer) => {
+      if (this.onRaw) return this.onRaw(data);
       const f = JSON.parse(data.toString()) as Frame;
       if (f.type === 'res' && f.id) {
         const done = this.waiting.get(f.id);
@@ -52,6 +69,11 @@ class BenchClient {
       this.ws.send(JSON.stringify({ type: 'req', id, method, params }));
     });
   }
+  async ok(method: string, params: unknown): Promise<any> {
+    const f = await this.call(method, params);
+    if (!f.ok) throw new Error(`${method}: ${JSON.stringify(f.error)}`);
+    return f.payload;
+  }
   send(method: string, params: unknown): void {
     this.ws.send(JSON.stringify({ type: 'req', id: `f${this.next++}`, method, params }));
   }
@@ -60,122 +82,224 @@ class BenchClient {
   }
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const ms = (x: number) => `${x.toFixed(3)} ms`;
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
-async function timed(durationMs: number, once: () => Promise<void>): Promise<{ count: number; elapsedMs: number; lat: number[] }> {
+/** Runs `chains` loops of `once` until `durationMs` is up; every completed call is one sample. */
+async function timed(durationMs: number, chains: number, once: (chain: number) => Promise<void>): Promise<Phase> {
   const lat: number[] = [];
   const start = performance.now();
-  while (performance.now() - start < durationMs) {
-    const t0 = performance.now();
-    await once();
-    lat.push(performance.now() - t0);
-  }
+  const loop = async (chain: number) => {
+    while (performance.now() - start < durationMs) {
+      const t0 = performance.now();
+      await once(chain);
+      lat.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: chains }, (_, i) => loop(i)));
   return { count: lat.length, elapsedMs: performance.now() - start, lat: lat.sort((a, b) => a - b) };
 }
 
-async function echoBaseline(durationMs: number) {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((ok) => wss.once('listening', ok));
-  wss.on('connection', (s) => s.on('message', (d) => s.send(d.toString())));
-  const ws = new WebSocket(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`);
-  await new Promise((ok) => ws.once('open', ok));
-  const frame = JSON.stringify({ type: 'req', id: '1', method: 'question.resolve', params: { id: 'q_x', answers: { env: ['Staging'] } } });
-  const once = () => new Promise<void>((ok) => (ws.once('message', () => ok()), ws.send(frame)));
-  await timed(300, once);
-  const result = await timed(durationMs, once);
-  ws.close();
-  wss.close();
-  return result;
-}
-
-async function listeners(): Promise<void> {
-  const { url, token, count } = workerData as { url: string; token: string; count: number };
-  const clients: BenchClient[] = [];
+/** Worker: the agent, the answering operator and the echo client; runs one phase per message from main. */
+async function driver(): Promise<void> {
+  const { url, chains } = workerData as { url: string; chains: number };
+  const agent = await BenchClient.connect(url, AGENT_TOKEN, 'agent');
+  const answerer = await BenchClient.connect(url, OPERATOR_TOKEN, 'ui');
   let seen = 0;
-  for (let i = 0; i < count; i++) {
-    const c = await BenchClient.connect(url, token, 'ui');
-    c.onEvent = (f) => void (f.event === 'question.requested' && seen++);
-    clients.push(c);
-  }
+  answerer.onEvent = (f) => {
+    if (f.event !== 'question.requested') return;
+    seen++;
+    answerer.send('question.resolve', { id: f.payload.question.id, answers: { env: ['Staging'] } });
+  };
+  const sessions: string[] = [];
+  for (let i = 0; i < Math.max(1, chains); i++) sessions.push((await answerer.ok('sessions.create', { title: `bench ${i}` })).session.key);
+  const roundTrip = async (chain: number) => {
+    const asked = await agent.ok('question.request', { sessionKey: sessions[chain], questions: QUESTION });
+    const answer = await agent.ok('question.waitAnswer', { id: asked.id });
+    if (answer.status !== 'answered') throw new Error(`unexpected ${JSON.stringify(answer)}`);
+  };
   parentPort!.postMessage({ ready: true });
-  parentPort!.on('message', (m) => {
-    if (m === 'reset') seen = 0;
-    if (m === 'stop') {
-      for (const c of clients) c.close();
-      parentPort!.postMessage({ seen });
+  parentPort!.on('message', async (m: { phase: string; ms: number; echoUrl?: string }) => {
+    seen = 0;
+    let result: Phase;
+    if (m.phase === 'sequential') result = await timed(m.ms, 1, roundTrip);
+    else if (m.phase === 'concurrent') result = await timed(m.ms, chains, roundTrip);
+    else result = await echo(m.echoUrl!, m.ms);
+    parentPort!.postMessage({ ...result, seen });
+    if (m.phase === 'echo') {
+      agent.close();
+      answerer.close();
       parentPort!.close();
     }
   });
 }
 
+async function echo(url: string, durationMs: number): Promise<Phase> {
+  const ws = new WebSocket(url);
+  await new Promise((ok) => ws.once('open', ok));
+  const frame = JSON.stringify({ type: 'req', id: '1', method: 'question.resolve', params: { id: 'q_x', answers: { env: ['Staging'] } } });
+  const once = () => new Promise<void>((ok) => (ws.once('message', () => ok()), ws.send(frame)));
+  await timed(300, 1, once);
+  const result = await timed(durationMs, 1, once);
+  ws.close();
+  return result;
+}
+
+/** Worker: N-1 operators that only count question.requested frames, so their cost stays off the gateway's budget. */
+async function listeners(): Promise<void> {
+  const { url, count } = workerData as { url: string; count: number };
+  const needle = Buffer.from('"event":"question.requested"');
+  const clients: BenchClient[] = [];
+  let seen = 0;
+  for (let i = 0; i < count; i++) {
+    const c = await BenchClient.connect(url, OPERATOR_TOKEN, 'ui');
+    c.onRaw = (data) => void (data.indexOf(needle) !== -1 && seen++);
+    clients.push(c);
+  }
+  parentPort!.postMessage({ ready: true });
+  parentPort!.on('message', (m: string) => {
+    if (m === 'reset') seen = 0;
+    parentPort!.postMessage({ seen });
+    if (m === 'stop') {
+      for (const c of clients) c.close();
+      parentPort!.close();
+    }
+  });
+}
+
+type BenchWorker = { ready: Promise<unknown>; ask: (m: unknown) => Promise<any> };
+
+/** Replies come back in order, one per message sent (and one when the worker is ready). */
+function startWorker(data: object): BenchWorker {
+  // A worker cannot start from a .ts file on Node 20, so a small loader registers tsx first.
+  const loader = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+  const worker = new Worker(loader, { eval: true, workerData: data });
+  const replies: ((m: any) => void)[] = [];
+  worker.on('message', (m) => replies.shift()?.(m));
+  worker.on('error', (err) => {
+    process.stderr.write(`bench worker failed: ${err.stack ?? err}\n`);
+    process.exit(1);
+  });
+  const next = () => new Promise<any>((ok) => replies.push(ok));
+  const ready = next();
+  return { ready, ask: (m) => (worker.postMessage(m), next()) };
+}
+
 async function main(): Promise<void> {
-const { values } = parseArgs({
-  options: { operators: { type: 'string', default: '50' }, seconds: { type: 'string', default: '5' }, memory: { type: 'boolean', default: false } },
-});
-const operators = Number(values.operators);
-const seconds = Number(values.seconds);
-if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0)) {
-  process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--memory]\n');
-  process.exit(2);
+  const { values } = parseArgs({
+    options: {
+      operators: { type: 'string', default: '50' },
+      seconds: { type: 'string', default: '4' },
+      chains: { type: 'string', default: '32' },
+      memory: { type: 'boolean', default: false },
+      json: { type: 'string', default: resolve(dirname(fileURLToPath(import.meta.url)), 'results/gateway.json') },
+    },
+  });
+  const operators = Number(values.operators);
+  const seconds = Number(values.seconds);
+  const chains = Number(values.chains);
+  if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0) || !Number.isInteger(chains) || chains < 1) {
+    process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--chains C>=1] [--memory] [--json FILE]\n');
+    process.exit(2);
+  }
+  const config: GatewayConfig = {
+    identities: [
+      { id: 'operator', token: OPERATOR_TOKEN, role: 'operator', scopes: ['operator.admin'] },
+      { id: 'agent', token: AGENT_TOKEN, role: 'agent', scopes: ['agent.run'] },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
+  const sqlite = values.memory ? null : openSqliteStore(join(dir, 'bench.db'));
+  const settings = sqlite?.settings();
+  const gw = await startGateway({
+    port: 0,
+    config,
+    checkFrames: false,
+    store: sqlite ?? createMemoryStore(),
+    rateLimit: { burst: 1_000_000, perSecond: 1_000_000 },
+    log: (line) => process.stderr.write(line + '\n'),
+  });
+  const echoServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((ok) => echoServer.once('listening', ok));
+  echoServer.on('connection', (s) => s.on('message', (d) => s.send(d.toString())));
+  const echoUrl = `ws://127.0.0.1:${(echoServer.address() as { port: number }).port}`;
+
+  const drive = startWorker({ role: 'driver', url: gw.wsUrl, chains });
+  await drive.ready;
+  const listen = startWorker({ role: 'listeners', url: gw.wsUrl, count: operators - 1 });
+  await listen.ready;
+
+  /** One phase: the listener count and the gateway thread's busy time are taken around it. */
+  const phase = async (name: string, ms: number) => {
+    await listen.ask('reset');
+    const elu0 = performance.eventLoopUtilization();
+    const r = (await drive.ask({ phase: name, ms, echoUrl })) as Phase & { seen: number };
+    const elu = performance.eventLoopUtilization(elu0);
+    const { seen } = await listen.ask('count');
+    return { ...r, deliveries: r.seen + seen, busyMs: elu.active };
+  };
+  await phase('sequential', 500);
+  const seq = await phase('sequential', seconds * 1000);
+  const conc = await phase('concurrent', seconds * 1000);
+  await listen.ask('stop');
+  const echo = await phase('echo', Math.min(seconds, 3) * 1000);
+  const rss = process.resourceUsage().maxRSS / 1024;
+
+  const perSec = (p: Phase, n = p.count) => n / (p.elapsedMs / 1000);
+  const summary = (p: Phase & { deliveries: number; busyMs: number }) => ({
+    roundTrips: p.count,
+    roundTripsPerSec: round(perSec(p), 0),
+    p50Ms: round(pct(p.lat, 50)),
+    p99Ms: round(pct(p.lat, 99)),
+    maxMs: round(p.lat[p.lat.length - 1] ?? NaN),
+    deliveriesPerSec: round(perSec(p, p.deliveries), 0),
+    gatewayBusyUsPerRoundTrip: round((p.busyMs * 1000) / Math.max(1, p.count), 0),
+  });
+  const store = settings ? `sqlite (${settings.journalMode}, synchronous=${settings.synchronous})` : 'memory';
+  const result = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    loadAverage1m: round(loadavg()[0], 2),
+    store,
+    operators,
+    chains,
+    seconds,
+    sequential: summary(seq),
+    concurrent: summary(conc),
+    echo: { p50Ms: round(pct(echo.lat, 50)), p99Ms: round(pct(echo.lat, 99)) },
+    ratios: {
+      sequentialP50OverEchoP50: round(pct(seq.lat, 50) / pct(echo.lat, 50), 1),
+      sequentialP99OverEchoP99: round(pct(seq.lat, 99) / pct(echo.lat, 99), 1),
+    },
+    peakRssMb: round(rss, 0),
+  };
+
+  const ms = (x: number) => `${x.toFixed(3)} ms`;
+  const rows: [string, string, string][] = [
+    ['round trips/s', String(result.sequential.roundTripsPerSec), String(result.concurrent.roundTripsPerSec)],
+    ['round trip p50', ms(result.sequential.p50Ms), ms(result.concurrent.p50Ms)],
+    ['round trip p99', ms(result.sequential.p99Ms), ms(result.concurrent.p99Ms)],
+    ['round trip max', ms(result.sequential.maxMs), ms(result.concurrent.maxMs)],
+    ['question.requested deliveries/s', String(result.sequential.deliveriesPerSec), String(result.concurrent.deliveriesPerSec)],
+    ['gateway thread busy per round trip', `${result.sequential.gatewayBusyUsPerRoundTrip} us`, `${result.concurrent.gatewayBusyUsPerRoundTrip} us`],
+  ];
+  const out = process.stdout;
+  out.write(`store ${store}; ${operators} operators; node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);
+  out.write(`${''.padEnd(36)}${'latency: 1 chain'.padStart(18)}${`throughput: ${chains} chains`.padStart(22)}\n`);
+  for (const [k, a, b] of rows) out.write(`${k.padEnd(36)}${a.padStart(18)}${b.padStart(22)}\n`);
+  out.write(`${'bare ws echo p50 / p99'.padEnd(36)}${`${ms(result.echo.p50Ms)} / ${ms(result.echo.p99Ms)}`.padStart(18)}\n`);
+  out.write(`${'latency / echo, p50 and p99'.padEnd(36)}${`${result.ratios.sequentialP50OverEchoP50}x / ${result.ratios.sequentialP99OverEchoP99}x`.padStart(18)}\n`);
+  out.write(`${'peak RSS'.padEnd(36)}${`${result.peakRssMb} MB`.padStart(18)}\n`);
+  mkdirSync(dirname(values.json), { recursive: true });
+  writeFileSync(values.json, JSON.stringify(result, null, 2) + '\n');
+  out.write(`saved ${values.json}\n`);
+
+  echoServer.close();
+  await gw.close();
+  sqlite?.close();
+  rmSync(dir, { recursive: true, force: true });
 }
-const config: GatewayConfig = {
-  identities: [
-    { id: 'operator', token: 'bench-operator-token', role: 'operator', scopes: ['operator.admin'] },
-    { id: 'agent', token: 'bench-agent-token', role: 'agent', scopes: ['agent.run'] },
-  ],
-};
-const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
-const gw = await startGateway({
-  port: 0,
-  config,
-  checkFrames: false,
-  ...(values.memory ? {} : { dbPath: join(dir, 'bench.db') }),
-  rateLimit: { burst: 1_000_000, perSecond: 1_000_000 },
-  log: (line) => process.stderr.write(line + '\n'),
-});
-const agent = await BenchClient.connect(gw.wsUrl, 'bench-agent-token', 'agent');
-const answerer = await BenchClient.connect(gw.wsUrl, 'bench-operator-token', 'ui');
-answerer.onEvent = (f) => {
-  if (f.event === 'question.requested') answerer.send('question.resolve', { id: f.payload.question.id, answers: { env: ['Staging'] } });
-};
-// A worker cannot start from a .ts file on Node 20, so a small loader registers tsx first.
-const loader = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
-const worker = new Worker(loader, { eval: true, workerData: { url: gw.wsUrl, token: 'bench-operator-token', count: operators - 1 } });
-const fromWorker = () => new Promise<any>((ok) => worker.once('message', ok));
-await fromWorker();
-const question = { questions: [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }] };
-const roundTrip = async () => {
-  const asked = await agent.call('question.request', question);
-  if (!asked.ok) throw new Error(JSON.stringify(asked.error));
-  const answer = await agent.call('question.waitAnswer', { id: asked.payload.id });
-  if (answer.payload?.status !== 'answered') throw new Error(`unexpected ${JSON.stringify(answer)}`);
-};
 
-await timed(500, roundTrip);
-worker.postMessage('reset');
-const gwRun = await timed(seconds * 1000, roundTrip);
-worker.postMessage('stop');
-const seenByAll = gwRun.count + ((await fromWorker()) as { seen: number }).seen;
-const echo = await echoBaseline(Math.min(seconds, 3) * 1000);
-const rss = process.resourceUsage().maxRSS / 1024;
-
-const rows = [
-  ['store', values.memory ? 'memory' : 'sqlite (WAL, synchronous=FULL)'],
-  ['operators connected', String(operators)],
-  ['question round trips/s', (gwRun.count / (gwRun.elapsedMs / 1000)).toFixed(0)],
-  ['round trip p50 / p99', `${ms(pct(gwRun.lat, 50))} / ${ms(pct(gwRun.lat, 99))}`],
-  ['question.requested deliveries/s', (seenByAll / (gwRun.elapsedMs / 1000)).toFixed(0)],
-  ['bare ws echo p50 / p99', `${ms(pct(echo.lat, 50))} / ${ms(pct(echo.lat, 99))}`],
-  ['ratio p50 (round trip / echo)', `${(pct(gwRun.lat, 50) / pct(echo.lat, 50)).toFixed(1)}x`],
-  ['peak RSS', `${rss.toFixed(0)} MB`],
-];
-for (const [k, v] of rows) process.stdout.write(`${k.padEnd(34)} ${v}\n`);
-
-agent.close();
-answerer.close();
-await gw.close();
-rmSync(dir, { recursive: true, force: true });
-}
-
-await (isMainThread ? main() : listeners());
+const role = isMainThread ? 'main' : (workerData as { role: string }).role;
+await (role === 'main' ? main() : role === 'driver' ? driver() : listeners());

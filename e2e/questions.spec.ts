@@ -19,7 +19,7 @@ async function send(page: Page, text: string) {
 
 const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
 const logOf = (page: Page) => page.getByRole('log', { name: 'Conversation' });
-const summaryOf = (page: Page, outcome: string) => logOf(page).getByRole('group', { name: `Question ${outcome.toLowerCase()}` });
+const summaryOf = (page: Page, outcome: string) => logOf(page).getByRole('group', { name: `Question ${outcome.toLowerCase()}`, exact: true });
 
 async function shoot(page: Page, testInfo: TestInfo, name: string, target?: Locator) {
   const path = testInfo.outputPath(`${name}.png`);
@@ -46,11 +46,11 @@ test.describe('question dock', () => {
     await shoot(page, testInfo, 'dock-expanded');
 
     await dock.getByRole('radio', { name: 'Production' }).click();
-    await dock.getByRole('button', { name: 'Next' }).click();
+    await dock.getByRole('button', { name: 'Next', exact: true }).click();
     await expect(dock.getByText('Question 2 of 2')).toBeVisible();
     await dock.getByRole('checkbox', { name: 'Email' }).click();
     await dock.getByRole('checkbox', { name: 'Slack' }).click();
-    await dock.getByRole('button', { name: 'Submit' }).click();
+    await dock.getByRole('button', { name: 'Submit', exact: true }).click();
 
     await expect(dock).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
@@ -94,7 +94,7 @@ test.describe('question dock', () => {
     await other.press('Control+Enter');
     await dock.getByRole('checkbox', { name: 'Slack' }).click();
     await dock.getByRole('textbox', { name: 'Other' }).fill('the ops channel');
-    await dock.getByRole('button', { name: 'Submit' }).click();
+    await dock.getByRole('button', { name: 'Submit', exact: true }).click();
     const summary = summaryOf(page, 'Answered');
     await expect(summary).toContainText('canary in staging 2');
     await expect(summary).toContainText('Slack, the ops channel');
@@ -102,7 +102,7 @@ test.describe('question dock', () => {
 
   test('[U5] Skip declines the whole prompt and keeps the wording beside "Skipped"', async ({ page, openApp }, testInfo) => {
     const dock = await askDeploy(page, openApp);
-    await dock.getByRole('button', { name: 'Skip' }).click();
+    await dock.getByRole('button', { name: 'Skip', exact: true }).click();
     await expect(dock).toBeHidden();
     const summary = summaryOf(page, 'Skipped');
     await expect(summary).toContainText('Skipped');
@@ -144,7 +144,7 @@ test.describe('question dock', () => {
       await agent.askUserAsync({ questions: LUNCH_QUESTIONS }, { sessionKey });
       await expect(dock.getByText('1/2')).toBeVisible();
       await dock.getByRole('radio', { name: 'Production' }).click();
-      await dock.getByRole('button', { name: 'Next' }).click();
+      await dock.getByRole('button', { name: 'Next', exact: true }).click();
       await dock.getByRole('checkbox', { name: 'Pager' }).click();
 
       await dock.getByRole('button', { name: 'Next request' }).click();
@@ -159,13 +159,13 @@ test.describe('question dock', () => {
 
       await page.reload();
       await expect(dock.getByRole('checkbox', { name: 'Pager' })).toBeChecked();
-      await dock.getByRole('button', { name: 'Back' }).click();
+      await dock.getByRole('button', { name: 'Back', exact: true }).click();
       await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
       await dock.getByRole('button', { name: 'Next request' }).click();
       await expect(dock.getByRole('textbox', { name: 'Other' })).toHaveValue('Sushi');
       await expect(dock.getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
 
-      await dock.getByRole('button', { name: 'Submit' }).click();
+      await dock.getByRole('button', { name: 'Submit', exact: true }).click();
       await expect(summaryOf(page, 'Answered')).toContainText('Sushi');
       await expect(dock.getByText('Question 1 of 2')).toBeVisible();
       await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
@@ -187,18 +187,27 @@ test.describe('question dock', () => {
         [dockB, 'Production', 'Pager'],
       ] as const) {
         await dock.getByRole('radio', { name: env }).click();
-        await dock.getByRole('button', { name: 'Next' }).click();
+        await dock.getByRole('button', { name: 'Next', exact: true }).click();
         await dock.getByRole('checkbox', { name: notify }).click();
       }
-      await Promise.all([dockA.getByRole('button', { name: 'Submit' }).click(), dockB.getByRole('button', { name: 'Submit' }).click()]);
+      // B submits while its network is down, so its resolve reaches the gateway only after A's has won.
+      await other.setOffline(true);
+      await expect(pageB.getByRole('status', { name: 'Connection' })).toHaveText('Offline');
+      await dockB.getByRole('button', { name: 'Submit', exact: true }).click();
+      await expect(dockB.getByText('Sending…')).toBeVisible();
+      await expect(dockB.getByRole('button', { name: 'Submit', exact: true })).toBeDisabled();
+
+      await dockA.getByRole('button', { name: 'Submit', exact: true }).click();
       await expect(dockA).toBeHidden();
+      await expect(summaryOf(page, 'Answered')).toContainText('Staging (Recommended)');
+
+      await other.setOffline(false);
       await expect(dockB).toBeHidden();
-      const aWon = await summaryOf(page, 'Answered').isVisible();
-      const [winner, loser] = aWon ? [page, pageB] : [pageB, page];
-      await expect(summaryOf(winner, 'Answered')).toBeVisible();
-      await expect(summaryOf(loser, 'Answered elsewhere')).toBeVisible();
-      await expect(summaryOf(loser, 'Answered elsewhere')).toContainText(aWon ? 'Staging (Recommended)' : 'Production');
-      await shoot(loser, testInfo, 'summary-answered-elsewhere');
+      const lost = summaryOf(pageB, 'Answered elsewhere');
+      await expect(lost).toContainText('Staging (Recommended)');
+      await expect(lost).toContainText('Email');
+      await expect(lost).not.toContainText('Pager');
+      await shoot(pageB, testInfo, 'summary-answered-elsewhere');
     } finally {
       await other.close();
     }
@@ -218,10 +227,10 @@ test.describe('question dock', () => {
   test('[U12] narrow screens show the prompt as stacked cards with one Submit; axe finds nothing serious', async ({ page, openApp }, testInfo) => {
     await page.setViewportSize({ width: 400, height: 820 });
     const dock = await askDeploy(page, openApp);
-    await expect(dock.getByRole('group', { name: 'Environment' })).toBeVisible();
-    await expect(dock.getByRole('group', { name: 'Notify' })).toBeVisible();
-    await expect(dock.getByRole('button', { name: 'Next' })).toHaveCount(0);
-    await expect(dock.getByRole('button', { name: 'Submit' })).toHaveCount(1);
+    await expect(dock.getByRole('group', { name: 'Environment', exact: true })).toBeVisible();
+    await expect(dock.getByRole('group', { name: 'Notify', exact: true })).toBeVisible();
+    await expect(dock.getByRole('button', { name: 'Next', exact: true })).toHaveCount(0);
+    await expect(dock.getByRole('button', { name: 'Submit', exact: true })).toHaveCount(1);
     await shoot(page, testInfo, 'dock-narrow');
 
     await page.addScriptTag({ content: axe.source });
@@ -231,9 +240,9 @@ test.describe('question dock', () => {
       .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
     expect(severe).toEqual([]);
 
-    await dock.getByRole('group', { name: 'Environment' }).getByRole('radio', { name: 'Production' }).click();
-    await dock.getByRole('group', { name: 'Notify' }).getByRole('checkbox', { name: 'Email' }).click();
-    await dock.getByRole('button', { name: 'Submit' }).click();
+    await dock.getByRole('group', { name: 'Environment', exact: true }).getByRole('radio', { name: 'Production' }).click();
+    await dock.getByRole('group', { name: 'Notify', exact: true }).getByRole('checkbox', { name: 'Email' }).click();
+    await dock.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect(summaryOf(page, 'Answered')).toContainText('Email');
   });
 

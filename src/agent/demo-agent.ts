@@ -192,7 +192,10 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
     async close() {
       off();
       stopping.abort(new Error('demo agent stopping'));
-      await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, 3_000))]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise((r) => (timer = setTimeout(r, 3_000)));
+      await Promise.race([Promise.allSettled([...running]), late]);
+      clearTimeout(timer);
     },
   };
 }

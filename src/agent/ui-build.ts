@@ -28,13 +28,22 @@ export function uiBuildReason(root: string): string | null {
   return newest > builtAt ? 'the UI sources changed since the last build' : null;
 }
 
-/** Runs `vite build` in `root`, its output on stderr (stdout is for the addresses). Resolves with its exit code. */
-export function buildUi(root: string): Promise<number> {
+/**
+ * Runs `vite build` in `root`, its output on stderr (stdout is for the addresses). Resolves with its exit code;
+ * aborting `signal` stops the build.
+ */
+export function buildUi(root: string, signal?: AbortSignal): Promise<number> {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   if (!existsSync(vite)) return Promise.resolve(127);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [vite, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
-    child.once('error', () => resolve(1));
-    child.once('exit', (code) => resolve(code ?? 1));
+    const onAbort = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = (code: number) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(code);
+    };
+    child.once('error', () => done(1));
+    child.once('exit', (code) => done(code ?? 1));
   });
 }

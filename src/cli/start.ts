@@ -9,7 +9,7 @@ import { LOCAL_DIR } from '../agent/endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from '../agent/ui-build.ts';
 
-const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--no-open]';
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function openBrowser(url: string) {
@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
         host: { type: 'string' },
         dir: { type: 'string' },
         'no-open': { type: 'boolean' },
+        'no-build': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -45,15 +46,35 @@ export async function run(argv: string[]): Promise<number> {
     }
     const port = intFlag('--port', values.port, 'a port number 0..65535 (0 picks a free one)') ?? 7420;
     if (port > 65535) throw new Error(`--port: must be a port number 0..65535 (0 picks a free one), got "${values.port}"`);
-    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), open: !values['no-open'] };
+    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), open: !values['no-open'], build: !values['no-build'] };
   } catch (err) {
     return usageError('start', err, USAGE);
   }
 
-  const reason = uiBuildReason(ROOT);
+  // Ctrl+C works at every stage: during the build, while starting and while serving.
+  const stopping = new AbortController();
+  const stop = () => {
+    if (stopping.signal.aborted) process.exit(130);
+    stopping.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    return await serve(opts, stopping.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+type StartOptions = { port: number; host: string; dir: string; open: boolean; build: boolean };
+
+async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number> {
+  const reason = opts.build ? uiBuildReason(ROOT) : null;
   if (reason) {
     process.stderr.write(`askdock start: building the Control UI (${reason})\n`);
-    const code = await buildUi(ROOT);
+    const code = await buildUi(ROOT, stopping);
+    if (stopping.aborted) return 0;
     if (code !== 0) process.stderr.write(`askdock start: the UI build failed (exit ${code}); the gateway starts without a fresh UI\n`);
   }
 
@@ -85,21 +106,12 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`askdock start: no agent identity in ${gateway.identitiesFile ?? 'the config'}; the demo agent is not started\n`);
   }
 
-  process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
-  process.stdout.write(`Control UI: ${uiUrl}\n`);
-  if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
-
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      // A second Ctrl+C while shutting down does not wait.
-      process.once('SIGINT', () => process.exit(130));
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  if (!stopping.aborted) {
+    process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
+    process.stdout.write(`Control UI: ${uiUrl}\n`);
+    if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
+    await new Promise<void>((done) => stopping.addEventListener('abort', () => done(), { once: true }));
+  }
   process.stderr.write('askdock start: stopping\n');
   await demo?.close();
   agent?.close();

@@ -5,6 +5,12 @@ import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, Store
 
 type Db = Database.Database;
 
+/** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
+export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA' };
+export type SqliteStore = Store & { settings(): SqliteSettings };
+
+const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
+
 /**
  * Schema steps, applied in order; `PRAGMA user_version` holds how many ran. Append new steps, never edit old ones.
  * Tables with an `n INTEGER PRIMARY KEY` use it as a stable insertion order (a plain rowid may change on VACUUM).
@@ -308,7 +314,7 @@ function runParams(run: RunRow) {
 }
 
 /** Opens (creating and migrating when needed) the gateway database at `file`; `:memory:` works for throwaway use. */
-export function openSqliteStore(file: string): Store {
+export function openSqliteStore(file: string): SqliteStore {
   const db = new Database(file);
   try {
     db.pragma('busy_timeout = 5000');
@@ -325,7 +331,13 @@ export function openSqliteStore(file: string): Store {
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
   const tx = db.transaction((fn: () => unknown) => fn());
 
-  const store: Store = {
+  const store: SqliteStore = {
+    settings() {
+      const journalMode = String(db.pragma('journal_mode', { simple: true })).toUpperCase();
+      const synchronous = SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
+      return { journalMode, synchronous };
+    },
+
     transaction<T>(fn: () => T): T {
       return tx.immediate(fn) as T;
     },

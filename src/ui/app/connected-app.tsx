@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { GatewayClient } from '../../client/client.ts';
 import { GatewayProvider } from '../lib/gateway.tsx';
@@ -18,12 +18,21 @@ export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
   const [client] = useState(() => createClient(token));
   const [queryClient] = useState(createQueryClient);
 
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
-    client.start().catch(() => {
-      // A refused token ends the connection for good (4001); anything else keeps retrying inside the client.
-      if (client.state.lastError?.code === 'UNAUTHORIZED') onRejected('The gateway did not accept that token. Paste a current one.');
-    });
-    return () => client.close();
+    // StrictMode's mount, unmount, mount keeps the first socket instead of dropping it half-open.
+    if (closeTimer.current !== undefined) {
+      clearTimeout(closeTimer.current);
+      closeTimer.current = undefined;
+    } else {
+      client.start().catch(() => {
+        // A refused token ends the connection for good (4001); anything else keeps retrying inside the client.
+        if (client.state.lastError?.code === 'UNAUTHORIZED') onRejected('The gateway did not accept that token. Paste a current one.');
+      });
+    }
+    return () => {
+      closeTimer.current = setTimeout(() => client.close(), 0);
+    };
   }, [client, onRejected]);
 
   return (

@@ -73,7 +73,7 @@ export function useResolveRequest() {
   return useMutation({
     mutationKey: resolveKey,
     mutationFn: (v: ResolveVariables) => {
-      const resolutionId = draftActions().submitStarted(v.record.id);
+      const resolutionId = draftActions().submitStarted(v.record.id, v.kind === 'answer' ? v.answers : undefined);
       if (v.kind === 'skip') return resolveQuestion(client, { id: v.record.id, skip: true, resolutionId, surface: SURFACE });
       return answeringFor(v.record)(client, v.record, v.answers, resolutionId);
     },

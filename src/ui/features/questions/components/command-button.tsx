@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
+import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 import { IS_MAC, type CommandContext, type DockCommand } from '../commands.ts';
 import { KbdHint } from './kbd-hint.tsx';
 
@@ -7,7 +8,7 @@ type Props = {
   command: DockCommand;
   ctx: CommandContext;
   variant?: ButtonProps['variant'];
-  /** Shown instead of the label; the label stays the accessible name. */
+  /** Shown instead of the label, which stays the accessible name (as hidden text, so it never mismatches a visible label). */
   icon?: ReactNode;
   hint?: boolean;
 };
@@ -23,14 +24,20 @@ export function CommandButton({ command, ctx, variant = 'secondary', icon, hint 
       className="qd-command"
       // aria-disabled keeps focus on the button while a submit is in flight; a disabled one would drop it.
       aria-disabled={!enabled || undefined}
-      aria-label={icon ? command.label : undefined}
       title={icon ? command.label : undefined}
       aria-keyshortcuts={command.shortcut?.(IS_MAC)}
       onClick={() => {
         if (enabled) command.run(ctx);
       }}
     >
-      {icon ?? command.label}
+      {icon ? (
+        <>
+          <span aria-hidden="true">{icon}</span>
+          <VisuallyHidden>{command.label}</VisuallyHidden>
+        </>
+      ) : (
+        command.label
+      )}
       {keys && <KbdHint keys={keys} />}
     </Button>
   );

@@ -23,7 +23,7 @@ export function DockHeader({ record, ctx, position }: Props) {
       <div className="qd-header-actions">
         <RequestNav ctx={ctx} position={position} />
         <EnableNotifications />
-        <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" icon={<span aria-hidden="true">▾</span>} />
+        <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" icon="▾" />
       </div>
     </div>
   );

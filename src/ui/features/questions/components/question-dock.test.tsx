@@ -4,9 +4,10 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError } from '../../../../protocol/index.ts';
-import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
+import { QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
 import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
+import { answersFingerprint } from '../lib/model.ts';
 
 function Transcript({ sessionKey }: { sessionKey: string }) {
   const items = useQuestionTranscriptItems(sessionKey);
@@ -50,6 +51,32 @@ describe('QuestionDock', () => {
     expect(within(dock()).getByRole('radio', { name: 'Pizza (Recommended)' })).not.toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
     expect(within(dock()).getByText('1 pending')).toBeInTheDocument();
+  });
+
+  it('[U1] expandDock (what /question calls) reopens a collapsed dock and moves focus into it', async () => {
+    const user = userEvent.setup();
+    setup([deployRecord()]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
+    expect(screen.getByRole('button', { name: 'Expand questions' })).toBeInTheDocument();
+    act(() => expandDock('s1'));
+    expect(screen.getByRole('radio', { name: 'Staging (Recommended)' })).toHaveFocus();
+  });
+
+  it('[U8] a retired reminder leaves the dock; the transcript says "No longer pending" and Answer reopens it with its draft', async () => {
+    const user = userEvent.setup();
+    useDraftsStore.getState().actions.otherTextChanged('q-lunch', 'lunch', 'Ramen', false);
+    setup([lunchRecord({ retiredAtMs: Date.now() })]).render(
+      <>
+        <Transcript sessionKey="s1" />
+        <QuestionDock sessionKey="s1" composer={composer} />
+      </>,
+    );
+    expect(screen.queryByRole('region', { name: 'Questions' })).toBeNull();
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    expect(within(log).getByText('No longer pending')).toBeInTheDocument();
+    await user.click(within(log).getByRole('button', { name: 'Answer' }));
+    expect(within(dock()).getByRole('textbox', { name: 'Other' })).toHaveValue('Ramen');
+    expect(within(dock()).getByRole('radio', { name: 'Pizza (Recommended)' })).toHaveFocus();
   });
 
   it('[U2] shows one question at a time with a stepper, Back / Next, and Submit on the last', async () => {
@@ -220,10 +247,11 @@ describe('QuestionDock', () => {
   });
 
   it('[U7] summaries show each answer, or the outcome: Answered, Answered elsewhere, Skipped, Expired, Cancelled', () => {
-    useDraftsStore.setState({ answeredHere: { a1: Date.now() } });
+    const sent = { env: ['Production'], notify: ['Email', 'on-call'] };
+    useDraftsStore.setState({ answeredHere: { a1: { atMs: Date.now(), answers: answersFingerprint(sent) } } });
     const by = (identity: string) => ({ identity, surface: 'control-ui', atMs: Date.now() });
     setup([
-      deployRecord({ id: 'a1', status: 'answered', answers: { env: ['Production'], notify: ['Email', 'on-call'] }, resolvedBy: by('operator') }),
+      deployRecord({ id: 'a1', status: 'answered', answers: sent, resolvedBy: by('operator') }),
       deployRecord({ id: 'a2', status: 'answered', answers: { env: ['Staging (Recommended)'], notify: ['Slack'] }, resolvedBy: by('guest') }),
       deployRecord({ id: 'a3', status: 'skipped' }),
       deployRecord({ id: 'a4', status: 'expired' }),

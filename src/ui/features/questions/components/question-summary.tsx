@@ -2,13 +2,13 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
 import { outcomeOf } from '../lib/model.ts';
-import { useAnsweredHere } from '../stores/drafts.ts';
+import { useSentHere } from '../stores/drafts.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 
 /** What the transcript keeps of a question: each wording with its answer, or the outcome beside the wording (U5, U7). */
 export function QuestionSummary({ record, sessionKey }: { record: QuestionRecord; sessionKey: string }) {
   const identity = useHello()?.auth.identity;
-  const outcome = outcomeOf(record, { answeredHere: useAnsweredHere(record.id), identity });
+  const outcome = outcomeOf(record, { sentHere: useSentHere(record.id), identity });
   const answered = record.status === 'answered';
   return (
     <div className="qd-summary" role="group" aria-label={`Question ${outcome.toLowerCase()}`} data-outcome={outcome}>

@@ -7,7 +7,7 @@ export function RequestNav({ ctx, position }: { ctx: CommandContext; position: n
   if (ctx.requestCount < 2) return null;
   return (
     <div className="qd-nav" role="group" aria-label="Pending requests">
-      <CommandButton command={commands.previousRequest} ctx={ctx} variant="ghost" icon={<span aria-hidden="true">‹</span>} />
+      <CommandButton command={commands.previousRequest} ctx={ctx} variant="ghost" icon="‹" />
       <span className="qd-nav-position">
         <span aria-hidden="true">
           {position}/{ctx.requestCount}
@@ -16,7 +16,7 @@ export function RequestNav({ ctx, position }: { ctx: CommandContext; position: n
           Request {position} of {ctx.requestCount}
         </VisuallyHidden>
       </span>
-      <CommandButton command={commands.nextRequest} ctx={ctx} variant="ghost" icon={<span aria-hidden="true">›</span>} />
+      <CommandButton command={commands.nextRequest} ctx={ctx} variant="ghost" icon="›" />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deployRecord, lunchRecord } from '../test-helpers.tsx';
-import { collectAnswers, formatTimeLeft, isDockRequest, itemAnswer, outcomeOf, pickCurrent } from './model.ts';
+import { answersFingerprint, collectAnswers, formatTimeLeft, isDockRequest, itemAnswer, outcomeOf, pickCurrent } from './model.ts';
 
 const [env, notify] = deployRecord().questions;
 
@@ -40,16 +40,19 @@ describe('question model', () => {
 
   it('[U7] outcomes: answered here or elsewhere, skipped, expired, cancelled, no longer pending', () => {
     const by = (identity: string) => ({ identity, surface: 'tui', atMs: 1 });
-    const answered = deployRecord({ status: 'answered', resolvedBy: by('op') });
-    expect(outcomeOf(answered, { answeredHere: true, identity: 'op' })).toBe('Answered');
-    expect(outcomeOf(answered, { answeredHere: false, identity: 'op' })).toBe('Answered elsewhere');
-    expect(outcomeOf(deployRecord({ status: 'answered', resolvedBy: by('guest') }), { answeredHere: true, identity: 'op' })).toBe(
-      'Answered elsewhere',
-    );
-    expect(outcomeOf(deployRecord({ status: 'skipped' }), { answeredHere: false, identity: 'op' })).toBe('Skipped');
-    expect(outcomeOf(deployRecord({ status: 'expired' }), { answeredHere: false, identity: 'op' })).toBe('Expired');
-    expect(outcomeOf(deployRecord({ status: 'cancelled' }), { answeredHere: false, identity: 'op' })).toBe('Cancelled');
-    expect(outcomeOf(lunchRecord({ retiredAtMs: 5 }), { answeredHere: false, identity: 'op' })).toBe('No longer pending');
+    const answers = { env: ['Production'], notify: ['Email', 'ops'] };
+    const answered = deployRecord({ status: 'answered', answers, resolvedBy: by('op') });
+    const sent = answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] });
+    expect(outcomeOf(answered, { sentHere: sent, identity: 'op' })).toBe('Answered');
+    expect(outcomeOf(answered, { sentHere: undefined, identity: 'op' })).toBe('Answered elsewhere');
+    // Sent from here but lost the race: the stored answers are someone else's.
+    expect(outcomeOf(answered, { sentHere: answersFingerprint({ env: ['Staging'] }), identity: 'op' })).toBe('Answered elsewhere');
+    expect(outcomeOf({ ...answered, resolvedBy: by('guest') }, { sentHere: sent, identity: 'op' })).toBe('Answered elsewhere');
+    const none = { sentHere: undefined, identity: 'op' };
+    expect(outcomeOf(deployRecord({ status: 'skipped' }), none)).toBe('Skipped');
+    expect(outcomeOf(deployRecord({ status: 'expired' }), none)).toBe('Expired');
+    expect(outcomeOf(deployRecord({ status: 'cancelled' }), none)).toBe('Cancelled');
+    expect(outcomeOf(lunchRecord({ retiredAtMs: 5 }), none)).toBe('No longer pending');
   });
 
   it('[U7] time left reads m:ss', () => {

@@ -47,16 +47,23 @@ export function collectAnswers(
   return missing.length ? { ok: false, missing } : { ok: true, answers };
 }
 
-export function outcomeOf(
-  record: QuestionRecord,
-  ctx: { answeredHere: boolean; identity: string | undefined },
-): Outcome {
+/** Compares answers as the gateway stores them (labels may differ in case from typed text), key order aside. */
+export function answersFingerprint(answers: Answers | undefined): string {
+  const keys = Object.keys(answers ?? {}).sort();
+  return JSON.stringify(keys.map((k) => [k, [...new Set(answers![k].map((v) => v.trim().toLowerCase()))].sort()]));
+}
+
+/**
+ * "Answered" only when this browser sent exactly the stored answers: one operator token may answer from the TUI
+ * or another browser too, so the identity alone cannot tell here from elsewhere.
+ */
+export function outcomeOf(record: QuestionRecord, ctx: { sentHere: string | undefined; identity: string | undefined }): Outcome {
   switch (record.status) {
-    case 'answered':
-      // The same operator token can answer from the TUI or another browser, so identity alone cannot prove "here".
-      return ctx.answeredHere && (!ctx.identity || record.resolvedBy?.identity === undefined || record.resolvedBy.identity === ctx.identity)
-        ? 'Answered'
-        : 'Answered elsewhere';
+    case 'answered': {
+      const sameIdentity = !ctx.identity || !record.resolvedBy || record.resolvedBy.identity === ctx.identity;
+      const ours = ctx.sentHere !== undefined && ctx.sentHere === answersFingerprint(record.answers);
+      return ours && sameIdentity ? 'Answered' : 'Answered elsewhere';
+    }
     case 'skipped':
       return 'Skipped';
     case 'expired':

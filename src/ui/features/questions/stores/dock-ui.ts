@@ -33,8 +33,10 @@ let ticks = 0;
 export const useDockUiStore = create<DockUiState>()(
   persist(
     (set) => {
-      const patch = (sessionKey: string, change: Partial<SessionDock>) =>
-        set((s) => ({ docks: { ...s.docks, [sessionKey]: { ...(s.docks[sessionKey] ?? CLOSED), ...change } } }));
+      // One set per action, so a render never sees the dock state without its focus request.
+      const docked = (s: DockUiState, sessionKey: string, change: Partial<SessionDock>) => ({
+        docks: { ...s.docks, [sessionKey]: { ...(s.docks[sessionKey] ?? CLOSED), ...change } },
+      });
       const focusOn = (sessionKey: string, target: FocusRequest['target'], recordId?: string): FocusRequest => ({
         sessionKey,
         target,
@@ -46,24 +48,25 @@ export const useDockUiStore = create<DockUiState>()(
         reopened: {},
         focus: null,
         actions: {
-          requestSelected: (sessionKey, id) => patch(sessionKey, { currentId: id }),
-          dockCollapsed: (sessionKey, opts) => {
-            patch(sessionKey, { collapsed: true });
-            if (opts?.focusComposer) set({ focus: focusOn(sessionKey, 'composer') });
-          },
-          dockExpanded: (sessionKey, opts) => {
-            patch(sessionKey, { collapsed: false });
-            if (opts?.focus) set({ focus: focusOn(sessionKey, 'request') });
-          },
-          blockingQuestionArrived: (sessionKey, id) => {
-            patch(sessionKey, { currentId: id, collapsed: false });
-            set({ focus: focusOn(sessionKey, 'request', id) });
-          },
-          reminderReopened: (sessionKey, id) => {
-            set((s) => ({ reopened: { ...s.reopened, [id]: true } }));
-            patch(sessionKey, { currentId: id, collapsed: false });
-            set({ focus: focusOn(sessionKey, 'request', id) });
-          },
+          requestSelected: (sessionKey, id) => set((s) => docked(s, sessionKey, { currentId: id })),
+          dockCollapsed: (sessionKey, opts) =>
+            set((s) => ({
+              ...docked(s, sessionKey, { collapsed: true }),
+              ...(opts?.focusComposer ? { focus: focusOn(sessionKey, 'composer') } : {}),
+            })),
+          dockExpanded: (sessionKey, opts) =>
+            set((s) => ({
+              ...docked(s, sessionKey, { collapsed: false }),
+              ...(opts?.focus ? { focus: focusOn(sessionKey, 'request') } : {}),
+            })),
+          blockingQuestionArrived: (sessionKey, id) =>
+            set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id) })),
+          reminderReopened: (sessionKey, id) =>
+            set((s) => ({
+              ...docked(s, sessionKey, { currentId: id, collapsed: false }),
+              reopened: { ...s.reopened, [id]: true },
+              focus: focusOn(sessionKey, 'request', id),
+            })),
           focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
           focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
         },

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resetStores } from '../test-helpers.tsx';
-import { DRAFTS_STORAGE_KEY, readPersisted, useDraftsStore } from './drafts.ts';
+import { DRAFTS_STORAGE_KEY, migratePersisted, readPersisted, useDraftsStore } from './drafts.ts';
 
 const actions = () => useDraftsStore.getState().actions;
 const item = (record: string, id: string) => useDraftsStore.getState().drafts[record]?.items[id];
@@ -31,7 +31,7 @@ describe('drafts store', () => {
     actions().otherTextChanged('r', 'env', 'Staging (Recommended)', false);
     actions().stepChanged('r', 1);
     const stored = JSON.parse(localStorage.getItem(DRAFTS_STORAGE_KEY)!);
-    expect(stored.version).toBe(1);
+    expect(stored.version).toBe(2);
     expect(stored.state).not.toHaveProperty('actions');
     useDraftsStore.setState({ drafts: {} });
     localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify(stored));
@@ -48,13 +48,19 @@ describe('drafts store', () => {
     expect(typeof useDraftsStore.getState().actions.optionPicked).toBe('function');
   });
 
+  it('[U6] version 1 storage migrates: drafts kept, bare answered times dropped', () => {
+    const draft = { items: { env: { chosen: [], other: 'x' } }, step: 0, touchedAtMs: Date.now() };
+    expect(migratePersisted({ drafts: { r: draft }, answeredHere: { r: 5 } }, 1)).toEqual({ drafts: { r: draft }, answeredHere: {} });
+    expect(migratePersisted('garbage', 1)).toEqual({ drafts: {}, answeredHere: {} });
+  });
+
   it('[Q5] the resolution id is made once per draft, so a retried submit is the same resolve', () => {
-    const first = actions().submitStarted('r');
-    expect(actions().submitStarted('r')).toBe(first);
+    const first = actions().submitStarted('r', { env: ['Production'] });
+    expect(actions().submitStarted('r', { env: ['Production'] })).toBe(first);
     actions().submitRejected('r', { terminal: false });
-    expect(actions().submitStarted('r')).toBe(first);
+    expect(actions().submitStarted('r', { env: ['Production'] })).toBe(first);
     actions().submitSucceeded('r');
     expect(useDraftsStore.getState().drafts.r).toBeUndefined();
-    expect(useDraftsStore.getState().answeredHere.r).toBeTypeOf('number');
+    expect(useDraftsStore.getState().answeredHere.r.answers).toBe('[["env",["production"]]]');
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { EMPTY_ITEM, type ItemDraft } from '../lib/model.ts';
+import type { Answers } from '../../../../protocol/index.ts';
+import { answersFingerprint, EMPTY_ITEM, type ItemDraft } from '../lib/model.ts';
 
 const ItemDraftSchema = z.object({ chosen: z.array(z.string()), other: z.string() });
 const DraftSchema = z.object({
@@ -10,16 +11,21 @@ const DraftSchema = z.object({
   resolutionId: z.string().optional(),
   touchedAtMs: z.number(),
 });
+/** What this browser sent: the answers' fingerprint, so a lost race is never mistaken for our own answer. */
+const SentSchema = z.object({ atMs: z.number(), answers: z.string() });
 const PersistedSchema = z.object({
   drafts: z.record(z.string(), DraftSchema),
-  answeredHere: z.record(z.string(), z.number()),
+  answeredHere: z.record(z.string(), SentSchema),
 });
+/** Version 1 kept only a time per answered record. */
+const PersistedV1Schema = z.object({ drafts: z.record(z.string(), DraftSchema) });
 
 export type Draft = z.infer<typeof DraftSchema>;
+export type Sent = z.infer<typeof SentSchema>;
 type Persisted = z.infer<typeof PersistedSchema>;
 
 export const DRAFTS_STORAGE_KEY = 'askdock.question-drafts';
-const VERSION = 1;
+const VERSION = 2;
 const DRAFT_TTL_MS = 14 * 24 * 3600_000;
 const ANSWERED_KEEP = 500;
 
@@ -33,7 +39,7 @@ type Actions = {
    * Returns the draft's resolution id, made once so a retried submit is the same resolve (Q5), and marks the
    * record as answered here before the gateway's event can arrive, so the summary never flickers "elsewhere".
    */
-  submitStarted(recordId: string): string;
+  submitStarted(recordId: string, answers?: Answers): string;
   submitSucceeded(recordId: string): void;
   /** A definite refusal: the mark goes; a terminal record (answered elsewhere) leaves nothing to send. */
   submitRejected(recordId: string, opts: { terminal: boolean }): void;
@@ -55,7 +61,7 @@ function tidy(state: Persisted, now = Date.now()): Persisted {
   const drafts = Object.fromEntries(Object.entries(state.drafts).filter(([, d]) => now - d.touchedAtMs < DRAFT_TTL_MS));
   const answeredHere = Object.fromEntries(
     Object.entries(state.answeredHere)
-      .sort((a, b) => b[1] - a[1])
+      .sort((a, b) => b[1].atMs - a[1].atMs)
       .slice(0, ANSWERED_KEEP),
   );
   return { drafts, answeredHere };
@@ -65,6 +71,15 @@ function tidy(state: Persisted, now = Date.now()): Persisted {
 export function readPersisted(value: unknown): Persisted {
   const parsed = PersistedSchema.safeParse(value);
   return parsed.success ? tidy(parsed.data) : { drafts: {}, answeredHere: {} };
+}
+
+/** Older shapes move forward: version 1 drafts are kept, its bare answered times cannot say what was sent. */
+export function migratePersisted(value: unknown, version: number): Persisted {
+  if (version === 1) {
+    const v1 = PersistedV1Schema.safeParse(value);
+    return v1.success ? tidy({ drafts: v1.data.drafts, answeredHere: {} }) : { drafts: {}, answeredHere: {} };
+  }
+  return readPersisted(value);
 }
 
 export const useDraftsStore = create<DraftsState>()(
@@ -104,13 +119,13 @@ export const useDraftsStore = create<DraftsState>()(
               const draft = s.drafts[recordId] ?? emptyDraft();
               return { drafts: { ...s.drafts, [recordId]: { ...draft, step, touchedAtMs: Date.now() } } };
             }),
-          submitStarted: (recordId) => {
+          submitStarted: (recordId, answers) => {
             const resolutionId = get().drafts[recordId]?.resolutionId ?? newResolutionId();
             set((s) => {
               const draft = s.drafts[recordId] ?? emptyDraft();
               return {
                 drafts: { ...s.drafts, [recordId]: { ...draft, resolutionId } },
-                answeredHere: { ...s.answeredHere, [recordId]: Date.now() },
+                answeredHere: { ...s.answeredHere, [recordId]: { atMs: Date.now(), answers: answersFingerprint(answers) } },
               };
             });
             return resolutionId;
@@ -132,8 +147,7 @@ export const useDraftsStore = create<DraftsState>()(
       version: VERSION,
       storage: createJSONStorage(() => localStorage),
       partialize: (s): Persisted => ({ drafts: s.drafts, answeredHere: s.answeredHere }),
-      // No older shape exists yet: whatever is stored is validated, and unreadable data starts empty.
-      migrate: (persisted) => readPersisted(persisted),
+      migrate: migratePersisted,
       merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
     },
   ),
@@ -147,6 +161,7 @@ export const useItemDraft = (recordId: string, itemId: string): ItemDraft =>
 export const useDraftItems = (recordId: string): Record<string, ItemDraft> =>
   useDraftsStore((s) => s.drafts[recordId]?.items ?? NO_ITEMS);
 export const useDraftStep = (recordId: string): number => useDraftsStore((s) => s.drafts[recordId]?.step ?? 0);
-export const useAnsweredHere = (recordId: string): boolean => useDraftsStore((s) => recordId in s.answeredHere);
+/** The fingerprint of what this browser sent for the record, if it sent anything. */
+export const useSentHere = (recordId: string): string | undefined => useDraftsStore((s) => s.answeredHere[recordId]?.answers);
 export const useDraftActions = (): Actions => useDraftsStore((s) => s.actions);
 export const draftActions = (): Actions => useDraftsStore.getState().actions;

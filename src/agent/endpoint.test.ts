@@ -1,0 +1,41 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_URL, localAgentToken, resolveEndpoint } from './endpoint.ts';
+
+let cwd: string;
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'askdock-endpoint-'));
+});
+afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+function writeIdentities() {
+  mkdirSync(join(cwd, '.askdock'));
+  writeFileSync(
+    join(cwd, '.askdock', 'identities.json'),
+    JSON.stringify({
+      identities: [
+        { id: 'operator', token: 'operator-token-1', role: 'operator', scopes: ['operator.admin'] },
+        { id: 'agent', token: 'agent-token-12345', role: 'agent', scopes: ['agent.run'] },
+      ],
+    }),
+  );
+}
+
+describe('resolveEndpoint', () => {
+  it('[A1] prefers flags, then ASKDOCK_URL / ASKDOCK_TOKEN, then ./.askdock/identities.json', () => {
+    writeIdentities();
+    expect(localAgentToken(cwd)).toBe('agent-token-12345');
+    expect(resolveEndpoint({}, {}, cwd)).toEqual({ url: DEFAULT_URL, token: 'agent-token-12345' });
+    const env = { ASKDOCK_URL: 'ws://gw:1/ws', ASKDOCK_TOKEN: 'env-token-123' };
+    expect(resolveEndpoint({}, env, cwd)).toEqual({ url: 'ws://gw:1/ws', token: 'env-token-123' });
+    expect(resolveEndpoint({ url: 'http://h:2', token: 'flag-token-1' }, env, cwd)).toEqual({ url: 'http://h:2', token: 'flag-token-1' });
+  });
+
+  it('names --token when no token is found, and --url when it is not a ws or http address', () => {
+    expect(() => resolveEndpoint({}, {}, cwd)).toThrow(/^--token: no agent token/);
+    expect(() => resolveEndpoint({ url: 'ftp://x', token: 't-12345678' }, {}, cwd)).toThrow(/^--url: "ftp:\/\/x"/);
+    expect(() => resolveEndpoint({ url: 'not a url', token: 't-12345678' }, {}, cwd)).toThrow(/^--url/);
+  });
+});

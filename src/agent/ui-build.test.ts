@@ -1,0 +1,41 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { uiBuildReason } from './ui-build.ts';
+
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Sets the time of `path` and, for a directory, of everything under it. */
+function age(path: string, atSeconds: number) {
+  if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) age(join(path, entry), atSeconds);
+  utimesSync(path, atSeconds, atSeconds);
+}
+
+function write(path: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, 'x');
+}
+
+describe('uiBuildReason', () => {
+  it('builds when dist/ is missing, or older than any UI source; not when it is fresh', () => {
+    root = mkdtempSync(join(tmpdir(), 'askdock-ui-'));
+    write(join(root, 'index.html'));
+    write(join(root, 'src/ui/features/chat/deep/file.tsx'));
+    age(root, 1000);
+    expect(uiBuildReason(root)).toBe('dist/ is missing');
+
+    write(join(root, 'dist/index.html'));
+    age(join(root, 'dist'), 2000);
+    expect(uiBuildReason(root)).toBeNull();
+
+    age(join(root, 'src/ui/features/chat/deep/file.tsx'), 3000);
+    expect(uiBuildReason(root)).toBe('the UI sources changed since the last build');
+
+    age(join(root, 'dist'), 4000);
+    expect(uiBuildReason(root)).toBeNull();
+    age(join(root, 'index.html'), 5000);
+    expect(uiBuildReason(root)).toBe('the UI sources changed since the last build');
+  });
+});

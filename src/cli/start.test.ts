@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayClient } from '../client/client.ts';
+import { createNodeClient } from '../client/node.ts';
+import { nextEvent, startTestGateway } from '../agent/testing.ts';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
+
+type Proc = { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> };
+
+function spawnAskdock(args: string[], cwd: string): Proc {
+  const env = { ...process.env };
+  delete env.ASKDOCK_URL;
+  delete env.ASKDOCK_TOKEN;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((ok) => child.once('close', (code) => ok(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = read().match(pattern);
+    if (m) return m;
+    if (Date.now() > deadline) throw new Error(`no ${pattern} in output within ${timeoutMs} ms:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function echoes(operator: GatewayClient, text: string): Promise<string> {
+  const { session } = await operator.request('sessions.create', {});
+  const reply = nextEvent(operator, 'chat', (p) => p.sessionKey === session.key && p.message.role === 'assistant' && p.state === 'final');
+  await operator.request('chat.send', { sessionKey: session.key, message: text, idempotencyKey: `start-test-${Date.now()}` });
+  return (await reply).message.text;
+}
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+describe('askdock start', () => {
+  it('prints the address and the Control UI link, serves the demo agent, and stops cleanly on Ctrl+C', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));
+    cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
+    const proc = spawnAskdock(['start', '--port', '0', '--no-open', '--no-build'], cwd);
+    cleanup.push(() => {
+      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    });
+    const [, host, port] = await waitFor(proc.out, /^askdock gateway listening on http:\/\/(127\.0\.0\.1):(\d+)$/m);
+    const [, token] = await waitFor(proc.out, new RegExp(`^Control UI: http://${host}:${port}/\\?token=(\\S+)$`, 'm'));
+    expect(existsSync(join(cwd, '.askdock', 'askdock.db'))).toBe(true);
+    expect(existsSync(join(cwd, '.askdock', 'identities.json'))).toBe(true);
+
+    const operator = createNodeClient({ url: `ws://${host}:${port}/ws`, token: decodeURIComponent(token), client: { name: 't', mode: 'ui' } });
+    await operator.start();
+    cleanup.push(() => operator.close());
+    expect(await echoes(operator, 'hello start')).toBe('Echo: hello start');
+
+    // `askdock ask` run in the same directory finds the agent token in ./.askdock/identities.json.
+    const requested = nextEvent(operator, 'question.requested');
+    const ask = spawnAskdock(['ask', 'Ship it?', '-o', 'Yes', '-o', 'No', '--url', `ws://${host}:${port}`], cwd);
+    const { question } = await requested;
+    await operator.request('question.resolve', { id: question.id, answers: { answer: ['Yes'] } });
+    expect(await ask.exited).toBe(0);
+    expect(ask.out()).toBe('Yes\n');
+
+    const stoppedAt = Date.now();
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(3_000);
+    expect(proc.err()).toContain('askdock start: stopping');
+  });
+
+  it('exits 2 naming a bad flag', async () => {
+    const proc = spawnAskdock(['start', '--port', 'eighty'], tmpdir());
+    expect(await proc.exited).toBe(2);
+    expect(proc.err()).toContain('--port: must be a port number');
+  });
+});
+
+describe('askdock demo-agent', () => {
+  it('serves a gateway until Ctrl+C', async () => {
+    const t = await startTestGateway();
+    cleanup.push(() => t.close());
+    const proc = spawnAskdock(['demo-agent', '--url', t.url, '--token', t.agentToken], t.dir);
+    cleanup.push(() => {
+      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    });
+    await waitFor(proc.err, /connected to/);
+    expect(await echoes(t.operator, 'ping')).toBe('Echo: ping');
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('exits 1 when the gateway cannot be reached', async () => {
+    const proc = spawnAskdock(['demo-agent', '--url', 'ws://127.0.0.1:9', '--token', 'abcdefgh'], tmpdir());
+    expect(await proc.exited).toBe(1);
+    expect(proc.err()).toContain('cannot reach the gateway');
+  });
+});
