@@ -168,7 +168,7 @@ export class Agent {
     return messageId;
   }
 
-  /** C4: a streaming piece of the run's assistant message; finish it with `say`. */
+  /** C4: the text so far of the run's streaming message (each delta replaces the last); finish it with `say`. */
   async stream(runId: string, text: string): Promise<string> {
     const { messageId } = await this.client.request('chat.inject', { runId, text, state: 'delta' });
     return messageId;
@@ -188,7 +188,14 @@ export class Agent {
     const first = !set;
     if (!set) this.subscriptions.set(key, (set = new Set()));
     set.add(handler);
-    if (first) await this.subscribe(key);
+    if (first) {
+      try {
+        await this.subscribe(key);
+      } catch (err) {
+        this.subscriptions.delete(key);
+        throw err;
+      }
+    }
     return () => {
       set.delete(handler);
     };
