@@ -1,5 +1,6 @@
 import { Checkbox as CheckboxPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
+import './choice-controls.css';
 
 /** Radix's checkbox (role, aria-checked, Space to toggle) with the house look. */
 export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {

@@ -1,5 +1,6 @@
 import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
+import './choice-controls.css';
 
 /** Radix owns roving focus and arrow keys; this only adds the house look. */
 export function RadioGroup({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Root>) {

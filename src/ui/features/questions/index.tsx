@@ -3,7 +3,6 @@ import type { QuestionRecord } from '../../../protocol/index.ts';
 import { useQuestions, useQuestionsSync } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import { dockUiActions } from './stores/dock-ui.ts';
-import '../../components/ui/choice-controls.css';
 import './questions.css';
 
 export { QuestionDock } from './components/question-dock.tsx';
