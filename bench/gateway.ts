@@ -11,7 +11,7 @@
  * worker; the other N-1 operators in a listener worker that counts question.requested without parsing JSON.
  * Set ASKDOCK_SYNC=FULL to measure with an fsync per commit.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -167,6 +167,20 @@ async function listeners(): Promise<void> {
   });
 }
 
+const THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
+const CLOCK_TICK_MS = 10;
+
+/**
+ * CPU time of the gateway's own thread in ms, or null off Linux. Unlike wall time it does not grow when other
+ * processes take the cores, so it compares runs on a busy machine; it moves in 10 ms ticks.
+ */
+function mainThreadCpuMs(): { user: number; sys: number } | null {
+  if (!existsSync(THREAD_STAT)) return null;
+  const fields = readFileSync(THREAD_STAT, 'utf8').split(') ')[1].split(' ');
+  // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+  return { user: Number(fields[11]) * CLOCK_TICK_MS, sys: Number(fields[12]) * CLOCK_TICK_MS };
+}
+
 type BenchWorker = { ready: Promise<unknown>; ask: (m: unknown) => Promise<any> };
 
 /** Replies come back in order, one per message sent (and one when the worker is ready). */
@@ -192,6 +206,7 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '4' },
       chains: { type: 'string', default: '32' },
       memory: { type: 'boolean', default: false },
+      only: { type: 'string' },
       json: { type: 'string', default: resolve(dirname(fileURLToPath(import.meta.url)), 'results/gateway.json') },
     },
   });
@@ -233,27 +248,37 @@ async function main(): Promise<void> {
   const phase = async (name: string, ms: number) => {
     await listen.ask('reset');
     const elu0 = performance.eventLoopUtilization();
+    const cpu0 = mainThreadCpuMs();
     const r = (await drive.ask({ phase: name, ms, echoUrl })) as Phase & { seen: number };
+    const cpu1 = mainThreadCpuMs();
     const elu = performance.eventLoopUtilization(elu0);
     const { seen } = await listen.ask('count');
-    return { ...r, deliveries: r.seen + seen, busyMs: elu.active };
+    const cpu = cpu0 && cpu1 ? { user: cpu1.user - cpu0.user, sys: cpu1.sys - cpu0.sys } : { user: NaN, sys: NaN };
+    return { ...r, deliveries: r.seen + seen, busyMs: elu.active, cpu };
   };
   await phase('sequential', 500);
-  const seq = await phase('sequential', seconds * 1000);
-  const conc = await phase('concurrent', seconds * 1000);
-  await listen.ask('stop');
+  const g = globalThis as any; const snap = () => [g.__turns, g.__rel, g.__chunks];
+  let s0 = snap();
+  const seq = await phase('sequential', values.only === 'throughput' ? 1 : seconds * 1000);
+  let s1 = snap(); console.log('seq turns/rt', (s1[0]-s0[0])/seq.count, 'socket writes/rt', (s1[1]-s0[1])/seq.count, 'chunks/rt', (s1[2]-s0[2])/seq.count);
+  s0 = snap();
+  const conc = await phase('concurrent', values.only === 'latency' ? 1 : seconds * 1000);
+  s1 = snap(); console.log('conc turns/rt', (s1[0]-s0[0])/conc.count, 'socket writes/rt', (s1[1]-s0[1])/conc.count, 'chunks/rt', (s1[2]-s0[2])/conc.count);
   const echo = await phase('echo', Math.min(seconds, 3) * 1000);
+  await listen.ask('stop');
   const rss = process.resourceUsage().maxRSS / 1024;
 
   const perSec = (p: Phase, n = p.count) => n / (p.elapsedMs / 1000);
-  const summary = (p: Phase & { deliveries: number; busyMs: number }) => ({
+  const perRoundTripUs = (p: Phase, totalMs: number) => round((totalMs * 1000) / Math.max(1, p.count), 0);
+  const summary = (p: Phase & { deliveries: number; busyMs: number; cpu: { user: number; sys: number } }) => ({
     roundTrips: p.count,
     roundTripsPerSec: round(perSec(p), 0),
     p50Ms: round(pct(p.lat, 50)),
     p99Ms: round(pct(p.lat, 99)),
     maxMs: round(p.lat[p.lat.length - 1] ?? NaN),
     deliveriesPerSec: round(perSec(p, p.deliveries), 0),
-    gatewayBusyUsPerRoundTrip: round((p.busyMs * 1000) / Math.max(1, p.count), 0),
+    gatewayBusyUsPerRoundTrip: perRoundTripUs(p, p.busyMs),
+    gatewayCpuUsPerRoundTrip: { user: perRoundTripUs(p, p.cpu.user), sys: perRoundTripUs(p, p.cpu.sys) },
   });
   const store = settings ? `sqlite (${settings.journalMode}, synchronous=${settings.synchronous})` : 'memory';
   const result = {
@@ -276,6 +301,7 @@ async function main(): Promise<void> {
   };
 
   const ms = (x: number) => `${x.toFixed(3)} ms`;
+  const cpuText = (c: { user: number; sys: number }) => `${c.user}+${c.sys} us`;
   const rows: [string, string, string][] = [
     ['round trips/s', String(result.sequential.roundTripsPerSec), String(result.concurrent.roundTripsPerSec)],
     ['round trip p50', ms(result.sequential.p50Ms), ms(result.concurrent.p50Ms)],
@@ -283,6 +309,7 @@ async function main(): Promise<void> {
     ['round trip max', ms(result.sequential.maxMs), ms(result.concurrent.maxMs)],
     ['question.requested deliveries/s', String(result.sequential.deliveriesPerSec), String(result.concurrent.deliveriesPerSec)],
     ['gateway thread busy per round trip', `${result.sequential.gatewayBusyUsPerRoundTrip} us`, `${result.concurrent.gatewayBusyUsPerRoundTrip} us`],
+    ['gateway thread CPU/round trip (user+sys)', cpuText(result.sequential.gatewayCpuUsPerRoundTrip), cpuText(result.concurrent.gatewayCpuUsPerRoundTrip)],
   ];
   const out = process.stdout;
   out.write(`store ${store}; ${operators} operators; node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);

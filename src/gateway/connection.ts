@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   AskdockError,
@@ -26,6 +27,7 @@ import { newId } from './ids.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Viewer } from './visibility.ts';
+import type { WireFrame, WriteBatcher } from './wire.ts';
 
 export type ConnectionOptions = {
   handshakeTimeoutMs: number;
@@ -35,6 +37,8 @@ export type ConnectionOptions = {
   checkFrames: boolean;
   /** A consumer this far behind is cut off rather than buffered without bound. */
   maxBufferedBytes: number;
+  /** Shared by the gateway's connections: one write per socket per event-loop turn. */
+  batch: WriteBatcher;
 };
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
@@ -53,6 +57,8 @@ export class Connection implements Subscriber {
 
   constructor(
     private readonly ws: WebSocket,
+    /** The socket under `ws`, held by the batcher so a turn's frames leave together. */
+    private readonly socket: Duplex,
     private readonly core: Core,
     private readonly opts: ConnectionOptions,
     private readonly onClosed: (conn: Connection) => void,
@@ -94,13 +100,17 @@ export class Connection implements Subscriber {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
-  sendText(text: string): void {
+  /** Text for this connection alone, or a frame built once for every recipient of the same event. */
+  send(out: string | WireFrame): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       this.ws.terminate();
       return;
     }
-    this.ws.send(text);
+    this.opts.batch.hold(this.socket);
+    // A finished frame goes under ws: without extensions ws queues nothing, so frames never interleave.
+    if (typeof out === 'string') this.ws.send(out);
+    else this.socket.write(out);
   }
 
   private sendFrame(frame: ServerFrame): void {
@@ -108,7 +118,7 @@ export class Connection implements Subscriber {
       const ok = ServerFrame.safeParse(frame);
       if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
     }
-    this.sendText(JSON.stringify(frame));
+    this.send(JSON.stringify(frame));
   }
 
   private replyError(id: string | null, error: AskdockError | ErrorShape): void {

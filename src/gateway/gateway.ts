@@ -13,6 +13,7 @@ import { createHttpHandler } from './http.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
+import { WriteBatcher, textFrame } from './wire.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -93,6 +94,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     rateLimit: opts.rateLimit ?? policy.rateLimit ?? DEFAULT_RATE_LIMIT,
     checkFrames,
     maxBufferedBytes: 64 * 1024 * 1024,
+    batch: new WriteBatcher(),
   };
   const { store, owned } = openStore(opts);
   const core = new Core(store, clock, new Authenticator(identities.config), {
@@ -102,7 +104,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   });
 
   const connections = new Set<Connection>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload });
+  // Shared frames are written pre-built under ws (wire.ts), which holds only while no extension is negotiated.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload, perMessageDeflate: false });
   const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist')));
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
@@ -111,7 +114,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, core, connOpts, (c) => connections.delete(c));
+      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c));
       connections.add(conn);
       conn.start();
     });
@@ -135,8 +138,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   // P6: one gateway-wide tick; a client that hears nothing for two intervals reconnects.
   let tickTimer: TimerHandle | null = null;
   const tick = () => {
-    const text = JSON.stringify({ type: 'event', event: 'tick', payload: { ts: clock.now() } });
-    for (const conn of connections) if (conn.isOpen) conn.sendText(text);
+    const frame = textFrame(JSON.stringify({ type: 'event', event: 'tick', payload: { ts: clock.now() } }));
+    for (const conn of connections) if (conn.isOpen) conn.send(frame);
     tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
   };
   tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);

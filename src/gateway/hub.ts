@@ -2,11 +2,12 @@ import { events, type EventName, type EventPayload } from '../protocol/index.ts'
 import type { Clock } from './clock.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Viewer } from './visibility.ts';
+import { textFrame, type WireFrame } from './wire.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
 export interface Subscriber {
   readonly viewer: Viewer;
-  sendText(text: string): void;
+  send(out: string | WireFrame): void;
 }
 
 /** Inside a commit: emit stores the event in the same transaction; `after` runs once it is committed. */
@@ -15,12 +16,14 @@ export type Tx = {
   after(fn: () => void): void;
 };
 
-/** Decides per viewer whether an event is sent and as what text; `shared` is the common serialisation. */
-export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => string) => string | null;
+/** Decides per viewer whether an event is sent and as what; `shared` is the common frame, built once per event. */
+export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame) => string | WireFrame | null;
 
 export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'>): string {
   return JSON.stringify({ type: 'event', event: ev.event, payload: ev.payload, seq: ev.seq });
 }
+
+
 
 /**
  * R1: every state-changing event is appended inside the store transaction of the change,
@@ -92,13 +95,13 @@ export class EventHub {
   };
 
   private fanOut(ev: StoredEvent): void {
-    let text: string | undefined;
-    const shared = () => (text ??= eventFrameText(ev));
+    let frame: WireFrame | undefined;
+    const shared = () => (frame ??= textFrame(eventFrameText(ev)));
     for (const sub of this.subscribers) {
       // The change is committed: one bad subscriber must not fail the request or starve the others.
       try {
         const out = this.view(sub.viewer, ev, shared);
-        if (out !== null) sub.sendText(out);
+        if (out !== null) sub.send(out);
       } catch (err) {
         this.log(`askdock gateway: sending event ${ev.seq} failed: ${(err as Error).message}`);
       }
@@ -115,9 +118,9 @@ export class EventHub {
     for (;;) {
       const page = this.store.eventsAfter(after, pageSize);
       for (const ev of page) {
-        const out = this.view(sub.viewer, ev, () => eventFrameText(ev));
+        const out = this.view(sub.viewer, ev, () => textFrame(eventFrameText(ev)));
         if (out !== null) {
-          sub.sendText(out);
+          sub.send(out);
           sent++;
         }
       }

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { GatewayClient } from '../../client/client.ts';
 import { GatewayProvider } from '../lib/gateway.tsx';
 import { ComposerSlotProvider, type ComposerSlot } from '../lib/composer-slot.tsx';
+import { OutboxProvider } from '../lib/outbox/use-outbox.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { sameOriginSocketUrl } from '../lib/gateway-url.ts';
 import { AppShell } from './app-shell.tsx';
@@ -38,9 +39,11 @@ export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
   return (
     <QueryClientProvider client={queryClient}>
       <GatewayProvider client={client}>
-        <ComposerSlotProvider slot={composerSlot}>
-          <AppShell />
-        </ComposerSlotProvider>
+        <OutboxProvider>
+          <ComposerSlotProvider slot={composerSlot}>
+            <AppShell />
+          </ComposerSlotProvider>
+        </OutboxProvider>
       </GatewayProvider>
     </QueryClientProvider>
   );

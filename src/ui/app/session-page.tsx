@@ -3,11 +3,12 @@ import { useSessions } from '../features/sessions/api/get-sessions.ts';
 import { sessionTitle } from '../features/sessions/lib/session-list.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { SessionComposer } from './session-composer.tsx';
+import { useSummarySlots } from './use-summary-slots.ts';
 
 /** `/s/<sessionKey>`: the conversation, with the question dock directly above the composer. */
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
   const session = useSessions().data?.find((s) => s.key === sessionKey);
-  const questionItems = useQuestionTranscriptItems(sessionKey);
+  const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
 
   return (
     <div className="session-page">

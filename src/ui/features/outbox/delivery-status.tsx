@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { canDiscard, canEdit, canRetry, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
 import { useOutbox, useOutboxRowForQuestion } from '../../lib/outbox/use-outbox.ts';
+import './delivery-status.css';
 
 export const DELIVERY_LABELS: Record<OutboxState, string> = {
   queued: 'Queued',
@@ -112,11 +113,22 @@ function EditForm({ text, onChange, onCancel, onSave, done }: EditFormProps) {
   );
 }
 
-/** The delivery of one question's async answer, from the outbox; nothing when the outbox holds no row for it. */
-export function DeliveryStatus({ questionId }: { questionId: string }) {
+type DeliveryStatusProps = {
+  questionId: string;
+  /** The saved reply the gateway recorded as this browser's answer: Sent even when the outbox row is gone. */
+  savedReplyId?: string;
+};
+
+/** The delivery of one question's async answer, from the outbox; nothing when neither the outbox nor the gateway knows one. */
+export function DeliveryStatus({ questionId, savedReplyId }: DeliveryStatusProps) {
   const outbox = useOutbox();
   const row = useOutboxRowForQuestion(questionId);
-  if (!row) return null;
+  if (!row)
+    return savedReplyId ? (
+      <div className="delivery-status" data-state="sent">
+        <span role="status">{DELIVERY_LABELS.sent}</span>
+      </div>
+    ) : null;
   return (
     <DeliveryStatusView
       row={row}

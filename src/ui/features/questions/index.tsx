@@ -2,29 +2,35 @@ import { useCallback, useMemo, type ReactNode } from 'react';
 import type { QuestionRecord } from '../../../protocol/index.ts';
 import { useQuestions, useQuestionsSync } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
+import type { SummarySlots } from './components/summary-slots.ts';
+import { useMarksOf } from './hooks/use-local-marks.ts';
+import { inTranscript } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
 
 export { QuestionDock } from './components/question-dock.tsx';
+export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';
 
 export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNode };
 
-/** A summary stays with the turn that asked, so it sorts by when the question was asked. */
-const inTranscript = (sessionKey: string) => (r: QuestionRecord) =>
-  r.sessionKey === sessionKey && (r.status !== 'pending' || r.retiredAtMs !== undefined);
-
-/** Compact summaries of this session's ended (or retired) questions, for the transcript to interleave by time (U7). */
-export function useQuestionTranscriptItems(sessionKey: string): QuestionTranscriptItem[] {
+/**
+ * Compact summaries of this session's ended, retired, answered-into-the-outbox or skipped questions, for the
+ * transcript to interleave by time (U7-U9). A summary stays with the turn that asked, so it sorts by when it was asked.
+ */
+export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySlots): QuestionTranscriptItem[] {
   useQuestionsSync();
-  const records = useQuestions(useCallback((all: QuestionRecord[]) => all.filter(inTranscript(sessionKey)), [sessionKey]));
+  const marksOf = useMarksOf(sessionKey);
+  const records = useQuestions(
+    useCallback((all: QuestionRecord[]) => all.filter((r) => inTranscript(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf]),
+  );
   return useMemo(
     () =>
       (records ?? []).map((record) => ({
         key: `question:${record.id}`,
         atMs: record.createdAtMs,
-        node: <QuestionSummary record={record} sessionKey={sessionKey} />,
+        node: <QuestionSummary record={record} sessionKey={sessionKey} slots={slots} />,
       })),
-    [records, sessionKey],
+    [records, sessionKey, slots],
   );
 }
 

@@ -2,12 +2,16 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
-import type { GatewayClient } from '../../../client/client.ts';
+import type { ConnectionState, ConnectionStatus, GatewayClient } from '../../../client/client.ts';
 import type { EventName, EventPayload, QuestionRecord } from '../../../protocol/index.ts';
 import { GatewayProvider } from '../../lib/gateway.tsx';
+import { createOutbox, type Outbox } from '../../lib/outbox/outbox.ts';
+import { createMemoryStorage } from '../../lib/outbox/storage.ts';
+import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
 import { questionsKey } from './api/get-questions.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useDraftsStore } from './stores/drafts.ts';
+import { useSkipsStore } from './stores/skips.ts';
 
 // jsdom has no ResizeObserver; Radix measures its radios and checkboxes with one.
 if (typeof globalThis.ResizeObserver === 'undefined')
@@ -23,30 +27,53 @@ type RequestImpl = (method: string, params: Record<string, unknown>) => Promise<
 export type FakeClient = GatewayClient & {
   request: ReturnType<typeof vi.fn<RequestImpl>>;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Moves the connection to `status`, as a drop or a reconnect would. */
+  setStatus(status: ConnectionStatus): void;
 };
 
-/** Enough of a GatewayClient for component tests: requests are a mock, events are emitted by hand. */
-export function fakeClient(identity = 'operator'): FakeClient {
+/**
+ * Enough of a GatewayClient for component tests: requests are a mock, events are emitted by hand. `chat.send`
+ * saves nothing but answers like the gateway (a message id, the same one again for the same key).
+ */
+export function fakeClient(identity = 'operator', status: ConnectionStatus = 'connected'): FakeClient {
   const handlers = new Map<string, Set<Handler>>();
+  const stateHandlers = new Set<(s: ConnectionState) => void>();
+  const sent = new Map<string, { messageId: string; seq: number }>();
   const request = vi.fn<RequestImpl>(async (method, params) => {
     if (method === 'question.resolve')
       return 'skip' in params ? { status: 'skipped' } : { status: 'answered', answers: params.answers };
     if (method === 'question.list') return { questions: [] };
+    if (method === 'chat.history') return { messages: [], hasMore: false };
+    if (method === 'chat.send') {
+      const key = String(params.idempotencyKey);
+      const first = sent.get(key);
+      if (first) return { ...first, deduped: true };
+      const result = { messageId: `m${sent.size + 1}`, seq: sent.size + 1 };
+      sent.set(key, result);
+      return { ...result, deduped: false };
+    }
     throw new Error(`unexpected ${method}`);
   });
   const client = {
     request,
     hello: { auth: { identity, role: 'operator', scopes: ['operator.admin'] } },
-    state: { status: 'connected', attempt: 0 },
+    state: { status, attempt: 0 } as ConnectionState,
     on(event: string, handler: Handler) {
       if (!handlers.has(event)) handlers.set(event, new Set());
       handlers.get(event)!.add(handler);
       return () => handlers.get(event)!.delete(handler);
     },
     onHello: () => () => {},
-    onState: () => () => {},
+    onState(handler: (s: ConnectionState) => void) {
+      stateHandlers.add(handler);
+      return () => stateHandlers.delete(handler);
+    },
     emit(event: string, payload: unknown) {
       for (const h of [...(handlers.get(event) ?? [])]) h(payload);
+    },
+    setStatus(next: ConnectionStatus) {
+      client.state = { status: next, attempt: 0 };
+      for (const h of [...stateHandlers]) h(client.state);
     },
   };
   return client as unknown as FakeClient;
@@ -106,22 +133,31 @@ export function lunchRecord(over: Partial<QuestionRecord> = {}): QuestionRecord 
   };
 }
 
+const outboxes: Outbox[] = [];
+
 export function resetStores() {
   localStorage.clear();
   sessionStorage.clear();
   useDraftsStore.setState({ drafts: {}, answeredHere: {} });
   useDockUiStore.setState({ docks: {}, reopened: {}, focus: null });
+  useSkipsStore.setState({ skipped: {} });
+  for (const outbox of outboxes.splice(0)) outbox.dispose();
 }
 
-export function setup(records: QuestionRecord[], client: FakeClient = fakeClient()) {
+/** Providers as the app has them: query cache (seeded with `records`), gateway client, and an in-memory outbox. */
+export function setup(records: QuestionRecord[], client: FakeClient = fakeClient(), outbox?: Outbox) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   queryClient.setQueryData(questionsKey, records);
+  const box = outbox ?? createOutbox({ client, storage: createMemoryStorage(), onError: () => {} });
+  outboxes.push(box);
   const wrap = (ui: ReactNode) => (
     <QueryClientProvider client={queryClient}>
-      <GatewayProvider client={client}>{ui}</GatewayProvider>
+      <GatewayProvider client={client}>
+        <OutboxProvider outbox={box}>{ui}</OutboxProvider>
+      </GatewayProvider>
     </QueryClientProvider>
   );
-  return { client, queryClient, wrap, render: (ui: ReactNode) => render(wrap(ui)) };
+  return { client, queryClient, outbox: box, wrap, render: (ui: ReactNode) => render(wrap(ui)) };
 }
 
 export const composer = <textarea aria-label="Message" />;

@@ -6,7 +6,6 @@ import {
   ResolvedBy,
   TerminalStatus,
   type ParamsInput,
-  type QuestionMode,
   type QuestionRecord,
   type Result,
 } from '../../../../protocol/index.ts';
@@ -21,23 +20,12 @@ export function resolveQuestion(client: GatewayClient, params: ParamsInput<'ques
   return client.request('question.resolve', params);
 }
 
-type Answering = (client: GatewayClient, record: QuestionRecord, answers: Answers, resolutionId: string) => Promise<Result<'question.resolve'>>;
-
-const resolveDirectly: Answering = (client, record, answers, resolutionId) =>
-  resolveQuestion(client, { id: record.id, answers, resolutionId, surface: SURFACE });
-
-/** How an answer leaves this tab, by mode: async answers resolve directly until they go through the outbox (U9). */
-const answering: Record<QuestionMode, Answering> = { blocking: resolveDirectly, async: resolveDirectly };
-
-export function answeringFor(record: QuestionRecord): Answering {
-  return answering[record.mode];
-}
-
 export type ResolveVariables =
   | { record: QuestionRecord; kind: 'answer'; answers: Answers }
   | { record: QuestionRecord; kind: 'skip' };
 
-const resolveKey = ['questions', 'resolve'] as const;
+/** Every way of answering from the dock shares this key prefix (see queue-async-answer.ts). */
+export const resolveKey = ['questions', 'resolve'] as const;
 
 // Stored records may carry null for what they lack; the cache keeps such fields absent.
 const TerminalDetails = z.object({
@@ -66,7 +54,7 @@ export function useIsResolving(recordId: string): boolean {
   );
 }
 
-/** Answers or skips a request; the draft keeps its resolution id so a retry is the same resolve. */
+/** Answers or skips a request by question.resolve; the draft keeps its resolution id so a retry is the same resolve. */
 export function useResolveRequest() {
   const client = useGateway();
   const qc = useQueryClient();
@@ -75,7 +63,7 @@ export function useResolveRequest() {
     mutationFn: (v: ResolveVariables) => {
       const resolutionId = draftActions().submitStarted(v.record.id, v.kind === 'answer' ? v.answers : undefined);
       if (v.kind === 'skip') return resolveQuestion(client, { id: v.record.id, skip: true, resolutionId, surface: SURFACE });
-      return answeringFor(v.record)(client, v.record, v.answers, resolutionId);
+      return resolveQuestion(client, { id: v.record.id, answers: v.answers, resolutionId, surface: SURFACE });
     },
     onSuccess: (result, { record }) => {
       const cached = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === record.id);

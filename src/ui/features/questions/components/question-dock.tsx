@@ -4,8 +4,10 @@ import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
-import { isDockRequest, pickCurrent } from '../lib/model.ts';
-import { useDockUiActions, useReopened, useSessionDock } from '../stores/dock-ui.ts';
+import { useMarksOf } from '../hooks/use-local-marks.ts';
+import { useReminderEvents } from '../hooks/use-reminder-events.ts';
+import { inDock, pickCurrent } from '../lib/placement.ts';
+import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
 import { CollapsedBar } from './collapsed-bar.tsx';
 import { LiveAnnouncer } from './live-announcer.tsx';
 import { RequestPanel } from './request-panel.tsx';
@@ -19,9 +21,9 @@ const NONE: QuestionRecord[] = [];
 export function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
   useQuestionsSync();
   useAttention();
-  const reopened = useReopened();
+  const marksOf = useMarksOf(sessionKey);
   const requests =
-    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => isDockRequest(r, sessionKey, reopened)), [sessionKey, reopened])) ??
+    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
     NONE;
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
@@ -36,9 +38,9 @@ export function QuestionDock({ sessionKey, composer }: { sessionKey: string; com
     // Async questions never take focus or reopen a collapsed dock (U8).
     if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
   });
-  useDockFocus(sessionKey, regionRef, composerRef, expanded ? current.id : null);
-
   const shownId = expanded ? current.id : null;
+  useDockFocus(sessionKey, regionRef, composerRef, shownId);
+  useReminderEvents(sessionKey, regionRef, shownId);
   useEffect(() => {
     // The shown request was answered elsewhere or ended under the user's focus: keep focus in a sensible place.
     const active = document.activeElement;

@@ -1,38 +1,37 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
-import { outcomeOf } from '../lib/model.ts';
+import { readBackReply } from '../../../lib/outbox/summary.ts';
+import { useLocalMarks } from '../hooks/use-local-marks.ts';
+import { outcomeOf } from '../lib/placement.ts';
+import { summaryReply } from '../lib/summary-reply.ts';
 import { useSentHere } from '../stores/drafts.ts';
-import { dockUiActions } from '../stores/dock-ui.ts';
+import { SummaryActions } from './summary-actions.tsx';
+import { SummaryAnswers } from './summary-answers.tsx';
+import type { SummarySlots } from './summary-slots.ts';
 
-/** What the transcript keeps of a question: each wording with its answer, or the outcome beside the wording (U5, U7). */
-export function QuestionSummary({ record, sessionKey }: { record: QuestionRecord; sessionKey: string }) {
+type Props = { record: QuestionRecord; sessionKey: string; slots?: SummarySlots };
+
+/**
+ * What the transcript keeps of a question: each wording with its answer, or the outcome beside the wording (U5, U7),
+ * and for an async answer its delivery, read back from the saved reply (U8, U9).
+ */
+export function QuestionSummary({ record, sessionKey, slots }: Props) {
   const identity = useHello()?.auth.identity;
-  const outcome = outcomeOf(record, { sentHere: useSentHere(record.id), identity });
-  const answered = record.status === 'answered';
+  const marks = useLocalMarks(record.id);
+  const outcome = outcomeOf(record, { sentHere: useSentHere(record.id), identity, marks, sentMessageId: marks.row?.messageId });
+  const reply = summaryReply(record, marks.row, slots?.replies);
+  const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
+  const Delivery = slots?.Delivery;
+  // Sent with no outbox row left (pruned, cleared, another tab's storage): the gateway's record is the confirmation.
+  const savedReplyId = outcome === 'Answered' ? record.replyMessageId : undefined;
   return (
     <div className="qd-summary" role="group" aria-label={`Question ${outcome.toLowerCase()}`} data-outcome={outcome}>
       <div className="qd-summary-head">
         <span className="qd-summary-outcome">{outcome}</span>
-        {outcome === 'No longer pending' && (
-          <Button variant="secondary" size="sm" onClick={() => dockUiActions().reminderReopened(sessionKey, record.id)}>
-            Answer
-          </Button>
-        )}
+        <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} />
       </div>
-      <ul className="qd-summary-list">
-        {record.questions.map((item) => {
-          const values = record.answers?.[item.id];
-          return (
-            <li key={item.id} className="qd-summary-row">
-              <span className="qd-summary-question">
-                <span className="qd-chip">{item.header}</span> {item.question}
-              </span>
-              {answered && values && values.length > 0 && <span className="qd-summary-answer">{values.join(', ')}</span>}
-            </li>
-          );
-        })}
-      </ul>
+      {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}
+      <SummaryAnswers record={record} readBack={readBack} answered={record.status === 'answered'} />
     </div>
   );
 }

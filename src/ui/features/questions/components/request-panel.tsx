@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
-import { useIsResolving, useResolveRequest } from '../api/resolve-question.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
+import { useAnswerRequest } from '../hooks/use-answer-request.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { collectAnswers } from '../lib/model.ts';
 import { draftActions, useDraftStep, useDraftsStore } from '../stores/drafts.ts';
@@ -25,8 +25,7 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
   const stacked = useNarrow();
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
-  const resolve = useResolveRequest();
-  const busy = useIsResolving(record.id);
+  const { answer, skip, busy, error: failed } = useAnswerRequest(sessionKey, record);
   // Missing-answer messages show only after a try, and belong to the request they were for.
   const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
   const attemptedItems = attempted.recordId === record.id ? attempted.items : [];
@@ -55,7 +54,7 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
       else goToStep(step + 1);
     },
     submit: () => formRef.current?.requestSubmit(),
-    skip: () => resolve.mutate({ record, kind: 'skip' }, { onSuccess: () => dockUiActions().focusRequested(sessionKey, 'request') }),
+    skip,
     collapse: () => dockUiActions().dockCollapsed(sessionKey, { focusComposer: true }),
     previousRequest: () => onSelectRelative(-1),
     nextRequest: () => onSelectRelative(1),
@@ -78,13 +77,9 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
       if (!stacked) goToStep(record.questions.findIndex((q) => q.id === result.missing[0]));
       return;
     }
-    resolve.mutate(
-      { record, kind: 'answer', answers: result.answers },
-      { onSuccess: () => dockUiActions().focusRequested(sessionKey, 'request') },
-    );
+    answer(result.answers);
   };
 
-  const failed = resolve.variables?.record.id === record.id ? resolve.error : null;
   const terminal = ['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND'].includes(errorCode(failed) ?? '');
   const error = failed && !terminal ? `Not sent: ${errorMessage(failed)}. Your answers are kept; try again.` : null;
   const items = stacked ? record.questions : [record.questions[step]];

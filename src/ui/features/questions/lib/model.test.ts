@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deployRecord, lunchRecord } from '../test-helpers.tsx';
-import { answersFingerprint, collectAnswers, formatTimeLeft, isDockRequest, itemAnswer, outcomeOf, pickCurrent } from './model.ts';
+import { deployRecord } from '../test-helpers.tsx';
+import { collectAnswers, draftFromAnswers, formatTimeLeft, itemAnswer } from './model.ts';
 
 const [env, notify] = deployRecord().questions;
 
@@ -24,35 +24,16 @@ describe('question model', () => {
     });
   });
 
-  it('[U6] the dock holds pending, unretired questions of its session and sessionless ones; blocking ones come first', () => {
-    const own = deployRecord();
-    const sessionless = lunchRecord({ id: 'free', sessionKey: undefined });
-    expect(isDockRequest(own, 's1', {})).toBe(true);
-    expect(isDockRequest(own, 's2', {})).toBe(false);
-    expect(isDockRequest(sessionless, 's2', {})).toBe(true);
-    expect(isDockRequest(deployRecord({ status: 'answered' }), 's1', {})).toBe(false);
-    expect(isDockRequest(lunchRecord({ retiredAtMs: 1 }), 's1', {})).toBe(false);
-    expect(isDockRequest(lunchRecord({ retiredAtMs: 1 }), 's1', { 'q-lunch': true })).toBe(true);
-    expect(pickCurrent([lunchRecord(), own], null)?.id).toBe('q-deploy');
-    expect(pickCurrent([lunchRecord(), own], 'q-lunch')?.id).toBe('q-lunch');
-    expect(pickCurrent([lunchRecord(), own], 'gone')?.id).toBe('q-deploy');
-  });
-
-  it('[U7] outcomes: answered here or elsewhere, skipped, expired, cancelled, no longer pending', () => {
-    const by = (identity: string) => ({ identity, surface: 'tui', atMs: 1 });
-    const answers = { env: ['Production'], notify: ['Email', 'ops'] };
-    const answered = deployRecord({ status: 'answered', answers, resolvedBy: by('op') });
-    const sent = answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] });
-    expect(outcomeOf(answered, { sentHere: sent, identity: 'op' })).toBe('Answered');
-    expect(outcomeOf(answered, { sentHere: undefined, identity: 'op' })).toBe('Answered elsewhere');
-    // Sent from here but lost the race: the stored answers are someone else's.
-    expect(outcomeOf(answered, { sentHere: answersFingerprint({ env: ['Staging'] }), identity: 'op' })).toBe('Answered elsewhere');
-    expect(outcomeOf({ ...answered, resolvedBy: by('guest') }, { sentHere: sent, identity: 'op' })).toBe('Answered elsewhere');
-    const none = { sentHere: undefined, identity: 'op' };
-    expect(outcomeOf(deployRecord({ status: 'skipped' }), none)).toBe('Skipped');
-    expect(outcomeOf(deployRecord({ status: 'expired' }), none)).toBe('Expired');
-    expect(outcomeOf(deployRecord({ status: 'cancelled' }), none)).toBe('Cancelled');
-    expect(outcomeOf(lunchRecord({ retiredAtMs: 5 }), none)).toBe('No longer pending');
+  it('[U9] a discarded answer rebuilds its draft: labels become choices again, anything else Other text', () => {
+    expect(draftFromAnswers(deployRecord(), { env: ['production'], notify: ['Pager', 'ops', 'Email'] })).toEqual({
+      env: { chosen: ['Production'], other: '' },
+      notify: { chosen: ['Pager', 'Email'], other: 'ops' },
+    });
+    // Single-select holds text or a choice, never both.
+    expect(draftFromAnswers(deployRecord(), { env: ['canary'] })).toEqual({
+      env: { chosen: [], other: 'canary' },
+      notify: { chosen: [], other: '' },
+    });
   });
 
   it('[U7] time left reads m:ss', () => {

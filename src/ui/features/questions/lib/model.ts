@@ -6,23 +6,6 @@ export type QuestionItemRecord = QuestionRecord['questions'][number];
 export type ItemDraft = { chosen: string[]; other: string };
 export const EMPTY_ITEM: ItemDraft = Object.freeze({ chosen: Object.freeze([]) as unknown as string[], other: '' });
 
-/** The outcome word a summary shows (U7, U8). */
-export type Outcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled' | 'No longer pending' | 'Pending';
-
-/** A question belongs in a session's dock when pending, for that session or sessionless, and not retired unless reopened. */
-export function isDockRequest(record: QuestionRecord, sessionKey: string, reopened: Record<string, true>): boolean {
-  if (record.status !== 'pending') return false;
-  if (record.sessionKey !== undefined && record.sessionKey !== sessionKey) return false;
-  return record.retiredAtMs === undefined || reopened[record.id] === true;
-}
-
-/** The request to show: the remembered one while still pending, else the oldest blocking one, else the oldest. */
-export function pickCurrent(requests: QuestionRecord[], currentId: string | null): QuestionRecord | undefined {
-  return (
-    requests.find((r) => r.id === currentId) ?? requests.find((r) => r.mode === 'blocking') ?? requests[0]
-  );
-}
-
 /** The values sent for one question: chosen labels in option order, then the trimmed Other text (U4). */
 export function itemAnswer(item: QuestionItemRecord, draft: ItemDraft | undefined): string[] {
   const d = draft ?? EMPTY_ITEM;
@@ -53,26 +36,18 @@ export function answersFingerprint(answers: Answers | undefined): string {
   return JSON.stringify(keys.map((k) => [k, [...new Set(answers![k].map((v) => v.trim().toLowerCase()))].sort()]));
 }
 
-/**
- * "Answered" only when this browser sent exactly the stored answers: one operator token may answer from the TUI
- * or another browser too, so the identity alone cannot tell here from elsewhere.
- */
-export function outcomeOf(record: QuestionRecord, ctx: { sentHere: string | undefined; identity: string | undefined }): Outcome {
-  switch (record.status) {
-    case 'answered': {
-      const sameIdentity = !ctx.identity || !record.resolvedBy || record.resolvedBy.identity === ctx.identity;
-      const ours = ctx.sentHere !== undefined && ctx.sentHere === answersFingerprint(record.answers);
-      return ours && sameIdentity ? 'Answered' : 'Answered elsewhere';
-    }
-    case 'skipped':
-      return 'Skipped';
-    case 'expired':
-      return 'Expired';
-    case 'cancelled':
-      return 'Cancelled';
-    default:
-      return record.retiredAtMs !== undefined ? 'No longer pending' : 'Pending';
+/** The draft that gives back `answers`: option labels become choices again, anything else Other text (U9 Discard). */
+export function draftFromAnswers(record: Pick<QuestionRecord, 'questions'>, answers: Answers): Record<string, ItemDraft> {
+  const items: Record<string, ItemDraft> = {};
+  for (const item of record.questions) {
+    const values = answers[item.id] ?? [];
+    const labelOf = (v: string) => item.options.find((o) => o.label.toLowerCase() === v.trim().toLowerCase())?.label;
+    const chosen = values.map(labelOf).filter((l): l is string => l !== undefined);
+    const other = values.filter((v) => labelOf(v) === undefined).join(', ');
+    // Single-select holds a choice or text, never both (U4).
+    items[item.id] = item.multiSelect ? { chosen, other } : other ? { chosen: [], other } : { chosen: chosen.slice(0, 1), other: '' };
   }
+  return items;
 }
 
 /** "4:59 left": timeouts are clamped to an hour (Q3), so minutes never need an hours field. */

@@ -19,8 +19,13 @@ type Actions = {
   dockExpanded(sessionKey: string, opts?: { focus?: boolean }): void;
   /** A new blocking question takes priority: it becomes current, expands the dock and takes focus (U6). */
   blockingQuestionArrived(sessionKey: string, id: string): void;
-  /** A retired reminder asked for again from the transcript (U8). */
-  reminderReopened(sessionKey: string, id: string): void;
+  /**
+   * A question put back in the dock as current and expanded: a retired reminder asked for again from the transcript,
+   * an undone skip, a discarded answer (U8, U9). Focus follows only when this tab acted.
+   */
+  reminderReopened(sessionKey: string, id: string, opts?: { focus?: boolean }): void;
+  /** A reminder that retired while being answered stays in the dock rather than vanishing under the person (U8). */
+  reminderKept(id: string): void;
   focusRequested(sessionKey: string, target: FocusRequest['target']): void;
   focusHandled(tick: number): void;
 };
@@ -61,12 +66,13 @@ export const useDockUiStore = create<DockUiState>()(
             })),
           blockingQuestionArrived: (sessionKey, id) =>
             set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id) })),
-          reminderReopened: (sessionKey, id) =>
+          reminderReopened: (sessionKey, id, opts) =>
             set((s) => ({
               ...docked(s, sessionKey, { currentId: id, collapsed: false }),
               reopened: { ...s.reopened, [id]: true },
-              focus: focusOn(sessionKey, 'request', id),
+              ...(opts?.focus === false ? {} : { focus: focusOn(sessionKey, 'request', id) }),
             })),
+          reminderKept: (id) => set((s) => (s.reopened[id] ? s : { reopened: { ...s.reopened, [id]: true } })),
           focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
           focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
         },

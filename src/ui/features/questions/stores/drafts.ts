@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { Answers } from '../../../../protocol/index.ts';
 import { answersFingerprint, EMPTY_ITEM, type ItemDraft } from '../lib/model.ts';
+import { followOtherTabs } from './cross-tab.ts';
 
 const ItemDraftSchema = z.object({ chosen: z.array(z.string()), other: z.string() });
 const DraftSchema = z.object({
@@ -45,6 +46,13 @@ type Actions = {
   submitRejected(recordId: string, opts: { terminal: boolean }): void;
   /** The record ended some other way (elsewhere, expired, cancelled): nothing left to send. */
   draftDiscarded(recordId: string): void;
+  /**
+   * An async answer went into the outbox: marks what was sent, and keeps the draft, so a Discard reopens it
+   * as it was (U9); the gateway's `question.resolved` drops it once the answer is saved.
+   */
+  asyncAnswerQueued(recordId: string, answers: Answers): void;
+  /** Puts back a draft rebuilt from a discarded answer, unless this browser still holds one. */
+  draftRestored(recordId: string, items: Record<string, ItemDraft>): void;
 };
 
 type DraftsState = Persisted & { actions: Actions };
@@ -139,6 +147,10 @@ export const useDraftsStore = create<DraftsState>()(
             });
           },
           draftDiscarded: dropDraft,
+          asyncAnswerQueued: (recordId, answers) =>
+            set((s) => ({ answeredHere: { ...s.answeredHere, [recordId]: { atMs: Date.now(), answers: answersFingerprint(answers) } } })),
+          draftRestored: (recordId, items) =>
+            set((s) => (s.drafts[recordId] ? s : { drafts: { ...s.drafts, [recordId]: { ...emptyDraft(), items } } })),
         },
       };
     },
@@ -152,6 +164,8 @@ export const useDraftsStore = create<DraftsState>()(
     },
   ),
 );
+
+followOtherTabs(useDraftsStore, DRAFTS_STORAGE_KEY);
 
 const NO_ITEMS: Record<string, ItemDraft> = Object.freeze({}) as Record<string, ItemDraft>;
 

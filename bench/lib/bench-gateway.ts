@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GatewayConfig } from '../../src/protocol/index.ts';
+import { spawnGateway } from '../../src/gateway/testing/child.ts';
+import { createNodeClient } from '../../src/client/node.ts';
+import type { GatewayClient } from '../../src/client/client.ts';
+
+export type BenchGateway = {
+  url: string;
+  wsUrl: string;
+  pid: number;
+  operatorToken: string;
+  agentToken: string;
+  /** Resident memory of the gateway process, from /proc (Linux). */
+  rssMb(): number;
+  close(): Promise<void>;
+};
+
+/** `askdock gateway` as a child on a fresh SQLite file, with known tokens and a rate limit no benchmark reaches. */
+export async function startBenchGateway(): Promise<BenchGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
+  const operatorToken = `op-${randomBytes(12).toString('hex')}`;
+  const agentToken = `agent-${randomBytes(12).toString('hex')}`;
+  const config: GatewayConfig = {
+    identities: [
+      { id: 'operator', token: operatorToken, role: 'operator', scopes: ['operator.admin'] },
+      { id: 'agent', token: agentToken, role: 'agent', scopes: ['agent.run'] },
+    ],
+    policy: { rateLimit: { burst: 1_000_000, perSecond: 1_000_000 } },
+  };
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
+  const pid = child.proc.pid!;
+  return {
+    url: child.url,
+    wsUrl: child.wsUrl,
+    pid,
+    operatorToken,
+    agentToken,
+    rssMb: () => rssMb(pid),
+    close: async () => {
+      child.proc.kill('SIGTERM');
+      await child.exit;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Number(kb) / 1024 : NaN;
+}
+
+/** A Node operator on the shared client, as the CLI and the TUI connect. */
+export async function connectOperator(gateway: BenchGateway, name = 'bench-operator'): Promise<GatewayClient> {
+  const client = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name, mode: 'cli' } });
+  await client.start();
+  return client;
+}
+
+/** Runs `task(i)` for i in 0..count-1 with at most `width` in flight: seeding thousands of rows without one round trip each. */
+export async function inParallel(count: number, width: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, lane));
+}

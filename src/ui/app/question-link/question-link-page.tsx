@@ -1,0 +1,79 @@
+import { useEffect } from 'react';
+import type { QuestionRecord } from '../../../protocol/index.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
+import { Link, sessionPath } from '../../lib/router.tsx';
+import { isGone, useQuestionLink } from './get-question.ts';
+import { LinkAnswerForm } from './link-answer-form.tsx';
+import { linkDraftActions } from './link-drafts.ts';
+import { LinkOutcome } from './link-outcome.tsx';
+import { LinkTimeLeft } from './link-time-left.tsx';
+import './question-link.css';
+
+/** `/q/<id>`: one question on its own page, answerable alone (U11). */
+export default function QuestionLinkPage({ id }: { id: string }) {
+  const query = useQuestionLink(id);
+  const gone = isGone(query.error);
+  const record = query.data;
+  const ended = gone || (record !== undefined && record.status !== 'pending');
+
+  useEffect(() => {
+    // Nothing typed here can be sent any more.
+    if (ended) linkDraftActions().draftDiscarded(id);
+  }, [ended, id]);
+
+  if (gone)
+    return (
+      <div className="empty-state">
+        <h1>Question not available</h1>
+        <p className="muted">This question no longer exists, or this sign-in cannot see it.</p>
+      </div>
+    );
+  if (record && record.status !== 'pending') return <LinkOutcome record={record} />;
+  if (record) return <PendingQuestion record={record} refreshError={query.isError ? query.error : null} retrying={query.isFetching} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.isFetching)
+    return (
+      <div className="empty-state">
+        <h1>Could not load the question</h1>
+        <p className="inline-error" role="alert">
+          {errorMessage(query.error)}
+        </p>
+        <p className="muted">Anything you typed for it is kept.</p>
+        <Button onClick={() => void query.refetch()}>Retry</Button>
+      </div>
+    );
+  return <p className="muted page-note">Loading the question…</p>;
+}
+
+type PendingProps = { record: QuestionRecord; refreshError: Error | null; retrying: boolean; onRetry: () => void };
+
+function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingProps) {
+  const title = record.questions.map((q) => q.header).join(' · ');
+  return (
+    <article className="question-link" aria-labelledby="question-link-title">
+      <header className="ql-head">
+        <h1 id="question-link-title">{title}</h1>
+        <p className="muted">
+          Asked by {record.askedBy}
+          {record.mode === 'async' ? ' (no rush: the agent is not waiting)' : ''}
+          {record.mode === 'blocking' && record.expiresAtMs !== null && (
+            <>
+              {' · '}
+              <LinkTimeLeft expiresAtMs={record.expiresAtMs} />
+            </>
+          )}
+        </p>
+        {record.sessionKey && <Link to={sessionPath(record.sessionKey)}>Open the conversation</Link>}
+      </header>
+      {refreshError && (
+        <div className="ql-banner" role="alert">
+          <span>Could not check this question again: {errorMessage(refreshError)}</span>
+          <Button size="sm" disabled={retrying} onClick={onRetry}>
+            Retry
+          </Button>
+        </div>
+      )}
+      <LinkAnswerForm record={record} />
+    </article>
+  );
+}

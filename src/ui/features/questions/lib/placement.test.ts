@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { deployRecord, lunchRecord } from '../test-helpers.tsx';
+import { answersFingerprint } from './model.ts';
+import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';
+
+const marks = (over: Partial<LocalMarks> = {}): LocalMarks => ({ ...NO_MARKS, ...over });
+const none = { sentHere: undefined, identity: 'op' };
+const retired = lunchRecord({ retiredAtMs: 5 });
+
+describe('where a question shows, and what its summary says', () => {
+  it('[U6] the dock holds pending, unretired questions of its session and sessionless ones; blocking ones come first', () => {
+    const own = deployRecord();
+    const sessionless = lunchRecord({ id: 'free', sessionKey: undefined });
+    expect(inDock(own, 's1', NO_MARKS)).toBe(true);
+    expect(inDock(own, 's2', NO_MARKS)).toBe(false);
+    expect(inDock(sessionless, 's2', NO_MARKS)).toBe(true);
+    expect(inDock(deployRecord({ status: 'answered' }), 's1', NO_MARKS)).toBe(false);
+    expect(pickCurrent([lunchRecord(), own], null)?.id).toBe('q-deploy');
+    expect(pickCurrent([lunchRecord(), own], 'q-lunch')?.id).toBe('q-lunch');
+    expect(pickCurrent([lunchRecord(), own], 'gone')?.id).toBe('q-deploy');
+  });
+
+  it('[Q10][U8] a retired reminder leaves the dock for the transcript, where it reads "No longer pending"', () => {
+    expect(inDock(retired, 's1', NO_MARKS)).toBe(false);
+    expect(inTranscript(retired, 's1', NO_MARKS)).toBe(true);
+    expect(outcomeOf(retired, none)).toBe('No longer pending');
+    // Not retired: in the dock, not yet in the transcript.
+    expect(inDock(lunchRecord(), 's1', NO_MARKS)).toBe(true);
+    expect(inTranscript(lunchRecord(), 's1', NO_MARKS)).toBe(false);
+  });
+
+  it('[Q10][U8] Answer (or being answered as it retired) puts the reminder back in the dock; the transcript keeps it too', () => {
+    expect(inDock(retired, 's1', marks({ reopened: true }))).toBe(true);
+    expect(inTranscript(retired, 's1', marks({ reopened: true }))).toBe(true);
+    expect(outcomeOf(retired, { ...none, marks: marks({ reopened: true }) })).toBe('No longer pending');
+  });
+
+  it('[Q10][U9] retiring never hides an answer on its way: queued, sending, unconfirmed or failed, it stays Answered with its delivery', () => {
+    for (const delivery of ['queued', 'sending', 'unconfirmed', 'failed', 'sent'] as const) {
+      const m = marks({ delivery });
+      expect(inDock(retired, 's1', m)).toBe(false);
+      expect(inDock(lunchRecord(), 's1', m)).toBe(false);
+      expect(inTranscript(lunchRecord(), 's1', m)).toBe(true);
+      expect(outcomeOf(retired, { ...none, marks: m })).toBe('Answered');
+      expect(outcomeOf(lunchRecord(), { ...none, marks: m })).toBe('Answered');
+    }
+  });
+
+  it('[U8][Q10] a skip here sends nothing: the question leaves the dock and reads Skipped, retired or not', () => {
+    const m = marks({ skippedAtMs: 1 });
+    expect(inDock(lunchRecord(), 's1', m)).toBe(false);
+    expect(inTranscript(lunchRecord(), 's1', m)).toBe(true);
+    expect(outcomeOf(lunchRecord(), { ...none, marks: m })).toBe('Skipped');
+    expect(outcomeOf(retired, { ...none, marks: m })).toBe('Skipped');
+    // Blocking questions skip at the gateway; a stray local mark means nothing for them.
+    expect(inDock(deployRecord(), 's1', m)).toBe(true);
+  });
+
+  it('[U7] the gateway outcome wins over anything local', () => {
+    const m = marks({ skippedAtMs: 1, delivery: 'failed' });
+    expect(outcomeOf(lunchRecord({ status: 'expired' }), { ...none, marks: m })).toBe('Expired');
+    expect(outcomeOf(lunchRecord({ status: 'cancelled' }), { ...none, marks: m })).toBe('Cancelled');
+    expect(inDock(lunchRecord({ status: 'expired' }), 's1', NO_MARKS)).toBe(false);
+  });
+
+  it('[U7] outcomes: answered here or elsewhere, skipped, expired, cancelled', () => {
+    const by = (identity: string) => ({ identity, surface: 'tui', atMs: 1 });
+    const answers = { env: ['Production'], notify: ['Email', 'ops'] };
+    const answered = deployRecord({ status: 'answered', answers, resolvedBy: by('op') });
+    const sent = answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] });
+    expect(outcomeOf(answered, { sentHere: sent, identity: 'op' })).toBe('Answered');
+    expect(outcomeOf(answered, { sentHere: undefined, identity: 'op' })).toBe('Answered elsewhere');
+    // Sent from here but lost the race: the stored answers are someone else's.
+    expect(outcomeOf(answered, { sentHere: answersFingerprint({ env: ['Staging'] }), identity: 'op' })).toBe('Answered elsewhere');
+    expect(outcomeOf({ ...answered, resolvedBy: by('guest') }, { sentHere: sent, identity: 'op' })).toBe('Answered elsewhere');
+    expect(outcomeOf(deployRecord({ status: 'skipped' }), none)).toBe('Skipped');
+    expect(outcomeOf(deployRecord({ status: 'expired' }), none)).toBe('Expired');
+    expect(outcomeOf(deployRecord({ status: 'cancelled' }), none)).toBe('Cancelled');
+  });
+
+  it('[U9][Q9] an async answer is ours exactly when the saved reply is the message our outbox row got back', () => {
+    const record = lunchRecord({ status: 'answered', answers: { lunch: ['Sushi'] }, replyMessageId: 'm1', resolvedBy: { identity: 'op', surface: 'control-ui', atMs: 1 } });
+    const sent = marks({ delivery: 'sent' });
+    expect(outcomeOf(record, { ...none, marks: sent, sentMessageId: 'm1' })).toBe('Answered');
+    expect(outcomeOf(record, { ...none, marks: sent, sentMessageId: 'm2' })).toBe('Answered elsewhere');
+    // An edited reply carries answers read back from its text; the message id still tells.
+    expect(outcomeOf({ ...record, answers: undefined }, { ...none, marks: sent, sentMessageId: 'm1' })).toBe('Answered');
+    // Our send refused (someone answered first): the fingerprint decides, as for any other question.
+    const fp = answersFingerprint({ lunch: ['Salad'] });
+    expect(outcomeOf(record, { sentHere: fp, identity: 'op', marks: marks({ delivery: 'failed' }) })).toBe('Answered elsewhere');
+  });
+});

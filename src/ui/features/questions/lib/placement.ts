@@ -1,0 +1,90 @@
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import type { OutboxState } from '../../../lib/outbox/machine.ts';
+import { answersFingerprint } from './model.ts';
+
+/** The outcome word a summary shows (U7, U8). */
+export type Outcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled' | 'No longer pending' | 'Pending';
+
+/** What this browser knows of a question beside the gateway's record. */
+export type LocalMarks = {
+  /** Put back in the dock after retiring: Answer, an undone skip, a discarded answer, or kept while being answered. */
+  reopened: boolean;
+  /** Skipped here; an async skip sends nothing, so only this browser knows (U8). */
+  skippedAtMs: number | undefined;
+  /** The state of the outbox row carrying this question's async answer, if there is one (U9). */
+  delivery: OutboxState | undefined;
+};
+
+export const NO_MARKS: LocalMarks = Object.freeze({ reopened: false, skippedAtMs: undefined, delivery: undefined });
+
+/** An async question answered or skipped here is done with, as far as the dock goes, whatever the gateway says yet. */
+const handledHere = (record: QuestionRecord, marks: LocalMarks) =>
+  record.mode === 'async' && (marks.skippedAtMs !== undefined || marks.delivery !== undefined);
+
+/**
+ * [U8][Q10] A question sits in a session's dock while pending, for that session or sessionless, unless this browser
+ * already answered (outbox) or skipped it; a retired reminder only when it was put back.
+ */
+export function inDock(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
+  if (record.status !== 'pending') return false;
+  if (record.sessionKey !== undefined && record.sessionKey !== sessionKey) return false;
+  if (handledHere(record, marks)) return false;
+  return record.retiredAtMs === undefined || marks.reopened;
+}
+
+/**
+ * [U7][U8][U9] The transcript keeps a summary of every ended question, every retired reminder, and every async
+ * question answered into the outbox or skipped here (it stays pending at the gateway until its reply is saved).
+ */
+export function inTranscript(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
+  if (record.sessionKey !== sessionKey) return false;
+  return record.status !== 'pending' || record.retiredAtMs !== undefined || handledHere(record, marks);
+}
+
+/** The request to show: the remembered one while still docked, else the oldest blocking one, else the oldest. */
+export function pickCurrent(requests: QuestionRecord[], currentId: string | null): QuestionRecord | undefined {
+  return requests.find((r) => r.id === currentId) ?? requests.find((r) => r.mode === 'blocking') ?? requests[0];
+}
+
+export type OutcomeContext = {
+  /** The fingerprint of the answers this browser sent, if it sent any. */
+  sentHere: string | undefined;
+  identity: string | undefined;
+  marks?: LocalMarks;
+  /** The message id the outbox got back for this question's answer. */
+  sentMessageId?: string;
+};
+
+function answeredOutcome(record: QuestionRecord, ctx: OutcomeContext): Outcome {
+  // A confirmed outbox row names its message: the saved reply is ours exactly when it is that message.
+  if (record.mode === 'async' && ctx.marks?.delivery === 'sent' && record.replyMessageId && ctx.sentMessageId)
+    return record.replyMessageId === ctx.sentMessageId ? 'Answered' : 'Answered elsewhere';
+  // One operator token may answer from the TUI or another browser too, so the identity alone cannot tell here from elsewhere.
+  const sameIdentity = !ctx.identity || !record.resolvedBy || record.resolvedBy.identity === ctx.identity;
+  const ours = ctx.sentHere !== undefined && ctx.sentHere === answersFingerprint(record.answers);
+  return ours && sameIdentity ? 'Answered' : 'Answered elsewhere';
+}
+
+/**
+ * The summary's word. The gateway's outcome wins; while an async question is still pending there, an answer in the
+ * outbox says Answered (its delivery line tells the rest) and a skip here says Skipped, retired or not: retiring
+ * never answers, skips or hides an answer on its way (Q10). Only an untouched retired reminder is "No longer pending".
+ */
+export function outcomeOf(record: QuestionRecord, ctx: OutcomeContext): Outcome {
+  switch (record.status) {
+    case 'answered':
+      return answeredOutcome(record, ctx);
+    case 'skipped':
+      return 'Skipped';
+    case 'expired':
+      return 'Expired';
+    case 'cancelled':
+      return 'Cancelled';
+    default: {
+      const marks = ctx.marks ?? NO_MARKS;
+      if (record.mode === 'async' && marks.delivery !== undefined) return 'Answered';
+      if (record.mode === 'async' && marks.skippedAtMs !== undefined) return 'Skipped';
+      return record.retiredAtMs !== undefined ? 'No longer pending' : 'Pending';
+    }
+  }
+}
