@@ -1,15 +1,18 @@
-import { ensureUiBuilt } from './lib/build.ts';
-import { startBenchGateway } from './lib/bench-gateway.ts';
+import { startBenchGateway, connectOperator } from './lib/bench-gateway.ts';
 import { launchChromium } from './lib/chromium.ts';
-import { measureQuestionPath } from './ui/question-latency.ts';
-console.log(await ensureUiBuilt(process.cwd()));
+import { newBenchContext } from './ui/page-tools.ts';
 const gw = await startBenchGateway();
 const browser = await launchChromium();
-const t0 = Date.now();
+browser.on('disconnected', () => console.log('browser disconnected'));
 try {
-  console.log(JSON.stringify(await measureQuestionPath(browser, gw, Number(process.argv[2] ?? 40), 5), null, 1));
-} finally {
-  console.log((Date.now() - t0) / 1000, 's');
-  await browser.close();
-  await gw.close();
-}
+  const op = await connectOperator(gw);
+  await op.request('sessions.create', { title: 'x' });
+  const ctx = await newBenchContext(browser);
+  const page = await ctx.newPage();
+  page.on('crash', () => console.log('crash'));
+  page.on('close', () => console.log('close'));
+  page.on('console', (m) => console.log('console', m.text()));
+  await page.goto(`${gw.url}/?token=${gw.operatorToken}`);
+  await page.waitForTimeout(2000);
+  console.log(await page.evaluate(() => location.href));
+} finally { await browser.close(); await gw.close(); }

@@ -257,13 +257,8 @@ async function main(): Promise<void> {
     return { ...r, deliveries: r.seen + seen, busyMs: elu.active, cpu };
   };
   await phase('sequential', 500);
-  const g = globalThis as any; const snap = () => [g.__turns, g.__rel, g.__chunks];
-  let s0 = snap();
   const seq = await phase('sequential', values.only === 'throughput' ? 1 : seconds * 1000);
-  let s1 = snap(); console.log('seq turns/rt', (s1[0]-s0[0])/seq.count, 'socket writes/rt', (s1[1]-s0[1])/seq.count, 'chunks/rt', (s1[2]-s0[2])/seq.count);
-  s0 = snap();
   const conc = await phase('concurrent', values.only === 'latency' ? 1 : seconds * 1000);
-  s1 = snap(); console.log('conc turns/rt', (s1[0]-s0[0])/conc.count, 'socket writes/rt', (s1[1]-s0[1])/conc.count, 'chunks/rt', (s1[2]-s0[2])/conc.count);
   const echo = await phase('echo', Math.min(seconds, 3) * 1000);
   await listen.ask('stop');
   const rss = process.resourceUsage().maxRSS / 1024;

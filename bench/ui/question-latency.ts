@@ -9,8 +9,12 @@ export type QuestionPath = {
   /** agent question.request sent -> the question's text committed in the region "Questions" / the next frame after it. */
   toDom: Summary;
   toPaint: Summary;
+  /** agent question.request sent -> its `question.requested` frame handed to the page's WebSocket. */
+  toSocket: Summary;
   /** Ctrl+Enter keydown on the dock -> the agent's askUser resolved. */
   answer: Summary;
+  /** Ctrl+Enter keydown -> the page's question.resolve frame handed to its WebSocket. */
+  answerToSocket: Summary;
   /** The same two legs with a Node operator on the shared client instead of the browser: the bare protocol path. */
   protocolToEvent: Summary;
   protocolAnswer: Summary;
@@ -22,13 +26,36 @@ const TEXT = (n: number) => `Bench question ${n}: which one?`;
 const ask = (agent: Agent, sessionKey: string, n: number) =>
   agent.askUser({ questions: [{ id: 'pick', header: 'Bench', question: TEXT(n), options: [{ label: 'Alpha' }, { label: 'Beta' }] }] }, { sessionKey });
 
+/** In the page before its scripts: when each numbered question's frame reaches the socket, ahead of the app's own listener. */
+function installSocketProbe() {
+  const w = window as unknown as Record<string, unknown>;
+  const arrived: Record<number, number> = {};
+  const resolves: number[] = [];
+  w.benchArrived = arrived;
+  w.benchResolves = resolves;
+  const Native = WebSocket;
+  w.WebSocket = class extends Native {
+    send(data: Parameters<WebSocket['send']>[0]) {
+      if (typeof data === 'string' && data.includes('"method":"question.resolve"')) resolves.push(performance.timeOrigin + performance.now());
+      super.send(data);
+    }
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (e) => {
+        const n = Number(/"question\.requested".*Bench question (\d+):/.exec(String(e.data))?.[1] ?? NaN);
+        if (!Number.isNaN(n) && !(n in arrived)) arrived[n] = performance.timeOrigin + performance.now();
+      });
+    }
+  };
+}
+
 /** In the page: first time each numbered question shows in the dock, the frame after, and each Ctrl+Enter. */
 function installObserver() {
   const w = window as unknown as Record<string, unknown> & { benchShown(n: number): void };
   const seen: Record<number, number> = {};
   const painted: Record<number, number> = {};
   const submitted: number[] = [];
-  w.benchPath = { seen, painted, submitted };
+  w.benchPath = { seen, painted, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
   const now = () => performance.timeOrigin + performance.now();
   new MutationObserver(() => {
     const region = document.querySelector('[role="region"][aria-label="Questions"]');
@@ -57,6 +84,8 @@ async function browserRound(page: Page, agent: Agent, sessionKey: string, n: num
   const result = await answered;
   const done = nodeNow();
   if (result.status !== 'answered') throw new Error(`question ${n} ended ${JSON.stringify(result)}`);
+  // A person reads before the next question comes: the page finishes showing the answer before the next one is asked.
+  await page.evaluate(() => new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 })));
   return { sent, done };
 }
 
@@ -86,6 +115,7 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
   const protoSession = (await operator.request('sessions.create', { title: 'Protocol path' })).session.key;
   const context = await newBenchContext(browser);
   try {
+    await context.addInitScript(installSocketProbe);
     const page = await openSession(context, gateway, uiSession);
     const shown = await signalFromPage(page, 'benchShown');
     await page.evaluate(installObserver);
@@ -101,18 +131,20 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
       for (let n = start; n < Math.min(start + block, warmup + count); n++) browserSamples.push({ n, ...(await browserRound(page, agent, uiSession, n, shown)) });
       for (let n = start; n < Math.min(start + block, warmup + count); n++) protocolSamples.push(await protocolRound(operator, agent, protoSession, n));
     }
-    const { seen, painted, submitted } = await page.evaluate(
-      () => (window as unknown as { benchPath: { seen: Record<number, number>; painted: Record<number, number>; submitted: number[] } }).benchPath,
-    );
+    type Marks = { seen: Record<number, number>; painted: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
+    const { seen, painted, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);
     const after = await pageClock(page);
     const clock = { offsetMs: (before.offsetMs + after.offsetMs) / 2, uncertaintyMs: Math.max(before.uncertaintyMs, after.uncertaintyMs) };
     // Page times converted to this process's clock; the warm-up questions were answered first, so their keys come first.
     const toNode = (t: number) => t - clock.offsetMs;
     const keys = submitted.slice(warmup);
+    const sends = resolves.slice(warmup);
     return {
+      toSocket: summarize(browserSamples.map((s) => toNode(arrived[s.n]) - s.sent)),
       toDom: summarize(browserSamples.map((s) => toNode(seen[s.n]) - s.sent)),
       toPaint: summarize(browserSamples.map((s) => toNode(painted[s.n]) - s.sent)),
       answer: summarize(browserSamples.map((s, i) => s.done - toNode(keys[i]))),
+      answerToSocket: summarize(browserSamples.map((_, i) => sends[i] - keys[i])),
       protocolToEvent: summarize(protocolSamples.map((s) => s.event - s.sent)),
       protocolAnswer: summarize(protocolSamples.map((s) => s.done - s.resolveSent)),
       protocolRoundTrip: summarize(protocolSamples.map((s) => s.done - s.sent)),

@@ -27,7 +27,8 @@ import { newId } from './ids.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Viewer } from './visibility.ts';
-import type { WireFrame, WriteBatcher } from './wire.ts';
+import type { Turn } from './turn.ts';
+import type { WireFrame } from './wire.ts';
 
 export type ConnectionOptions = {
   handshakeTimeoutMs: number;
@@ -37,8 +38,8 @@ export type ConnectionOptions = {
   checkFrames: boolean;
   /** A consumer this far behind is cut off rather than buffered without bound. */
   maxBufferedBytes: number;
-  /** Shared by the gateway's connections: one write per socket per event-loop turn. */
-  batch: WriteBatcher;
+  /** Shared by the gateway's connections: sockets are released once per turn, after its commit (R3). */
+  turn: Turn;
 };
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
@@ -57,7 +58,7 @@ export class Connection implements Subscriber {
 
   constructor(
     private readonly ws: WebSocket,
-    /** The socket under `ws`, held by the batcher so a turn's frames leave together. */
+    /** The socket under `ws`, held until the end of the turn so its frames leave together, after their commit. */
     private readonly socket: Duplex,
     private readonly core: Core,
     private readonly opts: ConnectionOptions,
@@ -100,14 +101,14 @@ export class Connection implements Subscriber {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
-  /** Text for this connection alone, or a frame built once for every recipient of the same event. */
-  send(out: string | WireFrame): void {
+  /** An event: text for this connection alone, or a frame built once for every recipient of the same event. */
+  send(out: string | WireFrame, response = false): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       this.ws.terminate();
       return;
     }
-    this.opts.batch.hold(this.socket);
+    this.opts.turn.hold(this.socket, response);
     // A finished frame goes under ws: without extensions ws queues nothing, so frames never interleave.
     if (typeof out === 'string') this.ws.send(out);
     else this.socket.write(out);
@@ -118,7 +119,8 @@ export class Connection implements Subscriber {
       const ok = ServerFrame.safeParse(frame);
       if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
     }
-    this.send(JSON.stringify(frame));
+    // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
+    this.send(JSON.stringify(frame), true);
   }
 
   private replyError(id: string | null, error: AskdockError | ErrorShape): void {
@@ -239,7 +241,7 @@ export class Connection implements Subscriber {
     };
     this.sendFrame({ type: 'res', id: frame.id, ok: true, payload: hello });
     if (resumed) core.hub.replay(this, cursor);
-    core.hub.add(this);
+    core.hub.add(this, latest);
   }
 
   private onClose(): void {

@@ -7,6 +7,7 @@ import { QuestionManager } from './questions.ts';
 import { RunService } from './runs.ts';
 import type { Store } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
+import type { Turn } from './turn.ts';
 import { canReadSession, canSeeEvent, canSeeQuestion, sessionFor, seesEveryQuestion } from './visibility.ts';
 
 /** R2: events are kept at least this long and at least this many. */
@@ -19,6 +20,8 @@ export type CoreOptions = {
   /** Checks every event payload and result against its schema before it leaves (tests, dev). */
   checkFrames: boolean;
   log: (line: string) => void;
+  /** The gateway's end-of-turn group commit and socket release, shared with its connections. */
+  turn: Turn;
 };
 
 type NewMessage = {
@@ -46,7 +49,7 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log);
+    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.owners.clear());
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
@@ -57,7 +60,9 @@ export class Core {
     this.prune();
   }
 
+  /** Commits what the current turn wrote, so the store can be closed right after. */
   stop(): void {
+    this.hub.settle();
     this.questions.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;

@@ -13,7 +13,8 @@ import { createHttpHandler } from './http.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
-import { WriteBatcher, textFrame } from './wire.ts';
+import { Turn } from './turn.ts';
+import { textFrame } from './wire.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -87,6 +88,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const identities = resolveIdentities(opts);
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const turn = new Turn();
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     maxPayload: opts.maxPayload ?? policy.maxPayload ?? DEFAULT_MAX_PAYLOAD,
@@ -94,13 +96,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     rateLimit: opts.rateLimit ?? policy.rateLimit ?? DEFAULT_RATE_LIMIT,
     checkFrames,
     maxBufferedBytes: 64 * 1024 * 1024,
-    batch: new WriteBatcher(),
+    turn,
   };
   const { store, owned } = openStore(opts);
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
     checkFrames,
     log,
+    turn,
   });
 
   const connections = new Set<Connection>();

@@ -1,6 +1,7 @@
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
 import type { Clock } from './clock.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
+import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
 import { textFrame, type WireFrame } from './wire.ts';
 
@@ -10,7 +11,7 @@ export interface Subscriber {
   send(out: string | WireFrame): void;
 }
 
-/** Inside a commit: emit stores the event in the same transaction; `after` runs once it is committed. */
+/** Inside a commit: emit stores the event in the same transaction; `after` runs once it is durable. */
 export type Tx = {
   emit<E extends EventName>(event: E, payload: EventPayload<E>, audience: EventAudience): number;
   after(fn: () => void): void;
@@ -23,15 +24,21 @@ export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'
   return JSON.stringify({ type: 'event', event: ev.event, payload: ev.payload, seq: ev.seq });
 }
 
-
+type Changes = { events: StoredEvent[]; after: (() => void)[] };
+const noChanges = (): Changes => ({ events: [], after: [] });
 
 /**
  * R1: every state-changing event is appended inside the store transaction of the change,
  * and fanned out only after that transaction committed.
+ * Group commit: the commits of one event-loop turn join one store transaction, made durable when the turn ends
+ * (Turn); their events and after-hooks wait for it, and so does every byte the turn wrote to a socket (R3).
  */
 export class EventHub {
-  private readonly subscribers = new Set<Subscriber>();
-  private open: { events: StoredEvent[]; after: (() => void)[] } | null = null;
+  /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
+  private readonly subscribers = new Map<Subscriber, number>();
+  private open: Changes | null = null;
+  /** The changes of this turn's group, while one is open. */
+  private grouped: Changes | null = null;
 
   constructor(
     private readonly store: Store,
@@ -39,10 +46,16 @@ export class EventHub {
     private readonly view: EventView,
     private readonly checkPayloads: boolean,
     private readonly log: (line: string) => void,
-  ) {}
+    private readonly turn: Turn,
+    /** After a group rolled back: caches filled from its writes must forget them. */
+    private readonly onRollback: () => void,
+  ) {
+    turn.onSettle(() => this.settle());
+  }
 
-  add(sub: Subscriber): void {
-    this.subscribers.add(sub);
+  /** `seenSeq`: the cursor its hello-ok snapshot or replay covered, which may include this turn's uncommitted events. */
+  add(sub: Subscriber, seenSeq: number): void {
+    this.subscribers.set(sub, seenSeq);
   }
 
   remove(sub: Subscriber): void {
@@ -53,10 +66,19 @@ export class EventHub {
     return this.subscribers.size;
   }
 
-  /** Runs `fn` in one store transaction; nested commits join the outer one. */
+  /**
+   * Runs `fn` as one nested transaction of this turn's group: if it throws, only its own writes and events are undone.
+   * Nested commits join the outer one. Its events go out, and its after-hooks run, once the group is durable.
+   */
   commit<T>(fn: (tx: Tx) => T): T {
     if (this.open) return fn(this.tx);
-    const open = { events: [] as StoredEvent[], after: [] as (() => void)[] };
+    if (!this.grouped) {
+      this.store.beginGroup();
+      this.grouped = noChanges();
+      this.turn.touch();
+    }
+    const grouped = this.grouped;
+    const open = noChanges();
     this.open = open;
     let result: T;
     try {
@@ -64,15 +86,38 @@ export class EventHub {
     } finally {
       this.open = null;
     }
-    for (const ev of open.events) this.fanOut(ev);
-    for (const fn of open.after) {
+    grouped.events.push(...open.events);
+    grouped.after.push(...open.after);
+    return result;
+  }
+
+  /** Ends the group (the end of a turn, or a shutdown): commit, then fan out its events and run its after-hooks. */
+  settle(): void {
+    if (!this.grouped) return;
+    const { events, after } = this.grouped;
+    this.grouped = null;
+    try {
+      this.store.commitGroup();
+    } catch (err) {
+      this.log(`askdock gateway: committing ${events.length} events failed, every change of this turn is undone: ${(err as Error).message}`);
+      try {
+        this.store.rollbackGroup();
+      } catch (undoErr) {
+        this.log(`askdock gateway: rolling back failed: ${(undoErr as Error).message}`);
+      }
+      this.onRollback();
+      // Answers to the undone requests sit in the held sockets: cut those connections; their clients resend (P7).
+      this.turn.dropHeld();
+      return;
+    }
+    for (const ev of events) this.fanOut(ev);
+    for (const fn of after) {
       try {
         fn();
       } catch (err) {
         this.log(`askdock gateway: after-commit hook failed: ${(err as Error).stack ?? String(err)}`);
       }
     }
-    return result;
   }
 
   private readonly tx: Tx = {
@@ -97,7 +142,8 @@ export class EventHub {
   private fanOut(ev: StoredEvent): void {
     let frame: WireFrame | undefined;
     const shared = () => (frame ??= textFrame(eventFrameText(ev)));
-    for (const sub of this.subscribers) {
+    for (const [sub, seenSeq] of this.subscribers) {
+      if (ev.seq <= seenSeq) continue;
       // The change is committed: one bad subscriber must not fail the request or starve the others.
       try {
         const out = this.view(sub.viewer, ev, shared);

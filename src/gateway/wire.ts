@@ -1,8 +1,6 @@
-import type { Writable } from 'node:stream';
-
 /**
- * Socket-level output. An event goes to many connections with the same bytes, so it is framed once (RFC 6455 §5.2:
- * server frames are unmasked, and no extension is negotiated) and each recipient only copies the finished frame.
+ * An event goes to many connections with the same bytes, so it is framed once (RFC 6455 §5.2: server frames are
+ * unmasked, and no extension is negotiated) and each recipient only copies the finished frame.
  */
 export type WireFrame = Buffer & { readonly __wireFrame: unique symbol };
 
@@ -22,28 +20,4 @@ export function textFrame(text: string): WireFrame {
   }
   frame.write(text, head, 'utf8');
   return frame as WireFrame;
-}
-
-/**
- * Holds every socket written to during one event-loop turn and releases them together at the end of it, so all
- * frames a socket got in that turn (a fan-out burst, the responses after it) leave in one system call.
- * The release runs in the same turn's check phase, right after the I/O callbacks and their microtasks.
- */
-export class WriteBatcher {
-  private held: Writable[] = [];
-
-  private readonly release = () => {
-    const held = this.held;
-    this.held = [];
-    for (const socket of held) socket.uncork();
-  };
-
-  /** Call before writing to `socket`; a socket is held at most once per turn. */
-  hold(socket: Writable): void {
-    // ws corks and uncorks inside each of its sends, so outside of them only this batcher's cork remains.
-    if (socket.writableCorked > 0 || socket.destroyed) return;
-    if (this.held.length === 0) setImmediate(this.release);
-    socket.cork();
-    this.held.push(socket);
-  }
 }

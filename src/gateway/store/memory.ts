@@ -32,6 +32,7 @@ export function createMemoryStore(): Store {
   let latestSeq = 0;
   let nextN = 1;
   let depth = 0;
+  let grouped = false;
   let closed = false;
   const journal: Array<() => void> = [];
 
@@ -97,6 +98,26 @@ export function createMemoryStore(): Store {
         depth--;
         if (depth === 0) journal.length = 0;
       }
+    },
+
+    // A group is an outer transaction held open across calls: its journal undoes everything until it ends.
+    beginGroup() {
+      open();
+      if (depth > 0) throw new Error('store: beginGroup inside an open transaction');
+      depth = 1;
+      grouped = true;
+    },
+    commitGroup() {
+      if (!grouped) throw new Error('store: commitGroup without beginGroup');
+      grouped = false;
+      depth = 0;
+      journal.length = 0;
+    },
+    rollbackGroup() {
+      if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
+      while (journal.length > 0) journal.pop()!();
+      grouped = false;
+      depth = 0;
     },
 
     appendEvent(e) {

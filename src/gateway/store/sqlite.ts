@@ -330,6 +330,8 @@ export function openSqliteStore(file: string): SqliteStore {
   const q = prepareStatements(db);
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
   const tx = db.transaction((fn: () => unknown) => fn());
+  const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+  let grouped = false;
 
   const store: SqliteStore = {
     settings() {
@@ -340,6 +342,24 @@ export function openSqliteStore(file: string): SqliteStore {
 
     transaction<T>(fn: () => T): T {
       return tx.immediate(fn) as T;
+    },
+
+    beginGroup() {
+      if (db.inTransaction) throw new Error('store: beginGroup inside an open transaction');
+      group.begin.run();
+      grouped = true;
+    },
+    commitGroup() {
+      if (!grouped) throw new Error('store: commitGroup without beginGroup');
+      // A failed COMMIT leaves the transaction open: the group stays until rollbackGroup ends it.
+      group.commit.run();
+      grouped = false;
+    },
+    rollbackGroup() {
+      if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
+      grouped = false;
+      // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+      if (db.inTransaction) group.rollback.run();
     },
 
     appendEvent(e) {

@@ -51,6 +51,13 @@ export type IdempotentResult = { messageId: string; seq: number };
  */
 export interface Store {
   transaction<T>(fn: () => T): T;
+  /**
+   * Group commit: opens one transaction that every `transaction` after it joins as a nested one, until
+   * `commitGroup` makes them all durable at once or `rollbackGroup` undoes them all. Not while a transaction is open.
+   */
+  beginGroup(): void;
+  commitGroup(): void;
+  rollbackGroup(): void;
 
   // events (R1, R2)
   appendEvent(e: Omit<StoredEvent, 'seq'>): number;

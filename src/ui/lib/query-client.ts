@@ -1,11 +1,15 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** Socket-fed data is kept fresh by events, so queries never go stale on their own. */
+/**
+ * Socket-fed data is kept fresh by events, so queries never go stale on their own. Every request goes through the
+ * gateway client, which queues and re-sends across reconnects (P7), so react-query must not also pause on
+ * `navigator.onLine`: a paused mutation would hold an outbox answer out of its Queued state while offline (U9).
+ */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 },
-      mutations: { retry: 0 },
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1, networkMode: 'always' },
+      mutations: { retry: 0, networkMode: 'always' },
     },
   });
 }

@@ -137,3 +137,9 @@ export const useLinkDraftItems = (recordId: string): Record<string, ItemDraft> =
 export const useSentFromLink = (recordId: string): string[] => useLinkDraftsStore((s) => s.sent[recordId]?.answers ?? NOTHING_SENT);
 export const useLinkDraftActions = (): Actions => useLinkDraftsStore((s) => s.actions);
 export const linkDraftActions = (): Actions => useLinkDraftsStore.getState().actions;
+
+// Another tab writing the key (the same link open twice) is read again, so both show one draft (U10).
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (e) => {
+    if (e.key === LINK_DRAFTS_STORAGE_KEY || e.key === null) void useLinkDraftsStore.persist.rehydrate();
+  });

@@ -63,4 +63,28 @@ describe('drafts store', () => {
     expect(useDraftsStore.getState().drafts.r).toBeUndefined();
     expect(useDraftsStore.getState().answeredHere.r.answers).toBe('[["env",["production"]]]');
   });
+
+  it('[U10] drafts typed in another tab of the conversation show here too (the storage event)', async () => {
+    const draft = { items: { lunch: { chosen: ['Sushi'], other: '' } }, step: 0, touchedAtMs: Date.now() };
+    localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify({ version: 2, state: { drafts: { q: draft }, answeredHere: {} } }));
+    window.dispatchEvent(new StorageEvent('storage', { key: DRAFTS_STORAGE_KEY }));
+    await expect.poll(() => item('q', 'lunch')).toEqual({ chosen: ['Sushi'], other: '' });
+    // Another key changing leaves this store alone.
+    useDraftsStore.setState({ drafts: {} });
+    window.dispatchEvent(new StorageEvent('storage', { key: 'something-else' }));
+    await Promise.resolve();
+    expect(item('q', 'lunch')).toBeUndefined();
+  });
+
+  it('[U9] an async answer queued keeps its draft (Discard reopens it) and marks what was sent; a lost draft can be restored', () => {
+    actions().optionPicked('q', 'lunch', 'Sushi', false);
+    actions().asyncAnswerQueued('q', { lunch: ['Sushi'] });
+    expect(item('q', 'lunch')).toEqual({ chosen: ['Sushi'], other: '' });
+    expect(useDraftsStore.getState().answeredHere.q.answers).toBe('[["lunch",["sushi"]]]');
+    actions().draftRestored('q', { lunch: { chosen: ['Salad'], other: '' } });
+    expect(item('q', 'lunch')).toEqual({ chosen: ['Sushi'], other: '' });
+    actions().draftDiscarded('q');
+    actions().draftRestored('q', { lunch: { chosen: ['Salad'], other: '' } });
+    expect(item('q', 'lunch')).toEqual({ chosen: ['Salad'], other: '' });
+  });
 });

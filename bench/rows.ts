@@ -1,0 +1,80 @@
+import type { GatewayMemory } from './gateway-memory.ts';
+import type { GatewayRun } from './gateway-runs.ts';
+import { ratio } from './lib/stats.ts';
+import { ms, pair, times, type Row } from './lib/table.ts';
+import type { FirstLoad } from './ui/first-load.ts';
+import type { PanelFigures } from './ui/panel.ts';
+import type { QuestionPath } from './ui/question-latency.ts';
+
+export type Results = {
+  question?: QuestionPath;
+  panel?: PanelFigures;
+  bundle?: { appKb: number; bareKb: number };
+  firstLoad?: { app: FirstLoad; bare: FirstLoad };
+  gatewayMemory?: GatewayMemory;
+  gatewayRuns?: GatewayRun[];
+};
+
+const kb = (x: number) => `${x.toFixed(1)} KB`;
+const mb = (x: number) => `${x.toFixed(1)} MB`;
+
+function questionRows(q: QuestionPath): Row[] {
+  const s = 'Question path';
+  return [
+    { section: s, figure: 'question.request -> dock painted, p50 / p99', measured: pair(q.toPaint.p50, q.toPaint.p99), baseline: `Node operator event ${pair(q.protocolToEvent.p50, q.protocolToEvent.p99)}`, ratio: times(ratio(q.toPaint.p99, q.protocolToEvent.p99)), aim: 'p99 < 50 ms', met: q.toPaint.p99 < 50 },
+    { section: s, figure: '  of which: frame at the page socket', measured: pair(q.toSocket.p50, q.toSocket.p99), baseline: '', ratio: times(ratio(q.toSocket.p99, q.protocolToEvent.p99)), aim: '', met: null },
+    { section: s, figure: '  of which: dock committed to the DOM', measured: pair(q.toDom.p50, q.toDom.p99), baseline: '', ratio: '', aim: '', met: null },
+    { section: s, figure: 'answer key -> askUser resolved, p50 / p99', measured: pair(q.answer.p50, q.answer.p99), baseline: `Node operator resolve ${pair(q.protocolAnswer.p50, q.protocolAnswer.p99)}`, ratio: times(ratio(q.answer.p99, q.protocolAnswer.p99)), aim: '', met: null },
+    { section: s, figure: '  of which: key -> question.resolve sent', measured: pair(q.answerToSocket.p50, q.answerToSocket.p99), baseline: '', ratio: '', aim: '', met: null },
+    { section: s, figure: `protocol round trip (SDK + Node operator), n=${q.protocolRoundTrip.n}`, measured: pair(q.protocolRoundTrip.p50, q.protocolRoundTrip.p99), baseline: `clock offset ±${q.clock.uncertaintyMs.toFixed(2)} ms`, ratio: '', aim: '', met: null },
+  ];
+}
+
+function panelRows(p: PanelFigures): Row[] {
+  const s = `Panel (${p.loaded.messages} messages, ${p.loaded.pendingRequests} pending vs empty session)`;
+  const { loaded: l, empty: e } = p;
+  const r95 = ratio(l.keypress.toPaint.p95, e.keypress.toPaint.p95);
+  return [
+    { section: s, figure: 'number key -> option painted, p50 / p95', measured: pair(l.keypress.toPaint.p50, l.keypress.toPaint.p95), baseline: pair(e.keypress.toPaint.p50, e.keypress.toPaint.p95), ratio: times(r95), aim: 'p95 < 16 ms, ratio < 1.5', met: l.keypress.toPaint.p95 < 16 && r95 < 1.5 },
+    { section: s, figure: '  number key -> option committed, p50 / p95', measured: pair(l.keypress.toDom.p50, l.keypress.toDom.p95), baseline: pair(e.keypress.toDom.p50, e.keypress.toDom.p95), ratio: times(ratio(l.keypress.toDom.p95, e.keypress.toDom.p95)), aim: '', met: null },
+    { section: s, figure: '  keypresses >= 16 ms (Event Timing)', measured: `${l.keypress.slowEvents} of ${l.keypress.toPaint.n}`, baseline: `${e.keypress.slowEvents} of ${e.keypress.toPaint.n}`, ratio: '', aim: '', met: null },
+    { section: s, figure: 'agent message -> painted in the log, p50 / p95', measured: pair(l.messageToPaint.p50, l.messageToPaint.p95), baseline: pair(e.messageToPaint.p50, e.messageToPaint.p95), ratio: times(ratio(l.messageToPaint.p95, e.messageToPaint.p95)), aim: '', met: null },
+    { section: s, figure: '"Load earlier" to 5,000: total / last pages', measured: `${l.loadAllSeconds} s / ${ms(l.lastPagesMs)}`, baseline: '', ratio: '', aim: '', met: null },
+    { section: s, figure: 'DOM elements', measured: String(l.domNodes), baseline: String(e.domNodes), ratio: times(ratio(l.domNodes, e.domNodes)), aim: '', met: null },
+    { section: s, figure: 'browser JS heap after GC', measured: mb(l.heapMb), baseline: mb(e.heapMb), ratio: times(ratio(l.heapMb, e.heapMb)), aim: '< 60 MB', met: l.heapMb < 60 },
+  ];
+}
+
+function loadRows(bundle: Results['bundle'], first: Results['firstLoad']): Row[] {
+  const s = 'First load';
+  const rows: Row[] = [];
+  if (bundle) rows.push({ section: s, figure: 'gzipped JS before lazy chunks', measured: kb(bundle.appKb), baseline: `bare React ${kb(bundle.bareKb)}`, ratio: times(ratio(bundle.appKb, bundle.bareKb)), aim: '<= 150 KB', met: bundle.appKb <= 150 });
+  if (first) {
+    rows.push({ section: s, figure: `cold load -> composer usable, median of ${first.app.samples}`, measured: ms(first.app.composerMs), baseline: `bare React ${ms(first.bare.composerMs)}`, ratio: times(ratio(first.app.composerMs, first.bare.composerMs)), aim: '', met: null });
+    rows.push({ section: s, figure: 'cold load -> "Connected"', measured: ms(first.app.connectedMs), baseline: '', ratio: '', aim: '', met: null });
+  }
+  return rows;
+}
+
+function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | undefined): Row[] {
+  const s = 'Gateway';
+  const rows: Row[] = [];
+  if (memory)
+    rows.push({ section: s, figure: `RSS, ${memory.operators} idle operators + ${memory.pendingQuestions} pending`, measured: mb(memory.loadedRssMb), baseline: `idle gateway ${mb(memory.idleRssMb)}`, ratio: times(ratio(memory.loadedRssMb, memory.idleRssMb)), aim: '< 250 MB', met: memory.loadedRssMb < 250 });
+  for (const r of runs ?? [])
+    rows.push(
+      r.error
+        ? { section: s, figure: `round trip, ${r.operators} operators`, measured: 'failed', baseline: r.error.slice(0, 80), ratio: '', aim: '', met: null }
+        : { section: s, figure: `round trip, ${r.operators} operators, p50 / p99`, measured: pair(r.p50Ms, r.p99Ms), baseline: `ws echo ${pair(r.echoP50Ms, r.echoP99Ms)}`, ratio: times(ratio(r.p99Ms!, r.echoP99Ms!)), aim: '', met: null },
+    );
+  return rows;
+}
+
+export function buildRows(r: Results): Row[] {
+  return [
+    ...(r.question ? questionRows(r.question) : []),
+    ...(r.panel ? panelRows(r.panel) : []),
+    ...loadRows(r.bundle, r.firstLoad),
+    ...gatewayRows(r.gatewayMemory, r.gatewayRuns),
+  ];
+}

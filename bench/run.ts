@@ -1,0 +1,94 @@
+/**
+ * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
+ * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway] [--json bench/results/latest.json]
+ * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { firstLoadKb } from './bundle-size.ts';
+import { measureGatewayMemory } from './gateway-memory.ts';
+import { runGatewayBench } from './gateway-runs.ts';
+import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
+import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
+import { findChromium, launchChromium } from './lib/chromium.ts';
+import { serveStatic } from './lib/static-server.ts';
+import { formatMarkdown, formatTable } from './lib/table.ts';
+import { buildRows, type Results } from './rows.ts';
+import { measureFirstLoad } from './ui/first-load.ts';
+import { measurePanel } from './ui/panel.ts';
+import { measureQuestionPath } from './ui/question-latency.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PARTS = ['question', 'panel', 'load', 'gateway'] as const;
+
+const { values } = parseArgs({
+  options: { only: { type: 'string', default: PARTS.join(',') }, json: { type: 'string', default: join(ROOT, 'bench', 'results', 'latest.json') } },
+});
+const only = new Set(values.only.split(',').map((s) => s.trim()));
+const started = performance.now();
+const step = (what: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${what}\n`);
+const results: Results = {};
+const load = { start: loadavg()[0], end: NaN };
+
+step('building the Control UI if stale, and the bare React page');
+const built = await ensureUiBuilt(ROOT);
+const bareDir = await buildBareReact(ROOT);
+results.bundle = { appKb: firstLoadKb(join(ROOT, 'dist')).kb, bareKb: firstLoadKb(bareDir).kb };
+
+let browserVersion = '';
+if (only.has('question') || only.has('panel') || only.has('load')) {
+  const gateway = await startBenchGateway();
+  const browser = await launchChromium();
+  browserVersion = browser.version();
+  try {
+    if (only.has('load')) {
+      step('first load: cold loads of the app and of the bare page');
+      const operator = await connectOperator(gateway);
+      const { session } = await operator.request('sessions.create', { title: 'First load' });
+      for (let i = 0; i < 10; i++) await operator.request('chat.send', { sessionKey: session.key, message: `Hello ${i}`, idempotencyKey: `bench-first-load-${i}` });
+      operator.close();
+      const bare = await serveStatic(bareDir);
+      try {
+        results.firstLoad = await measureFirstLoad(browser, `${gateway.url}/?token=${encodeURIComponent(gateway.operatorToken)}`, `${bare.url}/`);
+      } finally {
+        await bare.close();
+      }
+    }
+    if (only.has('question')) {
+      step('question path: 200 questions through Chromium, 200 through a Node operator');
+      results.question = await measureQuestionPath(browser, gateway, 200);
+    }
+    if (only.has('panel')) {
+      step('panel: 5,000 messages and 20 pending requests beside an empty session');
+      results.panel = await measurePanel(browser, gateway);
+    }
+  } finally {
+    await browser.close();
+    await gateway.close();
+  }
+}
+
+if (only.has('gateway')) {
+  step('gateway memory: 1,000 idle operators and 100 pending questions');
+  results.gatewayMemory = await measureGatewayMemory(1000, 100);
+  results.gatewayRuns = [];
+  for (const operators of [1, 50, 500]) {
+    step(`gateway round trips: bench/gateway.ts --operators ${operators}`);
+    results.gatewayRuns.push(await runGatewayBench(ROOT, operators, 3));
+  }
+}
+
+load.end = loadavg()[0];
+const rows = buildRows(results);
+const seconds = (performance.now() - started) / 1000;
+const machine = { node: process.version, cpus: cpus().length, chromium: browserVersion || findChromium() || 'playwright', loadAverage1m: load };
+const header = `askdock bench, ${new Date().toISOString()}: node ${machine.node}, ${machine.cpus} cpus, Chromium ${machine.chromium}, load ${load.start.toFixed(1)} -> ${load.end.toFixed(1)}, ${seconds.toFixed(0)} s`;
+process.stdout.write(`\n${header}\n${formatTable(rows)}\n`);
+mkdirSync(dirname(values.json), { recursive: true });
+writeFileSync(values.json, JSON.stringify({ at: new Date().toISOString(), seconds: Math.round(seconds), machine, build: built, rows, markdown: formatMarkdown(rows), results }, null, 2) + '\n');
+process.stdout.write(`saved ${values.json}\n`);

@@ -1,0 +1,172 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useOutboxRowForQuestion } from '../../../lib/outbox/use-outbox.ts';
+import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
+import { useDraftsStore } from '../stores/drafts.ts';
+import { useSkipsStore } from '../stores/skips.ts';
+import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
+import type { DeliverySlotProps, SummarySlots } from './summary-slots.ts';
+
+/** Stands in for the outbox feature's delivery line: the row's state, or Sent from the gateway's record. */
+function Delivery({ questionId, savedReplyId }: DeliverySlotProps) {
+  const row = useOutboxRowForQuestion(questionId);
+  return <span role="status">{row ? row.state : savedReplyId ? `saved ${savedReplyId}` : 'none'}</span>;
+}
+
+function Page({ slots = { Delivery } }: { slots?: SummarySlots }) {
+  const items = useQuestionTranscriptItems('s1', slots);
+  return (
+    <>
+      <div role="log" aria-label="Conversation">
+        {items.map((item) => (
+          <div key={item.key}>{item.node}</div>
+        ))}
+      </div>
+      <QuestionDock sessionKey="s1" composer={composer} />
+    </>
+  );
+}
+
+const dock = () => screen.queryByRole('region', { name: 'Questions' });
+const log = () => screen.getByRole('log', { name: 'Conversation' });
+const summary = (outcome: string) => within(log()).getByRole('group', { name: `Question ${outcome.toLowerCase()}` });
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('async questions in the dock', () => {
+  it('[U8] dock without taking focus; new messages and the asking turn ending do not dismiss them', async () => {
+    const { client, render } = setup([]);
+    render(<Page />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    message.focus();
+    act(() => client.emit('question.requested', { question: lunchRecord() }));
+    expect(message).toHaveFocus();
+    act(() => {
+      client.emit('chat', { sessionKey: 's1', message: { id: 'x', sessionKey: 's1', role: 'assistant', text: 'hi', authorId: 'a', createdAtMs: 1, seq: 1 }, state: 'final' });
+      client.emit('run.ended', { runId: 'run-1', sessionKey: 's1', stopReason: 'end_turn' });
+    });
+    expect(message).toHaveFocus();
+    expect(message).toBeVisible();
+  });
+
+  it('[U9][Q9] Submit sends an ordinary chat message through the outbox (Q9 text, replyTo), never question.resolve', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([lunchRecord()]);
+    render(<Page />);
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(dock()).toBeNull());
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('sent'));
+    const calls = client.request.mock.calls.filter(([method]) => method !== 'chat.history');
+    expect(calls).toEqual([
+      [
+        'chat.send',
+        {
+          sessionKey: 's1',
+          message: '> Lunch\nSushi',
+          idempotencyKey: expect.stringMatching(/^outbox-/),
+          replyTo: { questionId: 'q-lunch', answers: { lunch: ['Sushi'] } },
+        },
+        expect.anything(),
+      ],
+    ]);
+    expect(within(summary('Answered')).getByText('Sushi')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+  });
+
+  it('[U9] offline, the answer waits Queued in the transcript; back online it is sent once', async () => {
+    const user = userEvent.setup();
+    const client = fakeClient('operator', 'offline');
+    setup([lunchRecord()], client).render(<Page />);
+    await user.type(within(dock()!).getByRole('textbox', { name: 'Other' }), 'Ramen');
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('queued'));
+    expect(within(summary('Answered')).getByText('Ramen')).toBeInTheDocument();
+    expect(dock()).toBeNull();
+    act(() => client.setStatus('connected'));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('sent'));
+    expect(client.request.mock.calls.filter(([m]) => m === 'chat.send')).toHaveLength(1);
+  });
+
+  it('[U9] Discard reopens the draft in the dock, also for a retired reminder and where the draft was lost', async () => {
+    const user = userEvent.setup();
+    const { outbox, render } = setup([lunchRecord({ retiredAtMs: Date.now() })], fakeClient('operator', 'offline'));
+    render(<Page />);
+    await user.click(within(summary('No longer pending')).getByRole('button', { name: 'Answer' }));
+    await user.click(within(dock()!).getByRole('radio', { name: 'Salad' }));
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(dock()).toBeNull());
+    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('queued');
+
+    // Another tab's storage may lack the draft: the row's answers rebuild it.
+    act(() => useDraftsStore.getState().actions.draftDiscarded('q-lunch'));
+    const row = outbox.rowForQuestion('q-lunch')!;
+    await act(() => outbox.discard(row.id));
+    await waitFor(() => expect(within(dock()!).getByRole('radio', { name: 'Salad' })).toBeChecked());
+    expect(within(log()).getByRole('group', { name: 'Question no longer pending' })).toBeInTheDocument();
+  });
+
+  it('[U8] Skip sends nothing, keeps a "Skipped" summary, and Undo puts the question back with its draft', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([lunchRecord(), deployRecord({ id: 'q-later', createdAtMs: Date.now() + 50 })]);
+    render(<Page />);
+    await user.click(within(dock()!).getByRole('button', { name: 'Next request' }));
+    await user.type(within(dock()!).getByRole('textbox', { name: 'Other' }), 'Ramen');
+    await user.click(within(dock()!).getByRole('button', { name: 'Skip' }));
+    expect(client.request).not.toHaveBeenCalledWith('question.resolve', expect.anything());
+    expect(client.request.mock.calls.filter(([m]) => m === 'chat.send')).toEqual([]);
+    expect(within(dock()!).queryByText('What should we order?')).toBeNull();
+    expect(within(summary('Skipped')).getByText('What should we order?')).toBeInTheDocument();
+    expect(useSkipsStore.getState().skipped['q-lunch']).toBeDefined();
+
+    await user.click(within(summary('Skipped')).getByRole('button', { name: 'Undo' }));
+    expect(within(dock()!).getByRole('textbox', { name: 'Other' })).toHaveValue('Ramen');
+    expect(within(log()).queryByRole('group')).toBeNull();
+  });
+
+  it('[U8] Undo is gone once its few seconds are over; the summary stays', () => {
+    useSkipsStore.setState({ skipped: { 'q-lunch': { atMs: Date.now() - 9_000 } } });
+    setup([lunchRecord()]).render(<Page />);
+    expect(within(summary('Skipped')).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(dock()).toBeNull();
+  });
+
+  it('[Q10][U8] a reminder retiring while focus is in it stays docked; otherwise it leaves for the transcript', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([lunchRecord(), lunchRecord({ id: 'q-other', createdAtMs: Date.now() + 9 })]);
+    render(<Page />);
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    const retire = (id: string) => act(() => client.emit('question.retired', { id, sessionKey: 's1', retiredAtMs: Date.now() }));
+    retire('q-lunch');
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).toBeChecked();
+    expect(within(dock()!).getByText('1/2')).toBeInTheDocument();
+
+    // Focus in the composer: the other reminder leaves the dock when it retires.
+    screen.getByRole('textbox', { name: 'Message' }).focus();
+    retire('q-other');
+    await waitFor(() => expect(within(dock()!).queryByText('1/2')).toBeNull());
+    expect(within(log()).getAllByRole('group', { name: 'Question no longer pending' })).toHaveLength(2);
+  });
+
+  it('[U9] confirmed stays confirmed after reload: an answered record with its reply shows the saved reply, whole when ambiguous', () => {
+    const saved = lunchRecord({ status: 'answered', replyMessageId: 'm7', resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } });
+    const text = '> Lunch\nSushi\n> Lunch\nor pizza';
+    const reply = { id: 'm7', sessionKey: 's1', role: 'user' as const, text, authorId: 'operator', replyTo: { questionId: 'q-lunch' }, createdAtMs: 2, seq: 2 };
+    useDraftsStore.setState({ answeredHere: {} });
+    setup([saved]).render(<Page slots={{ Delivery, replies: new Map([['m7', reply]]) }} />);
+    const group = within(log()).getByRole('group');
+    expect(within(group).getByRole('blockquote', { name: 'Saved reply' })).toHaveTextContent('Sushi > Lunch or pizza');
+  });
+
+  it('[U9] an answer of ours saved while away reads Answered with the gateway record as its confirmation', () => {
+    const answers = { lunch: ['Sushi'] };
+    useDraftsStore.getState().actions.asyncAnswerQueued('q-lunch', answers);
+    const saved = lunchRecord({ status: 'answered', answers, replyMessageId: 'm7', resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } });
+    setup([saved]).render(<Page />);
+    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('saved m7');
+    expect(within(summary('Answered')).getByText('Sushi')).toBeInTheDocument();
+  });
+});
