@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import type { Page } from '@playwright/test';
 import { connect, type Agent } from '../src/agent/sdk.ts';
 import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
@@ -6,24 +7,27 @@ import { createNodeClient } from '../src/client/node.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
 
-type Asked = { id: string; sessionKey: string; result: Promise<AskUserResult>; agent: Agent; operator: GatewayClient; abort: AbortController };
+type Asked = { id: string; result: Promise<AskUserResult>; agent: Agent; operator: GatewayClient; abort: AbortController };
 
 let counter = 0;
 
-/** An SDK agent asks the deploy prompt in a fresh session; the operator client checks what the gateway holds. */
+/**
+ * An SDK agent asks the deploy prompt without a session (a link is how such a question is reached), so these tests
+ * leave the shared gateway's session list as they found it; the operator client checks what the gateway holds.
+ */
 async function ask(gateway: GatewayFixture): Promise<Asked> {
   const operator = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e-link-operator', mode: 'cli' } });
   await operator.start();
-  const { session } = await operator.request('sessions.create', { title: 'Link page' });
   const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'e2e-link-agent' });
   const id = `q-link-${Date.now().toString(36)}-${++counter}`;
   const abort = new AbortController();
-  const result = agent.askUser({ questions: DEPLOY_QUESTIONS }, { sessionKey: session.key, id, signal: abort.signal });
+  const result = agent.askUser({ questions: DEPLOY_QUESTIONS }, { id, signal: abort.signal });
   result.catch(() => undefined);
-  await expect.poll(async () => (await operator.request('question.list', { status: 'pending', sessionKey: session.key })).questions.length).toBe(1);
-  return { id, sessionKey: session.key, result, agent, operator, abort };
+  await expect.poll(async () => (await operator.request('question.get', { id }).catch(() => null))?.question.status).toBe('pending');
+  return { id, result, agent, operator, abort };
 }
 
+/** Withdraws the question if a test left it pending, so no other test's dock ever shows it. */
 function done(asked: Asked) {
   asked.abort.abort();
   asked.agent.close();
@@ -34,7 +38,7 @@ const environment = (page: Page) => page.getByRole('group', { name: 'Environment
 const notify = (page: Page) => page.getByRole('group', { name: 'Notify', exact: true });
 
 test.describe('question link page', () => {
-  test('[U11][Q1] answers one question alone on its own page, with surface "link", and stays answered', async ({ page, openApp, gateway }) => {
+  test('[U11][Q1][U12] answers one question alone on its own page, with surface "link", and stays answered', async ({ page, openApp, gateway }, testInfo) => {
     const asked = await ask(gateway);
     try {
       await openApp(page, `/q/${asked.id}`);
@@ -43,6 +47,17 @@ test.describe('question link page', () => {
       await environment(page).getByRole('radio', { name: 'Production' }).click();
       await notify(page).getByRole('checkbox', { name: 'Email' }).click();
       await notify(page).getByRole('textbox', { name: 'Other' }).fill('the ops channel');
+
+      await page.addScriptTag({ content: axe.source });
+      const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+      const severe = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+      expect(severe).toEqual([]);
+      const shot = testInfo.outputPath('question-link.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      await testInfo.attach('question link page', { path: shot, contentType: 'image/png' });
+
       await page.getByRole('button', { name: 'Submit', exact: true }).click();
 
       await expect(page.getByRole('heading', { name: 'Answer sent' })).toBeVisible();

@@ -105,9 +105,13 @@ export class Core {
       .map((s) => this.sessionFor(identity, s));
   }
 
-  /** A4: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist. */
-  readableSession(identity: Identity, sessionKey: string): Session {
-    const session = this.store.getSession(sessionKey);
+  /**
+   * A4: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist.
+   * Only key and owner, from the owner cache: checking access costs no query on the request path.
+   */
+  readableSession(identity: Identity, sessionKey: string): { key: string; createdBy: string } {
+    const owner = this.ownerOf(sessionKey);
+    const session = owner === undefined ? undefined : { key: sessionKey, createdBy: owner };
     if (!session || !canReadSession(identity, session))
       throw new AskdockError('SESSION_NOT_FOUND', `no session "${sessionKey}"`, { details: { sessionKey } });
     return session;

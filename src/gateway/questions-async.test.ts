@@ -175,6 +175,7 @@ describe('[Q10] async retirement', () => {
     expect((await status(id)).retiredAtMs).toBeUndefined();
 
     const before = (await admin.call('sessions.list', {})).sessions[0].pendingQuestions;
+    const updatesSeen = admin.eventsNamed('session.updated').length;
     await end(await run(), 'end_turn');
     const q = await status(id);
     expect(q.status).toBe('pending');
@@ -183,6 +184,10 @@ describe('[Q10] async retirement', () => {
     expect(await admin.waitEvent('question.retired', (e) => e.id === id)).toMatchObject({ sessionKey: session.key, retiredAtMs: q.retiredAtMs });
     expect(admin.eventsNamed('question.retired')).toHaveLength(1);
     expect((await admin.call('sessions.list', {})).sessions[0].pendingQuestions).toBe(before - 1);
+    // Lists kept live by events see the lower count too.
+    await expect
+      .poll(() => admin.eventsNamed('session.updated').slice(updatesSeen).map((e) => [e.session.key, e.session.pendingQuestions]))
+      .toContainEqual([session.key, before - 1]);
     // Retired is not answered: a reply still answers it.
     await admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\nSalad', idempotencyKey: 'late-reply-1', replyTo: { questionId: id } });
     expect((await status(id)).answers).toEqual({ lunch: ['Salad'] });

@@ -306,3 +306,36 @@ describe('question.resolve and waitAnswer', () => {
     expect((await failure(admin.call('question.get', { id: 'missing' }))).code).toBe('QUESTION_NOT_FOUND');
   });
 });
+
+describe('many requests in one turn (group commit)', () => {
+  it('[R1][R3][Q11] each is kept or refused on its own, and every event reaches each operator once, in seq order', async () => {
+    const { agent, admin } = await setup();
+    const sessions: string[] = [];
+    for (let i = 0; i < 8; i++) sessions.push((await admin.call('sessions.create', { title: `s${i}` })).session.key);
+    // Sent without yielding, so the gateway reads them together and handles them in one turn.
+    const asked = sessions.map((sessionKey) => agent.call('question.request', { sessionKey, questions: [item()] }));
+    const refused = [
+      failure(agent.call('question.request', { sessionKey: sessions[0], questions: [item()] })),
+      failure(agent.call('question.request', { sessionKey: 'no-such-session', questions: [item()] })),
+    ];
+    const ids = (await Promise.all(asked)).map((r) => r.id);
+    expect((await Promise.all(refused)).map((e) => e.code)).toEqual(['QUESTION_PENDING', 'SESSION_NOT_FOUND']);
+    await admin.until(() => (admin.eventsNamed('question.requested').length >= 8 ? true : undefined));
+
+    const waits = ids.map((id) => agent.call('question.waitAnswer', { id }));
+    const resolved = ids.map((id) => admin.call('question.resolve', { id, answers: { env: ['Staging'] } }));
+    expect((await Promise.all(resolved)).map((r) => r.status)).toEqual(ids.map(() => 'answered'));
+    expect((await Promise.all(waits)).map((r) => r.status)).toEqual(ids.map(() => 'answered'));
+    await admin.until(() => (admin.eventsNamed('question.resolved').length >= 8 ? true : undefined));
+    await settle();
+
+    for (const client of [admin, agent]) {
+      const seqs = client.seqEvents().map((e) => e.seq!);
+      expect(seqs, 'strictly increasing, so none twice').toEqual([...seqs].sort((a, b) => a - b).filter((s, i, all) => i === 0 || s !== all[i - 1]));
+      expect(client.eventsNamed('question.requested').map((e) => e.question.id).sort()).toEqual([...ids].sort());
+      expect(client.eventsNamed('question.resolved').map((e) => e.id).sort()).toEqual([...ids].sort());
+    }
+    const stored = (await admin.call('question.list', {})).questions;
+    expect(stored.map((q) => [q.id, q.status]).sort()).toEqual(ids.map((id) => [id, 'answered']).sort());
+  });
+});

@@ -234,6 +234,8 @@ export class QuestionManager {
       { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), retiredAtMs },
       questionAudience(q),
     );
+    // The session's pending count leaves out retired reminders, so its lists must hear of the change.
+    if (q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

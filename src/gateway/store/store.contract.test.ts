@@ -599,6 +599,50 @@ function storeContract(name: string, makeHarness: () => Harness): void {
         ]);
       });
 
+      it('[R3] a group keeps every transaction inside it: commitGroup keeps them all, rollbackGroup undoes them all', () => {
+        seed(store);
+        const before = dump(store);
+        store.beginGroup();
+        store.transaction(() => writeEverything(store));
+        store.transaction(() => store.appendEvent(event(5_000)));
+        store.rollbackGroup();
+        expect(dump(store)).toStrictEqual(before);
+
+        store.beginGroup();
+        store.transaction(() => writeEverything(store));
+        store.commitGroup();
+        expect(store.getSession('s-new')).toBeDefined();
+        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([4]);
+      });
+
+      it('[R3] a transaction that throws inside a group undoes only itself', () => {
+        seed(store);
+        store.beginGroup();
+        store.transaction(() => store.setMeta('other', 'kept'));
+        expect(() =>
+          store.transaction(() => {
+            store.setMeta('boot', 'undone');
+            store.appendEvent(event(3_000));
+            throw new Error('inner fails');
+          }),
+        ).toThrow('inner fails');
+        store.transaction(() => store.appendEvent(event(4_000)));
+        store.commitGroup();
+        expect(store.getMeta('other')).toBe('kept');
+        expect(store.getMeta('boot')).toBe('one');
+        expect(store.eventsAfter(0, 10).map((e) => [e.seq, e.atMs])).toEqual([
+          [1, 1_000],
+          [2, 2_000],
+          [3, 4_000],
+        ]);
+      });
+
+      it('refuses a group inside a transaction, and ending a group that was never begun', () => {
+        expect(() => store.transaction(() => store.beginGroup())).toThrow(/beginGroup/);
+        expect(() => store.commitGroup()).toThrow(/commitGroup/);
+        expect(() => store.rollbackGroup()).toThrow(/rollbackGroup/);
+      });
+
       it('[R3] refuses a transaction function that returns a promise, keeping none of its writes', () => {
         expect(() =>
           store.transaction(() => {
@@ -703,6 +747,21 @@ describe('sqlite store on disk', () => {
     const second = harness.open();
     expect(dump(second)).toStrictEqual(before);
     second.close();
+  });
+
+  it('[R3] another connection sees a group\'s writes only once commitGroup returned', () => {
+    const writer = harness.open();
+    const reader = harness.open();
+    seed(writer);
+    writer.beginGroup();
+    writer.transaction(() => writeEverything(writer));
+    expect(reader.getSession('s-new')).toBeUndefined();
+    expect(reader.latestSeq()).toBe(2);
+    writer.commitGroup();
+    expect(reader.getSession('s-new')).toBeDefined();
+    expect(reader.latestSeq()).toBe(4);
+    reader.close();
+    writer.close();
   });
 
   it('[R1] never reuses a pruned seq after reopening', () => {

@@ -46,8 +46,8 @@ export type RunRow = {
 export type IdempotentResult = { messageId: string; seq: number };
 
 /**
- * The one storage contract. Every write is durable when the call returns (R3); `transaction` groups writes
- * so a state change and its event are committed together or not at all.
+ * The one storage contract. Every write is durable when the call returns (R3), or inside a group when `commitGroup`
+ * returns; `transaction` groups writes so a state change and its event are committed together or not at all.
  */
 export interface Store {
   transaction<T>(fn: () => T): T;

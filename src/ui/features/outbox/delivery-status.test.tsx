@@ -106,13 +106,13 @@ describe('DeliveryStatusView', () => {
 });
 
 describe('DeliveryStatus (connected to the outbox)', () => {
-  function setup(client: FakeClient) {
+  function setup(client: FakeClient, savedReplyId?: string) {
     const outbox = createOutbox({ client, storage: createMemoryStorage(), onError: () => {} });
     outboxes.push(outbox);
     const ui = render(
       <OutboxProvider outbox={outbox}>
         <section aria-label="Summary">
-          <DeliveryStatus questionId="q1" />
+          <DeliveryStatus questionId="q1" savedReplyId={savedReplyId} />
         </section>
       </OutboxProvider>,
     );
@@ -164,5 +164,14 @@ describe('DeliveryStatus (connected to the outbox)', () => {
     client.reconnect();
     await waitFor(() => expect(summary().getByRole('status')).toHaveTextContent('Sent'));
     expect(client.sends[0].params).toMatchObject({ message: '> Lunch\nSalad', replyTo: { questionId: 'q1' } });
+  });
+
+  it('[U9] with no outbox row left (pruned, another browser profile), a reply the gateway saved as ours reads Sent', async () => {
+    const { outbox } = setup(new FakeClient('offline'), 'm1');
+    expect(summary().getByRole('status')).toHaveTextContent('Sent');
+    expect(summary().queryByRole('button')).toBeNull();
+    // A row, when there is one, speaks for itself.
+    await outbox.enqueue({ sessionKey: 's1', questionId: 'q1', text: '> Lunch\nSushi' });
+    await waitFor(() => expect(summary().getByRole('status')).toHaveTextContent('Queued'));
   });
 });

@@ -30,8 +30,8 @@ export function QuestionSummary({ record, sessionKey, slots }: Props) {
         <span className="qd-summary-outcome">{outcome}</span>
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} />
       </div>
-      {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}
       <SummaryAnswers record={record} readBack={readBack} answered={record.status === 'answered'} />
+      {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}
     </div>
   );
 }

@@ -1,0 +1,111 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { realClock } from './clock.ts';
+import { EventHub, type Subscriber } from './hub.ts';
+import { createMemoryStore } from './store/memory.ts';
+import type { Store } from './store/types.ts';
+import { Turn } from './turn.ts';
+import type { Viewer } from './visibility.ts';
+
+const viewer: Viewer = { identity: { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) }, subscribed: () => true };
+const session = { key: 's1', title: 'One', createdBy: 'admin', createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };
+const nextIteration = () => new Promise((ok) => setImmediate(ok));
+/** The JSON inside a shared frame: it starts after the frame header, at its first "{". */
+const frameText = (out: string | Buffer) => (typeof out === 'string' ? out : out.toString('utf8', out.indexOf('{')));
+
+function setup(store: Store = createMemoryStore()) {
+  const logs: string[] = [];
+  const turn = new Turn();
+  let rolledBack = 0;
+  const hub = new EventHub(store, realClock, (_viewer, _ev, shared) => shared(), false, (l) => logs.push(l), turn, () => rolledBack++);
+  const subscriber = (seenSeq = 0) => {
+    const seqs: number[] = [];
+    const sub: Subscriber = { viewer, send: (out) => seqs.push(JSON.parse(frameText(out)).seq) };
+    hub.add(sub, seenSeq);
+    return seqs;
+  };
+  const emit = () => hub.commit((tx) => tx.emit('session.updated', { session }, { sessionKey: 's1' }));
+  return { store, hub, turn, logs, subscriber, emit, rolledBack: () => rolledBack };
+}
+
+describe('EventHub group commit', () => {
+  it('[R1] sends the events of a turn, in order, only once the turn committed, and none of a commit that threw', async () => {
+    const { hub, subscriber, emit } = setup();
+    const seqs = subscriber();
+    const after: number[] = [];
+    expect(emit()).toBe(1);
+    expect(() =>
+      hub.commit((tx) => {
+        tx.emit('session.updated', { session }, { sessionKey: 's1' });
+        tx.after(() => after.push(2));
+        throw new Error('handler fails');
+      }),
+    ).toThrow('handler fails');
+    hub.commit((tx) => {
+      tx.emit('session.updated', { session }, { sessionKey: 's1' });
+      tx.after(() => after.push(3));
+    });
+    expect(seqs).toEqual([]);
+    expect(after).toEqual([]);
+    await nextIteration();
+    // The failed commit's seq was undone with it, so the next one reuses it: clients never saw it.
+    expect(seqs).toEqual([1, 2]);
+    expect(after).toEqual([3]);
+  });
+
+  it('[R2] does not send a subscriber what its snapshot already covered', async () => {
+    const { subscriber, emit } = setup();
+    emit();
+    const late = subscriber(1);
+    const early = subscriber(0);
+    emit();
+    await nextIteration();
+    expect(late).toEqual([2]);
+    expect(early).toEqual([1, 2]);
+  });
+
+  it('[R3] when the group commit fails, undoes the whole turn, sends nothing, runs no after-hook and cuts held sockets', async () => {
+    const inner = createMemoryStore();
+    let failCommit = true;
+    const store: Store = {
+      ...inner,
+      commitGroup: () => {
+        if (failCommit) throw new Error('disk I/O error');
+        inner.commitGroup();
+      },
+    };
+    const { hub, turn, logs, subscriber, emit, rolledBack } = setup(store);
+    const seqs = subscriber();
+    const socket = new Writable({ write: (_c, _e, done) => done() });
+    turn.hold(socket, true);
+    socket.write('answer to a request of this turn');
+    let ran = false;
+    hub.commit((tx) => {
+      store.setMeta('k', 'v');
+      tx.emit('session.updated', { session }, { sessionKey: 's1' });
+      tx.after(() => (ran = true));
+    });
+    await nextIteration();
+    expect(seqs).toEqual([]);
+    expect(ran).toBe(false);
+    expect(socket.destroyed).toBe(true);
+    expect(store.getMeta('k')).toBeUndefined();
+    expect(store.latestSeq()).toBe(0);
+    expect(rolledBack()).toBe(1);
+    expect(logs.join('\n')).toMatch(/disk I\/O error/);
+
+    failCommit = false;
+    emit();
+    await nextIteration();
+    expect(seqs).toEqual([1]);
+  });
+
+  it('settles synchronously on demand, so a store can be closed right after', () => {
+    const { hub, store, subscriber, emit } = setup();
+    const seqs = subscriber();
+    emit();
+    hub.settle();
+    expect(seqs).toEqual([1]);
+    store.close();
+  });
+});
