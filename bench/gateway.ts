@@ -1,7 +1,8 @@
 /**
  * Gateway benchmark (printed, not asserted): question round trips with 1 agent and N operator connections,
  * beside a bare `ws` echo round trip measured in the same run.
- *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 4] [--chains 32] [--memory] [--json bench/results/gateway.json]
+ *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 4] [--chains 32] [--memory] [--only latency|throughput]
+ *                                      [--json bench/results/gateway.json]
  * One round trip: agent question.request (in a session) -> question.requested at a subscribed operator -> question.resolve
  * -> the agent's question.waitAnswer returns. Two figures:
  *  - latency: one chain, each round trip after the last (the SDK's request -> waitAnswer), p50/p99 per round trip;
@@ -9,6 +10,7 @@
  *    blocking question per session), round trips completed per second.
  * Threads: the gateway alone on the main thread; the agent, the answering operator and the echo client in a driver
  * worker; the other N-1 operators in a listener worker that counts question.requested without parsing JSON.
+ * The answering operator connects last, so it is the last to be sent each question.
  * Set ASKDOCK_SYNC=FULL to measure with an fsync per commit.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -213,8 +215,9 @@ async function main(): Promise<void> {
   const operators = Number(values.operators);
   const seconds = Number(values.seconds);
   const chains = Number(values.chains);
-  if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0) || !Number.isInteger(chains) || chains < 1) {
-    process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--chains C>=1] [--memory] [--json FILE]\n');
+  const badOnly = values.only !== undefined && values.only !== 'latency' && values.only !== 'throughput';
+  if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0) || !Number.isInteger(chains) || chains < 1 || badOnly) {
+    process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--chains C>=1] [--memory] [--only latency|throughput] [--json FILE]\n');
     process.exit(2);
   }
   const config: GatewayConfig = {
@@ -239,12 +242,13 @@ async function main(): Promise<void> {
   echoServer.on('connection', (s) => s.on('message', (d) => s.send(d.toString())));
   const echoUrl = `ws://127.0.0.1:${(echoServer.address() as { port: number }).port}`;
 
-  const drive = startWorker({ role: 'driver', url: gw.wsUrl, chains });
-  await drive.ready;
+  // Listeners first: the answering operator then sits last in fan-out order, the slowest place to get a question.
   const listen = startWorker({ role: 'listeners', url: gw.wsUrl, count: operators - 1 });
   await listen.ready;
+  const drive = startWorker({ role: 'driver', url: gw.wsUrl, chains });
+  await drive.ready;
 
-  /** One phase: the listener count and the gateway thread's busy time are taken around it. */
+  /** One phase: the listener count and the gateway thread's CPU and busy time are taken around it. */
   const phase = async (name: string, ms: number) => {
     await listen.ask('reset');
     const elu0 = performance.eventLoopUtilization();
@@ -254,27 +258,28 @@ async function main(): Promise<void> {
     const elu = performance.eventLoopUtilization(elu0);
     const { seen } = await listen.ask('count');
     const cpu = cpu0 && cpu1 ? { user: cpu1.user - cpu0.user, sys: cpu1.sys - cpu0.sys } : { user: NaN, sys: NaN };
-    return { ...r, deliveries: r.seen + seen, busyMs: elu.active, cpu };
+    return { ...r, deliveries: r.seen + seen, utilization: elu.utilization, cpu };
   };
-  await phase('sequential', 500);
-  const seq = await phase('sequential', values.only === 'throughput' ? 1 : seconds * 1000);
-  const conc = await phase('concurrent', values.only === 'latency' ? 1 : seconds * 1000);
-  const echo = await phase('echo', Math.min(seconds, 3) * 1000);
-  await listen.ask('stop');
-  const rss = process.resourceUsage().maxRSS / 1024;
-
-  const perSec = (p: Phase, n = p.count) => n / (p.elapsedMs / 1000);
+  type Measured = Awaited<ReturnType<typeof phase>>;
   const perRoundTripUs = (p: Phase, totalMs: number) => round((totalMs * 1000) / Math.max(1, p.count), 0);
-  const summary = (p: Phase & { deliveries: number; busyMs: number; cpu: { user: number; sys: number } }) => ({
+  const summary = (p: Measured) => ({
     roundTrips: p.count,
-    roundTripsPerSec: round(perSec(p), 0),
+    roundTripsPerSec: round(p.count / (p.elapsedMs / 1000), 0),
     p50Ms: round(pct(p.lat, 50)),
     p99Ms: round(pct(p.lat, 99)),
     maxMs: round(p.lat[p.lat.length - 1] ?? NaN),
-    deliveriesPerSec: round(perSec(p, p.deliveries), 0),
-    gatewayBusyUsPerRoundTrip: perRoundTripUs(p, p.busyMs),
+    deliveriesPerSec: round(p.deliveries / (p.elapsedMs / 1000), 0),
+    gatewayLoopBusy: round(p.utilization, 2),
     gatewayCpuUsPerRoundTrip: { user: perRoundTripUs(p, p.cpu.user), sys: perRoundTripUs(p, p.cpu.sys) },
   });
+
+  await phase('sequential', 500);
+  const seq = values.only === 'throughput' ? null : summary(await phase('sequential', seconds * 1000));
+  const conc = values.only === 'latency' ? null : summary(await phase('concurrent', seconds * 1000));
+  const echoRun = await phase('echo', Math.min(seconds, 3) * 1000);
+  await listen.ask('stop');
+  const echo = { p50Ms: round(pct(echoRun.lat, 50)), p99Ms: round(pct(echoRun.lat, 99)) };
+
   const store = settings ? `sqlite (${settings.journalMode}, synchronous=${settings.synchronous})` : 'memory';
   const result = {
     at: new Date().toISOString(),
@@ -285,34 +290,41 @@ async function main(): Promise<void> {
     operators,
     chains,
     seconds,
-    sequential: summary(seq),
-    concurrent: summary(conc),
-    echo: { p50Ms: round(pct(echo.lat, 50)), p99Ms: round(pct(echo.lat, 99)) },
-    ratios: {
-      sequentialP50OverEchoP50: round(pct(seq.lat, 50) / pct(echo.lat, 50), 1),
-      sequentialP99OverEchoP99: round(pct(seq.lat, 99) / pct(echo.lat, 99), 1),
+    /** One chain: each round trip starts when the last one ended; its p50/p99 are the latency figures. */
+    sequential: seq,
+    /** `chains` chains at once; roundTripsPerSec is the throughput figure, its latencies include queueing. */
+    concurrent: conc,
+    echo,
+    ratios: seq && {
+      sequentialP50OverEchoP50: round(seq.p50Ms / echo.p50Ms, 1),
+      sequentialP99OverEchoP99: round(seq.p99Ms / echo.p99Ms, 1),
     },
-    peakRssMb: round(rss, 0),
+    peakRssMb: round(process.resourceUsage().maxRSS / 1024, 0),
   };
 
   const ms = (x: number) => `${x.toFixed(3)} ms`;
-  const cpuText = (c: { user: number; sys: number }) => `${c.user}+${c.sys} us`;
+  const cell = <T,>(p: T | null, show: (p: T) => string) => (p ? show(p) : '-');
   const rows: [string, string, string][] = [
-    ['round trips/s', String(result.sequential.roundTripsPerSec), String(result.concurrent.roundTripsPerSec)],
-    ['round trip p50', ms(result.sequential.p50Ms), ms(result.concurrent.p50Ms)],
-    ['round trip p99', ms(result.sequential.p99Ms), ms(result.concurrent.p99Ms)],
-    ['round trip max', ms(result.sequential.maxMs), ms(result.concurrent.maxMs)],
-    ['question.requested deliveries/s', String(result.sequential.deliveriesPerSec), String(result.concurrent.deliveriesPerSec)],
-    ['gateway thread busy per round trip', `${result.sequential.gatewayBusyUsPerRoundTrip} us`, `${result.concurrent.gatewayBusyUsPerRoundTrip} us`],
-    ['gateway thread CPU/round trip (user+sys)', cpuText(result.sequential.gatewayCpuUsPerRoundTrip), cpuText(result.concurrent.gatewayCpuUsPerRoundTrip)],
+    ['question round trips/s', cell(seq, (p) => String(p.roundTripsPerSec)), cell(conc, (p) => String(p.roundTripsPerSec))],
+    ['round trip p50', cell(seq, (p) => ms(p.p50Ms)), cell(conc, (p) => ms(p.p50Ms))],
+    ['round trip p99', cell(seq, (p) => ms(p.p99Ms)), cell(conc, (p) => ms(p.p99Ms))],
+    ['round trip max', cell(seq, (p) => ms(p.maxMs)), cell(conc, (p) => ms(p.maxMs))],
+    ['question.requested deliveries/s', cell(seq, (p) => String(p.deliveriesPerSec)), cell(conc, (p) => String(p.deliveriesPerSec))],
+    ['gateway CPU per round trip, user+sys', ...([seq, conc].map((p) => cell(p, (q) => `${q.gatewayCpuUsPerRoundTrip.user}+${q.gatewayCpuUsPerRoundTrip.sys} us`)) as [string, string])],
+    ['gateway event loop busy', cell(seq, (p) => `${Math.round(p.gatewayLoopBusy * 100)} %`), cell(conc, (p) => `${Math.round(p.gatewayLoopBusy * 100)} %`)],
+    ['bare ws echo p50 / p99', `${ms(echo.p50Ms)} / ${ms(echo.p99Ms)}`, ''],
+    ['latency / echo, p50 / p99', cell(result.ratios, (r) => `${r.sequentialP50OverEchoP50}x / ${r.sequentialP99OverEchoP99}x`), ''],
+    ['peak RSS (gateway and clients)', `${result.peakRssMb} MB`, ''],
   ];
+  const widths = [38, 22, 26];
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('') + '\n';
   const out = process.stdout;
-  out.write(`store ${store}; ${operators} operators; node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);
-  out.write(`${''.padEnd(36)}${'latency: 1 chain'.padStart(18)}${`throughput: ${chains} chains`.padStart(22)}\n`);
-  for (const [k, a, b] of rows) out.write(`${k.padEnd(36)}${a.padStart(18)}${b.padStart(22)}\n`);
-  out.write(`${'bare ws echo p50 / p99'.padEnd(36)}${`${ms(result.echo.p50Ms)} / ${ms(result.echo.p99Ms)}`.padStart(18)}\n`);
-  out.write(`${'latency / echo, p50 and p99'.padEnd(36)}${`${result.ratios.sequentialP50OverEchoP50}x / ${result.ratios.sequentialP99OverEchoP99}x`.padStart(18)}\n`);
-  out.write(`${'peak RSS'.padEnd(36)}${`${result.peakRssMb} MB`.padStart(18)}\n`);
+  out.write(`askdock gateway bench: ${store}, ${operators} operators, node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);
+  out.write(line(['', 'latency: 1 chain', `throughput: ${chains} chains`]));
+  out.write(line(widths.map((w) => '-'.repeat(w - 2))));
+  for (const row of rows) out.write(line(row));
+  out.write('latency: one request -> waitAnswer after another. throughput: chains at once, one session each (Q11);\n');
+  out.write('its p50/p99 include waiting behind the other chains. CPU is the gateway thread\'s own (Linux /proc).\n');
   mkdirSync(dirname(values.json), { recursive: true });
   writeFileSync(values.json, JSON.stringify(result, null, 2) + '\n');
   out.write(`saved ${values.json}\n`);

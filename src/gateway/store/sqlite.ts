@@ -85,6 +85,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         value TEXT NOT NULL
       ) WITHOUT ROWID;
     `),
+  // Pending questions in creation order without walking every question ever asked (snapshots, run ends, Q11).
+  (db) => db.exec(`CREATE INDEX questions_pending ON questions (created_at_ms, n) WHERE status = 'pending';`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -201,6 +203,13 @@ function prepareStatements(db: Db) {
     ),
     questionsBySessionAndStatus: db.prepare<[string, string], { record: string }>(
       `SELECT record FROM questions WHERE session_key = ? AND status = ? ORDER BY created_at_ms, n`,
+    ),
+    // 'pending' is written out, not bound: a bound status makes SQLite re-plan on every run (partial indexes).
+    questionsPending: db.prepare<[], { record: string }>(
+      `SELECT record FROM questions WHERE status = 'pending' ORDER BY created_at_ms, n`,
+    ),
+    questionsPendingInSession: db.prepare<[string], { record: string }>(
+      `SELECT record FROM questions WHERE session_key = ? AND status = 'pending' ORDER BY created_at_ms, n`,
     ),
     questionsDue: db.prepare<[number], { record: string }>(
       `SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= ? ORDER BY expires_at_ms, n`,
@@ -460,7 +469,8 @@ export function openSqliteStore(file: string): SqliteStore {
     listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
       const { sessionKey, status } = filter;
       let rows: { record: string }[];
-      if (sessionKey !== undefined && status !== undefined) rows = q.questionsBySessionAndStatus.all(sessionKey, status);
+      if (status === 'pending') rows = sessionKey !== undefined ? q.questionsPendingInSession.all(sessionKey) : q.questionsPending.all();
+      else if (sessionKey !== undefined && status !== undefined) rows = q.questionsBySessionAndStatus.all(sessionKey, status);
       else if (sessionKey !== undefined) rows = q.questionsBySession.all(sessionKey);
       else if (status !== undefined) rows = q.questionsByStatus.all(status);
       else rows = q.questionsAll.all();

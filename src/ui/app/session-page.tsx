@@ -1,9 +1,22 @@
-import { Transcript } from '../features/chat/components/transcript.tsx';
+import { lazy, Suspense } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
 import { sessionTitle } from '../features/sessions/lib/session-list.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
+
+// Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
+const transcriptModule = import('../features/chat/components/transcript.tsx');
+const Transcript = lazy(() => transcriptModule.then((m) => ({ default: m.Transcript })));
+
+/** Stands in for the transcript while its code arrives: the same log, as it looks before the history loads. */
+function TranscriptPending() {
+  return (
+    <div role="log" aria-label="Conversation" className="transcript">
+      <p className="muted transcript-note">Loading the conversation…</p>
+    </div>
+  );
+}
 
 /** `/s/<sessionKey>`: the conversation, with the question dock directly above the composer. */
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
@@ -13,7 +26,9 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   return (
     <div className="session-page">
       <h1 className="session-title">{session ? sessionTitle(session) : 'Session'}</h1>
-      <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
+      <Suspense fallback={<TranscriptPending />}>
+        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
+      </Suspense>
       <div className="dock-area">
         <QuestionDock sessionKey={sessionKey} composer={<SessionComposer sessionKey={sessionKey} />} />
       </div>

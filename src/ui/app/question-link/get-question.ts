@@ -23,7 +23,8 @@ export function questionLinkQueryOptions(client: GatewayClient, id: string) {
   return queryOptions({
     queryKey: questionLinkKey(id),
     queryFn: () => getQuestion(client, id),
-    staleTime: Infinity,
+    // Events keep it current only while the page is open, so a pending copy is read again on each visit; an ended one never changes.
+    staleTime: (query) => (query.state.data && query.state.data.status !== 'pending' ? Infinity : 0),
     retry: (count, error) => !isGone(error) && count < 1,
   });
 }

@@ -473,13 +473,14 @@ describe('outbox: reload and tabs', () => {
     const storage = createMemoryStorage();
     const clientA = new FakeClient();
     clientA.autoAnswer = false;
-    const tabA = make(clientA, { storage, leaseMs: 60, channel: hub.open() });
+    // Long enough that a busy CI machine's stall never outlasts it; the loop below still waits past it.
+    const tabA = make(clientA, { storage, leaseMs: 240, channel: hub.open() });
     const row = await tabA.enqueue(answer());
     await until(() => expect(clientA.sends).toHaveLength(1));
     const clientB = new FakeClient();
-    const tabB = make(clientB, { storage, leaseMs: 60, channel: hub.open() });
+    const tabB = make(clientB, { storage, leaseMs: 240, channel: hub.open() });
     await tabB.ready();
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 8; i++) {
       await new Promise((r) => setTimeout(r, 40));
       await tabB.pump();
     }

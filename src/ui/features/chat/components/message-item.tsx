@@ -1,11 +1,11 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { TranscriptMessage } from '../lib/history-cache.ts';
 
 const AUTHOR: Record<TranscriptMessage['role'], string> = { user: 'You', assistant: 'Agent', system: 'System' };
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
-/** One chat message; an assistant reply still streaming is marked busy and shows a caret. */
-export function MessageItem({ message }: { message: TranscriptMessage }) {
+/** One chat message; an assistant reply still streaming is marked busy and shows a caret. Memoised: a new message re-renders its own row only. */
+export const MessageItem = memo(function MessageItem({ message }: { message: TranscriptMessage }) {
   const when = new Date(message.createdAtMs);
   const authorId = useId();
   return (
@@ -24,4 +24,4 @@ export function MessageItem({ message }: { message: TranscriptMessage }) {
       </p>
     </article>
   );
-}
+});

@@ -3,8 +3,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import { useHistory } from '../api/get-history.ts';
 import { flattenHistory } from '../lib/history-cache.ts';
-import { interleave, type TranscriptExtraItem } from '../lib/interleave.ts';
-import { useStickToBottom } from '../lib/use-stick-to-bottom.ts';
+import { interleave, type TranscriptEntry, type TranscriptExtraItem } from '../lib/interleave.ts';
+import { useTranscriptVirtualizer } from '../lib/use-transcript-virtualizer.ts';
 import { MessageItem } from './message-item.tsx';
 
 export type TranscriptProps = {
@@ -15,24 +15,37 @@ export type TranscriptProps = {
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
 
+function EntryView({ entry }: { entry: TranscriptEntry }) {
+  return entry.kind === 'message' ? <MessageItem message={entry.message} /> : <div className="transcript-extra">{entry.item.node}</div>;
+}
+
 /** The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items. */
 export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptProps) {
   const history = useHistory(sessionKey);
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
-  const { onScroll, keepPositionOnce } = useStickToBottom(logRef, entries);
-
-  const loadEarlier = () => {
-    keepPositionOnce();
-    void history.fetchNextPage();
-  };
+  const listRef = useRef<HTMLDivElement>(null);
+  const { virtualizer, onScroll } = useTranscriptVirtualizer(logRef, listRef, entries);
+  const rows = virtualizer.getVirtualItems();
+  const margin = virtualizer.options.scrollMargin;
+  const before = rows.length ? rows[0].start - margin : 0;
+  const after = rows.length ? virtualizer.getTotalSize() - (rows[rows.length - 1].end - margin) : 0;
 
   return (
     // Focusable so keyboard users can scroll it; role log implies a polite live region.
-    <div ref={logRef} role="log" aria-label="Conversation" tabIndex={0} className="transcript" onScroll={onScroll}>
+    <div
+      ref={logRef}
+      role="log"
+      aria-label="Conversation"
+      // Rows that scroll into the window are old messages, not news for the live region.
+      aria-busy={virtualizer.isScrolling || undefined}
+      tabIndex={0}
+      className="transcript"
+      onScroll={onScroll}
+    >
       {history.hasNextPage && (
         <div className="transcript-earlier">
-          <Button size="sm" variant="ghost" onClick={loadEarlier} disabled={history.isFetchingNextPage}>
+          <Button size="sm" variant="ghost" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
             {history.isFetchingNextPage ? 'Loading…' : 'Load earlier'}
           </Button>
         </div>
@@ -51,15 +64,13 @@ export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptPro
         </div>
       )}
       {history.isSuccess && entries.length === 0 && <p className="muted transcript-note">No messages yet. Say hello below.</p>}
-      {entries.map((entry) =>
-        entry.kind === 'message' ? (
-          <MessageItem key={entry.key} message={entry.message} />
-        ) : (
-          <div key={entry.key} className="transcript-extra">
-            {entry.item.node}
+      <div ref={listRef} className="transcript-rows" style={{ paddingTop: before, paddingBottom: after }}>
+        {rows.map((row) => (
+          <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="transcript-row">
+            <EntryView entry={entries[row.index]} />
           </div>
-        ),
-      )}
+        ))}
+      </div>
     </div>
   );
 }
