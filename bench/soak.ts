@@ -66,7 +66,7 @@ try {
   const allSessions = sessionsOf.flat();
 
   const people = personIds.map(
-    (name, index) => new Person({ url: gateway.url, token: token(name), name, index, people: PEOPLE, sessions: allSessions, ledger, seed: seed + index + 1 }),
+    (name, index) => new Person({ url: gateway.url, token: token(name), name, index, people: PEOPLE, sessions: allSessions, ledger, seed: seed + index + 1, runSeed: seed }),
   );
   await Promise.all(people.map((p) => p.start()));
   const agents = AGENTS.map(

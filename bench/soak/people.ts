@@ -4,11 +4,23 @@ import { AskdockError, formatAsyncAnswerText, type Answers, type QuestionRecord 
 import type { Ledger } from './ledger.ts';
 import { hashOf, Random, sleep } from './random.ts';
 
-export type PersonOptions = { url: string; token: string; name: string; index: number; people: number; sessions: string[]; ledger: Ledger; seed: number };
+export type PersonOptions = {
+  url: string;
+  token: string;
+  name: string;
+  index: number;
+  people: number;
+  sessions: string[];
+  ledger: Ledger;
+  /** This person's own randomness (answers, chatter). */
+  seed: number;
+  /** The run's seed, shared by everyone, so all agree who takes which question. */
+  runSeed: number;
+};
 
 /** What the people decide about one question, the same in every person's head (so exactly one takes it). */
-export function planFor(questionId: string, people: number) {
-  const h = hashOf(questionId);
+export function planFor(questionId: string, people: number, runSeed: number) {
+  const h = hashOf(`${runSeed}:${questionId}`);
   const roll = (h % 1000) / 1000;
   const action = roll < 0.62 ? 'answer' : roll < 0.74 ? 'skip' : 'ignore';
   const primary = h % people;
@@ -66,7 +78,7 @@ export class Person {
   private consider(q: QuestionRecord) {
     if (this.stopped || q.status !== 'pending' || this.handled.has(q.id)) return;
     this.handled.add(q.id);
-    const plan = planFor(q.id, this.o.people);
+    const plan = planFor(q.id, this.o.people, this.o.runSeed);
     const racing = plan.racer === this.o.index;
     if (plan.primary !== this.o.index && !racing) return;
     if (plan.action === 'ignore') return;

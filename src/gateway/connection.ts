@@ -18,6 +18,7 @@ import {
   type HelloOk,
   type RequestFrame,
 } from '../protocol/index.ts';
+import type { Identity } from './auth.ts';
 import type { TimerHandle } from './clock.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './dispatch.ts';
@@ -26,8 +27,8 @@ import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
-import type { Viewer } from './visibility.ts';
 import type { Turn } from './turn.ts';
+import type { Viewer } from './visibility.ts';
 import type { WireFrame } from './wire.ts';
 
 export type ConnectionOptions = {
@@ -173,14 +174,21 @@ export class Connection implements Subscriber {
         return request.signal;
       },
     };
+    // R3: the answer may tell of writes not yet committed (this turn's group), so it leaves once they are durable.
+    const answer = (send: () => void) =>
+      this.core.hub.whenDurable((committed) => {
+        if (request.cancelled) return;
+        if (committed) return send();
+        this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
+      });
     dispatch(method, params, ctx, this.opts.checkFrames).then(
       (payload) => {
         done();
-        if (!request.cancelled) this.sendFrame({ type: 'res', id, ok: true, payload });
+        answer(() => this.sendFrame({ type: 'res', id, ok: true, payload }));
       },
       (err: unknown) => {
         done();
-        if (!request.cancelled) this.replyError(id, this.toError(method, err));
+        answer(() => this.replyError(id, this.toError(method, err)));
       },
     );
   }
@@ -225,9 +233,16 @@ export class Connection implements Subscriber {
     this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
     this.state = 'open';
     core.questions.clientConnected(identity, clientId);
+    // R3: the snapshot is read once this turn's writes are durable (or undone), so it never shows uncommitted state.
+    core.hub.whenDurable(() => this.sayHello(frame.id, identity, p.resume?.cursor));
+  }
+
+  /** P5 hello-ok with its snapshot, then R2 replay, then live events from the snapshot's cursor on. */
+  private sayHello(requestId: string, identity: Identity, cursor: number | undefined): void {
+    const { core } = this;
+    if (this.state !== 'open') return;
     // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
     const latest = core.store.latestSeq();
-    const cursor = p.resume?.cursor;
     const resumed = cursor !== undefined && cursor <= latest && core.store.oldestEventSeq() <= cursor + 1;
     const hello: HelloOk = {
       type: 'hello-ok',
@@ -239,7 +254,7 @@ export class Connection implements Subscriber {
       snapshot: { cursor: latest, sessions: core.visibleSessions(identity), pendingQuestions: core.questions.pendingFor(identity) },
       resumed,
     };
-    this.sendFrame({ type: 'res', id: frame.id, ok: true, payload: hello });
+    this.sendFrame({ type: 'res', id: requestId, ok: true, payload: hello });
     if (resumed) core.hub.replay(this, cursor);
     core.hub.add(this, latest);
   }

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { realClock } from './clock.ts';
 import { EventHub, type Subscriber } from './hub.ts';
@@ -64,7 +63,19 @@ describe('EventHub group commit', () => {
     expect(early).toEqual([1, 2]);
   });
 
-  it('[R3] when the group commit fails, undoes the whole turn, sends nothing, runs no after-hook and cuts held sockets', async () => {
+  it('[R3] answers wait for the turn to be durable, after its events; right away when nothing is uncommitted', async () => {
+    const { hub, subscriber, emit } = setup();
+    const order: string[] = [];
+    const seqs = subscriber();
+    hub.whenDurable((committed) => order.push(`before any write: ${committed}`));
+    emit();
+    hub.whenDurable((committed) => order.push(`after a write: ${committed}, ${seqs.length} event sent`));
+    expect(order).toEqual(['before any write: true']);
+    await nextIteration();
+    expect(order).toEqual(['before any write: true', 'after a write: true, 1 event sent']);
+  });
+
+  it('[R3] when the group commit fails, undoes the whole turn, sends no event, runs no after-hook, and tells the answers', async () => {
     const inner = createMemoryStore();
     let failCommit = true;
     const store: Store = {
@@ -74,21 +85,20 @@ describe('EventHub group commit', () => {
         inner.commitGroup();
       },
     };
-    const { hub, turn, logs, subscriber, emit, rolledBack } = setup(store);
+    const { hub, logs, subscriber, emit, rolledBack } = setup(store);
     const seqs = subscriber();
-    const socket = new Writable({ write: (_c, _e, done) => done() });
-    turn.hold(socket, true);
-    socket.write('answer to a request of this turn');
     let ran = false;
     hub.commit((tx) => {
       store.setMeta('k', 'v');
       tx.emit('session.updated', { session }, { sessionKey: 's1' });
       tx.after(() => (ran = true));
     });
+    const answers: boolean[] = [];
+    hub.whenDurable((committed) => answers.push(committed));
     await nextIteration();
     expect(seqs).toEqual([]);
     expect(ran).toBe(false);
-    expect(socket.destroyed).toBe(true);
+    expect(answers).toEqual([false]);
     expect(store.getMeta('k')).toBeUndefined();
     expect(store.latestSeq()).toBe(0);
     expect(rolledBack()).toBe(1);

@@ -26,19 +26,21 @@ export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'
 
 type Changes = { events: StoredEvent[]; after: (() => void)[] };
 const noChanges = (): Changes => ({ events: [], after: [] });
+/** A turn's group: its commits' changes, and what waits to learn whether they were kept. */
+type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 
 /**
  * R1: every state-changing event is appended inside the store transaction of the change,
  * and fanned out only after that transaction committed.
  * Group commit: the commits of one event-loop turn join one store transaction, made durable when the turn ends
- * (Turn); their events and after-hooks wait for it, and so does every byte the turn wrote to a socket (R3).
+ * (Turn). Their events, their after-hooks and every answer that may reflect them (`whenDurable`) wait for it (R3).
  */
 export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
   private open: Changes | null = null;
-  /** The changes of this turn's group, while one is open. */
-  private grouped: Changes | null = null;
+  /** This turn's group, while one is open. */
+  private grouped: Group | null = null;
 
   constructor(
     private readonly store: Store,
@@ -53,7 +55,7 @@ export class EventHub {
     turn.onSettle(() => this.settle());
   }
 
-  /** `seenSeq`: the cursor its hello-ok snapshot or replay covered, which may include this turn's uncommitted events. */
+  /** `seenSeq`: the newest seq its hello-ok snapshot or replay covered; it gets only later events. */
   add(sub: Subscriber, seenSeq: number): void {
     this.subscribers.set(sub, seenSeq);
   }
@@ -74,7 +76,7 @@ export class EventHub {
     if (this.open) return fn(this.tx);
     if (!this.grouped) {
       this.store.beginGroup();
-      this.grouped = noChanges();
+      this.grouped = { ...noChanges(), waiting: [] };
       this.turn.touch();
     }
     const grouped = this.grouped;
@@ -91,32 +93,45 @@ export class EventHub {
     return result;
   }
 
-  /** Ends the group (the end of a turn, or a shutdown): commit, then fan out its events and run its after-hooks. */
+  /**
+   * R3 for answers: runs `fn(true)` now when nothing uncommitted exists, else once this turn's group is durable
+   * (after its events went out), or `fn(false)` if it was rolled back. Anything read meanwhile may be uncommitted.
+   */
+  whenDurable(fn: (committed: boolean) => void): void {
+    if (this.grouped) this.grouped.waiting.push(fn);
+    else fn(true);
+  }
+
+  /** Ends the group (the end of a turn, or a shutdown): commit, fan out its events, run its after-hooks, then `whenDurable`. */
   settle(): void {
-    if (!this.grouped) return;
-    const { events, after } = this.grouped;
+    const group = this.grouped;
+    if (!group) return;
     this.grouped = null;
+    let committed = true;
     try {
       this.store.commitGroup();
     } catch (err) {
-      this.log(`askdock gateway: committing ${events.length} events failed, every change of this turn is undone: ${(err as Error).message}`);
+      committed = false;
+      this.log(`askdock gateway: committing ${group.events.length} events failed, every change of this turn is undone: ${(err as Error).message}`);
       try {
         this.store.rollbackGroup();
       } catch (undoErr) {
         this.log(`askdock gateway: rolling back failed: ${(undoErr as Error).message}`);
       }
       this.onRollback();
-      // Answers to the undone requests sit in the held sockets: cut those connections; their clients resend (P7).
-      this.turn.dropHeld();
-      return;
     }
-    for (const ev of events) this.fanOut(ev);
-    for (const fn of after) {
-      try {
-        fn();
-      } catch (err) {
-        this.log(`askdock gateway: after-commit hook failed: ${(err as Error).stack ?? String(err)}`);
-      }
+    if (committed) {
+      for (const ev of group.events) this.fanOut(ev);
+      for (const fn of group.after) this.runHook('after-commit hook', () => fn());
+    }
+    for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));
+  }
+
+  private runHook(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log(`askdock gateway: ${what} failed: ${(err as Error).stack ?? String(err)}`);
     }
   }
 

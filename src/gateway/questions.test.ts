@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AskdockError, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
+import { createMemoryStore } from './store/memory.ts';
+import type { Store } from './store/types.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
 
@@ -337,5 +339,39 @@ describe('many requests in one turn (group commit)', () => {
     }
     const stored = (await admin.call('question.list', {})).questions;
     expect(stored.map((q) => [q.id, q.status]).sort()).toEqual(ids.map((id) => [id, 'answered']).sort());
+  });
+
+  it('[Q8] a requester has the events of its change by the time the change is answered', async () => {
+    const { agent, admin, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    expect(agent.eventsNamed('question.requested').map((e) => e.question.id)).toEqual([id]);
+    await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    expect(admin.eventsNamed('question.resolved').map((e) => e.id)).toEqual([id]);
+  });
+
+  it('[R3] when the turn cannot be saved, its requests answer UNAVAILABLE (retryable), nothing is kept, and a retry works', async () => {
+    const inner = createMemoryStore();
+    let failCommit = false;
+    const store: Store = {
+      ...inner,
+      commitGroup: () => {
+        if (failCommit) throw new Error('disk I/O error');
+        inner.commitGroup();
+      },
+    };
+    const { agent, admin, session } = await setup({ store });
+    failCommit = true;
+    const err = await failure(agent.call('question.request', { sessionKey: session.key, questions: [item()] }));
+    expect(err.code).toBe('UNAVAILABLE');
+    expect(err.retryable).toBe(true);
+    failCommit = false;
+    t!.logs.length = 0;
+    expect((await admin.call('question.list', {})).questions).toEqual([]);
+    expect(admin.eventsNamed('question.requested')).toEqual([]);
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    await t!.close();
+    t = undefined;
+    inner.close();
   });
 });

@@ -5,12 +5,12 @@ export const EVENT_SOCKETS_PER_RELEASE = 16;
 
 /**
  * The end of one event-loop turn, in two steps queued together so they run back to back in the turn's check phase:
- *  1. `settle`: the hub commits the turn's writes as one transaction and fans out their events (R1, R3);
+ *  1. `settle`: the hub commits the turn's writes as one transaction, fans out their events and sends the answers
+ *     that waited for it (R1, R3);
  *  2. release: settle again (for writes made by microtasks step 1 woke), then uncork held sockets, each in one
  *     system call: every socket carrying a response, then at most EVENT_SOCKETS_PER_RELEASE of those carrying only
  *     events, oldest first. The others stay corked for the next iteration, after new input was read, so a broadcast
  *     to many connections never holds up the next request, and under load each of them gets several frames per write.
- * A socket is only ever uncorked right after a settle, so no byte leaves before the commit it reports.
  */
 export class Turn {
   /** Held (corked) sockets in the order they were first held. */
@@ -44,14 +44,6 @@ export class Turn {
       this.held.add(socket);
     }
     if (response) this.urgent.add(socket);
-  }
-
-  /** After a failed commit: what the held sockets carry may tell of writes that were undone, so none of it may leave. */
-  dropHeld(): void {
-    const held = [...this.held];
-    this.held.clear();
-    this.urgent.clear();
-    for (const socket of held) socket.destroy();
   }
 
   private readonly settleStep = () => this.settle();
