@@ -3,8 +3,8 @@ import type { Locator, Page, TestInfo, WebSocketRoute } from '@playwright/test';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
+import { newSession } from './sessions.ts';
 
-const sessionUrl = /\/s\/[^/?#]+$/;
 type OpenApp = (page: Page, path?: string) => Promise<void>;
 
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
@@ -29,8 +29,7 @@ async function shoot(page: Page, testInfo: TestInfo, name: string, target?: Loca
 /** Opens a new session and has the demo agent ask its async lunch question; focus stays in the composer. */
 async function askLunch(page: Page, openApp: OpenApp) {
   await openApp(page);
-  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
-  await expect(page).toHaveURL(sessionUrl);
+  await newSession(page);
   await send(page, 'async lunch please');
   const dock = dockOf(page);
   await expect(dock.getByRole('radio', { name: 'Pizza (Recommended)' })).toBeVisible();
@@ -81,8 +80,9 @@ async function routeGateway(page: Page, gate: Gate) {
       server.send(frame);
     });
     server.onMessage((frame) => {
-      // The gateway saved the answer and said so; the page never hears it: the link drops mid-send.
-      if (cutOnReplyTo && frame.toString().includes(`"id":"${cutOnReplyTo}"`)) {
+      // The gateway saved the answer and said so (the reply's chat event, then the response); the page hears neither.
+      const text = frame.toString();
+      if (cutOnReplyTo && (text.includes(`"id":"${cutOnReplyTo}"`) || (text.includes('"event":"chat"') && text.includes('"replyTo"')))) {
         gate.refuse = true;
         void ws.close({ code: 1011, reason: 'dropped mid-send (test)' });
         void server.close();

@@ -1,19 +1,20 @@
 import axe from 'axe-core';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { connect, type Agent } from '../src/agent/sdk.ts';
 import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
 import type { AskUserResult } from '../src/agent/ask-user.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
+import { newSession } from './sessions.ts';
 
 type Asked = { id: string; result: Promise<AskUserResult>; agent: Agent; operator: GatewayClient; abort: AbortController };
 
 let counter = 0;
 
 /**
- * An SDK agent asks the deploy prompt without a session (a link is how such a question is reached), so these tests
- * leave the shared gateway's session list as they found it; the operator client checks what the gateway holds.
+ * An SDK agent asks the deploy prompt without a session (a link is how such a question is reached), so no session's
+ * conversation is touched by it; the operator client checks what the gateway holds.
  */
 async function ask(gateway: GatewayFixture): Promise<Asked> {
   const operator = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e-link-operator', mode: 'cli' } });
@@ -34,8 +35,8 @@ function done(asked: Asked) {
   asked.operator.close();
 }
 
-const environment = (page: Page) => page.getByRole('group', { name: 'Environment', exact: true });
-const notify = (page: Page) => page.getByRole('group', { name: 'Notify', exact: true });
+const environment = (within: Page | Locator) => within.getByRole('group', { name: 'Environment', exact: true });
+const notify = (within: Page | Locator) => within.getByRole('group', { name: 'Notify', exact: true });
 
 test.describe('question link page', () => {
   test('[U11][Q1][U12] answers one question alone on its own page, with surface "link", and stays answered', async ({ page, openApp, gateway }, testInfo) => {
@@ -125,6 +126,33 @@ test.describe('question link page', () => {
       await page.getByRole('button', { name: 'Submit', exact: true }).click();
       await expect(page.getByRole('heading', { name: 'Answer sent' })).toBeVisible();
       expect(await asked.result).toMatchObject({ answers: { answers: { env: ['Production, but only after 6 pm'], notify: ['Slack'] } } });
+    } finally {
+      done(asked);
+    }
+  });
+
+  test('[U6][U11][Q5] the link page and the dock share one draft: typed in either, it shows in the other and is sent once', async ({ page, openApp, gateway }) => {
+    const asked = await ask(gateway);
+    try {
+      await openApp(page, `/q/${asked.id}`);
+      await environment(page).getByRole('textbox', { name: 'Other' }).fill('Production, after the freeze');
+
+      // A sessionless question docks in every session, so a fresh one shows it.
+      await openApp(page);
+      await newSession(page);
+      const dock = page.getByRole('region', { name: 'Questions' });
+      await expect(environment(dock).getByRole('textbox', { name: 'Other' })).toHaveValue('Production, after the freeze');
+      await expect(environment(dock).getByRole('radio', { name: 'Production' })).not.toBeChecked();
+      await dock.getByRole('button', { name: 'Next', exact: true }).click();
+      await notify(dock).getByRole('checkbox', { name: 'Pager' }).click();
+      await expect(notify(dock).getByRole('checkbox', { name: 'Pager' })).toBeChecked();
+
+      await openApp(page, `/q/${asked.id}`);
+      await expect(environment(page).getByRole('textbox', { name: 'Other' })).toHaveValue('Production, after the freeze');
+      await expect(notify(page).getByRole('checkbox', { name: 'Pager' })).toBeChecked();
+      await page.getByRole('button', { name: 'Submit', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Answer sent' })).toBeVisible();
+      expect(await asked.result).toMatchObject({ answers: { answers: { env: ['Production, after the freeze'], notify: ['Pager'] } } });
     } finally {
       done(asked);
     }

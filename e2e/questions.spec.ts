@@ -3,13 +3,7 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import { connect } from '../src/agent/sdk.ts';
 import { LUNCH_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { expect, test } from './fixtures.ts';
-
-const sessionUrl = /\/s\/[^/?#]+$/;
-
-async function newSession(page: Page) {
-  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
-  await expect(page).toHaveURL(sessionUrl);
-}
+import { newSession } from './sessions.ts';
 
 async function send(page: Page, text: string) {
   const message = page.getByRole('textbox', { name: 'Message' });

@@ -3,13 +3,7 @@ import type { Page } from '@playwright/test';
 import { SLOW_REPLY } from '../src/agent/demo-agent.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { expect, test } from './fixtures.ts';
-
-const sessionUrl = /\/s\/[^/?#]+$/;
-
-async function newSession(page: Page) {
-  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
-  await expect(page).toHaveURL(sessionUrl);
-}
+import { newSession } from './sessions.ts';
 
 /** The addresses of the session links marked as the open page (there should be exactly one). */
 async function openSessionLinks(page: Page): Promise<Array<string | null>> {

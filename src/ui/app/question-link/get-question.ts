@@ -4,7 +4,8 @@ import type { GatewayClient } from '../../../client/client.ts';
 import type { EventPayload, QuestionRecord } from '../../../protocol/index.ts';
 import { useGateway, useGatewayEvent, useGatewayHello } from '../../lib/gateway.tsx';
 import { errorCode } from '../../lib/error-message.ts';
-import { linkDraftActions } from './link-drafts.ts';
+import { draftActions } from '../../lib/questions/drafts.ts';
+import { withResolution } from '../../lib/questions/resolution.ts';
 
 /** A link page that cannot load says so after this long instead of waiting out the client's default. */
 const LOAD_TIMEOUT_MS = 10_000;
@@ -31,18 +32,8 @@ export function questionLinkQueryOptions(client: GatewayClient, id: string) {
 
 /** A terminal record never goes back to pending, so a stale copy must not overwrite an outcome. */
 export function questionEnded(qc: QueryClient, e: EventPayload<'question.resolved'>) {
-  qc.setQueryData<QuestionRecord>(questionLinkKey(e.id), (record) => {
-    if (!record || record.status !== 'pending') return record;
-    return {
-      ...record,
-      status: e.status,
-      answers: e.answers ?? record.answers,
-      resolvedBy: e.resolvedBy ?? record.resolvedBy,
-      reason: e.reason ?? record.reason,
-      replyMessageId: e.replyMessageId ?? record.replyMessageId,
-    };
-  });
-  if (e.status !== 'pending') linkDraftActions().draftDiscarded(e.id);
+  qc.setQueryData<QuestionRecord>(questionLinkKey(e.id), (record) => (record?.status === 'pending' ? withResolution(record, e) : record));
+  if (e.status !== 'pending') draftActions().draftDiscarded(e.id);
 }
 
 /**

@@ -2,8 +2,9 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { QuestionRecord } from '../../../protocol/index.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../lib/error-message.ts';
-import { collectAnswers } from './answers.ts';
-import { useLinkDraftsStore } from './link-drafts.ts';
+import { collectAnswers } from '../../lib/questions/answers.ts';
+import { useDraftsStore } from '../../lib/questions/drafts.ts';
+import { endedElsewhere } from '../../lib/questions/resolution.ts';
 import { LinkQuestionItem } from './link-question-item.tsx';
 import { useResolveLink } from './resolve-link.ts';
 
@@ -16,7 +17,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const result = collectAnswers(record, useLinkDraftsStore.getState().drafts[record.id]?.items);
+    const result = collectAnswers(record, useDraftsStore.getState().drafts[record.id]?.items);
     if (!result.ok) {
       setAttempted(result.missing);
       return;
@@ -32,11 +33,10 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
     event.currentTarget.requestSubmit();
   };
 
-  const code = errorCode(resolve.error);
   const problem =
-    resolve.error && code === 'QUESTION_INVALID_ANSWER'
+    resolve.error && errorCode(resolve.error) === 'QUESTION_INVALID_ANSWER'
       ? `Not accepted: ${errorMessage(resolve.error)}`
-      : resolve.error && code !== 'QUESTION_ALREADY_TERMINAL' && code !== 'QUESTION_NOT_FOUND'
+      : resolve.error && !endedElsewhere(resolve.error)
         ? `Not sent: ${errorMessage(resolve.error)}. Your answer is kept; try again.`
         : null;
 

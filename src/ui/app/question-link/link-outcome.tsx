@@ -1,8 +1,8 @@
 import type { QuestionRecord } from '../../../protocol/index.ts';
 import { useHello } from '../../lib/gateway.tsx';
+import { useSentHere } from '../../lib/questions/drafts.ts';
 import { Link, sessionPath } from '../../lib/router.tsx';
-import { linkOutcome } from './answers.ts';
-import { useSentFromLink } from './link-drafts.ts';
+import { linkOutcome } from './link-outcome-word.ts';
 
 const WHY: Record<string, string> = {
   'Answered elsewhere': 'Someone answered it elsewhere.',
@@ -11,10 +11,10 @@ const WHY: Record<string, string> = {
   Cancelled: 'The agent that asked withdrew it.',
 };
 
-/** An ended question: what this page sent, or that it is no longer available, with its outcome beside the wording (U5, U7, U11). */
+/** An ended question: what this browser sent, or that it is no longer available, with its outcome beside the wording (U5, U7, U11). */
 export function LinkOutcome({ record }: { record: QuestionRecord }) {
   const identity = useHello()?.auth.identity;
-  const sent = useSentFromLink(record.id);
+  const sent = useSentHere(record.id);
   const ended = linkOutcome(record, sent, identity);
   if (!ended) return null;
   const { outcome, ours } = ended;

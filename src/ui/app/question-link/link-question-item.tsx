@@ -1,15 +1,15 @@
 import { useId } from 'react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../components/ui/radio-group.tsx';
-import { itemAnswer, type QuestionItemRecord } from './answers.ts';
-import { useLinkDraftActions, useLinkItemDraft } from './link-drafts.ts';
+import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../lib/questions/answers.ts';
+import { useDraftActions, useItemDraft } from '../../lib/questions/drafts.ts';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
 
 /** One question of the link page: options as Radix radios or checkboxes named by their label, and Other (U4, U12). */
 export function LinkQuestionItem({ recordId, item, locked, attempted }: Props) {
-  const draft = useLinkItemDraft(recordId, item.id);
-  const { optionPicked, otherTextChanged } = useLinkDraftActions();
+  const draft = useItemDraft(recordId, item.id);
+  const { optionPicked, otherTextChanged } = useDraftActions();
   const multi = item.multiSelect === true;
   const base = useId();
   const headerId = `${base}-header`;
@@ -85,7 +85,7 @@ export function LinkQuestionItem({ recordId, item, locked, attempted }: Props) {
       />
       {missing && (
         <p id={problemId} className="inline-error" role="alert">
-          {multi ? 'Choose at least one option or type an answer in Other.' : 'Choose an option or type an answer in Other.'}
+          {missingAnswerText(item)}
         </p>
       )}
     </fieldset>

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import type { QuestionRecord } from '../../../protocol/index.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
+import { draftActions } from '../../lib/questions/drafts.ts';
 import { Link, sessionPath } from '../../lib/router.tsx';
 import { isGone, useQuestionLink } from './get-question.ts';
 import { LinkAnswerForm } from './link-answer-form.tsx';
-import { linkDraftActions } from './link-drafts.ts';
 import { LinkOutcome } from './link-outcome.tsx';
 import { LinkTimeLeft } from './link-time-left.tsx';
 import './question-link.css';
@@ -19,7 +19,7 @@ export default function QuestionLinkPage({ id }: { id: string }) {
 
   useEffect(() => {
     // Nothing typed here can be sent any more.
-    if (ended) linkDraftActions().draftDiscarded(id);
+    if (ended) draftActions().draftDiscarded(id);
   }, [ended, id]);
 
   if (gone)

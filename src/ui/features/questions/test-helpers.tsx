@@ -8,9 +8,9 @@ import { GatewayProvider } from '../../lib/gateway.tsx';
 import { createOutbox, type Outbox } from '../../lib/outbox/outbox.ts';
 import { createMemoryStorage } from '../../lib/outbox/storage.ts';
 import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
+import { useDraftsStore } from '../../lib/questions/drafts.ts';
 import { questionsKey } from './api/get-questions.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
-import { useDraftsStore } from './stores/drafts.ts';
 import { useSkipsStore } from './stores/skips.ts';
 
 // jsdom has no ResizeObserver; Radix measures its radios and checkboxes with one.
@@ -138,7 +138,7 @@ const outboxes: Outbox[] = [];
 export function resetStores() {
   localStorage.clear();
   sessionStorage.clear();
-  useDraftsStore.setState({ drafts: {}, answeredHere: {} });
+  useDraftsStore.setState({ drafts: {}, sent: {} });
   useDockUiStore.setState({ docks: {}, reopened: {}, focus: null });
   useSkipsStore.setState({ skipped: {} });
   for (const outbox of outboxes.splice(0)) outbox.dispose();

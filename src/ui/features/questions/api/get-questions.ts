@@ -3,7 +3,8 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { EventPayload, HelloOk, QuestionRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { draftActions } from '../stores/drafts.ts';
+import { draftActions } from '../../../lib/questions/drafts.ts';
+import { withResolution } from '../../../lib/questions/resolution.ts';
 
 export const questionsKey = ['questions'] as const;
 
@@ -53,14 +54,7 @@ export function questionResolved(qc: QueryClient, e: EventPayload<'question.reso
     list?.map((r) => {
       if (r.id !== e.id) return r;
       known = true;
-      return {
-        ...r,
-        status: e.status,
-        answers: e.answers ?? r.answers,
-        resolvedBy: e.resolvedBy ?? r.resolvedBy,
-        reason: e.reason ?? r.reason,
-        replyMessageId: e.replyMessageId ?? r.replyMessageId,
-      };
+      return withResolution(r, e);
     }),
   );
   return known;

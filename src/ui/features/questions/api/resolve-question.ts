@@ -1,24 +1,11 @@
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import type { GatewayClient } from '../../../../client/client.ts';
-import {
-  Answers,
-  ResolvedBy,
-  TerminalStatus,
-  type ParamsInput,
-  type QuestionRecord,
-  type Result,
-} from '../../../../protocol/index.ts';
+import type { Answers, QuestionRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { errorCode } from '../../../lib/error-message.ts';
-import { draftActions } from '../stores/drafts.ts';
+import { draftActions } from '../../../lib/questions/drafts.ts';
+import { endedElsewhere, resolveWithDraft, terminalOutcome } from '../../../lib/questions/resolution.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';
 
 const SURFACE = 'control-ui';
-
-export function resolveQuestion(client: GatewayClient, params: ParamsInput<'question.resolve'>): Promise<Result<'question.resolve'>> {
-  return client.request('question.resolve', params);
-}
 
 export type ResolveVariables =
   | { record: QuestionRecord; kind: 'answer'; answers: Answers }
@@ -27,19 +14,9 @@ export type ResolveVariables =
 /** Every way of answering from the dock shares this key prefix (see queue-async-answer.ts). */
 export const resolveKey = ['questions', 'resolve'] as const;
 
-// Stored records may carry null for what they lack; the cache keeps such fields absent.
-const TerminalDetails = z.object({
-  status: TerminalStatus,
-  answers: Answers.nullish().transform((v) => v ?? undefined),
-  resolvedBy: ResolvedBy.nullish().transform((v) => v ?? undefined),
-  reason: z.string().nullish().transform((v) => v ?? undefined),
-});
-
 /** QUESTION_ALREADY_TERMINAL carries the record's outcome; read it where it is, else ask for the list again. */
-function applyTerminalDetails(qc: QueryClient, id: string, details: unknown) {
-  const direct = TerminalDetails.safeParse(details);
-  const nested = TerminalDetails.safeParse((details as { question?: unknown } | null)?.question);
-  const outcome = direct.success ? direct.data : nested.success ? nested.data : null;
+function applyTerminalDetails(qc: QueryClient, id: string, error: unknown) {
+  const outcome = terminalOutcome(error);
   if (outcome) questionResolved(qc, { id, ...outcome });
   else void qc.invalidateQueries({ queryKey: questionsKey });
 }
@@ -60,11 +37,7 @@ export function useResolveRequest() {
   const qc = useQueryClient();
   return useMutation({
     mutationKey: resolveKey,
-    mutationFn: (v: ResolveVariables) => {
-      const resolutionId = draftActions().submitStarted(v.record.id, v.kind === 'answer' ? v.answers : undefined);
-      if (v.kind === 'skip') return resolveQuestion(client, { id: v.record.id, skip: true, resolutionId, surface: SURFACE });
-      return resolveQuestion(client, { id: v.record.id, answers: v.answers, resolutionId, surface: SURFACE });
-    },
+    mutationFn: (v: ResolveVariables) => resolveWithDraft(client, v.record.id, v, SURFACE),
     onSuccess: (result, { record }) => {
       const cached = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === record.id);
       // The gateway's own event may have landed first and is the better record.
@@ -78,11 +51,9 @@ export function useResolveRequest() {
       draftActions().submitSucceeded(record.id);
     },
     onError: (error: unknown, { record }) => {
-      const code = errorCode(error);
-      if (code === 'QUESTION_ALREADY_TERMINAL' || code === 'QUESTION_NOT_FOUND') {
-        draftActions().submitRejected(record.id, { terminal: true });
-        applyTerminalDetails(qc, record.id, (error as { details?: unknown }).details);
-      } else if (code === 'QUESTION_INVALID_ANSWER') draftActions().submitRejected(record.id, { terminal: false });
+      if (!endedElsewhere(error)) return;
+      draftActions().draftDiscarded(record.id);
+      applyTerminalDetails(qc, record.id, error);
     },
   });
 }

@@ -3,8 +3,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useOutboxRowForQuestion } from '../../../lib/outbox/use-outbox.ts';
+import { useDraftsStore } from '../../../lib/questions/drafts.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
-import { useDraftsStore } from '../stores/drafts.ts';
 import { useSkipsStore } from '../stores/skips.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
 import type { DeliverySlotProps, SummarySlots } from './summary-slots.ts';
@@ -155,7 +155,7 @@ describe('async questions in the dock', () => {
     const saved = lunchRecord({ status: 'answered', replyMessageId: 'm7', resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } });
     const text = '> Lunch\nSushi\n> Lunch\nor pizza';
     const reply = { id: 'm7', sessionKey: 's1', role: 'user' as const, text, authorId: 'operator', replyTo: { questionId: 'q-lunch' }, createdAtMs: 2, seq: 2 };
-    useDraftsStore.setState({ answeredHere: {} });
+    useDraftsStore.setState({ sent: {} });
     setup([saved]).render(<Page slots={{ Delivery, replies: new Map([['m7', reply]]) }} />);
     const group = within(log()).getByRole('group');
     expect(within(group).getByRole('blockquote', { name: 'Saved reply' })).toHaveTextContent('Sushi > Lunch or pizza');

@@ -1,8 +1,8 @@
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
+import { itemAnswer, type QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import { useDraftActions, useItemDraft } from '../../../lib/questions/drafts.ts';
 import { optionKey } from '../commands.ts';
-import { itemAnswer, type QuestionItemRecord } from '../lib/model.ts';
-import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';
 import { KbdHint } from './kbd-hint.tsx';
 

@@ -5,9 +5,9 @@ import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError } from '../../../../protocol/index.ts';
 import { QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
+import { answersFingerprint } from '../../../lib/questions/answers.ts';
+import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../../../lib/questions/drafts.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
-import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
-import { answersFingerprint } from '../lib/model.ts';
 
 function Transcript({ sessionKey }: { sessionKey: string }) {
   const items = useQuestionTranscriptItems(sessionKey);
@@ -200,7 +200,7 @@ describe('QuestionDock', () => {
     first.unmount();
     const saved = localStorage.getItem(DRAFTS_STORAGE_KEY);
     expect(saved).toBeTruthy();
-    useDraftsStore.setState({ drafts: {}, answeredHere: {} });
+    useDraftsStore.setState({ drafts: {}, sent: {} });
     localStorage.setItem(DRAFTS_STORAGE_KEY, saved!);
     await act(() => useDraftsStore.persist.rehydrate());
     setup(records).render(<QuestionDock sessionKey="s1" composer={composer} />);
@@ -248,7 +248,7 @@ describe('QuestionDock', () => {
 
   it('[U7] summaries show each answer, or the outcome: Answered, Answered elsewhere, Skipped, Expired, Cancelled', () => {
     const sent = { env: ['Production'], notify: ['Email', 'on-call'] };
-    useDraftsStore.setState({ answeredHere: { a1: { atMs: Date.now(), answers: answersFingerprint(sent) } } });
+    useDraftsStore.setState({ sent: { a1: { atMs: Date.now(), answers: [answersFingerprint(sent)] } } });
     const by = (identity: string) => ({ identity, surface: 'control-ui', atMs: Date.now() });
     setup([
       deployRecord({ id: 'a1', status: 'answered', answers: sent, resolvedBy: by('operator') }),

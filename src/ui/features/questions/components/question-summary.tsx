@@ -1,10 +1,10 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../lib/outbox/summary.ts';
+import { useSentHere } from '../../../lib/questions/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
 import { outcomeOf } from '../lib/placement.ts';
 import { summaryReply } from '../lib/summary-reply.ts';
-import { useSentHere } from '../stores/drafts.ts';
 import { SummaryActions } from './summary-actions.tsx';
 import { SummaryAnswers } from './summary-answers.tsx';
 import type { SummarySlots } from './summary-slots.ts';

@@ -1,11 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { errorCode, errorMessage } from '../../../lib/error-message.ts';
+import { errorMessage } from '../../../lib/error-message.ts';
+import { collectAnswers } from '../../../lib/questions/answers.ts';
+import { draftActions, useDraftStep, useDraftsStore } from '../../../lib/questions/drafts.ts';
+import { endedElsewhere } from '../../../lib/questions/resolution.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
 import { useAnswerRequest } from '../hooks/use-answer-request.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
-import { collectAnswers } from '../lib/model.ts';
-import { draftActions, useDraftStep, useDraftsStore } from '../stores/drafts.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 import { DockHeader } from './dock-header.tsx';
 import { optionId } from './dom-ids.ts';
@@ -80,8 +81,7 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
     answer(result.answers);
   };
 
-  const terminal = ['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND'].includes(errorCode(failed) ?? '');
-  const error = failed && !terminal ? `Not sent: ${errorMessage(failed)}. Your answers are kept; try again.` : null;
+  const error = failed && !endedElsewhere(failed) ? `Not sent: ${errorMessage(failed)}. Your answers are kept; try again.` : null;
   const items = stacked ? record.questions : [record.questions[step]];
 
   return (

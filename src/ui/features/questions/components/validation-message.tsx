@@ -1,5 +1,5 @@
-import { itemAnswer, type QuestionItemRecord } from '../lib/model.ts';
-import { useItemDraft } from '../stores/drafts.ts';
+import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import { useItemDraft } from '../../../lib/questions/drafts.ts';
 import { problemId } from './dom-ids.ts';
 
 /** Says what is missing once a submit was tried, and goes away by itself when the question gets an answer. */
@@ -8,7 +8,7 @@ export function ValidationMessage({ recordId, item, shown }: { recordId: string;
   if (!shown || itemAnswer(item, draft).length > 0) return null;
   return (
     <p id={problemId(recordId, item.id)} className="qd-problem" role="alert">
-      {item.multiSelect ? 'Choose at least one option or type an answer in Other.' : 'Choose an option or type an answer in Other.'}
+      {missingAnswerText(item)}
     </p>
   );
 }

@@ -4,10 +4,10 @@ import { parseAsyncAnswerText, type QuestionRecord } from '../../../../protocol/
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxDiscarded } from '../../../lib/outbox/use-outbox.ts';
+import { draftFromAnswers } from '../../../lib/questions/answers.ts';
+import { draftActions } from '../../../lib/questions/drafts.ts';
 import { questionsKey } from '../api/get-questions.ts';
-import { draftFromAnswers } from '../lib/model.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
-import { draftActions } from '../stores/drafts.ts';
 
 /** The answers a discarded row held: its structured ones, else read back from its (edited) text. */
 function rowAnswers(record: QuestionRecord, row: OutboxRow) {

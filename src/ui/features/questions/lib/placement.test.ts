@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { deployRecord, lunchRecord } from '../test-helpers.tsx';
-import { answersFingerprint } from './model.ts';
+import { answersFingerprint } from '../../../lib/questions/answers.ts';
 import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';
 
 const marks = (over: Partial<LocalMarks> = {}): LocalMarks => ({ ...NO_MARKS, ...over });
-const none = { sentHere: undefined, identity: 'op' };
+const none = { sentHere: [], identity: 'op' };
 const retired = lunchRecord({ retiredAtMs: 5 });
 
 describe('where a question shows, and what its summary says', () => {
@@ -67,11 +67,13 @@ describe('where a question shows, and what its summary says', () => {
     const by = (identity: string) => ({ identity, surface: 'tui', atMs: 1 });
     const answers = { env: ['Production'], notify: ['Email', 'ops'] };
     const answered = deployRecord({ status: 'answered', answers, resolvedBy: by('op') });
-    const sent = answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] });
+    const sent = [answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] })];
     expect(outcomeOf(answered, { sentHere: sent, identity: 'op' })).toBe('Answered');
-    expect(outcomeOf(answered, { sentHere: undefined, identity: 'op' })).toBe('Answered elsewhere');
+    expect(outcomeOf(answered, { sentHere: [], identity: 'op' })).toBe('Answered elsewhere');
     // Sent from here but lost the race: the stored answers are someone else's.
-    expect(outcomeOf(answered, { sentHere: answersFingerprint({ env: ['Staging'] }), identity: 'op' })).toBe('Answered elsewhere');
+    expect(outcomeOf(answered, { sentHere: [answersFingerprint({ env: ['Staging'] })], identity: 'op' })).toBe('Answered elsewhere');
+    // A try that the gateway took while its reply was lost, then a retry with other answers: the stored one is still ours.
+    expect(outcomeOf(answered, { sentHere: [...sent, answersFingerprint({ env: ['Staging'] })], identity: 'op' })).toBe('Answered');
     expect(outcomeOf({ ...answered, resolvedBy: by('guest') }, { sentHere: sent, identity: 'op' })).toBe('Answered elsewhere');
     expect(outcomeOf(deployRecord({ status: 'skipped' }), none)).toBe('Skipped');
     expect(outcomeOf(deployRecord({ status: 'expired' }), none)).toBe('Expired');
@@ -86,7 +88,7 @@ describe('where a question shows, and what its summary says', () => {
     // An edited reply carries answers read back from its text; the message id still tells.
     expect(outcomeOf({ ...record, answers: undefined }, { ...none, marks: sent, sentMessageId: 'm1' })).toBe('Answered');
     // Our send refused (someone answered first): the fingerprint decides, as for any other question.
-    const fp = answersFingerprint({ lunch: ['Salad'] });
+    const fp = [answersFingerprint({ lunch: ['Salad'] })];
     expect(outcomeOf(record, { sentHere: fp, identity: 'op', marks: marks({ delivery: 'failed' }) })).toBe('Answered elsewhere');
   });
 });

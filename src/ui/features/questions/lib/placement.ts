@@ -1,6 +1,6 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { OutboxState } from '../../../lib/outbox/machine.ts';
-import { answersFingerprint } from './model.ts';
+import { resolvedHere } from '../../../lib/questions/answers.ts';
 
 /** The outcome word a summary shows (U7, U8). */
 export type Outcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled' | 'No longer pending' | 'Pending';
@@ -47,8 +47,8 @@ export function pickCurrent(requests: QuestionRecord[], currentId: string | null
 }
 
 export type OutcomeContext = {
-  /** The fingerprint of the answers this browser sent, if it sent any. */
-  sentHere: string | undefined;
+  /** Fingerprints of the answers this browser sent, from the dock or the link page. */
+  sentHere: readonly string[];
   identity: string | undefined;
   marks?: LocalMarks;
   /** The message id the outbox got back for this question's answer. */
@@ -59,10 +59,7 @@ function answeredOutcome(record: QuestionRecord, ctx: OutcomeContext): Outcome {
   // A confirmed outbox row names its message: the saved reply is ours exactly when it is that message.
   if (record.mode === 'async' && ctx.marks?.delivery === 'sent' && record.replyMessageId && ctx.sentMessageId)
     return record.replyMessageId === ctx.sentMessageId ? 'Answered' : 'Answered elsewhere';
-  // One operator token may answer from the TUI or another browser too, so the identity alone cannot tell here from elsewhere.
-  const sameIdentity = !ctx.identity || !record.resolvedBy || record.resolvedBy.identity === ctx.identity;
-  const ours = ctx.sentHere !== undefined && ctx.sentHere === answersFingerprint(record.answers);
-  return ours && sameIdentity ? 'Answered' : 'Answered elsewhere';
+  return resolvedHere(record, ctx.sentHere, ctx.identity) ? 'Answered' : 'Answered elsewhere';
 }
 
 /**

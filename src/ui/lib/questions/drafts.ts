@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { Answers } from '../../../protocol/index.ts';
+import { answersFingerprint, EMPTY_ITEM, SKIP_FINGERPRINT, withOptionPicked, withOtherText, type ItemDraft } from './answers.ts';
+import { followOtherTabs } from './cross-tab.ts';
+
+/**
+ * One draft per question record, shared by the dock and the link page `/q/<id>`: what is typed in one shows in the
+ * other, and both send it with the same resolution id, so the gateway never takes two answers from this browser (Q5).
+ */
+const ItemDraftSchema = z.object({ chosen: z.array(z.string()), other: z.string() });
+const DraftSchema = z.object({
+  items: z.record(z.string(), ItemDraftSchema),
+  step: z.number().int().nonnegative(),
+  resolutionId: z.string().optional(),
+  touchedAtMs: z.number(),
+});
+/** Fingerprints of every answer (or SKIP_FINGERPRINT) this browser tried for a record, so any of them counts as ours. */
+const SentSchema = z.object({ atMs: z.number(), answers: z.array(z.string()) });
+const PersistedSchema = z.object({
+  drafts: z.record(z.string(), DraftSchema),
+  sent: z.record(z.string(), SentSchema),
+});
+/** Version 2 kept the one fingerprint last sent from the dock, a skip as that of no answers. */
+const PersistedV2Schema = z.object({
+  drafts: z.record(z.string(), DraftSchema),
+  answeredHere: z.record(z.string(), z.object({ atMs: z.number(), answers: z.string() })),
+});
+/** Version 1 kept only a time per answered record. */
+const PersistedV1Schema = z.object({ drafts: z.record(z.string(), DraftSchema) });
+/** The link page's own store (its version 1), from before it shared these drafts: no step. */
+const LinkPageSchema = z.object({
+  drafts: z.record(z.string(), DraftSchema.omit({ step: true })),
+  sent: z.record(z.string(), SentSchema),
+});
+
+export type Draft = z.infer<typeof DraftSchema>;
+type Persisted = z.infer<typeof PersistedSchema>;
+
+export const DRAFTS_STORAGE_KEY = 'askdock.question-drafts';
+/** Where the link page kept its drafts before; read once into this store, then removed. */
+export const LINK_PAGE_STORAGE_KEY = 'askdock.question-link-drafts';
+const VERSION = 3;
+const DRAFT_TTL_MS = 14 * 24 * 3600_000;
+const SENT_KEEP = 500;
+
+type Actions = {
+  /** Single-select: the option replaces any choice and the Other text (last action wins). Multi-select: toggles it. */
+  optionPicked(recordId: string, itemId: string, label: string, multiSelect: boolean): void;
+  /** On single-select, non-blank Other text deselects the chosen option (U4). */
+  otherTextChanged(recordId: string, itemId: string, text: string, multiSelect: boolean): void;
+  stepChanged(recordId: string, step: number): void;
+  /**
+   * Returns the draft's resolution id, made once so a retried or re-sent submit is the same resolve from either surface
+   * (Q5), and remembers what was tried before the gateway's event can arrive, so an outcome never flickers "elsewhere".
+   */
+  submitStarted(recordId: string, answers: Answers | 'skip'): string;
+  submitSucceeded(recordId: string): void;
+  /** The record ended some other way (elsewhere, expired, cancelled, gone): nothing left to send. */
+  draftDiscarded(recordId: string): void;
+  /**
+   * An async answer went into the outbox: remembers what was sent, and keeps the draft, so a Discard reopens it
+   * as it was (U9); the gateway's `question.resolved` drops it once the answer is saved.
+   */
+  asyncAnswerQueued(recordId: string, answers: Answers): void;
+  /** Puts back a draft rebuilt from a discarded answer, unless this browser still holds one. */
+  draftRestored(recordId: string, items: Record<string, ItemDraft>): void;
+};
+
+type DraftsState = Persisted & { actions: Actions };
+
+const emptyDraft = (): Draft => ({ items: {}, step: 0, touchedAtMs: Date.now() });
+const empty = (): Persisted => ({ drafts: {}, sent: {} });
+
+function newResolutionId(): string {
+  const c = globalThis.crypto;
+  return `ui-${c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36)}`;
+}
+
+/** Drops stale drafts and keeps the newest sent marks, so storage stays small. */
+function tidy(state: Persisted, now = Date.now()): Persisted {
+  const drafts = Object.fromEntries(Object.entries(state.drafts).filter(([, d]) => now - d.touchedAtMs < DRAFT_TTL_MS));
+  const sent = Object.fromEntries(
+    Object.entries(state.sent)
+      .sort((a, b) => b[1].atMs - a[1].atMs)
+      .slice(0, SENT_KEEP),
+  );
+  return { drafts, sent };
+}
+
+/** Anything unreadable in storage starts over empty instead of breaking the dock or the page. */
+export function readPersisted(value: unknown): Persisted {
+  const parsed = PersistedSchema.safeParse(value);
+  return parsed.success ? tidy(parsed.data) : empty();
+}
+
+/** Older shapes move forward: drafts are kept; version 2's one fingerprint becomes a list, version 1's bare times go. */
+export function migratePersisted(value: unknown, version: number): Persisted {
+  if (version === 2) {
+    const v2 = PersistedV2Schema.safeParse(value);
+    if (!v2.success) return empty();
+    const sent = Object.fromEntries(
+      Object.entries(v2.data.answeredHere).map(([id, m]) => [id, { atMs: m.atMs, answers: [m.answers === '[]' ? SKIP_FINGERPRINT : m.answers] }]),
+    );
+    return tidy({ drafts: v2.data.drafts, sent });
+  }
+  if (version === 1) {
+    const v1 = PersistedV1Schema.safeParse(value);
+    return v1.success ? tidy({ drafts: v1.data.drafts, sent: {} }) : empty();
+  }
+  return readPersisted(value);
+}
+
+/** Adds what the link page's old store held: of two drafts for one record the newer wins; sent marks add up. */
+export function withLinkPageData(state: Persisted, value: unknown): Persisted {
+  const parsed = LinkPageSchema.safeParse(value);
+  if (!parsed.success) return state;
+  const drafts = { ...state.drafts };
+  for (const [id, draft] of Object.entries(parsed.data.drafts))
+    if (!drafts[id] || drafts[id].touchedAtMs < draft.touchedAtMs) drafts[id] = { ...draft, step: drafts[id]?.step ?? 0 };
+  const sent = { ...state.sent };
+  for (const [id, mark] of Object.entries(parsed.data.sent)) {
+    const before = sent[id];
+    sent[id] = before ? { atMs: Math.max(before.atMs, mark.atMs), answers: [...new Set([...before.answers, ...mark.answers])] } : mark;
+  }
+  return tidy({ drafts, sent });
+}
+
+export const useDraftsStore = create<DraftsState>()(
+  persist(
+    (set, get) => {
+      const touch = (recordId: string, change: (draft: Draft) => Partial<Draft>) =>
+        set((s) => {
+          const draft = s.drafts[recordId] ?? emptyDraft();
+          return { drafts: { ...s.drafts, [recordId]: { ...draft, ...change(draft), touchedAtMs: Date.now() } } };
+        });
+      const updateItem = (recordId: string, itemId: string, change: (item: ItemDraft) => ItemDraft) =>
+        touch(recordId, (draft) => ({ items: { ...draft.items, [itemId]: change(draft.items[itemId] ?? EMPTY_ITEM) } }));
+      const dropDraft = (recordId: string) =>
+        set((s) => {
+          if (!(recordId in s.drafts)) return s;
+          const { [recordId]: _gone, ...rest } = s.drafts;
+          return { drafts: rest };
+        });
+      // A refused try stays remembered: an earlier one the gateway took while its reply was lost must still read as ours.
+      const remember = (s: Persisted, recordId: string, fingerprint: string) => {
+        const before = s.sent[recordId]?.answers ?? [];
+        const answers = before.includes(fingerprint) ? before : [...before, fingerprint];
+        return { sent: { ...s.sent, [recordId]: { atMs: Date.now(), answers } } };
+      };
+      return {
+        drafts: {},
+        sent: {},
+        actions: {
+          optionPicked: (recordId, itemId, label, multiSelect) =>
+            updateItem(recordId, itemId, (item) => withOptionPicked(item, label, multiSelect)),
+          otherTextChanged: (recordId, itemId, text, multiSelect) =>
+            updateItem(recordId, itemId, (item) => withOtherText(item, text, multiSelect)),
+          stepChanged: (recordId, step) => touch(recordId, () => ({ step })),
+          submitStarted: (recordId, answers) => {
+            const resolutionId = get().drafts[recordId]?.resolutionId ?? newResolutionId();
+            const fingerprint = answers === 'skip' ? SKIP_FINGERPRINT : answersFingerprint(answers);
+            set((s) => ({
+              drafts: { ...s.drafts, [recordId]: { ...(s.drafts[recordId] ?? emptyDraft()), resolutionId } },
+              ...remember(s, recordId, fingerprint),
+            }));
+            return resolutionId;
+          },
+          submitSucceeded: dropDraft,
+          draftDiscarded: dropDraft,
+          asyncAnswerQueued: (recordId, answers) => set((s) => remember(s, recordId, answersFingerprint(answers))),
+          draftRestored: (recordId, items) =>
+            set((s) => (s.drafts[recordId] ? s : { drafts: { ...s.drafts, [recordId]: { ...emptyDraft(), items } } })),
+        },
+      };
+    },
+    {
+      name: DRAFTS_STORAGE_KEY,
+      version: VERSION,
+      // localStorage, so a reload, a failed load or a closed tab keeps what was typed (U6, U10, U11).
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s): Persisted => ({ drafts: s.drafts, sent: s.sent }),
+      migrate: migratePersisted,
+      merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
+    },
+  ),
+);
+
+/** Moves the link page's old drafts in once, so an upgrade loses nothing typed there (U11). */
+function adoptLinkPageDrafts() {
+  if (typeof localStorage === 'undefined') return;
+  const raw = localStorage.getItem(LINK_PAGE_STORAGE_KEY);
+  if (raw === null) return;
+  let stored: unknown = null;
+  try {
+    stored = (JSON.parse(raw) as { state?: unknown } | null)?.state;
+  } catch {
+    // Unreadable: nothing to keep.
+  }
+  useDraftsStore.setState((s) => withLinkPageData(s, stored));
+  localStorage.removeItem(LINK_PAGE_STORAGE_KEY);
+}
+
+adoptLinkPageDrafts();
+followOtherTabs(useDraftsStore, DRAFTS_STORAGE_KEY);
+
+const NOTHING_SENT: string[] = Object.freeze([]) as unknown as string[];
+
+/** One question's draft; re-renders only when that question's draft changes. */
+export const useItemDraft = (recordId: string, itemId: string): ItemDraft =>
+  useDraftsStore((s) => s.drafts[recordId]?.items[itemId] ?? EMPTY_ITEM);
+export const useDraftStep = (recordId: string): number => useDraftsStore((s) => s.drafts[recordId]?.step ?? 0);
+/** Fingerprints of what this browser sent for the record (answers, or SKIP_FINGERPRINT), from either surface. */
+export const useSentHere = (recordId: string): string[] => useDraftsStore((s) => s.sent[recordId]?.answers ?? NOTHING_SENT);
+export const useDraftActions = (): Actions => useDraftsStore((s) => s.actions);
+export const draftActions = (): Actions => useDraftsStore.getState().actions;

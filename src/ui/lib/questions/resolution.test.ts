@@ -1,0 +1,43 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayClient } from '../../../client/client.ts';
+import { AskdockError } from '../../../protocol/index.ts';
+import { useDraftsStore } from './drafts.ts';
+import { endedElsewhere, resolveWithDraft, terminalOutcome, withResolution } from './resolution.ts';
+import { questionRecord } from './test-record.ts';
+
+const pending = questionRecord();
+
+beforeEach(() => {
+  localStorage.clear();
+  useDraftsStore.setState({ drafts: {}, sent: {} });
+});
+
+describe('resolving a question from the dock or the link page', () => {
+  it('[Q5] the dock and the link page send one draft with one resolution id, each naming its own surface', async () => {
+    const request = vi.fn(async () => ({ status: 'answered' }));
+    const client = { request } as unknown as GatewayClient;
+    await resolveWithDraft(client, 'q1', { kind: 'answer', answers: { env: ['Production'] } }, 'control-ui');
+    await resolveWithDraft(client, 'q1', { kind: 'skip' }, 'link');
+    const [first, second] = request.mock.calls.map((call) => (call as unknown[])[1] as Record<string, unknown>);
+    expect(first).toEqual({ id: 'q1', answers: { env: ['Production'] }, resolutionId: expect.any(String), surface: 'control-ui' });
+    expect(second).toEqual({ id: 'q1', skip: true, resolutionId: first.resolutionId, surface: 'link' });
+  });
+
+  it('[U7] a refusal because the record ended carries its outcome, at the top of the details or under `question`', () => {
+    const outcome = { status: 'answered', answers: { env: ['Production'] }, resolvedBy: null, reason: null };
+    const terminal = new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', { details: outcome });
+    expect(endedElsewhere(terminal)).toBe(true);
+    expect(endedElsewhere(new AskdockError('QUESTION_NOT_FOUND', 'gone'))).toBe(true);
+    expect(endedElsewhere(new AskdockError('QUESTION_INVALID_ANSWER', 'no'))).toBe(false);
+    expect(terminalOutcome(terminal)).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: undefined, reason: undefined });
+    expect(terminalOutcome({ details: { question: { status: 'skipped' } } })?.status).toBe('skipped');
+    expect(terminalOutcome(new AskdockError('QUESTION_NOT_FOUND', 'gone', { details: { id: 'q1' } }))).toBeNull();
+  });
+
+  it('[Q8] a question.resolved event fills in the record; what it leaves out stays', () => {
+    const resolvedBy = { identity: 'op', surface: 'tui', atMs: 5 };
+    const ended = withResolution({ ...pending, reason: 'kept' }, { id: 'q1', status: 'answered', answers: { env: ['Staging'] }, resolvedBy });
+    expect(ended).toMatchObject({ status: 'answered', answers: { env: ['Staging'] }, resolvedBy, reason: 'kept', questions: pending.questions });
+  });
+});
