@@ -39,7 +39,7 @@ export type ConnectionOptions = {
   checkFrames: boolean;
   /** A consumer this far behind is cut off rather than buffered without bound. */
   maxBufferedBytes: number;
-  /** Shared by the gateway's connections: sockets are released once per turn, after its commit (R3). */
+  /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
   turn: Turn;
 };
 
@@ -102,7 +102,7 @@ export class Connection implements Subscriber {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
-  /** An event: text for this connection alone, or a frame built once for every recipient of the same event. */
+  /** Text for this connection alone, or a frame built once for every recipient of the same event. */
   send(out: string | WireFrame, response = false): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {

@@ -1,13 +1,23 @@
 import Database from 'better-sqlite3';
 import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Session, StopReason } from '../../protocol/index.ts';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from './shape.ts';
 import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from './types.ts';
 
 type Db = Database.Database;
 
 /** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
-export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA' };
+export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'; checkpoints: 'inline' | 'background' };
 export type SqliteStore = Store & { settings(): SqliteSettings };
+export type SqliteOptions = {
+  /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
+  checkpointInBackground?: boolean;
+};
+
+/** SQLite's default: an inline checkpoint once the WAL holds this many pages. */
+const INLINE_CHECKPOINT_PAGES = 1000;
+/** With background checkpoints, inline ones remain only as a safety net, should the thread fall far behind. */
+const SAFETY_CHECKPOINT_PAGES = 10_000;
 
 const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
 
@@ -323,7 +333,7 @@ function runParams(run: RunRow) {
 }
 
 /** Opens (creating and migrating when needed) the gateway database at `file`; `:memory:` works for throwaway use. */
-export function openSqliteStore(file: string): SqliteStore {
+export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteStore {
   const db = new Database(file);
   try {
     db.pragma('busy_timeout = 5000');
@@ -341,12 +351,20 @@ export function openSqliteStore(file: string): SqliteStore {
   const tx = db.transaction((fn: () => unknown) => fn());
   const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
   let grouped = false;
+  let checkpointer: Checkpointer | undefined;
+  const synchronousNow = () => SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
+  if (opts.checkpointInBackground && file !== ':memory:') {
+    db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
+    checkpointer = startCheckpointer(file, synchronousNow(), () => {
+      checkpointer = undefined;
+      if (db.open) db.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`);
+    });
+  }
 
   const store: SqliteStore = {
     settings() {
       const journalMode = String(db.pragma('journal_mode', { simple: true })).toUpperCase();
-      const synchronous = SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
-      return { journalMode, synchronous };
+      return { journalMode, synchronous: synchronousNow(), checkpoints: checkpointer ? 'background' : 'inline' };
     },
 
     transaction<T>(fn: () => T): T {
@@ -507,6 +525,8 @@ export function openSqliteStore(file: string): SqliteStore {
 
     close() {
       if (!db.open) return;
+      checkpointer?.stop();
+      checkpointer = undefined;
       db.pragma('optimize');
       db.close();
     },

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -762,6 +762,24 @@ describe('sqlite store on disk', () => {
     expect(reader.latestSeq()).toBe(4);
     reader.close();
     writer.close();
+  });
+
+  it('[R3] with background checkpoints, commits leave the WAL to the checkpoint thread, which copies it into the file', async () => {
+    // The database header keeps the file's size in pages (offset 28); only a checkpoint changes the file itself.
+    const pagesInFile = () => readFileSync(harness.file).readUInt32BE(28);
+    const store = openSqliteStore(harness.file, { checkpointInBackground: true });
+    expect(store.settings()).toMatchObject({ journalMode: 'WAL', checkpoints: 'background' });
+    const before = pagesInFile();
+    // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
+    store.transaction(() => {
+      for (let i = 0; i < 1500; i++) store.insertQuestion(question(`q-${i}`, { questions: [{ id: 'pick', header: 'Pick', question: 'x'.repeat(3000), options: [{ label: 'A' }, { label: 'B' }] }] }));
+    });
+    expect(pagesInFile()).toBe(before);
+    await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(before + 1000);
+    store.close();
+    const reopened = harness.open();
+    expect(reopened.getQuestion('q-1499')?.id).toBe('q-1499');
+    reopened.close();
   });
 
   it('[R1] never reuses a pruned seq after reopening', () => {

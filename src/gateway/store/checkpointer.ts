@@ -1,0 +1,78 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** How often the background connection copies committed WAL pages back into the database file. */
+export const CHECKPOINT_EVERY_MS = 200;
+
+/** Longest a closing store waits for the thread to let go of the database. */
+const STOP_WAIT_MS = 2000;
+
+// Plain CommonJS, so the thread starts without the TypeScript loader the gateway itself runs under.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const closed = new Int32Array(workerData.closed);
+let db;
+let timer;
+const letGo = () => {
+  clearInterval(timer);
+  if (db && db.open) db.close();
+  Atomics.store(closed, 0, 1);
+  Atomics.notify(closed, 0);
+};
+parentPort.on('message', () => {
+  letGo();
+  parentPort.close();
+});
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = ' + workerData.synchronous);
+} catch (err) {
+  letGo();
+  throw err;
+}
+timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    letGo();
+    parentPort.postMessage({ failed: String((err && err.message) || err) });
+  }
+}, workerData.everyMs);
+`;
+
+export type Checkpointer = { stop(): void };
+
+/**
+ * Runs WAL checkpoints on their own thread and connection. A checkpoint copies pages into the database file and syncs
+ * it; done inline by SQLite inside some COMMIT, it stalled the event loop for milliseconds about once every hundred
+ * commits. PASSIVE never blocks the gateway's writes. `onFailure` hears of a thread that stopped working, so the
+ * caller can go back to inline checkpoints; committed data never depends on it (R3: it is in the WAL already).
+ */
+export function startCheckpointer(file: string, synchronous: string, onFailure: (why: string) => void, everyMs = CHECKPOINT_EVERY_MS): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const closed = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, synchronous, everyMs, closed: closed.buffer } });
+  let stopped = false;
+  const fail = (why: string) => {
+    if (stopped) return;
+    stopped = true;
+    onFailure(why);
+    void worker.terminate();
+  };
+  worker.on('message', (m: { failed?: string }) => m.failed !== undefined && fail(m.failed));
+  worker.on('error', (err) => fail(err.message));
+  worker.on('exit', (code) => fail(`checkpoint thread exited with code ${code}`));
+  // Never keeps the process alive: SQLite recovers a WAL left behind on the next open.
+  worker.unref();
+  return {
+    /** Returns once the thread closed its connection, so the store's own close is the last and tidies the WAL. */
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      worker.postMessage('close');
+      Atomics.wait(closed, 0, 0, STOP_WAIT_MS);
+    },
+  };
+}
