@@ -29,6 +29,8 @@ const PARTS = ['question', 'panel', 'load', 'gateway'] as const;
 const { values } = parseArgs({
   options: { only: { type: 'string', default: PARTS.join(',') }, json: { type: 'string', default: join(ROOT, 'bench', 'results', 'latest.json') } },
 });
+// Exiting (rather than dying on the signal) runs the exit hooks that stop the gateway children.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 const only = new Set(values.only.split(',').map((s) => s.trim()));
 const started = performance.now();
 const step = (what: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${what}\n`);

@@ -34,6 +34,9 @@ export async function startBenchGateway(): Promise<BenchGateway> {
   writeFileSync(configPath, JSON.stringify(config));
   const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
   const pid = child.proc.pid!;
+  // A bench that dies half-way must not leave its gateway running.
+  const killOnExit = () => child.proc.kill('SIGKILL');
+  process.once('exit', killOnExit);
   return {
     url: child.url,
     wsUrl: child.wsUrl,
@@ -42,6 +45,7 @@ export async function startBenchGateway(): Promise<BenchGateway> {
     agentToken,
     rssMb: () => rssMb(pid),
     close: async () => {
+      process.off('exit', killOnExit);
       child.proc.kill('SIGTERM');
       await child.exit;
       rmSync(dir, { recursive: true, force: true });

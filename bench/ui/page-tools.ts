@@ -11,9 +11,14 @@ export const nodeNow = (): number => performance.timeOrigin + performance.now();
  */
 export async function newBenchContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Library mode waits forever by default; a stuck step should fail the run instead.
+  context.setDefaultTimeout(60_000);
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   return context;
 }
+
+/** Progress lines on stderr with BENCH_DEBUG=1, to see where a slow or stuck run is. */
+export const trace = (what: string): void => void (process.env.BENCH_DEBUG && process.stderr.write(`  ${new Date().toISOString().slice(11, 23)} ${what}\n`));
 
 export type PageClock = { offsetMs: number; uncertaintyMs: number };
 
@@ -55,17 +60,42 @@ export async function signalFromPage(page: Page, name: string): Promise<() => Pr
 
 /** Clicks "Load earlier" until the whole history is in the page; returns the time each page of history took to show. */
 export async function loadWholeHistory(page: Page, maxPages = 500): Promise<number[]> {
-  const button = page.getByRole('log', { name: 'Conversation' }).getByRole('button', { name: 'Load earlier' });
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const button = log.getByRole('button', { name: 'Load earlier' });
   const took: number[] = [];
   for (let i = 0; i < maxPages && (await button.count()) > 0; i++) {
+    const height = await log.evaluate((el) => el.scrollHeight);
     const t0 = nodeNow();
     await button.click();
-    // The button reads "Loading…" while the page is fetched; it is back (or gone) once the messages rendered.
-    await page.waitForFunction(() => {
-      const log = document.querySelector('[role="log"][aria-label="Conversation"]');
-      return ![...(log?.querySelectorAll('button') ?? [])].some((b) => b.textContent === 'Loading…');
-    });
+    // Older rows make the log taller; the label reads "Loading…" until they are in, and the button goes after the last page.
+    await log.evaluate(
+      (el, before) =>
+        new Promise<void>((done) => {
+          const settled = () => {
+            const labels = [...el.querySelectorAll('button')].map((b) => b.textContent);
+            return !labels.includes('Loading…') && (el.scrollHeight > before || !labels.includes('Load earlier'));
+          };
+          const poll = () => (settled() ? done() : requestAnimationFrame(poll));
+          poll();
+        }),
+      height,
+    );
     took.push(nodeNow() - t0);
   }
   return took;
+}
+
+/** Back to the latest message by keyboard (End on the focused log), as a reader would after paging back. */
+export async function scrollLogToEnd(page: Page): Promise<void> {
+  const log = page.getByRole('log', { name: 'Conversation' });
+  await log.focus();
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('End');
+    // Rows measured on the way can grow the log, so it takes a few presses to settle at the end.
+    const gap = await log.evaluate(
+      (el) => new Promise<number>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(el.scrollHeight - el.scrollTop - el.clientHeight)))),
+    );
+    if (gap < 2) return;
+  }
+  throw new Error('the log did not settle at its end');
 }

@@ -4,7 +4,7 @@ import type { GatewayClient } from '../../src/client/client.ts';
 import { connectOperator, inParallel, type BenchGateway } from '../lib/bench-gateway.ts';
 import { round, summarize, type Summary } from '../lib/stats.ts';
 import { prepareKeyTarget, pressKeys, readKeypress, type Keypress } from './keypress.ts';
-import { loadWholeHistory, newBenchContext, nodeNow, openSession, pageClock, signalFromPage } from './page-tools.ts';
+import { loadWholeHistory, newBenchContext, nodeNow, openSession, pageClock, scrollLogToEnd, signalFromPage, trace } from './page-tools.ts';
 
 export type SessionFigures = {
   messages: number;
@@ -97,18 +97,24 @@ export async function measurePanel(browser: Browser, gateway: BenchGateway, opts
   const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'bench-panel-agent' });
   const loadedKey = (await operator.request('sessions.create', { title: 'Loaded' })).session.key;
   const emptyKey = (await operator.request('sessions.create', { title: 'Empty' })).session.key;
+  trace('seeding messages');
   await seedMessages(operator, agent, loadedKey, opts.messages);
+  trace('seeding requests');
   await seedRequests(agent, loadedKey, opts.requests);
   await seedRequests(agent, emptyKey, 1);
   const contexts = [await newBenchContext(browser), await newBenchContext(browser)];
   try {
     const loadedPage = await openSession(contexts[0], gateway, loadedKey);
     const emptyPage = await openSession(contexts[1], gateway, emptyKey);
+    trace('pages open; loading the whole history');
     const t0 = nodeNow();
     const pages = await loadWholeHistory(loadedPage);
     const loadAllSeconds = (nodeNow() - t0) / 1000;
+    trace(`history loaded in ${pages.length} pages`);
+    await scrollLogToEnd(loadedPage);
     const loaded = await prepareKeyTarget(loadedPage);
     const empty = await prepareKeyTarget(emptyPage);
+    trace('pressing keys');
     const block = 20;
     const warmup = 10;
     await pressKeys(loaded, warmup);
@@ -117,6 +123,7 @@ export async function measurePanel(browser: Browser, gateway: BenchGateway, opts
       await pressKeys(empty, block);
       await pressKeys(loaded, block);
     }
+    trace('messages and heap');
     const figures = async (page: Page, target: typeof loaded, key: string, messages: number, requests: number): Promise<SessionFigures> => ({
       messages,
       pendingRequests: requests,
