@@ -25,7 +25,8 @@ export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptPro
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const { virtualizer, onScroll } = useTranscriptVirtualizer(logRef, listRef, entries);
+  const header = [history.hasNextPage, history.status, entries.length === 0].join();
+  const { virtualizer, onScroll, onKeyDown } = useTranscriptVirtualizer(logRef, listRef, entries, header);
   const rows = virtualizer.getVirtualItems();
   const margin = virtualizer.options.scrollMargin;
   const before = rows.length ? rows[0].start - margin : 0;
@@ -42,6 +43,7 @@ export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptPro
       tabIndex={0}
       className="transcript"
       onScroll={onScroll}
+      onKeyDown={onKeyDown}
     >
       {history.hasNextPage && (
         <div className="transcript-earlier">

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import type { TranscriptEntry } from './interleave.ts';
 
@@ -6,6 +6,15 @@ import type { TranscriptEntry } from './interleave.ts';
 export const RENDER_ALL_UP_TO = 150;
 /** Within this distance of the end the reader counts as following the conversation. */
 const NEAR_END_PX = 48;
+
+/** Roughly a row's height before it is measured: the closer, the less the view is corrected as rows come into it. */
+function estimateRow(entry: TranscriptEntry | undefined): number {
+  if (entry?.kind !== 'message') return 120;
+  const { text } = entry.message;
+  // A bubble holds about 90 characters a line at its widest; each line is 22 px under the author line.
+  const lines = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 90)), 0);
+  return 48 + 22 * lines;
+}
 
 const renderedIndexes = (range: Range): number[] =>
   range.count <= RENDER_ALL_UP_TO ? Array.from({ length: range.count }, (_, i) => i) : defaultRangeExtractor(range);
@@ -19,13 +28,15 @@ export function useTranscriptVirtualizer(
   scrollRef: RefObject<HTMLElement | null>,
   listRef: RefObject<HTMLElement | null>,
   entries: readonly TranscriptEntry[],
+  /** Changes whenever what is shown above the rows changes ("Load earlier", a note). */
+  header: string,
 ) {
   // Where the rows start inside the scroll box: below the padding, "Load earlier" and any note.
   const [scrollMargin, setScrollMargin] = useState(0);
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: useCallback((i: number) => (entries[i]?.kind === 'extra' ? 120 : 76), [entries]),
+    estimateSize: useCallback((i: number) => estimateRow(entries[i]), [entries]),
     getItemKey: useCallback((i: number) => entries[i]?.key ?? i, [entries]),
     rangeExtractor: renderedIndexes,
     overscan: 8,
@@ -36,9 +47,10 @@ export function useTranscriptVirtualizer(
   });
 
   useLayoutEffect(() => {
+    // Read only when what sits above the rows changed: reading it forces a layout, and scrolls re-render often.
     const top = listRef.current?.offsetTop ?? 0;
     if (top !== scrollMargin) setScrollMargin(top);
-  });
+  }, [listRef, scrollMargin, header]);
 
   const following = useRef(true);
   const onScroll = useCallback(() => {
@@ -46,10 +58,22 @@ export function useTranscriptVirtualizer(
     if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX;
   }, [scrollRef]);
 
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLElement>) => {
+      if (e.target !== e.currentTarget || e.altKey || e.shiftKey || e.metaKey || (e.key !== 'End' && e.key !== 'Home')) return;
+      // The browser's animated End/Home would be cut short by the corrections for rows measured on the way.
+      e.preventDefault();
+      following.current = e.key === 'End';
+      if (e.key === 'End') virtualizer.scrollToEnd();
+      else e.currentTarget.scrollTo({ top: 0 });
+    },
+    [virtualizer],
+  );
+
   useLayoutEffect(() => {
     // Appends follow by themselves; an entry placed among earlier ones (a question's summary) must not push the end out of view.
     if (entries.length > 0 && following.current && !virtualizer.isAtEnd()) virtualizer.scrollToEnd();
   }, [entries, virtualizer]);
 
-  return { virtualizer, onScroll };
+  return { virtualizer, onScroll, onKeyDown };
 }
