@@ -26,6 +26,7 @@ const ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
+/** BENCH_VSYNC=1 keeps frames on the display's clock, for figures as a 60 Hz screen would show them. */
 export function launchChromium(): Promise<Browser> {
   const args = process.env.BENCH_VSYNC ? ARGS.filter((a) => a !== '--disable-frame-rate-limit' && a !== '--disable-gpu-vsync') : ARGS;
   return chromium.launch({ executablePath: findChromium(), args });

@@ -14,7 +14,7 @@ export type Keypress = {
 function installKeyProbe() {
   const w = window as unknown as Record<string, unknown> & { benchPicked(n: number): void };
   const marks: { key: number; down: number; dom?: number; paint?: number }[] = [];
-  const slow: number[] = [];
+  const slow: { start: number; duration: number }[] = [];
   w.benchKeys = { marks, slow };
   const region = document.querySelector('[role="region"][aria-label="Questions"]')!;
   addEventListener(
@@ -35,7 +35,7 @@ function installKeyProbe() {
     });
   }).observe(region, { subtree: true, attributes: true, attributeFilter: ['aria-checked'] });
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (entry.name === 'keydown') slow.push(entry.duration);
+    for (const entry of list.getEntries()) if (entry.name === 'keydown') slow.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
 }
 
@@ -61,12 +61,13 @@ export async function pressKeys(target: KeyTarget, count: number): Promise<void>
 
 /** Reads what the probe recorded, skipping the first `skip` presses (warm-up). */
 export async function readKeypress(target: KeyTarget, skip: number): Promise<Keypress> {
-  type Marks = { marks: { down: number; dom?: number; paint?: number }[]; slow: number[] };
+  type Marks = { marks: { down: number; dom?: number; paint?: number }[]; slow: { start: number; duration: number }[] };
   const { marks, slow } = await target.page.evaluate(() => (window as unknown as { benchKeys: Marks }).benchKeys);
   const used = marks.slice(skip).filter((m) => m.dom !== undefined && m.paint !== undefined);
   return {
     toDom: summarize(used.map((m) => m.dom! - m.down)),
     toPaint: summarize(used.map((m) => m.paint! - m.down)),
-    slowEvents: slow.length,
+    // An entry's startTime is its event's timeStamp, which ties it to one measured press.
+    slowEvents: used.filter((m) => slow.some((e) => Math.abs(e.start - m.down) < 1)).length,
   };
 }

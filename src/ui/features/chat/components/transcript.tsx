@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import { useHistory } from '../api/get-history.ts';
@@ -19,8 +19,11 @@ function EntryView({ entry }: { entry: TranscriptEntry }) {
   return entry.kind === 'message' ? <MessageItem message={entry.message} /> : <div className="transcript-extra">{entry.item.node}</div>;
 }
 
-/** The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items. */
-export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptProps) {
+/**
+ * The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items.
+ * Memoised, so the page re-rendering for the dock or the sessions list leaves the log alone.
+ */
+export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptProps) {
   const history = useHistory(sessionKey);
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
@@ -75,4 +78,4 @@ export function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptPro
       </div>
     </div>
   );
-}
+});

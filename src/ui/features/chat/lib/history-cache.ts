@@ -48,12 +48,21 @@ export function endStreams(data: HistoryData | undefined, runId: string): Histor
   };
 }
 
+// Cached per history object: the transcript and the question summaries both read it, and it is redone on every message.
+const flattened = new WeakMap<HistoryData, TranscriptMessage[]>();
+
 /** Every cached message oldest first, once each (pages may overlap after new messages shift them). */
 export function flattenHistory(data: HistoryData | undefined): TranscriptMessage[] {
   if (!data) return [];
+  const cached = flattened.get(data);
+  if (cached) return cached;
   const seen = new Map<string, TranscriptMessage>();
   for (let i = data.pages.length - 1; i >= 0; i--) {
     for (const message of data.pages[i].messages) seen.set(message.id, message);
   }
-  return [...seen.values()].sort(byTime);
+  const list = [...seen.values()];
+  // Pages come oldest first and each is in order, so the sort is only needed when they interleave.
+  if (list.some((m, i) => i > 0 && byTime(list[i - 1], m) > 0)) list.sort(byTime);
+  flattened.set(data, list);
+  return list;
 }

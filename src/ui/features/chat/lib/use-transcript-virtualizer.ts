@@ -1,5 +1,6 @@
 import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import type { TranscriptMessage } from './history-cache.ts';
 import type { TranscriptEntry } from './interleave.ts';
 
 /** Up to this many entries the whole conversation stays in the page, so find-in-page and screen readers see all of it. */
@@ -7,13 +8,19 @@ export const RENDER_ALL_UP_TO = 150;
 /** Within this distance of the end the reader counts as following the conversation. */
 const NEAR_END_PX = 48;
 
+// Kept per message: every new entry makes the virtualizer lay out the whole list again from its estimates.
+const estimates = new WeakMap<TranscriptMessage, number>();
+
 /** Roughly a row's height before it is measured: the closer, the less the view is corrected as rows come into it. */
 function estimateRow(entry: TranscriptEntry | undefined): number {
   if (entry?.kind !== 'message') return 120;
-  const { text } = entry.message;
-  // A bubble holds about 90 characters a line at its widest; each line is 22 px under the author line.
-  const lines = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 90)), 0);
-  return 48 + 22 * lines;
+  let height = estimates.get(entry.message);
+  if (height === undefined) {
+    // A bubble holds about 90 characters a line at its widest; each line is 22 px under the author line.
+    const lines = entry.message.text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 90)), 0);
+    estimates.set(entry.message, (height = 48 + 22 * lines));
+  }
+  return height;
 }
 
 const renderedIndexes = (range: Range): number[] =>

@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GatewayClient } from '../../../../client/client.ts';
+import type { ChatMessage } from '../../../../protocol/index.ts';
+import { GatewayProvider } from '../../../lib/gateway.tsx';
+import { createQueryClient } from '../../../lib/query-client.ts';
+import { Transcript } from './transcript.tsx';
+
+// jsdom has no ResizeObserver; the virtualizer watches the log's size with one.
+if (typeof globalThis.ResizeObserver === 'undefined')
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+
+// jsdom lays nothing out: give the log a viewport's size and every row a message's height, as a browser would.
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ width: 800, height: 70 }));
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const message = (n: number): ChatMessage => ({
+  id: `m${n}`,
+  sessionKey: 's1',
+  role: n % 2 ? 'user' : 'assistant',
+  text: `Message number ${n}.`,
+  authorId: 'someone',
+  createdAtMs: n * 1000,
+  seq: n,
+});
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
+
+type Page = { messages: ChatMessage[]; hasMore: boolean };
+
+/** A gateway client whose chat.history answers from `pages`: the first without `before`, the next for each older request. */
+function setup(pages: Page[], extraItems = [] as { key: string; atMs: number; node: React.ReactNode }[]) {
+  const queue = [...pages];
+  const request = vi.fn(async (method: string) => {
+    if (method !== 'chat.history') throw new Error(`unexpected ${method}`);
+    return queue.shift() ?? { messages: [], hasMore: false };
+  });
+  const client = { request, on: () => () => {}, onHello: () => () => {}, onState: () => () => {}, state: { status: 'connected' } };
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <GatewayProvider client={client as unknown as GatewayClient}>
+        <Transcript sessionKey="s1" extraItems={extraItems} />
+      </GatewayProvider>
+    </QueryClientProvider>,
+  );
+  return { request, log: screen.getByRole('log', { name: 'Conversation' }) };
+}
+
+describe('Transcript', () => {
+  it('[U12][U7] lists a short conversation whole, oldest first, with extra items placed among the messages by time', async () => {
+    const { log } = setup([{ messages: range(1, 3), hasMore: false }], [{ key: 'q1', atMs: 2500, node: <p>Question summary</p> }]);
+    await waitFor(() => expect(within(log).getAllByRole('article')).toHaveLength(3));
+    const text = log.textContent ?? '';
+    const order = ['Message number 1.', 'Message number 2.', 'Question summary', 'Message number 3.'].map((t) => text.indexOf(t));
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]))).toBe(true);
+  });
+
+  it('[C3] "Load earlier" asks for the messages before the oldest one shown, and goes once there are no more', async () => {
+    const user = userEvent.setup();
+    const { request, log } = setup([
+      { messages: range(51, 100), hasMore: true },
+      { messages: range(1, 50), hasMore: false },
+    ]);
+    await user.click(await within(log).findByRole('button', { name: 'Load earlier' }));
+    expect(request).toHaveBeenLastCalledWith('chat.history', { sessionKey: 's1', limit: 50, before: 'm51' });
+    await waitFor(() => expect(within(log).getAllByRole('article')).toHaveLength(100));
+    expect(within(log).queryByRole('button', { name: 'Load earlier' })).toBeNull();
+  });
+
+  it('[U7] a long conversation keeps only a window of rows in the page', async () => {
+    // Where the window sits (at the latest message) needs real scrolling: e2e/transcript.spec.ts checks that in Chromium.
+    const { log } = setup([{ messages: range(1, 400), hasMore: false }]);
+    await waitFor(() => expect(within(log).getAllByRole('article').length).toBeGreaterThan(0));
+    expect(within(log).getAllByRole('article').length).toBeLessThan(150);
+  });
+});
