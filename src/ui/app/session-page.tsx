@@ -1,6 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { useSessions } from '../features/sessions/api/get-sessions.ts';
-import { sessionTitle } from '../features/sessions/lib/session-list.ts';
+import { lazy, Suspense, useMemo } from 'react';
+import { useSessionTitle } from '../features/sessions/api/get-sessions.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
@@ -20,17 +19,19 @@ function TranscriptPending() {
 
 /** `/s/<sessionKey>`: the conversation, with the question dock directly above the composer. */
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
-  const session = useSessions().data?.find((s) => s.key === sessionKey);
+  // Only the title: a session's activity changes with every message and question, and must not redraw the page.
+  const title = useSessionTitle(sessionKey);
   const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
+  const composer = useMemo(() => <SessionComposer sessionKey={sessionKey} />, [sessionKey]);
 
   return (
     <div className="session-page">
-      <h1 className="session-title">{session ? sessionTitle(session) : 'Session'}</h1>
+      <h1 className="session-title">{title ?? 'Session'}</h1>
       <Suspense fallback={<TranscriptPending />}>
         <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
       </Suspense>
       <div className="dock-area">
-        <QuestionDock sessionKey={sessionKey} composer={<SessionComposer sessionKey={sessionKey} />} />
+        <QuestionDock sessionKey={sessionKey} composer={composer} />
       </div>
     </div>
   );

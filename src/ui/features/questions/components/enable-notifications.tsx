@@ -1,19 +1,25 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 
-const supported = () => typeof Notification !== 'undefined';
+// Reading `Notification.permission` asks the browser each time, and the header mounts with every question: read it once.
+let known: NotificationPermission | undefined;
+function permissionNow(): NotificationPermission {
+  if (typeof Notification === 'undefined') return 'denied';
+  return (known ??= Notification.permission);
+}
 
 /** Offered only while the browser has not been asked yet; after an answer either way it stays out of sight (U13). */
 export function EnableNotifications() {
-  const [permission, setPermission] = useState(() => (supported() ? Notification.permission : 'denied'));
+  const [permission, setPermission] = useState(permissionNow);
   if (permission !== 'default') return null;
+  const settle = (answer: NotificationPermission) => setPermission((known = answer));
   return (
     <Button
       variant="ghost"
       size="sm"
       className="qd-enable-notifications"
       onClick={() => {
-        void Notification.requestPermission().then(setPermission, () => setPermission(Notification.permission));
+        void Notification.requestPermission().then(settle, () => settle(Notification.permission));
       }}
     >
       Enable notifications

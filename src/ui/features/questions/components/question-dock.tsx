@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
@@ -14,11 +14,22 @@ import { RequestPanel } from './request-panel.tsx';
 
 const NONE: QuestionRecord[] = [];
 
+/** Carries out focus requests; its own component, so a request made and handled re-renders nothing else. */
+function DockFocus(props: {
+  sessionKey: string;
+  regionRef: RefObject<HTMLElement | null>;
+  composerRef: RefObject<HTMLDivElement | null>;
+  shownId: string | null;
+}) {
+  useDockFocus(props.sessionKey, props.regionRef, props.composerRef, props.shownId);
+  return null;
+}
+
 /**
  * The dock above the composer (U1): an expanded blocking question replaces the composer, an async one sits above it,
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
-export function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
+export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
   useQuestionsSync();
   useAttention();
   const marksOf = useMarksOf(sessionKey);
@@ -39,7 +50,6 @@ export function QuestionDock({ sessionKey, composer }: { sessionKey: string; com
     if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
   });
   const shownId = expanded ? current.id : null;
-  useDockFocus(sessionKey, regionRef, composerRef, shownId);
   useReminderEvents(sessionKey, regionRef, shownId);
   useEffect(() => {
     // The shown request was answered elsewhere or ended under the user's focus: keep focus in a sensible place.
@@ -49,11 +59,18 @@ export function QuestionDock({ sessionKey, composer }: { sessionKey: string; com
     actions.focusRequested(sessionKey, 'request');
   }, [shownId, sessionKey, actions]);
 
-  const selectRelative = (delta: number) => {
-    if (!current || requests.length < 2) return;
-    const index = requests.indexOf(current);
-    actions.requestSelected(sessionKey, requests[(index + delta + requests.length) % requests.length].id);
-  };
+  // Stable across renders, so the panel (memoised) re-renders only when what it shows changes.
+  const latest = useRef({ requests, current });
+  latest.current = { requests, current };
+  const selectRelative = useCallback(
+    (delta: number) => {
+      const { requests, current } = latest.current;
+      if (!current || requests.length < 2) return;
+      const index = requests.indexOf(current);
+      actions.requestSelected(sessionKey, requests[(index + delta + requests.length) % requests.length].id);
+    },
+    [actions, sessionKey],
+  );
 
   return (
     <div className="qd-dock">
@@ -86,6 +103,7 @@ export function QuestionDock({ sessionKey, composer }: { sessionKey: string; com
       <div ref={composerRef} className="qd-composer" hidden={expanded && current.mode === 'blocking'}>
         {composer}
       </div>
+      <DockFocus sessionKey={sessionKey} regionRef={regionRef} composerRef={composerRef} shownId={shownId} />
     </div>
   );
-}
+});

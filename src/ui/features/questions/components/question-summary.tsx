@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../lib/outbox/summary.ts';
@@ -15,7 +16,7 @@ type Props = { record: QuestionRecord; sessionKey: string; slots?: SummarySlots 
  * What the transcript keeps of a question: each wording with its answer, or the outcome beside the wording (U5, U7),
  * and for an async answer its delivery, read back from the saved reply (U8, U9).
  */
-export function QuestionSummary({ record, sessionKey, slots }: Props) {
+export const QuestionSummary = memo(function QuestionSummary({ record, sessionKey, slots }: Props) {
   const identity = useHello()?.auth.identity;
   const marks = useLocalMarks(record.id);
   const outcome = outcomeOf(record, { sentHere: useSentHere(record.id), identity, marks, sentMessageId: marks.row?.messageId });
@@ -34,4 +35,4 @@ export function QuestionSummary({ record, sessionKey, slots }: Props) {
       {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}
     </div>
   );
-}
+});

@@ -1,6 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { memo, useRef, useState, type FormEvent } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
+import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { collectAnswers } from '../../../lib/questions/answers.ts';
 import { draftActions, useDraftStep, useDraftsStore } from '../../../lib/questions/drafts.ts';
 import { endedElsewhere } from '../../../lib/questions/resolution.ts';
@@ -22,7 +23,7 @@ type Props = {
 };
 
 /** One request, expanded: a stepper on wide screens, stacked cards on narrow ones (U2, U12). */
-export function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative }: Props) {
+export const RequestPanel = memo(function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative }: Props) {
   const stacked = useNarrow();
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
@@ -65,7 +66,8 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
       const option = item?.options[index];
       if (!item || !option) return;
       draftActions().optionPicked(record.id, item.id, option.label, item.multiSelect === true);
-      document.getElementById(optionId(record.id, item.id, index))?.focus();
+      const picked = document.getElementById(optionId(record.id, item.id, index));
+      if (picked) focusWithoutLayout(picked);
     },
   };
 
@@ -110,4 +112,4 @@ export function RequestPanel({ sessionKey, record, position, requestCount, onSel
       <StepperFooter ctx={ctx} error={error} />
     </form>
   );
-}
+});

@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react';
+import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useDockUiActions, useFocusRequest } from '../stores/dock-ui.ts';
 
 const FIELD = 'textarea, input:not([type="hidden"]), [contenteditable="true"]';
@@ -12,7 +13,7 @@ export function focusIntoRequest(region: HTMLElement | null): boolean {
     question.querySelector<HTMLElement>('[role="radio"][aria-checked="true"]') ??
     question.querySelector<HTMLElement>('[role="radio"], [role="checkbox"]') ??
     panel;
-  target.focus();
+  focusWithoutLayout(target);
   return true;
 }
 

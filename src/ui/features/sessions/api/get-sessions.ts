@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { Session } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { sortSessions } from '../lib/session-list.ts';
+import { sessionTitle, sortSessions } from '../lib/session-list.ts';
 
 export const sessionsKey = ['sessions'] as const;
 
@@ -18,4 +18,15 @@ export function sessionsQueryOptions(client: GatewayClient) {
 
 export function useSessions() {
   return useQuery(sessionsQueryOptions(useGateway()));
+}
+
+/** One session's title, re-rendering its reader only when the title itself changes. */
+export function useSessionTitle(sessionKey: string): string | undefined {
+  return useQuery({
+    ...sessionsQueryOptions(useGateway()),
+    select: (sessions: Session[]) => {
+      const session = sessions.find((s) => s.key === sessionKey);
+      return session ? sessionTitle(session) : undefined;
+    },
+  }).data;
 }
