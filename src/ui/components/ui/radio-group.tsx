@@ -7,10 +7,10 @@ export function RadioGroup({ className, ...props }: ComponentProps<typeof RadioG
   return <RadioGroupPrimitive.Root className={['radio-group', className].filter(Boolean).join(' ')} {...props} />;
 }
 
+/**
+ * The dot is drawn by CSS from `data-state`: Radix's Indicator mounts through Presence, which reads computed styles
+ * on every change, and a number key must repaint the options within a frame.
+ */
 export function RadioGroupItem({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Item>) {
-  return (
-    <RadioGroupPrimitive.Item className={['radio', className].filter(Boolean).join(' ')} {...props}>
-      <RadioGroupPrimitive.Indicator className="radio-indicator" />
-    </RadioGroupPrimitive.Item>
-  );
+  return <RadioGroupPrimitive.Item className={['radio', className].filter(Boolean).join(' ')} {...props} />;
 }
