@@ -30,6 +30,16 @@ export function mergeRecords(prev: QuestionRecord[] | undefined, next: QuestionR
 
 const byCreated = (a: QuestionRecord, b: QuestionRecord) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id);
 
+/**
+ * Keeps the previous array when it holds the same records: `mergeRecords` and the events keep an unchanged record's
+ * object, so a shallow look is enough, where react-query's default deep comparison walks every record ever seen on
+ * each event.
+ */
+function shareShallow(previous: unknown, next: unknown): unknown {
+  if (!Array.isArray(previous) || !Array.isArray(next) || previous.length !== next.length) return next;
+  return next.every((item, i) => item === previous[i]) ? previous : next;
+}
+
 /** Every question this identity may see, any status (A3): the dock shows the pending ones, the transcript the rest. */
 export function questionsQueryOptions(client: GatewayClient) {
   return queryOptions({
@@ -37,6 +47,7 @@ export function questionsQueryOptions(client: GatewayClient) {
     queryFn: async ({ client: queryClient }) =>
       mergeRecords(queryClient.getQueryData<QuestionRecord[]>(questionsKey), await getQuestions(client)),
     staleTime: Infinity,
+    structuralSharing: shareShallow,
   });
 }
 
