@@ -12,14 +12,8 @@ import { useDraftsStore } from '../../lib/questions/drafts.ts';
 import { questionsKey } from './api/get-questions.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useSkipsStore } from './stores/skips.ts';
+import '../../testing/resize-observer.ts';
 
-// jsdom has no ResizeObserver; Radix measures its radios and checkboxes with one.
-if (typeof globalThis.ResizeObserver === 'undefined')
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
 
 type Handler = (payload: unknown, seq?: number) => void;
 type RequestImpl = (method: string, params: Record<string, unknown>) => Promise<unknown>;

@@ -8,14 +8,8 @@ import type { ChatMessage } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { Transcript } from './transcript.tsx';
+import '../../../testing/resize-observer.ts';
 
-// jsdom has no ResizeObserver; the virtualizer watches the log's size with one.
-if (typeof globalThis.ResizeObserver === 'undefined')
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
 
 // jsdom lays nothing out: give the log a viewport's size and every row a message's height, as a browser would.
 beforeEach(() => {
