@@ -64,21 +64,13 @@ type Outcome = Pick<QuestionRecord, 'status' | 'answers' | 'questions'>;
  * `Answered: Environment: Staging · Notify: Email, Slack`), `Skipped`, `Expired`, `Cancelled`; null while pending.
  */
 export function readableOutcome(record: Outcome): string | null {
-  switch (record.status) {
-    case 'pending':
-      return null;
-    case 'skipped':
-      return 'Skipped';
-    case 'expired':
-      return 'Expired';
-    case 'cancelled':
-      return 'Cancelled';
-    case 'answered': {
-      const answers = record.answers;
-      if (!answers) return 'Answered';
-      const values = (id: string) => (answers[id] ?? []).join(', ');
-      if (record.questions.length === 1) return `Answered: ${values(record.questions[0].id)}`;
-      return `Answered: ${record.questions.map((q) => `${oneLine(q.header || q.question)}: ${values(q.id)}`).join(' · ')}`;
-    }
-  }
+  if (record.status === 'pending') return null;
+  if (record.status !== 'answered') return NO_ANSWER_WORDS[record.status];
+  const answers = record.answers;
+  if (!answers) return 'Answered';
+  const values = (id: string) => (answers[id] ?? []).join(', ');
+  if (record.questions.length === 1) return `Answered: ${values(record.questions[0].id)}`;
+  return `Answered: ${record.questions.map((q) => `${oneLine(q.header || q.question)}: ${values(q.id)}`).join(' · ')}`;
 }
+
+const NO_ANSWER_WORDS = { skipped: 'Skipped', expired: 'Expired', cancelled: 'Cancelled' } as const;
