@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
+import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { OptionRows } from './option-rows.tsx';
@@ -28,9 +29,12 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
     onDraft(next);
     if (effect) onEffect(effect);
   };
-  useInput((input, key) => {
-    if (!getDraft().editingOther) apply(promptKey(record, getDraft(), { ...key, input }));
-  }, { isActive: !draft.editingOther });
+  useInput(
+    (input, key) => {
+      for (const k of splitKeys(input, key)) if (!getDraft().editingOther) apply(promptKey(record, getDraft(), { ...k.key, input: k.input }));
+    },
+    { isActive: !draft.editingOther },
+  );
   const several = record.questions.length > 1;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>

@@ -41,10 +41,17 @@ const itemDraft = (draft: PromptDraft, id: string) => draft.items[id] ?? EMPTY_I
 /** Rows of the current question: its options, then Other… and Skip. */
 export const rowCount = (record: Record_, draft: PromptDraft) => record.questions[draft.step].options.length + 2;
 
+/** The row to highlight on arriving at a question: its first chosen option, else the first row. */
+function cursorAt(record: Record_, draft: PromptDraft, step: number): number {
+  const item = record.questions[step];
+  const chosen = itemDraft(draft, item.id).chosen;
+  return Math.max(0, item.options.findIndex((o) => chosen.includes(o.label)));
+}
+
 /** Goes to the next question, or on the last one submits (W3: after a confirmation when Other text looks like a credential). */
 function advance(record: Record_, draft: PromptDraft): PromptStep {
   const last = record.questions.length - 1;
-  if (draft.step < last) return { draft: { ...draft, step: draft.step + 1, cursor: 0, editingOther: false, problem: undefined } };
+  if (draft.step < last) return { draft: { ...draft, step: draft.step + 1, cursor: cursorAt(record, draft, draft.step + 1), editingOther: false, problem: undefined } };
   const collected = collectAnswers(record, draft.items);
   if (!collected.ok) {
     const step = record.questions.findIndex((q) => q.id === collected.missing[0]);
@@ -79,7 +86,7 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   if (key.escape) return { draft, effect: { kind: 'close' } };
   if (key.upArrow) return { draft: { ...draft, cursor: (draft.cursor + rows - 1) % rows } };
   if (key.downArrow) return { draft: { ...draft, cursor: (draft.cursor + 1) % rows } };
-  if (key.leftArrow && draft.step > 0) return { draft: { ...draft, step: draft.step - 1, cursor: 0, problem: undefined } };
+  if (key.leftArrow && draft.step > 0) return { draft: { ...draft, step: draft.step - 1, cursor: cursorAt(record, draft, draft.step - 1), problem: undefined } };
   if (key.input === '[') return { draft, effect: { kind: 'switch', by: -1 } };
   if (key.input === ']') return { draft, effect: { kind: 'switch', by: 1 } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);

@@ -39,7 +39,7 @@ export class TuiActions {
   async openSession(sessionKey: string): Promise<void> {
     try {
       await loadSession(this.client, this.store, sessionKey);
-      update(this.store, (s) => ({ sessionKey, view: 'composer', requestId: null, flash: null }));
+      update(this.store, () => ({ sessionKey, view: 'composer', requestId: null, dismissed: {}, flash: null }));
     } catch (err) {
       this.flash(`Could not open session ${sessionKey}: ${errorText(err)}`, 'error');
     }

@@ -26,6 +26,8 @@ export const withSession = (s: TuiState, session: Session): Partial<TuiState> =>
 
 /** A record as the gateway now has it; the time it ended is noted for the transcript (V5). */
 export function withQuestion(s: TuiState, q: QuestionRecord, now = Date.now()): Partial<TuiState> {
+  // An ended question never turns pending again: a list fetched before it ended may arrive after its event.
+  if (q.status === 'pending' && s.questions[q.id] && s.questions[q.id].status !== 'pending') return {};
   const patch: Partial<TuiState> = { questions: { ...s.questions, [q.id]: q } };
   if (q.status === 'pending') patch.seenPending = { ...s.seenPending, [q.id]: true };
   else if (s.endedAtMs[q.id] === undefined) patch.endedAtMs = { ...s.endedAtMs, [q.id]: q.resolvedBy?.atMs ?? now };
