@@ -63,7 +63,7 @@ export class TuiActions {
     if (!trimmed) return;
     if (trimmed.startsWith('/')) return this.command(trimmed);
     const s = this.store.getState();
-    if (!s.sessionKey) return;
+    if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
     const pending = currentRequest(s)?.record ?? pendingRequests(s)[0];
     if (pending) return this.plainReply(pending, text);
     update(this.store, () => ({ composerText: '', flash: null }));
