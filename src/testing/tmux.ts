@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO } from './gateway-child.ts';
@@ -55,6 +56,8 @@ export class TmuxScreen {
     } catch {
       // Already gone.
     }
+    // The server's socket file is ours too.
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.server), { force: true });
   }
 }
 
