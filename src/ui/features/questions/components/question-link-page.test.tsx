@@ -7,7 +7,7 @@ import { deployRecord, fakeClient, resetStores, setup } from '../test-helpers.ts
 import QuestionLinkPage from './question-link-page.tsx';
 
 const linkRecord = (over: Partial<QuestionRecord> = {}) => deployRecord({ sessionKey: undefined, ...over });
-const group = (name: string) => screen.getByRole('group', { name, exact: true });
+const group = (name: string) => screen.getByRole('group', { name });
 
 /** A client whose question.get answers with `record` (or throws it), the rest as the fake gateway does. */
 function clientWith(get: () => QuestionRecord | Error) {
@@ -30,7 +30,7 @@ describe('QuestionLinkPage', () => {
     const user = userEvent.setup();
     const client = clientWith(() => linkRecord());
     setup([], client).render(<QuestionLinkPage id="q-deploy" />);
-    const env = await screen.findByRole('group', { name: 'Environment', exact: true });
+    const env = await screen.findByRole('group', { name: 'Environment' });
     await user.click(within(env).getByRole('radio', { name: 'Staging (Recommended)' }));
     await user.keyboard('2');
     expect(within(env).getByRole('radio', { name: 'Production' })).toBeChecked();
@@ -71,7 +71,7 @@ describe('QuestionLinkPage', () => {
     expect(await screen.findByRole('heading', { name: 'Could not load the question' }, { timeout: 5000 })).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('group', { name: 'Environment', exact: true })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Environment' })).toBeInTheDocument();
     cleanup();
     setup([], clientWith(() => new AskdockError('QUESTION_NOT_FOUND', 'no such question'))).render(<QuestionLinkPage id="q-gone" />);
     expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
@@ -80,7 +80,7 @@ describe('QuestionLinkPage', () => {
   it('[U7][Q8] the record lives in the one questions cache: its event ends the page in place', async () => {
     const { client, render, queryClient } = setup([], clientWith(() => linkRecord()));
     render(<QuestionLinkPage id="q-deploy" />);
-    await screen.findByRole('group', { name: 'Environment', exact: true });
+    await screen.findByRole('group', { name: 'Environment' });
     expect(queryClient.getQueryData<QuestionRecord[]>(['questions'])?.map((r) => r.id)).toEqual(['q-deploy']);
     client.emit('question.resolved', { id: 'q-deploy', status: 'cancelled', reason: 'run-ended' });
     expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
