@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Session } from '../../protocol/index.ts';
 
 type Props = { sessions: Session[]; openKey: string | null; onPick: (key: string) => void; onCancel: () => void };
@@ -7,12 +7,19 @@ type Props = { sessions: Session[]; openKey: string | null; onPick: (key: string
 /** V1 `/sessions`: newest first, ↑/↓ and Enter; Esc goes back. */
 export function SessionsPicker({ sessions, openKey, onPick, onCancel }: Props) {
   const rows = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs));
-  const [cursor, setCursor] = useState(Math.max(0, rows.findIndex((s) => s.key === openKey)));
+  const [cursor, setCursorState] = useState(Math.max(0, rows.findIndex((s) => s.key === openKey)));
+  // Keys of one burst arrive before the next render: Enter must see the row the arrows just moved to.
+  const at = useRef(cursor);
+  const setCursor = (n: number) => {
+    at.current = n;
+    setCursorState(n);
+  };
   useInput((_input, key) => {
+    const n = Math.max(1, rows.length);
     if (key.escape) return onCancel();
-    if (key.upArrow) return setCursor((c) => (c + rows.length - 1) % Math.max(1, rows.length));
-    if (key.downArrow) return setCursor((c) => (c + 1) % Math.max(1, rows.length));
-    if (key.return && rows[cursor]) return onPick(rows[cursor].key);
+    if (key.upArrow) return setCursor((at.current + n - 1) % n);
+    if (key.downArrow) return setCursor((at.current + 1) % n);
+    if (key.return && rows[at.current]) return onPick(rows[at.current].key);
   });
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
