@@ -10,7 +10,7 @@ import { useAnswerRequest } from '../hooks/use-answer-request.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 import { DockHeader } from './dock-header.tsx';
-import { optionId } from './dom-ids.ts';
+import { optionId, otherId } from './dom-ids.ts';
 import { QuestionStep } from './question-step.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 
@@ -63,6 +63,12 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
     pick: (index, target) => {
       const holder = target instanceof Element ? target.closest('[data-question-id]')?.getAttribute('data-question-id') : null;
       const item = record.questions.find((q) => q.id === holder) ?? record.questions[stacked ? 0 : step];
+      if (item && index === item.options.length) {
+        // The number after the last option is the Other card's: it takes focus, the digit is not typed.
+        const other = document.getElementById(otherId(record.id, item.id));
+        if (other) focusWithoutLayout(other);
+        return;
+      }
       const option = item?.options[index];
       if (!item || !option) return;
       draftActions().optionPicked(record.id, item.id, option.label, item.multiSelect === true);
