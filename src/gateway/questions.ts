@@ -194,8 +194,8 @@ export class QuestionManager {
   }
 
   /** Q9: inside the transaction that saves the reply message. */
-  recordReply(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, messageId: string): void {
-    const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs: this.core.clock.now() };
+  recordReply(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, messageId: string, surface?: string): void {
+    const resolvedBy = { identity: identity.id, surface: surface ?? defaultSurface(identity), atMs: this.core.clock.now() };
     this.finishIn(tx, q, { status: 'answered', ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
   }
 

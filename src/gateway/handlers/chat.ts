@@ -27,7 +27,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       });
       core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
       // Q9: the question turns answered in the same transaction that saves its reply.
-      if (reply) core.questions.recordReply(tx, identity, reply.q, reply.answers, message.id);
+      if (reply) core.questions.recordReply(tx, identity, reply.q, reply.answers, message.id, conn.surface);
       return { messageId: message.id, seq: message.seq, deduped: false };
     });
   },

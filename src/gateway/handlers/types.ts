@@ -10,6 +10,8 @@ export type ConnInfo = {
   clientId: string;
   mode: ClientMode;
   viewer: Viewer;
+  /** Where answers sent on this connection come from when a request does not say (in-process channels: `channel:<name>`). */
+  surface?: string;
 };
 
 export type Ctx = { core: Core; conn: ConnInfo; signal: AbortSignal };
