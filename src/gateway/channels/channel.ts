@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AskdockError, formatAsyncAnswerText, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
+import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import { AskdockError, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
 import type { StoredEvent } from '../store/types.ts';
 import { canAnswerQuestion } from '../visibility.ts';

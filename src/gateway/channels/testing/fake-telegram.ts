@@ -131,3 +131,43 @@ export class FakeTelegram {
     await this.http.close();
   }
 }
+
+/** The shared channel scenarios, played on Telegram: everyone writes in one group chat. */
+export class TelegramDriver {
+  readonly name = 'telegram' as const;
+  readonly ids = { alice: '5551234', bob: '5552222', carol: '5553333' };
+  readonly chatId = -1001;
+  fake!: FakeTelegram;
+
+  async start(): Promise<void> {
+    this.fake = await FakeTelegram.start();
+  }
+
+  config(users: Record<string, string>): Record<string, unknown> {
+    return { botToken: this.fake.token, users, apiRoot: this.fake.apiRoot };
+  }
+
+  async userSays(user: string, text: string): Promise<void> {
+    this.fake.userSends(Number(user), text, this.chatId);
+  }
+
+  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+    const message = this.fake.messages.find((m) => String(m.message_id) === seen.ref);
+    const button = FakeTelegram.buttons(message).flat().find((b) => b.text === label);
+    if (!message || !button?.callback_data) throw new Error(`no button "${label}" on message ${seen.ref}`);
+    this.fake.userPresses(Number(user), message, button.callback_data);
+  }
+
+  messages() {
+    return this.fake.messages.map((m) => ({
+      ref: String(m.message_id),
+      text: m.text,
+      buttons: FakeTelegram.buttons(m).flat().map((b) => b.text),
+      ...(m.reply_markup?.force_reply ? { forceReply: true } : {}),
+    }));
+  }
+
+  close(): Promise<void> {
+    return this.fake.close();
+  }
+}
