@@ -116,7 +116,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
-  const channels = new Channels(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
+  const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
     log,
     announce: opts.announce ?? ((line: string) => process.stdout.write(line + '\n')),
     checkFrames,

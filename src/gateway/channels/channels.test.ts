@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readablePrompt } from '../../answers/readable-prompt.ts';
 import { item } from '../../testing/gateway-harness.ts';
 import { until } from './testing/fake-http.ts';
+import { DiscordDriver } from './testing/fake-discord.ts';
+import { SlackDriver, slackPost } from './testing/fake-slack.ts';
 import { TelegramDriver } from './testing/fake-telegram.ts';
 import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from './testing/channel-harness.ts';
 
@@ -15,7 +17,7 @@ const BUTTONS: Record<string, string[]> = {
   discord: ['Staging', 'Production', 'Skip'],
 };
 
-const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver()];
+const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
 
 describe.each(drivers.map((make) => [make().name, make] as const))('%s channel', (name, make) => {
   let driver: PlatformDriver;
@@ -48,7 +50,8 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(prompt.buttons).toEqual(BUTTONS[name]);
     expect(prompt.text).toContain('Where should it deploy?');
     await driver.press(driver.ids.alice, prompt, 'Staging');
-    const q = await until(async () => ((await w.question(id)).status === 'answered' ? w.question(id) : undefined), 'the answer');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const q = await w.question(id);
     expect(q.answers).toEqual({ env: ['Staging'] });
     expect(q.resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
     const edited = await posted('the outcome', (m) => m.ref === prompt.ref && m.text.includes('Answered: Staging'));
@@ -159,6 +162,95 @@ describe('telegram specifics', () => {
       await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.text.endsWith('Answered: Staging')), 'the edit after retry_after');
       const edits = driver.fake.http.callsOf('editMessageText');
       expect(edits).toHaveLength(2);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('slack specifics', () => {
+  it('[H6][H7] answers url_verification; refuses bad, missing and stale signatures with 401 and changes nothing', async () => {
+    const driver = new SlackDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const events = `${w.t.gw.url}/channels/slack/events`;
+      const challenge = JSON.stringify({ type: 'url_verification', challenge: 'chal-123' });
+      const ok = await slackPost(events, driver.secret, challenge, 'application/json');
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ challenge: 'chal-123' });
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+      const msg = JSON.stringify({ type: 'event_callback', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text: 'forged', ts: '1.1' } });
+      expect((await slackPost(events, 'wrong-secret', msg, 'application/json')).status).toBe(401);
+      expect((await fetch(events, { method: 'POST', headers: { 'content-type': 'application/json' }, body: msg })).status).toBe(401);
+      expect((await slackPost(events, driver.secret, msg, 'application/json', undefined, Math.floor(Date.now() / 1000) - 301)).status).toBe(401);
+      expect((await slackPost(events, driver.secret, challenge, 'application/json', 'v0=' + '0'.repeat(64))).status).toBe(401);
+      const action = driver.fake.messages.find((m) => m.ts === prompt.ref)!;
+      const press = driver.interaction(driver.ids.alice, prompt.ref, String(action.blocks[1]?.elements?.[0]?.action_id));
+      const interactions = `${w.t.gw.url}/channels/slack/interactions`;
+      expect((await slackPost(interactions, 'wrong-secret', press, 'application/x-www-form-urlencoded')).status).toBe(401);
+      expect((await w.question(id)).status).toBe('pending');
+      expect(w.t.gw.store.history(key, 10).messages.some((m) => m.text === 'forged')).toBe(false);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('[H4] a refused press is told to the presser alone', async () => {
+    const driver = new SlackDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const key = await w.sessionFromFirstMessage('deploy');
+      await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+      await driver.press(driver.ids.bob, prompt, 'Staging');
+      const note = await until(() => driver.fake.ephemeral[0], 'the ephemeral note');
+      expect(note).toEqual({ channel: driver.channel, user: driver.ids.bob, text: 'You may not answer this question.' });
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('discord specifics', () => {
+  it('[H6][H7] answers PING with PONG; refuses bad and missing Ed25519 signatures with 401 and changes nothing', async () => {
+    const driver = new DiscordDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const ping = await driver.post(JSON.stringify({ id: '1', type: 1, application_id: driver.applicationId, token: 't', version: 1 }));
+      expect(ping.status).toBe(200);
+      expect(await ping.json()).toEqual({ type: 1 });
+      expect(driver.fake.identifies).toHaveLength(1);
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+      const message = driver.fake.messages.find((m) => m.id === prompt.ref)!;
+      const press = driver.interaction(driver.ids.alice, prompt.ref, String(message.components[0].components[0].custom_id));
+      const other = (await import('node:crypto')).generateKeyPairSync('ed25519');
+      expect((await driver.post(press, { key: other.privateKey })).status).toBe(401);
+      expect((await driver.post(press, { signature: 'zz' })).status).toBe(401);
+      const unsigned = await fetch(`${w.t.gw.url}/channels/discord/interactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: press });
+      expect(unsigned.status).toBe(401);
+      expect((await w.question(id)).status).toBe('pending');
+      // The same body, signed properly, answers.
+      expect((await driver.post(press)).status).toBe(200);
+      await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
+    const driver = new DiscordDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const key = await w.sessionFromFirstMessage('deploy');
+      await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+      await driver.press(driver.ids.bob, prompt, 'Staging');
+      const note = await until(() => driver.fake.followUps[0], 'the follow-up');
+      expect(note).toMatchObject({ content: 'You may not answer this question.', flags: 64 });
     } finally {
       await w.close();
     }

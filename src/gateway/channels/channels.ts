@@ -4,9 +4,6 @@ import type { Core } from '../core.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
-import { DiscordAdapter } from './discord.ts';
-import { SlackAdapter } from './slack.ts';
-import { TelegramAdapter } from './telegram.ts';
 import type { ChannelAdapter, ChannelRoute } from './types.ts';
 
 export type ChannelsOptions = {
@@ -21,10 +18,11 @@ export type ChannelsOptions = {
 /** Webhook bodies are small JSON or form posts; anything bigger is refused before it is buffered whole. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
-function adapterFor(name: keyof ChannelsConfig, config: ChannelsConfig, log: (line: string) => void): ChannelAdapter | null {
-  if (name === 'telegram' && config.telegram) return new TelegramAdapter(config.telegram, log);
-  if (name === 'slack' && config.slack) return new SlackAdapter(config.slack, log);
-  if (name === 'discord' && config.discord) return new DiscordAdapter(config.discord, log);
+/** Each platform's library is loaded only when that platform is configured: a gateway without channels starts as fast as before. */
+async function adapterFor(name: keyof ChannelsConfig, config: ChannelsConfig, log: (line: string) => void): Promise<ChannelAdapter | null> {
+  if (name === 'telegram' && config.telegram) return new (await import('./telegram.ts')).TelegramAdapter(config.telegram, log);
+  if (name === 'slack' && config.slack) return new (await import('./slack.ts')).SlackAdapter(config.slack, log);
+  if (name === 'discord' && config.discord) return new (await import('./discord.ts')).DiscordAdapter(config.discord, log);
   return null;
 }
 
@@ -35,16 +33,20 @@ export class Channels {
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(core: Core, config: GatewayConfig, channels: ChannelsConfig, private readonly opts: ChannelsOptions) {
+  private constructor(private readonly opts: ChannelsOptions) {}
+
+  static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
+    const out = new Channels(opts);
     for (const name of ['telegram', 'slack', 'discord'] as const) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);
-      const adapter = adapterFor(name, channels, log);
+      const adapter = await adapterFor(name, channels, log);
       const users = channels[name]?.users;
       if (!adapter || !users) continue;
       const caller = new ChannelCaller(core, config, `channel:${name}`, opts.checkFrames);
-      this.list.push(new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}) }));
-      for (const route of adapter.routes) this.routes.set(route.path, route);
+      out.list.push(new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}) }));
+      for (const route of adapter.routes) out.routes.set(route.path, route);
     }
+    return out;
   }
 
   start(): void {

@@ -7,7 +7,7 @@ import {
   type APIActionRowComponent,
   type APIButtonComponent,
   type GatewayDispatchPayload,
-} from 'discord.js';
+} from 'discord-api-types/v10';
 import type { DiscordConfig } from './config.ts';
 import { discordPublicKey, discordRoutes } from './discord-webhooks.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelRoute, type ChannelSink, type Post } from './types.ts';

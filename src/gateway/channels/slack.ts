@@ -73,7 +73,7 @@ export class SlackAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const sent = await this.client.chat.postMessage({ channel: conversation, text: post.text, blocks: slackBlocks(post) });
+      const sent = await this.client.chat.postMessage({ channel: conversation, text: escape(post.text), blocks: slackBlocks(post) });
       if (!sent.ts) throw new ChannelApiError('chat.postMessage answered no ts');
       return sent.ts;
     } catch (err) {
@@ -83,7 +83,7 @@ export class SlackAdapter implements ChannelAdapter {
 
   async edit(conversation: string, ref: string, post: Post): Promise<void> {
     try {
-      await this.client.chat.update({ channel: conversation, ts: ref, text: post.text, blocks: slackBlocks(post) });
+      await this.client.chat.update({ channel: conversation, ts: ref, text: escape(post.text), blocks: slackBlocks(post) });
     } catch (err) {
       throw apiError(err);
     }

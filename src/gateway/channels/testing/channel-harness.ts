@@ -11,6 +11,8 @@ export type SeenMessage = { ref: string; text: string; buttons: string[]; forceR
 export interface PlatformDriver {
   readonly name: ChannelName;
   start(): Promise<void>;
+  /** Webhook platforms post to the gateway: its `http://H:N` once it runs. */
+  attach?(gatewayUrl: string): void;
   /** The `channels.<name>` config section, with these platform users mapped. */
   config(users: Record<string, string>): Record<string, unknown>;
   userSays(user: string, text: string): Promise<void>;
@@ -47,6 +49,7 @@ export async function startChannelWorld(driver: PlatformDriver): Promise<Channel
     announce: (line) => announced.push(line),
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
   });
+  driver.attach?.(t.gw.url);
   await until(() => announced.includes(`askdock channel ${driver.name} ready`), `${driver.name} ready`);
   const agent = await t.connect('agent');
   const admin = await t.connect('admin');

@@ -93,10 +93,10 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 }
 
 /** Polls until `fn` returns something truthy; the limit is generous because the machine may be busy. */
-export async function until<T>(fn: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const start = Date.now();
   for (;;) {
-    const got = fn();
+    const got = await fn();
     if (got) return got;
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 15));
