@@ -2,7 +2,7 @@ import type { QuestionItemInput, QuestionRecord } from '../../../protocol/index.
 import { startTestGateway, testConfig, type TestGateway } from '../../../testing/gateway-harness.ts';
 import type { TestClient } from '../../../testing/ws-client.ts';
 import type { ChannelName } from '../types.ts';
-import { until } from './fake-http.ts';
+import { until, type FakeHttp } from './fake-http.ts';
 
 /** A bot message as a test sees it on any platform: its text and its buttons' labels. */
 export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean };
@@ -18,6 +18,8 @@ export interface PlatformDriver {
   userSays(user: string, text: string): Promise<void>;
   press(user: string, message: SeenMessage, label: string): Promise<void>;
   messages(): SeenMessage[];
+  /** The fake's API, and the names it records posting and editing under (to script outages and 429s). */
+  readonly api: { http: FakeHttp; post: string; edit: string };
   /** The platform's own user ids for the scenario's people. */
   readonly ids: { alice: string; bob: string; carol: string };
   close(): Promise<void>;

@@ -158,6 +158,10 @@ export class DiscordDriver {
     return this.keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
   }
 
+  get api() {
+    return { http: this.fake.http, post: 'POST /channels/:id/messages', edit: 'PATCH /channels/:id/messages/:id' };
+  }
+
   async start(): Promise<void> {
     this.fake = await FakeDiscord.start();
   }

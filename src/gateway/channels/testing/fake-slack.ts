@@ -88,6 +88,10 @@ export class SlackDriver {
   gatewayUrl = '';
   private nextMessage = 1;
 
+  get api() {
+    return { http: this.fake.http, post: 'chat.postMessage', edit: 'chat.update' };
+  }
+
   async start(): Promise<void> {
     this.fake = await FakeSlack.start();
   }

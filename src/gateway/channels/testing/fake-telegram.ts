@@ -139,6 +139,10 @@ export class TelegramDriver {
   readonly chatId = -1001;
   fake!: FakeTelegram;
 
+  get api() {
+    return { http: this.fake.http, post: 'sendMessage', edit: 'editMessageText' };
+  }
+
   async start(): Promise<void> {
     this.fake = await FakeTelegram.start();
   }
