@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import { credentialWarning, detectCredential } from '../../answers/credentials.ts';
 import { AskdockError, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
 import type { StoredEvent } from '../store/types.ts';
@@ -29,6 +30,8 @@ export class Channel implements ChannelSink {
   private inbound: Promise<unknown> = Promise.resolve();
   private unlisten: (() => void) | null = null;
   private said = 0;
+  /** W3: a reply that looks like a credential waits here until its sender confirms with `send`. */
+  private readonly held = new Map<string, Inbound>();
 
   constructor(
     private readonly core: Core,
@@ -82,19 +85,33 @@ export class Channel implements ChannelSink {
     return this.serial(async () => {
       const identityId = this.identityOf(m.user, 'message');
       if (!identityId) return;
+      const heldKey = `${m.conversation}\n${m.user}`;
+      const held = this.held.get(heldKey);
+      this.held.delete(heldKey);
+      const confirmed = held && m.text.trim().toLowerCase() === 'send';
       try {
-        const sessionKey = await this.sessionFor(m.conversation, identityId, m.conversationTitle);
-        const target = this.replyTarget(sessionKey, identityId);
-        const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
-        await this.caller.call(identityId, 'chat.send', {
-          sessionKey,
-          message: m.text,
-          idempotencyKey: `${this.adapter.name}-${digest}`,
-          ...(target ? { replyTo: { questionId: target.id } } : {}),
-        });
+        await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
       } catch (err) {
         this.refused(m.conversation, err);
       }
+    });
+  }
+
+  private async send(identityId: string, m: Inbound, confirmed: boolean, heldKey: string): Promise<void> {
+    const sessionKey = await this.sessionFor(m.conversation, identityId, m.conversationTitle);
+    const target = this.replyTarget(sessionKey, identityId);
+    const credential = target && !confirmed ? detectCredential(m.text) : null;
+    if (credential) {
+      this.held.set(heldKey, m);
+      this.say(m.conversation, `${credentialWarning(credential)} Reply send to send it; anything else drops it.`);
+      return;
+    }
+    const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
+    await this.caller.call(identityId, 'chat.send', {
+      sessionKey,
+      message: m.text,
+      idempotencyKey: `${this.adapter.name}-${digest}`,
+      ...(target ? { replyTo: { questionId: target.id } } : {}),
     });
   }
 

@@ -10,6 +10,8 @@ import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMes
 const deploy = item({ options: [{ label: 'Staging' }, { label: 'Production' }] });
 const notify = item({ id: 'notify', header: 'Notify', question: 'Who should hear?', options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }], multiSelect: true });
 
+const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }, { label: 'Salad' }] });
+
 /** Buttons each platform shows under one single-select question (H3). */
 const BUTTONS: Record<string, string[]> = {
   telegram: ['Staging', 'Production', 'Other…', 'Skip'],
@@ -128,6 +130,32 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('the reply', (m) => m.text === 'Hello, Alice');
     expect(driver.messages().some((m) => m.text === 'typing…')).toBe(false);
   });
+  it('[W3] a reply that looks like a credential is held until its sender confirms with send', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.userSays(driver.ids.alice, 'sk-abcdefghijklmnopqrstuvwxyz123456');
+    const warning = await posted('the warning', (m) => m.text.startsWith('This looks like'));
+    expect(warning.text).not.toContain('sk-abc');
+    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text.startsWith('sk-'))).toBe(false);
+    expect((await w.question(id)).status).toBe('pending');
+    await driver.userSays(driver.ids.alice, 'send');
+    await until(async () => (await w.question(id)).status === 'answered', 'the confirmed answer');
+    expect((await w.question(id)).resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
+  });
+
+  it('[H4][Q9] a press on an async question answers it with an ordinary chat message that names it', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    const prompt = await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.press(driver.ids.alice, prompt, 'Sushi');
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Sushi'));
+    const q = await w.question(id);
+    expect(q).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'] }, resolvedBy: { identity: 'guest', surface: `channel:${name}` } });
+    const reply = w.t.gw.store.history(key, 20).messages.find((m) => m.id === q.replyMessageId);
+    expect(reply).toMatchObject({ authorId: 'guest', replyTo: { questionId: id } });
+  });
+
   it('[H6] a 429 retry_after and an outage delay the post but lose nothing; the question stays answerable meanwhile', async () => {
     const key = await w.sessionFromFirstMessage('deploy');
     driver.api.http.fail(driver.api.post, { status: 500, times: 2 });
