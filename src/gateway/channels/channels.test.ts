@@ -189,7 +189,28 @@ describe('telegram specifics', () => {
     }
   });
 
+  it('[H6][R3] a question the platform could not take before a restart is posted after it, and still answers', async () => {
+    const driver = new TelegramDriver();
+    const first = await startChannelWorld(driver);
+    const key = await first.sessionFromFirstMessage('lunch?');
+    driver.fake.http.fail('sendMessage', { status: 502, times: 1_000_000 });
+    const id = await first.ask(key, [lunch], { mode: 'async' });
+    await until(() => driver.fake.http.callsOf('sendMessage').length >= 1, 'a failed post');
+    await first.close({ restart: true });
+    driver.fake.http.fail('sendMessage', { status: 502, times: 0 });
+    const second = await startChannelWorld(driver, { dir: first.t.dir });
+    try {
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Sushi')), 'the post after the restart');
+      await driver.press(driver.ids.alice, prompt, 'Salad');
+      await until(async () => (await second.question(id)).status === 'answered', 'the answer');
+      expect((await second.question(id)).answers).toEqual({ lunch: ['Salad'] });
+      expect(driver.messages().filter((m) => m.buttons.includes('Sushi'))).toHaveLength(0);
+    } finally {
+      await second.close();
+    }
+  });
 });
+
 
 describe('slack specifics', () => {
   it('[H6][H7] answers url_verification; refuses bad, missing and stale signatures with 401 and changes nothing', async () => {

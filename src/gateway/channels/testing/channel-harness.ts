@@ -36,12 +36,13 @@ export type ChannelWorld = {
   /** The agent opens a run in the session and asks. */
   ask(sessionKey: string, questions: QuestionItemInput[], extra?: { mode?: 'async'; noRun?: boolean }): Promise<string>;
   question(id: string): Promise<QuestionRecord>;
-  close(): Promise<void>;
+  /** Closes the gateway; `restart` keeps the fake platform and the database folder for the next world. */
+  close(opts?: { restart?: boolean }): Promise<void>;
 };
 
 /** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
-export async function startChannelWorld(driver: PlatformDriver): Promise<ChannelWorld> {
-  await driver.start();
+export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string } = {}): Promise<ChannelWorld> {
+  if (!opts.dir) await driver.start();
   const logs: string[] = [];
   const announced: string[] = [];
   const users = { [driver.ids.alice]: 'guest', [driver.ids.bob]: 'guest2' };
@@ -50,6 +51,7 @@ export async function startChannelWorld(driver: PlatformDriver): Promise<Channel
     log: (line) => logs.push(line),
     announce: (line) => announced.push(line),
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
+    ...(opts.dir ? { dir: opts.dir } : {}),
   });
   driver.attach?.(t.gw.url);
   await until(() => announced.includes(`askdock channel ${driver.name} ready`), `${driver.name} ready`);
@@ -85,11 +87,11 @@ export async function startChannelWorld(driver: PlatformDriver): Promise<Channel
     async question(id) {
       return (await admin.call('question.get', { id })).question;
     },
-    async close() {
+    async close(closeOpts) {
       // The gateway harness treats logged failures as errors; the channels' retries log on purpose.
       logs.length = 0;
-      await t.close();
-      await driver.close();
+      await t.close({ keepDir: !!closeOpts?.restart });
+      if (!closeOpts?.restart) await driver.close();
     },
   };
 }
