@@ -9,9 +9,9 @@ export type ConnInfo = {
   identity: Identity;
   clientId: string;
   mode: ClientMode;
-  viewer: Viewer;
-  /** Where answers sent on this connection come from when a request does not say (in-process channels: `channel:<name>`). */
+  /** Set by an in-process adapter that dispatches for its people (a channel: `channel:telegram`); sockets leave it out. */
   surface?: string;
+  viewer: Viewer;
 };
 
 export type Ctx = { core: Core; conn: ConnInfo; signal: AbortSignal };
