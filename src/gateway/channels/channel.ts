@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import { credentialWarning, detectCredential } from '../../answers/credentials.ts';
-import { AskdockError, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
+import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
+import { replyHint } from '../../answers/readable-prompt.ts';
+import { AskdockError, type AnswerProblem, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
 import type { StoredEvent } from '../store/types.ts';
 import { canAnswerQuestion } from '../visibility.ts';
@@ -92,7 +94,7 @@ export class Channel implements ChannelSink {
       try {
         await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
       } catch (err) {
-        this.refused(m.conversation, err);
+        this.log(`a message was not sent: ${(err as Error).message}`);
       }
     });
   }
@@ -107,21 +109,38 @@ export class Channel implements ChannelSink {
       return;
     }
     const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
-    await this.caller.call(identityId, 'chat.send', {
-      sessionKey,
-      message: m.text,
-      idempotencyKey: `${this.adapter.name}-${digest}`,
-      ...(target ? { replyTo: { questionId: target.id } } : {}),
-    });
-  }
-
-  /** A reply that fits no rule says why (PT5); other refusals are logged. */
-  private refused(conversation: string, err: unknown): void {
-    if (err instanceof AskdockError && err.code === 'QUESTION_INVALID_ANSWER') {
-      this.say(conversation, `Not sent: ${err.message}`);
+    const idempotencyKey = `${this.adapter.name}-${digest}`;
+    if (!target) {
+      await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
       return;
     }
-    this.log(`a message was not sent: ${(err as Error).message}`);
+    try {
+      await this.reply(identityId, sessionKey, target, m.text, idempotencyKey);
+    } catch (err) {
+      if (!(err instanceof AskdockError) || err.code !== 'QUESTION_INVALID_ANSWER') throw err;
+      // PT5: a reply that fits no rule sends nothing and says why.
+      const why = describePlainTextProblems(target.questions, (err.details ?? []) as AnswerProblem[]);
+      this.say(m.conversation, `Not sent: ${why}. ${replyHint(target.questions)}`);
+    }
+  }
+
+  /**
+   * H4: a blocking question's reply is read by the gateway (PT5); an async one's by the same plain-text rules
+   * here, then sent as its ordinary answer message (Q9) or, for `skip`, as a skip.
+   */
+  private async reply(identityId: string, sessionKey: string, q: QuestionRecord, text: string, idempotencyKey: string): Promise<void> {
+    const replyTo = { questionId: q.id };
+    if (q.mode === 'blocking') {
+      await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo });
+      return;
+    }
+    const reading = readPlainTextReply(q.questions, text);
+    if (reading.outcome === 'invalid') throw new AskdockError('QUESTION_INVALID_ANSWER', 'reply fits no rule', { details: reading.problems });
+    if (reading.outcome === 'skipped') {
+      await this.caller.call(identityId, 'question.resolve', { id: q.id, skip: true, surface: this.surface, resolutionId: idempotencyKey });
+      return;
+    }
+    await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo: { ...replyTo, answers: reading.answers } });
   }
 
   private async sessionFor(conversation: string, identityId: string, title?: string): Promise<string> {

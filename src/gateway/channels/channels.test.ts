@@ -107,6 +107,10 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await until(() => w.logs.find((l) => l.includes(`ignored a button press from unmapped user ${driver.ids.carol}`)), 'the press log line');
     await driver.press(driver.ids.bob, prompt, 'Staging');
     await until(() => w.logs.find((l) => l.includes('a button press was refused')), 'the refusal');
+    await driver.userSays(driver.ids.bob, '1');
+    await driver.userSays(driver.ids.carol, '1');
+    await until(() => w.logs.find((l) => l.includes('a message was not sent')), 'the refused reply');
+    await until(() => w.logs.filter((l) => l.includes(`ignored a message from unmapped user ${driver.ids.carol}`)).length === 2, 'the ignored reply');
     expect((await w.question(id)).status).toBe('pending');
     expect(driver.messages().find((m) => m.ref === prompt.ref)?.buttons).toEqual(BUTTONS[name]);
   });
@@ -130,6 +134,62 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('the reply', (m) => m.text === 'Hello, Alice');
     expect(driver.messages().some((m) => m.text === 'typing…')).toBe(false);
   });
+  it('[H4][PT1] Other by reply: your own words answer the single-select question, and the message shows them', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    if (name === 'telegram') {
+      await driver.press(driver.ids.alice, prompt, 'Other…');
+      await posted('the Force Reply prompt', (m) => !!m.forceReply);
+    }
+    await driver.userSays(driver.ids.alice, 'Canary first');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const q = await w.question(id);
+    expect(q.answers).toEqual({ env: ['Canary first'] });
+    expect(q.resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Canary first') && m.buttons.length === 0);
+  });
+
+  it('[H4][PT1] a number reply takes that option', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    await posted('the question', (m) => m.buttons.includes('Staging'));
+    await driver.userSays(driver.ids.alice, '2');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    expect((await w.question(id)).answers).toEqual({ env: ['Production'] });
+  });
+
+  it('[H3][PT2][PT3] multi-select and two-question prompts are answered by text', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const multi = await w.ask(key, [notify]);
+    await posted('the multi-select prompt', (m) => m.text.includes('Who should hear?'));
+    await driver.userSays(driver.ids.alice, '1, 3');
+    await until(async () => (await w.question(multi)).status === 'answered', 'the multi-select answer');
+    expect((await w.question(multi)).answers).toEqual({ notify: ['Email', 'Pager'] });
+    const two = await w.ask(key, [deploy, notify]);
+    const prompt = await posted('the two-question prompt', (m) => m.text.startsWith('1. Environment'));
+    await driver.userSays(driver.ids.alice, '1: 2\n2: Slack, the on-call phone');
+    await until(async () => (await w.question(two)).status === 'answered', 'the two-question answer');
+    const q = await w.question(two);
+    expect(q.answers).toEqual({ env: ['Production'], notify: ['Slack', 'the on-call phone'] });
+    expect(q.resolvedBy?.surface).toBe(`channel:${name}`);
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Environment: Production · Notify: Slack, the on-call phone'));
+  });
+
+  it('[PT3][PT5] a reply that leaves a question out sends nothing and says which; skip by text declines', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy, notify]);
+    await posted('the prompt', (m) => m.text.startsWith('1. Environment'));
+    await driver.userSays(driver.ids.alice, '1: 1');
+    const why = await posted('why nothing was sent', (m) => m.text.startsWith('Not sent:'));
+    expect(why.text).toContain('Notify');
+    expect((await w.question(id)).status).toBe('pending');
+    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text === '1: 1')).toBe(false);
+    await driver.userSays(driver.ids.alice, 'SKIP');
+    await until(async () => (await w.question(id)).status === 'skipped', 'the skip');
+    expect((await w.question(id)).resolvedBy?.surface).toBe(`channel:${name}`);
+  });
+
   it('[W3] a reply that looks like a credential is held until its sender confirms with send', async () => {
     const key = await w.sessionFromFirstMessage('lunch?');
     const id = await w.ask(key, [lunch], { mode: 'async' });
