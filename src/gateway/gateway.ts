@@ -45,7 +45,7 @@ export type GatewayOptions = {
   /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   log?: (line: string) => void;
-  /** Status lines for the person running it (`askdock channel telegram ready`); default stdout. */
+  /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
   channelRetry?: { baseDelayMs?: number; maxDelayMs?: number };
@@ -118,7 +118,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
   const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
     log,
-    announce: opts.announce ?? ((line: string) => process.stdout.write(line + '\n')),
+    announce: opts.announce ?? log,
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
   });
