@@ -301,6 +301,21 @@ describe('slack specifics', () => {
     }
   });
 
+  it('[C2] an event Slack delivers twice (its retry) enters the session once', async () => {
+    const driver = new SlackDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const key = await w.sessionFromFirstMessage('hello');
+      const event = JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text: 'only once', ts: '1700000200.000001' } });
+      for (let i = 0; i < 2; i++) expect((await slackPost(`${w.t.gw.url}/channels/slack/events`, driver.secret, event, 'application/json')).status).toBe(200);
+      await driver.userSays(driver.ids.alice, 'after');
+      await until(() => w.t.gw.store.history(key, 20).messages.find((m) => m.text === 'after'), 'the later message');
+      expect(w.t.gw.store.history(key, 20).messages.filter((m) => m.text === 'only once')).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('[H4] a refused press is told to the presser alone', async () => {
     const driver = new SlackDriver();
     const w = await startChannelWorld(driver);
