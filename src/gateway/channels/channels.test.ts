@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readablePrompt } from '../../answers/readable-prompt.ts';
-import { item } from '../../testing/gateway-harness.ts';
+import { deploy, lunch, notify } from './testing/scenario-items.ts';
 import { until } from './testing/fake-http.ts';
 import { DiscordDriver } from './testing/fake-discord.ts';
-import { SlackDriver, slackPost } from './testing/fake-slack.ts';
+import { SlackDriver } from './testing/fake-slack.ts';
 import { TelegramDriver } from './testing/fake-telegram.ts';
 import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from './testing/channel-harness.ts';
-
-const deploy = item({ options: [{ label: 'Staging' }, { label: 'Production' }] });
-const notify = item({ id: 'notify', header: 'Notify', question: 'Who should hear?', options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }], multiSelect: true });
-
-const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }, { label: 'Salad' }] });
 
 /** Buttons each platform shows under one single-select question (H3). */
 const BUTTONS: Record<string, string[]> = {
@@ -230,148 +225,4 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(edits).toHaveLength(2);
   });
 
-});
-
-describe('telegram specifics', () => {
-  it('[H3] Other… answers nothing and asks for a reply with Force Reply', async () => {
-    const driver = new TelegramDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const key = await w.sessionFromFirstMessage('deploy');
-      const id = await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Other…')), 'the question');
-      await driver.press(driver.ids.alice, prompt, 'Other…');
-      const ask = await until(() => driver.messages().find((m) => m.forceReply), 'the Force Reply prompt');
-      expect(ask.text).toContain('Reply to this message with your answer');
-      expect((await w.question(id)).status).toBe('pending');
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('[H6][R3] a question the platform could not take before a restart is posted after it, and still answers', async () => {
-    const driver = new TelegramDriver();
-    const first = await startChannelWorld(driver);
-    const key = await first.sessionFromFirstMessage('lunch?');
-    driver.fake.http.fail('sendMessage', { status: 502, times: 1_000_000 });
-    const id = await first.ask(key, [lunch], { mode: 'async' });
-    await until(() => driver.fake.http.callsOf('sendMessage').length >= 1, 'a failed post');
-    await first.close({ restart: true });
-    driver.fake.http.fail('sendMessage', { status: 502, times: 0 });
-    const second = await startChannelWorld(driver, { dir: first.t.dir });
-    try {
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Sushi')), 'the post after the restart');
-      await driver.press(driver.ids.alice, prompt, 'Salad');
-      await until(async () => (await second.question(id)).status === 'answered', 'the answer');
-      expect((await second.question(id)).answers).toEqual({ lunch: ['Salad'] });
-      expect(driver.messages().filter((m) => m.buttons.includes('Sushi'))).toHaveLength(0);
-    } finally {
-      await second.close();
-    }
-  });
-});
-
-
-describe('slack specifics', () => {
-  it('[H6][H7] answers url_verification; refuses bad, missing and stale signatures with 401 and changes nothing', async () => {
-    const driver = new SlackDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const events = `${w.t.gw.url}/channels/slack/events`;
-      const challenge = JSON.stringify({ type: 'url_verification', challenge: 'chal-123' });
-      const ok = await slackPost(events, driver.secret, challenge, 'application/json');
-      expect(ok.status).toBe(200);
-      expect(await ok.json()).toEqual({ challenge: 'chal-123' });
-      const key = await w.sessionFromFirstMessage('deploy');
-      const id = await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
-      const msg = JSON.stringify({ type: 'event_callback', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text: 'forged', ts: '1.1' } });
-      expect((await slackPost(events, 'wrong-secret', msg, 'application/json')).status).toBe(401);
-      expect((await fetch(events, { method: 'POST', headers: { 'content-type': 'application/json' }, body: msg })).status).toBe(401);
-      expect((await slackPost(events, driver.secret, msg, 'application/json', undefined, Math.floor(Date.now() / 1000) - 301)).status).toBe(401);
-      expect((await slackPost(events, driver.secret, challenge, 'application/json', 'v0=' + '0'.repeat(64))).status).toBe(401);
-      const action = driver.fake.messages.find((m) => m.ts === prompt.ref)!;
-      const press = driver.interaction(driver.ids.alice, prompt.ref, String(action.blocks[1]?.elements?.[0]?.action_id));
-      const interactions = `${w.t.gw.url}/channels/slack/interactions`;
-      expect((await slackPost(interactions, 'wrong-secret', press, 'application/x-www-form-urlencoded')).status).toBe(401);
-      expect((await w.question(id)).status).toBe('pending');
-      expect(w.t.gw.store.history(key, 10).messages.some((m) => m.text === 'forged')).toBe(false);
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('[C2] an event Slack delivers twice (its retry) enters the session once', async () => {
-    const driver = new SlackDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const key = await w.sessionFromFirstMessage('hello');
-      const event = JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text: 'only once', ts: '1700000200.000001' } });
-      for (let i = 0; i < 2; i++) expect((await slackPost(`${w.t.gw.url}/channels/slack/events`, driver.secret, event, 'application/json')).status).toBe(200);
-      await driver.userSays(driver.ids.alice, 'after');
-      await until(() => w.t.gw.store.history(key, 20).messages.find((m) => m.text === 'after'), 'the later message');
-      expect(w.t.gw.store.history(key, 20).messages.filter((m) => m.text === 'only once')).toHaveLength(1);
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('[H4] a refused press is told to the presser alone', async () => {
-    const driver = new SlackDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const key = await w.sessionFromFirstMessage('deploy');
-      await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
-      await driver.press(driver.ids.bob, prompt, 'Staging');
-      const note = await until(() => driver.fake.ephemeral[0], 'the ephemeral note');
-      expect(note).toEqual({ channel: driver.channel, user: driver.ids.bob, text: 'You may not answer this question.' });
-    } finally {
-      await w.close();
-    }
-  });
-});
-
-describe('discord specifics', () => {
-  it('[H6][H7] answers PING with PONG; refuses bad and missing Ed25519 signatures with 401 and changes nothing', async () => {
-    const driver = new DiscordDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const ping = await driver.post(JSON.stringify({ id: '1', type: 1, application_id: driver.applicationId, token: 't', version: 1 }));
-      expect(ping.status).toBe(200);
-      expect(await ping.json()).toEqual({ type: 1 });
-      expect(driver.fake.identifies).toHaveLength(1);
-      const key = await w.sessionFromFirstMessage('deploy');
-      const id = await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
-      const message = driver.fake.messages.find((m) => m.id === prompt.ref)!;
-      const press = driver.interaction(driver.ids.alice, prompt.ref, String(message.components[0].components[0].custom_id));
-      const other = (await import('node:crypto')).generateKeyPairSync('ed25519');
-      expect((await driver.post(press, { key: other.privateKey })).status).toBe(401);
-      expect((await driver.post(press, { signature: 'zz' })).status).toBe(401);
-      const unsigned = await fetch(`${w.t.gw.url}/channels/discord/interactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: press });
-      expect(unsigned.status).toBe(401);
-      expect((await w.question(id)).status).toBe('pending');
-      // The same body, signed properly, answers.
-      expect((await driver.post(press)).status).toBe(200);
-      await until(async () => (await w.question(id)).status === 'answered', 'the answer');
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
-    const driver = new DiscordDriver();
-    const w = await startChannelWorld(driver);
-    try {
-      const key = await w.sessionFromFirstMessage('deploy');
-      await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
-      await driver.press(driver.ids.bob, prompt, 'Staging');
-      const note = await until(() => driver.fake.followUps[0], 'the follow-up');
-      expect(note).toMatchObject({ content: 'You may not answer this question.', flags: 64 });
-    } finally {
-      await w.close();
-    }
-  });
 });
