@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   AskdockError,
+  errorDetailsProblem,
   ClientFrame,
   CloseCode,
   ConnectParams,
@@ -119,6 +120,8 @@ export class Connection implements Subscriber {
     if (this.opts.checkFrames) {
       const ok = ServerFrame.safeParse(frame);
       if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
+      const wrong = ok.data.type === 'res' && !ok.data.ok ? errorDetailsProblem(ok.data.error) : null;
+      if (wrong) throw new Error(`outgoing frame breaks ErrorDetails: ${wrong}`);
     }
     // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
     this.send(JSON.stringify(frame), true);
