@@ -16,6 +16,7 @@ import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
+import { createLogger, type GatewayLog } from './logger.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -41,9 +42,12 @@ export type GatewayOptions = {
   maxPayload?: number;
   rateLimit?: { burst: number; perSecond: number };
   handshakeTimeoutMs?: number;
-  /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
+  /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
-  log?: (line: string) => void;
+  /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
+  syncFull?: boolean;
+  /** Structured log lines (logger.ts); JSON on stderr when not given. */
+  log?: GatewayLog;
 };
 
 export type RunningGateway = {
@@ -79,17 +83,17 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
 }
 
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = opts.log ?? createLogger();
   const identities = resolveIdentities(opts);
   const policy = identities.config.policy ?? {};
-  const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
