@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
+import { createLogger } from '../gateway/logger.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
 
 export type LocalGateway = { wsUrl: string; operatorToken: string; close(): Promise<void> };
@@ -19,7 +20,9 @@ export async function startLocalGateway(): Promise<LocalGateway> {
     host: '127.0.0.1',
     port: 0,
     store,
-    log: quiet,
+    // Log lines would draw over the screen: the local gateway keeps quiet.
+    log: createLogger({ level: 'silent' }),
+    announce: quiet,
     config: {
       identities: [
         { id: 'you', token: operatorToken, role: 'operator', scopes: ['operator.admin'] },
