@@ -15,6 +15,9 @@ export const ASK_USAGE = [
   'exit: 0 answered, 1 gateway failure, 2 bad arguments, 3 skipped, 4 expired, 5 cancelled',
 ].join('\n');
 
+/** T6: sessions of `askdock ask` are titled `askdock ask · <folder>`. */
+export const ASK_CLIENT_NAME = 'askdock ask';
+
 /** The answer key of the one question `askdock ask` asks; `--json` output reads `answers.answers.answer`. */
 export const ASK_QUESTION_ID = 'answer';
 
@@ -155,10 +158,9 @@ export async function runAsk(argv: string[]): Promise<number> {
     if (s.status === 'reconnecting') process.stderr.write(`askdock ask: connection lost (${s.lastError?.message ?? 'closed'}); reconnecting\n`);
   });
   try {
-    const result = await agent.askUser(args.input, {
-      signal: controller.signal,
-      ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
-    });
+    // T6: without --session, the shell's own conversation for this folder.
+    const sessionKey = args.sessionKey ?? (await agent.ownSession({ clientName: ASK_CLIENT_NAME, cwd: process.cwd() })).key;
+    const result = await agent.askUser(args.input, { signal: controller.signal, sessionKey, waitTurn: !args.sessionKey });
     return print(result);
   } catch (err) {
     if (controller.signal.aborted) return print({ status: 'no_answer', reason: 'cancelled' });
