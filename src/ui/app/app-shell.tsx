@@ -4,6 +4,7 @@ import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { useRoute } from '../lib/router.tsx';
 import { AppRoutes } from './app-routes.tsx';
+import { InboxLink } from './inbox-link.tsx';
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {
@@ -18,7 +19,10 @@ export function AppShell() {
         <ConnectionStatus />
       </header>
       <div className="app-body">
-        <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} />
+        <SessionsNav
+          activeKey={route.name === 'session' ? route.sessionKey : undefined}
+          first={<InboxLink active={route.name === 'inbox'} />}
+        />
         <main className="app-main">
           <AppRoutes route={route} />
         </main>
