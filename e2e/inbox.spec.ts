@@ -82,4 +82,25 @@ test.describe('the Inbox', () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Spring release');
   });
+
+  test('[U16] a question with a url shows "Open link" (new tab, noopener noreferrer) with a hint, in the dock and on the link page', async ({ page, openApp, gateway }) => {
+    const asker = await sessionlessAsker(gateway);
+    try {
+      const url = 'https://example.com/pull/42';
+      const ask = release('inbox-e2e-url');
+      const { id } = await asker.request('question.request', { ...ask, questions: [{ ...ask.questions[0], url }] });
+      for (const path of ['/inbox', `/q/${id}`]) {
+        await openApp(page, path);
+        const link = page.getByRole('link', { name: 'Open link' });
+        await expect(link).toBeVisible();
+        await expect(link).toHaveAttribute('href', url);
+        await expect(link).toHaveAttribute('target', '_blank');
+        await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+        await expect(link).toHaveAccessibleDescription(/come back here to answer/);
+      }
+      await asker.request('question.resolve', { id, cancel: true, reason: 'done' });
+    } finally {
+      asker.close();
+    }
+  });
 });

@@ -12,6 +12,7 @@ import {
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
   QUESTION_TEXT_MAX,
+  QUESTION_URL_MAX,
   QuestionList,
   formatPath,
   isAuthoredOther,
@@ -120,6 +121,12 @@ export const ASK_USER_INPUT_SCHEMA = {
             },
           },
           multiSelect: { type: 'boolean', description: 'true only when several options can be chosen at once.' },
+          url: {
+            type: 'string',
+            pattern: '^https?://',
+            maxLength: QUESTION_URL_MAX,
+            description: 'Optional http(s) page where the user finishes a step before answering (shown as "Open link"), e.g. a pull request to review.',
+          },
         },
       },
     },
@@ -148,7 +155,7 @@ export const ASK_USER_OUTPUT_SCHEMA = {
 } as const;
 
 const TOP_KEYS = ['questions', 'timeoutSeconds'];
-const ITEM_KEYS = ['id', 'header', 'question', 'options', 'multiSelect'];
+const ITEM_KEYS = ['id', 'header', 'question', 'options', 'multiSelect', 'url'];
 const OPTION_KEYS = ['label', 'description'];
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -222,13 +229,14 @@ export function validateAskUser(input: unknown): Validation {
                 return dropNull(option, ['description']);
               })
             : item.options;
-          return { ...dropNull(item, ['multiSelect']), options };
+          return { ...dropNull(item, ['multiSelect', 'url']), options };
         })
       : raw;
     const parsed = QuestionList.safeParse(cleaned);
     if (parsed.success) {
-      questions = parsed.data.map(({ multiSelect, ...q }) => ({
+      questions = parsed.data.map(({ multiSelect, url, ...q }) => ({
         ...q,
+        ...(url ? { url } : {}),
         // An empty description says nothing; leave it out rather than show a blank line.
         options: q.options.map((o) => (o.description ? o : { label: o.label })),
         ...(multiSelect ? { multiSelect } : {}),

@@ -56,6 +56,12 @@ describe('parseAskArgs', () => {
     expect(() => parseAskArgs(['-o', 'Yes', '-o', 'No'])).toThrow('the question is missing');
     expect(() => parseAskArgs(['Ship', 'it?', '-o', 'Yes', '-o', 'No'])).toThrow('expected one question in quotes');
     expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--colour'])).toThrow(/--colour/);
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--link', 'javascript:alert(1)'])).toThrow('--link: url must be an http:// or https:// address');
+  });
+
+  it('[U16] --link puts the page to open on the question', () => {
+    const args = parseAskArgs(['Approve the pull request?', '-o', 'Approve', '-o', 'Reject', '--link', 'https://example.com/pr/42']);
+    expect(args.input.questions[0].url).toBe('https://example.com/pr/42');
   });
 });
 

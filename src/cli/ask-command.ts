@@ -10,7 +10,7 @@ import { resolveEndpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
 
 export const ASK_USAGE = [
-  'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--timeout S] [--session KEY] [--json]',
+  'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--link URL] [--timeout S] [--session KEY] [--json]',
   '                   [--url ws://127.0.0.1:7420] [--token T]',
   'exit: 0 answered, 1 gateway failure, 2 bad arguments, 3 skipped, 4 expired, 5 cancelled',
 ].join('\n');
@@ -51,6 +51,7 @@ function flagFor(path: string, options: string[]): string {
   if (path === 'questions[0].header') return '--header';
   if (path === 'questions[0].question') return 'the question';
   if (path === 'questions[0].multiSelect') return '--multi';
+  if (path === 'questions[0].url') return '--link';
   if (path === 'timeoutSeconds') return '--timeout';
   return path;
 }
@@ -67,6 +68,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
       option: { type: 'string', short: 'o', multiple: true },
       multi: { type: 'boolean' },
       header: { type: 'string' },
+      link: { type: 'string' },
       timeout: { type: 'string' },
       session: { type: 'string' },
       json: { type: 'boolean' },
@@ -95,6 +97,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
         question,
         options: options.map((label) => ({ label })),
         ...(values.multi ? { multiSelect: true } : {}),
+        ...(values.link !== undefined ? { url: values.link } : {}),
       },
     ],
     ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),

@@ -3,6 +3,7 @@ import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
+import { OpenLink } from './open-link.tsx';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
 
@@ -55,6 +56,7 @@ export function LinkQuestionItem({ recordId, item, locked, attempted }: Props) {
       <p id={textId} className="ql-question-text">
         {item.question}
       </p>
+      <OpenLink url={item.url} />
       {multi ? (
         <div role="group" aria-labelledby={textId} aria-describedby={describedBy} className="ql-options">
           {rows}
