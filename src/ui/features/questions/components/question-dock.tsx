@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } 
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
-import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
+import { useQuestions } from '../api/get-questions.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
@@ -31,7 +31,6 @@ function DockFocus(props: {
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
 export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
-  useQuestionsSync();
   useAttention();
   const marksOf = useMarksOf(sessionKey);
   const requests =
