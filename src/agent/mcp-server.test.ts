@@ -42,7 +42,7 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
   beforeAll(async () => {
     t = await startTestGateway();
     mcp = await startMcp(t);
-  });
+  }, 120_000);
   afterAll(async () => {
     await mcp.client.close();
     await t.close();
