@@ -44,8 +44,8 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
     mcp = await startMcp(t);
   }, 120_000);
   afterAll(async () => {
-    await mcp.client.close();
-    await t.close();
+    await mcp?.client.close();
+    await t?.close();
   });
 
   it('[T1] lists ask_user with its JSON Schema and the model guidance [T4]', async () => {
