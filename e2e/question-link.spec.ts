@@ -6,7 +6,6 @@ import type { AskUserResult } from '../src/agent/ask-user.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
-import { newSession } from './sessions.ts';
 
 type Asked = { id: string; result: Promise<AskUserResult>; agent: Agent; operator: GatewayClient; abort: AbortController };
 
@@ -137,9 +136,8 @@ test.describe('question link page', () => {
       await openApp(page, `/q/${asked.id}`);
       await environment(page).getByRole('textbox', { name: 'Other' }).fill('Production, after the freeze');
 
-      // A sessionless question docks in every session, so a fresh one shows it.
-      await openApp(page);
-      await newSession(page);
+      // A sessionless question docks in the Inbox (U15).
+      await openApp(page, '/inbox');
       const dock = page.getByRole('region', { name: 'Questions' });
       await expect(environment(dock).getByRole('textbox', { name: 'Other' })).toHaveValue('Production, after the freeze');
       await expect(environment(dock).getByRole('radio', { name: 'Production' })).not.toBeChecked();

@@ -54,6 +54,17 @@ describe('validateAskUser', () => {
     });
   });
 
+  it('[U16] takes a url to open, http or https only, and names the field when it is anything else', () => {
+    const v = validateAskUser({ questions: [question({ url: 'https://example.com/pr/42' })] });
+    expect(v.ok && v.value.questions[0].url).toBe('https://example.com/pr/42');
+    const none = validateAskUser({ questions: [question({ url: null })] });
+    expect(none.ok && 'url' in none.value.questions[0]).toBe(false);
+    expect(problems({ questions: [question({ url: 'javascript:alert(1)' })] })).toEqual([
+      { path: 'questions[0].url', problem: 'url must be an http:// or https:// address' },
+    ]);
+    expect(ASK_USER_INPUT_SCHEMA.properties?.questions.items?.properties?.url).toMatchObject({ type: 'string', maxLength: 2000 });
+  });
+
   it('[T1] keeps multiSelect only when true', () => {
     const v = parseAskUser({ questions: [question({ multiSelect: true }), question({ id: 'b', multiSelect: false })] });
     expect(v.questions[0].multiSelect).toBe(true);

@@ -14,6 +14,7 @@ import {
   MIN_TIMEOUT_MS,
   QUESTION_TEXT_MAX,
   QUESTION_ID_PATTERN,
+  QUESTION_URL_MAX,
   QuestionList,
   formatPath,
   questionListProblems,
@@ -92,6 +93,12 @@ const AskUserQuestionInput = z.strictObject({
     .max(4)
     .describe('2 to 4 choices, the recommended one first with " (Recommended)" at the end of its label. Never an "Other" option.'),
   multiSelect: z.boolean().describe('true only when several options can be chosen at once.').optional(),
+  url: z
+    .string()
+    .regex(/^https?:\/\//)
+    .max(QUESTION_URL_MAX)
+    .describe('Optional http(s) page where the user finishes a step before answering (shown as "Open link"), e.g. a pull request to review.')
+    .optional(),
 });
 
 /** The call as a model writes it; validateAskUser checks it with the protocol's own rules. */
@@ -136,7 +143,7 @@ export const ASK_USER_OUTPUT_SCHEMA = {
 } as const;
 
 const TOP_KEYS = ['questions', 'timeoutSeconds'];
-const ITEM_KEYS = ['id', 'header', 'question', 'options', 'multiSelect'];
+const ITEM_KEYS = ['id', 'header', 'question', 'options', 'multiSelect', 'url'];
 const OPTION_KEYS = ['label', 'description'];
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -190,13 +197,14 @@ export function validateAskUser(input: unknown): Validation {
                 return dropNull(option, ['description']);
               })
             : item.options;
-          return { ...dropNull(item, ['multiSelect']), options };
+          return { ...dropNull(item, ['multiSelect', 'url']), options };
         })
       : raw;
     const parsed = QuestionList.safeParse(cleaned);
     if (parsed.success) {
-      questions = parsed.data.map(({ multiSelect, ...q }) => ({
+      questions = parsed.data.map(({ multiSelect, url, ...q }) => ({
         ...q,
+        ...(url ? { url } : {}),
         // An empty description says nothing; leave it out rather than show a blank line.
         options: q.options.map((o) => (o.description ? o : { label: o.label })),
         ...(multiSelect ? { multiSelect } : {}),

@@ -35,17 +35,17 @@ async function startMcp(t: TestGateway, extra: string[] = []) {
   return { client, transport, stderr };
 }
 
-describe('askdock mcp, driven by the official MCP client', () => {
+describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, () => {
   let t: TestGateway;
   let mcp: Awaited<ReturnType<typeof startMcp>>;
 
   beforeAll(async () => {
     t = await startTestGateway();
     mcp = await startMcp(t);
-  });
+  }, 120_000);
   afterAll(async () => {
-    await mcp.client.close();
-    await t.close();
+    await mcp?.client.close();
+    await t?.close();
   });
 
   it('[T1] lists ask_user with its JSON Schema and the model guidance [T4]', async () => {
@@ -60,7 +60,7 @@ describe('askdock mcp, driven by the official MCP client', () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
     const { question } = await requested;
-    expect(question.sessionKey).toBeUndefined();
+    expect(question.sessionKey).toMatch(/^s_/);
     await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Staging (Recommended)'] } });
     const result = await call;
     const expected = { status: 'answered', answers: { answers: { deploy_target: ['Staging (Recommended)'] } } };

@@ -22,8 +22,10 @@ import { Agent, startOrFail } from './sdk.ts';
 export type McpServeOptions = {
   url: string;
   token: string;
-  /** Binds every question to this session; without it questions are sessionless (A3). */
+  /** Binds every question to this session; without it they go to a session of its own (T6). */
   sessionKey?: string;
+  /** The working directory that names the session of its own (T6); the process's by default. */
+  cwd?: string;
   stdin?: Readable;
   stdout?: Writable;
   log?: (line: string) => void;
@@ -101,6 +103,19 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   );
 
   const inflight = new Set<AbortController>();
+  // T6: made on first use, one per identity + MCP client + folder; a failed attempt is tried again on the next call.
+  let ownSession: Promise<string> | null = null;
+  const sessionForAsk = (): Promise<string> => {
+    if (opts.sessionKey) return Promise.resolve(opts.sessionKey);
+    ownSession ??= agent
+      .ownSession({ clientName: server.getClientVersion()?.name ?? '', cwd: opts.cwd ?? process.cwd() })
+      .then((session) => {
+        log(`asking in session "${session.title}" (${session.key})`);
+        return session.key;
+      });
+    ownSession.catch(() => (ownSession = null));
+    return ownSession;
+  };
   const server = new Server(
     { name: 'askdock', version: SERVER_VERSION },
     {
@@ -154,10 +169,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
               .catch(() => undefined);
           }, PROGRESS_EVERY_MS);
     try {
-      const result = await agent.askUser(request.params.arguments as never, {
-        signal: controller.signal,
-        ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
-      });
+      const sessionKey = await sessionForAsk();
+      const result = await agent.askUser(request.params.arguments as never, { signal: controller.signal, sessionKey, waitTurn: !opts.sessionKey });
       return answeredResult(checked.value.questions, result);
     } catch (err) {
       if (controller.signal.aborted) {

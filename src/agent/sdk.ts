@@ -13,8 +13,10 @@ import {
   type ClientMode,
   type HelloOk,
   type Phase,
+  type Session,
   type StopReason,
 } from '../protocol/index.ts';
+import { ownSessionParams, type OwnSessionOptions } from './own-session.ts';
 import { parseAskUser, toAskUserResult, type AskUserCall, type AskUserInput, type AskUserResult } from './ask-user.ts';
 
 export type ConnectOptions = {
@@ -41,9 +43,14 @@ export type AskOptions = {
   privileged?: boolean;
   /** A question id of your own (1..128 of A-Z a-z 0-9 _ . : -); a random one otherwise. */
   id?: string;
+  /**
+   * In a session shared by several of this identity's askers (T6), wait for the session's pending blocking question
+   * to end (Q11) and then ask, instead of failing with QUESTION_PENDING.
+   */
+  waitTurn?: boolean;
 };
 
-export type AsyncAskOptions = Omit<AskOptions, 'signal'>;
+export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn'>;
 
 export type UserMessage = ChatMessage & { role: 'user' };
 
@@ -122,7 +129,7 @@ export class Agent {
     if (signal?.aborted) throw abortError(signal);
     const id = opts.id ?? newQuestionId();
     try {
-      await raceAbort(this.requestQuestion(id, call, 'blocking', opts), signal);
+      await raceAbort(this.requestInTurn(id, call, opts), signal);
       return await this.waitForAnswer(id, signal);
     } catch (err) {
       if (signal?.aborted) {
@@ -154,6 +161,17 @@ export class Agent {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** A6: a session bound to this agent; the same `idempotencyKey` returns the same session, also after a restart. */
+  async createSession(opts: { title?: string; idempotencyKey?: string } = {}): Promise<Session> {
+    const { session } = await this.client.request('sessions.create', opts);
+    return session;
+  }
+
+  /** T6: the conversation of its own an agent asks in when it names no session (see own-session.ts). */
+  async ownSession(opts: OwnSessionOptions): Promise<Session> {
+    return this.createSession(ownSessionParams(opts));
   }
 
   /** C4: opens a run (in a session, or sessionless). */
@@ -223,6 +241,24 @@ export class Agent {
         h(message as UserMessage);
       } catch (err) {
         process.stderr.write(`askdock agent: a user-message handler threw: ${String(err)}\n`);
+      }
+    }
+  }
+
+  /** Q11 with `waitTurn`: the session's blocking question is this identity's own, so it may wait for it to end. */
+  private async requestInTurn(id: string, call: AskUserCall, opts: AskOptions): Promise<{ id: string; expiresAtMs: number | null }> {
+    for (;;) {
+      try {
+        return await this.requestQuestion(id, call, 'blocking', opts);
+      } catch (err) {
+        const first = err instanceof AskdockError && err.code === 'QUESTION_PENDING' ? (err.details as { id?: string } | undefined)?.id : undefined;
+        if (!opts.waitTurn || first === undefined || first === id) throw err;
+        try {
+          await this.waitForAnswer(first, opts.signal);
+        } catch (waitErr) {
+          if (opts.signal?.aborted) throw waitErr;
+          throw err;
+        }
       }
     }
   }

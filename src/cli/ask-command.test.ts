@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerFromQuestion, parseAskArgs } from './ask-command.ts';
@@ -55,10 +56,16 @@ describe('parseAskArgs', () => {
     expect(() => parseAskArgs(['-o', 'Yes', '-o', 'No'])).toThrow('the question is missing');
     expect(() => parseAskArgs(['Ship', 'it?', '-o', 'Yes', '-o', 'No'])).toThrow('expected one question in quotes');
     expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--colour'])).toThrow(/--colour/);
+    expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--link', 'javascript:alert(1)'])).toThrow('--link: url must be an http:// or https:// address');
+  });
+
+  it('[U16] --link puts the page to open on the question', () => {
+    const args = parseAskArgs(['Approve the pull request?', '-o', 'Approve', '-o', 'Reject', '--link', 'https://example.com/pr/42']);
+    expect(args.input.questions[0].url).toBe('https://example.com/pr/42');
   });
 });
 
-describe('askdock ask as a child process', () => {
+describe('askdock ask as a child process', { timeout: 90_000 }, () => {
   let t: TestGateway;
   beforeAll(async () => {
     t = await startTestGateway();
@@ -73,10 +80,31 @@ describe('askdock ask as a child process', () => {
     const run = askdock(['ask', 'Where should I deploy?', '-o', 'Staging (Recommended)', '-o', 'Production', ...conn()], t.dir);
     const { question } = await requested;
     expect(question.questions[0]).toMatchObject({ id: 'answer', header: 'Deploy', question: 'Where should I deploy?' });
-    expect(question.sessionKey).toBeUndefined();
+    expect(question.sessionKey).toMatch(/^s_/);
     await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['production'] } });
     const out = await run.done;
     expect(out).toMatchObject({ code: 0, stdout: 'Production\n' });
+  });
+
+  it('[T6] without --session asks in a session of its own, "askdock ask · <folder>", the same one on every run; two asks at once take turns', async () => {
+    const folder = join(t.dir, 'release-tools');
+    mkdirSync(folder, { recursive: true });
+    const one = nextEvent(t.operator, 'question.requested');
+    const first = askdock(['ask', 'Ship it?', '-o', 'Yes', '-o', 'No', ...conn()], folder);
+    const q1 = (await one).question;
+    const session = (await t.operator.request('sessions.list', {})).sessions.find((s) => s.key === q1.sessionKey);
+    expect(session).toMatchObject({ title: 'askdock ask · release-tools', agentId: 'agent' });
+    // A second ask in the same folder waits for the first (one blocking question per session, Q11), then asks there.
+    const two = nextEvent(t.operator, 'question.requested', (p) => p.question.id !== q1.id, 30_000);
+    const second = askdock(['ask', 'Tag it?', '-o', 'Yes', '-o', 'No', ...conn()], folder);
+    await t.operator.request('question.resolve', { id: q1.id, answers: { answer: ['Yes'] } });
+    expect(await first.done).toMatchObject({ code: 0, stdout: 'Yes\n' });
+    const q2 = (await two).question;
+    expect(q2.sessionKey).toBe(q1.sessionKey);
+    await t.operator.request('question.resolve', { id: q2.id, answers: { answer: ['No'] } });
+    expect(await second.done).toMatchObject({ code: 0, stdout: 'No\n' });
+    const titles = (await t.operator.request('sessions.list', {})).sessions.filter((s) => s.title === 'askdock ask · release-tools');
+    expect(titles).toHaveLength(1);
   });
 
   it('exits 0 with --json printing the T2 result, values of a multi-select joined in JSON', async () => {

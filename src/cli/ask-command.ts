@@ -10,10 +10,13 @@ import { resolveEndpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
 
 export const ASK_USAGE = [
-  'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--timeout S] [--session KEY] [--json]',
+  'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--link URL] [--timeout S] [--session KEY] [--json]',
   '                   [--url ws://127.0.0.1:7420] [--token T]',
   'exit: 0 answered, 1 gateway failure, 2 bad arguments, 3 skipped, 4 expired, 5 cancelled',
 ].join('\n');
+
+/** T6: sessions of `askdock ask` are titled `askdock ask · <folder>`. */
+export const ASK_CLIENT_NAME = 'askdock ask';
 
 /** The answer key of the one question `askdock ask` asks; `--json` output reads `answers.answers.answer`. */
 export const ASK_QUESTION_ID = 'answer';
@@ -48,6 +51,7 @@ function flagFor(path: string, options: string[]): string {
   if (path === 'questions[0].header') return '--header';
   if (path === 'questions[0].question') return 'the question';
   if (path === 'questions[0].multiSelect') return '--multi';
+  if (path === 'questions[0].url') return '--link';
   if (path === 'timeoutSeconds') return '--timeout';
   return path;
 }
@@ -64,6 +68,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
       option: { type: 'string', short: 'o', multiple: true },
       multi: { type: 'boolean' },
       header: { type: 'string' },
+      link: { type: 'string' },
       timeout: { type: 'string' },
       session: { type: 'string' },
       json: { type: 'boolean' },
@@ -92,6 +97,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
         question,
         options: options.map((label) => ({ label })),
         ...(values.multi ? { multiSelect: true } : {}),
+        ...(values.link !== undefined ? { url: values.link } : {}),
       },
     ],
     ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
@@ -155,10 +161,9 @@ export async function runAsk(argv: string[]): Promise<number> {
     if (s.status === 'reconnecting') process.stderr.write(`askdock ask: connection lost (${s.lastError?.message ?? 'closed'}); reconnecting\n`);
   });
   try {
-    const result = await agent.askUser(args.input, {
-      signal: controller.signal,
-      ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
-    });
+    // T6: without --session, the shell's own conversation for this folder.
+    const sessionKey = args.sessionKey ?? (await agent.ownSession({ clientName: ASK_CLIENT_NAME, cwd: process.cwd() })).key;
+    const result = await agent.askUser(args.input, { signal: controller.signal, sessionKey, waitTurn: !args.sessionKey });
     return print(result);
   } catch (err) {
     if (controller.signal.aborted) return print({ status: 'no_answer', reason: 'cancelled' });

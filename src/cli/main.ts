@@ -1,4 +1,6 @@
 /** The `askdock` bin: one module per command, loaded only when used. */
+import { SERVER_VERSION } from '../protocol/version.ts';
+
 type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
 
 const commands: Record<string, Command> = {
@@ -12,11 +14,15 @@ const commands: Record<string, Command> = {
 
 export function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  askdock ${name.padEnd(11)} ${c.summary}`);
-  return ['usage: askdock <command> [options]', '', ...rows].join('\n');
+  return ['usage: askdock <command> [options]', '', ...rows, '', '  askdock --version  prints the version'].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`askdock ${SERVER_VERSION}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;

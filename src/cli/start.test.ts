@@ -25,7 +25,7 @@ function spawnAskdock(args: string[], cwd: string): Proc {
   return { child, out: () => out, err: () => err, exited };
 }
 
-async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const m = read().match(pattern);
@@ -47,7 +47,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-describe('askdock start', () => {
+describe('askdock start', { timeout: 120_000 }, () => {
   it('prints the address and the Control UI link, serves the demo agent, and stops cleanly on Ctrl+C', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));
     cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
@@ -87,7 +87,7 @@ describe('askdock start', () => {
   });
 });
 
-describe('askdock demo-agent', () => {
+describe('askdock demo-agent', { timeout: 120_000 }, () => {
   it('serves a gateway until Ctrl+C', async () => {
     const t = await startTestGateway();
     cleanup.push(() => t.close());

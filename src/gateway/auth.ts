@@ -6,7 +6,7 @@ import { parseChannels } from './channels/config.ts';
 import { GatewayConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
-export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope> };
+export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; owner?: string };
 
 /** A config that cannot be used; the message names the file and the field at fault. */
 export class ConfigError extends Error {
@@ -31,9 +31,23 @@ export function parseConfig(raw: unknown, where: string): GatewayConfig {
     ids.add(identity.id);
     tokens.add(identity.token);
   });
+  checkAgentBindings(parsed.data, where);
   const channels = parseChannels(parsed.data.channels, ids);
   if (!channels.ok) throw new ConfigError(`${where}: ${channels.problems.join('; ')}`);
   return parsed.data;
+}
+
+/** A6: `defaultAgent` names an agent identity; an `owner` belongs to an agent and names an operator identity. */
+function checkAgentBindings(config: GatewayConfig, where: string): void {
+  const roleOf = new Map(config.identities.map((i) => [i.id, i.role]));
+  if (config.defaultAgent !== undefined && roleOf.get(config.defaultAgent) !== 'agent')
+    throw new ConfigError(`${where}: defaultAgent: "${config.defaultAgent}" is not the id of an agent identity`);
+  config.identities.forEach((identity, i) => {
+    if (identity.owner === undefined) return;
+    if (identity.role !== 'agent') throw new ConfigError(`${where}: identities[${i}].owner: only an agent identity has an owner`);
+    if (roleOf.get(identity.owner) !== 'operator')
+      throw new ConfigError(`${where}: identities[${i}].owner: "${identity.owner}" is not the id of an operator identity`);
+  });
 }
 
 /** Reads `--config FILE`: not found, not JSON and bad fields are each a ConfigError naming the cause. */
@@ -90,15 +104,22 @@ const digest = (token: string) => createHash('sha256').update(token).digest();
 /** Looks tokens up by their hash and compares in constant time, so timing says nothing about a token. */
 export class Authenticator {
   private readonly byHash = new Map<string, { hash: Buffer; identity: Identity }>();
+  /** A6: agent identity ids, in config order. */
+  readonly agentIds: ReadonlySet<string>;
+  /** A6: where a session goes when `sessions.create` names no agent; null when the config has no agent. */
+  readonly defaultAgentId: string | null;
 
   constructor(config: GatewayConfig) {
     for (const entry of config.identities) {
       const hash = digest(entry.token);
       this.byHash.set(hash.toString('hex'), {
         hash,
-        identity: { id: entry.id, role: entry.role, scopes: new Set(entry.scopes) },
+        identity: { id: entry.id, role: entry.role, scopes: new Set(entry.scopes), ...(entry.owner ? { owner: entry.owner } : {}) },
       });
     }
+    const agents = config.identities.filter((i) => i.role === 'agent').map((i) => i.id);
+    this.agentIds = new Set(agents);
+    this.defaultAgentId = config.defaultAgent ?? agents[0] ?? null;
   }
 
   authenticate(token: string): Identity | undefined {

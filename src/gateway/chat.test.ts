@@ -25,7 +25,7 @@ describe('sessions and chat', () => {
     t = await startTestGateway({ clock });
     const admin = await t.connect('admin');
     const { session } = await admin.call('sessions.create', { title: 'Release' });
-    expect(session).toEqual({ key: expect.stringMatching(/^s_/), title: 'Release', createdBy: 'admin', createdAtMs: clock.now(), lastMessageAtMs: null, pendingQuestions: 0 });
+    expect(session).toEqual({ key: expect.stringMatching(/^s_/), title: 'Release', createdBy: 'admin', agentId: 'agent', createdAtMs: clock.now(), lastMessageAtMs: null, pendingQuestions: 0 });
     const untitled = (await admin.call('sessions.create', {})).session;
     expect(untitled.title).toBe('New session');
     const { sessions } = await admin.call('sessions.list', {});
@@ -152,21 +152,24 @@ describe('sessions and chat', () => {
     expect((await agent.call('run.end', { runId: r1, stopReason: 'end_turn' })).ended).toBe(false);
   });
 
-  it('[C6] a user message is handed to an agent subscribed to its session, or to all sessions', async () => {
+  it('[C6][A6] a user message is handed to an agent subscribed to its session, or to all of its sessions', async () => {
     t = await startTestGateway();
     const admin = await t.connect('admin');
     const one = await t.connect('agent');
     const all = await t.connect('agent2');
     const { session: s1 } = await admin.call('sessions.create', {});
-    const { session: s2 } = await admin.call('sessions.create', {});
+    const { session: s2 } = await admin.call('sessions.create', { agentId: 'agent2' });
+    const { session: s3 } = await admin.call('sessions.create', { agentId: 'agent2' });
     await one.call('agent.subscribe', { sessionKey: s1.key });
     await all.call('agent.subscribe', {});
     await admin.call('chat.send', { sessionKey: s1.key, message: 'to one', idempotencyKey: 'sub-key-1' });
     await admin.call('chat.send', { sessionKey: s2.key, message: 'to two', idempotencyKey: 'sub-key-2' });
+    await admin.call('chat.send', { sessionKey: s3.key, message: 'to three', idempotencyKey: 'sub-key-3' });
     await all.until(() => (all.eventsNamed('chat').length === 2 ? true : undefined));
     await settle();
     expect(one.eventsNamed('chat').map((e) => [e.sessionKey, e.message.text, e.message.role])).toEqual([[s1.key, 'to one', 'user']]);
-    expect(all.eventsNamed('chat').map((e) => e.message.text)).toEqual(['to one', 'to two']);
+    expect(all.eventsNamed('chat').map((e) => e.message.text)).toEqual(['to two', 'to three']);
+    expect((await failure(one.call('agent.subscribe', { sessionKey: s2.key }))).code).toBe('SESSION_NOT_FOUND');
     expect((await failure(one.call('agent.subscribe', { sessionKey: 'missing' }))).code).toBe('SESSION_NOT_FOUND');
   });
 });

@@ -10,10 +10,14 @@ export const IdentityConfig = z.object({
   token: z.string().min(8, { error: 'token must be at least 8 characters' }),
   role: Role,
   scopes: z.array(Scope),
+  /** A6: for an agent, the operator id that creates the sessions the agent makes itself. */
+  owner: z.string().min(1).optional(),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({
   identities: z.array(IdentityConfig).min(1, { error: 'identities must list at least one identity' }),
+  /** A6: the agent new sessions are bound to when `sessions.create` names none; else the first agent. */
+  defaultAgent: z.string().min(1).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),

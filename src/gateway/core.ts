@@ -9,7 +9,7 @@ import { RunService } from './runs.ts';
 import type { Store } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
-import { canReadSession, canSeeEvent, canSeeQuestion, sessionFor, seesEveryQuestion } from './visibility.ts';
+import { canReadSession, canSeeEvent, canSeeQuestion, sessionFor, seesEveryQuestion, type SessionLike } from './visibility.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -41,7 +41,7 @@ export class Core {
   readonly subscriptions: AgentSubscriptions;
   readonly questions: QuestionManager;
   readonly runs: RunService;
-  private readonly owners = new Map<string, string>();
+  private readonly access = new Map<string, SessionLike>();
   private pruneTimer: TimerHandle | null = null;
 
   constructor(
@@ -50,7 +50,7 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.owners.clear());
+    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear());
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
@@ -78,14 +78,30 @@ export class Core {
     this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
   }
 
-  /** Sessions never change owner, so the lookup used by every fan-out is cached. */
-  readonly ownerOf = (sessionKey: string): string | undefined => {
-    const hit = this.owners.get(sessionKey);
+  /** A6: sessions stored before binding belong to the default agent. */
+  resolve(session: Session): Session {
+    return session.agentId !== null ? session : { ...session, agentId: this.auth.defaultAgentId };
+  }
+
+  /** Sessions never change creator or agent, so the lookup used by every fan-out is cached. */
+  readonly accessOf = (sessionKey: string): SessionLike | undefined => {
+    const hit = this.access.get(sessionKey);
     if (hit !== undefined) return hit;
-    const owner = this.store.getSession(sessionKey)?.createdBy;
-    if (owner !== undefined) this.owners.set(sessionKey, owner);
-    return owner;
+    const stored = this.store.getSession(sessionKey);
+    if (!stored) return undefined;
+    const { createdBy, agentId } = this.resolve(stored);
+    const access = { createdBy, agentId };
+    this.access.set(sessionKey, access);
+    return access;
   };
+
+  readonly ownerOf = (sessionKey: string): string | undefined => this.accessOf(sessionKey)?.createdBy;
+
+  /** A session as stored, with its agent resolved (A6). */
+  getSession(sessionKey: string): Session | undefined {
+    const stored = this.store.getSession(sessionKey);
+    return stored && this.resolve(stored);
+  }
 
   /** Counts as the store does: pending and not retired (Q10), here only those this identity may see. */
   countVisiblePending(identity: Identity, sessionKey: string): number {
@@ -102,24 +118,24 @@ export class Core {
   visibleSessions(identity: Identity): Session[] {
     return this.store
       .listSessions()
+      .map((s) => this.resolve(s))
       .filter((s) => canReadSession(identity, s))
       .map((s) => this.sessionFor(identity, s));
   }
 
   /**
-   * A4: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist.
-   * Only key and owner, from the owner cache: checking access costs no query on the request path.
+   * A4/A6: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist.
+   * Only key, creator and agent, from the access cache: checking access costs no query on the request path.
    */
-  readableSession(identity: Identity, sessionKey: string): { key: string; createdBy: string } {
-    const owner = this.ownerOf(sessionKey);
-    const session = owner === undefined ? undefined : { key: sessionKey, createdBy: owner };
-    if (!session || !canReadSession(identity, session))
+  readableSession(identity: Identity, sessionKey: string): SessionLike & { key: string } {
+    const access = this.accessOf(sessionKey);
+    if (!access || !canReadSession(identity, access))
       throw new AskdockError('SESSION_NOT_FOUND', `no session "${sessionKey}"`, { details: { sessionKey } });
-    return session;
+    return { key: sessionKey, ...access };
   }
 
   emitSessionUpdated(tx: Tx, sessionKey: string): void {
-    const session = this.store.getSession(sessionKey);
+    const session = this.getSession(sessionKey);
     if (session) tx.emit('session.updated', { session }, { sessionKey });
   }
 
@@ -155,7 +171,7 @@ export class Core {
 
   /** Visibility first (A4), then a per-viewer session count where the viewer may not see every question. */
   private readonly view: EventView = (viewer, ev, shared) => {
-    if (!canSeeEvent(viewer, ev.audience, this.ownerOf)) return null;
+    if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
     if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
     const { session } = ev.payload as { session: Session };
     const payload = { session: this.sessionFor(viewer.identity, session) };

@@ -8,7 +8,7 @@ import type { Viewer } from './visibility.ts';
 import { memoryLogger } from './logger.ts';
 
 const viewer: Viewer = { identity: { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) }, subscribed: () => true };
-const session = { key: 's1', title: 'One', createdBy: 'admin', createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };
+const session = { key: 's1', title: 'One', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };
 const nextIteration = () => new Promise((ok) => setImmediate(ok));
 /** The JSON inside a shared frame: it starts after the frame header, at its first "{". */
 const frameText = (out: string | Buffer) => (typeof out === 'string' ? out : out.toString('utf8', out.indexOf('{')));

@@ -26,6 +26,7 @@ export function storedItems(items: QuestionItem[]): QuestionRecord['questions'] 
     question: item.question,
     options: item.options.map((o) => (o.description ? { label: o.label, description: o.description } : { label: o.label })),
     ...(item.multiSelect ? { multiSelect: true } : {}),
+    ...(item.url ? { url: item.url } : {}),
   }));
 }
 
@@ -35,7 +36,7 @@ export function sameItems(a: QuestionRecord['questions'], b: QuestionRecord['que
   return a.every((x, i) => {
     const y = b[i];
     if (x.id !== y.id || x.header !== y.header || x.question !== y.question) return false;
-    if (!!x.multiSelect !== !!y.multiSelect || x.options.length !== y.options.length) return false;
+    if (!!x.multiSelect !== !!y.multiSelect || x.options.length !== y.options.length || (x.url ?? '') !== (y.url ?? '')) return false;
     return x.options.every((o, j) => o.label === y.options[j].label && (o.description ?? '') === (y.options[j].description ?? ''));
   });
 }

@@ -134,7 +134,7 @@ describe('visibility matrix', () => {
       ['reader', 'sessions.create', {}, /operator\.write/],
       ['reader', 'chat.send', { sessionKey: guestSession, message: 'x', idempotencyKey: '12345678' }, /operator\.write/],
       ['reader', 'question.list', {}, /operator\.questions/],
-      ['agent', 'sessions.create', {}, /operator\.admin/],
+      ['agent', 'sessions.update', { sessionKey: guestSession, title: 'x' }, /operator\.admin/],
       ['agent', 'chat.send', { sessionKey: guestSession, message: 'x', idempotencyKey: '12345678' }, /operator\.write/],
       ['admin', 'question.request', { questions: [item()] }, /agent\.run/],
       ['admin', 'run.start', {}, /agent\.run/],

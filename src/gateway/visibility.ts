@@ -40,15 +40,26 @@ export function seesEveryQuestion(identity: Identity): boolean {
 const isGuestOwner = (identity: Identity, owner: string | undefined) =>
   identity.scopes.has('operator.sessions.write') && owner !== undefined && owner === identity.id;
 
-type SessionLike = { createdBy: string };
+/** Who created a session and the agent it is bound to (A6); `agentId` already resolved for unbound old sessions. */
+export type SessionLike = { createdBy: string; agentId: string | null };
 
-/** Agents read sessions too (chat.history, sessions.list); a guest reads only the sessions it created. */
+/** A6: an agent identity works in the sessions bound to it, and nowhere else. */
+export function isBoundAgent(identity: Identity, session: SessionLike): boolean {
+  return identity.scopes.has('agent.run') && session.agentId === identity.id;
+}
+
+/** A2/A6: readers of every session, a guest in the sessions it created, an agent in the sessions bound to it. */
 export function canReadSession(identity: Identity, session: SessionLike): boolean {
-  return readsEverySession(identity) || identity.scopes.has('agent.run') || isGuestOwner(identity, session.createdBy);
+  return readsEverySession(identity) || isBoundAgent(identity, session) || isGuestOwner(identity, session.createdBy);
 }
 
 export function canWriteSession(identity: Identity, session: SessionLike): boolean {
   return hasAnyScope(identity, ['operator.admin', 'operator.write']) || isGuestOwner(identity, session.createdBy);
+}
+
+/** C1 `sessions.update`: its creator or operator.admin. */
+export function canRenameSession(identity: Identity, session: SessionLike): boolean {
+  return identity.scopes.has('operator.admin') || session.createdBy === identity.id;
 }
 
 export type QuestionLike = { sessionKey?: string | null; askedBy: string; privileged?: boolean };
@@ -66,23 +77,26 @@ export function canSeeQuestion(identity: Identity, q: QuestionLike, sessionOwner
 
 /** Who is looking: agents also carry the sessions they subscribed to (C6). */
 export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };
-export type OwnerLookup = (sessionKey: string) => string | undefined;
+/** A session's creator and bound agent, or undefined when there is no such session. */
+export type AccessLookup = (sessionKey: string) => SessionLike | undefined;
 
 /**
  * A4 for events (live and replayed): question events follow A3; session events (chat, runs, session.updated)
- * reach session readers, a guest in its own session, and agents subscribed to the session.
+ * reach session readers, a guest in its own session, and an agent subscribed to a session bound to it (A6).
+ * Sessionless session events (a run without a session) reach only readers of every session.
  */
-export function canSeeEvent(viewer: Viewer, audience: EventAudience, ownerOf: OwnerLookup): boolean {
+export function canSeeEvent(viewer: Viewer, audience: EventAudience, accessOf: AccessLookup): boolean {
   const { identity } = viewer;
   if (audience.onlyIdentity !== undefined && audience.onlyIdentity !== identity.id) return false;
-  const owner = audience.sessionKey === null ? undefined : ownerOf(audience.sessionKey);
+  const session = audience.sessionKey === null ? undefined : accessOf(audience.sessionKey);
   if (audience.question) {
     const q = { sessionKey: audience.sessionKey, askedBy: audience.question.askedBy, privileged: audience.question.privileged };
-    return canSeeQuestion(identity, q, owner);
+    return canSeeQuestion(identity, q, session?.createdBy);
   }
   if (readsEverySession(identity)) return true;
-  if (audience.sessionKey !== null && isGuestOwner(identity, owner)) return true;
-  return identity.scopes.has('agent.run') && viewer.subscribed(audience.sessionKey);
+  if (!session) return false;
+  if (isGuestOwner(identity, session.createdBy)) return true;
+  return isBoundAgent(identity, session) && viewer.subscribed(audience.sessionKey);
 }
 
 /**

@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, Session, StopReason } from './session.ts';
+import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, SESSION_TITLE_MAX, Session, StopReason } from './session.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
 
 const Key = z.string().min(1).max(128);
+const IdempotencyKey = z
+  .string({ error: 'idempotencyKey must be a string' })
+  .min(8, { error: 'idempotencyKey must be 8..128 characters' })
+  .max(128, { error: 'idempotencyKey must be 8..128 characters' });
 const QuestionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, {
   error: 'id must be 1..128 letters, digits, "_", ".", ":" or "-"',
 });
@@ -79,9 +83,25 @@ const WaitResult = z.object({
 export const methods = {
   connect: { params: ConnectParams, result: HelloOk, scopes: [] as Scope[] },
   'sessions.create': {
-    params: z.object({ title: z.string().max(200).optional() }),
+    params: z.object({
+      title: z.string().max(SESSION_TITLE_MAX, { error: `title must be at most ${SESSION_TITLE_MAX} characters` }).optional(),
+      agentId: z.string().min(1).max(128).optional(),
+      idempotencyKey: IdempotencyKey.optional(),
+    }),
     result: z.object({ session: Session }),
-    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  'sessions.update': {
+    params: z.object({
+      sessionKey: Key,
+      title: z
+        .string({ error: 'title must be a string' })
+        .trim()
+        .min(1, { error: 'title must not be blank' })
+        .max(SESSION_TITLE_MAX, { error: `title must be at most ${SESSION_TITLE_MAX} characters` }),
+    }),
+    result: z.object({ session: Session }),
+    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
   },
   'sessions.list': {
     params: Empty,
@@ -96,10 +116,7 @@ export const methods = {
         .string({ error: 'message must be a string' })
         .min(1, { error: 'message must not be empty' })
         .max(MESSAGE_MAX, { error: `message must be at most ${MESSAGE_MAX} characters` }),
-      idempotencyKey: z
-        .string({ error: 'idempotencyKey must be a string' })
-        .min(8, { error: 'idempotencyKey must be 8..128 characters' })
-        .max(128, { error: 'idempotencyKey must be 8..128 characters' }),
+      idempotencyKey: IdempotencyKey,
       replyTo: ReplyTo.optional(),
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),

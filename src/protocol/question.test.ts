@@ -50,6 +50,17 @@ describe('question.request params', () => {
     expect('multiSelect' in r.questions[0] && r.questions[0].multiSelect !== undefined).toBe(false);
   });
 
+  it('[Q2][U16] takes an http or https url up to 2000 characters, and names the field for anything else', () => {
+    const q = good.questions[0];
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: ' https://example.com/pr/42 ' }] }).questions[0].url).toBe('https://example.com/pr/42');
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: 'http://127.0.0.1:3000/login' }] }).questions[0].url).toBe('http://127.0.0.1:3000/login');
+    for (const url of ['javascript:alert(1)', 'ftp://example.com/x', 'example.com', 'data:text/html,hi', '', `https://example.com/${'a'.repeat(2000)}`, 42]) {
+      const r = QuestionRequestParams.safeParse({ questions: [{ ...q, url }] });
+      expect(r.success, String(url).slice(0, 40)).toBe(false);
+      expect(zodProblems(r.error!).map((p) => p.path)).toEqual(['questions[0].url']);
+    }
+  });
+
   it('[Q2] recognises authored Other options in their usual spellings', () => {
     for (const l of ['Other', 'other…', 'Other...', 'Other (please specify)']) expect(isAuthoredOther(l)).toBe(true);
     for (const l of ['Otherwise', 'Another option', 'Mother']) expect(isAuthoredOther(l)).toBe(false);

@@ -43,6 +43,29 @@ export const QuestionOption = z.object({
 });
 export type QuestionOption = z.infer<typeof QuestionOption>;
 
+export const QUESTION_URL_MAX = 2_000;
+
+/** Q2/U16: an http or https address, whole, with a host. */
+export function isLinkUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Q2/U16: a page where the person finishes a step before answering ("Open link"). */
+export const QuestionUrl = z
+  .string({ error: 'url must be a string' })
+  .transform((s) => s.trim())
+  .pipe(
+    z
+      .string()
+      .max(QUESTION_URL_MAX, { error: `url must be at most ${QUESTION_URL_MAX} characters` })
+      .refine(isLinkUrl, { error: 'url must be an http:// or https:// address' }),
+  );
+
 export const QuestionItem = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
@@ -58,6 +81,7 @@ export const QuestionItem = z.object({
     .boolean({ error: 'multiSelect must be a boolean' })
     .optional()
     .transform((v) => (v === true ? true : undefined)),
+  url: QuestionUrl.optional(),
 });
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
@@ -134,6 +158,7 @@ export const QuestionRecord = z.object({
       question: z.string(),
       options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
       multiSelect: z.boolean().optional(),
+      url: z.string().optional(),
     }),
   ),
   createdAtMs: z.number(),

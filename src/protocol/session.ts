@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { Answers } from './question.ts';
 
 export const MESSAGE_MAX = 32_000;
+export const SESSION_TITLE_MAX = 200;
 
 export const Session = z.object({
   key: z.string(),
   title: z.string(),
   createdBy: z.string(),
+  /** A6: the agent identity the session is bound to; null only where the config has no agent. */
+  agentId: z.string().nullable(),
   createdAtMs: z.number(),
   lastMessageAtMs: z.number().nullable(),
   pendingQuestions: z.number().int().nonnegative(),

@@ -71,7 +71,8 @@ export function nextEvent<E extends EventName>(
   client: GatewayClient,
   event: E,
   match: (payload: EventPayload<E>) => boolean = () => true,
-  timeoutMs = 10_000,
+  // Generous: a child process that starts TypeScript through tsx takes seconds on a busy machine.
+  timeoutMs = 60_000,
 ): Promise<EventPayload<E>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,6 +1,7 @@
 import type { Answers } from '../../protocol/index.ts';
 import { replySurface } from '../surface.ts';
 import { canWriteSession, forbidden } from '../visibility.ts';
+import { titleFromMessage, UNTITLED } from './sessions.ts';
 import type { HandlerTable } from './types.ts';
 
 type ChatMethods = 'chat.send' | 'chat.history' | 'chat.abort' | 'run.start' | 'chat.inject' | 'run.end' | 'agent.subscribe';
@@ -17,6 +18,9 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
     const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
     return core.hub.commit((tx) => {
+      // U15: an untitled session takes its title from its first message.
+      const before = core.store.getSession(session.key);
+      if (before && before.lastMessageAtMs === null && before.title === UNTITLED) core.store.renameSession(session.key, titleFromMessage(p.message));
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
       const message = core.appendMessage(tx, {
         sessionKey: session.key,

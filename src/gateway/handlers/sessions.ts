@@ -1,21 +1,67 @@
-import type { Session } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Params, type Session } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
 import { newId } from '../ids.ts';
+import { canRenameSession, forbidden } from '../visibility.ts';
 import type { HandlerTable } from './types.ts';
 
-const DEFAULT_TITLE = 'New session';
+export const UNTITLED = 'New session';
+const FIRST_MESSAGE_TITLE_MAX = 60;
 
-/** C1: sessions.create and sessions.list. */
-export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.list'> = {
+/** U15: an untitled session takes its title from its first message: the first line, cut at a word. */
+export function titleFromMessage(text: string): string {
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ').trim();
+  if (line.length <= FIRST_MESSAGE_TITLE_MAX) return line || UNTITLED;
+  const cut = line.slice(0, FIRST_MESSAGE_TITLE_MAX - 1);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > 20 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
+
+/** A6: the agent a new session is bound to, and who creates it. */
+function binding(core: Core, identity: Identity, p: Params<'sessions.create'>): { agentId: string | null; createdBy: string } {
+  if (identity.role === 'agent') {
+    if (p.agentId !== undefined && p.agentId !== identity.id)
+      throw forbidden(`sessions.create for agent "${p.agentId}"`, ['operator.admin', 'operator.write', 'operator.sessions.write'], identity);
+    return { agentId: identity.id, createdBy: identity.owner ?? identity.id };
+  }
+  if (p.agentId !== undefined && !core.auth.agentIds.has(p.agentId))
+    throw invalidRequest('sessions.create', [{ path: 'agentId', problem: `"${p.agentId}" is not an agent identity of this gateway` }]);
+  return { agentId: p.agentId ?? core.auth.defaultAgentId, createdBy: identity.id };
+}
+
+/** C1: sessions.create (A6 binding, idempotent by key), sessions.update and sessions.list. */
+export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.update' | 'sessions.list'> = {
   'sessions.create': (p, { core, conn }) => {
-    const title = p.title?.trim() || DEFAULT_TITLE;
-    const row = { key: newId('s'), title, createdBy: conn.identity.id, createdAtMs: core.clock.now(), lastMessageAtMs: null };
+    const { identity } = conn;
+    const { agentId, createdBy } = binding(core, identity, p);
+    const idem = p.idempotencyKey !== undefined ? { identity: identity.id, key: p.idempotencyKey } : undefined;
+    const first = idem && core.store.sessionByIdempotencyKey(idem.identity, idem.key);
+    if (first) return { session: core.sessionFor(identity, core.resolve(first)) };
+    const title = p.title?.trim() || UNTITLED;
+    const row = { key: newId('s'), title, createdBy, agentId, createdAtMs: core.clock.now(), lastMessageAtMs: null };
     const session: Session = core.hub.commit((tx) => {
-      core.store.createSession(row);
-      const created = core.store.getSession(row.key) ?? { ...row, pendingQuestions: 0 };
+      core.store.createSession(row, idem);
+      const created = core.getSession(row.key) ?? { ...row, pendingQuestions: 0 };
       tx.emit('session.updated', { session: created }, { sessionKey: row.key });
       return created;
     });
-    return { session: core.sessionFor(conn.identity, session) };
+    return { session: core.sessionFor(identity, session) };
   },
+
+  'sessions.update': (p, { core, conn }) => {
+    const { identity } = conn;
+    const access = core.readableSession(identity, p.sessionKey);
+    if (!canRenameSession(identity, access))
+      throw new AskdockError('FORBIDDEN', `only the creator of session "${p.sessionKey}" or operator.admin may rename it`, {
+        details: { sessionKey: p.sessionKey, needed: ['operator.admin'] },
+      });
+    const session = core.hub.commit((tx) => {
+      core.store.renameSession(p.sessionKey, p.title);
+      core.emitSessionUpdated(tx, p.sessionKey);
+      return core.getSession(p.sessionKey)!;
+    });
+    return { session: core.sessionFor(identity, session) };
+  },
+
   'sessions.list': (_p, { core, conn }) => ({ sessions: core.visibleSessions(conn.identity) }),
 };

@@ -14,7 +14,7 @@ if (!file) {
 }
 
 const store = openSqliteStore(file);
-store.createSession({ key: 'durable', title: 'Durability', createdBy: 'child', createdAtMs: Date.now(), lastMessageAtMs: null });
+store.createSession({ key: 'durable', title: 'Durability', createdBy: 'child', agentId: null, createdAtMs: Date.now(), lastMessageAtMs: null });
 
 for (let i = 1; i <= MAX_WRITES; i++) {
   const now = Date.now();

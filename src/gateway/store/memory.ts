@@ -25,6 +25,7 @@ export function createMemoryStore(): Store {
   const sessions = new Map<string, Entry<SessionRow>>();
   const messages = new Map<string, Entry<ChatMessage>>();
   const idempotency = new Map<string, IdempotentResult>();
+  const sessionKeys = new Map<string, string>();
   const questions = new Map<string, Entry<StoredQuestion>>();
   const runs = new Map<string, Entry<RunRow>>();
   const meta = new Map<string, string>();
@@ -163,9 +164,24 @@ export function createMemoryStore(): Store {
       return count;
     },
 
-    createSession(row) {
+    createSession(row, idem) {
       open();
+      const idemKey = idem ? idempotencyKey(idem.identity, idem.key) : undefined;
+      if (idemKey !== undefined && sessionKeys.has(idemKey)) throw new Error(`store: session idempotency key "${idem!.key}" already used`);
       insert(sessions, 'session', row.key, shapeSessionRow(row));
+      if (idemKey !== undefined) put(sessionKeys, idemKey, row.key);
+    },
+    sessionByIdempotencyKey(identity, key) {
+      open();
+      const sessionKey = sessionKeys.get(idempotencyKey(identity, key));
+      const entry = sessionKey === undefined ? undefined : sessions.get(sessionKey);
+      return entry ? toSession(entry.value, pendingBySession()) : undefined;
+    },
+    renameSession(key, title) {
+      open();
+      const entry = sessions.get(key);
+      if (!entry) throw missingRow('session', key);
+      replace(sessions, 'session', key, { ...entry.value, title });
     },
     getSession(key) {
       open();

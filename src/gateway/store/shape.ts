@@ -28,11 +28,12 @@ export function shapeMessage(m: Loose<ChatMessage, 'runId' | 'replyTo'>): ChatMe
   return out;
 }
 
-export function shapeSessionRow(s: Loose<SessionRow, 'lastMessageAtMs'>): SessionRow {
+export function shapeSessionRow(s: Loose<SessionRow, 'lastMessageAtMs' | 'agentId'>): SessionRow {
   return {
     key: s.key,
     title: s.title,
     createdBy: s.createdBy,
+    agentId: s.agentId ?? null,
     createdAtMs: s.createdAtMs,
     lastMessageAtMs: s.lastMessageAtMs ?? null,
   };

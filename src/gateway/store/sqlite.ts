@@ -99,6 +99,17 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // Pending questions in creation order without walking every question ever asked (snapshots, run ends, Q11).
   (db) => db.exec(`CREATE INDEX questions_pending ON questions (created_at_ms, n) WHERE status = 'pending';`),
+  // A6: the agent a session is bound to (NULL for sessions made before binding), and sessions.create's idempotency keys.
+  (db) =>
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN agent_id TEXT;
+      CREATE TABLE session_keys (
+        identity TEXT NOT NULL,
+        key TEXT NOT NULL,
+        session_key TEXT NOT NULL,
+        PRIMARY KEY (identity, key)
+      ) WITHOUT ROWID;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -107,6 +118,7 @@ type SessionDbRow = {
   key: string;
   title: string;
   created_by: string;
+  agent_id: string | null;
   created_at_ms: number;
   last_message_at_ms: number | null;
   pending: number;
@@ -135,7 +147,7 @@ type RunDbRow = {
 };
 type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
 
-const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.created_at_ms, s.last_message_at_ms,
+const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
   (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
 
 function migrate(db: Db, file: string): void {
@@ -160,9 +172,14 @@ function migrate(db: Db, file: string): void {
 function prepareStatements(db: Db) {
   return {
     sessionInsert: db.prepare(
-      `INSERT INTO sessions (key, title, created_by, created_at_ms, last_message_at_ms)
-       VALUES (@key, @title, @createdBy, @createdAtMs, @lastMessageAtMs)`,
+      `INSERT INTO sessions (key, title, created_by, agent_id, created_at_ms, last_message_at_ms)
+       VALUES (@key, @title, @createdBy, @agentId, @createdAtMs, @lastMessageAtMs)`,
     ),
+    sessionKeyInsert: db.prepare(`INSERT INTO session_keys (identity, key, session_key) VALUES (?, ?, ?)`),
+    sessionByKey: db.prepare<[string, string], SessionDbRow>(
+      `SELECT ${SESSION_COLUMNS} FROM session_keys k JOIN sessions s ON s.key = k.session_key WHERE k.identity = ? AND k.key = ?`,
+    ),
+    sessionRename: db.prepare(`UPDATE sessions SET title = @title WHERE key = @key`),
     sessionGet: db.prepare<[string], SessionDbRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = ?`),
     sessionList: db.prepare<[], SessionDbRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY COALESCE(s.last_message_at_ms, s.created_at_ms) DESC, s.n DESC`,
@@ -266,6 +283,7 @@ function toSession(r: SessionDbRow): Session {
     key: r.key,
     title: r.title,
     createdBy: r.created_by,
+    agentId: r.agent_id,
     createdAtMs: r.created_at_ms,
     lastMessageAtMs: r.last_message_at_ms,
   });
@@ -425,12 +443,22 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       });
     },
 
-    createSession(row) {
-      q.sessionInsert.run(shapeSessionRow(row));
+    createSession(row, idem) {
+      store.transaction(() => {
+        q.sessionInsert.run(shapeSessionRow(row));
+        if (idem) q.sessionKeyInsert.run(idem.identity, idem.key, row.key);
+      });
     },
     getSession(key) {
       const r = q.sessionGet.get(key);
       return r ? toSession(r) : undefined;
+    },
+    sessionByIdempotencyKey(identity, key) {
+      const r = q.sessionByKey.get(identity, key);
+      return r ? toSession(r) : undefined;
+    },
+    renameSession(key, title) {
+      if (q.sessionRename.run({ key, title }).changes === 0) throw missingRow('session', key);
     },
     listSessions() {
       return q.sessionList.all().map(toSession);

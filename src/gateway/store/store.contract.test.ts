@@ -19,6 +19,7 @@ const sessionRow = (key: string, createdAtMs: number, over: Partial<SessionRow> 
   key,
   title: `Session ${key}`,
   createdBy: 'op',
+  agentId: 'agent',
   createdAtMs,
   lastMessageAtMs: null,
   ...over,
@@ -74,7 +75,7 @@ const event = (atMs: number, over: Partial<Omit<StoredEvent, 'seq'>> = {}): Omit
 /** A state touching every table, for rollback and reopen checks. */
 function seed(store: Store): void {
   store.createSession(sessionRow('s1', 1_000));
-  store.createSession(sessionRow('s2', 2_000));
+  store.createSession(sessionRow('s2', 2_000, { agentId: null }), { identity: 'op', key: 'session-key-1' });
   store.insertMessage(message('m1', 's1', 1));
   store.insertMessage(message('m2', 's1', 2, { role: 'assistant', runId: 'r1' }));
   store.insertMessage(message('m3', 's2', 3, { replyTo: { questionId: 'q2', answers: { pick: ['A'] } } }));
@@ -103,6 +104,7 @@ function dump(store: Store) {
   return {
     sessions: store.listSessions(),
     sessionByKey: KNOWN.sessions.map((k) => store.getSession(k)),
+    sessionByIdempotencyKey: ['session-key-1', 'session-key-new'].map((k) => store.sessionByIdempotencyKey('op', k)),
     history: KNOWN.sessions.map((k) => store.history(k, 500)),
     messages: KNOWN.messages.map((id) => store.getMessage(id)),
     idempotency: KNOWN.idempotency.map((k) => store.getIdempotent('op', k)),
@@ -121,7 +123,8 @@ function dump(store: Store) {
 
 /** One of every write, for checking that a rolled-back transaction leaves none of them behind. */
 function writeEverything(store: Store): void {
-  store.createSession(sessionRow('s-new', 9_000));
+  store.createSession(sessionRow('s-new', 9_000), { identity: 'op', key: 'session-key-new' });
+  store.renameSession('s1', 'Renamed');
   store.insertMessage(message('m-new', 's1', 9));
   store.updateMessageText('m1', 'edited');
   store.touchSession('s2', 9_000);
@@ -170,6 +173,39 @@ function storeContract(name: string, makeHarness: () => Harness): void {
         expect(store.getSession('s1')).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
         expect(store.getSession('nope')).toBeUndefined();
         expect(store.listSessions()).toStrictEqual([{ ...sessionRow('s1', 1_000), pendingQuestions: 0 }]);
+      });
+
+      it('[A6] keeps the agent a session is bound to, or none', () => {
+        store.createSession(sessionRow('s1', 1_000, { agentId: 'agent2' }));
+        store.createSession(sessionRow('s2', 2_000, { agentId: null }));
+        expect(store.getSession('s1')?.agentId).toBe('agent2');
+        expect(store.getSession('s2')?.agentId).toBeNull();
+        expect(store.listSessions().map((s) => s.agentId)).toEqual([null, 'agent2']);
+      });
+
+      it('[A6] finds a session by the idempotency key of the identity that created it, and only that one', () => {
+        store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
+        store.createSession(sessionRow('s2', 2_000), { identity: 'agent2', key: 'mcp-key-0001' });
+        store.createSession(sessionRow('s3', 3_000));
+        expect(store.sessionByIdempotencyKey('agent', 'mcp-key-0001')).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
+        expect(store.sessionByIdempotencyKey('agent2', 'mcp-key-0001')?.key).toBe('s2');
+        expect(store.sessionByIdempotencyKey('op', 'mcp-key-0001')).toBeUndefined();
+        expect(store.sessionByIdempotencyKey('agent', 'other-key-01')).toBeUndefined();
+      });
+
+      it('[A6] refuses a second session under a used idempotency key, keeping neither half of it', () => {
+        store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
+        expect(() => store.transaction(() => store.createSession(sessionRow('s2', 2_000), { identity: 'agent', key: 'mcp-key-0001' }))).toThrow();
+        expect(store.getSession('s2')).toBeUndefined();
+        expect(store.sessionByIdempotencyKey('agent', 'mcp-key-0001')?.key).toBe('s1');
+      });
+
+      it('[C1] renames a session and refuses an unknown one', () => {
+        store.createSession(sessionRow('s1', 1_000));
+        store.renameSession('s1', 'Deploy checklist');
+        expect(store.getSession('s1')?.title).toBe('Deploy checklist');
+        expect(store.listSessions()[0].title).toBe('Deploy checklist');
+        expect(() => store.renameSession('nope', 'x')).toThrow(/session "nope"/);
       });
 
       it('[C1] refuses a second session with the same key and keeps the first', () => {

@@ -43,6 +43,8 @@ export type RunRow = {
   triggerMessageId?: string;
 };
 
+export type SessionIdempotency = { identity: string; key: string };
+
 export type IdempotentResult = { messageId: string; seq: number };
 
 /**
@@ -68,11 +70,16 @@ export interface Store {
   /** Drops events older than `beforeMs` while keeping at least the newest `keepAtLeast`. */
   pruneEvents(beforeMs: number, keepAtLeast: number): number;
 
-  // sessions (C1)
-  createSession(row: SessionRow): void;
+  // sessions (C1, A6)
+  /** With `idempotency`, the session is remembered under (identity, key) so the same call later finds it. */
+  createSession(row: SessionRow, idempotency?: SessionIdempotency): void;
   getSession(key: string): Session | undefined;
+  /** The session created with this identity's idempotency key, also after a restart. */
+  sessionByIdempotencyKey(identity: string, key: string): Session | undefined;
   listSessions(): Session[];
   touchSession(key: string, atMs: number): void;
+  /** C1 `sessions.update` and the first message's title (U15). */
+  renameSession(key: string, title: string): void;
 
   // messages (C2, C3)
   insertMessage(msg: ChatMessage): void;

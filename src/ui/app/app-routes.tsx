@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { Route } from '../lib/router.tsx';
 import { HomePage } from './home-page.tsx';
+import { InboxPage } from './inbox-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { SessionPage } from './session-page.tsx';
 
@@ -11,6 +12,8 @@ export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {
     case 'home':
       return <HomePage />;
+    case 'inbox':
+      return <InboxPage />;
     case 'session':
       return <SessionPage sessionKey={route.sessionKey} />;
     case 'question':

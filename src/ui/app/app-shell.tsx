@@ -7,6 +7,7 @@ import { useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
 import { AppRoutes } from './app-routes.tsx';
+import { InboxLink } from './inbox-link.tsx';
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {
@@ -26,7 +27,10 @@ export function AppShell() {
         </div>
       </header>
       <div className="app-body">
-        <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} />
+        <SessionsNav
+          activeKey={route.name === 'session' ? route.sessionKey : undefined}
+          first={<InboxLink active={route.name === 'inbox'} />}
+        />
         <main className="app-main">
           <AppRoutes route={route} />
         </main>

@@ -8,6 +8,8 @@ import { useSummarySlots } from './use-summary-slots.ts';
 
 // Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
 const transcriptModule = import('../features/chat/components/transcript.tsx');
+// Renaming is rare: its dialog's code stays out of the first load.
+const RenameSession = lazy(() => import('../features/sessions/components/rename-session.tsx').then((m) => ({ default: m.RenameSession })));
 const Transcript = lazy(() => transcriptModule.then((m) => ({ default: m.Transcript })));
 
 /** Stands in for the transcript while its code arrives: the same log, as it looks before the history loads. */
@@ -30,7 +32,14 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
 
   return (
     <div className="session-page">
-      <h1 className="session-title">{title ?? 'Session'}</h1>
+      <div className="session-title-row">
+        <h1 className="session-title">{title ?? 'Session'}</h1>
+        {title !== undefined && (
+          <Suspense fallback={null}>
+            <RenameSession sessionKey={sessionKey} title={title} />
+          </Suspense>
+        )}
+      </div>
       <Suspense fallback={<TranscriptPending />}>
         <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
       </Suspense>

@@ -1,8 +1,10 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { INBOX_PATH } from './inbox.ts';
 
-/** The three pages of the Control UI, read from the address. */
+/** The pages of the Control UI, read from the address. */
 export type Route =
   | { name: 'home' }
+  | { name: 'inbox' }
   | { name: 'session'; sessionKey: string }
   | { name: 'question'; id: string }
   | { name: 'not-found'; path: string };
@@ -40,6 +42,7 @@ function decode(part: string): string | null {
 
 export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { name: 'home' };
+  if (pathname === INBOX_PATH || pathname === `${INBOX_PATH}/`) return { name: 'inbox' };
   const match = /^\/(s|q)\/([^/]+)\/?$/.exec(pathname);
   const value = match ? decode(match[2]) : null;
   if (match && value) return match[1] === 's' ? { name: 'session', sessionKey: value } : { name: 'question', id: value };

@@ -4,7 +4,7 @@ import { useQuestions } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
-import { inTranscript } from './lib/placement.ts';
+import { inDock, inTranscript } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
 
@@ -31,6 +31,14 @@ export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySl
         node: <QuestionSummary record={record} sessionKey={sessionKey} slots={slots} />,
       })),
     [records, sessionKey, slots],
+  );
+}
+
+/** U15: how many questions wait in a dock (a session's, or the Inbox's): pending and not retired. */
+export function usePendingCount(dockKey: string): number {
+  const marksOf = useMarksOf(dockKey);
+  return (
+    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0
   );
 }
 

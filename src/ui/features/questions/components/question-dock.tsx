@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
+import { dockKeyOf } from '../../../lib/inbox.ts';
 import { useQuestions } from '../api/get-questions.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
@@ -44,7 +45,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   const focusWasInside = useRef(false);
 
   useGatewayEvent('question.requested', ({ question }) => {
-    const here = question.sessionKey === undefined || question.sessionKey === sessionKey;
+    const here = dockKeyOf(question) === sessionKey;
     // Async questions never take focus or reopen a collapsed dock (U8).
     if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
   });

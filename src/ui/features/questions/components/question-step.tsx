@@ -1,5 +1,6 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
+import { OpenLink } from './open-link.tsx';
 import { OptionList } from './option-list.tsx';
 import { OtherField } from './other-field.tsx';
 import { ValidationMessage } from './validation-message.tsx';
@@ -19,6 +20,7 @@ export function QuestionStep({ recordId, item, locked, attempted }: Props) {
       <p id={questionTextId(recordId, item.id)} className="qd-question-text">
         {item.question}
       </p>
+      <OpenLink url={item.url} />
       <OptionList recordId={recordId} item={item} locked={locked} attempted={attempted} />
       <OtherField recordId={recordId} item={item} locked={locked} />
       <ValidationMessage recordId={recordId} item={item} shown={attempted} />

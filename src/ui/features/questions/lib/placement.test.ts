@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deployRecord, lunchRecord } from '../test-helpers.tsx';
+import { INBOX_KEY } from '../../../lib/inbox.ts';
 import { answersFingerprint } from './resolved-here.ts';
 import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';
 
@@ -8,12 +9,16 @@ const none = { sentHere: [], identity: 'op' };
 const retired = lunchRecord({ retiredAtMs: 5 });
 
 describe('where a question shows, and what its summary says', () => {
-  it('[U6] the dock holds pending, unretired questions of its session and sessionless ones; blocking ones come first', () => {
+  it('[U6][U15] the dock holds pending, unretired questions of its session; sessionless ones only in the Inbox; blocking ones come first', () => {
     const own = deployRecord();
     const sessionless = lunchRecord({ id: 'free', sessionKey: undefined });
     expect(inDock(own, 's1', NO_MARKS)).toBe(true);
     expect(inDock(own, 's2', NO_MARKS)).toBe(false);
-    expect(inDock(sessionless, 's2', NO_MARKS)).toBe(true);
+    expect(inDock(sessionless, 's2', NO_MARKS)).toBe(false);
+    expect(inDock(sessionless, INBOX_KEY, NO_MARKS)).toBe(true);
+    expect(inDock(own, INBOX_KEY, NO_MARKS)).toBe(false);
+    expect(inTranscript({ ...sessionless, status: 'skipped' }, INBOX_KEY, NO_MARKS)).toBe(true);
+    expect(inTranscript({ ...sessionless, status: 'skipped' }, 's1', NO_MARKS)).toBe(false);
     expect(inDock(deployRecord({ status: 'answered' }), 's1', NO_MARKS)).toBe(false);
     expect(pickCurrent([lunchRecord(), own], null)?.id).toBe('q-deploy');
     expect(pickCurrent([lunchRecord(), own], 'q-lunch')?.id).toBe('q-lunch');

@@ -1,5 +1,6 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
+import { dockKeyOf } from '../../../lib/inbox.ts';
 import type { OutboxState } from '../../../lib/outbox/machine.ts';
 import { resolvedHere } from './resolved-here.ts';
 
@@ -23,12 +24,12 @@ const handledHere = (record: QuestionRecord, marks: LocalMarks) =>
   record.mode === 'async' && (marks.skippedAtMs !== undefined || marks.delivery !== undefined);
 
 /**
- * [U8][Q10] A question sits in a session's dock while pending, for that session or sessionless, unless this browser
+ * [U8][Q10][U15] A question sits in its session's dock (sessionless ones in the Inbox's) while pending, unless this browser
  * already answered (outbox) or skipped it; a retired reminder only when it was put back.
  */
 export function inDock(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
   if (record.status !== 'pending') return false;
-  if (record.sessionKey !== undefined && record.sessionKey !== sessionKey) return false;
+  if (dockKeyOf(record) !== sessionKey) return false;
   if (handledHere(record, marks)) return false;
   return record.retiredAtMs === undefined || marks.reopened;
 }
@@ -38,7 +39,7 @@ export function inDock(record: QuestionRecord, sessionKey: string, marks: LocalM
  * question answered into the outbox or skipped here (it stays pending at the gateway until its reply is saved).
  */
 export function inTranscript(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
-  if (record.sessionKey !== sessionKey) return false;
+  if (dockKeyOf(record) !== sessionKey) return false;
   return record.status !== 'pending' || record.retiredAtMs !== undefined || handledHere(record, marks);
 }
 

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ScrollArea } from '../../../components/ui/scroll-area.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
@@ -7,8 +7,8 @@ import { sessionsPanelToggled, useSessionsPanelOpen } from '../stores/sessions-p
 import { NewSessionButton } from './new-session-button.tsx';
 import { SessionLink } from './session-link.tsx';
 
-/** The sessions list (U12 navigation "Sessions"); under 640 px it folds above the chat. */
-export function SessionsNav({ activeKey }: { activeKey?: string }) {
+/** The sessions list (U12 navigation "Sessions"), `first` above it (the Inbox, U15); under 640 px it folds above the chat. */
+export function SessionsNav({ activeKey, first }: { activeKey?: string; first?: ReactNode }) {
   const sessions = useSessions();
   const open = useSessionsPanelOpen();
   const listId = useId();
@@ -31,6 +31,7 @@ export function SessionsNav({ activeKey }: { activeKey?: string }) {
         <NewSessionButton />
       </div>
       <div id={listId} className="sessions-body">
+        {first}
         {sessions.isPending && <p className="muted sessions-note">Loading…</p>}
         {sessions.isError && <p className="inline-error sessions-note">Could not load sessions: {errorMessage(sessions.error)}</p>}
         {sessions.isSuccess && count === 0 && <p className="muted sessions-note">No sessions yet.</p>}

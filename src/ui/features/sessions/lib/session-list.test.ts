@@ -6,6 +6,7 @@ const session = (key: string, createdAtMs: number, lastMessageAtMs: number | nul
   key,
   title: key,
   createdBy: 'op',
+  agentId: 'agent',
   createdAtMs,
   lastMessageAtMs,
   pendingQuestions: 0,

@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { INBOX_KEY } from '../lib/inbox.ts';
+
+/** The Inbox has no conversation to write in: the dock sits above this note instead of a composer. */
+function InboxNote() {
+  return <p className="muted inbox-note">Questions asked without a session (an SDK script, say) wait here. Agents that name a session ask there instead.</p>;
+}
+
+/** `/inbox` (U15): docks every sessionless question this person may answer, and keeps their summaries after they end. */
+export function InboxPage() {
+  const items = useQuestionTranscriptItems(INBOX_KEY);
+  const sorted = useMemo(() => [...items].sort((a, b) => a.atMs - b.atMs), [items]);
+  const note = useMemo(() => <InboxNote />, []);
+  return (
+    <div className="session-page">
+      <h1 className="session-title">Inbox</h1>
+      <div role="log" aria-label="Inbox history" className="transcript inbox-history">
+        {sorted.length === 0 ? (
+          <p className="muted transcript-note">Nothing here yet. Answered, skipped and expired questions keep their summaries here.</p>
+        ) : (
+          <ul className="inbox-items">
+            {sorted.map((item) => (
+              <li key={item.key}>{item.node}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="dock-area">
+        <QuestionDock sessionKey={INBOX_KEY} composer={note} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useId } from 'react';
+import { isLinkUrl } from '../../../../protocol/index.ts';
+
+/**
+ * U16: the page a question asks the person to visit first, in a new tab that cannot reach back into this one,
+ * with a hint to come back and answer. Only http(s) addresses ever become a link.
+ */
+export function OpenLink({ url }: { url: string | undefined }) {
+  const hintId = useId();
+  if (!url || !isLinkUrl(url)) return null;
+  return (
+    <div className="open-link">
+      <a className="btn btn-secondary btn-sm open-link-button" href={url} target="_blank" rel="noopener noreferrer" aria-describedby={hintId}>
+        Open link
+        <span aria-hidden="true"> ↗</span>
+      </a>
+      <span id={hintId} className="open-link-hint">
+        Opens {new URL(url).host} in a new tab. Finish the step there, then come back here to answer.
+      </span>
+    </div>
+  );
+}
