@@ -7,6 +7,7 @@ export const SCOPES = [
   'operator.questions',
   'operator.sessions.write',
   'agent.run',
+  'agent.secrets',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
@@ -19,6 +20,8 @@ export const IdentityConfig = z.object({
   token: z.string().min(8, { error: 'token must be at least 8 characters' }),
   role: Role,
   scopes: z.array(Scope),
+  /** RU1: tools this identity may not use, e.g. `["ask_user"]` (no question.request, no secret.request). */
+  deny: z.array(z.string().min(1)).optional(),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({

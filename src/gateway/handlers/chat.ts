@@ -1,4 +1,5 @@
 import type { Answers } from '../../protocol/index.ts';
+import { supersedeRuns } from '../run-authority.ts';
 import { canWriteSession, forbidden } from '../visibility.ts';
 import type { HandlerTable } from './types.ts';
 
@@ -26,6 +27,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         state: 'final',
       });
       core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
+      supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
       // Q9: the question turns answered in the same transaction that saves its reply.
       if (reply) core.questions.recordReply(tx, identity, reply.q, reply.answers, message.id);
       return { messageId: message.id, seq: message.seq, deduped: false };
