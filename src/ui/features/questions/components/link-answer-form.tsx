@@ -5,6 +5,8 @@ import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import { collectAnswers } from '../../../../answers/collect.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { endedElsewhere } from '../api/resolution.ts';
+import { useCredentialGuard } from '../hooks/use-credential-guard.ts';
+import { CredentialAlert } from './credential-alert.tsx';
 import { LinkQuestionItem } from './link-question-item.tsx';
 import { useResolveLink } from '../api/resolve-link.ts';
 
@@ -13,6 +15,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const resolve = useResolveLink(record);
   const busy = resolve.isPending;
   const [attempted, setAttempted] = useState<string[]>([]);
+  const credentials = useCredentialGuard(record);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -23,7 +26,8 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
       return;
     }
     setAttempted([]);
-    resolve.mutate({ kind: 'answer', answers: result.answers });
+    const { answers } = result;
+    credentials.guard(answers, () => resolve.mutate({ kind: 'answer', answers }));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
@@ -60,6 +64,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
           Submit
         </Button>
       </div>
+      <CredentialAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
     </form>
   );
 }

@@ -7,8 +7,10 @@ import { draftActions, useDraftStep, useDraftsStore } from '../stores/drafts.ts'
 import { endedElsewhere } from '../api/resolution.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
 import { useAnswerRequest } from '../hooks/use-answer-request.ts';
+import { useCredentialGuard } from '../hooks/use-credential-guard.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
+import { CredentialAlert } from './credential-alert.tsx';
 import { DockHeader } from './dock-header.tsx';
 import { optionId } from './dom-ids.ts';
 import { QuestionStep } from './question-step.tsx';
@@ -28,6 +30,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
   const { answer, skip, busy, error: failed } = useAnswerRequest(sessionKey, record);
+  const credentials = useCredentialGuard(record);
   // Missing-answer messages show only after a try, and belong to the request they were for.
   const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
   const attemptedItems = attempted.recordId === record.id ? attempted.items : [];
@@ -80,7 +83,8 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
       if (!stacked) goToStep(record.questions.findIndex((q) => q.id === result.missing[0]));
       return;
     }
-    answer(result.answers);
+    const { answers } = result;
+    credentials.guard(answers, () => answer(answers));
   };
 
   const error = failed && !endedElsewhere(failed) ? `Not sent: ${errorMessage(failed)}. Your answers are kept; try again.` : null;
@@ -110,6 +114,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
         ))}
       </div>
       <StepperFooter ctx={ctx} error={error} />
+      <CredentialAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
     </form>
   );
 });

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { GatewayClient } from '../../../../client/client.ts';
+import type { HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+
+export const secretRequestsKey = ['secret-requests'] as const;
+
+/** K1: pending secret requests this identity may answer; records carry a name and a description, never a value. */
+export function secretRequestsQueryOptions(client: GatewayClient) {
+  return queryOptions({
+    queryKey: secretRequestsKey,
+    queryFn: async () => (await client.request('secret.list', { status: 'pending' })).requests,
+    staleTime: Infinity,
+  });
+}
+
+export function useSecretRequests<T>(select: (records: SecretRequestRecord[]) => T): T | undefined {
+  const client = useGateway();
+  // Only identities that may answer secrets ask for the list; others would be refused (A5).
+  const scopes = client.hello?.auth.scopes ?? [];
+  const enabled = scopes.some((s) => s === 'operator.admin' || s === 'operator.questions' || s === 'operator.sessions.write');
+  return useQuery({ ...secretRequestsQueryOptions(client), select, enabled }).data;
+}
+
+const byCreated = (a: SecretRequestRecord, b: SecretRequestRecord) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id);
+
+export function secretRequested(qc: QueryClient, request: SecretRequestRecord) {
+  if (request.status !== 'pending') return;
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list = []) =>
+    list.some((r) => r.id === request.id) ? list : [...list, request].sort(byCreated),
+  );
+}
+
+export function secretEnded(qc: QueryClient, id: string) {
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.filter((r) => r.id !== id));
+}
+
+function helloReceived(qc: QueryClient, hello: HelloOk) {
+  if (hello.resumed) return; // replayed events bring the list up to date (R2)
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, [...(hello.snapshot.pendingSecrets ?? [])].sort(byCreated));
+}
+
+/** Keeps the secret requests live from the socket: hello snapshots and secret.requested / secret.resolved (K1). */
+export function useSecretRequestsSync() {
+  const client = useGateway();
+  const qc = useQueryClient();
+  useEffect(() => {
+    const offs = [
+      client.onHello((hello) => helloReceived(qc, hello)),
+      client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
+      client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [client, qc]);
+}
