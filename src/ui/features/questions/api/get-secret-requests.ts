@@ -17,9 +17,12 @@ export function secretRequestsQueryOptions(client: GatewayClient) {
 
 export function useSecretRequests<T>(select: (records: SecretRequestRecord[]) => T): T | undefined {
   const client = useGateway();
-  // Only identities that may answer secrets ask for the list; others would be refused (A5).
-  const scopes = client.hello?.auth.scopes ?? [];
-  const enabled = scopes.some((s) => s === 'operator.admin' || s === 'operator.questions' || s === 'operator.sessions.write');
+  // Asked for only where the gateway offers it and the identity may answer secrets; others would be refused (A5).
+  const hello = client.hello;
+  const scopes = hello?.auth.scopes ?? [];
+  const enabled =
+    hello?.features?.methods.includes('secret.list') === true &&
+    scopes.some((s) => s === 'operator.admin' || s === 'operator.questions' || s === 'operator.sessions.write');
   return useQuery({ ...secretRequestsQueryOptions(client), select, enabled }).data;
 }
 

@@ -6,7 +6,7 @@ import { collectAnswers } from '../../../../answers/collect.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { endedElsewhere } from '../api/resolution.ts';
 import { useCredentialGuard } from '../hooks/use-credential-guard.ts';
-import { CredentialAlert } from './credential-alert.tsx';
+import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { LinkQuestionItem } from './link-question-item.tsx';
 import { useResolveLink } from '../api/resolve-link.ts';
 
@@ -64,7 +64,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
           Submit
         </Button>
       </div>
-      <CredentialAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
+      <CredentialGuardAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
     </form>
   );
 }

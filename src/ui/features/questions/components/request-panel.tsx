@@ -10,7 +10,7 @@ import { useAnswerRequest } from '../hooks/use-answer-request.ts';
 import { useCredentialGuard } from '../hooks/use-credential-guard.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
-import { CredentialAlert } from './credential-alert.tsx';
+import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { DockHeader } from './dock-header.tsx';
 import { optionId } from './dom-ids.ts';
 import { QuestionStep } from './question-step.tsx';
@@ -114,7 +114,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
         ))}
       </div>
       <StepperFooter ctx={ctx} error={error} />
-      <CredentialAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
+      <CredentialGuardAlert match={credentials.pending} onConfirm={credentials.confirm} onCancel={credentials.cancel} />
     </form>
   );
 });
