@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
@@ -44,16 +43,12 @@ function helloReceived(qc: QueryClient, hello: HelloOk) {
   qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, [...(hello.snapshot.pendingSecrets ?? [])].sort(byCreated));
 }
 
-/** Keeps the secret requests live from the socket: hello snapshots and secret.requested / secret.resolved (K1). */
-export function useSecretRequestsSync() {
-  const client = useGateway();
-  const qc = useQueryClient();
-  useEffect(() => {
-    const offs = [
-      client.onHello((hello) => helloReceived(qc, hello)),
-      client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
-      client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [client, qc]);
+/** Feeds the secret requests cache from the socket: hello snapshots and secret.requested / secret.resolved (K1). */
+export function attachSecretRequestsSync(client: GatewayClient, qc: QueryClient): () => void {
+  const offs = [
+    client.onHello((hello) => helloReceived(qc, hello)),
+    client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
+    client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
+  ];
+  return () => offs.forEach((off) => off());
 }

@@ -1,8 +1,8 @@
 import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
-import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
-import { useSecretRequests, useSecretRequestsSync } from '../api/get-secret-requests.ts';
+import { useQuestions } from '../api/get-questions.ts';
+import { useSecretRequests } from '../api/get-secret-requests.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
@@ -33,13 +33,11 @@ function DockFocus(props: {
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
 export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
-  useQuestionsSync();
   useAttention();
   const marksOf = useMarksOf(sessionKey);
   const requests =
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
     NONE;
-  useSecretRequestsSync();
   // W4: a secret request of this session (or sessionless) docks as a masked prompt, the oldest first.
   const secret = (
     useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => r.sessionKey === undefined || r.sessionKey === sessionKey), [sessionKey])) ??
