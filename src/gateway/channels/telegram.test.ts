@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { until } from './testing/fake-http.ts';
 import { startChannelWorld } from './testing/channel-harness.ts';
 import { deploy, lunch } from './testing/scenario-items.ts';
+import { fastClock } from '../../testing/agent-harness.ts';
 import { TelegramDriver } from './testing/fake-telegram.ts';
 
 describe('telegram specifics', () => {
@@ -39,6 +40,21 @@ describe('telegram specifics', () => {
       expect(driver.messages().filter((m) => m.buttons.includes('Sushi'))).toHaveLength(0);
     } finally {
       await second.close();
+    }
+  });
+
+  it('[H5][Q7] a question that expires unanswered shows Expired, buttons gone', async () => {
+    const driver = new TelegramDriver();
+    // A hundred times real time: the shortest timeout (30 s) runs out in about 0.3 s.
+    const w = await startChannelWorld(driver, { clock: fastClock(100) });
+    try {
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy], { timeoutMs: 30_000 });
+      await until(async () => (await w.question(id)).status === 'expired', 'the expiry');
+      const shown = await until(() => driver.messages().find((m) => m.text.includes('Where should it deploy?') && m.text.endsWith('Expired')), 'Expired');
+      expect(shown.buttons).toEqual([]);
+    } finally {
+      await w.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import type { QuestionItemInput, QuestionRecord } from '../../../protocol/index.ts';
+import type { Clock } from '../../clock.ts';
 import { startTestGateway, testConfig, type TestGateway } from '../../../testing/gateway-harness.ts';
 import type { TestClient } from '../../../testing/ws-client.ts';
 import type { ChannelName } from '../types.ts';
@@ -34,14 +35,14 @@ export type ChannelWorld = {
   /** Alice says `text`; resolves with the session her conversation became. */
   sessionFromFirstMessage(text: string): Promise<string>;
   /** The agent opens a run in the session and asks. */
-  ask(sessionKey: string, questions: QuestionItemInput[], extra?: { mode?: 'async'; noRun?: boolean }): Promise<string>;
+  ask(sessionKey: string, questions: QuestionItemInput[], extra?: { mode?: 'async'; noRun?: boolean; timeoutMs?: number }): Promise<string>;
   question(id: string): Promise<QuestionRecord>;
   /** Closes the gateway; `restart` keeps the fake platform and the database folder for the next world. */
   close(opts?: { restart?: boolean }): Promise<void>;
 };
 
 /** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
-export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string } = {}): Promise<ChannelWorld> {
+export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock } = {}): Promise<ChannelWorld> {
   if (!opts.dir) await driver.start();
   const logs: string[] = [];
   const announced: string[] = [];
@@ -52,6 +53,7 @@ export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: st
     announce: (line) => announced.push(line),
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
     ...(opts.dir ? { dir: opts.dir } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   driver.attach?.(t.gw.url);
   await until(() => announced.includes(`askdock channel ${driver.name} ready`), `${driver.name} ready`);
@@ -81,6 +83,7 @@ export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: st
         questions,
         ...(extra.noRun ? {} : { runId }),
         ...(extra.mode ? { mode: extra.mode } : {}),
+        ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
       });
       return asked.id;
     },
