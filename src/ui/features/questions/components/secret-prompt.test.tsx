@@ -100,7 +100,7 @@ describe('credential warning', () => {
     s.render(<QuestionDock sessionKey="s1" composer={composer} />);
     await user.type(screen.getByRole('textbox', { name: 'Other' }), 'ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    const alert = await screen.findByRole('alertdialog');
+    const alert = await screen.findByRole('alertdialog', {}, { timeout: 15_000 });
     expect(alert).toHaveTextContent('GitHub token');
     expect(alert).not.toHaveTextContent('ghp_1a2B');
     expect(client.request.mock.calls.filter(([m]) => m === 'question.resolve')).toEqual([]);
@@ -110,7 +110,7 @@ describe('credential warning', () => {
     // The text is kept, and confirming sends it.
     expect(screen.getByRole('textbox', { name: 'Other' })).toHaveValue('ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Send anyway' }));
+    await user.click(within(await screen.findByRole('alertdialog', {}, { timeout: 15_000 })).getByRole('button', { name: 'Send anyway' }));
     await waitFor(() =>
       expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-deploy', answers: { env: ['ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R'] } })),
     );
