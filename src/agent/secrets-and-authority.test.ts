@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
+import { AskdockError } from '../protocol/index.ts';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import { connect, isSuperseded } from './sdk.ts';
 

@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import { CloseCode, type GatewayConfig } from '../protocol/index.ts';
+import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
+import { type GatewayConfig } from './config.ts';
 import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
@@ -18,6 +19,7 @@ import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
+import { createLogger, type GatewayLog } from './logger.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -45,9 +47,12 @@ export type GatewayOptions = {
   handshakeTimeoutMs?: number;
   /** K1: the secrets key file (default: `secrets.key` beside the SQLite file; a key in memory without one). */
   secretKeyFile?: string;
-  /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
+  /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
-  log?: (line: string) => void;
+  /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
+  syncFull?: boolean;
+  /** Structured log lines (logger.ts); JSON on stderr when not given. */
+  log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
@@ -89,7 +94,7 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
 }
 
 function secretBoxFor(opts: GatewayOptions): SecretBox {
@@ -102,10 +107,10 @@ function secretBoxFor(opts: GatewayOptions): SecretBox {
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = opts.log ?? createLogger();
   const identities = resolveIdentities(opts);
   const policy = identities.config.policy ?? {};
-  const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
@@ -127,8 +132,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
   const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
-    log,
-    announce: opts.announce ?? log,
+    log: (line) => log.info(line),
+    announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
+import type { GatewayConfig } from './config.ts';
+import { AskdockError } from '../protocol/index.ts';
 import { item, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError, type GatewayConfig } from '../../protocol/index.ts';
+import type { GatewayConfig } from '../config.ts';
+import { AskdockError } from '../../protocol/index.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { settle, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 

@@ -58,7 +58,7 @@ export class SecretManager {
           if (due.length > 0) core.hub.commit((tx) => due.forEach((r) => this.finishIn(tx, r, { status: 'expired' })));
           return true;
         } catch (err) {
-          core.opts.log(`askdock gateway: expiring secret requests failed: ${(err as Error).message}`);
+          core.opts.log.error({ err }, 'expiring secret requests failed');
           return false;
         }
       },

@@ -12,6 +12,8 @@ export type SqliteStore = Store & { settings(): SqliteSettings };
 export type SqliteOptions = {
   /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
   checkpointInBackground?: boolean;
+  /** An fsync per commit (SQLite `synchronous = FULL`), for where power loss matters more than throughput. */
+  syncFull?: boolean;
 };
 
 /** SQLite's default: an inline checkpoint once the WAL holds this many pages. */
@@ -386,8 +388,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
-    // for power loss; ASKDOCK_SYNC=FULL restores it where power loss matters more than throughput.
-    db.pragma(`synchronous = ${process.env.ASKDOCK_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    // for power loss; `syncFull` restores it where power loss matters more than throughput.
+    db.pragma(`synchronous = ${opts.syncFull ? 'FULL' : 'NORMAL'}`);
     migrate(db, file);
   } catch (error) {
     db.close();
