@@ -64,7 +64,7 @@ describe('identities', () => {
     expect(first.file).toBe(join(dir, 'nested', 'identities.json'));
     expect(first.config.identities.map((i) => [i.id, i.role, i.scopes])).toEqual([
       ['operator', 'operator', ['operator.admin']],
-      ['agent', 'agent', ['agent.run']],
+      ['agent', 'agent', ['agent.run', 'agent.secrets']],
     ]);
     expect(statSync(first.file).mode & 0o777).toBe(0o600);
     const again = loadOrCreateIdentities(db);

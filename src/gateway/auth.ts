@@ -6,7 +6,12 @@ import { parseChannels } from './channels/config.ts';
 import { GatewayConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
-export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; owner?: string };
+export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; owner?: string; deny?: ReadonlySet<string> };
+
+/** RU1: an identity whose config denies the ask_user tool may not ask (questions, and secrets through the same tool family). */
+export function deniesAskUser(identity: Identity): boolean {
+  return identity.deny?.has('ask_user') === true;
+}
 
 /** A config that cannot be used; the message names the file and the field at fault. */
 export class ConfigError extends Error {
@@ -77,7 +82,7 @@ export function defaultIdentities(): GatewayConfig {
   return {
     identities: [
       { id: 'operator', token: randomToken(), role: 'operator', scopes: ['operator.admin'] },
-      { id: 'agent', token: randomToken(), role: 'agent', scopes: ['agent.run'] },
+      { id: 'agent', token: randomToken(), role: 'agent', scopes: ['agent.run', 'agent.secrets'] },
     ],
   };
 }
@@ -114,7 +119,13 @@ export class Authenticator {
       const hash = digest(entry.token);
       this.byHash.set(hash.toString('hex'), {
         hash,
-        identity: { id: entry.id, role: entry.role, scopes: new Set(entry.scopes), ...(entry.owner ? { owner: entry.owner } : {}) },
+        identity: {
+          id: entry.id,
+          role: entry.role,
+          scopes: new Set(entry.scopes),
+          ...(entry.owner ? { owner: entry.owner } : {}),
+          ...(entry.deny?.length ? { deny: new Set(entry.deny) } : {}),
+        },
       });
     }
     const agents = config.identities.filter((i) => i.role === 'agent').map((i) => i.id);

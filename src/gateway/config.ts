@@ -12,6 +12,8 @@ export const IdentityConfig = z.object({
   scopes: z.array(Scope),
   /** A6: for an agent, the operator id that creates the sessions the agent makes itself. */
   owner: z.string().min(1).optional(),
+  /** RU1: tools this identity may not use, e.g. `["ask_user"]` (no question.request, no secret.request). */
+  deny: z.array(z.string().min(1)).optional(),
 });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({

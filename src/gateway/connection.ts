@@ -8,7 +8,6 @@ import {
   CloseCode,
   ConnectParams,
   EVENT_NAMES,
-  METHOD_NAMES,
   PROTOCOL_VERSION,
   SERVER_VERSION,
   ServerFrame,
@@ -27,6 +26,7 @@ import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
 import { TokenBucket } from './rate-limit.ts';
+import { methodsFor } from './run-authority.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
@@ -253,10 +253,15 @@ export class Connection implements Subscriber {
       type: 'hello-ok',
       protocol: PROTOCOL_VERSION,
       server: { version: SERVER_VERSION, connId: this.connId },
-      features: { methods: [...METHOD_NAMES], events: [...EVENT_NAMES] },
+      features: { methods: methodsFor(identity), events: [...EVENT_NAMES] },
       auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },
       policy: { maxPayload: this.opts.maxPayload, tickIntervalMs: this.opts.tickIntervalMs },
-      snapshot: { cursor: latest, sessions: core.visibleSessions(identity), pendingQuestions: core.questions.pendingFor(identity) },
+      snapshot: {
+        cursor: latest,
+        sessions: core.visibleSessions(identity),
+        pendingQuestions: core.questions.pendingFor(identity),
+        pendingSecrets: core.secrets.pendingFor(identity),
+      },
       resumed,
     };
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: hello });

@@ -6,6 +6,8 @@ import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
 import { QuestionManager } from './questions.ts';
 import { RunService } from './runs.ts';
+import { SecretBox } from './secrets/secret-box.ts';
+import { SecretManager } from './secrets/secrets.ts';
 import type { Store } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -23,6 +25,8 @@ export type CoreOptions = {
   log: GatewayLog;
   /** The gateway's end-of-turn group commit and socket release, shared with its connections. */
   turn: Turn;
+  /** K1: seals secret values before they reach the store (default: a key that lives as long as the process). */
+  secretBox?: SecretBox;
 };
 
 type NewMessage = {
@@ -42,6 +46,7 @@ export class Core {
   readonly questions: QuestionManager;
   readonly runs: RunService;
   private readonly access = new Map<string, SessionLike>();
+  readonly secrets: SecretManager;
   private pruneTimer: TimerHandle | null = null;
 
   constructor(
@@ -54,10 +59,12 @@ export class Core {
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
+    this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
   }
 
   start(): void {
     this.questions.start();
+    this.secrets.start();
     this.prune();
   }
 
@@ -65,6 +72,7 @@ export class Core {
   stop(): void {
     this.hub.settle();
     this.questions.stop();
+    this.secrets.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
   }

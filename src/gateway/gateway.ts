@@ -14,6 +14,7 @@ import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
 import { createMemoryStore } from './store/memory.ts';
+import { SecretBox, secretKeyFileFor } from './secrets/secret-box.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
@@ -44,6 +45,8 @@ export type GatewayOptions = {
   maxPayload?: number;
   rateLimit?: { burst: number; perSecond: number };
   handshakeTimeoutMs?: number;
+  /** K1: the secrets key file (default: `secrets.key` beside the SQLite file; a key in memory without one). */
+  secretKeyFile?: string;
   /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
@@ -94,6 +97,12 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
 }
 
+function secretBoxFor(opts: GatewayOptions): SecretBox {
+  if (opts.secretKeyFile) return SecretBox.fromKeyFile(opts.secretKeyFile);
+  if (opts.dbPath && opts.dbPath !== ':memory:' && !/^postgres(ql)?:/.test(opts.dbPath)) return SecretBox.fromKeyFile(secretKeyFileFor(opts.dbPath));
+  return SecretBox.ephemeral();
+}
+
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
@@ -118,6 +127,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     log,
     turn,
+    secretBox: secretBoxFor(opts),
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));

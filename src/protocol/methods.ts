@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, SESSION_TITLE_MAX, Session, StopReason } from './session.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
+import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
 const IdempotencyKey = z
@@ -37,7 +38,13 @@ export const HelloOk = z.object({
   features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
   auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
   policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),
-  snapshot: z.object({ cursor: z.number().int(), sessions: z.array(Session), pendingQuestions: z.array(QuestionRecord) }),
+  snapshot: z.object({
+    cursor: z.number().int(),
+    sessions: z.array(Session),
+    pendingQuestions: z.array(QuestionRecord),
+    /** K1: pending secret requests this identity may see, so a reloaded UI shows them again. */
+    pendingSecrets: z.array(SecretRequestRecord).optional(),
+  }),
   resumed: z.boolean(),
 });
 export type HelloOk = z.infer<typeof HelloOk>;
@@ -139,7 +146,7 @@ export const methods = {
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
   },
   'run.start': {
-    params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional() }),
+    params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional(), parentRunId: Key.optional() }),
     result: z.object({ runId: z.string() }),
     scopes: ['agent.run'] as Scope[],
   },
@@ -196,6 +203,36 @@ export const methods = {
     result: z.object({ questions: z.array(QuestionRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
     resendable: true,
+  },
+  'secret.request': {
+    params: SecretRequestParams,
+    result: z.object({ id: z.string(), expiresAtMs: z.number() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.provide': {
+    params: SecretProvideParams,
+    result: z.object({ status: SecretStatus, name: z.string() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'secret.waitResult': {
+    params: z.object({ id: Key, timeoutMs: z.number().int().nonnegative().optional() }),
+    result: SecretWaitResult,
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.cancel': {
+    params: z.object({ id: Key, reason: z.string().max(200).optional() }),
+    result: z.object({ status: SecretStatus, name: z.string() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.get': {
+    params: z.object({ name: SecretName }),
+    result: z.object({ value: z.string() }),
+    scopes: ['agent.secrets'] as Scope[],
+  },
+  'secret.list': {
+    params: z.object({ status: SecretStatus.optional() }).optional().transform((p) => p ?? {}),
+    result: z.object({ requests: z.array(SecretRequestRecord) }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
   },
 } as const;
 

@@ -7,6 +7,7 @@ export const SCOPES = [
   'operator.questions',
   'operator.sessions.write',
   'agent.run',
+  'agent.secrets',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
