@@ -116,6 +116,26 @@ describe('validateAskUser', () => {
     expect(problems({ questions: 'Where?' })).toEqual([{ path: 'questions', problem: 'questions must be an array' }]);
   });
 
+  it('[T3][Q2] four questions report every other fault at once too', () => {
+    const found = problems({
+      questions: [
+        question({ id: 'Bad-Id' }),
+        question({ id: 'one', options: [{ label: 'Only' }] }),
+        question({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
+        question({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
+      ],
+    });
+    expect(found.map((p) => p.path)).toEqual([
+      'questions',
+      'questions[0].id',
+      'questions[1].options',
+      'questions[2].options[0].label',
+      'questions[2].options[1].label',
+      'questions[3].id',
+      'questions[3].options[1].label',
+    ]);
+  });
+
   it('[T1] takes 2 to 4 options', () => {
     expect(problems({ questions: [question({ options: [{ label: 'Only' }] })] })).toEqual([
       { path: 'questions[0].options', problem: 'options must have 2 to 4 entries' },

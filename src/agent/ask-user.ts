@@ -14,7 +14,6 @@ import {
   QUESTION_TEXT_MAX,
   QuestionList,
   formatPath,
-  isAuthoredOther,
   type Answers,
   type FieldProblem,
   type QuestionItem,
@@ -167,34 +166,6 @@ function unknownKeys(obj: Record<string, unknown>, allowed: string[], prefix: st
     .map((k) => ({ path: prefix ? `${prefix}.${k}` : k, problem: `is not a field of ${what} (allowed: ${allowed.join(', ')})` }));
 }
 
-/**
- * The protocol's list-level rules (unique ids and labels, no authored Other) run only when every item parsed,
- * so they are checked here on the raw input too: a model then sees every fault in one answer.
- */
-function crossFieldProblems(items: unknown[]): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const seenIds = new Set<string>();
-  items.forEach((item, qi) => {
-    if (!isPlainObject(item)) return;
-    if (typeof item.id === 'string') {
-      if (seenIds.has(item.id)) problems.push({ path: `questions[${qi}].id`, problem: `id "${item.id}" is used twice` });
-      seenIds.add(item.id);
-    }
-    if (!Array.isArray(item.options)) return;
-    const seenLabels = new Set<string>();
-    item.options.forEach((option, oi) => {
-      if (!isPlainObject(option) || typeof option.label !== 'string') return;
-      const label = option.label.trim();
-      const path = `questions[${qi}].options[${oi}].label`;
-      if (label && seenLabels.has(label.toLowerCase())) problems.push({ path, problem: `label "${label}" is used twice` });
-      seenLabels.add(label.toLowerCase());
-      if (isAuthoredOther(label))
-        problems.push({ path, problem: 'must not be an authored "Other" option: free text is always allowed' });
-    });
-  });
-  return problems;
-}
-
 export type Validation = { ok: true; value: AskUserCall } | { ok: false; problems: FieldProblem[] };
 
 /** T1/T3: checks a call and returns it normalised, or every field at fault with its path and rule. */
@@ -233,10 +204,7 @@ export function validateAskUser(input: unknown): Validation {
         ...(multiSelect ? { multiSelect } : {}),
       }));
     } else {
-      const found = onlyTypeErrors(explainIssues(parsed.error.issues, cleaned));
-      const extra = Array.isArray(cleaned) ? crossFieldProblems(cleaned) : [];
-      const seen = new Set(found.map((p) => `${p.path}\u0000${p.problem}`));
-      problems.push(...found, ...extra.filter((p) => !seen.has(`${p.path}\u0000${p.problem}`)));
+      problems.push(...onlyTypeErrors(explainIssues(parsed.error.issues, cleaned)));
     }
   }
 

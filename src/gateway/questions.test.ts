@@ -64,6 +64,32 @@ describe('question.request', () => {
     expect(err.message).toContain('questions[1].options[3].label');
   });
 
+  it('[Q2][T3] a request with 4 questions names every other fault too, not only the count', async () => {
+    const { agent } = await setup();
+    const err = await failure(
+      agent.call('question.request', {
+        questions: [
+          item({ id: 'Bad-Id' }),
+          item({ id: 'one', options: [{ label: 'Only' }] }),
+          item({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
+          item({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
+        ],
+      }),
+    );
+    expect(err.code).toBe('INVALID_REQUEST');
+    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual(
+      [
+        'questions',
+        'questions[0].id',
+        'questions[1].options',
+        'questions[2].options[0].label',
+        'questions[2].options[1].label',
+        'questions[3].id',
+        'questions[3].options[1].label',
+      ].sort(),
+    );
+  });
+
   it('[Q2] reports duplicate ids, duplicate labels and an authored Other with their paths', async () => {
     const { agent } = await setup();
     const err = await failure(

@@ -62,31 +62,55 @@ export const QuestionItem = z.object({
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
 
-/** 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). */
-export const QuestionList = z
-  .array(QuestionItem, { error: 'questions must be an array' })
-  .min(1, { error: 'questions must have 1 to 3 entries' })
-  .max(3, { error: 'questions must have 1 to 3 entries' })
-  .superRefine((items, ctx) => {
-    const seenIds = new Set<string>();
-    items.forEach((item, qi) => {
-      if (seenIds.has(item.id)) ctx.addIssue({ code: 'custom', path: [qi, 'id'], message: `id "${item.id}" is used twice` });
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type ListProblem = { path: (string | number)[]; message: string };
+
+/**
+ * The list-level rules (unique ids, unique labels case-insensitively, no authored Other), read from the raw input so
+ * they are reported beside every per-field fault, whatever else is wrong with the call (T3).
+ */
+function crossFieldProblems(items: unknown[]): ListProblem[] {
+  const problems: ListProblem[] = [];
+  const seenIds = new Set<string>();
+  items.forEach((item, qi) => {
+    if (!isObject(item)) return;
+    if (typeof item.id === 'string') {
+      if (seenIds.has(item.id)) problems.push({ path: [qi, 'id'], message: `id "${item.id}" is used twice` });
       seenIds.add(item.id);
-      const seenLabels = new Set<string>();
-      item.options.forEach((option, oi) => {
-        const key = option.label.toLowerCase();
-        if (seenLabels.has(key))
-          ctx.addIssue({ code: 'custom', path: [qi, 'options', oi, 'label'], message: `label "${option.label}" is used twice` });
-        seenLabels.add(key);
-        if (isAuthoredOther(option.label))
-          ctx.addIssue({
-            code: 'custom',
-            path: [qi, 'options', oi, 'label'],
-            message: 'must not be an authored "Other" option: free text is always allowed',
-          });
-      });
+    }
+    if (!Array.isArray(item.options)) return;
+    const seenLabels = new Set<string>();
+    item.options.forEach((option, oi) => {
+      if (!isObject(option) || typeof option.label !== 'string') return;
+      const label = option.label.trim();
+      const path = [qi, 'options', oi, 'label'];
+      if (label && seenLabels.has(label.toLowerCase())) problems.push({ path, message: `label "${label}" is used twice` });
+      seenLabels.add(label.toLowerCase());
+      if (isAuthoredOther(label)) problems.push({ path, message: 'must not be an authored "Other" option: free text is always allowed' });
     });
   });
+  return problems;
+}
+
+/**
+ * 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). Every item is
+ * checked whatever the count, and the list rules run beside the item rules, so one answer names every fault.
+ */
+export const QuestionList = z
+  .array(z.unknown(), { error: 'questions must be an array' })
+  .transform((raw, ctx) => {
+    const problems: ListProblem[] = [];
+    if (raw.length < 1 || raw.length > 3) problems.push({ path: [], message: 'questions must have 1 to 3 entries' });
+    const items: QuestionItem[] = [];
+    raw.forEach((input, qi) => {
+      const parsed = QuestionItem.safeParse(input);
+      if (parsed.success) items.push(parsed.data);
+      else for (const issue of parsed.error.issues) problems.push({ path: [qi, ...(issue.path as (string | number)[])], message: issue.message });
+    });
+    problems.push(...crossFieldProblems(raw));
+    for (const p of problems) ctx.addIssue({ code: 'custom', path: p.path, message: p.message, input: raw });
+    return problems.length ? z.NEVER : items;
+  }) as unknown as z.ZodType<QuestionItem[], QuestionItemInput[]>;
 
 export const QuestionMode = z.enum(['blocking', 'async']);
 export type QuestionMode = z.infer<typeof QuestionMode>;
