@@ -253,6 +253,16 @@ describe('results', () => {
     expect(text).toBe('Deploy: Staging\nNotify: Email, Slack');
   });
 
+  it('[T2][Q2] a question id `constructor` gets its own answer line; `__proto__` and `toString` ids are refused', () => {
+    const text = resultText([{ id: 'constructor', header: 'Build', question: 'How?' }], { status: 'answered', answers: { answers: {} } });
+    expect(text).toBe('Build: (no answer)');
+    expect(validateAskUser({ questions: [question({ id: 'constructor' })] }).ok).toBe(true);
+    expect(problems({ questions: [question({ id: '__proto__' }), question({ id: 'toString' })] }).map((p) => p.path)).toEqual([
+      'questions[0].id',
+      'questions[1].id',
+    ]);
+  });
+
   it('[T2] tells the model to continue on its own judgment after no_answer', () => {
     for (const reason of ['skipped', 'expired', 'cancelled'] as const) {
       const text = resultText(qs, { status: 'no_answer', reason });

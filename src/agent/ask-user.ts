@@ -15,6 +15,7 @@ import {
   QuestionList,
   formatPath,
   type Answers,
+  own,
   type FieldProblem,
   type QuestionItem,
   type QuestionItemInput,
@@ -297,7 +298,7 @@ export function resultText(questions: ReadonlyArray<Pick<QuestionItem, 'id' | 'h
   }
   return questions
     .map((q) => {
-      const values = result.answers.answers[q.id];
+      const values = own(result.answers.answers, q.id);
       return `${q.header || q.question}: ${values && values.length ? values.join(', ') : '(no answer)'}`;
     })
     .join('\n');

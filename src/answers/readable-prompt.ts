@@ -4,7 +4,7 @@
  * (the reply is read by the plain-text rules, PROTOCOL PT1-PT4). Also the outcome line a posted prompt
  * turns into once it resolves (H5). Framework-free: imports only the protocol.
  */
-import type { QuestionRecord } from '../protocol/index.ts';
+import { own, type QuestionRecord } from '../protocol/index.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */
 export type ReadableItem = QuestionRecord['questions'][number] & { url?: string };
@@ -68,7 +68,7 @@ export function readableOutcome(record: Outcome): string | null {
   if (record.status !== 'answered') return NO_ANSWER_WORDS[record.status];
   const answers = record.answers;
   if (!answers) return 'Answered';
-  const values = (id: string) => (answers[id] ?? []).join(', ');
+  const values = (id: string) => (own(answers, id) ?? []).join(', ');
   if (record.questions.length === 1) return `Answered: ${values(record.questions[0].id)}`;
   return `Answered: ${record.questions.map((q) => `${oneLine(q.header || q.question)}: ${values(q.id)}`).join(' · ')}`;
 }

@@ -261,6 +261,23 @@ describe('question.resolve and waitAnswer', () => {
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
   });
 
+  it('[Q2][Q5] ids named like Object.prototype members: `constructor` asks and answers, `__proto__` and `toString` are refused', async () => {
+    const { agent, admin } = await setup();
+    const refused = await failure(agent.call('question.request', { questions: [item({ id: '__proto__' }), item({ id: 'toString', header: 'T' })] }));
+    expect((refused.details as { path: string }[]).map((d) => d.path)).toEqual(['questions[0].id', 'questions[1].id']);
+    const { id } = await agent.call('question.request', { id: 'toString', questions: [item({ id: 'constructor' })] });
+    const missing = await failure(admin.call('question.resolve', { id, answers: {} }));
+    expect(missing.code).toBe('QUESTION_INVALID_ANSWER');
+    expect(missing.details).toEqual([{ questionId: 'constructor', problem: 'needs an answer' }]);
+    const stray = await failure(admin.call('question.resolve', { id, answers: { constructor: ['Staging'], toString: ['x'] } }));
+    expect(stray.details).toEqual([{ questionId: 'toString', problem: 'is not a question of this prompt' }]);
+    expect(await admin.call('question.resolve', { id, answers: { constructor: ['staging'] } })).toEqual({
+      status: 'answered',
+      answers: { constructor: ['Staging'] },
+    });
+    expect((await admin.call('question.get', { id })).question).toMatchObject({ id: 'toString', answers: { constructor: ['Staging'] } });
+  });
+
   it('[Q5] skip declines the prompt; cancel is for the asker alone', async () => {
     const { agent, admin } = await setup();
     const a = await agent.call('question.request', { questions: [item()] });

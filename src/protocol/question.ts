@@ -118,6 +118,11 @@ export const QuestionStatus = z.enum(['pending', 'answered', 'skipped', 'expired
 export type QuestionStatus = z.infer<typeof QuestionStatus>;
 export const TerminalStatus = z.enum(['answered', 'skipped', 'expired', 'cancelled']);
 
+/** Reads a map by own property only, so an id such as `constructor` never finds what Object.prototype holds. */
+export function own<T>(map: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
+  return map != null && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 /** Flat answers: `{[questionId]: string[]}`. */
 export const Answers = z.record(z.string(), z.array(z.string()));
 export type Answers = z.infer<typeof Answers>;
@@ -179,8 +184,8 @@ export function normaliseAnswers(
     if (!known.has(key)) problems.push({ questionId: key, problem: 'is not a question of this prompt' });
   }
   for (const item of items) {
-    const raw = answers[item.id];
-    if (!raw || raw.length === 0) {
+    const raw = own(answers, item.id);
+    if (!Array.isArray(raw) || raw.length === 0) {
       problems.push({ questionId: item.id, problem: 'needs an answer' });
       continue;
     }
@@ -205,7 +210,7 @@ export function normaliseAnswers(
 
 /** Q9: one block per question, `> <header or question>` then the answer, blocks parted by a blank line. */
 export function formatAsyncAnswerText(items: QuestionRecord['questions'], answers: Answers): string {
-  return items.map((item) => `> ${oneLine(item.header || item.question)}\n${(answers[item.id] ?? []).join(', ')}`).join('\n\n');
+  return items.map((item) => `> ${oneLine(item.header || item.question)}\n${(own(answers, item.id) ?? []).join(', ')}`).join('\n\n');
 }
 
 // A heading must stay on its quote line, so any run of whitespace (a line break too) becomes one space.

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { QuestionRecord } from '../../../protocol/index.ts';
+import { own, type QuestionRecord } from '../../../protocol/index.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../lib/error-message.ts';
 import { collectAnswers } from '../../lib/questions/answers.ts';
@@ -17,7 +17,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const result = collectAnswers(record, useDraftsStore.getState().drafts[record.id]?.items);
+    const result = collectAnswers(record, own(useDraftsStore.getState().drafts, record.id)?.items);
     if (!result.ok) {
       setAttempted(result.missing);
       return;

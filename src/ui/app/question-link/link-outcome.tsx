@@ -1,4 +1,4 @@
-import type { QuestionRecord } from '../../../protocol/index.ts';
+import { own, type QuestionRecord } from '../../../protocol/index.ts';
 import { useHello } from '../../lib/gateway.tsx';
 import { useSentHere } from '../../lib/questions/drafts.ts';
 import { Link, sessionPath } from '../../lib/router.tsx';
@@ -27,7 +27,7 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
         <p className="ql-summary-outcome">{outcome}</p>
         <ul className="ql-summary-list">
           {record.questions.map((item) => {
-            const values = answered ? record.answers?.[item.id] : undefined;
+            const values = answered ? own(record.answers, item.id) : undefined;
             return (
               <li key={item.id}>
                 <span className="ql-chip">{item.header}</span> {item.question}

@@ -1,4 +1,4 @@
-import { formatAsyncAnswerText, parseAsyncAnswerText, type Answers, type QuestionRecord } from '../../../protocol/index.ts';
+import { formatAsyncAnswerText, own, parseAsyncAnswerText, type Answers, type QuestionRecord } from '../../../protocol/index.ts';
 
 export type ReadBackItem = { questionId: string; header: string; question: string; answer: string[] };
 
@@ -28,11 +28,11 @@ export function readBackReply(
   const items = question.questions;
   const saved = canonical(replyText);
   const fits = (answers: Answers | undefined | null): answers is Answers =>
-    !!answers && items.every((item) => (answers[item.id]?.length ?? 0) > 0) && canonical(formatAsyncAnswerText(items, answers)) === saved;
+    !!answers && items.every((item) => (own(answers, item.id)?.length ?? 0) > 0) && canonical(formatAsyncAnswerText(items, answers)) === saved;
   const candidates = [sentAnswers, question.answers, parseAsyncAnswerText(items, replyText)];
   const answers = candidates.find(fits);
   if (!answers) return { whole: replyText };
   return {
-    perQuestion: items.map((item) => ({ questionId: item.id, header: item.header, question: item.question, answer: answers[item.id] })),
+    perQuestion: items.map((item) => ({ questionId: item.id, header: item.header, question: item.question, answer: own(answers, item.id) ?? [] })),
   };
 }

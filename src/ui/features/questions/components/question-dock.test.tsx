@@ -111,6 +111,25 @@ describe('QuestionDock', () => {
     expect(useDraftsStore.getState().drafts['q-deploy']).toBeUndefined();
   });
 
+  it('[U2][Q5] a question id `constructor` in a record `toString`: Next, Back and Submit work and send its answer', async () => {
+    const user = userEvent.setup();
+    const [env, notify] = deployRecord().questions;
+    const record = deployRecord({ id: 'toString', questions: [{ ...env, id: 'constructor' }, { ...notify, id: 'valueof' }] });
+    const { client, render } = setup([record]);
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Choose an option');
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Slack' }));
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('radio', { name: 'Production' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('checkbox', { name: 'Slack' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'toString', answers: { constructor: ['Production'], valueof: ['Slack'] } }));
+  });
+
   it('[U3] number keys pick options but never steal typed text; Ctrl+Enter continues and submits', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([deployRecord()]);

@@ -1,5 +1,5 @@
 import { memo, useRef, useState, type FormEvent } from 'react';
-import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { own, type QuestionRecord } from '../../../../protocol/index.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { collectAnswers } from '../../../lib/questions/answers.ts';
@@ -38,7 +38,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
     dockUiActions().focusRequested(sessionKey, 'request');
   };
   const missingIn = (itemIds: string[]) => {
-    const items = useDraftsStore.getState().drafts[record.id]?.items;
+    const items = own(useDraftsStore.getState().drafts, record.id)?.items;
     const result = collectAnswers(record, items);
     return result.ok ? [] : result.missing.filter((id) => itemIds.includes(id));
   };
@@ -74,7 +74,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const result = collectAnswers(record, useDraftsStore.getState().drafts[record.id]?.items);
+    const result = collectAnswers(record, own(useDraftsStore.getState().drafts, record.id)?.items);
     if (!result.ok) {
       setAttempted({ recordId: record.id, items: result.missing });
       if (!stacked) goToStep(record.questions.findIndex((q) => q.id === result.missing[0]));
