@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   QuestionRequestParams,
   clampTimeoutMs,
-  formatAsyncAnswerText,
   isAuthoredOther,
   normaliseAnswers,
-  parseAsyncAnswerText,
   zodProblems,
 } from './index.ts';
 
@@ -120,11 +118,5 @@ describe('ids that name Object.prototype members', () => {
     });
     const stray = normaliseAnswers(items, JSON.parse('{"constructor":["yes"],"valueof":["no"],"toString":["x"],"__proto__":["y"]}'));
     expect(stray.ok).toBe(false);
-  });
-
-  it('[Q9] the async reply text of a `constructor` question carries its answer and reads back', () => {
-    const items = [item('constructor')];
-    expect(formatAsyncAnswerText(items, {})).toBe('> constructor\n');
-    expect(parseAsyncAnswerText(items, formatAsyncAnswerText(items, { constructor: ['Yes'] }))).toEqual({ constructor: ['Yes'] });
   });
 });

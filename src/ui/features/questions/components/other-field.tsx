@@ -1,6 +1,6 @@
 import { own } from '../../../../protocol/index.ts';
-import type { QuestionItemRecord } from '../../../lib/questions/answers.ts';
-import { useDraftActions, useDraftsStore } from '../../../lib/questions/drafts.ts';
+import type { QuestionItemRecord } from '../../../../answers/collect.ts';
+import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
 import { otherId } from './dom-ids.ts';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean };
