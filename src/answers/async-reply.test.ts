@@ -153,9 +153,11 @@ describe('readBackReply (summary of an async answer)', () => {
   });
 
   it('[U9] uses the record\'s answers when they write back to the saved text', () => {
-    const text = '> Environment\nStaging\n\n> Notify\nSlack';
-    const withAnswers = { ...record, answers: { env: ['Staging'], notify: ['Slack'] } };
-    expect(readBackReply(withAnswers, text)).toMatchObject({ perQuestion: [{ answer: ['Staging'] }, { answer: ['Slack'] }] });
+    // Free text holding a quoted heading: the text alone is ambiguous, so only the record's answers can split it.
+    const answers = { env: ['Production\n> Notify'], notify: ['Slack'] };
+    const text = formatAsyncAnswerText(record.questions, answers);
+    expect(readBackReply(record, text)).toEqual({ whole: text });
+    expect(readBackReply({ ...record, answers }, text)).toMatchObject({ perQuestion: [{ answer: ['Production\n> Notify'] }, { answer: ['Slack'] }] });
   });
 
   it('[U9] answers missing a question never split', () => {

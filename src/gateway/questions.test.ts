@@ -157,6 +157,17 @@ describe('question.request', () => {
     await agent.call('question.request', { questions: [item()] });
   });
 
+  it('[Q11] a blocking question asked with only runId counts for the run\'s session: a second one, by runId or sessionKey, is refused', async () => {
+    const { agent, session } = await setup();
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const first = await agent.call('question.request', { runId, questions: [item()] });
+    const byRun = await failure(agent.call('question.request', { runId, questions: [item({ id: 'other' })] }));
+    expect(byRun.code).toBe('QUESTION_PENDING');
+    expect(byRun.details).toEqual({ id: first.id });
+    const bySession = await failure(agent.call('question.request', { sessionKey: session.key, questions: [item({ id: 'other' })] }));
+    expect(bySession.details).toEqual({ id: first.id });
+  });
+
   it('[Q2][P7] a used id answers QUESTION_ID_IN_USE, but the same asker resending the same ask gets it back', async () => {
     const { agent, session } = await setup();
     const first = await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] });
