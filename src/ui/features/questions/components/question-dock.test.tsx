@@ -130,6 +130,29 @@ describe('QuestionDock', () => {
     expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'toString', answers: { constructor: ['Production'], valueof: ['Slack'] } }));
   });
 
+  it('[U3][U12] arrow keys in a single-choice group select the option they move to; Home/End go to the first/last', async () => {
+    const user = userEvent.setup();
+    const [env] = deployRecord().questions;
+    const three = { ...env, options: [...env.options, { label: 'Canary' }] };
+    setup([deployRecord({ questions: [three] })]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const radio = (name: string) => screen.getByRole('radio', { name });
+    act(() => radio('Staging (Recommended)').focus());
+    expect(radio('Staging (Recommended)')).not.toBeChecked();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(radio('Production')).toHaveFocus());
+    expect(radio('Production')).toBeChecked();
+    await user.keyboard('{End}');
+    await waitFor(() => expect(radio('Canary')).toHaveFocus());
+    expect(radio('Canary')).toBeChecked();
+    await user.keyboard('{Home}');
+    await waitFor(() => expect(radio('Staging (Recommended)')).toHaveFocus());
+    expect(radio('Staging (Recommended)')).toBeChecked();
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(radio('Canary')).toHaveFocus());
+    expect(radio('Canary')).toBeChecked();
+    expect(useDraftsStore.getState().drafts['q-deploy'].items.env).toEqual({ chosen: ['Canary'], other: '' });
+  });
+
   it('[U3] number keys pick options but never steal typed text; Ctrl+Enter continues and submits', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([deployRecord()]);
