@@ -115,12 +115,12 @@ test.describe('question dock', () => {
     const message = page.getByRole('textbox', { name: 'Message' });
     await expect(message).toBeVisible();
     await expect(message).toBeFocused();
-    await expect(dock.getByText('2 pending')).toBeVisible();
+    await expect(dock.getByText('1 pending')).toBeVisible();
     await expect(dock).toContainText('Where should I deploy?');
     await shoot(page, testInfo, 'dock-collapsed');
 
     await send(page, 'async please');
-    await expect(dock.getByText('3 pending')).toBeVisible();
+    await expect(dock.getByText('2 pending')).toBeVisible();
     await expect(dock.getByRole('button', { name: 'Expand questions' })).toBeVisible();
     await expect(message).toBeFocused();
 

@@ -1,5 +1,6 @@
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
+import { usePendingRequestCounts } from '../features/questions/index.tsx';
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { useRoute } from '../lib/router.tsx';
@@ -10,6 +11,7 @@ export function AppShell() {
   const route = useRoute();
   useSessionsSync();
   useChatSync();
+  const pendingCounts = usePendingRequestCounts();
 
   return (
     <div className="app">
@@ -18,7 +20,7 @@ export function AppShell() {
         <ConnectionStatus />
       </header>
       <div className="app-body">
-        <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} />
+        <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} pendingCounts={pendingCounts} />
         <main className="app-main">
           <AppRoutes route={route} />
         </main>

@@ -4,6 +4,7 @@ import { useQuestions, useQuestionsSync } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
+import { pendingBySession } from './lib/model.ts';
 import { inTranscript } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
@@ -32,6 +33,15 @@ export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySl
       })),
     [records, sessionKey, slots],
   );
+}
+
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** Requests waiting in each session's dock (what the sessions list shows beside each session). */
+export function usePendingRequestCounts(): ReadonlyMap<string, number> {
+  useQuestionsSync();
+  const marksOf = useMarksOf();
+  return useQuestions(useCallback((all: QuestionRecord[]) => pendingBySession(all, marksOf), [marksOf])) ?? NONE;
 }
 
 /** Reopens the dock and moves focus into it: what `/question` in the composer does (U1). */

@@ -35,7 +35,7 @@ describe('QuestionDock', () => {
     await user.keyboard('{Escape}');
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeVisible();
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
-    expect(within(dock()).getByText('2 pending')).toBeInTheDocument();
+    expect(within(dock()).getByText('1 pending')).toBeInTheDocument();
     expect(within(dock()).getByText('Where should I deploy?')).toBeInTheDocument();
     expect(screen.queryByRole('radio')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Expand questions' }));

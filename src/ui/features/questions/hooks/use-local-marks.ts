@@ -8,8 +8,8 @@ import { useSkipMark, useSkipped } from '../stores/skips.ts';
 
 export type MarksOf = (recordId: string) => LocalMarks;
 
-/** What this browser knows of each question of a session (reopened, skipped, outbox row), for filtering lists. */
-export function useMarksOf(sessionKey: string): MarksOf {
+/** What this browser knows of each question of a session (or of all, without one): reopened, skipped, outbox row. */
+export function useMarksOf(sessionKey?: string): MarksOf {
   const reopened = useReopened();
   const skipped = useSkipped();
   const rows = useOutboxRows(sessionKey);
