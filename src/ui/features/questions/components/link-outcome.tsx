@@ -6,6 +6,7 @@ import { linkOutcome } from '../lib/link-outcome-word.ts';
 
 const WHY: Record<string, string> = {
   'Answered elsewhere': 'Someone answered it elsewhere.',
+  'Answered in another tab/browser': 'You answered it in another tab or browser.',
   Skipped: 'It was skipped.',
   Expired: 'It expired before anyone answered.',
   Cancelled: 'The agent that asked withdrew it.',

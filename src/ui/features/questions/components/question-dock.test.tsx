@@ -313,7 +313,7 @@ describe('QuestionDock', () => {
     const client = fakeClient();
     client.request.mockRejectedValueOnce(
       new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', {
-        details: { status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } },
+        details: { status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'guest', surface: 'control-ui', atMs: 1 } },
       }),
     );
     setup([deployRecord({ questions: [deployRecord().questions[0]] })], client).render(
@@ -328,6 +328,19 @@ describe('QuestionDock', () => {
     const log = screen.getByRole('log', { name: 'Conversation' });
     expect(within(log).getByText('Answered elsewhere')).toBeInTheDocument();
     expect(within(log).getByText('Production')).toBeInTheDocument();
+  });
+
+  it('[U7] an answer by the same person from another tab or browser says "Answered in another tab/browser"', () => {
+    const by = (identity: string, surface: string) => ({ identity, surface, atMs: Date.now() });
+    const answers = { env: ['Production'], notify: ['Email'] };
+    setup([
+      deployRecord({ id: 'b1', status: 'answered', answers, resolvedBy: by('operator', 'control-ui') }),
+      deployRecord({ id: 'b2', status: 'answered', answers, resolvedBy: by('operator', 'tui') }),
+      deployRecord({ id: 'b3', status: 'answered', answers, resolvedBy: by('guest', 'control-ui') }),
+    ]).render(<Transcript sessionKey="s1" />);
+    const log = within(screen.getByRole('log', { name: 'Conversation' }));
+    expect(log.getByRole('group', { name: 'Question answered in another tab/browser' })).toHaveTextContent('Production');
+    expect(log.getAllByRole('group', { name: 'Question answered elsewhere' })).toHaveLength(2);
   });
 
   it('[U7] a failed send keeps the draft and retries with the same resolution id', async () => {

@@ -8,7 +8,8 @@ describe('link page outcome', () => {
     const answers = { env: ['Production'], notify: ['Email'] };
     const answered = record({ status: 'answered', answers, resolvedBy: { identity: 'op', surface: 'link', atMs: 3 } });
     expect(linkOutcome(answered, [answersFingerprint({ env: ['production'], notify: ['Email'] })], 'op')).toEqual({ outcome: 'Answered', ours: true });
-    expect(linkOutcome(answered, [answersFingerprint({ env: ['Staging'], notify: ['Email'] })], 'op')).toEqual({ outcome: 'Answered elsewhere', ours: false });
+    // The same person's other tab or browser stored another answer.
+    expect(linkOutcome(answered, [answersFingerprint({ env: ['Staging'], notify: ['Email'] })], 'op')).toEqual({ outcome: 'Answered in another tab/browser', ours: false });
     expect(linkOutcome(answered, [answersFingerprint(answers)], 'someone-else')?.outcome).toBe('Answered elsewhere');
     expect(linkOutcome(record({ status: 'skipped' }), [SKIP_FINGERPRINT], 'op')).toEqual({ outcome: 'Skipped', ours: true });
     expect(linkOutcome(record({ status: 'skipped' }), [], 'op')).toEqual({ outcome: 'Skipped', ours: false });

@@ -1,8 +1,8 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
-import { resolvedHere } from './resolved-here.ts';
+import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere } from './resolved-here.ts';
 
-export type LinkOutcome = EndedOutcome;
+export type LinkOutcome = EndedOutcome | typeof ANSWERED_IN_ANOTHER_TAB;
 
 /** How an ended record reads on the link page (U7 words); `ours` when this browser sent exactly what was stored. */
 export function linkOutcome(
@@ -12,5 +12,6 @@ export function linkOutcome(
 ): { outcome: LinkOutcome; ours: boolean } | null {
   const ours = resolvedHere(record, sentHere, identity);
   const outcome = endedOutcome(record.status, ours);
+  if (outcome === 'Answered elsewhere' && answeredInAnotherTab(record, identity)) return { outcome: ANSWERED_IN_ANOTHER_TAB, ours };
   return outcome ? { outcome, ours } : null;
 }
