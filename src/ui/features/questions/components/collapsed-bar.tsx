@@ -1,6 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useDraftStep } from '../stores/drafts.ts';
+import { OwnPageLink } from './own-page-link.tsx';
 
 type Props = { requests: QuestionRecord[]; current: QuestionRecord; onExpand: () => void };
 
@@ -14,6 +15,7 @@ export function CollapsedBar({ requests, current, onExpand }: Props) {
       <span className="qd-collapsed-text" title={item?.question}>
         {item && <span className="qd-chip">{item.header}</span>} {item?.question}
       </span>
+      <OwnPageLink recordId={current.id} />
       <Button variant="secondary" size="sm" className="qd-command" onClick={onExpand}>
         Expand questions
       </Button>

@@ -153,6 +153,26 @@ describe('QuestionDock', () => {
     expect(useDraftsStore.getState().drafts['q-deploy'].items.env).toEqual({ chosen: ['Canary'], other: '' });
   });
 
+  it('[U2][U12] Back is no Tab stop while it does nothing (the first question), and is one on the next', async () => {
+    const user = userEvent.setup();
+    setup([deployRecord()]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const tabStops = async () => {
+      act(() => within(dock()).getByRole('textbox', { name: 'Other' }).focus());
+      const seen: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        await user.tab();
+        const el = document.activeElement as HTMLElement;
+        if (!dock().contains(el)) break;
+        seen.push(el.textContent ?? '');
+      }
+      return seen;
+    };
+    expect((await tabStops()).some((name) => name.startsWith('Back'))).toBe(false);
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await tabStops()).some((name) => name.startsWith('Back'))).toBe(true);
+  });
+
   it('[U3] number keys pick options but never steal typed text; Ctrl+Enter continues and submits', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([deployRecord()]);

@@ -1,4 +1,5 @@
 import { Button } from '../../../components/ui/button.tsx';
+import { composerFocusRequested } from '../../../lib/composer-focus.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { navigate, sessionPath } from '../../../lib/router.tsx';
 import { useCreateSession } from '../api/create-session.ts';
@@ -13,6 +14,7 @@ export function NewSessionButton() {
       {
         onSuccess: (session) => {
           sessionPicked();
+          composerFocusRequested(session.key);
           navigate(sessionPath(session.key));
         },
       },
