@@ -41,9 +41,11 @@ export type AskOptions = {
   privileged?: boolean;
   /** A question id of your own (1..128 of A-Z a-z 0-9 _ . : -); a random one otherwise. */
   id?: string;
+  /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
+  onAsked?: (asked: { id: string; expiresAtMs: number | null }) => void;
 };
 
-export type AsyncAskOptions = Omit<AskOptions, 'signal'>;
+export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'onAsked'>;
 
 export type UserMessage = ChatMessage & { role: 'user' };
 
@@ -122,7 +124,8 @@ export class Agent {
     if (signal?.aborted) throw abortError(signal);
     const id = opts.id ?? newQuestionId();
     try {
-      await raceAbort(this.requestQuestion(id, call, 'blocking', opts), signal);
+      const asked = await raceAbort(this.requestQuestion(id, call, 'blocking', opts), signal);
+      opts.onAsked?.(asked);
       return await this.waitForAnswer(id, signal);
     } catch (err) {
       if (signal?.aborted) {

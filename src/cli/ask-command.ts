@@ -8,6 +8,7 @@ import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, vali
 import { EXIT, failure, intFlag, usageError } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
+import { questionPageUrl } from '../client/client.ts';
 
 export const ASK_USAGE = [
   'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--timeout S] [--session KEY] [--json]',
@@ -158,6 +159,8 @@ export async function runAsk(argv: string[]): Promise<number> {
     const result = await agent.askUser(args.input, {
       signal: controller.signal,
       ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
+      // U11: the question's own page, for a person who is not looking at the Control UI right now.
+      onAsked: ({ id }) => process.stderr.write(`askdock ask: waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}\n`),
     });
     return print(result);
   } catch (err) {

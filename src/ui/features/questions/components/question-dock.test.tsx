@@ -173,6 +173,20 @@ describe('QuestionDock', () => {
     expect((await tabStops()).some((name) => name.startsWith('Back'))).toBe(true);
   });
 
+  it('[U11] the summary and the collapsed bar offer "Open in its own page", the question\'s link page', async () => {
+    const user = userEvent.setup();
+    setup([deployRecord(), deployRecord({ id: 'q-done', status: 'skipped' })]).render(
+      <>
+        <Transcript sessionKey="s1" />
+        <QuestionDock sessionKey="s1" composer={composer} />
+      </>,
+    );
+    const log = within(screen.getByRole('log', { name: 'Conversation' }));
+    expect(log.getByRole('link', { name: 'Open in its own page' })).toHaveAttribute('href', '/q/q-done');
+    await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
+    expect(within(dock()).getByRole('link', { name: 'Open in its own page' })).toHaveAttribute('href', '/q/q-deploy');
+  });
+
   it('[U3] number keys pick options but never steal typed text; Ctrl+Enter continues and submits', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([deployRecord()]);
