@@ -17,7 +17,7 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
   const sendMessage = useSendMessage(sessionKey);
   const { mutateAsync } = sendMessage;
   const status = useConnectionState().status;
-  const [autoFocus] = useState(() => takeComposerFocus(sessionKey));
+  const [autoFocus] = useState(takeComposerFocus);
 
   const send = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
   const onCommand = useCallback(

@@ -22,7 +22,8 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   // Only the title: a session's activity changes with every message and question, and must not redraw the page.
   const title = useSessionTitle(sessionKey);
   const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
-  const composer = useMemo(() => <SessionComposer sessionKey={sessionKey} />, [sessionKey]);
+  // Keyed, so each session gets a composer of its own (its draft, and the focus New session asks for).
+  const composer = useMemo(() => <SessionComposer key={sessionKey} sessionKey={sessionKey} />, [sessionKey]);
 
   return (
     <div className="session-page">

@@ -1,18 +1,23 @@
 /**
- * "Put the cursor in this session's composer when it opens": New session asks for it before the session page
- * exists, and the composer of that session takes it once, when it mounts. Features never import each other, so
- * this small hand-off lives in lib/.
+ * "Put the cursor in the composer of the session about to open": New session asks for it when clicked (before the
+ * session exists, so before any redirect to it can mount its page), and the next composer to mount takes it once.
+ * Features never import each other, so this small hand-off lives in lib/.
  */
-let wanted: string | null = null;
+let wanted = false;
 
-/** Asks the composer of `sessionKey` to take focus when it next mounts. */
-export function composerFocusRequested(sessionKey: string): void {
-  wanted = sessionKey;
+/** The next composer to mount takes focus. */
+export function composerFocusRequested(): void {
+  wanted = true;
 }
 
-/** True once for the session whose composer focus was requested; clears the request. */
-export function takeComposerFocus(sessionKey: string): boolean {
-  if (wanted !== sessionKey) return false;
-  wanted = null;
-  return true;
+/** Nothing will open after all (creating the session failed). */
+export function composerFocusDropped(): void {
+  wanted = false;
+}
+
+/** True once, for the first composer mounted after a request; clears it. */
+export function takeComposerFocus(): boolean {
+  const take = wanted;
+  wanted = false;
+  return take;
 }

@@ -1,5 +1,5 @@
 import { Button } from '../../../components/ui/button.tsx';
-import { composerFocusRequested } from '../../../lib/composer-focus.ts';
+import { composerFocusDropped, composerFocusRequested } from '../../../lib/composer-focus.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { navigate, sessionPath } from '../../../lib/router.tsx';
 import { useCreateSession } from '../api/create-session.ts';
@@ -8,17 +8,19 @@ import { sessionPicked } from '../stores/sessions-panel-store.ts';
 /** Creates a session and opens it (C1). */
 export function NewSessionButton() {
   const create = useCreateSession();
-  const start = () =>
+  const start = () => {
+    composerFocusRequested();
     create.mutate(
       {},
       {
         onSuccess: (session) => {
           sessionPicked();
-          composerFocusRequested(session.key);
           navigate(sessionPath(session.key));
         },
+        onError: composerFocusDropped,
       },
     );
+  };
   return (
     <div className="new-session">
       <Button variant="primary" size="sm" onClick={start} disabled={create.isPending}>
