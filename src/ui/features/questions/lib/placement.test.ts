@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { deployRecord, lunchRecord } from '../test-helpers.tsx';
-import { linkOutcome } from './link-outcome-word.ts';
 import { answersFingerprint } from './resolved-here.ts';
 import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';
 
@@ -104,7 +103,5 @@ describe('where a question shows, and what its summary says', () => {
     expect(outcomeOf(answered('op', 'channel:slack'), viewer)).toBe('Answered elsewhere');
     expect(outcomeOf(answered('guest', 'control-ui'), viewer)).toBe('Answered elsewhere');
     expect(outcomeOf(answered('op', 'control-ui'), { ...viewer, identity: undefined })).toBe('Answered elsewhere');
-    expect(linkOutcome(answered('op', 'control-ui'), [], 'op')).toEqual({ outcome: 'Answered in another tab/browser', ours: false });
-    expect(linkOutcome(answered('op', 'cli'), [], 'op')).toEqual({ outcome: 'Answered elsewhere', ours: false });
   });
 });
