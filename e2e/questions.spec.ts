@@ -115,12 +115,12 @@ test.describe('question dock', () => {
     const message = page.getByRole('textbox', { name: 'Message' });
     await expect(message).toBeVisible();
     await expect(message).toBeFocused();
-    await expect(dock.getByText('2 pending')).toBeVisible();
+    await expect(dock.getByText('1 pending')).toBeVisible();
     await expect(dock).toContainText('Where should I deploy?');
     await shoot(page, testInfo, 'dock-collapsed');
 
     await send(page, 'async please');
-    await expect(dock.getByText('3 pending')).toBeVisible();
+    await expect(dock.getByText('2 pending')).toBeVisible();
     await expect(dock.getByRole('button', { name: 'Expand questions' })).toBeVisible();
     await expect(message).toBeFocused();
 
@@ -168,7 +168,7 @@ test.describe('question dock', () => {
     }
   });
 
-  test('[U6][U7] two browsers answer one question: one wins, the other says "Answered elsewhere"', async ({ page, browser, openApp }, testInfo) => {
+  test('[U6][U7] two browsers of one person answer one question: one wins, the other says "Answered in another tab/browser"', async ({ page, browser, openApp }, testInfo) => {
     const dockA = await askDeploy(page, openApp);
     const other = await browser.newContext();
     const pageB = await other.newPage();
@@ -197,7 +197,7 @@ test.describe('question dock', () => {
 
       await other.setOffline(false);
       await expect(dockB).toBeHidden();
-      const lost = summaryOf(pageB, 'Answered elsewhere');
+      const lost = summaryOf(pageB, 'Answered in another tab/browser');
       await expect(lost).toContainText('Staging (Recommended)');
       await expect(lost).toContainText('Email');
       await expect(lost).not.toContainText('Pager');

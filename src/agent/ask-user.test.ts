@@ -128,6 +128,26 @@ describe('validateAskUser', () => {
     expect(problems({ questions: 'Where?' })).toEqual([{ path: 'questions', problem: 'questions must be an array' }]);
   });
 
+  it('[T3][Q2] four questions report every other fault at once too', () => {
+    const found = problems({
+      questions: [
+        question({ id: 'Bad-Id' }),
+        question({ id: 'one', options: [{ label: 'Only' }] }),
+        question({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
+        question({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
+      ],
+    });
+    expect(found.map((p) => p.path)).toEqual([
+      'questions',
+      'questions[0].id',
+      'questions[1].options',
+      'questions[2].options[0].label',
+      'questions[2].options[1].label',
+      'questions[3].id',
+      'questions[3].options[1].label',
+    ]);
+  });
+
   it('[T1] takes 2 to 4 options', () => {
     expect(problems({ questions: [question({ options: [{ label: 'Only' }] })] })).toEqual([
       { path: 'questions[0].options', problem: 'options must have 2 to 4 entries' },
@@ -243,6 +263,16 @@ describe('results', () => {
   it('[T2] gives the model one line per question', () => {
     const text = resultText(qs, { status: 'answered', answers: { answers: { env: ['Staging'], notify: ['Email', 'Slack'] } } });
     expect(text).toBe('Deploy: Staging\nNotify: Email, Slack');
+  });
+
+  it('[T2][Q2] a question id `constructor` gets its own answer line; `__proto__` and `toString` ids are refused', () => {
+    const text = resultText([{ id: 'constructor', header: 'Build', question: 'How?' }], { status: 'answered', answers: { answers: {} } });
+    expect(text).toBe('Build: (no answer)');
+    expect(validateAskUser({ questions: [question({ id: 'constructor' })] }).ok).toBe(true);
+    expect(problems({ questions: [question({ id: '__proto__' }), question({ id: 'toString' })] }).map((p) => p.path)).toEqual([
+      'questions[0].id',
+      'questions[1].id',
+    ]);
   });
 
   it('[T2] tells the model to continue on its own judgment after no_answer', () => {

@@ -17,8 +17,8 @@ import {
   QUESTION_URL_MAX,
   QuestionList,
   formatPath,
-  questionListProblems,
   type Answers,
+  own,
   type FieldProblem,
   type QuestionItem,
   type QuestionItemInput,
@@ -163,14 +163,6 @@ function unknownKeys(obj: Record<string, unknown>, allowed: string[], prefix: st
     .map((k) => ({ path: prefix ? `${prefix}.${k}` : k, problem: `is not a field of ${what} (allowed: ${allowed.join(', ')})` }));
 }
 
-/**
- * The protocol's list-level rules run only when every item parsed, so they are read from the raw input too
- * (the same rules, `questionListProblems`): a model then sees every fault in one answer.
- */
-function crossFieldProblems(items: unknown[]): FieldProblem[] {
-  return questionListProblems(items).map((p) => ({ path: formatPath(['questions', ...p.path]), problem: p.message }));
-}
-
 export type Validation = { ok: true; value: AskUserCall } | { ok: false; problems: FieldProblem[] };
 
 /** T1/T3: checks a call and returns it normalised, or every field at fault with its path and rule. */
@@ -210,10 +202,7 @@ export function validateAskUser(input: unknown): Validation {
         ...(multiSelect ? { multiSelect } : {}),
       }));
     } else {
-      const found = onlyTypeErrors(explainIssues(parsed.error.issues, cleaned));
-      const extra = Array.isArray(cleaned) ? crossFieldProblems(cleaned) : [];
-      const seen = new Set(found.map((p) => `${p.path}\u0000${p.problem}`));
-      problems.push(...found, ...extra.filter((p) => !seen.has(`${p.path}\u0000${p.problem}`)));
+      problems.push(...onlyTypeErrors(explainIssues(parsed.error.issues, cleaned)));
     }
   }
 

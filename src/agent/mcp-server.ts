@@ -7,6 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { createNodeClient } from '../client/node.ts';
+import { questionPageUrl } from '../client/client.ts';
 import { AskdockError, SERVER_VERSION, type FieldProblem } from '../protocol/index.ts';
 import {
   ASK_USER_DESCRIPTION,
@@ -185,6 +186,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     inflight.add(controller);
     const progressToken = request.params._meta?.progressToken;
     let ticks = 0;
+    let pageUrl: string | undefined;
     const progress =
       progressToken === undefined
         ? undefined
@@ -193,13 +195,21 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
             extra
               .sendNotification({
                 method: 'notifications/progress',
-                params: { progressToken, progress: ticks, message: 'waiting for the user to answer' },
+                params: { progressToken, progress: ticks, message: pageUrl ? `waiting for the user to answer at ${pageUrl}` : 'waiting for the user to answer' },
               })
               .catch(() => undefined);
           }, PROGRESS_EVERY_MS);
     try {
       const sessionKey = await sessionForAsk();
-      const result = await agent.askUser(request.params.arguments as never, { signal: controller.signal, sessionKey, waitTurn: !opts.sessionKey });
+      const result = await agent.askUser(request.params.arguments as never, {
+        signal: controller.signal,
+        sessionKey,
+        waitTurn: !opts.sessionKey,
+        onAsked: ({ id }) => {
+          pageUrl = questionPageUrl(opts.url, id);
+          log(`ask_user: waiting for an answer; answer it at ${pageUrl}`);
+        },
+      });
       return answeredResult(checked.value.questions, result);
     } catch (err) {
       if (controller.signal.aborted) {

@@ -49,9 +49,11 @@ export type AskOptions = {
    * to end (Q11) and then ask, instead of failing with QUESTION_PENDING.
    */
   waitTurn?: boolean;
+  /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
+  onAsked?: (asked: { id: string; expiresAtMs: number | null }) => void;
 };
 
-export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn'>;
+export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
 
 export type UserMessage = ChatMessage & { role: 'user' };
 
@@ -136,7 +138,8 @@ export class Agent {
     if (signal?.aborted) throw abortError(signal);
     const id = opts.id ?? newQuestionId();
     try {
-      await raceAbort(this.requestInTurn(id, call, opts), signal);
+      const asked = await raceAbort(this.requestInTurn(id, call, opts), signal);
+      opts.onAsked?.(asked);
       return await this.waitForAnswer(id, signal);
     } catch (err) {
       if (signal?.aborted) {

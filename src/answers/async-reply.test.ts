@@ -153,14 +153,26 @@ describe('readBackReply (summary of an async answer)', () => {
   });
 
   it('[U9] uses the record\'s answers when they write back to the saved text', () => {
-    const text = '> Environment\nStaging\n\n> Notify\nSlack';
-    const withAnswers = { ...record, answers: { env: ['Staging'], notify: ['Slack'] } };
-    expect(readBackReply(withAnswers, text)).toMatchObject({ perQuestion: [{ answer: ['Staging'] }, { answer: ['Slack'] }] });
+    // Free text holding a quoted heading: the text alone is ambiguous, so only the record's answers can split it.
+    const answers = { env: ['Production\n> Notify'], notify: ['Slack'] };
+    const text = formatAsyncAnswerText(record.questions, answers);
+    expect(readBackReply(record, text)).toEqual({ whole: text });
+    expect(readBackReply({ ...record, answers }, text)).toMatchObject({ perQuestion: [{ answer: ['Production\n> Notify'] }, { answer: ['Slack'] }] });
   });
 
   it('[U9] answers missing a question never split', () => {
     expect(readBackReply(record, '> Environment\nStaging\n\n> Notify\n', { env: ['Staging'], notify: [] })).toEqual({
       whole: '> Environment\nStaging\n\n> Notify\n',
     });
+  });
+});
+
+describe('ids named like Object.prototype members', () => {
+  const item = (id: string) => ({ id, header: id, question: `${id}?`, options: [{ label: 'Yes' }, { label: 'No' }] });
+
+  it('[Q9] the async reply text of a `constructor` question carries its answer and reads back', () => {
+    const items = [item('constructor')];
+    expect(formatAsyncAnswerText(items, {})).toBe('> constructor\n');
+    expect(parseAsyncAnswerText(items, formatAsyncAnswerText(items, { constructor: ['Yes'] }))).toEqual({ constructor: ['Yes'] });
   });
 });

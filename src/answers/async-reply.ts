@@ -2,11 +2,11 @@
  * The async reply (PROTOCOL Q9): the chat message an async answer travels in, and how a saved reply reads back
  * into answers. The gateway reads replies back with it; the Control UI writes them and shows them in summaries.
  */
-import type { Answers, QuestionRecord } from '../protocol/index.ts';
+import { own, type Answers, type QuestionRecord } from '../protocol/index.ts';
 
 /** Q9: one block per question, `> <header or question>` then the answer, blocks parted by a blank line. */
 export function formatAsyncAnswerText(items: QuestionRecord['questions'], answers: Answers): string {
-  return items.map((item) => `> ${oneLine(item.header || item.question)}\n${(answers[item.id] ?? []).join(', ')}`).join('\n\n');
+  return items.map((item) => `> ${oneLine(item.header || item.question)}\n${(own(answers, item.id) ?? []).join(', ')}`).join('\n\n');
 }
 
 // A heading must stay on its quote line, so any run of whitespace (a line break too) becomes one space.
@@ -105,11 +105,11 @@ export function readBackReply(
   const items = question.questions;
   const saved = canonical(replyText);
   const fits = (answers: Answers | undefined | null): answers is Answers =>
-    !!answers && items.every((item) => (answers[item.id]?.length ?? 0) > 0) && canonical(formatAsyncAnswerText(items, answers)) === saved;
+    !!answers && items.every((item) => (own(answers, item.id)?.length ?? 0) > 0) && canonical(formatAsyncAnswerText(items, answers)) === saved;
   const candidates = [sentAnswers, question.answers, parseAsyncAnswerText(items, replyText)];
   const answers = candidates.find(fits);
   if (!answers) return { whole: replyText };
   return {
-    perQuestion: items.map((item) => ({ questionId: item.id, header: item.header, question: item.question, answer: answers[item.id] })),
+    perQuestion: items.map((item) => ({ questionId: item.id, header: item.header, question: item.question, answer: own(answers, item.id) ?? [] })),
   };
 }

@@ -49,3 +49,23 @@ describe('collecting answers from a draft', () => {
     });
   });
 });
+
+describe('ids named like Object.prototype members', () => {
+  const record = {
+    questions: [
+      { id: 'constructor', header: 'Env', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] },
+      { id: 'valueof', header: 'Who', question: 'Who?', options: [{ label: 'Email' }, { label: 'Slack' }], multiSelect: true },
+    ],
+  };
+
+  it('[Q5][U6] drafts and answers are read by own property, never from Object.prototype', () => {
+    expect(collectAnswers(record, {})).toEqual({ ok: false, missing: ['constructor', 'valueof'] });
+    expect(collectAnswers(record, undefined)).toEqual({ ok: false, missing: ['constructor', 'valueof'] });
+    const drafts = draftFromAnswers(record, {});
+    expect(drafts).toEqual({ constructor: { chosen: [], other: '' }, valueof: { chosen: [], other: '' } });
+    expect(collectAnswers(record, draftFromAnswers(record, { constructor: ['Production'], valueof: ['Slack', 'fax'] }))).toEqual({
+      ok: true,
+      answers: { constructor: ['Production'], valueof: ['Slack', 'fax'] },
+    });
+  });
+});

@@ -2,7 +2,7 @@
  * Collecting answers from a draft: what a person picked and typed for each question becomes the answers sent (U4, U6),
  * and a discarded answer turns back into a draft (U9). Every answering surface keeps its drafts in this shape.
  */
-import type { Answers, QuestionRecord } from '../protocol/index.ts';
+import { own, type Answers, type QuestionRecord } from '../protocol/index.ts';
 
 export type QuestionItemRecord = QuestionRecord['questions'][number];
 
@@ -39,7 +39,7 @@ export function collectAnswers(
   const answers: Answers = {};
   const missing: string[] = [];
   for (const item of record.questions) {
-    const values = itemAnswer(item, drafts?.[item.id]);
+    const values = itemAnswer(item, own(drafts, item.id));
     if (values.length) answers[item.id] = values;
     else missing.push(item.id);
   }
@@ -55,7 +55,7 @@ export function missingAnswerText(item: QuestionItemRecord): string {
 export function draftFromAnswers(record: Pick<QuestionRecord, 'questions'>, answers: Answers): Record<string, ItemDraft> {
   const items: Record<string, ItemDraft> = {};
   for (const item of record.questions) {
-    const values = answers[item.id] ?? [];
+    const values = own(answers, item.id) ?? [];
     const labelOf = (v: string) => item.options.find((o) => o.label.toLowerCase() === v.trim().toLowerCase())?.label;
     const chosen = values.map(labelOf).filter((l): l is string => l !== undefined);
     const other = values.filter((v) => labelOf(v) === undefined).join(', ');

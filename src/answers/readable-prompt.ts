@@ -4,7 +4,7 @@
  * (the reply is read by the plain-text rules, PROTOCOL PT1-PT4). Also the outcome line a posted prompt
  * turns into once it resolves (H5). Framework-free: imports only the protocol.
  */
-import type { QuestionRecord } from '../protocol/index.ts';
+import { own, type QuestionRecord } from '../protocol/index.ts';
 import { endedOutcome, summaryLine } from './summary.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */
@@ -68,6 +68,6 @@ export function readableOutcome(record: Outcome): string | null {
   if (record.status !== 'answered') return endedOutcome(record.status, true);
   const answers = record.answers;
   if (!answers) return 'Answered';
-  if (record.questions.length === 1) return `Answered: ${(answers[record.questions[0].id] ?? []).join(', ')}`;
+  if (record.questions.length === 1) return `Answered: ${(own(answers, record.questions[0].id) ?? []).join(', ')}`;
   return `Answered: ${summaryLine(record.questions, answers)}`;
 }

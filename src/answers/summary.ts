@@ -3,7 +3,7 @@
  * the terminal's notice (V5 `✓ Environment: Staging · Notify: Email, Slack`) and any other text surface; and the
  * outcome words every surface shows for an ended question (U7).
  */
-import type { Answers, QuestionRecord, QuestionStatus } from '../protocol/index.ts';
+import { own, type Answers, type QuestionRecord, type QuestionStatus } from '../protocol/index.ts';
 
 type Item = Pick<QuestionRecord['questions'][number], 'id' | 'header' | 'question'>;
 
@@ -16,7 +16,7 @@ export const NO_ANSWER_VALUE = '(no answer)';
 /** T2: one `Header: value, value` line per question, the question's wording when it has no header. */
 export function answerLines(items: readonly Item[], answers: Answers): string[] {
   return items.map((item) => {
-    const values = answers[item.id];
+    const values = own(answers, item.id);
     return `${item.header || item.question}: ${values && values.length ? values.join(', ') : NO_ANSWER_VALUE}`;
   });
 }

@@ -75,7 +75,7 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
   });
   const conn = () => ['--url', t.url, '--token', t.agentToken];
 
-  it('exits 0 and prints the answer', async () => {
+  it('[U11] exits 0 and prints the answer; the question\'s own page goes to stderr', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const run = askdock(['ask', 'Where should I deploy?', '-o', 'Staging (Recommended)', '-o', 'Production', ...conn()], t.dir);
     const { question } = await requested;
@@ -84,6 +84,9 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['production'] } });
     const out = await run.done;
     expect(out).toMatchObject({ code: 0, stdout: 'Production\n' });
+    // U11: the question's own page, printed once (on stderr, so stdout stays the answer alone).
+    const page = `${t.url.replace(/^ws/, 'http').replace(/\/ws$/, '').replace(/\/$/, '')}/q/${question.id}`;
+    expect(out.stderr.split('\n').filter((l) => l.includes('/q/'))).toEqual([`askdock ask: waiting for an answer; answer it at ${page}`]);
   });
 
   it('[T6] without --session asks in a session of its own, "askdock ask · <folder>", the same one on every run; two asks at once take turns', async () => {

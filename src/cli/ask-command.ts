@@ -8,6 +8,7 @@ import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, vali
 import { EXIT, failure, intFlag, usageError } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
+import { questionPageUrl } from '../client/client.ts';
 
 export const ASK_USAGE = [
   'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--link URL] [--timeout S] [--session KEY] [--json]',
@@ -163,7 +164,13 @@ export async function runAsk(argv: string[]): Promise<number> {
   try {
     // T6: without --session, the shell's own conversation for this folder.
     const sessionKey = args.sessionKey ?? (await agent.ownSession({ clientName: ASK_CLIENT_NAME, cwd: process.cwd() })).key;
-    const result = await agent.askUser(args.input, { signal: controller.signal, sessionKey, waitTurn: !args.sessionKey });
+    const result = await agent.askUser(args.input, {
+      signal: controller.signal,
+      sessionKey,
+      waitTurn: !args.sessionKey,
+      // U11: the question's own page, for a person who is not looking at the Control UI right now.
+      onAsked: ({ id }) => process.stderr.write(`askdock ask: waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}\n`),
+    });
     return print(result);
   } catch (err) {
     if (controller.signal.aborted) return print({ status: 'no_answer', reason: 'cancelled' });

@@ -84,6 +84,17 @@ export function toSocketUrl(url: string): string {
   return u.toString();
 }
 
+/** The address of a question's own page in the Control UI the gateway at `url` serves (`/q/<id>`, PRODUCT U11). */
+export function questionPageUrl(url: string, id: string): string {
+  const u = new URL(url.split(',')[0].trim());
+  if (u.protocol === 'ws:') u.protocol = 'http:';
+  if (u.protocol === 'wss:') u.protocol = 'https:';
+  u.pathname = `/q/${encodeURIComponent(id)}`;
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}
+
 function randomId(): string {
   const c = globalThis.crypto;
   return c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36);

@@ -234,14 +234,15 @@ describe('transport and handshake', () => {
   });
 
   it('[errors] rate limiting answers RATE_LIMITED with retryAfterMs, then lets requests through again', async () => {
-    t = await startTestGateway({ rateLimit: { burst: 3, perSecond: 20 } });
+    // One token a second: five requests sent together always find three tokens, however slow the machine.
+    t = await startTestGateway({ rateLimit: { burst: 3, perSecond: 1 } });
     const c = await t.connect('admin');
     const results = await Promise.all([1, 2, 3, 4, 5].map(() => c.request('sessions.list', {})));
     const limited = results.filter((r) => r.error?.code === 'RATE_LIMITED');
     expect(results.filter((r) => r.ok)).toHaveLength(3);
     expect(limited).toHaveLength(2);
     expect(limited[0].error?.retryAfterMs).toBeGreaterThan(0);
-    expect(limited[0].error?.retryAfterMs).toBeLessThanOrEqual(50);
+    expect(limited[0].error?.retryAfterMs).toBeLessThanOrEqual(1000);
     await settle(limited[1].error!.retryAfterMs! + 60);
     expect((await c.request('sessions.list', {})).ok).toBe(true);
   });

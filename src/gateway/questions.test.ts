@@ -64,6 +64,32 @@ describe('question.request', () => {
     expect(err.message).toContain('questions[1].options[3].label');
   });
 
+  it('[Q2][T3] a request with 4 questions names every other fault too, not only the count', async () => {
+    const { agent } = await setup();
+    const err = await failure(
+      agent.call('question.request', {
+        questions: [
+          item({ id: 'Bad-Id' }),
+          item({ id: 'one', options: [{ label: 'Only' }] }),
+          item({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
+          item({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
+        ],
+      }),
+    );
+    expect(err.code).toBe('INVALID_REQUEST');
+    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual(
+      [
+        'questions',
+        'questions[0].id',
+        'questions[1].options',
+        'questions[2].options[0].label',
+        'questions[2].options[1].label',
+        'questions[3].id',
+        'questions[3].options[1].label',
+      ].sort(),
+    );
+  });
+
   it('[Q2] reports duplicate ids, duplicate labels and an authored Other with their paths', async () => {
     const { agent } = await setup();
     const err = await failure(
@@ -129,6 +155,17 @@ describe('question.request', () => {
     // Async questions and other sessions are not limited.
     await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()] });
     await agent.call('question.request', { questions: [item()] });
+  });
+
+  it('[Q11] a blocking question asked with only runId counts for the run\'s session: a second one, by runId or sessionKey, is refused', async () => {
+    const { agent, session } = await setup();
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const first = await agent.call('question.request', { runId, questions: [item()] });
+    const byRun = await failure(agent.call('question.request', { runId, questions: [item({ id: 'other' })] }));
+    expect(byRun.code).toBe('QUESTION_PENDING');
+    expect(byRun.details).toEqual({ id: first.id });
+    const bySession = await failure(agent.call('question.request', { sessionKey: session.key, questions: [item({ id: 'other' })] }));
+    expect(bySession.details).toEqual({ id: first.id });
   });
 
   it('[Q2][P7] a used id answers QUESTION_ID_IN_USE, but the same asker resending the same ask gets it back', async () => {
@@ -233,6 +270,23 @@ describe('question.resolve and waitAnswer', () => {
     const tooLong = await failure(admin.call('question.resolve', { id, answers: { env: ['x'.repeat(4001)], notify: ['a'], size: ['b'] } }));
     expect(tooLong.details).toEqual([{ questionId: 'env', problem: expect.stringContaining('4000') }]);
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+  });
+
+  it('[Q2][Q5] ids named like Object.prototype members: `constructor` asks and answers, `__proto__` and `toString` are refused', async () => {
+    const { agent, admin } = await setup();
+    const refused = await failure(agent.call('question.request', { questions: [item({ id: '__proto__' }), item({ id: 'toString', header: 'T' })] }));
+    expect((refused.details as { path: string }[]).map((d) => d.path)).toEqual(['questions[0].id', 'questions[1].id']);
+    const { id } = await agent.call('question.request', { id: 'toString', questions: [item({ id: 'constructor' })] });
+    const missing = await failure(admin.call('question.resolve', { id, answers: {} }));
+    expect(missing.code).toBe('QUESTION_INVALID_ANSWER');
+    expect(missing.details).toEqual([{ questionId: 'constructor', problem: 'needs an answer' }]);
+    const stray = await failure(admin.call('question.resolve', { id, answers: { constructor: ['Staging'], toString: ['x'] } }));
+    expect(stray.details).toEqual([{ questionId: 'toString', problem: 'is not a question of this prompt' }]);
+    expect(await admin.call('question.resolve', { id, answers: { constructor: ['staging'] } })).toEqual({
+      status: 'answered',
+      answers: { constructor: ['Staging'] },
+    });
+    expect((await admin.call('question.get', { id })).question).toMatchObject({ id: 'toString', answers: { constructor: ['Staging'] } });
   });
 
   it('[Q5] skip declines the prompt; cancel is for the asker alone', async () => {

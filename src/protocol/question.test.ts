@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { QuestionRequestParams, clampTimeoutMs, normaliseAnswers, zodProblems, isAuthoredOther } from './index.ts';
+import {
+  QuestionRequestParams,
+  clampTimeoutMs,
+  isAuthoredOther,
+  normaliseAnswers,
+  zodProblems,
+} from './index.ts';
 
 const good = {
   questions: [
@@ -96,5 +102,32 @@ describe('answers', () => {
   it('[Q5] refuses answers over 4 000 characters', () => {
     const r = normaliseAnswers(items, { env: ['x'.repeat(4001)], notify: ['Email'] });
     expect(r.ok).toBe(false);
+  });
+});
+
+describe('ids that name Object.prototype members', () => {
+  const item = (id: string) => ({ id, header: id, question: `${id}?`, options: [{ label: 'Yes' }, { label: 'No' }] });
+
+  it('[Q2] `constructor` is a legal question id; `__proto__` and `toString` are refused by the id rule', () => {
+    expect(QuestionRequestParams.safeParse({ questions: [item('constructor')] }).success).toBe(true);
+    const r = QuestionRequestParams.safeParse({ questions: [item('__proto__'), item('toString')] });
+    expect(zodProblems(r.error!).map((p) => p.path)).toEqual(['questions[0].id', 'questions[1].id']);
+  });
+
+  it('[Q5] answers are read by own property: a missing `constructor` answer is named, a given one taken', () => {
+    const items = [item('constructor'), item('valueof')];
+    expect(normaliseAnswers(items, {})).toEqual({
+      ok: false,
+      problems: [
+        { questionId: 'constructor', problem: 'needs an answer' },
+        { questionId: 'valueof', problem: 'needs an answer' },
+      ],
+    });
+    expect(normaliseAnswers(items, JSON.parse('{"constructor":["yes"],"valueof":["no"]}'))).toEqual({
+      ok: true,
+      answers: { constructor: ['Yes'], valueof: ['No'] },
+    });
+    const stray = normaliseAnswers(items, JSON.parse('{"constructor":["yes"],"valueof":["no"],"toString":["x"],"__proto__":["y"]}'));
+    expect(stray.ok).toBe(false);
   });
 });

@@ -118,20 +118,36 @@ export function questionListProblems(items: readonly unknown[]): ListProblem[] {
   return problems;
 }
 
-/** 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). */
+/**
+ * 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). Every item is
+ * checked whatever the count, and the list rules run beside the item rules, so one answer names every fault.
+ */
 export const QuestionList = z
-  .array(QuestionItem, { error: 'questions must be an array' })
-  .min(1, { error: 'questions must have 1 to 3 entries' })
-  .max(3, { error: 'questions must have 1 to 3 entries' })
-  .superRefine((items, ctx) => {
-    for (const { path, message } of questionListProblems(items)) ctx.addIssue({ code: 'custom', path, message });
-  });
+  .array(z.unknown(), { error: 'questions must be an array' })
+  .transform((raw, ctx) => {
+    const problems: ListProblem[] = [];
+    if (raw.length < 1 || raw.length > 3) problems.push({ path: [], message: 'questions must have 1 to 3 entries' });
+    const items: QuestionItem[] = [];
+    raw.forEach((input, qi) => {
+      const parsed = QuestionItem.safeParse(input);
+      if (parsed.success) items.push(parsed.data);
+      else for (const issue of parsed.error.issues) problems.push({ path: [qi, ...(issue.path as (string | number)[])], message: issue.message });
+    });
+    problems.push(...questionListProblems(raw));
+    for (const p of problems) ctx.addIssue({ code: 'custom', path: p.path, message: p.message, input: raw });
+    return problems.length ? z.NEVER : items;
+  }) as unknown as z.ZodType<QuestionItem[], QuestionItemInput[]>;
 
 export const QuestionMode = z.enum(['blocking', 'async']);
 export type QuestionMode = z.infer<typeof QuestionMode>;
 export const QuestionStatus = z.enum(['pending', 'answered', 'skipped', 'expired', 'cancelled']);
 export type QuestionStatus = z.infer<typeof QuestionStatus>;
 export const TerminalStatus = z.enum(['answered', 'skipped', 'expired', 'cancelled']);
+
+/** Reads a map by own property only, so an id such as `constructor` never finds what Object.prototype holds. */
+export function own<T>(map: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
+  return map != null && Object.hasOwn(map, key) ? map[key] : undefined;
+}
 
 /** Flat answers: `{[questionId]: string[]}`. */
 export const Answers = z.record(z.string(), z.array(z.string()));
@@ -195,8 +211,8 @@ export function normaliseAnswers(
     if (!known.has(key)) problems.push({ questionId: key, problem: 'is not a question of this prompt' });
   }
   for (const item of items) {
-    const raw = answers[item.id];
-    if (!raw || raw.length === 0) {
+    const raw = own(answers, item.id);
+    if (!Array.isArray(raw) || raw.length === 0) {
       problems.push({ questionId: item.id, problem: 'needs an answer' });
       continue;
     }

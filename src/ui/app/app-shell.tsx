@@ -1,6 +1,7 @@
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
 import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
+import { usePendingRequestCounts } from '../features/questions/index.tsx';
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { useRoute } from '../lib/router.tsx';
@@ -14,6 +15,7 @@ export function AppShell() {
   const route = useRoute();
   useSessionsSync();
   useChatSync();
+  const pendingCounts = usePendingRequestCounts();
 
   return (
     <div className="app">
@@ -30,6 +32,7 @@ export function AppShell() {
         <SessionsNav
           activeKey={route.name === 'session' ? route.sessionKey : undefined}
           first={<InboxLink active={route.name === 'inbox'} />}
+          pendingCounts={pendingCounts}
         />
         <main className="app-main">
           <AppRoutes route={route} />

@@ -28,7 +28,8 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
   // While the agent waits on a blocking question it is not "working": the dock says what it waits for.
   const waiting = useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
-  const composer = useMemo(() => <SessionComposer sessionKey={sessionKey} />, [sessionKey]);
+  // Keyed, so each session gets a composer of its own (its draft, and the focus New session asks for).
+  const composer = useMemo(() => <SessionComposer key={sessionKey} sessionKey={sessionKey} />, [sessionKey]);
 
   return (
     <div className="session-page">

@@ -10,6 +10,8 @@ export type ComposerSlotProps = {
   onCommand: (command: string) => void;
   /** True when the gateway connection has given up (bad token); while reconnecting, sends wait in the client. */
   disabled: boolean;
+  /** Take keyboard focus on mount (a session just made with New session). */
+  autoFocus?: boolean;
 };
 
 /** A composer replacement: a component, so it may use hooks and keep its own state. */

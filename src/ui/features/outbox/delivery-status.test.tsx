@@ -67,12 +67,14 @@ describe('DeliveryStatusView', () => {
     expect(screen.getByRole('status')).toHaveAccessibleDescription(/never sends it twice/);
   });
 
-  it('[U9] Retry answer and Discard call back', async () => {
+  it('[U9] Retry answer retries and Discard discards, each calling only its own handler', async () => {
     const { onRetry, onDiscard, user } = view(row('unconfirmed'));
     await user.click(button('Retry answer')!);
-    await user.click(button('Discard')!);
     expect(onRetry).toHaveBeenCalledOnce();
+    expect(onDiscard).not.toHaveBeenCalled();
+    await user.click(button('Discard')!);
     expect(onDiscard).toHaveBeenCalledOnce();
+    expect(onRetry).toHaveBeenCalledOnce();
   });
 
   it('[U9] a queued answer is edited in the "Edit answer" box and saved', async () => {

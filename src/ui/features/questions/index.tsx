@@ -4,6 +4,7 @@ import { useQuestions } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
+import { pendingBySession } from './lib/model.ts';
 import { inDock, inTranscript } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
@@ -40,6 +41,14 @@ export function usePendingCount(dockKey: string): number {
   return (
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0
   );
+}
+
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** Requests waiting in each session's dock (what the sessions list shows beside each session). */
+export function usePendingRequestCounts(): ReadonlyMap<string, number> {
+  const marksOf = useMarksOf();
+  return useQuestions(useCallback((all: QuestionRecord[]) => pendingBySession(all, marksOf), [marksOf])) ?? NONE;
 }
 
 /** Reopens the dock and moves focus into it: what `/question` in the composer does (U1). */

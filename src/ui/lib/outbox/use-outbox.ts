@@ -42,7 +42,7 @@ export function useOutbox(): Outbox {
 }
 
 /** A session's outbox rows, oldest first; re-renders only when they change. */
-export function useOutboxRows(sessionKey: string): readonly OutboxRow[] {
+export function useOutboxRows(sessionKey?: string): readonly OutboxRow[] {
   const outbox = useOutbox();
   return useSyncExternalStore(outbox.subscribe, () => outbox.rows(sessionKey));
 }

@@ -11,6 +11,8 @@ export type ComposerProps = {
   /** Runs before the composer's own keys; calling preventDefault() keeps Enter from sending. */
   onKeyDown?: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
   disabled?: boolean;
+  /** Focus the message box on mount. */
+  autoFocus?: boolean;
 };
 
 function commandOf(text: string): string | undefined {
@@ -19,7 +21,7 @@ function commandOf(text: string): string | undefined {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line, IME composition never sends. */
-export function Composer({ onSend, onCommand, onKeyDown, disabled = false }: ComposerProps) {
+export function Composer({ onSend, onCommand, onKeyDown, disabled = false, autoFocus = false }: ComposerProps) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const hintId = useId();
@@ -66,6 +68,7 @@ export function Composer({ onSend, onCommand, onKeyDown, disabled = false }: Com
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={handleKeyDown}
+        autoFocus={autoFocus}
       />
       <Button type="submit" variant="primary" disabled={disabled || !text.trim()}>
         Send

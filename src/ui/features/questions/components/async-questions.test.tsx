@@ -2,18 +2,16 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useOutboxRowForQuestion } from '../../../lib/outbox/use-outbox.ts';
+import { DeliveryStatus } from '../../outbox/delivery-status.tsx';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
 import { useSkipsStore } from '../stores/skips.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
-import type { DeliverySlotProps, SummarySlots } from './summary-slots.ts';
+import type { SummarySlots } from './summary-slots.ts';
 
-/** Stands in for the outbox feature's delivery line: the row's state, or Sent from the gateway's record. */
-function Delivery({ questionId, savedReplyId }: DeliverySlotProps) {
-  const row = useOutboxRowForQuestion(questionId);
-  return <span role="status">{row ? row.state : savedReplyId ? `saved ${savedReplyId}` : 'none'}</span>;
-}
+// The app hands the summaries the outbox feature's real delivery line (app/use-summary-slots.ts); so does this test,
+// so what it reads is what a person sees, not a stand-in's own words.
+const Delivery = DeliveryStatus;
 
 function Page({ slots = { Delivery } }: { slots?: SummarySlots }) {
   const items = useQuestionTranscriptItems('s1', slots);
@@ -59,7 +57,7 @@ describe('async questions in the dock', () => {
     await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
     await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(dock()).toBeNull());
-    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('sent'));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Sent'));
     const calls = client.request.mock.calls.filter(([method]) => method !== 'chat.history');
     expect(calls).toEqual([
       [
@@ -83,11 +81,11 @@ describe('async questions in the dock', () => {
     setup([lunchRecord()], client).render(<Page />);
     await user.type(within(dock()!).getByRole('textbox', { name: 'Other' }), 'Ramen');
     await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('queued'));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Queued'));
     expect(within(summary('Answered')).getByText('Ramen')).toBeInTheDocument();
     expect(dock()).toBeNull();
     act(() => client.setStatus('connected'));
-    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('sent'));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Sent'));
     expect(client.request.mock.calls.filter(([m]) => m === 'chat.send')).toHaveLength(1);
   });
 
@@ -99,7 +97,7 @@ describe('async questions in the dock', () => {
     await user.click(within(dock()!).getByRole('radio', { name: 'Salad' }));
     await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(dock()).toBeNull());
-    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('queued');
+    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Queued');
 
     // Another tab's storage may lack the draft: the row's answers rebuild it.
     act(() => useDraftsStore.getState().actions.draftDiscarded('q-lunch'));
@@ -166,7 +164,7 @@ describe('async questions in the dock', () => {
     useDraftsStore.getState().actions.asyncAnswerQueued('q-lunch', answers);
     const saved = lunchRecord({ status: 'answered', answers, replyMessageId: 'm7', resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } });
     setup([saved]).render(<Page />);
-    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('saved m7');
+    expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Sent');
     expect(within(summary('Answered')).getByText('Sushi')).toBeInTheDocument();
   });
 });

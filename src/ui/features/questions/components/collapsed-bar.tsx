@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useDraftStep } from '../stores/drafts.ts';
-import { pendingCount } from '../lib/model.ts';
+import { OwnPageLink } from './own-page-link.tsx';
 
 type Props = { requests: QuestionRecord[]; current: QuestionRecord; onExpand: () => void };
 
@@ -11,10 +11,11 @@ export function CollapsedBar({ requests, current, onExpand }: Props) {
   const item = current.questions[step];
   return (
     <div className="qd-collapsed">
-      <span className="qd-badge">{pendingCount(requests)} pending</span>
+      <span className="qd-badge">{requests.length} pending</span>
       <span className="qd-collapsed-text" title={item?.question}>
         {item && <span className="qd-chip">{item.header}</span>} {item?.question}
       </span>
+      <OwnPageLink recordId={current.id} />
       <Button variant="secondary" size="sm" className="qd-command" onClick={onExpand}>
         Expand questions
       </Button>

@@ -24,8 +24,10 @@ export function CommandButton({ command, ctx, variant = 'secondary', icon, short
       variant={variant}
       size="sm"
       className="qd-command"
-      // aria-disabled keeps focus on the button while a submit is in flight; a disabled one would drop it.
+      // aria-disabled keeps focus on the button while a submit is in flight (a disabled one would drop it);
+      // out of the Tab order meanwhile, so Tab never stops on a button that does nothing (Back on the first question).
       aria-disabled={!enabled || undefined}
+      tabIndex={enabled ? undefined : -1}
       title={icon ? command.label : undefined}
       aria-keyshortcuts={command.shortcut?.(IS_MAC)}
       aria-label={short ? command.label : undefined}

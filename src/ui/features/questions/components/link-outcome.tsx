@@ -2,12 +2,13 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome } from '../../../../answers/summary.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { Link, sessionPath } from '../../../lib/router.tsx';
-import { resolvedHere } from '../lib/resolved-here.ts';
+import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere } from '../lib/resolved-here.ts';
 import { useSentHere } from '../stores/drafts.ts';
 import { SummaryAnswers } from './summary-answers.tsx';
 
 const WHY: Record<string, string> = {
   'Answered elsewhere': 'Someone answered it elsewhere.',
+  [ANSWERED_IN_ANOTHER_TAB]: 'You answered it in another tab or browser.',
   Skipped: 'It was skipped.',
   Expired: 'It expired before anyone answered.',
   Cancelled: 'The agent that asked withdrew it.',
@@ -17,7 +18,8 @@ const WHY: Record<string, string> = {
 export function LinkOutcome({ record }: { record: QuestionRecord }) {
   const identity = useHello()?.auth.identity;
   const ours = resolvedHere(record, useSentHere(record.id), identity);
-  const outcome = endedOutcome(record.status, ours);
+  const ended = endedOutcome(record.status, ours);
+  const outcome = ended === 'Answered elsewhere' && answeredInAnotherTab(record, identity) ? ANSWERED_IN_ANOTHER_TAB : ended;
   if (!outcome) return null;
   const answered = record.status === 'answered';
   return (

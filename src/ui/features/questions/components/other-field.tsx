@@ -1,3 +1,4 @@
+import { own } from '../../../../protocol/index.ts';
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
@@ -7,7 +8,7 @@ type Props = { recordId: string; item: QuestionItemRecord; locked: boolean };
 
 /** The last card of the list, with its own number key. Free text on every question (U4): never an authored option, and text equal to a label stays text (U6). */
 export function OtherField({ recordId, item, locked }: Props) {
-  const text = useDraftsStore((s) => s.drafts[recordId]?.items[item.id]?.other ?? '');
+  const text = useDraftsStore((s) => own(own(s.drafts, recordId)?.items, item.id)?.other ?? '');
   const { otherTextChanged } = useDraftActions();
   const id = otherId(recordId, item.id);
   const multi = item.multiSelect === true;

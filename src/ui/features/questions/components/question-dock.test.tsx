@@ -35,7 +35,7 @@ describe('QuestionDock', () => {
     await user.keyboard('{Escape}');
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeVisible();
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
-    expect(within(dock()).getByText('2 pending')).toBeInTheDocument();
+    expect(within(dock()).getByText('1 pending')).toBeInTheDocument();
     expect(within(dock()).getByText('Where should I deploy?')).toBeInTheDocument();
     expect(screen.queryByRole('radio')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Expand questions' }));
@@ -109,6 +109,82 @@ describe('QuestionDock', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Questions' })).toBeNull());
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
     expect(useDraftsStore.getState().drafts['q-deploy']).toBeUndefined();
+  });
+
+  it('[U2][Q5] a question id `constructor` in a record `toString`: Next, Back and Submit work and send its answer', async () => {
+    const user = userEvent.setup();
+    const [env, notify] = deployRecord().questions;
+    const record = deployRecord({ id: 'toString', questions: [{ ...env, id: 'constructor' }, { ...notify, id: 'valueof' }] });
+    const { client, render } = setup([record]);
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Choose an option');
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Slack' }));
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('radio', { name: 'Production' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('checkbox', { name: 'Slack' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'toString', answers: { constructor: ['Production'], valueof: ['Slack'] } }));
+  });
+
+  it('[U3][U12] arrow keys in a single-choice group select the option they move to; Home/End go to the first/last', async () => {
+    const user = userEvent.setup();
+    const [env] = deployRecord().questions;
+    const three = { ...env, options: [...env.options, { label: 'Canary' }] };
+    setup([deployRecord({ questions: [three] })]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const radio = (name: string) => screen.getByRole('radio', { name });
+    act(() => radio('Staging (Recommended)').focus());
+    expect(radio('Staging (Recommended)')).not.toBeChecked();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(radio('Production')).toHaveFocus());
+    expect(radio('Production')).toBeChecked();
+    await user.keyboard('{End}');
+    await waitFor(() => expect(radio('Canary')).toHaveFocus());
+    expect(radio('Canary')).toBeChecked();
+    await user.keyboard('{Home}');
+    await waitFor(() => expect(radio('Staging (Recommended)')).toHaveFocus());
+    expect(radio('Staging (Recommended)')).toBeChecked();
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(radio('Canary')).toHaveFocus());
+    expect(radio('Canary')).toBeChecked();
+    expect(useDraftsStore.getState().drafts['q-deploy'].items.env).toEqual({ chosen: ['Canary'], other: '' });
+  });
+
+  it('[U2][U12] Back is no Tab stop while it does nothing (the first question), and is one on the next', async () => {
+    const user = userEvent.setup();
+    setup([deployRecord()]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const tabStops = async () => {
+      act(() => within(dock()).getByRole('textbox', { name: 'Other' }).focus());
+      const seen: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        await user.tab();
+        const el = document.activeElement as HTMLElement;
+        if (!dock().contains(el)) break;
+        seen.push(el.textContent ?? '');
+      }
+      return seen;
+    };
+    expect((await tabStops()).some((name) => name.startsWith('Back'))).toBe(false);
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await tabStops()).some((name) => name.startsWith('Back'))).toBe(true);
+  });
+
+  it('[U11] the summary and the collapsed bar offer "Open in its own page", the question\'s link page', async () => {
+    const user = userEvent.setup();
+    setup([deployRecord(), deployRecord({ id: 'q-done', status: 'skipped' })]).render(
+      <>
+        <Transcript sessionKey="s1" />
+        <QuestionDock sessionKey="s1" composer={composer} />
+      </>,
+    );
+    const log = within(screen.getByRole('log', { name: 'Conversation' }));
+    expect(log.getByRole('link', { name: 'Open in its own page' })).toHaveAttribute('href', '/q/q-done');
+    await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
+    expect(within(dock()).getByRole('link', { name: 'Open in its own page' })).toHaveAttribute('href', '/q/q-deploy');
   });
 
   it('[U3] number keys pick options but never steal typed text; Ctrl+Enter continues and submits', async () => {
@@ -271,7 +347,7 @@ describe('QuestionDock', () => {
     const client = fakeClient();
     client.request.mockRejectedValueOnce(
       new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', {
-        details: { id: 'q-deploy', status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } },
+        details: { id: 'q-deploy', status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'guest', surface: 'control-ui', atMs: 1 } },
       }),
     );
     setup([deployRecord({ questions: [deployRecord().questions[0]] })], client).render(
@@ -286,6 +362,19 @@ describe('QuestionDock', () => {
     const log = screen.getByRole('log', { name: 'Conversation' });
     expect(within(log).getByText('Answered elsewhere')).toBeInTheDocument();
     expect(within(log).getByText('Production')).toBeInTheDocument();
+  });
+
+  it('[U7] an answer by the same person from another tab or browser says "Answered in another tab/browser"', () => {
+    const by = (identity: string, surface: string) => ({ identity, surface, atMs: Date.now() });
+    const answers = { env: ['Production'], notify: ['Email'] };
+    setup([
+      deployRecord({ id: 'b1', status: 'answered', answers, resolvedBy: by('operator', 'control-ui') }),
+      deployRecord({ id: 'b2', status: 'answered', answers, resolvedBy: by('operator', 'tui') }),
+      deployRecord({ id: 'b3', status: 'answered', answers, resolvedBy: by('guest', 'control-ui') }),
+    ]).render(<Transcript sessionKey="s1" />);
+    const log = within(screen.getByRole('log', { name: 'Conversation' }));
+    expect(log.getByRole('group', { name: 'Question answered in another tab/browser' })).toHaveTextContent('Production');
+    expect(log.getAllByRole('group', { name: 'Question answered elsewhere' })).toHaveLength(2);
   });
 
   it('[U7] a failed send keeps the draft and retries with the same resolution id', async () => {

@@ -6,6 +6,7 @@ import { useSentHere } from '../stores/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
 import { outcomeOf } from '../lib/placement.ts';
 import { summaryReply } from '../lib/summary-reply.ts';
+import { OwnPageLink } from './own-page-link.tsx';
 import { SummaryActions } from './summary-actions.tsx';
 import { SummaryAnswers } from './summary-answers.tsx';
 import type { SummarySlots } from './summary-slots.ts';
@@ -30,6 +31,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
       <div className="qd-summary-head">
         <span className="qd-summary-outcome">{outcome}</span>
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} />
+        <OwnPageLink recordId={record.id} />
       </div>
       <SummaryAnswers record={record} readBack={readBack} answered={record.status === 'answered'} />
       {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}

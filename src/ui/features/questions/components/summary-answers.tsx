@@ -1,4 +1,4 @@
-import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { own, type QuestionRecord } from '../../../../protocol/index.ts';
 import type { ReplyReadBack } from '../../../../answers/async-reply.ts';
 
 type Props = {
@@ -15,7 +15,7 @@ export function SummaryAnswers({ record, readBack, answered }: Props) {
   const answerOf = (itemId: string): string[] | undefined => {
     if (whole !== undefined) return undefined;
     if (readBack && 'perQuestion' in readBack) return readBack.perQuestion.find((p) => p.questionId === itemId)?.answer;
-    return answered ? record.answers?.[itemId] : undefined;
+    return answered ? own(record.answers, itemId) : undefined;
   };
   return (
     <>

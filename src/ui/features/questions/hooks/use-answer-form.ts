@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { own, type QuestionRecord } from '../../../../protocol/index.ts';
 import { collectAnswers } from '../../../../answers/collect.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useSubmitAnswer, type AnswerSurface } from '../api/submit-answer.ts';
@@ -24,7 +24,7 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
   // Missing-answer messages show only after a try, and belong to the record they were for.
   const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
   const formRef = useRef<HTMLFormElement>(null);
-  const draftItems = () => useDraftsStore.getState().drafts[record.id]?.items;
+  const draftItems = () => own(useDraftsStore.getState().drafts, record.id)?.items;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { own } from '../../../../protocol/index.ts';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxRowForQuestion, useOutboxRows } from '../../../lib/outbox/use-outbox.ts';
 import type { LocalMarks } from '../lib/placement.ts';
@@ -7,20 +8,20 @@ import { useSkipMark, useSkipped } from '../stores/skips.ts';
 
 export type MarksOf = (recordId: string) => LocalMarks;
 
-/** What this browser knows of each question of a session (reopened, skipped, outbox row), for filtering lists. */
-export function useMarksOf(sessionKey: string): MarksOf {
+/** What this browser knows of each question of a session (or of all, without one): reopened, skipped, outbox row. */
+export function useMarksOf(sessionKey?: string): MarksOf {
   const reopened = useReopened();
   const skipped = useSkipped();
   const rows = useOutboxRows(sessionKey);
   return useMemo(() => {
     const delivery = new Map(rows.map((r) => [r.questionId, r.state]));
-    return (id: string) => ({ reopened: reopened[id] === true, skippedAtMs: skipped[id]?.atMs, delivery: delivery.get(id) });
+    return (id: string) => ({ reopened: own(reopened, id) === true, skippedAtMs: own(skipped, id)?.atMs, delivery: delivery.get(id) });
   }, [reopened, skipped, rows]);
 }
 
 /** One question's marks, and its outbox row, for its summary. */
 export function useLocalMarks(recordId: string): LocalMarks & { row: OutboxRow | undefined } {
-  const reopened = useDockUiStore((s) => s.reopened[recordId] === true);
+  const reopened = useDockUiStore((s) => own(s.reopened, recordId) === true);
   const skippedAtMs = useSkipMark(recordId)?.atMs;
   const row = useOutboxRowForQuestion(recordId);
   return { reopened, skippedAtMs, delivery: row?.state, row };

@@ -2,10 +2,10 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
 import { dockKeyOf } from '../../../lib/inbox.ts';
 import type { OutboxState } from '../../../lib/outbox/machine.ts';
-import { resolvedHere } from './resolved-here.ts';
+import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere } from './resolved-here.ts';
 
 /** The outcome word a summary shows (U7, U8). */
-export type Outcome = EndedOutcome | 'No longer pending' | 'Pending';
+export type Outcome = EndedOutcome | typeof ANSWERED_IN_ANOTHER_TAB | 'No longer pending' | 'Pending';
 
 /** What this browser knows of a question beside the gateway's record. */
 export type LocalMarks = {
@@ -72,6 +72,7 @@ function answeredHere(record: QuestionRecord, ctx: OutcomeContext): boolean {
  */
 export function outcomeOf(record: QuestionRecord, ctx: OutcomeContext): Outcome {
   const ended = endedOutcome(record.status, record.status === 'answered' && answeredHere(record, ctx));
+  if (ended === 'Answered elsewhere' && answeredInAnotherTab(record, ctx.identity)) return ANSWERED_IN_ANOTHER_TAB;
   if (ended) return ended;
   const marks = ctx.marks ?? NO_MARKS;
   if (record.mode === 'async' && marks.delivery !== undefined) return 'Answered';

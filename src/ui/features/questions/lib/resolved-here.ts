@@ -23,3 +23,18 @@ export function resolvedHere(
   if (record.status === 'skipped') return sameIdentity && sent.includes(SKIP_FINGERPRINT);
   return false;
 }
+
+/** The word for an answer the same person gave in another browser tab or browser (U7), not "Answered elsewhere". */
+export const ANSWERED_IN_ANOTHER_TAB = 'Answered in another tab/browser';
+
+/** Browser surfaces: the Control UI and its question link page. */
+const BROWSER_SURFACES = new Set(['control-ui', 'link']);
+
+/**
+ * Whether an answer this browser did not send still came from the viewer, from a browser: same identity, a browser
+ * surface. Another identity, or the TUI, the CLI or a channel, is "Answered elsewhere".
+ */
+export function answeredInAnotherTab(record: Pick<QuestionRecord, 'status' | 'resolvedBy'>, identity: string | undefined): boolean {
+  const by = record.resolvedBy;
+  return record.status === 'answered' && identity !== undefined && by?.identity === identity && BROWSER_SURFACES.has(by.surface);
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { own } from '../../../../protocol/index.ts';
 
 const SessionDockSchema = z.object({ currentId: z.string().nullable(), collapsed: z.boolean() });
 const PersistedSchema = z.object({
@@ -40,7 +41,7 @@ export const useDockUiStore = create<DockUiState>()(
     (set) => {
       // One set per action, so a render never sees the dock state without its focus request.
       const docked = (s: DockUiState, sessionKey: string, change: Partial<SessionDock>) => ({
-        docks: { ...s.docks, [sessionKey]: { ...(s.docks[sessionKey] ?? CLOSED), ...change } },
+        docks: { ...s.docks, [sessionKey]: { ...(own(s.docks, sessionKey) ?? CLOSED), ...change } },
       });
       const focusOn = (sessionKey: string, target: FocusRequest['target'], recordId?: string): FocusRequest => ({
         sessionKey,
@@ -72,7 +73,7 @@ export const useDockUiStore = create<DockUiState>()(
               reopened: { ...s.reopened, [id]: true },
               ...(opts?.focus === false ? {} : { focus: focusOn(sessionKey, 'request', id) }),
             })),
-          reminderKept: (id) => set((s) => (s.reopened[id] ? s : { reopened: { ...s.reopened, [id]: true } })),
+          reminderKept: (id) => set((s) => (own(s.reopened, id) ? s : { reopened: { ...s.reopened, [id]: true } })),
           focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
           focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
         },
@@ -95,7 +96,7 @@ function readPersisted(value: unknown): Persisted {
   return parsed.success ? parsed.data : { docks: {}, reopened: {} };
 }
 
-export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => s.docks[sessionKey] ?? CLOSED);
+export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => own(s.docks, sessionKey) ?? CLOSED);
 export const useReopened = (): Record<string, true> => useDockUiStore((s) => s.reopened);
 export const useFocusRequest = (sessionKey: string): FocusRequest | null =>
   useDockUiStore((s) => (s.focus?.sessionKey === sessionKey ? s.focus : null));

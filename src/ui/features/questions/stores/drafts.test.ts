@@ -130,3 +130,17 @@ describe('question drafts, shared by the dock and the link page', () => {
     expect(item('q', 'lunch')).toEqual({ chosen: ['Salad'], other: '' });
   });
 });
+
+describe('record and question ids named like Object.prototype members', () => {
+  it('[U6][Q5] a record `toString` with a question `constructor` keeps its own draft', () => {
+    useDraftsStore.setState({ drafts: {}, sent: {} });
+    const { actions } = useDraftsStore.getState();
+    actions.optionPicked('toString', 'constructor', 'Email', true);
+    actions.optionPicked('toString', 'constructor', 'Slack', true);
+    actions.otherTextChanged('constructor', 'constructor', 'typed', false);
+    expect(item('toString', 'constructor')).toEqual({ chosen: ['Email', 'Slack'], other: '' });
+    expect(item('constructor', 'constructor')).toEqual({ chosen: [], other: 'typed' });
+    actions.submitSucceeded('valueOf');
+    expect(Object.keys(useDraftsStore.getState().drafts).sort()).toEqual(['constructor', 'toString']);
+  });
+});

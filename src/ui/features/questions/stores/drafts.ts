@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { Answers } from '../../../../protocol/index.ts';
+import { own, type Answers } from '../../../../protocol/index.ts';
 import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../../answers/collect.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
@@ -119,10 +119,13 @@ export function withLinkPageData(state: Persisted, value: unknown): Persisted {
   if (!parsed.success) return state;
   const drafts = { ...state.drafts };
   for (const [id, draft] of Object.entries(parsed.data.drafts))
-    if (!drafts[id] || drafts[id].touchedAtMs < draft.touchedAtMs) drafts[id] = { ...draft, step: drafts[id]?.step ?? 0 };
+    {
+    const mine = own(drafts, id);
+    if (!mine || mine.touchedAtMs < draft.touchedAtMs) drafts[id] = { ...draft, step: mine?.step ?? 0 };
+  }
   const sent = { ...state.sent };
   for (const [id, mark] of Object.entries(parsed.data.sent)) {
-    const before = sent[id];
+    const before = own(sent, id);
     sent[id] = before ? { atMs: Math.max(before.atMs, mark.atMs), answers: [...new Set([...before.answers, ...mark.answers])] } : mark;
   }
   return tidy({ drafts, sent });
@@ -133,20 +136,20 @@ export const useDraftsStore = create<DraftsState>()(
     (set, get) => {
       const touch = (recordId: string, change: (draft: Draft) => Partial<Draft>) =>
         set((s) => {
-          const draft = s.drafts[recordId] ?? emptyDraft();
+          const draft = own(s.drafts, recordId) ?? emptyDraft();
           return { drafts: { ...s.drafts, [recordId]: { ...draft, ...change(draft), touchedAtMs: Date.now() } } };
         });
       const updateItem = (recordId: string, itemId: string, change: (item: ItemDraft) => ItemDraft) =>
-        touch(recordId, (draft) => ({ items: { ...draft.items, [itemId]: change(draft.items[itemId] ?? EMPTY_ITEM) } }));
+        touch(recordId, (draft) => ({ items: { ...draft.items, [itemId]: change(own(draft.items, itemId) ?? EMPTY_ITEM) } }));
       const dropDraft = (recordId: string) =>
         set((s) => {
-          if (!(recordId in s.drafts)) return s;
+          if (!Object.hasOwn(s.drafts, recordId)) return s;
           const { [recordId]: _gone, ...rest } = s.drafts;
           return { drafts: rest };
         });
       // A refused try stays remembered: an earlier one the gateway took while its reply was lost must still read as ours.
       const remember = (s: Persisted, recordId: string, fingerprint: string) => {
-        const before = s.sent[recordId]?.answers ?? [];
+        const before = own(s.sent, recordId)?.answers ?? [];
         const answers = before.includes(fingerprint) ? before : [...before, fingerprint];
         return { sent: { ...s.sent, [recordId]: { atMs: Date.now(), answers } } };
       };
@@ -160,10 +163,10 @@ export const useDraftsStore = create<DraftsState>()(
             updateItem(recordId, itemId, (item) => withOtherText(item, text, multiSelect)),
           stepChanged: (recordId, step) => touch(recordId, () => ({ step })),
           submitStarted: (recordId, answers) => {
-            const resolutionId = get().drafts[recordId]?.resolutionId ?? newResolutionId();
+            const resolutionId = own(get().drafts, recordId)?.resolutionId ?? newResolutionId();
             const fingerprint = answers === 'skip' ? SKIP_FINGERPRINT : answersFingerprint(answers);
             set((s) => ({
-              drafts: { ...s.drafts, [recordId]: { ...(s.drafts[recordId] ?? emptyDraft()), resolutionId } },
+              drafts: { ...s.drafts, [recordId]: { ...(own(s.drafts, recordId) ?? emptyDraft()), resolutionId } },
               ...remember(s, recordId, fingerprint),
             }));
             return resolutionId;
@@ -172,7 +175,7 @@ export const useDraftsStore = create<DraftsState>()(
           draftDiscarded: dropDraft,
           asyncAnswerQueued: (recordId, answers) => set((s) => remember(s, recordId, answersFingerprint(answers))),
           draftRestored: (recordId, items) =>
-            set((s) => (s.drafts[recordId] ? s : { drafts: { ...s.drafts, [recordId]: { ...emptyDraft(), items } } })),
+            set((s) => (own(s.drafts, recordId) ? s : { drafts: { ...s.drafts, [recordId]: { ...emptyDraft(), items } } })),
         },
       };
     },
@@ -210,9 +213,9 @@ const NOTHING_SENT: string[] = Object.freeze([]) as unknown as string[];
 
 /** One question's draft; re-renders only when that question's draft changes. */
 export const useItemDraft = (recordId: string, itemId: string): ItemDraft =>
-  useDraftsStore((s) => s.drafts[recordId]?.items[itemId] ?? EMPTY_ITEM);
-export const useDraftStep = (recordId: string): number => useDraftsStore((s) => s.drafts[recordId]?.step ?? 0);
+  useDraftsStore((s) => own(own(s.drafts, recordId)?.items, itemId) ?? EMPTY_ITEM);
+export const useDraftStep = (recordId: string): number => useDraftsStore((s) => own(s.drafts, recordId)?.step ?? 0);
 /** Fingerprints of what this browser sent for the record (answers, or SKIP_FINGERPRINT), from either surface. */
-export const useSentHere = (recordId: string): string[] => useDraftsStore((s) => s.sent[recordId]?.answers ?? NOTHING_SENT);
+export const useSentHere = (recordId: string): string[] => useDraftsStore((s) => own(s.sent, recordId)?.answers ?? NOTHING_SENT);
 export const useDraftActions = (): Actions => useDraftsStore((s) => s.actions);
 export const draftActions = (): Actions => useDraftsStore.getState().actions;

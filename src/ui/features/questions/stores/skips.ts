@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { own } from '../../../../protocol/index.ts';
 import { followOtherTabs } from './cross-tab.ts';
 
 /**
@@ -51,7 +52,7 @@ export const useSkipsStore = create<SkipsState>()(
         asyncSkipped: (recordId, atMs = Date.now()) => set((s) => ({ skipped: { ...s.skipped, [recordId]: { atMs } } })),
         skipUndone: (recordId) =>
           set((s) => {
-            if (!(recordId in s.skipped)) return s;
+            if (!Object.hasOwn(s.skipped, recordId)) return s;
             const { [recordId]: _gone, ...rest } = s.skipped;
             return { skipped: rest };
           }),
@@ -73,5 +74,5 @@ followOtherTabs(useSkipsStore, SKIPS_STORAGE_KEY);
 const NONE: Record<string, SkipMark> = Object.freeze({}) as Record<string, SkipMark>;
 
 export const useSkipped = (): Record<string, SkipMark> => useSkipsStore((s) => s.skipped ?? NONE);
-export const useSkipMark = (recordId: string): SkipMark | undefined => useSkipsStore((s) => s.skipped[recordId]);
+export const useSkipMark = (recordId: string): SkipMark | undefined => useSkipsStore((s) => own(s.skipped, recordId));
 export const skipActions = (): Actions => useSkipsStore.getState().actions;

@@ -1,4 +1,5 @@
 import { Button } from '../../../components/ui/button.tsx';
+import { composerFocusDropped, composerFocusRequested } from '../../../lib/composer-focus.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { navigate, sessionPath } from '../../../lib/router.tsx';
 import { useCreateSession } from '../api/create-session.ts';
@@ -7,7 +8,8 @@ import { sessionPicked } from '../stores/sessions-panel-store.ts';
 /** Creates a session and opens it (C1). */
 export function NewSessionButton() {
   const create = useCreateSession();
-  const start = () =>
+  const start = () => {
+    composerFocusRequested();
     create.mutate(
       {},
       {
@@ -15,8 +17,10 @@ export function NewSessionButton() {
           sessionPicked();
           navigate(sessionPath(session.key));
         },
+        onError: composerFocusDropped,
       },
     );
+  };
   return (
     <div className="new-session">
       <Button variant="primary" size="sm" onClick={start} disabled={create.isPending}>

@@ -6,8 +6,8 @@ import { lastActivityMs, sessionTitle } from '../lib/session-list.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 
 /** One row of the sessions list: its title and, when questions wait in it, their count. */
-export function SessionLink({ session, active }: { session: Session; active: boolean }) {
-  const count = session.pendingQuestions;
+export function SessionLink({ session, active, pending }: { session: Session; active: boolean; pending?: number }) {
+  const count = pending ?? session.pendingQuestions;
   return (
     <Link
       to={sessionPath(session.key)}

@@ -8,7 +8,14 @@ import { NewSessionButton } from './new-session-button.tsx';
 import { SessionLink } from './session-link.tsx';
 
 /** The sessions list (U12 navigation "Sessions"), `first` above it (the Inbox, U15); under 640 px it folds above the chat. */
-export function SessionsNav({ activeKey, first }: { activeKey?: string; first?: ReactNode }) {
+type Props = {
+  activeKey?: string;
+  first?: ReactNode;
+  /** Requests waiting in each session's dock, from the questions feature (app/ hands it over); else the gateway's count. */
+  pendingCounts?: ReadonlyMap<string, number>;
+};
+
+export function SessionsNav({ activeKey, first, pendingCounts }: Props) {
   const sessions = useSessions();
   const open = useSessionsPanelOpen();
   const listId = useId();
@@ -40,7 +47,7 @@ export function SessionsNav({ activeKey, first }: { activeKey?: string; first?: 
             <ul className="sessions-list">
               {sessions.data!.map((session) => (
                 <li key={session.key}>
-                  <SessionLink session={session} active={session.key === activeKey} />
+                  <SessionLink session={session} active={session.key === activeKey} pending={pendingCounts ? (pendingCounts.get(session.key) ?? 0) : undefined} />
                 </li>
               ))}
             </ul>

@@ -1,0 +1,76 @@
+/** What a first-time user trips over in the Control UI (issue: the defects found by trying every flow). */
+import type { Page } from '@playwright/test';
+import { connect } from '../src/agent/sdk.ts';
+import { expect, test } from './fixtures.ts';
+import { newSession } from './sessions.ts';
+
+const LONG = 'x'.repeat(600);
+const RTL = '\u202Eevil override ‮ and more';
+
+async function pageIsNotWider(page: Page) {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll).toBeLessThanOrEqual(client);
+}
+
+test.describe('first use', () => {
+  test('[U12] New session puts the cursor in the composer', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  });
+
+  test('[U11] the top bar keeps its height when the connection state changes', async ({ page, context, openApp }) => {
+    await openApp(page);
+    const status = page.getByRole('status', { name: 'Connection' });
+    await expect(status).toHaveText('Connected');
+    const header = page.locator('header');
+    const before = (await header.boundingBox())!.height;
+    await context.setOffline(true);
+    await expect(status).toHaveText('Offline');
+    await expect(page.getByRole('button', { name: 'Reconnect now' })).toBeVisible();
+    expect((await header.boundingBox())!.height).toBe(before);
+    await context.setOffline(false);
+    await expect(status).toHaveText('Connected');
+    expect((await header.boundingBox())!.height).toBe(before);
+  });
+
+  for (const width of [1280, 390]) {
+    test(`[U7][U12] long unbroken text and RTL overrides never widen the page (${width} px)`, async ({ page, openApp, gateway }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openApp(page);
+      const address = await newSession(page);
+      const sessionKey = decodeURIComponent(new URL(address).pathname.split('/').pop()!);
+      const message = page.getByRole('textbox', { name: 'Message' });
+      await message.fill(`${LONG} ${RTL}`);
+      await message.press('Enter');
+      await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Agent' })).toContainText('Echo:');
+      const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'e2e-first-use' });
+      const abort = new AbortController();
+      try {
+        const asked = agent.askUser(
+          {
+            questions: [
+              {
+                id: 'pick',
+                header: `${RTL}`.slice(0, 12),
+                question: `${LONG} ${RTL}?`,
+                options: [{ label: 'y'.repeat(64), description: LONG.slice(0, 200) }, { label: `${RTL}`.slice(0, 20) }],
+              },
+            ],
+          },
+          { sessionKey, signal: abort.signal },
+        );
+        asked.catch(() => undefined);
+        const dock = page.getByRole('region', { name: 'Questions' });
+        await expect(dock).toBeVisible();
+        await pageIsNotWider(page);
+        await dock.getByRole('button', { name: 'Skip', exact: true }).click();
+        await expect(dock).toBeHidden();
+        await pageIsNotWider(page);
+      } finally {
+        abort.abort();
+        agent.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Session } from '../../protocol/index.ts';
+import { QuestionDock, usePendingRequestCounts } from '../features/questions/index.tsx';
+import { skipActions } from '../features/questions/stores/skips.ts';
+import { composer, deployRecord, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
+import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
+import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
+
+/** As app-shell.tsx composes them: the sessions list gets its counts from the questions feature. */
+function Shell() {
+  const pendingCounts = usePendingRequestCounts();
+  return (
+    <>
+      <SessionsNav activeKey="s1" pendingCounts={pendingCounts} />
+      <QuestionDock sessionKey="s1" composer={composer} />
+    </>
+  );
+}
+
+const session = (key: string, title: string, pendingQuestions: number): Session => ({
+  key,
+  title,
+  createdBy: 'operator',
+  agentId: null,
+  createdAtMs: 1,
+  lastMessageAtMs: 1,
+  pendingQuestions,
+});
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('pending counts', () => {
+  it('[U1][U6][U8] one count of requests in the collapsed bar, the arrows and the sessions list; skipped and queued answers not counted', async () => {
+    const user = userEvent.setup();
+    const records = [
+      deployRecord(),
+      lunchRecord(),
+      lunchRecord({ id: 'q-skipped', createdAtMs: Date.now() + 2 }),
+      lunchRecord({ id: 'q-queued', createdAtMs: Date.now() + 3 }),
+      lunchRecord({ id: 'q-other', sessionKey: 's2' }),
+    ];
+    const { queryClient, outbox, render } = setup(records);
+    // The gateway counts every pending question it holds; this browser knows better about what it skipped or queued.
+    queryClient.setQueryData(sessionsKey, [session('s1', 'Work', 4), session('s2', 'Other', 1)]);
+    act(() => skipActions().asyncSkipped('q-skipped'));
+    await outbox.enqueue({ sessionKey: 's1', questionId: 'q-queued', text: '> Lunch\nSushi' });
+    render(<Shell />);
+    const dock = () => screen.getByRole('region', { name: 'Questions' });
+    await waitFor(() => expect(within(dock()).getByText('1/2')).toBeInTheDocument());
+    const nav = within(screen.getByRole('navigation', { name: 'Sessions' }));
+    expect(nav.getByRole('link', { name: /Work/ })).toHaveTextContent(/2 pending questions/);
+    expect(nav.getByRole('link', { name: /Other/ })).toHaveTextContent(/1 pending question$/);
+    await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
+    expect(within(dock()).getByText('2 pending')).toBeInTheDocument();
+  });
+});
