@@ -474,21 +474,21 @@ describe('outbox: reload and tabs', () => {
     const storage = createMemoryStorage();
     const clientA = new FakeClient();
     clientA.autoAnswer = false;
-    // Long enough that a busy CI machine's stall never outlasts it; the loop below still waits past it.
-    const tabA = make(clientA, { storage, leaseMs: 240, channel: hub.open() });
+    // Seconds, so no stall of a busy machine outlasts a renewal; the loop below still waits past a whole lease.
+    const tabA = make(clientA, { storage, leaseMs: 3_000, channel: hub.open() });
     const row = await tabA.enqueue(answer());
     await until(() => expect(clientA.sends).toHaveLength(1));
     const clientB = new FakeClient();
-    const tabB = make(clientB, { storage, leaseMs: 240, channel: hub.open() });
+    const tabB = make(clientB, { storage, leaseMs: 3_000, channel: hub.open() });
     await tabB.ready();
-    for (let i = 0; i < 8; i++) {
-      await new Promise((r) => setTimeout(r, 40));
+    for (let i = 0; i < 14; i++) {
+      await new Promise((r) => setTimeout(r, 250));
       await tabB.pump();
     }
     expect(clientB.sends).toHaveLength(0);
     clientA.answer(clientA.sends[0]);
     await until(() => expect(tabB.row(row.id)?.state).toBe('sent'));
-  });
+  }, 30_000);
 });
 
 function message(extra: Partial<ChatMessage>): ChatMessage {
