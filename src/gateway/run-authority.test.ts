@@ -56,13 +56,19 @@ describe('RU1: only a primary run may ask', () => {
     expect(err.code).toBe('INVALID_REQUEST');
     expect(err.details).toEqual([{ path: 'parentRunId', problem: expect.stringContaining('r_nope') }]);
     const { runId } = await agent.call('run.start', { sessionKey });
+    // Another agent, in a session bound to it (A6), cannot make its runs children of this agent's run.
+    const admin = await t.connect('admin');
+    const { session: theirs } = await admin.call('sessions.create', { agentId: 'agent2' });
     const other = await t.connect('agent2');
-    expect((await failure(other.call('run.start', { sessionKey, parentRunId: runId }))).code).toBe('INVALID_REQUEST');
+    expect((await failure(other.call('run.start', { sessionKey: theirs.key, parentRunId: runId }))).code).toBe('INVALID_REQUEST');
   });
 
   it('[RU1] an identity with deny ["ask_user"] gets FORBIDDEN reason denied, and hello-ok lists no question.request nor secret.request', async () => {
     t = await startTestGateway({ config });
-    const { sessionKey } = await sessionWithAgent(t);
+    const { admin: creator } = await sessionWithAgent(t);
+    // A session bound to the denied identity (A6), so the refusal is about asking, not about the session.
+    const { session } = await creator.call('sessions.create', { agentId: 'denied' });
+    const sessionKey = session.key;
     const denied = await t.open();
     const hello = await denied.connect(DENIED_TOKEN);
     expect(hello.ok).toBe(true);
