@@ -8,7 +8,7 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['src/test-setup.ts'],
     // One PostgreSQL server for the run (D1): the PostgreSQL store and multi-gateway tests use it.
-    globalSetup: ['src/gateway/testing/postgres-global-setup.ts'],
+    globalSetup: ['src/testing/postgres-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

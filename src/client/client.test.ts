@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
 import { createNodeClient } from './node.ts';
-import { spawnGateway } from '../gateway/testing/child.ts';
+import { spawnGateway } from '../testing/gateway-child.ts';
 import type { GatewayClient } from './client.ts';
 
 const config: GatewayConfig = {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realClock, type Clock } from './clock.ts';
 import { startGateway } from './gateway.ts';
-import { spawnGateway, type GatewayChild } from './testing/child.ts';
-import { item, settle, testConfig, tokenOf } from './testing/harness.ts';
-import { TestClient } from './testing/ws-client.ts';
+import { spawnGateway, type GatewayChild } from '../testing/gateway-child.ts';
+import { item, settle, testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'askdock-r3-'));
 const db = join(dir, 'askdock.db');

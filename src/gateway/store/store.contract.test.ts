@@ -10,7 +10,7 @@ import type { ChatMessage } from '../../protocol/index.ts';
 import { createMemoryStore } from './memory.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
-import { freshSchema } from '../testing/postgres.ts';
+import { freshSchema } from '../../testing/postgres.ts';
 import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
