@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatAsyncAnswerText, type ChatMessage } from '../protocol/index.ts';
+import { type ChatMessage } from '../protocol/index.ts';
+import { formatAsyncAnswerText } from '../answers/async-reply.ts';
 import { demoIntent, deployReport, startDemoAgent, SLOW_REPLY, type DemoAgent } from './demo-agent.ts';
 import { connect, type Agent } from './sdk.ts';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
