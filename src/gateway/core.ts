@@ -3,8 +3,10 @@ import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
+import { Duties } from './duties.ts';
 import { QuestionManager } from './questions.ts';
 import { RunService } from './runs.ts';
+import { isSharedStore } from './store/postgres/store.ts';
 import type { Store } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -42,6 +44,10 @@ export class Core {
   readonly runs: RunService;
   private readonly owners = new Map<string, string>();
   private pruneTimer: TimerHandle | null = null;
+  /** This process among the gateways sharing a database (D3); also in its presence rows. */
+  readonly gatewayId = newId('g');
+  /** D3: the once-only duties, on a database several gateways share; null on SQLite or memory (one gateway). */
+  readonly duties: Duties | null;
 
   constructor(
     readonly store: Store,
@@ -53,16 +59,23 @@ export class Core {
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
+    this.duties = isSharedStore(store)
+      ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
+      : null;
+    this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
   }
 
   start(): void {
     this.questions.start();
+    this.duties?.start();
     this.prune();
   }
 
   /** Commits what the current turn wrote, so the store can be closed right after. */
   stop(): void {
     this.hub.settle();
+    this.hub.stopListening();
+    this.duties?.stop();
     this.questions.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;

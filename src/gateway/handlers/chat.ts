@@ -15,8 +15,11 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
     const session = core.readableSession(identity, p.sessionKey);
     if (!canWriteSession(identity, session))
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
-    const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
     return core.hub.commit((tx) => {
+      // Again inside the writing transaction: on a shared database another gateway may have just taken this key (D2).
+      const again = core.store.getIdempotent(identity.id, p.idempotencyKey);
+      if (again) return { ...again, deduped: true };
+      const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
       const message = core.appendMessage(tx, {
         sessionKey: session.key,
