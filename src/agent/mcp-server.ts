@@ -20,7 +20,8 @@ import {
 import { Agent, startOrFail } from './sdk.ts';
 
 export type McpServeOptions = {
-  url: string;
+  /** One gateway or several (D4), as for connect(). */
+  url: string | readonly string[];
   token: string;
   /** Binds every question to this session; without it questions are sessionless (A3). */
   sessionKey?: string;
@@ -89,7 +90,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   let fatal: unknown = null;
   // Connect in the background: tools/list must answer even while the gateway is not up yet.
   startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
-    () => log(`connected to ${opts.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`),
+    () => log(`connected to ${client.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`),
     (err) => {
       if (err instanceof AskdockError && err.code !== 'UNAVAILABLE') {
         fatal = err;
