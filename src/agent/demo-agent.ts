@@ -11,7 +11,7 @@
  */
 import { AskdockError, type QuestionItemInput } from '../protocol/index.ts';
 import { resultText, type AskUserResult } from './ask-user.ts';
-import { abortError, type Agent, type UserMessage } from './sdk.ts';
+import { abortError, isSuperseded, type Agent, type UserMessage } from './sdk.ts';
 
 export const DEPLOY_QUESTIONS: QuestionItemInput[] = [
   {
@@ -95,12 +95,16 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
 
   async function inRun(sessionKey: string, body: (runId: string) => Promise<'end_turn' | 'error'>) {
     const runId = await agent.startRun(sessionKey);
-    let stop: 'end_turn' | 'error' | 'aborted' = 'error';
+    let stop: 'end_turn' | 'error' | 'aborted' | 'cancelled' = 'error';
     try {
       stop = await body(runId);
     } catch (err) {
       if (stopping.signal.aborted) stop = 'aborted';
-      else {
+      else if (isSuperseded(err)) {
+        // RU2: a newer user turn took over (or the run was aborted): this one ends without a word.
+        stop = 'cancelled';
+        log(`run ${runId} superseded: ending it`);
+      } else {
         log(`run ${runId} failed: ${err instanceof Error ? err.message : String(err)}`);
         await agent.say(runId, `Something went wrong: ${err instanceof Error ? err.message : String(err)}`).catch(() => undefined);
       }

@@ -50,7 +50,7 @@ describe('askdock mcp, driven by the official MCP client', () => {
 
   it('[T1] lists ask_user with its JSON Schema and the model guidance [T4]', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['ask_user']);
+    expect(tools.map((tool) => tool.name)).toEqual(['ask_user', 'request_secret']);
     expect(tools[0].inputSchema).toEqual(ASK_USER_INPUT_SCHEMA);
     expect(tools[0].description).toBe(ASK_USER_DESCRIPTION);
     expect(tools[0].outputSchema).toMatchObject({ type: 'object' });

@@ -17,6 +17,13 @@ import {
   validateAskUser,
   type AskUserResult,
 } from './ask-user.ts';
+import {
+  REQUEST_SECRET_TOOL,
+  REQUEST_SECRET_TOOL_NAME,
+  secretCommand,
+  secretResultText,
+  validateRequestSecret,
+} from './request-secret-tool.ts';
 import { Agent, startOrFail } from './sdk.ts';
 
 export type McpServeOptions = {
@@ -55,19 +62,19 @@ function errorResult(text: string, structured: { code: string; message: string; 
 }
 
 /** T3 over MCP: every field at fault, as lines a model can act on and as JSON. */
-export function invalidCallResult(problems: FieldProblem[]): CallToolResult {
+export function invalidCallResult(problems: FieldProblem[], tool = ASK_USER_TOOL_NAME): CallToolResult {
   const lines = problems.map((p) => `- ${p.path}: ${p.problem}`);
-  return errorResult(`ask_user was called with invalid arguments. Fix every field listed and call it again:\n${lines.join('\n')}`, {
+  return errorResult(`${tool} was called with invalid arguments. Fix every field listed and call it again:\n${lines.join('\n')}`, {
     code: 'INVALID_REQUEST',
-    message: 'invalid ask_user call',
+    message: `invalid ${tool} call`,
     problems,
   });
 }
 
-function gatewayErrorResult(err: unknown): CallToolResult {
+function gatewayErrorResult(err: unknown, tool = ASK_USER_TOOL_NAME): CallToolResult {
   const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err));
   const problems = Array.isArray(e.details) ? (e.details as FieldProblem[]) : undefined;
-  return errorResult(`ask_user failed (${e.code}): ${e.message}`, { code: e.code, message: e.message, ...(problems ? { problems } : {}) });
+  return errorResult(`${tool} failed (${e.code}): ${e.message}`, { code: e.code, message: e.message, ...(problems ? { problems } : {}) });
 }
 
 export function answeredResult(questions: Parameters<typeof resultText>[0], result: AskUserResult): CallToolResult {
@@ -89,8 +96,13 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   const agent = new Agent(client);
   let fatal: unknown = null;
   // Connect in the background: tools/list must answer even while the gateway is not up yet.
-  startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
-    () => log(`connected to ${client.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`),
+  const started = startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
+    () => {
+      log(`connected to ${client.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`);
+      // RU1: a denied identity gets no tools, and the person running it learns why.
+      if (!agent.mayAsk)
+        log(`identity "${agent.identity}" may not ask: the gateway config denies it ask_user, so no ask_user or request_secret tool is offered`);
+    },
     (err) => {
       if (err instanceof AskdockError && err.code !== 'UNAVAILABLE') {
         fatal = err;
@@ -110,20 +122,16 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ASK_USER_TOOL] }));
+  // W1: once the gateway said who we are, a denied identity lists no tool at all; before that (gateway down) both are offered.
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await started.catch(() => undefined);
+    return { tools: agent.mayAsk ? [ASK_USER_TOOL, REQUEST_SECRET_TOOL] : [] };
+  });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    if (request.params.name !== ASK_USER_TOOL_NAME) {
-      return errorResult(`unknown tool "${request.params.name}"; this server has only ${ASK_USER_TOOL_NAME}`, {
-        code: 'METHOD_NOT_FOUND',
-        message: `unknown tool ${request.params.name}`,
-      });
-    }
-    const checked = validateAskUser(request.params.arguments ?? {});
-    if (!checked.ok) return invalidCallResult(checked.problems);
+  /** Connects when the first connect failed (gateway down then); an error result when the gateway stays unreachable. */
+  async function ensureConnected(): Promise<CallToolResult | null> {
     if (fatal) return gatewayErrorResult(fatal);
     if (client.state.status === 'closed') {
-      // The first connect failed (gateway down then); try again now rather than fail every later call.
       try {
         await startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000);
       } catch (err) {
@@ -135,6 +143,27 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     } catch {
       return gatewayErrorResult(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${opts.url}; is \`askdock start\` running?`));
     }
+    if (!agent.mayAsk)
+      return errorResult(`identity "${agent.identity}" may not ask the user: the gateway config denies ask_user`, {
+        code: 'FORBIDDEN',
+        message: 'ask_user is denied for this identity',
+      });
+    return null;
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = request.params.name;
+    if (tool !== ASK_USER_TOOL_NAME && tool !== REQUEST_SECRET_TOOL_NAME) {
+      return errorResult(`unknown tool "${tool}"; this server has ${ASK_USER_TOOL_NAME} and ${REQUEST_SECRET_TOOL_NAME}`, {
+        code: 'METHOD_NOT_FOUND',
+        message: `unknown tool ${tool}`,
+      });
+    }
+    if (tool === REQUEST_SECRET_TOOL_NAME) return callRequestSecret(request.params.arguments, extra.signal);
+    const checked = validateAskUser(request.params.arguments ?? {});
+    if (!checked.ok) return invalidCallResult(checked.problems);
+    const unreachable = await ensureConnected();
+    if (unreachable) return unreachable;
 
     const controller = new AbortController();
     const onAbort = () => controller.abort(extra.signal.reason);
@@ -173,6 +202,35 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       inflight.delete(controller);
     }
   });
+
+  /** W4: the result names the secret and the command that reads it; the value never passes through here. */
+  async function callRequestSecret(raw: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const checked = validateRequestSecret(raw);
+    if (!checked.ok) return invalidCallResult(checked.problems, REQUEST_SECRET_TOOL_NAME);
+    const unreachable = await ensureConnected();
+    if (unreachable) return unreachable;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    inflight.add(controller);
+    try {
+      const result = await agent.requestSecret(checked.value, {
+        signal: controller.signal,
+        ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
+      });
+      const structured = { ...result, ...(result.status === 'stored' ? { command: secretCommand(result.name) } : {}) };
+      return { content: [{ type: 'text', text: secretResultText(result) }], structuredContent: structured };
+    } catch (err) {
+      if (controller.signal.aborted) {
+        log('request_secret cancelled; the request was withdrawn');
+        return { content: [{ type: 'text', text: secretResultText({ status: 'cancelled', name: checked.value.name }) }] };
+      }
+      return gatewayErrorResult(err, REQUEST_SECRET_TOOL_NAME);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      inflight.delete(controller);
+    }
+  }
 
   const transport = new StdioServerTransport(stdin, stdout);
   let finish: (code: number) => void = () => {};

@@ -16,6 +16,7 @@ import {
   type StopReason,
 } from '../protocol/index.ts';
 import { parseAskUser, toAskUserResult, type AskUserCall, type AskUserInput, type AskUserResult } from './ask-user.ts';
+import { askingDenied, requestSecret, type SecretInput, type SecretOptions, type SecretResult } from './sdk-secrets.ts';
 
 export type ConnectOptions = {
   /** One gateway, or several (D4: a list or `ws://a:7420,ws://b:7420`), tried in turn. */
@@ -61,6 +62,11 @@ export function abortError(signal?: AbortSignal): Error {
   const err = new Error(reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was aborted');
   err.name = 'AbortError';
   return err;
+}
+
+/** RU2: the run lost its turn (a newer user message, or an abort); end it and say nothing more. */
+export function isSuperseded(err: unknown): boolean {
+  return err instanceof AskdockError && err.code === 'RUN_SUPERSEDED';
 }
 
 function isRetryable(err: unknown): boolean {
@@ -119,6 +125,7 @@ export class Agent {
    */
   async askUser(input: AskUserInput, opts: AskOptions = {}): Promise<AskUserResult> {
     const call = parseAskUser(input);
+    this.requireMayAsk('question.request');
     const { signal } = opts;
     if (signal?.aborted) throw abortError(signal);
     const id = opts.id ?? newQuestionId();
@@ -137,6 +144,7 @@ export class Agent {
   /** Asks without waiting (Q9): the answer arrives later as a user message with `replyTo.questionId`. */
   async askUserAsync(input: AskUserInput, opts: AsyncAskOptions = {}): Promise<{ id: string; expiresAtMs: number | null }> {
     const call = parseAskUser(input);
+    this.requireMayAsk('question.request');
     return this.requestQuestion(opts.id ?? newQuestionId(), call, 'async', opts);
   }
 
@@ -157,22 +165,64 @@ export class Agent {
     }
   }
 
-  /** C4: opens a run (in a session, or sessionless). */
-  async startRun(sessionKey?: string): Promise<string> {
-    const { runId } = await this.client.request('run.start', sessionKey ? { sessionKey } : {});
+  /**
+   * RU1: whether this identity may ask at all (its config may deny ask_user). A subagent run (`parentRunId`)
+   * may not ask either; the gateway refuses it with FORBIDDEN reason "non-primary-run".
+   */
+  get mayAsk(): boolean {
+    return !askingDenied(this.client.hello);
+  }
+
+  private requireMayAsk(method: 'question.request' | 'secret.request'): void {
+    if (!this.mayAsk)
+      throw new AskdockError('FORBIDDEN', `identity "${this.identity}" may not ask the user: the gateway config denies it the ask_user tool (RU1)`, {
+        details: { method, reason: 'denied' },
+      });
+  }
+
+  /**
+   * W4/K1: asks a person for a secret through a masked prompt and waits. Resolves `{status, name}`: never the value,
+   * which a command reads with `askdock secret get NAME` (or `getSecret(name)` with scope agent.secrets).
+   */
+  async requestSecret(input: SecretInput, opts: SecretOptions = {}): Promise<SecretResult> {
+    this.requireMayAsk('secret.request');
+    return requestSecret(this.client, input, opts);
+  }
+
+  /** K1: a stored secret's value (scope agent.secrets); AskdockError SECRET_NOT_FOUND when none is stored. */
+  async getSecret(name: string): Promise<string> {
+    return (await this.client.request('secret.get', { name })).value;
+  }
+
+  /** C4: opens a run (in a session, or sessionless); `parentRunId` makes it a subagent run (RU1), which may not ask. */
+  async startRun(sessionKey?: string, opts: { parentRunId?: string } = {}): Promise<string> {
+    const { runId } = await this.client.request('run.start', {
+      ...(sessionKey ? { sessionKey } : {}),
+      ...(opts.parentRunId ? { parentRunId: opts.parentRunId } : {}),
+    });
     return runId;
   }
 
-  /** C4: a complete assistant message in the run's session. */
+  /**
+   * C4: a complete assistant message in the run's session. RU2: when a newer user turn superseded the run (or it was
+   * aborted) the run is ended (`cancelled`) and the AskdockError RUN_SUPERSEDED is thrown, so the caller stops quietly.
+   */
   async say(runId: string, text: string, opts: { phase?: Phase } = {}): Promise<string> {
-    const { messageId } = await this.client.request('chat.inject', { runId, text, state: 'final', ...(opts.phase ? { phase: opts.phase } : {}) });
-    return messageId;
+    return this.inject(runId, { text, state: 'final', ...(opts.phase ? { phase: opts.phase } : {}) });
   }
 
   /** C4: the text so far of the run's streaming message (each delta replaces the last); finish it with `say`. */
   async stream(runId: string, text: string): Promise<string> {
-    const { messageId } = await this.client.request('chat.inject', { runId, text, state: 'delta' });
-    return messageId;
+    return this.inject(runId, { text, state: 'delta' });
+  }
+
+  private async inject(runId: string, p: { text: string; state: 'delta' | 'final'; phase?: Phase }): Promise<string> {
+    try {
+      return (await this.client.request('chat.inject', { runId, ...p })).messageId;
+    } catch (err) {
+      if (isSuperseded(err)) await this.endRun(runId, 'cancelled').catch(() => undefined);
+      throw err;
+    }
   }
 
   async endRun(runId: string, stopReason: StopReason, opts: { phase?: Phase } = {}): Promise<void> {

@@ -1,7 +1,8 @@
 /** Where an agent-side command connects: flags, then ASKDOCK_URL / ASKDOCK_TOKEN, then the local `askdock start` setup. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AskdockError, GatewayConfig } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/index.ts';
+import { GatewayConfig } from '../gateway/config.ts';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7420';
 /** `askdock start` keeps its database and identities here, relative to where it runs. */
@@ -11,6 +12,11 @@ export type Endpoint = { url: string; token: string };
 
 /** The agent token `askdock start` created in `<cwd>/.askdock/identities.json`, if there is one. */
 export function localAgentToken(cwd: string = process.cwd()): string | undefined {
+  return localToken('agent', cwd);
+}
+
+/** A token of `role` from `<cwd>/.askdock/identities.json` (operators: the one with operator.admin first). */
+export function localToken(role: 'agent' | 'operator', cwd: string = process.cwd()): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(join(cwd, LOCAL_DIR, 'identities.json'), 'utf8'));
@@ -19,7 +25,9 @@ export function localAgentToken(cwd: string = process.cwd()): string | undefined
   }
   const parsed = GatewayConfig.safeParse(raw);
   if (!parsed.success) return undefined;
-  return parsed.data.identities.find((i) => i.role === 'agent' && i.scopes.includes('agent.run'))?.token;
+  const ids = parsed.data.identities;
+  if (role === 'agent') return ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run'))?.token;
+  return (ids.find((i) => i.role === 'operator' && i.scopes.includes('operator.admin')) ?? ids.find((i) => i.role === 'operator'))?.token;
 }
 
 /** Resolves url and token; a missing token is an INVALID_REQUEST naming every way to give one. */
@@ -27,13 +35,14 @@ export function resolveEndpoint(
   flags: { url?: string; token?: string },
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
+  role: 'agent' | 'operator' = 'agent',
 ): Endpoint {
   const url = flags.url || env.ASKDOCK_URL || DEFAULT_URL;
-  const token = flags.token || env.ASKDOCK_TOKEN || localAgentToken(cwd);
+  const token = flags.token || env.ASKDOCK_TOKEN || localToken(role, cwd);
   if (!token) {
     throw new AskdockError(
       'INVALID_REQUEST',
-      `--token: no agent token; pass --token T, set ASKDOCK_TOKEN, or run where ./${LOCAL_DIR}/identities.json exists (created by \`askdock start\`)`,
+      `--token: no ${role} token; pass --token T, set ASKDOCK_TOKEN, or run where ./${LOCAL_DIR}/identities.json exists (created by \`askdock start\`)`,
       { details: [{ path: 'token', problem: 'is required' }] },
     );
   }

@@ -6,7 +6,9 @@ const commands: Record<string, Command> = {
   gateway: { summary: 'the gateway alone [--host H] [--port N] [--db FILE|postgres://…] [--config FILE]', load: () => import('./gateway.ts') },
   'demo-agent': { summary: 'the scripted demo agent --url ws://... --token T', load: () => import('./demo-agent.ts') },
   ask: { summary: 'ask a question from a shell: askdock ask "Q?" -o A -o B', load: () => import('./ask.ts') },
-  mcp: { summary: 'an MCP server on stdio exposing ask_user [--session KEY]', load: () => import('./mcp.ts') },
+  mcp: { summary: 'an MCP server on stdio exposing ask_user and request_secret [--session KEY]', load: () => import('./mcp.ts') },
+  tui: { summary: 'the terminal client [--url ws://H:N] [--token T] [--session KEY] [--local]', load: () => import('./tui.ts') },
+  secret: { summary: 'print a stored secret for a script: askdock secret get NAME', load: () => import('./secret-command.ts') },
 };
 
 export function usage(): string {

@@ -78,7 +78,7 @@ describe('askdock start', () => {
     expect(await proc.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(3_000);
     expect(proc.err()).toContain('askdock start: stopping');
-  });
+  }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
 
   it('exits 2 naming a bad flag', async () => {
     const proc = spawnAskdock(['start', '--port', 'eighty'], tmpdir());

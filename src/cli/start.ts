@@ -6,6 +6,7 @@ import { startGateway, urlHost } from '../gateway/gateway.ts';
 import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { LOCAL_DIR } from './endpoint.ts';
+import { gatewayEnvironment } from './gateway-env.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 
@@ -87,6 +88,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       dbPath: opts.db ?? join(opts.dir, 'askdock.db'),
       uiDir: join(ROOT, 'dist'),
       announce: (line) => process.stdout.write(line + '\n'),
+      ...gatewayEnvironment(),
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {

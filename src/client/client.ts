@@ -7,6 +7,7 @@ import {
   ServerFrame,
   events as eventSchemas,
   isEventName,
+  isResendable,
   methods,
   type AnyEvent,
   type ClientMode,
@@ -74,18 +75,6 @@ type Pending = {
   cleanup: () => void;
 };
 
-/** Methods that are safe to send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones. */
-const RESENDABLE = new Set<MethodName>([
-  'sessions.list',
-  'chat.send',
-  'chat.history',
-  'agent.subscribe',
-  'question.waitAnswer',
-  'question.resolve',
-  'question.get',
-  'question.list',
-]);
-
 export type HelloHandler = (hello: HelloOk) => void;
 type AnyHandler = (e: AnyEvent) => void;
 
@@ -96,9 +85,9 @@ export function gatewayUrls(url: string | readonly string[]): string[] {
   return list;
 }
 
-/** Safe to send again on another connection: RESENDABLE, and question.request with its own id (Q2 answers the first result). */
+/** Safe to send again on another connection: P7's resendable methods, and question.request with its own id (Q2 answers the first result). */
 function resendable(p: Pick<Pending, 'method' | 'params'>): boolean {
-  if (RESENDABLE.has(p.method)) return true;
+  if (isResendable(p.method)) return true;
   return p.method === 'question.request' && typeof (p.params as { id?: unknown } | undefined)?.id === 'string';
 }
 

@@ -1,11 +1,17 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { GatewayConfig, formatPath, type Role, type Scope } from '../protocol/index.ts';
+import { formatPath, type Role, type Scope } from '../protocol/index.ts';
 import { parseChannels } from './channels/config.ts';
+import { GatewayConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
-export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope> };
+export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; deny?: ReadonlySet<string> };
+
+/** RU1: an identity whose config denies the ask_user tool may not ask (questions, and secrets through the same tool family). */
+export function deniesAskUser(identity: Identity): boolean {
+  return identity.deny?.has('ask_user') === true;
+}
 
 /** A config that cannot be used; the message names the file and the field at fault. */
 export class ConfigError extends Error {
@@ -62,7 +68,7 @@ export function defaultIdentities(): GatewayConfig {
   return {
     identities: [
       { id: 'operator', token: randomToken(), role: 'operator', scopes: ['operator.admin'] },
-      { id: 'agent', token: randomToken(), role: 'agent', scopes: ['agent.run'] },
+      { id: 'agent', token: randomToken(), role: 'agent', scopes: ['agent.run', 'agent.secrets'] },
     ],
   };
 }
@@ -95,7 +101,12 @@ export class Authenticator {
       const hash = digest(entry.token);
       this.byHash.set(hash.toString('hex'), {
         hash,
-        identity: { id: entry.id, role: entry.role, scopes: new Set(entry.scopes) },
+        identity: {
+          id: entry.id,
+          role: entry.role,
+          scopes: new Set(entry.scopes),
+          ...(entry.deny?.length ? { deny: new Set(entry.deny) } : {}),
+        },
       });
     }
   }

@@ -41,7 +41,7 @@ describe('transport and handshake', () => {
     expect(hello.features.events).toEqual(EVENT_NAMES);
     expect(hello.auth).toEqual({ identity: 'admin', role: 'operator', scopes: ['operator.admin'] });
     expect(hello.policy).toEqual({ maxPayload: 4096, tickIntervalMs: 5000 });
-    expect(hello.snapshot).toEqual({ cursor: 0, sessions: [], pendingQuestions: [] });
+    expect(hello.snapshot).toEqual({ cursor: 0, sessions: [], pendingQuestions: [], pendingSecrets: [] });
     expect(hello.resumed).toBe(false);
     expect(hello.server.connId).toMatch(/^c_/);
   });

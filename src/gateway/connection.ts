@@ -3,11 +3,11 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   AskdockError,
+  errorDetailsProblem,
   ClientFrame,
   CloseCode,
   ConnectParams,
   EVENT_NAMES,
-  METHOD_NAMES,
   PROTOCOL_VERSION,
   SERVER_VERSION,
   ServerFrame,
@@ -26,6 +26,7 @@ import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
 import { TokenBucket } from './rate-limit.ts';
+import { methodsFor } from './run-authority.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
@@ -119,13 +120,17 @@ export class Connection implements Subscriber {
     if (this.opts.checkFrames) {
       const ok = ServerFrame.safeParse(frame);
       if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
+      const wrong = ok.data.type === 'res' && !ok.data.ok ? errorDetailsProblem(ok.data.error) : null;
+      if (wrong) throw new Error(`outgoing frame breaks ErrorDetails: ${wrong}`);
     }
     // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
     this.send(JSON.stringify(frame), true);
   }
 
-  private replyError(id: string | null, error: AskdockError | ErrorShape): void {
+  private replyError(id: string | null, error: AskdockError | ErrorShape, method?: string): void {
     const shape = error instanceof AskdockError ? error.toShape() : error;
+    // Refusals are the client's business; one line each says which and why, at debug unless the gateway failed.
+    if (shape.code !== 'UNAVAILABLE') this.core.opts.log.debug({ connId: this.connId, method, code: shape.code }, shape.message);
     this.sendFrame({ type: 'res', id, ok: false, error: shape });
   }
 
@@ -188,16 +193,16 @@ export class Connection implements Subscriber {
       },
       (err: unknown) => {
         done();
-        answer(() => this.replyError(id, this.toError(method, err)));
+        answer(() => this.replyError(id, this.toError(method, err), method));
       },
     );
   }
 
   private toError(method: string, err: unknown): AskdockError {
     if (err instanceof AskdockError) return err;
-    this.core.opts.log(`askdock gateway: ${method} failed: ${(err as Error)?.stack ?? String(err)}`);
     // Only a busy database is worth retrying; anything else is a bug a retry would repeat.
     const busy = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
+    this.core.opts.log.error({ connId: this.connId, method, code: 'UNAVAILABLE', err }, `${method} failed`);
     return new AskdockError('UNAVAILABLE', `internal error in ${method}: ${(err as Error)?.message ?? String(err)}`, { retryable: busy });
   }
 
@@ -248,13 +253,19 @@ export class Connection implements Subscriber {
       type: 'hello-ok',
       protocol: PROTOCOL_VERSION,
       server: { version: SERVER_VERSION, connId: this.connId },
-      features: { methods: [...METHOD_NAMES], events: [...EVENT_NAMES] },
+      features: { methods: methodsFor(identity), events: [...EVENT_NAMES] },
       auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },
       policy: { maxPayload: this.opts.maxPayload, tickIntervalMs: this.opts.tickIntervalMs },
-      snapshot: { cursor: latest, sessions: core.visibleSessions(identity), pendingQuestions: core.questions.pendingFor(identity) },
+      snapshot: {
+        cursor: latest,
+        sessions: core.visibleSessions(identity),
+        pendingQuestions: core.questions.pendingFor(identity),
+        pendingSecrets: core.secrets.pendingFor(identity),
+      },
       resumed,
     };
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: hello });
+    core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
     if (resumed) core.hub.replay(this, cursor);
     core.hub.add(this, latest);
   }
@@ -267,10 +278,11 @@ export class Connection implements Subscriber {
     for (const request of this.inflight.values()) request.cancel('connection closed');
     this.inflight.clear();
     this.core.hub.remove(this);
+    if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
     try {
       if (wasOpen && this.info) this.core.questions.clientDisconnected(this.info.identity, this.info.clientId);
     } catch (err) {
-      this.core.opts.log(`askdock gateway: closing connection ${this.connId} failed: ${(err as Error).message}`);
+      this.core.opts.log.error({ connId: this.connId, err }, 'closing the connection failed');
     } finally {
       this.onClosed(this);
       this.closedResolve();

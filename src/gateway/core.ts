@@ -1,4 +1,5 @@
 import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type ReplyTo, type Session } from '../protocol/index.ts';
+import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
@@ -7,6 +8,8 @@ import { Duties } from './duties.ts';
 import { QuestionManager } from './questions.ts';
 import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
+import { SecretBox } from './secrets/secret-box.ts';
+import { SecretManager } from './secrets/secrets.ts';
 import type { Store } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -21,9 +24,11 @@ export type CoreOptions = {
   requesterGraceMs: number;
   /** Checks every event payload and result against its schema before it leaves (tests, dev). */
   checkFrames: boolean;
-  log: (line: string) => void;
+  log: GatewayLog;
   /** The gateway's end-of-turn group commit and socket release, shared with its connections. */
   turn: Turn;
+  /** K1: seals secret values before they reach the store (default: a key that lives as long as the process). */
+  secretBox?: SecretBox;
 };
 
 type NewMessage = {
@@ -42,6 +47,7 @@ export class Core {
   readonly subscriptions: AgentSubscriptions;
   readonly questions: QuestionManager;
   readonly runs: RunService;
+  readonly secrets: SecretManager;
   private readonly owners = new Map<string, string>();
   private pruneTimer: TimerHandle | null = null;
   /** This process among the gateways sharing a database (D3); also in its presence rows. */
@@ -59,6 +65,7 @@ export class Core {
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
+    this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
     this.duties = isSharedStore(store)
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
@@ -67,6 +74,7 @@ export class Core {
 
   start(): void {
     this.questions.start();
+    this.secrets.start();
     this.duties?.start();
     this.prune();
   }
@@ -77,6 +85,7 @@ export class Core {
     this.hub.stopListening();
     this.duties?.stop();
     this.questions.stop();
+    this.secrets.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
   }
@@ -85,7 +94,7 @@ export class Core {
     try {
       this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
     } catch (err) {
-      this.opts.log(`askdock gateway: pruning events failed: ${(err as Error).message}`);
+      this.opts.log.error({ err }, 'pruning events failed');
     }
     this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
   }

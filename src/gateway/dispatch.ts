@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { ResolveParams, invalidRequest, methods, zodProblems, type MethodName } from '../protocol/index.ts';
+import { ResolveParams, SecretProvideParams, invalidRequest, methods, zodProblems, type MethodName } from '../protocol/index.ts';
 import { chatHandlers } from './handlers/chat.ts';
 import { questionHandlers } from './handlers/questions.ts';
+import { secretHandlers } from './handlers/secrets.ts';
 import { sessionHandlers } from './handlers/sessions.ts';
 import type { Ctx, Handler, HandlerTable } from './handlers/types.ts';
 import { requireMethodScope } from './visibility.ts';
 
 /** One table keyed by method name; every family contributes its own handlers. */
-const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers };
+const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers };
 
 const [answerBranch, skipBranch, cancelBranch] = ResolveParams.options;
+const [provideBranch, provideSkipBranch] = SecretProvideParams.options;
 
 /**
  * A union reports one vague issue for the whole object; picking the branch the caller meant
@@ -21,6 +23,7 @@ function paramsSchema(method: MethodName, raw: unknown): z.ZodType {
     if ('skip' in raw) return skipBranch;
     return answerBranch;
   }
+  if (method === 'secret.provide' && raw && typeof raw === 'object') return 'skip' in raw ? provideSkipBranch : provideBranch;
   return methods[method].params;
 }
 

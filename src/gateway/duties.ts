@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock.ts';
+import type { GatewayLog } from './logger.ts';
 import type { SharedStore } from './store/postgres/store.ts';
 
 /** D3: a duty lease lasts this long unless renewed; a dead holder's duties pass on within LEASE_MS + RENEW_EVERY_MS. */
@@ -25,7 +26,7 @@ export class Duties {
     readonly gatewayId: string,
     /** Called when this gateway takes the duties over, and then every RENEW_EVERY_MS while it holds them. */
     private readonly onHeld: (justTaken: boolean) => void,
-    private readonly log: (line: string) => void,
+    private readonly log: GatewayLog,
   ) {}
 
   get held(): boolean {
@@ -44,16 +45,17 @@ export class Duties {
       this.store.heartbeat(this.gatewayId, now + ALIVE_MS);
       held = this.store.acquireLease(DUTIES, this.gatewayId, now, now + LEASE_MS);
     } catch (err) {
-      this.log(`askdock gateway: renewing the duty lease failed: ${(err as Error).message}`);
+      this.log.error({ err }, 'renewing the duty lease failed');
     }
     const justTaken = held && !this.holding;
-    if (this.holding && !held) this.log(`askdock gateway: ${this.gatewayId} no longer holds the duties`);
+    if (this.holding && !held) this.log.warn({ gatewayId: this.gatewayId }, 'this gateway no longer holds the duties');
+    if (justTaken) this.log.info({ gatewayId: this.gatewayId }, 'this gateway holds the duties');
     this.holding = held;
     if (held) {
       try {
         this.onHeld(justTaken);
       } catch (err) {
-        this.log(`askdock gateway: running the duties failed: ${(err as Error).message}`);
+        this.log.error({ err }, 'running the duties failed');
       }
     }
     this.timer = this.clock.setTimeout(() => this.renew(), RENEW_EVERY_MS);

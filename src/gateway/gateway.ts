@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import { CloseCode, type GatewayConfig } from '../protocol/index.ts';
+import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
+import { type GatewayConfig } from './config.ts';
 import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
@@ -14,10 +15,12 @@ import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { openPostgresStore } from './store/postgres/store.ts';
+import { SecretBox, secretKeyFileFor } from './secrets/secret-box.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
+import { createLogger, type GatewayLog } from './logger.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -43,9 +46,14 @@ export type GatewayOptions = {
   maxPayload?: number;
   rateLimit?: { burst: number; perSecond: number };
   handshakeTimeoutMs?: number;
-  /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
+  /** K1: the secrets key file (default: `secrets.key` beside the SQLite file; a key in memory without one). */
+  secretKeyFile?: string;
+  /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
-  log?: (line: string) => void;
+  /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
+  syncFull?: boolean;
+  /** Structured log lines (logger.ts); JSON on stderr when not given. */
+  log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
@@ -107,14 +115,20 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (isPostgresUrl(opts.dbPath)) return { store: openPostgresStore(opts.dbPath), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
+}
+
+function secretBoxFor(opts: GatewayOptions): SecretBox {
+  if (opts.secretKeyFile) return SecretBox.fromKeyFile(opts.secretKeyFile);
+  if (opts.dbPath && opts.dbPath !== ':memory:' && !/^postgres(ql)?:/.test(opts.dbPath)) return SecretBox.fromKeyFile(secretKeyFileFor(opts.dbPath));
+  return SecretBox.ephemeral();
 }
 
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = opts.log ?? createLogger();
   const { store, owned } = openStore(opts);
   let identities: ReturnType<typeof resolveIdentities>;
   try {
@@ -124,7 +138,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     throw err;
   }
   const policy = identities.config.policy ?? {};
-  const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
@@ -140,12 +154,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     log,
     turn,
+    secretBox: secretBoxFor(opts),
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
   const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
-    log,
-    announce: opts.announce ?? log,
+    log: (line) => log.info(line),
+    announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
   });

@@ -1,4 +1,5 @@
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
+import type { GatewayLog } from './logger.ts';
 import type { Clock } from './clock.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
@@ -60,7 +61,7 @@ export class EventHub {
     private readonly clock: Clock,
     private readonly view: EventView,
     private readonly checkPayloads: boolean,
-    private readonly log: (line: string) => void,
+    private readonly log: GatewayLog,
     private readonly turn: Turn,
     /** After a group rolled back: caches filled from its writes must forget them. */
     private readonly onRollback: () => void,
@@ -109,7 +110,7 @@ export class EventHub {
         if (page.length < pageSize) return;
       }
     } catch (err) {
-      this.log(`askdock gateway: reading committed events failed, trying again: ${(err as Error).message}`);
+      this.log.error({ err }, 'reading committed events failed, trying again');
       setTimeout(() => this.queueCatchUp(), 500).unref();
     }
   }
@@ -177,11 +178,11 @@ export class EventHub {
       this.store.commitGroup();
     } catch (err) {
       committed = false;
-      this.log(`askdock gateway: committing ${group.events.length} events failed, every change of this turn is undone: ${(err as Error).message}`);
+      this.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
       try {
         this.store.rollbackGroup();
       } catch (undoErr) {
-        this.log(`askdock gateway: rolling back failed: ${(undoErr as Error).message}`);
+        this.log.error({ err: undoErr }, 'rolling back failed');
       }
       this.onRollback();
     }
@@ -199,7 +200,7 @@ export class EventHub {
     try {
       fn();
     } catch (err) {
-      this.log(`askdock gateway: ${what} failed: ${(err as Error).stack ?? String(err)}`);
+      this.log.error({ err }, `${what} failed`);
     }
   }
 
@@ -232,7 +233,7 @@ export class EventHub {
         const out = this.view(sub.viewer, ev, shared);
         if (out !== null) sub.send(out);
       } catch (err) {
-        this.log(`askdock gateway: sending event ${ev.seq} failed: ${(err as Error).message}`);
+        this.log.error({ err, seq: ev.seq }, 'sending an event failed');
       }
     }
   }

@@ -3,6 +3,7 @@ import type { Identity } from './auth.ts';
 import type { Core } from './core.ts';
 import { newId } from './ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
+import { requireMayAsk, requirePrimaryRun } from './run-authority.ts';
 import type { StoredQuestion } from './store/types.ts';
 
 const where = 'question.request';
@@ -18,6 +19,7 @@ export function newQuestion(
   p: Params<'question.request'>,
 ): { existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion } {
   const { store, clock } = core;
+  requireMayAsk(identity, where);
   const items = storedItems(p.questions);
   const mode = p.mode ?? 'blocking';
   if (p.id !== undefined) {
@@ -39,6 +41,7 @@ export function newQuestion(
     const run = store.getRun(p.runId);
     if (!run || run.agentId !== identity.id)
       throw invalidRequest(where, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
+    requirePrimaryRun(run, where);
     if (run.endedAtMs !== undefined) throw invalidRequest(where, [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
     // A question asked in a run belongs to the run's session unless it names one itself.
     if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;

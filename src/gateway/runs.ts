@@ -5,6 +5,7 @@ import type { Tx } from './hub.ts';
 import { newId } from './ids.ts';
 import { onRunEnded } from './question-runs.ts';
 import type { RunRow } from './store/types.ts';
+import { requireCurrentRun } from './run-authority.ts';
 import { canWriteSession, forbidden } from './visibility.ts';
 
 /** C4: agent runs and their streamed assistant messages. */
@@ -18,12 +19,15 @@ export class RunService {
     const { store, clock } = this.core;
     const sessionKey = p.sessionKey ?? null;
     if (sessionKey !== null) this.core.readableSession(identity, sessionKey);
+    // RU1: a subagent run names its parent, a run of the same agent.
+    if (p.parentRunId !== undefined) this.ownRun(identity, 'run.start', p.parentRunId, 'parentRunId');
     const run: RunRow = {
       runId: newId('r'),
       sessionKey,
       agentId: identity.id,
       recovery: p.recovery === true,
       startedAtMs: clock.now(),
+      ...(p.parentRunId !== undefined ? { parentRunId: p.parentRunId } : {}),
     };
     const trigger = sessionKey !== null ? this.latestUserMessage(sessionKey) : undefined;
     if (trigger) run.triggerMessageId = trigger.id;
@@ -41,10 +45,10 @@ export class RunService {
     return undefined;
   }
 
-  private ownRun(identity: Identity, method: string, runId: string): RunRow {
+  private ownRun(identity: Identity, method: string, runId: string, path = 'runId'): RunRow {
     const run = this.core.store.getRun(runId);
     if (!run || run.agentId !== identity.id)
-      throw invalidRequest(method, [{ path: 'runId', problem: `no run "${runId}" of this agent: open one with run.start` }]);
+      throw invalidRequest(method, [{ path, problem: `no run "${runId}" of this agent: open one with run.start` }]);
     return run;
   }
 
@@ -52,6 +56,7 @@ export class RunService {
   inject(identity: Identity, p: Params<'chat.inject'>): Result<'chat.inject'> {
     const { store } = this.core;
     const run = this.ownRun(identity, 'chat.inject', p.runId);
+    requireCurrentRun(run);
     if (run.endedAtMs !== undefined)
       throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has ended (${run.stopReason})` }]);
     const sessionKey = run.sessionKey;
@@ -111,6 +116,7 @@ export class RunService {
     this.core.store.updateRun(ended);
     tx.emit('run.ended', { runId: run.runId, sessionKey: run.sessionKey, stopReason }, { sessionKey: run.sessionKey });
     onRunEnded(this.core, tx, ended, ended.phase);
+    this.core.secrets.onRunEnded(tx, ended);
     tx.after(() => this.streams.delete(run.runId));
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
+import { SecretOutcome, SecretRequestRecord } from './secret.ts';
 
 /** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
 export const events = {
@@ -21,6 +22,9 @@ export const events = {
     replyMessageId: z.string().optional(),
   }),
   'question.retired': z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
+  /** K1: a secret request, never its value. */
+  'secret.requested': z.object({ request: SecretRequestRecord }),
+  'secret.resolved': z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome }),
 } as const;
 
 export type Events = typeof events;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, Session, StopReason } from './session.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
+import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
 const QuestionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, {
@@ -33,7 +34,13 @@ export const HelloOk = z.object({
   features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
   auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
   policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),
-  snapshot: z.object({ cursor: z.number().int(), sessions: z.array(Session), pendingQuestions: z.array(QuestionRecord) }),
+  snapshot: z.object({
+    cursor: z.number().int(),
+    sessions: z.array(Session),
+    pendingQuestions: z.array(QuestionRecord),
+    /** K1: pending secret requests this identity may see, so a reloaded UI shows them again. */
+    pendingSecrets: z.array(SecretRequestRecord).optional(),
+  }),
   resumed: z.boolean(),
 });
 export type HelloOk = z.infer<typeof HelloOk>;
@@ -72,7 +79,8 @@ const WaitResult = z.object({
 });
 
 /**
- * The method table: params, result and the scopes any one of which allows the call (A5).
+ * The method table: params, result, the scopes any one of which allows the call (A5), and `resendable` for the
+ * methods a client may send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones.
  * `connect` is listed for its shapes; the gateway handles it before dispatch.
  */
 export const methods = {
@@ -86,6 +94,7 @@ export const methods = {
     params: Empty,
     result: z.object({ sessions: z.array(Session) }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'chat.send': {
     params: z.object({
@@ -102,6 +111,7 @@ export const methods = {
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+    resendable: true,
   },
   'chat.history': {
     params: z.object({
@@ -111,6 +121,7 @@ export const methods = {
     }),
     result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'chat.abort': {
     params: z.object({ sessionKey: Key, runId: Key.optional() }),
@@ -118,7 +129,7 @@ export const methods = {
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
   },
   'run.start': {
-    params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional() }),
+    params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional(), parentRunId: Key.optional() }),
     result: z.object({ runId: z.string() }),
     scopes: ['agent.run'] as Scope[],
   },
@@ -141,6 +152,7 @@ export const methods = {
     params: z.object({ sessionKey: Key.optional() }),
     result: z.object({ subscribed: z.boolean() }),
     scopes: ['agent.run'] as Scope[],
+    resendable: true,
   },
   'question.request': {
     params: QuestionRequestParams,
@@ -155,20 +167,54 @@ export const methods = {
     }),
     result: WaitResult,
     scopes: ['agent.run'] as Scope[],
+    resendable: true,
   },
   'question.resolve': {
     params: ResolveParams,
     result: z.object({ status: QuestionStatus, answers: Answers.optional() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'question.get': {
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'question.list': {
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
+  },
+  'secret.request': {
+    params: SecretRequestParams,
+    result: z.object({ id: z.string(), expiresAtMs: z.number() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.provide': {
+    params: SecretProvideParams,
+    result: z.object({ status: SecretStatus, name: z.string() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'secret.waitResult': {
+    params: z.object({ id: Key, timeoutMs: z.number().int().nonnegative().optional() }),
+    result: SecretWaitResult,
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.cancel': {
+    params: z.object({ id: Key, reason: z.string().max(200).optional() }),
+    result: z.object({ status: SecretStatus, name: z.string() }),
+    scopes: ['agent.run'] as Scope[],
+  },
+  'secret.get': {
+    params: z.object({ name: SecretName }),
+    result: z.object({ value: z.string() }),
+    scopes: ['agent.secrets'] as Scope[],
+  },
+  'secret.list': {
+    params: z.object({ status: SecretStatus.optional() }).optional().transform((p) => p ?? {}),
+    result: z.object({ requests: z.array(SecretRequestRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
   },
 } as const;
@@ -179,6 +225,12 @@ export const METHOD_NAMES = Object.keys(methods).filter((m) => m !== 'connect') 
 export type ParamsInput<M extends MethodName> = z.input<Methods[M]['params']>;
 export type Params<M extends MethodName> = z.output<Methods[M]['params']>;
 export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
+
+/** P7: whether a request of `method` may be sent again after a reconnect, its first outcome unknown. */
+export function isResendable(method: MethodName): boolean {
+  const entry = methods[method];
+  return 'resendable' in entry && entry.resendable === true;
+}
 
 export function isMethodName(name: string): name is MethodName {
   return name !== 'connect' && Object.hasOwn(methods, name);

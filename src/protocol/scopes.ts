@@ -7,30 +7,9 @@ export const SCOPES = [
   'operator.questions',
   'operator.sessions.write',
   'agent.run',
+  'agent.secrets',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 export const Role = z.enum(['operator', 'agent']);
 export type Role = z.infer<typeof Role>;
-
-/** A1: the gateway config file. */
-export const IdentityConfig = z.object({
-  id: z.string().min(1),
-  token: z.string().min(8, { error: 'token must be at least 8 characters' }),
-  role: Role,
-  scopes: z.array(Scope),
-});
-export type IdentityConfig = z.infer<typeof IdentityConfig>;
-export const GatewayConfig = z.object({
-  identities: z.array(IdentityConfig).min(1, { error: 'identities must list at least one identity' }),
-  policy: z
-    .object({
-      maxPayload: z.number().int().positive().optional(),
-      tickIntervalMs: z.number().int().positive().optional(),
-      rateLimit: z.object({ burst: z.number().int().positive(), perSecond: z.number().positive() }).optional(),
-    })
-    .optional(),
-  /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
-  channels: z.unknown().optional(),
-});
-export type GatewayConfig = z.infer<typeof GatewayConfig>;

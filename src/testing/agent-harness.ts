@@ -7,6 +7,8 @@ import { createNodeClient } from '../client/node.ts';
 import type { Clock } from '../gateway/clock.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import type { EventName, EventPayload } from '../protocol/index.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
+import { silentLogger } from '../gateway/logger.ts';
 
 export type TestGateway = {
   gateway: RunningGateway;
@@ -34,13 +36,15 @@ export function fastClock(speed: number): Clock {
   };
 }
 
-export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?: number } = {}): Promise<TestGateway> {
+export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?: number; config?: GatewayConfig } = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'askdock-agent-'));
   const gateway = await startGateway({
     host: '127.0.0.1',
     port: 0,
     dbPath: join(dir, 'askdock.db'),
-    log: () => undefined,
+    checkFrames: true,
+    log: silentLogger(),
+    ...(opts.config ? { config: opts.config } : {}),
     ...(opts.clock ? { clock: opts.clock, handshakeTimeoutMs: 10_000_000, tickIntervalMs: 10_000_000 } : {}),
     ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
   });

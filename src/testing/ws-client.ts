@@ -27,6 +27,8 @@ export class TestClient {
   readonly events: ReceivedEvent[] = [];
   readonly responses: Response[] = [];
   readonly problems: string[] = [];
+  /** Every frame as received, for tests that search the wire for what must never be on it (K1). */
+  readonly rawFrames: string[] = [];
   hello: HelloOk | undefined;
   private readonly pending = new Map<string, { method: string; resolve: (r: Response) => void }>();
   private readonly waiters = new Set<() => void>();
@@ -60,6 +62,7 @@ export class TestClient {
   }
 
   private onFrame(text: string): void {
+    this.rawFrames.push(text);
     let raw: unknown;
     try {
       raw = JSON.parse(text);

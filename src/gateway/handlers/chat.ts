@@ -1,4 +1,5 @@
 import type { Answers } from '../../protocol/index.ts';
+import { supersedeRuns } from '../run-authority.ts';
 import { replySurface } from '../surface.ts';
 import { canWriteSession, forbidden } from '../visibility.ts';
 import type { HandlerTable } from './types.ts';
@@ -30,6 +31,8 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         state: 'final',
       });
       core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
+      // RU2: a message that is not the reply to a run's blocking question ends that run's turn.
+      supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
       // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
       if (reply) core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn));
       return { messageId: message.id, seq: message.seq, deduped: false };

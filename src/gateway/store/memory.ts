@@ -1,6 +1,6 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
-import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion } from './types.ts';
+import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest } from './types.ts';
 
 /** A stored value and its insertion number, the tie-break SQLite gets from its `n` column. */
 type Entry<T> = { value: T; n: number };
@@ -28,6 +28,8 @@ export function createMemoryStore(): Store {
   const questions = new Map<string, Entry<StoredQuestion>>();
   const runs = new Map<string, Entry<RunRow>>();
   const meta = new Map<string, string>();
+  const secretRequests = new Map<string, Entry<StoredSecretRequest>>();
+  const secrets = new Map<string, StoredSecret>();
   let events: StoredEvent[] = [];
   let latestSeq = 0;
   let nextN = 1;
@@ -282,6 +284,36 @@ export function createMemoryStore(): Store {
         .filter((e) => e.value.endedAtMs === undefined && (sessionKey === undefined || e.value.sessionKey === sessionKey))
         .sort(byStarted)
         .map((e) => shapeRun(e.value));
+    },
+
+    insertSecretRequest(r) {
+      open();
+      insert(secretRequests, 'secret request', r.id, copyJson(r));
+    },
+    getSecretRequest(id) {
+      open();
+      const entry = secretRequests.get(id);
+      return entry ? copyJson(entry.value) : undefined;
+    },
+    updateSecretRequest(r) {
+      open();
+      replace(secretRequests, 'secret request', r.id, copyJson(r));
+    },
+    listSecretRequests(filter) {
+      open();
+      return [...secretRequests.values()]
+        .filter((e) => filter.status === undefined || e.value.status === filter.status)
+        .sort((a, b) => a.value.createdAtMs - b.value.createdAtMs || a.n - b.n)
+        .map((e) => copyJson(e.value));
+    },
+    putSecret(secret) {
+      open();
+      put(secrets, secret.name, copyJson(secret));
+    },
+    getSecret(name) {
+      open();
+      const found = secrets.get(name);
+      return found ? copyJson(found) : undefined;
     },
 
     getMeta(key) {

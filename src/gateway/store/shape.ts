@@ -38,7 +38,9 @@ export function shapeSessionRow(s: Loose<SessionRow, 'lastMessageAtMs'>): Sessio
   };
 }
 
-export function shapeRun(r: Loose<RunRow, 'sessionKey' | 'endedAtMs' | 'stopReason' | 'phase' | 'triggerMessageId'>): RunRow {
+export function shapeRun(
+  r: Loose<RunRow, 'sessionKey' | 'endedAtMs' | 'stopReason' | 'phase' | 'triggerMessageId' | 'parentRunId' | 'supersededAtMs'>,
+): RunRow {
   const out: RunRow = {
     runId: r.runId,
     sessionKey: r.sessionKey ?? null,
@@ -50,6 +52,8 @@ export function shapeRun(r: Loose<RunRow, 'sessionKey' | 'endedAtMs' | 'stopReas
   if (r.stopReason != null) out.stopReason = r.stopReason;
   if (r.phase != null) out.phase = r.phase;
   if (r.triggerMessageId != null) out.triggerMessageId = r.triggerMessageId;
+  if (r.parentRunId != null) out.parentRunId = r.parentRunId;
+  if (r.supersededAtMs != null) out.supersededAtMs = r.supersededAtMs;
   return out;
 }
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Session, StopReason } from '../../protocol/index.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from './shape.ts';
-import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from './types.ts';
+import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
 
 type Db = Database.Database;
 
@@ -12,6 +12,8 @@ export type SqliteStore = Store & { settings(): SqliteSettings };
 export type SqliteOptions = {
   /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
   checkpointInBackground?: boolean;
+  /** An fsync per commit (SQLite `synchronous = FULL`), for where power loss matters more than throughput. */
+  syncFull?: boolean;
 };
 
 /** SQLite's default: an inline checkpoint once the WAL holds this many pages. */
@@ -97,6 +99,27 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // Pending questions in creation order without walking every question ever asked (snapshots, run ends, Q11).
   (db) => db.exec(`CREATE INDEX questions_pending ON questions (created_at_ms, n) WHERE status = 'pending';`),
+  // RU1 subagent runs, RU2 superseded runs, K1 secret requests and encrypted secrets (ciphertext only).
+  (db) =>
+    db.exec(`
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      ALTER TABLE runs ADD COLUMN superseded_at_ms INTEGER;
+      CREATE TABLE secret_requests (
+        n INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX secret_requests_by_status ON secret_requests (status, created_at_ms, n);
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        ciphertext TEXT NOT NULL,
+        stored_by TEXT NOT NULL,
+        request_id TEXT,
+        stored_at_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -130,7 +153,10 @@ type RunDbRow = {
   stop_reason: StopReason | null;
   phase: Phase | null;
   trigger_message_id: string | null;
+  parent_run_id: string | null;
+  superseded_at_ms: number | null;
 };
+type SecretDbRow = { name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
 type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
 
 const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.created_at_ms, s.last_message_at_ms,
@@ -229,12 +255,15 @@ function prepareStatements(db: Db) {
     ),
 
     runInsert: db.prepare(
-      `INSERT INTO runs (run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id)
-       VALUES (@runId, @sessionKey, @agentId, @recovery, @startedAtMs, @endedAtMs, @stopReason, @phase, @triggerMessageId)`,
+      `INSERT INTO runs (run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
+         parent_run_id, superseded_at_ms)
+       VALUES (@runId, @sessionKey, @agentId, @recovery, @startedAtMs, @endedAtMs, @stopReason, @phase, @triggerMessageId,
+         @parentRunId, @supersededAtMs)`,
     ),
     runUpdate: db.prepare(
       `UPDATE runs SET session_key = @sessionKey, agent_id = @agentId, recovery = @recovery, started_at_ms = @startedAtMs,
-       ended_at_ms = @endedAtMs, stop_reason = @stopReason, phase = @phase, trigger_message_id = @triggerMessageId
+       ended_at_ms = @endedAtMs, stop_reason = @stopReason, phase = @phase, trigger_message_id = @triggerMessageId,
+       parent_run_id = @parentRunId, superseded_at_ms = @supersededAtMs
        WHERE run_id = @runId`,
     ),
     runGet: db.prepare<[string], RunDbRow>(`SELECT * FROM runs WHERE run_id = ?`),
@@ -253,6 +282,22 @@ function prepareStatements(db: Db) {
       `SELECT seq FROM events WHERE at_ms >= ? ORDER BY seq LIMIT 1`,
     ),
     eventsDropBelow: db.prepare(`DELETE FROM events WHERE seq < ?`),
+
+    secretRequestInsert: db.prepare(
+      `INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES (@id, @status, @createdAtMs, @record)`,
+    ),
+    secretRequestUpdate: db.prepare(`UPDATE secret_requests SET status = @status, record = @record WHERE id = @id`),
+    secretRequestGet: db.prepare<[string], { record: string }>(`SELECT record FROM secret_requests WHERE id = ?`),
+    secretRequestsAll: db.prepare<[], { record: string }>(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`),
+    secretRequestsByStatus: db.prepare<[string], { record: string }>(
+      `SELECT record FROM secret_requests WHERE status = ? ORDER BY created_at_ms, n`,
+    ),
+    secretPut: db.prepare(
+      `INSERT INTO secrets (name, ciphertext, stored_by, request_id, stored_at_ms) VALUES (@name, @ciphertext, @storedBy, @requestId, @storedAtMs)
+       ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
+         request_id = excluded.request_id, stored_at_ms = excluded.stored_at_ms`,
+    ),
+    secretGet: db.prepare<[string], SecretDbRow>(`SELECT * FROM secrets WHERE name = ?`),
 
     metaGet: db.prepare<[string], { value: string }>(`SELECT value FROM meta WHERE key = ?`),
     metaSet: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
@@ -295,6 +340,8 @@ function toRun(r: RunDbRow): RunRow {
     stopReason: r.stop_reason,
     phase: r.phase,
     triggerMessageId: r.trigger_message_id,
+    parentRunId: r.parent_run_id,
+    supersededAtMs: r.superseded_at_ms,
   });
 }
 
@@ -329,6 +376,8 @@ function runParams(run: RunRow) {
     stopReason: run.stopReason ?? null,
     phase: run.phase ?? null,
     triggerMessageId: run.triggerMessageId ?? null,
+    parentRunId: run.parentRunId ?? null,
+    supersededAtMs: run.supersededAtMs ?? null,
   };
 }
 
@@ -339,8 +388,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
-    // for power loss; ASKDOCK_SYNC=FULL restores it where power loss matters more than throughput.
-    db.pragma(`synchronous = ${process.env.ASKDOCK_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    // for power loss; `syncFull` restores it where power loss matters more than throughput.
+    db.pragma(`synchronous = ${opts.syncFull ? 'FULL' : 'NORMAL'}`);
     migrate(db, file);
   } catch (error) {
     db.close();
@@ -514,6 +563,29 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     activeRuns(sessionKey?: string | null) {
       const rows = sessionKey === undefined ? q.runsActive.all() : q.runsActiveIn.all(sessionKey);
       return rows.map(toRun);
+    },
+
+    insertSecretRequest(r) {
+      q.secretRequestInsert.run({ id: r.id, status: r.status, createdAtMs: r.createdAtMs, record: toJson(r) });
+    },
+    getSecretRequest(id) {
+      const r = q.secretRequestGet.get(id);
+      return r ? (JSON.parse(r.record) as StoredSecretRequest) : undefined;
+    },
+    updateSecretRequest(r) {
+      if (q.secretRequestUpdate.run({ id: r.id, status: r.status, record: toJson(r) }).changes === 0) throw missingRow('secret request', r.id);
+    },
+    listSecretRequests({ status }) {
+      const rows = status === undefined ? q.secretRequestsAll.all() : q.secretRequestsByStatus.all(status);
+      return rows.map((r) => JSON.parse(r.record) as StoredSecretRequest);
+    },
+    putSecret(secret) {
+      q.secretPut.run({ ...secret, requestId: secret.requestId ?? null });
+    },
+    getSecret(name) {
+      const r = q.secretGet.get(name);
+      if (!r) return undefined;
+      return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },
 
     getMeta(key) {

@@ -11,7 +11,7 @@ import { createMemoryStore } from './memory.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
 import { freshSchema } from '../../testing/postgres.ts';
-import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion } from './types.ts';
+import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '../../..');
@@ -528,6 +528,67 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(store.oldestEventSeq()).toBe(4);
         expect(store.appendEvent(event(4))).toBe(4);
         expect(store.oldestEventSeq()).toBe(4);
+      });
+    });
+
+    describe('secrets', () => {
+      const request = (id: string, over: Partial<StoredSecretRequest> = {}): StoredSecretRequest => ({
+        id,
+        name: 'API_KEY',
+        description: 'for the deploy',
+        sessionKey: 's1',
+        runId: 'r1',
+        askedBy: 'agent',
+        createdAtMs: 1_000,
+        expiresAtMs: 901_000,
+        status: 'pending',
+        askerClientId: 'client-1',
+        ...over,
+      });
+
+      it('[RU1][RU2] keeps a run\'s parent and its superseded mark', () => {
+        store.insertRun(run('r1'));
+        store.insertRun(run('r2', { parentRunId: 'r1' }));
+        expect(store.getRun('r2')).toStrictEqual(run('r2', { parentRunId: 'r1' }));
+        store.updateRun(run('r1', { supersededAtMs: 5_000 }));
+        expect(store.getRun('r1')).toStrictEqual(run('r1', { supersededAtMs: 5_000 }));
+        expect(store.activeRuns('s1').map((r) => r.supersededAtMs)).toEqual([5_000, undefined]);
+      });
+
+      it('[K1] stores, updates and lists secret requests oldest first, by status', () => {
+        store.insertSecretRequest(request('k2', { createdAtMs: 2_000, sessionKey: undefined, runId: undefined }));
+        store.insertSecretRequest(request('k1'));
+        expect(store.getSecretRequest('k1')).toStrictEqual(request('k1'));
+        expect(store.getSecretRequest('nope')).toBeUndefined();
+        const done = request('k1', { status: 'stored', resolvedBy: { identity: 'op', surface: 'control-ui', atMs: 3_000 } });
+        store.updateSecretRequest(done);
+        expect(store.getSecretRequest('k1')).toStrictEqual(done);
+        expect(store.listSecretRequests({}).map((r) => r.id)).toEqual(['k1', 'k2']);
+        expect(store.listSecretRequests({ status: 'pending' }).map((r) => r.id)).toEqual(['k2']);
+        expect(store.listSecretRequests({ status: 'stored' })).toStrictEqual([done]);
+        expect(() => store.insertSecretRequest(request('k1'))).toThrow();
+        expect(() => store.updateSecretRequest(request('missing'))).toThrow(/secret request "missing"/);
+      });
+
+      it('[K1] keeps one ciphertext per name, the newest replacing the older', () => {
+        expect(store.getSecret('API_KEY')).toBeUndefined();
+        store.putSecret({ name: 'API_KEY', ciphertext: 'v1:first', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
+        store.putSecret({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+        store.putSecret({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect(store.getSecret('API_KEY')).toStrictEqual({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect(store.getSecret('OTHER')).toStrictEqual({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+      });
+
+      it('[K1][R3] a rolled-back transaction leaves no secret and no request behind', () => {
+        expect(() =>
+          store.transaction(() => {
+            store.insertSecretRequest(request('k1'));
+            store.putSecret({ name: 'API_KEY', ciphertext: 'v1:x', storedBy: 'op', storedAtMs: 1_000 });
+            throw new Error('undo');
+          }),
+        ).toThrow('undo');
+        expect(store.getSecretRequest('k1')).toBeUndefined();
+        expect(store.getSecret('API_KEY')).toBeUndefined();
       });
     });
 

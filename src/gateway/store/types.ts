@@ -1,4 +1,4 @@
-import type { ChatMessage, EventName, QuestionRecord, QuestionStatus, Session, StopReason, Phase } from '../../protocol/index.ts';
+import type { ChatMessage, EventName, Phase, QuestionRecord, QuestionStatus, SecretRequestRecord, SecretStatus, Session, StopReason } from '../../protocol/index.ts';
 
 /** Who may see an event (A3/A4), stored beside it so resume (R2) can filter without re-reading records. */
 export type EventAudience = {
@@ -41,7 +41,17 @@ export type RunRow = {
   phase?: Phase;
   /** The user message that started it, when known (Q10 without runId). */
   triggerMessageId?: string;
+  /** RU1: set for a subagent run; such a run may not ask. */
+  parentRunId?: string;
+  /** RU2: when an unrelated user message arrived after this run's blocking question; its chat.inject is refused from then on. */
+  supersededAtMs?: number;
 };
+
+/** K1: a secret request as stored: the public record plus the asking client. Never holds a value. */
+export type StoredSecretRequest = SecretRequestRecord & { askerClientId?: string };
+
+/** K1: a stored secret: only its ciphertext (encrypted above the store, so every store gets it for free). */
+export type StoredSecret = { name: string; ciphertext: string; storedBy: string; requestId?: string; storedAtMs: number };
 
 export type IdempotentResult = { messageId: string; seq: number };
 
@@ -99,6 +109,17 @@ export interface Store {
   getRun(runId: string): RunRow | undefined;
   updateRun(run: RunRow): void;
   activeRuns(sessionKey?: string | null): RunRow[];
+
+  // secrets (K1): requests without values, and values as ciphertext only
+  insertSecretRequest(r: StoredSecretRequest): void;
+  getSecretRequest(id: string): StoredSecretRequest | undefined;
+  /** Replaces the stored request with this one (same id). */
+  updateSecretRequest(r: StoredSecretRequest): void;
+  /** Oldest first. */
+  listSecretRequests(filter: { status?: SecretStatus }): StoredSecretRequest[];
+  /** Stores or replaces the secret of this name. */
+  putSecret(secret: StoredSecret): void;
+  getSecret(name: string): StoredSecret | undefined;
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

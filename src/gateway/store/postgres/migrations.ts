@@ -89,6 +89,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, client_id, gateway_id)
   );
   `,
+  // RU1 subagent runs, RU2 superseded runs, K1 secret requests and encrypted secrets (ciphertext only).
+  `
+  ALTER TABLE runs ADD COLUMN parent_run_id text;
+  ALTER TABLE runs ADD COLUMN superseded_at_ms bigint;
+  CREATE TABLE secret_requests (
+    n bigserial PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    status text NOT NULL,
+    created_at_ms bigint NOT NULL,
+    record text NOT NULL
+  );
+  CREATE INDEX secret_requests_by_status ON secret_requests (status, created_at_ms, n);
+  CREATE TABLE secrets (
+    name text PRIMARY KEY,
+    ciphertext text NOT NULL,
+    stored_by text NOT NULL,
+    request_id text,
+    stored_at_ms bigint NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@ import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from '../
 import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
 import { migrate } from './migrations.ts';
+import { secretMethods } from './secrets.ts';
 import { Transactions } from './transactions.ts';
 
 /** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
@@ -47,13 +48,16 @@ type RunDbRow = {
   stop_reason: StopReason | null;
   phase: Phase | null;
   trigger_message_id: string | null;
+  parent_run_id: string | null;
+  superseded_at_ms: number | null;
 };
 type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
 
 const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.created_at_ms, s.last_message_at_ms,
   (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
-const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id`;
+const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
+  parent_run_id, superseded_at_ms`;
 
 const rowsOf = <T>(r: StepResult) => r.rows as T[];
 
@@ -87,6 +91,8 @@ function toRun(r: RunDbRow): RunRow {
     stopReason: r.stop_reason,
     phase: r.phase,
     triggerMessageId: r.trigger_message_id,
+    parentRunId: r.parent_run_id,
+    supersededAtMs: r.superseded_at_ms,
   });
 }
 
@@ -108,6 +114,8 @@ const runParams = (r: RunRow) => [
   r.stopReason ?? null,
   r.phase ?? null,
   r.triggerMessageId ?? null,
+  r.parentRunId ?? null,
+  r.supersededAtMs ?? null,
 ];
 
 /** NOTIFY channel names are identifiers: one per schema, so gateways on different schemas of a database stay apart. */
@@ -143,7 +151,7 @@ export function openPostgresStore(url: string): SharedStore {
     throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
   }
   const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
-  const insert = (sql: string, params: unknown[]) => pg.query(sql, params, true);
+  const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
   const txs = new Transactions(pg);
 
   const store: SharedStore = {
@@ -305,8 +313,7 @@ export function openPostgresStore(url: string): SharedStore {
 
     insertRun(run) {
       insert(
-        `INSERT INTO runs (run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         runParams(run),
       );
     },
@@ -317,7 +324,7 @@ export function openPostgresStore(url: string): SharedStore {
     updateRun(run) {
       const r = q(
         `UPDATE runs SET session_key = $2, agent_id = $3, recovery = $4, started_at_ms = $5, ended_at_ms = $6, stop_reason = $7,
-         phase = $8, trigger_message_id = $9 WHERE run_id = $1`,
+         phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11 WHERE run_id = $1`,
         runParams(run),
       );
       if (r.rowCount === 0) throw missingRow('run', run.runId);
@@ -331,6 +338,8 @@ export function openPostgresStore(url: string): SharedStore {
             ]);
       return rowsOf<RunDbRow>(rows).map(toRun);
     },
+
+    ...secretMethods(q, insert),
 
     getMeta(key) {
       const r = q(`SELECT value FROM meta WHERE key = $1`, [key]).rows[0];

@@ -38,6 +38,8 @@ export function fakeClient(identity = 'operator', status: ConnectionStatus = 'co
     if (method === 'question.resolve')
       return 'skip' in params ? { status: 'skipped' } : { status: 'answered', answers: params.answers };
     if (method === 'question.list') return { questions: [] };
+    if (method === 'secret.list') return { requests: [] };
+    if (method === 'secret.provide') return { status: 'skip' in params ? 'skipped' : 'stored', name: 'SECRET' };
     if (method === 'chat.history') return { messages: [], hasMore: false };
     if (method === 'chat.send') {
       const key = String(params.idempotencyKey);

@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { draftActions } from '../stores/drafts.ts';
+import { attachSecretRequestsSync } from './get-secret-requests.ts';
 import { helloReceived, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
 
 /** Feeds the questions cache from the socket: hello snapshots and the question events (Q8, Q10). Returns the detach. */
@@ -17,6 +18,8 @@ export function attachQuestionsSync(client: GatewayClient, qc: QueryClient): () 
       if (e.status !== 'pending') draftActions().draftDiscarded(e.id);
     }),
     client.on('question.retired', (e) => questionRetired(qc, e)),
+    // W4: secret requests dock beside questions and follow the same socket.
+    attachSecretRequestsSync(client, qc),
   ];
   return () => offs.forEach((off) => off());
 }

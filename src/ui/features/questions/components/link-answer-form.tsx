@@ -2,6 +2,7 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
 import { useAnswerForm } from '../hooks/use-answer-form.ts';
 import { QuestionStep } from './question-step.tsx';
+import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 
 /** Every question of the request at once (a page of its own has the room): the dock's form, stacked (U4, U5, U11). */
@@ -37,6 +38,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
         ))}
       </div>
       <StepperFooter ctx={ctx} error={form.problem} />
+      <CredentialGuardAlert match={form.credentials.pending} onConfirm={form.credentials.confirm} onCancel={form.credentials.cancel} />
     </form>
   );
 }

@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
-import type { QuestionRecord } from '../../../../protocol/index.ts';
+import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { useQuestions } from '../api/get-questions.ts';
+import { useSecretRequests } from '../api/get-secret-requests.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
@@ -11,8 +12,10 @@ import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
 import { CollapsedBar } from './collapsed-bar.tsx';
 import { LiveAnnouncer } from './live-announcer.tsx';
 import { RequestPanel } from './request-panel.tsx';
+import { SecretPrompt } from './secret-prompt.tsx';
 
 const NONE: QuestionRecord[] = [];
+const NO_SECRETS: SecretRequestRecord[] = [];
 
 /** Carries out focus requests; its own component, so a request made and handled re-renders nothing else. */
 function DockFocus(props: {
@@ -35,6 +38,11 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   const requests =
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
     NONE;
+  // W4: a secret request of this session (or sessionless) docks as a masked prompt, the oldest first.
+  const secret = (
+    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => r.sessionKey === undefined || r.sessionKey === sessionKey), [sessionKey])) ??
+    NO_SECRETS
+  )[0];
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);
@@ -74,19 +82,20 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   return (
     <div className="qd-dock">
       <LiveAnnouncer sessionKey={sessionKey} />
-      {current && (
+      {(current || secret) && (
         <section
           ref={regionRef}
           role="region"
           aria-label="Questions"
           className="qd-region"
-          data-mode={current.mode}
+          data-mode={current?.mode ?? 'secret'}
           onFocus={() => (focusWasInside.current = true)}
           onBlur={(e) => {
             if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget) focusWasInside.current = false;
           }}
         >
-          {expanded ? (
+          {secret && <SecretPrompt key={secret.id} request={secret} />}
+          {!current ? null : expanded ? (
             <RequestPanel
               sessionKey={sessionKey}
               record={current}
@@ -99,7 +108,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
           )}
         </section>
       )}
-      <div ref={composerRef} className="qd-composer" hidden={expanded && current.mode === 'blocking'}>
+      <div ref={composerRef} className="qd-composer" hidden={expanded && current?.mode === 'blocking'}>
         {composer}
       </div>
       <DockFocus sessionKey={sessionKey} regionRef={regionRef} composerRef={composerRef} shownId={shownId} />

@@ -7,6 +7,7 @@ import { draftActions, useDraftStep } from '../stores/drafts.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 import { DockHeader } from './dock-header.tsx';
 import { QuestionStep } from './question-step.tsx';
+import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 
 type Props = {
@@ -77,6 +78,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
         ))}
       </div>
       <StepperFooter ctx={ctx} error={form.problem} />
+      <CredentialGuardAlert match={form.credentials.pending} onConfirm={form.credentials.confirm} onCancel={form.credentials.cancel} />
     </form>
   );
 });

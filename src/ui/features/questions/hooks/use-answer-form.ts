@@ -5,6 +5,7 @@ import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useSubmitAnswer, type AnswerSurface } from '../api/submit-answer.ts';
 import { optionId, otherId } from '../components/dom-ids.ts';
 import { draftActions, useDraftsStore } from '../stores/drafts.ts';
+import { useCredentialGuard } from './use-credential-guard.ts';
 
 type Options = {
   /** Once an answer is on its way. */
@@ -19,6 +20,7 @@ type Options = {
  */
 export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { onDone, onMissing }: Options = {}) {
   const { answer, skip, busy, problem } = useSubmitAnswer(record, surface, onDone);
+  const credentials = useCredentialGuard(record);
   // Missing-answer messages show only after a try, and belong to the record they were for.
   const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
   const formRef = useRef<HTMLFormElement>(null);
@@ -33,7 +35,9 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
       onMissing?.(result.missing);
       return;
     }
-    answer(result.answers);
+    // W3: Other text that looks like a credential leaves only once the person confirms.
+    const { answers } = result;
+    credentials.guard(answers, () => answer(answers));
   };
 
   /** Marks `itemIds` attempted and returns those still without an answer (Next on one step). */
@@ -71,5 +75,6 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
     check,
     pick,
     attempted: attempted.recordId === record.id ? attempted.items : [],
+    credentials,
   };
 }

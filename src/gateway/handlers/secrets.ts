@@ -1,0 +1,13 @@
+import type { HandlerTable } from './types.ts';
+
+type SecretMethods = 'secret.request' | 'secret.provide' | 'secret.waitResult' | 'secret.cancel' | 'secret.get' | 'secret.list';
+
+/** K1: thin over the secret manager. */
+export const secretHandlers: Pick<HandlerTable, SecretMethods> = {
+  'secret.request': (p, { core, conn }) => core.secrets.request(conn.identity, conn.clientId, p),
+  'secret.provide': (p, { core, conn }) => core.secrets.provide(conn.identity, p),
+  'secret.waitResult': (p, { core, conn, signal }) => core.secrets.waitResult(conn.identity, p, signal),
+  'secret.cancel': (p, { core, conn }) => core.secrets.cancel(conn.identity, p),
+  'secret.get': (p, { core }) => core.secrets.get(p.name),
+  'secret.list': (p, { core, conn }) => core.secrets.list(conn.identity, p),
+};

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** K1: a secret's name, as a shell variable would spell it. */
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+export const SECRET_VALUE_MAX = 8000;
+export const SECRET_DESCRIPTION_MAX = 1000;
+
+export const SecretName = z
+  .string({ error: 'name must be a string' })
+  .regex(SECRET_NAME_PATTERN, { error: 'name must match ^[A-Z][A-Z0-9_]{0,63}$ (e.g. OPENAI_API_KEY)' });
+
+export const SecretStatus = z.enum(['pending', 'stored', 'skipped', 'expired', 'cancelled']);
+export type SecretStatus = z.infer<typeof SecretStatus>;
+export const SecretOutcome = z.enum(['stored', 'skipped', 'expired', 'cancelled']);
+export type SecretOutcome = z.infer<typeof SecretOutcome>;
+
+/** A secret request as every client sees it: what is asked and by whom, never a value (K1). */
+export const SecretRequestRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  sessionKey: z.string().optional(),
+  runId: z.string().optional(),
+  askedBy: z.string(),
+  createdAtMs: z.number(),
+  expiresAtMs: z.number(),
+  status: SecretStatus,
+  resolvedBy: z.object({ identity: z.string(), surface: z.string(), atMs: z.number() }).optional(),
+  reason: z.string().optional(),
+});
+export type SecretRequestRecord = z.infer<typeof SecretRequestRecord>;
+
+const Key = z.string().min(1).max(128);
+
+export const SecretRequestParams = z.object({
+  name: SecretName,
+  description: z
+    .string({ error: 'description must be a string' })
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: 'description must not be blank: say what the secret is for' })
+        .max(SECRET_DESCRIPTION_MAX, { error: `description must be at most ${SECRET_DESCRIPTION_MAX} characters` }),
+    ),
+  sessionKey: Key.optional(),
+  runId: Key.optional(),
+  timeoutMs: z.number({ error: 'timeoutMs must be a number' }).finite().optional(),
+});
+export type SecretRequestInput = z.input<typeof SecretRequestParams>;
+
+// The value's own error never repeats it: only its length rule.
+const SecretValue = z
+  .string({ error: 'value must be a string' })
+  .min(1, { error: 'value must not be empty' })
+  .max(SECRET_VALUE_MAX, { error: `value must be at most ${SECRET_VALUE_MAX} characters` });
+
+export const SecretProvideParams = z.union([
+  z.object({ id: Key, value: SecretValue, surface: z.string().max(64).optional() }),
+  z.object({ id: Key, skip: z.literal(true), surface: z.string().max(64).optional() }),
+]);
+export type SecretProvideParams = z.infer<typeof SecretProvideParams>;
+
+export const SecretWaitResult = z.object({ status: z.union([SecretOutcome, z.literal('pending')]), name: z.string() });

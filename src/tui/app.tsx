@@ -1,0 +1,109 @@
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import type { PromptEffect } from './prompt/prompt-model.ts';
+import type { TuiActions } from './state/actions.ts';
+import { transcriptRows } from './state/transcript-rows.ts';
+import { currentRequest, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { Composer } from './components/composer.tsx';
+import { QuestionPrompt } from './components/question-prompt.tsx';
+import { SessionsPicker } from './components/sessions-picker.tsx';
+import { StatusLine } from './components/status-line.tsx';
+import { Transcript } from './components/transcript.tsx';
+
+type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
+
+function useRows(): number {
+  const { stdout } = useStdout();
+  const [rows, setRows] = useState(stdout.rows || 24);
+  useEffect(() => {
+    const onResize = () => setRows(stdout.rows || 24);
+    stdout.on('resize', onResize);
+    return () => void stdout.off('resize', onResize);
+  }, [stdout]);
+  return rows;
+}
+
+const sessionTitle = (s: TuiState) => {
+  const session = s.sessions.find((x) => x.key === s.sessionKey);
+  return session ? session.title || session.key : s.sessionKey ?? 'no session';
+};
+
+/** W3 for a plain reply: the warning, then y/Enter sends and n/Esc goes back to editing. */
+function ConfirmLine({ store }: { store: TuiStore }) {
+  const confirm = useStore(store, (s) => s.confirm);
+  useInput((input, key) => {
+    const c = store.getState().confirm;
+    if (!c) return;
+    if (key.return || input.toLowerCase() === 'y') {
+      store.setState({ confirm: null });
+      c.send();
+    } else if (key.escape || input.toLowerCase() === 'n') store.setState({ confirm: null });
+  });
+  return (
+    <Box borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text color="yellow">
+        ⚠ {confirm?.warning} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+      </Text>
+    </Box>
+  );
+}
+
+/** The whole screen (V1): status line, transcript, then the prompt, the sessions list or the composer. */
+export function TuiApp({ store, actions, local }: Props) {
+  const rows = useRows();
+  const state = useStore(store);
+  const current = currentRequest(state);
+  const onEffect = (effect: PromptEffect) => {
+    if (!current) return;
+    if (effect.kind === 'submit') void actions.answer(current.record, effect.answers);
+    else if (effect.kind === 'skip') void actions.skip(current.record);
+    else if (effect.kind === 'close') actions.closePrompt();
+    else actions.switchRequest(effect.by);
+  };
+  let bottom;
+  if (state.view === 'sessions') {
+    bottom = (
+      <SessionsPicker
+        sessions={state.sessions}
+        openKey={state.sessionKey}
+        onPick={(key) => void actions.openSession(key)}
+        onCancel={() => store.setState({ view: 'composer' })}
+      />
+    );
+  } else if (state.view === 'prompt' && current) {
+    const id = current.record.id;
+    bottom = (
+      <QuestionPrompt
+        key={id}
+        record={current.record}
+        index={current.index}
+        count={current.count}
+        draft={actions.draftOf(id)}
+        getDraft={() => actions.draftOf(id)}
+        onDraft={(d) => actions.setDraft(id, d)}
+        onEffect={onEffect}
+      />
+    );
+  } else if (state.confirm) {
+    bottom = <ConfirmLine store={store} />;
+  } else {
+    bottom = (
+      <Composer
+        value={state.composerText}
+        onChange={(composerText) => store.setState({ composerText })}
+        onSubmit={(text) => void actions.submitComposer(text)}
+        pending={pendingRequests(state).length}
+        active
+      />
+    );
+  }
+  return (
+    <Box flexDirection="column" height={rows}>
+      <StatusLine title={sessionTitle(state)} connection={state.connection} local={local} />
+      <Transcript rows={transcriptRows(state)} empty="No messages yet. Type one below (try “deploy”)." />
+      {state.flash ? <Text color={state.flash.tone === 'error' ? 'red' : state.flash.tone === 'warn' ? 'yellow' : 'gray'}>{state.flash.text}</Text> : null}
+      {bottom}
+    </Box>
+  );
+}

@@ -1,0 +1,47 @@
+import { Box, Text } from 'ink';
+import type { ItemDraft } from '../../answers/collect.ts';
+import type { QuestionRecord } from '../../protocol/index.ts';
+
+type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean };
+
+const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '  '}</Text>;
+
+/** V2 rows: `1. Staging (Recommended)` with its description dimmed beneath, `[x]` on multi-select, then `Other…` and `Skip`. */
+export function OptionRows({ item, draft, cursor, editingOther }: Props) {
+  const n = item.options.length;
+  return (
+    <Box flexDirection="column">
+      {item.options.map((option, i) => {
+        const chosen = draft.chosen.includes(option.label);
+        const box = item.multiSelect ? (chosen ? '[x] ' : '[ ] ') : '';
+        return (
+          <Box key={option.label} flexDirection="column">
+            <Text>
+              <Pointer on={cursor === i && !editingOther} />
+              <Text color={chosen ? 'green' : undefined} bold={cursor === i}>
+                {box}
+                {i + 1}. {option.label}
+              </Text>
+            </Text>
+            {option.description ? (
+              <Text dimColor>
+                {'     '}
+                {item.multiSelect ? '    ' : ''}
+                {option.description}
+              </Text>
+            ) : null}
+          </Box>
+        );
+      })}
+      <Text>
+        <Pointer on={cursor === n || editingOther} />
+        <Text bold={cursor === n}>Other…</Text>
+        {!editingOther && draft.other ? <Text color="green"> {draft.other.replace(/\n/g, '↵')}</Text> : null}
+      </Text>
+      <Text>
+        <Pointer on={cursor === n + 1 && !editingOther} />
+        <Text bold={cursor === n + 1}>Skip</Text>
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,78 @@
+import { Box, Text, useInput } from 'ink';
+import { EMPTY_ITEM } from '../../answers/collect.ts';
+import { splitKeys } from './key-burst.ts';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { OptionRows } from './option-rows.tsx';
+import { TextInput } from './text-input.tsx';
+import { TimeLeft } from './time-left.tsx';
+
+type Props = {
+  record: QuestionRecord;
+  /** Where this request stands among the pending ones (V6 `‹ 1/2 ›`). */
+  index: number;
+  count: number;
+  draft: PromptDraft;
+  /** The draft as stored right now: keys of one burst arrive before the next render. */
+  getDraft: () => PromptDraft;
+  onDraft: (draft: PromptDraft) => void;
+  onEffect: (effect: PromptEffect) => void;
+};
+
+const HINT = '↑↓ move · Enter take · 1-9 pick · ← back · Esc composer';
+
+/** V2: the prompt in place of the composer, one question at a time. */
+export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
+  const item = record.questions[Math.min(draft.step, record.questions.length - 1)];
+  const itemDraft = draft.items[item.id] ?? EMPTY_ITEM;
+  const apply = ({ draft: next, effect }: PromptStep) => {
+    onDraft(next);
+    if (effect) onEffect(effect);
+  };
+  useInput(
+    (input, key) => {
+      for (const k of splitKeys(input, key)) if (!getDraft().editingOther) apply(promptKey(record, getDraft(), { ...k.key, input: k.input }));
+    },
+    { isActive: !draft.editingOther },
+  );
+  const several = record.questions.length > 1;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Box justifyContent="space-between">
+        <Text>
+          {count > 1 ? <Text color="cyan">‹ {index + 1}/{count} › </Text> : null}
+          <Text bold>{item.header}</Text>
+          {several ? <Text dimColor> · Question {draft.step + 1} of {record.questions.length}</Text> : null}
+          {record.mode === 'async' ? <Text dimColor> · async</Text> : null}
+        </Text>
+        {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
+      </Box>
+      <Text>{item.question}</Text>
+      {(item as { url?: string }).url ? <Text color="blue">Open link: {(item as { url?: string }).url}</Text> : null}
+      <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} />
+      {draft.editingOther ? (
+        <Box>
+          <Text color="cyan">  ✎ </Text>
+          <TextInput
+            value={itemDraft.other}
+            onChange={(text) => onDraft(otherChanged(record, getDraft(), text))}
+            onSubmit={() => apply(otherSubmitted(record, getDraft()))}
+            onEscape={() => onDraft(otherLeft(getDraft()))}
+            placeholder="your answer · Enter sends · Esc back to the options"
+          />
+        </Box>
+      ) : null}
+      {draft.confirm ? (
+        <Text color="yellow">
+          ⚠ {draft.confirm.warning} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+        </Text>
+      ) : null}
+      {draft.problem ? <Text color="red">{draft.problem}</Text> : null}
+      <Text dimColor>
+        {HINT}
+        {item.multiSelect ? ' · Space toggles · Enter confirms' : ''}
+        {count > 1 ? ' · [ ] requests' : ''}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,25 @@
+import { Box, Text } from 'ink';
+import type { Connection } from '../state/tui-store.ts';
+
+const WORDS: Record<Connection, { text: string; color: string }> = {
+  connecting: { text: 'Connecting…', color: 'yellow' },
+  connected: { text: 'Connected', color: 'green' },
+  reconnecting: { text: 'Reconnecting…', color: 'yellow' },
+  closed: { text: 'Disconnected', color: 'red' },
+};
+
+/** V1: the open session and the connection state. */
+export function StatusLine({ title, connection, local }: { title: string; connection: Connection; local?: boolean }) {
+  const word = WORDS[connection];
+  return (
+    <Box justifyContent="space-between">
+      <Text>
+        <Text bold color="cyan">askdock</Text>
+        {local ? <Text dimColor> (local)</Text> : null}
+        <Text dimColor> · </Text>
+        <Text>{title}</Text>
+      </Text>
+      <Text color={word.color}>● {word.text}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import { Text, useInput, type Key } from 'ink';
+import { useRef, useState } from 'react';
+import { splitBurst } from './key-burst.ts';
+
+type Props = {
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: (value: string) => void;
+  onEscape?: () => void;
+  active?: boolean;
+  placeholder?: string;
+};
+
+const shown = (t: string) => t.replace(/\n/g, '↵');
+
+/** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
+export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder }: Props) {
+  const [, rendered] = useState(0);
+  // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
+  const live = useRef({ value, cursor: value.length, seen: value });
+  if (live.current.seen !== value) live.current = { value, cursor: Math.min(live.current.cursor, value.length), seen: value };
+  const edit = (next: string, cursor: number) => {
+    live.current.value = next;
+    live.current.cursor = cursor;
+    onChange(next);
+  };
+  const move = (cursor: number) => {
+    live.current.cursor = cursor;
+    rendered((n) => n + 1);
+  };
+  const onKey = (input: string, key: Key) => {
+    const { value: v } = live.current;
+    const at = Math.min(live.current.cursor, v.length);
+    if (key.escape) return onEscape?.();
+    if (key.return && key.meta) return edit(v.slice(0, at) + '\n' + v.slice(at), at + 1);
+    if (key.return) return onSubmit(v);
+    if (key.leftArrow) return move(Math.max(0, at - 1));
+    if (key.rightArrow) return move(Math.min(v.length, at + 1));
+    if (key.home || (key.ctrl && input === 'a')) return move(0);
+    if (key.end || (key.ctrl && input === 'e')) return move(v.length);
+    // Terminals send DEL (0x7f) for Backspace, which arrives as `delete`: both erase to the left.
+    if (key.backspace || key.delete) return at === 0 ? undefined : edit(v.slice(0, at - 1) + v.slice(at), at - 1);
+    if (key.ctrl && input === 'u') return edit(v.slice(at), 0);
+    if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
+    const typed = input.replace(/\r\n?/g, '\n');
+    edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
+  };
+  useInput((input, key) => splitBurst(input, key).forEach((k) => onKey(k.input, k.key)), { isActive: active });
+  const at = Math.min(live.current.cursor, value.length);
+  if (!value && placeholder) {
+    return (
+      <Text>
+        <Text inverse> </Text>
+        <Text dimColor>{placeholder}</Text>
+      </Text>
+    );
+  }
+  return (
+    <Text>
+      {shown(value.slice(0, at))}
+      <Text inverse>{at < value.length ? shown(value[at]) : ' '}</Text>
+      {shown(value.slice(at + 1))}
+    </Text>
+  );
+}

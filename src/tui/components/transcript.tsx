@@ -1,0 +1,31 @@
+import { Box, Text } from 'ink';
+import type { TranscriptRow } from '../state/transcript-rows.ts';
+
+const WHO = { you: { label: 'you', color: 'cyan' }, agent: { label: 'agent', color: 'magenta' }, system: { label: 'system', color: 'gray' } } as const;
+
+function Row({ row }: { row: TranscriptRow }) {
+  if (row.who === 'notice') return <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>;
+  const who = WHO[row.who];
+  return (
+    <Box>
+      <Box width={7} flexShrink={0}>
+        <Text color={who.color} bold>
+          {who.label}
+        </Text>
+      </Box>
+      <Text wrap="wrap">{row.text}</Text>
+    </Box>
+  );
+}
+
+/** V1: the open session's transcript; the newest rows stay in view, older ones scroll off the top. */
+export function Transcript({ rows, empty }: { rows: TranscriptRow[]; empty: string }) {
+  return (
+    <Box flexDirection="column" flexGrow={1} flexShrink={1} justifyContent="flex-end" overflow="hidden">
+      {rows.length === 0 ? <Text dimColor>{empty}</Text> : null}
+      {rows.slice(-200).map((row) => (
+        <Row key={row.key} row={row} />
+      ))}
+    </Box>
+  );
+}

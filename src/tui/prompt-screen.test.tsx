@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { ENV, KEY, NOTIFY, startTui, type TuiHarness } from '../testing/tui-harness.tsx';
+import { formatTimeLeft } from './components/time-left.tsx';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const record = async (id: string) => (await h!.admin.call('question.get', { id })).question;
+
+describe('the question prompt on screen', () => {
+  it('[V2] opens in place of the composer: header, Question 1 of 2, numbered options with descriptions, Other…, Skip', async () => {
+    h = await startTui();
+    await h.ask();
+    const screen = await h.waitFor('Question 1 of 2');
+    expect(screen).toContain('Environment');
+    expect(screen).toContain('Where should it deploy?');
+    expect(screen).toContain('1. Staging (Recommended)');
+    expect(screen).toContain('Safe to try out; nobody depends on it.');
+    expect(screen).toContain('2. Production');
+    expect(screen).toContain('Other…');
+    expect(screen).toContain('Skip');
+    expect(screen).not.toContain('Message ·');
+  });
+
+  it('[V2] number keys take an option at once; Space and numbers toggle [x] on multi-select; Enter confirms; surface tui', async () => {
+    h = await startTui();
+    const { id } = await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press('2');
+    await h.waitFor('Question 2 of 2');
+    await h.press('1');
+    await h.waitFor('[x] 1. Email');
+    await h.press(KEY.down, KEY.down, ' ');
+    await h.waitFor('[x] 3. Pager');
+    await h.press('1');
+    await h.waitFor('[ ] 1. Email');
+    await h.press('2', KEY.enter);
+    await h.waitFor('✓ Environment: Production · Notify: Slack, Pager');
+    const q = await record(id);
+    expect(q).toMatchObject({ status: 'answered', answers: { env: ['Production'], notify: ['Slack', 'Pager'] } });
+    expect(q.resolvedBy).toMatchObject({ identity: 'admin', surface: 'tui' });
+    expect(h.screen()).toContain('Message ·');
+  });
+
+  it('[V2] ↑/↓ move the highlight and Enter takes it; ← goes back a question', async () => {
+    h = await startTui();
+    const { id } = await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press(KEY.down, KEY.down, KEY.up, KEY.enter);
+    await h.waitFor('Question 2 of 2');
+    await h.press(KEY.left);
+    await h.waitFor('Question 1 of 2');
+    await h.press(KEY.enter, KEY.enter);
+    await h.waitFor('✓ Environment: Production · Notify: Email');
+    expect((await record(id)).answers).toEqual({ env: ['Production'], notify: ['Email'] });
+  });
+
+  it('[V2] Other… opens a text field: Esc goes back to the options, Enter sends its text as the answer', async () => {
+    h = await startTui();
+    const { id } = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.press(KEY.down, KEY.down, KEY.enter);
+    await h.waitFor('Enter sends');
+    await h.type('the QA box');
+    await h.press(KEY.esc);
+    await h.waitForNo('Enter sends');
+    expect(h.screen()).toContain('Other… the QA box');
+    await h.press(KEY.enter);
+    await h.waitFor('the QA box');
+    await h.type(', please');
+    await h.press(KEY.enter);
+    await h.waitFor('✓ Environment: the QA box, please');
+    expect((await record(id)).answers).toEqual({ env: ['the QA box, please'] });
+  });
+
+  it('[V2][V5] Skip declines the whole prompt; the transcript keeps `Skipped`', async () => {
+    h = await startTui();
+    const { id } = await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press(KEY.up, KEY.enter);
+    await h.waitFor('Skipped');
+    expect(await record(id)).toMatchObject({ status: 'skipped', resolvedBy: { surface: 'tui' } });
+  });
+
+  it('[V3] shows the time remaining as m:ss left', async () => {
+    expect(formatTimeLeft(872_000)).toBe('14:32 left');
+    expect(formatTimeLeft(59_400)).toBe('1:00 left');
+    expect(formatTimeLeft(-5)).toBe('0:00 left');
+    h = await startTui();
+    await h.ask([ENV], { timeoutMs: 600_000 });
+    await h.waitFor(/(10:00|9:5\d) left/);
+    const before = /(\d+:\d\d) left/.exec(h.screen())![1];
+    await h.waitFor(new RegExp(`(?!${before})\\d+:\\d\\d left`), 5000);
+    await h.waitForNo(`${before} left`, 5000);
+  });
+
+  it('[V3][V5] a prompt that expires closes at once and leaves `Expired`', async () => {
+    const clock = new FakeClock();
+    h = await startTui({ clock });
+    await h.ask([ENV], { timeoutMs: 30_000 });
+    await h.waitFor('1. Staging (Recommended)');
+    clock.advance(31_000);
+    await h.waitFor('Expired');
+    expect(h.screen()).not.toContain('1. Staging (Recommended)');
+  });
+
+  it('[V3][V5] cancelled by the asker, or answered elsewhere: the prompt closes at once with `Cancelled` / `Answered elsewhere`', async () => {
+    h = await startTui();
+    const a = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.agent.call('question.resolve', { id: a.id, cancel: true, reason: 'changed my mind' });
+    await h.waitFor('Cancelled');
+    expect(h.screen()).not.toContain('1. Staging (Recommended)');
+    const b = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.admin.call('question.resolve', { id: b.id, answers: { env: ['Production'] } });
+    await h.waitFor('Answered elsewhere');
+    expect(h.screen()).not.toContain('1. Staging (Recommended)');
+  });
+
+  it('[V5] after answering, the transcript keeps `✓ Environment: Staging · Notify: Email, Slack`', async () => {
+    h = await startTui();
+    await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press('1', '1', '2', KEY.enter);
+    await h.waitFor('✓ Environment: Staging · Notify: Email, Slack');
+  });
+
+  it('[W3] Other text that looks like a credential is sent only after the person confirms', async () => {
+    h = await startTui();
+    const { id } = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.press(KEY.down, KEY.down, KEY.enter);
+    await h.waitFor('Enter sends');
+    await h.type('ghp_0123456789abcdefghijABCDEFGHIJ012345');
+    await h.press(KEY.enter);
+    await h.waitFor('Send it anyway?');
+    expect((await record(id)).status).toBe('pending');
+    await h.press('n');
+    await h.waitForNo('Send it anyway?');
+    await h.press(KEY.enter);
+    await h.waitFor('Send it anyway?');
+    await h.press('y');
+    await h.waitForNo('1. Staging (Recommended)');
+    expect((await record(id)).status).toBe('answered');
+  });
+
+  it('[V6] `[` and `]` switch between pending requests (‹ 1/2 ›), drafts kept', async () => {
+    h = await startTui();
+    const lunch = { ...NOTIFY, id: 'lunch', header: 'Lunch', question: 'Lunch?', multiSelect: undefined, options: [{ label: 'Pizza' }, { label: 'Sushi' }] };
+    const blocking = await h.ask();
+    await h.waitFor('Question 1 of 2');
+    const asyncQ = await h.agent.call('question.request', { sessionKey: h.sessionKey, mode: 'async', questions: [lunch] as never });
+    await h.waitFor('‹ 1/2 ›');
+    await h.press('2');
+    await h.waitFor('Question 2 of 2');
+    await h.press('3');
+    await h.waitFor('[x] 3. Pager');
+    await h.press(']');
+    await h.waitFor('‹ 2/2 ›');
+    expect(h.screen()).toContain('Lunch?');
+    await h.press('[');
+    await h.waitFor('‹ 1/2 ›');
+    expect(h.screen()).toContain('[x] 3. Pager');
+    expect(h.screen()).toContain('Question 2 of 2');
+    await h.press(KEY.enter);
+    await h.waitFor('Lunch?');
+    await h.press('2');
+    await h.waitFor('✓ Lunch: Sushi');
+    expect((await record(blocking.id)).answers).toEqual({ env: ['Production'], notify: ['Pager'] });
+    expect(await record(asyncQ.id)).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'] }, resolvedBy: { surface: 'tui' } });
+  });
+});

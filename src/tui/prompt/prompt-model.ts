@@ -1,0 +1,119 @@
+import { collectAnswers, EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
+import { detectCredentialIn, credentialWarning } from '../../answers/credentials.ts';
+import type { Answers, QuestionRecord } from '../../protocol/index.ts';
+
+/** One prompt's draft in the terminal: where the person is, what they picked and typed (kept for the process's life, V6). */
+export type PromptDraft = {
+  step: number;
+  /** The highlighted row: options 0..n-1, then Other… (n), then Skip (n+1). */
+  cursor: number;
+  items: Record<string, ItemDraft>;
+  editingOther: boolean;
+  /** W3: answers held back until the person confirms that the Other text is no credential. */
+  confirm?: { answers: Answers; warning: string };
+  problem?: string;
+};
+
+export const emptyDraft = (): PromptDraft => ({ step: 0, cursor: 0, items: {}, editingOther: false });
+
+/** The keys a prompt reacts to, as Ink reports them. */
+export type PromptKey = {
+  input: string;
+  upArrow?: boolean;
+  downArrow?: boolean;
+  leftArrow?: boolean;
+  return?: boolean;
+  escape?: boolean;
+};
+
+export type PromptEffect =
+  | { kind: 'submit'; answers: Answers }
+  | { kind: 'skip' }
+  | { kind: 'close' }
+  | { kind: 'switch'; by: -1 | 1 };
+
+export type PromptStep = { draft: PromptDraft; effect?: PromptEffect };
+
+type Record_ = Pick<QuestionRecord, 'questions'>;
+
+const itemDraft = (draft: PromptDraft, id: string) => draft.items[id] ?? EMPTY_ITEM;
+
+/** Rows of the current question: its options, then Other… and Skip. */
+export const rowCount = (record: Record_, draft: PromptDraft) => record.questions[draft.step].options.length + 2;
+
+/** The row to highlight on arriving at a question: its first chosen option, else the first row. */
+function cursorAt(record: Record_, draft: PromptDraft, step: number): number {
+  const item = record.questions[step];
+  const chosen = itemDraft(draft, item.id).chosen;
+  return Math.max(0, item.options.findIndex((o) => chosen.includes(o.label)));
+}
+
+/** Goes to the next question, or on the last one submits (W3: after a confirmation when Other text looks like a credential). */
+function advance(record: Record_, draft: PromptDraft): PromptStep {
+  const last = record.questions.length - 1;
+  if (draft.step < last) return { draft: { ...draft, step: draft.step + 1, cursor: cursorAt(record, draft, draft.step + 1), editingOther: false, problem: undefined } };
+  const collected = collectAnswers(record, draft.items);
+  if (!collected.ok) {
+    const step = record.questions.findIndex((q) => q.id === collected.missing[0]);
+    const q = record.questions[step];
+    return { draft: { ...draft, step, cursor: 0, editingOther: false, problem: `${q.header} needs an answer: pick an option or type one in Other…` } };
+  }
+  const typed = record.questions.map((q) => itemDraft(draft, q.id).other);
+  const match = detectCredentialIn(typed);
+  if (match) return { draft: { ...draft, editingOther: false, confirm: { answers: collected.answers, warning: credentialWarning(match) } } };
+  return { draft: { ...draft, editingOther: false, problem: undefined }, effect: { kind: 'submit', answers: collected.answers } };
+}
+
+function pick(record: Record_, draft: PromptDraft, index: number): PromptStep {
+  const item = record.questions[draft.step];
+  const label = item.options[index]?.label;
+  if (label === undefined) return { draft };
+  const items = { ...draft.items, [item.id]: withOptionPicked(itemDraft(draft, item.id), label, item.multiSelect === true) };
+  const next = { ...draft, items, cursor: index, problem: undefined };
+  // V2: single-select goes on at once; multi-select toggles and waits for Enter.
+  return item.multiSelect ? { draft: next } : advance(record, next);
+}
+
+/** V2 keys on the options: ↑/↓ and Enter, 1..9, Space (multi-select), Esc, ← back, `[` / `]` between requests. */
+export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): PromptStep {
+  if (draft.confirm) {
+    if (key.return || key.input.toLowerCase() === 'y') return { draft: { ...draft, confirm: undefined }, effect: { kind: 'submit', answers: draft.confirm.answers } };
+    if (key.escape || key.input.toLowerCase() === 'n') return { draft: { ...draft, confirm: undefined, editingOther: true } };
+    return { draft };
+  }
+  const item = record.questions[draft.step];
+  const rows = rowCount(record, draft);
+  if (key.escape) return { draft, effect: { kind: 'close' } };
+  if (key.upArrow) return { draft: { ...draft, cursor: (draft.cursor + rows - 1) % rows } };
+  if (key.downArrow) return { draft: { ...draft, cursor: (draft.cursor + 1) % rows } };
+  if (key.leftArrow && draft.step > 0) return { draft: { ...draft, step: draft.step - 1, cursor: cursorAt(record, draft, draft.step - 1), problem: undefined } };
+  if (key.input === '[') return { draft, effect: { kind: 'switch', by: -1 } };
+  if (key.input === ']') return { draft, effect: { kind: 'switch', by: 1 } };
+  if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
+  const onOption = draft.cursor < item.options.length;
+  if (key.input === ' ' && item.multiSelect && onOption) return pick(record, draft, draft.cursor);
+  if (!key.return) return { draft };
+  if (draft.cursor === item.options.length) return { draft: { ...draft, editingOther: true, problem: undefined } };
+  if (draft.cursor === item.options.length + 1) return { draft, effect: { kind: 'skip' } };
+  if (!item.multiSelect) return pick(record, draft, draft.cursor);
+  // Multi-select: Enter confirms; with nothing chosen yet it takes the highlighted option.
+  const d = itemDraft(draft, item.id);
+  const taken = d.chosen.length || d.other.trim() ? draft : pick(record, draft, draft.cursor).draft;
+  return advance(record, taken);
+}
+
+/** The Other field's text as typed (kept in the draft, U6). */
+export function otherChanged(record: Record_, draft: PromptDraft, text: string): PromptDraft {
+  const item = record.questions[draft.step];
+  return { ...draft, items: { ...draft.items, [item.id]: withOtherText(itemDraft(draft, item.id), text, item.multiSelect === true) } };
+}
+
+/** V2: Enter in Other sends its text as the answer (goes on like a taken option); blank text just goes back to the options. */
+export function otherSubmitted(record: Record_, draft: PromptDraft): PromptStep {
+  const item = record.questions[draft.step];
+  if (!itemDraft(draft, item.id).other.trim()) return { draft: { ...draft, editingOther: false } };
+  return advance(record, { ...draft, editingOther: false });
+}
+
+/** Esc in Other: back to the options, the text kept. */
+export const otherLeft = (draft: PromptDraft): PromptDraft => ({ ...draft, editingOther: false });

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import { credentialWarning, detectCredentialIn } from '../../answers/credentials.ts';
+import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
+import type { GatewayClient } from '../../client/client.ts';
+import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/index.ts';
+import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
+import { loadSession, update, withQuestion, withSession } from './sync.ts';
+import { currentRequest, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
+
+/** The values of a reading that are no option label: what the person wrote in their own words. */
+const freeText = (q: QuestionRecord, answers: Answers) =>
+  q.questions.flatMap((item) => (answers[item.id] ?? []).filter((v) => !item.options.some((o) => o.label === v)));
+
+const key = () => `tui-${randomUUID()}`;
+const errorText = (err: unknown) => (err instanceof AskdockError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err));
+
+/** What the screens do: messages, session commands, answers. Every answer carries surface `tui` (V2). */
+export class TuiActions {
+  constructor(
+    private readonly client: GatewayClient,
+    private readonly store: TuiStore,
+    private readonly quit: () => void,
+  ) {}
+
+  flash(text: string, tone: Flash['tone'] = 'info'): void {
+    update(this.store, () => ({ flash: { text, tone } }));
+  }
+
+  /** V1: the given session, else the newest one this identity may see, else a new one. */
+  async openInitial(sessionKey?: string): Promise<void> {
+    if (sessionKey) return this.openSession(sessionKey);
+    const { sessions } = await this.client.request('sessions.list', {});
+    const newest = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs))[0];
+    if (newest) return this.openSession(newest.key);
+    await this.newSession();
+  }
+
+  async openSession(sessionKey: string): Promise<void> {
+    try {
+      await loadSession(this.client, this.store, sessionKey);
+      update(this.store, () => ({ sessionKey, view: 'composer', requestId: null, dismissed: {}, flash: null }));
+    } catch (err) {
+      this.flash(`Could not open session ${sessionKey}: ${errorText(err)}`, 'error');
+    }
+  }
+
+  /** After a reconnect: the open session again, from scratch, with its drafts untouched (V6). */
+  async reload(): Promise<void> {
+    const { sessionKey } = this.store.getState();
+    if (sessionKey) await loadSession(this.client, this.store, sessionKey).catch((err) => this.flash(errorText(err), 'error'));
+  }
+
+  async newSession(): Promise<void> {
+    const { session } = await this.client.request('sessions.create', {});
+    update(this.store, (s) => withSession(s, session));
+    await this.openSession(session.key);
+  }
+
+  /** The composer's Enter: a command, a plain reply to the pending question (V4, PT1-PT5), or a message. */
+  async submitComposer(text: string): Promise<void> {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (trimmed.startsWith('/')) return this.command(trimmed);
+    const s = this.store.getState();
+    if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
+    const pending = currentRequest(s)?.record ?? pendingRequests(s)[0];
+    if (pending) return this.plainReply(pending, text);
+    update(this.store, () => ({ composerText: '', flash: null }));
+    await this.client
+      .request('chat.send', { sessionKey: s.sessionKey, message: text, idempotencyKey: key() })
+      .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
+  }
+
+  private async command(line: string): Promise<void> {
+    const [name] = line.split(/\s+/);
+    update(this.store, () => ({ composerText: '', flash: null }));
+    switch (name) {
+      case '/quit':
+        return this.quit();
+      case '/new':
+        return this.newSession().catch((err) => this.flash(errorText(err), 'error'));
+      case '/sessions':
+        return update(this.store, () => ({ view: 'sessions' }));
+      case '/question':
+        return this.reopenPrompt();
+      default:
+        this.flash(`Unknown command ${name}: try /new, /sessions, /question or /quit`, 'error');
+    }
+  }
+
+  /** V4: `/question` reopens the prompt, draft and all. */
+  reopenPrompt(): void {
+    const s = this.store.getState();
+    const pending = pendingRequests(s);
+    if (!pending.length) return this.flash('No question is pending in this session');
+    const requestId = pending.some((q) => q.id === s.requestId) ? s.requestId : pending[0].id;
+    update(this.store, () => ({ view: 'prompt', requestId, dismissed: {} }));
+  }
+
+  /** V4: Esc puts every pending prompt aside until `/question`; new questions still open by themselves. */
+  closePrompt(): void {
+    update(this.store, (s) => ({ view: 'composer', dismissed: Object.fromEntries(pendingRequests(s).map((q) => [q.id, true as const])) }));
+  }
+
+  /** V6: `[` / `]` between pending requests, drafts kept. */
+  switchRequest(by: -1 | 1): void {
+    update(this.store, (s) => {
+      const pending = pendingRequests(s);
+      if (pending.length < 2) return {};
+      const i = pending.findIndex((q) => q.id === s.requestId);
+      return { requestId: pending[(i + by + pending.length) % pending.length].id };
+    });
+  }
+
+  setDraft(id: string, draft: PromptDraft): void {
+    update(this.store, (s) => ({ drafts: { ...s.drafts, [id]: draft } }));
+  }
+
+  draftOf(id: string): PromptDraft {
+    return this.store.getState().drafts[id] ?? emptyDraft();
+  }
+
+  /** PT1-PT4 read here first, so a reply that fits no rule shows why and sends nothing (V4); PT5 on the gateway. */
+  private async plainReply(q: QuestionRecord, text: string, confirmed = false): Promise<void> {
+    const reading = readPlainTextReply(q.questions, text);
+    if (reading.outcome === 'invalid') return this.flash(`Not sent: ${describePlainTextProblems(q.questions, reading.problems)}`, 'error');
+    const typed = reading.outcome === 'answered' ? freeText(q, reading.answers) : [];
+    const match = detectCredentialIn(typed);
+    // W3: free text that looks like a credential waits for the person's yes.
+    if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: credentialWarning(match), send: () => void this.plainReply(q, text, true) } }));
+    update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
+    // An async question's reply carries its answers (or it is skipped); a blocking one is read by the gateway itself (PT5).
+    if (q.mode === 'async' && reading.outcome === 'skipped') return this.skip(q);
+    const sessionKey = q.sessionKey!;
+    const replyTo = q.mode === 'async' && reading.outcome === 'answered' ? { questionId: q.id, answers: reading.answers } : { questionId: q.id };
+    await this.send(q, () => this.client.request('chat.send', { sessionKey, message: text, idempotencyKey: key(), replyTo }));
+  }
+
+  /** The prompt's answers: `question.resolve` for a blocking question, the Q9 reply message for an async one. */
+  async answer(q: QuestionRecord, answers: Answers): Promise<void> {
+    if (q.mode === 'async') {
+      const message = formatAsyncAnswerText(q.questions, answers);
+      const replyTo = { questionId: q.id, answers };
+      return this.send(q, () => this.client.request('chat.send', { sessionKey: q.sessionKey!, message, idempotencyKey: key(), replyTo }));
+    }
+    await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
+  }
+
+  async skip(q: QuestionRecord): Promise<void> {
+    await this.send(q, () => this.client.request('question.resolve', { id: q.id, skip: true, surface: 'tui', resolutionId: key() }));
+  }
+
+  private async send(q: QuestionRecord, call: () => Promise<unknown>): Promise<void> {
+    update(this.store, (s) => ({ mine: { ...s.mine, [q.id]: true } }));
+    try {
+      await call();
+    } catch (err) {
+      update(this.store, (s) => {
+        const { [q.id]: _gone, ...mine } = s.mine;
+        return { mine };
+      });
+      this.flash(`Not answered: ${errorText(err)}`, 'error');
+      const fresh = await this.client.request('question.get', { id: q.id }).catch(() => null);
+      if (fresh) update(this.store, (s) => withQuestion(s, fresh.question));
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { resolvedNotice } from '../../answers/summary.ts';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import type { TuiState } from './tui-store.ts';
+
+export type TranscriptRow = { key: string; who: 'you' | 'agent' | 'system' | 'notice'; text: string; ok?: boolean };
+
+/**
+ * The open session's transcript: its messages and, where each question ended, the compact notice (V5):
+ * `✓ Environment: Staging · Notify: Email, Slack` when answered here, else the outcome word.
+ */
+export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'questions' | 'endedAtMs' | 'mine' | 'seenPending' | 'identity'>): TranscriptRow[] {
+  if (!s.sessionKey) return [];
+  const rows: (TranscriptRow & { at: number; order: number })[] = [];
+  for (const m of s.messages[s.sessionKey] ?? []) {
+    const who = m.role === 'assistant' ? 'agent' : m.role === 'system' ? 'system' : 'you';
+    rows.push({ key: m.id, who, text: m.text, at: m.createdAtMs, order: m.seq });
+  }
+  for (const q of Object.values(s.questions)) {
+    if (q.sessionKey !== s.sessionKey || q.status === 'pending') continue;
+    // Seen pending here and answered by someone else: "Answered elsewhere".
+    const ours = s.mine[q.id] === true || !s.seenPending[q.id];
+    const text = resolvedNotice({ ...q, ...(q.answers ? { answers: plainLabels(q) } : {}) }, ours);
+    if (text) rows.push({ key: `q:${q.id}`, who: 'notice', text, ok: text.startsWith('✓'), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
+  }
+  rows.sort((a, b) => a.at - b.at || a.order - b.order);
+  return rows.map(({ at: _at, order: _order, ...row }) => row);
+}
+
+/** The notice names a chosen option without its ` (Recommended)` mark: `Environment: Staging` (V5). */
+function plainLabels(q: QuestionRecord): NonNullable<QuestionRecord['answers']> {
+  const out: NonNullable<QuestionRecord['answers']> = {};
+  for (const item of q.questions) {
+    const labels = new Set(item.options.map((o) => o.label));
+    out[item.id] = (q.answers?.[item.id] ?? []).map((v) => (labels.has(v) ? v.replace(/\s*\(recommended\)\s*$/i, '') : v));
+  }
+  return out;
+}

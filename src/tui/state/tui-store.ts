@@ -1,0 +1,91 @@
+import { createStore } from 'zustand/vanilla';
+import type { ChatMessage, QuestionRecord, Session } from '../../protocol/index.ts';
+import type { PromptDraft } from '../prompt/prompt-model.ts';
+
+export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+export type View = 'composer' | 'prompt' | 'sessions';
+export type Flash = { text: string; tone: 'error' | 'info' | 'warn' };
+
+/**
+ * What the terminal shows. Server data (sessions, messages, question records) is fed by socket events and
+ * refetches; the rest (view, drafts, what this process answered) lives only as long as the process (V6).
+ */
+export type TuiState = {
+  connection: Connection;
+  identity: string | null;
+  sessions: Session[];
+  sessionKey: string | null;
+  messages: Record<string, ChatMessage[]>;
+  questions: Record<string, QuestionRecord>;
+  /** When this process saw a question end, for its place in the transcript. */
+  endedAtMs: Record<string, number>;
+  /** Questions this process answered (V5: the others read "Answered elsewhere"). */
+  mine: Record<string, true>;
+  /** Questions this process saw pending: an answer from elsewhere is only "elsewhere" for them. */
+  seenPending: Record<string, true>;
+  view: View;
+  requestId: string | null;
+  /** Prompts closed with Esc: they wait for `/question` instead of opening again by themselves (V4). */
+  dismissed: Record<string, true>;
+  drafts: Record<string, PromptDraft>;
+  composerText: string;
+  flash: Flash | null;
+  /** W3: a reply held back until the person confirms its free text is no credential. */
+  confirm: { warning: string; send: () => void } | null;
+};
+
+export const initialState = (): TuiState => ({
+  connection: 'connecting',
+  identity: null,
+  sessions: [],
+  sessionKey: null,
+  messages: {},
+  questions: {},
+  endedAtMs: {},
+  mine: {},
+  seenPending: {},
+  view: 'composer',
+  requestId: null,
+  dismissed: {},
+  drafts: {},
+  composerText: '',
+  flash: null,
+  confirm: null,
+});
+
+export type TuiStore = ReturnType<typeof createTuiStore>;
+export const createTuiStore = () => createStore<TuiState>()(() => initialState());
+
+/** The open session's pending requests, oldest first, blocking ones before async ones (a blocking one takes priority). */
+export function pendingRequests(s: Pick<TuiState, 'questions' | 'sessionKey'>): QuestionRecord[] {
+  return Object.values(s.questions)
+    .filter((q) => q.status === 'pending' && q.retiredAtMs === undefined && q.sessionKey !== undefined && q.sessionKey === s.sessionKey)
+    .sort((a, b) => (a.mode === b.mode ? a.createdAtMs - b.createdAtMs : a.mode === 'blocking' ? -1 : 1));
+}
+
+/** The request the prompt shows, and where it stands among the pending ones (`‹ 1/2 ›`). */
+export function currentRequest(s: TuiState): { record: QuestionRecord; index: number; count: number } | null {
+  const pending = pendingRequests(s);
+  const index = pending.findIndex((q) => q.id === s.requestId);
+  if (index < 0) return null;
+  return { record: pending[index], index, count: pending.length };
+}
+
+/**
+ * Keeps view and current request consistent after any change: a request that ended closes its prompt at once (V3)
+ * and the next pending one not put aside takes its place; a new pending one opens the prompt in place of the composer (V2).
+ */
+export function reconcile(s: TuiState): Partial<TuiState> {
+  const pending = pendingRequests(s);
+  const open = pending.filter((q) => !s.dismissed[q.id]);
+  const current = pending.find((q) => q.id === s.requestId);
+  const patch: Partial<TuiState> = {};
+  if (!current) patch.requestId = open[0]?.id ?? pending[0]?.id ?? null;
+  const requestId = patch.requestId !== undefined ? patch.requestId : s.requestId;
+  if (s.view === 'prompt' && !pending.some((q) => q.id === requestId)) patch.view = 'composer';
+  if (s.view === 'composer' && open.length > 0) {
+    patch.view = 'prompt';
+    if (!open.some((q) => q.id === requestId)) patch.requestId = open[0].id;
+  }
+  return patch;
+}

@@ -1,0 +1,36 @@
+import { AlertDialog as Primitive } from 'radix-ui';
+import type { ReactNode } from 'react';
+import './alert-dialog.css';
+
+type Props = {
+  open: boolean;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  children?: ReactNode;
+};
+
+/** Radix owns focus trapping, Esc and the alertdialog role; this adds the house look and one confirm/cancel pair. */
+export function ConfirmAlert({ open, title, description, confirmLabel, cancelLabel, onConfirm, onCancel, children }: Props) {
+  return (
+    <Primitive.Root open={open} onOpenChange={(next) => !next && onCancel()}>
+      <Primitive.Portal>
+        <Primitive.Overlay className="alert-overlay" />
+        <Primitive.Content className="alert-content">
+          <Primitive.Title className="alert-title">{title}</Primitive.Title>
+          <Primitive.Description className="alert-description">{description}</Primitive.Description>
+          {children}
+          <div className="alert-actions">
+            <Primitive.Cancel className="btn btn-secondary btn-md">{cancelLabel}</Primitive.Cancel>
+            <Primitive.Action className="btn btn-primary btn-md" onClick={onConfirm}>
+              {confirmLabel}
+            </Primitive.Action>
+          </div>
+        </Primitive.Content>
+      </Primitive.Portal>
+    </Primitive.Root>
+  );
+}

@@ -1,0 +1,54 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { GatewayClient } from '../../../../client/client.ts';
+import type { HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+
+export const secretRequestsKey = ['secret-requests'] as const;
+
+/** K1: pending secret requests this identity may answer; records carry a name and a description, never a value. */
+export function secretRequestsQueryOptions(client: GatewayClient) {
+  return queryOptions({
+    queryKey: secretRequestsKey,
+    queryFn: async () => (await client.request('secret.list', { status: 'pending' })).requests,
+    staleTime: Infinity,
+  });
+}
+
+export function useSecretRequests<T>(select: (records: SecretRequestRecord[]) => T): T | undefined {
+  const client = useGateway();
+  // Asked for only where the gateway offers it and the identity may answer secrets; others would be refused (A5).
+  const hello = client.hello;
+  const scopes = hello?.auth.scopes ?? [];
+  const enabled =
+    hello?.features?.methods.includes('secret.list') === true &&
+    scopes.some((s) => s === 'operator.admin' || s === 'operator.questions' || s === 'operator.sessions.write');
+  return useQuery({ ...secretRequestsQueryOptions(client), select, enabled }).data;
+}
+
+const byCreated = (a: SecretRequestRecord, b: SecretRequestRecord) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id);
+
+export function secretRequested(qc: QueryClient, request: SecretRequestRecord) {
+  if (request.status !== 'pending') return;
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list = []) =>
+    list.some((r) => r.id === request.id) ? list : [...list, request].sort(byCreated),
+  );
+}
+
+export function secretEnded(qc: QueryClient, id: string) {
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.filter((r) => r.id !== id));
+}
+
+function helloReceived(qc: QueryClient, hello: HelloOk) {
+  if (hello.resumed) return; // replayed events bring the list up to date (R2)
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, [...(hello.snapshot.pendingSecrets ?? [])].sort(byCreated));
+}
+
+/** Feeds the secret requests cache from the socket: hello snapshots and secret.requested / secret.resolved (K1). */
+export function attachSecretRequestsSync(client: GatewayClient, qc: QueryClient): () => void {
+  const offs = [
+    client.onHello((hello) => helloReceived(qc, hello)),
+    client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
+    client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SecretRequestRecord } from '../../../../protocol/index.ts';
+import { QuestionDock } from '../index.tsx';
+import { secretRequestsKey } from '../api/get-secret-requests.ts';
+import { composer, deployRecord, resetStores, setup } from '../test-helpers.tsx';
+
+const VALUE = 'sk-proj-4fQ9xL2mR8tZ1vB7nK3cH6jW0pY5sD2aE9uG';
+
+function secretRecord(over: Partial<SecretRequestRecord> = {}): SecretRequestRecord {
+  return {
+    id: 'k1',
+    name: 'OPENAI_API_KEY',
+    description: 'To call the API for the summary.',
+    sessionKey: 's1',
+    askedBy: 'agent',
+    createdAtMs: Date.now(),
+    expiresAtMs: Date.now() + 900_000,
+    status: 'pending',
+    ...over,
+  };
+}
+
+function renderWithSecret(records = [secretRecord()], questions = [] as ReturnType<typeof deployRecord>[]) {
+  const s = setup(questions);
+  s.queryClient.setQueryData(secretRequestsKey, records);
+  s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+  return s;
+}
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('SecretPrompt', () => {
+  it('[W4] docks a masked "Secret value" field with Show/Hide, and sends the value once with secret.provide', async () => {
+    const user = userEvent.setup();
+    const { client } = renderWithSecret();
+    const dock = screen.getByRole('region', { name: 'Questions' });
+    expect(within(dock).getByText('OPENAI_API_KEY')).toBeInTheDocument();
+    const field = within(dock).getByLabelText('Secret value');
+    expect(field).toHaveAttribute('type', 'password');
+    await user.type(field, VALUE);
+    await user.click(within(dock).getByRole('button', { name: 'Show' }));
+    expect(field).toHaveAttribute('type', 'text');
+    expect(within(dock).getByRole('button', { name: 'Hide' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(dock).getByRole('button', { name: 'Hide' }));
+    expect(field).toHaveAttribute('type', 'password');
+    expect(document.body.textContent).not.toContain(VALUE);
+    await user.click(within(dock).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'k1', value: VALUE }));
+    // Gone from the dock, from every attribute and from storage.
+    await waitFor(() => expect(screen.queryByLabelText('Secret value')).toBeNull());
+    expect(document.documentElement.outerHTML).not.toContain(VALUE);
+    expect(JSON.stringify({ ...localStorage })).not.toContain(VALUE);
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain(VALUE);
+  });
+
+  it('[W4] Skip sends skip and nothing else; an empty Submit sends nothing', async () => {
+    const user = userEvent.setup();
+    const { client } = renderWithSecret();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Type the value, or Skip.');
+    expect(client.request.mock.calls.filter(([m]) => m === 'secret.provide')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Skip' }));
+    await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'k1', skip: true }));
+  });
+
+  it('[W4] a secret.resolved event takes the prompt away; secret.requested brings one in', async () => {
+    const { client } = renderWithSecret([]);
+    expect(screen.queryByLabelText('Secret value')).toBeNull();
+    act(() => client.emit('secret.requested', { request: secretRecord({ id: 'k2' }) }));
+    expect(await screen.findByLabelText('Secret value')).toBeInTheDocument();
+    act(() => client.emit('secret.resolved', { id: 'k2', sessionKey: 's1', name: 'OPENAI_API_KEY', status: 'expired' }));
+    await waitFor(() => expect(screen.queryByLabelText('Secret value')).toBeNull());
+  });
+
+  it('[W4] another session\'s secret request does not dock here', () => {
+    renderWithSecret([secretRecord({ sessionKey: 'other' })]);
+    expect(screen.queryByLabelText('Secret value')).toBeNull();
+  });
+
+  it('[W4] has no serious axe violations', async () => {
+    renderWithSecret();
+    const results = await axe.run(document.body, { rules: { region: { enabled: false } } });
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  });
+});
+
+describe('credential warning', () => {
+  const single = () =>
+    deployRecord({ questions: [{ id: 'env', header: 'Environment', question: 'Where should I deploy?', options: [{ label: 'Staging' }, { label: 'Production' }] }] });
+
+  it('[W3] Other text that looks like a credential waits for confirmation in an alert dialog; Cancel sends nothing', async () => {
+    const user = userEvent.setup();
+    const s = setup([single()]);
+    const { client } = s;
+    s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.type(screen.getByRole('textbox', { name: 'Other' }), 'ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const alert = await screen.findByRole('alertdialog', {}, { timeout: 15_000 });
+    expect(alert).toHaveTextContent('GitHub token');
+    expect(alert).not.toHaveTextContent('ghp_1a2B');
+    expect(client.request.mock.calls.filter(([m]) => m === 'question.resolve')).toEqual([]);
+    await user.click(within(alert).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(client.request.mock.calls.filter(([m]) => m === 'question.resolve')).toEqual([]);
+    // The text is kept, and confirming sends it.
+    expect(screen.getByRole('textbox', { name: 'Other' })).toHaveValue('ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await user.click(within(await screen.findByRole('alertdialog', {}, { timeout: 15_000 })).getByRole('button', { name: 'Send anyway' }));
+    await waitFor(() =>
+      expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-deploy', answers: { env: ['ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R'] } })),
+    );
+  });
+
+  it('[W3] ordinary Other text is sent without a warning', async () => {
+    const user = userEvent.setup();
+    const s = setup([single()]);
+    s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.type(screen.getByRole('textbox', { name: 'Other' }), 'after lunch, see 3f786850e387550fdab836ed7e6dc881de23001b');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(s.client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-deploy' })));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
