@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     setupFiles: ['src/test-setup.ts'],
+    // One PostgreSQL server for the run (D1): the PostgreSQL store and multi-gateway tests use it.
+    globalSetup: ['src/testing/postgres-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -28,7 +28,8 @@ import {
 import { Agent, startOrFail } from './sdk.ts';
 
 export type McpServeOptions = {
-  url: string;
+  /** One gateway or several (D4), as for connect(). */
+  url: string | readonly string[];
   token: string;
   /** Binds every question to this session; without it they go to a session of its own (T6). */
   sessionKey?: string;
@@ -100,7 +101,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   // Connect in the background: tools/list must answer even while the gateway is not up yet.
   const started = startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
     () => {
-      log(`connected to ${opts.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`);
+      log(`connected to ${client.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`);
       // RU1: a denied identity gets no tools, and the person running it learns why.
       if (!agent.mayAsk)
         log(`identity "${agent.identity}" may not ask: the gateway config denies it ask_user, so no ask_user or request_secret tool is offered`);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createNodeClient } from '../client/node.ts';
-import type { GatewayClient } from '../client/client.ts';
+import { gatewayUrls, type GatewayClient } from '../client/client.ts';
 import {
   AskdockError,
   type ChatMessage,
@@ -21,7 +21,8 @@ import { parseAskUser, toAskUserResult, type AskUserCall, type AskUserInput, typ
 import { askingDenied, requestSecret, type SecretInput, type SecretOptions, type SecretResult } from './sdk-secrets.ts';
 
 export type ConnectOptions = {
-  url: string;
+  /** One gateway, or several (D4: a list or `ws://a:7420,ws://b:7420`), tried in turn. */
+  url: string | readonly string[];
   token: string;
   /** Shown to operators as the client name. */
   name?: string;
@@ -378,12 +379,14 @@ export async function connect(opts: ConnectOptions): Promise<Agent> {
 }
 
 /** The first connect fails fast (unreachable, refused, timed out) instead of the client's endless retry. */
-export async function startOrFail(client: GatewayClient, url: string, timeoutMs: number): Promise<HelloOk> {
+export async function startOrFail(client: GatewayClient, urls: string | readonly string[], timeoutMs: number): Promise<HelloOk> {
+  const url = gatewayUrls(urls).join(', ');
   let offState = () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   const failed = new Promise<never>((_, reject) => {
     offState = client.onState((s) => {
-      if (s.status === 'reconnecting' || s.status === 'offline') {
+      // D4: with several gateways, only once each of them failed.
+      if ((s.status === 'reconnecting' || s.status === 'offline') && s.attempt >= client.urlCount) {
         reject(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${url}: ${s.lastError?.message ?? 'connection failed'}`, { retryable: true }));
       }
     });

@@ -38,4 +38,9 @@ describe('resolveEndpoint', () => {
     expect(() => resolveEndpoint({ url: 'ftp://x', token: 't-12345678' }, {}, cwd)).toThrow(/^--url: "ftp:\/\/x"/);
     expect(() => resolveEndpoint({ url: 'not a url', token: 't-12345678' }, {}, cwd)).toThrow(/^--url/);
   });
+
+  it('[D4] takes several gateways from ASKDOCK_URL parted by commas, and names a bad one', () => {
+    expect(resolveEndpoint({ token: 'agent-token-12345' }, { ASKDOCK_URL: 'ws://a:7420, ws://b:7420' }, cwd).url).toBe('ws://a:7420,ws://b:7420');
+    expect(() => resolveEndpoint({ token: 'agent-token-12345' }, { ASKDOCK_URL: 'ws://a:7420,b:7420' }, cwd)).toThrow(/"b:7420"/);
+  });
 });

@@ -46,13 +46,17 @@ export function resolveEndpoint(
       { details: [{ path: 'token', problem: 'is required' }] },
     );
   }
-  try {
-    const u = new URL(url);
-    if (!['ws:', 'wss:', 'http:', 'https:'].includes(u.protocol)) throw new Error(u.protocol);
-  } catch {
-    throw new AskdockError('INVALID_REQUEST', `--url: "${url}" is not a ws://, wss://, http:// or https:// address`, {
-      details: [{ path: 'url', problem: 'must be a ws://, wss://, http:// or https:// URL' }],
-    });
+  // D4: several gateways as `ws://a:7420,ws://b:7420`; each must be an address.
+  const parts = url.split(',').map((part) => part.trim());
+  for (const part of parts) {
+    try {
+      const u = new URL(part);
+      if (!['ws:', 'wss:', 'http:', 'https:'].includes(u.protocol)) throw new Error(u.protocol);
+    } catch {
+      throw new AskdockError('INVALID_REQUEST', `--url: "${part}" is not a ws://, wss://, http:// or https:// address`, {
+        details: [{ path: 'url', problem: 'must be a ws://, wss://, http:// or https:// URL, or several of them parted by commas' }],
+      });
+    }
   }
-  return { url, token };
+  return { url: parts.join(','), token };
 }

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
-import { startGateway, urlHost } from '../gateway/gateway.ts';
+import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
-const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE] [--config FILE]';
+const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE]';
 
 type Flags = { host: string; port: number; db: string; config?: string };
 
@@ -65,6 +65,7 @@ export async function run(argv: string[]): Promise<number> {
     const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
     if (operator) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
     if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
+    else if (isPostgresUrl(flags.db)) process.stdout.write('identities saved in the database\n');
   }
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', () => done('SIGINT'));

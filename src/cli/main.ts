@@ -5,7 +5,7 @@ type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) =>
 
 const commands: Record<string, Command> = {
   start: { summary: 'gateway + Control UI + demo agent on ./.askdock/', load: () => import('./start.ts') },
-  gateway: { summary: 'the gateway alone [--host H] [--port N] [--db FILE] [--config FILE]', load: () => import('./gateway.ts') },
+  gateway: { summary: 'the gateway alone [--host H] [--port N] [--db FILE|postgres://…] [--config FILE]', load: () => import('./gateway.ts') },
   'demo-agent': { summary: 'the scripted demo agent --url ws://... --token T', load: () => import('./demo-agent.ts') },
   ask: { summary: 'ask a question from a shell: askdock ask "Q?" -o A -o B', load: () => import('./ask.ts') },
   mcp: { summary: 'an MCP server on stdio exposing ask_user and request_secret [--session KEY]', load: () => import('./mcp.ts') },

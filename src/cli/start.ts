@@ -10,7 +10,7 @@ import { gatewayEnvironment } from './gateway-env.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 
-const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--no-open] [--no-build]';
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function openBrowser(url: string) {
@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         dir: { type: 'string' },
+        db: { type: 'string' },
         'no-open': { type: 'boolean' },
         'no-build': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -47,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const port = intFlag('--port', values.port, 'a port number 0..65535 (0 picks a free one)') ?? 7420;
     if (port > 65535) throw new Error(`--port: must be a port number 0..65535 (0 picks a free one), got "${values.port}"`);
-    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), open: !values['no-open'], build: !values['no-build'] };
+    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), db: values.db, open: !values['no-open'], build: !values['no-build'] };
   } catch (err) {
     return usageError('start', err, USAGE);
   }
@@ -68,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type StartOptions = { port: number; host: string; dir: string; open: boolean; build: boolean };
+type StartOptions = { port: number; host: string; dir: string; db?: string; open: boolean; build: boolean };
 
 async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number> {
   const reason = opts.build ? uiBuildReason(ROOT) : null;
@@ -84,7 +85,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
     gateway = await startGateway({
       host: opts.host,
       port: opts.port,
-      dbPath: join(opts.dir, 'askdock.db'),
+      dbPath: opts.db ?? join(opts.dir, 'askdock.db'),
       uiDir: join(ROOT, 'dist'),
       announce: (line) => process.stdout.write(line + '\n'),
       ...gatewayEnvironment(),

@@ -7,7 +7,7 @@ import { AskdockError } from '../protocol/index.ts';
 import { type GatewayConfig } from '../gateway/config.ts';
 import { createNodeClient } from './node.ts';
 import { spawnGateway } from '../testing/gateway-child.ts';
-import type { GatewayClient } from './client.ts';
+import { gatewayUrls, type GatewayClient } from './client.ts';
 import { silentLogger } from '../gateway/logger.ts';
 
 const config: GatewayConfig = {
@@ -173,5 +173,26 @@ describe('GatewayClient and RATE_LIMITED', () => {
     await op.start();
     await op.request('sessions.list', {});
     await expect(op.request('sessions.list', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('[D4] given several URLs, moves past a gateway that is down to the next one, and to the next again when that one goes', async () => {
+    const dead = 'ws://127.0.0.1:9/ws';
+    const other = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'other.sqlite'), config });
+    try {
+      const op = client('operator-token', { url: [dead, gw.wsUrl, other.wsUrl] });
+      const hello = await op.start();
+      expect(hello.auth.identity).toBe('op');
+      expect(op.url).toBe(gw.wsUrl);
+      await gw.close();
+      await expect.poll(() => op.state.status === 'connected' && op.url, { timeout: 10_000 }).toBe(other.wsUrl);
+      expect((await op.request('sessions.list', {})).sessions).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('[D4] reads several URLs from one comma-separated string', () => {
+    expect(gatewayUrls('ws://a:7420, ws://b:7420,')).toEqual(['ws://a:7420', 'ws://b:7420']);
+    expect(() => gatewayUrls(' , ')).toThrow(/at least one gateway URL/);
   });
 });

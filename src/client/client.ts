@@ -41,8 +41,11 @@ export type ConnectionState = {
 };
 
 export type GatewayClientOptions = {
-  /** ws://host:port/ws (http(s) URLs are turned into ws(s) and get /ws). */
-  url: string;
+  /**
+   * ws://host:port/ws (http(s) URLs are turned into ws(s) and get /ws). Several gateways (D4): a list, or one string
+   * with commas (`ws://a:7420,ws://b:7420`); the client moves to the next one whenever a connection fails or drops.
+   */
+  url: string | readonly string[];
   token: string;
   client: { id?: string; name: string; version?: string; platform?: string; mode: ClientMode };
   socket?: SocketFactory;
@@ -75,6 +78,19 @@ type Pending = {
 export type HelloHandler = (hello: HelloOk) => void;
 type AnyHandler = (e: AnyEvent) => void;
 
+/** D4: the gateway URLs of `url` in order, a list or a comma-separated string; blanks are dropped. */
+export function gatewayUrls(url: string | readonly string[]): string[] {
+  const list = (typeof url === 'string' ? url.split(',') : [...url]).map((u) => u.trim()).filter((u) => u !== '');
+  if (list.length === 0) throw new AskdockError('INVALID_REQUEST', 'url: give at least one gateway URL', { details: [{ path: 'url', problem: 'is empty' }] });
+  return list;
+}
+
+/** Safe to send again on another connection: P7's resendable methods, and question.request with its own id (Q2 answers the first result). */
+function resendable(p: Pick<Pending, 'method' | 'params'>): boolean {
+  if (isResendable(p.method)) return true;
+  return p.method === 'question.request' && typeof (p.params as { id?: unknown } | undefined)?.id === 'string';
+}
+
 export function toSocketUrl(url: string): string {
   const u = new URL(url);
   if (u.protocol === 'http:') u.protocol = 'ws:';
@@ -85,8 +101,9 @@ export function toSocketUrl(url: string): string {
 }
 
 /** The address of a question's own page in the Control UI the gateway at `url` serves (`/q/<id>`, PRODUCT U11). */
-export function questionPageUrl(url: string, id: string): string {
-  const u = new URL(url.split(',')[0].trim());
+export function questionPageUrl(url: string | readonly string[], id: string): string {
+  const first = typeof url === 'string' ? url.split(',')[0] : (url[0] ?? '');
+  const u = new URL(first.trim());
   if (u.protocol === 'ws:') u.protocol = 'http:';
   if (u.protocol === 'wss:') u.protocol = 'https:';
   u.pathname = `/q/${encodeURIComponent(id)}`;
@@ -107,6 +124,9 @@ function randomId(): string {
 export class GatewayClient {
   readonly options: GatewayClientOptions;
   readonly clientId: string;
+  /** D4: every gateway this client may use, and the one it uses now. */
+  private readonly urls: string[];
+  private urlIndex = 0;
   private socket: SocketLike | null = null;
   private nextReq = 1;
   private pending = new Map<string, Pending>();
@@ -128,12 +148,23 @@ export class GatewayClient {
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
+    this.urls = gatewayUrls(options.url);
     this.clientId = options.client.id ?? randomId();
     this.cursor = options.initialCursor ?? 0;
   }
 
   get state(): ConnectionState {
     return this._state;
+  }
+
+  /** How many gateways this client may move between (D4). */
+  get urlCount(): number {
+    return this.urls.length;
+  }
+
+  /** The gateway this client connects to now (D4: the next one after a failure). */
+  get url(): string {
+    return this.urls[this.urlIndex];
   }
 
   /** Connects; resolves with the first hello-ok, rejects on a bad token or version (no retry for those). */
@@ -285,7 +316,7 @@ export class GatewayClient {
    * the request's own timeout allows. Anything else (or no time left) goes back to the caller.
    */
   private retryLater(p: Pending, error: { code: string; retryAfterMs?: number }): boolean {
-    if (error.code !== 'RATE_LIMITED' || !isResendable(p.method)) return false;
+    if (error.code !== 'RATE_LIMITED' || !resendable(p)) return false;
     const waitMs = Math.max(1, error.retryAfterMs ?? 1000);
     if (Date.now() + waitMs >= p.deadline) return false;
     p.sent = false;
@@ -320,7 +351,7 @@ export class GatewayClient {
     this.setState({ ...this._state, status, nextAttemptAtMs: undefined });
     let socket: SocketLike;
     try {
-      socket = this.makeSocket(toSocketUrl(this.options.url));
+      socket = this.makeSocket(toSocketUrl(this.url));
     } catch (err) {
       this.scheduleReconnect({ code: 'UNAVAILABLE', message: String(err) });
       return;
@@ -365,7 +396,7 @@ export class GatewayClient {
       this.handshakeDone = false;
       // Requests that cannot be safely repeated fail now; the rest wait for the next connection.
       for (const p of [...this.pending.values()]) {
-        if (p.sent && !isResendable(p.method)) {
+        if (p.sent && !resendable(p)) {
           p.cleanup();
           p.reject(new AskdockError('UNAVAILABLE', `connection lost during ${p.method}`, { retryable: true }));
         } else p.sent = false;
@@ -468,8 +499,12 @@ export class GatewayClient {
     const attempt = this._state.attempt + 1;
     const initial = this.options.backoff?.initialMs ?? 1000;
     const max = this.options.backoff?.maxMs ?? 30_000;
-    const base = Math.min(max, initial * 2 ** (attempt - 1));
-    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    // D4: the next gateway is tried at once; the backoff counts whole rounds over every URL.
+    const n = this.urls.length;
+    this.urlIndex = (this.urlIndex + 1) % n;
+    const round = attempt / n;
+    const base = Math.min(max, initial * 2 ** (round - 1));
+    const delay = attempt % n === 0 ? Math.round(base / 2 + Math.random() * (base / 2)) : 0;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     this.setState({ status: offline ? 'offline' : 'reconnecting', attempt, nextAttemptAtMs: Date.now() + delay, lastError });
     clearTimeout(this.retryTimer);

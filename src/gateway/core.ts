@@ -4,8 +4,10 @@ import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
+import { Duties } from './duties.ts';
 import { QuestionManager } from './questions.ts';
 import { RunService } from './runs.ts';
+import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import type { Store } from './store/types.ts';
@@ -48,6 +50,10 @@ export class Core {
   private readonly access = new Map<string, SessionLike>();
   readonly secrets: SecretManager;
   private pruneTimer: TimerHandle | null = null;
+  /** This process among the gateways sharing a database (D3); also in its presence rows. */
+  readonly gatewayId = newId('g');
+  /** D3: the once-only duties, on a database several gateways share; null on SQLite or memory (one gateway). */
+  readonly duties: Duties | null;
 
   constructor(
     readonly store: Store,
@@ -60,17 +66,24 @@ export class Core {
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
     this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
+    this.duties = isSharedStore(store)
+      ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
+      : null;
+    this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
   }
 
   start(): void {
     this.questions.start();
     this.secrets.start();
+    this.duties?.start();
     this.prune();
   }
 
   /** Commits what the current turn wrote, so the store can be closed right after. */
   stop(): void {
     this.hub.settle();
+    this.hub.stopListening();
+    this.duties?.stop();
     this.questions.stop();
     this.secrets.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);

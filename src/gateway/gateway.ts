@@ -14,6 +14,7 @@ import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
 import { createMemoryStore } from './store/memory.ts';
+import { openPostgresStore } from './store/postgres/store.ts';
 import { SecretBox, secretKeyFileFor } from './secrets/secret-box.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
@@ -31,7 +32,7 @@ export const DEFAULT_RATE_LIMIT = { burst: 2000, perSecond: 2000 };
 export type GatewayOptions = {
   host?: string;
   port?: number;
-  /** SQLite file; its directory also holds `identities.json` when no config is given. */
+  /** SQLite file (its directory also holds `identities.json` when no config is given), or a `postgres://` URL (D1). */
   dbPath?: string;
   /** A store to use instead of opening one; the caller keeps ownership (close() leaves it open). */
   store?: Store;
@@ -82,16 +83,36 @@ export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function resolveIdentities(opts: GatewayOptions): { config: GatewayConfig; created: boolean; file?: string } {
+/** D1: `--db postgres://user:pass@host:port/db` (or `postgresql://`) stores everything in PostgreSQL. */
+export function isPostgresUrl(db: string | undefined): db is string {
+  return db !== undefined && /^postgres(ql)?:\/\//i.test(db);
+}
+
+function resolveIdentities(opts: GatewayOptions, store: Store): { config: GatewayConfig; created: boolean; file?: string } {
   if (opts.configPath) return { config: loadConfig(opts.configPath), created: false, file: resolve(opts.configPath) };
   if (opts.config) return { config: parseConfig(opts.config, 'config'), created: false };
+  if (isPostgresUrl(opts.dbPath)) return identitiesInDatabase(store);
   if (opts.dbPath && opts.dbPath !== ':memory:') return loadOrCreateIdentities(opts.dbPath);
   return { config: defaultIdentities(), created: true };
+}
+
+const IDENTITIES_META = 'identities';
+
+/** A1 on PostgreSQL: the generated identities live "beside the database", in it, so every gateway on it accepts the same tokens. */
+function identitiesInDatabase(store: Store): { config: GatewayConfig; created: boolean } {
+  return store.transaction(() => {
+    const saved = store.getMeta(IDENTITIES_META);
+    if (saved !== undefined) return { config: parseConfig(JSON.parse(saved), 'identities in the database'), created: false };
+    const config = defaultIdentities();
+    store.setMeta(IDENTITIES_META, JSON.stringify(config));
+    return { config, created: true };
+  });
 }
 
 function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (opts.store) return { store: opts.store, owned: false };
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
+  if (isPostgresUrl(opts.dbPath)) return { store: openPostgresStore(opts.dbPath), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
   return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
@@ -108,7 +129,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
   const log = opts.log ?? createLogger();
-  const identities = resolveIdentities(opts);
+  const { store, owned } = openStore(opts);
+  let identities: ReturnType<typeof resolveIdentities>;
+  try {
+    identities = resolveIdentities(opts, store);
+  } catch (err) {
+    if (owned) store.close();
+    throw err;
+  }
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
@@ -121,7 +149,6 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     maxBufferedBytes: 64 * 1024 * 1024,
     turn,
   };
-  const { store, owned } = openStore(opts);
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
     checkFrames,

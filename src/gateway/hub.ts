@@ -1,6 +1,7 @@
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
 import type { GatewayLog } from './logger.ts';
 import type { Clock } from './clock.ts';
+import { isSharedStore } from './store/postgres/store.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
@@ -44,6 +45,16 @@ export class EventHub {
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
+  /**
+   * D2, on a database several gateways share: the newest seq fanned out here. Events then go out from the database in
+   * seq order, this gateway's and the others' alike, so a client's cursor never passes an event it did not get.
+   */
+  private fanned = 0;
+  private readonly shared: boolean;
+  private catchUpQueued = false;
+  private unlisten: (() => void) | null = null;
+  /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
+  private heard: (ev: StoredEvent) => void = () => {};
 
   constructor(
     private readonly store: Store,
@@ -56,6 +67,52 @@ export class EventHub {
     private readonly onRollback: () => void,
   ) {
     turn.onSettle(() => this.settle());
+    this.shared = isSharedStore(store);
+    if (isSharedStore(store)) {
+      this.fanned = store.latestSeq();
+      // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
+      this.unlisten = store.onCommitted((seq) => {
+        if (seq === null || seq > this.fanned) this.queueCatchUp();
+      });
+    }
+  }
+
+  onHeard(fn: (ev: StoredEvent) => void): void {
+    this.heard = fn;
+  }
+
+  /** Stops hearing other gateways' commits (shutdown). */
+  stopListening(): void {
+    this.unlisten?.();
+    this.unlisten = null;
+  }
+
+  private queueCatchUp(): void {
+    if (this.catchUpQueued) return;
+    this.catchUpQueued = true;
+    setImmediate(() => {
+      this.catchUpQueued = false;
+      // An open group catches up when it settles.
+      if (!this.grouped) this.catchUp();
+    });
+  }
+
+  /** Fans out, oldest first, every committed event after the newest one already fanned out (shared store). */
+  private catchUp(pageSize = 1000): void {
+    try {
+      for (;;) {
+        const page = this.store.eventsAfter(this.fanned, pageSize);
+        for (const ev of page) {
+          this.fanned = ev.seq;
+          this.fanOut(ev);
+          this.runHook('hearing an event', () => this.heard(ev));
+        }
+        if (page.length < pageSize) return;
+      }
+    } catch (err) {
+      this.log.error({ err }, 'reading committed events failed, trying again');
+      setTimeout(() => this.queueCatchUp(), 500).unref();
+    }
   }
 
   /** `seenSeq`: the newest seq its hello-ok snapshot or replay covered; it gets only later events. */
@@ -130,7 +187,9 @@ export class EventHub {
       this.onRollback();
     }
     if (committed) {
-      for (const ev of group.events) this.fanOut(ev);
+      if (this.shared) this.catchUp();
+      else for (const ev of group.events) this.fanOut(ev);
+      // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
       for (const fn of this.listeners) for (const ev of group.events) this.runHook('event listener', () => fn(ev));
       for (const fn of group.after) this.runHook('after-commit hook', () => fn());
     }

@@ -21,6 +21,13 @@ export class ExpiryScheduler {
     this.fire();
   }
 
+  /** Sweeps now, whatever is armed (a gateway that just took the duties over, D3). */
+  sweepNow(): void {
+    if (this.stopped) return;
+    if (this.handle) this.clock.clearTimeout(this.handle);
+    this.fire();
+  }
+
   /** A new question: re-arm only when it expires before the armed time. */
   noteExpiry(atMs: number | null): void {
     if (atMs === null || this.stopped) return;

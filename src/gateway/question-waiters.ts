@@ -55,6 +55,11 @@ export class AnswerWaiters {
     });
   }
 
+  /** Whether anyone on this gateway waits for question `id`. */
+  waiting(id: string): boolean {
+    return this.byQuestion.has(id);
+  }
+
   wake(q: StoredQuestion): void {
     const set = this.byQuestion.get(q.id);
     if (!set) return;

@@ -22,6 +22,8 @@ import {
 import { checkReply, type CheckedReply } from './question-replies.ts';
 import { newQuestion } from './question-request.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
+import { SharedPresence } from './shared-presence.ts';
+import { isSharedStore } from './store/postgres/store.ts';
 import { AnswerWaiters } from './question-waiters.ts';
 import type { StoredQuestion } from './store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden } from './visibility.ts';
@@ -38,7 +40,7 @@ export function defaultSurface(identity: Identity): string {
 export class QuestionManager {
   private readonly waiters: AnswerWaiters;
   readonly expiry: ExpiryScheduler;
-  readonly presence: RequesterPresence;
+  readonly presence: RequesterPresence | SharedPresence;
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
@@ -55,6 +57,8 @@ export class QuestionManager {
         }
       },
       (now) => {
+        // D3: only the gateway holding the duties expires; the others look again a second later.
+        if (core.duties && !core.duties.held) return false;
         try {
           this.expireDue(now);
           return true;
@@ -64,18 +68,35 @@ export class QuestionManager {
         }
       },
     );
-    this.presence = new RequesterPresence(
-      core.clock,
-      requesterGraceMs,
-      (askedBy, clientId) => this.blockingOf(askedBy, clientId).length > 0,
-      (askedBy, clientId) => {
-        try {
-          this.cancelInactive(askedBy, clientId);
-        } catch (err) {
-          log('cancelling the questions of an absent asker', err);
-        }
-      },
-    );
+    const giveUp = (askedBy: string, clientId: string) => {
+      try {
+        this.cancelInactive(askedBy, clientId);
+      } catch (err) {
+        log('cancelling the questions of an absent asker', err);
+      }
+    };
+    const shared = isSharedStore(core.store) ? core.store : null;
+    this.presence = shared
+      ? new SharedPresence(shared, core.clock, core.gatewayId, requesterGraceMs, () => this.pendingBlocking(), giveUp)
+      : new RequesterPresence(core.clock, requesterGraceMs, (askedBy, clientId) => this.blockingOf(askedBy, clientId).length > 0, giveUp);
+  }
+
+  /** D3: the duty holder's turn (see duties.ts): sweep expiry at once after a takeover, then the absent askers. */
+  runDuties(justTaken: boolean): void {
+    if (justTaken) this.expiry.sweepNow();
+    if (this.presence instanceof SharedPresence) this.presence.sweep(justTaken);
+  }
+
+  /** D2: an event committed by any gateway (shared store): wake this gateway's waiters, arm its expiry. */
+  heard(event: string, payload: unknown): void {
+    if (event === 'question.resolved') {
+      const { id } = payload as { id: string };
+      if (!this.waiters.waiting(id)) return;
+      const q = this.core.store.getQuestion(id);
+      if (q && isTerminal(q)) this.waiters.wake(q);
+    } else if (event === 'question.requested') {
+      this.expiry.noteExpiry((payload as { question: QuestionRecord }).question.expiresAtMs ?? null);
+    }
   }
 
   /** On gateway start: expire what ran out while down, and give every absent asker its grace period. */
@@ -103,13 +124,14 @@ export class QuestionManager {
 
   /** Q2, Q3, Q11: stores a new pending question and announces it (Q8); a same-asker resend gets the first one back. */
   request(identity: Identity, clientId: string, p: Params<'question.request'>): Result<'question.request'> {
-    const made = newQuestion(this.core, identity, clientId, p);
-    if (made.existing) return { id: made.existing.id, expiresAtMs: made.existing.expiresAtMs };
-    const record = made.record;
-    this.core.hub.commit((tx) => {
-      this.core.store.insertQuestion(record);
-      tx.emit('question.requested', { question: toPublic(record) }, questionAudience(record));
-      if (record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, record.sessionKey);
+    // Checked inside the writing transaction: on a shared database another gateway may have just used the id (Q2) or asked in the session (Q11).
+    const record = this.core.hub.commit((tx) => {
+      const made = newQuestion(this.core, identity, clientId, p);
+      if (made.existing) return made.existing;
+      this.core.store.insertQuestion(made.record);
+      tx.emit('question.requested', { question: toPublic(made.record) }, questionAudience(made.record));
+      if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey);
+      return made.record;
     });
     this.expiry.noteExpiry(record.expiresAtMs);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
@@ -144,6 +166,11 @@ export class QuestionManager {
   /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
   /** `surface`: the connection's (surface.ts), used when the request names none. */
   resolve(identity: Identity, p: Params<'question.resolve'>, surface?: string): Result<'question.resolve'> {
+    // The record is read inside the writing transaction, so across gateways the database decides which resolve wins (D2).
+    return this.core.hub.commit((tx) => this.resolveIn(tx, identity, p, surface));
+  }
+
+  private resolveIn(tx: Tx, identity: Identity, p: Params<'question.resolve'>, surface: string | undefined): Result<'question.resolve'> {
     const q = this.visible(identity, p.id);
     const atMs = this.core.clock.now();
     if ('cancel' in p) {
@@ -153,7 +180,7 @@ export class QuestionManager {
         });
       if (isTerminal(q)) throw alreadyTerminal(q);
       const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
-      this.finish(q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy });
+      this.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy });
       return { status: 'cancelled' };
     }
     if (!canAnswerQuestion(identity, q, this.owner(q)))
@@ -164,7 +191,7 @@ export class QuestionManager {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
         throw alreadyTerminal(q);
       }
-      this.finish(q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) });
+      this.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) });
       return { status: 'skipped' };
     }
     const checked = normaliseAnswers(q.questions, p.answers);
@@ -179,7 +206,7 @@ export class QuestionManager {
       throw alreadyTerminal(q);
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
-    this.finish(q, {
+    this.finishIn(tx, q, {
       status: 'answered',
       answers: checked.answers,
       resolvedBy,
@@ -200,10 +227,6 @@ export class QuestionManager {
     const { q, answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
     this.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
-  }
-
-  private finish(q: StoredQuestion, outcome: Outcome): StoredQuestion {
-    return this.core.hub.commit((tx) => this.finishIn(tx, q, outcome));
   }
 
   /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
@@ -243,11 +266,15 @@ export class QuestionManager {
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */
   private expireDue(nowMs: number): void {
-    const due = this.core.store.dueQuestions(nowMs);
-    if (due.length === 0) return;
+    if (this.core.store.dueQuestions(nowMs).length === 0) return;
+    // Read again inside the transaction: another gateway may have resolved some meanwhile (D3).
     this.core.hub.commit((tx) => {
-      for (const q of due) this.finishIn(tx, q, { status: 'expired' });
+      for (const q of this.core.store.dueQuestions(nowMs)) this.finishIn(tx, q, { status: 'expired' });
     });
+  }
+
+  private pendingBlocking(): StoredQuestion[] {
+    return this.core.store.listQuestions({ status: 'pending' }).filter((q) => q.mode === 'blocking');
   }
 
   private blockingOf(askedBy: string, clientId: string): StoredQuestion[] {
@@ -258,10 +285,9 @@ export class QuestionManager {
 
   /** Q7: the asking client stayed away for the whole grace period. */
   private cancelInactive(askedBy: string, clientId: string): void {
-    const stale = this.blockingOf(askedBy, clientId);
-    if (stale.length === 0) return;
+    if (this.blockingOf(askedBy, clientId).length === 0) return;
     this.core.hub.commit((tx) => {
-      for (const q of stale) this.finishIn(tx, q, { status: 'cancelled', reason: 'requester-inactive' });
+      for (const q of this.blockingOf(askedBy, clientId)) this.finishIn(tx, q, { status: 'cancelled', reason: 'requester-inactive' });
     });
   }
 

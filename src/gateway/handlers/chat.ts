@@ -17,8 +17,11 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
     const session = core.readableSession(identity, p.sessionKey);
     if (!canWriteSession(identity, session))
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
-    const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
     return core.hub.commit((tx) => {
+      // Again inside the writing transaction: on a shared database another gateway may have just taken this key (D2).
+      const again = core.store.getIdempotent(identity.id, p.idempotencyKey);
+      if (again) return { ...again, deduped: true };
+      const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
       // U15: an untitled session takes its title from its first message.
       const before = core.store.getSession(session.key);
       if (before && before.lastMessageAtMs === null && before.title === UNTITLED) core.store.renameSession(session.key, titleFromMessage(p.message));

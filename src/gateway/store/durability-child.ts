@@ -1,19 +1,20 @@
 /**
- * Helper process for the R3 test in store.contract.test.ts: `node --import tsx durability-child.ts <db-file>`.
+ * Helper process for the R3 tests in store.contract.test.ts: `node --import tsx durability-child.ts <db-file | postgres://…>`.
  * Writes numbered rows, printing `acked <i>` only after each write returned, until the test kills it with SIGKILL.
  */
 import { writeSync } from 'node:fs';
+import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 
 const MAX_WRITES = 5000;
 
 const file = process.argv[2];
 if (!file) {
-  process.stderr.write('usage: node --import tsx durability-child.ts <db-file>\n');
+  process.stderr.write('usage: node --import tsx durability-child.ts <db-file | postgres://…>\n');
   process.exit(2);
 }
 
-const store = openSqliteStore(file);
+const store = /^postgres(ql)?:\/\//.test(file) ? openPostgresStore(file) : openSqliteStore(file);
 store.createSession({ key: 'durable', title: 'Durability', createdBy: 'child', agentId: null, createdAtMs: Date.now(), lastMessageAtMs: null });
 
 for (let i = 1; i <= MAX_WRITES; i++) {

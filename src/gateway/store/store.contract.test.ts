@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/index.ts';
 import { createMemoryStore } from './memory.ts';
+import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
+import { freshSchema } from '../../testing/postgres.ts';
 import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -142,7 +145,7 @@ function writeEverything(store: Store): void {
 
 // ---- the contract, run on every implementation -----------------------------------------------
 
-type Harness = { open(): Store; cleanup(): void };
+type Harness = { open(): Store; cleanup(): void | Promise<void> };
 
 function memoryHarness(): Harness {
   return { open: createMemoryStore, cleanup: () => {} };
@@ -154,17 +157,22 @@ function sqliteHarness(): Harness & { file: string } {
   return { file, open: () => openSqliteStore(file), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function storeContract(name: string, makeHarness: () => Harness): void {
+async function postgresHarness(): Promise<Harness & { url: string }> {
+  const schema = await freshSchema('contract');
+  return { url: schema.url, open: () => openPostgresStore(schema.url), cleanup: () => schema.drop() };
+}
+
+function storeContract(name: string, makeHarness: () => Harness | Promise<Harness>): void {
   describe(`${name} store`, () => {
     let harness: Harness;
     let store: Store;
-    beforeEach(() => {
-      harness = makeHarness();
+    beforeEach(async () => {
+      harness = await makeHarness();
       store = harness.open();
     });
-    afterEach(() => {
+    afterEach(async () => {
       store.close();
-      harness.cleanup();
+      await harness.cleanup();
     });
 
     describe('sessions', () => {
@@ -787,6 +795,7 @@ function storeContract(name: string, makeHarness: () => Harness): void {
 
 storeContract('memory', memoryHarness);
 storeContract('sqlite', sqliteHarness);
+storeContract('postgres', postgresHarness);
 
 // ---- what only a file on disk can show ----------------------------------------------------------
 
@@ -924,5 +933,69 @@ describe('sqlite store on disk', () => {
     const raw = new Database(harness.file, { readonly: true });
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     raw.close();
+  });
+});
+
+describe('postgres store on a server', () => {
+  let harness: Awaited<ReturnType<typeof postgresHarness>>;
+  beforeEach(async () => {
+    harness = await postgresHarness();
+  });
+  afterEach(() => harness.cleanup());
+
+  it('[R3] keeps everything across closing and reopening', () => {
+    const first = harness.open();
+    seed(first);
+    first.transaction(() => writeEverything(first));
+    const before = dump(first);
+    first.close();
+    const second = harness.open();
+    expect(dump(second)).toStrictEqual(before);
+    second.close();
+  });
+
+  it("[D2] another gateway's connection sees a group's writes only once commitGroup returned", () => {
+    const writer = harness.open();
+    const reader = harness.open();
+    seed(writer);
+    writer.beginGroup();
+    writer.transaction(() => writeEverything(writer));
+    expect(reader.getSession('s-new')).toBeUndefined();
+    expect(reader.latestSeq()).toBe(2);
+    writer.commitGroup();
+    expect(reader.getSession('s-new')).toBeDefined();
+    expect(reader.latestSeq()).toBe(4);
+    reader.close();
+    writer.close();
+  });
+
+  it('[D1] refuses a database written by a newer schema version', async () => {
+    harness.open().close();
+    const raw = new pg.Client({ connectionString: harness.url });
+    await raw.connect();
+    await raw.query(`UPDATE askdock_schema SET version = version + 1`);
+    await raw.end();
+    expect(() => harness.open()).toThrow(/schema version/);
+  });
+
+  it('[R3] keeps every acknowledged write after SIGKILL', { timeout: 60_000 }, async () => {
+    const result = await runChildAndKill(harness.url, 50);
+    expect(result.signal, `child exited ${result.code} before the kill: ${result.stderr}`).toBe('SIGKILL');
+    expect(result.acked.length).toBeGreaterThanOrEqual(50);
+    const store = harness.open();
+    try {
+      const last = result.acked[result.acked.length - 1];
+      expect(result.acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      for (const i of result.acked) {
+        expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
+        expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
+        expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
+      }
+      expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
+      expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
+      expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
+    } finally {
+      store.close();
+    }
   });
 });

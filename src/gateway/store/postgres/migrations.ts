@@ -1,0 +1,160 @@
+import type { SyncPostgres } from './bridge.ts';
+
+/**
+ * Schema steps, applied in order; `askdock_schema.version` holds how many ran. Append new steps, never edit old ones.
+ * JSON is kept as text so a record reads back exactly as written (jsonb would reorder keys and fold duplicates).
+ * `askdock_seq` is the one counter every gateway takes `seq` from: its row is locked by each writing transaction
+ * until it commits, so seqs become visible in the order they were handed out and a reader never skips one (R2, D2).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE askdock_seq (id int PRIMARY KEY CHECK (id = 1), value bigint NOT NULL);
+  INSERT INTO askdock_seq (id, value) VALUES (1, 0);
+  CREATE TABLE sessions (
+    n bigserial PRIMARY KEY,
+    key text NOT NULL UNIQUE,
+    title text NOT NULL,
+    created_by text NOT NULL,
+    created_at_ms bigint NOT NULL,
+    last_message_at_ms bigint
+  );
+  CREATE TABLE messages (
+    n bigserial PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    session_key text NOT NULL,
+    seq bigint NOT NULL,
+    role text NOT NULL,
+    text text NOT NULL,
+    author_id text NOT NULL,
+    run_id text,
+    reply_to text,
+    created_at_ms bigint NOT NULL
+  );
+  CREATE INDEX messages_by_session ON messages (session_key, seq, n);
+  CREATE TABLE idempotency (
+    identity text NOT NULL,
+    key text NOT NULL,
+    message_id text NOT NULL,
+    seq bigint NOT NULL,
+    at_ms bigint NOT NULL,
+    PRIMARY KEY (identity, key)
+  );
+  CREATE TABLE questions (
+    n bigserial PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    session_key text,
+    status text NOT NULL,
+    expires_at_ms bigint,
+    created_at_ms bigint NOT NULL,
+    retired_at_ms bigint,
+    record text NOT NULL
+  );
+  CREATE INDEX questions_by_session ON questions (session_key, status);
+  CREATE INDEX questions_by_created ON questions (created_at_ms, n);
+  CREATE INDEX questions_pending ON questions (created_at_ms, n) WHERE status = 'pending';
+  CREATE INDEX questions_pending_expiry ON questions (expires_at_ms) WHERE status = 'pending';
+  CREATE TABLE runs (
+    n bigserial PRIMARY KEY,
+    run_id text NOT NULL UNIQUE,
+    session_key text,
+    agent_id text NOT NULL,
+    recovery boolean NOT NULL,
+    started_at_ms bigint NOT NULL,
+    ended_at_ms bigint,
+    stop_reason text,
+    phase text,
+    trigger_message_id text
+  );
+  CREATE INDEX runs_active ON runs (session_key) WHERE ended_at_ms IS NULL;
+  CREATE TABLE events (
+    seq bigint PRIMARY KEY,
+    event text NOT NULL,
+    payload text NOT NULL,
+    audience text NOT NULL,
+    at_ms bigint NOT NULL
+  );
+  CREATE INDEX events_by_time ON events (at_ms);
+  CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+  `,
+  // D3: duties held by one gateway at a time, and which asking clients are connected to which gateway (Q7).
+  `
+  CREATE TABLE leases (name text PRIMARY KEY, holder text NOT NULL, until_ms bigint NOT NULL);
+  CREATE TABLE gateways (id text PRIMARY KEY, alive_until_ms bigint NOT NULL);
+  CREATE TABLE presence (
+    identity text NOT NULL,
+    client_id text NOT NULL,
+    gateway_id text NOT NULL,
+    connections int NOT NULL,
+    left_at_ms bigint,
+    PRIMARY KEY (identity, client_id, gateway_id)
+  );
+  `,
+  // RU1 subagent runs, RU2 superseded runs, K1 secret requests and encrypted secrets (ciphertext only).
+  `
+  ALTER TABLE runs ADD COLUMN parent_run_id text;
+  ALTER TABLE runs ADD COLUMN superseded_at_ms bigint;
+  CREATE TABLE secret_requests (
+    n bigserial PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    status text NOT NULL,
+    created_at_ms bigint NOT NULL,
+    record text NOT NULL
+  );
+  CREATE INDEX secret_requests_by_status ON secret_requests (status, created_at_ms, n);
+  CREATE TABLE secrets (
+    name text PRIMARY KEY,
+    ciphertext text NOT NULL,
+    stored_by text NOT NULL,
+    request_id text,
+    stored_at_ms bigint NOT NULL
+  );
+  `,
+  // A6: the agent a session is bound to (NULL for sessions made before binding), and sessions.create's idempotency keys.
+  `
+  ALTER TABLE sessions ADD COLUMN agent_id text;
+  CREATE TABLE session_keys (
+    identity text NOT NULL,
+    key text NOT NULL,
+    session_key text NOT NULL,
+    PRIMARY KEY (identity, key)
+  );
+  `,
+];
+
+export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */
+export function migrate(pg: SyncPostgres, where: string): void {
+  // Session-level, so CREATE TABLE IF NOT EXISTS of two gateways starting together cannot race either.
+  pg.query(`SELECT pg_advisory_lock(hashtext(current_schema() || '.askdock_migrate'))`);
+  try {
+    pg.query(`CREATE TABLE IF NOT EXISTS askdock_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
+    pg.query(`INSERT INTO askdock_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`);
+    applySteps(pg, where);
+  } finally {
+    pg.query(`SELECT pg_advisory_unlock(hashtext(current_schema() || '.askdock_migrate'))`);
+  }
+}
+
+function applySteps(pg: SyncPostgres, where: string): void {
+  for (;;) {
+    pg.run([{ sql: 'BEGIN' }], true);
+    try {
+      const version = Number(pg.query(`SELECT version FROM askdock_schema WHERE id = 1 FOR UPDATE`).rows[0].version);
+      if (version > MIGRATIONS.length)
+        throw new Error(
+          `${where} has schema version ${version}, newer than this askdock knows (${MIGRATIONS.length}); upgrade askdock or use another database`,
+        );
+      if (version === MIGRATIONS.length) {
+        pg.run([{ sql: 'COMMIT' }], false);
+        return;
+      }
+      pg.query(MIGRATIONS[version]);
+      pg.query(`UPDATE askdock_schema SET version = $1 WHERE id = 1`, [version + 1]);
+      pg.run([{ sql: 'COMMIT' }], false);
+    } catch (err) {
+      pg.run([{ sql: 'ROLLBACK' }], false);
+      throw err;
+    }
+  }
+}
