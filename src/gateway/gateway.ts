@@ -10,6 +10,7 @@ import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
+import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
@@ -40,6 +41,10 @@ export type GatewayOptions = {
   maxPayload?: number;
   rateLimit?: { burst: number; perSecond: number };
   handshakeTimeoutMs?: number;
+  /** Added to the config's `allowedOrigins` (S1). */
+  allowedOrigins?: string[];
+  /** Added to the config's `allowedHosts` (S3). */
+  allowedHosts?: string[];
   /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   log?: (line: string) => void;
@@ -110,12 +115,21 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const connections = new Set<Connection>();
   // Shared frames are written pre-built under ws (wire.ts), which holds only while no extension is negotiated.
   const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload, perMessageDeflate: false });
-  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist')));
+  const reach: ReachPolicy = {
+    loopback: isLoopbackHost(host),
+    allowedHosts: [...(identities.config.allowedHosts ?? []), ...(opts.allowedHosts ?? [])],
+    allowedOrigins: [...(identities.config.allowedOrigins ?? []), ...(opts.allowedOrigins ?? [])],
+  };
+  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach));
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== '/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-      return;
+    if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
+    // S3 before S1: a rebound name is refused whatever page it came from.
+    if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
+      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host (S3)'));
+    if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
+      log(`askdock gateway: refused a WebSocket from origin ${JSON.stringify(req.headers.origin)} (${req.socket.remoteAddress}); add it to allowedOrigins to let it in`);
+      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket (S1); list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c));

@@ -23,6 +23,10 @@ export const IdentityConfig = z.object({
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({
   identities: z.array(IdentityConfig).min(1, { error: 'identities must list at least one identity' }),
+  /** S1: browser origins besides the gateway's own that may open `/ws`, e.g. `https://tools.example`. */
+  allowedOrigins: z.array(z.string().min(1)).optional(),
+  /** S3: Host names (optionally `name:port`) a loopback gateway also answers to, e.g. behind a local proxy. */
+  allowedHosts: z.array(z.string().min(1)).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),
