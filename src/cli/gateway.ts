@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
   if (gateway.identitiesCreated) {
     const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
-    if (operator) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
+    if (operator?.token) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
     if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
   }
   const signal = await new Promise<NodeJS.Signals>((done) => {

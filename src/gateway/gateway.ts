@@ -14,6 +14,8 @@ import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolic
 import { createMemoryStore } from './store/memory.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
+import { DEFAULT_LOGIN_LIMIT, LoginGuard, type LoginLimit } from './login-guard.ts';
+import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } from './rate-limit.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
 
@@ -21,8 +23,12 @@ export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUESTER_GRACE_MS = 30_000;
-/** Generous enough for a benchmark of thousands of requests per second on one connection. */
-export const DEFAULT_RATE_LIMIT = { burst: 2000, perSecond: 2000 };
+/** S6: unsent data a connection may pile up before it is closed with 1008. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Bad frames a socket may send before `connect` before it is closed. */
+export const DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT = 10;
+/** Pending questions one agent identity may hold at once. */
+export const DEFAULT_MAX_PENDING_QUESTIONS = 100;
 
 export type GatewayOptions = {
   host?: string;
@@ -39,7 +45,17 @@ export type GatewayOptions = {
   tickIntervalMs?: number;
   requesterGraceMs?: number;
   maxPayload?: number;
-  rateLimit?: { burst: number; perSecond: number };
+  /** Requests per identity across its connections: one rate for every role, or per role (defaults DEFAULT_REQUEST_LIMITS). */
+  rateLimit?: Rate | Partial<RoleRates>;
+  /** Frames per connection before parsing (default: DEFAULT_FRAME_LIMIT, never tighter than twice the request limit). */
+  frameLimit?: Rate;
+  /** S4 failed connects per remote address (default DEFAULT_LOGIN_LIMIT). */
+  loginLimit?: LoginLimit;
+  maxBadFramesBeforeConnect?: number;
+  /** S6 (default 8 MiB). */
+  maxBufferedBytes?: number;
+  /** Pending questions per agent identity (default DEFAULT_MAX_PENDING_QUESTIONS). */
+  maxPendingQuestions?: number;
   handshakeTimeoutMs?: number;
   /** Added to the config's `allowedOrigins` (S1). */
   allowedOrigins?: string[];
@@ -95,18 +111,23 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
   const turn = new Turn();
+  const rates = requestRates(opts.rateLimit ?? policy.rateLimit);
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     maxPayload: opts.maxPayload ?? policy.maxPayload ?? DEFAULT_MAX_PAYLOAD,
     tickIntervalMs: opts.tickIntervalMs ?? policy.tickIntervalMs ?? DEFAULT_TICK_INTERVAL_MS,
-    rateLimit: opts.rateLimit ?? policy.rateLimit ?? DEFAULT_RATE_LIMIT,
+    requests: new RequestLimiter(rates),
+    frameRate: frameRate(rates, opts.frameLimit),
+    logins: new LoginGuard(opts.loginLimit ?? DEFAULT_LOGIN_LIMIT, () => clock.now()),
+    maxBadFramesBeforeConnect: opts.maxBadFramesBeforeConnect ?? DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT,
     checkFrames,
-    maxBufferedBytes: 64 * 1024 * 1024,
+    maxBufferedBytes: opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     turn,
   };
   const { store, owned } = openStore(opts);
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
+    maxPendingQuestions: opts.maxPendingQuestions ?? DEFAULT_MAX_PENDING_QUESTIONS,
     checkFrames,
     log,
     turn,
@@ -132,7 +153,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket (S1); list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c));
+      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');
       connections.add(conn);
       conn.start();
     });

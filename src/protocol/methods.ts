@@ -33,7 +33,13 @@ export const HelloOk = z.object({
   features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
   auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
   policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),
-  snapshot: z.object({ cursor: z.number().int(), sessions: z.array(Session), pendingQuestions: z.array(QuestionRecord) }),
+  snapshot: z.object({
+    cursor: z.number().int(),
+    sessions: z.array(Session),
+    pendingQuestions: z.array(QuestionRecord),
+    /** Set when the snapshot was cut to fit `policy.maxPayload`: fetch the rest with `sessions.list` / `question.list`. */
+    hasMore: z.boolean().optional(),
+  }),
   resumed: z.boolean(),
 });
 export type HelloOk = z.infer<typeof HelloOk>;

@@ -14,12 +14,31 @@ export const Role = z.enum(['operator', 'agent']);
 export type Role = z.infer<typeof Role>;
 
 /** A1: the gateway config file. */
-export const IdentityConfig = z.object({
-  id: z.string().min(1),
-  token: z.string().min(8, { error: 'token must be at least 8 characters' }),
-  role: Role,
-  scopes: z.array(Scope),
-});
+/** S4: short tokens are guessable; 24 characters of a random token are 144 bits and more. */
+export const MIN_TOKEN_LENGTH = 24;
+export const IdentityConfig = z
+  .object({
+    id: z.string().min(1),
+    token: z
+      .string()
+      .min(MIN_TOKEN_LENGTH, {
+        error: `token must be at least ${MIN_TOKEN_LENGTH} characters: make one with \`openssl rand -base64 24\` (or give tokenSha256)`,
+      })
+      .optional(),
+    /** S4: the hex SHA-256 of the token, so the config file need not hold the token itself. */
+    tokenSha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: 'tokenSha256 must be 64 hex digits (sha256 of the token)' })
+      .optional(),
+    role: Role,
+    scopes: z.array(Scope),
+  })
+  .superRefine((identity, ctx) => {
+    if (identity.token === undefined && identity.tokenSha256 === undefined)
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'give token or tokenSha256' });
+    if (identity.token !== undefined && identity.tokenSha256 !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['tokenSha256'], message: 'give token or tokenSha256, not both' });
+  });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({
   identities: z.array(IdentityConfig).min(1, { error: 'identities must list at least one identity' }),
