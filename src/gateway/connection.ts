@@ -277,7 +277,7 @@ export class Connection implements Subscriber {
     // S4: an address past its failures is refused without looking at the token, so guessing on learns nothing.
     const lockedFor = logins.blockedFor(this.remoteAddress);
     if (lockedFor !== null) {
-      this.core.opts.log(`askdock gateway: refused connect from ${this.remoteAddress}: too many failed connects (retry in ${lockedFor} ms)`);
+      this.core.opts.log(`askdock gateway: refused connect from ${this.remoteAddress}: too many bad tokens (retry in ${lockedFor} ms)`);
       this.replyError(
         frame.id,
         new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s (S4)`, {
@@ -290,7 +290,7 @@ export class Connection implements Subscriber {
     const identity = this.core.auth.authenticate(p.auth.token);
     if (!identity) {
       const count = logins.fail(this.remoteAddress);
-      this.core.opts.log(`askdock gateway: failed connect from ${this.remoteAddress}: unknown token (${count} in the window)`);
+      this.core.opts.log(`askdock gateway: unknown token from ${this.remoteAddress} (${count} bad tokens from it within the S4 window)`);
       this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'));
       return this.close(CloseCode.unauthorized, 'bad token');
     }

@@ -99,7 +99,7 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, exclusive: true }), owned: true };
 }
 
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */

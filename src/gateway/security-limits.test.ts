@@ -36,7 +36,7 @@ describe('S4 failed connects per remote address', () => {
     expect(locked.closed?.code).toBe(4001);
     // Guessing on while locked out learns nothing: the answer does not depend on the token.
     expect((await tryConnect(t, badToken)).res.error?.code).toBe('RATE_LIMITED');
-    expect(t.logs.some((l) => /failed connect from .*127\.0\.0\.1/.test(l))).toBe(true);
+    expect(t.logs.some((l) => /unknown token from .*127\.0\.0\.1/.test(l))).toBe(true);
     clock.advance(locked.res.error!.retryAfterMs!);
     const after = await t.open();
     expect((await after.connect(tokenOf('admin'))).ok).toBe(true);

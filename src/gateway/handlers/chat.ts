@@ -16,6 +16,9 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
     const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
     return core.hub.commit((tx) => {
+      // Checked again inside the write transaction: another request (or gateway) may have used the key meanwhile.
+      const raced = core.store.getIdempotent(identity.id, p.idempotencyKey);
+      if (raced) return { ...raced, deduped: true };
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
       const message = core.appendMessage(tx, {
         sessionKey: session.key,

@@ -327,6 +327,23 @@ function storeContract(name: string, makeHarness: () => Harness): void {
         expect(store.getIdempotent('guest', 'key-0001')).toStrictEqual({ messageId: 'm3', seq: 3 });
       });
 
+      it('[C2] a key put inside a write transaction is seen by a check in that same transaction, and leaves with its rollback', () => {
+        // The gateway checks and claims a key inside one write transaction, so two sends racing on one key make one message.
+        const seen = store.transaction(() => {
+          const before = store.getIdempotent('op', 'key-in-tx');
+          store.putIdempotent('op', 'key-in-tx', { messageId: 'm1', seq: 1 }, 1);
+          return { before, after: store.getIdempotent('op', 'key-in-tx') };
+        });
+        expect(seen).toStrictEqual({ before: undefined, after: { messageId: 'm1', seq: 1 } });
+        expect(() =>
+          store.transaction(() => {
+            store.putIdempotent('op', 'key-undone', { messageId: 'm2', seq: 2 }, 2);
+            throw new Error('undo');
+          }),
+        ).toThrow('undo');
+        expect(store.getIdempotent('op', 'key-undone')).toBeUndefined();
+      });
+
       it('[C2] keeps keys that only differ in how identity and key split apart', () => {
         store.putIdempotent('a', 'b:c', { messageId: 'm1', seq: 1 }, 1);
         store.putIdempotent('a:b', 'c', { messageId: 'm2', seq: 2 }, 1);
