@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
-import { RestartableGateway } from '../src/gateway/testing/restartable-gateway.ts';
+import { RestartableGateway } from '../src/testing/restartable-gateway.ts';
 import type { ChatMessage, GatewayConfig } from '../src/protocol/index.ts';
 import { AgentSim, type AgentKind } from './soak/agents.ts';
 import { Faults } from './soak/faults.ts';

@@ -12,9 +12,10 @@ import { DEPLOY_QUESTIONS, LUNCH_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { connect, type Agent, type AskOptions } from '../src/agent/sdk.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
-import { REPO } from '../src/gateway/testing/child.ts';
-import { RestartableGateway } from '../src/gateway/testing/restartable-gateway.ts';
-import { formatAsyncAnswerText, type Answers, type GatewayConfig, type QuestionItemInput, type QuestionRecord } from '../src/protocol/index.ts';
+import { REPO } from '../src/testing/gateway-child.ts';
+import { RestartableGateway } from '../src/testing/restartable-gateway.ts';
+import { type Answers, type GatewayConfig, type QuestionItemInput, type QuestionRecord } from '../src/protocol/index.ts';
+import { formatAsyncAnswerText } from '../src/answers/async-reply.ts';
 
 const TOKENS = {
   alice: 'chaos-alice-token-0123456789',

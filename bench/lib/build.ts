@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
-import { uiBuildReason } from '../../src/agent/ui-build.ts';
+import { uiBuildReason } from '../../src/cli/ui-build.ts';
 
 /** Sources the UI bundles beyond those `askdock start` watches: the shared client and the protocol. */
 const SHARED_SOURCES = ['src/client', 'src/protocol'];

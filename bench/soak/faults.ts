@@ -1,5 +1,5 @@
 import type { GatewayClient } from '../../src/client/client.ts';
-import type { RestartableGateway } from '../../src/gateway/testing/restartable-gateway.ts';
+import type { RestartableGateway } from '../../src/testing/restartable-gateway.ts';
 import { Random, sleep } from './random.ts';
 
 export type FaultLog = { drops: number; kills: number; restartMs: number[] };

@@ -1,6 +1,7 @@
 import type { GatewayClient } from '../../src/client/client.ts';
 import { createNodeClient } from '../../src/client/node.ts';
-import { AskdockError, formatAsyncAnswerText, type Answers, type QuestionRecord } from '../../src/protocol/index.ts';
+import { AskdockError, type Answers, type QuestionRecord } from '../../src/protocol/index.ts';
+import { formatAsyncAnswerText } from '../../src/answers/async-reply.ts';
 import type { Ledger } from './ledger.ts';
 import { hashOf, Random, sleep } from './random.ts';
 

@@ -21,6 +21,7 @@ import {
   type QuestionItemInput,
   type QuestionStatus,
 } from '../protocol/index.ts';
+import { answerLines } from '../answers/summary.ts';
 
 export const ASK_USER_TOOL_NAME = 'ask_user';
 
@@ -327,10 +328,5 @@ export function resultText(questions: ReadonlyArray<Pick<QuestionItem, 'id' | 'h
   if (result.status === 'no_answer') {
     return `No answer (${result.reason}): ${NO_ANSWER_TEXT[result.reason]}. Continue with your best judgment and do not ask the same question again.`;
   }
-  return questions
-    .map((q) => {
-      const values = result.answers.answers[q.id];
-      return `${q.header || q.question}: ${values && values.length ? values.join(', ') : '(no answer)'}`;
-    })
-    .join('\n');
+  return answerLines(questions, result.answers.answers).join('\n');
 }

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatAsyncAnswerText, type ChatMessage } from '../protocol/index.ts';
+import { type ChatMessage } from '../protocol/index.ts';
+import { formatAsyncAnswerText } from '../answers/async-reply.ts';
 import { demoIntent, deployReport, startDemoAgent, SLOW_REPLY, type DemoAgent } from './demo-agent.ts';
 import { connect, type Agent } from './sdk.ts';
-import { nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 
 describe('demoIntent', () => {
   it('reads the first keyword in the order deploy, async, fail, slow, and timeout=N', () => {

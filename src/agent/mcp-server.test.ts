@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASK_USER_DESCRIPTION, ASK_USER_INPUT_SCHEMA } from './ask-user.ts';
-import { nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AskdockError } from '../protocol/index.ts';
 import { connect, type Agent } from './sdk.ts';
-import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import type { AskUserInput } from './ask-user.ts';
 
 const DEPLOY: AskUserInput = {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startDemoAgent } from '../agent/demo-agent.ts';
-import { resolveEndpoint } from '../agent/endpoint.ts';
-import { failure, usageError } from '../agent/cli-args.ts';
+import { resolveEndpoint } from './endpoint.ts';
+import { failure, usageError } from './args.ts';
 import { connect } from '../agent/sdk.ts';
 
 const USAGE = 'usage: askdock demo-agent [--url ws://127.0.0.1:7420] [--token T]   (keywords: deploy, async, fail, slow; timeout=N)';

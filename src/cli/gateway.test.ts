@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO, spawnGateway, type GatewayChild } from '../gateway/testing/child.ts';
-import { TestClient } from '../gateway/testing/ws-client.ts';
+import { REPO, spawnGateway, type GatewayChild } from '../testing/gateway-child.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'askdock-cli-'));
 const children: GatewayChild[] = [];

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { serveMcp } from '../agent/mcp-server.ts';
-import { resolveEndpoint } from '../agent/endpoint.ts';
-import { usageError } from '../agent/cli-args.ts';
+import { resolveEndpoint } from './endpoint.ts';
+import { usageError } from './args.ts';
 
 const USAGE = 'usage: askdock mcp [--session KEY] [--url ws://127.0.0.1:7420] [--token T]';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
-import { nextEvent, startTestGateway } from '../agent/testing.ts';
+import { nextEvent, startTestGateway } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 

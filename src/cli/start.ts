@@ -3,11 +3,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startGateway, urlHost } from '../gateway/gateway.ts';
-import { failure, intFlag, usageError } from '../agent/cli-args.ts';
+import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
-import { LOCAL_DIR } from '../agent/endpoint.ts';
+import { LOCAL_DIR } from './endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
-import { buildUi, uiBuildReason } from '../agent/ui-build.ts';
+import { buildUi, uiBuildReason } from './ui-build.ts';
 
 const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
 import { createNodeClient } from './node.ts';
-import { spawnGateway } from '../gateway/testing/child.ts';
+import { spawnGateway } from '../testing/gateway-child.ts';
 import type { GatewayClient } from './client.ts';
 
 const config: GatewayConfig = {
@@ -139,5 +139,37 @@ describe('GatewayClient', () => {
     } finally {
       child.proc.kill('SIGKILL');
     }
+  });
+});
+
+describe('GatewayClient and RATE_LIMITED', () => {
+  it('[P7][errors] waits retryAfterMs and sends an idempotent request again by itself; other requests get the refusal', async () => {
+    await gw.close();
+    // One request per connection at once, then one a second: the second of two requests sent together is always refused.
+    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'limited.sqlite'), config, rateLimit: { burst: 1, perSecond: 1 } });
+    const op = client('operator-token');
+    await op.start();
+    const { session } = await op.request('sessions.create', { title: 'Limited' });
+    await new Promise((r) => setTimeout(r, 1100));
+    const sends = [1, 2].map((n) => op.request('chat.send', { sessionKey: session.key, message: `m${n}`, idempotencyKey: `limited-${n}-key` }));
+    const results = await Promise.all(sends);
+    expect(results.map((r) => r.deduped)).toEqual([false, false]);
+    const { messages } = await op.request('chat.history', { sessionKey: session.key });
+    expect(messages.map((m) => m.text)).toEqual(['m1', 'm2']);
+
+    const bot = client('agent-token-1');
+    await bot.start();
+    await new Promise((r) => setTimeout(r, 1100));
+    const asks = await Promise.allSettled([bot.request('question.request', question), bot.request('question.request', { ...question, mode: 'async' })]);
+    expect(asks.filter((a) => a.status === 'rejected').map((a) => (a as PromiseRejectedResult).reason.code)).toEqual(['RATE_LIMITED']);
+  });
+
+  it('[P7][errors] gives the refusal back when retryAfterMs would pass the request timeout', async () => {
+    await gw.close();
+    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'slow.sqlite'), config, rateLimit: { burst: 1, perSecond: 0.01 } });
+    const op = client('operator-token');
+    await op.start();
+    await op.request('sessions.list', {});
+    await expect(op.request('sessions.list', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 });

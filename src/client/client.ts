@@ -63,6 +63,10 @@ type Pending = {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   timer?: ReturnType<typeof setTimeout>;
+  /** Set while waiting out a RATE_LIMITED answer's retryAfterMs before sending again. */
+  retryTimer?: ReturnType<typeof setTimeout>;
+  /** When the request's own timeout runs out (Infinity without one). */
+  deadline: number;
   sent: boolean;
   cleanup: () => void;
 };
@@ -237,8 +241,10 @@ export class GatewayClient {
         resolve: (v) => resolve(methods[method].result.parse(v) as Result<M>),
         reject,
         sent: false,
+        deadline: timeoutMs > 0 && Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : Infinity,
         cleanup: () => {
           clearTimeout(entry.timer);
+          clearTimeout(entry.retryTimer);
           opts.signal?.removeEventListener('abort', onAbort);
           this.pending.delete(id);
         },
@@ -272,6 +278,22 @@ export class GatewayClient {
   private transmit(p: Pending) {
     p.sent = true;
     this.sendRaw({ type: 'req', id: p.id, method: p.method, params: p.params });
+  }
+
+  /**
+   * RATE_LIMITED on a request that is safe to repeat: wait the gateway's retryAfterMs and send it again, as long as
+   * the request's own timeout allows. Anything else (or no time left) goes back to the caller.
+   */
+  private retryLater(p: Pending, error: { code: string; retryAfterMs?: number }): boolean {
+    if (error.code !== 'RATE_LIMITED' || !RESENDABLE.has(p.method)) return false;
+    const waitMs = Math.max(1, error.retryAfterMs ?? 1000);
+    if (Date.now() + waitMs >= p.deadline) return false;
+    p.sent = false;
+    p.retryTimer = setTimeout(() => {
+      p.retryTimer = undefined;
+      if (this.handshakeDone && !p.sent && this.pending.get(p.id) === p) this.transmit(p);
+    }, waitMs);
+    return true;
   }
 
   private sendRaw(frame: unknown) {
@@ -321,6 +343,7 @@ export class GatewayClient {
       } else if (frame.id !== null) {
         const p = this.pending.get(frame.id);
         if (!p) return;
+        if (!frame.ok && this.retryLater(p, frame.error)) return;
         p.cleanup();
         if (frame.ok) {
           try {
@@ -424,7 +447,7 @@ export class GatewayClient {
     this.setState({ status: 'connected', attempt: 0 });
     this.armWatchdog();
     for (const h of [...this.helloHandlers]) h(hello.data);
-    for (const p of this.pending.values()) if (!p.sent) this.transmit(p);
+    for (const p of this.pending.values()) if (!p.sent && !p.retryTimer) this.transmit(p);
     for (const w of [...this.waiters]) w.resolve();
   }
 

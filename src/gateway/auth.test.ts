@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator, ConfigError, loadConfig, loadOrCreateIdentities } from './auth.ts';
 import { startGateway } from './gateway.ts';
-import { TestClient } from './testing/ws-client.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 const dirs: string[] = [];
 const tmp = () => {

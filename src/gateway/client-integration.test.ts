@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
 import { startGateway, type RunningGateway } from './gateway.ts';
-import { item, testConfig, tokenOf } from './testing/harness.ts';
+import { item, testConfig, tokenOf } from '../testing/gateway-harness.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

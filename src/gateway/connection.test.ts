@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode, EVENT_NAMES, METHOD_NAMES, PROTOCOL_VERSION } from '../protocol/index.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, tokenOf, type TestGateway } from './testing/harness.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -165,7 +165,7 @@ describe('transport and handshake', () => {
   });
 
   it('[P3] policy.maxPayload from the config applies when no option is given', async () => {
-    const { testConfig } = await import('./testing/harness.ts');
+    const { testConfig } = await import('../testing/gateway-harness.ts');
     t = await startTestGateway({ config: { ...testConfig, policy: { maxPayload: 1500 } } });
     const c = await t.connect('admin');
     expect(c.hello!.policy.maxPayload).toBe(1500);
@@ -247,7 +247,7 @@ describe('transport and handshake', () => {
   });
 
   it('[errors] policy.rateLimit from the config applies', async () => {
-    const { testConfig } = await import('./testing/harness.ts');
+    const { testConfig } = await import('../testing/gateway-harness.ts');
     t = await startTestGateway({ config: { ...testConfig, policy: { rateLimit: { burst: 1, perSecond: 1 } } } });
     const c = await t.connect('admin');
     const [a, b] = await Promise.all([c.request('sessions.list', {}), c.request('sessions.list', {})]);

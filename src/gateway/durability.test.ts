@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realClock, type Clock } from './clock.ts';
 import { startGateway } from './gateway.ts';
-import { spawnGateway, type GatewayChild } from './testing/child.ts';
-import { item, settle, testConfig, tokenOf } from './testing/harness.ts';
-import { TestClient } from './testing/ws-client.ts';
+import { spawnGateway, type GatewayChild } from '../testing/gateway-child.ts';
+import { item, settle, testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'askdock-r3-'));
 const db = join(dir, 'askdock.db');
 const config = join(dir, 'config.json');
-writeFileSync(config, JSON.stringify(testConfig));
+// This test is about durability under load, not rate limits: it sets a limit no sender here can reach, however fast the machine.
+const UNLIMITED = { burst: 1_000_000, perSecond: 1_000_000 };
+writeFileSync(config, JSON.stringify({ ...testConfig, policy: { rateLimit: UNLIMITED } }));
 const children: GatewayChild[] = [];
 afterAll(() => {
   for (const c of children) c.proc.kill('SIGKILL');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from './gateway.ts';
-import { testConfig } from './testing/harness.ts';
+import { testConfig } from '../testing/gateway-harness.ts';
 
 let dir: string;
 let gw: RunningGateway;

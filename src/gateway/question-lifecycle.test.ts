@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from './store/memory.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

@@ -1,4 +1,5 @@
-import { invalidRequest, normaliseAnswers, parseAsyncAnswerText, type Answers, type ReplyTo } from '../protocol/index.ts';
+import { invalidRequest, normaliseAnswers, type Answers, type ReplyTo } from '../protocol/index.ts';
+import { parseAsyncAnswerText } from '../answers/async-reply.ts';
 import type { Identity } from './auth.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal } from './question-records.ts';
 import type { StoredQuestion } from './store/types.ts';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError, formatAsyncAnswerText } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/index.ts';
+import { formatAsyncAnswerText } from '../answers/async-reply.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

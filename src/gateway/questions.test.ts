@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AskdockError, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from './testing/harness.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

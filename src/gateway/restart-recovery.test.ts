@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../agent/sdk.ts';
 import { createNodeClient } from '../client/node.ts';
 import { startGateway } from './gateway.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, testConfig, tokenOf } from './testing/harness.ts';
-import { RestartableGateway } from './testing/restartable-gateway.ts';
-import { TestClient } from './testing/ws-client.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { RestartableGateway } from '../testing/restartable-gateway.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 const gateways: RestartableGateway[] = [];
 afterAll(async () => {

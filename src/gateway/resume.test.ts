@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEEP_EVENTS } from './core.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway, type Who } from './testing/harness.ts';
-import type { TestClient } from './testing/ws-client.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import type { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

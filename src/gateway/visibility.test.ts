@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AskdockError } from '../protocol/index.ts';
-import { item, settle, startTestGateway, type TestGateway, type Who } from './testing/harness.ts';
-import type { TestClient } from './testing/ws-client.ts';
+import { item, settle, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import type { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { QuestionRecord } from '../../../protocol/index.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../lib/error-message.ts';
-import { collectAnswers } from '../../lib/questions/answers.ts';
+import { collectAnswers } from '../../../answers/collect.ts';
 import { useDraftsStore } from '../../lib/questions/drafts.ts';
 import { endedElsewhere } from '../../lib/questions/resolution.ts';
 import { LinkQuestionItem } from './link-question-item.tsx';

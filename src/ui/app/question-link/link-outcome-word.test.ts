@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersFingerprint, SKIP_FINGERPRINT } from '../../lib/questions/answers.ts';
+import { answersFingerprint, SKIP_FINGERPRINT } from '../../lib/questions/resolved-here.ts';
 import { questionRecord as record } from '../../lib/questions/test-record.ts';
 import { linkOutcome } from './link-outcome-word.ts';
 

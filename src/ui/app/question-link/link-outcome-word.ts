@@ -1,7 +1,8 @@
 import type { QuestionRecord } from '../../../protocol/index.ts';
-import { resolvedHere } from '../../lib/questions/answers.ts';
+import { endedOutcome, type EndedOutcome } from '../../../answers/summary.ts';
+import { resolvedHere } from '../../lib/questions/resolved-here.ts';
 
-export type LinkOutcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled';
+export type LinkOutcome = EndedOutcome;
 
 /** How an ended record reads on the link page (U7 words); `ours` when this browser sent exactly what was stored. */
 export function linkOutcome(
@@ -10,16 +11,6 @@ export function linkOutcome(
   identity: string | undefined,
 ): { outcome: LinkOutcome; ours: boolean } | null {
   const ours = resolvedHere(record, sentHere, identity);
-  switch (record.status) {
-    case 'answered':
-      return { outcome: ours ? 'Answered' : 'Answered elsewhere', ours };
-    case 'skipped':
-      return { outcome: 'Skipped', ours };
-    case 'expired':
-      return { outcome: 'Expired', ours: false };
-    case 'cancelled':
-      return { outcome: 'Cancelled', ours: false };
-    default:
-      return null;
-  }
+  const outcome = endedOutcome(record.status, ours);
+  return outcome ? { outcome, ours } : null;
 }

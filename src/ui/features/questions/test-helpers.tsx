@@ -12,7 +12,7 @@ import { useDraftsStore } from '../../lib/questions/drafts.ts';
 import { questionsKey } from './api/get-questions.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useSkipsStore } from './stores/skips.ts';
-import '../../testing/resize-observer.ts';
+import '../../../testing/resize-observer.ts';
 
 
 type Handler = (payload: unknown, seq?: number) => void;

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AskdockError, formatAsyncAnswerText, type ChatMessage } from '../../../protocol/index.ts';
+import { AskdockError, type ChatMessage } from '../../../protocol/index.ts';
+import { formatAsyncAnswerText } from '../../../answers/async-reply.ts';
 import type { OutboxRow } from './machine.ts';
 import { createOutbox, messageConfirmsRow, type Outbox, type OutboxOptions } from './outbox.ts';
 import { FakeClient, channelHub } from './outbox-fakes.ts';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { Answers } from '../../../protocol/index.ts';
-import { answersFingerprint, EMPTY_ITEM, SKIP_FINGERPRINT, withOptionPicked, withOtherText, type ItemDraft } from './answers.ts';
+import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../answers/collect.ts';
+import { answersFingerprint, SKIP_FINGERPRINT } from './resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 
 /**

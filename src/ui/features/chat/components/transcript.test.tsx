@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { Transcript } from './transcript.tsx';
-import '../../../testing/resize-observer.ts';
+import '../../../../testing/resize-observer.ts';
 
 
 // jsdom lays nothing out: give the log a viewport's size and every row a message's height, as a browser would.

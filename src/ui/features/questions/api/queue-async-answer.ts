@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { formatAsyncAnswerText, type Answers, type QuestionRecord } from '../../../../protocol/index.ts';
+import { type Answers, type QuestionRecord } from '../../../../protocol/index.ts';
+import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { draftActions } from '../../../lib/questions/drafts.ts';

@@ -1,6 +1,6 @@
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
-import { itemAnswer, type QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import { itemAnswer, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useItemDraft } from '../../../lib/questions/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';

@@ -1,4 +1,4 @@
-import type { QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useDraftsStore } from '../../../lib/questions/drafts.ts';
 import { otherId } from './dom-ids.ts';
 

@@ -1,4 +1,4 @@
-import type { QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
 import { OptionList } from './option-list.tsx';
 import { OtherField } from './other-field.tsx';

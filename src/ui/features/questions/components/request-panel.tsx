@@ -2,7 +2,7 @@ import { memo, useRef, useState, type FormEvent } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
-import { collectAnswers } from '../../../lib/questions/answers.ts';
+import { collectAnswers } from '../../../../answers/collect.ts';
 import { draftActions, useDraftStep, useDraftsStore } from '../../../lib/questions/drafts.ts';
 import { endedElsewhere } from '../../../lib/questions/resolution.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';

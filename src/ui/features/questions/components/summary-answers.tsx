@@ -1,5 +1,5 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import type { ReplyReadBack } from '../../../lib/outbox/summary.ts';
+import type { ReplyReadBack } from '../../../../answers/async-reply.ts';
 
 type Props = {
   record: QuestionRecord;

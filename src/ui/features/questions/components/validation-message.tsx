@@ -1,4 +1,4 @@
-import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../lib/questions/answers.ts';
+import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useItemDraft } from '../../../lib/questions/drafts.ts';
 import { problemId } from './dom-ids.ts';
 

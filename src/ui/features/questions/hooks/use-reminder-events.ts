@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { RefObject } from 'react';
-import { parseAsyncAnswerText, type QuestionRecord } from '../../../../protocol/index.ts';
+import { type QuestionRecord } from '../../../../protocol/index.ts';
+import { parseAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxDiscarded } from '../../../lib/outbox/use-outbox.ts';
-import { draftFromAnswers } from '../../../lib/questions/answers.ts';
+import { draftFromAnswers } from '../../../../answers/collect.ts';
 import { draftActions } from '../../../lib/questions/drafts.ts';
 import { questionsKey } from '../api/get-questions.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';

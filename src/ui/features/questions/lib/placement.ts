@@ -1,9 +1,10 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
 import type { OutboxState } from '../../../lib/outbox/machine.ts';
-import { resolvedHere } from '../../../lib/questions/answers.ts';
+import { resolvedHere } from '../../../lib/questions/resolved-here.ts';
 
 /** The outcome word a summary shows (U7, U8). */
-export type Outcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled' | 'No longer pending' | 'Pending';
+export type Outcome = EndedOutcome | 'No longer pending' | 'Pending';
 
 /** What this browser knows of a question beside the gateway's record. */
 export type LocalMarks = {
@@ -55,11 +56,12 @@ export type OutcomeContext = {
   sentMessageId?: string;
 };
 
-function answeredOutcome(record: QuestionRecord, ctx: OutcomeContext): Outcome {
+/** Whether the stored answer is the one this browser sent. */
+function answeredHere(record: QuestionRecord, ctx: OutcomeContext): boolean {
   // A confirmed outbox row names its message: the saved reply is ours exactly when it is that message.
   if (record.mode === 'async' && ctx.marks?.delivery === 'sent' && record.replyMessageId && ctx.sentMessageId)
-    return record.replyMessageId === ctx.sentMessageId ? 'Answered' : 'Answered elsewhere';
-  return resolvedHere(record, ctx.sentHere, ctx.identity) ? 'Answered' : 'Answered elsewhere';
+    return record.replyMessageId === ctx.sentMessageId;
+  return resolvedHere(record, ctx.sentHere, ctx.identity);
 }
 
 /**
@@ -68,20 +70,10 @@ function answeredOutcome(record: QuestionRecord, ctx: OutcomeContext): Outcome {
  * never answers, skips or hides an answer on its way (Q10). Only an untouched retired reminder is "No longer pending".
  */
 export function outcomeOf(record: QuestionRecord, ctx: OutcomeContext): Outcome {
-  switch (record.status) {
-    case 'answered':
-      return answeredOutcome(record, ctx);
-    case 'skipped':
-      return 'Skipped';
-    case 'expired':
-      return 'Expired';
-    case 'cancelled':
-      return 'Cancelled';
-    default: {
-      const marks = ctx.marks ?? NO_MARKS;
-      if (record.mode === 'async' && marks.delivery !== undefined) return 'Answered';
-      if (record.mode === 'async' && marks.skippedAtMs !== undefined) return 'Skipped';
-      return record.retiredAtMs !== undefined ? 'No longer pending' : 'Pending';
-    }
-  }
+  const ended = endedOutcome(record.status, record.status === 'answered' && answeredHere(record, ctx));
+  if (ended) return ended;
+  const marks = ctx.marks ?? NO_MARKS;
+  if (record.mode === 'async' && marks.delivery !== undefined) return 'Answered';
+  if (record.mode === 'async' && marks.skippedAtMs !== undefined) return 'Skipped';
+  return record.retiredAtMs !== undefined ? 'No longer pending' : 'Pending';
 }

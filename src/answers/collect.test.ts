@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  answersFingerprint,
-  collectAnswers,
-  draftFromAnswers,
-  itemAnswer,
-  missingAnswerText,
-  resolvedHere,
-  SKIP_FINGERPRINT,
-  withOptionPicked,
-  withOtherText,
-} from './answers.ts';
-import { questionRecord as record } from './test-record.ts';
-import { formatTimeLeft } from './time-left.ts';
-const [env, notify] = record().questions;
+import { collectAnswers, draftFromAnswers, itemAnswer, missingAnswerText, withOptionPicked, withOtherText } from './collect.ts';
 
-describe('the answer model both surfaces use', () => {
+const env = { id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }] };
+const notify = { id: 'notify', header: 'Notify', question: 'Who?', options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }], multiSelect: true };
+const record = () => ({ questions: [env, notify] });
+
+describe('collecting answers from a draft', () => {
   it('[U4] single-select: the last action wins between an option and Other text; multi-select toggles beside Other', () => {
     const typed = withOtherText(withOptionPicked({ chosen: [], other: '' }, 'Production', false), 'Production', false);
     expect(typed).toEqual({ chosen: [], other: 'Production' });
@@ -56,24 +47,5 @@ describe('the answer model both surfaces use', () => {
       env: { chosen: [], other: 'canary' },
       notify: { chosen: [], other: '' },
     });
-  });
-
-  it('[U7] an ended record is ours when it holds something this browser sent, under the same identity', () => {
-    const answers = { env: ['Production'], notify: ['Email', 'ops'] };
-    const answered = record({ status: 'answered', answers, resolvedBy: { identity: 'op', surface: 'link', atMs: 3 } });
-    const ours = [answersFingerprint({ notify: ['ops ', 'email'], env: ['production'] })];
-    expect(resolvedHere(answered, ours, 'op')).toBe(true);
-    expect(resolvedHere(answered, [answersFingerprint({ env: ['Staging'] })], 'op')).toBe(false);
-    expect(resolvedHere(answered, ours, 'someone-else')).toBe(false);
-    expect(resolvedHere(record({ status: 'skipped' }), [SKIP_FINGERPRINT], 'op')).toBe(true);
-    expect(resolvedHere(record({ status: 'skipped' }), ours, 'op')).toBe(false);
-    expect(resolvedHere(record({ status: 'expired' }), [SKIP_FINGERPRINT, ...ours], 'op')).toBe(false);
-  });
-
-  it('[U7] time left reads m:ss', () => {
-    expect(formatTimeLeft(299_001)).toBe('5:00 left');
-    expect(formatTimeLeft(299_000)).toBe('4:59 left');
-    expect(formatTimeLeft(3_600_000)).toBe('60:00 left');
-    expect(formatTimeLeft(-5)).toBe('0:00 left');
   });
 });

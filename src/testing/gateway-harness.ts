@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { GatewayConfig, QuestionItemInput, Scope } from '../../protocol/index.ts';
-import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
-import { createMemoryStore } from '../store/memory.ts';
+import type { GatewayConfig, QuestionItemInput, Scope } from '../protocol/index.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
+import { createMemoryStore } from '../gateway/store/memory.ts';
 import { TestClient } from './ws-client.ts';
 
 /** One identity per row of the visibility matrix (A2, A3). */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type GatewayChild = { proc: ChildProcess; url: string; wsUrl: string; stdout: string[]; stderr: string[]; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 

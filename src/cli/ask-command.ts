@@ -4,10 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { AskdockError, HEADER_MAX, cutCodePoints, type FieldProblem } from '../protocol/index.ts';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, validateAskUser, type AskUserInput, type AskUserResult } from './ask-user.ts';
-import { EXIT, failure, intFlag, usageError } from './cli-args.ts';
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, validateAskUser, type AskUserInput, type AskUserResult } from '../agent/ask-user.ts';
+import { EXIT, failure, intFlag, usageError } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
-import { connect } from './sdk.ts';
+import { connect } from '../agent/sdk.ts';
 
 export const ASK_USAGE = [
   'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--timeout S] [--session KEY] [--json]',

@@ -1,4 +1,8 @@
-import type { Answers, QuestionRecord } from '../../../protocol/index.ts';
+/**
+ * Collecting answers from a draft: what a person picked and typed for each question becomes the answers sent (U4, U6),
+ * and a discarded answer turns back into a draft (U9). Every answering surface keeps its drafts in this shape.
+ */
+import type { Answers, QuestionRecord } from '../protocol/index.ts';
 
 export type QuestionItemRecord = QuestionRecord['questions'][number];
 
@@ -59,28 +63,4 @@ export function draftFromAnswers(record: Pick<QuestionRecord, 'questions'>, answ
     items[item.id] = item.multiSelect ? { chosen, other } : other ? { chosen: [], other } : { chosen: chosen.slice(0, 1), other: '' };
   }
   return items;
-}
-
-/** Compares answers as the gateway stores them (labels may differ in case from typed text), key order aside. */
-export function answersFingerprint(answers: Answers | undefined): string {
-  const keys = Object.keys(answers ?? {}).sort();
-  return JSON.stringify(keys.map((k) => [k, [...new Set(answers![k].map((v) => v.trim().toLowerCase()))].sort()]));
-}
-
-/** The fingerprint of a skip, kept beside answer fingerprints. */
-export const SKIP_FINGERPRINT = 'skip';
-
-/**
- * Whether an answered or skipped record ended with something this browser sent: a fingerprint it tried, under the
- * same identity. One operator token may answer from the TUI or another browser too, so the identity alone cannot tell.
- */
-export function resolvedHere(
-  record: Pick<QuestionRecord, 'status' | 'answers' | 'resolvedBy'>,
-  sent: readonly string[],
-  identity: string | undefined,
-): boolean {
-  const sameIdentity = !identity || !record.resolvedBy || record.resolvedBy.identity === identity;
-  if (record.status === 'answered') return sameIdentity && sent.includes(answersFingerprint(record.answers));
-  if (record.status === 'skipped') return sameIdentity && sent.includes(SKIP_FINGERPRINT);
-  return false;
 }

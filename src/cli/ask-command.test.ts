@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerFromQuestion, parseAskArgs } from './ask-command.ts';
-import { fastClock, nextEvent, startTestGateway, type TestGateway } from './testing.ts';
+import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 

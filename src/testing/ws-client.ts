@@ -14,7 +14,7 @@ import {
   type MethodName,
   type ParamsInput,
   type Result,
-} from '../../protocol/index.ts';
+} from '../protocol/index.ts';
 
 export type ReceivedEvent = { event: string; payload: unknown; seq?: number };
 export type Response = { type: 'res'; id: string | null; ok: boolean; payload?: unknown; error?: ReturnType<AskdockError['toShape']> };
