@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from './gateway.ts';
 import { hostAllowed, originAllowed } from './http-security.ts';
-import { testConfig } from './testing/harness.ts';
+import { testConfig } from '../testing/gateway-harness.ts';
 
 let dir: string;
 let gw: RunningGateway;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig, Authenticator, ConfigError } from './auth.ts';
-import { FakeClock } from './testing/fake-clock.ts';
-import { item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from './testing/harness.ts';
-import { TestClient } from './testing/ws-client.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
+import { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
-import { testConfig } from '../testing/harness.ts';
+import { testConfig } from '../../testing/gateway-harness.ts';
 import { openSqliteStore } from './sqlite.ts';
 import { ackedFileFor, StoreRefusedError } from './sqlite-guard.ts';
 
