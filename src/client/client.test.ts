@@ -147,7 +147,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
     await gw.close();
     // One request per connection at once, then one a second: the second of two requests sent together is always refused.
     gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'limited.sqlite'), config, rateLimit: { burst: 1, perSecond: 1 } });
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     await op.start();
     const { session } = await op.request('sessions.create', { title: 'Limited' });
     await new Promise((r) => setTimeout(r, 1100));
@@ -157,7 +157,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
     const { messages } = await op.request('chat.history', { sessionKey: session.key });
     expect(messages.map((m) => m.text)).toEqual(['m1', 'm2']);
 
-    const bot = client('agent-token-1');
+    const bot = client('agent-token-0123456789abcd');
     await bot.start();
     await new Promise((r) => setTimeout(r, 1100));
     const asks = await Promise.allSettled([bot.request('question.request', question), bot.request('question.request', { ...question, mode: 'async' })]);
@@ -167,7 +167,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
   it('[P7][errors] gives the refusal back when retryAfterMs would pass the request timeout', async () => {
     await gw.close();
     gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'slow.sqlite'), config, rateLimit: { burst: 1, perSecond: 0.01 } });
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     await op.start();
     await op.request('sessions.list', {});
     await expect(op.request('sessions.list', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: 'RATE_LIMITED' });

@@ -26,7 +26,9 @@ import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
 import type { LoginGuard } from './login-guard.ts';
-import { frameCost, TokenBucket, type Rate, type RequestLimiter } from './rate-limit.ts';
+import { FrameGate } from './frame-gate.ts';
+import type { Rate, RequestLimiter } from './rate-limit.ts';
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -61,11 +63,7 @@ export class Connection implements Subscriber {
   private info: ConnInfo | undefined;
   /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
   private readonly inflight = new Map<string, Inflight>();
-  private readonly frames: TokenBucket;
-  /** Frames read past the frame budget, handled as it refills while the socket is paused. */
-  private readonly backlog: { data: RawData; isBinary: boolean; cost: number }[] = [];
-  private backlogBytes = 0;
-  private drainTimer: NodeJS.Timeout | null = null;
+  private readonly frames: FrameGate;
   private badFrames = 0;
   private handshakeTimer: TimerHandle | null = null;
   private closedResolve!: () => void;
@@ -81,7 +79,10 @@ export class Connection implements Subscriber {
     /** The peer's address, for S4 and the logs. */
     private readonly remoteAddress = 'unknown',
   ) {
-    this.frames = new TokenBucket(opts.frameRate);
+    this.frames = new FrameGate(opts.frameRate, ws, 2 * opts.maxPayload, (data, isBinary) => this.handleFrame(data, isBinary), () => {
+      this.core.opts.log(`askdock gateway: closing ${this.connId} (${this.remoteAddress}): frames far past the frame limit`);
+      this.close(CloseCode.policy, 'too many frames: slow down');
+    });
   }
 
   get viewer(): Viewer {
@@ -93,7 +94,7 @@ export class Connection implements Subscriber {
   }
 
   start(): void {
-    this.ws.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    this.ws.on('message', (data, isBinary) => this.frames.offer(data, isBinary));
     this.ws.on('close', () => this.onClose());
     // ws reports oversized frames (1009) and protocol errors here before closing; the close handler cleans up.
     this.ws.on('error', () => {});
@@ -149,40 +150,6 @@ export class Connection implements Subscriber {
     this.sendFrame({ type: 'res', id, ok: false, error: shape });
   }
 
-  /**
-   * Frames are paid for before they are parsed, before login too: past the budget the socket is paused (TCP pushes
-   * back on the sender) and what was already read waits its turn, so a flood costs the event loop no parsing.
-   */
-  private onFrame(data: RawData, isBinary: boolean): void {
-    if (this.state === 'closed') return;
-    const bytes = rawLength(data);
-    const cost = frameCost(bytes);
-    if (this.backlog.length === 0 && this.frames.tryTake(cost)) return this.handleFrame(data, isBinary);
-    this.backlog.push({ data, isBinary, cost });
-    this.backlogBytes += bytes;
-    if (this.backlog.length > MAX_BACKLOG_FRAMES || this.backlogBytes > 2 * this.opts.maxPayload) {
-      this.backlog.length = 0;
-      this.core.opts.log(`askdock gateway: closing ${this.connId} (${this.remoteAddress}): frames far past the frame limit`);
-      return this.close(CloseCode.policy, 'too many frames: slow down');
-    }
-    this.waitForBudget();
-  }
-
-  private waitForBudget(): void {
-    if (this.drainTimer || this.backlog.length === 0) return;
-    this.ws.pause();
-    this.drainTimer = setTimeout(() => {
-      this.drainTimer = null;
-      while (this.backlog.length > 0 && this.state !== 'closed' && this.frames.tryTake(this.backlog[0].cost)) {
-        const next = this.backlog.shift()!;
-        this.backlogBytes -= rawLength(next.data);
-        this.handleFrame(next.data, next.isBinary);
-      }
-      if (this.backlog.length > 0 && this.state !== 'closed') return this.waitForBudget();
-      if (this.state !== 'closed') this.ws.resume();
-    }, this.frames.waitMs(this.backlog[0].cost));
-  }
-
   private handleFrame(data: RawData, isBinary: boolean): void {
     // A store failure during the handshake must cost this socket an error, never the whole gateway.
     try {
@@ -196,9 +163,12 @@ export class Connection implements Subscriber {
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.state === 'closed') return;
     if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    const bytes = rawBytes(data);
+    if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels (P3)`));
     let raw: unknown;
     try {
-      raw = JSON.parse(rawText(data));
+      raw = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
       return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
     }
@@ -342,9 +312,7 @@ export class Connection implements Subscriber {
   private onClose(): void {
     const wasOpen = this.state === 'open';
     this.state = 'closed';
-    if (this.drainTimer) clearTimeout(this.drainTimer);
-    this.drainTimer = null;
-    this.backlog.length = 0;
+    this.frames.stop();
     if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     for (const request of this.inflight.values()) request.cancel('connection closed');
@@ -378,18 +346,10 @@ class Inflight {
   }
 }
 
-/** Frames read but not yet paid for, at most; a client this far ahead is flooding, not bursting. */
-const MAX_BACKLOG_FRAMES = 10_000;
-
-function rawLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
-  return data.byteLength;
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
-  return data.toString('utf8');
+function rawBytes(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  return data;
 }
 
 function readableId(raw: unknown): string | null {
