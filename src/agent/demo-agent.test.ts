@@ -89,6 +89,23 @@ describe('the demo agent against a real gateway', () => {
     expect((await report).message.text).toBe('No answer (skipped) — continuing with my own judgment');
   });
 
+  it('[PT5] deploy: a plain reply in the chat answers the prompt; the waiting run reports it and no other run starts', async () => {
+    const runs: string[] = [];
+    const off = t.operator.on('run.started', (p) => runs.push(p.runId));
+    const requested = nextEvent(t.operator, 'question.requested');
+    await send('deploy');
+    const { question } = await requested;
+    const report = assistantSays((text) => text.startsWith('Got:'));
+    await send('1: 2\n2: 1, 3', { questionId: question.id });
+    expect((await report).message.text).toBe('Got: Environment: Production; Notify: Email, Pager');
+    // A later message's run shows that the reply, handled before it, opened none.
+    const echo = assistantSays((text) => text === 'Echo: after');
+    await send('after');
+    await echo;
+    off();
+    expect(runs).toHaveLength(2);
+  });
+
   it('[Q9] async: asks the lunch question, ends its run at once, and acknowledges the reply', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const ended = nextEvent(t.operator, 'run.ended', (p) => p.sessionKey === sessionKey);

@@ -7,7 +7,7 @@
  *   slow    streams a reply over about two seconds;
  *   else    echoes the message.
  * `timeout=N` in a deploy or async message sets timeoutSeconds N (clamped to 30..3600), for tests and demos.
- * A reply to an async question (`replyTo`) gets a short acknowledgement run.
+ * A reply to an async question (`replyTo`) gets a short acknowledgement run; a plain reply to a blocking one (PT5) none.
  */
 import { AskdockError, type QuestionItemInput } from '../protocol/index.ts';
 import { resultText, type AskUserResult } from './ask-user.ts';
@@ -111,16 +111,18 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
 
   async function acknowledge(message: UserMessage) {
     const questionId = message.replyTo!.questionId;
+    const question = await agent.client
+      .request('question.get', { id: questionId })
+      .then((r) => r.question)
+      // Not one of this agent's questions, or gone: the plain thanks will do.
+      .catch(() => undefined);
+    // A plain reply to a blocking question (PT5) answers the run that waits for it: that run reports it.
+    if (question?.mode === 'blocking') return;
     await inRun(message.sessionKey, async (runId) => {
       let text = 'Thanks — got your reply.';
-      try {
-        const { question } = await agent.client.request('question.get', { id: questionId });
-        if (question.status === 'answered' && question.answers && Object.keys(question.answers).length) {
-          const got = resultText(question.questions, { status: 'answered', answers: { answers: question.answers } });
-          text = `Thanks — ${got.split('\n').join('; ')}`;
-        }
-      } catch {
-        // Not one of this agent's questions, or gone: the plain thanks will do.
+      if (question?.status === 'answered' && question.answers && Object.keys(question.answers).length) {
+        const got = resultText(question.questions, { status: 'answered', answers: { answers: question.answers } });
+        text = `Thanks — ${got.split('\n').join('; ')}`;
       }
       await agent.say(runId, text);
       return 'end_turn';

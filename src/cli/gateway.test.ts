@@ -22,7 +22,7 @@ describe('askdock gateway', () => {
       expect(res.status, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/askdock gateway: .+\nusage: askdock gateway/);
     }
-  });
+  }, 90_000); // four cold starts of the bin, one after another: allow a busy machine
 
   it('[A1] a bad config file exits 2 naming the field', () => {
     const config = join(dir, 'bad.json');

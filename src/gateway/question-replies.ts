@@ -1,15 +1,20 @@
-import { invalidRequest, normaliseAnswers, type Answers, type ReplyTo } from '../protocol/index.ts';
 import { parseAsyncAnswerText } from '../answers/async-reply.ts';
+import { readPlainTextReply } from '../answers/plain-text.ts';
+import { invalidRequest, normaliseAnswers, type Answers, type ReplyTo } from '../protocol/index.ts';
 import type { Identity } from './auth.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal } from './question-records.ts';
 import type { StoredQuestion } from './store/types.ts';
 import { canAnswerQuestion, forbidden } from './visibility.ts';
 
-export type CheckedReply = { q: StoredQuestion; answers?: Answers };
+/** What a reply does to its question once its message is saved: answers it (answers may be absent, Q9) or skips it (PT4). */
+export type CheckedReply = { q: StoredQuestion; answers?: Answers; skipped?: true };
+
+const where = 'chat.send';
 
 /**
- * Q9 checks before a chat.send saves anything: the question is an async one of this session the sender may
- * answer, still pending; answers given are validated as in Q5, otherwise read back from the text.
+ * Q9 and PT5 checks before a chat.send saves anything: the question belongs to this session, the sender may
+ * answer it and it is still pending. Async: answers given are validated as in Q5, else read back from the text.
+ * Blocking (PT5, only questions asked by a run): answers given as in Q5, else the text read by PT1-PT4.
  */
 export function checkReply(
   identity: Identity,
@@ -19,11 +24,12 @@ export function checkReply(
   replyTo: ReplyTo,
   text: string,
 ): CheckedReply {
-  const where = 'chat.send';
   if (q.sessionKey !== sessionKey)
     throw invalidRequest(where, [{ path: 'replyTo.questionId', problem: `question "${q.id}" belongs to another session` }]);
-  if (q.mode !== 'async')
-    throw invalidRequest(where, [{ path: 'replyTo.questionId', problem: `question "${q.id}" is blocking: answer it with question.resolve` }]);
+  if (q.mode === 'blocking' && q.runId === undefined)
+    throw invalidRequest(where, [
+      { path: 'replyTo.questionId', problem: `question "${q.id}" is blocking and was not asked by a run (PT5): answer it with question.resolve` },
+    ]);
   if (!canAnswerQuestion(identity, q, sessionOwner))
     throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
   if (isTerminal(q)) throw alreadyTerminal(q);
@@ -32,6 +38,17 @@ export function checkReply(
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
     return { q, answers: checked.answers };
   }
+  return q.mode === 'blocking' ? plainReply(q, text) : asyncReply(q, text);
+}
+
+/** PT5: a reply that fits no rule answers QUESTION_INVALID_ANSWER naming the question(s), so nothing is saved. */
+function plainReply(q: StoredQuestion, text: string): CheckedReply {
+  const reading = readPlainTextReply(q.questions, text);
+  if (reading.outcome === 'invalid') throw invalidAnswer(q, reading.problems);
+  return reading.outcome === 'skipped' ? { q, skipped: true } : { q, answers: reading.answers };
+}
+
+function asyncReply(q: StoredQuestion, text: string): CheckedReply {
   const parsed = parseAsyncAnswerText(q.questions, text);
   const checked = parsed ? normaliseAnswers(q.questions, parsed) : null;
   // Ambiguous headings: the record keeps no answers, the message keeps the text.

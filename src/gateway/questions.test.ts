@@ -195,7 +195,7 @@ describe('question.resolve and waitAnswer', () => {
     expect(res).toEqual({ status: 'answered', answers: { env: ['Staging'], notify: ['Slack', 'Carrier pigeon'] } });
     expect(await wait).toEqual({ status: 'answered', answers: res.answers, resolutionId: 'res-1' });
     const { question } = await admin.call('question.get', { id });
-    expect(question.resolvedBy).toEqual({ identity: 'admin', surface: 'control-ui', atMs: expect.any(Number) });
+    expect(question.resolvedBy).toEqual({ identity: 'admin', surface: 'cli', atMs: expect.any(Number) });
   });
 
   it('[Q4] waitAnswer with its own timeout answers status pending', async () => {
@@ -262,7 +262,7 @@ describe('question.resolve and waitAnswer', () => {
       id,
       status: 'answered',
       answers: { env: ['Production'] },
-      resolvedBy: { identity: 'admin', surface: 'control-ui', atMs: expect.any(Number) },
+      resolvedBy: { identity: 'admin', surface: 'cli', atMs: expect.any(Number) },
     });
     expect((await failure(admin.call('question.resolve', { id, answers: { env: ['Production'] } }))).code).toBe('QUESTION_ALREADY_TERMINAL');
     expect((await failure(admin.call('question.resolve', { id, skip: true }))).code).toBe('QUESTION_ALREADY_TERMINAL');

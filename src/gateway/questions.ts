@@ -142,7 +142,8 @@ export class QuestionManager {
   }
 
   /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
-  resolve(identity: Identity, p: Params<'question.resolve'>): Result<'question.resolve'> {
+  /** `surface`: the connection's (surface.ts), used when the request names none. */
+  resolve(identity: Identity, p: Params<'question.resolve'>, surface?: string): Result<'question.resolve'> {
     const q = this.visible(identity, p.id);
     const atMs = this.core.clock.now();
     if ('cancel' in p) {
@@ -157,7 +158,7 @@ export class QuestionManager {
     }
     if (!canAnswerQuestion(identity, q, this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-    const resolvedBy = { identity: identity.id, surface: p.surface ?? defaultSurface(identity), atMs };
+    const resolvedBy = { identity: identity.id, surface: p.surface ?? surface ?? defaultSurface(identity), atMs };
     if ('skip' in p) {
       if (isTerminal(q)) {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
@@ -187,16 +188,18 @@ export class QuestionManager {
     return { status: 'answered', answers: checked.answers };
   }
 
-  /** Q9: validates a chat reply before anything is saved (see question-replies.ts). */
+  /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
   checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): CheckedReply {
     const q = this.visible(identity, replyTo.questionId);
     return checkReply(identity, q, this.owner(q), sessionKey, replyTo, text);
   }
 
-  /** Q9: inside the transaction that saves the reply message. */
-  recordReply(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, messageId: string): void {
-    const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs: this.core.clock.now() };
-    this.finishIn(tx, q, { status: 'answered', ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+  /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
+  recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): void {
+    const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
+    const { q, answers } = reply;
+    const status = reply.skipped ? 'skipped' : 'answered';
+    this.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
   }
 
   private finish(q: StoredQuestion, outcome: Outcome): StoredQuestion {

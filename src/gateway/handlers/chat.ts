@@ -1,4 +1,5 @@
 import type { Answers } from '../../protocol/index.ts';
+import { replySurface } from '../surface.ts';
 import { canWriteSession, forbidden } from '../visibility.ts';
 import type { HandlerTable } from './types.ts';
 
@@ -29,8 +30,8 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         state: 'final',
       });
       core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
-      // Q9: the question turns answered in the same transaction that saves its reply.
-      if (reply) core.questions.recordReply(tx, identity, reply.q, reply.answers, message.id);
+      // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
+      if (reply) core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn));
       return { messageId: message.id, seq: message.seq, deduped: false };
     });
   },

@@ -1,3 +1,4 @@
+import { connectionSurface } from '../surface.ts';
 import type { HandlerTable } from './types.ts';
 
 type QuestionMethods = 'question.request' | 'question.waitAnswer' | 'question.resolve' | 'question.get' | 'question.list';
@@ -6,7 +7,7 @@ type QuestionMethods = 'question.request' | 'question.waitAnswer' | 'question.re
 export const questionHandlers: Pick<HandlerTable, QuestionMethods> = {
   'question.request': (p, { core, conn }) => core.questions.request(conn.identity, conn.clientId, p),
   'question.waitAnswer': (p, { core, conn, signal }) => core.questions.waitAnswer(conn.identity, p, signal),
-  'question.resolve': (p, { core, conn }) => core.questions.resolve(conn.identity, p),
+  'question.resolve': (p, { core, conn }) => core.questions.resolve(conn.identity, p, connectionSurface(conn)),
   'question.get': (p, { core, conn }) => core.questions.get(conn.identity, p.id),
   'question.list': (p, { core, conn }) => core.questions.list(conn.identity, p),
 };

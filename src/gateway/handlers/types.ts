@@ -9,6 +9,8 @@ export type ConnInfo = {
   identity: Identity;
   clientId: string;
   mode: ClientMode;
+  /** Set by an in-process adapter that dispatches for its people (a channel: `channel:telegram`); sockets leave it out. */
+  surface?: string;
   viewer: Viewer;
 };
 

@@ -5,7 +5,7 @@ import { NotFoundPage } from './not-found-page.tsx';
 import { SessionPage } from './session-page.tsx';
 
 // The question link page is rare on first load, so it is fetched only when opened.
-const QuestionLinkPage = lazy(() => import('./question-link/question-link-page.tsx'));
+const QuestionLinkPage = lazy(() => import('../features/questions/components/question-link-page.tsx'));
 
 export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {

@@ -8,7 +8,7 @@ import { GatewayProvider } from '../../lib/gateway.tsx';
 import { createOutbox, type Outbox } from '../../lib/outbox/outbox.ts';
 import { createMemoryStorage } from '../../lib/outbox/storage.ts';
 import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
-import { useDraftsStore } from '../../lib/questions/drafts.ts';
+import { useDraftsStore } from './stores/drafts.ts';
 import { questionsKey } from './api/get-questions.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useSkipsStore } from './stores/skips.ts';

@@ -3,8 +3,8 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { EventPayload, HelloOk, QuestionRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { draftActions } from '../../../lib/questions/drafts.ts';
-import { withResolution } from '../../../lib/questions/resolution.ts';
+import { draftActions } from '../stores/drafts.ts';
+import { withResolution } from './resolution.ts';
 
 export const questionsKey = ['questions'] as const;
 

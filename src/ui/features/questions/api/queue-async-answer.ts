@@ -3,7 +3,7 @@ import { type Answers, type QuestionRecord } from '../../../../protocol/index.ts
 import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
-import { draftActions } from '../../../lib/questions/drafts.ts';
+import { draftActions } from '../stores/drafts.ts';
 import { resolveKey } from './resolve-question.ts';
 
 /** How an answer leaves this tab: an async question of a session as a chat message through the outbox (Q9, U9), the rest by question.resolve. */

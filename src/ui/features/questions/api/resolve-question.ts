@@ -1,8 +1,8 @@
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Answers, QuestionRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { draftActions } from '../../../lib/questions/drafts.ts';
-import { endedElsewhere, resolveWithDraft, terminalOutcome } from '../../../lib/questions/resolution.ts';
+import { draftActions } from '../stores/drafts.ts';
+import { endedElsewhere, resolveWithDraft, terminalOutcome } from './resolution.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';
 
 const SURFACE = 'control-ui';

@@ -3,7 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useOutboxRowForQuestion } from '../../../lib/outbox/use-outbox.ts';
-import { useDraftsStore } from '../../../lib/questions/drafts.ts';
+import { useDraftsStore } from '../stores/drafts.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
 import { useSkipsStore } from '../stores/skips.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';

@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { useDraftStep } from '../../../lib/questions/drafts.ts';
+import { useDraftStep } from '../stores/drafts.ts';
 import { pendingCount } from '../lib/model.ts';
 
 type Props = { requests: QuestionRecord[]; current: QuestionRecord; onExpand: () => void };

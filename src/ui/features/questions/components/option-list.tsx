@@ -1,7 +1,7 @@
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { itemAnswer, type QuestionItemRecord } from '../../../../answers/collect.ts';
-import { useDraftActions, useItemDraft } from '../../../lib/questions/drafts.ts';
+import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';
 import { KbdHint } from './kbd-hint.tsx';

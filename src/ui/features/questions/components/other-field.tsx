@@ -1,5 +1,5 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
-import { useDraftActions, useDraftsStore } from '../../../lib/questions/drafts.ts';
+import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
 import { otherId } from './dom-ids.ts';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean };

@@ -5,8 +5,8 @@ import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError } from '../../../../protocol/index.ts';
 import { QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
-import { answersFingerprint } from '../../../lib/questions/resolved-here.ts';
-import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../../../lib/questions/drafts.ts';
+import { answersFingerprint } from '../lib/resolved-here.ts';
+import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
 
 function Transcript({ sessionKey }: { sessionKey: string }) {

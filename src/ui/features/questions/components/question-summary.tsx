@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../../answers/async-reply.ts';
-import { useSentHere } from '../../../lib/questions/drafts.ts';
+import { useSentHere } from '../stores/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
 import { outcomeOf } from '../lib/placement.ts';
 import { summaryReply } from '../lib/summary-reply.ts';

@@ -1,5 +1,5 @@
 import { useNow } from '../../../lib/use-now.ts';
-import { formatTimeLeft } from '../../../lib/questions/time-left.ts';
+import { formatTimeLeft } from '../lib/time-left.ts';
 
 /** The countdown ticks here alone, so the rest of the dock does not re-render each second (U7). */
 export function TimeLeft({ expiresAtMs }: { expiresAtMs: number }) {

@@ -1,5 +1,5 @@
 import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../../answers/collect.ts';
-import { useItemDraft } from '../../../lib/questions/drafts.ts';
+import { useItemDraft } from '../stores/drafts.ts';
 import { problemId } from './dom-ids.ts';
 
 /** Says what is missing once a submit was tried, and goes away by itself when the question gets an answer. */

@@ -6,7 +6,7 @@ import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxDiscarded } from '../../../lib/outbox/use-outbox.ts';
 import { draftFromAnswers } from '../../../../answers/collect.ts';
-import { draftActions } from '../../../lib/questions/drafts.ts';
+import { draftActions } from '../stores/drafts.ts';
 import { questionsKey } from '../api/get-questions.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deployRecord, lunchRecord } from '../test-helpers.tsx';
-import { answersFingerprint } from '../../../lib/questions/resolved-here.ts';
+import { answersFingerprint } from './resolved-here.ts';
 import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';
 
 const marks = (over: Partial<LocalMarks> = {}): LocalMarks => ({ ...NO_MARKS, ...over });

@@ -1,7 +1,7 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
 import type { OutboxState } from '../../../lib/outbox/machine.ts';
-import { resolvedHere } from '../../../lib/questions/resolved-here.ts';
+import { resolvedHere } from './resolved-here.ts';
 
 /** The outcome word a summary shows (U7, U8). */
 export type Outcome = EndedOutcome | 'No longer pending' | 'Pending';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { followOtherTabs } from '../../../lib/questions/cross-tab.ts';
+import { followOtherTabs } from './cross-tab.ts';
 
 /**
  * Async questions skipped in this browser. Skipping one sends nothing (U8), so the gateway never hears of it:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { Answers } from '../../../protocol/index.ts';
-import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../answers/collect.ts';
-import { answersFingerprint, SKIP_FINGERPRINT } from './resolved-here.ts';
+import type { Answers } from '../../../../protocol/index.ts';
+import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../../answers/collect.ts';
+import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 
 /**

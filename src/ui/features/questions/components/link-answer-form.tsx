@@ -1,12 +1,12 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { QuestionRecord } from '../../../protocol/index.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { errorCode, errorMessage } from '../../lib/error-message.ts';
-import { collectAnswers } from '../../../answers/collect.ts';
-import { useDraftsStore } from '../../lib/questions/drafts.ts';
-import { endedElsewhere } from '../../lib/questions/resolution.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { errorCode, errorMessage } from '../../../lib/error-message.ts';
+import { collectAnswers } from '../../../../answers/collect.ts';
+import { useDraftsStore } from '../stores/drafts.ts';
+import { endedElsewhere } from '../api/resolution.ts';
 import { LinkQuestionItem } from './link-question-item.tsx';
-import { useResolveLink } from './resolve-link.ts';
+import { useResolveLink } from '../api/resolve-link.ts';
 
 /** Every question of the request at once (a page of its own has the room), with Skip and Submit (U4, U5, U11). */
 export function LinkAnswerForm({ record }: { record: QuestionRecord }) {

@@ -1,6 +1,6 @@
-import type { QuestionRecord } from '../../../protocol/index.ts';
-import { endedOutcome, type EndedOutcome } from '../../../answers/summary.ts';
-import { resolvedHere } from '../../lib/questions/resolved-here.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { endedOutcome, type EndedOutcome } from '../../../../answers/summary.ts';
+import { resolvedHere } from './resolved-here.ts';
 
 export type LinkOutcome = EndedOutcome;
 

@@ -1,11 +1,11 @@
 import { useRef } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { GatewayClient } from '../../../client/client.ts';
-import type { EventPayload, QuestionRecord } from '../../../protocol/index.ts';
-import { useGateway, useGatewayEvent, useGatewayHello } from '../../lib/gateway.tsx';
-import { errorCode } from '../../lib/error-message.ts';
-import { draftActions } from '../../lib/questions/drafts.ts';
-import { withResolution } from '../../lib/questions/resolution.ts';
+import type { GatewayClient } from '../../../../client/client.ts';
+import type { EventPayload, QuestionRecord } from '../../../../protocol/index.ts';
+import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
+import { errorCode } from '../../../lib/error-message.ts';
+import { draftActions } from '../stores/drafts.ts';
+import { withResolution } from './resolution.ts';
 
 /** A link page that cannot load says so after this long instead of waiting out the client's default. */
 const LOAD_TIMEOUT_MS = 10_000;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QuestionRecord } from '../../../protocol/index.ts';
-import { useGateway } from '../../lib/gateway.tsx';
-import { draftActions } from '../../lib/questions/drafts.ts';
-import { endedElsewhere, resolveWithDraft, terminalOutcome, type Resolution } from '../../lib/questions/resolution.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+import { draftActions } from '../stores/drafts.ts';
+import { endedElsewhere, resolveWithDraft, terminalOutcome, type Resolution } from './resolution.ts';
 import { questionEnded, questionLinkKey } from './get-question.ts';
 
 /** Q1: where this answer came from. */

@@ -1,8 +1,8 @@
-import type { QuestionRecord } from '../../../protocol/index.ts';
-import { useHello } from '../../lib/gateway.tsx';
-import { useSentHere } from '../../lib/questions/drafts.ts';
-import { Link, sessionPath } from '../../lib/router.tsx';
-import { linkOutcome } from './link-outcome-word.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { useHello } from '../../../lib/gateway.tsx';
+import { useSentHere } from '../stores/drafts.ts';
+import { Link, sessionPath } from '../../../lib/router.tsx';
+import { linkOutcome } from '../lib/link-outcome-word.ts';
 
 const WHY: Record<string, string> = {
   'Answered elsewhere': 'Someone answered it elsewhere.',

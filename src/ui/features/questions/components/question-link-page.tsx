@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
-import type { QuestionRecord } from '../../../protocol/index.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
-import { draftActions } from '../../lib/questions/drafts.ts';
-import { Link, sessionPath } from '../../lib/router.tsx';
-import { isGone, useQuestionLink } from './get-question.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { errorMessage } from '../../../lib/error-message.ts';
+import { draftActions } from '../stores/drafts.ts';
+import { Link, sessionPath } from '../../../lib/router.tsx';
+import { isGone, useQuestionLink } from '../api/get-question.ts';
 import { LinkAnswerForm } from './link-answer-form.tsx';
 import { LinkOutcome } from './link-outcome.tsx';
 import { LinkTimeLeft } from './link-time-left.tsx';
-import './question-link.css';
+import '../question-link.css';
 
 /** `/q/<id>`: one question on its own page, answerable alone (U11). */
 export default function QuestionLinkPage({ id }: { id: string }) {

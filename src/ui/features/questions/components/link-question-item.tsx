@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { Checkbox } from '../../components/ui/checkbox.tsx';
-import { RadioGroup, RadioGroupItem } from '../../components/ui/radio-group.tsx';
-import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../answers/collect.ts';
-import { useDraftActions, useItemDraft } from '../../lib/questions/drafts.ts';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
+import { itemAnswer, missingAnswerText, type QuestionItemRecord } from '../../../../answers/collect.ts';
+import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answersFingerprint, SKIP_FINGERPRINT } from '../../lib/questions/resolved-here.ts';
-import { questionRecord as record } from '../../lib/questions/test-record.ts';
+import { answersFingerprint, SKIP_FINGERPRINT } from './resolved-here.ts';
+import { questionRecord as record } from './test-record.ts';
 import { linkOutcome } from './link-outcome-word.ts';
 
 describe('link page outcome', () => {

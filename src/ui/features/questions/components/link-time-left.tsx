@@ -1,5 +1,5 @@
-import { formatTimeLeft } from '../../lib/questions/time-left.ts';
-import { useNow } from '../../lib/use-now.ts';
+import { formatTimeLeft } from '../lib/time-left.ts';
+import { useNow } from '../../../lib/use-now.ts';
 
 /** The countdown ticks here alone, so the form does not re-render each second (U7). */
 export function LinkTimeLeft({ expiresAtMs }: { expiresAtMs: number }) {

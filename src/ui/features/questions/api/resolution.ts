@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { GatewayClient } from '../../../client/client.ts';
-import { Answers, ResolvedBy, TerminalStatus, type EventPayload, type QuestionRecord, type Result } from '../../../protocol/index.ts';
-import { errorCode } from '../error-message.ts';
-import { draftActions } from './drafts.ts';
+import type { GatewayClient } from '../../../../client/client.ts';
+import { Answers, ResolvedBy, TerminalStatus, type EventPayload, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
+import { errorCode } from '../../../lib/error-message.ts';
+import { draftActions } from '../stores/drafts.ts';
 
 export type Resolution = { kind: 'answer'; answers: Answers } | { kind: 'skip' };
 

@@ -1,4 +1,4 @@
-import type { Answers, QuestionRecord } from '../../../protocol/index.ts';
+import type { Answers, QuestionRecord } from '../../../../protocol/index.ts';
 
 /** Compares answers as the gateway stores them (labels may differ in case from typed text), key order aside. */
 export function answersFingerprint(answers: Answers | undefined): string {

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GatewayClient } from '../../../client/client.ts';
-import { AskdockError } from '../../../protocol/index.ts';
-import { useDraftsStore } from './drafts.ts';
+import type { GatewayClient } from '../../../../client/client.ts';
+import { AskdockError } from '../../../../protocol/index.ts';
+import { useDraftsStore } from '../stores/drafts.ts';
 import { endedElsewhere, resolveWithDraft, terminalOutcome, withResolution } from './resolution.ts';
-import { questionRecord } from './test-record.ts';
+import { questionRecord } from '../lib/test-record.ts';
 
 const pending = questionRecord();
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { answersFingerprint, SKIP_FINGERPRINT } from './resolved-here.ts';
+import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { DRAFTS_STORAGE_KEY, LINK_PAGE_STORAGE_KEY, migratePersisted, readPersisted, useDraftsStore, withLinkPageData } from './drafts.ts';
 
 const actions = () => useDraftsStore.getState().actions;
