@@ -1,4 +1,5 @@
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
+import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
@@ -13,6 +14,7 @@ export function AppShell() {
 
   return (
     <div className="app">
+      <QuestionsSync />
       <header className="app-header">
         <span className="app-brand">askdock</span>
         <ConnectionStatus />

@@ -1,6 +1,6 @@
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 
-/** What the dock's commands act on; built by the request panel, read fresh on every key and click. */
+/** What the commands act on; built by the dock's request panel or the link page's form, read fresh on every key and click. */
 export type CommandContext = {
   stacked: boolean;
   step: number;
@@ -11,7 +11,8 @@ export type CommandContext = {
   next(): void;
   submit(): void;
   skip(): void;
-  collapse(): void;
+  /** Absent where there is nothing to collapse into (the link page). */
+  collapse?: () => void;
   previousRequest(): void;
   nextRequest(): void;
   /** Picks option `index` (0-based) of the question holding `target`, or of the current step. */
@@ -91,8 +92,8 @@ const collapse: DockCommand = {
   keys: () => ['Esc'],
   shortcut: () => 'Escape',
   keyTest: (e) => e.key === 'Escape' && !e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey,
-  enabled: () => true,
-  run: (ctx) => ctx.collapse(),
+  enabled: (ctx) => ctx.collapse !== undefined,
+  run: (ctx) => ctx.collapse?.(),
 };
 const previousRequest: DockCommand = {
   id: 'previousRequest',

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import type { QuestionRecord } from '../../../protocol/index.ts';
-import { useQuestions, useQuestionsSync } from './api/get-questions.ts';
+import { useQuestions } from './api/get-questions.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
@@ -9,6 +9,7 @@ import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
 
 export { QuestionDock } from './components/question-dock.tsx';
+export { QuestionsSync } from './api/questions-sync.ts';
 export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';
 
 export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNode };
@@ -18,7 +19,6 @@ export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNod
  * transcript to interleave by time (U7-U9). A summary stays with the turn that asked, so it sorts by when it was asked.
  */
 export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySlots): QuestionTranscriptItem[] {
-  useQuestionsSync();
   const marksOf = useMarksOf(sessionKey);
   const records = useQuestions(
     useCallback((all: QuestionRecord[]) => all.filter((r) => inTranscript(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf]),

@@ -10,6 +10,7 @@ import { createMemoryStorage } from '../../lib/outbox/storage.ts';
 import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
 import { useDraftsStore } from './stores/drafts.ts';
 import { questionsKey } from './api/get-questions.ts';
+import { QuestionsSync } from './api/questions-sync.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useSkipsStore } from './stores/skips.ts';
 import '../../../testing/resize-observer.ts';
@@ -147,7 +148,10 @@ export function setup(records: QuestionRecord[], client: FakeClient = fakeClient
   const wrap = (ui: ReactNode) => (
     <QueryClientProvider client={queryClient}>
       <GatewayProvider client={client}>
-        <OutboxProvider outbox={box}>{ui}</OutboxProvider>
+        <OutboxProvider outbox={box}>
+          <QuestionsSync />
+          {ui}
+        </OutboxProvider>
       </GatewayProvider>
     </QueryClientProvider>
   );

@@ -1,10 +1,7 @@
-import { useEffect } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { EventPayload, HelloOk, QuestionRecord } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { draftActions } from '../stores/drafts.ts';
-import { withResolution } from './resolution.ts';
 
 export const questionsKey = ['questions'] as const;
 
@@ -55,10 +52,26 @@ export function useQuestions<T>(select: (records: QuestionRecord[]) => T): T | u
   return useQuery({ ...questionsQueryOptions(useGateway()), select }).data;
 }
 
-export function questionRequested(qc: QueryClient, { question }: EventPayload<'question.requested'>) {
-  qc.setQueryData<QuestionRecord[]>(questionsKey, (list) => mergeRecords(list, [question]));
+/**
+ * Applies an event to the list. A list made from events alone is not the whole list: it is marked stale, so whoever
+ * shows it reads it in full first (a fetch in flight keeps going and merges into it).
+ */
+function updateList(qc: QueryClient, update: (list: QuestionRecord[]) => QuestionRecord[]) {
+  const had = qc.getQueryData(questionsKey) !== undefined;
+  qc.setQueryData<QuestionRecord[]>(questionsKey, (list) => update(list ?? []));
+  if (!had) void qc.invalidateQueries({ queryKey: questionsKey, exact: true, refetchType: 'none' });
 }
 
+/** A record read on its own (`question.get`, the link page) joins the list, as its events will find it there. */
+export function questionRead(qc: QueryClient, question: QuestionRecord) {
+  updateList(qc, (list) => mergeRecords(list, [question]));
+}
+
+export function questionRequested(qc: QueryClient, { question }: EventPayload<'question.requested'>) {
+  updateList(qc, (list) => mergeRecords(list, [question]));
+}
+
+/** Returns whether the list knew the record. */
 export function questionResolved(qc: QueryClient, e: EventPayload<'question.resolved'>): boolean {
   let known = false;
   qc.setQueryData<QuestionRecord[]>(questionsKey, (list) =>
@@ -77,45 +90,23 @@ export function questionRetired(qc: QueryClient, e: EventPayload<'question.retir
   );
 }
 
-function helloReceived(qc: QueryClient, hello: HelloOk) {
+/** A hello brings a list already read up to date; one nobody has read yet is read whole when first shown. */
+export function helloReceived(qc: QueryClient, hello: HelloOk) {
   if (hello.resumed) return; // replayed events bring the cache up to date (R2)
+  if (qc.getQueryData(questionsKey) === undefined) return;
   qc.setQueryData<QuestionRecord[]>(questionsKey, (list) => mergeRecords(list, hello.snapshot.pendingQuestions));
   // The snapshot holds only pending ones; outcomes missed while away come with the list.
-  void qc.invalidateQueries({ queryKey: questionsKey }, { cancelRefetch: false });
+  void qc.invalidateQueries({ queryKey: questionsKey, exact: true }, { cancelRefetch: false });
 }
 
-/** One subscription per (gateway client, query client), however many components ask for it. */
-const attached = new WeakMap<GatewayClient, Map<QueryClient, { count: number; detach: () => void }>>();
-
-function attach(client: GatewayClient, qc: QueryClient): () => void {
-  const offs = [
-    client.onHello((hello) => helloReceived(qc, hello)),
-    client.on('question.requested', (e) => questionRequested(qc, e)),
-    client.on('question.resolved', (e) => {
-      if (!questionResolved(qc, e)) void qc.invalidateQueries({ queryKey: questionsKey });
-      // Resolved anywhere means there is nothing left to send from this draft.
-      if (e.status !== 'pending') draftActions().draftDiscarded(e.id);
-    }),
-    client.on('question.retired', (e) => questionRetired(qc, e)),
-  ];
-  return () => offs.forEach((off) => off());
-}
-
-/** Keeps the questions query live from the socket: hello snapshots and the question events (Q8, Q10). */
-export function useQuestionsSync() {
-  const client = useGateway();
-  const qc = useQueryClient();
-  useEffect(() => {
-    let perClient = attached.get(client);
-    if (!perClient) attached.set(client, (perClient = new Map()));
-    const entry = perClient.get(qc) ?? { count: 0, detach: attach(client, qc) };
-    entry.count++;
-    perClient.set(qc, entry);
-    return () => {
-      entry.count--;
-      if (entry.count > 0) return;
-      entry.detach();
-      perClient.delete(qc);
-    };
-  }, [client, qc]);
+/** A record with its `question.resolved` event applied; what the event leaves out stays as it was. */
+export function withResolution(record: QuestionRecord, e: EventPayload<'question.resolved'>): QuestionRecord {
+  return {
+    ...record,
+    status: e.status,
+    answers: e.answers ?? record.answers,
+    resolvedBy: e.resolvedBy ?? record.resolvedBy,
+    reason: e.reason ?? record.reason,
+    replyMessageId: e.replyMessageId ?? record.replyMessageId,
+  };
 }

@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
-import { useQuestions, useQuestionsSync } from '../api/get-questions.ts';
+import { useQuestions } from '../api/get-questions.ts';
 import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
@@ -30,7 +30,6 @@ function DockFocus(props: {
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
 export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
-  useQuestionsSync();
   useAttention();
   const marksOf = useMarksOf(sessionKey);
   const requests =

@@ -2,19 +2,18 @@ import { useEffect } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
-import { draftActions } from '../stores/drafts.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
-import { isGone, useQuestionLink } from '../api/get-question.ts';
+import { useQuestion } from '../api/get-question.ts';
+import { draftActions } from '../stores/drafts.ts';
 import { LinkAnswerForm } from './link-answer-form.tsx';
 import { LinkOutcome } from './link-outcome.tsx';
-import { LinkTimeLeft } from './link-time-left.tsx';
+import { TimeLeft } from './time-left.tsx';
+import '../questions.css';
 import '../question-link.css';
 
 /** `/q/<id>`: one question on its own page, answerable alone (U11). */
 export default function QuestionLinkPage({ id }: { id: string }) {
-  const query = useQuestionLink(id);
-  const gone = isGone(query.error);
-  const record = query.data;
+  const { record, gone, error, fetching, retry } = useQuestion(id);
   const ended = gone || (record !== undefined && record.status !== 'pending');
 
   useEffect(() => {
@@ -30,16 +29,16 @@ export default function QuestionLinkPage({ id }: { id: string }) {
       </div>
     );
   if (record && record.status !== 'pending') return <LinkOutcome record={record} />;
-  if (record) return <PendingQuestion record={record} refreshError={query.isError ? query.error : null} retrying={query.isFetching} onRetry={() => void query.refetch()} />;
-  if (query.isError && !query.isFetching)
+  if (record) return <PendingQuestion record={record} refreshError={error} retrying={fetching} onRetry={retry} />;
+  if (error && !fetching)
     return (
       <div className="empty-state">
         <h1>Could not load the question</h1>
         <p className="inline-error" role="alert">
-          {errorMessage(query.error)}
+          {errorMessage(error)}
         </p>
         <p className="muted">Anything you typed for it is kept.</p>
-        <Button onClick={() => void query.refetch()}>Retry</Button>
+        <Button onClick={retry}>Retry</Button>
       </div>
     );
   return <p className="muted page-note">Loading the question…</p>;
@@ -59,7 +58,7 @@ function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingPro
           {record.mode === 'blocking' && record.expiresAtMs !== null && (
             <>
               {' · '}
-              <LinkTimeLeft expiresAtMs={record.expiresAtMs} />
+              <TimeLeft expiresAtMs={record.expiresAtMs} />
             </>
           )}
         </p>

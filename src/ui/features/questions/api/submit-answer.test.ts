@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { AskdockError } from '../../../../protocol/index.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
-import { endedElsewhere, resolveWithDraft, terminalOutcome, withResolution } from './resolution.ts';
+import { withResolution } from './get-questions.ts';
+import { answerRoute, endedElsewhere, resolveWithDraft, submitProblem, terminalOutcome } from './submit-answer.ts';
 import { questionRecord } from '../lib/test-record.ts';
 
 const pending = questionRecord();
@@ -33,6 +34,23 @@ describe('resolving a question from the dock or the link page', () => {
     expect(terminalOutcome(terminal)).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: undefined, reason: undefined });
     expect(terminalOutcome({ details: { question: { status: 'skipped' } } })?.status).toBe('skipped');
     expect(terminalOutcome(new AskdockError('QUESTION_NOT_FOUND', 'gone', { details: { id: 'q1' } }))).toBeNull();
+  });
+
+  it('[Q9][U9] an async question of a session answers through the outbox from the dock; everything else resolves', () => {
+    const asyncRecord = questionRecord({ mode: 'async', sessionKey: 's1' });
+    expect(answerRoute(asyncRecord, 'control-ui')).toBe('outbox');
+    expect(answerRoute(asyncRecord, 'link')).toBe('resolve');
+    expect(answerRoute(questionRecord({ mode: 'async' }), 'control-ui')).toBe('resolve');
+    expect(answerRoute(questionRecord({ sessionKey: 's1' }), 'control-ui')).toBe('resolve');
+  });
+
+  it('[Q5] a refused submit says why and that the answers are kept; a record that ended says nothing here', () => {
+    expect(submitProblem(new AskdockError('UNAVAILABLE', 'the gateway is restarting'))).toBe(
+      'Not sent: the gateway is restarting. Your answers are kept; try again.',
+    );
+    expect(submitProblem(new AskdockError('QUESTION_INVALID_ANSWER', 'env needs an answer'))).toBe('Not accepted: env needs an answer');
+    expect(submitProblem(new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered'))).toBeNull();
+    expect(submitProblem(null)).toBeNull();
   });
 
   it('[Q8] a question.resolved event fills in the record; what it leaves out stays', () => {

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { GatewayClient } from '../../../../client/client.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+import { draftActions } from '../stores/drafts.ts';
+import { helloReceived, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
+
+/** Feeds the questions cache from the socket: hello snapshots and the question events (Q8, Q10). Returns the detach. */
+export function attachQuestionsSync(client: GatewayClient, qc: QueryClient): () => void {
+  const offs = [
+    client.onHello((hello) => helloReceived(qc, hello)),
+    client.on('question.requested', (e) => questionRequested(qc, e)),
+    client.on('question.resolved', (e) => {
+      if (!questionResolved(qc, e) && qc.getQueryData(questionsKey) !== undefined)
+        void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
+      // Resolved anywhere means there is nothing left to send from this draft.
+      if (e.status !== 'pending') draftActions().draftDiscarded(e.id);
+    }),
+    client.on('question.retired', (e) => questionRetired(qc, e)),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+/** Mounted once, by the app shell, for the signed-in tab's life: every page reads the cache it keeps live. */
+export function QuestionsSync() {
+  const client = useGateway();
+  const qc = useQueryClient();
+  useEffect(() => attachQuestionsSync(client, qc), [client, qc]);
+  return null;
+}

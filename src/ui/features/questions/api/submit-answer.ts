@@ -1,0 +1,153 @@
+/**
+ * The one way an answer leaves this browser, for the dock and the link page alike. Every hop, from a key press to
+ * the agent's `askUser` result:
+ *
+ *  1. A key (through the command registry, commands.ts) or a click submits the form: `form.requestSubmit()`.
+ *  2. The form's submit (use-answer-form.ts) collects the draft into answers (src/answers/collect.ts) or names
+ *     what is missing, and calls `answer()` here.
+ *  3. `answerRoute` picks the road. A blocking question, a sessionless one, or any on the link page:
+ *     `question.resolve {id, answers, resolutionId, surface}` through the gateway client (src/client), with the
+ *     draft's one resolution id (stores/drafts.ts `submitStarted`), so a retry or a re-send after a reconnect is
+ *     the same resolve (Q5, P7). An async question of a session in the dock: a chat message in the Q9 form
+ *     (src/answers/async-reply.ts) queued in the outbox (lib/outbox), which sends it by `chat.send` with
+ *     `replyTo: {questionId, answers}` and one idempotency key until saved history confirms it (U9).
+ *  4. The gateway checks the answers (Q5, or Q9 for a reply), stores them and wakes the asker's
+ *     `question.waitAnswer`: the SDK's `askUser` (src/agent/sdk.ts) returns `{status:'answered', answers}` (T2).
+ *  5. Back here: the resolve's result patches the questions cache (api/get-questions.ts) and drops the draft;
+ *     `question.resolved` reaches every tab the same way (api/questions-sync.ts). A refusal because the record
+ *     ended elsewhere drops the draft and applies the outcome the error carries.
+ */
+import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import type { GatewayClient } from '../../../../client/client.ts';
+import { Answers, ResolvedBy, TerminalStatus, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
+import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
+import { errorCode, errorMessage } from '../../../lib/error-message.ts';
+import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
+import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
+import { useGateway } from '../../../lib/gateway.tsx';
+import { draftActions } from '../stores/drafts.ts';
+import { skipActions } from '../stores/skips.ts';
+import { questionResolved, questionsKey } from './get-questions.ts';
+
+/** Q1: where an answer came from. */
+export type AnswerSurface = 'control-ui' | 'link';
+
+export type Resolution = { kind: 'answer'; answers: Answers } | { kind: 'skip' };
+type Variables = { record: QuestionRecord } & Resolution;
+
+/** Every submit shares this key prefix, so one record reads busy whichever road its answer took. */
+export const submitKey = ['questions', 'submit'] as const;
+
+/** An async question of a session answers in its conversation (Q9, U9); a link page has no delivery line to show, so it resolves. */
+export function answerRoute(record: QuestionRecord, surface: AnswerSurface): 'outbox' | 'resolve' {
+  return surface === 'control-ui' && record.mode === 'async' && record.sessionKey !== undefined ? 'outbox' : 'resolve';
+}
+
+/** The outbox row for an async answer: the Q9 text, and the structured answers for `replyTo.answers`. */
+export function asyncAnswerInput(record: QuestionRecord & { sessionKey: string }, answers: Answers): EnqueueInput {
+  return { sessionKey: record.sessionKey, questionId: record.id, text: formatAsyncAnswerText(record.questions, answers), answers };
+}
+
+export async function queueAsyncAnswer(outbox: Outbox, record: QuestionRecord, answers: Answers) {
+  if (record.sessionKey === undefined) throw new Error(`question ${record.id} has no session to reply in: resolve it instead`);
+  draftActions().asyncAnswerQueued(record.id, answers);
+  return outbox.enqueue(asyncAnswerInput({ ...record, sessionKey: record.sessionKey }, answers));
+}
+
+/** Answers or skips question `id` with its draft's one resolution id, so the gateway answers a repeat with the first result (Q5). */
+export function resolveWithDraft(client: GatewayClient, id: string, resolution: Resolution, surface: AnswerSurface): Promise<Result<'question.resolve'>> {
+  const resolutionId = draftActions().submitStarted(id, resolution.kind === 'answer' ? resolution.answers : 'skip');
+  if (resolution.kind === 'skip') return client.request('question.resolve', { id, skip: true, resolutionId, surface });
+  return client.request('question.resolve', { id, answers: resolution.answers, resolutionId, surface });
+}
+
+/** A resolve refused because the record already ended or is gone: nothing is left to send from its draft. */
+export function endedElsewhere(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'QUESTION_ALREADY_TERMINAL' || code === 'QUESTION_NOT_FOUND';
+}
+
+// Stored records may carry null for what they lack; the cache keeps such fields absent.
+const TerminalDetails = z.object({
+  status: TerminalStatus,
+  answers: Answers.nullish().transform((v) => v ?? undefined),
+  resolvedBy: ResolvedBy.nullish().transform((v) => v ?? undefined),
+  reason: z.string().nullish().transform((v) => v ?? undefined),
+});
+export type TerminalOutcome = z.infer<typeof TerminalDetails>;
+
+/** The outcome QUESTION_ALREADY_TERMINAL carries in its details (or under their `question`), if it carries one. */
+export function terminalOutcome(error: unknown): TerminalOutcome | null {
+  const details = (error as { details?: unknown } | null)?.details;
+  const direct = TerminalDetails.safeParse(details);
+  if (direct.success) return direct.data;
+  const nested = TerminalDetails.safeParse((details as { question?: unknown } | null)?.question);
+  return nested.success ? nested.data : null;
+}
+
+/** What a failed submit says under the form; nothing when the record simply ended (its outcome shows instead). */
+export function submitProblem(error: unknown): string | null {
+  if (!error || endedElsewhere(error)) return null;
+  if (errorCode(error) === 'QUESTION_INVALID_ANSWER') return `Not accepted: ${errorMessage(error)}`;
+  return `Not sent: ${errorMessage(error)}. Your answers are kept; try again.`;
+}
+
+/** QUESTION_ALREADY_TERMINAL carries the record's outcome; read it where it is, else read the record again. */
+function endedWhileSending(qc: QueryClient, id: string, error: unknown) {
+  draftActions().draftDiscarded(id);
+  const outcome = terminalOutcome(error);
+  if (outcome && questionResolved(qc, { id, ...outcome })) return;
+  void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
+  void qc.invalidateQueries({ queryKey: ['question.get', id] });
+}
+
+/** Whether a submit of this record is in flight, also after the dock switched requests and back. */
+export function useIsSubmitting(recordId: string): boolean {
+  const predicate = (m: { state: { variables: unknown } }) => (m.state.variables as Variables | undefined)?.record.id === recordId;
+  return useIsMutating({ mutationKey: submitKey, predicate }) > 0;
+}
+
+/**
+ * Answer and Skip for one record from `surface`. Skipping an async question in the dock sends nothing: only this
+ * browser knows (U8). `onDone` runs once an answer is on its way (resolved, or safely in the outbox).
+ */
+export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, onDone?: () => void) {
+  const client = useGateway();
+  const qc = useQueryClient();
+  const outbox = useOutbox();
+  const busy = useIsSubmitting(record.id);
+  const mutation = useMutation({
+    mutationKey: submitKey,
+    mutationFn: async (v: Variables) => {
+      if (v.kind === 'answer' && answerRoute(v.record, surface) === 'outbox') {
+        await queueAsyncAnswer(outbox, v.record, v.answers);
+        return null;
+      }
+      return resolveWithDraft(client, v.record.id, v, surface);
+    },
+    onSuccess: (result, { record }) => {
+      if (!result) return;
+      const cached = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === record.id);
+      // The gateway's own event may have landed first and is the better record.
+      if (cached?.status === 'pending') {
+        const resolvedBy = { identity: client.hello?.auth.identity ?? '', surface, atMs: Date.now() };
+        questionResolved(qc, { id: record.id, status: result.status, answers: result.answers, resolvedBy });
+      }
+      draftActions().submitSucceeded(record.id);
+    },
+    onError: (error: unknown, { record }) => {
+      if (endedElsewhere(error)) endedWhileSending(qc, record.id, error);
+    },
+  });
+
+  const answer = (answers: Answers) => mutation.mutate({ record, kind: 'answer', answers }, { onSuccess: onDone });
+  const skip = () => {
+    if (record.mode === 'async' && surface === 'control-ui') {
+      skipActions().asyncSkipped(record.id);
+      onDone?.();
+    } else mutation.mutate({ record, kind: 'skip' }, { onSuccess: onDone });
+  };
+  const error = mutation.variables?.record.id === record.id ? mutation.error : null;
+  return { answer, skip, busy, problem: submitProblem(error) };
+}

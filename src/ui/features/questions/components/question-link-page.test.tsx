@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AskdockError, type QuestionRecord } from '../../../../protocol/index.ts';
+import { deployRecord, fakeClient, resetStores, setup } from '../test-helpers.tsx';
+import QuestionLinkPage from './question-link-page.tsx';
+
+const linkRecord = (over: Partial<QuestionRecord> = {}) => deployRecord({ sessionKey: undefined, ...over });
+const group = (name: string) => screen.getByRole('group', { name });
+
+/** A client whose question.get answers with `record` (or throws it), the rest as the fake gateway does. */
+function clientWith(get: () => QuestionRecord | Error) {
+  const client = fakeClient();
+  const base = client.request.getMockImplementation()!;
+  client.request.mockImplementation(async (method, params) => {
+    if (method !== 'question.get') return base(method, params);
+    const answer = get();
+    if (answer instanceof Error) throw answer;
+    return { question: answer };
+  });
+  return client;
+}
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('QuestionLinkPage', () => {
+  it('[U3][U11] the dock\'s form: digits pick, Ctrl+Enter submits through the command registry, surface "link"', async () => {
+    const user = userEvent.setup();
+    const client = clientWith(() => linkRecord());
+    setup([], client).render(<QuestionLinkPage id="q-deploy" />);
+    const env = await screen.findByRole('group', { name: 'Environment' });
+    await user.click(within(env).getByRole('radio', { name: 'Staging (Recommended)' }));
+    await user.keyboard('2');
+    expect(within(env).getByRole('radio', { name: 'Production' })).toBeChecked();
+    const other = within(group('Notify')).getByRole('textbox', { name: 'Other' });
+    await user.type(other, 'ops');
+    // A composing Ctrl+Enter (keyCode 229) is no submit.
+    other.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, keyCode: 229, isComposing: true, bubbles: true }));
+    expect(client.request.mock.calls.some(([method]) => method === 'question.resolve')).toBe(false);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(() =>
+      expect(client.request).toHaveBeenCalledWith('question.resolve', {
+        id: 'q-deploy',
+        answers: { env: ['Production'], notify: ['ops'] },
+        resolutionId: expect.any(String),
+        surface: 'link',
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Answer sent' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Question answered' })).toHaveTextContent('ops');
+  });
+
+  it('[U4][U5] a missing answer is named under its question; Esc collapses nothing here', async () => {
+    const user = userEvent.setup();
+    setup([], clientWith(() => linkRecord())).render(<QuestionLinkPage id="q-deploy" />);
+    await user.click(await screen.findByRole('radio', { name: 'Production' }));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(within(group('Notify')).getByRole('alert')).toHaveTextContent('Choose at least one option or type an answer in Other.');
+    expect(within(group('Environment')).queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Collapse questions' })).toBeNull();
+  });
+
+  it('[U11] a failed load says so and Retry reads it again; a question that is gone stays gone', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const client = clientWith(() => (fail ? new AskdockError('UNAVAILABLE', 'the gateway is restarting') : linkRecord()));
+    setup([], client).render(<QuestionLinkPage id="q-deploy" />);
+    expect(await screen.findByRole('heading', { name: 'Could not load the question' }, { timeout: 5000 })).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('group', { name: 'Environment' })).toBeInTheDocument();
+    cleanup();
+    setup([], clientWith(() => new AskdockError('QUESTION_NOT_FOUND', 'no such question'))).render(<QuestionLinkPage id="q-gone" />);
+    expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
+  });
+
+  it('[U7][Q8] the record lives in the one questions cache: its event ends the page in place', async () => {
+    const { client, render, queryClient } = setup([], clientWith(() => linkRecord()));
+    render(<QuestionLinkPage id="q-deploy" />);
+    await screen.findByRole('group', { name: 'Environment' });
+    expect(queryClient.getQueryData<QuestionRecord[]>(['questions'])?.map((r) => r.id)).toEqual(['q-deploy']);
+    client.emit('question.resolved', { id: 'q-deploy', status: 'cancelled', reason: 'run-ended' });
+    expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Question cancelled' })).toHaveTextContent('Where should I deploy?');
+  });
+});

@@ -1,0 +1,69 @@
+import { useRef, useState, type FormEvent } from 'react';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { collectAnswers } from '../../../../answers/collect.ts';
+import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
+import { useSubmitAnswer, type AnswerSurface } from '../api/submit-answer.ts';
+import { optionId } from '../components/dom-ids.ts';
+import { draftActions, useDraftsStore } from '../stores/drafts.ts';
+
+type Options = {
+  /** Once an answer is on its way. */
+  onDone?: () => void;
+  /** A submit found questions without an answer (their ids, in order). */
+  onMissing?: (missing: string[]) => void;
+};
+
+/**
+ * The answer form the dock and the link page share: a submit collects the draft, names what is missing or sends it
+ * (api/submit-answer.ts); keys and buttons reach it through the command registry and `requestSubmit()`.
+ */
+export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { onDone, onMissing }: Options = {}) {
+  const { answer, skip, busy, problem } = useSubmitAnswer(record, surface, onDone);
+  // Missing-answer messages show only after a try, and belong to the record they were for.
+  const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
+  const formRef = useRef<HTMLFormElement>(null);
+  const draftItems = () => useDraftsStore.getState().drafts[record.id]?.items;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const result = collectAnswers(record, draftItems());
+    if (!result.ok) {
+      setAttempted({ recordId: record.id, items: result.missing });
+      onMissing?.(result.missing);
+      return;
+    }
+    answer(result.answers);
+  };
+
+  /** Marks `itemIds` attempted and returns those still without an answer (Next on one step). */
+  const check = (itemIds: string[]): string[] => {
+    const result = collectAnswers(record, draftItems());
+    const missing = result.ok ? [] : result.missing.filter((id) => itemIds.includes(id));
+    if (missing.length) setAttempted({ recordId: record.id, items: missing });
+    return missing;
+  };
+
+  /** Picks option `index` of the question holding `target`, else of `fallbackItemId`, and moves focus to it (U3). */
+  const pick = (index: number, target: EventTarget | null, fallbackItemId: string) => {
+    const holder = target instanceof Element ? target.closest('[data-question-id]')?.getAttribute('data-question-id') : null;
+    const item = record.questions.find((q) => q.id === holder) ?? record.questions.find((q) => q.id === fallbackItemId);
+    const option = item?.options[index];
+    if (!item || !option) return;
+    draftActions().optionPicked(record.id, item.id, option.label, item.multiSelect === true);
+    const picked = document.getElementById(optionId(record.id, item.id, index));
+    if (picked) focusWithoutLayout(picked);
+  };
+
+  return {
+    formRef,
+    onSubmit,
+    submit: () => formRef.current?.requestSubmit(),
+    skip,
+    busy,
+    problem,
+    check,
+    pick,
+    attempted: attempted.recordId === record.id ? attempted.items : [],
+  };
+}
