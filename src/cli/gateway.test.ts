@@ -63,8 +63,8 @@ describe('askdock gateway', () => {
     expect(child.url).not.toMatch(/:0$/);
     const identities = JSON.parse(readFileSync(join(dir, 'run', 'identities.json'), 'utf8'));
     const operator = identities.identities.find((i: { id: string }) => i.id === 'operator');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(child.stdout).toContain(`Control UI: ${child.url}/?token=${operator.token}`);
+    // The link is a line of its own after the listening line; on a busy machine it may come a while later.
+    await expect.poll(() => child.stdout, { timeout: 10_000 }).toContain(`Control UI: ${child.url}/?token=${operator.token}`);
     const c = await TestClient.open(child.wsUrl);
     expect((await c.connect(operator.token)).ok).toBe(true);
     child.proc.kill('SIGTERM');
