@@ -4,6 +4,8 @@ import { ConnectionStatus } from '../features/connection/components/connection-s
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { useRoute } from '../lib/router.tsx';
+import { ThemeToggle } from '../components/theme-toggle.tsx';
+import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
 import { AppRoutes } from './app-routes.tsx';
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
@@ -17,7 +19,11 @@ export function AppShell() {
       <QuestionsSync />
       <header className="app-header">
         <span className="app-brand">askdock</span>
-        <ConnectionStatus />
+        <div className="app-header-actions">
+          <ConnectionStatus />
+          <EnableNotifications />
+          <ThemeToggle />
+        </div>
       </header>
       <div className="app-body">
         <SessionsNav activeKey={route.name === 'session' ? route.sessionKey : undefined} />

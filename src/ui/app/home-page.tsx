@@ -18,7 +18,10 @@ export function HomePage() {
   return (
     <div className="empty-state">
       <h1>No sessions yet</h1>
-      <p className="muted">Start one with New session in the sessions list; the agent answers there and asks you its questions.</p>
+      <p className="muted">
+        Start a session, then type <kbd>deploy</kbd>: the demo agent asks you a two-question prompt right above the composer.
+        Agents you connect (Claude Code, Codex, <code>askdock ask</code>) ask here too.
+      </p>
     </div>
   );
 }

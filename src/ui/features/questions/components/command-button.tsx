@@ -10,11 +10,13 @@ type Props = {
   variant?: ButtonProps['variant'];
   /** Shown instead of the label, which stays the accessible name (as hidden text, so it never mismatches a visible label). */
   icon?: ReactNode;
+  /** A shorter visible text; the full label stays the accessible name and begins with it. */
+  short?: string;
   hint?: boolean;
 };
 
 /** A button driven by the command registry: same label, enabled state, action and key hint as the keyboard. */
-export function CommandButton({ command, ctx, variant = 'secondary', icon, hint = true }: Props) {
+export function CommandButton({ command, ctx, variant = 'secondary', icon, short, hint = true }: Props) {
   const keys = hint ? command.keys?.(IS_MAC) : undefined;
   const enabled = command.enabled(ctx);
   return (
@@ -26,11 +28,17 @@ export function CommandButton({ command, ctx, variant = 'secondary', icon, hint 
       aria-disabled={!enabled || undefined}
       title={icon ? command.label : undefined}
       aria-keyshortcuts={command.shortcut?.(IS_MAC)}
+      aria-label={short ? command.label : undefined}
       onClick={() => {
         if (enabled) command.run(ctx);
       }}
     >
-      {icon ? (
+      {short ? (
+        <>
+          {icon && <span aria-hidden="true">{icon}</span>}
+          {short}
+        </>
+      ) : icon ? (
         <>
           <span aria-hidden="true">{icon}</span>
           <VisuallyHidden>{command.label}</VisuallyHidden>

@@ -1,7 +1,6 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { commands, type CommandContext } from '../commands.ts';
 import { CommandButton } from './command-button.tsx';
-import { EnableNotifications } from './enable-notifications.tsx';
 import { RequestNav } from './request-nav.tsx';
 import { TimeLeft } from './time-left.tsx';
 
@@ -15,6 +14,11 @@ export function DockHeader({ record, ctx, position }: Props) {
         {!ctx.stacked && ctx.questionCount > 1 && (
           <span className="qd-stepper">
             Question {ctx.step + 1} of {ctx.questionCount}
+            <span className="qd-dots" aria-hidden="true">
+              {record.questions.map((q, i) => (
+                <span key={q.id} className="qd-dot" data-state={i < ctx.step ? 'done' : i === ctx.step ? 'current' : undefined} />
+              ))}
+            </span>
           </span>
         )}
         {record.mode === 'async' && <span className="qd-muted">Not blocking the agent</span>}
@@ -22,8 +26,7 @@ export function DockHeader({ record, ctx, position }: Props) {
       </div>
       <div className="qd-header-actions">
         <RequestNav ctx={ctx} position={position} />
-        <EnableNotifications />
-        <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" icon="▾" />
+        <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" short="Collapse" hint={false} />
       </div>
     </div>
   );

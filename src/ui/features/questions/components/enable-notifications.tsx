@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { BellIcon } from '../../../components/ui/icons.tsx';
 
 // Reading `Notification.permission` asks the browser each time, and the header mounts with every question: read it once.
 let known: NotificationPermission | undefined;
@@ -8,7 +9,7 @@ function permissionNow(): NotificationPermission {
   return (known ??= Notification.permission);
 }
 
-/** Offered only while the browser has not been asked yet; after an answer either way it stays out of sight (U13). */
+/** Asked for once, from the top bar. Offered only while the browser has not been asked yet; after an answer either way it stays out of sight (U13). */
 export function EnableNotifications() {
   const [permission, setPermission] = useState(permissionNow);
   if (permission !== 'default') return null;
@@ -17,12 +18,14 @@ export function EnableNotifications() {
     <Button
       variant="ghost"
       size="sm"
-      className="qd-enable-notifications"
+      className="btn-icon"
+      aria-label="Enable notifications"
+      title="Enable notifications: hear about questions while this tab is hidden"
       onClick={() => {
         void Notification.requestPermission().then(settle, () => settle(Notification.permission));
       }}
     >
-      Enable notifications
+      <BellIcon />
     </Button>
   );
 }

@@ -4,12 +4,11 @@ import { itemAnswer, type QuestionItemRecord } from '../../../../answers/collect
 import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';
-import { KbdHint } from './kbd-hint.tsx';
 
 /** `locked` while a submit is in flight: choices stay focusable (focus is never dropped) but do not change. */
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
 
-/** Options as Radix radios (single-select) or checkboxes (multi-select), each named by its label (U12). */
+/** Options as full-width cards (the whole card takes the click; its number key before the label) over Radix radios (single-select) or checkboxes (multi-select), each named by its label (U12). */
 export function OptionList({ recordId, item, locked, attempted }: Props) {
   const draft = useItemDraft(recordId, item.id);
   const { optionPicked } = useDraftActions();
@@ -37,7 +36,11 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
     );
     return (
       <div className="qd-option" key={option.label} data-checked={draft.chosen.includes(option.label) || undefined}>
-        {control}
+        {key && (
+          <kbd className="qd-option-key" aria-hidden="true">
+            {key}
+          </kbd>
+        )}
         <span className="qd-option-text">
           <label htmlFor={id} className="qd-option-label">
             {option.label}
@@ -48,7 +51,7 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
             </span>
           )}
         </span>
-        {key && <KbdHint keys={[key]} />}
+        {control}
       </div>
     );
   });

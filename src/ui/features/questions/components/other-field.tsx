@@ -1,17 +1,24 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
+import { optionKey } from '../commands.ts';
 import { otherId } from './dom-ids.ts';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean };
 
-/** Free text on every question (U4): never an authored option, and text equal to a label stays text (U6). */
+/** The last card of the list, with its own number key. Free text on every question (U4): never an authored option, and text equal to a label stays text (U6). */
 export function OtherField({ recordId, item, locked }: Props) {
   const text = useDraftsStore((s) => s.drafts[recordId]?.items[item.id]?.other ?? '');
   const { otherTextChanged } = useDraftActions();
   const id = otherId(recordId, item.id);
   const multi = item.multiSelect === true;
+  const key = optionKey(item.options.length + 1);
   return (
-    <div className="qd-other">
+    <div className="qd-option qd-other" data-filled={text.trim() !== '' || undefined}>
+      {key && (
+        <kbd className="qd-option-key" aria-hidden="true">
+          {key}
+        </kbd>
+      )}
       <label htmlFor={id} className="qd-other-label">
         Other
       </label>

@@ -1,5 +1,6 @@
 import { commands, type CommandContext } from '../commands.ts';
 import { CommandButton } from './command-button.tsx';
+import { KeyHints } from './key-hints.tsx';
 
 /** Skip on the left; Back and Next, or Submit on the last step, on the right (U2, U5). */
 export function StepperFooter({ ctx, error }: { ctx: CommandContext; error: string | null }) {
@@ -14,12 +15,12 @@ export function StepperFooter({ ctx, error }: { ctx: CommandContext; error: stri
       )}
       <CommandButton command={commands.skip} ctx={ctx} variant="ghost" />
       <span className="qd-spacer" />
-      {ctx.busy && <span className="qd-muted">Sending…</span>}
-      {stepping && <CommandButton command={commands.back} ctx={ctx} />}
+      {ctx.busy ? <span className="qd-muted">Sending…</span> : <KeyHints ctx={ctx} last={last} />}
+      {stepping && <CommandButton command={commands.back} ctx={ctx} hint={false} />}
       {last ? (
-        <CommandButton command={commands.submit} ctx={ctx} variant="primary" />
+        <CommandButton command={commands.submit} ctx={ctx} variant="primary" hint={false} />
       ) : (
-        <CommandButton command={commands.next} ctx={ctx} variant="primary" />
+        <CommandButton command={commands.next} ctx={ctx} variant="primary" hint={false} />
       )}
     </div>
   );

@@ -3,7 +3,7 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { collectAnswers } from '../../../../answers/collect.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useSubmitAnswer, type AnswerSurface } from '../api/submit-answer.ts';
-import { optionId } from '../components/dom-ids.ts';
+import { optionId, otherId } from '../components/dom-ids.ts';
 import { draftActions, useDraftsStore } from '../stores/drafts.ts';
 
 type Options = {
@@ -48,6 +48,12 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
   const pick = (index: number, target: EventTarget | null, fallbackItemId: string) => {
     const holder = target instanceof Element ? target.closest('[data-question-id]')?.getAttribute('data-question-id') : null;
     const item = record.questions.find((q) => q.id === holder) ?? record.questions.find((q) => q.id === fallbackItemId);
+    if (item && index === item.options.length) {
+      // The number after the last option is the Other card's: it takes focus, the digit is not typed.
+      const other = document.getElementById(otherId(record.id, item.id));
+      if (other) focusWithoutLayout(other);
+      return;
+    }
     const option = item?.options[index];
     if (!item || !option) return;
     draftActions().optionPicked(record.id, item.id, option.label, item.multiSelect === true);

@@ -1,0 +1,34 @@
+import type { SVGProps } from 'react';
+
+/** Small line icons drawn in the text colour; decorative (the button around them carries the name). */
+function Icon({ children, ...rest }: SVGProps<SVGSVGElement>) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
+      {children}
+    </svg>
+  );
+}
+
+export const BellIcon = () => (
+  <Icon>
+    <path d="M4 11V7a4 4 0 0 1 8 0v4l1 1.5H3L4 11Z" />
+    <path d="M6.5 14h3" />
+  </Icon>
+);
+export const SunIcon = () => (
+  <Icon>
+    <circle cx="8" cy="8" r="3" />
+    <path d="M8 1.5v1.5M8 13v1.5M1.5 8H3M13 8h1.5M3.4 3.4l1 1M11.6 11.6l1 1M3.4 12.6l1-1M11.6 4.4l1-1" />
+  </Icon>
+);
+export const MoonIcon = () => (
+  <Icon>
+    <path d="M13 9.5A5.5 5.5 0 1 1 6.5 3a4.5 4.5 0 0 0 6.5 6.5Z" />
+  </Icon>
+);
+export const SystemIcon = () => (
+  <Icon>
+    <circle cx="8" cy="8" r="5.5" />
+    <path d="M8 2.5v11A5.5 5.5 0 0 0 8 2.5Z" fill="currentColor" />
+  </Icon>
+);

@@ -1,0 +1,43 @@
+import { create } from 'zustand';
+
+/** The person's colour theme: `system` follows `prefers-color-scheme`; the others pin `<html data-theme>`. */
+export type ThemeChoice = 'system' | 'light' | 'dark';
+const KEY = 'askdock.theme';
+const ORDER: ThemeChoice[] = ['system', 'light', 'dark'];
+
+function stored(): ThemeChoice {
+  try {
+    const value = localStorage.getItem(KEY);
+    return value === 'light' || value === 'dark' ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function apply(choice: ThemeChoice) {
+  const root = document.documentElement;
+  if (choice === 'system') delete root.dataset.theme;
+  else root.dataset.theme = choice;
+}
+
+type ThemeState = { choice: ThemeChoice; themeCycled: () => void };
+
+export const useTheme = create<ThemeState>((set, get) => ({
+  choice: stored(),
+  themeCycled: () => {
+    const choice = ORDER[(ORDER.indexOf(get().choice) + 1) % ORDER.length];
+    try {
+      if (choice === 'system') localStorage.removeItem(KEY);
+      else localStorage.setItem(KEY, choice);
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+    apply(choice);
+    set({ choice });
+  },
+}));
+
+/** Called once before the first render, so a pinned theme never flashes the other one. */
+export function applyStoredTheme() {
+  apply(stored());
+}
