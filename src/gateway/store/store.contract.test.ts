@@ -786,6 +786,8 @@ describe('sqlite store on disk', () => {
     const pagesInFile = () => readFileSync(harness.file).readUInt32BE(28);
     const store = openSqliteStore(harness.file, { checkpointInBackground: true });
     expect(store.settings()).toMatchObject({ journalMode: 'WAL', checkpoints: 'background' });
+    // The thread may fold the schema's own pages in at any moment (a busy machine makes the big commit slow): let it first.
+    await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(1);
     const before = pagesInFile();
     // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
     store.transaction(() => {
