@@ -5,6 +5,7 @@
  * turns into once it resolves (H5). Framework-free: imports only the protocol.
  */
 import type { QuestionRecord } from '../protocol/index.ts';
+import { endedOutcome, summaryLine } from './summary.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */
 export type ReadableItem = QuestionRecord['questions'][number] & { url?: string };
@@ -64,13 +65,9 @@ type Outcome = Pick<QuestionRecord, 'status' | 'answers' | 'questions'>;
  * `Answered: Environment: Staging · Notify: Email, Slack`), `Skipped`, `Expired`, `Cancelled`; null while pending.
  */
 export function readableOutcome(record: Outcome): string | null {
-  if (record.status === 'pending') return null;
-  if (record.status !== 'answered') return NO_ANSWER_WORDS[record.status];
+  if (record.status !== 'answered') return endedOutcome(record.status, true);
   const answers = record.answers;
   if (!answers) return 'Answered';
-  const values = (id: string) => (answers[id] ?? []).join(', ');
-  if (record.questions.length === 1) return `Answered: ${values(record.questions[0].id)}`;
-  return `Answered: ${record.questions.map((q) => `${oneLine(q.header || q.question)}: ${values(q.id)}`).join(' · ')}`;
+  if (record.questions.length === 1) return `Answered: ${(answers[record.questions[0].id] ?? []).join(', ')}`;
+  return `Answered: ${summaryLine(record.questions, answers)}`;
 }
-
-const NO_ANSWER_WORDS = { skipped: 'Skipped', expired: 'Expired', cancelled: 'Cancelled' } as const;

@@ -33,6 +33,8 @@ function parseFlags(argv: string[]): Flags | string {
   return { host, port, db: (values.db as string | undefined) ?? './.askdock/askdock.db', config: values.config as string | undefined };
 }
 
+const say = (line: string) => process.stdout.write(line + '\n');
+
 /** `askdock gateway`: the gateway alone, until SIGINT or SIGTERM. */
 export async function run(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
@@ -46,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let gateway;
   try {
-    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config });
+    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config, announce: say });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);

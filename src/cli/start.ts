@@ -80,7 +80,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
 
   let gateway;
   try {
-    gateway = await startGateway({ host: opts.host, port: opts.port, dbPath: join(opts.dir, 'askdock.db'), uiDir: join(ROOT, 'dist') });
+    gateway = await startGateway({ host: opts.host, port: opts.port, dbPath: join(opts.dir, 'askdock.db'), uiDir: join(ROOT, 'dist'), announce: (line) => process.stdout.write(line + '\n') });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       return failure('start', new Error(`port ${opts.port} on ${opts.host} is in use: stop the other process or pass --port N (0 picks a free one)`));

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { GatewayConfig, formatPath, type IdentityConfig, type Role, type Scope } from '../protocol/index.ts';
+import { parseChannels } from './channels/config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
 export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope> };
@@ -30,6 +31,8 @@ export function parseConfig(raw: unknown, where: string): GatewayConfig {
     ids.add(identity.id);
     tokens.add(hash);
   });
+  const channels = parseChannels(parsed.data.channels, ids);
+  if (!channels.ok) throw new ConfigError(`${where}: ${channels.problems.join('; ')}`);
   return parsed.data;
 }
 

@@ -5,6 +5,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { CloseCode, type GatewayConfig } from '../protocol/index.ts';
+import { Channels } from './channels/channels.ts';
+import { parseChannels } from './channels/config.ts';
 import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
@@ -64,6 +66,10 @@ export type GatewayOptions = {
   /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   log?: (line: string) => void;
+  /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
+  announce?: (line: string) => void;
+  /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
+  channelRetry?: { baseDelayMs?: number; maxDelayMs?: number };
 };
 
 export type RunningGateway = {
@@ -78,6 +84,8 @@ export type RunningGateway = {
   identitiesCreated: boolean;
   identitiesFile?: string;
   store: Store;
+  /** The configured chat channels (H1), connecting in the background. */
+  channels: Channels;
   close(): Promise<void>;
 };
 
@@ -133,6 +141,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     turn,
   });
 
+  const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
+  const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
+    log,
+    announce: opts.announce ?? log,
+    checkFrames,
+    ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
+  });
+
   const connections = new Set<Connection>();
   // Shared frames are written pre-built under ws (wire.ts), which holds only while no extension is negotiated.
   const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload, perMessageDeflate: false });
@@ -141,7 +157,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     allowedHosts: [...(identities.config.allowedHosts ?? []), ...(opts.allowedHosts ?? [])],
     allowedOrigins: [...(identities.config.allowedOrigins ?? []), ...(opts.allowedOrigins ?? [])],
   };
-  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach));
+  // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
+  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
@@ -180,8 +197,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     const frame = textFrame(JSON.stringify({ type: 'event', event: 'tick', payload: { ts: clock.now() } }));
     for (const conn of connections) if (conn.isOpen) conn.send(frame);
     tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
+  channels.start();
   };
   tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
+  channels.start();
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? 7420);
@@ -191,6 +210,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const close = () =>
     (closing ??= (async () => {
       if (tickTimer) clock.clearTimeout(tickTimer);
+      await channels.stop();
       server.close();
       const closed = [...connections].map(
         (conn) =>
@@ -221,6 +241,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     identitiesCreated: identities.created,
     ...(identities.file ? { identitiesFile: identities.file } : {}),
     store,
+    channels,
     close,
   };
 }

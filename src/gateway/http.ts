@@ -67,13 +67,14 @@ export function resolveStatic(root: string, urlPath: string): string | null {
 const OPEN: ReachPolicy = { loopback: false, allowedHosts: [], allowedOrigins: [] };
 
 /** GET /healthz, then the built UI with an index.html fallback for client routes (`/s/…`, `/q/…`). */
-export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN) {
+export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, routes?: (req: IncomingMessage, res: ServerResponse) => boolean) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const head = req.method === 'HEAD';
     // S2 on every answer, errors included.
     for (const [name, value] of Object.entries(securityHeaders(req.headers.host))) res.setHeader(name, value as string);
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
       return send(res, 421, 'text/plain; charset=utf-8', 'misdirected request: this gateway does not answer to that Host (S3)\n', head);
+    if (routes?.(req, res)) return;
     if (req.method !== 'GET' && !head) {
       res.setHeader('allow', 'GET, HEAD');
       return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', head);

@@ -38,6 +38,8 @@ type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
+  /** In-process listeners (the channels): every committed event, unfiltered; each decides what it may use. */
+  private readonly listeners = new Set<(ev: StoredEvent) => void>();
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
@@ -58,6 +60,12 @@ export class EventHub {
   /** `seenSeq`: the newest seq its hello-ok snapshot or replay covered; it gets only later events. */
   add(sub: Subscriber, seenSeq: number): void {
     this.subscribers.set(sub, seenSeq);
+  }
+
+  /** Calls `fn` with every event once it is committed; returns the unsubscribe. */
+  listen(fn: (ev: StoredEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   remove(sub: Subscriber): void {
@@ -122,6 +130,7 @@ export class EventHub {
     }
     if (committed) {
       for (const ev of group.events) this.fanOut(ev);
+      for (const fn of this.listeners) for (const ev of group.events) this.runHook('event listener', () => fn(ev));
       for (const fn of group.after) this.runHook('after-commit hook', () => fn());
     }
     for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));

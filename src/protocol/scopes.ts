@@ -53,5 +53,7 @@ export const GatewayConfig = z.object({
       rateLimit: z.object({ burst: z.number().int().positive(), perSecond: z.number().positive() }).optional(),
     })
     .optional(),
+  /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
+  channels: z.unknown().optional(),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;

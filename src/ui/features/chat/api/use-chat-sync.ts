@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
 import { endStreams, upsertMessage, type HistoryData } from '../lib/history-cache.ts';
 import { chatKeys } from './get-history.ts';
+import { runsActions } from '../stores/runs-store.ts';
 
 /** Merges live `chat` events into loaded histories; after a reconnect that could not resume, reads them again (R2). */
 export function useChatSync() {
@@ -13,8 +14,14 @@ export function useChatSync() {
     queryClient.setQueryData<HistoryData>(chatKeys.history(sessionKey), (data) => upsertMessage(data, message, state === 'delta'));
   });
 
-  useGatewayEvent('run.ended', ({ runId, sessionKey }) => {
-    if (sessionKey) queryClient.setQueryData<HistoryData>(chatKeys.history(sessionKey), (data) => endStreams(data, runId));
+  useGatewayEvent('run.started', ({ runId, sessionKey }) => {
+    if (sessionKey) runsActions().runStarted(sessionKey, runId);
+  });
+
+  useGatewayEvent('run.ended', ({ runId, sessionKey, stopReason }) => {
+    if (!sessionKey) return;
+    queryClient.setQueryData<HistoryData>(chatKeys.history(sessionKey), (data) => endStreams(data, runId));
+    runsActions().runEnded(sessionKey, runId, stopReason);
   });
 
   useGatewayHello((hello) => {

@@ -1,12 +1,11 @@
 import { memo, useId } from 'react';
 import type { TranscriptMessage } from '../lib/history-cache.ts';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 
 const AUTHOR: Record<TranscriptMessage['role'], string> = { user: 'You', assistant: 'Agent', system: 'System' };
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** One chat message; an assistant reply still streaming is marked busy and shows a caret. Memoised: a new message re-renders its own row only. */
 export const MessageItem = memo(function MessageItem({ message }: { message: TranscriptMessage }) {
-  const when = new Date(message.createdAtMs);
   const authorId = useId();
   return (
     <article
@@ -16,7 +15,7 @@ export const MessageItem = memo(function MessageItem({ message }: { message: Tra
     >
       <header className="message-meta">
         <span id={authorId} className="message-author">{AUTHOR[message.role]}</span>
-        <time dateTime={when.toISOString()}>{timeFormat.format(when)}</time>
+        <RelativeTime ms={message.createdAtMs} />
       </header>
       <p className="message-text">
         {message.text}

@@ -1,7 +1,8 @@
 import type { Session } from '../../../../protocol/index.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
-import { activityLabel, lastActivityMs, sessionTitle } from '../lib/session-list.ts';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { lastActivityMs, sessionTitle } from '../lib/session-list.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 
 /** One row of the sessions list: its title and, when questions wait in it, their count. */
@@ -16,7 +17,7 @@ export function SessionLink({ session, active }: { session: Session; active: boo
       onClick={sessionPicked}
     >
       <span className="session-link-title">{sessionTitle(session)}</span>
-      <span className="session-link-meta">{activityLabel(lastActivityMs(session))}</span>
+      <RelativeTime className="session-link-meta" ms={lastActivityMs(session)} />
       {count > 0 && (
         <span className="badge">
           {count}

@@ -19,12 +19,3 @@ export function upsertSession(sessions: readonly Session[] | undefined, session:
 export function sessionTitle(session: Pick<Session, 'title'>): string {
   return session.title.trim() || 'Untitled session';
 }
-
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dayOfYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-/** A short "when": the time for today, else the day. */
-export function activityLabel(ms: number, nowMs: number = Date.now()): string {
-  const when = new Date(ms);
-  return when.toDateString() === new Date(nowMs).toDateString() ? timeOfDay.format(when) : dayOfYear.format(when);
-}

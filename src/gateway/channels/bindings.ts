@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import type { Core } from '../core.ts';
+import type { ChannelName } from './types.ts';
+
+/** Where a question was posted, and whether its outcome is shown there yet (H5). */
+export type PostRecord = { conversation: string; ref?: string; outcomeShown?: boolean };
+
+/** A short, stable stand-in for a question id in button data (Telegram allows 64 bytes of it). */
+export function questionToken(questionId: string): string {
+  return createHash('sha256').update(questionId).digest('base64url').slice(0, 16);
+}
+
+/**
+ * What a channel must remember across restarts, in the store's meta table (so it works on every store):
+ * conversation <-> session (H2), and per posted question its message and its button token.
+ */
+export class ChannelBindings {
+  constructor(
+    private readonly core: Core,
+    private readonly name: ChannelName,
+  ) {}
+
+  private key(kind: string, id: string): string {
+    return `channel.${this.name}.${kind}.${id}`;
+  }
+
+  private get(kind: string, id: string): string | undefined {
+    return this.core.store.getMeta(this.key(kind, id));
+  }
+
+  private set(entries: [kind: string, id: string, value: string][]): void {
+    this.core.hub.commit(() => {
+      for (const [kind, id, value] of entries) this.core.store.setMeta(this.key(kind, id), value);
+    });
+  }
+
+  sessionOf(conversation: string): string | undefined {
+    return this.get('conversation', conversation);
+  }
+
+  conversationOf(sessionKey: string): string | undefined {
+    return this.get('session', sessionKey);
+  }
+
+  bind(conversation: string, sessionKey: string): void {
+    this.set([
+      ['conversation', conversation, sessionKey],
+      ['session', sessionKey, conversation],
+    ]);
+  }
+
+  post(questionId: string): PostRecord | undefined {
+    const raw = this.get('post', questionId);
+    return raw ? (JSON.parse(raw) as PostRecord) : undefined;
+  }
+
+  savePost(questionId: string, record: PostRecord): void {
+    this.set([
+      ['post', questionId, JSON.stringify(record)],
+      ['token', questionToken(questionId), questionId],
+    ]);
+  }
+
+  questionOfToken(token: string): string | undefined {
+    return this.get('token', token);
+  }
+}

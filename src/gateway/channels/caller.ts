@@ -1,0 +1,59 @@
+import { AskdockError, type GatewayConfig, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
+import { dispatch } from '../dispatch.ts';
+import type { ConnInfo } from '../handlers/types.ts';
+import { newId } from '../ids.ts';
+
+/**
+ * H4: what a channel does for a platform user goes through the same method dispatch (scopes, A3 visibility,
+ * validation) as any client, as the mapped identity, on an in-process connection whose surface is `channel:<name>`.
+ */
+export class ChannelCaller {
+  private readonly identities = new Map<string, Identity>();
+  private readonly conns = new Map<string, ConnInfo>();
+
+  constructor(
+    private readonly core: Core,
+    config: GatewayConfig,
+    private readonly surface: string,
+    private readonly checkFrames: boolean,
+  ) {
+    for (const entry of config.identities)
+      this.identities.set(entry.id, { id: entry.id, role: entry.role, scopes: new Set(entry.scopes) });
+  }
+
+  identity(id: string): Identity | undefined {
+    return this.identities.get(id);
+  }
+
+  private conn(identity: Identity): ConnInfo {
+    let conn = this.conns.get(identity.id);
+    if (!conn) {
+      conn = {
+        connId: newId('c'),
+        identity,
+        clientId: `${this.surface}:${identity.id}`,
+        mode: 'ui',
+        surface: this.surface,
+        viewer: { identity, subscribed: () => false },
+      };
+      this.conns.set(identity.id, conn);
+    }
+    return conn;
+  }
+
+  /** Calls `method` as `identityId`; resolves once its writes are durable (R3), as a socket's answer would. */
+  async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
+    const identity = this.identities.get(identityId);
+    if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
+    const ctx = { core: this.core, conn: this.conn(identity), signal: new AbortController().signal };
+    const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
+    await new Promise<void>((done, fail) =>
+      this.core.hub.whenDurable((committed) =>
+        committed ? done() : fail(new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save it`, { retryable: true })),
+      ),
+    );
+    return result;
+  }
+}

@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import { credentialWarning, detectCredential } from '../../answers/credentials.ts';
+import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
+import { replyHint } from '../../answers/readable-prompt.ts';
+import { AskdockError, type AnswerProblem, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
+import type { Core } from '../core.ts';
+import type { StoredEvent } from '../store/types.ts';
+import { canAnswerQuestion } from '../visibility.ts';
+import { ChannelBindings } from './bindings.ts';
+import type { ChannelCaller } from './caller.ts';
+import { ChannelOutbox } from './outbox.ts';
+import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost } from './render.ts';
+import type { ChannelAdapter, ChannelSink, Inbound, Press, PressReply } from './types.ts';
+
+export type ChannelOptions = {
+  users: Record<string, string>;
+  log: (line: string) => void;
+  retry?: { baseDelayMs?: number; maxDelayMs?: number };
+};
+
+/**
+ * One configured platform inside the gateway (H1-H5): its conversations are sessions, its users' messages and
+ * presses go through the dispatch as their mapped identities, and the bound sessions' questions and agent
+ * replies go out through a retrying outbox.
+ */
+export class Channel implements ChannelSink {
+  readonly bindings: ChannelBindings;
+  readonly outbox: ChannelOutbox;
+  private readonly surface: string;
+  /** Inbound work runs one at a time, so a conversation's first two messages make one session. */
+  private inbound: Promise<unknown> = Promise.resolve();
+  private unlisten: (() => void) | null = null;
+  private said = 0;
+  /** W3: a reply that looks like a credential waits here until its sender confirms with `send`. */
+  private readonly held = new Map<string, Inbound>();
+
+  constructor(
+    private readonly core: Core,
+    readonly adapter: ChannelAdapter,
+    private readonly caller: ChannelCaller,
+    private readonly opts: ChannelOptions,
+  ) {
+    this.surface = `channel:${adapter.name}`;
+    this.bindings = new ChannelBindings(core, adapter.name);
+    this.outbox = new ChannelOutbox({ ...opts.retry, log: (line) => this.log(line) });
+  }
+
+  private log(line: string): void {
+    this.opts.log(`askdock channel ${this.adapter.name}: ${line}`);
+  }
+
+  /** Listens before connecting, so nothing asked meanwhile is missed; then queues what a restart left unposted. */
+  attach(): void {
+    if (this.unlisten) return;
+    this.unlisten = this.core.hub.listen((ev) => this.onEvent(ev));
+    this.recover();
+  }
+
+  /** Connects the platform; the outbox keeps retrying its posts meanwhile. */
+  connect(): Promise<void> {
+    return this.adapter.start(this);
+  }
+
+  async stop(): Promise<void> {
+    this.unlisten?.();
+    this.unlisten = null;
+    this.outbox.stop();
+    await this.adapter.stop();
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.inbound.then(fn, fn);
+    this.inbound = next.catch(() => undefined);
+    return next;
+  }
+
+  private identityOf(user: string, what: string): string | undefined {
+    const id = Object.hasOwn(this.opts.users, user) ? this.opts.users[user] : undefined;
+    if (!id) this.log(`ignored a ${what} from unmapped user ${user}`);
+    return id;
+  }
+
+  // ---- from the platform
+
+  message(m: Inbound): Promise<void> {
+    return this.serial(async () => {
+      const identityId = this.identityOf(m.user, 'message');
+      if (!identityId) return;
+      const heldKey = `${m.conversation}\n${m.user}`;
+      const held = this.held.get(heldKey);
+      this.held.delete(heldKey);
+      const confirmed = held && m.text.trim().toLowerCase() === 'send';
+      try {
+        await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
+      } catch (err) {
+        this.log(`a message was not sent: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  private async send(identityId: string, m: Inbound, confirmed: boolean, heldKey: string): Promise<void> {
+    const sessionKey = await this.sessionFor(m.conversation, identityId, m.conversationTitle);
+    const target = this.replyTarget(sessionKey, identityId);
+    const credential = target && !confirmed ? detectCredential(m.text) : null;
+    if (credential) {
+      this.held.set(heldKey, m);
+      this.say(m.conversation, `${credentialWarning(credential)} Reply send to send it; anything else drops it.`);
+      return;
+    }
+    const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
+    const idempotencyKey = `${this.adapter.name}-${digest}`;
+    if (!target) {
+      await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
+      return;
+    }
+    try {
+      await this.reply(identityId, sessionKey, target, m.text, idempotencyKey);
+    } catch (err) {
+      if (!(err instanceof AskdockError) || err.code !== 'QUESTION_INVALID_ANSWER') throw err;
+      // PT5: a reply that fits no rule sends nothing and says why.
+      const why = describePlainTextProblems(target.questions, (err.details ?? []) as AnswerProblem[]);
+      this.say(m.conversation, `Not sent: ${why}. ${replyHint(target.questions)}`);
+    }
+  }
+
+  /**
+   * H4: a blocking question's reply is read by the gateway (PT5); an async one's by the same plain-text rules
+   * here, then sent as its ordinary answer message (Q9) or, for `skip`, as a skip.
+   */
+  private async reply(identityId: string, sessionKey: string, q: QuestionRecord, text: string, idempotencyKey: string): Promise<void> {
+    const replyTo = { questionId: q.id };
+    if (q.mode === 'blocking') {
+      await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo });
+      return;
+    }
+    const reading = readPlainTextReply(q.questions, text);
+    if (reading.outcome === 'invalid') throw new AskdockError('QUESTION_INVALID_ANSWER', 'reply fits no rule', { details: reading.problems });
+    if (reading.outcome === 'skipped') {
+      await this.caller.call(identityId, 'question.resolve', { id: q.id, skip: true, surface: this.surface, resolutionId: idempotencyKey });
+      return;
+    }
+    await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo: { ...replyTo, answers: reading.answers } });
+  }
+
+  private async sessionFor(conversation: string, identityId: string, title?: string): Promise<string> {
+    const bound = this.bindings.sessionOf(conversation);
+    if (bound && this.core.store.getSession(bound)) return bound;
+    const { session } = await this.caller.call(identityId, 'sessions.create', title ? { title } : {});
+    this.bindings.bind(conversation, session.key);
+    this.log(`conversation ${conversation} is session ${session.key}`);
+    return session.key;
+  }
+
+  /** H4: the pending question a text reply answers: asked by a run, posted here, answerable by this identity (A3). */
+  private replyTarget(sessionKey: string, identityId: string): QuestionRecord | undefined {
+    const identity = this.caller.identity(identityId);
+    if (!identity) return undefined;
+    const owner = this.core.ownerOf(sessionKey);
+    const pending = this.core.store
+      .listQuestions({ sessionKey, status: 'pending' })
+      .filter((q) => q.runId !== undefined && q.retiredAtMs === undefined && this.bindings.post(q.id) && canAnswerQuestion(identity, q, owner));
+    return pending.find((q) => q.mode === 'blocking') ?? pending.at(-1);
+  }
+
+  press(p: Press): Promise<PressReply> {
+    return this.serial(async () => {
+      const identityId = this.identityOf(p.user, 'button press');
+      if (!identityId) return {};
+      const parsed = parseAction(p.action);
+      const id = parsed ? this.bindings.questionOfToken(parsed.token) : undefined;
+      const q = id ? this.core.store.getQuestion(id) : undefined;
+      if (!parsed || !q || this.bindings.post(q.id)?.conversation !== p.conversation) return { notice: 'This question is not here any more.', refused: true };
+      if (!hasButtons(q)) return { notice: 'Answer this question in the Control UI.', refused: true };
+      try {
+        return await this.answerByPress(identityId, q, parsed.choice, p);
+      } catch (err) {
+        return { notice: this.pressRefusal(err), refused: true };
+      }
+    });
+  }
+
+  private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
+    const resolution = { surface: this.surface, resolutionId: `${this.adapter.name}-${p.ref}-${choice}`.slice(0, 128) };
+    if (choice === 'other') {
+      // `Other…` answers nothing: it only asks for the reply, after the same A3 check an answer would get.
+      await this.caller.call(identityId, 'question.get', { id: q.id });
+      this.checkMayAnswer(identityId, q);
+      this.say(p.conversation, otherPrompt(q), true);
+      return {};
+    }
+    if (choice === 'skip') {
+      await this.caller.call(identityId, 'question.resolve', { id: q.id, skip: true, ...resolution });
+      return { notice: 'Skipped' };
+    }
+    const item = q.questions[0];
+    const option = item.options[Number(choice)];
+    if (!option) return { notice: 'That choice is not in this question.', refused: true };
+    const answers = { [item.id]: [option.label] };
+    if (q.mode === 'async') {
+      // Q9: an async answer is an ordinary chat message that names its question.
+      const sessionKey = q.sessionKey ?? '';
+      const message = formatAsyncAnswerText(q.questions, answers);
+      await this.caller.call(identityId, 'chat.send', { sessionKey, message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
+    } else {
+      await this.caller.call(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+    }
+    return { notice: `Answered: ${option.label}` };
+  }
+
+  private checkMayAnswer(identityId: string, q: QuestionRecord): void {
+    const identity = this.caller.identity(identityId);
+    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? this.core.ownerOf(q.sessionKey) : undefined))
+      throw new AskdockError('FORBIDDEN', `identity "${identityId}" may not answer question "${q.id}"`);
+  }
+
+  private pressRefusal(err: unknown): string {
+    const code = err instanceof AskdockError ? err.code : 'UNAVAILABLE';
+    if (code === 'QUESTION_ALREADY_TERMINAL') return 'This question was already resolved.';
+    if (code === 'FORBIDDEN' || code === 'QUESTION_NOT_FOUND' || code === 'SESSION_NOT_FOUND') {
+      this.log(`a button press was refused: ${(err as Error).message}`);
+      return 'You may not answer this question.';
+    }
+    this.log(`a button press failed: ${(err as Error).message}`);
+    return 'Could not answer just now; try again.';
+  }
+
+  // ---- to the platform
+
+  private onEvent(ev: StoredEvent): void {
+    if (ev.event === 'question.requested') {
+      const { question } = ev.payload as { question: QuestionRecord };
+      if (question.sessionKey && this.bindings.conversationOf(question.sessionKey) && this.mayPost(question)) this.sync(question.id);
+    } else if (ev.event === 'question.resolved') {
+      const { id } = ev.payload as { id: string };
+      if (this.bindings.post(id)) this.sync(id);
+    } else if (ev.event === 'chat') {
+      const { message, state } = ev.payload as { message: ChatMessage; state: string };
+      const conversation = this.bindings.conversationOf(message.sessionKey);
+      // H2: the agent's final messages go back to the conversation.
+      if (conversation && message.role === 'assistant' && state === 'final') this.say(conversation, message.text);
+    }
+  }
+
+  /** A4 for a shared conversation: only what its session's creator may answer, and never a privileged question. */
+  private mayPost(q: QuestionRecord): boolean {
+    if (q.privileged || !q.sessionKey) return false;
+    const owner = this.core.ownerOf(q.sessionKey);
+    const identity = owner ? this.caller.identity(owner) : undefined;
+    return !!identity && canAnswerQuestion(identity, q, owner);
+  }
+
+  /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
+  private sync(questionId: string): void {
+    this.outbox.enqueue(`question ${questionId}`, async () => {
+      const q = this.core.store.getQuestion(questionId);
+      if (!q?.sessionKey) return;
+      const posted = this.bindings.post(q.id);
+      const conversation = posted?.conversation ?? this.bindings.conversationOf(q.sessionKey);
+      if (!conversation) return;
+      const terminal = q.status !== 'pending';
+      if (!posted?.ref) {
+        const ref = await this.adapter.post(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name));
+        this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
+      } else if (terminal && !posted.outcomeShown) {
+        await this.adapter.edit(conversation, posted.ref, outcomePost(q));
+        this.bindings.savePost(q.id, { ...posted, outcomeShown: true });
+      }
+    });
+  }
+
+  private say(conversation: string, text: string, forceReply = false): void {
+    this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
+      await this.adapter.post(conversation, { text, buttons: [], ...(forceReply ? { forceReply: true } : {}) });
+    });
+  }
+
+  /** After a restart: every pending question of a bound session is posted, every resolved one shows its outcome. */
+  private recover(): void {
+    for (const session of this.core.store.listSessions()) {
+      if (!this.bindings.conversationOf(session.key)) continue;
+      for (const q of this.core.store.listQuestions({ sessionKey: session.key })) {
+        const posted = this.bindings.post(q.id);
+        if (q.status === 'pending' ? !posted?.ref && this.mayPost(q) : posted?.ref && !posted.outcomeShown) this.sync(q.id);
+      }
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readablePrompt } from '../../answers/readable-prompt.ts';
+import { deploy, lunch, notify } from './testing/scenario-items.ts';
+import { until } from './testing/fake-http.ts';
+import { DiscordDriver } from './testing/fake-discord.ts';
+import { SlackDriver } from './testing/fake-slack.ts';
+import { TelegramDriver } from './testing/fake-telegram.ts';
+import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from './testing/channel-harness.ts';
+
+/** Buttons each platform shows under one single-select question (H3). */
+const BUTTONS: Record<string, string[]> = {
+  telegram: ['Staging', 'Production', 'Other…', 'Skip'],
+  slack: ['Staging', 'Production', 'Skip'],
+  discord: ['Staging', 'Production', 'Skip'],
+};
+
+const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
+
+describe.each(drivers.map((make) => [make().name, make] as const))('%s channel', (name, make) => {
+  let driver: PlatformDriver;
+  let w: ChannelWorld;
+  beforeEach(async () => {
+    driver = make();
+    w = await startChannelWorld(driver);
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  const posted = (what: string, fn: (m: SeenMessage) => boolean) => until(() => driver.messages().find(fn), what);
+
+  it('[H1][H2] says ready; a mapped user\'s first message makes a session she owns, sent as chat.send from her', async () => {
+    expect(w.announced).toContain(`askdock channel ${name} ready`);
+    const key = await w.sessionFromFirstMessage('hello there');
+    expect(w.t.gw.store.getSession(key)?.createdBy).toBe('guest');
+    const history = await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'hello there'), 'the message');
+    expect(history).toMatchObject({ role: 'user', authorId: 'guest' });
+    await driver.userSays(driver.ids.alice, 'second');
+    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'second'), 'the second message');
+    expect(w.t.gw.store.listSessions()).toHaveLength(1);
+  });
+
+  it('[H3][H4][H5] one single-select question gets native buttons; a press answers it and the message shows the outcome', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    expect(prompt.buttons).toEqual(BUTTONS[name]);
+    expect(prompt.text).toContain('Where should it deploy?');
+    await driver.press(driver.ids.alice, prompt, 'Staging');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const q = await w.question(id);
+    expect(q.answers).toEqual({ env: ['Staging'] });
+    expect(q.resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
+    const edited = await posted('the outcome', (m) => m.ref === prompt.ref && m.text.includes('Answered: Staging'));
+    expect(edited.buttons).toEqual([]);
+  });
+
+  it('[H5] Skip declines the prompt and the message says Skipped', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Skip'));
+    await driver.press(driver.ids.alice, prompt, 'Skip');
+    await posted('Skipped', (m) => m.ref === prompt.ref && m.text.includes('Skipped') && m.buttons.length === 0);
+    expect((await w.question(id)).status).toBe('skipped');
+    expect((await w.question(id)).resolvedBy?.surface).toBe(`channel:${name}`);
+  });
+
+  it('[H3] multi-select and two-question prompts are posted as readable text, without buttons', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const multi = await w.ask(key, [notify]);
+    const first = await posted('the multi-select prompt', (m) => m.text.includes('Who should hear?'));
+    expect(first.text).toBe(readablePrompt((await w.question(multi)).questions));
+    expect(first.buttons).toEqual([]);
+    await w.agent.call('question.resolve', { id: multi, cancel: true });
+    const two = await w.ask(key, [deploy, notify]);
+    const second = await posted('the two-question prompt', (m) => m.text.startsWith('1. Environment'));
+    expect(second.text).toBe(readablePrompt((await w.question(two)).questions));
+    expect(second.text).toContain('2. Notify: Who should hear? (choose one or more)');
+    expect(second.buttons).toEqual([]);
+  });
+
+  it('[H5] a question answered elsewhere edits the posted message; cancelled ones say Cancelled', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Production'));
+    await w.admin.call('question.resolve', { id, answers: { env: ['Production'] } });
+    await posted('Answered: Production', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Production') && m.buttons.length === 0);
+    const next = await w.ask(key, [deploy]);
+    const again = await posted('the next question', (m) => m.ref !== prompt.ref && m.buttons.includes('Staging'));
+    await w.agent.call('question.resolve', { id: next, cancel: true });
+    await posted('Cancelled', (m) => m.ref === again.ref && m.text.endsWith('Cancelled') && m.buttons.length === 0);
+  });
+
+  it('[H1][H4] an unmapped user is ignored; a mapped user who may not answer (A3) answers nothing', async () => {
+    await driver.userSays(driver.ids.carol, 'hi from carol');
+    await until(() => w.logs.find((l) => l.includes(`ignored a message from unmapped user ${driver.ids.carol}`)), 'the log line');
+    expect(w.t.gw.store.listSessions()).toHaveLength(0);
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    await driver.press(driver.ids.carol, prompt, 'Staging');
+    await until(() => w.logs.find((l) => l.includes(`ignored a button press from unmapped user ${driver.ids.carol}`)), 'the press log line');
+    await driver.press(driver.ids.bob, prompt, 'Staging');
+    await until(() => w.logs.find((l) => l.includes('a button press was refused')), 'the refusal');
+    await driver.userSays(driver.ids.bob, '1');
+    await driver.userSays(driver.ids.carol, '1');
+    await until(() => w.logs.find((l) => l.includes('a message was not sent')), 'the refused reply');
+    await until(() => w.logs.filter((l) => l.includes(`ignored a message from unmapped user ${driver.ids.carol}`)).length === 2, 'the ignored reply');
+    expect((await w.question(id)).status).toBe('pending');
+    expect(driver.messages().find((m) => m.ref === prompt.ref)?.buttons).toEqual(BUTTONS[name]);
+  });
+
+  it('[H4] a question without a run is posted without buttons and a reply stays an ordinary message', async () => {
+    const key = await w.sessionFromFirstMessage('hello');
+    const id = await w.ask(key, [deploy], { noRun: true });
+    const prompt = await posted('the question', (m) => m.text.includes('Where should it deploy?'));
+    expect(prompt.buttons).toEqual([]);
+    expect(prompt.text).toContain('only be answered in the Control UI');
+    await driver.userSays(driver.ids.alice, 'Staging');
+    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'Staging'), 'the ordinary message');
+    expect((await w.question(id)).status).toBe('pending');
+  });
+
+  it('[H2] the agent\'s final messages are posted back to the conversation', async () => {
+    const key = await w.sessionFromFirstMessage('hello');
+    const { runId } = await w.agent.call('run.start', { sessionKey: key });
+    await w.agent.call('chat.inject', { runId, text: 'typing…', state: 'delta' });
+    await w.agent.call('chat.inject', { runId, text: 'Hello, Alice', state: 'final' });
+    await posted('the reply', (m) => m.text === 'Hello, Alice');
+    expect(driver.messages().some((m) => m.text === 'typing…')).toBe(false);
+  });
+  it('[H4][PT1] Other by reply: your own words answer the single-select question, and the message shows them', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    if (name === 'telegram') {
+      await driver.press(driver.ids.alice, prompt, 'Other…');
+      await posted('the Force Reply prompt', (m) => !!m.forceReply);
+    }
+    await driver.userSays(driver.ids.alice, 'Canary first');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const q = await w.question(id);
+    expect(q.answers).toEqual({ env: ['Canary first'] });
+    expect(q.resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Canary first') && m.buttons.length === 0);
+  });
+
+  it('[H4][PT1] a number reply takes that option', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy]);
+    await posted('the question', (m) => m.buttons.includes('Staging'));
+    await driver.userSays(driver.ids.alice, '2');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    expect((await w.question(id)).answers).toEqual({ env: ['Production'] });
+  });
+
+  it('[H3][PT2][PT3] multi-select and two-question prompts are answered by text', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const multi = await w.ask(key, [notify]);
+    await posted('the multi-select prompt', (m) => m.text.includes('Who should hear?'));
+    await driver.userSays(driver.ids.alice, '1, 3');
+    await until(async () => (await w.question(multi)).status === 'answered', 'the multi-select answer');
+    expect((await w.question(multi)).answers).toEqual({ notify: ['Email', 'Pager'] });
+    const two = await w.ask(key, [deploy, notify]);
+    const prompt = await posted('the two-question prompt', (m) => m.text.startsWith('1. Environment'));
+    await driver.userSays(driver.ids.alice, '1: 2\n2: Slack, the on-call phone');
+    await until(async () => (await w.question(two)).status === 'answered', 'the two-question answer');
+    const q = await w.question(two);
+    expect(q.answers).toEqual({ env: ['Production'], notify: ['Slack', 'the on-call phone'] });
+    expect(q.resolvedBy?.surface).toBe(`channel:${name}`);
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Environment: Production · Notify: Slack, the on-call phone'));
+  });
+
+  it('[PT3][PT5] a reply that leaves a question out sends nothing and says which; skip by text declines', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const id = await w.ask(key, [deploy, notify]);
+    await posted('the prompt', (m) => m.text.startsWith('1. Environment'));
+    await driver.userSays(driver.ids.alice, '1: 1');
+    const why = await posted('why nothing was sent', (m) => m.text.startsWith('Not sent:'));
+    expect(why.text).toContain('Notify');
+    expect((await w.question(id)).status).toBe('pending');
+    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text === '1: 1')).toBe(false);
+    await driver.userSays(driver.ids.alice, 'SKIP');
+    await until(async () => (await w.question(id)).status === 'skipped', 'the skip');
+    expect((await w.question(id)).resolvedBy?.surface).toBe(`channel:${name}`);
+  });
+
+  it('[W3] a reply that looks like a credential is held until its sender confirms with send', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.userSays(driver.ids.alice, 'sk-abcdefghijklmnopqrstuvwxyz123456');
+    const warning = await posted('the warning', (m) => m.text.startsWith('This looks like'));
+    expect(warning.text).not.toContain('sk-abc');
+    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text.startsWith('sk-'))).toBe(false);
+    expect((await w.question(id)).status).toBe('pending');
+    await driver.userSays(driver.ids.alice, 'send');
+    await until(async () => (await w.question(id)).status === 'answered', 'the confirmed answer');
+    expect((await w.question(id)).resolvedBy).toMatchObject({ identity: 'guest', surface: `channel:${name}` });
+  });
+
+  it('[H4][Q9] a press on an async question answers it with an ordinary chat message that names it', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    const prompt = await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.press(driver.ids.alice, prompt, 'Sushi');
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Sushi'));
+    const q = await w.question(id);
+    expect(q).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'] }, resolvedBy: { identity: 'guest', surface: `channel:${name}` } });
+    const reply = w.t.gw.store.history(key, 20).messages.find((m) => m.id === q.replyMessageId);
+    expect(reply).toMatchObject({ authorId: 'guest', replyTo: { questionId: id } });
+  });
+
+  it('[H6] a 429 retry_after and an outage delay the post but lose nothing; the question stays answerable meanwhile', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    driver.api.http.fail(driver.api.post, { status: 500, times: 2 });
+    const id = await w.ask(key, [deploy]);
+    await until(() => driver.api.http.callsOf(driver.api.post).length >= 2, 'the failed posts');
+    expect((await w.question(id)).status).toBe('pending');
+    const prompt = await posted('the retried post', (m) => m.buttons.includes('Staging'));
+    driver.api.http.fail(driver.api.edit, { status: 429, retryAfterS: 1, times: 1 });
+    await w.admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    await posted('the edit after retry_after', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Staging'));
+    const edits = driver.api.http.callsOf(driver.api.edit);
+    expect(edits).toHaveLength(2);
+  });
+
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import { discordComponents } from './discord.ts';
+import { action, outcomePost, parseAction, questionPost } from './render.ts';
+import { slackBlocks } from './slack.ts';
+
+const record = (over: Partial<QuestionRecord> = {}): QuestionRecord => ({
+  id: 'q_1',
+  sessionKey: 's_1',
+  runId: 'r_1',
+  askedBy: 'agent',
+  mode: 'blocking',
+  questions: [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging', description: 'safe' }, { label: 'Production' }] }],
+  createdAtMs: 0,
+  expiresAtMs: 1,
+  status: 'pending',
+  ...over,
+});
+
+describe('channel posts', () => {
+  it('[H3] Telegram: the options, Other… and Skip; descriptions in the text', () => {
+    const post = questionPost(record(), 'telegram');
+    expect(post.text).toBe('Environment: Where to?\n• Staging: safe');
+    expect(post.buttons.map((b) => [b.kind, b.label])).toEqual([
+      ['option', 'Staging'],
+      ['option', 'Production'],
+      ['other', 'Other…'],
+      ['skip', 'Skip'],
+    ]);
+  });
+
+  it('[H3] Slack: one actions block with the options then Skip; Discord: one action row', () => {
+    const post = questionPost(record(), 'slack');
+    const blocks = slackBlocks(post) as { type: string; elements?: { text: { text: string } }[] }[];
+    expect(blocks.map((b) => b.type)).toEqual(['section', 'actions']);
+    expect(blocks[1].elements?.map((e) => e.text.text)).toEqual(['Staging', 'Production', 'Skip']);
+    const rows = discordComponents(questionPost(record(), 'discord'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].components.map((c) => ('label' in c ? c.label : ''))).toEqual(['Staging', 'Production', 'Skip']);
+  });
+
+  it('[U16] a question with a url gets an Open link button on every platform', () => {
+    const q = record();
+    (q.questions[0] as { url?: string }).url = 'https://example.com/sso';
+    for (const channel of ['telegram', 'slack', 'discord'] as const) {
+      expect(questionPost(q, channel).buttons.at(-1)).toEqual({ kind: 'link', label: 'Open link', url: 'https://example.com/sso' });
+    }
+    const link = discordComponents(questionPost(q, 'discord')).flatMap((r) => r.components).at(-1);
+    expect(link).toMatchObject({ style: 5, url: 'https://example.com/sso' });
+  });
+
+  it('[H5] the outcome keeps the question and drops every button', () => {
+    const post = outcomePost(record({ status: 'answered', answers: { env: ['Staging'] } }));
+    expect(post).toEqual({ text: 'Environment: Where to?\n\nAnswered: Staging', buttons: [] });
+    expect(outcomePost(record({ status: 'expired' })).text.endsWith('Expired')).toBe(true);
+  });
+
+  it('[H3] button data fits Telegram\'s 64 bytes for the longest question id, and reads back', () => {
+    const id = 'q'.repeat(128);
+    const data = action(id, 'other');
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+    expect(parseAction(data)).toEqual({ token: data.split(':')[0], choice: 'other' });
+    expect(parseAction('junk:1')).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+import { readableOutcome, readablePrompt, type ReadableItem } from '../../answers/readable-prompt.ts';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import { questionToken } from './bindings.ts';
+import type { ChannelName, Post, PostButton } from './types.ts';
+
+type Item = ReadableItem;
+const itemsOf = (q: QuestionRecord): Item[] => q.questions as Item[];
+
+/** H3: only a prompt of one single-select question gets native buttons. */
+export function hasButtons(q: QuestionRecord): boolean {
+  return q.questions.length === 1 && !q.questions[0].multiSelect && q.runId !== undefined;
+}
+
+/** Button data: the question's token and the choice (`0`..`3`, `skip`, `other`). */
+export function action(questionId: string, choice: string): string {
+  return `${questionToken(questionId)}:${choice}`;
+}
+
+export function parseAction(data: string): { token: string; choice: string } | null {
+  const m = /^([A-Za-z0-9_-]{16}):(\d|skip|other)$/.exec(data);
+  return m ? { token: m[1], choice: m[2] } : null;
+}
+
+function title(item: Item): string {
+  const one = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return item.header && item.header.toLowerCase() !== one(item.question).toLowerCase()
+    ? `${one(item.header)}: ${one(item.question)}`
+    : one(item.question);
+}
+
+const linkButtons = (q: QuestionRecord): PostButton[] =>
+  itemsOf(q).flatMap((item) => (item.url ? [{ kind: 'link' as const, label: 'Open link', url: item.url }] : []));
+
+/** The prompt as first posted: buttons for one single-select question (H3), readable text otherwise. */
+export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
+  const items = itemsOf(q);
+  if (q.runId === undefined) {
+    // H4: no run, no creator binding: a channel message never answers it.
+    const text = `${items.map(title).join('\n')}\n\nThis question can only be answered in the Control UI or the TUI.`;
+    return { text, buttons: linkButtons(q) };
+  }
+  if (!hasButtons(q)) return { text: readablePrompt(items), buttons: linkButtons(q) };
+  const item = items[0];
+  const described = item.options.filter((o) => o.description);
+  const notes = described.map((o) => `• ${o.label}: ${o.description}`);
+  const text = [title(item), ...notes].join('\n');
+  const buttons: PostButton[] = item.options.map((o, i) => ({ kind: 'option', label: o.label, action: action(q.id, String(i)) }));
+  // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
+  if (channel === 'telegram') buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
+  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q));
+  const hint = channel === 'telegram' ? '' : '\nOr reply with your own words.';
+  return { text: text + hint, buttons };
+}
+
+/** H5: the posted prompt once resolved: its questions, then the outcome; no buttons. */
+export function outcomePost(q: QuestionRecord): Post {
+  return { text: `${itemsOf(q).map(title).join('\n')}\n\n${readableOutcome(q) ?? ''}`.trim(), buttons: [] };
+}
+
+/** Telegram's Force Reply prompt after `Other…`. */
+export function otherPrompt(q: QuestionRecord): string {
+  return `Reply to this message with your answer to: ${title(itemsOf(q)[0])}`;
+}

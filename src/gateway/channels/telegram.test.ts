@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { until } from './testing/fake-http.ts';
+import { startChannelWorld } from './testing/channel-harness.ts';
+import { deploy, lunch } from './testing/scenario-items.ts';
+import { fastClock } from '../../testing/agent-harness.ts';
+import { TelegramDriver } from './testing/fake-telegram.ts';
+
+describe('telegram specifics', () => {
+  it('[H3] Other… answers nothing and asks for a reply with Force Reply', async () => {
+    const driver = new TelegramDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Other…')), 'the question');
+      await driver.press(driver.ids.alice, prompt, 'Other…');
+      const ask = await until(() => driver.messages().find((m) => m.forceReply), 'the Force Reply prompt');
+      expect(ask.text).toContain('Reply to this message with your answer');
+      expect((await w.question(id)).status).toBe('pending');
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('[H6][R3] a question the platform could not take before a restart is posted after it, and still answers', async () => {
+    const driver = new TelegramDriver();
+    const first = await startChannelWorld(driver);
+    const key = await first.sessionFromFirstMessage('lunch?');
+    driver.fake.http.fail('sendMessage', { status: 502, times: 1_000_000 });
+    const id = await first.ask(key, [lunch], { mode: 'async' });
+    await until(() => driver.fake.http.callsOf('sendMessage').length >= 1, 'a failed post');
+    await first.close({ restart: true });
+    driver.fake.http.fail('sendMessage', { status: 502, times: 0 });
+    const second = await startChannelWorld(driver, { dir: first.t.dir });
+    try {
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Sushi')), 'the post after the restart');
+      await driver.press(driver.ids.alice, prompt, 'Salad');
+      await until(async () => (await second.question(id)).status === 'answered', 'the answer');
+      expect((await second.question(id)).answers).toEqual({ lunch: ['Salad'] });
+      expect(driver.messages().filter((m) => m.buttons.includes('Sushi'))).toHaveLength(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('[H5][Q7] a question that expires unanswered shows Expired, buttons gone', async () => {
+    const driver = new TelegramDriver();
+    // A hundred times real time: the shortest timeout (30 s) runs out in about 0.3 s.
+    const w = await startChannelWorld(driver, { clock: fastClock(100) });
+    try {
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy], { timeoutMs: 30_000 });
+      await until(async () => (await w.question(id)).status === 'expired', 'the expiry');
+      const shown = await until(() => driver.messages().find((m) => m.text.includes('Where should it deploy?') && m.text.endsWith('Expired')), 'Expired');
+      expect(shown.buttons).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+});

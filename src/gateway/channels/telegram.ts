@@ -1,0 +1,113 @@
+import { Bot, GrammyError, HttpError, type Context } from 'grammy';
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { TelegramConfig } from './config.ts';
+import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Post } from './types.ts';
+
+export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
+
+/** Telegram's answer as a ChannelApiError: 429 carries `retry_after`; other 4xx are permanent; the rest is retried. */
+function apiError(err: unknown): ChannelApiError {
+  if (err instanceof GrammyError) {
+    const retry = err.parameters.retry_after;
+    if (err.error_code === 429) return new ChannelApiError(err.description, (retry ?? 1) * 1000);
+    return new ChannelApiError(err.description, undefined, err.error_code >= 400 && err.error_code < 500);
+  }
+  return new ChannelApiError(err instanceof HttpError ? err.message : String(err));
+}
+
+/** H3: one full-width button per row: the options, `Other…`, `Skip`, then any link. */
+function keyboard(post: Post): InlineKeyboardButton[][] {
+  return post.buttons.map((b) => [b.kind === 'link' ? { text: b.label, url: b.url } : { text: b.label, callback_data: b.action }]);
+}
+
+const chatTitle = (ctx: Context): string | undefined => {
+  const chat = ctx.chat;
+  if (!chat) return undefined;
+  const name = 'title' in chat && chat.title ? chat.title : [ctx.from?.first_name, ctx.from?.last_name].filter(Boolean).join(' ');
+  return name ? `Telegram · ${name}` : undefined;
+};
+
+/** Telegram through grammy: updates by long polling `getUpdates` (H7), posts and edits through the Bot API. */
+export class TelegramAdapter implements ChannelAdapter {
+  readonly name = 'telegram' as const;
+  readonly routes = [];
+  private readonly bot: Bot;
+  private polling: Promise<void> | null = null;
+
+  constructor(
+    config: Pick<TelegramConfig, 'botToken' | 'apiRoot'>,
+    private readonly log: (line: string) => void,
+  ) {
+    this.bot = new Bot(config.botToken, { client: { apiRoot: config.apiRoot ?? TELEGRAM_API_ROOT } });
+    this.listen(this.bot);
+  }
+
+  private sink: ChannelSink | null = null;
+
+  /** Handlers once per bot: a reconnect after an outage starts the same bot again. */
+  private listen(bot: Bot): void {
+    bot.on('message:text', async (ctx) => {
+      await this.sink?.message({
+        conversation: String(ctx.chat.id),
+        user: String(ctx.from.id),
+        text: ctx.message.text,
+        messageId: String(ctx.message.message_id),
+        ...(chatTitle(ctx) ? { conversationTitle: chatTitle(ctx) } : {}),
+      });
+    });
+    bot.on('callback_query:data', async (ctx) => {
+      const message = ctx.callbackQuery.message;
+      const reply = message && this.sink
+        ? await this.sink.press({
+            conversation: String(message.chat.id),
+            user: String(ctx.from.id),
+            action: ctx.callbackQuery.data,
+            ref: String(message.message_id),
+          })
+        : {};
+      await ctx.answerCallbackQuery(reply.notice ? { text: reply.notice } : {});
+    });
+    bot.catch((err) => this.log(`handling update ${err.ctx.update.update_id} failed: ${(err.error as Error)?.message ?? String(err.error)}`));
+  }
+
+  async start(sink: ChannelSink): Promise<void> {
+    const bot = this.bot;
+    this.sink = sink;
+    await bot.init();
+    await new Promise<void>((ready, fail) => {
+      // grammy's loop retries failed getUpdates calls itself (and waits out a 429's retry_after).
+      this.polling = bot
+        .start({ allowed_updates: ['message', 'callback_query'], onStart: () => ready() })
+        .catch((err: unknown) => {
+          fail(err as Error);
+          this.log(`polling stopped: ${(err as Error).message}`);
+        });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.sink = null;
+    if (this.bot.isRunning()) await this.bot.stop();
+    await this.polling;
+  }
+
+  async post(conversation: string, post: Post): Promise<string> {
+    const reply_markup = post.forceReply ? { force_reply: true as const } : post.buttons.length ? { inline_keyboard: keyboard(post) } : undefined;
+    try {
+      const sent = await this.bot.api.sendMessage(conversation, post.text, reply_markup ? { reply_markup } : {});
+      return String(sent.message_id);
+    } catch (err) {
+      throw apiError(err);
+    }
+  }
+
+  async edit(conversation: string, ref: string, post: Post): Promise<void> {
+    try {
+      await this.bot.api.editMessageText(conversation, Number(ref), post.text, { reply_markup: { inline_keyboard: keyboard(post) } });
+    } catch (err) {
+      // The same outcome shown twice (a repeat after a restart) is already done.
+      if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return;
+      throw apiError(err);
+    }
+  }
+}

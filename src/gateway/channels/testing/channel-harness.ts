@@ -1,0 +1,100 @@
+import type { QuestionItemInput, QuestionRecord } from '../../../protocol/index.ts';
+import type { Clock } from '../../clock.ts';
+import { startTestGateway, testConfig, type TestGateway } from '../../../testing/gateway-harness.ts';
+import type { TestClient } from '../../../testing/ws-client.ts';
+import type { ChannelName } from '../types.ts';
+import { until, type FakeHttp } from './fake-http.ts';
+
+/** A bot message as a test sees it on any platform: its text and its buttons' labels. */
+export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean };
+
+/** What the shared scenarios need from a platform's fake: play a user, read what the bot posted. */
+export interface PlatformDriver {
+  readonly name: ChannelName;
+  start(): Promise<void>;
+  /** Webhook platforms post to the gateway: its `http://H:N` once it runs. */
+  attach?(gatewayUrl: string): void;
+  /** The `channels.<name>` config section, with these platform users mapped. */
+  config(users: Record<string, string>): Record<string, unknown>;
+  userSays(user: string, text: string): Promise<void>;
+  press(user: string, message: SeenMessage, label: string): Promise<void>;
+  messages(): SeenMessage[];
+  /** The fake's API, and the names it records posting and editing under (to script outages and 429s). */
+  readonly api: { http: FakeHttp; post: string; edit: string };
+  /** The platform's own user ids for the scenario's people. */
+  readonly ids: { alice: string; bob: string; carol: string };
+  close(): Promise<void>;
+}
+
+export type ChannelWorld = {
+  t: TestGateway;
+  agent: TestClient;
+  admin: TestClient;
+  logs: string[];
+  announced: string[];
+  /** Alice says `text`; resolves with the session her conversation became. */
+  sessionFromFirstMessage(text: string): Promise<string>;
+  /** The agent opens a run in the session and asks. */
+  ask(sessionKey: string, questions: QuestionItemInput[], extra?: { mode?: 'async'; noRun?: boolean; timeoutMs?: number }): Promise<string>;
+  question(id: string): Promise<QuestionRecord>;
+  /** Closes the gateway; `restart` keeps the fake platform and the database folder for the next world. */
+  close(opts?: { restart?: boolean }): Promise<void>;
+};
+
+/** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
+export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock } = {}): Promise<ChannelWorld> {
+  if (!opts.dir) await driver.start();
+  const logs: string[] = [];
+  const announced: string[] = [];
+  const users = { [driver.ids.alice]: 'guest', [driver.ids.bob]: 'guest2' };
+  const t = await startTestGateway({
+    config: { ...testConfig, channels: { [driver.name]: driver.config(users) } },
+    log: (line) => logs.push(line),
+    announce: (line) => announced.push(line),
+    channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
+    ...(opts.dir ? { dir: opts.dir } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  driver.attach?.(t.gw.url);
+  await until(() => announced.includes(`askdock channel ${driver.name} ready`), `${driver.name} ready`);
+  const agent = await t.connect('agent');
+  const admin = await t.connect('admin');
+  const runs = new Map<string, string>();
+  return {
+    t,
+    agent,
+    admin,
+    logs,
+    announced,
+    async sessionFromFirstMessage(text) {
+      const before = new Set(t.gw.store.listSessions().map((s) => s.key));
+      await driver.userSays(driver.ids.alice, text);
+      const session = await until(() => t.gw.store.listSessions().find((s) => !before.has(s.key)), 'the conversation session');
+      return session.key;
+    },
+    async ask(sessionKey, questions, extra = {}) {
+      let runId = runs.get(sessionKey);
+      if (!runId && !extra.noRun) {
+        runId = (await agent.call('run.start', { sessionKey })).runId;
+        runs.set(sessionKey, runId);
+      }
+      const asked = await agent.call('question.request', {
+        sessionKey,
+        questions,
+        ...(extra.noRun ? {} : { runId }),
+        ...(extra.mode ? { mode: extra.mode } : {}),
+        ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
+      });
+      return asked.id;
+    },
+    async question(id) {
+      return (await admin.call('question.get', { id })).question;
+    },
+    async close(closeOpts) {
+      // The gateway harness treats logged failures as errors; the channels' retries log on purpose.
+      logs.length = 0;
+      await t.close({ keepDir: !!closeOpts?.restart });
+      if (!closeOpts?.restart) await driver.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { useAgentWorking, useFailedRuns } from '../stores/runs-store.ts';
+
+const REASON: Record<string, string> = { error: 'it hit an error', timeout: 'it timed out' };
+
+/** Below the last message: a quiet "working" line while a run is open, and an error row for each run that failed. */
+export function RunStatus({ sessionKey }: { sessionKey: string }) {
+  const working = useAgentWorking(sessionKey);
+  const failed = useFailedRuns(sessionKey);
+  if (!working && failed.length === 0) return null;
+  return (
+    <div className="run-status">
+      {failed.map((run) => (
+        <p key={run.runId} className="run-failed" role="status">
+          The agent stopped: {REASON[run.stopReason] ?? run.stopReason} (<code>{run.stopReason}</code>).
+        </p>
+      ))}
+      {working && (
+        <p className="run-working">
+          <span className="run-dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          Agent is working…
+        </p>
+      )}
+    </div>
+  );
+}

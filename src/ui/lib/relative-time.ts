@@ -1,0 +1,53 @@
+import { useSyncExternalStore } from 'react';
+
+const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayOfYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** "just now", "2 min ago", "3 h ago", "yesterday", then the date: how long ago, in words a person reads at a glance. */
+export function relativeTime(ms: number, nowMs: number): string {
+  const seconds = Math.round((nowMs - ms) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor((startOfDay(nowMs) - startOfDay(ms)) / 86_400_000);
+  if (days === 1) return 'yesterday';
+  return dayOfYear.format(new Date(ms));
+}
+
+/** The exact time, for a hover title beside a relative one. */
+export const exactTime = (ms: number): string => exact.format(new Date(ms));
+
+function startOfDay(ms: number): number {
+  const d = new Date(ms);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+// One clock for every relative time on the page, ticking twice a minute: hundreds of rows, one timer.
+const listeners = new Set<() => void>();
+let now = Date.now();
+let timer: ReturnType<typeof setInterval> | undefined;
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!timer) {
+    now = Date.now();
+    timer = setInterval(() => {
+      now = Date.now();
+      for (const l of listeners) l();
+    }, 30_000);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (!listeners.size && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+/** The shared half-minute clock. */
+export function useMinuteClock(): number {
+  return useSyncExternalStore(subscribe, () => now, () => now);
+}
