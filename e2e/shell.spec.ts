@@ -66,20 +66,20 @@ test.describe('Control UI shell', () => {
     await expect(replies.first()).not.toHaveAttribute('aria-busy');
   });
 
-  test('[C4][C5] while a run streams the log says the agent is working; a failed run leaves an error row with its stop reason', async ({ page, openApp }) => {
+  test('[C4][C5] while a run streams the page says the agent is working; a failed run leaves an error row with its stop reason', async ({ page, openApp }) => {
     await openApp(page);
     await newSession(page);
     const log = page.getByRole('log', { name: 'Conversation' });
     const message = page.getByRole('textbox', { name: 'Message' });
     await message.fill('go slow');
     await message.press('Enter');
-    await expect(log.getByText('Agent is working…')).toBeVisible();
+    await expect(page.getByText('Agent is working…')).toBeVisible();
     await expect(log.getByRole('article', { name: 'Agent' }).first()).toContainText(SLOW_REPLY);
-    await expect(log.getByText('Agent is working…')).toHaveCount(0);
+    await expect(page.getByText('Agent is working…')).toHaveCount(0);
 
     await message.fill('please fail');
     await message.press('Enter');
-    await expect(log.getByRole('status').filter({ hasText: 'The agent stopped' })).toContainText('error');
+    await expect(page.getByRole('status').filter({ hasText: 'The agent stopped' })).toContainText('error');
   });
 
   test('[U11] going offline shows Offline, coming back reconnects', async ({ page, context, openApp }) => {

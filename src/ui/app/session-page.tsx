@@ -1,6 +1,8 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useSessionTitle } from '../features/sessions/api/get-sessions.ts';
 import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { useQuestions } from '../features/questions/api/get-questions.ts';
+import { RunStatus } from '../features/chat/components/run-status.tsx';
 import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
 
@@ -22,6 +24,8 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   // Only the title: a session's activity changes with every message and question, and must not redraw the page.
   const title = useSessionTitle(sessionKey);
   const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
+  // While the agent waits on a blocking question it is not "working": the dock says what it waits for.
+  const waiting = useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
   const composer = useMemo(() => <SessionComposer sessionKey={sessionKey} />, [sessionKey]);
 
   return (
@@ -30,6 +34,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
       <Suspense fallback={<TranscriptPending />}>
         <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
       </Suspense>
+      <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">
         <QuestionDock sessionKey={sessionKey} composer={composer} />
       </div>

@@ -2,9 +2,9 @@ import { useAgentWorking, useFailedRuns } from '../stores/runs-store.ts';
 
 const REASON: Record<string, string> = { error: 'it hit an error', timeout: 'it timed out' };
 
-/** Below the last message: a quiet "working" line while a run is open, and an error row for each run that failed. */
-export function RunStatus({ sessionKey }: { sessionKey: string }) {
-  const working = useAgentWorking(sessionKey);
+/** Between the conversation and the dock: a quiet "working" line while a run is open, and an error row for each run that failed. */
+export function RunStatus({ sessionKey, waiting }: { sessionKey: string; waiting: boolean }) {
+  const working = useAgentWorking(sessionKey) && !waiting;
   const failed = useFailedRuns(sessionKey);
   if (!working && failed.length === 0) return null;
   return (

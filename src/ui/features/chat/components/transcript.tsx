@@ -6,7 +6,6 @@ import { flattenHistory } from '../lib/history-cache.ts';
 import { interleave, type TranscriptEntry, type TranscriptExtraItem } from '../lib/interleave.ts';
 import { useTranscriptVirtualizer } from '../lib/use-transcript-virtualizer.ts';
 import { MessageItem } from './message-item.tsx';
-import { RunStatus } from './run-status.tsx';
 
 export type TranscriptProps = {
   sessionKey: string;
@@ -77,7 +76,6 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
           </div>
         ))}
       </div>
-      <RunStatus sessionKey={sessionKey} />
     </div>
   );
 });
