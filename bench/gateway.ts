@@ -21,10 +21,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
-import { PROTOCOL_VERSION, type GatewayConfig } from '../src/protocol/index.ts';
+import { PROTOCOL_VERSION } from '../src/protocol/index.ts';
+import { type GatewayConfig } from '../src/gateway/config.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { openSqliteStore } from '../src/gateway/store/sqlite.ts';
 import { createMemoryStore } from '../src/gateway/store/memory.ts';
+import { createLogger } from '../src/gateway/logger.ts';
 
 type Frame = { type: string; id?: string | null; ok?: boolean; payload?: any; error?: any; event?: string };
 type Phase = { count: number; elapsedMs: number; lat: number[] };
@@ -227,7 +229,7 @@ async function main(): Promise<void> {
   };
   const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
   // As startGateway opens its own database file.
-  const sqlite = values.memory ? null : openSqliteStore(join(dir, 'bench.db'), { checkpointInBackground: true });
+  const sqlite = values.memory ? null : openSqliteStore(join(dir, 'bench.db'), { checkpointInBackground: true, syncFull: process.env.ASKDOCK_SYNC === 'FULL' });
   const settings = sqlite?.settings();
   const gw = await startGateway({
     port: 0,
@@ -235,7 +237,7 @@ async function main(): Promise<void> {
     checkFrames: false,
     store: sqlite ?? createMemoryStore(),
     rateLimit: { burst: 1_000_000, perSecond: 1_000_000 },
-    log: (line) => process.stderr.write(line + '\n'),
+    log: createLogger({ pretty: process.stderr.isTTY }),
   });
   const echoServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((ok) => echoServer.once('listening', ok));

@@ -14,7 +14,8 @@ import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { REPO } from '../src/testing/gateway-child.ts';
 import { RestartableGateway } from '../src/testing/restartable-gateway.ts';
-import { type Answers, type GatewayConfig, type QuestionItemInput, type QuestionRecord } from '../src/protocol/index.ts';
+import { type Answers, type QuestionItemInput, type QuestionRecord } from '../src/protocol/index.ts';
+import { type GatewayConfig } from '../src/gateway/config.ts';
 import { formatAsyncAnswerText } from '../src/answers/async-reply.ts';
 
 const TOKENS = {

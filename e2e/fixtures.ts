@@ -6,6 +6,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { connect } from '../src/agent/sdk.ts';
 import { startDemoAgent } from '../src/agent/demo-agent.ts';
+import { silentLogger } from '../src/gateway/logger.ts';
 
 export type GatewayFixture = {
   /** `http://127.0.0.1:<port>`: the built Control UI and `/ws` on one origin. */
@@ -28,7 +29,7 @@ export const test = base.extend<TestFixtures, { gateway: GatewayFixture }>({
       if (!existsSync(join(UI_DIR, 'index.html'))) throw new Error(`no built UI in ${UI_DIR}: run \`npx vite build\` before the e2e tests`);
       // Outside test-results/, which Playwright empties while tests still hold the database open.
       const dataDir = mkdtempSync(join(tmpdir(), 'askdock-e2e-'));
-      const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, log: quiet });
+      const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, log: process.env.ASKDOCK_E2E_LOG ? undefined : silentLogger() });
       const operatorToken = gateway.identities.identities.find((i) => i.role === 'operator')?.token;
       const agentToken = gateway.identities.identities.find((i) => i.role === 'agent')?.token;
       if (!operatorToken || !agentToken) throw new Error('the gateway created no operator and agent identities (A1)');

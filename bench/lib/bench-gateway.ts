@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GatewayConfig } from '../../src/protocol/index.ts';
+import type { GatewayConfig } from '../../src/gateway/config.ts';
 import { spawnGateway } from '../../src/testing/gateway-child.ts';
 import { createNodeClient } from '../../src/client/node.ts';
 import type { GatewayClient } from '../../src/client/client.ts';

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import {
   ASK_USER_DESCRIPTION,
@@ -245,13 +246,36 @@ describe('results', () => {
 describe('tool schema and description', () => {
   it('[T1] publishes the seed parameters as JSON Schema', () => {
     const s = ASK_USER_INPUT_SCHEMA;
+    const item = s.properties!.questions.items!;
     expect(s.required).toEqual(['questions']);
-    expect(s.properties.questions).toMatchObject({ type: 'array', minItems: 1, maxItems: 3 });
-    expect(s.properties.questions.items.required).toEqual(['id', 'header', 'question', 'options']);
-    expect(s.properties.questions.items.properties.id.pattern).toBe('^[a-z][a-z0-9_]*$');
-    expect(s.properties.questions.items.properties.options).toMatchObject({ minItems: 2, maxItems: 4 });
-    expect(s.properties.timeoutSeconds.type).toBe('integer');
+    expect(s).not.toHaveProperty('$schema');
+    expect(s.properties!.questions).toMatchObject({ type: 'array', minItems: 1, maxItems: 3 });
+    expect(item.required).toEqual(['id', 'header', 'question', 'options']);
+    expect(item.properties!.id.pattern).toBe('^[a-z][a-z0-9_]*$');
+    expect(item.properties!.options).toMatchObject({ minItems: 2, maxItems: 4 });
+    expect(item.properties!.options.items).toMatchObject({ required: ['label'], additionalProperties: false });
+    expect(s.properties!.timeoutSeconds).toEqual({ type: 'integer', description: expect.stringContaining('default 900') });
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+  });
+
+  it('[T1][T3] a standard JSON Schema validator (as MCP clients run) takes what validateAskUser takes, and refuses malformed calls', () => {
+    const check = new Ajv({ strict: true }).compile(ASK_USER_INPUT_SCHEMA);
+    const question = { id: 'deploy_target', header: 'Deploy', question: 'Where?', options: [{ label: 'Staging (Recommended)' }, { label: 'Production', description: 'Real users' }] };
+    const good = { questions: [question, { ...question, id: 'notify', multiSelect: true }], timeoutSeconds: 120 };
+    expect(check(good)).toBe(true);
+    expect(validateAskUser(good).ok).toBe(true);
+    for (const bad of [
+      {},
+      { questions: [] },
+      { questions: [question, question, question, question] },
+      { questions: [{ ...question, id: 'Deploy Target' }] },
+      { questions: [{ ...question, options: [{ label: 'Only one' }] }] },
+      { questions: [{ ...question, extra: 1 }] },
+      { questions: [question], timeoutSeconds: 1.5 },
+    ]) {
+      expect(check(bad), JSON.stringify(bad)).toBe(false);
+      expect(validateAskUser(bad).ok, JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it('[T4] carries the model guidance', () => {

@@ -3,6 +3,7 @@
  * its JSON Schema and description (T1, T4), validation that reports every field at fault (T3),
  * normalisation, timeout clamping and the result shapes with their text for the model (T2).
  */
+import { z } from 'zod';
 import {
   AskdockError,
   DEFAULT_TIMEOUT_MS,
@@ -12,9 +13,10 @@ import {
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
   QUESTION_TEXT_MAX,
+  QUESTION_ID_PATTERN,
   QuestionList,
   formatPath,
-  isAuthoredOther,
+  questionListProblems,
   type Answers,
   type FieldProblem,
   type QuestionItem,
@@ -72,63 +74,49 @@ export const ASK_USER_DESCRIPTION = [
   'After no_answer, continue with your best judgment and do not ask the same question again.',
 ].join('\n');
 
-/** The tool's parameters as plain JSON Schema, for LLM tool calling and the MCP `inputSchema`. */
-export const ASK_USER_INPUT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['questions'],
-  properties: {
-    questions: {
-      type: 'array',
-      description: '1 to 3 questions, asked together; prefer exactly one.',
-      minItems: 1,
-      maxItems: 3,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'header', 'question', 'options'],
-        properties: {
-          id: {
-            type: 'string',
-            pattern: '^[a-z][a-z0-9_]*$',
-            description: 'Unique snake_case key for this answer, e.g. "deploy_target".',
-          },
-          header: {
-            type: 'string',
-            minLength: 1,
-            description: `Short label shown above the question, at most ${HEADER_MAX} characters (longer is cut).`,
-          },
-          question: {
-            type: 'string',
-            minLength: 1,
-            maxLength: QUESTION_TEXT_MAX,
-            description: 'The question, in one sentence.',
-          },
-          options: {
-            type: 'array',
-            description: '2 to 4 choices, the recommended one first with " (Recommended)" at the end of its label. Never an "Other" option.',
-            minItems: 2,
-            maxItems: 4,
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['label'],
-              properties: {
-                label: { type: 'string', minLength: 1, maxLength: LABEL_MAX, description: 'The choice as the user sees it.' },
-                description: { type: 'string', maxLength: DESCRIPTION_MAX, description: 'What choosing it means, briefly.' },
-              },
-            },
-          },
-          multiSelect: { type: 'boolean', description: 'true only when several options can be chosen at once.' },
-        },
-      },
+/** A JSON Schema node, as far as readers of the published schema look into it. */
+export type JsonSchemaNode = { type?: string; properties?: Record<string, JsonSchemaNode>; items?: JsonSchemaNode; required?: string[]; [key: string]: unknown };
+
+const AskUserOptionInput = z.strictObject({
+  label: z.string().min(1).max(LABEL_MAX).describe('The choice as the user sees it.'),
+  description: z.string().max(DESCRIPTION_MAX).describe('What choosing it means, briefly.').optional(),
+});
+
+const AskUserQuestionInput = z.strictObject({
+  id: z.string().regex(QUESTION_ID_PATTERN).describe('Unique snake_case key for this answer, e.g. "deploy_target".'),
+  header: z.string().min(1).describe(`Short label shown above the question, at most ${HEADER_MAX} characters (longer is cut).`),
+  question: z.string().min(1).max(QUESTION_TEXT_MAX).describe('The question, in one sentence.'),
+  options: z
+    .array(AskUserOptionInput)
+    .min(2)
+    .max(4)
+    .describe('2 to 4 choices, the recommended one first with " (Recommended)" at the end of its label. Never an "Other" option.'),
+  multiSelect: z.boolean().describe('true only when several options can be chosen at once.').optional(),
+});
+
+/** The call as a model writes it; validateAskUser checks it with the protocol's own rules. */
+const AskUserInputShape = z.strictObject({
+  questions: z.array(AskUserQuestionInput).min(1).max(3).describe('1 to 3 questions, asked together; prefer exactly one.'),
+  timeoutSeconds: z
+    .int()
+    .describe(`How long to wait for the user, in seconds: default ${DEFAULT_TIMEOUT_SECONDS}, clamped to ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS}.`)
+    .optional(),
+});
+
+/** The tool's parameters as plain JSON Schema, for LLM tool calling and the MCP `inputSchema` (no `$schema`: older MCP clients read draft-07). */
+export const ASK_USER_INPUT_SCHEMA = (() => {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(AskUserInputShape, {
+    io: 'input',
+    // An integer needs no bounds beyond the clamp its description states.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.type === 'integer') {
+        delete jsonSchema.minimum;
+        delete jsonSchema.maximum;
+      }
     },
-    timeoutSeconds: {
-      type: 'integer',
-      description: `How long to wait for the user, in seconds: default ${DEFAULT_TIMEOUT_SECONDS}, clamped to ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS}.`,
-    },
-  },
-} as const;
+  });
+  return schema as JsonSchemaNode & { type: 'object'; required: string[] };
+})();
 
 /** The result as JSON Schema (MCP `outputSchema`): one object, since MCP wants `type: "object"` at the top. */
 export const ASK_USER_OUTPUT_SCHEMA = {
@@ -169,31 +157,11 @@ function unknownKeys(obj: Record<string, unknown>, allowed: string[], prefix: st
 }
 
 /**
- * The protocol's list-level rules (unique ids and labels, no authored Other) run only when every item parsed,
- * so they are checked here on the raw input too: a model then sees every fault in one answer.
+ * The protocol's list-level rules run only when every item parsed, so they are read from the raw input too
+ * (the same rules, `questionListProblems`): a model then sees every fault in one answer.
  */
 function crossFieldProblems(items: unknown[]): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const seenIds = new Set<string>();
-  items.forEach((item, qi) => {
-    if (!isPlainObject(item)) return;
-    if (typeof item.id === 'string') {
-      if (seenIds.has(item.id)) problems.push({ path: `questions[${qi}].id`, problem: `id "${item.id}" is used twice` });
-      seenIds.add(item.id);
-    }
-    if (!Array.isArray(item.options)) return;
-    const seenLabels = new Set<string>();
-    item.options.forEach((option, oi) => {
-      if (!isPlainObject(option) || typeof option.label !== 'string') return;
-      const label = option.label.trim();
-      const path = `questions[${qi}].options[${oi}].label`;
-      if (label && seenLabels.has(label.toLowerCase())) problems.push({ path, problem: `label "${label}" is used twice` });
-      seenLabels.add(label.toLowerCase());
-      if (isAuthoredOther(label))
-        problems.push({ path, problem: 'must not be an authored "Other" option: free text is always allowed' });
-    });
-  });
-  return problems;
+  return questionListProblems(items).map((p) => ({ path: formatPath(['questions', ...p.path]), problem: p.message }));
 }
 
 export type Validation = { ok: true; value: AskUserCall } | { ok: false; problems: FieldProblem[] };

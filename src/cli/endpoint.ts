@@ -1,7 +1,8 @@
 /** Where an agent-side command connects: flags, then ASKDOCK_URL / ASKDOCK_TOKEN, then the local `askdock start` setup. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AskdockError, GatewayConfig } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/index.ts';
+import { GatewayConfig } from '../gateway/config.ts';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7420';
 /** `askdock start` keeps its database and identities here, relative to where it runs. */

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
 import { startGateway, urlHost } from '../gateway/gateway.ts';
+import { gatewayEnvironment } from './gateway-env.ts';
 
 const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE] [--config FILE]';
 
@@ -48,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let gateway;
   try {
-    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config, announce: say });
+    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config, announce: say, ...gatewayEnvironment() });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);

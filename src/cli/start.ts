@@ -6,6 +6,7 @@ import { startGateway, urlHost } from '../gateway/gateway.ts';
 import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { LOCAL_DIR } from './endpoint.ts';
+import { gatewayEnvironment } from './gateway-env.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 
@@ -80,7 +81,14 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
 
   let gateway;
   try {
-    gateway = await startGateway({ host: opts.host, port: opts.port, dbPath: join(opts.dir, 'askdock.db'), uiDir: join(ROOT, 'dist'), announce: (line) => process.stdout.write(line + '\n') });
+    gateway = await startGateway({
+      host: opts.host,
+      port: opts.port,
+      dbPath: join(opts.dir, 'askdock.db'),
+      uiDir: join(ROOT, 'dist'),
+      announce: (line) => process.stdout.write(line + '\n'),
+      ...gatewayEnvironment(),
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       return failure('start', new Error(`port ${opts.port} on ${opts.host} is in use: stop the other process or pass --port N (0 picks a free one)`));

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
-import { AskdockError, type GatewayConfig } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/index.ts';
+import { type GatewayConfig } from '../gateway/config.ts';
 import { createNodeClient } from './node.ts';
 import { spawnGateway } from '../testing/gateway-child.ts';
 import type { GatewayClient } from './client.ts';
+import { silentLogger } from '../gateway/logger.ts';
 
 const config: GatewayConfig = {
   identities: [
@@ -36,7 +38,7 @@ function client(token: string, extra: Partial<Parameters<typeof createNodeClient
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'askdock-client-'));
-  gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite'), config });
+  gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'db.sqlite'), config, checkFrames: true, log: silentLogger() });
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
@@ -146,7 +148,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
   it('[P7][errors] waits retryAfterMs and sends an idempotent request again by itself; other requests get the refusal', async () => {
     await gw.close();
     // One request per connection at once, then one a second: the second of two requests sent together is always refused.
-    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'limited.sqlite'), config, rateLimit: { burst: 1, perSecond: 1 } });
+    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'limited.sqlite'), config, rateLimit: { burst: 1, perSecond: 1 }, checkFrames: true, log: silentLogger() });
     const op = client('operator-token-0123456789ab');
     await op.start();
     const { session } = await op.request('sessions.create', { title: 'Limited' });
@@ -166,7 +168,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
 
   it('[P7][errors] gives the refusal back when retryAfterMs would pass the request timeout', async () => {
     await gw.close();
-    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'slow.sqlite'), config, rateLimit: { burst: 1, perSecond: 0.01 } });
+    gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'slow.sqlite'), config, rateLimit: { burst: 1, perSecond: 0.01 }, checkFrames: true, log: silentLogger() });
     const op = client('operator-token-0123456789ab');
     await op.start();
     await op.request('sessions.list', {});

@@ -7,6 +7,7 @@ import {
   ServerFrame,
   events as eventSchemas,
   isEventName,
+  isResendable,
   methods,
   type AnyEvent,
   type ClientMode,
@@ -70,18 +71,6 @@ type Pending = {
   sent: boolean;
   cleanup: () => void;
 };
-
-/** Methods that are safe to send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones. */
-const RESENDABLE = new Set<MethodName>([
-  'sessions.list',
-  'chat.send',
-  'chat.history',
-  'agent.subscribe',
-  'question.waitAnswer',
-  'question.resolve',
-  'question.get',
-  'question.list',
-]);
 
 export type HelloHandler = (hello: HelloOk) => void;
 type AnyHandler = (e: AnyEvent) => void;
@@ -285,7 +274,7 @@ export class GatewayClient {
    * the request's own timeout allows. Anything else (or no time left) goes back to the caller.
    */
   private retryLater(p: Pending, error: { code: string; retryAfterMs?: number }): boolean {
-    if (error.code !== 'RATE_LIMITED' || !RESENDABLE.has(p.method)) return false;
+    if (error.code !== 'RATE_LIMITED' || !isResendable(p.method)) return false;
     const waitMs = Math.max(1, error.retryAfterMs ?? 1000);
     if (Date.now() + waitMs >= p.deadline) return false;
     p.sent = false;
@@ -365,7 +354,7 @@ export class GatewayClient {
       this.handshakeDone = false;
       // Requests that cannot be safely repeated fail now; the rest wait for the next connection.
       for (const p of [...this.pending.values()]) {
-        if (p.sent && !RESENDABLE.has(p.method)) {
+        if (p.sent && !isResendable(p.method)) {
           p.cleanup();
           p.reject(new AskdockError('UNAVAILABLE', `connection lost during ${p.method}`, { retryable: true }));
         } else p.sent = false;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator, ConfigError, loadConfig, loadOrCreateIdentities } from './auth.ts';
 import { startGateway } from './gateway.ts';
 import { TestClient } from '../testing/ws-client.ts';
+import { silentLogger } from './logger.ts';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -76,7 +77,7 @@ describe('identities', () => {
 
   it('[A1] a gateway started on a database with no config lets its generated operator and agent in', async () => {
     const dir = tmp();
-    const gw = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), log: () => {} });
+    const gw = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), checkFrames: true, log: silentLogger() });
     try {
       expect(gw.identitiesCreated).toBe(true);
       for (const identity of gw.identities.identities) {
@@ -89,7 +90,7 @@ describe('identities', () => {
     } finally {
       await gw.close();
     }
-    const again = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), log: () => {} });
+    const again = await startGateway({ port: 0, dbPath: join(dir, 'askdock.db'), checkFrames: true, log: silentLogger() });
     expect(again.identitiesCreated).toBe(false);
     await again.close();
   });

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { GatewayConfig, formatPath, type IdentityConfig, type Role, type Scope } from '../protocol/index.ts';
+import { formatPath, type Role, type Scope } from '../protocol/index.ts';
 import { parseChannels } from './channels/config.ts';
+import { GatewayConfig, type IdentityConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
 export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope> };

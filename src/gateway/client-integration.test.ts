@@ -6,6 +6,7 @@ import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
 import { startGateway, type RunningGateway } from './gateway.ts';
 import { item, testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { silentLogger } from './logger.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 async function gateway(dbPath: string, port = 0): Promise<RunningGateway> {
-  const gw = await startGateway({ port, dbPath, config: testConfig, checkFrames: true, log: () => {} });
+  const gw = await startGateway({ port, dbPath, config: testConfig, checkFrames: true, log: silentLogger() });
   return gw;
 }
 

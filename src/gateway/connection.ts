@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   AskdockError,
+  errorDetailsProblem,
   ClientFrame,
   CloseCode,
   ConnectParams,
@@ -80,7 +81,7 @@ export class Connection implements Subscriber {
     private readonly remoteAddress = 'unknown',
   ) {
     this.frames = new FrameGate(opts.frameRate, ws, 2 * opts.maxPayload, (data, isBinary) => this.handleFrame(data, isBinary), () => {
-      this.core.opts.log(`askdock gateway: closing ${this.connId} (${this.remoteAddress}): frames far past the frame limit`);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, 'closing: frames far past the frame limit');
       this.close(CloseCode.policy, 'too many frames: slow down');
     });
   }
@@ -118,7 +119,7 @@ export class Connection implements Subscriber {
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       // S6: the close frame queues behind what is unsent; ws destroys the socket if the peer never reads it.
       this.opts.turn.hold(this.socket, true);
-      this.core.opts.log(`askdock gateway: closing ${this.connId} (${this.remoteAddress}): more than ${this.opts.maxBufferedBytes} bytes unsent`);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, unsent: this.ws.bufferedAmount }, `closing: more than ${this.opts.maxBufferedBytes} bytes unsent`);
       this.close(CloseCode.policy, `slow consumer: more than ${Math.round(this.opts.maxBufferedBytes / 1048576)} MiB unsent`);
       return;
     }
@@ -132,6 +133,8 @@ export class Connection implements Subscriber {
     if (this.opts.checkFrames) {
       const ok = ServerFrame.safeParse(frame);
       if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
+      const wrong = ok.data.type === 'res' && !ok.data.ok ? errorDetailsProblem(ok.data.error) : null;
+      if (wrong) throw new Error(`outgoing frame breaks ErrorDetails: ${wrong}`);
     }
     // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
     this.send(JSON.stringify(frame), true);
@@ -141,12 +144,14 @@ export class Connection implements Subscriber {
   private badFrame(id: string | null, error: AskdockError): void {
     this.replyError(id, error);
     if (this.state !== 'handshake' || ++this.badFrames < this.opts.maxBadFramesBeforeConnect) return;
-    this.core.opts.log(`askdock gateway: closing ${this.connId} (${this.remoteAddress}): ${this.badFrames} bad frames before connect`);
+    this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, `closing: ${this.badFrames} bad frames before connect`);
     this.close(CloseCode.policy, `${this.badFrames} bad frames before connect`);
   }
 
-  private replyError(id: string | null, error: AskdockError | ErrorShape): void {
+  private replyError(id: string | null, error: AskdockError | ErrorShape, method?: string): void {
     const shape = error instanceof AskdockError ? error.toShape() : error;
+    // Refusals are the client's business; one line each says which and why, at debug unless the gateway failed.
+    if (shape.code !== 'UNAVAILABLE') this.core.opts.log.debug({ connId: this.connId, method, code: shape.code }, shape.message);
     this.sendFrame({ type: 'res', id, ok: false, error: shape });
   }
 
@@ -221,16 +226,16 @@ export class Connection implements Subscriber {
       },
       (err: unknown) => {
         done();
-        answer(() => this.replyError(id, this.toError(method, err)));
+        answer(() => this.replyError(id, this.toError(method, err), method));
       },
     );
   }
 
   private toError(method: string, err: unknown): AskdockError {
     if (err instanceof AskdockError) return err;
-    this.core.opts.log(`askdock gateway: ${method} failed: ${(err as Error)?.stack ?? String(err)}`);
     // Only a busy database is worth retrying; anything else is a bug a retry would repeat.
     const busy = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
+    this.core.opts.log.error({ connId: this.connId, method, code: 'UNAVAILABLE', err }, `${method} failed`);
     return new AskdockError('UNAVAILABLE', `internal error in ${method}: ${(err as Error)?.message ?? String(err)}`, { retryable: busy });
   }
 
@@ -247,7 +252,7 @@ export class Connection implements Subscriber {
     // S4: an address past its failures is refused without looking at the token, so guessing on learns nothing.
     const lockedFor = logins.blockedFor(this.remoteAddress);
     if (lockedFor !== null) {
-      this.core.opts.log(`askdock gateway: refused connect from ${this.remoteAddress}: too many bad tokens (retry in ${lockedFor} ms)`);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, retryAfterMs: lockedFor }, 'refused connect: too many bad tokens from this address');
       this.replyError(
         frame.id,
         new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s (S4)`, {
@@ -260,7 +265,7 @@ export class Connection implements Subscriber {
     const identity = this.core.auth.authenticate(p.auth.token);
     if (!identity) {
       const count = logins.fail(this.remoteAddress);
-      this.core.opts.log(`askdock gateway: unknown token from ${this.remoteAddress} (${count} bad tokens from it within the S4 window)`);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, badTokens: count }, `unknown token from ${this.remoteAddress}`);
       this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'));
       return this.close(CloseCode.unauthorized, 'bad token');
     }
@@ -305,6 +310,7 @@ export class Connection implements Subscriber {
     };
     const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
+    core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
     if (resumed) core.hub.replay(this, cursor);
     core.hub.add(this, latest);
   }
@@ -318,10 +324,11 @@ export class Connection implements Subscriber {
     for (const request of this.inflight.values()) request.cancel('connection closed');
     this.inflight.clear();
     this.core.hub.remove(this);
+    if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
     try {
       if (wasOpen && this.info) this.core.questions.clientDisconnected(this.info.identity, this.info.clientId);
     } catch (err) {
-      this.core.opts.log(`askdock gateway: closing connection ${this.connId} failed: ${(err as Error).message}`);
+      this.core.opts.log.error({ connId: this.connId, err }, 'closing the connection failed');
     } finally {
       this.onClosed(this);
       this.closedResolve();

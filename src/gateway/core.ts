@@ -1,4 +1,5 @@
 import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type ReplyTo, type Session } from '../protocol/index.ts';
+import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
@@ -21,7 +22,7 @@ export type CoreOptions = {
   maxPendingQuestions: number;
   /** Checks every event payload and result against its schema before it leaves (tests, dev). */
   checkFrames: boolean;
-  log: (line: string) => void;
+  log: GatewayLog;
   /** The gateway's end-of-turn group commit and socket release, shared with its connections. */
   turn: Turn;
 };
@@ -74,7 +75,7 @@ export class Core {
     try {
       this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
     } catch (err) {
-      this.opts.log(`askdock gateway: pruning events failed: ${(err as Error).message}`);
+      this.opts.log.error({ err }, 'pruning events failed');
     }
     this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
   }

@@ -7,6 +7,7 @@ import { startGateway } from './gateway.ts';
 import { spawnGateway, type GatewayChild } from '../testing/gateway-child.ts';
 import { item, settle, testConfig, tokenOf } from '../testing/gateway-harness.ts';
 import { TestClient } from '../testing/ws-client.ts';
+import { silentLogger } from './logger.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'askdock-r3-'));
 const db = join(dir, 'askdock.db');
@@ -98,7 +99,7 @@ describe('durability', () => {
 
     // Started after the questions' deadlines: they expire on start, within a second.
     const later: Clock = { ...realClock, now: () => Date.now() + 2 * 3_600_000 };
-    const third = await startGateway({ port: 0, dbPath: db, configPath: config, clock: later, log: () => {} });
+    const third = await startGateway({ port: 0, dbPath: db, configPath: config, clock: later, checkFrames: true, log: silentLogger() });
     try {
       const admin3 = await client(third.wsUrl, 'admin');
       for (const [id] of pendingQuestions) {

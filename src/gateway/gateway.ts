@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
-import { CloseCode, type GatewayConfig } from '../protocol/index.ts';
+import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
+import { type GatewayConfig } from './config.ts';
 import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
@@ -20,6 +21,7 @@ import { DEFAULT_LOGIN_LIMIT, LoginGuard, type LoginLimit } from './login-guard.
 import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } from './rate-limit.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
+import { createLogger, type GatewayLog } from './logger.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -63,9 +65,12 @@ export type GatewayOptions = {
   allowedOrigins?: string[];
   /** Added to the config's `allowedHosts` (S3). */
   allowedHosts?: string[];
-  /** Validates every outgoing frame, event and result against the protocol (default: under vitest or ASKDOCK_CHECK_FRAMES=1). */
+  /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
-  log?: (line: string) => void;
+  /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
+  syncFull?: boolean;
+  /** Structured log lines (logger.ts); JSON on stderr when not given. */
+  log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
@@ -107,17 +112,17 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, exclusive: true }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull, exclusive: true }), owned: true };
 }
 
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = opts.log ?? createLogger();
   const identities = resolveIdentities(opts);
   const policy = identities.config.policy ?? {};
-  const checkFrames = opts.checkFrames ?? (process.env.VITEST !== undefined || process.env.ASKDOCK_CHECK_FRAMES === '1');
+  const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
   const rates = requestRates(opts.rateLimit ?? policy.rateLimit);
   const connOpts: ConnectionOptions = {
@@ -143,8 +148,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
   const channels = await Channels.create(core, identities.config, channelConfig.ok ? channelConfig.channels : {}, {
-    log,
-    announce: opts.announce ?? log,
+    log: (line) => log.info(line),
+    announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
   });
@@ -166,7 +171,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
       return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host (S3)'));
     if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
-      log(`askdock gateway: refused a WebSocket from origin ${JSON.stringify(req.headers.origin)} (${req.socket.remoteAddress}); add it to allowedOrigins to let it in`);
+      log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
       return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket (S1); list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

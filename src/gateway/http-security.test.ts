@@ -7,11 +7,12 @@ import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from './gateway.ts';
 import { hostAllowed, originAllowed } from './http-security.ts';
 import { testConfig } from '../testing/gateway-harness.ts';
+import { memoryLogger, silentLogger } from './logger.ts';
 
 let dir: string;
 let gw: RunningGateway;
 let listed: RunningGateway;
-const logs: string[] = [];
+const { log: memLog, lines: logs } = memoryLogger();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'askdock-sec-http-'));
@@ -19,12 +20,12 @@ beforeAll(async () => {
   mkdirSync(join(ui, 'assets'), { recursive: true });
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>askdock ui</title>');
   writeFileSync(join(ui, 'assets', 'app-1.js'), 'console.log(1)');
-  gw = await startGateway({ port: 0, config: testConfig, uiDir: ui, log: (l) => logs.push(l) });
+  gw = await startGateway({ port: 0, config: testConfig, uiDir: ui, log: memLog });
   listed = await startGateway({
     port: 0,
     config: { ...testConfig, allowedOrigins: ['https://tools.team.example'], allowedHosts: ['askdock.team.example'] },
     uiDir: ui,
-    log: () => {},
+    log: silentLogger(),
   });
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from './gateway.ts';
 import { testConfig } from '../testing/gateway-harness.ts';
+import { silentLogger } from './logger.ts';
 
 let dir: string;
 let gw: RunningGateway;
@@ -20,8 +21,8 @@ beforeAll(async () => {
   writeFileSync(join(ui, 'icon.svg'), '<svg/>');
   writeFileSync(join(dir, 'secret.txt'), 'do not serve');
   symlinkSync(join(dir, 'secret.txt'), join(ui, 'link.txt'));
-  gw = await startGateway({ port: 0, config: testConfig, uiDir: ui, log: () => {} });
-  bare = await startGateway({ port: 0, config: testConfig, uiDir: join(dir, 'missing-dist'), log: () => {} });
+  gw = await startGateway({ port: 0, config: testConfig, uiDir: ui, log: silentLogger() });
+  bare = await startGateway({ port: 0, config: testConfig, uiDir: join(dir, 'missing-dist'), log: silentLogger() });
 });
 afterAll(async () => {
   await gw.close();

@@ -5,6 +5,7 @@ import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
+import { memoryLogger } from './logger.ts';
 
 const viewer: Viewer = { identity: { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) }, subscribed: () => true };
 const session = { key: 's1', title: 'One', createdBy: 'admin', createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };
@@ -13,10 +14,10 @@ const nextIteration = () => new Promise((ok) => setImmediate(ok));
 const frameText = (out: string | Buffer) => (typeof out === 'string' ? out : out.toString('utf8', out.indexOf('{')));
 
 function setup(store: Store = createMemoryStore()) {
-  const logs: string[] = [];
+  const { log, lines: logs } = memoryLogger();
   const turn = new Turn();
   let rolledBack = 0;
-  const hub = new EventHub(store, realClock, (_viewer, _ev, shared) => shared(), false, (l) => logs.push(l), turn, () => rolledBack++);
+  const hub = new EventHub(store, realClock, (_viewer, _ev, shared) => shared(), false, log, turn, () => rolledBack++);
   const subscriber = (seenSeq = 0) => {
     const seqs: number[] = [];
     const sub: Subscriber = { viewer, send: (out) => seqs.push(JSON.parse(frameText(out)).seq) };

@@ -1,4 +1,5 @@
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
+import type { GatewayLog } from './logger.ts';
 import type { Clock } from './clock.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
@@ -49,7 +50,7 @@ export class EventHub {
     private readonly clock: Clock,
     private readonly view: EventView,
     private readonly checkPayloads: boolean,
-    private readonly log: (line: string) => void,
+    private readonly log: GatewayLog,
     private readonly turn: Turn,
     /** After a group rolled back: caches filled from its writes must forget them. */
     private readonly onRollback: () => void,
@@ -120,11 +121,11 @@ export class EventHub {
       this.store.commitGroup();
     } catch (err) {
       committed = false;
-      this.log(`askdock gateway: committing ${group.events.length} events failed, every change of this turn is undone: ${(err as Error).message}`);
+      this.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
       try {
         this.store.rollbackGroup();
       } catch (undoErr) {
-        this.log(`askdock gateway: rolling back failed: ${(undoErr as Error).message}`);
+        this.log.error({ err: undoErr }, 'rolling back failed');
       }
       this.onRollback();
     }
@@ -140,7 +141,7 @@ export class EventHub {
     try {
       fn();
     } catch (err) {
-      this.log(`askdock gateway: ${what} failed: ${(err as Error).stack ?? String(err)}`);
+      this.log.error({ err }, `${what} failed`);
     }
   }
 
@@ -173,7 +174,7 @@ export class EventHub {
         const out = this.view(sub.viewer, ev, shared);
         if (out !== null) sub.send(out);
       } catch (err) {
-        this.log(`askdock gateway: sending event ${ev.seq} failed: ${(err as Error).message}`);
+        this.log.error({ err, seq: ev.seq }, 'sending an event failed');
       }
     }
   }

@@ -43,7 +43,7 @@ export class QuestionManager {
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
     // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
-    const log = (what: string, err: unknown) => core.opts.log(`askdock gateway: ${what} failed: ${(err as Error)?.message ?? String(err)}`);
+    const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
     this.expiry = new ExpiryScheduler(
       core.clock,
       () => {

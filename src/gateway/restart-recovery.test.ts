@@ -6,6 +6,7 @@ import { FakeClock } from '../testing/fake-clock.ts';
 import { item, settle, testConfig, tokenOf } from '../testing/gateway-harness.ts';
 import { RestartableGateway } from '../testing/restartable-gateway.ts';
 import { TestClient } from '../testing/ws-client.ts';
+import { memoryLogger } from './logger.ts';
 
 const gateways: RestartableGateway[] = [];
 afterAll(async () => {
@@ -41,8 +42,8 @@ describe('gateway restart recovery', () => {
 
     // Started again on the same file, with a clock the test moves.
     const clock = new FakeClock(Date.now());
-    const logs: string[] = [];
-    const gw = await startGateway({ port: 0, dbPath: child.dbPath, config: testConfig, clock, log: (l) => logs.push(l), tickIntervalMs: 3_600_000 });
+    const { log, lines: logs } = memoryLogger();
+    const gw = await startGateway({ port: 0, dbPath: child.dbPath, config: testConfig, clock, checkFrames: true, log, tickIntervalMs: 3_600_000 });
     try {
       const admin2 = await client(gw.wsUrl, 'admin', 'admin-recovery');
       const pending = await admin2.call('question.list', { status: 'pending' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Answers, ResolvedBy, TerminalStatus } from './question.ts';
 
 export const ERROR_CODES = [
   'INVALID_REQUEST',
@@ -30,6 +31,50 @@ export const ErrorShape = z.object({
   retryAfterMs: z.number().int().nonnegative().optional(),
 });
 export type ErrorShape = z.infer<typeof ErrorShape>;
+
+const AnswerProblemShape = z.object({ questionId: z.string(), problem: z.string() });
+// Stored records may carry null for what they lack; readers get such fields absent.
+const absentIfNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+/**
+ * What `details` holds, when present, per error code (a code not listed has no fixed shape). The gateway checks every refusal it sends
+ * against this in its frame checks; clients read details through `errorDetails`.
+ */
+export const ErrorDetails = {
+  INVALID_REQUEST: z.union([z.array(FieldProblem), z.object({ protocol: z.number().int() })]),
+  METHOD_NOT_FOUND: z.object({ method: z.string() }),
+  FORBIDDEN: z.object({ method: z.string().optional(), needed: z.array(z.string()).optional(), id: z.string().optional() }),
+  SESSION_NOT_FOUND: z.object({ sessionKey: z.string() }),
+  QUESTION_NOT_FOUND: z.object({ id: z.string() }),
+  QUESTION_ALREADY_TERMINAL: z.object({
+    id: z.string(),
+    status: TerminalStatus,
+    answers: absentIfNull(Answers),
+    resolvedBy: absentIfNull(ResolvedBy),
+    reason: absentIfNull(z.string()),
+  }),
+  QUESTION_INVALID_ANSWER: z.array(AnswerProblemShape),
+  QUESTION_ID_IN_USE: z.object({ id: z.string() }),
+  QUESTION_PENDING: z.object({ id: z.string() }),
+} satisfies Partial<Record<ErrorCode, z.ZodType>>;
+type DetailedCode = keyof typeof ErrorDetails;
+export type ErrorDetails<C extends DetailedCode> = z.output<(typeof ErrorDetails)[C]>;
+
+/** The details of `error` when it carries code `code` and details of that code's shape; otherwise null. */
+export function errorDetails<C extends DetailedCode>(error: unknown, code: C): ErrorDetails<C> | null {
+  const e = error as { code?: unknown; details?: unknown } | null;
+  if (e?.code !== code) return null;
+  const parsed = ErrorDetails[code].safeParse(e.details);
+  return parsed.success ? (parsed.data as ErrorDetails<C>) : null;
+}
+
+/** Why `shape.details` does not fit its code's schema; null when it fits, is absent, or the code has no schema. */
+export function errorDetailsProblem(shape: ErrorShape): string | null {
+  const schema = (ErrorDetails as Partial<Record<ErrorCode, z.ZodType>>)[shape.code];
+  if (!schema || shape.details === undefined) return null;
+  const parsed = schema.safeParse(shape.details);
+  return parsed.success ? null : `${shape.code} details: ${parsed.error.message}`;
+}
 
 /** Close codes the gateway uses (P3, P4, P6). */
 export const CloseCode = {

@@ -78,7 +78,8 @@ const WaitResult = z.object({
 });
 
 /**
- * The method table: params, result and the scopes any one of which allows the call (A5).
+ * The method table: params, result, the scopes any one of which allows the call (A5), and `resendable` for the
+ * methods a client may send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones.
  * `connect` is listed for its shapes; the gateway handles it before dispatch.
  */
 export const methods = {
@@ -92,6 +93,7 @@ export const methods = {
     params: Empty,
     result: z.object({ sessions: z.array(Session) }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'chat.send': {
     params: z.object({
@@ -108,6 +110,7 @@ export const methods = {
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+    resendable: true,
   },
   'chat.history': {
     params: z.object({
@@ -117,6 +120,7 @@ export const methods = {
     }),
     result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'chat.abort': {
     params: z.object({ sessionKey: Key, runId: Key.optional() }),
@@ -147,6 +151,7 @@ export const methods = {
     params: z.object({ sessionKey: Key.optional() }),
     result: z.object({ subscribed: z.boolean() }),
     scopes: ['agent.run'] as Scope[],
+    resendable: true,
   },
   'question.request': {
     params: QuestionRequestParams,
@@ -161,21 +166,25 @@ export const methods = {
     }),
     result: WaitResult,
     scopes: ['agent.run'] as Scope[],
+    resendable: true,
   },
   'question.resolve': {
     params: ResolveParams,
     result: z.object({ status: QuestionStatus, answers: Answers.optional() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'question.get': {
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
   'question.list': {
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    resendable: true,
   },
 } as const;
 
@@ -185,6 +194,12 @@ export const METHOD_NAMES = Object.keys(methods).filter((m) => m !== 'connect') 
 export type ParamsInput<M extends MethodName> = z.input<Methods[M]['params']>;
 export type Params<M extends MethodName> = z.output<Methods[M]['params']>;
 export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
+
+/** P7: whether a request of `method` may be sent again after a reconnect, its first outcome unknown. */
+export function isResendable(method: MethodName): boolean {
+  const entry = methods[method];
+  return 'resendable' in entry && entry.resendable === true;
+}
 
 export function isMethodName(name: string): name is MethodName {
   return name !== 'connect' && Object.hasOwn(methods, name);

@@ -62,30 +62,45 @@ export const QuestionItem = z.object({
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
 
+export type ListProblem = { path: (string | number)[]; message: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The cross-field rules of a question list (Q2, T1): ids unique, labels unique per question (case-insensitive, trimmed),
+ * no authored Other. Reads raw input too, skipping what is malformed, so a caller can report these beside the
+ * per-field faults in one answer; paths are relative to the list.
+ */
+export function questionListProblems(items: readonly unknown[]): ListProblem[] {
+  const problems: ListProblem[] = [];
+  const seenIds = new Set<string>();
+  items.forEach((item, qi) => {
+    if (!isRecord(item)) return;
+    if (typeof item.id === 'string') {
+      if (seenIds.has(item.id)) problems.push({ path: [qi, 'id'], message: `id "${item.id}" is used twice` });
+      seenIds.add(item.id);
+    }
+    if (!Array.isArray(item.options)) return;
+    const seenLabels = new Set<string>();
+    item.options.forEach((option: unknown, oi) => {
+      if (!isRecord(option) || typeof option.label !== 'string') return;
+      const label = option.label.trim();
+      const path = [qi, 'options', oi, 'label'];
+      if (label && seenLabels.has(label.toLowerCase())) problems.push({ path, message: `label "${label}" is used twice` });
+      seenLabels.add(label.toLowerCase());
+      if (isAuthoredOther(label)) problems.push({ path, message: 'must not be an authored "Other" option: free text is always allowed' });
+    });
+  });
+  return problems;
+}
+
 /** 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). */
 export const QuestionList = z
   .array(QuestionItem, { error: 'questions must be an array' })
   .min(1, { error: 'questions must have 1 to 3 entries' })
   .max(3, { error: 'questions must have 1 to 3 entries' })
   .superRefine((items, ctx) => {
-    const seenIds = new Set<string>();
-    items.forEach((item, qi) => {
-      if (seenIds.has(item.id)) ctx.addIssue({ code: 'custom', path: [qi, 'id'], message: `id "${item.id}" is used twice` });
-      seenIds.add(item.id);
-      const seenLabels = new Set<string>();
-      item.options.forEach((option, oi) => {
-        const key = option.label.toLowerCase();
-        if (seenLabels.has(key))
-          ctx.addIssue({ code: 'custom', path: [qi, 'options', oi, 'label'], message: `label "${option.label}" is used twice` });
-        seenLabels.add(key);
-        if (isAuthoredOther(option.label))
-          ctx.addIssue({
-            code: 'custom',
-            path: [qi, 'options', oi, 'label'],
-            message: 'must not be an authored "Other" option: free text is always allowed',
-          });
-      });
-    });
+    for (const { path, message } of questionListProblems(items)) ctx.addIssue({ code: 'custom', path, message });
   });
 
 export const QuestionMode = z.enum(['blocking', 'async']);

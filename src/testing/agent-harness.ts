@@ -7,6 +7,7 @@ import { createNodeClient } from '../client/node.ts';
 import type { Clock } from '../gateway/clock.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import type { EventName, EventPayload } from '../protocol/index.ts';
+import { silentLogger } from '../gateway/logger.ts';
 
 export type TestGateway = {
   gateway: RunningGateway;
@@ -40,7 +41,8 @@ export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?:
     host: '127.0.0.1',
     port: 0,
     dbPath: join(dir, 'askdock.db'),
-    log: () => undefined,
+    checkFrames: true,
+    log: silentLogger(),
     ...(opts.clock ? { clock: opts.clock, handshakeTimeoutMs: 10_000_000, tickIntervalMs: 10_000_000 } : {}),
     ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
   });

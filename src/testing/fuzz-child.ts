@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway } from '../gateway/gateway.ts';
 import { randomToken } from '../gateway/auth.ts';
-import type { GatewayConfig } from '../protocol/index.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
+import { silentLogger } from '../gateway/logger.ts';
 
 const config: GatewayConfig = {
   identities: [
@@ -20,7 +21,7 @@ const gw = await startGateway({
   dbPath: join(dir, 'askdock.db'),
   config,
   uiDir: join(dir, 'no-ui'),
-  log: () => {},
+  log: silentLogger(),
   // Limits that let the frames reach the parsers and handlers rather than stop at the door.
   rateLimit: { burst: 1_000_000, perSecond: 1_000_000 },
   loginLimit: { maxFailures: 1_000_000_000, windowMs: 60_000 },

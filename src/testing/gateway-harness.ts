@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { GatewayConfig, QuestionItemInput, Scope } from '../protocol/index.ts';
+import type { QuestionItemInput, Scope } from '../protocol/index.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
 import { TestClient } from './ws-client.ts';
+import { memoryLogger } from '../gateway/logger.ts';
 
 /** One identity per row of the visibility matrix (A2, A3). */
 export const WHO = {
@@ -54,13 +56,13 @@ export type TestGateway = {
 export async function startTestGateway(over: GatewayOptions & { memory?: boolean; dir?: string } = {}): Promise<TestGateway> {
   const dir = over.dir ?? mkdtempSync(join(tmpdir(), 'askdock-gw-'));
   const dbPath = join(dir, 'askdock.db');
-  const logs: string[] = [];
+  const { log, lines: logs } = memoryLogger();
   const { memory, dir: _dir, ...opts } = over;
   const gw = await startGateway({
     port: 0,
     config: testConfig,
     checkFrames: true,
-    log: (line) => logs.push(line),
+    log,
     ...(memory ? { store: createMemoryStore() } : { dbPath }),
     uiDir: join(dir, 'no-ui'),
     // Fake clocks jump hours ahead; an hourly tick keeps those jumps cheap. Tick tests set their own.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GatewayConfig } from '../protocol/index.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
 import { spawnGateway, type GatewayChild } from './gateway-child.ts';
 
 /** A port free right now; the gateway keeps it across restarts so clients (and a page's origin) stay the same. */

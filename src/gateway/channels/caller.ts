@@ -1,4 +1,5 @@
-import { AskdockError, type GatewayConfig, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
+import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
+import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { dispatch } from '../dispatch.ts';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GatewayConfig } from '../../protocol/index.ts';
+import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';

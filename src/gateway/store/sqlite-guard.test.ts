@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
 import { testConfig } from '../../testing/gateway-harness.ts';
 import { openSqliteStore } from './sqlite.ts';
+import { silentLogger } from '../logger.ts';
 import { ackedFileFor, StoreRefusedError } from './sqlite-guard.ts';
 
 let dir: string;
@@ -13,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const quiet = () => {};
+const quiet = silentLogger();
 
 function refusal(fn: () => unknown): StoreRefusedError {
   try {

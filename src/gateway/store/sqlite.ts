@@ -15,6 +15,8 @@ export type SqliteOptions = {
   checkpointInBackground?: boolean;
   /** Refuses to open a file another gateway holds, and holds it until close (the gateway does; tools that read need not). */
   exclusive?: boolean;
+  /** An fsync per commit (SQLite `synchronous = FULL`), for where power loss matters more than throughput. */
+  syncFull?: boolean;
 };
 
 /** SQLite's default: an inline checkpoint once the WAL holds this many pages. */
@@ -350,8 +352,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
-    // for power loss; ASKDOCK_SYNC=FULL restores it where power loss matters more than throughput.
-    db.pragma(`synchronous = ${process.env.ASKDOCK_SYNC === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    // for power loss; `syncFull` restores it where power loss matters more than throughput.
+    db.pragma(`synchronous = ${opts.syncFull ? 'FULL' : 'NORMAL'}`);
     if (onDisk) checkIntegrity(db, file);
     migrate(db, file);
     if (onDisk) checkNotBehind(file, db.prepare<[], { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'events'`).get()?.seq ?? 0);

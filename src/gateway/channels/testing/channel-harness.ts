@@ -4,6 +4,7 @@ import { startTestGateway, testConfig, type TestGateway } from '../../../testing
 import type { TestClient } from '../../../testing/ws-client.ts';
 import type { ChannelName } from '../types.ts';
 import { until, type FakeHttp } from './fake-http.ts';
+import { memoryLogger } from '../../logger.ts';
 
 /** A bot message as a test sees it on any platform: its text and its buttons' labels. */
 export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean };
@@ -44,12 +45,12 @@ export type ChannelWorld = {
 /** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
 export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock } = {}): Promise<ChannelWorld> {
   if (!opts.dir) await driver.start();
-  const logs: string[] = [];
+  const { log, lines: logs } = memoryLogger();
   const announced: string[] = [];
   const users = { [driver.ids.alice]: 'guest', [driver.ids.bob]: 'guest2' };
   const t = await startTestGateway({
     config: { ...testConfig, channels: { [driver.name]: driver.config(users) } },
-    log: (line) => logs.push(line),
+    log,
     announce: (line) => announced.push(line),
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
     ...(opts.dir ? { dir: opts.dir } : {}),

@@ -26,13 +26,13 @@ describe('resolving a question from the dock or the link page', () => {
   });
 
   it('[U7] a refusal because the record ended carries its outcome, at the top of the details or under `question`', () => {
-    const outcome = { status: 'answered', answers: { env: ['Production'] }, resolvedBy: null, reason: null };
+    const outcome = { id: 'q1', status: 'answered', answers: { env: ['Production'] }, resolvedBy: null, reason: null };
     const terminal = new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', { details: outcome });
     expect(endedElsewhere(terminal)).toBe(true);
     expect(endedElsewhere(new AskdockError('QUESTION_NOT_FOUND', 'gone'))).toBe(true);
     expect(endedElsewhere(new AskdockError('QUESTION_INVALID_ANSWER', 'no'))).toBe(false);
     expect(terminalOutcome(terminal)).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: undefined, reason: undefined });
-    expect(terminalOutcome({ details: { question: { status: 'skipped' } } })?.status).toBe('skipped');
+    expect(terminalOutcome(new AskdockError('QUESTION_ALREADY_TERMINAL', 'skipped', { details: { id: 'q1', status: 'skipped' } }))?.status).toBe('skipped');
     expect(terminalOutcome(new AskdockError('QUESTION_NOT_FOUND', 'gone', { details: { id: 'q1' } }))).toBeNull();
   });
 

@@ -18,9 +18,8 @@
  *     ended elsewhere drops the draft and applies the outcome the error carries.
  */
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { GatewayClient } from '../../../../client/client.ts';
-import { Answers, ResolvedBy, TerminalStatus, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
+import { errorDetails, type Answers, type ErrorDetails, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
@@ -68,22 +67,14 @@ export function endedElsewhere(error: unknown): boolean {
   return code === 'QUESTION_ALREADY_TERMINAL' || code === 'QUESTION_NOT_FOUND';
 }
 
-// Stored records may carry null for what they lack; the cache keeps such fields absent.
-const TerminalDetails = z.object({
-  status: TerminalStatus,
-  answers: Answers.nullish().transform((v) => v ?? undefined),
-  resolvedBy: ResolvedBy.nullish().transform((v) => v ?? undefined),
-  reason: z.string().nullish().transform((v) => v ?? undefined),
-});
-export type TerminalOutcome = z.infer<typeof TerminalDetails>;
+export type TerminalOutcome = Omit<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, 'id'>;
 
-/** The outcome QUESTION_ALREADY_TERMINAL carries in its details (or under their `question`), if it carries one. */
+/** The outcome QUESTION_ALREADY_TERMINAL carries in its details, if it carries one. */
 export function terminalOutcome(error: unknown): TerminalOutcome | null {
-  const details = (error as { details?: unknown } | null)?.details;
-  const direct = TerminalDetails.safeParse(details);
-  if (direct.success) return direct.data;
-  const nested = TerminalDetails.safeParse((details as { question?: unknown } | null)?.question);
-  return nested.success ? nested.data : null;
+  const details = errorDetails(error, 'QUESTION_ALREADY_TERMINAL');
+  if (!details) return null;
+  const { id: _id, ...outcome } = details;
+  return outcome;
 }
 
 /** What a failed submit says under the form; nothing when the record simply ended (its outcome shows instead). */

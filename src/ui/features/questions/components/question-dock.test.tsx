@@ -271,7 +271,7 @@ describe('QuestionDock', () => {
     const client = fakeClient();
     client.request.mockRejectedValueOnce(
       new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', {
-        details: { status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } },
+        details: { id: 'q-deploy', status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } },
       }),
     );
     setup([deployRecord({ questions: [deployRecord().questions[0]] })], client).render(
