@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { createNodeClient } from '../client/node.ts';
-import { runTui } from '../tui/run-tui.tsx';
 import { failure, usageError } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { startLocalGateway, type LocalGateway } from './tui-local.ts';
@@ -43,6 +42,12 @@ export async function run(argv: string[]): Promise<number> {
   }
   const client = createNodeClient({ url: endpoint.url, token: endpoint.token, client: { name: 'askdock-tui', mode: 'tui' } });
   try {
+    // Ink renders only its last frame when it sees CI set; a person at a real terminal gets the live screens whatever their env says.
+    if (process.stdout.isTTY) {
+      delete process.env.CI;
+      delete process.env.CONTINUOUS_INTEGRATION;
+    }
+    const { runTui } = await import('../tui/run-tui.tsx');
     const fatal = await runTui({ client, ...(values.session ? { sessionKey: values.session } : {}), local: values.local === true });
     if (fatal) return failure('tui', fatal);
     return 0;
