@@ -1,3 +1,6 @@
+import { backoffDelay } from '../lib/backoff.ts';
+import { newId } from '../lib/ids.ts';
+import { Listeners } from '../lib/listeners.ts';
 import {
   AskdockError,
   CloseCode,
@@ -112,10 +115,6 @@ export function questionPageUrl(url: string | readonly string[], id: string): st
   return u.toString();
 }
 
-function randomId(): string {
-  const c = globalThis.crypto;
-  return c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36);
-}
 
 /**
  * One gateway connection shared by every surface: handshake, typed requests with timeout and cancel,
@@ -130,10 +129,10 @@ export class GatewayClient {
   private socket: SocketLike | null = null;
   private nextReq = 1;
   private pending = new Map<string, Pending>();
-  private handlers = new Map<string, Set<(payload: unknown, seq?: number) => void>>();
-  private anyHandlers = new Set<AnyHandler>();
-  private helloHandlers = new Set<HelloHandler>();
-  private stateHandlers = new Set<(s: ConnectionState) => void>();
+  private handlers = new Map<string, Listeners<[payload: unknown, seq?: number]>>();
+  private anyHandlers = new Listeners<Parameters<AnyHandler>>();
+  private helloHandlers = new Listeners<Parameters<HelloHandler>>();
+  private stateHandlers = new Listeners<[ConnectionState]>();
   private waiters = new Set<{ resolve: () => void; reject: (e: unknown) => void }>();
   private watchdog?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
@@ -149,7 +148,7 @@ export class GatewayClient {
   constructor(options: GatewayClientOptions) {
     this.options = options;
     this.urls = gatewayUrls(options.url);
-    this.clientId = options.client.id ?? randomId();
+    this.clientId = options.client.id ?? newId();
     this.cursor = options.initialCursor ?? 0;
   }
 
@@ -209,26 +208,21 @@ export class GatewayClient {
   }
 
   onState(handler: (s: ConnectionState) => void): () => void {
-    this.stateHandlers.add(handler);
-    return () => this.stateHandlers.delete(handler);
+    return this.stateHandlers.add(handler);
   }
 
   onHello(handler: HelloHandler): () => void {
-    this.helloHandlers.add(handler);
-    return () => this.helloHandlers.delete(handler);
+    return this.helloHandlers.add(handler);
   }
 
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>, seq?: number) => void): () => void {
     let set = this.handlers.get(event);
-    if (!set) this.handlers.set(event, (set = new Set()));
-    const h = handler as (payload: unknown, seq?: number) => void;
-    set.add(h);
-    return () => set!.delete(h);
+    if (!set) this.handlers.set(event, (set = new Listeners()));
+    return set.add(handler as (payload: unknown, seq?: number) => void);
   }
 
   onAny(handler: AnyHandler): () => void {
-    this.anyHandlers.add(handler);
-    return () => this.anyHandlers.delete(handler);
+    return this.anyHandlers.add(handler);
   }
 
   /** Resolves once connected (or at once when already). */
@@ -334,7 +328,7 @@ export class GatewayClient {
 
   private setState(next: ConnectionState) {
     this._state = next;
-    for (const h of [...this.stateHandlers]) h(next);
+    this.stateHandlers.emit(next);
   }
 
   private makeSocket(url: string): SocketLike {
@@ -437,9 +431,9 @@ export class GatewayClient {
     if (!parsed.success) return;
     if (frame.seq !== undefined && frame.seq > this.cursor) this.cursor = frame.seq;
     const set = this.handlers.get(frame.event);
-    if (set) for (const h of [...set]) h(parsed.data, frame.seq);
+    set?.emit(parsed.data, frame.seq);
     const e = { event: frame.event, payload: parsed.data, seq: frame.seq } as AnyEvent;
-    for (const h of [...this.anyHandlers]) h(e);
+    this.anyHandlers.emit(e);
   }
 
   private sendConnect() {
@@ -477,7 +471,7 @@ export class GatewayClient {
     this.handshakeDone = true;
     this.setState({ status: 'connected', attempt: 0 });
     this.armWatchdog();
-    for (const h of [...this.helloHandlers]) h(hello.data);
+    this.helloHandlers.emit(hello.data);
     for (const p of this.pending.values()) if (!p.sent && !p.retryTimer) this.transmit(p);
     for (const w of [...this.waiters]) w.resolve();
   }
@@ -497,14 +491,10 @@ export class GatewayClient {
       return;
     }
     const attempt = this._state.attempt + 1;
-    const initial = this.options.backoff?.initialMs ?? 1000;
-    const max = this.options.backoff?.maxMs ?? 30_000;
     // D4: the next gateway is tried at once; the backoff counts whole rounds over every URL.
     const n = this.urls.length;
     this.urlIndex = (this.urlIndex + 1) % n;
-    const round = attempt / n;
-    const base = Math.min(max, initial * 2 ** (round - 1));
-    const delay = attempt % n === 0 ? Math.round(base / 2 + Math.random() * (base / 2)) : 0;
+    const delay = attempt % n === 0 ? backoffDelay(attempt / n, { ...this.options.backoff, jitter: true }) : 0;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     this.setState({ status: offline ? 'offline' : 'reconnecting', attempt, nextAttemptAtMs: Date.now() + delay, lastError });
     clearTimeout(this.retryTimer);

@@ -6,6 +6,7 @@ import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
 import { textFrame, type WireFrame } from './wire.ts';
+import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
 export interface Subscriber {
@@ -41,7 +42,7 @@ export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
   /** In-process listeners (the channels): every committed event, unfiltered; each decides what it may use. */
-  private readonly listeners = new Set<(ev: StoredEvent) => void>();
+  private readonly listeners = new Listeners<[StoredEvent]>();
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
@@ -122,8 +123,7 @@ export class EventHub {
 
   /** Calls `fn` with every event once it is committed; returns the unsubscribe. */
   listen(fn: (ev: StoredEvent) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   remove(sub: Subscriber): void {
@@ -190,7 +190,9 @@ export class EventHub {
       if (this.shared) this.catchUp();
       else for (const ev of group.events) this.fanOut(ev);
       // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
-      for (const fn of this.listeners) for (const ev of group.events) this.runHook('event listener', () => fn(ev));
+      this.listeners.each((fn) => {
+        for (const ev of group.events) this.runHook('event listener', () => fn(ev));
+      });
       for (const fn of group.after) this.runHook('after-commit hook', () => fn());
     }
     for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { WORKER_SOURCE } from './worker-source.ts';
+import { Listeners } from '../../../lib/listeners.ts';
 
 export type Step = { sql: string; params?: unknown[]; guard?: boolean };
 export type StepResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
@@ -36,8 +37,8 @@ export class SyncPostgres {
   private readonly flag = new Int32Array(new SharedArrayBuffer(8));
   private nextId = 1;
   private closed = false;
-  private readonly listeners = new Set<(payload: string) => void>();
-  private readonly reconnectListeners = new Set<() => void>();
+  private readonly listeners = new Listeners<[string]>();
+  private readonly reconnectListeners = new Listeners();
 
   constructor(url: string, channel: string | null) {
     const driver = createRequire(import.meta.url).resolve('pg');
@@ -49,8 +50,8 @@ export class SyncPostgres {
       transferList: [port2],
     });
     this.worker.on('message', (m: { notify?: string; listening?: boolean }) => {
-      if (m.notify !== undefined) for (const fn of this.listeners) fn(m.notify);
-      if (m.listening) for (const fn of this.reconnectListeners) fn();
+      if (m.notify !== undefined) this.listeners.emit(m.notify);
+      if (m.listening) this.reconnectListeners.emit();
     });
     this.worker.on('error', () => {
       this.closed = true;
@@ -88,14 +89,12 @@ export class SyncPostgres {
 
   /** `payload` of every NOTIFY on the channel, on this thread's event loop. */
   onNotify(fn: (payload: string) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** After LISTEN (re)connected: notifications sent while it was away are lost, so listeners catch up. */
   onListening(fn: () => void): () => void {
-    this.reconnectListeners.add(fn);
-    return () => this.reconnectListeners.delete(fn);
+    return this.reconnectListeners.add(fn);
   }
 
   close(): void {

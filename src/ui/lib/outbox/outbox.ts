@@ -1,4 +1,6 @@
 import type { GatewayClient } from '../../../client/client.ts';
+import { newId as randomId } from '../../../lib/ids.ts';
+import { Listeners } from '../../../lib/listeners.ts';
 import { AskdockError, type Answers, type ChatMessage } from '../../../protocol/index.ts';
 import { createBroadcast, type ChannelLike } from './broadcast.ts';
 import { createCommitter } from './commit.ts';
@@ -71,12 +73,6 @@ export interface Outbox {
 
 const DEFAULT_KEEP_SENT_MS = 7 * 24 * 3600_000;
 
-function randomId(): string {
-  const c = globalThis.crypto;
-  if (c?.randomUUID) return c.randomUUID();
-  const part = () => Math.random().toString(36).slice(2);
-  return `${Date.now().toString(36)}-${part()}-${part()}`;
-}
 
 /** Rows are persisted first, then sent whenever the client is connected (see the parts above). */
 export function createOutbox(options: OutboxOptions): Outbox {
@@ -90,10 +86,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   let disposed = false;
   const snapshot = createSnapshot();
-  const discardListeners = new Set<(row: OutboxRow) => void>();
-  const emitDiscarded = (row: OutboxRow) => {
-    for (const l of [...discardListeners]) l(row);
-  };
+  const discardListeners = new Listeners<[OutboxRow]>();
+  const emitDiscarded = (row: OutboxRow) => discardListeners.emit(row);
 
   const broadcast = createBroadcast({
     channel: options.channel ?? null,
@@ -233,10 +227,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     rowForQuestion: (questionId) => snapshot.forQuestion(questionId),
     subscribe: (listener) => snapshot.subscribe(listener),
 
-    onDiscarded(listener) {
-      discardListeners.add(listener);
-      return () => discardListeners.delete(listener);
-    },
+    onDiscarded: (listener) => discardListeners.add(listener),
 
     async confirmFromHistory(messages) {
       await loaded;

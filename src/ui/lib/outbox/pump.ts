@@ -1,4 +1,5 @@
 import type { GatewayClient } from '../../../client/client.ts';
+import { backoffDelay } from '../../../lib/backoff.ts';
 import type { ParamsInput } from '../../../protocol/index.ts';
 import type { Committer } from './commit.ts';
 import { claimed, createLeaseRenewal, leasedByOther, renewed } from './lease.ts';
@@ -156,7 +157,7 @@ export function createPump(options: PumpOptions): Pump {
       return;
     }
     if (e.code === 'QUESTION_ALREADY_TERMINAL' && (await foundInHistory(row))) return;
-    if (e.retryable) notBefore.set(row.id, now() + (e.retryAfterMs ?? Math.min(30_000, 1000 * 2 ** Math.max(0, row.attempts - 1))));
+    if (e.retryable) notBefore.set(row.id, now() + (e.retryAfterMs ?? backoffDelay(row.attempts)));
     await dispatch(row.id, { type: 'sendFailed', error, retryable: e.retryable }, { release: true });
   }
 

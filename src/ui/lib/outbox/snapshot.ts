@@ -1,3 +1,4 @@
+import { Listeners } from '../../../lib/listeners.ts';
 import type { OutboxRow } from './machine.ts';
 
 /** What a person can see of a row: lease renewals alone re-render nothing. */
@@ -25,7 +26,7 @@ export interface OutboxSnapshot {
 /** This tab's copy of the stored rows, with stable arrays for rendering (the storage stays the truth). */
 export function createSnapshot(): OutboxSnapshot {
   const cache = new Map<string, OutboxRow>();
-  const listeners = new Set<() => void>();
+  const listeners = new Listeners();
   let allRows: readonly OutboxRow[] | null = null;
   const bySession = new Map<string, readonly OutboxRow[]>();
   /** Sessions whose list was rebuilt since the last change. */
@@ -67,12 +68,9 @@ export function createSnapshot(): OutboxSnapshot {
     notify() {
       allRows = null;
       fresh.clear();
-      for (const l of [...listeners]) l();
+      listeners.emit();
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: (listener) => listeners.add(listener),
     clear: () => listeners.clear(),
   };
 }
