@@ -31,8 +31,8 @@ import { createLogger } from '../src/gateway/logger.ts';
 type Frame = { type: string; id?: string | null; ok?: boolean; payload?: any; error?: any; event?: string };
 type Phase = { count: number; elapsedMs: number; lat: number[] };
 
-const OPERATOR_TOKEN = 'bench-operator-token';
-const AGENT_TOKEN = 'bench-agent-token';
+const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
+const AGENT_TOKEN = 'bench-agent-token-0123456789abc';
 const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }];
 
 /** A lean client: no schema checks, so the numbers measure the gateway, not the harness. */
