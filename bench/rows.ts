@@ -6,6 +6,8 @@ import { FIRST_LOAD_BUDGET_KB } from './bundle-size.ts';
 import type { FirstLoad } from './ui/first-load.ts';
 import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
+import type { ScaleFigures } from './scale.ts';
+import { scaleRows } from './scale-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -14,6 +16,7 @@ export type Results = {
   firstLoad?: { app: FirstLoad; bare: FirstLoad };
   gatewayMemory?: GatewayMemory;
   gatewayRuns?: GatewayRun[];
+  scale?: ScaleFigures;
 };
 
 const kb = (x: number) => `${x.toFixed(1)} KB`;
@@ -116,5 +119,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.panel ? panelRows(r.panel) : []),
     ...loadRows(r.bundle, r.firstLoad),
     ...gatewayRows(r.gatewayMemory, r.gatewayRuns),
+    ...(r.scale ? scaleRows(r.scale) : []),
   ];
 }

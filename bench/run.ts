@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { firstLoadKb } from './bundle-size.ts';
 import { measureGatewayMemory } from './gateway-memory.ts';
 import { runGatewayBench } from './gateway-runs.ts';
+import { measureScale } from './scale.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
 import { findChromium, launchChromium } from './lib/chromium.ts';
@@ -27,7 +28,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -92,6 +93,8 @@ if (only.has('gateway')) {
     results.gatewayRuns.push(await runGatewayBench(ROOT, operators, 3));
   }
 }
+
+if (only.has('scale')) results.scale = await measureScale(step);
 
 load.end = loadavg()[0];
 const rows = withTrend(buildRows(results), readHistory(values.history));
