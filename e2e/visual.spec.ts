@@ -208,7 +208,8 @@ test.describe('[U15] the empty states, both themes, 1280 and 390 px', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'askdock-e2e-empty-'));
     const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, log: silentLogger() });
     try {
-      const token = gateway.identities.identities.find((i) => i.role === 'operator')!.token;
+      const token = gateway.identities.identities.find((i) => i.role === 'operator')?.token;
+      if (!token) throw new Error('the gateway created no operator identity (A1)');
       await page.goto(`${gateway.url}/?token=${encodeURIComponent(token)}`);
       await expect(page.getByRole('heading', { name: 'No sessions yet', level: 1 })).toBeVisible();
       await everyView(page, (view) => expect(page).toHaveScreenshot(`empty-sessions-${view}.png`));
