@@ -1,6 +1,20 @@
-import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Session, StopReason } from '../../../protocol/index.ts';
-import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from '../shape.ts';
-import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from '../types.ts';
+import type { QuestionStatus } from '../../../protocol/index.ts';
+import {
+  SESSION_COLUMNS,
+  questionColumns,
+  runColumns,
+  toEvent,
+  toMessage,
+  toQuestion,
+  toRun,
+  toSession,
+  type EventDbRow,
+  type MessageDbRow,
+  type RunDbRow,
+  type SessionDbRow,
+} from '../rows.ts';
+import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
+import type { IdempotentResult, Store } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
 import { migrate } from './migrations.ts';
 import { secretMethods } from './secrets.ts';
@@ -26,104 +40,11 @@ export function isSharedStore(store: Store): store is SharedStore {
   return (store as Partial<SharedStore>).shared === true;
 }
 
-type SessionDbRow = { key: string; title: string; created_by: string; agent_id: string | null; created_at_ms: number; last_message_at_ms: number | null; pending: number };
-type MessageDbRow = {
-  id: string;
-  session_key: string;
-  seq: number;
-  role: MessageRole;
-  text: string;
-  author_id: string;
-  run_id: string | null;
-  reply_to: string | null;
-  created_at_ms: number;
-};
-type RunDbRow = {
-  run_id: string;
-  session_key: string | null;
-  agent_id: string;
-  recovery: boolean;
-  started_at_ms: number;
-  ended_at_ms: number | null;
-  stop_reason: StopReason | null;
-  phase: Phase | null;
-  trigger_message_id: string | null;
-  parent_run_id: string | null;
-  superseded_at_ms: number | null;
-};
-type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
-
-const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
-  (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
   parent_run_id, superseded_at_ms`;
 
 const rowsOf = <T>(r: StepResult) => r.rows as T[];
-
-function toSession(r: SessionDbRow): Session {
-  const row = shapeSessionRow({
-    key: r.key,
-    title: r.title,
-    createdBy: r.created_by,
-    agentId: r.agent_id,
-    createdAtMs: r.created_at_ms,
-    lastMessageAtMs: r.last_message_at_ms,
-  });
-  return { ...row, pendingQuestions: Number(r.pending) };
-}
-
-function toMessage(r: MessageDbRow): ChatMessage {
-  return shapeMessage({
-    id: r.id,
-    sessionKey: r.session_key,
-    role: r.role,
-    text: r.text,
-    authorId: r.author_id,
-    runId: r.run_id,
-    replyTo: r.reply_to === null ? null : JSON.parse(r.reply_to),
-    createdAtMs: r.created_at_ms,
-    seq: r.seq,
-  });
-}
-
-function toRun(r: RunDbRow): RunRow {
-  return shapeRun({
-    runId: r.run_id,
-    sessionKey: r.session_key,
-    agentId: r.agent_id,
-    recovery: r.recovery,
-    startedAtMs: r.started_at_ms,
-    endedAtMs: r.ended_at_ms,
-    stopReason: r.stop_reason,
-    phase: r.phase,
-    triggerMessageId: r.trigger_message_id,
-    parentRunId: r.parent_run_id,
-    supersededAtMs: r.superseded_at_ms,
-  });
-}
-
-function toEvent(r: EventDbRow): StoredEvent {
-  return { seq: r.seq, event: r.event, payload: JSON.parse(r.payload), audience: JSON.parse(r.audience) as EventAudience, atMs: r.at_ms };
-}
-
-const toQuestion = (r: { record: string }) => JSON.parse(r.record) as StoredQuestion;
-
-const questionParams = (q: StoredQuestion) => [q.id, q.sessionKey ?? null, q.status, q.expiresAtMs ?? null, q.createdAtMs, q.retiredAtMs ?? null, toJson(q)];
-
-const runParams = (r: RunRow) => [
-  r.runId,
-  r.sessionKey ?? null,
-  r.agentId,
-  r.recovery,
-  r.startedAtMs,
-  r.endedAtMs ?? null,
-  r.stopReason ?? null,
-  r.phase ?? null,
-  r.triggerMessageId ?? null,
-  r.parentRunId ?? null,
-  r.supersededAtMs ?? null,
-];
 
 /** NOTIFY channel names are identifiers: one per schema, so gateways on different schemas of a database stay apart. */
 export function channelFor(schema: string): string {
@@ -299,7 +220,7 @@ export function openPostgresStore(url: string): SharedStore {
     insertQuestion(question) {
       insert(
         `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        questionParams(question),
+        Object.values(questionColumns(question)),
       );
     },
     getQuestion(id) {
@@ -309,7 +230,7 @@ export function openPostgresStore(url: string): SharedStore {
     updateQuestion(question) {
       const r = q(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7 WHERE id = $1`,
-        questionParams(question),
+        Object.values(questionColumns(question)),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
     },
@@ -334,7 +255,7 @@ export function openPostgresStore(url: string): SharedStore {
     insertRun(run) {
       insert(
         `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        runParams(run),
+        Object.values(runColumns(run)),
       );
     },
     getRun(runId) {
@@ -345,7 +266,7 @@ export function openPostgresStore(url: string): SharedStore {
       const r = q(
         `UPDATE runs SET session_key = $2, agent_id = $3, recovery = $4, started_at_ms = $5, ended_at_ms = $6, stop_reason = $7,
          phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11 WHERE run_id = $1`,
-        runParams(run),
+        Object.values(runColumns(run)),
       );
       if (r.rowCount === 0) throw missingRow('run', run.runId);
     },
