@@ -54,7 +54,7 @@ test.describe('the Inbox', () => {
       await page.reload();
       await expect(page.getByRole('log', { name: 'Inbox history' }).getByRole('group', { name: 'Question answered', exact: true })).toContainText('Ship it');
 
-      await page.addScriptTag({ content: axe.source });
+      await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
       const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
       const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
       expect(severe).toEqual([]);

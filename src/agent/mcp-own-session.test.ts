@@ -25,14 +25,14 @@ afterEach(async () => {
 async function gatewayOn(dbPath: string): Promise<{ gw: RunningGateway; operator: GatewayClient; agentToken: string }> {
   const gw = await startGateway({ port: 0, dbPath, log: silentLogger(), uiDir: join(dirname(dbPath), 'no-ui') });
   const ids = gw.identities.identities;
-  const operator = createNodeClient({ url: gw.wsUrl, token: ids.find((i) => i.role === 'operator')!.token, client: { name: 'test', mode: 'ui' } });
+  const operator = createNodeClient({ url: gw.wsUrl, token: ids.find((i) => i.role === 'operator')!.token!, client: { name: 'test', mode: 'ui' } });
   await operator.start();
   const stop = async () => {
     operator.close();
     await gw.close();
   };
   cleanup.push(stop);
-  return { gw, operator, agentToken: ids.find((i) => i.role === 'agent')!.token };
+  return { gw, operator, agentToken: ids.find((i) => i.role === 'agent')!.token! };
 }
 
 /** Asks once through `askdock mcp` started by the official MCP client as `clientName` in `cwd`, answers it, returns its session. */

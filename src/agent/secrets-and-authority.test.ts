@@ -157,7 +157,7 @@ describe('[RU1] a denied identity gets no tool', { timeout: 90_000 }, () => {
   const config: GatewayConfig = {
     identities: [
       { id: 'operator', token: 'operator-token-0123456789', role: 'operator', scopes: ['operator.admin'] },
-      { id: 'bot', token: 'bot-token-0123456789', role: 'agent', scopes: ['agent.run'], deny: ['ask_user'] },
+      { id: 'bot', token: 'bot-token-0123456789-abcd', role: 'agent', scopes: ['agent.run'], deny: ['ask_user'] },
     ],
   };
   let t: TestGateway;
@@ -169,7 +169,7 @@ describe('[RU1] a denied identity gets no tool', { timeout: 90_000 }, () => {
   });
 
   it('[RU1] askdock mcp lists neither ask_user nor request_secret and says why on stderr', async () => {
-    const mcp = await startMcp(t, 'bot-token-0123456789');
+    const mcp = await startMcp(t, 'bot-token-0123456789-abcd');
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools).toEqual([]);
@@ -182,7 +182,7 @@ describe('[RU1] a denied identity gets no tool', { timeout: 90_000 }, () => {
   });
 
   it('[RU1] the SDK reports a clear FORBIDDEN error with reason denied', async () => {
-    const agent = await connect({ url: t.url, token: 'bot-token-0123456789' });
+    const agent = await connect({ url: t.url, token: 'bot-token-0123456789-abcd' });
     try {
       expect(agent.mayAsk).toBe(false);
       const err = await agent

@@ -16,8 +16,8 @@ function writeIdentities() {
     join(cwd, '.askdock', 'identities.json'),
     JSON.stringify({
       identities: [
-        { id: 'operator', token: 'operator-token-1', role: 'operator', scopes: ['operator.admin'] },
-        { id: 'agent', token: 'agent-token-12345', role: 'agent', scopes: ['agent.run'] },
+        { id: 'operator', token: 'operator-token-0123456789ab', role: 'operator', scopes: ['operator.admin'] },
+        { id: 'agent', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
       ],
     }),
   );
@@ -26,8 +26,8 @@ function writeIdentities() {
 describe('resolveEndpoint', () => {
   it('[A1] prefers flags, then ASKDOCK_URL / ASKDOCK_TOKEN, then ./.askdock/identities.json', () => {
     writeIdentities();
-    expect(localAgentToken(cwd)).toBe('agent-token-12345');
-    expect(resolveEndpoint({}, {}, cwd)).toEqual({ url: DEFAULT_URL, token: 'agent-token-12345' });
+    expect(localAgentToken(cwd)).toBe('agent-token-0123456789abcd');
+    expect(resolveEndpoint({}, {}, cwd)).toEqual({ url: DEFAULT_URL, token: 'agent-token-0123456789abcd' });
     const env = { ASKDOCK_URL: 'ws://gw:1/ws', ASKDOCK_TOKEN: 'env-token-123' };
     expect(resolveEndpoint({}, env, cwd)).toEqual({ url: 'ws://gw:1/ws', token: 'env-token-123' });
     expect(resolveEndpoint({ url: 'http://h:2', token: 'flag-token-1' }, env, cwd)).toEqual({ url: 'http://h:2', token: 'flag-token-1' });

@@ -32,6 +32,29 @@ describe('askdock gateway', () => {
     expect(res.stderr).toContain('identities[0].token');
   });
 
+  it('[storage] a second gateway on the same database exits 1 with a clear message; a SIGKILLed one leaves no stale lock', async () => {
+    const db = join(dir, 'locked', 'askdock.db');
+    const first = await spawnGateway(['--port', '0', '--db', db]);
+    children.push(first);
+    const second = runBin(['--port', '0', '--db', db]);
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`${db} is in use by another askdock gateway`);
+    first.proc.kill('SIGKILL');
+    await first.exit;
+    const after = await spawnGateway(['--port', '0', '--db', db]);
+    children.push(after);
+    after.proc.kill('SIGTERM');
+    expect((await after.exit).code).toBe(0);
+  }, 40_000);
+
+  it('[S4] a config token shorter than 24 characters is refused at start naming the field', () => {
+    const config = join(dir, 'short-token.json');
+    writeFileSync(config, JSON.stringify({ identities: [{ id: 'ops', token: 'twenty-one-characters', role: 'operator', scopes: ['operator.admin'] }] }));
+    const res = runBin(['--port', '0', '--db', join(dir, 'short.db'), '--config', config]);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('identities[0].token: token must be at least 24 characters');
+  });
+
   it('[A1] prints the listening address and, with generated identities, the Control UI link; SIGTERM closes sockets with 1001 and exits 0', async () => {
     const db = join(dir, 'run', 'askdock.db');
     const child = await spawnGateway(['--port', '0', '--db', db]);
@@ -40,8 +63,8 @@ describe('askdock gateway', () => {
     expect(child.url).not.toMatch(/:0$/);
     const identities = JSON.parse(readFileSync(join(dir, 'run', 'identities.json'), 'utf8'));
     const operator = identities.identities.find((i: { id: string }) => i.id === 'operator');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(child.stdout).toContain(`Control UI: ${child.url}/?token=${operator.token}`);
+    // The link is a line of its own after the listening line; on a busy machine it may come a while later.
+    await expect.poll(() => child.stdout, { timeout: 10_000 }).toContain(`Control UI: ${child.url}/?token=${operator.token}`);
     const c = await TestClient.open(child.wsUrl);
     expect((await c.connect(operator.token)).ok).toBe(true);
     child.proc.kill('SIGTERM');

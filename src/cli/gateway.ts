@@ -86,17 +86,19 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`askdock gateway: ${why}\n`);
     return 1;
   }
-  process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
-  if (gateway.identitiesCreated) {
-    const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
-    if (operator) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
-    if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
-    else if (isPostgresUrl(flags.db)) process.stdout.write('identities saved in the database\n');
-  }
-  const signal = await new Promise<NodeJS.Signals>((done) => {
+  // Listening for signals before saying so: a supervisor may stop it the moment it reads the line.
+  const stopSignal = new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', () => done('SIGINT'));
     process.once('SIGTERM', () => done('SIGTERM'));
   });
+  process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
+  if (gateway.identitiesCreated) {
+    const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
+    if (operator?.token) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
+    if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
+    else if (isPostgresUrl(flags.db)) process.stdout.write('identities saved in the database\n');
+  }
+  const signal = await stopSignal;
   process.stdout.write(`askdock gateway: ${signal}, closing\n`);
   await gateway.close();
   return 0;

@@ -100,15 +100,16 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   }
   const ids = gateway.identities.identities;
   const operator = ids.find((i) => i.role === 'operator' && i.scopes.includes('operator.admin')) ?? ids.find((i) => i.role === 'operator');
-  const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run'));
+  // An identity given only by tokenSha256 cannot be used by this process: the demo agent needs the token itself.
+  const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run') && i.token !== undefined);
   const httpUrl = `http://${urlHost(opts.host)}:${gateway.port}`;
-  const uiUrl = operator ? `${httpUrl}/?token=${encodeURIComponent(operator.token)}` : httpUrl;
+  const uiUrl = operator?.token ? `${httpUrl}/?token=${encodeURIComponent(operator.token)}` : httpUrl;
 
   let agent: Agent | undefined;
   let demo: DemoAgent | undefined;
   if (agentIdentity) {
     try {
-      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token, name: 'askdock-demo-agent' });
+      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: 'askdock-demo-agent' });
       demo = await startDemoAgent({ agent });
     } catch (err) {
       process.stderr.write(`askdock start: the demo agent did not start: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -12,8 +12,8 @@ import { silentLogger } from '../gateway/logger.ts';
 
 const config: GatewayConfig = {
   identities: [
-    { id: 'op', token: 'operator-token', role: 'operator', scopes: ['operator.admin'] },
-    { id: 'bot', token: 'agent-token-1', role: 'agent', scopes: ['agent.run'] },
+    { id: 'op', token: 'operator-token-0123456789ab', role: 'operator', scopes: ['operator.admin'] },
+    { id: 'bot', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
   ],
 };
 const question = {
@@ -48,7 +48,7 @@ afterEach(async () => {
 
 describe('GatewayClient', () => {
   it('[P4][P5] completes the handshake and reports the identity', async () => {
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     const hello = await op.start();
     expect(hello.auth.identity).toBe('op');
     expect(hello.resumed).toBe(false);
@@ -62,7 +62,7 @@ describe('GatewayClient', () => {
   });
 
   it('[P2] typed requests resolve with results and reject with stable error codes', async () => {
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     await op.start();
     const { session } = await op.request('sessions.create', { title: 'Client test' });
     expect(session.title).toBe('Client test');
@@ -72,7 +72,7 @@ describe('GatewayClient', () => {
   });
 
   it('[P2] cancel gives up a long waitAnswer and the gateway answers nothing more', async () => {
-    const bot = client('agent-token-1');
+    const bot = client('agent-token-0123456789abcd');
     await bot.start();
     const { id } = await bot.request('question.request', question);
     const ac = new AbortController();
@@ -85,15 +85,15 @@ describe('GatewayClient', () => {
   });
 
   it('[P7] a request made before the connection exists is sent once connected', async () => {
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     const pending = op.request('sessions.list', {});
     await op.start();
     expect((await pending).sessions).toEqual([]);
   });
 
   it('[P7][R2] reconnects after a drop, resumes from its cursor and keeps waiting on the same question', async () => {
-    const op = client('operator-token');
-    const bot = client('agent-token-1');
+    const op = client('operator-token-0123456789ab');
+    const bot = client('agent-token-0123456789abcd');
     await Promise.all([op.start(), bot.start()]);
     const seen: string[] = [];
     op.on('question.requested', (p) => seen.push(p.question.id));
@@ -105,7 +105,7 @@ describe('GatewayClient', () => {
     op.onHello(() => hellos++);
     op.dropConnection();
     bot.dropConnection();
-    const second = client('agent-token-1', { client: { name: 'other', mode: 'agent' } });
+    const second = client('agent-token-0123456789abcd', { client: { name: 'other', mode: 'agent' } });
     await second.start();
     const { id: id2 } = await second.request('question.request', {
       questions: [{ ...question.questions[0], id: 'other' }],
@@ -127,7 +127,7 @@ describe('GatewayClient', () => {
     writeFileSync(cfg, JSON.stringify({ ...config, policy: { tickIntervalMs: 150 } }));
     const child = await spawnGateway(['--port', '0', '--db', join(dir, 'child.sqlite'), '--config', cfg]);
     try {
-      const op = createNodeClient({ url: child.wsUrl, token: 'operator-token', client: { name: 't', mode: 'ui' }, backoff: { initialMs: 50, maxMs: 100 } });
+      const op = createNodeClient({ url: child.wsUrl, token: 'operator-token-0123456789ab', client: { name: 't', mode: 'ui' }, backoff: { initialMs: 50, maxMs: 100 } });
       clients.push(op);
       await op.start();
       const states: string[] = [];
@@ -149,7 +149,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
     await gw.close();
     // One request per connection at once, then one a second: the second of two requests sent together is always refused.
     gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'limited.sqlite'), config, rateLimit: { burst: 1, perSecond: 1 }, checkFrames: true, log: silentLogger() });
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     await op.start();
     const { session } = await op.request('sessions.create', { title: 'Limited' });
     await new Promise((r) => setTimeout(r, 1100));
@@ -159,7 +159,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
     const { messages } = await op.request('chat.history', { sessionKey: session.key });
     expect(messages.map((m) => m.text)).toEqual(['m1', 'm2']);
 
-    const bot = client('agent-token-1');
+    const bot = client('agent-token-0123456789abcd');
     await bot.start();
     await new Promise((r) => setTimeout(r, 1100));
     const asks = await Promise.allSettled([bot.request('question.request', question), bot.request('question.request', { ...question, mode: 'async' })]);
@@ -169,7 +169,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
   it('[P7][errors] gives the refusal back when retryAfterMs would pass the request timeout', async () => {
     await gw.close();
     gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'slow.sqlite'), config, rateLimit: { burst: 1, perSecond: 0.01 }, checkFrames: true, log: silentLogger() });
-    const op = client('operator-token');
+    const op = client('operator-token-0123456789ab');
     await op.start();
     await op.request('sessions.list', {});
     await expect(op.request('sessions.list', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
@@ -179,7 +179,7 @@ describe('GatewayClient and RATE_LIMITED', () => {
     const dead = 'ws://127.0.0.1:9/ws';
     const other = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'other.sqlite'), config });
     try {
-      const op = client('operator-token', { url: [dead, gw.wsUrl, other.wsUrl] });
+      const op = client('operator-token-0123456789ab', { url: [dead, gw.wsUrl, other.wsUrl] });
       const hello = await op.start();
       expect(hello.auth.identity).toBe('op');
       expect(op.url).toBe(gw.wsUrl);

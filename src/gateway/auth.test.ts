@@ -25,10 +25,10 @@ const configFile = (content: unknown) => {
 
 describe('identities', () => {
   it('[A1] loads identities from the config file', () => {
-    const file = configFile({ identities: [{ id: 'ops', token: 'a-long-token', role: 'operator', scopes: ['operator.read'] }] });
+    const file = configFile({ identities: [{ id: 'ops', token: 'a-long-token-0123456789abc', role: 'operator', scopes: ['operator.read'] }] });
     const config = loadConfig(file);
-    expect(new Authenticator(config).authenticate('a-long-token')).toEqual({ id: 'ops', role: 'operator', scopes: new Set(['operator.read']) });
-    expect(new Authenticator(config).authenticate('a-long-tokeN')).toBeUndefined();
+    expect(new Authenticator(config).authenticate('a-long-token-0123456789abc')).toEqual({ id: 'ops', role: 'operator', scopes: new Set(['operator.read']) });
+    expect(new Authenticator(config).authenticate('a-long-token-0123456789abC')).toBeUndefined();
   });
 
   it('[A1] config errors name the file and the field at fault', () => {
@@ -43,13 +43,13 @@ describe('identities', () => {
       message = (err as Error).message;
     }
     expect(message).toContain(bad);
-    expect(message).toContain('identities[0].token: token must be at least 8 characters');
+    expect(message).toContain('identities[0].token: token must be at least 24 characters');
     expect(message).toContain('identities[0].role');
     expect(message).toContain('identities[0].scopes[0]');
     const twice = configFile({
       identities: [
-        { id: 'a', token: 'token-one-1', role: 'operator', scopes: [] },
-        { id: 'a', token: 'token-two-2', role: 'operator', scopes: [] },
+        { id: 'a', token: 'token-one-0123456789abcdef', role: 'operator', scopes: [] },
+        { id: 'a', token: 'token-two-0123456789abcdef', role: 'operator', scopes: [] },
       ],
     });
     expect(() => loadConfig(twice)).toThrow(/identities\[1\]\.id: "a" is used twice/);
@@ -82,7 +82,7 @@ describe('identities', () => {
       expect(gw.identitiesCreated).toBe(true);
       for (const identity of gw.identities.identities) {
         const c = await TestClient.open(gw.wsUrl);
-        const res = await c.connect(identity.token);
+        const res = await c.connect(identity.token!);
         expect(res.ok).toBe(true);
         expect(c.hello!.auth.identity).toBe(identity.id);
         c.close();

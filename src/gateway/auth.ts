@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { formatPath, type Role, type Scope } from '../protocol/index.ts';
 import { parseChannels } from './channels/config.ts';
-import { GatewayConfig } from './config.ts';
+import { GatewayConfig, type IdentityConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
 export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; owner?: string; deny?: ReadonlySet<string> };
@@ -32,9 +32,10 @@ export function parseConfig(raw: unknown, where: string): GatewayConfig {
   const tokens = new Set<string>();
   parsed.data.identities.forEach((identity, i) => {
     if (ids.has(identity.id)) throw new ConfigError(`${where}: identities[${i}].id: "${identity.id}" is used twice`);
-    if (tokens.has(identity.token)) throw new ConfigError(`${where}: identities[${i}].token: the same token is used twice`);
+    const hash = tokenHash(identity).toString('hex');
+    if (tokens.has(hash)) throw new ConfigError(`${where}: identities[${i}].token: the same token is used twice`);
     ids.add(identity.id);
-    tokens.add(identity.token);
+    tokens.add(hash);
   });
   checkAgentBindings(parsed.data, where);
   const channels = parseChannels(parsed.data.channels, ids);
@@ -104,30 +105,35 @@ export function loadOrCreateIdentities(dbPath: string): { config: GatewayConfig;
   return { config, file, created: true };
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest();
+const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
-/** Looks tokens up by their hash and compares in constant time, so timing says nothing about a token. */
+/** The SHA-256 an identity is known by: of its token, or the `tokenSha256` the config gives instead (S4). */
+function tokenHash(entry: IdentityConfig): Buffer {
+  return entry.tokenSha256 !== undefined ? Buffer.from(entry.tokenSha256, 'hex') : digest(entry.token ?? '');
+}
+
+/**
+ * S4: compares the hash of the offered token with every identity's, each in constant time and without stopping at a
+ * match, so how long it takes says nothing about any token.
+ */
 export class Authenticator {
-  private readonly byHash = new Map<string, { hash: Buffer; identity: Identity }>();
+  private readonly entries: { hash: Buffer; identity: Identity }[];
   /** A6: agent identity ids, in config order. */
   readonly agentIds: ReadonlySet<string>;
   /** A6: where a session goes when `sessions.create` names no agent; null when the config has no agent. */
   readonly defaultAgentId: string | null;
 
   constructor(config: GatewayConfig) {
-    for (const entry of config.identities) {
-      const hash = digest(entry.token);
-      this.byHash.set(hash.toString('hex'), {
-        hash,
-        identity: {
-          id: entry.id,
-          role: entry.role,
-          scopes: new Set(entry.scopes),
-          ...(entry.owner ? { owner: entry.owner } : {}),
-          ...(entry.deny?.length ? { deny: new Set(entry.deny) } : {}),
-        },
-      });
-    }
+    this.entries = config.identities.map((entry) => ({
+      hash: tokenHash(entry),
+      identity: {
+        id: entry.id,
+        role: entry.role,
+        scopes: new Set(entry.scopes),
+        ...(entry.owner ? { owner: entry.owner } : {}),
+        ...(entry.deny?.length ? { deny: new Set(entry.deny) } : {}),
+      },
+    }));
     const agents = config.identities.filter((i) => i.role === 'agent').map((i) => i.id);
     this.agentIds = new Set(agents);
     this.defaultAgentId = config.defaultAgent ?? agents[0] ?? null;
@@ -135,7 +141,8 @@ export class Authenticator {
 
   authenticate(token: string): Identity | undefined {
     const hash = digest(token);
-    const hit = this.byHash.get(hash.toString('hex'));
-    return hit && timingSafeEqual(hit.hash, hash) ? hit.identity : undefined;
+    let found: Identity | undefined;
+    for (const entry of this.entries) if (timingSafeEqual(entry.hash, hash) && !found) found = entry.identity;
+    return found;
   }
 }

@@ -5,21 +5,44 @@ import { Role, Scope } from '../protocol/index.ts';
  * A1: the gateway config file (`--config FILE`). The gateway's own input, not part of the wire contract: only the
  * gateway and the commands that start it read it.
  */
-export const IdentityConfig = z.object({
-  id: z.string().min(1),
-  token: z.string().min(8, { error: 'token must be at least 8 characters' }),
-  role: Role,
-  scopes: z.array(Scope),
-  /** A6: for an agent, the operator id that creates the sessions the agent makes itself. */
-  owner: z.string().min(1).optional(),
-  /** RU1: tools this identity may not use, e.g. `["ask_user"]` (no question.request, no secret.request). */
-  deny: z.array(z.string().min(1)).optional(),
-});
+/** S4: short tokens are guessable; 24 characters of a random token are 144 bits and more. */
+export const MIN_TOKEN_LENGTH = 24;
+export const IdentityConfig = z
+  .object({
+    id: z.string().min(1),
+    token: z
+      .string()
+      .min(MIN_TOKEN_LENGTH, {
+        error: `token must be at least ${MIN_TOKEN_LENGTH} characters: make one with \`openssl rand -base64 24\` (or give tokenSha256)`,
+      })
+      .optional(),
+    /** S4: the hex SHA-256 of the token, so the config file need not hold the token itself. */
+    tokenSha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: 'tokenSha256 must be 64 hex digits (sha256 of the token)' })
+      .optional(),
+    role: Role,
+    scopes: z.array(Scope),
+    /** A6: for an agent, the operator id that creates the sessions the agent makes itself. */
+    owner: z.string().min(1).optional(),
+    /** RU1: tools this identity may not use, e.g. `["ask_user"]` (no question.request, no secret.request). */
+    deny: z.array(z.string().min(1)).optional(),
+  })
+  .superRefine((identity, ctx) => {
+    if (identity.token === undefined && identity.tokenSha256 === undefined)
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'give token or tokenSha256' });
+    if (identity.token !== undefined && identity.tokenSha256 !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['tokenSha256'], message: 'give token or tokenSha256, not both' });
+  });
 export type IdentityConfig = z.infer<typeof IdentityConfig>;
 export const GatewayConfig = z.object({
   identities: z.array(IdentityConfig).min(1, { error: 'identities must list at least one identity' }),
   /** A6: the agent new sessions are bound to when `sessions.create` names none; else the first agent. */
   defaultAgent: z.string().min(1).optional(),
+  /** S1: browser origins besides the gateway's own that may open `/ws`, e.g. `https://tools.example`. */
+  allowedOrigins: z.array(z.string().min(1)).optional(),
+  /** S3: Host names (optionally `name:port`) a loopback gateway also answers to, e.g. behind a local proxy. */
+  allowedHosts: z.array(z.string().min(1)).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),

@@ -25,8 +25,12 @@ import { dispatch } from './dispatch.ts';
 import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
-import { TokenBucket } from './rate-limit.ts';
 import { methodsFor } from './run-authority.ts';
+import type { LoginGuard } from './login-guard.ts';
+import { FrameGate } from './frame-gate.ts';
+import type { Rate, RequestLimiter } from './rate-limit.ts';
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
+import { fitHello } from './hello-size.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
@@ -36,9 +40,16 @@ export type ConnectionOptions = {
   handshakeTimeoutMs: number;
   maxPayload: number;
   tickIntervalMs: number;
-  rateLimit: { burst: number; perSecond: number };
+  /** Requests per identity across its connections. */
+  requests: RequestLimiter;
+  /** Frames per connection, counted before parsing, before login too. */
+  frameRate: Rate;
+  /** S4: failed connects per remote address. */
+  logins: LoginGuard;
+  /** Bad frames (not JSON, wrong shape, binary) a socket may send before `connect` before it is closed. */
+  maxBadFramesBeforeConnect: number;
   checkFrames: boolean;
-  /** A consumer this far behind is cut off rather than buffered without bound. */
+  /** S6: a consumer with this much unsent data is closed (1008) rather than buffered without bound. */
   maxBufferedBytes: number;
   /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
   turn: Turn;
@@ -53,7 +64,8 @@ export class Connection implements Subscriber {
   private info: ConnInfo | undefined;
   /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
   private readonly inflight = new Map<string, Inflight>();
-  private readonly bucket: TokenBucket;
+  private readonly frames: FrameGate;
+  private badFrames = 0;
   private handshakeTimer: TimerHandle | null = null;
   private closedResolve!: () => void;
   private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
@@ -65,8 +77,13 @@ export class Connection implements Subscriber {
     private readonly core: Core,
     private readonly opts: ConnectionOptions,
     private readonly onClosed: (conn: Connection) => void,
+    /** The peer's address, for S4 and the logs. */
+    private readonly remoteAddress = 'unknown',
   ) {
-    this.bucket = new TokenBucket(opts.rateLimit.burst, opts.rateLimit.perSecond);
+    this.frames = new FrameGate(opts.frameRate, ws, 2 * opts.maxPayload, (data, isBinary) => this.handleFrame(data, isBinary), () => {
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, 'closing: frames far past the frame limit');
+      this.close(CloseCode.policy, 'too many frames: slow down');
+    });
   }
 
   get viewer(): Viewer {
@@ -78,14 +95,7 @@ export class Connection implements Subscriber {
   }
 
   start(): void {
-    this.ws.on('message', (data, isBinary) => {
-      // A store failure during the handshake must cost this socket an error, never the whole gateway.
-      try {
-        this.onMessage(data, isBinary);
-      } catch (err) {
-        this.replyError(null, this.toError('frame handling', err));
-      }
-    });
+    this.ws.on('message', (data, isBinary) => this.frames.offer(data, isBinary));
     this.ws.on('close', () => this.onClose());
     // ws reports oversized frames (1009) and protocol errors here before closing; the close handler cleans up.
     this.ws.on('error', () => {});
@@ -107,7 +117,10 @@ export class Connection implements Subscriber {
   send(out: string | WireFrame, response = false): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
-      this.ws.terminate();
+      // S6: the close frame queues behind what is unsent; ws destroys the socket if the peer never reads it.
+      this.opts.turn.hold(this.socket, true);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, unsent: this.ws.bufferedAmount }, `closing: more than ${this.opts.maxBufferedBytes} bytes unsent`);
+      this.close(CloseCode.policy, `slow consumer: more than ${Math.round(this.opts.maxBufferedBytes / 1048576)} MiB unsent`);
       return;
     }
     this.opts.turn.hold(this.socket, response);
@@ -127,6 +140,14 @@ export class Connection implements Subscriber {
     this.send(JSON.stringify(frame), true);
   }
 
+  /** P3, and before `connect` a socket that keeps sending junk is not worth keeping open. */
+  private badFrame(id: string | null, error: AskdockError): void {
+    this.replyError(id, error);
+    if (this.state !== 'handshake' || ++this.badFrames < this.opts.maxBadFramesBeforeConnect) return;
+    this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, `closing: ${this.badFrames} bad frames before connect`);
+    this.close(CloseCode.policy, `${this.badFrames} bad frames before connect`);
+  }
+
   private replyError(id: string | null, error: AskdockError | ErrorShape, method?: string): void {
     const shape = error instanceof AskdockError ? error.toShape() : error;
     // Refusals are the client's business; one line each says which and why, at debug unless the gateway failed.
@@ -134,18 +155,30 @@ export class Connection implements Subscriber {
     this.sendFrame({ type: 'res', id, ok: false, error: shape });
   }
 
+  private handleFrame(data: RawData, isBinary: boolean): void {
+    // A store failure during the handshake must cost this socket an error, never the whole gateway.
+    try {
+      this.onMessage(data, isBinary);
+    } catch (err) {
+      this.replyError(null, this.toError('frame handling', err));
+    }
+  }
+
   /** P3: bad frames answer INVALID_REQUEST (with the id when one could be read) and the socket stays open. */
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.state === 'closed') return;
-    if (isBinary) return this.replyError(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    const bytes = rawBytes(data);
+    if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels (P3)`));
     let raw: unknown;
     try {
-      raw = JSON.parse(rawText(data));
+      raw = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      return this.replyError(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
     }
     const parsed = ClientFrame.safeParse(raw);
-    if (!parsed.success) return this.replyError(readableId(raw), invalidRequest('frame (P2)', zodProblems(parsed.error)));
+    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame (P2)', zodProblems(parsed.error)));
     const frame = parsed.data;
     if (frame.type === 'cancel') {
       // P2: the handler stops and nothing more is answered for that id.
@@ -156,7 +189,7 @@ export class Connection implements Subscriber {
     if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
     if (this.inflight.has(frame.id))
       return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', `request id "${frame.id}" is already in flight: ids are unique per connection`));
-    const take = this.bucket.take();
+    const take = this.opts.requests.take(this.info!.identity);
     if (!take.ok)
       return this.replyError(frame.id, new AskdockError('RATE_LIMITED', `too many requests: retry in ${take.retryAfterMs} ms`, { retryAfterMs: take.retryAfterMs, retryable: true }));
     if (!isMethodName(frame.method))
@@ -213,10 +246,26 @@ export class Connection implements Subscriber {
       return this.close(CloseCode.unauthorized, 'connect first');
     }
     const parsed = ConnectParams.safeParse(frame.params);
-    if (!parsed.success) return this.replyError(frame.id, invalidRequest('connect', zodProblems(parsed.error)));
+    if (!parsed.success) return this.badFrame(frame.id, invalidRequest('connect', zodProblems(parsed.error)));
     const p = parsed.data;
+    const { logins } = this.opts;
+    // S4: an address past its failures is refused without looking at the token, so guessing on learns nothing.
+    const lockedFor = logins.blockedFor(this.remoteAddress);
+    if (lockedFor !== null) {
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, retryAfterMs: lockedFor }, 'refused connect: too many bad tokens from this address');
+      this.replyError(
+        frame.id,
+        new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s (S4)`, {
+          retryAfterMs: lockedFor,
+          retryable: true,
+        }),
+      );
+      return this.close(CloseCode.unauthorized, 'too many failed connects');
+    }
     const identity = this.core.auth.authenticate(p.auth.token);
     if (!identity) {
+      const count = logins.fail(this.remoteAddress);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, badTokens: count }, `unknown token from ${this.remoteAddress}`);
       this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'));
       return this.close(CloseCode.unauthorized, 'bad token');
     }
@@ -264,7 +313,8 @@ export class Connection implements Subscriber {
       },
       resumed,
     };
-    this.sendFrame({ type: 'res', id: requestId, ok: true, payload: hello });
+    const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
+    this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
     core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
     if (resumed) core.hub.replay(this, cursor);
     core.hub.add(this, latest);
@@ -273,6 +323,7 @@ export class Connection implements Subscriber {
   private onClose(): void {
     const wasOpen = this.state === 'open';
     this.state = 'closed';
+    this.frames.stop();
     if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     for (const request of this.inflight.values()) request.cancel('connection closed');
@@ -307,10 +358,10 @@ class Inflight {
   }
 }
 
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
-  return data.toString('utf8');
+function rawBytes(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  return data;
 }
 
 function readableId(raw: unknown): string | null {

@@ -22,6 +22,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export type CoreOptions = {
   requesterGraceMs: number;
+  /** Pending questions one agent identity may hold at once; past it question.request answers RATE_LIMITED. */
+  maxPendingQuestions: number;
   /** Checks every event payload and result against its schema before it leaves (tests, dev). */
   checkFrames: boolean;
   log: GatewayLog;

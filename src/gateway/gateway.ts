@@ -13,12 +13,15 @@ import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
+import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
 import { checkSharedSecretKey } from './secrets/shared-key.ts';
 import { SecretBox, secretKeyFileFor } from './secrets/secret-box.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
+import { DEFAULT_LOGIN_LIMIT, LoginGuard, type LoginLimit } from './login-guard.ts';
+import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } from './rate-limit.ts';
 import { Turn } from './turn.ts';
 import { textFrame } from './wire.ts';
 import { createLogger, type GatewayLog } from './logger.ts';
@@ -27,8 +30,12 @@ export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUESTER_GRACE_MS = 30_000;
-/** Generous enough for a benchmark of thousands of requests per second on one connection. */
-export const DEFAULT_RATE_LIMIT = { burst: 2000, perSecond: 2000 };
+/** S6: unsent data a connection may pile up before it is closed with 1008. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Bad frames a socket may send before `connect` before it is closed. */
+export const DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT = 10;
+/** Pending questions one agent identity may hold at once. */
+export const DEFAULT_MAX_PENDING_QUESTIONS = 100;
 
 export type GatewayOptions = {
   host?: string;
@@ -45,13 +52,27 @@ export type GatewayOptions = {
   tickIntervalMs?: number;
   requesterGraceMs?: number;
   maxPayload?: number;
-  rateLimit?: { burst: number; perSecond: number };
+  /** Requests per identity across its connections: one rate for every role, or per role (defaults DEFAULT_REQUEST_LIMITS). */
+  rateLimit?: Rate | Partial<RoleRates>;
+  /** Frames per connection before parsing (default: DEFAULT_FRAME_LIMIT, never tighter than twice the request limit). */
+  frameLimit?: Rate;
+  /** S4 failed connects per remote address (default DEFAULT_LOGIN_LIMIT). */
+  loginLimit?: LoginLimit;
+  maxBadFramesBeforeConnect?: number;
+  /** S6 (default 8 MiB). */
+  maxBufferedBytes?: number;
+  /** Pending questions per agent identity (default DEFAULT_MAX_PENDING_QUESTIONS). */
+  maxPendingQuestions?: number;
   handshakeTimeoutMs?: number;
   /**
    * K1: the secrets key file (default: `secrets.key` beside the SQLite file; on PostgreSQL beside `configPath`; a key
    * in memory without either). Every gateway on one PostgreSQL database needs the same key: a different one refuses to start.
    */
   secretKeyFile?: string;
+  /** Added to the config's `allowedOrigins` (S1). */
+  allowedOrigins?: string[];
+  /** Added to the config's `allowedHosts` (S3). */
+  allowedHosts?: string[];
   /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
@@ -119,7 +140,7 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   if (isPostgresUrl(opts.dbPath)) return { store: openPostgresStore(opts.dbPath), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
-  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull }), owned: true };
+  return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull, exclusive: true }), owned: true };
 }
 
 /** The key file K1 uses, or none (a key in memory). */
@@ -160,17 +181,22 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
+  const rates = requestRates(opts.rateLimit ?? policy.rateLimit);
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     maxPayload: opts.maxPayload ?? policy.maxPayload ?? DEFAULT_MAX_PAYLOAD,
     tickIntervalMs: opts.tickIntervalMs ?? policy.tickIntervalMs ?? DEFAULT_TICK_INTERVAL_MS,
-    rateLimit: opts.rateLimit ?? policy.rateLimit ?? DEFAULT_RATE_LIMIT,
+    requests: new RequestLimiter(rates),
+    frameRate: frameRate(rates, opts.frameLimit),
+    logins: new LoginGuard(opts.loginLimit ?? DEFAULT_LOGIN_LIMIT, () => clock.now()),
+    maxBadFramesBeforeConnect: opts.maxBadFramesBeforeConnect ?? DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT,
     checkFrames,
-    maxBufferedBytes: 64 * 1024 * 1024,
+    maxBufferedBytes: opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     turn,
   };
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
+    maxPendingQuestions: opts.maxPendingQuestions ?? DEFAULT_MAX_PENDING_QUESTIONS,
     checkFrames,
     log,
     turn,
@@ -184,22 +210,29 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
   });
-  const serveHttp = createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'));
 
   const connections = new Set<Connection>();
   // Shared frames are written pre-built under ws (wire.ts), which holds only while no extension is negotiated.
   const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload, perMessageDeflate: false });
-  const server: Server = createServer((req, res) => {
-    if (!channels.handle(req, res)) serveHttp(req, res);
-  });
+  const reach: ReachPolicy = {
+    loopback: isLoopbackHost(host),
+    allowedHosts: [...(identities.config.allowedHosts ?? []), ...(opts.allowedHosts ?? [])],
+    allowedOrigins: [...(identities.config.allowedOrigins ?? []), ...(opts.allowedOrigins ?? [])],
+  };
+  // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
+  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
-    if (path !== '/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-      return;
+    if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
+    // S3 before S1: a rebound name is refused whatever page it came from.
+    if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
+      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host (S3)'));
+    if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
+      log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
+      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket (S1); list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c));
+      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');
       connections.add(conn);
       conn.start();
     });

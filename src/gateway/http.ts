@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { hostAllowed, securityHeaders, type ReachPolicy } from './http-security.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -63,10 +64,17 @@ export function resolveStatic(root: string, urlPath: string): string | null {
   }
 }
 
+const OPEN: ReachPolicy = { loopback: false, allowedHosts: [], allowedOrigins: [] };
+
 /** GET /healthz, then the built UI with an index.html fallback for client routes (`/s/…`, `/q/…`). */
-export function createHttpHandler(uiDir: string) {
+export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, routes?: (req: IncomingMessage, res: ServerResponse) => boolean) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const head = req.method === 'HEAD';
+    // S2 on every answer, errors included.
+    for (const [name, value] of Object.entries(securityHeaders(req.headers.host))) res.setHeader(name, value as string);
+    if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
+      return send(res, 421, 'text/plain; charset=utf-8', 'misdirected request: this gateway does not answer to that Host (S3)\n', head);
+    if (routes?.(req, res)) return;
     if (req.method !== 'GET' && !head) {
       res.setHeader('allow', 'GET, HEAD');
       return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', head);
@@ -81,7 +89,6 @@ export function createHttpHandler(uiDir: string) {
         'content-type': contentType(file),
         'content-length': size,
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        'x-content-type-options': 'nosniff',
       });
       if (head) return void res.end();
       createReadStream(file).on('error', () => res.destroy()).pipe(res);
@@ -92,7 +99,7 @@ export function createHttpHandler(uiDir: string) {
     if (!clientRoute && extname(path) !== '') return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
     const index = join(uiDir, 'index.html');
     if (!existsSync(index)) return send(res, 200, 'text/html; charset=utf-8', PLACEHOLDER_HTML, head);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
     if (head) return void res.end();
     createReadStream(index).on('error', () => res.destroy()).pipe(res);
   };

@@ -59,6 +59,7 @@ export function newQuestion(
       );
   }
   const now = clock.now();
+  limitPending(core, identity, now);
   // Q3: async questions never expire unless a timeout is given.
   const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
   const record: StoredQuestion = {
@@ -75,4 +76,21 @@ export function newQuestion(
     askerClientId: clientId,
   };
   return { record };
+}
+
+/**
+ * At most `maxPendingQuestions` pending (not retired) questions per asker, so one agent cannot bury the dock or grow
+ * the snapshot without bound. `retryAfterMs` is when its first pending question expires (a minute when none will).
+ */
+function limitPending(core: Core, identity: Identity, now: number): void {
+  const max = core.opts.maxPendingQuestions;
+  const mine = core.store.listQuestions({ status: 'pending' }).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
+  if (mine.length < max) return;
+  const expiries = mine.map((q) => q.expiresAtMs).filter((t): t is number => typeof t === 'number');
+  const retryAfterMs = expiries.length > 0 ? Math.max(1000, Math.min(...expiries) - now) : 60_000;
+  throw new AskdockError('RATE_LIMITED', `${identity.id} already has ${mine.length} pending questions (the limit is ${max}): wait for answers or cancel some`, {
+    retryAfterMs,
+    retryable: true,
+    details: { pending: mine.length, limit: max },
+  });
 }

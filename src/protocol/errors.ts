@@ -82,6 +82,8 @@ export function errorDetailsProblem(shape: ErrorShape): string | null {
 export const CloseCode = {
   normal: 1000,
   goingAway: 1001,
+  /** S6 slow consumers, frame floods, junk before connect. */
+  policy: 1008,
   tooLarge: 1009,
   tickTimeout: 4000,
   unauthorized: 4001,

@@ -44,6 +44,8 @@ export const HelloOk = z.object({
     pendingQuestions: z.array(QuestionRecord),
     /** K1: pending secret requests this identity may see, so a reloaded UI shows them again. */
     pendingSecrets: z.array(SecretRequestRecord).optional(),
+    /** Set when the snapshot was cut to fit `policy.maxPayload`: fetch the rest with `sessions.list` / `question.list`. */
+    hasMore: z.boolean().optional(),
   }),
   resumed: z.boolean(),
 });

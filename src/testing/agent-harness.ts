@@ -49,8 +49,8 @@ export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?:
     ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
   });
   const ids = gateway.identities.identities;
-  const operatorToken = ids.find((i) => i.role === 'operator')!.token;
-  const agentToken = ids.find((i) => i.role === 'agent')!.token;
+  const operatorToken = ids.find((i) => i.role === 'operator')!.token!;
+  const agentToken = ids.find((i) => i.role === 'agent')!.token!;
   const operator = createNodeClient({ url: gateway.wsUrl, token: operatorToken, client: { name: 'test-operator', mode: 'ui' } });
   await operator.start();
   return {

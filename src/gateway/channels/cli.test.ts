@@ -22,8 +22,8 @@ describe('askdock gateway with channels', () => {
         config,
         JSON.stringify({
           identities: [
-            { id: 'alice', token: 'alice-token-0123456789', role: 'operator', scopes: ['operator.admin'] },
-            { id: 'agent', token: 'agent-token-0123456789', role: 'agent', scopes: ['agent.run'] },
+            { id: 'alice', token: 'alice-token-0123456789abcd', role: 'operator', scopes: ['operator.admin'] },
+            { id: 'agent', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
           ],
           channels: { telegram: { botToken: fake.token, users: { '5551234': 'alice' }, apiRoot: fake.apiRoot } },
         }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../auth.ts';
 
-const identities = [{ id: 'alice', token: 'alice-token-123', role: 'operator' as const, scopes: ['operator.admin' as const] }];
+const identities = [{ id: 'alice', token: 'alice-token-0123456789abcdef', role: 'operator' as const, scopes: ['operator.admin' as const] }];
 
 describe('channels config', () => {
   it('[H1][H7] accepts the PRODUCT config example keys', () => {

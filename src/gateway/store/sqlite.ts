@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Session, StopReason } from '../../protocol/index.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
+import { checkIntegrity, checkNotBehind, damaged, isDamage, keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from './shape.ts';
 import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
 
@@ -12,6 +13,8 @@ export type SqliteStore = Store & { settings(): SqliteSettings };
 export type SqliteOptions = {
   /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
   checkpointInBackground?: boolean;
+  /** Refuses to open a file another gateway holds, and holds it until close (the gateway does; tools that read need not). */
+  exclusive?: boolean;
   /** An fsync per commit (SQLite `synchronous = FULL`), for where power loss matters more than throughput. */
   syncFull?: boolean;
 };
@@ -401,17 +404,28 @@ function runParams(run: RunRow) {
 
 /** Opens (creating and migrating when needed) the gateway database at `file`; `:memory:` works for throwaway use. */
 export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteStore {
-  const db = new Database(file);
+  const onDisk = file !== ':memory:';
+  const lock = opts.exclusive && onDisk ? lockDatabase(file) : undefined;
+  let db: Db;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    lock?.release();
+    throw isDamage(error) ? damaged(file, (error as Error).message) : error;
+  }
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
     // for power loss; `syncFull` restores it where power loss matters more than throughput.
     db.pragma(`synchronous = ${opts.syncFull ? 'FULL' : 'NORMAL'}`);
+    if (onDisk) checkIntegrity(db, file);
     migrate(db, file);
+    if (onDisk) checkNotBehind(file, db.prepare<[], { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'events'`).get()?.seq ?? 0);
   } catch (error) {
     db.close();
-    throw error;
+    lock?.release();
+    throw isDamage(error) ? damaged(file, (error as Error).message) : error;
   }
   const q = prepareStatements(db);
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
@@ -428,6 +442,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     });
   }
 
+  // Read only outside a transaction: inside a group, latestSeq may show writes not committed yet.
+  const acked = onDisk ? keepAckedSeq(file, () => (db.open && !db.inTransaction ? store.latestSeq() : null)) : undefined;
   const store: SqliteStore = {
     settings() {
       const journalMode = String(db.pragma('journal_mode', { simple: true })).toUpperCase();
@@ -625,10 +641,12 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
 
     close() {
       if (!db.open) return;
+      acked?.stop();
       checkpointer?.stop();
       checkpointer = undefined;
       db.pragma('optimize');
       db.close();
+      lock?.release();
     },
   };
   return store;

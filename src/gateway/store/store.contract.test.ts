@@ -371,6 +371,23 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(store.getIdempotent('guest', 'key-0001')).toStrictEqual({ messageId: 'm3', seq: 3 });
       });
 
+      it('[C2] a key put inside a write transaction is seen by a check in that same transaction, and leaves with its rollback', () => {
+        // The gateway checks and claims a key inside one write transaction, so two sends racing on one key make one message.
+        const seen = store.transaction(() => {
+          const before = store.getIdempotent('op', 'key-in-tx');
+          store.putIdempotent('op', 'key-in-tx', { messageId: 'm1', seq: 1 }, 1);
+          return { before, after: store.getIdempotent('op', 'key-in-tx') };
+        });
+        expect(seen).toStrictEqual({ before: undefined, after: { messageId: 'm1', seq: 1 } });
+        expect(() =>
+          store.transaction(() => {
+            store.putIdempotent('op', 'key-undone', { messageId: 'm2', seq: 2 }, 2);
+            throw new Error('undo');
+          }),
+        ).toThrow('undo');
+        expect(store.getIdempotent('op', 'key-undone')).toBeUndefined();
+      });
+
       it('[C2] keeps keys that only differ in how identity and key split apart', () => {
         store.putIdempotent('a', 'b:c', { messageId: 'm1', seq: 1 }, 1);
         store.putIdempotent('a:b', 'c', { messageId: 'm2', seq: 2 }, 1);
@@ -875,6 +892,8 @@ describe('sqlite store on disk', () => {
     const pagesInFile = () => readFileSync(harness.file).readUInt32BE(28);
     const store = openSqliteStore(harness.file, { checkpointInBackground: true });
     expect(store.settings()).toMatchObject({ journalMode: 'WAL', checkpoints: 'background' });
+    // The thread may fold the schema's own pages in at any moment (a busy machine makes the big commit slow): let it first.
+    await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(1);
     const before = pagesInFile();
     // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
     store.transaction(() => {

@@ -15,8 +15,8 @@ export function App({ composerSlot }: AppProps) {
   const [token, setToken] = useState<string | null>(() => takeToken());
   const [problem, setProblem] = useState<string | undefined>();
 
-  const signIn = useCallback((next: string) => {
-    keepToken(next);
+  const signIn = useCallback((next: string, remember: boolean) => {
+    keepToken(next, remember);
     setProblem(undefined);
     setToken(next);
   }, []);

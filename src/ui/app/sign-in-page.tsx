@@ -1,14 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button.tsx';
+import { Checkbox } from '../components/ui/checkbox.tsx';
 
 /** Shown when the tab has no token (or the gateway refused it): paste the token `askdock start` printed. */
-export default function SignInPage({ onToken, problem }: { onToken: (token: string) => void; problem?: string }) {
+export default function SignInPage({ onToken, problem }: { onToken: (token: string, remember: boolean) => void; problem?: string }) {
   const [token, setToken] = useState('');
+  const [remember, setRemember] = useState(false);
   const inputId = useId();
+  const rememberId = useId();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = token.trim();
-    if (value) onToken(value);
+    if (value) onToken(value, remember);
   };
   return (
     <main className="sign-in">
@@ -31,6 +34,11 @@ export default function SignInPage({ onToken, problem }: { onToken: (token: stri
           value={token}
           onChange={(event) => setToken(event.target.value)}
         />
+        {/* S4: by default the token lives only as long as this tab. */}
+        <div className="sign-in-remember">
+          <Checkbox id={rememberId} checked={remember} onCheckedChange={(value) => setRemember(value === true)} />
+          <label htmlFor={rememberId}>Remember me</label>
+        </div>
         <Button type="submit" variant="primary" disabled={!token.trim()}>
           Sign in
         </Button>

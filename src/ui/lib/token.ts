@@ -1,14 +1,19 @@
 const KEY = 'askdock.token';
 
-/** Takes `?token=` from the address once, keeps it for the tab, and removes it from the address bar. */
+/**
+ * The token for this tab: from the address (`#token=`, which never reaches a server or a Referer; or `?token=`, read once
+ * and then removed from the address bar), else this tab's sessionStorage, else one the person chose to remember.
+ */
 export function takeToken(): string | null {
   const url = new URL(window.location.href);
-  const fromUrl = url.searchParams.get('token');
+  const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
+  const fromUrl = fragment.get('token') || url.searchParams.get('token');
   if (fromUrl) {
     sessionStorage.setItem(KEY, fromUrl);
-    localStorage.setItem(KEY, fromUrl);
+    fragment.delete('token');
     url.searchParams.delete('token');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+    const hash = fragment.toString();
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + (hash ? `#${hash}` : ''));
     return fromUrl;
   }
   return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY);
@@ -19,8 +24,9 @@ export function forgetToken() {
   localStorage.removeItem(KEY);
 }
 
-/** Keeps a token typed into the sign-in form, as one from the address would be. */
-export function keepToken(token: string) {
+/** A token typed into the sign-in form: for this tab only, unless the person ticked "Remember me". */
+export function keepToken(token: string, remember = false) {
   sessionStorage.setItem(KEY, token);
-  localStorage.setItem(KEY, token);
+  if (remember) localStorage.setItem(KEY, token);
+  else localStorage.removeItem(KEY);
 }

@@ -13,6 +13,8 @@ export function useSessionsSync() {
   useGatewayHello((hello) => {
     // Every hello carries a fresh snapshot, so on resumed:false it is the refetch itself.
     queryClient.setQueryData<Session[]>(sessionsKey, sortSessions(hello.snapshot.sessions));
+    // A snapshot cut to fit maxPayload (P5) holds only some sessions: the list has them all.
+    if (hello.snapshot.hasMore) void queryClient.invalidateQueries({ queryKey: sessionsKey });
   });
 
   useEffect(() => {

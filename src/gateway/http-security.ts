@@ -1,0 +1,115 @@
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+
+/** Who may reach the gateway over HTTP and WebSocket (S1, S3). */
+export type ReachPolicy = {
+  /** Set when the gateway listens on a loopback address: only loopback Host names (and `allowedHosts`) are answered (S3). */
+  loopback: boolean;
+  /** Extra `Host` names (with or without port) the gateway answers to, e.g. `askdock.team.example`. */
+  allowedHosts: readonly string[];
+  /** Browser origins, besides the gateway's own, allowed to open `/ws` (e.g. `https://tools.team.example`). */
+  allowedOrigins: readonly string[];
+};
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** 127.0.0.0/8, ::1 and `localhost` are loopback; `0.0.0.0` and `::` listen everywhere and are not. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** Splits a Host header value into a lower-case name and an optional port; null when it is not a host at all. */
+export function parseHostHeader(value: string | undefined): { name: string; port: string | null } | null {
+  if (!value) return null;
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value.trim());
+  if (!m) return null;
+  return { name: m[1].toLowerCase(), port: m[2] ?? null };
+}
+
+/**
+ * S3: a loopback gateway answers only Hosts naming loopback with its own port, or listed in `allowedHosts`; any other
+ * gateway with an `allowedHosts` list answers those and loopback.
+ * A page on `evil.example` that rebinds its name to 127.0.0.1 still sends `Host: evil.example`.
+ */
+export function hostAllowed(policy: ReachPolicy, hostHeader: string | undefined, port: number): boolean {
+  const host = parseHostHeader(hostHeader);
+  if (!host) return false;
+  const listed = policy.allowedHosts.some((h) => {
+    const allowed = parseHostHeader(h);
+    return allowed !== null && allowed.name === host.name && (allowed.port === null || allowed.port === host.port);
+  });
+  if (listed) return true;
+  // Listening on every address with no list: any Host (the operator chose to be reachable by any name).
+  if (!policy.loopback && policy.allowedHosts.length === 0) return true;
+  const portOk = host.port === null ? port === 80 : Number(host.port) === port;
+  return portOk && (LOOPBACK_NAMES.has(host.name) || (isIP(host.name) === 4 && host.name.startsWith('127.')));
+}
+
+/**
+ * S1: no Origin means a non-browser client (Node, the CLI), which no web page can be. A browser is let in from the
+ * gateway's own origin (the one whose host is the request's Host, over http or https behind a TLS proxy) or a listed one.
+ */
+export function originAllowed(policy: ReachPolicy, origin: string | undefined, hostHeader: string | undefined): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin === 'null') return false;
+  if (policy.allowedOrigins.some((o) => o === '*' || normaliseOrigin(o) === url.origin)) return true;
+  const host = parseHostHeader(hostHeader);
+  if (!host || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+  return url.host.toLowerCase() === (host.port === null ? host.name : `${host.name}:${host.port}`);
+}
+
+function normaliseOrigin(origin: string): string {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return origin;
+  }
+}
+
+/**
+ * S2: sent with every HTTP answer. The UI's scripts and styles come from the gateway itself; its one socket goes to the
+ * gateway's own `/ws` (named explicitly: `'self'` did not cover ws: in every browser).
+ */
+export function securityHeaders(hostHeader: string | undefined): OutgoingHttpHeaders {
+  const host = parseHostHeader(hostHeader);
+  const self = host ? (host.port === null ? host.name : `${host.name}:${host.port}`) : null;
+  const connect = ["'self'", ...(self ? [`ws://${self}`, `wss://${self}`] : [])].join(' ');
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Radix and React set some styles inline; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${connect}`,
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+}
+
+/** A raw HTTP answer for an upgrade that is refused before any WebSocket frame, with the S2 headers too. */
+export function rawRefusal(status: 403 | 404 | 421, req: IncomingMessage, why: string): string {
+  const text = { 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request' }[status];
+  const body = `${why}\n`;
+  const headers = { ...securityHeaders(req.headers.host), 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`);
+  return `HTTP/1.1 ${status} ${text}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
