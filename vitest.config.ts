@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['src/test-setup.ts'],
     // One PostgreSQL server for the run (D1): the PostgreSQL store and multi-gateway tests use it.

@@ -9,7 +9,10 @@ export type GatewayRun = {
   p99Ms?: number;
   echoP50Ms?: number;
   echoP99Ms?: number;
+  /** Throughput phase: round trips per second and the gateway thread's CPU per round trip. */
   roundTripsPerSec?: number;
+  cpuUsPerRoundTrip?: number;
+  chains?: number;
   peakRssMb?: number;
   error?: string;
 };
@@ -34,6 +37,8 @@ export async function runGatewayBench(root: string, operators: number, seconds: 
       echoP50Ms: r.echo?.p50Ms,
       echoP99Ms: r.echo?.p99Ms,
       roundTripsPerSec: r.concurrent?.roundTripsPerSec,
+      cpuUsPerRoundTrip: Number.isFinite(r.concurrent?.gatewayCpuUsPerRoundTrip) ? r.concurrent.gatewayCpuUsPerRoundTrip : undefined,
+      chains: r.chains,
       peakRssMb: r.peakRssMb,
     };
   } catch (err) {

@@ -21,70 +21,18 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
-import { PROTOCOL_VERSION } from '../src/protocol/index.ts';
+import { RawClient } from './lib/raw-client.ts';
 import { type GatewayConfig } from '../src/gateway/config.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { openSqliteStore } from '../src/gateway/store/sqlite.ts';
 import { createMemoryStore } from '../src/gateway/store/memory.ts';
 import { createLogger } from '../src/gateway/logger.ts';
 
-type Frame = { type: string; id?: string | null; ok?: boolean; payload?: any; error?: any; event?: string };
 type Phase = { count: number; elapsedMs: number; lat: number[] };
 
-const OPERATOR_TOKEN = 'bench-operator-token';
-const AGENT_TOKEN = 'bench-agent-token';
+const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
+const AGENT_TOKEN = 'bench-agent-token-0123456789abc';
 const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }];
-
-/** A lean client: no schema checks, so the numbers measure the gateway, not the harness. */
-class BenchClient {
-  private next = 1;
-  private readonly waiting = new Map<string, (f: Frame) => void>();
-  onEvent: (f: Frame) => void = () => {};
-  /** When set, frames go here unparsed (listeners only count). */
-  onRaw: ((data: Buffer) => void) | null = null;
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer) => {
-      if (this.onRaw) return this.onRaw(data);
-      const f = JSON.parse(data.toString()) as Frame;
-      if (f.type === 'res' && f.id) {
-        const done = this.waiting.get(f.id);
-        this.waiting.delete(f.id);
-        done?.(f);
-      } else if (f.type === 'event') this.onEvent(f);
-    });
-  }
-  static async connect(url: string, token: string, mode: string): Promise<BenchClient> {
-    const ws = new WebSocket(url);
-    await new Promise((ok, fail) => (ws.once('open', ok), ws.once('error', fail)));
-    const c = new BenchClient(ws);
-    const hello = await c.call('connect', {
-      minProtocol: PROTOCOL_VERSION,
-      maxProtocol: PROTOCOL_VERSION,
-      client: { id: `bench-${Math.random()}`, name: 'bench', version: '0', platform: 'node', mode },
-      auth: { token },
-    });
-    if (!hello.ok) throw new Error(JSON.stringify(hello.error));
-    return c;
-  }
-  call(method: string, params: unknown): Promise<Frame> {
-    const id = String(this.next++);
-    return new Promise((ok) => {
-      this.waiting.set(id, ok);
-      this.ws.send(JSON.stringify({ type: 'req', id, method, params }));
-    });
-  }
-  async ok(method: string, params: unknown): Promise<any> {
-    const f = await this.call(method, params);
-    if (!f.ok) throw new Error(`${method}: ${JSON.stringify(f.error)}`);
-    return f.payload;
-  }
-  send(method: string, params: unknown): void {
-    this.ws.send(JSON.stringify({ type: 'req', id: `f${this.next++}`, method, params }));
-  }
-  close(): void {
-    this.ws.close();
-  }
-}
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
@@ -107,8 +55,8 @@ async function timed(durationMs: number, chains: number, once: (chain: number) =
 /** Worker: the agent, the answering operator and the echo client; runs one phase per message from main. */
 async function driver(): Promise<void> {
   const { url, chains } = workerData as { url: string; chains: number };
-  const agent = await BenchClient.connect(url, AGENT_TOKEN, 'agent');
-  const answerer = await BenchClient.connect(url, OPERATOR_TOKEN, 'ui');
+  const agent = await RawClient.connect(url, AGENT_TOKEN, 'agent', 'bench');
+  const answerer = await RawClient.connect(url, OPERATOR_TOKEN, 'ui', 'bench');
   let seen = 0;
   answerer.onEvent = (f) => {
     if (f.event !== 'question.requested') return;
@@ -153,10 +101,10 @@ async function echo(url: string, durationMs: number): Promise<Phase> {
 async function listeners(): Promise<void> {
   const { url, count } = workerData as { url: string; count: number };
   const needle = Buffer.from('"event":"question.requested"');
-  const clients: BenchClient[] = [];
+  const clients: RawClient[] = [];
   let seen = 0;
   for (let i = 0; i < count; i++) {
-    const c = await BenchClient.connect(url, OPERATOR_TOKEN, 'ui');
+    const c = await RawClient.connect(url, OPERATOR_TOKEN, 'ui', 'bench');
     c.onRaw = (data) => void (data.indexOf(needle) !== -1 && seen++);
     clients.push(c);
   }

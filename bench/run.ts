@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale] [--json bench/results/latest.json]
+ *                                  [--history bench/results/history.jsonl] [--no-history]
+ * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,21 +15,28 @@ import { parseArgs } from 'node:util';
 import { firstLoadKb } from './bundle-size.ts';
 import { measureGatewayMemory } from './gateway-memory.ts';
 import { runGatewayBench } from './gateway-runs.ts';
+import { measureScale } from './scale.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
 import { findChromium, launchChromium } from './lib/chromium.ts';
 import { serveStatic } from './lib/static-server.ts';
 import { formatMarkdown, formatTable } from './lib/table.ts';
+import { appendHistory, readHistory, withTrend } from './lib/history.ts';
 import { buildRows, type Results } from './rows.ts';
 import { measureFirstLoad } from './ui/first-load.ts';
 import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale'] as const;
 
 const { values } = parseArgs({
-  options: { only: { type: 'string', default: PARTS.join(',') }, json: { type: 'string', default: join(ROOT, 'bench', 'results', 'latest.json') } },
+  options: {
+    only: { type: 'string', default: PARTS.join(',') },
+    json: { type: 'string', default: join(ROOT, 'bench', 'results', 'latest.json') },
+    history: { type: 'string', default: join(ROOT, 'bench', 'results', 'history.jsonl') },
+    'no-history': { type: 'boolean', default: false },
+  },
 });
 // Exiting (rather than dying on the signal) runs the exit hooks that stop the gateway children.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
@@ -85,8 +94,10 @@ if (only.has('gateway')) {
   }
 }
 
+if (only.has('scale')) results.scale = await measureScale(step);
+
 load.end = loadavg()[0];
-const rows = buildRows(results);
+const rows = withTrend(buildRows(results), readHistory(values.history));
 const seconds = (performance.now() - started) / 1000;
 const machine = { node: process.version, cpus: cpus().length, chromium: browserVersion || findChromium() || 'playwright', loadAverage1m: load };
 const header = `askdock bench, ${new Date().toISOString()}: node ${machine.node}, ${machine.cpus} cpus, Chromium ${machine.chromium}, load ${load.start.toFixed(1)} -> ${load.end.toFixed(1)}, ${seconds.toFixed(0)} s`;
@@ -94,3 +105,7 @@ process.stdout.write(`\n${header}\n${formatTable(rows)}\n`);
 mkdirSync(dirname(values.json), { recursive: true });
 writeFileSync(values.json, JSON.stringify({ at: new Date().toISOString(), seconds: Math.round(seconds), machine, build: built, rows, markdown: formatMarkdown(rows), results }, null, 2) + '\n');
 process.stdout.write(`saved ${values.json}\n`);
+if (!values['no-history']) {
+  appendHistory(values.history, { at: new Date().toISOString(), seconds: Math.round(seconds), machine, sections: [...only], rows: rows.map(({ trend: _trend, ...r }) => r) });
+  process.stdout.write(`appended to ${values.history}\n`);
+}

@@ -18,9 +18,17 @@ export type BenchGateway = {
   close(): Promise<void>;
 };
 
+export type BenchGatewayOptions = {
+  /** Start on this directory's bench.db (kept on close) instead of a fresh one: a restart on seeded data. */
+  dir?: string;
+  /** Writes rows into the database file before the gateway opens it (seeding at scale without a round trip each). */
+  seed?: (dbFile: string) => void;
+};
+
 /** `askdock gateway` as a child on a fresh SQLite file, with known tokens and a rate limit no benchmark reaches. */
-export async function startBenchGateway(): Promise<BenchGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
+export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise<BenchGateway> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'askdock-bench-'));
+  opts.seed?.(join(dir, 'bench.db'));
   const operatorToken = `op-${randomBytes(12).toString('hex')}`;
   const agentToken = `agent-${randomBytes(12).toString('hex')}`;
   const config: GatewayConfig = {
@@ -48,7 +56,7 @@ export async function startBenchGateway(): Promise<BenchGateway> {
       process.off('exit', killOnExit);
       child.proc.kill('SIGTERM');
       await child.exit;
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
