@@ -6,9 +6,9 @@ import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
 const USAGE =
-  'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--ui DIR] [--requester-grace S]';
+  'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S]';
 
-type Flags = { host: string; port: number; db: string; config?: string; ui?: string; requesterGraceMs?: number };
+type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string; ui?: string; requesterGraceMs?: number };
 
 function parseFlags(argv: string[]): Flags | string {
   let values: Record<string, string | boolean | undefined>;
@@ -20,6 +20,7 @@ function parseFlags(argv: string[]): Flags | string {
         port: { type: 'string' },
         db: { type: 'string' },
         config: { type: 'string' },
+        'secrets-key': { type: 'string' },
         ui: { type: 'string' },
         'requester-grace': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -36,6 +37,8 @@ function parseFlags(argv: string[]): Flags | string {
   if (!/^\d+$/.test(portText) || port > 65535) return `--port must be an integer 0..65535, got "${portText}"`;
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   if (!host) return '--host must not be empty';
+  const secretsKey = values['secrets-key'] as string | undefined;
+  if (secretsKey === '') return '--secrets-key must name a file';
   const ui = values.ui as string | undefined;
   if (ui !== undefined && !existsSync(join(ui, 'index.html'))) return `--ui: no index.html in "${ui}" (build the Control UI with npm run build, or name its folder)`;
   const grace = values['requester-grace'] as string | undefined;
@@ -44,11 +47,25 @@ function parseFlags(argv: string[]): Flags | string {
   return {
     host,
     port,
-    db: (values.db as string | undefined) ?? './.askdock/askdock.db',
+    db: (values.db as string | undefined) ?? DEFAULT_DB,
     config: values.config as string | undefined,
+    secretsKey,
     ...(ui !== undefined ? { ui: resolve(ui) } : {}),
     ...(grace !== undefined ? { requesterGraceMs: Number(grace) * 1000 } : {}),
   };
+}
+
+const DEFAULT_DIR = './.askdock';
+const DEFAULT_DB = join(DEFAULT_DIR, 'askdock.db');
+
+/**
+ * K1: the key file. On SQLite it lives beside the database; on PostgreSQL every gateway of the database needs the
+ * same one: `--secrets-key`, else `secrets.key` beside the shared `--config`, else in `./.askdock/`.
+ */
+function secretKeyFileOf(flags: Flags): string | undefined {
+  if (flags.secretsKey) return flags.secretsKey;
+  if (!isPostgresUrl(flags.db)) return undefined;
+  return flags.config ? undefined : join(DEFAULT_DIR, 'secrets.key');
 }
 
 const say = (line: string) => process.stdout.write(line + '\n');
@@ -66,11 +83,13 @@ export async function run(argv: string[]): Promise<number> {
   }
   let gateway;
   try {
+    const secretKeyFile = secretKeyFileOf(flags);
     gateway = await startGateway({
       host: flags.host,
       port: flags.port,
       dbPath: flags.db,
       configPath: flags.config,
+      ...(secretKeyFile ? { secretKeyFile } : {}),
       ...(flags.ui !== undefined ? { uiDir: flags.ui } : {}),
       ...(flags.requesterGraceMs !== undefined ? { requesterGraceMs: flags.requesterGraceMs } : {}),
       announce: say,
