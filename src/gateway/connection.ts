@@ -164,18 +164,18 @@ export class Connection implements Subscriber {
   /** P3: bad frames answer INVALID_REQUEST (with the id when one could be read) and the socket stays open. */
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.state === 'closed') return;
-    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary'));
     const bytes = rawBytes(data);
     if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
-      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels (P3)`));
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
     let raw: unknown;
     try {
       raw = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON: ${(err as Error).message}`));
     }
     const parsed = ClientFrame.safeParse(raw);
-    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame (P2)', zodProblems(parsed.error)));
+    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame', zodProblems(parsed.error)));
     const frame = parsed.data;
     if (frame.type === 'cancel') {
       // P2: the handler stops and nothing more is answered for that id.
@@ -239,7 +239,7 @@ export class Connection implements Subscriber {
   /** P4: the first request must be connect with a known token and a common protocol version. */
   private handshake(frame: RequestFrame): void {
     if (frame.method !== 'connect') {
-      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect (P4)'));
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect'));
       return this.close(CloseCode.unauthorized, 'connect first');
     }
     const parsed = ConnectParams.safeParse(frame.params);

@@ -14,7 +14,7 @@ export function admit(p: ConnectParams, ctx: { core: Core; logins: LoginGuard; c
   if (lockedFor !== null) {
     core.opts.log.warn({ connId, address, retryAfterMs: lockedFor }, 'refused connect: too many bad tokens from this address');
     return {
-      refusal: new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s (S4)`, {
+      refusal: new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s`, {
         retryAfterMs: lockedFor,
         retryable: true,
       }),
@@ -25,7 +25,7 @@ export function admit(p: ConnectParams, ctx: { core: Core; logins: LoginGuard; c
   if (!identity) {
     const count = logins.fail(address);
     core.opts.log.warn({ connId, address, badTokens: count }, `unknown token from ${address}`);
-    return { refusal: new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'), close: [CloseCode.unauthorized, 'bad token'] };
+    return { refusal: new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token'), close: [CloseCode.unauthorized, 'bad token'] };
   }
   if (PROTOCOL_VERSION < p.minProtocol || PROTOCOL_VERSION > p.maxProtocol) {
     return {
