@@ -7,7 +7,7 @@ import { Random, sleep } from './random.ts';
 /** short: blocking with 30 s timeouts; withdraws: blocking, aborted after a while; async: async questions, some expiring. */
 export type AgentKind = 'short' | 'withdraws' | 'async';
 
-export type AgentOptions = { url: string; token: string; name: string; kind: AgentKind; sessions: string[]; ledger: Ledger; seed: number };
+export type AgentOptions = { url: string | string[]; token: string; name: string; kind: AgentKind; sessions: string[]; ledger: Ledger; seed: number };
 
 const OUTSTANDING_ASYNC = 3;
 

@@ -4,14 +4,14 @@ import { Random, sleep } from './random.ts';
 
 export type FaultLog = { drops: number; kills: number; restartMs: number[] };
 
-/** Random socket drops every few seconds, and a gateway SIGKILL + restart every `killEveryMs` or so. */
+/** Random socket drops every few seconds, and a SIGKILL + restart of one gateway (picked at random) every `killEveryMs` or so. */
 export class Faults {
   readonly log: FaultLog = { drops: 0, kills: 0, restartMs: [] };
   private running = true;
   private readonly loops: Promise<void>[] = [];
 
   constructor(
-    private readonly gateway: RestartableGateway,
+    private readonly gateways: RestartableGateway[],
     private readonly clients: () => GatewayClient[],
     private readonly random: Random,
     private readonly killEveryMs: number,
@@ -30,7 +30,7 @@ export class Faults {
   private async dropLoop() {
     while (this.running) {
       await sleep(this.random.int(1_500, 5_000));
-      if (!this.running || !this.gateway.running) continue;
+      if (!this.running || !this.gateways.some((g) => g.running)) continue;
       this.random.pick(this.clients()).dropConnection();
       this.log.drops++;
     }
@@ -43,12 +43,15 @@ export class Faults {
       while (this.running && Date.now() < until) await sleep(250);
       if (!this.running) return;
       const started = Date.now();
-      this.say('SIGKILL the gateway');
-      await this.gateway.kill();
+      const index = this.random.int(0, this.gateways.length - 1);
+      const gateway = this.gateways[index];
+      const name = this.gateways.length > 1 ? `gateway ${index + 1} (port ${gateway.port})` : 'the gateway';
+      this.say(`SIGKILL ${name}`);
+      await gateway.kill();
       this.log.kills++;
-      await this.gateway.start();
+      await gateway.start();
       this.log.restartMs.push(Date.now() - started);
-      this.say(`gateway back after ${Date.now() - started} ms`);
+      this.say(`${name} back after ${Date.now() - started} ms`);
     }
   }
 }

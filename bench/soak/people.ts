@@ -6,7 +6,7 @@ import type { Ledger } from './ledger.ts';
 import { hashOf, Random, sleep } from './random.ts';
 
 export type PersonOptions = {
-  url: string;
+  url: string | string[];
   token: string;
   name: string;
   index: number;

@@ -1,11 +1,12 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
-const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE]';
+const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE]';
 
-type Flags = { host: string; port: number; db: string; config?: string };
+type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string };
 
 function parseFlags(argv: string[]): Flags | string {
   let values: Record<string, string | boolean | undefined>;
@@ -17,6 +18,7 @@ function parseFlags(argv: string[]): Flags | string {
         port: { type: 'string' },
         db: { type: 'string' },
         config: { type: 'string' },
+        'secrets-key': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -31,7 +33,22 @@ function parseFlags(argv: string[]): Flags | string {
   if (!/^\d+$/.test(portText) || port > 65535) return `--port must be an integer 0..65535, got "${portText}"`;
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   if (!host) return '--host must not be empty';
-  return { host, port, db: (values.db as string | undefined) ?? './.askdock/askdock.db', config: values.config as string | undefined };
+  const secretsKey = values['secrets-key'] as string | undefined;
+  if (secretsKey === '') return '--secrets-key must name a file';
+  return { host, port, db: (values.db as string | undefined) ?? DEFAULT_DB, config: values.config as string | undefined, secretsKey };
+}
+
+const DEFAULT_DIR = './.askdock';
+const DEFAULT_DB = join(DEFAULT_DIR, 'askdock.db');
+
+/**
+ * K1: the key file. On SQLite it lives beside the database; on PostgreSQL every gateway of the database needs the
+ * same one: `--secrets-key`, else `secrets.key` beside the shared `--config`, else in `./.askdock/`.
+ */
+function secretKeyFileOf(flags: Flags): string | undefined {
+  if (flags.secretsKey) return flags.secretsKey;
+  if (!isPostgresUrl(flags.db)) return undefined;
+  return flags.config ? undefined : join(DEFAULT_DIR, 'secrets.key');
 }
 
 const say = (line: string) => process.stdout.write(line + '\n');
@@ -49,7 +66,16 @@ export async function run(argv: string[]): Promise<number> {
   }
   let gateway;
   try {
-    gateway = await startGateway({ host: flags.host, port: flags.port, dbPath: flags.db, configPath: flags.config, announce: say, ...gatewayEnvironment() });
+    const secretKeyFile = secretKeyFileOf(flags);
+    gateway = await startGateway({
+      host: flags.host,
+      port: flags.port,
+      dbPath: flags.db,
+      configPath: flags.config,
+      ...(secretKeyFile ? { secretKeyFile } : {}),
+      announce: say,
+      ...gatewayEnvironment(),
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startGateway, urlHost } from '../gateway/gateway.ts';
+import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { LOCAL_DIR } from './endpoint.ts';
@@ -86,6 +86,8 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       host: opts.host,
       port: opts.port,
       dbPath: opts.db ?? join(opts.dir, 'askdock.db'),
+      // K1 on PostgreSQL: the key the other gateways of the database get a copy of (SQLite keeps it beside its file).
+      ...(isPostgresUrl(opts.db) ? { secretKeyFile: join(opts.dir, 'secrets.key') } : {}),
       uiDir: join(ROOT, 'dist'),
       announce: (line) => process.stdout.write(line + '\n'),
       ...gatewayEnvironment(),

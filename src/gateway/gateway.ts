@@ -15,7 +15,8 @@ import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
 import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
-import { openPostgresStore } from './store/postgres/store.ts';
+import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
+import { checkSharedSecretKey } from './secrets/shared-key.ts';
 import { SecretBox, secretKeyFileFor } from './secrets/secret-box.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
@@ -63,7 +64,10 @@ export type GatewayOptions = {
   /** Pending questions per agent identity (default DEFAULT_MAX_PENDING_QUESTIONS). */
   maxPendingQuestions?: number;
   handshakeTimeoutMs?: number;
-  /** K1: the secrets key file (default: `secrets.key` beside the SQLite file; a key in memory without one). */
+  /**
+   * K1: the secrets key file (default: `secrets.key` beside the SQLite file; on PostgreSQL beside `configPath`; a key
+   * in memory without either). Every gateway on one PostgreSQL database needs the same key: a different one refuses to start.
+   */
   secretKeyFile?: string;
   /** Added to the config's `allowedOrigins` (S1). */
   allowedOrigins?: string[];
@@ -139,10 +143,24 @@ function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
   return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull, exclusive: true }), owned: true };
 }
 
-function secretBoxFor(opts: GatewayOptions): SecretBox {
-  if (opts.secretKeyFile) return SecretBox.fromKeyFile(opts.secretKeyFile);
-  if (opts.dbPath && opts.dbPath !== ':memory:' && !/^postgres(ql)?:/.test(opts.dbPath)) return SecretBox.fromKeyFile(secretKeyFileFor(opts.dbPath));
-  return SecretBox.ephemeral();
+/** The key file K1 uses, or none (a key in memory). */
+function secretKeyFileOf(opts: GatewayOptions): string | undefined {
+  if (opts.secretKeyFile) return opts.secretKeyFile;
+  if (isPostgresUrl(opts.dbPath)) return opts.configPath ? secretKeyFileFor(opts.configPath) : undefined;
+  if (opts.dbPath && opts.dbPath !== ':memory:') return secretKeyFileFor(opts.dbPath);
+  return undefined;
+}
+
+function secretBoxFor(opts: GatewayOptions, store: Store, log: GatewayLog): SecretBox {
+  const file = secretKeyFileOf(opts);
+  if (!file) {
+    if (isSharedStore(store))
+      log.warn('no secrets key file: secrets stored through this gateway can be read through it alone, until it stops; give every gateway the same --secrets-key FILE');
+    return SecretBox.ephemeral();
+  }
+  const box = SecretBox.fromKeyFile(file);
+  if (isSharedStore(store)) checkSharedSecretKey(store, box, resolve(file));
+  return box;
 }
 
 /** Starts the gateway: HTTP (health, UI) and the protocol on `/ws`, on one port. */
@@ -152,8 +170,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const log = opts.log ?? createLogger();
   const { store, owned } = openStore(opts);
   let identities: ReturnType<typeof resolveIdentities>;
+  let secretBox: SecretBox;
   try {
     identities = resolveIdentities(opts, store);
+    secretBox = secretBoxFor(opts, store, log);
   } catch (err) {
     if (owned) store.close();
     throw err;
@@ -180,7 +200,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     log,
     turn,
-    secretBox: secretBoxFor(opts),
+    secretBox,
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
@@ -239,7 +259,6 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     const frame = textFrame(JSON.stringify({ type: 'event', event: 'tick', payload: { ts: clock.now() } }));
     for (const conn of connections) if (conn.isOpen) conn.send(frame);
     tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
-  channels.start();
   };
   tickTimer = clock.setTimeout(tick, connOpts.tickIntervalMs);
   channels.start();

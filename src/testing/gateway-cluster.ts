@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GatewayConfig } from '../gateway/config.ts';
 import { testConfig, tokenOf, type Who } from './gateway-harness.ts';
 import { spawnGateway, type GatewayChild } from './gateway-child.ts';
 import { TestClient } from './ws-client.ts';
@@ -14,10 +15,11 @@ export type Cluster = {
   close(): Promise<void>;
 };
 
-export async function startCluster(count: number, dbUrl: string): Promise<Cluster> {
+/** `config`: the one config file every gateway gets (its directory also holds the shared secrets key, K1). */
+export async function startCluster(count: number, dbUrl: string, opts: { config?: GatewayConfig } = {}): Promise<Cluster & { dir: string; configPath: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'askdock-cluster-'));
   const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify(testConfig));
+  writeFileSync(configPath, JSON.stringify(opts.config ?? testConfig));
   const gateways: GatewayChild[] = [];
   const clients: TestClient[] = [];
   // One after the other: the first to start takes the duties (D3), which tests rely on.
@@ -28,6 +30,8 @@ export async function startCluster(count: number, dbUrl: string): Promise<Cluste
     await g.exit;
   };
   return {
+    dir,
+    configPath,
     gateways,
     async connect(index, who, extra) {
       const c = await TestClient.open(gateways[index].wsUrl);

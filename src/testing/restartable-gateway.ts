@@ -30,13 +30,17 @@ export class RestartableGateway {
     readonly port: number,
     readonly dir: string,
     private readonly removeDir: boolean,
+    private readonly db?: string,
   ) {}
 
-  /** Writes `config` beside a fresh database in a temp dir (outside test-results/) and starts the gateway. */
-  static async start(config: GatewayConfig, opts: { dir?: string } = {}): Promise<RestartableGateway> {
+  /**
+   * Writes `config` beside a fresh database in a temp dir (outside test-results/) and starts the gateway. `db`: a
+   * `postgres://` URL instead of the SQLite file; gateways given the same `dir` and `db` share config and secrets key.
+   */
+  static async start(config: GatewayConfig, opts: { dir?: string; db?: string } = {}): Promise<RestartableGateway> {
     const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'askdock-chaos-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
-    const gateway = new RestartableGateway(await freePort(), dir, opts.dir === undefined);
+    const gateway = new RestartableGateway(await freePort(), dir, opts.dir === undefined, opts.db);
     await gateway.start();
     return gateway;
   }
@@ -55,7 +59,7 @@ export class RestartableGateway {
 
   async start(): Promise<void> {
     if (this.child) return;
-    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--db', this.dbPath, '--config', join(this.dir, 'config.json')];
+    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--db', this.db ?? this.dbPath, '--config', join(this.dir, 'config.json')];
     // A busy machine can take a while to start node with tsx; a port still held by a dying child is retried.
     for (let attempt = 0; ; attempt++) {
       try {
@@ -69,7 +73,7 @@ export class RestartableGateway {
     }
   }
 
-  /** SIGKILL: no shutdown, no flush beyond what SQLite already committed (R3). */
+  /** SIGKILL: no shutdown, no flush beyond what the database already committed (R3). */
   async kill(): Promise<void> {
     const child = this.child;
     if (!child) return;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -48,6 +48,14 @@ export class SecretBox {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new SecretBox(readKey(path));
       throw err;
     }
+  }
+
+  /**
+   * A value that tells keys apart without revealing them (an HMAC of a fixed text): several gateways on one database
+   * compare it to know they seal with the same key.
+   */
+  fingerprint(): string {
+    return `${FORMAT}:${createHmac('sha256', this.key).update('askdock secrets key check').digest('base64url')}`;
   }
 
   seal(name: string, value: string): string {
