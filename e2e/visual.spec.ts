@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import axe from 'axe-core';
 import type { Page } from '@playwright/test';
 import { connect } from '../src/agent/sdk.ts';
 import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { silentLogger } from '../src/gateway/logger.ts';
+import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { newSession } from './sessions.ts';
 
@@ -93,20 +93,11 @@ async function everyView(page: Page, shoot: (suffix: string) => Promise<void>) {
   }
 }
 
-/** What axe finds serious or critical on the page as it is (injected by evaluate: the CSP refuses inline scripts, S2). */
-async function severeViolations(page: Page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
-
 /** The reference shot of each view, and axe clean in each: the looks and the contrast are checked on the same pixels. */
 async function shootEveryView(page: Page, name: string, options: { fullPage?: boolean; mask?: ReturnType<typeof masks> } = {}) {
   await everyView(page, async (view) => {
     await expect(page).toHaveScreenshot(`${name}-${view}.png`, { mask: masks(page), ...options });
-    expect(await severeViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 }
 
@@ -185,7 +176,7 @@ test.describe('[U5][U7][U8][U9] each outcome in the transcript, both themes, 128
         ['No longer pending', 'no-longer-pending'],
       ] as const)
         await everyView(page, (view) => expect(summaryOf(page, outcome).first()).toHaveScreenshot(`outcome-${name}-${view}.png`));
-      await everyView(page, async () => expect(await severeViolations(page)).toEqual([]));
+      await everyView(page, async () => expect(await seriousAxeViolations(page)).toEqual([]));
       await page.goto(expiring);
       await everyView(page, (view) => expect(summaryOf(page, 'Expired')).toHaveScreenshot(`outcome-expired-${view}.png`));
     } finally {
