@@ -110,6 +110,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         stored_at_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
     `),
+  // C4: the message a run streams into, so a stream goes on after a restart.
+  (db) => db.exec(`ALTER TABLE runs ADD COLUMN streaming_message_id TEXT;`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

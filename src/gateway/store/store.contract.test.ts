@@ -511,6 +511,14 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(ids(store.activeRuns('s1'))).toEqual(['r1']);
       });
 
+      it('[C4][R3] keeps the message a run streams into until an update leaves it out', () => {
+        store.insertRun(run('r1', { streamingMessageId: 'm-stream' }));
+        expect(store.getRun('r1')?.streamingMessageId).toBe('m-stream');
+        expect(store.activeRuns('s1')[0]?.streamingMessageId).toBe('m-stream');
+        store.updateRun(run('r1', { phase: 'final' }));
+        expect(Object.keys(store.getRun('r1') ?? {})).not.toContain('streamingMessageId');
+      });
+
       it('[C4] refuses a duplicate run and an update of an unknown run', () => {
         store.insertRun(run('r1'));
         expect(() => store.insertRun(run('r1', { agentId: 'other' }))).toThrow();

@@ -119,6 +119,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, key)
   );
   `,
+  // C4: the message a run streams into, so a stream goes on after a restart or on another gateway.
+  `
+  ALTER TABLE runs ADD COLUMN streaming_message_id text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
