@@ -2,6 +2,7 @@ import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Sessio
 import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from '../shape.ts';
 import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
+import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
 import { secretMethods } from './secrets.ts';
 import { Transactions } from './transactions.ts';
@@ -9,6 +10,11 @@ import { Transactions } from './transactions.ts';
 /** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
 export type SharedStore = Store & {
   readonly shared: true;
+  /**
+   * After this store's open group was committed early because another gateway of this process needed the database
+   * (in-process.ts): `committed` tells whether it was kept. The group goes on in a new transaction.
+   */
+  onGroupCommittedEarly(fn: (committed: boolean) => void): () => void;
   /** Runs `fn(seq)` for each NOTIFY of a committed seq (from any gateway), and `fn(null)` after LISTEN reconnected. */
   onCommitted(fn: (seq: number | null) => void): () => void;
   /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
@@ -151,7 +157,12 @@ export function openPostgresStore(url: string): SharedStore {
   const where = redactUrl(url);
   const channel = channelFor(schemaOf(url));
   const pg = new SyncPostgres(url, channel);
+  let key: string;
+  let txs: Transactions | undefined;
   try {
+    const { database } = pg.query(`SELECT current_database() AS database`).rows[0] as { database: string };
+    key = databaseKey(url, database, schemaOf(url));
+    pg.beforeWaiting = () => claim(key, txs);
     migrate(pg, where);
   } catch (err) {
     pg.close();
@@ -159,14 +170,16 @@ export function openPostgresStore(url: string): SharedStore {
   }
   const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
   const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
-  const txs = new Transactions(pg);
+  txs = new Transactions(pg, key);
+  const transactions = txs;
 
   const store: SharedStore = {
     shared: true,
-    transaction: (fn) => txs.transaction(fn),
-    beginGroup: () => txs.beginGroup(),
-    commitGroup: () => txs.commitGroup(),
-    rollbackGroup: () => txs.rollbackGroup(),
+    transaction: (fn) => transactions.transaction(fn),
+    beginGroup: () => transactions.beginGroup(),
+    commitGroup: () => transactions.commitGroup(),
+    rollbackGroup: () => transactions.rollbackGroup(),
+    onGroupCommittedEarly: (fn) => transactions.onYield(fn),
 
     appendEvent(e) {
       // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
@@ -432,7 +445,7 @@ export function openPostgresStore(url: string): SharedStore {
     },
 
     close() {
-      txs.closing();
+      transactions.closing();
       pg.close();
     },
   };
