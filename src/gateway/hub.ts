@@ -40,8 +40,10 @@ type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
-  /** In-process listeners (the channels): every committed event, unfiltered; each decides what it may use. */
+  /** In-process listeners: every event this gateway committed, unfiltered; each decides what it may use. */
   private readonly listeners = new Set<(ev: StoredEvent) => void>();
+  /** In-process listeners of every committed event, this gateway's and (shared database) the others' (the channels). */
+  private readonly allListeners = new Set<(ev: StoredEvent) => void>();
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
@@ -113,6 +115,7 @@ export class EventHub {
           this.fanned = ev.seq;
           this.fanOut(ev);
           this.runHook('hearing an event', () => this.heard(ev));
+          for (const fn of this.allListeners) this.runHook('event listener', () => fn(ev));
         }
         if (page.length < pageSize) return;
       }
@@ -131,6 +134,12 @@ export class EventHub {
   listen(fn: (ev: StoredEvent) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** Calls `fn` with every committed event, from any gateway of a shared database; returns the unsubscribe. */
+  listenAll(fn: (ev: StoredEvent) => void): () => void {
+    this.allListeners.add(fn);
+    return () => this.allListeners.delete(fn);
   }
 
   remove(sub: Subscriber): void {
@@ -200,7 +209,11 @@ export class EventHub {
     if (this.shared && parts.some((p) => p.committed)) this.catchUp();
     for (const { group: part, committed } of parts) {
       if (committed) {
-        if (!this.shared) for (const ev of part.events) this.fanOut(ev);
+        if (!this.shared)
+          for (const ev of part.events) {
+            this.fanOut(ev);
+            for (const fn of this.allListeners) this.runHook('event listener', () => fn(ev));
+          }
         // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
         for (const fn of this.listeners) for (const ev of part.events) this.runHook('event listener', () => fn(ev));
         for (const fn of part.after) this.runHook('after-commit hook', () => fn());
