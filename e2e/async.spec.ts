@@ -1,8 +1,8 @@
-import axe from 'axe-core';
 import type { Locator, Page, TestInfo, WebSocketRoute } from '@playwright/test';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
+import { seriousAxeViolations } from './axe.ts';
 import { newSession } from './sessions.ts';
 
 type OpenApp = (page: Page, path?: string) => Promise<void>;
@@ -175,12 +175,7 @@ test.describe('async questions and the outbox', () => {
     await expect(messageBox(page)).toBeVisible();
     await shoot(page, testInfo, 'async-queued');
 
-    await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-    const severe = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-    expect(severe).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await context.setOffline(false);
     await expect(deliveryOf(page)).toHaveText('Sent', { timeout: 15_000 });

@@ -1,4 +1,3 @@
-import axe from 'axe-core';
 import type { Locator, Page } from '@playwright/test';
 import { connect, type Agent } from '../src/agent/sdk.ts';
 import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
@@ -6,6 +5,7 @@ import type { AskUserResult } from '../src/agent/ask-user.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { expect, test, type GatewayFixture } from './fixtures.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 type Asked = { id: string; result: Promise<AskUserResult>; agent: Agent; operator: GatewayClient; abort: AbortController };
 
@@ -48,12 +48,7 @@ test.describe('question link page', () => {
       await notify(page).getByRole('checkbox', { name: 'Email' }).click();
       await notify(page).getByRole('textbox', { name: 'Other' }).fill('the ops channel');
 
-      await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
-      const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-      const severe = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-      expect(severe).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       const shot = testInfo.outputPath('question-link.png');
       await page.screenshot({ path: shot, fullPage: true });
       await testInfo.attach('question link page', { path: shot, contentType: 'image/png' });

@@ -1,8 +1,8 @@
-import axe from 'axe-core';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { connect } from '../src/agent/sdk.ts';
 import { LUNCH_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { expect, test } from './fixtures.ts';
+import { seriousAxeViolations } from './axe.ts';
 import { newSession } from './sessions.ts';
 
 async function send(page: Page, text: string) {
@@ -227,12 +227,7 @@ test.describe('question dock', () => {
     await expect(dock.getByRole('button', { name: 'Submit', exact: true })).toHaveCount(1);
     await shoot(page, testInfo, 'dock-narrow');
 
-    await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-    const severe = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-    expect(severe).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await dock.getByRole('group', { name: 'Environment', exact: true }).getByRole('radio', { name: 'Production' }).click();
     await dock.getByRole('group', { name: 'Notify', exact: true }).getByRole('checkbox', { name: 'Email' }).click();
@@ -242,14 +237,10 @@ test.describe('question dock', () => {
 
   test('[U12] the wide dock and its summaries have no serious axe violations, in the light and the dark theme', async ({ page, openApp }) => {
     await askDeploy(page, openApp);
-    await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
     const severeIn = async (colorScheme: 'light' | 'dark') => {
       // Reduced motion: no colour transition is caught half-way when the theme flips.
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-      return results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ colorScheme, id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+      return (await seriousAxeViolations(page)).map((v) => ({ colorScheme, ...v }));
     };
     expect(await severeIn('light')).toEqual([]);
     expect(await severeIn('dark')).toEqual([]);

@@ -1,8 +1,8 @@
-import axe from 'axe-core';
 import type { Page } from '@playwright/test';
 import { SLOW_REPLY } from '../src/agent/demo-agent.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { expect, test } from './fixtures.ts';
+import { seriousAxeViolations } from './axe.ts';
 import { newSession } from './sessions.ts';
 
 /** The addresses of the session links marked as the open page (there should be exactly one). */
@@ -147,12 +147,7 @@ test.describe('Control UI shell', () => {
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Agent' })).toBeVisible();
 
-    await page.evaluate(axe.source); // not a <script> tag: the gateway's CSP refuses inline scripts (S2)
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-    const severe = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-    expect(severe).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     const shot = testInfo.outputPath('main-screen.png');
     await page.screenshot({ path: shot, fullPage: true });

@@ -40,6 +40,6 @@ export function formatMarkdown(rows: Row[]): string {
   return out.join('\n');
 }
 
-export const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? 'n/a' : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
+export const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? 'n/a' : `${x < 1 ? x.toFixed(2) : x < 10 ? x.toFixed(1) : Math.round(x)} ms`);
 export const pair = (a: number | undefined, b: number | undefined) => `${ms(a)} / ${ms(b)}`;
 export const times = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : 'n/a');

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
+import { EmptyIllustration } from '../components/ui/icons.tsx';
 import { errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
 
@@ -16,12 +17,32 @@ export function HomePage() {
   if (sessions.isError) return <p className="inline-error page-note">Could not load your sessions: {errorMessage(sessions.error)}</p>;
   if (sessions.isPending || newest) return <p className="muted page-note">Opening your latest session…</p>;
   return (
-    <div className="empty-state">
-      <h1>No sessions yet</h1>
-      <p className="muted">
-        Start a session, then type <kbd>deploy</kbd>: the demo agent asks you a two-question prompt right above the composer.
-        Agents you connect (Claude Code, Codex, <code>askdock ask</code>) ask here too.
+    <section className="empty-state" aria-labelledby="empty-state-title">
+      <EmptyIllustration />
+      <h1 id="empty-state-title">No sessions yet</h1>
+      <p className="empty-state-lead">
+        Start a session, then type <kbd>deploy</kbd>.
       </p>
-    </div>
+      <ol className="empty-steps">
+        <li>
+          <span className="empty-step-key" aria-hidden="true">1</span>
+          <span>
+            Press <strong>New session</strong> in the sessions list.
+          </span>
+        </li>
+        <li>
+          <span className="empty-step-key" aria-hidden="true">2</span>
+          <span>
+            Type <kbd>deploy</kbd>: the demo agent asks you a two-question prompt right above the composer.
+          </span>
+        </li>
+        <li>
+          <span className="empty-step-key" aria-hidden="true">3</span>
+          <span>
+            Connect your own agents (<code>askdock mcp</code>, <code>askdock ask</code>): their questions dock here too.
+          </span>
+        </li>
+      </ol>
+    </section>
   );
 }

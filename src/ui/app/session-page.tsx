@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useSessionTitle } from '../features/sessions/api/get-sessions.ts';
-import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { useQuestions } from '../features/questions/api/get-questions.ts';
 import { RunStatus } from '../features/chat/components/run-status.tsx';
 import { SessionComposer } from './session-composer.tsx';
@@ -42,7 +42,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
         )}
       </div>
       <Suspense fallback={<TranscriptPending />}>
-        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} />
+        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} />
       </Suspense>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">

@@ -32,3 +32,14 @@ export const SystemIcon = () => (
     <path d="M8 2.5v11A5.5 5.5 0 0 0 8 2.5Z" fill="currentColor" />
   </Icon>
 );
+
+/** A larger drawing for empty states: a question card above a composer line. */
+export const EmptyIllustration = () => (
+  <svg width="56" height="56" viewBox="0 0 56 56" fill="none" aria-hidden="true" focusable="false" className="empty-illustration">
+    <rect x="6" y="8" width="44" height="28" rx="7" fill="var(--accent-soft)" stroke="var(--accent-line)" />
+    <rect x="12" y="15" width="14" height="4" rx="2" fill="var(--accent)" />
+    <rect x="12" y="23" width="28" height="3" rx="1.5" fill="var(--accent-line)" />
+    <rect x="12" y="29" width="20" height="3" rx="1.5" fill="var(--accent-line)" />
+    <rect x="6" y="41" width="44" height="9" rx="4.5" fill="var(--surface-raised)" stroke="var(--border-strong)" />
+  </svg>
+);

@@ -11,6 +11,7 @@ import './questions.css';
 
 export { QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
+export { ReplyAnswers } from './components/reply-answers.tsx';
 export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';
 
 export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNode };

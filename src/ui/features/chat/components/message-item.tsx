@@ -1,15 +1,23 @@
-import { memo, useId } from 'react';
+import { memo, useId, type ComponentType } from 'react';
+import type { ChatMessage } from '../../../../protocol/index.ts';
 import type { TranscriptMessage } from '../lib/history-cache.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 
 const AUTHOR: Record<TranscriptMessage['role'], string> = { user: 'You', assistant: 'Agent', system: 'System' };
 
+type Props = {
+  message: TranscriptMessage;
+  /** Draws the body of a reply to a question (its structured answers) in place of the plain text. */
+  ReplyBody?: ComponentType<{ message: ChatMessage }>;
+};
+
 /** One chat message; an assistant reply still streaming is marked busy and shows a caret. Memoised: a new message re-renders its own row only. */
-export const MessageItem = memo(function MessageItem({ message }: { message: TranscriptMessage }) {
+export const MessageItem = memo(function MessageItem({ message, ReplyBody }: Props) {
   const authorId = useId();
+  const reply = ReplyBody !== undefined && message.replyTo !== undefined;
   return (
     <article
-      className={`message message-${message.role}`}
+      className={`message message-${message.role}${reply ? ' message-reply' : ''}`}
       aria-labelledby={authorId}
       aria-busy={message.streaming || undefined}
     >
@@ -17,10 +25,14 @@ export const MessageItem = memo(function MessageItem({ message }: { message: Tra
         <span id={authorId} className="message-author">{AUTHOR[message.role]}</span>
         <RelativeTime ms={message.createdAtMs} />
       </header>
-      <p className="message-text">
-        {message.text}
-        {message.streaming && <span className="message-caret" aria-hidden="true" />}
-      </p>
+      {reply ? (
+        <ReplyBody message={message} />
+      ) : (
+        <p className="message-text">
+          {message.text}
+          {message.streaming && <span className="message-caret" aria-hidden="true" />}
+        </p>
+      )}
     </article>
   );
 });

@@ -1,4 +1,5 @@
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, type ComponentType } from 'react';
+import type { ChatMessage } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import { useHistory } from '../api/get-history.ts';
@@ -11,19 +12,22 @@ export type TranscriptProps = {
   sessionKey: string;
   /** Items from other features (question summaries), placed among the messages by time. */
   extraItems?: readonly TranscriptExtraItem[];
+  /** Shows the body of a message that answers a question (`replyTo`), from the feature that knows the question. */
+  ReplyBody?: ComponentType<{ message: ChatMessage }>;
 };
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
 
-function EntryView({ entry }: { entry: TranscriptEntry }) {
-  return entry.kind === 'message' ? <MessageItem message={entry.message} /> : <div className="transcript-extra">{entry.item.node}</div>;
+function EntryView({ entry, ReplyBody }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody'] }) {
+  if (entry.kind === 'extra') return <div className="transcript-extra">{entry.item.node}</div>;
+  return <MessageItem message={entry.message} ReplyBody={entry.message.replyTo ? ReplyBody : undefined} />;
 }
 
 /**
  * The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items.
  * Memoised, so the page re-rendering for the dock or the sessions list leaves the log alone.
  */
-export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS }: TranscriptProps) {
+export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS, ReplyBody }: TranscriptProps) {
   const history = useHistory(sessionKey);
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
@@ -68,11 +72,19 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
           </Button>
         </div>
       )}
-      {history.isSuccess && entries.length === 0 && <p className="muted transcript-note">No messages yet. Say hello below.</p>}
+      {history.isSuccess && entries.length === 0 && (
+        <div className="transcript-empty">
+          <p className="transcript-empty-title">No messages yet</p>
+          <p className="muted">
+            Say hello below. With the demo agent, <kbd>deploy</kbd> asks a two-question prompt and <kbd>async</kbd> a question that
+            does not hold it up.
+          </p>
+        </div>
+      )}
       <div ref={listRef} className="transcript-rows" style={{ paddingTop: before, paddingBottom: after }}>
         {rows.map((row) => (
           <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="transcript-row">
-            <EntryView entry={entries[row.index]} />
+            <EntryView entry={entries[row.index]} ReplyBody={ReplyBody} />
           </div>
         ))}
       </div>
