@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCluster } from '../../testing/gateway-cluster.ts';
 import { settle, testConfig } from '../../testing/gateway-harness.ts';
@@ -28,6 +29,21 @@ const READY = 'askdock channel telegram ready';
 const LONG = { timeout: 180_000 };
 const readyOn = (c: NonNullable<typeof cluster>, i: number) => c.gateways[i].stdout.includes(READY);
 
+/**
+ * Whether the gateway that posted question `id` has recorded where (in the database). A gateway killed between the
+ * platform's answer and that commit leaves the next one to post it again: at least once, as with one gateway.
+ */
+async function postRecorded(id: string): Promise<boolean> {
+  const db = new pg.Client({ connectionString: schema.url });
+  await db.connect();
+  try {
+    const row = (await db.query(`SELECT value FROM meta WHERE key = $1`, [`channel.telegram.post.${id}`])).rows[0] as { value: string } | undefined;
+    return !!row && !!(JSON.parse(row.value) as { ref?: string }).ref;
+  } finally {
+    await db.end();
+  }
+}
+
 async function askIn(agent: TestClient, sessionKey: string): Promise<string> {
   const { runId } = await agent.call('run.start', { sessionKey });
   return (await agent.call('question.request', { sessionKey, runId, questions: [deploy] })).id;
@@ -49,6 +65,7 @@ describe('a channel on several gateways of one PostgreSQL database (D3)', () => 
     const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question posted', 30_000);
     expect(readyOn(c, 1)).toBe(false);
     expect(driver.fake.overlappingPolls).toBe(0);
+    await until(() => postRecorded(first), 'the post recorded', 30_000);
 
     await c.kill(0);
     await until(() => readyOn(c, 1), 'gateway 2 takes the channel over', 60_000);
