@@ -232,6 +232,39 @@ test.describe('async questions and the outbox', () => {
     }
   });
 
+  test('[U8][Q10] a reminder put back by Discard or Answer leaves the dock when a later run retires it, and stays out after reload', async ({
+    page,
+    context,
+    openApp,
+  }, testInfo) => {
+    const dock = await askLunch(page, openApp);
+    await context.setOffline(true);
+    await dock.getByRole('radio', { name: 'Salad' }).click();
+    await dock.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(deliveryOf(page)).toHaveText('Queued');
+    await summaryOf(page, 'Answered').getByRole('button', { name: 'Discard' }).click();
+    await expect(dock.getByRole('radio', { name: 'Salad' })).toBeChecked();
+    await context.setOffline(false);
+
+    await send(page, 'hello again');
+    await expect(logOf(page).getByRole('article', { name: 'Agent' }).last()).toContainText('Echo: hello again');
+    await expect(dock).toBeHidden();
+    await expect(summaryOf(page, 'No longer pending')).toContainText('What should I order for lunch?');
+    await page.reload();
+    await expect(summaryOf(page, 'No longer pending')).toContainText('What should I order for lunch?');
+    await expect(dock).toBeHidden();
+
+    await summaryOf(page, 'No longer pending').getByRole('button', { name: 'Answer' }).click();
+    await expect(dock.getByRole('radio', { name: 'Salad' })).toBeChecked();
+    await send(page, 'and once more');
+    await expect(logOf(page).getByRole('article', { name: 'Agent' }).last()).toContainText('Echo: and once more');
+    await expect(dock).toBeHidden();
+    await page.reload();
+    await expect(summaryOf(page, 'No longer pending')).toContainText('What should I order for lunch?');
+    await expect(dock).toBeHidden();
+    await shoot(page, testInfo, 'async-retired-again');
+  });
+
   test('[U9][U10] Discard in one tab reopens the draft in every open tab of the conversation', async ({ page, context, openApp }, testInfo) => {
     const dockA = await askLunch(page, openApp);
     const pageB = await context.newPage();

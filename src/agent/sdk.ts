@@ -197,7 +197,7 @@ export class Agent {
 
   private requireMayAsk(method: 'question.request' | 'secret.request'): void {
     if (!this.mayAsk)
-      throw new AskdockError('FORBIDDEN', `identity "${this.identity}" may not ask the user: the gateway config denies it the ask_user tool (RU1)`, {
+      throw new AskdockError('FORBIDDEN', `identity "${this.identity}" may not ask the user: the gateway config denies it the ask_user tool`, {
         details: { method, reason: 'denied' },
       });
   }

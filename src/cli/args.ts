@@ -4,10 +4,11 @@ import { AskdockError } from '../protocol/index.ts';
 /** Exit codes of agent-side commands (`askdock ask` documents them). */
 export const EXIT = { answered: 0, failure: 1, usage: 2, skipped: 3, expired: 4, cancelled: 5 } as const;
 
-/** Prints a bad-argument message naming the flag and rule, then the usage line; returns exit code 2. */
+/** Prints each bad-argument problem (one a line, naming the flag and rule), then the usage line; returns exit code 2. */
 export function usageError(command: string, err: unknown, usage: string): number {
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`askdock ${command}: ${message}\n${usage}\n`);
+  const lines = message.split('\n').map((line) => `askdock ${command}: ${line}\n`);
+  process.stderr.write(`${lines.join('')}${usage}\n`);
   return EXIT.usage;
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headerFromQuestion, parseAskArgs } from './ask-command.ts';
+import { headerFromQuestion, parseAskArgs, readAskArgs } from './ask-command.ts';
 import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
@@ -30,6 +30,9 @@ describe('headerFromQuestion', () => {
     expect(headerFromQuestion('Which database should we use?')).toBe('Database');
     expect(headerFromQuestion('Internationalisation first?')).toBe('Internationa');
     expect(headerFromQuestion('Why?')).toBe('Why');
+    // Readable words, not what is left after the question words: never "This expire".
+    expect(headerFromQuestion('Does this expire?')).toBe('Expire');
+    expect(headerFromQuestion('Is it ok to merge now?')).toBe('Merge now');
     for (const q of ['Where should I deploy?', 'Supercalifragilistic?', 'a b c d e f g h i j k l m n']) {
       expect(Array.from(headerFromQuestion(q)).length).toBeLessThanOrEqual(12);
     }
@@ -57,6 +60,24 @@ describe('parseAskArgs', () => {
     expect(() => parseAskArgs(['Ship', 'it?', '-o', 'Yes', '-o', 'No'])).toThrow('expected one question in quotes');
     expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--colour'])).toThrow(/--colour/);
     expect(() => parseAskArgs(['Ship it?', '-o', 'Yes', '-o', 'No', '--link', 'javascript:alert(1)'])).toThrow('--link: url must be an http:// or https:// address');
+  });
+
+  it('[T3] reports every problem at once, one a line, each naming its flag; --flag=VALUE works as --flag VALUE', () => {
+    const { problems } = readAskArgs(['Ship', 'it?', '-o', 'Yes', '--colour', '--timeout', 'soon', '--json=yes', '--header'], {}, '/nonexistent');
+    expect(problems).toEqual([
+      '--colour: not an option of askdock ask',
+      '--json: takes no value, got "yes"',
+      '--header: needs a value',
+      expect.stringContaining('expected one question in quotes, got 2 words'),
+      expect.stringContaining('--timeout: must be a whole number of seconds'),
+      expect.stringContaining('-o: options must have 2 to 4 entries'),
+      expect.stringContaining('--token: no agent token'),
+    ]);
+    expect(readAskArgs(['Ship it?', '-o', 'A', '-o', 'B', '--session', '--json'], {}, '/nonexistent').problems[0]).toBe(
+      '--session: needs a value; to give one that starts with "-", write --session=--json',
+    );
+    const args = parseAskArgs(['Ship it?', '-o', 'Yes', '-oNo', '--header=Ship', '--timeout=60', '--token=-dash-first-token']);
+    expect(args).toMatchObject({ token: '-dash-first-token', input: { timeoutSeconds: 60, questions: [{ header: 'Ship', options: [{ label: 'Yes' }, { label: 'No' }] }] } });
   });
 
   it('[U16] --link puts the page to open on the question', () => {
@@ -138,6 +159,12 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     const noToken = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', t.url], t.dir).done;
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('--token: no agent token');
+    // T3: every problem at once, each on its own line.
+    const several = await askdock(['ask', 'Deploy?', '-o', 'Yes', '--timeout', 'soon', '--url', 'ftp://x'], t.dir).done;
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('askdock ask: --timeout: must be a whole number');
+    expect(several.stderr).toContain('askdock ask: -o: options must have 2 to 4 entries');
+    expect(several.stderr).toMatch(/askdock ask: --token: no agent token|askdock ask: --url: "ftp:\/\/x"/);
   });
 
   it('exits 3 when skipped', async () => {
@@ -174,6 +201,8 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', t.url, '--token', 'wrong-token'], t.dir).done;
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('UNAUTHORIZED');
+    // Words for a person: no rule ids such as "(P4)".
+    expect(out.stderr).not.toMatch(/\((?:RU|PT|[A-Z])\d+\)/);
   });
 
   it('reads ASKDOCK_URL and ASKDOCK_TOKEN', async () => {

@@ -2,11 +2,12 @@
  * `askdock ask "Question?" -o A -o B`: one question from a shell. Prints the answer, exits by outcome:
  * 0 answered, 1 connection or gateway failure, 2 bad arguments, 3 skipped, 4 expired, 5 cancelled (Ctrl+C too).
  */
-import { parseArgs } from 'node:util';
 import { AskdockError, HEADER_MAX, cutCodePoints, type FieldProblem } from '../protocol/index.ts';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, validateAskUser, type AskUserInput, type AskUserResult } from '../agent/ask-user.ts';
 import { EXIT, failure, intFlag, usageError } from './args.ts';
-import { resolveEndpoint } from './endpoint.ts';
+import { readFlags } from './flags.ts';
+import { outageNotices } from './outage.ts';
+import { resolveEndpoint, type Endpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
 import { questionPageUrl } from '../client/client.ts';
 
@@ -24,7 +25,9 @@ export const ASK_QUESTION_ID = 'answer';
 
 /** Words that start questions but say little as a label. */
 const FILLER = new Set(
-  'which what where when who whom how why should shall do does did is are am was were can could would will may might must we i you it the a an to'.split(' '),
+  ('which what where when who whom how why should shall do does did is are am was were be been can could would will may might must ' +
+    'we i you it its this that these those there here our my your their me us the a an to of ok okay please now then')
+    .split(' '),
 );
 
 /** A short label from the question itself: leading filler words dropped, whole words up to 12 characters. */
@@ -61,57 +64,74 @@ export function describeProblems(problems: FieldProblem[], options: string[]): s
   return problems.map((p) => `${flagFor(p.path, options)}: ${p.problem}`).join('\n');
 }
 
-/** Parses argv into an ask_user call; throws an Error whose message names the flag and the rule. */
-export function parseAskArgs(argv: string[]): AskArgs {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      option: { type: 'string', short: 'o', multiple: true },
-      multi: { type: 'boolean' },
-      header: { type: 'string' },
-      link: { type: 'string' },
-      timeout: { type: 'string' },
-      session: { type: 'string' },
-      json: { type: 'boolean' },
-      url: { type: 'string' },
-      token: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (positionals.length === 0) throw new Error('the question is missing: askdock ask "Question?" -o A -o B');
-  if (positionals.length > 1) {
-    throw new Error(`expected one question in quotes, got ${positionals.length} words: quote it, as in askdock ask "${positionals.join(' ')}" -o A -o B`);
+const ASK_FLAGS = {
+  option: { type: 'string', short: 'o', multiple: true },
+  multi: { type: 'boolean' },
+  header: { type: 'string' },
+  link: { type: 'string' },
+  timeout: { type: 'string' },
+  session: { type: 'string' },
+  json: { type: 'boolean' },
+  url: { type: 'string' },
+  token: { type: 'string' },
+} as const;
+
+/** Runs `read`, keeping its error's lines as problems; returns undefined then. */
+function collect<T>(problems: string[], read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    problems.push(...(err instanceof Error ? err.message : String(err)).split('\n'));
+    return undefined;
   }
-  const question = positionals[0];
-  const options = values.option ?? [];
-  const timeoutSeconds = intFlag(
-    '--timeout',
-    values.timeout,
-    `a whole number of seconds (default ${DEFAULT_TIMEOUT_SECONDS}, clamped to ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS})`,
+}
+
+/**
+ * Reads argv into an ask_user call and where to send it; every problem at once (T3), each naming the flag and the rule:
+ * flags, the question, the options, --timeout, --url and --token.
+ */
+export function readAskArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { args?: AskArgs; endpoint?: Endpoint; problems: string[] } {
+  const { values, positionals, problems } = readFlags(argv, ASK_FLAGS, 'ask');
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  if (positionals.length === 0) problems.push('the question is missing: askdock ask "Question?" -o A -o B');
+  if (positionals.length > 1) {
+    problems.push(`expected one question in quotes, got ${positionals.length} words: quote it, as in askdock ask "${positionals.join(' ')}" -o A -o B`);
+  }
+  const question = positionals.length > 1 ? positionals.join(' ') : (positionals[0] ?? '');
+  const options = (values.option as string[] | undefined) ?? [];
+  const timeoutSeconds = collect(problems, () =>
+    intFlag('--timeout', str('timeout'), `a whole number of seconds (default ${DEFAULT_TIMEOUT_SECONDS}, clamped to ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS})`),
   );
+  const header = str('header');
+  const link = str('link');
   const input: AskUserInput = {
     questions: [
       {
         id: ASK_QUESTION_ID,
-        header: values.header ?? headerFromQuestion(question),
+        header: header ?? headerFromQuestion(question),
         question,
         options: options.map((label) => ({ label })),
         ...(values.multi ? { multiSelect: true } : {}),
-        ...(values.link !== undefined ? { url: values.link } : {}),
+        ...(link !== undefined ? { url: link } : {}),
       },
     ],
     ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
   };
   const checked = validateAskUser(input);
-  if (!checked.ok) throw new Error(describeProblems(checked.problems, options));
-  return {
-    input,
-    json: values.json === true,
-    ...(values.session ? { sessionKey: values.session } : {}),
-    ...(values.url ? { url: values.url } : {}),
-    ...(values.token ? { token: values.token } : {}),
-  };
+  // A missing question is said once, above.
+  if (!checked.ok) problems.push(...describeProblems(checked.problems.filter((p) => question || p.path !== 'questions[0].question'), options).split('\n').filter(Boolean));
+  const flags = { ...(str('url') ? { url: str('url') } : {}), ...(str('token') ? { token: str('token') } : {}) };
+  const endpoint = collect(problems, () => resolveEndpoint(flags, env, cwd));
+  if (problems.length > 0) return { problems };
+  const args = { input, json: values.json === true, ...(str('session') ? { sessionKey: str('session') } : {}), ...flags };
+  return { args, endpoint, problems };
+}
+
+/** Parses argv into an ask_user call; throws an Error naming every flag at fault and its rule, one a line. */
+export function parseAskArgs(argv: string[]): AskArgs {
+  const { args, problems } = readAskArgs(argv, { ASKDOCK_TOKEN: 'unused-for-parsing' });
+  if (!args) throw new Error(problems.join('\n'));
+  return args;
 }
 
 export function exitCodeFor(result: AskUserResult): number {
@@ -124,14 +144,8 @@ export async function runAsk(argv: string[]): Promise<number> {
     process.stdout.write(ASK_USAGE + '\n');
     return EXIT.answered;
   }
-  let args: AskArgs;
-  let endpoint;
-  try {
-    args = parseAskArgs(argv);
-    endpoint = resolveEndpoint(args);
-  } catch (err) {
-    return usageError('ask', err, ASK_USAGE);
-  }
+  const { args, endpoint, problems } = readAskArgs(argv);
+  if (!args || !endpoint) return usageError('ask', new Error(problems.join('\n')), ASK_USAGE);
   const print = (result: AskUserResult) => {
     if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
     else if (result.status === 'answered') process.stdout.write((result.answers.answers[ASK_QUESTION_ID] ?? []).join(', ') + '\n');
@@ -158,9 +172,10 @@ export async function runAsk(argv: string[]): Promise<number> {
     if (controller.signal.aborted) return print({ status: 'no_answer', reason: 'cancelled' });
     return failure('ask', err);
   }
-  const offState = agent.client.onState((s) => {
-    if (s.status === 'reconnecting') process.stderr.write(`askdock ask: connection lost (${s.lastError?.message ?? 'closed'}); reconnecting\n`);
-  });
+  // One line per outage, not one per attempt.
+  const notice = outageNotices((line) => process.stderr.write(`askdock ask: ${line}\n`));
+  notice(agent.client.state);
+  const offState = agent.client.onState(notice);
   try {
     // T6: without --session, the shell's own conversation for this folder.
     const sessionKey = args.sessionKey ?? (await agent.ownSession({ clientName: ASK_CLIENT_NAME, cwd: process.cwd() })).key;

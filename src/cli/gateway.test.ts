@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,36 @@ describe('askdock gateway', () => {
       expect(res.stderr).toMatch(/askdock gateway: .+\nusage: askdock gateway/);
     }
   }, 90_000); // four cold starts of the bin, one after another: allow a busy machine
+
+  it('[Q7] --ui DIR serves that Control UI build; --requester-grace S sets how long an asker may stay away; bad values exit 2 naming the flag', async () => {
+    const ui = join(dir, 'ui');
+    mkdirSync(ui, { recursive: true });
+    writeFileSync(join(ui, 'index.html'), '<!doctype html><title>my build</title><p>served from --ui</p>');
+    for (const args of [['--ui', join(dir, 'nothing-here')], ['--requester-grace', 'soon']]) {
+      const res = runBin(['--port', '0', '--db', join(dir, 'flags.db'), ...args]);
+      expect(res.status, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain(`askdock gateway: ${args[0]}`);
+    }
+    const db = join(dir, 'ui-run', 'askdock.db');
+    const child = await spawnGateway(['--port', '0', '--db', db, `--ui=${ui}`, '--requester-grace', '1']);
+    children.push(child);
+    expect(await (await fetch(`${child.url}/`)).text()).toContain('served from --ui');
+    const { identities } = JSON.parse(readFileSync(join(dir, 'ui-run', 'identities.json'), 'utf8')) as { identities: { role: string; token: string }[] };
+    const agent = await TestClient.open(child.wsUrl);
+    expect((await agent.connect(identities.find((i) => i.role === 'agent')!.token, { clientId: 'asker', mode: 'agent' })).ok).toBe(true);
+    const operator = await TestClient.open(child.wsUrl);
+    expect((await operator.connect(identities.find((i) => i.role === 'operator')!.token)).ok).toBe(true);
+    const { session } = await operator.call('sessions.create', {});
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const question = { id: 'go', header: 'Go', question: 'Go on?', options: [{ label: 'Yes' }, { label: 'No' }] };
+    const { id } = await agent.call('question.request', { runId, questions: [question], timeoutMs: 600_000 });
+    agent.close();
+    await expect
+      .poll(async () => (await operator.call('question.get', { id })).question.reason, { timeout: 30_000 })
+      .toBe('requester-inactive');
+    child.proc.kill('SIGTERM');
+    expect((await child.exit).code).toBe(0);
+  }, 90_000);
 
   it('[A1] a bad config file exits 2 naming the field', () => {
     const config = join(dir, 'bad.json');

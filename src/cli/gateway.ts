@@ -1,12 +1,14 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
-const USAGE = 'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE]';
+const USAGE =
+  'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S]';
 
-type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string };
+type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string; ui?: string; requesterGraceMs?: number };
 
 function parseFlags(argv: string[]): Flags | string {
   let values: Record<string, string | boolean | undefined>;
@@ -19,6 +21,8 @@ function parseFlags(argv: string[]): Flags | string {
         db: { type: 'string' },
         config: { type: 'string' },
         'secrets-key': { type: 'string' },
+        ui: { type: 'string' },
+        'requester-grace': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -35,7 +39,20 @@ function parseFlags(argv: string[]): Flags | string {
   if (!host) return '--host must not be empty';
   const secretsKey = values['secrets-key'] as string | undefined;
   if (secretsKey === '') return '--secrets-key must name a file';
-  return { host, port, db: (values.db as string | undefined) ?? DEFAULT_DB, config: values.config as string | undefined, secretsKey };
+  const ui = values.ui as string | undefined;
+  if (ui !== undefined && !existsSync(join(ui, 'index.html'))) return `--ui: no index.html in "${ui}" (build the Control UI with npm run build, or name its folder)`;
+  const grace = values['requester-grace'] as string | undefined;
+  // Q7: how long an asker's blocking questions wait for it to reconnect (default 30 s).
+  if (grace !== undefined && !/^\d+$/.test(grace)) return `--requester-grace must be a whole number of seconds, got "${grace}"`;
+  return {
+    host,
+    port,
+    db: (values.db as string | undefined) ?? DEFAULT_DB,
+    config: values.config as string | undefined,
+    secretsKey,
+    ...(ui !== undefined ? { ui: resolve(ui) } : {}),
+    ...(grace !== undefined ? { requesterGraceMs: Number(grace) * 1000 } : {}),
+  };
 }
 
 const DEFAULT_DIR = './.askdock';
@@ -73,6 +90,8 @@ export async function run(argv: string[]): Promise<number> {
       dbPath: flags.db,
       configPath: flags.config,
       ...(secretKeyFile ? { secretKeyFile } : {}),
+      ...(flags.ui !== undefined ? { uiDir: flags.ui } : {}),
+      ...(flags.requesterGraceMs !== undefined ? { requesterGraceMs: flags.requesterGraceMs } : {}),
       announce: say,
       ...gatewayEnvironment(),
     });

@@ -101,6 +101,27 @@ describe('askdock demo-agent', { timeout: 120_000 }, () => {
     expect(await proc.exited).toBe(0);
   });
 
+  it('[A1] takes every flag as --flag=VALUE too: a configured token starting with "-" passes as --token=VALUE', async () => {
+    const token = '-starts-with-a-dash-0123456789';
+    const t = await startTestGateway({
+      config: {
+        identities: [
+          { id: 'operator', token: 'operator-token-0123456789abcdef', role: 'operator', scopes: ['operator.admin'] },
+          { id: 'agent', token, role: 'agent', scopes: ['agent.run'] },
+        ],
+      },
+    });
+    cleanup.push(() => t.close());
+    const proc = spawnAskdock(['demo-agent', `--url=${t.url}`, `--token=${token}`], t.dir);
+    cleanup.push(() => {
+      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    });
+    await waitFor(proc.err, /connected to/);
+    expect(await echoes(t.operator, 'ping')).toBe('Echo: ping');
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
+
   it('exits 1 when the gateway cannot be reached', async () => {
     const proc = spawnAskdock(['demo-agent', '--url', 'ws://127.0.0.1:9', '--token', 'abcdefgh'], tmpdir());
     expect(await proc.exited).toBe(1);

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
+import { randomToken } from '../gateway/auth.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import { createLogger } from '../gateway/logger.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
@@ -12,8 +12,8 @@ export type LocalGateway = { wsUrl: string; operatorToken: string; close(): Prom
  * the store never touches a file, so nothing is written to disk; everything is gone when the process ends.
  */
 export async function startLocalGateway(): Promise<LocalGateway> {
-  const operatorToken = randomBytes(24).toString('base64url');
-  const agentToken = randomBytes(24).toString('base64url');
+  const operatorToken = randomToken();
+  const agentToken = randomToken();
   const store = createMemoryStore();
   const quiet = () => undefined;
   const gateway: RunningGateway = await startGateway({

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Authenticator, ConfigError, loadConfig, loadOrCreateIdentities } from './auth.ts';
+import { Authenticator, ConfigError, defaultIdentities, loadConfig, loadOrCreateIdentities, randomToken } from './auth.ts';
 import { startGateway } from './gateway.ts';
 import { TestClient } from '../testing/ws-client.ts';
 import { silentLogger } from './logger.ts';
@@ -24,6 +24,15 @@ const configFile = (content: unknown) => {
 };
 
 describe('identities', () => {
+  it('[A1] generated tokens never start with "-" (so `--token <it>` is never taken for a flag) and are 24+ characters', () => {
+    const tokens = [...Array.from({ length: 2000 }, randomToken), ...defaultIdentities().identities.map((i) => i.token!)];
+    for (const token of tokens) {
+      expect(token).toMatch(/^[A-Za-z0-9]/);
+      expect(token.length).toBeGreaterThanOrEqual(24);
+    }
+    expect(new Set(tokens).size).toBe(tokens.length);
+  });
+
   it('[A1] loads identities from the config file', () => {
     const file = configFile({ identities: [{ id: 'ops', token: 'a-long-token-0123456789abc', role: 'operator', scopes: ['operator.read'] }] });
     const config = loadConfig(file);

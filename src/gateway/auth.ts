@@ -74,8 +74,12 @@ export function loadConfig(file: string): GatewayConfig {
   return parseConfig(raw, `config ${path}`);
 }
 
+/** What every generated token starts with: never a `-`, so `--token <it>` is never read as another flag. */
+export const TOKEN_PREFIX = 'adk_';
+
+/** A fresh token: the prefix and 24 random bytes, base64url (36 characters). */
 export function randomToken(): string {
-  return randomBytes(24).toString('base64url');
+  return `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
 }
 
 /** A1 without a config file: one admin operator and one agent, with fresh random tokens. */

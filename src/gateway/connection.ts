@@ -167,18 +167,18 @@ export class Connection implements Subscriber {
   /** P3: bad frames answer INVALID_REQUEST (with the id when one could be read) and the socket stays open. */
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.state === 'closed') return;
-    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary (P1)'));
+    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary'));
     const bytes = rawBytes(data);
     if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
-      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels (P3)`));
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
     let raw: unknown;
     try {
       raw = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON (P3): ${(err as Error).message}`));
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON: ${(err as Error).message}`));
     }
     const parsed = ClientFrame.safeParse(raw);
-    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame (P2)', zodProblems(parsed.error)));
+    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame', zodProblems(parsed.error)));
     const frame = parsed.data;
     if (frame.type === 'cancel') {
       // P2: the handler stops and nothing more is answered for that id.
@@ -242,7 +242,7 @@ export class Connection implements Subscriber {
   /** P4: the first request must be connect with a known token and a common protocol version. */
   private handshake(frame: RequestFrame): void {
     if (frame.method !== 'connect') {
-      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect (P4)'));
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect'));
       return this.close(CloseCode.unauthorized, 'connect first');
     }
     const parsed = ConnectParams.safeParse(frame.params);
@@ -255,7 +255,7 @@ export class Connection implements Subscriber {
       this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, retryAfterMs: lockedFor }, 'refused connect: too many bad tokens from this address');
       this.replyError(
         frame.id,
-        new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s (S4)`, {
+        new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s`, {
           retryAfterMs: lockedFor,
           retryable: true,
         }),
@@ -266,7 +266,7 @@ export class Connection implements Subscriber {
     if (!identity) {
       const count = logins.fail(this.remoteAddress);
       this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, badTokens: count }, `unknown token from ${this.remoteAddress}`);
-      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token (P4)'));
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token'));
       return this.close(CloseCode.unauthorized, 'bad token');
     }
     if (PROTOCOL_VERSION < p.minProtocol || PROTOCOL_VERSION > p.maxProtocol) {

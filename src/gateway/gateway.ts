@@ -226,10 +226,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
     // S3 before S1: a rebound name is refused whatever page it came from.
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host (S3)'));
+      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host'));
     if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
       log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
-      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket (S1); list it in allowedOrigins'));
+      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');

@@ -60,7 +60,7 @@ export function alreadyTerminal(q: StoredQuestion): AskdockError {
 
 export function invalidAnswer(q: StoredQuestion, problems: AnswerProblem[]): AskdockError {
   const list = problems.map((p) => `${p.questionId} ${p.problem}`).join('; ');
-  return new AskdockError('QUESTION_INVALID_ANSWER', `answers to question "${q.id}" are not valid (Q5): ${list}`, {
+  return new AskdockError('QUESTION_INVALID_ANSWER', `answers to question "${q.id}" are not valid: ${list}`, {
     details: problems,
   });
 }

@@ -28,7 +28,7 @@ export function checkReply(
     throw invalidRequest(where, [{ path: 'replyTo.questionId', problem: `question "${q.id}" belongs to another session` }]);
   if (q.mode === 'blocking' && q.runId === undefined)
     throw invalidRequest(where, [
-      { path: 'replyTo.questionId', problem: `question "${q.id}" is blocking and was not asked by a run (PT5): answer it with question.resolve` },
+      { path: 'replyTo.questionId', problem: `question "${q.id}" is blocking and was not asked by a run: answer it with question.resolve` },
     ]);
   if (!canAnswerQuestion(identity, q, sessionOwner))
     throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);

@@ -54,7 +54,7 @@ export function newQuestion(
     if (first)
       throw new AskdockError(
         'QUESTION_PENDING',
-        `session "${sessionKey}" already has a pending blocking question "${first.id}" (Q11): wait for it, or ask with mode "async"`,
+        `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
         { details: { id: first.id } },
       );
   }

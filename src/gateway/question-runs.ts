@@ -23,6 +23,12 @@ export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: P
   return !!trigger && trigger.role === 'user' && trigger.createdAtMs > q.createdAtMs;
 }
 
+/**
+ * A reminder already retired retires anew (a newer `retiredAtMs`) only for a run that started after that retirement:
+ * where a person put it back in the dock (U8: Answer, a discarded answer), the conversation moving on retires it again.
+ */
+const retiresAgain = (q: StoredQuestion, ended: RunRow) => q.retiredAtMs === undefined || ended.startedAtMs > q.retiredAtMs;
+
 /** Q7 and Q10 when a run ends, inside the transaction that ends it. */
 export function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | undefined): void {
   // A sessionless run may ask in a session, so its questions are looked up across sessions.
@@ -30,7 +36,7 @@ export function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | und
   for (const q of pending) {
     if (q.mode === 'blocking' && q.runId === ended.runId) {
       core.questions.finishIn(tx, q, { status: 'cancelled', reason: 'run-ended' });
-    } else if (q.mode === 'async' && q.retiredAtMs === undefined && retires(core.store, q, ended, phase)) {
+    } else if (q.mode === 'async' && retires(core.store, q, ended, phase) && retiresAgain(q, ended)) {
       core.questions.retireIn(tx, q);
     }
   }

@@ -223,6 +223,28 @@ describe('[Q10] async retirement', () => {
     expect((await status(id)).retiredAtMs).toEqual(expect.any(Number));
   });
 
+  it('[Q10][U8] a retired reminder retires again, with a newer retiredAtMs, when a run that started after its retirement ends end_turn', async () => {
+    const { admin, agent, run, end, status } = await retirementWorld();
+    const asking = await run();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await end(asking, 'end_turn');
+    const overlapping = await run();
+    await end(await run(), 'end_turn');
+    const first = (await status(id)).retiredAtMs!;
+    expect(first).toEqual(expect.any(Number));
+    // Started before the retirement: it does not retire it again.
+    await end(overlapping, 'end_turn');
+    await end(await run(), 'error');
+    expect((await status(id)).retiredAtMs).toBe(first);
+    expect(admin.eventsNamed('question.retired').filter((e) => e.id === id)).toHaveLength(1);
+
+    await end(await run(), 'end_turn');
+    const again = await status(id);
+    expect(again.status).toBe('pending');
+    expect(again.retiredAtMs).toBeGreaterThan(first);
+    expect(await admin.waitEvent('question.retired', (e) => e.id === id && e.retiredAtMs === again.retiredAtMs)).toBeTruthy();
+  });
+
   it('[Q10] runs in other sessions do not retire it', async () => {
     const { admin, agent, run, end, status } = await retirementWorld();
     const asking = await run();

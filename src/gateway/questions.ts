@@ -251,8 +251,9 @@ export class QuestionManager {
     return done;
   }
 
-  /** Q10: moves a pending async question to history without answering it. */
+  /** Q10: moves a pending async question to history without answering it (again, for one already retired: U8). */
   retireIn(tx: Tx, q: StoredQuestion): void {
+    const first = q.retiredAtMs === undefined;
     const retiredAtMs = this.core.clock.now();
     this.core.store.updateQuestion({ ...q, retiredAtMs });
     tx.emit(
@@ -261,7 +262,7 @@ export class QuestionManager {
       questionAudience(q),
     );
     // The session's pending count leaves out retired reminders, so its lists must hear of the change.
-    if (q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey);
+    if (first && q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

@@ -14,7 +14,7 @@ export function methodsFor(identity: Identity): MethodName[] {
 /** RU1: only a primary run of an identity allowed the tool may ask (a question or a secret). */
 export function requireMayAsk(identity: Identity, method: MethodName): void {
   if (deniesAskUser(identity))
-    throw new AskdockError('FORBIDDEN', `${method}: identity "${identity.id}" may not ask: its config denies ask_user (RU1)`, {
+    throw new AskdockError('FORBIDDEN', `${method}: identity "${identity.id}" may not ask: its config denies ask_user`, {
       details: { method, reason: 'denied' },
     });
 }
@@ -23,7 +23,7 @@ export function requirePrimaryRun(run: RunRow, method: MethodName): void {
   if (run.parentRunId !== undefined)
     throw new AskdockError(
       'FORBIDDEN',
-      `${method}: run "${run.runId}" is a subagent run (parent "${run.parentRunId}"); only the primary run may ask (RU1)`,
+      `${method}: run "${run.runId}" is a subagent run (parent "${run.parentRunId}"); only the primary run may ask`,
       { details: { method, reason: 'non-primary-run', runId: run.runId, parentRunId: run.parentRunId } },
     );
 }
@@ -35,7 +35,7 @@ export function requireCurrentRun(run: RunRow): void {
   const why = aborted
     ? 'it was aborted'
     : 'a user message that is not the answer to its question arrived in the session after it asked';
-  throw new AskdockError('RUN_SUPERSEDED', `run "${run.runId}" may not append: ${why}; end it and let the newer turn reply (RU2)`, {
+  throw new AskdockError('RUN_SUPERSEDED', `run "${run.runId}" may not append: ${why}; end it and let the newer turn reply`, {
     details: { runId: run.runId, reason: aborted ? 'aborted' : 'new-user-message' },
   });
 }

@@ -11,6 +11,13 @@ describe('questions query', () => {
     expect(mergeRecords([lunchRecord()], [deployRecord()]).map((r) => r.id)).toEqual(['q-deploy', 'q-lunch']);
   });
 
+  it('[Q10][U8] a reminder retired again keeps its latest retirement whichever copy arrives first', () => {
+    const later = lunchRecord({ retiredAtMs: 9 });
+    expect(mergeRecords([later], [lunchRecord({ retiredAtMs: 5 })])[0].retiredAtMs).toBe(9);
+    expect(mergeRecords([lunchRecord({ retiredAtMs: 5 })], [later])[0].retiredAtMs).toBe(9);
+    expect(mergeRecords([later], [lunchRecord()])[0].retiredAtMs).toBe(9);
+  });
+
   it('[Q8] [Q10] events add, resolve and retire records in the cache', () => {
     const qc = new QueryClient();
     qc.setQueryData<QuestionRecord[]>(questionsKey, []);

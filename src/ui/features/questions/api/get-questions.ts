@@ -14,7 +14,8 @@ export async function getQuestions(client: GatewayClient): Promise<QuestionRecor
 function newer(a: QuestionRecord, b: QuestionRecord): QuestionRecord {
   if (a.status !== 'pending' && b.status === 'pending') return a;
   if (b.status !== 'pending' && a.status === 'pending') return b;
-  return a.retiredAtMs !== undefined && b.retiredAtMs === undefined ? { ...b, retiredAtMs: a.retiredAtMs } : b;
+  // Retiring happens again (U8) but is never undone: the latest retirement wins.
+  return a.retiredAtMs !== undefined && (b.retiredAtMs === undefined || a.retiredAtMs > b.retiredAtMs) ? { ...b, retiredAtMs: a.retiredAtMs } : b;
 }
 
 /** Merges fetched records into the cache: nothing visible disappears, and events that raced the fetch are kept. */

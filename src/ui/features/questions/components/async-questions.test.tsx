@@ -107,6 +107,50 @@ describe('async questions in the dock', () => {
     expect(within(log()).getByRole('group', { name: 'Question no longer pending' })).toBeInTheDocument();
   });
 
+  it('[U8][Q10] retirement holds for a reopened question: put back by Discard or Answer, it leaves the dock when a later run retires it', async () => {
+    const user = userEvent.setup();
+    const { client, outbox, render } = setup([lunchRecord()], fakeClient('operator', 'offline'));
+    render(<Page />);
+    const retire = (retiredAtMs: number) => act(() => client.emit('question.retired', { id: 'q-lunch', sessionKey: 's1', retiredAtMs }));
+    await user.click(within(dock()!).getByRole('radio', { name: 'Salad' }));
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(dock()).toBeNull());
+    await act(() => outbox.discard(outbox.rowForQuestion('q-lunch')!.id));
+    await waitFor(() => expect(within(dock()!).getByRole('radio', { name: 'Salad' })).toBeChecked());
+
+    screen.getByRole('textbox', { name: 'Message' }).focus();
+    const first = Date.now();
+    retire(first);
+    await waitFor(() => expect(dock()).toBeNull());
+    await user.click(within(summary('No longer pending')).getByRole('button', { name: 'Answer' }));
+    expect(within(dock()!).getByRole('radio', { name: 'Salad' })).toBeChecked();
+
+    // Another event of the same retirement changes nothing; a later run retiring it again does.
+    screen.getByRole('textbox', { name: 'Message' }).focus();
+    retire(first);
+    expect(dock()).not.toBeNull();
+    retire(first + 10);
+    await waitFor(() => expect(dock()).toBeNull());
+    expect(summary('No longer pending')).toBeInTheDocument();
+  });
+
+  it('[U8][U9] an answer discarded after its question retired gives the draft back to the summary, whose Answer reopens it', async () => {
+    const user = userEvent.setup();
+    const { client, outbox, render } = setup([lunchRecord()], fakeClient('operator', 'offline'));
+    render(<Page />);
+    await user.type(within(dock()!).getByRole('textbox', { name: 'Other' }), 'Ramen');
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(dock()).toBeNull());
+    act(() => client.emit('question.retired', { id: 'q-lunch', sessionKey: 's1', retiredAtMs: Date.now() }));
+    expect(summary('Answered')).toBeInTheDocument();
+
+    await act(() => outbox.discard(outbox.rowForQuestion('q-lunch')!.id));
+    await waitFor(() => expect(summary('No longer pending')).toBeInTheDocument());
+    expect(dock()).toBeNull();
+    await user.click(within(summary('No longer pending')).getByRole('button', { name: 'Answer' }));
+    expect(within(dock()!).getByRole('textbox', { name: 'Other' })).toHaveValue('Ramen');
+  });
+
   it('[U8] Skip sends nothing, keeps a "Skipped" summary, and Undo puts the question back with its draft', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([lunchRecord(), deployRecord({ id: 'q-later', createdAtMs: Date.now() + 50 })]);

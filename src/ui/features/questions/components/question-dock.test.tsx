@@ -393,8 +393,15 @@ describe('QuestionDock', () => {
   });
 
   it('[U7] a blocking question shows its time remaining', () => {
-    setup([deployRecord({ expiresAtMs: Date.now() + 299_500 })]).render(<QuestionDock sessionKey="s1" composer={composer} />);
-    expect(screen.getByRole('timer')).toHaveTextContent('5:00 left');
+    // The clock stands still: a slow render must not turn 5:00 into 4:59.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      setup([deployRecord({ expiresAtMs: now + 299_500 })]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+      expect(screen.getByRole('timer')).toHaveTextContent('5:00 left');
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('[U12] names options by label, describes them, announces politely, and axe finds no serious violations', async () => {

@@ -30,7 +30,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
     <div className="qd-summary" role="group" aria-label={`Question ${outcome.toLowerCase()}`} data-outcome={outcome}>
       <div className="qd-summary-head">
         <span className="qd-summary-outcome">{outcome}</span>
-        <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} />
+        <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
         <OwnPageLink recordId={record.id} />
       </div>
       <SummaryAnswers record={record} readBack={readBack} answered={record.status === 'answered'} />

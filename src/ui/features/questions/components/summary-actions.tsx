@@ -4,7 +4,7 @@ import type { Outcome } from '../lib/placement.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
 import { skipActions, undoOpen, UNDO_WINDOW_MS } from '../stores/skips.ts';
 
-type Props = { recordId: string; sessionKey: string; outcome: Outcome; skippedAtMs: number | undefined };
+type Props = { recordId: string; sessionKey: string; outcome: Outcome; skippedAtMs: number | undefined; retiredAtMs: number | undefined };
 
 /** Whether Undo is still offered for a skip made at `skippedAtMs`; turns false by itself when the window closes. */
 function useUndoWindow(skippedAtMs: number | undefined): boolean {
@@ -21,11 +21,11 @@ function useUndoWindow(skippedAtMs: number | undefined): boolean {
 }
 
 /** Answer on a retired reminder (U8); Undo for a few seconds after an async skip, which puts it back with its draft. */
-export function SummaryActions({ recordId, sessionKey, outcome, skippedAtMs }: Props) {
+export function SummaryActions({ recordId, sessionKey, outcome, skippedAtMs, retiredAtMs }: Props) {
   const undoable = useUndoWindow(outcome === 'Skipped' ? skippedAtMs : undefined);
   if (outcome === 'No longer pending')
     return (
-      <Button variant="secondary" size="sm" onClick={() => dockUiActions().reminderReopened(sessionKey, recordId)}>
+      <Button variant="secondary" size="sm" onClick={() => dockUiActions().reminderReopened(sessionKey, recordId, { retiredAtMs })}>
         Answer
       </Button>
     );
@@ -36,7 +36,7 @@ export function SummaryActions({ recordId, sessionKey, outcome, skippedAtMs }: P
       size="sm"
       onClick={() => {
         skipActions().skipUndone(recordId);
-        dockUiActions().reminderReopened(sessionKey, recordId);
+        dockUiActions().draftReturned(sessionKey, recordId, { retiredAtMs });
       }}
     >
       Undo

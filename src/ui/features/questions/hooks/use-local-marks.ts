@@ -15,14 +15,14 @@ export function useMarksOf(sessionKey?: string): MarksOf {
   const rows = useOutboxRows(sessionKey);
   return useMemo(() => {
     const delivery = new Map(rows.map((r) => [r.questionId, r.state]));
-    return (id: string) => ({ reopened: own(reopened, id) === true, skippedAtMs: own(skipped, id)?.atMs, delivery: delivery.get(id) });
+    return (id: string) => ({ reopenedOver: own(reopened, id), skippedAtMs: own(skipped, id)?.atMs, delivery: delivery.get(id) });
   }, [reopened, skipped, rows]);
 }
 
 /** One question's marks, and its outbox row, for its summary. */
 export function useLocalMarks(recordId: string): LocalMarks & { row: OutboxRow | undefined } {
-  const reopened = useDockUiStore((s) => own(s.reopened, recordId) === true);
+  const reopenedOver = useDockUiStore((s) => own(s.reopened, recordId));
   const skippedAtMs = useSkipMark(recordId)?.atMs;
   const row = useOutboxRowForQuestion(recordId);
-  return { reopened, skippedAtMs, delivery: row?.state, row };
+  return { reopenedOver, skippedAtMs, delivery: row?.state, row };
 }

@@ -29,11 +29,11 @@ export function useReminderEvents(sessionKey: string, regionRef: RefObject<HTMLE
     if (record) draftActions().draftRestored(record.id, draftFromAnswers(record, rowAnswers(record, row)));
     // Only the tab where Discard was pressed moves focus; other tabs just show the draft again.
     const here = typeof document !== 'undefined' && document.hasFocus() && !document.hidden;
-    dockUiActions().reminderReopened(sessionKey, row.questionId, { focus: here });
+    dockUiActions().draftReturned(sessionKey, row.questionId, { retiredAtMs: record?.retiredAtMs, focus: here });
   });
 
-  useGatewayEvent('question.retired', ({ id }) => {
+  useGatewayEvent('question.retired', ({ id, retiredAtMs }) => {
     const active = typeof document !== 'undefined' ? document.activeElement : null;
-    if (id === shownId && active && regionRef.current?.contains(active)) dockUiActions().reminderKept(id);
+    if (id === shownId && active && regionRef.current?.contains(active)) dockUiActions().reminderKept(id, retiredAtMs ?? Date.now());
   });
 }

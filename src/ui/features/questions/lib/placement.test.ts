@@ -35,9 +35,18 @@ describe('where a question shows, and what its summary says', () => {
   });
 
   it('[Q10][U8] Answer (or being answered as it retired) puts the reminder back in the dock; the transcript keeps it too', () => {
-    expect(inDock(retired, 's1', marks({ reopened: true }))).toBe(true);
-    expect(inTranscript(retired, 's1', marks({ reopened: true }))).toBe(true);
-    expect(outcomeOf(retired, { ...none, marks: marks({ reopened: true }) })).toBe('No longer pending');
+    expect(inDock(retired, 's1', marks({ reopenedOver: 5 }))).toBe(true);
+    expect(inTranscript(retired, 's1', marks({ reopenedOver: 5 }))).toBe(true);
+    expect(outcomeOf(retired, { ...none, marks: marks({ reopenedOver: 5 }) })).toBe('No longer pending');
+  });
+
+  it('[U8][Q10] retirement holds for a reopened question: one put back before it retired, or over an earlier retirement, leaves the dock when it retires (again)', () => {
+    // Put back while pending (an undone skip, a discarded answer), then retired.
+    expect(inDock(lunchRecord(), 's1', marks({ reopenedOver: 0 }))).toBe(true);
+    expect(inDock(retired, 's1', marks({ reopenedOver: 0 }))).toBe(false);
+    // Answer on a reminder retired at 5; a later run retires it again at 9.
+    expect(inDock(lunchRecord({ retiredAtMs: 9 }), 's1', marks({ reopenedOver: 5 }))).toBe(false);
+    expect(inTranscript(lunchRecord({ retiredAtMs: 9 }), 's1', marks({ reopenedOver: 5 }))).toBe(true);
   });
 
   it('[Q10][U9] retiring never hides an answer on its way: queued, sending, unconfirmed or failed, it stays Answered with its delivery', () => {

@@ -9,15 +9,18 @@ export type Outcome = EndedOutcome | typeof ANSWERED_IN_ANOTHER_TAB | 'No longer
 
 /** What this browser knows of a question beside the gateway's record. */
 export type LocalMarks = {
-  /** Put back in the dock after retiring: Answer, an undone skip, a discarded answer, or kept while being answered. */
-  reopened: boolean;
+  /**
+   * Put back in the dock (Answer, an undone skip, a discarded answer, kept while being answered) over the retirement
+   * with this `retiredAtMs` (0: over none); a later retirement holds (U8).
+   */
+  reopenedOver: number | undefined;
   /** Skipped here; an async skip sends nothing, so only this browser knows (U8). */
   skippedAtMs: number | undefined;
   /** The state of the outbox row carrying this question's async answer, if there is one (U9). */
   delivery: OutboxState | undefined;
 };
 
-export const NO_MARKS: LocalMarks = Object.freeze({ reopened: false, skippedAtMs: undefined, delivery: undefined });
+export const NO_MARKS: LocalMarks = Object.freeze({ reopenedOver: undefined, skippedAtMs: undefined, delivery: undefined });
 
 /** An async question answered or skipped here is done with, as far as the dock goes, whatever the gateway says yet. */
 const handledHere = (record: QuestionRecord, marks: LocalMarks) =>
@@ -25,13 +28,13 @@ const handledHere = (record: QuestionRecord, marks: LocalMarks) =>
 
 /**
  * [U8][Q10][U15] A question sits in its session's dock (sessionless ones in the Inbox's) while pending, unless this browser
- * already answered (outbox) or skipped it; a retired reminder only when it was put back.
+ * already answered (outbox) or skipped it; a retired reminder only when it was put back, and only until it retires again.
  */
 export function inDock(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
   if (record.status !== 'pending') return false;
   if (dockKeyOf(record) !== sessionKey) return false;
   if (handledHere(record, marks)) return false;
-  return record.retiredAtMs === undefined || marks.reopened;
+  return record.retiredAtMs === undefined || (marks.reopenedOver !== undefined && record.retiredAtMs <= marks.reopenedOver);
 }
 
 /**

@@ -4,9 +4,11 @@ import { createJSONStorage, persist } from 'zustand/middleware';
 import { own } from '../../../../protocol/index.ts';
 
 const SessionDockSchema = z.object({ currentId: z.string().nullable(), collapsed: z.boolean() });
+/** The retirement a reopened question was put back over (its `retiredAtMs`, 0 if it had none); `true` is an older tab's mark. */
+const ReopenedSchema = z.union([z.number(), z.literal(true).transform(() => 0)]);
 const PersistedSchema = z.object({
   docks: z.record(z.string(), SessionDockSchema),
-  reopened: z.record(z.string(), z.literal(true)),
+  reopened: z.record(z.string(), ReopenedSchema),
 });
 export type SessionDock = z.infer<typeof SessionDockSchema>;
 type Persisted = z.infer<typeof PersistedSchema>;
@@ -21,12 +23,17 @@ type Actions = {
   /** A new blocking question takes priority: it becomes current, expands the dock and takes focus (U6). */
   blockingQuestionArrived(sessionKey: string, id: string): void;
   /**
-   * A question put back in the dock as current and expanded: a retired reminder asked for again from the transcript,
-   * an undone skip, a discarded answer (U8, U9). Focus follows only when this tab acted.
+   * Answer on a retired reminder: put back in the dock as current and expanded, over the retirement it had
+   * (`retiredAtMs`); a later one retires it again (U8, Q10). Focus follows unless `focus` is false.
    */
-  reminderReopened(sessionKey: string, id: string, opts?: { focus?: boolean }): void;
-  /** A reminder that retired while being answered stays in the dock rather than vanishing under the person (U8). */
-  reminderKept(id: string): void;
+  reminderReopened(sessionKey: string, id: string, opts: { retiredAtMs: number | undefined; focus?: boolean }): void;
+  /**
+   * An undone skip or a discarded answer gives the question back (U8, U9): to the dock, unless it retired meanwhile
+   * and the person had not put it back over that retirement; then its summary offers Answer, with the draft kept.
+   */
+  draftReturned(sessionKey: string, id: string, opts: { retiredAtMs: number | undefined; focus?: boolean }): void;
+  /** A reminder that retired (at `retiredAtMs`) while being answered stays in the dock rather than vanishing under the person (U8). */
+  reminderKept(id: string, retiredAtMs: number): void;
   focusRequested(sessionKey: string, target: FocusRequest['target']): void;
   focusHandled(tick: number): void;
 };
@@ -49,6 +56,11 @@ export const useDockUiStore = create<DockUiState>()(
         tick: ++ticks,
         recordId,
       });
+      const reopen = (s: DockUiState, sessionKey: string, id: string, over: number, focus: boolean | undefined) => ({
+        ...docked(s, sessionKey, { currentId: id, collapsed: false }),
+        reopened: { ...s.reopened, [id]: over },
+        ...(focus === false ? {} : { focus: focusOn(sessionKey, 'request', id) }),
+      });
       return {
         docks: {},
         reopened: {},
@@ -67,13 +79,14 @@ export const useDockUiStore = create<DockUiState>()(
             })),
           blockingQuestionArrived: (sessionKey, id) =>
             set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id) })),
-          reminderReopened: (sessionKey, id, opts) =>
-            set((s) => ({
-              ...docked(s, sessionKey, { currentId: id, collapsed: false }),
-              reopened: { ...s.reopened, [id]: true },
-              ...(opts?.focus === false ? {} : { focus: focusOn(sessionKey, 'request', id) }),
-            })),
-          reminderKept: (id) => set((s) => (own(s.reopened, id) ? s : { reopened: { ...s.reopened, [id]: true } })),
+          reminderReopened: (sessionKey, id, { retiredAtMs, focus }) => set((s) => reopen(s, sessionKey, id, retiredAtMs ?? 0, focus)),
+          draftReturned: (sessionKey, id, { retiredAtMs, focus }) =>
+            set((s) => {
+              const over = own(s.reopened, id) ?? 0;
+              return retiredAtMs !== undefined && retiredAtMs > over ? s : reopen(s, sessionKey, id, over, focus);
+            }),
+          reminderKept: (id, retiredAtMs) =>
+            set((s) => ((own(s.reopened, id) ?? -1) >= retiredAtMs ? s : { reopened: { ...s.reopened, [id]: retiredAtMs } })),
           focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
           focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
         },
@@ -97,7 +110,7 @@ function readPersisted(value: unknown): Persisted {
 }
 
 export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => own(s.docks, sessionKey) ?? CLOSED);
-export const useReopened = (): Record<string, true> => useDockUiStore((s) => s.reopened);
+export const useReopened = (): Record<string, number> => useDockUiStore((s) => s.reopened);
 export const useFocusRequest = (sessionKey: string): FocusRequest | null =>
   useDockUiStore((s) => (s.focus?.sessionKey === sessionKey ? s.focus : null));
 export const useDockUiActions = (): Actions => useDockUiStore((s) => s.actions);
