@@ -15,7 +15,7 @@ function soak(args: string[]): Promise<{ code: number | null; out: string; err: 
   });
 }
 
-const row = (out: string, label: string) => new RegExp(`^${label.replace(/[()]/g, '\\$&')}\\s+(\\d+)`, 'm').exec(out)?.[1];
+const row = (out: string, label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\d+)`, 'm').exec(out)?.[1];
 
 describe('soak across three gateways on PostgreSQL', () => {
   it('[D2][D4][R3] three gateways, one SIGKILLed at a time under load: 0 lost, 0 duplicates', { timeout: 400_000 }, async () => {
