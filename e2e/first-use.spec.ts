@@ -35,6 +35,25 @@ test.describe('first use', () => {
   });
 
   for (const width of [1280, 390]) {
+    test(`[U15][U12] a long unbroken session title (Rename session) never widens the page; Rename stays in reach (${width} px)`, async ({ page, openApp }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openApp(page);
+      await newSession(page);
+      const message = page.getByRole('textbox', { name: 'Message' });
+      await message.fill('hello');
+      await message.press('Enter');
+      const rename = page.getByRole('button', { name: 'Rename session' });
+      await rename.click();
+      const title = `${'t'.repeat(190)} ${RTL}`.slice(0, 200);
+      await page.getByRole('textbox', { name: 'Session title' }).fill(title);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+      // Narrow screens fold the sessions list away; wide ones show the title there too.
+      if (width >= 640) await expect(page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: title })).toHaveCount(1);
+      await pageIsNotWider(page);
+      await expect(rename).toBeInViewport();
+    });
+
     test(`[U7][U12] long unbroken text and RTL overrides never widen the page (${width} px)`, async ({ page, openApp, gateway }) => {
       await page.setViewportSize({ width, height: 800 });
       await openApp(page);

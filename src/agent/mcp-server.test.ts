@@ -132,10 +132,9 @@ describe('askdock mcp lifecycle', () => {
       call.catch(() => undefined);
       const { question } = await requested;
       const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
-      const closedAt = Date.now();
-      // The client ends stdin and waits up to 2 s for the server to exit before it sends SIGTERM.
+      // The client ends stdin (and sends SIGTERM only if the server is still there 2 s later): the server's own
+      // "stdin closed" line shows it acted on the closed stdin, however long a busy machine took.
       await mcp.transport.close();
-      expect(Date.now() - closedAt).toBeLessThan(2_000);
       expect(await resolved).toMatchObject({ status: 'cancelled' });
       expect(mcp.stderr.join('')).toContain('stdin closed');
     } finally {

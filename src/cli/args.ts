@@ -1,4 +1,5 @@
 /** Small helpers the `askdock` commands share for flags and their errors. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AskdockError } from '../protocol/index.ts';
 
 /** Exit codes of agent-side commands (`askdock ask` documents them). */
@@ -24,4 +25,39 @@ export function intFlag(flag: string, value: string | undefined, rule: string): 
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) throw new Error(`${flag}: must be ${rule}, got "${value}"`);
   return Number(value.trim());
+}
+
+/** The flags of every command that talks to a gateway as a client. */
+const CLIENT_FLAGS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  session: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A client command's flags: the common ones, and whatever `extra` flags it takes. */
+export type ClientFlags = { url?: string; token?: string; session?: string; help?: boolean; [flag: string]: string | boolean | undefined };
+
+/**
+ * Parses a client command's flags (--url, --token, --session, -h, and `extra`). Returns them, or the exit code to
+ * end with: 2 after naming a bad flag, 0 after writing the usage to `helpTo` for -h.
+ */
+export function clientFlags(
+  command: string,
+  argv: string[],
+  usage: string,
+  extra: NonNullable<ParseArgsConfig['options']> = {},
+  helpTo: NodeJS.WritableStream = process.stdout,
+): ClientFlags | number {
+  let values: ClientFlags;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...CLIENT_FLAGS, ...extra }, strict: true }) as { values: ClientFlags });
+  } catch (err) {
+    return usageError(command, err, usage);
+  }
+  if (values.help) {
+    helpTo.write(usage + '\n');
+    return 0;
+  }
+  return values;
 }

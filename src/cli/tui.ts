@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { createNodeClient } from '../client/node.ts';
-import { failure, usageError } from './args.ts';
+import { clientFlags, failure, usageError } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { startLocalGateway, type LocalGateway } from './tui-local.ts';
 
@@ -8,26 +7,8 @@ const USAGE = 'usage: askdock tui [--url ws://127.0.0.1:7420] [--token T] [--ses
 
 /** `askdock tui`: the terminal client (PRODUCT V1-V7), against a gateway or, with --local, one in this process. */
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        session: { type: 'string' },
-        local: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    return usageError('tui', err, USAGE);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+  const values = clientFlags('tui', argv, USAGE, { local: { type: 'boolean' } });
+  if (typeof values === 'number') return values;
   if (!process.stdin.isTTY || !process.stdout.isTTY) return failure('tui', new Error('needs a terminal: run it in one (stdin and stdout must be a TTY)'));
   let endpoint;
   let local: LocalGateway | undefined;

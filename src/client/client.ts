@@ -1,121 +1,16 @@
-import {
-  AskdockError,
-  CloseCode,
-  EventFrame,
-  HelloOk,
-  PROTOCOL_VERSION,
-  ServerFrame,
-  events as eventSchemas,
-  isEventName,
-  isResendable,
-  methods,
-  type AnyEvent,
-  type ClientMode,
-  type EventName,
-  type EventPayload,
-  type MethodName,
-  type ParamsInput,
-  type Result,
-} from '../protocol/index.ts';
+import { AskdockError, CloseCode, HelloOk, ServerFrame } from '../protocol/index.ts';
+import type { EventFrame, EventName, EventPayload, MethodName, ParamsInput, Result } from '../protocol/index.ts';
+import { backoffDelay } from '../lib/backoff.ts';
+import { newId } from '../lib/ids.ts';
+import { Listeners } from '../lib/listeners.ts';
+import { EventRouter } from './events.ts';
+import { connectFrame } from './handshake.ts';
+import { PendingRequests } from './pending.ts';
+import type { AnyHandler, ConnectionState, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike } from './types.ts';
+import { gatewayUrls, toSocketUrl } from './urls.ts';
 
-/** The subset of the WebSocket API both the browser and the `ws` package provide. */
-export interface SocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((ev: unknown) => void) | null;
-  onclose: ((ev: { code: number; reason: string }) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-}
-export type SocketFactory = (url: string) => SocketLike;
-
-export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'closed';
-export type ConnectionState = {
-  status: ConnectionStatus;
-  /** Failed attempts since the last good connection. */
-  attempt: number;
-  /** When the next attempt starts, while reconnecting. */
-  nextAttemptAtMs?: number;
-  lastError?: { code: string; message: string };
-};
-
-export type GatewayClientOptions = {
-  /**
-   * ws://host:port/ws (http(s) URLs are turned into ws(s) and get /ws). Several gateways (D4): a list, or one string
-   * with commas (`ws://a:7420,ws://b:7420`); the client moves to the next one whenever a connection fails or drops.
-   */
-  url: string | readonly string[];
-  token: string;
-  client: { id?: string; name: string; version?: string; platform?: string; mode: ClientMode };
-  socket?: SocketFactory;
-  requestTimeoutMs?: number;
-  reconnect?: boolean;
-  backoff?: { initialMs?: number; maxMs?: number };
-  /** Resume by cursor after a reconnect (R2). */
-  resume?: boolean;
-  /** Cursor to resume from on the very first connect (e.g. kept across a page reload). */
-  initialCursor?: number;
-};
-
-export type RequestOptions = { timeoutMs?: number; signal?: AbortSignal };
-
-type Pending = {
-  id: string;
-  method: MethodName;
-  params: unknown;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  timer?: ReturnType<typeof setTimeout>;
-  /** Set while waiting out a RATE_LIMITED answer's retryAfterMs before sending again. */
-  retryTimer?: ReturnType<typeof setTimeout>;
-  /** When the request's own timeout runs out (Infinity without one). */
-  deadline: number;
-  sent: boolean;
-  cleanup: () => void;
-};
-
-export type HelloHandler = (hello: HelloOk) => void;
-type AnyHandler = (e: AnyEvent) => void;
-
-/** D4: the gateway URLs of `url` in order, a list or a comma-separated string; blanks are dropped. */
-export function gatewayUrls(url: string | readonly string[]): string[] {
-  const list = (typeof url === 'string' ? url.split(',') : [...url]).map((u) => u.trim()).filter((u) => u !== '');
-  if (list.length === 0) throw new AskdockError('INVALID_REQUEST', 'url: give at least one gateway URL', { details: [{ path: 'url', problem: 'is empty' }] });
-  return list;
-}
-
-/** Safe to send again on another connection: P7's resendable methods, and question.request with its own id (Q2 answers the first result). */
-function resendable(p: Pick<Pending, 'method' | 'params'>): boolean {
-  if (isResendable(p.method)) return true;
-  return p.method === 'question.request' && typeof (p.params as { id?: unknown } | undefined)?.id === 'string';
-}
-
-export function toSocketUrl(url: string): string {
-  const u = new URL(url);
-  if (u.protocol === 'http:') u.protocol = 'ws:';
-  if (u.protocol === 'https:') u.protocol = 'wss:';
-  if (u.pathname === '/' || u.pathname === '') u.pathname = '/ws';
-  u.search = '';
-  return u.toString();
-}
-
-/** The address of a question's own page in the Control UI the gateway at `url` serves (`/q/<id>`, PRODUCT U11). */
-export function questionPageUrl(url: string | readonly string[], id: string): string {
-  const first = typeof url === 'string' ? url.split(',')[0] : (url[0] ?? '');
-  const u = new URL(first.trim());
-  if (u.protocol === 'ws:') u.protocol = 'http:';
-  if (u.protocol === 'wss:') u.protocol = 'https:';
-  u.pathname = `/q/${encodeURIComponent(id)}`;
-  u.search = '';
-  u.hash = '';
-  return u.toString();
-}
-
-function randomId(): string {
-  const c = globalThis.crypto;
-  return c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36);
-}
+export type * from './types.ts';
+export { gatewayUrls, questionPageUrl, toSocketUrl } from './urls.ts';
 
 /**
  * One gateway connection shared by every surface: handshake, typed requests with timeout and cancel,
@@ -128,12 +23,10 @@ export class GatewayClient {
   private readonly urls: string[];
   private urlIndex = 0;
   private socket: SocketLike | null = null;
-  private nextReq = 1;
-  private pending = new Map<string, Pending>();
-  private handlers = new Map<string, Set<(payload: unknown, seq?: number) => void>>();
-  private anyHandlers = new Set<AnyHandler>();
-  private helloHandlers = new Set<HelloHandler>();
-  private stateHandlers = new Set<(s: ConnectionState) => void>();
+  private readonly pending = new PendingRequests({ send: (frame) => this.sendRaw(frame), ready: () => this.handshakeDone });
+  private readonly events = new EventRouter();
+  private helloHandlers = new Listeners<Parameters<HelloHandler>>();
+  private stateHandlers = new Listeners<[ConnectionState]>();
   private waiters = new Set<{ resolve: () => void; reject: (e: unknown) => void }>();
   private watchdog?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
@@ -149,7 +42,7 @@ export class GatewayClient {
   constructor(options: GatewayClientOptions) {
     this.options = options;
     this.urls = gatewayUrls(options.url);
-    this.clientId = options.client.id ?? randomId();
+    this.clientId = options.client.id ?? newId();
     this.cursor = options.initialCursor ?? 0;
   }
 
@@ -209,26 +102,19 @@ export class GatewayClient {
   }
 
   onState(handler: (s: ConnectionState) => void): () => void {
-    this.stateHandlers.add(handler);
-    return () => this.stateHandlers.delete(handler);
+    return this.stateHandlers.add(handler);
   }
 
   onHello(handler: HelloHandler): () => void {
-    this.helloHandlers.add(handler);
-    return () => this.helloHandlers.delete(handler);
+    return this.helloHandlers.add(handler);
   }
 
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>, seq?: number) => void): () => void {
-    let set = this.handlers.get(event);
-    if (!set) this.handlers.set(event, (set = new Set()));
-    const h = handler as (payload: unknown, seq?: number) => void;
-    set.add(h);
-    return () => set!.delete(h);
+    return this.events.on(event, handler);
   }
 
   onAny(handler: AnyHandler): () => void {
-    this.anyHandlers.add(handler);
-    return () => this.anyHandlers.delete(handler);
+    return this.events.onAny(handler);
   }
 
   /** Resolves once connected (or at once when already). */
@@ -255,43 +141,7 @@ export class GatewayClient {
   /** A typed request; params and result are checked against the protocol. */
   request<M extends MethodName>(method: M, params: ParamsInput<M>, opts: RequestOptions = {}): Promise<Result<M>> {
     if (this.stopped) return Promise.reject(new AskdockError('UNAVAILABLE', 'client closed', { retryable: false }));
-    const id = `r${this.nextReq++}`;
-    return new Promise<Result<M>>((resolve, reject) => {
-      const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs ?? 30_000;
-      const onAbort = () => {
-        const p = this.pending.get(id);
-        if (!p) return;
-        if (p.sent) this.sendRaw({ type: 'cancel', id });
-        p.cleanup();
-        reject(opts.signal?.reason ?? new DOMException('aborted', 'AbortError'));
-      };
-      const entry: Pending = {
-        id,
-        method,
-        params,
-        resolve: (v) => resolve(methods[method].result.parse(v) as Result<M>),
-        reject,
-        sent: false,
-        deadline: timeoutMs > 0 && Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : Infinity,
-        cleanup: () => {
-          clearTimeout(entry.timer);
-          clearTimeout(entry.retryTimer);
-          opts.signal?.removeEventListener('abort', onAbort);
-          this.pending.delete(id);
-        },
-      };
-      if (opts.signal?.aborted) return reject(opts.signal.reason ?? new DOMException('aborted', 'AbortError'));
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        entry.timer = setTimeout(() => {
-          if (entry.sent) this.sendRaw({ type: 'cancel', id });
-          entry.cleanup();
-          reject(new AskdockError('UNAVAILABLE', `${method} timed out after ${timeoutMs} ms`, { retryable: true }));
-        }, timeoutMs);
-      }
-      this.pending.set(id, entry);
-      if (this.handshakeDone) this.transmit(entry);
-    });
+    return this.pending.add(method, params, opts, this.options.requestTimeoutMs ?? 30_000);
   }
 
   /** Drops the socket as a network fault would (tests, "reconnect now"). */
@@ -306,27 +156,6 @@ export class GatewayClient {
     this.open();
   }
 
-  private transmit(p: Pending) {
-    p.sent = true;
-    this.sendRaw({ type: 'req', id: p.id, method: p.method, params: p.params });
-  }
-
-  /**
-   * RATE_LIMITED on a request that is safe to repeat: wait the gateway's retryAfterMs and send it again, as long as
-   * the request's own timeout allows. Anything else (or no time left) goes back to the caller.
-   */
-  private retryLater(p: Pending, error: { code: string; retryAfterMs?: number }): boolean {
-    if (error.code !== 'RATE_LIMITED' || !resendable(p)) return false;
-    const waitMs = Math.max(1, error.retryAfterMs ?? 1000);
-    if (Date.now() + waitMs >= p.deadline) return false;
-    p.sent = false;
-    p.retryTimer = setTimeout(() => {
-      p.retryTimer = undefined;
-      if (this.handshakeDone && !p.sent && this.pending.get(p.id) === p) this.transmit(p);
-    }, waitMs);
-    return true;
-  }
-
   private sendRaw(frame: unknown) {
     const s = this.socket;
     if (s && s.readyState === 1) s.send(JSON.stringify(frame));
@@ -334,7 +163,7 @@ export class GatewayClient {
 
   private setState(next: ConnectionState) {
     this._state = next;
-    for (const h of [...this.stateHandlers]) h(next);
+    this.stateHandlers.emit(next);
   }
 
   private makeSocket(url: string): SocketLike {
@@ -371,19 +200,7 @@ export class GatewayClient {
       else if (frame.id === '__connect') {
         if (frame.ok) this.handleHello(frame.payload);
         else fatal = frame.error;
-      } else if (frame.id !== null) {
-        const p = this.pending.get(frame.id);
-        if (!p) return;
-        if (!frame.ok && this.retryLater(p, frame.error)) return;
-        p.cleanup();
-        if (frame.ok) {
-          try {
-            p.resolve(frame.payload);
-          } catch (err) {
-            p.reject(new AskdockError('INVALID_REQUEST', `${p.method} answered a result this client cannot read: ${String(err)}`));
-          }
-        } else p.reject(AskdockError.from(frame.error));
-      }
+      } else if (frame.id !== null) this.pending.settle(frame.id, frame);
     };
     socket.onerror = () => {
       /* onclose follows */
@@ -394,13 +211,7 @@ export class GatewayClient {
       this.abandon = undefined;
       clearTimeout(this.watchdog);
       this.handshakeDone = false;
-      // Requests that cannot be safely repeated fail now; the rest wait for the next connection.
-      for (const p of [...this.pending.values()]) {
-        if (p.sent && !resendable(p)) {
-          p.cleanup();
-          p.reject(new AskdockError('UNAVAILABLE', `connection lost during ${p.method}`, { retryable: true }));
-        } else p.sent = false;
-      }
+      this.pending.connectionLost();
       if (ev.code === CloseCode.unauthorized || ev.code === CloseCode.noCommonVersion) {
         const err = fatal ?? { code: ev.code === CloseCode.unauthorized ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: ev.reason || 'rejected' };
         this.stopped = true;
@@ -432,37 +243,14 @@ export class GatewayClient {
       this.sendConnect();
       return;
     }
-    if (!isEventName(frame.event)) return;
-    const parsed = eventSchemas[frame.event].safeParse(frame.payload);
-    if (!parsed.success) return;
-    if (frame.seq !== undefined && frame.seq > this.cursor) this.cursor = frame.seq;
-    const set = this.handlers.get(frame.event);
-    if (set) for (const h of [...set]) h(parsed.data, frame.seq);
-    const e = { event: frame.event, payload: parsed.data, seq: frame.seq } as AnyEvent;
-    for (const h of [...this.anyHandlers]) h(e);
+    const e = this.events.read(frame);
+    if (!e) return;
+    if (e.seq !== undefined && e.seq > this.cursor) this.cursor = e.seq;
+    this.events.emit(e);
   }
 
   private sendConnect() {
-    const c = this.options.client;
-    const resume = (this.options.resume ?? true) && this.cursor > 0 ? { cursor: this.cursor } : undefined;
-    this.sendRaw({
-      type: 'req',
-      id: '__connect',
-      method: 'connect',
-      params: {
-        minProtocol: PROTOCOL_VERSION,
-        maxProtocol: PROTOCOL_VERSION,
-        client: {
-          id: this.clientId,
-          name: c.name,
-          version: c.version ?? '0.1.0',
-          platform: c.platform ?? (typeof navigator !== 'undefined' ? 'browser' : process.platform),
-          mode: c.mode,
-        },
-        auth: { token: this.options.token },
-        ...(resume ? { resume } : {}),
-      },
-    });
+    this.sendRaw(connectFrame(this.options, this.clientId, this.cursor));
   }
 
   private handleHello(payload: unknown) {
@@ -477,8 +265,8 @@ export class GatewayClient {
     this.handshakeDone = true;
     this.setState({ status: 'connected', attempt: 0 });
     this.armWatchdog();
-    for (const h of [...this.helloHandlers]) h(hello.data);
-    for (const p of this.pending.values()) if (!p.sent && !p.retryTimer) this.transmit(p);
+    this.helloHandlers.emit(hello.data);
+    this.pending.sendUnsent();
     for (const w of [...this.waiters]) w.resolve();
   }
 
@@ -497,14 +285,10 @@ export class GatewayClient {
       return;
     }
     const attempt = this._state.attempt + 1;
-    const initial = this.options.backoff?.initialMs ?? 1000;
-    const max = this.options.backoff?.maxMs ?? 30_000;
     // D4: the next gateway is tried at once; the backoff counts whole rounds over every URL.
     const n = this.urls.length;
     this.urlIndex = (this.urlIndex + 1) % n;
-    const round = attempt / n;
-    const base = Math.min(max, initial * 2 ** (round - 1));
-    const delay = attempt % n === 0 ? Math.round(base / 2 + Math.random() * (base / 2)) : 0;
+    const delay = attempt % n === 0 ? backoffDelay(attempt / n, { ...this.options.backoff, jitter: true }) : 0;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     this.setState({ status: offline ? 'offline' : 'reconnecting', attempt, nextAttemptAtMs: Date.now() + delay, lastError });
     clearTimeout(this.retryTimer);
@@ -512,12 +296,7 @@ export class GatewayClient {
   }
 
   private failAll(err: unknown, includeUnsent: boolean) {
-    for (const p of [...this.pending.values()]) {
-      if (includeUnsent || p.sent) {
-        p.cleanup();
-        p.reject(err);
-      }
-    }
+    this.pending.failAll(err, includeUnsent);
     for (const w of [...this.waiters]) w.reject(err);
   }
 }

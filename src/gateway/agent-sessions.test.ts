@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError } from '../protocol/index.ts';
 import type { GatewayConfig } from './config.ts';
-import { item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
+import { outcome as code, item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
 import { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -9,16 +8,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof AskdockError) return err.code;
-    throw err;
-  }
-};
 
 /** The test identities plus an agent whose own sessions are created by the guest (A6 `owner`). */
 const ownedConfig: GatewayConfig = {

@@ -1,23 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError } from '../protocol/index.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 describe('sessions and chat', () => {
   it('[C1] sessions.create returns the session and sessions.list lists it with its counters', async () => {

@@ -7,15 +7,11 @@ import {
   ClientFrame,
   CloseCode,
   ConnectParams,
-  EVENT_NAMES,
-  PROTOCOL_VERSION,
-  SERVER_VERSION,
   ServerFrame,
   invalidRequest,
   isMethodName,
   zodProblems,
   type ErrorShape,
-  type HelloOk,
   type RequestFrame,
 } from '../protocol/index.ts';
 import type { Identity } from './auth.ts';
@@ -25,9 +21,10 @@ import { dispatch } from './dispatch.ts';
 import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
-import { methodsFor } from './run-authority.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
+import { Inflight, rawBytes, readableId } from './connection-frames.ts';
+import { admit, helloFor } from './handshake.ts';
 import type { Rate, RequestLimiter } from './rate-limit.ts';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
@@ -248,36 +245,12 @@ export class Connection implements Subscriber {
     const parsed = ConnectParams.safeParse(frame.params);
     if (!parsed.success) return this.badFrame(frame.id, invalidRequest('connect', zodProblems(parsed.error)));
     const p = parsed.data;
-    const { logins } = this.opts;
-    // S4: an address past its failures is refused without looking at the token, so guessing on learns nothing.
-    const lockedFor = logins.blockedFor(this.remoteAddress);
-    if (lockedFor !== null) {
-      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, retryAfterMs: lockedFor }, 'refused connect: too many bad tokens from this address');
-      this.replyError(
-        frame.id,
-        new AskdockError('RATE_LIMITED', `too many failed connects from this address: retry in ${Math.ceil(lockedFor / 1000)} s`, {
-          retryAfterMs: lockedFor,
-          retryable: true,
-        }),
-      );
-      return this.close(CloseCode.unauthorized, 'too many failed connects');
+    const admitted = admit(p, { core: this.core, logins: this.opts.logins, connId: this.connId, address: this.remoteAddress });
+    if ('refusal' in admitted) {
+      this.replyError(frame.id, admitted.refusal);
+      return this.close(...admitted.close);
     }
-    const identity = this.core.auth.authenticate(p.auth.token);
-    if (!identity) {
-      const count = logins.fail(this.remoteAddress);
-      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, badTokens: count }, `unknown token from ${this.remoteAddress}`);
-      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'unknown token: check auth.token'));
-      return this.close(CloseCode.unauthorized, 'bad token');
-    }
-    if (PROTOCOL_VERSION < p.minProtocol || PROTOCOL_VERSION > p.maxProtocol) {
-      this.replyError(
-        frame.id,
-        new AskdockError('INVALID_REQUEST', `no common protocol version: the gateway speaks ${PROTOCOL_VERSION}, the client ${p.minProtocol}..${p.maxProtocol}`, {
-          details: { protocol: PROTOCOL_VERSION },
-        }),
-      );
-      return this.close(CloseCode.noCommonVersion, 'no common protocol version');
-    }
+    const { identity } = admitted;
     if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     const { core } = this;
@@ -298,21 +271,7 @@ export class Connection implements Subscriber {
     // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
     const latest = core.store.latestSeq();
     const resumed = cursor !== undefined && cursor <= latest && core.store.oldestEventSeq() <= cursor + 1;
-    const hello: HelloOk = {
-      type: 'hello-ok',
-      protocol: PROTOCOL_VERSION,
-      server: { version: SERVER_VERSION, connId: this.connId },
-      features: { methods: methodsFor(identity), events: [...EVENT_NAMES] },
-      auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },
-      policy: { maxPayload: this.opts.maxPayload, tickIntervalMs: this.opts.tickIntervalMs },
-      snapshot: {
-        cursor: latest,
-        sessions: core.visibleSessions(identity),
-        pendingQuestions: core.questions.pendingFor(identity),
-        pendingSecrets: core.secrets.pendingFor(identity),
-      },
-      resumed,
-    };
+    const hello = helloFor(core, identity, this.connId, this.opts, latest, resumed);
     const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
     core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
@@ -339,35 +298,4 @@ export class Connection implements Subscriber {
       this.closedResolve();
     }
   }
-}
-
-/** One request in flight: cancelled means no response is sent, whatever the handler still does. */
-class Inflight {
-  cancelled = false;
-  private controller: AbortController | undefined;
-
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.cancelled && !this.controller.signal.aborted) this.controller.abort(new Error('cancelled'));
-    return this.controller.signal;
-  }
-
-  cancel(why: string): void {
-    this.cancelled = true;
-    this.controller?.abort(new Error(why));
-  }
-}
-
-function rawBytes(data: RawData): Buffer {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  if (data instanceof ArrayBuffer) return Buffer.from(data);
-  return data;
-}
-
-function readableId(raw: unknown): string | null {
-  if (raw && typeof raw === 'object' && 'id' in raw) {
-    const id = (raw as { id: unknown }).id;
-    if (typeof id === 'string' && id.length > 0 && id.length <= 128) return id;
-  }
-  return null;
 }

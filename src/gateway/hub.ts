@@ -6,6 +6,7 @@ import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
 import { textFrame, type WireFrame } from './wire.ts';
+import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
 export interface Subscriber {
@@ -41,9 +42,9 @@ export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
   /** In-process listeners: every event this gateway committed, unfiltered; each decides what it may use. */
-  private readonly listeners = new Set<(ev: StoredEvent) => void>();
+  private readonly listeners = new Listeners<[StoredEvent]>();
   /** In-process listeners of every committed event, this gateway's and (shared database) the others' (the channels). */
-  private readonly allListeners = new Set<(ev: StoredEvent) => void>();
+  private readonly allListeners = new Listeners<[StoredEvent]>();
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
@@ -115,7 +116,7 @@ export class EventHub {
           this.fanned = ev.seq;
           this.fanOut(ev);
           this.runHook('hearing an event', () => this.heard(ev));
-          for (const fn of this.allListeners) this.runHook('event listener', () => fn(ev));
+          this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
         }
         if (page.length < pageSize) return;
       }
@@ -132,14 +133,12 @@ export class EventHub {
 
   /** Calls `fn` with every event once it is committed; returns the unsubscribe. */
   listen(fn: (ev: StoredEvent) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** Calls `fn` with every committed event, from any gateway of a shared database; returns the unsubscribe. */
   listenAll(fn: (ev: StoredEvent) => void): () => void {
-    this.allListeners.add(fn);
-    return () => this.allListeners.delete(fn);
+    return this.allListeners.add(fn);
   }
 
   remove(sub: Subscriber): void {
@@ -212,10 +211,12 @@ export class EventHub {
         if (!this.shared)
           for (const ev of part.events) {
             this.fanOut(ev);
-            for (const fn of this.allListeners) this.runHook('event listener', () => fn(ev));
+            this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
           }
         // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
-        for (const fn of this.listeners) for (const ev of part.events) this.runHook('event listener', () => fn(ev));
+        this.listeners.each((fn) => {
+          for (const ev of part.events) this.runHook('event listener', () => fn(ev));
+        });
         for (const fn of part.after) this.runHook('after-commit hook', () => fn());
       }
       for (const fn of part.waiting) this.runHook('answer after commit', () => fn(committed));

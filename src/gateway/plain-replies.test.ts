@@ -1,25 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError, type ClientMode } from '../protocol/index.ts';
+import type { ClientMode } from '../protocol/index.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { connectionSurface, replySurface } from './surface.ts';
-import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 const env = item({ options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }] });
 const notify = item({ id: 'notify', header: 'Notify', question: 'Who to tell?', multiSelect: true, options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }] });

@@ -1,26 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError } from '../protocol/index.ts';
 import { formatAsyncAnswerText } from '../answers/async-reply.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }, { label: 'Salad' }] });
 const notify = item({ id: 'notify', header: 'Notify', question: 'Who to tell?', multiSelect: true, options: [{ label: 'Email' }, { label: 'Slack' }] });

@@ -1,25 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AskdockError, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
+import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
   t = await startTestGateway(opts);

@@ -1,23 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from './config.ts';
-import { AskdockError } from '../protocol/index.ts';
-import { item, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, item, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>): Promise<AskdockError> => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 const DENIED_TOKEN = 'token-of-denied-agent-0123';
 const config: GatewayConfig = {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AskdockError } from '../protocol/index.ts';
-import { item, settle, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import { outcome as code, item, settle, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
 import type { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -8,16 +8,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof AskdockError) return err.code;
-    throw err;
-  }
-};
 
 const ALL: Who[] = ['admin', 'questions', 'guest', 'guest2', 'reader', 'writer', 'agent', 'agent2'];
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { newId } from '../lib/ids.ts';
 import { ERROR_CODES, PROTOCOL_VERSION } from '../protocol/index.ts';
 import { FrameFuzzer } from './fuzz-frames.ts';
 
@@ -96,7 +97,7 @@ async function runLane(lane: Lane, opts: FuzzOptions, report: FuzzReport, take: 
       const ok = await request(ws, closed, 'connect', {
         minProtocol: PROTOCOL_VERSION,
         maxProtocol: PROTOCOL_VERSION,
-        client: { id: `fuzz-${Math.random()}`, name: 'fuzz', version: '0', platform: 'node', mode: 'cli' },
+        client: { id: `fuzz-${newId()}`, name: 'fuzz', version: '0', platform: 'node', mode: 'cli' },
         auth: { token: lane.token },
       }, (p) => (pending = p));
       if (!ok) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { QuestionItemInput, Scope } from '../protocol/index.ts';
+import { AskdockError, type QuestionItemInput, type Scope } from '../protocol/index.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
@@ -102,3 +102,25 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
 
 /** Lets pending socket frames arrive. */
 export const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+/** The AskdockError a call fails with; any other error is thrown again, and a call that succeeds fails the test. */
+export async function failure(p: Promise<unknown>): Promise<AskdockError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AskdockError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** 'ok' when the call succeeds, else the code of the AskdockError it fails with (any other error is thrown again). */
+export async function outcome(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    if (err instanceof AskdockError) return err.code;
+    throw err;
+  }
+}

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { newId } from '../lib/ids.ts';
 import {
   AskdockError,
   PROTOCOL_VERSION,
@@ -133,7 +134,7 @@ export class TestClient {
     return this.request('connect', {
       minProtocol: PROTOCOL_VERSION,
       maxProtocol: PROTOCOL_VERSION,
-      client: { id: extra.clientId ?? `client-${Math.random().toString(36).slice(2)}`, name: 'test', version: '0', platform: 'node', mode: extra.mode ?? 'cli' },
+      client: { id: extra.clientId ?? `client-${newId()}`, name: 'test', version: '0', platform: 'node', mode: extra.mode ?? 'cli' },
       auth: { token },
       ...(extra.resume ? { resume: extra.resume } : {}),
     });

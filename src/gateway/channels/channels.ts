@@ -7,6 +7,7 @@ import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
 import type { ChannelAdapter, ChannelRoute } from './types.ts';
+import { backoffDelay } from '../../lib/backoff.ts';
 
 export type ChannelsOptions = {
   log: (line: string) => void;
@@ -133,7 +134,7 @@ export class Channels {
       this.opts.announce(`askdock channel ${channel.adapter.name} ready`);
     } catch (err) {
       if (!this.runs(channel)) return;
-      const delay = Math.min(this.opts.retry?.maxDelayMs ?? 30_000, (this.opts.retry?.baseDelayMs ?? 1000) * 2 ** failures);
+      const delay = backoffDelay(failures + 1, { initialMs: this.opts.retry?.baseDelayMs, maxMs: this.opts.retry?.maxDelayMs });
       this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (${(err as Error).message}); retrying in ${delay} ms`);
       await channel.adapter.stop().catch(() => undefined);
       const timer = setTimeout(() => {

@@ -1,4 +1,5 @@
 import { ChannelApiError } from './types.ts';
+import { backoffDelay } from '../../lib/backoff.ts';
 
 export type OutboxOptions = {
   log: (line: string) => void;
@@ -77,7 +78,7 @@ export class ChannelOutbox {
         const apiErr = err instanceof ChannelApiError ? err : undefined;
         if (!apiErr?.permanent) {
           failures++;
-          const delay = apiErr?.retryAfterMs ?? Math.min(max, base * 2 ** (failures - 1));
+          const delay = apiErr?.retryAfterMs ?? backoffDelay(failures, { initialMs: base, maxMs: max });
           this.opts.log(`${job.key} failed (${(err as Error).message}); retrying in ${delay} ms`);
           await this.sleep(delay);
           continue;

@@ -2,25 +2,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
-import { AskdockError } from '../../protocol/index.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { settle, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, settle, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const failure = async (p: Promise<unknown>): Promise<AskdockError> => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof AskdockError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
 
 // The agent may read secrets (agent.secrets); `agent2` may not.
 const config: GatewayConfig = {

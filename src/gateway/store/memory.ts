@@ -1,21 +1,7 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
+import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
 import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest } from './types.ts';
-
-/** A stored value and its insertion number, the tie-break SQLite gets from its `n` column. */
-type Entry<T> = { value: T; n: number };
-
-const byNewestActivity = (a: Entry<SessionRow>, b: Entry<SessionRow>) =>
-  (b.value.lastMessageAtMs ?? b.value.createdAtMs) - (a.value.lastMessageAtMs ?? a.value.createdAtMs) || b.n - a.n;
-const byHistoryOrder = (a: Entry<ChatMessage>, b: Entry<ChatMessage>) => a.value.seq - b.value.seq || a.n - b.n;
-const byCreated = (a: Entry<StoredQuestion>, b: Entry<StoredQuestion>) => a.value.createdAtMs - b.value.createdAtMs || a.n - b.n;
-const byExpiry = (a: Entry<StoredQuestion>, b: Entry<StoredQuestion>) =>
-  (a.value.expiresAtMs ?? 0) - (b.value.expiresAtMs ?? 0) || a.n - b.n;
-const byStarted = (a: Entry<RunRow>, b: Entry<RunRow>) => a.value.startedAtMs - b.value.startedAtMs || a.n - b.n;
-
-function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -34,32 +20,8 @@ export function createMemoryStore(): Store {
   let events: StoredEvent[] = [];
   let latestSeq = 0;
   let nextN = 1;
-  let depth = 0;
-  let grouped = false;
-  let closed = false;
-  const journal: Array<() => void> = [];
-
-  function open(): void {
-    if (closed) throw new Error('store: the memory store is closed');
-  }
-  function undoable(undo: () => void): void {
-    if (depth > 0) journal.push(undo);
-  }
-  function put<K, V>(map: Map<K, V>, key: K, value: V): void {
-    const had = map.has(key);
-    const old = map.get(key);
-    map.set(key, value);
-    undoable(had ? () => map.set(key, old as V) : () => map.delete(key));
-  }
-  function insert<T>(map: Map<string, Entry<T>>, kind: string, key: string, value: T): void {
-    if (map.has(key)) throw new Error(`store: ${kind} "${key}" already exists`);
-    put(map, key, { value, n: nextN++ });
-  }
-  function replace<T>(map: Map<string, Entry<T>>, kind: string, key: string, value: T): void {
-    const entry = map.get(key);
-    if (!entry) throw missingRow(kind, key);
-    put(map, key, { value, n: entry.n });
-  }
+  const journal = createUndoJournal();
+  const { open, undoable, put, insert, replace } = journal;
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
 
   function pendingBySession(): Map<string, number> {
@@ -86,42 +48,10 @@ export function createMemoryStore(): Store {
   }
 
   const store: Store = {
-    transaction<T>(fn: () => T): T {
-      open();
-      const mark = journal.length;
-      depth++;
-      try {
-        const result = fn();
-        if (isThenable(result)) throw new TypeError('Transaction function cannot return a promise');
-        return result;
-      } catch (error) {
-        while (journal.length > mark) journal.pop()!();
-        throw error;
-      } finally {
-        depth--;
-        if (depth === 0) journal.length = 0;
-      }
-    },
-
-    // A group is an outer transaction held open across calls: its journal undoes everything until it ends.
-    beginGroup() {
-      open();
-      if (depth > 0) throw new Error('store: beginGroup inside an open transaction');
-      depth = 1;
-      grouped = true;
-    },
-    commitGroup() {
-      if (!grouped) throw new Error('store: commitGroup without beginGroup');
-      grouped = false;
-      depth = 0;
-      journal.length = 0;
-    },
-    rollbackGroup() {
-      if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
-      while (journal.length > 0) journal.pop()!();
-      grouped = false;
-      depth = 0;
-    },
+    transaction: journal.transaction,
+    beginGroup: journal.beginGroup,
+    commitGroup: journal.commitGroup,
+    rollbackGroup: journal.rollbackGroup,
 
     appendEvent(e) {
       open();
@@ -341,9 +271,7 @@ export function createMemoryStore(): Store {
       put(meta, key, value);
     },
 
-    close() {
-      closed = true;
-    },
+    close: journal.close,
   };
   return store;
 }

@@ -4,7 +4,7 @@ import { ConnectionStatus } from '../features/connection/components/connection-s
 import { usePendingRequestCounts } from '../features/questions/index.tsx';
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
-import { useRoute } from '../lib/router.tsx';
+import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
 import { AppRoutes } from './app-routes.tsx';
@@ -16,24 +16,30 @@ export function AppShell() {
   useSessionsSync();
   useChatSync();
   const pendingCounts = usePendingRequestCounts();
+  const solo = route.name === 'question';
 
   return (
     <div className="app">
       <QuestionsSync />
       <header className="app-header">
-        <span className="app-brand">askdock</span>
+        <Link to="/" className="app-brand">
+          askdock
+        </Link>
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />
           <ThemeToggle />
         </div>
       </header>
-      <div className="app-body">
-        <SessionsNav
-          activeKey={route.name === 'session' ? route.sessionKey : undefined}
-          first={<InboxLink active={route.name === 'inbox'} />}
-          pendingCounts={pendingCounts}
-        />
+      {/* A question link (/q/<id>) is a page of its own: one card, no sessions list beside it. */}
+      <div className="app-body" data-solo={solo || undefined}>
+        {!solo && (
+          <SessionsNav
+            activeKey={route.name === 'session' ? route.sessionKey : undefined}
+            first={<InboxLink active={route.name === 'inbox'} />}
+            pendingCounts={pendingCounts}
+          />
+        )}
         <main className="app-main">
           <AppRoutes route={route} />
         </main>

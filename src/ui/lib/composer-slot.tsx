@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { Listeners } from '../../lib/listeners.ts';
 
 /** What the app hands to whatever renders the composer (U14). */
 export type ComposerSlotProps = {
@@ -18,16 +19,9 @@ export type ComposerSlotProps = {
 export type ComposerSlot = ComponentType<ComposerSlotProps>;
 
 let registered: ComposerSlot | null = null;
-const listeners = new Set<() => void>();
-
-function emit() {
-  for (const listener of [...listeners]) listener();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const listeners = new Listeners();
+const emit = () => listeners.emit();
+const subscribe = (listener: () => void) => listeners.add(listener);
 
 /**
  * Replaces the composer from outside React (a plugin loaded before or after the app starts).

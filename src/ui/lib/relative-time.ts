@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { Listeners } from '../../lib/listeners.ts';
 
 const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dayOfYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
@@ -26,20 +27,20 @@ function startOfDay(ms: number): number {
 }
 
 // One clock for every relative time on the page, ticking twice a minute: hundreds of rows, one timer.
-const listeners = new Set<() => void>();
+const listeners = new Listeners();
 let now = Date.now();
 let timer: ReturnType<typeof setInterval> | undefined;
 function subscribe(listener: () => void) {
-  listeners.add(listener);
+  const off = listeners.add(listener);
   if (!timer) {
     now = Date.now();
     timer = setInterval(() => {
       now = Date.now();
-      for (const l of listeners) l();
+      listeners.emit();
     }, 30_000);
   }
   return () => {
-    listeners.delete(listener);
+    off();
     if (!listeners.size && timer) {
       clearInterval(timer);
       timer = undefined;

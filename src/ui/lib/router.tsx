@@ -1,4 +1,5 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { Listeners } from '../../lib/listeners.ts';
 import { INBOX_PATH } from './inbox.ts';
 
 /** The pages of the Control UI, read from the address. */
@@ -9,17 +10,14 @@ export type Route =
   | { name: 'question'; id: string }
   | { name: 'not-found'; path: string };
 
-const listeners = new Set<() => void>();
-
-function notify() {
-  for (const listener of [...listeners]) listener();
-}
+const listeners = new Listeners();
+const notify = () => listeners.emit();
 
 function subscribe(listener: () => void): () => void {
   if (listeners.size === 0) window.addEventListener('popstate', notify);
-  listeners.add(listener);
+  const off = listeners.add(listener);
   return () => {
-    listeners.delete(listener);
+    off();
     if (listeners.size === 0) window.removeEventListener('popstate', notify);
   };
 }

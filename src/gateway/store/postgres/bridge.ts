@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { mayWait } from './in-process.ts';
 import { WORKER_SOURCE } from './worker-source.ts';
+import { Listeners } from '../../../lib/listeners.ts';
 
 export type Step = { sql: string; params?: unknown[]; guard?: boolean };
 export type StepResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
@@ -37,8 +38,8 @@ export class SyncPostgres {
   private readonly flag = new Int32Array(new SharedArrayBuffer(8));
   private nextId = 1;
   private closed = false;
-  private readonly listeners = new Set<(payload: string) => void>();
-  private readonly reconnectListeners = new Set<() => void>();
+  private readonly listeners = new Listeners<[string]>();
+  private readonly reconnectListeners = new Listeners();
   /** Runs before a call with a statement that may wait for a lock (in-process.ts: another gateway of this process commits its open group first). */
   beforeWaiting: () => void = () => {};
 
@@ -52,8 +53,8 @@ export class SyncPostgres {
       transferList: [port2],
     });
     this.worker.on('message', (m: { notify?: string; listening?: boolean }) => {
-      if (m.notify !== undefined) for (const fn of this.listeners) fn(m.notify);
-      if (m.listening) for (const fn of this.reconnectListeners) fn();
+      if (m.notify !== undefined) this.listeners.emit(m.notify);
+      if (m.listening) this.reconnectListeners.emit();
     });
     this.worker.on('error', () => {
       this.closed = true;
@@ -92,14 +93,12 @@ export class SyncPostgres {
 
   /** `payload` of every NOTIFY on the channel, on this thread's event loop. */
   onNotify(fn: (payload: string) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   /** After LISTEN (re)connected: notifications sent while it was away are lost, so listeners catch up. */
   onListening(fn: () => void): () => void {
-    this.reconnectListeners.add(fn);
-    return () => this.reconnectListeners.delete(fn);
+    return this.reconnectListeners.add(fn);
   }
 
   close(): void {

@@ -1,135 +1,38 @@
-import type { ChatMessage, EventName, MessageRole, Phase, QuestionStatus, Session, StopReason } from '../../../protocol/index.ts';
-import { missingRow, shapeMessage, shapeRun, shapeSessionRow, toJson } from '../shape.ts';
-import type { EventAudience, IdempotentResult, RunRow, Store, StoredEvent, StoredQuestion } from '../types.ts';
+import type { QuestionStatus } from '../../../protocol/index.ts';
+import {
+  SESSION_COLUMNS,
+  questionColumns,
+  runColumns,
+  toEvent,
+  toMessage,
+  toQuestion,
+  toRun,
+  toSession,
+  type EventDbRow,
+  type MessageDbRow,
+  type RunDbRow,
+  type SessionDbRow,
+} from '../rows.ts';
+import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
+import type { IdempotentResult, Store } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
 import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
 import { secretMethods } from './secrets.ts';
 import { Transactions } from './transactions.ts';
+import { clusterMethods, type SharedStore } from './cluster.ts';
 
-/** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
-export type SharedStore = Store & {
-  readonly shared: true;
-  /**
-   * After this store's open group was committed early because another gateway of this process needed the database
-   * (in-process.ts): `committed` tells whether it was kept. The group goes on in a new transaction.
-   */
-  onGroupCommittedEarly(fn: (committed: boolean) => void): () => void;
-  /** Runs `fn(seq)` for each NOTIFY of a committed seq (from any gateway), and `fn(null)` after LISTEN reconnected. */
-  onCommitted(fn: (seq: number | null) => void): () => void;
-  /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
-  acquireLease(name: string, holder: string, nowMs: number, untilMs: number): boolean;
-  releaseLease(name: string, holder: string): void;
-  /** Q7 across gateways: this gateway is alive until `untilMs`. */
-  heartbeat(gatewayId: string, untilMs: number): void;
-  clientConnected(identity: string, clientId: string, gatewayId: string): void;
-  clientDisconnected(identity: string, clientId: string, gatewayId: string, atMs: number): void;
-  /** When the client was last seen anywhere: null while connected to a live gateway, else the time it left (0: never seen). */
-  clientAbsentSince(identity: string, clientId: string, nowMs: number): number | null;
-};
+export type { SharedStore } from './cluster.ts';
 
 export function isSharedStore(store: Store): store is SharedStore {
   return (store as Partial<SharedStore>).shared === true;
 }
 
-type SessionDbRow = { key: string; title: string; created_by: string; agent_id: string | null; created_at_ms: number; last_message_at_ms: number | null; pending: number };
-type MessageDbRow = {
-  id: string;
-  session_key: string;
-  seq: number;
-  role: MessageRole;
-  text: string;
-  author_id: string;
-  run_id: string | null;
-  reply_to: string | null;
-  created_at_ms: number;
-};
-type RunDbRow = {
-  run_id: string;
-  session_key: string | null;
-  agent_id: string;
-  recovery: boolean;
-  started_at_ms: number;
-  ended_at_ms: number | null;
-  stop_reason: StopReason | null;
-  phase: Phase | null;
-  trigger_message_id: string | null;
-  parent_run_id: string | null;
-  superseded_at_ms: number | null;
-};
-type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
-
-const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
-  (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
   parent_run_id, superseded_at_ms`;
 
 const rowsOf = <T>(r: StepResult) => r.rows as T[];
-
-function toSession(r: SessionDbRow): Session {
-  const row = shapeSessionRow({
-    key: r.key,
-    title: r.title,
-    createdBy: r.created_by,
-    agentId: r.agent_id,
-    createdAtMs: r.created_at_ms,
-    lastMessageAtMs: r.last_message_at_ms,
-  });
-  return { ...row, pendingQuestions: Number(r.pending) };
-}
-
-function toMessage(r: MessageDbRow): ChatMessage {
-  return shapeMessage({
-    id: r.id,
-    sessionKey: r.session_key,
-    role: r.role,
-    text: r.text,
-    authorId: r.author_id,
-    runId: r.run_id,
-    replyTo: r.reply_to === null ? null : JSON.parse(r.reply_to),
-    createdAtMs: r.created_at_ms,
-    seq: r.seq,
-  });
-}
-
-function toRun(r: RunDbRow): RunRow {
-  return shapeRun({
-    runId: r.run_id,
-    sessionKey: r.session_key,
-    agentId: r.agent_id,
-    recovery: r.recovery,
-    startedAtMs: r.started_at_ms,
-    endedAtMs: r.ended_at_ms,
-    stopReason: r.stop_reason,
-    phase: r.phase,
-    triggerMessageId: r.trigger_message_id,
-    parentRunId: r.parent_run_id,
-    supersededAtMs: r.superseded_at_ms,
-  });
-}
-
-function toEvent(r: EventDbRow): StoredEvent {
-  return { seq: r.seq, event: r.event, payload: JSON.parse(r.payload), audience: JSON.parse(r.audience) as EventAudience, atMs: r.at_ms };
-}
-
-const toQuestion = (r: { record: string }) => JSON.parse(r.record) as StoredQuestion;
-
-const questionParams = (q: StoredQuestion) => [q.id, q.sessionKey ?? null, q.status, q.expiresAtMs ?? null, q.createdAtMs, q.retiredAtMs ?? null, toJson(q)];
-
-const runParams = (r: RunRow) => [
-  r.runId,
-  r.sessionKey ?? null,
-  r.agentId,
-  r.recovery,
-  r.startedAtMs,
-  r.endedAtMs ?? null,
-  r.stopReason ?? null,
-  r.phase ?? null,
-  r.triggerMessageId ?? null,
-  r.parentRunId ?? null,
-  r.supersededAtMs ?? null,
-];
 
 /** NOTIFY channel names are identifiers: one per schema, so gateways on different schemas of a database stay apart. */
 export function channelFor(schema: string): string {
@@ -312,7 +215,7 @@ export function openPostgresStore(url: string): SharedStore {
     insertQuestion(question) {
       insert(
         `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        questionParams(question),
+        Object.values(questionColumns(question)),
       );
     },
     getQuestion(id) {
@@ -322,7 +225,7 @@ export function openPostgresStore(url: string): SharedStore {
     updateQuestion(question) {
       const r = q(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7 WHERE id = $1`,
-        questionParams(question),
+        Object.values(questionColumns(question)),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
     },
@@ -347,7 +250,7 @@ export function openPostgresStore(url: string): SharedStore {
     insertRun(run) {
       insert(
         `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        runParams(run),
+        Object.values(runColumns(run)),
       );
     },
     getRun(runId) {
@@ -358,7 +261,7 @@ export function openPostgresStore(url: string): SharedStore {
       const r = q(
         `UPDATE runs SET session_key = $2, agent_id = $3, recovery = $4, started_at_ms = $5, ended_at_ms = $6, stop_reason = $7,
          phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11 WHERE run_id = $1`,
-        runParams(run),
+        Object.values(runColumns(run)),
       );
       if (r.rowCount === 0) throw missingRow('run', run.runId);
     },
@@ -382,67 +285,7 @@ export function openPostgresStore(url: string): SharedStore {
       q(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
     },
 
-    onCommitted(fn) {
-      const offNotify = pg.onNotify((payload) => {
-        const seq = Number(payload);
-        if (Number.isSafeInteger(seq)) fn(seq);
-      });
-      const offListening = pg.onListening(() => fn(null));
-      return () => {
-        offNotify();
-        offListening();
-      };
-    },
-    acquireLease(name, holder, nowMs, untilMs) {
-      const r = q(
-        `INSERT INTO leases (name, holder, until_ms) VALUES ($1, $2, $4)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
-         WHERE leases.holder = excluded.holder OR leases.until_ms < $3
-         RETURNING holder`,
-        [name, holder, nowMs, untilMs],
-      );
-      return r.rowCount === 1;
-    },
-    releaseLease(name, holder) {
-      q(`DELETE FROM leases WHERE name = $1 AND holder = $2`, [name, holder]);
-    },
-    heartbeat(gatewayId, untilMs) {
-      q(`INSERT INTO gateways (id, alive_until_ms) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET alive_until_ms = excluded.alive_until_ms`, [
-        gatewayId,
-        untilMs,
-      ]);
-    },
-    clientConnected(identity, clientId, gatewayId) {
-      q(
-        `INSERT INTO presence (identity, client_id, gateway_id, connections, left_at_ms) VALUES ($1, $2, $3, 1, NULL)
-         ON CONFLICT (identity, client_id, gateway_id) DO UPDATE SET connections = presence.connections + 1, left_at_ms = NULL`,
-        [identity, clientId, gatewayId],
-      );
-    },
-    clientDisconnected(identity, clientId, gatewayId, atMs) {
-      q(
-        `UPDATE presence SET connections = GREATEST(connections - 1, 0),
-         left_at_ms = CASE WHEN connections <= 1 THEN $4 ELSE left_at_ms END
-         WHERE identity = $1 AND client_id = $2 AND gateway_id = $3`,
-        [identity, clientId, gatewayId, atMs],
-      );
-    },
-    clientAbsentSince(identity, clientId, nowMs) {
-      // A connection on a gateway that stopped renewing its heartbeat counts as gone since that heartbeat ran out.
-      const rows = q(
-        `SELECT p.connections, p.left_at_ms, g.alive_until_ms FROM presence p LEFT JOIN gateways g ON g.id = p.gateway_id
-         WHERE p.identity = $1 AND p.client_id = $2`,
-        [identity, clientId],
-      ).rows as { connections: number; left_at_ms: number | null; alive_until_ms: number | null }[];
-      let since = 0;
-      for (const r of rows) {
-        const alive = r.alive_until_ms !== null && r.alive_until_ms >= nowMs;
-        if (r.connections > 0 && alive) return null;
-        const left = r.connections > 0 ? (r.alive_until_ms ?? 0) : (r.left_at_ms ?? 0);
-        since = Math.max(since, left);
-      }
-      return since;
-    },
+    ...clusterMethods(pg),
 
     close() {
       transactions.closing();

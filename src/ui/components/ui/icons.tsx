@@ -32,6 +32,17 @@ export const SystemIcon = () => (
     <path d="M8 2.5v11A5.5 5.5 0 0 0 8 2.5Z" fill="currentColor" />
   </Icon>
 );
+export const CheckIcon = () => (
+  <Icon width="20" height="20">
+    <path d="M3.5 8.5 6.5 11.5 12.5 4.5" />
+  </Icon>
+);
+export const InfoIcon = () => (
+  <Icon width="20" height="20">
+    <circle cx="8" cy="8" r="6" />
+    <path d="M8 7.25V11M8 5h.01" />
+  </Icon>
+);
 
 /** A larger drawing for empty states: a question card above a composer line. */
 export const EmptyIllustration = () => (

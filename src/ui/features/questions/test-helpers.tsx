@@ -14,6 +14,7 @@ import { QuestionsSync } from './api/questions-sync.ts';
 import { useDockUiStore } from './stores/dock-ui.ts';
 import { useSkipsStore } from './stores/skips.ts';
 import '../../../testing/resize-observer.ts';
+import { Listeners } from '../../../lib/listeners.ts';
 
 
 type Handler = (payload: unknown, seq?: number) => void;
@@ -31,8 +32,8 @@ export type FakeClient = GatewayClient & {
  * saves nothing but answers like the gateway (a message id, the same one again for the same key).
  */
 export function fakeClient(identity = 'operator', status: ConnectionStatus = 'connected'): FakeClient {
-  const handlers = new Map<string, Set<Handler>>();
-  const stateHandlers = new Set<(s: ConnectionState) => void>();
+  const handlers = new Map<string, Listeners<Parameters<Handler>>>();
+  const stateHandlers = new Listeners<[ConnectionState]>();
   const sent = new Map<string, { messageId: string; seq: number }>();
   const request = vi.fn<RequestImpl>(async (method, params) => {
     if (method === 'question.resolve')
@@ -56,21 +57,19 @@ export function fakeClient(identity = 'operator', status: ConnectionStatus = 'co
     hello: { auth: { identity, role: 'operator', scopes: ['operator.admin'] } },
     state: { status, attempt: 0 } as ConnectionState,
     on(event: string, handler: Handler) {
-      if (!handlers.has(event)) handlers.set(event, new Set());
-      handlers.get(event)!.add(handler);
-      return () => handlers.get(event)!.delete(handler);
+      if (!handlers.has(event)) handlers.set(event, new Listeners());
+      return handlers.get(event)!.add(handler);
     },
     onHello: () => () => {},
     onState(handler: (s: ConnectionState) => void) {
-      stateHandlers.add(handler);
-      return () => stateHandlers.delete(handler);
+      return stateHandlers.add(handler);
     },
     emit(event: string, payload: unknown) {
-      for (const h of [...(handlers.get(event) ?? [])]) h(payload);
+      handlers.get(event)?.emit(payload);
     },
     setStatus(next: ConnectionStatus) {
       client.state = { status: next, attempt: 0 };
-      for (const h of [...stateHandlers]) h(client.state);
+      stateHandlers.emit(client.state);
     },
   };
   return client as unknown as FakeClient;

@@ -2,6 +2,7 @@
 import type { ConnectionState, ConnectionStatus } from '../../../client/client.ts';
 import { AskdockError, type ChatMessage, type EventName, type EventPayload, type MethodName } from '../../../protocol/index.ts';
 import type { ChannelLike, OutboxClient } from './outbox.ts';
+import { Listeners } from '../../../lib/listeners.ts';
 
 export type Call = {
   method: MethodName;
@@ -27,8 +28,8 @@ export class FakeClient implements OutboxClient {
   /** Errors the next chat.send calls answer with, in order (before any saving). */
   readonly failNext: AskdockError[] = [];
   private seq = 0;
-  private readonly stateHandlers = new Set<(s: ConnectionState) => void>();
-  private readonly chatHandlers = new Set<(p: EventPayload<'chat'>) => void>();
+  private readonly stateHandlers = new Listeners<[ConnectionState]>();
+  private readonly chatHandlers = new Listeners<[EventPayload<'chat'>]>();
 
   constructor(status: ConnectionStatus = 'connected') {
     this.state = { status, attempt: 0 };
@@ -39,15 +40,13 @@ export class FakeClient implements OutboxClient {
   }
 
   onState(handler: (s: ConnectionState) => void): () => void {
-    this.stateHandlers.add(handler);
-    return () => this.stateHandlers.delete(handler);
+    return this.stateHandlers.add(handler);
   }
 
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>, seq?: number) => void): () => void {
     if (event !== 'chat') return () => {};
     const h = handler as unknown as (p: EventPayload<'chat'>) => void;
-    this.chatHandlers.add(h);
-    return () => this.chatHandlers.delete(h);
+    return this.chatHandlers.add(h);
   }
 
   request = ((method: MethodName, params: unknown, opts: { signal?: AbortSignal } = {}) =>
@@ -117,7 +116,7 @@ export class FakeClient implements OutboxClient {
 
   setStatus(status: ConnectionStatus): void {
     this.state = { status, attempt: status === 'connected' ? 0 : this.state.attempt + 1 };
-    for (const h of [...this.stateHandlers]) h(this.state);
+    this.stateHandlers.emit(this.state);
   }
 
   drop(): void {
@@ -131,7 +130,7 @@ export class FakeClient implements OutboxClient {
   }
 
   emitChat(message: ChatMessage): void {
-    for (const h of [...this.chatHandlers]) h({ sessionKey: message.sessionKey, message, state: 'final' });
+    this.chatHandlers.emit({ sessionKey: message.sessionKey, message, state: 'final' });
   }
 }
 

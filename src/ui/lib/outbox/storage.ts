@@ -1,3 +1,4 @@
+import { wrap, type IDBPDatabase } from 'idb';
 import { OutboxRow } from './machine.ts';
 
 /** What one atomic change writes, and what it hands back to the caller. */
@@ -22,8 +23,6 @@ export interface OutboxStorage {
 export const OUTBOX_DB_NAME = 'askdock-outbox';
 const DB_VERSION = 1;
 const STORE = 'rows';
-/** Stands for "IndexedDB would not open": the call goes to the in-memory fallback instead. */
-const NONE: unique symbol = Symbol('no database');
 
 /** Rows that no longer read (an older shape, a hand edit in devtools) are skipped rather than breaking the outbox. */
 function readRow(raw: unknown): OutboxRow | undefined {
@@ -64,14 +63,15 @@ export function createMemoryStorage(): OutboxStorage {
   };
 }
 
-function openDatabase(factory: IDBFactory, name: string): Promise<IDBDatabase> {
+/** Opens through the given factory (idb's `openDB` knows only the global one), then hands the database to idb. */
+function openDatabase(factory: IDBFactory, name: string): Promise<IDBPDatabase> {
   return new Promise((resolve, reject) => {
     const req = factory.open(name, DB_VERSION);
     req.onupgradeneeded = () => {
       const db = req.result;
       if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
     };
-    req.onsuccess = () => resolve(req.result);
+    req.onsuccess = () => resolve(wrap(req.result));
     req.onerror = () => reject(req.error ?? new Error(`cannot open IndexedDB "${name}"`));
     req.onblocked = () => reject(new Error(`IndexedDB "${name}" is blocked by another tab holding an older version`));
   });
@@ -93,9 +93,10 @@ export function createOutboxStorage(options: StorageOptions = {}): OutboxStorage
   const name = options.dbName ?? OUTBOX_DB_NAME;
   let fallback: OutboxStorage | null = null;
   let closed = false;
-  let dbPromise: Promise<IDBDatabase | null> | null = null;
+  let dbPromise: Promise<IDBPDatabase | null> | null = null;
 
-  const db = (): Promise<IDBDatabase | null> => {
+  /** The open database, or null when IndexedDB would not open (the memory fallback takes the call). */
+  const db = (): Promise<IDBPDatabase | null> => {
     if (closed) return Promise.reject(new Error('outbox storage is closed'));
     dbPromise ??= openDatabase(factory, name).then(
       (opened) => {
@@ -114,62 +115,46 @@ export function createOutboxStorage(options: StorageOptions = {}): OutboxStorage
     return dbPromise;
   };
 
-  const withStore = async <T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | typeof NONE> => {
-    const opened = await db();
-    if (!opened) return NONE;
-    return new Promise<T>((resolve, reject) => {
-      const tx = opened.transaction(STORE, mode);
-      const req = work(tx.objectStore(STORE));
-      // Settles on the transaction, not the request: a write counts only once it is committed.
-      tx.oncomplete = () => resolve(req.result);
-      tx.onabort = () => reject(tx.error ?? req.error ?? new Error('outbox transaction aborted'));
-    });
-  };
-
   const storage: OutboxStorage = {
     get kind() {
       return fallback ? fallback.kind : 'indexeddb';
     },
     all: async () => {
-      const raws = await withStore('readonly', (s) => s.getAll());
-      return raws === NONE ? fallback!.all() : [...rowMap(raws).values()];
+      const opened = await db();
+      return opened ? [...rowMap(await opened.getAll(STORE)).values()] : fallback!.all();
     },
     get: async (id) => {
-      const raw = await withStore('readonly', (s) => s.get(id));
-      return raw === NONE ? fallback!.get(id) : readRow(raw);
+      const opened = await db();
+      return opened ? readRow(await opened.get(STORE, id)) : fallback!.get(id);
     },
     put: async (row) => {
-      const r = await withStore('readwrite', (s) => s.put(row));
-      if (r === NONE) await fallback!.put(row);
+      const opened = await db();
+      // idb's one-call writes settle once the transaction is committed, not when the request succeeds.
+      if (opened) await opened.put(STORE, row);
+      else await fallback!.put(row);
     },
     remove: async (id) => {
-      const r = await withStore('readwrite', (s) => s.delete(id));
-      if (r === NONE) await fallback!.remove(id);
+      const opened = await db();
+      if (opened) await opened.delete(STORE, id);
+      else await fallback!.remove(id);
     },
     transact: async <T>(change: (rows: ReadonlyMap<string, OutboxRow>) => StorageChange<T>): Promise<T> => {
       const opened = await db();
       if (!opened) return fallback!.transact(change);
-      return new Promise<T>((resolve, reject) => {
-        const tx = opened.transaction(STORE, 'readwrite');
-        const store = tx.objectStore(STORE);
-        let result: { value: T } | null = null;
-        const read = store.getAll();
-        read.onsuccess = () => {
-          let c: StorageChange<T>;
-          try {
-            c = change(rowMap(read.result));
-          } catch (err) {
-            tx.abort();
-            reject(err);
-            return;
-          }
-          for (const id of c.remove ?? []) store.delete(id);
-          for (const row of c.put ?? []) store.put(row);
-          result = { value: c.result };
-        };
-        tx.oncomplete = () => (result ? resolve(result.value) : reject(new Error('outbox transaction ended without a result')));
-        tx.onabort = () => reject(tx.error ?? new Error('outbox transaction aborted'));
-      });
+      const tx = opened.transaction(STORE, 'readwrite');
+      let c: StorageChange<T>;
+      try {
+        c = change(rowMap(await tx.store.getAll()));
+      } catch (err) {
+        tx.abort();
+        await tx.done.catch(() => {});
+        throw err;
+      }
+      // Queued before anything is awaited, so the read and the writes are one transaction.
+      const writes = [...(c.remove ?? []).map((id) => tx.store.delete(id)), ...(c.put ?? []).map((row) => tx.store.put(row))];
+      // Settles on the transaction, not the requests: a write counts only once it is committed.
+      await Promise.all([...writes, tx.done]);
+      return c.result;
     },
     close: () => {
       closed = true;

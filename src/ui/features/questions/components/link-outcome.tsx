@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome } from '../../../../answers/summary.ts';
+import { CheckIcon, InfoIcon } from '../../../components/ui/icons.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere } from '../lib/resolved-here.ts';
@@ -14,6 +16,24 @@ const WHY: Record<string, string> = {
   Cancelled: 'The agent that asked withdrew it.',
 };
 
+type NoticeProps = { title: string; text: string; done?: boolean; children?: ReactNode };
+
+/** The link page's card when there is nothing to answer: a mark, one heading, what it means, then the details. */
+export function LinkNotice({ title, text, done = false, children }: NoticeProps) {
+  return (
+    <article className="question-link" aria-labelledby="question-link-title">
+      <div className="ql-outcome">
+        <span className="ql-outcome-mark" data-tone={done ? 'ok' : undefined}>
+          {done ? <CheckIcon /> : <InfoIcon />}
+        </span>
+        <h1 id="question-link-title">{title}</h1>
+        <p className="muted">{text}</p>
+        {children}
+      </div>
+    </article>
+  );
+}
+
 /** An ended question: what this browser sent, or that it is no longer available, with its outcome beside the wording (U5, U7, U11). */
 export function LinkOutcome({ record }: { record: QuestionRecord }) {
   const identity = useHello()?.auth.identity;
@@ -23,16 +43,22 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
   if (!outcome) return null;
   const answered = record.status === 'answered';
   return (
-    <article className="question-link" aria-labelledby="question-link-title">
-      <h1 id="question-link-title">{ours ? (answered ? 'Answer sent' : 'Skipped') : 'Question not available'}</h1>
-      <p className="muted">{ours ? (answered ? 'Thanks: the agent has your answer.' : 'The agent continues on its own judgment.') : WHY[outcome]}</p>
+    <LinkNotice
+      title={ours ? (answered ? 'Answer sent' : 'Skipped') : 'Question not available'}
+      text={ours ? (answered ? 'Thanks: the agent has your answer.' : 'The agent continues on its own judgment.') : WHY[outcome]}
+      done={ours && answered}
+    >
       <section className="qd-summary" aria-label={`Question ${outcome.toLowerCase()}`} data-outcome={outcome}>
         <div className="qd-summary-head">
           <span className="qd-summary-outcome">{outcome}</span>
         </div>
         <SummaryAnswers record={record} readBack={undefined} answered={answered} />
       </section>
-      {record.sessionKey && <Link to={sessionPath(record.sessionKey)}>Open the conversation</Link>}
-    </article>
+      {record.sessionKey && (
+        <Link className="ql-conversation" to={sessionPath(record.sessionKey)}>
+          Open the conversation
+        </Link>
+      )}
+    </LinkNotice>
   );
 }

@@ -6,13 +6,21 @@ import { Link, sessionPath } from '../../../lib/router.tsx';
 import { useQuestion } from '../api/get-question.ts';
 import { draftActions } from '../stores/drafts.ts';
 import { LinkAnswerForm } from './link-answer-form.tsx';
-import { LinkOutcome } from './link-outcome.tsx';
+import { LinkOutcome, LinkNotice } from './link-outcome.tsx';
 import { TimeLeft } from './time-left.tsx';
 import '../questions.css';
 import '../question-link.css';
 
-/** `/q/<id>`: one question on its own page, answerable alone (U11). */
+/** `/q/<id>`: one question on its own page, answerable alone (U11), as one centred card. */
 export default function QuestionLinkPage({ id }: { id: string }) {
+  return (
+    <div className="ql-page">
+      <QuestionLinkCard id={id} />
+    </div>
+  );
+}
+
+function QuestionLinkCard({ id }: { id: string }) {
   const { record, gone, error, fetching, retry } = useQuestion(id);
   const ended = gone || (record !== undefined && record.status !== 'pending');
 
@@ -21,25 +29,17 @@ export default function QuestionLinkPage({ id }: { id: string }) {
     if (ended) draftActions().draftDiscarded(id);
   }, [ended, id]);
 
-  if (gone)
-    return (
-      <div className="empty-state">
-        <h1>Question not available</h1>
-        <p className="muted">This question no longer exists, or this sign-in cannot see it.</p>
-      </div>
-    );
+  if (gone) return <LinkNotice title="Question not available" text="This question no longer exists, or this sign-in cannot see it." />;
   if (record && record.status !== 'pending') return <LinkOutcome record={record} />;
   if (record) return <PendingQuestion record={record} refreshError={error} retrying={fetching} onRetry={retry} />;
   if (error && !fetching)
     return (
-      <div className="empty-state">
-        <h1>Could not load the question</h1>
+      <LinkNotice title="Could not load the question" text="Anything you typed for it is kept.">
         <p className="inline-error" role="alert">
           {errorMessage(error)}
         </p>
-        <p className="muted">Anything you typed for it is kept.</p>
         <Button onClick={retry}>Retry</Button>
-      </div>
+      </LinkNotice>
     );
   return <p className="muted page-note">Loading the question…</p>;
 }
@@ -49,20 +49,26 @@ type PendingProps = { record: QuestionRecord; refreshError: Error | null; retryi
 function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingProps) {
   const title = record.questions.map((q) => q.header).join(' · ');
   return (
-    <article className="question-link" aria-labelledby="question-link-title">
+    <article className="question-link" aria-labelledby="question-link-title" data-mode={record.mode}>
       <header className="ql-head">
-        <h1 id="question-link-title">{title}</h1>
-        <p className="muted">
-          Asked by {record.askedBy}
-          {record.mode === 'async' ? ' (no rush: the agent is not waiting)' : ''}
+        <p className="ql-meta">
+          <span>Asked by {record.askedBy}</span>
+          {record.mode === 'async' && <span>(no rush: the agent is not waiting)</span>}
           {record.mode === 'blocking' && record.expiresAtMs !== null && (
             <>
-              {' · '}
+              <span className="ql-meta-sep" aria-hidden="true">
+                ·
+              </span>
               <TimeLeft expiresAtMs={record.expiresAtMs} />
             </>
           )}
         </p>
-        {record.sessionKey && <Link to={sessionPath(record.sessionKey)}>Open the conversation</Link>}
+        <h1 id="question-link-title">{title}</h1>
+        {record.sessionKey && (
+          <Link className="ql-conversation" to={sessionPath(record.sessionKey)}>
+            Open the conversation
+          </Link>
+        )}
       </header>
       {refreshError && (
         <div className="ql-banner" role="alert">

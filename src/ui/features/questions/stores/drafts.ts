@@ -5,6 +5,7 @@ import { own, type Answers } from '../../../../protocol/index.ts';
 import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../../answers/collect.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
+import { newId } from '../../../../lib/ids.ts';
 
 /**
  * One draft per question record, shared by the dock and the link page `/q/<id>`: what is typed in one shows in the
@@ -74,10 +75,7 @@ type DraftsState = Persisted & { actions: Actions };
 const emptyDraft = (): Draft => ({ items: {}, step: 0, touchedAtMs: Date.now() });
 const empty = (): Persisted => ({ drafts: {}, sent: {} });
 
-function newResolutionId(): string {
-  const c = globalThis.crypto;
-  return `ui-${c?.randomUUID ? c.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36)}`;
-}
+const newResolutionId = () => `ui-${newId()}`;
 
 /** Drops stale drafts and keeps the newest sent marks, so storage stays small. */
 function tidy(state: Persisted, now = Date.now()): Persisted {

@@ -1,0 +1,155 @@
+/** The SDK's asking (T1-T5, Q9, Q11): question.request with a client-chosen id, waiting in slices, and cancelling on abort. */
+import type { GatewayClient } from '../client/client.ts';
+import { newId } from '../lib/ids.ts';
+import { AskdockError } from '../protocol/index.ts';
+import { toAskUserResult, type AskUserCall, type AskUserResult } from './ask-user.ts';
+
+export type AskOptions = {
+  sessionKey?: string;
+  runId?: string;
+  /** Aborting cancels the pending question at the gateway at once (T5) and rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** Needs operator.admin or operator.questions to answer (A3). */
+  privileged?: boolean;
+  /** A question id of your own (1..128 of A-Z a-z 0-9 _ . : -); a random one otherwise. */
+  id?: string;
+  /**
+   * In a session shared by several of this identity's askers (T6), wait for the session's pending blocking question
+   * to end (Q11) and then ask, instead of failing with QUESTION_PENDING.
+   */
+  waitTurn?: boolean;
+  /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
+  onAsked?: (asked: Asked) => void;
+};
+
+export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
+
+export type Asked = { id: string; expiresAtMs: number | null };
+
+/** How long one question.waitAnswer holds at the gateway before the SDK asks again. */
+const WAIT_SLICE_MS = 20_000;
+/** Extra time a wait may take on the wire before the client gives up on that one request. */
+const WAIT_SLACK_MS = 15_000;
+/** T5 asks for the cancel to reach the gateway within a second; wait about that long for its answer. */
+const CANCEL_WAIT_MS = 1_000;
+
+export function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const err = new Error(reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+function isRetryable(err: unknown): boolean {
+  return err instanceof AskdockError && err.code === 'UNAVAILABLE' && err.retryable === true;
+}
+
+export function newQuestionId(): string {
+  return `q-${newId()}`;
+}
+
+/** Settles like `promise`, or rejects at once with an AbortError when `signal` aborts first (the caller cleans up). */
+export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Q11 with `waitTurn`: the session's blocking question is this identity's own, so it may wait for it to end. */
+export async function requestInTurn(client: GatewayClient, id: string, call: AskUserCall, opts: AskOptions): Promise<Asked> {
+  for (;;) {
+    try {
+      return await requestQuestion(client, id, call, 'blocking', opts);
+    } catch (err) {
+      const first = err instanceof AskdockError && err.code === 'QUESTION_PENDING' ? (err.details as { id?: string } | undefined)?.id : undefined;
+      if (!opts.waitTurn || first === undefined || first === id) throw err;
+      try {
+        await waitForAnswer(client, first, opts.signal);
+      } catch (waitErr) {
+        if (opts.signal?.aborted) throw waitErr;
+        throw err;
+      }
+    }
+  }
+}
+
+/** question.request with a client-chosen id, retried over reconnects. */
+export async function requestQuestion(
+  client: GatewayClient,
+  id: string,
+  call: AskUserCall,
+  mode: 'blocking' | 'async',
+  opts: AsyncAskOptions,
+): Promise<Asked> {
+  const params = {
+    id,
+    mode,
+    questions: call.questions,
+    ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
+    ...(opts.runId ? { runId: opts.runId } : {}),
+    ...(opts.privileged ? { privileged: true } : {}),
+    // Async questions wait for their answer forever unless a timeout was asked for (Q3).
+    ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.request('question.request', params);
+    } catch (err) {
+      // The gateway answers a repeat of the same ask with the same record, so retrying after a drop never asks twice.
+      if (!isRetryable(err) || attempt >= 5) throw err;
+      await client.ready(60_000);
+    }
+  }
+}
+
+/** question.waitAnswer in slices until the question ends; a wait cut by a reconnect is simply asked again. */
+export async function waitForAnswer(client: GatewayClient, id: string, signal?: AbortSignal): Promise<AskUserResult> {
+  for (;;) {
+    let wait;
+    try {
+      wait = await client.request(
+        'question.waitAnswer',
+        { id, timeoutMs: WAIT_SLICE_MS },
+        { timeoutMs: WAIT_SLICE_MS + WAIT_SLACK_MS, signal },
+      );
+    } catch (err) {
+      // A wait that outlived a slow reconnect is simply asked again; the question is still the same one.
+      if (isRetryable(err) && !signal?.aborted) continue;
+      throw err;
+    }
+    const result = toAskUserResult(wait.status, wait.answers);
+    if (result) return result;
+  }
+}
+
+/** Withdraws a pending question (status `cancelled`). Resolves false when it had already ended or is unknown. */
+export async function cancelQuestion(client: GatewayClient, id: string, reason: string, timeoutMs = CANCEL_WAIT_MS): Promise<boolean> {
+  const sent = client.request('question.resolve', { id, cancel: true, reason }, { timeoutMs: 30_000 });
+  // The request stays queued across a reconnect; the caller only waits about a second for its answer.
+  sent.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+  try {
+    const r = await Promise.race([sent, late]);
+    return r !== 'late' && r.status === 'cancelled';
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

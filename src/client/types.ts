@@ -1,0 +1,47 @@
+import type { AnyEvent, ClientMode, HelloOk } from '../protocol/index.ts';
+
+/** The subset of the WebSocket API both the browser and the `ws` package provide. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+}
+export type SocketFactory = (url: string) => SocketLike;
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'closed';
+export type ConnectionState = {
+  status: ConnectionStatus;
+  /** Failed attempts since the last good connection. */
+  attempt: number;
+  /** When the next attempt starts, while reconnecting. */
+  nextAttemptAtMs?: number;
+  lastError?: { code: string; message: string };
+};
+
+export type GatewayClientOptions = {
+  /**
+   * ws://host:port/ws (http(s) URLs are turned into ws(s) and get /ws). Several gateways (D4): a list, or one string
+   * with commas (`ws://a:7420,ws://b:7420`); the client moves to the next one whenever a connection fails or drops.
+   */
+  url: string | readonly string[];
+  token: string;
+  client: { id?: string; name: string; version?: string; platform?: string; mode: ClientMode };
+  socket?: SocketFactory;
+  requestTimeoutMs?: number;
+  reconnect?: boolean;
+  backoff?: { initialMs?: number; maxMs?: number };
+  /** Resume by cursor after a reconnect (R2). */
+  resume?: boolean;
+  /** Cursor to resume from on the very first connect (e.g. kept across a page reload). */
+  initialCursor?: number;
+};
+
+export type RequestOptions = { timeoutMs?: number; signal?: AbortSignal };
+
+export type HelloHandler = (hello: HelloOk) => void;
+export type AnyHandler = (e: AnyEvent) => void;
+

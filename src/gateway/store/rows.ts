@@ -1,0 +1,126 @@
+import type { ChatMessage, EventName, MessageRole, Phase, Session, StopReason } from '../../protocol/index.ts';
+import { shapeMessage, shapeRun, shapeSessionRow, toJson } from './shape.ts';
+import type { EventAudience, RunRow, StoredEvent, StoredQuestion } from './types.ts';
+
+/*
+ * The SQL stores' rows (SQLite and PostgreSQL share the column names) and their mapping to and from the Store's types,
+ * written once: a column added here shows in both.
+ */
+
+export type SessionDbRow = {
+  key: string;
+  title: string;
+  created_by: string;
+  agent_id: string | null;
+  created_at_ms: number;
+  last_message_at_ms: number | null;
+  /** A COUNT: PostgreSQL hands it over as a string. */
+  pending: number | string;
+};
+export type MessageDbRow = {
+  id: string;
+  session_key: string;
+  seq: number;
+  role: MessageRole;
+  text: string;
+  author_id: string;
+  run_id: string | null;
+  reply_to: string | null;
+  created_at_ms: number;
+};
+export type RunDbRow = {
+  run_id: string;
+  session_key: string | null;
+  agent_id: string;
+  /** SQLite keeps booleans as 0/1. */
+  recovery: number | boolean;
+  started_at_ms: number;
+  ended_at_ms: number | null;
+  stop_reason: StopReason | null;
+  phase: Phase | null;
+  trigger_message_id: string | null;
+  parent_run_id: string | null;
+  superseded_at_ms: number | null;
+};
+export type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
+
+export const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
+  (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
+
+export function toSession(r: SessionDbRow): Session {
+  const row = shapeSessionRow({
+    key: r.key,
+    title: r.title,
+    createdBy: r.created_by,
+    agentId: r.agent_id,
+    createdAtMs: r.created_at_ms,
+    lastMessageAtMs: r.last_message_at_ms,
+  });
+  return { ...row, pendingQuestions: Number(r.pending) };
+}
+
+export function toMessage(r: MessageDbRow): ChatMessage {
+  return shapeMessage({
+    id: r.id,
+    sessionKey: r.session_key,
+    role: r.role,
+    text: r.text,
+    authorId: r.author_id,
+    runId: r.run_id,
+    replyTo: r.reply_to === null ? null : JSON.parse(r.reply_to),
+    createdAtMs: r.created_at_ms,
+    seq: r.seq,
+  });
+}
+
+export function toRun(r: RunDbRow): RunRow {
+  return shapeRun({
+    runId: r.run_id,
+    sessionKey: r.session_key,
+    agentId: r.agent_id,
+    recovery: r.recovery === true || r.recovery === 1,
+    startedAtMs: r.started_at_ms,
+    endedAtMs: r.ended_at_ms,
+    stopReason: r.stop_reason,
+    phase: r.phase,
+    triggerMessageId: r.trigger_message_id,
+    parentRunId: r.parent_run_id,
+    supersededAtMs: r.superseded_at_ms,
+  });
+}
+
+export function toEvent(r: EventDbRow): StoredEvent {
+  return { seq: r.seq, event: r.event, payload: JSON.parse(r.payload), audience: JSON.parse(r.audience) as EventAudience, atMs: r.at_ms };
+}
+
+export const toQuestion = (r: { record: string }) => JSON.parse(r.record) as StoredQuestion;
+
+/** A question's columns, in table order (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record). */
+export function questionColumns(q: StoredQuestion) {
+  return {
+    id: q.id,
+    sessionKey: q.sessionKey ?? null,
+    status: q.status,
+    expiresAtMs: q.expiresAtMs ?? null,
+    createdAtMs: q.createdAtMs,
+    retiredAtMs: q.retiredAtMs ?? null,
+    record: toJson(q),
+  };
+}
+
+/** A run's columns, in table order; `recovery` as a boolean (SQLite wants it as 0/1). */
+export function runColumns(run: RunRow) {
+  return {
+    runId: run.runId,
+    sessionKey: run.sessionKey ?? null,
+    agentId: run.agentId,
+    recovery: run.recovery,
+    startedAtMs: run.startedAtMs,
+    endedAtMs: run.endedAtMs ?? null,
+    stopReason: run.stopReason ?? null,
+    phase: run.phase ?? null,
+    triggerMessageId: run.triggerMessageId ?? null,
+    parentRunId: run.parentRunId ?? null,
+    supersededAtMs: run.supersededAtMs ?? null,
+  };
+}

@@ -1,0 +1,135 @@
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
+
+/**
+ * Schema steps, applied in order; `PRAGMA user_version` holds how many ran. Append new steps, never edit old ones.
+ * Tables with an `n INTEGER PRIMARY KEY` use it as a stable insertion order (a plain rowid may change on VACUUM).
+ */
+const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE sessions (
+        n INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        last_message_at_ms INTEGER
+      );
+      CREATE TABLE messages (
+        n INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        session_key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        author_id TEXT NOT NULL,
+        run_id TEXT,
+        reply_to TEXT,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX messages_by_session ON messages (session_key, seq, n);
+      CREATE TABLE idempotency (
+        identity TEXT NOT NULL,
+        key TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (identity, key)
+      ) WITHOUT ROWID;
+      CREATE TABLE questions (
+        n INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        session_key TEXT,
+        status TEXT NOT NULL,
+        expires_at_ms INTEGER,
+        created_at_ms INTEGER NOT NULL,
+        retired_at_ms INTEGER,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX questions_by_session ON questions (session_key, status);
+      CREATE INDEX questions_by_created ON questions (created_at_ms, n);
+      CREATE INDEX questions_pending_expiry ON questions (expires_at_ms) WHERE status = 'pending';
+      CREATE TABLE runs (
+        n INTEGER PRIMARY KEY,
+        run_id TEXT NOT NULL UNIQUE,
+        session_key TEXT,
+        agent_id TEXT NOT NULL,
+        recovery INTEGER NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        ended_at_ms INTEGER,
+        stop_reason TEXT,
+        phase TEXT,
+        trigger_message_id TEXT
+      );
+      CREATE INDEX runs_active ON runs (session_key) WHERE ended_at_ms IS NULL;
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        event TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `),
+  // Pending questions in creation order without walking every question ever asked (snapshots, run ends, Q11).
+  (db) => db.exec(`CREATE INDEX questions_pending ON questions (created_at_ms, n) WHERE status = 'pending';`),
+  // A6: the agent a session is bound to (NULL for sessions made before binding), and sessions.create's idempotency keys.
+  (db) =>
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN agent_id TEXT;
+      CREATE TABLE session_keys (
+        identity TEXT NOT NULL,
+        key TEXT NOT NULL,
+        session_key TEXT NOT NULL,
+        PRIMARY KEY (identity, key)
+      ) WITHOUT ROWID;
+    `),
+  // RU1 subagent runs, RU2 superseded runs, K1 secret requests and encrypted secrets (ciphertext only).
+  (db) =>
+    db.exec(`
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      ALTER TABLE runs ADD COLUMN superseded_at_ms INTEGER;
+      CREATE TABLE secret_requests (
+        n INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX secret_requests_by_status ON secret_requests (status, created_at_ms, n);
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        ciphertext TEXT NOT NULL,
+        stored_by TEXT NOT NULL,
+        request_id TEXT,
+        stored_at_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `),
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database at `file` to SCHEMA_VERSION, one step per write transaction; refuses a newer schema. */
+export function migrate(db: Db, file: string): void {
+  const step = db.transaction((version: number) => {
+    // Read again inside the write lock: another process may have migrated meanwhile.
+    if ((db.pragma('user_version', { simple: true }) as number) !== version) return;
+    MIGRATIONS[version](db);
+    db.pragma(`user_version = ${version + 1}`);
+  });
+  for (;;) {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new Error(
+        `${file} has schema version ${version}, newer than this askdock knows (${MIGRATIONS.length}); upgrade askdock or use another database file`,
+      );
+    }
+    if (version === MIGRATIONS.length) return;
+    step.immediate(version);
+  }
+}
