@@ -1,3 +1,4 @@
+import type { CrossGateway } from './gateway-cross.ts';
 import type { GatewayMemory } from './gateway-memory.ts';
 import type { GatewayRun } from './gateway-runs.ts';
 import { ratio } from './lib/stats.ts';
@@ -17,7 +18,11 @@ export type Results = {
   gatewayMemory?: GatewayMemory;
   gatewayRuns?: GatewayRun[];
   scale?: ScaleFigures;
+  crossGateway?: CrossGateway;
 };
+
+/** D2: cross-gateway p99 within 2x of same-gateway p99. */
+export const CROSS_GATEWAY_AIM = 2;
 
 const kb = (x: number) => `${x.toFixed(1)} KB`;
 const mb = (x: number) => `${x.toFixed(1)} MB`;
@@ -113,6 +118,22 @@ function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | und
   return rows;
 }
 
+function crossGatewayRows(c: CrossGateway): Row[] {
+  const s = `Two gateways on one PostgreSQL (${c.database})`;
+  const r99 = ratio(c.cross.p99, c.same.p99);
+  return [
+    {
+      section: s,
+      figure: `question round trip, answerer on the other gateway, p50 / p99, n=${c.cross.n}`,
+      measured: pair(c.cross.p50, c.cross.p99),
+      baseline: `same gateway ${pair(c.same.p50, c.same.p99)}`,
+      ratio: times(r99),
+      aim: `p99 within ${CROSS_GATEWAY_AIM}x of same`,
+      met: r99 <= CROSS_GATEWAY_AIM,
+    },
+  ];
+}
+
 export function buildRows(r: Results): Row[] {
   return [
     ...(r.question ? questionRows(r.question) : []),
@@ -120,5 +141,6 @@ export function buildRows(r: Results): Row[] {
     ...loadRows(r.bundle, r.firstLoad),
     ...gatewayRows(r.gatewayMemory, r.gatewayRuns),
     ...(r.scale ? scaleRows(r.scale) : []),
+    ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
   ];
 }

@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
+ * `cross` runs two gateways on PostgreSQL (ASKDOCK_BENCH_POSTGRES_URL, else a throwaway server from Debian's binaries).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -13,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { firstLoadKb } from './bundle-size.ts';
+import { measureCrossGateway } from './gateway-cross.ts';
 import { measureGatewayMemory } from './gateway-memory.ts';
 import { runGatewayBench } from './gateway-runs.ts';
 import { measureScale } from './scale.ts';
@@ -28,7 +30,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway', 'scale'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -95,6 +97,15 @@ if (only.has('gateway')) {
 }
 
 if (only.has('scale')) results.scale = await measureScale(step);
+
+if (only.has('cross')) {
+  step('two gateways on PostgreSQL: 200 round trips answered on the same gateway, 200 on the other, alternating');
+  try {
+    results.crossGateway = await measureCrossGateway(200);
+  } catch (err) {
+    process.stderr.write(`bench: the two-gateway row failed: ${(err as Error).message}\n`);
+  }
+}
 
 load.end = loadavg()[0];
 const rows = withTrend(buildRows(results), readHistory(values.history));

@@ -25,10 +25,8 @@ export type BenchGatewayOptions = {
   seed?: (dbFile: string) => void;
 };
 
-/** `askdock gateway` as a child on a fresh SQLite file, with known tokens and a rate limit no benchmark reaches. */
-export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise<BenchGateway> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'askdock-bench-'));
-  opts.seed?.(join(dir, 'bench.db'));
+/** An operator and an agent with fresh tokens, and a rate limit no benchmark reaches. */
+export function benchIdentities(): { config: GatewayConfig; operatorToken: string; agentToken: string } {
   const operatorToken = `op-${randomBytes(12).toString('hex')}`;
   const agentToken = `agent-${randomBytes(12).toString('hex')}`;
   const config: GatewayConfig = {
@@ -38,6 +36,14 @@ export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise
     ],
     policy: { rateLimit: { burst: 1_000_000, perSecond: 1_000_000 } },
   };
+  return { config, operatorToken, agentToken };
+}
+
+/** `askdock gateway` as a child on a fresh SQLite file, with known tokens and a rate limit no benchmark reaches. */
+export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise<BenchGateway> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'askdock-bench-'));
+  opts.seed?.(join(dir, 'bench.db'));
+  const { config, operatorToken, agentToken } = benchIdentities();
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(config));
   const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);

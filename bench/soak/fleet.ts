@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { GatewayConfig } from '../../src/gateway/config.ts';
-import { startThrowawayPostgres } from '../../src/testing/postgres-server.ts';
 import { RestartableGateway } from '../../src/testing/restartable-gateway.ts';
+import { openRunSchema } from '../lib/postgres-schema.ts';
 
 /**
  * The gateways a soak runs against: one on a SQLite file (the default), or `count` on one PostgreSQL database (D2),
@@ -24,33 +22,23 @@ export class Fleet {
       const gateway = await RestartableGateway.start(config);
       return new Fleet([gateway], 'SQLite', () => gateway.close());
     }
-    let server: { url: string; stop(): void } | undefined;
-    if (db === undefined) {
-      say('starting a throwaway PostgreSQL');
-      server = await startThrowawayPostgres();
-    }
-    const base = db ?? server!.url;
-    const schema = `askdock_soak_${randomBytes(4).toString('hex')}`;
-    await admin(base, `CREATE SCHEMA ${schema}`);
-    const url = new URL(base);
-    url.searchParams.set('options', `-c search_path=${schema}`);
+    if (db === undefined) say('starting a throwaway PostgreSQL');
+    const schema = await openRunSchema(db, 'askdock_soak');
     const dir = mkdtempSync(join(tmpdir(), 'askdock-soak-'));
     const gateways: RestartableGateway[] = [];
     const cleanup = async () => {
       await Promise.all(gateways.map((g) => g.close()));
       rmSync(dir, { recursive: true, force: true });
-      if (server) server.stop();
-      else await admin(base, `DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch((err: Error) => say(`dropping schema ${schema} failed: ${err.message}`));
+      await schema.drop().catch((err: Error) => say(`dropping the soak's schema failed: ${err.message}`));
     };
     try {
       // One after the other: the first creates the tables, the others find them.
-      for (let i = 0; i < count; i++) gateways.push(await RestartableGateway.start(config, { dir, db: url.toString() }));
+      for (let i = 0; i < count; i++) gateways.push(await RestartableGateway.start(config, { dir, db: schema.url }));
     } catch (err) {
       await cleanup();
       throw err;
     }
-    const shown = base.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
-    return new Fleet(gateways, `PostgreSQL ${server ? '(throwaway) ' : ''}${shown}, schema ${schema}`, cleanup);
+    return new Fleet(gateways, schema.where, cleanup);
   }
 
   get running(): boolean {
@@ -65,15 +53,5 @@ export class Fleet {
 
   close(): Promise<void> {
     return this.cleanup();
-  }
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
   }
 }

@@ -41,11 +41,15 @@ type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 export class EventHub {
   /** Each subscriber with the newest seq it already has (from its snapshot or replay): older events are not sent again. */
   private readonly subscribers = new Map<Subscriber, number>();
-  /** In-process listeners (the channels): every committed event, unfiltered; each decides what it may use. */
+  /** In-process listeners: every event this gateway committed, unfiltered; each decides what it may use. */
   private readonly listeners = new Listeners<[StoredEvent]>();
+  /** In-process listeners of every committed event, this gateway's and (shared database) the others' (the channels). */
+  private readonly allListeners = new Listeners<[StoredEvent]>();
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
+  /** Parts of this turn's group already committed (or lost) early, for another gateway of this process; settled with it. */
+  private early: { group: Group; committed: boolean }[] = [];
   /**
    * D2, on a database several gateways share: the newest seq fanned out here. Events then go out from the database in
    * seq order, this gateway's and the others' alike, so a client's cursor never passes an event it did not get.
@@ -72,9 +76,14 @@ export class EventHub {
     if (isSharedStore(store)) {
       this.fanned = store.latestSeq();
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
-      this.unlisten = store.onCommitted((seq) => {
+      const offCommitted = store.onCommitted((seq) => {
         if (seq === null || seq > this.fanned) this.queueCatchUp();
       });
+      const offEarly = store.onGroupCommittedEarly((committed) => this.committedEarly(committed));
+      this.unlisten = () => {
+        offCommitted();
+        offEarly();
+      };
     }
   }
 
@@ -107,6 +116,7 @@ export class EventHub {
           this.fanned = ev.seq;
           this.fanOut(ev);
           this.runHook('hearing an event', () => this.heard(ev));
+          this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
         }
         if (page.length < pageSize) return;
       }
@@ -124,6 +134,11 @@ export class EventHub {
   /** Calls `fn` with every event once it is committed; returns the unsubscribe. */
   listen(fn: (ev: StoredEvent) => void): () => void {
     return this.listeners.add(fn);
+  }
+
+  /** Calls `fn` with every committed event, from any gateway of a shared database; returns the unsubscribe. */
+  listenAll(fn: (ev: StoredEvent) => void): () => void {
+    return this.allListeners.add(fn);
   }
 
   remove(sub: Subscriber): void {
@@ -168,16 +183,51 @@ export class EventHub {
     else fn(true);
   }
 
+  /**
+   * The store committed this turn's group so far, early (in-process.ts). What it held is settled with the rest of
+   * the turn, not now: another gateway is in the middle of a statement, and hooks may write.
+   */
+  private committedEarly(committed: boolean): void {
+    const group = this.grouped;
+    if (!group) return;
+    if (!committed) {
+      this.log.error({ events: group.events.length }, 'committing events failed: the changes of this turn so far are undone');
+      this.onRollback();
+    }
+    this.early.push({ group, committed });
+    this.grouped = { ...noChanges(), waiting: [] };
+  }
+
   /** Ends the group (the end of a turn, or a shutdown): commit, fan out its events, run its after-hooks, then `whenDurable`. */
   settle(): void {
     const group = this.grouped;
-    if (!group) return;
+    if (!group && this.early.length === 0) return;
     this.grouped = null;
-    let committed = true;
+    const parts = this.early.splice(0);
+    if (group) parts.push({ group, committed: this.commitGroup(group) });
+    if (this.shared && parts.some((p) => p.committed)) this.catchUp();
+    for (const { group: part, committed } of parts) {
+      if (committed) {
+        if (!this.shared)
+          for (const ev of part.events) {
+            this.fanOut(ev);
+            this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
+          }
+        // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
+        this.listeners.each((fn) => {
+          for (const ev of part.events) this.runHook('event listener', () => fn(ev));
+        });
+        for (const fn of part.after) this.runHook('after-commit hook', () => fn());
+      }
+      for (const fn of part.waiting) this.runHook('answer after commit', () => fn(committed));
+    }
+  }
+
+  private commitGroup(group: Group): boolean {
     try {
       this.store.commitGroup();
+      return true;
     } catch (err) {
-      committed = false;
       this.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
       try {
         this.store.rollbackGroup();
@@ -185,17 +235,8 @@ export class EventHub {
         this.log.error({ err: undoErr }, 'rolling back failed');
       }
       this.onRollback();
+      return false;
     }
-    if (committed) {
-      if (this.shared) this.catchUp();
-      else for (const ev of group.events) this.fanOut(ev);
-      // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
-      this.listeners.each((fn) => {
-        for (const ev of group.events) this.runHook('event listener', () => fn(ev));
-      });
-      for (const fn of group.after) this.runHook('after-commit hook', () => fn());
-    }
-    for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));
   }
 
   private runHook(what: string, fn: () => void): void {

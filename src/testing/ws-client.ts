@@ -49,9 +49,10 @@ export class TestClient {
     ws.on('message', (data) => this.onFrame(data.toString()));
   }
 
-  static open(wsUrl: string): Promise<TestClient> {
+  /** `headers`: extra upgrade headers, e.g. the public Host a proxy in front is reached by. */
+  static open(wsUrl: string, headers?: Record<string, string>): Promise<TestClient> {
     return new Promise((ok, fail) => {
-      const ws = new WebSocket(wsUrl);
+      const ws = new WebSocket(wsUrl, headers ? { headers } : undefined);
       const client = new TestClient(ws);
       ws.once('open', () => ok(client));
       ws.once('error', fail);

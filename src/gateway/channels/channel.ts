@@ -11,12 +11,14 @@ import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelOutbox } from './outbox.ts';
 import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost } from './render.ts';
-import type { ChannelAdapter, ChannelSink, Inbound, Press, PressReply } from './types.ts';
+import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
   users: Record<string, string>;
   log: (line: string) => void;
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** Several gateways: false once this gateway may have lost the channel's lease; nothing is posted then (channels.ts). */
+  mayPost?: () => boolean;
 };
 
 /**
@@ -26,7 +28,8 @@ export type ChannelOptions = {
  */
 export class Channel implements ChannelSink {
   readonly bindings: ChannelBindings;
-  readonly outbox: ChannelOutbox;
+  /** Replaced when the channel is released (another gateway took it over): what waited is that gateway's to post. */
+  outbox: ChannelOutbox;
   private readonly surface: string;
   /** Inbound work runs one at a time, so a conversation's first two messages make one session. */
   private inbound: Promise<unknown> = Promise.resolve();
@@ -43,18 +46,46 @@ export class Channel implements ChannelSink {
   ) {
     this.surface = `channel:${adapter.name}`;
     this.bindings = new ChannelBindings(core, adapter.name);
-    this.outbox = new ChannelOutbox({ ...opts.retry, log: (line) => this.log(line) });
+    this.outbox = this.newOutbox();
+  }
+
+  private newOutbox(): ChannelOutbox {
+    return new ChannelOutbox({ ...this.opts.retry, log: (line) => this.log(line) });
+  }
+
+  /** Before each post or edit: a gateway whose lease may have run out leaves it to the one that took the channel over. */
+  private checkLease(): void {
+    if (this.opts.mayPost && !this.opts.mayPost()) throw new ChannelApiError('this gateway may no longer hold the channel lease');
   }
 
   private log(line: string): void {
     this.opts.log(`askdock channel ${this.adapter.name}: ${line}`);
   }
 
-  /** Listens before connecting, so nothing asked meanwhile is missed; then queues what a restart left unposted. */
+  /**
+   * Listens before connecting, so nothing asked meanwhile is missed; then queues what a restart (or the gateway that
+   * ran the channel before) left unposted. It hears every gateway's events: with several on one database, the one
+   * running the channel posts what was asked through any of them.
+   */
   attach(): void {
     if (this.unlisten) return;
-    this.unlisten = this.core.hub.listen((ev) => this.onEvent(ev));
+    this.unlisten = this.core.hub.listenAll((ev) => this.onEvent(ev));
     this.recover();
+  }
+
+  /** Webhook deliveries only (several gateways: this one does not run the channel, but the load balancer may pick it). */
+  acceptWebhooks(): void {
+    this.adapter.acceptWebhooks?.(this);
+  }
+
+  /** Another gateway runs the channel now: stop reading and posting, keep answering webhooks. */
+  async release(): Promise<void> {
+    this.unlisten?.();
+    this.unlisten = null;
+    this.outbox.stop();
+    this.outbox = this.newOutbox();
+    await this.adapter.stop();
+    this.acceptWebhooks();
   }
 
   /** Connects the platform; the outbox keeps retrying its posts meanwhile. */
@@ -258,6 +289,7 @@ export class Channel implements ChannelSink {
       const posted = this.bindings.post(q.id);
       const conversation = posted?.conversation ?? this.bindings.conversationOf(q.sessionKey);
       if (!conversation) return;
+      this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
         const ref = await this.adapter.post(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name));
@@ -271,6 +303,7 @@ export class Channel implements ChannelSink {
 
   private say(conversation: string, text: string, forceReply = false): void {
     this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
+      this.checkLease();
       await this.adapter.post(conversation, { text, buttons: [], ...(forceReply ? { forceReply: true } : {}) });
     });
   }

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
+import { LEASE_MS, RENEW_EVERY_MS } from '../duties.ts';
+import { isSharedStore, type SharedStore } from '../store/postgres/store.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
@@ -33,37 +35,105 @@ export class Channels {
   private readonly routes = new Map<string, ChannelRoute>();
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** D3 for channels, on a database several gateways share: the channels this gateway holds the lease of and runs. */
+  private readonly held = new Set<Channel>();
+  /** When each held lease was last renewed (before the call: the lease lasts LEASE_MS from then at least). */
+  private readonly renewedAt = new Map<Channel, number>();
+  private leaseTimer: NodeJS.Timeout | null = null;
 
-  private constructor(private readonly opts: ChannelsOptions) {}
+  private constructor(
+    private readonly opts: ChannelsOptions,
+    private readonly shared: { store: SharedStore; gatewayId: string } | null,
+  ) {}
 
   static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
-    const out = new Channels(opts);
+    const out = new Channels(opts, isSharedStore(core.store) ? { store: core.store, gatewayId: core.gatewayId } : null);
     for (const name of ['telegram', 'slack', 'discord'] as const) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);
       const adapter = await adapterFor(name, channels, log);
       const users = channels[name]?.users;
       if (!adapter || !users) continue;
       const caller = new ChannelCaller(core, config, `channel:${name}`, opts.checkFrames);
-      out.list.push(new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}) }));
+      const mayPost = out.shared ? () => out.mayPost(channel) : undefined;
+      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}) });
+      out.list.push(channel);
       for (const route of adapter.routes) out.routes.set(route.path, route);
     }
     return out;
   }
 
   start(): void {
-    for (const channel of this.list) {
-      channel.attach();
-      void this.connect(channel, 0);
+    if (this.shared) {
+      for (const channel of this.list) channel.acceptWebhooks();
+      this.renewLeases();
+      return;
     }
+    for (const channel of this.list) this.run(channel);
+  }
+
+  private run(channel: Channel): void {
+    channel.attach();
+    void this.connect(channel, 0);
+  }
+
+  /** This gateway polls and posts for `channel`: always with one gateway, while it holds the lease with several. */
+  private runs(channel: Channel): boolean {
+    return !this.stopped && (!this.shared || this.held.has(channel));
+  }
+
+  /**
+   * D3 for channels: one gateway at a time polls a platform and posts to it (two Telegram pollers would fight over
+   * updates, two senders would post each question twice). Each gateway takes or renews lease `channel.<name>` every
+   * RENEW_EVERY_MS; when the holder dies its lease runs out and another takes the channel over within
+   * LEASE_MS + RENEW_EVERY_MS, posting what was left unposted from the store.
+   */
+  private renewLeases(): void {
+    const shared = this.shared;
+    if (!shared || this.stopped) return;
+    const now = Date.now();
+    for (const channel of this.list) {
+      const name = channel.adapter.name;
+      let holds = false;
+      try {
+        holds = shared.store.acquireLease(`channel.${name}`, shared.gatewayId, now, now + LEASE_MS);
+      } catch (err) {
+        this.opts.log(`askdock channel ${name}: renewing its lease failed: ${(err as Error).message}`);
+      }
+      if (holds) this.renewedAt.set(channel, now);
+      if (holds && !this.held.has(channel)) {
+        this.held.add(channel);
+        this.opts.log(`askdock channel ${name}: this gateway runs the channel`);
+        this.run(channel);
+      } else if (!holds && this.held.has(channel)) {
+        this.held.delete(channel);
+        this.opts.log(`askdock channel ${name}: another gateway runs the channel now`);
+        void channel.release().catch((err: unknown) => this.opts.log(`askdock channel ${name}: stopping failed: ${(err as Error).message}`));
+      }
+    }
+    this.leaseTimer = setTimeout(() => this.renewLeases(), RENEW_EVERY_MS);
+  }
+
+  /**
+   * A holder that could not renew for a while (a stalled event loop) may have lost the lease without knowing yet: it
+   * posts only while its last renewal is recent enough that no other gateway can have taken the channel over.
+   */
+  private mayPost(channel: Channel): boolean {
+    const at = this.renewedAt.get(channel);
+    return this.held.has(channel) && at !== undefined && Date.now() < at + LEASE_MS - RENEW_EVERY_MS;
   }
 
   private async connect(channel: Channel, failures: number): Promise<void> {
-    if (this.stopped) return;
+    if (!this.runs(channel)) return;
     try {
       await channel.connect();
+      // The lease ran out while connecting: the gateway that has it now runs the channel.
+      if (!this.runs(channel)) {
+        if (!this.stopped) await channel.release();
+        return;
+      }
       this.opts.announce(`askdock channel ${channel.adapter.name} ready`);
     } catch (err) {
-      if (this.stopped) return;
+      if (!this.runs(channel)) return;
       const delay = backoffDelay(failures + 1, { initialMs: this.opts.retry?.baseDelayMs, maxMs: this.opts.retry?.maxDelayMs });
       this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (${(err as Error).message}); retrying in ${delay} ms`);
       await channel.adapter.stop().catch(() => undefined);
@@ -77,8 +147,18 @@ export class Channels {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.leaseTimer) clearTimeout(this.leaseTimer);
     for (const timer of this.timers) clearTimeout(timer);
     await Promise.all(this.list.map((c) => c.stop().catch((err: unknown) => this.opts.log(`askdock channel ${c.adapter.name}: stopping failed: ${(err as Error).message}`))));
+    // A clean stop hands the channels on at once, once they stopped, instead of after the lease runs out.
+    for (const channel of this.held) {
+      try {
+        this.shared?.store.releaseLease(`channel.${channel.adapter.name}`, this.shared.gatewayId);
+      } catch {
+        // the lease runs out by itself
+      }
+    }
+    this.held.clear();
   }
 
   /** H7 webhook routes (`POST /channels/slack/events` …); false when the request is not for a channel. */

@@ -93,6 +93,10 @@ export class DiscordAdapter implements ChannelAdapter {
     void this.sink.message({ conversation: m.channel_id, user: m.author.id, text: m.content, messageId: m.id });
   }
 
+  acceptWebhooks(sink: ChannelSink): void {
+    this.sink = sink;
+  }
+
   async stop(): Promise<void> {
     this.sink = null;
     const gateway = this.gateway;

@@ -67,6 +67,10 @@ export class SlackAdapter implements ChannelAdapter {
     this.sink = sink;
   }
 
+  acceptWebhooks(sink: ChannelSink): void {
+    this.sink = sink;
+  }
+
   async stop(): Promise<void> {
     this.sink = null;
   }

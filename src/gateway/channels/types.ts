@@ -61,6 +61,11 @@ export interface ChannelAdapter {
   readonly routes: ChannelRoute[];
   /** Connects (and, for Telegram and Discord, starts reading); resolves once connected. */
   start(sink: ChannelSink): Promise<void>;
+  /**
+   * Several gateways on one database: webhook deliveries reach whichever gateway the load balancer picked, so every
+   * gateway hands them to `sink`, while only the one holding the channel's lease is started (polls, posts).
+   */
+  acceptWebhooks?(sink: ChannelSink): void;
   stop(): Promise<void>;
   /** Posts into a conversation; resolves to the platform's message reference, for later edits. */
   post(conversation: string, post: Post): Promise<string>;

@@ -21,6 +21,8 @@ export class FakeTelegram {
   private readonly polls = new Set<{ offset: number; res: ServerResponse; timer: NodeJS.Timeout }>();
   private nextUpdate = 1;
   private nextMessage = 100;
+  /** getUpdates calls made while another one was still waiting: two pollers on one bot (Telegram answers them 409). */
+  overlappingPolls = 0;
 
   constructor(readonly token = '123456:TEST-token') {
     this.http = new FakeHttp(
@@ -86,6 +88,9 @@ export class FakeTelegram {
   }
 
   private poll(offset: number, timeoutS: number, res: ServerResponse): void {
+    if (this.polls.size > 0) this.overlappingPolls++;
+    // As Telegram: an offset confirms every update before it, which is then gone for every later poller.
+    if (offset > 0) this.updates.splice(0, this.updates.filter((u) => (u.update_id as number) < offset).length);
     const ready = this.updates.filter((u) => (u.update_id as number) >= offset);
     if (ready.length > 0 || timeoutS === 0) return this.ok(res, ready);
     const entry = { offset, res, timer: setTimeout(() => this.answerPoll(entry, []), timeoutS * 1000) };

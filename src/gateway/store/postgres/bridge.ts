@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { mayWait } from './in-process.ts';
 import { WORKER_SOURCE } from './worker-source.ts';
 import { Listeners } from '../../../lib/listeners.ts';
 
@@ -39,6 +40,8 @@ export class SyncPostgres {
   private closed = false;
   private readonly listeners = new Listeners<[string]>();
   private readonly reconnectListeners = new Listeners();
+  /** Runs before a call with a statement that may wait for a lock (in-process.ts: another gateway of this process commits its open group first). */
+  beforeWaiting: () => void = () => {};
 
   constructor(url: string, channel: string | null) {
     const driver = createRequire(import.meta.url).resolve('pg');
@@ -64,6 +67,7 @@ export class SyncPostgres {
   /** `tx`: true when the steps open a transaction, false when they end one (the thread tracks it for guarded steps). */
   run(steps: Step[], tx?: boolean): StepResult[] {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+    if (steps.some((s) => mayWait(s.sql))) this.beforeWaiting();
     const id = this.nextId++;
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage({ id, steps, ...(tx !== undefined ? { tx } : {}) });

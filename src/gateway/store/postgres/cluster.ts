@@ -4,6 +4,11 @@ import type { SyncPostgres } from './bridge.ts';
 /** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
 export type SharedStore = Store & {
   readonly shared: true;
+  /**
+   * After this store's open group was committed early because another gateway of this process needed the database
+   * (in-process.ts): `committed` tells whether it was kept. The group goes on in a new transaction.
+   */
+  onGroupCommittedEarly(fn: (committed: boolean) => void): () => void;
   /** Runs `fn(seq)` for each NOTIFY of a committed seq (from any gateway), and `fn(null)` after LISTEN reconnected. */
   onCommitted(fn: (seq: number | null) => void): () => void;
   /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
@@ -17,7 +22,7 @@ export type SharedStore = Store & {
   clientAbsentSince(identity: string, clientId: string, nowMs: number): number | null;
 };
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared'>;
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'onGroupCommittedEarly'>;
 
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
 export function clusterMethods(pg: SyncPostgres): ClusterMethods {

@@ -16,6 +16,7 @@ import {
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
+import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
 import { secretMethods } from './secrets.ts';
 import { Transactions } from './transactions.ts';
@@ -59,7 +60,12 @@ export function openPostgresStore(url: string): SharedStore {
   const where = redactUrl(url);
   const channel = channelFor(schemaOf(url));
   const pg = new SyncPostgres(url, channel);
+  let key: string;
+  let txs: Transactions | undefined;
   try {
+    const { database } = pg.query(`SELECT current_database() AS database`).rows[0] as { database: string };
+    key = databaseKey(url, database, schemaOf(url));
+    pg.beforeWaiting = () => claim(key, txs);
     migrate(pg, where);
   } catch (err) {
     pg.close();
@@ -67,14 +73,16 @@ export function openPostgresStore(url: string): SharedStore {
   }
   const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
   const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
-  const txs = new Transactions(pg);
+  txs = new Transactions(pg, key);
+  const transactions = txs;
 
   const store: SharedStore = {
     shared: true,
-    transaction: (fn) => txs.transaction(fn),
-    beginGroup: () => txs.beginGroup(),
-    commitGroup: () => txs.commitGroup(),
-    rollbackGroup: () => txs.rollbackGroup(),
+    transaction: (fn) => transactions.transaction(fn),
+    beginGroup: () => transactions.beginGroup(),
+    commitGroup: () => transactions.commitGroup(),
+    rollbackGroup: () => transactions.rollbackGroup(),
+    onGroupCommittedEarly: (fn) => transactions.onYield(fn),
 
     appendEvent(e) {
       // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
@@ -286,7 +294,7 @@ export function openPostgresStore(url: string): SharedStore {
     ...clusterMethods(pg),
 
     close() {
-      txs.closing();
+      transactions.closing();
       pg.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { SyncPostgres } from './bridge.ts';
+import { holding, released, type YieldingHolder } from './in-process.ts';
 
 /**
  * Every writing transaction of every gateway first locks the one `askdock_seq` row, and holds it until it ends. So
@@ -13,13 +14,42 @@ function isThenable(value: unknown): boolean {
 }
 
 /** Transactions, nested savepoints and the gateway's group commit, with the Store contract's rules. */
-export class Transactions {
+export class Transactions implements YieldingHolder {
   private depth = 0;
   private grouped = false;
+  /** A PostgreSQL transaction is open on the connection (a group's, or an outer transaction's). */
+  private open = false;
+  private readonly yieldListeners = new Set<(committed: boolean) => void>();
 
-  constructor(private readonly pg: SyncPostgres) {}
+  constructor(
+    private readonly pg: SyncPostgres,
+    /** in-process.ts: which database, for gateways sharing this process. */
+    private readonly key: string,
+  ) {}
+
+  /** Called after the open group was committed early for another gateway of this process (in-process.ts). */
+  onYield(fn: (committed: boolean) => void): () => void {
+    this.yieldListeners.add(fn);
+    return () => this.yieldListeners.delete(fn);
+  }
+
+  yieldGroup(): void {
+    if (!this.open) return;
+    if (this.depth > 0 || !this.grouped) throw new Error('store: another gateway of this process ran a statement inside this one\'s transaction');
+    let committed = true;
+    try {
+      this.commit();
+    } catch {
+      committed = false;
+      this.rollbackQuietly();
+    }
+    this.ended();
+    for (const fn of this.yieldListeners) fn(committed);
+  }
 
   transaction<T>(fn: () => T): T {
+    // A group committed early for another gateway goes on in a new transaction.
+    if (this.depth === 0 && this.grouped && !this.open) this.begin();
     const outer = this.depth === 0 && !this.grouped;
     const savepoint = `askdock_sp${this.depth}`;
     if (outer) this.begin();
@@ -35,8 +65,13 @@ export class Transactions {
       throw err;
     }
     this.depth--;
-    if (outer) this.commit();
-    else this.pg.query(`RELEASE SAVEPOINT ${savepoint}`);
+    if (outer) {
+      try {
+        this.commit();
+      } finally {
+        this.ended();
+      }
+    } else this.pg.query(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
@@ -45,12 +80,23 @@ export class Transactions {
       this.pg.run(BEGIN, true);
     } catch (err) {
       // BEGIN may have run before the lock wait failed: leave no half-open transaction behind.
-      try {
-        this.pg.run([{ sql: 'ROLLBACK' }], false);
-      } catch {
-        // the connection is gone
-      }
+      this.rollbackQuietly();
       throw err;
+    }
+    this.open = true;
+    holding(this.key, this);
+  }
+
+  private ended(): void {
+    this.open = false;
+    released(this.key, this);
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.pg.run([{ sql: 'ROLLBACK' }], false);
+    } catch {
+      // the connection is gone, and the transaction with it
     }
   }
 
@@ -61,9 +107,13 @@ export class Transactions {
   }
 
   private undo(outer: boolean, savepoint: string): void {
+    if (outer) {
+      this.rollbackQuietly();
+      this.ended();
+      return;
+    }
     try {
-      if (outer) this.pg.run([{ sql: 'ROLLBACK' }], false);
-      else this.pg.run([{ sql: `ROLLBACK TO SAVEPOINT ${savepoint}` }, { sql: `RELEASE SAVEPOINT ${savepoint}` }]);
+      this.pg.run([{ sql: `ROLLBACK TO SAVEPOINT ${savepoint}` }, { sql: `RELEASE SAVEPOINT ${savepoint}` }]);
     } catch {
       // The connection is gone, and the transaction with it: nothing of it was kept.
     }
@@ -75,25 +125,31 @@ export class Transactions {
     this.grouped = true;
   }
 
+  /** Commits what the group holds since it began or was last committed early (nothing: nothing to do). */
   commitGroup(): void {
     if (!this.grouped) throw new Error('store: commitGroup without beginGroup');
-    this.commit();
+    if (this.open) {
+      try {
+        this.commit();
+      } finally {
+        this.ended();
+      }
+    }
     this.grouped = false;
   }
 
   rollbackGroup(): void {
     if (!this.grouped) throw new Error('store: rollbackGroup without beginGroup');
     this.grouped = false;
-    try {
-      this.pg.run([{ sql: 'ROLLBACK' }], false);
-    } catch {
-      // A failed COMMIT or a lost connection already ended it.
-    }
+    // A failed COMMIT or a lost connection may already have ended it.
+    if (this.open) this.rollbackQuietly();
+    this.ended();
   }
 
   /** On close: an open group or transaction is abandoned, which PostgreSQL rolls back. */
   closing(): void {
     this.depth = 0;
     this.grouped = false;
+    this.ended();
   }
 }
