@@ -195,6 +195,12 @@ export function createMemoryStore(): Store {
         .sort(byCreated)
         .map((e) => copyJson(e.value));
     },
+    countPendingAskedBy(askedBy) {
+      open();
+      let n = 0;
+      for (const { value: q } of questions.values()) if (q.askedBy === askedBy && q.status === 'pending' && q.retiredAtMs == null) n++;
+      return n;
+    },
     dueQuestions(nowMs) {
       open();
       return [...questions.values()]

@@ -216,6 +216,9 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       else rows = q.questionsAll.all();
       return rows.map(toQuestion);
     },
+    countPendingAskedBy(askedBy) {
+      return q.questionsPendingAskedBy.get(askedBy)?.n ?? 0;
+    },
     dueQuestions(nowMs) {
       return q.questionsDue.all(nowMs).map(toQuestion);
     },

@@ -108,6 +108,8 @@ export interface Store {
   /** Replaces the stored record with this one (same id). */
   updateQuestion(q: StoredQuestion): void;
   listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }): StoredQuestion[];
+  /** How many pending, not retired questions `askedBy` asked: Q11's per-asker limit, counted without reading them. */
+  countPendingAskedBy(askedBy: string): number;
   /** Pending questions whose expiresAtMs <= nowMs. */
   dueQuestions(nowMs: number): StoredQuestion[];
   /** The earliest expiresAtMs among pending questions, or null. */

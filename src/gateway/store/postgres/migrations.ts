@@ -119,6 +119,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, key)
   );
   `,
+  // Q11: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
+  `
+  ALTER TABLE questions ADD COLUMN asked_by text;
+  UPDATE questions SET asked_by = record::json->>'askedBy';
+  CREATE INDEX questions_pending_by_asker ON questions (asked_by) WHERE status = 'pending' AND retired_at_ms IS NULL;
+  `,
   // C4: the message a run streams into, so a stream goes on after a restart or on another gateway.
   `
   ALTER TABLE runs ADD COLUMN streaming_message_id text;
