@@ -25,7 +25,7 @@ import {
   secretResultText,
   validateRequestSecret,
 } from './request-secret-tool.ts';
-import { Agent, startOrFail } from './sdk.ts';
+import { Agent } from './sdk.ts';
 
 export type McpServeOptions = {
   /** One gateway or several (D4), as for connect(). */
@@ -99,7 +99,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   const agent = new Agent(client);
   let fatal: unknown = null;
   // Connect in the background: tools/list must answer even while the gateway is not up yet.
-  const started = startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000).then(
+  const started = client.start({ attempts: 1, giveUpAfterMs: opts.connectWaitMs ?? 10_000 }).then(
     () => {
       log(`connected to ${client.url}${opts.sessionKey ? ` (session ${opts.sessionKey})` : ''}`);
       // RU1: a denied identity gets no tools, and the person running it learns why.
@@ -149,7 +149,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     if (fatal) return gatewayErrorResult(fatal);
     if (client.state.status === 'closed') {
       try {
-        await startOrFail(client, opts.url, opts.connectWaitMs ?? 10_000);
+        await client.start({ attempts: 1, giveUpAfterMs: opts.connectWaitMs ?? 10_000 });
       } catch (err) {
         return gatewayErrorResult(err);
       }

@@ -5,11 +5,10 @@
  *   const result = await agent.askUser({ questions: [...] }, { sessionKey, signal });
  */
 import { createNodeClient } from '../client/node.ts';
-import { gatewayUrls, type GatewayClient } from '../client/client.ts';
+import type { GatewayClient } from '../client/client.ts';
 import {
   AskdockError,
   type ClientMode,
-  type HelloOk,
   type Phase,
   type Session,
   type StopReason,
@@ -227,37 +226,7 @@ export async function connect(opts: ConnectOptions): Promise<Agent> {
     },
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
   });
-  await startOrFail(client, opts.url, opts.connectTimeoutMs ?? 10_000);
+  // The first connect fails fast (unreachable, refused, timed out) instead of the client's endless retry.
+  await client.start({ attempts: 1, giveUpAfterMs: opts.connectTimeoutMs ?? 10_000 });
   return new Agent(client);
-}
-
-/** The first connect fails fast (unreachable, refused, timed out) instead of the client's endless retry. */
-export async function startOrFail(client: GatewayClient, urls: string | readonly string[], timeoutMs: number): Promise<HelloOk> {
-  const url = gatewayUrls(urls).join(', ');
-  let offState = () => {};
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const failed = new Promise<never>((_, reject) => {
-    offState = client.onState((s) => {
-      // D4: with several gateways, only once each of them failed.
-      if ((s.status === 'reconnecting' || s.status === 'offline') && s.attempt >= client.urlCount) {
-        reject(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${url}: ${s.lastError?.message ?? 'connection failed'}`, { retryable: true }));
-      }
-    });
-    timer = setTimeout(
-      () => reject(new AskdockError('UNAVAILABLE', `no answer from the gateway at ${url} within ${timeoutMs} ms`, { retryable: true })),
-      timeoutMs,
-    );
-  });
-  const started = client.start();
-  // close() below settles start() too; that outcome is already reported through `failed`.
-  started.catch(() => undefined);
-  try {
-    return await Promise.race([started, failed]);
-  } catch (err) {
-    client.close();
-    throw err;
-  } finally {
-    offState();
-    clearTimeout(timer);
-  }
 }

@@ -6,7 +6,7 @@ import { Listeners } from '../lib/listeners.ts';
 import { EventRouter } from './events.ts';
 import { connectFrame } from './handshake.ts';
 import { PendingRequests } from './pending.ts';
-import type { AnyHandler, ConnectionState, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike } from './types.ts';
+import type { AnyHandler, ConnectionState, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike, StartOptions } from './types.ts';
 import { gatewayUrls, toSocketUrl } from './urls.ts';
 
 export type * from './types.ts';
@@ -60,22 +60,42 @@ export class GatewayClient {
     return this.urls[this.urlIndex];
   }
 
-  /** Connects; resolves with the first hello-ok, rejects on a bad token or version (no retry for those). */
-  start(): Promise<HelloOk> {
+  /**
+   * Connects; resolves with the first hello-ok, rejects on a bad token or version (no retry for those). By default
+   * it keeps trying until a gateway answers; with `attempts` or `giveUpAfterMs` it gives up instead: it rejects with
+   * UNAVAILABLE naming the gateway and what went wrong, and stops.
+   */
+  start(opts: StartOptions = {}): Promise<HelloOk> {
     this.stopped = false;
     const first = new Promise<HelloOk>((resolve, reject) => {
-      const off = this.onHello((h) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settled = () => {
         off();
         offState();
+        clearTimeout(timer);
+      };
+      const giveUp = (message: string) => {
+        settled();
+        this.close();
+        reject(new AskdockError('UNAVAILABLE', message, { retryable: true }));
+      };
+      const off = this.onHello((h) => {
+        settled();
         resolve(h);
       });
       const offState = this.onState((s) => {
         if (s.status === 'closed') {
-          off();
-          offState();
+          settled();
           reject(new AskdockError((s.lastError?.code as never) ?? 'UNAVAILABLE', s.lastError?.message ?? 'connection closed'));
+          return;
         }
+        // D4: `attempts` at each gateway, so with several only once every one of them failed that often.
+        const failed = s.status === 'reconnecting' || s.status === 'offline' ? s.attempt : 0;
+        if (opts.attempts !== undefined && failed >= Math.max(1, opts.attempts) * this.urls.length)
+          giveUp(`cannot reach the gateway at ${this.urls.join(', ')}: ${s.lastError?.message ?? 'connection failed'}`);
       });
+      if (opts.giveUpAfterMs !== undefined)
+        timer = setTimeout(() => giveUp(`no answer from the gateway at ${this.urls.join(', ')} within ${opts.giveUpAfterMs} ms`), opts.giveUpAfterMs);
     });
     this.open();
     return first;
@@ -90,7 +110,8 @@ export class GatewayClient {
     if (s) {
       s.onclose = null;
       s.onmessage = null;
-      s.onerror = null;
+      // A socket still connecting reports its close as an error: heard here, so Node's `ws` never throws it.
+      s.onerror = () => undefined;
       try {
         s.close(CloseCode.normal, 'client closed');
       } catch {
@@ -187,6 +208,8 @@ export class GatewayClient {
     }
     this.socket = socket;
     let fatal: { code: string; message: string } | null = null;
+    /** What the socket said went wrong (Node's `ws` names it, e.g. "connect ECONNREFUSED 127.0.0.1:7420"; browsers do not). */
+    let socketError: string | null = null;
     socket.onmessage = (ev) => {
       if (this.socket !== socket) return;
       this.armWatchdog();
@@ -202,8 +225,10 @@ export class GatewayClient {
         else fatal = frame.error;
       } else if (frame.id !== null) this.pending.settle(frame.id, frame);
     };
-    socket.onerror = () => {
-      /* onclose follows */
+    socket.onerror = (ev) => {
+      // onclose follows; keep what went wrong for the state's lastError.
+      const message = (ev as { message?: unknown } | null)?.message;
+      if (typeof message === 'string' && message) socketError = message;
     };
     const closed = (ev: { code: number; reason: string }) => {
       if (this.socket !== socket) return;
@@ -219,7 +244,7 @@ export class GatewayClient {
         this.setState({ status: 'closed', attempt: this._state.attempt, lastError: err });
         return;
       }
-      this.scheduleReconnect({ code: 'UNAVAILABLE', message: `connection closed (${ev.code})` });
+      this.scheduleReconnect({ code: 'UNAVAILABLE', message: socketError ?? `connection closed (${ev.code})` });
     };
     socket.onclose = closed;
     // A dead peer never completes the closing handshake, so giving up must not wait for it.

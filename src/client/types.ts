@@ -40,6 +40,14 @@ export type GatewayClientOptions = {
   initialCursor?: number;
 };
 
+/** How long `start()` keeps trying before it gives up (by default it never does). */
+export type StartOptions = {
+  /** Failed connection attempts at each gateway before giving up (1: no retry). */
+  attempts?: number;
+  /** Gives up when no gateway said hello within this many milliseconds. */
+  giveUpAfterMs?: number;
+};
+
 export type RequestOptions = { timeoutMs?: number; signal?: AbortSignal };
 
 export type HelloHandler = (hello: HelloOk) => void;
