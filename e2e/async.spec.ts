@@ -1,11 +1,8 @@
 import type { Locator, Page, TestInfo, WebSocketRoute } from '@playwright/test';
 import type { GatewayClient } from '../src/client/client.ts';
-import { createNodeClient } from '../src/client/node.ts';
-import { expect, test, type GatewayFixture } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 import { seriousAxeViolations } from './axe.ts';
-import { newSession } from './sessions.ts';
-
-type OpenApp = (page: Page, path?: string) => Promise<void>;
+import { askLunch, lunchQuestion, operator } from './lunch.ts';
 
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
@@ -24,30 +21,6 @@ async function shoot(page: Page, testInfo: TestInfo, name: string, target?: Loca
   const path = testInfo.outputPath(`${name}.png`);
   await (target ?? page).screenshot({ path });
   await testInfo.attach(name, { path, contentType: 'image/png' });
-}
-
-/** Opens a new session and has the demo agent ask its async lunch question; focus stays in the composer. */
-async function askLunch(page: Page, openApp: OpenApp) {
-  await openApp(page);
-  await newSession(page);
-  await send(page, 'async lunch please');
-  const dock = dockOf(page);
-  await expect(dock.getByRole('radio', { name: 'Pizza (Recommended)' })).toBeVisible();
-  return dock;
-}
-
-/** A Node client signed in as the operator, to check what the gateway holds. */
-async function operator(gateway: GatewayFixture): Promise<GatewayClient> {
-  const client = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e async check', mode: 'cli' } });
-  await client.start();
-  return client;
-}
-
-async function lunchQuestion(client: GatewayClient, sessionKey: string) {
-  const { questions } = await client.request('question.list', { sessionKey });
-  const lunch = questions.find((q) => q.questions[0]?.id === 'lunch');
-  if (!lunch) throw new Error(`no lunch question in session ${sessionKey}`);
-  return lunch;
 }
 
 /** The chat messages replying to the question: an async answer must exist at most once (C2, Q9). */
@@ -130,7 +103,7 @@ test.describe('async questions and the outbox', () => {
   }, testInfo) => {
     const dock = await askLunch(page, openApp);
     await dock.getByRole('radio', { name: 'Sushi' }).click();
-    const client = await operator(gateway);
+    const client = await operator(gateway, 'e2e async check');
     try {
       const id = (await lunchQuestion(client, sessionKeyOf(page))).id;
 
@@ -180,7 +153,7 @@ test.describe('async questions and the outbox', () => {
     await context.setOffline(false);
     await expect(deliveryOf(page)).toHaveText('Sent', { timeout: 15_000 });
     await expect(logOf(page).getByRole('article', { name: 'Agent' }).last()).toContainText('Thanks — Lunch: Sushi');
-    const client = await operator(gateway);
+    const client = await operator(gateway, 'e2e async check');
     try {
       const id = (await lunchQuestion(client, sessionKeyOf(page))).id;
       const replies = await repliesTo(client, sessionKeyOf(page), id);
@@ -213,7 +186,7 @@ test.describe('async questions and the outbox', () => {
     await expect(summaryOf(page, 'Answered')).toContainText('retrying never sends it twice');
     await shoot(page, testInfo, 'async-unconfirmed');
 
-    const client = await operator(gateway);
+    const client = await operator(gateway, 'e2e async check');
     try {
       const sessionKey = sessionKeyOf(page);
       const id = (await lunchQuestion(client, sessionKey)).id;
@@ -307,7 +280,7 @@ test.describe('async questions and the outbox', () => {
     gate.swallowReply = false;
     // The closed tab's send lease runs out, then this tab sends the row again.
     await expect(deliveryOf(page)).toHaveText('Sent', { timeout: 30_000 });
-    const client = await operator(gateway);
+    const client = await operator(gateway, 'e2e async check');
     try {
       const id = (await lunchQuestion(client, sessionKeyOf(page))).id;
       expect(await repliesTo(client, sessionKeyOf(page), id)).toHaveLength(1);
@@ -330,7 +303,7 @@ test.describe('async questions and the outbox', () => {
     await expect(skipped).toContainText('What should I order for lunch?');
     await shoot(page, testInfo, 'async-skipped');
 
-    const client = await operator(gateway);
+    const client = await operator(gateway, 'e2e async check');
     try {
       const lunch = await lunchQuestion(client, sessionKeyOf(page));
       expect(lunch.status).toBe('pending');
