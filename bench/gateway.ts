@@ -2,7 +2,7 @@
  * Gateway benchmark (printed, not asserted): question round trips with 1 agent and N operator connections,
  * beside a bare `ws` echo round trip measured in the same run.
  *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 4] [--chains 32] [--memory] [--only latency|throughput]
- *                                      [--json bench/results/gateway.json]
+ *                                      [--json bench/results/gateway.json] [--profile FILE.cpuprofile]
  * One round trip: agent question.request (in a session) -> question.requested at a subscribed operator -> question.resolve
  * -> the agent's question.waitAnswer returns. Two figures:
  *  - latency: one chain, each round trip after the last (the SDK's request -> waitAnswer), p50/p99 per round trip;
@@ -12,6 +12,8 @@
  * worker; the other N-1 operators in a listener worker that counts question.requested without parsing JSON.
  * The answering operator connects last, so it is the last to be sent each question.
  * Set ASKDOCK_SYNC=FULL to measure with an fsync per commit.
+ * `--profile` writes a CPU profile of the gateway thread during the throughput phase only (not the warm-up, not the
+ * echo server, which runs on the same thread): `node bench/profiles/categories.mjs FILE` sorts it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Session } from 'node:inspector';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
 import { RawClient } from './lib/raw-client.ts';
@@ -132,6 +135,24 @@ function gatewayThreadMs(): { ran: number; waited: number } | null {
   return { ran: ran / 1e6, waited: waited / 1e6 };
 }
 
+/** The gateway thread's CPU profile from now until `stop`. */
+async function startProfile(): Promise<{ stop: () => Promise<unknown> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((ok, fail) => session.post(method, params ?? {}, (err, r) => (err ? fail(err) : ok(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      return profile;
+    },
+  };
+}
+
 type BenchWorker = { ready: Promise<unknown>; ask: (m: unknown) => Promise<any> };
 
 /** Replies come back in order, one per message sent (and one when the worker is ready). */
@@ -159,6 +180,7 @@ async function main(): Promise<void> {
       memory: { type: 'boolean', default: false },
       only: { type: 'string' },
       json: { type: 'string', default: resolve(dirname(fileURLToPath(import.meta.url)), 'results/gateway.json') },
+      profile: { type: 'string' },
     },
   });
   const operators = Number(values.operators);
@@ -227,7 +249,9 @@ async function main(): Promise<void> {
 
   await phase('sequential', 500);
   const seq = values.only === 'throughput' ? null : summary(await phase('sequential', seconds * 1000));
+  const profiler = values.profile ? await startProfile() : null;
   const conc = values.only === 'latency' ? null : summary(await phase('concurrent', seconds * 1000));
+  if (profiler) writeFileSync(values.profile!, JSON.stringify(await profiler.stop()));
   const echoRun = await phase('echo', Math.min(seconds, 3) * 1000);
   await listen.ask('stop');
   const echo = { p50Ms: round(pct(echoRun.lat, 50)), p99Ms: round(pct(echoRun.lat, 99)) };

@@ -84,6 +84,8 @@ export function newQuestion(
  */
 function limitPending(core: Core, identity: Identity, now: number): void {
   const max = core.opts.maxPendingQuestions;
+  if (core.store.countPendingAskedBy(identity.id) < max) return;
+  // Over the limit (rare): read the asker's pending questions for the count and the first expiry.
   const mine = core.store.listQuestions({ status: 'pending' }).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
   if (mine.length < max) return;
   const expiries = mine.map((q) => q.expiresAtMs).filter((t): t is number => typeof t === 'number');

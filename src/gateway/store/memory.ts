@@ -53,9 +53,10 @@ export function createMemoryStore(): Store {
     commitGroup: journal.commitGroup,
     rollbackGroup: journal.rollbackGroup,
 
-    appendEvent(e) {
+    appendEvent(e, payloadJson) {
       open();
-      const stored: StoredEvent = { seq: latestSeq + 1, event: e.event, payload: copyJson(e.payload), audience: copyJson(e.audience), atMs: e.atMs };
+      const payload = payloadJson !== undefined ? JSON.parse(payloadJson) : copyJson(e.payload);
+      const stored: StoredEvent = { seq: latestSeq + 1, event: e.event, payload, audience: copyJson(e.audience), atMs: e.atMs };
       const before = latestSeq;
       events.push(stored);
       latestSeq = stored.seq;
@@ -194,6 +195,12 @@ export function createMemoryStore(): Store {
         .filter((e) => filter.status === undefined || e.value.status === filter.status)
         .sort(byCreated)
         .map((e) => copyJson(e.value));
+    },
+    countPendingAskedBy(askedBy) {
+      open();
+      let n = 0;
+      for (const { value: q } of questions.values()) if (q.askedBy === askedBy && q.status === 'pending' && q.retiredAtMs == null) n++;
+      return n;
     },
     dueQuestions(nowMs) {
       open();

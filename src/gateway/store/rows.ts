@@ -95,7 +95,7 @@ export function toEvent(r: EventDbRow): StoredEvent {
 
 export const toQuestion = (r: { record: string }) => JSON.parse(r.record) as StoredQuestion;
 
-/** A question's columns, in table order (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record). */
+/** A question's columns, in table order (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by). */
 export function questionColumns(q: StoredQuestion) {
   return {
     id: q.id,
@@ -105,6 +105,7 @@ export function questionColumns(q: StoredQuestion) {
     createdAtMs: q.createdAtMs,
     retiredAtMs: q.retiredAtMs ?? null,
     record: toJson(q),
+    askedBy: q.askedBy,
   };
 }
 

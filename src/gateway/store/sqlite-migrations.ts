@@ -110,6 +110,13 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         stored_at_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
     `),
+  // S5: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
+  (db) =>
+    db.exec(`
+      ALTER TABLE questions ADD COLUMN asked_by TEXT;
+      UPDATE questions SET asked_by = json_extract(record, '$.askedBy');
+      CREATE INDEX questions_pending_by_asker ON questions (asked_by) WHERE status = 'pending' AND retired_at_ms IS NULL;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

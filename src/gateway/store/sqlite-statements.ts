@@ -52,12 +52,12 @@ export function prepareStatements(db: Db) {
     ),
 
     questionInsert: db.prepare(
-      `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record)
-       VALUES (@id, @sessionKey, @status, @expiresAtMs, @createdAtMs, @retiredAtMs, @record)`,
+      `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
+       VALUES (@id, @sessionKey, @status, @expiresAtMs, @createdAtMs, @retiredAtMs, @record, @askedBy)`,
     ),
     questionUpdate: db.prepare(
       `UPDATE questions SET session_key = @sessionKey, status = @status, expires_at_ms = @expiresAtMs,
-       created_at_ms = @createdAtMs, retired_at_ms = @retiredAtMs, record = @record WHERE id = @id`,
+       created_at_ms = @createdAtMs, retired_at_ms = @retiredAtMs, record = @record, asked_by = @askedBy WHERE id = @id`,
     ),
     questionGet: db.prepare<[string], { record: string }>(`SELECT record FROM questions WHERE id = ?`),
     questionsAll: db.prepare<[], { record: string }>(`SELECT record FROM questions ORDER BY created_at_ms, n`),
@@ -76,6 +76,9 @@ export function prepareStatements(db: Db) {
     ),
     questionsPendingInSession: db.prepare<[string], { record: string }>(
       `SELECT record FROM questions WHERE session_key = ? AND status = 'pending' ORDER BY created_at_ms, n`,
+    ),
+    questionsPendingAskedBy: db.prepare<[string], { n: number }>(
+      `SELECT COUNT(*) AS n FROM questions WHERE asked_by = ? AND status = 'pending' AND retired_at_ms IS NULL`,
     ),
     questionsDue: db.prepare<[number], { record: string }>(
       `SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= ? ORDER BY expires_at_ms, n`,

@@ -101,8 +101,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       if (db.inTransaction) group.rollback.run();
     },
 
-    appendEvent(e) {
-      const info = q.eventInsert.run(e.event, toJson(e.payload), toJson(e.audience), e.atMs);
+    appendEvent(e, payloadJson) {
+      const info = q.eventInsert.run(e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs);
       return Number(info.lastInsertRowid);
     },
     eventsAfter(cursor, limit) {
@@ -215,6 +215,9 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       else if (status !== undefined) rows = q.questionsByStatus.all(status);
       else rows = q.questionsAll.all();
       return rows.map(toQuestion);
+    },
+    countPendingAskedBy(askedBy) {
+      return q.questionsPendingAskedBy.get(askedBy)?.n ?? 0;
     },
     dueQuestions(nowMs) {
       return q.questionsDue.all(nowMs).map(toQuestion);

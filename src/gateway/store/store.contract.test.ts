@@ -115,6 +115,7 @@ function dump(store: Store) {
     questionById: KNOWN.questions.map((id) => store.getQuestion(id)),
     due: store.dueQuestions(Number.MAX_SAFE_INTEGER),
     nextExpiry: store.nextExpiryMs(),
+    pendingAskedBy: ['agent', 'other-agent'].map((id) => store.countPendingAskedBy(id)),
     runs: KNOWN.runs.map((id) => store.getRun(id)),
     activeRuns: store.activeRuns(),
     events: store.eventsAfter(0, 10_000),
@@ -461,6 +462,23 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(store.listQuestions({ sessionKey: 's1', status: 'answered' })[0]).toStrictEqual(
           question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }),
         );
+      });
+
+      it('[S5] counts the pending, not retired questions of one asker', () => {
+        expect(store.countPendingAskedBy('agent')).toBe(0);
+        store.insertQuestion(question('q1'));
+        store.insertQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
+        store.insertQuestion(question('q3', { askedBy: 'other-agent' }));
+        store.insertQuestion(question('q4', { status: 'answered', answers: { pick: ['A'] } }));
+        store.insertQuestion(question('q5', { mode: 'async', expiresAtMs: null, retiredAtMs: 2_000 }));
+        expect(store.countPendingAskedBy('agent')).toBe(2);
+        expect(store.countPendingAskedBy('other-agent')).toBe(1);
+        expect(store.countPendingAskedBy('nobody')).toBe(0);
+        store.updateQuestion(question('q1', { status: 'expired' }));
+        store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null, retiredAtMs: 3_000 }));
+        expect(store.countPendingAskedBy('agent')).toBe(0);
+        store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
+        expect(store.countPendingAskedBy('agent')).toBe(1);
       });
 
       it('[Q7] finds due pending questions, soonest first, and the next expiry', () => {
@@ -919,6 +937,23 @@ describe('sqlite store on disk', () => {
     second.close();
   });
 
+  it('[S5] an older file learns who asked each question when it is migrated', () => {
+    const first = harness.open();
+    first.insertQuestion(question('q1'));
+    first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
+    first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+    first.close();
+    // Back to the schema before the asked_by column, as a file written by the previous release.
+    const raw = new Database(harness.file);
+    raw.exec(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by;`);
+    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    raw.close();
+    const second = harness.open();
+    expect(second.countPendingAskedBy('agent')).toBe(1);
+    expect(second.countPendingAskedBy('other-agent')).toBe(1);
+    second.close();
+  });
+
   it('refuses a database written by a newer schema version', () => {
     harness.open().close();
     const raw = new Database(harness.file);
@@ -986,6 +1021,22 @@ describe('postgres store on a server', () => {
     expect(reader.latestSeq()).toBe(4);
     reader.close();
     writer.close();
+  });
+
+  it('[S5] an older database learns who asked each question when it is migrated', async () => {
+    const first = harness.open();
+    first.insertQuestion(question('q1'));
+    first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
+    first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+    first.close();
+    const raw = new pg.Client({ connectionString: harness.url });
+    await raw.connect();
+    await raw.query(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; UPDATE askdock_schema SET version = version - 1`);
+    await raw.end();
+    const second = harness.open();
+    expect(second.countPendingAskedBy('agent')).toBe(1);
+    expect(second.countPendingAskedBy('other-agent')).toBe(1);
+    second.close();
   });
 
   it('[D1] refuses a database written by a newer schema version', async () => {

@@ -119,6 +119,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, key)
   );
   `,
+  // S5: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
+  `
+  ALTER TABLE questions ADD COLUMN asked_by text;
+  UPDATE questions SET asked_by = record::json->>'askedBy';
+  CREATE INDEX questions_pending_by_asker ON questions (asked_by) WHERE status = 'pending' AND retired_at_ms IS NULL;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -84,13 +84,13 @@ export function openPostgresStore(url: string): SharedStore {
     rollbackGroup: () => transactions.rollbackGroup(),
     onGroupCommittedEarly: (fn) => transactions.onYield(fn),
 
-    appendEvent(e) {
+    appendEvent(e, payloadJson) {
       // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
       const r = q(
         `WITH s AS (UPDATE askdock_seq SET value = value + 1 WHERE id = 1 RETURNING value)
          INSERT INTO events (seq, event, payload, audience, at_ms) SELECT value, $1, $2, $3, $4 FROM s
          RETURNING seq, pg_notify($5, seq::text)`,
-        [e.event, toJson(e.payload), toJson(e.audience), e.atMs, channel],
+        [e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs, channel],
       );
       return Number(r.rows[0].seq);
     },
@@ -214,7 +214,8 @@ export function openPostgresStore(url: string): SharedStore {
 
     insertQuestion(question) {
       insert(
-        `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         Object.values(questionColumns(question)),
       );
     },
@@ -224,7 +225,8 @@ export function openPostgresStore(url: string): SharedStore {
     },
     updateQuestion(question) {
       const r = q(
-        `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7 WHERE id = $1`,
+        `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
+         asked_by = $8 WHERE id = $1`,
         Object.values(questionColumns(question)),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
@@ -236,6 +238,10 @@ export function openPostgresStore(url: string): SharedStore {
       if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
       const sql = `SELECT record FROM questions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at_ms, n`;
       return rowsOf<{ record: string }>(q(sql, params)).map(toQuestion);
+    },
+    countPendingAskedBy(askedBy) {
+      const r = q(`SELECT COUNT(*) AS n FROM questions WHERE asked_by = $1 AND status = 'pending' AND retired_at_ms IS NULL`, [askedBy]);
+      return Number(r.rows[0].n);
     },
     dueQuestions(nowMs) {
       return rowsOf<{ record: string }>(
