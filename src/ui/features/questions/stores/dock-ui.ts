@@ -1,17 +1,14 @@
-import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { own } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
+import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
-const SessionDockSchema = z.object({ currentId: z.string().nullable(), collapsed: z.boolean() });
+const SessionDockSchema = object({ currentId: nullable(string()), collapsed: boolean });
 /** The retirement a reopened question was put back over (its `retiredAtMs`, 0 if it had none); `true` is an older tab's mark. */
-const ReopenedSchema = z.union([z.number(), z.literal(true).transform(() => 0)]);
-const PersistedSchema = z.object({
-  docks: z.record(z.string(), SessionDockSchema),
-  reopened: z.record(z.string(), ReopenedSchema),
-});
-export type SessionDock = z.infer<typeof SessionDockSchema>;
-type Persisted = z.infer<typeof PersistedSchema>;
+const ReopenedSchema = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : v === true ? 0 : fail());
+const PersistedSchema = object({ docks: record(SessionDockSchema), reopened: record(ReopenedSchema) });
+export type SessionDock = Checked<typeof SessionDockSchema>;
+type Persisted = Checked<typeof PersistedSchema>;
 
 /** Where focus should go after the next render: into the current request, or back to the composer. */
 export type FocusRequest = { sessionKey: string; target: 'request' | 'composer'; tick: number; recordId?: string };
@@ -105,8 +102,7 @@ export const useDockUiStore = create<DockUiState>()(
 );
 
 function readPersisted(value: unknown): Persisted {
-  const parsed = PersistedSchema.safeParse(value);
-  return parsed.success ? parsed.data : { docks: {}, reopened: {} };
+  return read(PersistedSchema, value) ?? { docks: {}, reopened: {} };
 }
 
 export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => own(s.docks, sessionKey) ?? CLOSED);
