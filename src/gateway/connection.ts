@@ -5,6 +5,7 @@ import {
   AskdockError,
   errorDetailsProblem,
   ClientFrame,
+  plainRequestFrame,
   CloseCode,
   ConnectParams,
   ServerFrame,
@@ -31,7 +32,7 @@ import { fitHello } from './hello-size.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
-import type { WireFrame } from './wire.ts';
+import { textFrame, type WireFrame } from './wire.ts';
 
 export type ConnectionOptions = {
   handshakeTimeoutMs: number;
@@ -121,9 +122,9 @@ export class Connection implements Subscriber {
       return;
     }
     this.opts.turn.hold(this.socket, response);
-    // A finished frame goes under ws: without extensions ws queues nothing, so frames never interleave.
-    if (typeof out === 'string') this.ws.send(out);
-    else this.socket.write(out);
+    // Every frame goes under ws, framed here (one buffer, one write): without extensions ws queues nothing, so frames
+    // never interleave, and nothing of ws's own sender runs per frame.
+    this.socket.write(typeof out === 'string' ? textFrame(out) : out);
   }
 
   private sendFrame(frame: ServerFrame): void {
@@ -174,9 +175,12 @@ export class Connection implements Subscriber {
     } catch (err) {
       return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON: ${(err as Error).message}`));
     }
-    const parsed = ClientFrame.safeParse(raw);
-    if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame', zodProblems(parsed.error)));
-    const frame = parsed.data;
+    let frame = plainRequestFrame(raw) as ClientFrame | null;
+    if (!frame) {
+      const parsed = ClientFrame.safeParse(raw);
+      if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame', zodProblems(parsed.error)));
+      frame = parsed.data;
+    }
     if (frame.type === 'cancel') {
       // P2: the handler stops and nothing more is answered for that id.
       this.inflight.get(frame.id)?.cancel('cancelled by the client');

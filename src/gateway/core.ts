@@ -10,10 +10,20 @@ import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
-import type { Store } from './store/types.ts';
+import type { Store, StoredEvent } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
-import { canReadSession, canSeeEvent, canSeeQuestion, sessionFor, seesEveryQuestion, type SessionLike } from './visibility.ts';
+import {
+  canReadSession,
+  canSeeEvent,
+  canSeeQuestion,
+  sessionFor,
+  seesEveryQuestion,
+  viewDependsOnIdentityOnly,
+  type SessionLike,
+  type Viewer,
+} from './visibility.ts';
+import { textFrame, type WireFrame } from './wire.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -192,12 +202,25 @@ export class Core {
     return message;
   }
 
-  /** Visibility first (A4), then a per-viewer session count where the viewer may not see every question. */
-  private readonly view: EventView = (viewer, ev, shared) => {
+  /**
+   * Visibility first (A4), then a per-viewer session count where the viewer may not see every question. In one fan-out
+   * it is decided once per identity where the identity alone decides (viewDependsOnIdentityOnly): many tabs of one
+   * operator cost one decision and share one frame.
+   */
+  private readonly view: EventView = (viewer, ev, shared, decided) => {
+    if (!decided || !viewDependsOnIdentityOnly(viewer.identity)) return this.viewFor(viewer, ev, shared);
+    const known = decided.get(viewer.identity);
+    if (known !== undefined) return known;
+    const out = this.viewFor(viewer, ev, shared);
+    decided.set(viewer.identity, out);
+    return out;
+  };
+
+  private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
     if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
     const { session } = ev.payload as { session: Session };
     const payload = { session: this.sessionFor(viewer.identity, session) };
-    return JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq });
-  };
+    return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
+  }
 }

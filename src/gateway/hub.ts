@@ -2,6 +2,7 @@ import { events, type EventName, type EventPayload } from '../protocol/index.ts'
 import type { GatewayLog } from './logger.ts';
 import type { Clock } from './clock.ts';
 import { isSharedStore } from './store/postgres/store.ts';
+import { toJson } from './store/shape.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
@@ -20,12 +21,22 @@ export type Tx = {
   after(fn: () => void): void;
 };
 
-/** Decides per viewer whether an event is sent and as what; `shared` is the common frame, built once per event. */
-export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame) => string | WireFrame | null;
+/**
+ * Decides per viewer whether an event is sent and as what; `shared` is the common frame, built once per event.
+ * `decided` lives for one fan-out of one event (absent in a replay): where the view may reuse a decision it made for
+ * another viewer of that fan-out, it keeps it there.
+ */
+export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame, decided?: Map<object, string | WireFrame | null>) => string | WireFrame | null;
 
 export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'>): string {
+  const json = payloadTexts.get(ev);
+  // The same text JSON.stringify gives for { type, event, payload, seq }, around the payload's JSON made for the store.
+  if (json !== undefined) return `{"type":"event","event":${JSON.stringify(ev.event)},"payload":${json},"seq":${ev.seq}}`;
   return JSON.stringify({ type: 'event', event: ev.event, payload: ev.payload, seq: ev.seq });
 }
+
+/** The payload JSON of events committed by this gateway, serialised once for the store and reused for their frame. */
+const payloadTexts = new WeakMap<object, string>();
 
 type Changes = { events: StoredEvent[]; after: (() => void)[] };
 const noChanges = (): Changes => ({ events: [], after: [] });
@@ -256,8 +267,11 @@ export class EventHub {
         if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
       }
       const row = { event, payload, audience, atMs: this.clock.now() };
-      const seq = this.store.appendEvent(row);
-      open.events.push({ ...row, seq });
+      const json = toJson(payload);
+      const seq = this.store.appendEvent(row, json);
+      const stored = { ...row, seq };
+      payloadTexts.set(stored, json);
+      open.events.push(stored);
       return seq;
     },
     after: (fn) => {
@@ -269,11 +283,12 @@ export class EventHub {
   private fanOut(ev: StoredEvent): void {
     let frame: WireFrame | undefined;
     const shared = () => (frame ??= textFrame(eventFrameText(ev)));
+    const decided = new Map<object, string | WireFrame | null>();
     for (const [sub, seenSeq] of this.subscribers) {
       if (ev.seq <= seenSeq) continue;
       // The change is committed: one bad subscriber must not fail the request or starve the others.
       try {
-        const out = this.view(sub.viewer, ev, shared);
+        const out = this.view(sub.viewer, ev, shared, decided);
         if (out !== null) sub.send(out);
       } catch (err) {
         this.log.error({ err, seq: ev.seq }, 'sending an event failed');

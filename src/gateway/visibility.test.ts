@@ -103,6 +103,37 @@ describe('visibility matrix', () => {
     expect((await c.admin.call('sessions.list', {})).sessions.find((s) => s.key === guestSession)?.pendingQuestions).toBe(2);
   });
 
+  it('[A4] several tabs of one identity each get what one tab gets, in one fan-out; other identities still get only theirs', async () => {
+    const { c, guestSession, foreignSession } = await world();
+    // A second tab of each kind of viewer: the fan-out decides once per identity, so each tab must still see its own.
+    const second = { guest: await t!.connect('guest'), guest2: await t!.connect('guest2'), reader: await t!.connect('reader'), admin: await t!.connect('admin') };
+    const asked = await c.agent.call('question.request', { sessionKey: guestSession, mode: 'async', questions: [item()] });
+    await c.guest.call('question.resolve', { id: asked.id, answers: { env: ['Staging'] } });
+    await settle(50);
+    for (const who of ['guest', 'guest2', 'reader', 'admin'] as const) {
+      for (const tab of [c[who], second[who]]) {
+        const requested = tab.eventsNamed('question.requested').filter((e) => e.question.id === asked.id);
+        const resolved = tab.eventsNamed('question.resolved').filter((e) => e.id === asked.id);
+        const counts = tab.eventsNamed('session.updated').filter((e) => e.session.key === guestSession).map((e) => e.session.pendingQuestions);
+        const mayAnswer = who === 'guest' || who === 'admin';
+        expect(requested.length, `${who} question.requested`).toBe(mayAnswer ? 1 : 0);
+        expect(resolved.length, `${who} question.resolved`).toBe(mayAnswer ? 1 : 0);
+        // The guest counts its own visible question (the privileged one stays hidden), the admin both, a reader none,
+        // and guest2 hears nothing of a session it cannot read.
+        const want = { guest: [2, 1], admin: [3, 2], reader: [0, 0], guest2: [] }[who];
+        expect(counts.slice(-2), `${who} session.updated`).toEqual(want);
+      }
+    }
+    expect(second.guest2.eventsNamed('session.updated').every((e) => e.session.key === foreignSession)).toBe(true);
+    // C6: an agent's tabs differ by what each subscribed to, so each is decided on its own.
+    const agentTab = await t!.connect('agent');
+    await agentTab.call('agent.subscribe', { sessionKey: guestSession });
+    await c.guest.call('chat.send', { sessionKey: guestSession, message: 'for the subscribed tab', idempotencyKey: 'guest-key-tabs' });
+    await settle(50);
+    expect(agentTab.eventsNamed('chat').map((e) => e.message.text)).toEqual(['for the subscribed tab']);
+    expect(c.agent.eventsNamed('chat')).toEqual([]);
+  });
+
   it('[A2][A4] sessions of others do not exist for a guest: list, history, send and events', async () => {
     const { c, guestSession, foreignSession } = await world();
     expect(await code(c.guest.call('chat.history', { sessionKey: foreignSession }))).toBe('SESSION_NOT_FOUND');

@@ -75,6 +75,14 @@ export function canSeeQuestion(identity: Identity, q: QuestionLike, sessionOwner
   return q.askedBy === identity.id || canAnswerQuestion(identity, q, sessionOwner);
 }
 
+/**
+ * Whether what this identity sees of an event follows from the identity alone, the same for each of its connections:
+ * true unless it may be a bound agent, whose view also depends on the sessions its connection subscribed to (C6).
+ */
+export function viewDependsOnIdentityOnly(identity: Identity): boolean {
+  return !identity.scopes.has('agent.run');
+}
+
 /** Who is looking: agents also carry the sessions they subscribed to (C6). */
 export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };
 /** A session's creator and bound agent, or undefined when there is no such session. */

@@ -10,6 +10,21 @@ export const RequestFrame = z.object({
 });
 export type RequestFrame = z.infer<typeof RequestFrame>;
 
+const ID_MAX = 128;
+const fits = (s: unknown): s is string => typeof s === 'string' && s.length >= 1 && s.length <= ID_MAX;
+
+/**
+ * The everyday frame, a well-formed request, read without running the schema: exactly what `ClientFrame` would give
+ * for it (unknown keys dropped, `params` kept when present). Anything else is null, and `ClientFrame` judges it, with
+ * its errors. The gateway reads every request through this first.
+ */
+export function plainRequestFrame(raw: unknown): RequestFrame | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const { type, id, method } = raw as Record<string, unknown>;
+  if (type !== 'req' || !fits(id) || !fits(method)) return null;
+  return 'params' in raw ? { type, id, method, params: (raw as { params: unknown }).params } : { type, id, method };
+}
+
 export const ResponseFrame = z.union([
   z.object({ type: z.literal('res'), id: z.string().nullable(), ok: z.literal(true), payload: z.unknown() }),
   z.object({ type: z.literal('res'), id: z.string().nullable(), ok: z.literal(false), error: ErrorShape }),

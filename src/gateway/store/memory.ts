@@ -53,9 +53,10 @@ export function createMemoryStore(): Store {
     commitGroup: journal.commitGroup,
     rollbackGroup: journal.rollbackGroup,
 
-    appendEvent(e) {
+    appendEvent(e, payloadJson) {
       open();
-      const stored: StoredEvent = { seq: latestSeq + 1, event: e.event, payload: copyJson(e.payload), audience: copyJson(e.audience), atMs: e.atMs };
+      const payload = payloadJson !== undefined ? JSON.parse(payloadJson) : copyJson(e.payload);
+      const stored: StoredEvent = { seq: latestSeq + 1, event: e.event, payload, audience: copyJson(e.audience), atMs: e.atMs };
       const before = latestSeq;
       events.push(stored);
       latestSeq = stored.seq;

@@ -110,7 +110,7 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         stored_at_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
     `),
-  // Q11: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
+  // S5: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
   (db) =>
     db.exec(`
       ALTER TABLE questions ADD COLUMN asked_by TEXT;

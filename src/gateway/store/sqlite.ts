@@ -101,8 +101,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       if (db.inTransaction) group.rollback.run();
     },
 
-    appendEvent(e) {
-      const info = q.eventInsert.run(e.event, toJson(e.payload), toJson(e.audience), e.atMs);
+    appendEvent(e, payloadJson) {
+      const info = q.eventInsert.run(e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs);
       return Number(info.lastInsertRowid);
     },
     eventsAfter(cursor, limit) {

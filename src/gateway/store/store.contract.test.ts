@@ -464,7 +464,7 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         );
       });
 
-      it('[Q11] counts the pending, not retired questions of one asker', () => {
+      it('[S5] counts the pending, not retired questions of one asker', () => {
         expect(store.countPendingAskedBy('agent')).toBe(0);
         store.insertQuestion(question('q1'));
         store.insertQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
@@ -937,7 +937,7 @@ describe('sqlite store on disk', () => {
     second.close();
   });
 
-  it('[Q11] an older file learns who asked each question when it is migrated', () => {
+  it('[S5] an older file learns who asked each question when it is migrated', () => {
     const first = harness.open();
     first.insertQuestion(question('q1'));
     first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
@@ -1023,7 +1023,7 @@ describe('postgres store on a server', () => {
     writer.close();
   });
 
-  it('[Q11] an older database learns who asked each question when it is migrated', async () => {
+  it('[S5] an older database learns who asked each question when it is migrated', async () => {
     const first = harness.open();
     first.insertQuestion(question('q1'));
     first.insertQuestion(question('q2', { askedBy: 'other-agent' }));

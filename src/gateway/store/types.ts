@@ -72,7 +72,8 @@ export interface Store {
   rollbackGroup(): void;
 
   // events (R1, R2)
-  appendEvent(e: Omit<StoredEvent, 'seq'>): number;
+  /** `payloadJson`: the payload already as JSON, when the caller has it (the hub serialises each event once, for the store and the frame). */
+  appendEvent(e: Omit<StoredEvent, 'seq'>, payloadJson?: string): number;
   eventsAfter(cursor: number, limit: number): StoredEvent[];
   /** Smallest seq still kept (0 when none kept yet); a cursor below oldest-1 cannot be resumed. */
   oldestEventSeq(): number;
@@ -106,7 +107,7 @@ export interface Store {
   /** Replaces the stored record with this one (same id). */
   updateQuestion(q: StoredQuestion): void;
   listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }): StoredQuestion[];
-  /** How many pending, not retired questions `askedBy` asked: Q11's per-asker limit, counted without reading them. */
+  /** How many pending, not retired questions `askedBy` asked: S5's per-asker limit (maxPendingQuestions), counted without reading them. */
   countPendingAskedBy(askedBy: string): number;
   /** Pending questions whose expiresAtMs <= nowMs. */
   dueQuestions(nowMs: number): StoredQuestion[];

@@ -119,7 +119,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, key)
   );
   `,
-  // Q11: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
+  // S5: who asked, as a column, so the per-asker pending limit is an index count instead of a read of every pending record.
   `
   ALTER TABLE questions ADD COLUMN asked_by text;
   UPDATE questions SET asked_by = record::json->>'askedBy';

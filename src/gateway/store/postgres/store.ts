@@ -84,13 +84,13 @@ export function openPostgresStore(url: string): SharedStore {
     rollbackGroup: () => transactions.rollbackGroup(),
     onGroupCommittedEarly: (fn) => transactions.onYield(fn),
 
-    appendEvent(e) {
+    appendEvent(e, payloadJson) {
       // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
       const r = q(
         `WITH s AS (UPDATE askdock_seq SET value = value + 1 WHERE id = 1 RETURNING value)
          INSERT INTO events (seq, event, payload, audience, at_ms) SELECT value, $1, $2, $3, $4 FROM s
          RETURNING seq, pg_notify($5, seq::text)`,
-        [e.event, toJson(e.payload), toJson(e.audience), e.atMs, channel],
+        [e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs, channel],
       );
       return Number(r.rows[0].seq);
     },
