@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
 import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
@@ -39,6 +39,18 @@ type DockUiState = Persisted & { focus: FocusRequest | null; actions: Actions };
 
 const CLOSED: SessionDock = Object.freeze({ currentId: null, collapsed: false }) as SessionDock;
 let ticks = 0;
+
+/**
+ * This tab's sessionStorage, skipping a write of what it already holds: a focus request and its handling change no
+ * persisted part, yet each would rewrite the key while a question is being shown.
+ */
+const tabStorage = (): StateStorage => ({
+  getItem: (key) => sessionStorage.getItem(key),
+  setItem: (key, value) => {
+    if (sessionStorage.getItem(key) !== value) sessionStorage.setItem(key, value);
+  },
+  removeItem: (key) => sessionStorage.removeItem(key),
+});
 
 export const useDockUiStore = create<DockUiState>()(
   persist(
@@ -93,7 +105,7 @@ export const useDockUiStore = create<DockUiState>()(
       name: 'askdock.question-dock',
       version: 1,
       // Per tab: another tab may sit on another request or keep its dock open.
-      storage: createJSONStorage(() => sessionStorage),
+      storage: createJSONStorage(tabStorage),
       partialize: (s): Persisted => ({ docks: s.docks, reopened: s.reopened }),
       migrate: (persisted) => readPersisted(persisted),
       merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
