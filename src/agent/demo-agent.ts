@@ -9,7 +9,8 @@
  * `timeout=N` in a deploy or async message sets timeoutSeconds N (clamped to 30..3600), for tests and demos.
  * A reply to an async question (`replyTo`) gets a short acknowledgement run; a plain reply to a blocking one (PT5) none.
  */
-import { AskdockError, type QuestionItemInput } from '../protocol/index.ts';
+import { newId } from '../lib/ids.ts';
+import { AskdockError, type QuestionItemInput, type QuestionRecord } from '../protocol/index.ts';
 import { resultText, type AskUserResult } from './ask-user.ts';
 import { abortError, isSuperseded, type Agent, type UserMessage } from './sdk.ts';
 
@@ -57,9 +58,17 @@ export function demoIntent(text: string): DemoIntent {
 }
 
 /** What the agent says after the deploy prompt, so a person sees what it got. */
-export function deployReport(result: AskUserResult): string {
+export function deployReport(result: AskUserResult, questions: readonly QuestionItemInput[] = DEPLOY_QUESTIONS): string {
   if (result.status === 'no_answer') return `No answer (${result.reason}) — continuing with my own judgment`;
-  return `Got: ${resultText(DEPLOY_QUESTIONS, result).split('\n').join('; ')}`;
+  return `Got: ${resultText(questions, result).split('\n').join('; ')}`;
+}
+
+/** The demo agent's own blocking questions carry this id prefix, so a restarted demo agent knows which to take back. */
+export const DEMO_QUESTION_PREFIX = 'demo-';
+
+/** A pending question this demo agent asked before it restarted, whose run still waits for the answer. */
+function isOwnWaiting(q: QuestionRecord, identity: string | undefined): q is QuestionRecord & { runId: string; sessionKey: string } {
+  return q.mode === 'blocking' && q.askedBy === identity && q.id.startsWith(DEMO_QUESTION_PREFIX) && !!q.runId && !!q.sessionKey;
 }
 
 export type DemoAgentOptions = {
@@ -69,7 +78,14 @@ export type DemoAgentOptions = {
   slowStepMs?: number;
 };
 
-export type DemoAgent = { close(): Promise<void> };
+export type DemoAgent = {
+  /**
+   * Stops serving. By default it cancels its pending questions and ends its open runs as aborted. With `keepQuestions`
+   * it leaves both as they are (close the gateway first, then this): a demo agent started again on the same gateway
+   * with the same client id takes its pending questions back and reports their answers.
+   */
+  close(opts?: { keepQuestions?: boolean }): Promise<void>;
+};
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -85,20 +101,35 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
-/** Starts serving every session; `close()` cancels pending questions and ends open runs as aborted. */
+/** Starts serving every session, and takes back the questions it asked before a restart; see `close()`. */
 export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent> {
   const { agent } = opts;
   const log = opts.log ?? ((line: string) => process.stderr.write(`askdock demo-agent: ${line}\n`));
   const stepMs = opts.slowStepMs ?? 250;
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
+  /** Set by close({ keepQuestions }): what fails from here on is the connection going away, and nothing is ended. */
+  let leaving = false;
+
+  function track(work: Promise<void>, what: string) {
+    const p = work.catch((err) => {
+      if (!leaving) log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    running.add(p);
+    void p.finally(() => running.delete(p));
+  }
 
   async function inRun(sessionKey: string, body: (runId: string) => Promise<'end_turn' | 'error'>) {
     const runId = await agent.startRun(sessionKey);
+    await finishRun(runId, () => body(runId));
+  }
+
+  async function finishRun(runId: string, body: () => Promise<'end_turn' | 'error'>) {
     let stop: 'end_turn' | 'error' | 'aborted' | 'cancelled' = 'error';
     try {
-      stop = await body(runId);
+      stop = await body();
     } catch (err) {
+      if (leaving) return;
       if (stopping.signal.aborted) stop = 'aborted';
       else if (isSuperseded(err)) {
         // RU2: a newer user turn took over (or the run was aborted): this one ends without a word.
@@ -108,9 +139,9 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
         log(`run ${runId} failed: ${err instanceof Error ? err.message : String(err)}`);
         await agent.say(runId, `Something went wrong: ${err instanceof Error ? err.message : String(err)}`).catch(() => undefined);
       }
-    } finally {
-      await agent.endRun(runId, stop).catch((err) => log(`run.end ${runId}: ${String(err)}`));
     }
+    if (leaving) return;
+    await agent.endRun(runId, stop).catch((err) => log(`run.end ${runId}: ${String(err)}`));
   }
 
   async function acknowledge(message: UserMessage) {
@@ -145,7 +176,7 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
           try {
             result = await agent.askUser(
               { questions: DEPLOY_QUESTIONS, ...(intent.timeoutSeconds !== undefined ? { timeoutSeconds: intent.timeoutSeconds } : {}) },
-              { sessionKey, runId, signal: stopping.signal },
+              { sessionKey, runId, signal: stopping.signal, id: `${DEMO_QUESTION_PREFIX}${newId()}` },
             );
           } catch (err) {
             if (err instanceof AskdockError && err.code === 'QUESTION_PENDING') {
@@ -186,17 +217,31 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
     });
   }
 
+  /** A question asked before a restart: its run waits for the answer again and reports it, as it would have. */
+  async function takeBack(q: QuestionRecord & { runId: string }) {
+    log(`${q.sessionKey}: waiting again for question ${q.id}`);
+    await finishRun(q.runId, async () => {
+      const result = await agent.waitAnswer(q.id, { signal: stopping.signal });
+      await agent.say(q.runId, deployReport(result, q.questions));
+      return 'end_turn';
+    });
+  }
+
   const off = await agent.onUserMessage((message) => {
-    if (stopping.signal.aborted) return;
-    const p = handle(message).catch((err) => log(`message ${message.id}: ${err instanceof Error ? err.message : String(err)}`));
-    running.add(p);
-    void p.finally(() => running.delete(p));
+    if (stopping.signal.aborted || leaving) return;
+    track(handle(message), `message ${message.id}`);
   });
+  const { questions } = await agent.client.request('question.list', { status: 'pending' });
+  for (const q of questions) if (isOwnWaiting(q, agent.identity)) track(takeBack(q), `question ${q.id}`);
   log('serving every session');
 
   return {
-    async close() {
+    async close(opts = {}) {
       off();
+      if (opts.keepQuestions) {
+        leaving = true;
+        return;
+      }
       stopping.abort(new Error('demo agent stopping'));
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise((r) => (timer = setTimeout(r, 3_000)));

@@ -41,6 +41,11 @@ export type ConnectOptions = {
   name?: string;
   mode?: Extract<ClientMode, 'agent' | 'mcp' | 'cli'>;
   /**
+   * A client id that stays the same across restarts of this agent: the gateway keeps its pending blocking questions
+   * waiting while it is away for less than the requester grace (Q7), so a restarted agent can take them back.
+   */
+  clientId?: string;
+  /**
    * How long the first connection may take. When it fails (gateway down, bad token) `connect` rejects
    * instead of retrying forever; later drops always reconnect.
    */
@@ -79,17 +84,33 @@ export class Agent {
     const { signal } = opts;
     if (signal?.aborted) throw abortError(signal);
     const id = opts.id ?? newQuestionId();
+    let asked;
     try {
-      const asked = await raceAbort(requestInTurn(this.client, id, call, opts), signal);
-      opts.onAsked?.(asked);
-      return await waitForAnswer(this.client, id, signal);
+      asked = await raceAbort(requestInTurn(this.client, id, call, opts), signal);
     } catch (err) {
-      if (signal?.aborted) {
-        await this.cancelQuestion(id, 'aborted');
-        throw abortError(signal);
-      }
-      throw err;
+      throw await this.abandoned(id, err, signal);
     }
+    opts.onAsked?.(asked);
+    return this.waitAnswer(id, { signal });
+  }
+
+  /**
+   * Waits for the answer to a question this agent asked earlier (e.g. before it restarted), as `askUser` does after asking.
+   * Aborting cancels the question at the gateway (T5).
+   */
+  async waitAnswer(id: string, opts: { signal?: AbortSignal } = {}): Promise<AskUserResult> {
+    try {
+      return await waitForAnswer(this.client, id, opts.signal);
+    } catch (err) {
+      throw await this.abandoned(id, err, opts.signal);
+    }
+  }
+
+  /** T5: an aborted ask withdraws its question at the gateway and ends in an AbortError; any other failure stays as it is. */
+  private async abandoned(id: string, err: unknown, signal?: AbortSignal): Promise<unknown> {
+    if (!signal?.aborted) return err;
+    await this.cancelQuestion(id, 'aborted');
+    return abortError(signal);
   }
 
   /** Asks without waiting (Q9): the answer arrives later as a user message with `replyTo.questionId`. */
@@ -198,7 +219,12 @@ export async function connect(opts: ConnectOptions): Promise<Agent> {
   const client = createNodeClient({
     url: opts.url,
     token: opts.token,
-    client: { name: opts.name ?? 'askdock-agent', mode: opts.mode ?? 'agent', platform: process.platform },
+    client: {
+      name: opts.name ?? 'askdock-agent',
+      mode: opts.mode ?? 'agent',
+      platform: process.platform,
+      ...(opts.clientId !== undefined ? { id: opts.clientId } : {}),
+    },
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
   });
   await startOrFail(client, opts.url, opts.connectTimeoutMs ?? 10_000);

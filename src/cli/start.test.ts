@@ -80,6 +80,48 @@ describe('askdock start', { timeout: 120_000 }, () => {
     expect(proc.err()).toContain('askdock start: stopping');
   }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
 
+  it('[U11][Q7] Ctrl+C and a new start keep the demo question pending: the demo agent takes it back and reports the answer', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));
+    cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
+    const GRACE_S = 3;
+    const start = async () => {
+      const proc = spawnAskdock(['start', '--port', '0', '--no-open', '--no-build', '--requester-grace', String(GRACE_S)], cwd);
+      cleanup.push(() => {
+        if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+      });
+      const [, host, port] = await waitFor(proc.out, /^askdock gateway listening on http:\/\/(127\.0\.0\.1):(\d+)$/m);
+      const [, token] = await waitFor(proc.out, /^Control UI: \S+\?token=(\S+)$/m);
+      const operator = createNodeClient({ url: `ws://${host}:${port}/ws`, token: decodeURIComponent(token), client: { name: 't', mode: 'ui' } });
+      await operator.start();
+      cleanup.push(() => operator.close());
+      return { proc, operator, listeningAt: Date.now() };
+    };
+
+    const first = await start();
+    const { session } = await first.operator.request('sessions.create', {});
+    const requested = nextEvent(first.operator, 'question.requested', (p) => p.question.sessionKey === session.key);
+    await first.operator.request('chat.send', { sessionKey: session.key, message: 'deploy', idempotencyKey: 'start-test-deploy' });
+    const { question } = await requested;
+    first.proc.child.kill('SIGINT');
+    expect(await first.proc.exited).toBe(0);
+
+    const second = await start();
+    expect((await second.operator.request('question.get', { id: question.id })).question.status).toBe('pending');
+    // Past the requester grace since the gateway started: the demo agent is the same requester again, so nothing was cancelled.
+    await new Promise((r) => setTimeout(r, Math.max(0, second.listeningAt + GRACE_S * 1000 + 1_000 - Date.now())));
+    expect((await second.operator.request('question.get', { id: question.id })).question).toMatchObject({ status: 'pending' });
+
+    const report = nextEvent(
+      second.operator,
+      'chat',
+      (p) => p.sessionKey === session.key && p.message.role === 'assistant' && p.state === 'final' && p.message.text.startsWith('Got:'),
+    );
+    await second.operator.request('question.resolve', { id: question.id, answers: { env: ['Production'], notify: ['Email'] } });
+    expect((await report).message).toMatchObject({ text: 'Got: Environment: Production; Notify: Email', runId: question.runId });
+    second.proc.child.kill('SIGINT');
+    expect(await second.proc.exited).toBe(0);
+  }, 90_000);
+
   it('exits 2 naming a bad flag', async () => {
     const proc = spawnAskdock(['start', '--port', 'eighty'], tmpdir());
     expect(await proc.exited).toBe(2);

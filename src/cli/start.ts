@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { gatewayEnvironment } from './gateway-env.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 
-const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--no-open] [--no-build]';
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function openBrowser(url: string) {
@@ -36,6 +37,7 @@ export async function run(argv: string[]): Promise<number> {
         host: { type: 'string' },
         dir: { type: 'string' },
         db: { type: 'string' },
+        'requester-grace': { type: 'string' },
         'no-open': { type: 'boolean' },
         'no-build': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -48,7 +50,17 @@ export async function run(argv: string[]): Promise<number> {
     }
     const port = intFlag('--port', values.port, 'a port number 0..65535 (0 picks a free one)') ?? 7420;
     if (port > 65535) throw new Error(`--port: must be a port number 0..65535 (0 picks a free one), got "${values.port}"`);
-    opts = { port, host: values.host ?? '127.0.0.1', dir: resolve(values.dir ?? LOCAL_DIR), db: values.db, open: !values['no-open'], build: !values['no-build'] };
+    // Q7: how long the demo agent (or any asker) may be away before its blocking questions are cancelled (default 30 s).
+    const grace = intFlag('--requester-grace', values['requester-grace'], 'a whole number of seconds');
+    opts = {
+      port,
+      host: values.host ?? '127.0.0.1',
+      dir: resolve(values.dir ?? LOCAL_DIR),
+      db: values.db,
+      open: !values['no-open'],
+      build: !values['no-build'],
+      ...(grace !== undefined ? { requesterGraceMs: grace * 1000 } : {}),
+    };
   } catch (err) {
     return usageError('start', err, USAGE);
   }
@@ -69,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type StartOptions = { port: number; host: string; dir: string; db?: string; open: boolean; build: boolean };
+type StartOptions = { port: number; host: string; dir: string; db?: string; open: boolean; build: boolean; requesterGraceMs?: number };
 
 async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number> {
   const reason = opts.build ? uiBuildReason(ROOT) : null;
@@ -89,6 +101,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       // K1 on PostgreSQL: the key the other gateways of the database get a copy of (SQLite keeps it beside its file).
       ...(isPostgresUrl(opts.db) ? { secretKeyFile: join(opts.dir, 'secrets.key') } : {}),
       uiDir: join(ROOT, 'dist'),
+      ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
       announce: (line) => process.stdout.write(line + '\n'),
       ...gatewayEnvironment(),
     });
@@ -109,7 +122,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   let demo: DemoAgent | undefined;
   if (agentIdentity) {
     try {
-      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: 'askdock-demo-agent' });
+      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: 'askdock-demo-agent', clientId: demoClientId(opts) });
       demo = await startDemoAgent({ agent });
     } catch (err) {
       process.stderr.write(`askdock start: the demo agent did not start: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -125,8 +138,16 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
     await new Promise<void>((done) => stopping.addEventListener('abort', () => done(), { once: true }));
   }
   process.stderr.write('askdock start: stopping\n');
-  await demo?.close();
-  agent?.close();
+  // U11: the gateway goes first, so it records nothing of the demo agent leaving; the demo agent started next time
+  // (the same client id, within the requester grace) takes its pending questions back.
   await gateway.close();
+  await demo?.close({ keepQuestions: true });
+  agent?.close();
   return 0;
+}
+
+/** The demo agent is the same requester (Q7) every time `askdock start` serves the same data: its id comes from where that lives. */
+function demoClientId(opts: StartOptions): string {
+  const where = opts.db && isPostgresUrl(opts.db) ? opts.db : resolve(opts.db ?? join(opts.dir, 'askdock.db'));
+  return `askdock-demo-agent-${createHash('sha256').update(where).digest('hex').slice(0, 24)}`;
 }

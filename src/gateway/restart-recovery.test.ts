@@ -107,4 +107,39 @@ describe('gateway restart recovery', () => {
       admin.close();
     }
   }, 60_000);
+
+  it('[C4][R3] a run streaming through a SIGKILL and restart: what was acknowledged is there, and the stream goes on and ends in the same message', async () => {
+    const child = await RestartableGateway.start(testConfig);
+    gateways.push(child);
+    const backoff = { initialMs: 100, maxMs: 1000 };
+    const agent = await connect({ url: child.url, token: tokenOf('agent'), backoff });
+    const admin = createNodeClient({ url: child.url, token: tokenOf('admin'), client: { name: 'stream-admin', mode: 'cli' }, backoff });
+    try {
+      await admin.start();
+      const { session } = await admin.request('sessions.create', { title: 'stream through a restart' });
+      const runId = await agent.startRun(session.key);
+      const first = await agent.stream(runId, 'Thinking');
+      expect(await agent.stream(runId, 'Thinking it over')).toBe(first);
+
+      await child.restart();
+      await agent.client.ready(30_000);
+      await admin.ready(30_000);
+      const assistant = async () => (await admin.request('chat.history', { sessionKey: session.key })).messages.filter((m) => m.role === 'assistant');
+      expect(await assistant()).toMatchObject([{ id: first, runId, text: 'Thinking it over' }]);
+
+      const finals: string[] = [];
+      admin.on('chat', (p) => p.sessionKey === session.key && p.state === 'final' && finals.push(p.message.id));
+      expect(await agent.stream(runId, 'Thinking it over slowly')).toBe(first);
+      expect(await agent.say(runId, 'Thinking it over slowly: done.')).toBe(first);
+      await agent.endRun(runId, 'end_turn');
+      expect(await assistant()).toMatchObject([{ id: first, runId, text: 'Thinking it over slowly: done.' }]);
+      await expect.poll(() => finals).toEqual([first]);
+      // After its final a run's next message is a new one.
+      const next = await agent.startRun(session.key);
+      expect(await agent.say(next, 'A new reply.')).not.toBe(first);
+    } finally {
+      agent.close();
+      admin.close();
+    }
+  }, 60_000);
 });

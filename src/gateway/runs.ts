@@ -10,9 +10,6 @@ import { canWriteSession, forbidden } from './visibility.ts';
 
 /** C4: agent runs and their streamed assistant messages. */
 export class RunService {
-  /** The message a run is streaming into, until its `final` (one message per stream). */
-  private readonly streams = new Map<string, string>();
-
   constructor(private readonly core: Core) {}
 
   start(identity: Identity, p: Params<'run.start'>): Result<'run.start'> {
@@ -52,7 +49,10 @@ export class RunService {
     return run;
   }
 
-  /** C4 streaming: the first delta creates the message, later deltas and the final replace its text. */
+  /**
+   * C4 streaming: the first delta creates the message, later deltas and the final replace its text. The run row keeps
+   * which message it streams into (R3), so after a restart, or on another gateway (D2), the stream goes on in the same message.
+   */
   inject(identity: Identity, p: Params<'chat.inject'>): Result<'chat.inject'> {
     const { store } = this.core;
     const run = this.ownRun(identity, 'chat.inject', p.runId);
@@ -62,8 +62,7 @@ export class RunService {
     const sessionKey = run.sessionKey;
     if (sessionKey === null)
       throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has no session: start it with a sessionKey` }]);
-    const streaming = this.streams.get(run.runId);
-    const existing = streaming !== undefined ? store.getMessage(streaming) : undefined;
+    const existing = run.streamingMessageId !== undefined ? store.getMessage(run.streamingMessageId) : undefined;
     const messageId = this.core.hub.commit((tx) => {
       let message: ChatMessage;
       if (existing) {
@@ -80,12 +79,12 @@ export class RunService {
           state: p.state,
         });
       }
+      const { streamingMessageId: _done, ...rest } = run;
       if (p.state === 'final') {
         const phase: Phase = p.phase ?? 'final';
-        if (run.phase !== phase) store.updateRun({ ...run, phase });
-        tx.after(() => this.streams.delete(run.runId));
-      } else {
-        tx.after(() => this.streams.set(run.runId, message.id));
+        if (run.phase !== phase || run.streamingMessageId !== undefined) store.updateRun({ ...rest, phase });
+      } else if (run.streamingMessageId !== message.id) {
+        store.updateRun({ ...rest, streamingMessageId: message.id });
       }
       return message.id;
     });
@@ -112,11 +111,11 @@ export class RunService {
   }
 
   private endIn(tx: Tx, run: RunRow, stopReason: StopReason, phase: Phase | undefined): void {
-    const ended: RunRow = { ...run, endedAtMs: this.core.clock.now(), stopReason, ...(phase ? { phase } : {}) };
+    const { streamingMessageId: _stream, ...rest } = run;
+    const ended: RunRow = { ...rest, endedAtMs: this.core.clock.now(), stopReason, ...(phase ? { phase } : {}) };
     this.core.store.updateRun(ended);
     tx.emit('run.ended', { runId: run.runId, sessionKey: run.sessionKey, stopReason }, { sessionKey: run.sessionKey });
     onRunEnded(this.core, tx, ended, ended.phase);
     this.core.secrets.onRunEnded(tx, ended);
-    tx.after(() => this.streams.delete(run.runId));
   }
 }

@@ -41,6 +41,7 @@ export type RunDbRow = {
   trigger_message_id: string | null;
   parent_run_id: string | null;
   superseded_at_ms: number | null;
+  streaming_message_id: string | null;
 };
 export type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
 
@@ -86,6 +87,7 @@ export function toRun(r: RunDbRow): RunRow {
     triggerMessageId: r.trigger_message_id,
     parentRunId: r.parent_run_id,
     supersededAtMs: r.superseded_at_ms,
+    streamingMessageId: r.streaming_message_id,
   });
 }
 
@@ -123,5 +125,6 @@ export function runColumns(run: RunRow) {
     triggerMessageId: run.triggerMessageId ?? null,
     parentRunId: run.parentRunId ?? null,
     supersededAtMs: run.supersededAtMs ?? null,
+    streamingMessageId: run.streamingMessageId ?? null,
   };
 }

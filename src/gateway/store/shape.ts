@@ -40,7 +40,7 @@ export function shapeSessionRow(s: Loose<SessionRow, 'lastMessageAtMs' | 'agentI
 }
 
 export function shapeRun(
-  r: Loose<RunRow, 'sessionKey' | 'endedAtMs' | 'stopReason' | 'phase' | 'triggerMessageId' | 'parentRunId' | 'supersededAtMs'>,
+  r: Loose<RunRow, 'sessionKey' | 'endedAtMs' | 'stopReason' | 'phase' | 'triggerMessageId' | 'parentRunId' | 'supersededAtMs' | 'streamingMessageId'>,
 ): RunRow {
   const out: RunRow = {
     runId: r.runId,
@@ -55,6 +55,7 @@ export function shapeRun(
   if (r.triggerMessageId != null) out.triggerMessageId = r.triggerMessageId;
   if (r.parentRunId != null) out.parentRunId = r.parentRunId;
   if (r.supersededAtMs != null) out.supersededAtMs = r.supersededAtMs;
+  if (r.streamingMessageId != null) out.streamingMessageId = r.streamingMessageId;
   return out;
 }
 

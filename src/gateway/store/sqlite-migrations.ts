@@ -117,6 +117,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       UPDATE questions SET asked_by = json_extract(record, '$.askedBy');
       CREATE INDEX questions_pending_by_asker ON questions (asked_by) WHERE status = 'pending' AND retired_at_ms IS NULL;
     `),
+  // C4: the message a run streams into, so a stream goes on after a restart.
+  (db) => db.exec(`ALTER TABLE runs ADD COLUMN streaming_message_id TEXT;`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -89,14 +89,14 @@ export function prepareStatements(db: Db) {
 
     runInsert: db.prepare(
       `INSERT INTO runs (run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
-         parent_run_id, superseded_at_ms)
+         parent_run_id, superseded_at_ms, streaming_message_id)
        VALUES (@runId, @sessionKey, @agentId, @recovery, @startedAtMs, @endedAtMs, @stopReason, @phase, @triggerMessageId,
-         @parentRunId, @supersededAtMs)`,
+         @parentRunId, @supersededAtMs, @streamingMessageId)`,
     ),
     runUpdate: db.prepare(
       `UPDATE runs SET session_key = @sessionKey, agent_id = @agentId, recovery = @recovery, started_at_ms = @startedAtMs,
        ended_at_ms = @endedAtMs, stop_reason = @stopReason, phase = @phase, trigger_message_id = @triggerMessageId,
-       parent_run_id = @parentRunId, superseded_at_ms = @supersededAtMs
+       parent_run_id = @parentRunId, superseded_at_ms = @supersededAtMs, streaming_message_id = @streamingMessageId
        WHERE run_id = @runId`,
     ),
     runGet: db.prepare<[string], RunDbRow>(`SELECT * FROM runs WHERE run_id = ?`),

@@ -529,6 +529,14 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(ids(store.activeRuns('s1'))).toEqual(['r1']);
       });
 
+      it('[C4][R3] keeps the message a run streams into until an update leaves it out', () => {
+        store.insertRun(run('r1', { streamingMessageId: 'm-stream' }));
+        expect(store.getRun('r1')?.streamingMessageId).toBe('m-stream');
+        expect(store.activeRuns('s1')[0]?.streamingMessageId).toBe('m-stream');
+        store.updateRun(run('r1', { phase: 'final' }));
+        expect(Object.keys(store.getRun('r1') ?? {})).not.toContain('streamingMessageId');
+      });
+
       it('[C4] refuses a duplicate run and an update of an unknown run', () => {
         store.insertRun(run('r1'));
         expect(() => store.insertRun(run('r1', { agentId: 'other' }))).toThrow();
@@ -942,15 +950,20 @@ describe('sqlite store on disk', () => {
     first.insertQuestion(question('q1'));
     first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
     first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+    first.insertRun(run('r1'));
     first.close();
-    // Back to the schema before the asked_by column, as a file written by the previous release.
+    // Back to the schema before the asked_by column, as a file written by an earlier release: that step and the one after it
+    // (runs.streaming_message_id) undone.
     const raw = new Database(harness.file);
-    raw.exec(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by;`);
-    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    raw.exec(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`);
+    raw.pragma(`user_version = ${SCHEMA_VERSION - 2}`);
     raw.close();
     const second = harness.open();
     expect(second.countPendingAskedBy('agent')).toBe(1);
     expect(second.countPendingAskedBy('other-agent')).toBe(1);
+    // C4: an open run of the older file streams on after the migration.
+    second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
+    expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
     second.close();
   });
 
@@ -1028,14 +1041,21 @@ describe('postgres store on a server', () => {
     first.insertQuestion(question('q1'));
     first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
     first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+    first.insertRun(run('r1'));
     first.close();
     const raw = new pg.Client({ connectionString: harness.url });
     await raw.connect();
-    await raw.query(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; UPDATE askdock_schema SET version = version - 1`);
+    // The asked_by step and the one after it (runs.streaming_message_id) undone, as a database of an earlier release.
+    await raw.query(
+      `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;
+       UPDATE askdock_schema SET version = version - 2`,
+    );
     await raw.end();
     const second = harness.open();
     expect(second.countPendingAskedBy('agent')).toBe(1);
     expect(second.countPendingAskedBy('other-agent')).toBe(1);
+    second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
+    expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
     second.close();
   });
 

@@ -45,6 +45,8 @@ export type RunRow = {
   parentRunId?: string;
   /** RU2: when an unrelated user message arrived after this run's blocking question; its chat.inject is refused from then on. */
   supersededAtMs?: number;
+  /** C4: the message this run's deltas stream into, until its `final`; stored, so a stream goes on after a restart (R3). */
+  streamingMessageId?: string;
 };
 
 export type SessionIdempotency = { identity: string; key: string };

@@ -125,6 +125,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE questions SET asked_by = record::json->>'askedBy';
   CREATE INDEX questions_pending_by_asker ON questions (asked_by) WHERE status = 'pending' AND retired_at_ms IS NULL;
   `,
+  // C4: the message a run streams into, so a stream goes on after a restart or on another gateway.
+  `
+  ALTER TABLE runs ADD COLUMN streaming_message_id text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -30,7 +30,7 @@ export function isSharedStore(store: Store): store is SharedStore {
 
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
-  parent_run_id, superseded_at_ms`;
+  parent_run_id, superseded_at_ms, streaming_message_id`;
 
 const rowsOf = <T>(r: StepResult) => r.rows as T[];
 
@@ -255,7 +255,7 @@ export function openPostgresStore(url: string): SharedStore {
 
     insertRun(run) {
       insert(
-        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         Object.values(runColumns(run)),
       );
     },
@@ -266,7 +266,8 @@ export function openPostgresStore(url: string): SharedStore {
     updateRun(run) {
       const r = q(
         `UPDATE runs SET session_key = $2, agent_id = $3, recovery = $4, started_at_ms = $5, ended_at_ms = $6, stop_reason = $7,
-         phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11 WHERE run_id = $1`,
+         phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11,
+         streaming_message_id = $12 WHERE run_id = $1`,
         Object.values(runColumns(run)),
       );
       if (r.rowCount === 0) throw missingRow('run', run.runId);

@@ -19,6 +19,7 @@
  */
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
+import { requestUntilAnswered } from '../../../../client/resend.ts';
 import { errorDetails, type Answers, type ErrorDetails, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
@@ -54,11 +55,15 @@ export async function queueAsyncAnswer(outbox: Outbox, record: QuestionRecord, a
   return outbox.enqueue(asyncAnswerInput({ ...record, sessionKey: record.sessionKey }, answers));
 }
 
-/** Answers or skips question `id` with its draft's one resolution id, so the gateway answers a repeat with the first result (Q5). */
+/**
+ * Answers or skips question `id` with its draft's one resolution id, so the gateway answers a repeat with the first result (Q5).
+ * A submit the client gave up on (the gateway down past the request timeout) goes again by itself once the connection is
+ * back (U11, P7): the same resolution id, so never a second answer.
+ */
 export function resolveWithDraft(client: GatewayClient, id: string, resolution: Resolution, surface: AnswerSurface): Promise<Result<'question.resolve'>> {
   const resolutionId = draftActions().submitStarted(id, resolution.kind === 'answer' ? resolution.answers : 'skip');
-  if (resolution.kind === 'skip') return client.request('question.resolve', { id, skip: true, resolutionId, surface });
-  return client.request('question.resolve', { id, answers: resolution.answers, resolutionId, surface });
+  if (resolution.kind === 'skip') return requestUntilAnswered(client, 'question.resolve', { id, skip: true, resolutionId, surface });
+  return requestUntilAnswered(client, 'question.resolve', { id, answers: resolution.answers, resolutionId, surface });
 }
 
 /** A resolve refused because the record already ended or is gone: nothing is left to send from its draft. */

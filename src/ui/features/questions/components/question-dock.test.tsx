@@ -380,11 +380,12 @@ describe('QuestionDock', () => {
   it('[U7] a failed send keeps the draft and retries with the same resolution id', async () => {
     const user = userEvent.setup();
     const client = fakeClient();
-    client.request.mockRejectedValueOnce(new AskdockError('UNAVAILABLE', 'connection lost during question.resolve', { retryable: true }));
+    // A refusal the client does not re-send by itself (one it gave up on goes again on reconnect: submit-outage.test.ts).
+    client.request.mockRejectedValueOnce(new AskdockError('UNAVAILABLE', 'the gateway is shutting down', { retryable: false }));
     setup([deployRecord({ questions: [deployRecord().questions[0]] })], client).render(<QuestionDock sessionKey="s1" composer={composer} />);
     await user.click(screen.getByRole('radio', { name: 'Production' }));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: connection lost');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: the gateway is shutting down');
     expect(screen.getByRole('radio', { name: 'Production' })).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(client.request).toHaveBeenCalledTimes(2));
