@@ -197,7 +197,7 @@ test.describe('async questions and the outbox', () => {
     await expect(dock).toBeHidden();
   });
 
-  test('[U9][U11] the link drops mid-send: Unconfirmed; Retry answer re-sends the same row; the gateway holds one reply', async ({
+  test('[U9][U11] the link drops mid-send: Sending, unconfirmed; Retry answer re-sends the same row; the gateway holds one reply', async ({
     page,
     openApp,
     gateway,
@@ -209,7 +209,8 @@ test.describe('async questions and the outbox', () => {
     await dock.getByRole('radio', { name: 'Salad' }).click();
     gate.cutAfterReply = true;
     await dock.getByRole('button', { name: 'Submit', exact: true }).click();
-    await expect(deliveryOf(page)).toHaveText('Unconfirmed');
+    await expect(deliveryOf(page)).toHaveText('Sending');
+    await expect(summaryOf(page, 'Answered').locator('.delivery-status')).toHaveAttribute('data-state', 'unconfirmed');
     await expect(summaryOf(page, 'Answered')).toContainText('retrying never sends it twice');
     await shoot(page, testInfo, 'async-unconfirmed');
 

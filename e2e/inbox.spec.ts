@@ -88,7 +88,7 @@ test.describe('the Inbox', () => {
       const { id } = await asker.request('question.request', { ...ask, questions: [{ ...ask.questions[0], url }] });
       for (const path of ['/inbox', `/q/${id}`]) {
         await openApp(page, path);
-        const link = page.getByRole('link', { name: 'Open link' });
+        const link = page.getByRole('button', { name: 'Open link' });
         await expect(link).toBeVisible();
         await expect(link).toHaveAttribute('href', url);
         await expect(link).toHaveAttribute('target', '_blank');

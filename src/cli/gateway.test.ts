@@ -101,11 +101,11 @@ describe('askdock gateway', () => {
     expect((await c.waitClose(5000)).code).toBe(1001);
     expect((await child.exit).code).toBe(0);
 
-    // Started again: the same identities, no new link.
+    // Started again: the same identities, and the same operator's link again (A1), not saved anew.
     const again = await spawnGateway(['--port', '0', '--db', db]);
     children.push(again);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(again.stdout.some((l) => l.startsWith('Control UI'))).toBe(false);
+    await expect.poll(() => again.stdout, { timeout: 10_000 }).toContain(`Control UI: ${again.url}/?token=${operator.token}`);
+    expect(again.stdout.some((l) => l.startsWith('identities saved'))).toBe(false);
     again.proc.kill('SIGINT');
     expect((await again.exit).code).toBe(0);
   }, 30_000);

@@ -111,9 +111,10 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => done('SIGTERM'));
   });
   process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
+  // A1: with generated identities (no --config) the Control UI address with the operator token, on every start.
+  const operator = flags.config ? undefined : gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
+  if (operator?.token) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
   if (gateway.identitiesCreated) {
-    const operator = gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
-    if (operator?.token) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
     if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
     else if (isPostgresUrl(flags.db)) process.stdout.write('identities saved in the database\n');
   }

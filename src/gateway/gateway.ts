@@ -33,9 +33,9 @@ export const DEFAULT_REQUESTER_GRACE_MS = 30_000;
 /** S6: unsent data a connection may pile up before it is closed with 1008. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Bad frames a socket may send before `connect` before it is closed. */
-export const DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT = 10;
+export const DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT = 100;
 /** Pending questions one agent identity may hold at once. */
-export const DEFAULT_MAX_PENDING_QUESTIONS = 100;
+export const DEFAULT_MAX_PENDING_QUESTIONS = 1000;
 
 export type GatewayOptions = {
   host?: string;

@@ -6,7 +6,8 @@ import type { RunRow, Store, StoredQuestion } from './store/types.ts';
 /**
  * Q10: does run `ended` retire the pending async question `q`? Only a run that ends `end_turn` outside the
  * commentary phase, and that started after the asking run ended (or, without a runId, that a later user message started).
- * Times compare strictly, so a tie never retires a reminder early.
+ * A `recovery` run (the agent back after a restart) also retires reminders of an asking run that never ended, since that
+ * run died with the agent, when it started after it. Times compare strictly, so a tie never retires a reminder early.
  */
 export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: Phase | undefined): boolean {
   if (ended.stopReason !== 'end_turn' || phase === 'commentary') return false;
@@ -15,7 +16,8 @@ export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: P
   if (ended.sessionKey === null && q.askedBy !== ended.agentId) return false;
   const asking = q.runId !== undefined ? store.getRun(q.runId) : undefined;
   if (asking) {
-    if (asking.runId === ended.runId || asking.endedAtMs === undefined) return false;
+    if (asking.runId === ended.runId) return false;
+    if (asking.endedAtMs === undefined) return ended.recovery && ended.startedAtMs > asking.startedAtMs;
     return ended.startedAtMs > asking.endedAtMs;
   }
   if (ended.triggerMessageId === undefined) return false;

@@ -192,6 +192,20 @@ describe('[Q10] async retirement', () => {
     expect((await status(id)).retiredAtMs).toEqual(expect.any(Number));
   });
 
+  it('[Q10] a recovery run that ends end_turn retires reminders of an asking run that died without ending; an ordinary run does not', async () => {
+    const { agent, run, end, status } = await retirementWorld();
+    const died = await run();
+    const { id } = await agent.call('question.request', { runId: died, mode: 'async', questions: [lunch] });
+    await end(await run(), 'end_turn');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    await end(await run({ recovery: true }), 'error');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    await end(await run({ recovery: true }), 'end_turn', 'commentary');
+    expect((await status(id)).retiredAtMs).toBeUndefined();
+    await end(await run({ recovery: true }), 'end_turn');
+    expect((await status(id)).retiredAtMs).toEqual(expect.any(Number));
+  });
+
   it('[Q10] without a runId, a later user message whose run ends end_turn retires it', async () => {
     const { admin, agent, session, run, end, status, step } = await retirementWorld();
     step();

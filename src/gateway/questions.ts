@@ -26,7 +26,7 @@ import { SharedPresence } from './shared-presence.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { AnswerWaiters } from './question-waiters.ts';
 import type { StoredQuestion } from './store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden } from './visibility.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, seesEveryQuestion } from './visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
@@ -143,6 +143,10 @@ export class QuestionManager {
 
   /** Q6: oldest first, only what this identity may see (A4). */
   list(identity: Identity, filter: Params<'question.list'>): Result<'question.list'> {
+    // A4: a session this identity may not see does not exist for it (one that sees every question may name any).
+    if (filter.sessionKey !== undefined && !seesEveryQuestion(identity)) this.core.readableSession(identity, filter.sessionKey);
+    else if (filter.sessionKey !== undefined && !this.core.accessOf(filter.sessionKey))
+      throw new AskdockError('SESSION_NOT_FOUND', `no session "${filter.sessionKey}"`, { details: { sessionKey: filter.sessionKey } });
     const rows = this.core.store.listQuestions(filter).filter((q) => canSeeQuestion(identity, q, this.owner(q)));
     rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
     return { questions: rows.map(toPublic) };

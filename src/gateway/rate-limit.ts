@@ -5,16 +5,17 @@ export type Rate = { burst: number; perSecond: number };
 export type RoleRates = Record<Role, Rate>;
 
 /**
- * Requests per identity, across all its connections (S4/S5). Sized for people and agents: a person's UI sends a few a
- * second, an agent with several tools in parallel a few dozen; a reconnect burst (resends, history) fits in `burst`.
+ * Requests per identity, across all its connections (S4/S5). Far above what people and agents send (a person's UI sends
+ * a few a second, an agent with several tools in parallel a few dozen), so scripts, imports and test suites that drive one
+ * identity hard are never refused, while a runaway loop still is.
  */
 export const DEFAULT_REQUEST_LIMITS: RoleRates = {
-  operator: { burst: 200, perSecond: 50 },
-  agent: { burst: 400, perSecond: 100 },
+  operator: { burst: 2000, perSecond: 500 },
+  agent: { burst: 4000, perSecond: 1000 },
 };
 
 /** Frames per connection, counted before they are parsed; a frame costs 1 plus 1 per FRAME_COST_BYTES it carries. */
-export const DEFAULT_FRAME_LIMIT: Rate = { burst: 1000, perSecond: 500 };
+export const DEFAULT_FRAME_LIMIT: Rate = { burst: 10_000, perSecond: 5000 };
 export const FRAME_COST_BYTES = 16 * 1024;
 
 /** What one frame of `bytes` costs from the frame budget: parsing grows with size. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig, Authenticator, ConfigError } from './auth.ts';
+import { DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT } from './gateway.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import { item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
 import { TestClient } from '../testing/ws-client.ts';
@@ -115,14 +116,21 @@ describe('request and frame limits', () => {
     expect(c.closed).toBeUndefined();
   });
 
-  it('[S5] a socket that sends 10 bad frames before connect is closed with 1008', async () => {
+  it(`[S5][P3] a socket that sends ${DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT} bad frames before connect is closed with 1008; fewer leave it open`, async () => {
     t = await startTestGateway();
+    const bad = (i: number) => (i % 3 === 0 ? Buffer.from([0, 1, 2]) : i % 3 === 1 ? '{bad json' : '{"type":"nope"}');
+    const few = await t.open();
+    for (let i = 0; i < 20; i++) few.sendRaw(bad(i), i % 3 === 0);
+    await few.until(() => (few.responses.length >= 20 ? true : undefined));
+    expect(few.closed).toBeUndefined();
+    expect((await few.connect(tokenOf('admin'))).ok).toBe(true);
+
     const c = await t.open();
-    for (let i = 0; i < 12; i++) c.sendRaw(i % 3 === 0 ? Buffer.from([0, 1, 2]) : i % 3 === 1 ? '{bad json' : '{"type":"nope"}', i % 3 === 0);
+    for (let i = 0; i < DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT + 2; i++) c.sendRaw(bad(i), i % 3 === 0);
     const closed = await c.waitClose();
     expect(closed.code).toBe(1008);
     expect(closed.reason).toContain('bad frames before connect');
-    expect(c.responses.length).toBe(10);
+    expect(c.responses.length).toBe(DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT);
     expect(c.responses.every((r) => r.error?.code === 'INVALID_REQUEST')).toBe(true);
     t.logs.length = 0;
   });

@@ -61,6 +61,17 @@ describe('visibility matrix', () => {
     }
   });
 
+  it('[A4] question.list for a session it may not see, or that does not exist, answers SESSION_NOT_FOUND', async () => {
+    const { c, q, guestSession, foreignSession } = await world();
+    const ids = (r: { questions: { id: string }[] }) => r.questions.map((x) => x.id);
+    expect(ids(await c.guest.call('question.list', { sessionKey: guestSession }))).toEqual([q.guest]);
+    expect(await code(c.guest.call('question.list', { sessionKey: foreignSession }))).toBe('SESSION_NOT_FOUND');
+    expect(await code(c.agent2.call('question.list', { sessionKey: guestSession }))).toBe('SESSION_NOT_FOUND');
+    expect(ids(await c.questions.call('question.list', { sessionKey: foreignSession }))).toEqual([q.foreign]);
+    for (const who of ['admin', 'questions', 'guest', 'agent'] as const)
+      expect(await code(c[who].call('question.list', { sessionKey: 's_no_such_session' })), who).toBe('SESSION_NOT_FOUND');
+  });
+
   it('[A4] question events reach exactly the connections that may see the question', async () => {
     const { c, q, expected } = await world();
     for (const who of ALL) {

@@ -4,18 +4,23 @@ import { canDiscard, canEdit, canRetry, type OutboxRow, type OutboxState } from 
 import { useOutbox, useOutboxRowForQuestion } from '../../lib/outbox/use-outbox.ts';
 import './delivery-status.css';
 
+/**
+ * The four words of U9. A send whose connection dropped before the gateway confirmed it (`unconfirmed`) is still on its
+ * way for the person: it reads Sending, goes out again by itself on the next connection, and can be retried safely.
+ */
 export const DELIVERY_LABELS: Record<OutboxState, string> = {
   queued: 'Queued',
   sending: 'Sending',
   failed: 'Failed',
-  unconfirmed: 'Unconfirmed',
+  unconfirmed: 'Sending',
   sent: 'Sent',
 };
 
-/** The status line: the state word, and for Failed what the gateway said. */
-export function deliveryText(row: OutboxRow): string {
-  const label = DELIVERY_LABELS[row.state];
-  return row.state === 'failed' && row.error ? `${label}: ${row.error.message}` : label;
+/** Why the state is what it is, beside the word: what the gateway said for Failed, the safe retry for a dropped send. */
+function deliveryDetail(row: OutboxRow): string | undefined {
+  if (row.state === 'failed') return row.error?.message;
+  if (row.state === 'unconfirmed') return 'The connection dropped before the gateway confirmed it; retrying never sends it twice.';
+  return undefined;
 }
 
 export type DeliveryStatusViewProps = {
@@ -30,14 +35,15 @@ export function DeliveryStatusView({ row, onRetry, onDiscard, onEdit }: Delivery
   const [draft, setDraft] = useState<string | null>(null);
   const editing = draft !== null && canEdit(row);
   const hintId = useId();
+  const detail = deliveryDetail(row);
   return (
     <div className="delivery-status" data-state={row.state} data-error-code={row.error?.code}>
-      <span role="status" aria-describedby={row.state === 'unconfirmed' ? hintId : undefined}>
-        {deliveryText(row)}
+      <span role="status" aria-describedby={detail ? hintId : undefined}>
+        {DELIVERY_LABELS[row.state]}
       </span>
-      {row.state === 'unconfirmed' && (
+      {detail && (
         <span id={hintId} className="delivery-status-hint">
-          The connection dropped before the gateway confirmed it; retrying never sends it twice.
+          {detail}
         </span>
       )}
       {canRetry(row) && (

@@ -364,7 +364,7 @@ describe('QuestionDock', () => {
     expect(within(log).getByText('Production')).toBeInTheDocument();
   });
 
-  it('[U7] an answer by the same person from another tab or browser says "Answered in another tab/browser"', () => {
+  it('[U7] an answer by the same person from another tab or browser says "Answered elsewhere (in another tab/browser)"', () => {
     const by = (identity: string, surface: string) => ({ identity, surface, atMs: Date.now() });
     const answers = { env: ['Production'], notify: ['Email'] };
     setup([
@@ -373,7 +373,7 @@ describe('QuestionDock', () => {
       deployRecord({ id: 'b3', status: 'answered', answers, resolvedBy: by('guest', 'control-ui') }),
     ]).render(<Transcript sessionKey="s1" />);
     const log = within(screen.getByRole('log', { name: 'Conversation' }));
-    expect(log.getByRole('group', { name: 'Question answered in another tab/browser' })).toHaveTextContent('Production');
+    expect(log.getByRole('group', { name: 'Question answered elsewhere (in another tab/browser)' })).toHaveTextContent('Production');
     expect(log.getAllByRole('group', { name: 'Question answered elsewhere' })).toHaveLength(2);
   });
 

@@ -98,7 +98,7 @@ describe('where a question shows, and what its summary says', () => {
     const record = lunchRecord({ status: 'answered', answers: { lunch: ['Sushi'] }, replyMessageId: 'm1', resolvedBy: { identity: 'op', surface: 'control-ui', atMs: 1 } });
     const sent = marks({ delivery: 'sent' });
     expect(outcomeOf(record, { ...none, marks: sent, sentMessageId: 'm1' })).toBe('Answered');
-    expect(outcomeOf(record, { ...none, marks: sent, sentMessageId: 'm2' })).toBe('Answered in another tab/browser');
+    expect(outcomeOf(record, { ...none, marks: sent, sentMessageId: 'm2' })).toBe('Answered elsewhere (in another tab/browser)');
     expect(outcomeOf(record, { ...none, identity: 'guest', marks: sent, sentMessageId: 'm2' })).toBe('Answered elsewhere');
     // An edited reply carries answers read back from its text; the message id still tells.
     expect(outcomeOf({ ...record, answers: undefined }, { ...none, marks: sent, sentMessageId: 'm1' })).toBe('Answered');
@@ -107,12 +107,12 @@ describe('where a question shows, and what its summary says', () => {
     expect(outcomeOf(record, { sentHere: fp, identity: 'guest', marks: marks({ delivery: 'failed' }) })).toBe('Answered elsewhere');
   });
 
-  it('[U7] the same person answering from another tab or browser reads "Answered in another tab/browser"; another identity or surface "Answered elsewhere"', () => {
+  it('[U7] the same person answering from another tab or browser reads "Answered elsewhere (in another tab/browser)"; another identity or surface "Answered elsewhere"', () => {
     const answered = (identity: string, surface: string) =>
       deployRecord({ status: 'answered', answers: { env: ['Production'], notify: ['Email'] }, resolvedBy: { identity, surface, atMs: 1 } });
     const viewer = { sentHere: [], identity: 'op' };
-    expect(outcomeOf(answered('op', 'control-ui'), viewer)).toBe('Answered in another tab/browser');
-    expect(outcomeOf(answered('op', 'link'), viewer)).toBe('Answered in another tab/browser');
+    expect(outcomeOf(answered('op', 'control-ui'), viewer)).toBe('Answered elsewhere (in another tab/browser)');
+    expect(outcomeOf(answered('op', 'link'), viewer)).toBe('Answered elsewhere (in another tab/browser)');
     expect(outcomeOf(answered('op', 'tui'), viewer)).toBe('Answered elsewhere');
     expect(outcomeOf(answered('op', 'channel:slack'), viewer)).toBe('Answered elsewhere');
     expect(outcomeOf(answered('guest', 'control-ui'), viewer)).toBe('Answered elsewhere');

@@ -24,8 +24,8 @@ export function resolvedHere(
   return false;
 }
 
-/** The word for an answer the same person gave in another browser tab or browser (U7), not "Answered elsewhere". */
-export const ANSWERED_IN_ANOTHER_TAB = 'Answered in another tab/browser';
+/** An answer the same person gave in another browser tab or browser: still "Answered elsewhere" (U7), saying where. */
+export const ANSWERED_IN_ANOTHER_TAB = 'Answered elsewhere (in another tab/browser)';
 
 /** Browser surfaces: the Control UI and its question link page. */
 const BROWSER_SURFACES = new Set(['control-ui', 'link']);
