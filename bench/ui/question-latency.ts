@@ -77,12 +77,12 @@ type Sample = { sent: number; done: number };
 async function browserRound(page: Page, agent: Agent, sessionKey: string, n: number, shown: () => Promise<unknown>): Promise<Sample> {
   const next = shown();
   const sent = nodeNow();
-  const answered = ask(agent, sessionKey, n);
+  // Timed where askUser resolves: the key presses' own round trips to the page must not count as the answer's.
+  const answered = ask(agent, sessionKey, n).then((result) => ({ result, done: nodeNow() }));
   await next;
   await page.keyboard.press('1');
   await page.keyboard.press('Control+Enter');
-  const result = await answered;
-  const done = nodeNow();
+  const { result, done } = await answered;
   if (result.status !== 'answered') throw new Error(`question ${n} ended ${JSON.stringify(result)}`);
   // A person reads before the next question comes: the page finishes showing the answer before the next one is asked.
   await page.evaluate(() => new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 })));

@@ -2,7 +2,8 @@
  * The async reply (PROTOCOL Q9): the chat message an async answer travels in, and how a saved reply reads back
  * into answers. The gateway reads replies back with it; the Control UI writes them and shows them in summaries.
  */
-import { own, type Answers, type QuestionRecord } from '../protocol/index.ts';
+import { own } from '../protocol/rules.ts';
+import type { Answers, QuestionRecord } from '../protocol/index.ts';
 
 /** Q9: one block per question, `> <header or question>` then the answer, blocks parted by a blank line. */
 export function formatAsyncAnswerText(items: QuestionRecord['questions'], answers: Answers): string {

@@ -2,7 +2,8 @@
  * Collecting answers from a draft: what a person picked and typed for each question becomes the answers sent (U4, U6),
  * and a discarded answer turns back into a draft (U9). Every answering surface keeps its drafts in this shape.
  */
-import { own, type Answers, type QuestionRecord } from '../protocol/index.ts';
+import { own } from '../protocol/rules.ts';
+import type { Answers, QuestionRecord } from '../protocol/index.ts';
 
 export type QuestionItemRecord = QuestionRecord['questions'][number];
 

@@ -1,4 +1,5 @@
-import { normaliseAnswers, type AnswerProblem, type Answers, type QuestionRecord } from '../protocol/index.ts';
+import { normaliseAnswers } from '../protocol/rules.ts';
+import type { AnswerProblem, Answers, QuestionRecord } from '../protocol/index.ts';
 
 /**
  * The plain-text reply reader (PROTOCOL PT1-PT4): what a person typed in a terminal or a chat, read against a

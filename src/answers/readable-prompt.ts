@@ -4,7 +4,8 @@
  * (the reply is read by the plain-text rules, PROTOCOL PT1-PT4). Also the outcome line a posted prompt
  * turns into once it resolves (H5). Framework-free: imports only the protocol.
  */
-import { own, type QuestionRecord } from '../protocol/index.ts';
+import { own } from '../protocol/rules.ts';
+import type { QuestionRecord } from '../protocol/index.ts';
 import { endedOutcome, summaryLine } from './summary.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */

@@ -3,7 +3,8 @@
  * the terminal's notice (V5 `✓ Environment: Staging · Notify: Email, Slack`) and any other text surface; and the
  * outcome words every surface shows for an ended question (U7).
  */
-import { own, type Answers, type QuestionRecord, type QuestionStatus } from '../protocol/index.ts';
+import { own } from '../protocol/rules.ts';
+import type { Answers, QuestionRecord, QuestionStatus } from '../protocol/index.ts';
 
 type Item = Pick<QuestionRecord['questions'][number], 'id' | 'header' | 'question'>;
 

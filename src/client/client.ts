@@ -1,12 +1,12 @@
-import { AskdockError, CloseCode, HelloOk, ServerFrame } from '../protocol/index.ts';
-import type { EventFrame, EventName, EventPayload, MethodName, ParamsInput, Result } from '../protocol/index.ts';
+import { AskdockError, CloseCode } from '../protocol/askdock-error.ts';
+import type { EventFrame, EventName, EventPayload, HelloOk, MethodName, ParamsInput, Result, ServerFrame } from '../protocol/index.ts';
 import { backoffDelay } from '../lib/backoff.ts';
 import { newId } from '../lib/ids.ts';
 import { Listeners } from '../lib/listeners.ts';
 import { EventRouter } from './events.ts';
 import { connectFrame } from './handshake.ts';
 import { PendingRequests } from './pending.ts';
-import type { AnyHandler, ConnectionState, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike, StartOptions } from './types.ts';
+import type { AnyHandler, ConnectionState, FrameChecks, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike, StartOptions } from './types.ts';
 import { gatewayUrls, toSocketUrl } from './urls.ts';
 
 export type * from './types.ts';
@@ -23,7 +23,15 @@ export class GatewayClient {
   private readonly urls: string[];
   private urlIndex = 0;
   private socket: SocketLike | null = null;
-  private readonly pending = new PendingRequests({ send: (frame) => this.sendRaw(frame), ready: () => this.handshakeDone });
+  private readonly pending = new PendingRequests({
+    send: (frame) => this.sendRaw(frame),
+    ready: () => this.handshakeDone,
+    // Results only arrive over a connection, which opens once the checks are there.
+    read: (method, payload) => this.checks!.result(method, payload),
+  });
+  /** Null until the loader given as `checks` has delivered them. */
+  private checks: FrameChecks | null;
+  private checksLoading = false;
   private readonly events = new EventRouter();
   private helloHandlers = new Listeners<Parameters<HelloHandler>>();
   private stateHandlers = new Listeners<[ConnectionState]>();
@@ -44,6 +52,7 @@ export class GatewayClient {
     this.urls = gatewayUrls(options.url);
     this.clientId = options.client.id ?? newId();
     this.cursor = options.initialCursor ?? 0;
+    this.checks = typeof options.checks === 'function' ? null : options.checks;
   }
 
   get state(): ConnectionState {
@@ -196,6 +205,7 @@ export class GatewayClient {
 
   private open() {
     if (this.stopped) return;
+    if (!this.checks) return this.openWithChecks();
     this.handshakeDone = false;
     const status = this._state.status === 'connecting' && this._state.attempt === 0 ? 'connecting' : 'reconnecting';
     this.setState({ ...this._state, status, nextAttemptAtMs: undefined });
@@ -210,15 +220,17 @@ export class GatewayClient {
     let fatal: { code: string; message: string } | null = null;
     /** What the socket said went wrong (Node's `ws` names it, e.g. "connect ECONNREFUSED 127.0.0.1:7420"; browsers do not). */
     let socketError: string | null = null;
+    const checks = this.checks;
     socket.onmessage = (ev) => {
       if (this.socket !== socket) return;
       this.armWatchdog();
-      let frame: ServerFrame;
+      let frame: ServerFrame | null;
       try {
-        frame = ServerFrame.parse(JSON.parse(String(ev.data)));
+        frame = checks.frame(JSON.parse(String(ev.data)));
       } catch {
-        return; // a frame this client cannot read is ignored, never fatal
+        frame = null;
       }
+      if (!frame) return; // a frame this client cannot read is ignored, never fatal
       if (frame.type === 'event') this.handleEvent(frame);
       else if (frame.id === '__connect') {
         if (frame.ok) this.handleHello(frame.payload);
@@ -268,7 +280,7 @@ export class GatewayClient {
       this.sendConnect();
       return;
     }
-    const e = this.events.read(frame);
+    const e = this.checks!.event(frame);
     if (!e) return;
     if (e.seq !== undefined && e.seq > this.cursor) this.cursor = e.seq;
     this.events.emit(e);
@@ -279,20 +291,38 @@ export class GatewayClient {
   }
 
   private handleHello(payload: unknown) {
-    const hello = HelloOk.safeParse(payload);
-    if (!hello.success) {
+    const hello = this.checks!.hello(payload);
+    if (!hello) {
       this.socket?.close(CloseCode.normal, 'unreadable hello');
       return;
     }
-    this.hello = hello.data;
-    this.tickIntervalMs = hello.data.policy.tickIntervalMs;
-    if (!hello.data.resumed || hello.data.snapshot.cursor > this.cursor) this.cursor = hello.data.snapshot.cursor;
+    this.hello = hello;
+    this.tickIntervalMs = hello.policy.tickIntervalMs;
+    if (!hello.resumed || hello.snapshot.cursor > this.cursor) this.cursor = hello.snapshot.cursor;
     this.handshakeDone = true;
     this.setState({ status: 'connected', attempt: 0 });
     this.armWatchdog();
-    this.helloHandlers.emit(hello.data);
+    this.helloHandlers.emit(hello);
     this.pending.sendUnsent();
     for (const w of [...this.waiters]) w.resolve();
+  }
+
+  /** The first connection waits for the checks the loader fetches; a failed fetch is retried like a failed connection. */
+  private openWithChecks() {
+    if (this.checksLoading) return;
+    this.checksLoading = true;
+    const load = this.options.checks as () => Promise<FrameChecks>;
+    load().then(
+      (checks) => {
+        this.checksLoading = false;
+        this.checks = checks;
+        this.open();
+      },
+      (err: unknown) => {
+        this.checksLoading = false;
+        this.scheduleReconnect({ code: 'UNAVAILABLE', message: `could not load the protocol checks: ${String(err)}` });
+      },
+    );
   }
 
   private armWatchdog() {

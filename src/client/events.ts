@@ -1,7 +1,7 @@
 import { Listeners } from '../lib/listeners.ts';
-import { events as eventSchemas, isEventName, type AnyEvent, type EventFrame, type EventName, type EventPayload } from '../protocol/index.ts';
+import type { AnyEvent, EventName, EventPayload } from '../protocol/index.ts';
 
-/** The client's event listeners, by event name and for every event; payloads are checked against the protocol first. */
+/** The client's event listeners, by event name and for every event; the client checks payloads against the protocol first. */
 export class EventRouter {
   private readonly handlers = new Map<string, Listeners<[payload: unknown, seq?: number]>>();
   private readonly anyHandlers = new Listeners<[AnyEvent]>();
@@ -14,14 +14,6 @@ export class EventRouter {
 
   onAny(handler: (e: AnyEvent) => void): () => void {
     return this.anyHandlers.add(handler);
-  }
-
-  /** The event as this client knows it, or null for an unknown event or a payload it cannot read (ignored, never fatal). */
-  read(frame: EventFrame): AnyEvent | null {
-    if (!isEventName(frame.event)) return null;
-    const parsed = eventSchemas[frame.event].safeParse(frame.payload);
-    if (!parsed.success) return null;
-    return { event: frame.event, payload: parsed.data, seq: frame.seq } as AnyEvent;
   }
 
   emit(e: AnyEvent): void {

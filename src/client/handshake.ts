@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '../protocol/index.ts';
+import { PROTOCOL_VERSION } from '../protocol/version.ts';
 import type { GatewayClientOptions } from './types.ts';
 
 /** The `connect` request answering the gateway's connect.challenge (P2), resuming from `cursor` when there is one (R2). */

@@ -1,4 +1,6 @@
-import { AskdockError, isResendable, methods, type ErrorShape, type MethodName, type ParamsInput, type Result } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/askdock-error.ts';
+import { isResendable } from '../protocol/rules.ts';
+import type { ErrorShape, MethodName, ParamsInput, Result } from '../protocol/index.ts';
 import type { RequestOptions } from './types.ts';
 
 type Pending = {
@@ -22,8 +24,8 @@ function resendable(p: Pick<Pending, 'method' | 'params'>): boolean {
   return p.method === 'question.request' && typeof (p.params as { id?: unknown } | undefined)?.id === 'string';
 }
 
-/** What the request table needs from the connection: a way to send a frame, and whether the handshake is done. */
-export type RequestLink = { send(frame: unknown): void; ready(): boolean };
+/** What the request table needs from the connection: a way to send a frame, whether the handshake is done, and how a result is read. */
+export type RequestLink = { send(frame: unknown): void; ready(): boolean; read<M extends MethodName>(method: M, payload: unknown): Result<M> };
 
 /**
  * The requests of one client across its connections: each with its timeout and abort, sent once the handshake is
@@ -50,7 +52,7 @@ export class PendingRequests {
         id,
         method,
         params,
-        resolve: (v) => resolve(methods[method].result.parse(v) as Result<M>),
+        resolve: (v) => resolve(this.link.read(method, v)),
         reject,
         sent: false,
         deadline: timeoutMs > 0 && Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : Infinity,

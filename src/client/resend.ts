@@ -1,4 +1,5 @@
-import { AskdockError, type MethodName, type ParamsInput, type Result } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/askdock-error.ts';
+import type { MethodName, ParamsInput, Result } from '../protocol/index.ts';
 import { backoffDelay } from '../lib/backoff.ts';
 import type { GatewayClient } from './client.ts';
 

@@ -1,4 +1,4 @@
-import type { AnyEvent, ClientMode, HelloOk } from '../protocol/index.ts';
+import type { AnyEvent, ClientMode, EventFrame, HelloOk, MethodName, Result, ServerFrame } from '../protocol/index.ts';
 
 /** The subset of the WebSocket API both the browser and the `ws` package provide. */
 export interface SocketLike {
@@ -38,6 +38,19 @@ export type GatewayClientOptions = {
   resume?: boolean;
   /** Cursor to resume from on the very first connect (e.g. kept across a page reload). */
   initialCursor?: number;
+  /**
+   * How frames, hello-ok, events and results are read: `protocolChecks` (protocol-checks.ts), or a loader of it that
+   * the client waits for before its first connection (the Control UI fetches it beside its first render).
+   */
+  checks: FrameChecks | (() => Promise<FrameChecks>);
+};
+
+/** The protocol's checks of what the gateway sends; null (or a throw, for a result) for what this client cannot read. */
+export type FrameChecks = {
+  frame(data: unknown): ServerFrame | null;
+  hello(payload: unknown): HelloOk | null;
+  event(frame: EventFrame): AnyEvent | null;
+  result<M extends MethodName>(method: M, payload: unknown): Result<M>;
 };
 
 /** How long `start()` keeps trying before it gives up (by default it never does). */

@@ -1,4 +1,4 @@
-import { AskdockError } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/askdock-error.ts';
 
 /** D4: the gateway URLs of `url` in order, a list or a comma-separated string; blanks are dropped. */
 export function gatewayUrls(url: string | readonly string[]): string[] {

@@ -273,6 +273,8 @@ export class Connection implements Subscriber {
     const { core } = this;
     if (this.state !== 'open') return;
     // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
+    // C6/D2: an agent may have subscribed through another gateway of the database, or before a restart.
+    if (identity.role === 'agent' && this.info) core.subscriptions.refresh(identity.id, this.info.clientId);
     const latest = core.store.latestSeq();
     const resumed = cursor !== undefined && cursor <= latest && core.store.oldestEventSeq() <= cursor + 1;
     const hello = helloFor(core, identity, this.connId, this.opts, latest, resumed);

@@ -156,6 +156,29 @@ describe('several gateways on one PostgreSQL database', () => {
     expect(twin.eventsNamed('question.requested').map((p) => p.question.id)).toEqual([asked.id]);
   });
 
+  it('[D2][R2][C6] an agent subscribed through one gateway resumes on another and gets the user messages it missed', LONG, async () => {
+    const c = await gateways(2);
+    const admin = await c.connect(1, 'admin');
+    const { session } = await admin.call('sessions.create', {});
+    const first = await c.connect(0, 'agent', { clientId: 'roaming-agent' });
+    await first.call('agent.subscribe', { sessionKey: session.key });
+    const cursor = first.hello!.snapshot.cursor;
+    first.close();
+    await first.waitClose();
+
+    const sent = await admin.call('chat.send', { sessionKey: session.key, message: 'while you were away', idempotencyKey: 'roam-msg-01' });
+    const back = await TestClient.open(c.gateways[1].wsUrl);
+    const res = await back.connect(tokenOf('agent'), { clientId: 'roaming-agent', resume: { cursor } });
+    expect(res.ok).toBe(true);
+    expect(back.hello!.resumed).toBe(true);
+    const replayed = await back.waitEvent('chat', (p) => p.message.id === sent.messageId, 10_000);
+    expect(replayed.message.text).toBe('while you were away');
+    // Live too, on the new gateway, without subscribing again.
+    const next = await admin.call('chat.send', { sessionKey: session.key, message: 'and now', idempotencyKey: 'roam-msg-02' });
+    await back.waitEvent('chat', (p) => p.message.id === next.messageId, 10_000);
+    back.close();
+  });
+
   it('[D2] every connection hears each event once, in seq order, whichever gateway committed it', LONG, async () => {
     const c = await gateways(3);
     const watchers = [await c.connect(0, 'admin'), await c.connect(1, 'admin'), await c.connect(2, 'admin')];

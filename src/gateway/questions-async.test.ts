@@ -48,6 +48,33 @@ describe('[Q9] async answers arrive as chat replies', () => {
     });
   });
 
+  it('[Q9] an async question answered with question.resolve (its link page, a script) is answered by a message in its session too', async () => {
+    const { admin, agent, session } = await setup();
+    await agent.call('agent.subscribe', { sessionKey: session.key });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });
+    const result = await admin.call('question.resolve', { id, answers: { lunch: ['sushi'], notify: ['Slack'] }, resolutionId: 'link-res-0001', surface: 'link' });
+    expect(result).toEqual({ status: 'answered', answers: { lunch: ['Sushi'], notify: ['Slack'] } });
+    const { question } = await admin.call('question.get', { id });
+    expect(question.resolvedBy).toMatchObject({ identity: 'admin', surface: 'link' });
+    const { messages } = await admin.call('chat.history', { sessionKey: session.key });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({
+      id: question.replyMessageId,
+      role: 'user',
+      authorId: 'admin',
+      text: formatAsyncAnswerText([lunch, notify] as never, { lunch: ['Sushi'], notify: ['Slack'] }),
+      replyTo: { questionId: id, answers: { lunch: ['Sushi'], notify: ['Slack'] } },
+    });
+    // The agent reads it in its conversation, as a reply from the dock.
+    const chat = await agent.waitEvent('chat', (e) => e.message.replyTo?.questionId === id);
+    expect(chat.message.id).toBe(question.replyMessageId);
+    // A repeat of the resolve is the first result and no second message; a blocking question gets no message.
+    expect(await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'], notify: ['Slack'] }, resolutionId: 'link-res-0001' })).toEqual(result);
+    const blocking = await agent.call('question.request', { sessionKey: session.key, questions: [lunch] });
+    await admin.call('question.resolve', { id: blocking.id, answers: { lunch: ['Pizza'] } });
+    expect((await admin.call('chat.history', { sessionKey: session.key })).messages).toHaveLength(1);
+  });
+
   it('[Q9] without answers, the gateway reads them back from the text', async () => {
     const { admin, agent, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });

@@ -7,6 +7,7 @@ import {
   type ReplyTo,
   type Result,
 } from '../protocol/index.ts';
+import { formatAsyncAnswerText } from '../answers/async-reply.ts';
 import type { Identity } from './auth.ts';
 import type { Core } from './core.ts';
 import type { Tx } from './hub.ts';
@@ -21,6 +22,7 @@ import {
 } from './question-records.ts';
 import { checkReply, type CheckedReply } from './question-replies.ts';
 import { newQuestion } from './question-request.ts';
+import { supersedeRuns } from './run-authority.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from './shared-presence.ts';
 import { isSharedStore } from './store/postgres/store.ts';
@@ -210,13 +212,29 @@ export class QuestionManager {
       throw alreadyTerminal(q);
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
+    const reply = this.asyncReplyIn(tx, identity, q, checked.answers);
     this.finishIn(tx, q, {
       status: 'answered',
       answers: checked.answers,
       resolvedBy,
       ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}),
+      ...(reply ? { replyMessageId: reply } : {}),
     });
     return { status: 'answered', answers: checked.answers };
+  }
+
+  /**
+   * Q9: an async question of a session is answered by an ordinary message in it, whatever surface answered (a link
+   * page, a script resolving it): the same Q9 text and `replyTo` a chat.send from the dock carries, saved in the
+   * transaction that answers the record, so the agent reads the answer in its conversation. Must come before any
+   * other event of the transaction (the message's seq is its event's).
+   */
+  private asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): string | undefined {
+    if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
+    const text = formatAsyncAnswerText(q.questions, answers);
+    const message = this.core.appendMessage(tx, { sessionKey: q.sessionKey, role: 'user', text, authorId: identity.id, replyTo: { questionId: q.id, answers }, state: 'final' });
+    supersedeRuns(this.core, tx, q.sessionKey, q.id);
+    return message.id;
   }
 
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */

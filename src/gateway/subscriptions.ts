@@ -1,17 +1,22 @@
 import type { Store } from './store/types.ts';
 
-const META_KEY = 'agent.subscriptions';
+/** Where older versions kept every client's subscriptions in one row; still read at start. */
+const LEGACY_META_KEY = 'agent.subscriptions';
 const ALL = '*';
 
+/** One row per client; the key never holds a NUL (PostgreSQL text cannot). */
+const metaKey = (identityId: string, clientId: string) => `agent.subscriptions/${encodeURIComponent(identityId)}/${encodeURIComponent(clientId)}`;
+
 /**
- * C6: which sessions each agent client listens to. Kept per (identity, client id) and saved, so a reconnect
- * or a gateway restart replays (R2) the user messages it missed before the agent has subscribed again.
+ * C6: which sessions each agent client listens to. Kept per (identity, client id) and saved, one row per client, so a
+ * reconnect, a gateway restart or a resume on another gateway of the same database (D2) replays (R2) the user
+ * messages it missed before the agent has subscribed again: a connecting agent's row is read again from the store.
  */
 export class AgentSubscriptions {
   private readonly byClient = new Map<string, Set<string>>();
 
   constructor(private readonly store: Store) {
-    const saved = store.getMeta(META_KEY);
+    const saved = store.getMeta(LEGACY_META_KEY);
     if (!saved) return;
     try {
       const rows = JSON.parse(saved) as Record<string, string[]>;
@@ -34,14 +39,30 @@ export class AgentSubscriptions {
     return set.has(ALL) || (sessionKey !== null && set.has(sessionKey));
   }
 
+  /** Adds what the store holds for this client (written by another gateway, or before a restart) to the live set. */
+  refresh(identityId: string, clientId: string): void {
+    const key = this.key(identityId, clientId);
+    const saved = this.store.getMeta(metaKey(identityId, clientId));
+    if (!saved) return;
+    try {
+      const entries = JSON.parse(saved) as string[];
+      let set = this.byClient.get(key);
+      if (!set) this.byClient.set(key, (set = new Set()));
+      for (const entry of entries) set.add(entry);
+    } catch {
+      // As above: only replay is lost until the agent subscribes again.
+    }
+  }
+
   /** No sessionKey subscribes to every session. */
   add(identityId: string, clientId: string, sessionKey?: string): void {
     const key = this.key(identityId, clientId);
+    const entry = sessionKey ?? ALL;
+    if (this.byClient.get(key)?.has(entry)) return;
+    this.refresh(identityId, clientId);
     let set = this.byClient.get(key);
     if (!set) this.byClient.set(key, (set = new Set()));
-    const entry = sessionKey ?? ALL;
-    if (set.has(entry)) return;
     set.add(entry);
-    this.store.setMeta(META_KEY, JSON.stringify(Object.fromEntries([...this.byClient].map(([k, v]) => [k, [...v]]))));
+    this.store.setMeta(metaKey(identityId, clientId), JSON.stringify([...set]));
   }
 }

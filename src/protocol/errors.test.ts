@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AskdockError, errorDetails, errorDetailsProblem } from './errors.ts';
+import { AskdockError } from './askdock-error.ts';
+import { errorDetails, errorDetailsProblem } from './errors.ts';
 
 describe('error details per code', () => {
   it('[errors] each code names the shape of its details; a reader gets them typed or not at all', () => {

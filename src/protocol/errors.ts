@@ -1,23 +1,7 @@
 import { z } from 'zod';
 import { Answers, ResolvedBy, TerminalStatus } from './question.ts';
+import { ERROR_CODES, formatPath } from './askdock-error.ts';
 
-export const ERROR_CODES = [
-  'INVALID_REQUEST',
-  'METHOD_NOT_FOUND',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'SESSION_NOT_FOUND',
-  'QUESTION_NOT_FOUND',
-  'QUESTION_ALREADY_TERMINAL',
-  'QUESTION_INVALID_ANSWER',
-  'QUESTION_ID_IN_USE',
-  'QUESTION_PENDING',
-  'RUN_SUPERSEDED',
-  'SECRET_NOT_FOUND',
-  'RATE_LIMITED',
-  'PAYLOAD_TOO_LARGE',
-  'UNAVAILABLE',
-] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -78,60 +62,8 @@ export function errorDetailsProblem(shape: ErrorShape): string | null {
   return parsed.success ? null : `${shape.code} details: ${parsed.error.message}`;
 }
 
-/** Close codes the gateway uses (P3, P4, P6). */
-export const CloseCode = {
-  normal: 1000,
-  goingAway: 1001,
-  /** S6 slow consumers, frame floods, junk before connect. */
-  policy: 1008,
-  tooLarge: 1009,
-  tickTimeout: 4000,
-  unauthorized: 4001,
-  noCommonVersion: 4002,
-  handshakeTimeout: 4003,
-} as const;
-
-/** An error with a stable code, thrown by handlers and rethrown by clients. */
-export class AskdockError extends Error {
-  readonly code: ErrorCode;
-  readonly details?: unknown;
-  readonly retryable?: boolean;
-  readonly retryAfterMs?: number;
-  constructor(code: ErrorCode, message: string, extra: Omit<ErrorShape, 'code' | 'message'> = {}) {
-    super(message);
-    this.name = 'AskdockError';
-    this.code = code;
-    this.details = extra.details;
-    this.retryable = extra.retryable;
-    this.retryAfterMs = extra.retryAfterMs;
-  }
-  toShape(): ErrorShape {
-    const shape: ErrorShape = { code: this.code, message: this.message };
-    if (this.details !== undefined) shape.details = this.details;
-    if (this.retryable !== undefined) shape.retryable = this.retryable;
-    if (this.retryAfterMs !== undefined) shape.retryAfterMs = this.retryAfterMs;
-    return shape;
-  }
-  static from(shape: ErrorShape): AskdockError {
-    return new AskdockError(shape.code, shape.message, shape);
-  }
-}
-
-/** Turns zod issues into `{path, problem}` rows: `questions[1].options[2].label`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out || '(root)';
-}
-
+/** Turns zod issues into `{path, problem}` rows. */
 export function zodProblems(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldProblem[] {
   return error.issues.map((issue) => ({ path: formatPath([...prefix, ...issue.path]), problem: issue.message }));
 }
 
-export function invalidRequest(where: string, problems: FieldProblem[]): AskdockError {
-  const list = problems.map((p) => `${p.path}: ${p.problem}`).join('; ');
-  return new AskdockError('INVALID_REQUEST', `invalid ${where}: ${list}`, { details: problems });
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isResendable, METHOD_NAMES } from './methods.ts';
+import { METHOD_NAMES } from './methods.ts';
+import { isResendable } from './rules.ts';
 
 describe('the method table', () => {
   it('[P7] reads, keyed writes and record-state-idempotent methods may be resent after a reconnect; the rest may not', () => {

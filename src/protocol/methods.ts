@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ChatMessage, ChatState, MESSAGE_MAX, Phase, ReplyTo, SESSION_TITLE_MAX, Session, StopReason } from './session.ts';
+import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
+import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
@@ -85,8 +86,8 @@ const WaitResult = z.object({
 });
 
 /**
- * The method table: params, result, the scopes any one of which allows the call (A5), and `resendable` for the
- * methods a client may send again after a reconnect (P7): reads, keyed writes and record-state-idempotent ones.
+ * The method table: params, result and the scopes any one of which allows the call (A5); which methods a client may
+ * send again after a reconnect (P7) is in rules.ts (`RESENDABLE_METHODS`).
  * `connect` is listed for its shapes; the gateway handles it before dispatch.
  */
 export const methods = {
@@ -116,7 +117,6 @@ export const methods = {
     params: Empty,
     result: z.object({ sessions: z.array(Session) }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-    resendable: true,
   },
   'chat.send': {
     params: z.object({
@@ -130,7 +130,6 @@ export const methods = {
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
-    resendable: true,
   },
   'chat.history': {
     params: z.object({
@@ -140,7 +139,6 @@ export const methods = {
     }),
     result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-    resendable: true,
   },
   'chat.abort': {
     params: z.object({ sessionKey: Key, runId: Key.optional() }),
@@ -171,7 +169,6 @@ export const methods = {
     params: z.object({ sessionKey: Key.optional() }),
     result: z.object({ subscribed: z.boolean() }),
     scopes: ['agent.run'] as Scope[],
-    resendable: true,
   },
   'question.request': {
     params: QuestionRequestParams,
@@ -186,25 +183,21 @@ export const methods = {
     }),
     result: WaitResult,
     scopes: ['agent.run'] as Scope[],
-    resendable: true,
   },
   'question.resolve': {
     params: ResolveParams,
     result: z.object({ status: QuestionStatus, answers: Answers.optional() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
-    resendable: true,
   },
   'question.get': {
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
-    resendable: true,
   },
   'question.list': {
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
-    resendable: true,
   },
   'secret.request': {
     params: SecretRequestParams,
@@ -244,12 +237,6 @@ export const METHOD_NAMES = Object.keys(methods).filter((m) => m !== 'connect') 
 export type ParamsInput<M extends MethodName> = z.input<Methods[M]['params']>;
 export type Params<M extends MethodName> = z.output<Methods[M]['params']>;
 export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
-
-/** P7: whether a request of `method` may be sent again after a reconnect, its first outcome unknown. */
-export function isResendable(method: MethodName): boolean {
-  const entry = methods[method];
-  return 'resendable' in entry && entry.resendable === true;
-}
 
 export function isMethodName(name: string): name is MethodName {
   return name !== 'connect' && Object.hasOwn(methods, name);

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-/** K1: a secret's name, as a shell variable would spell it. */
-export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
-export const SECRET_VALUE_MAX = 8000;
-export const SECRET_DESCRIPTION_MAX = 1000;
+import { SECRET_DESCRIPTION_MAX, SECRET_NAME_PATTERN, SECRET_VALUE_MAX } from './rules.ts';
 
 export const SecretName = z
   .string({ error: 'name must be a string' })

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { Answers } from './question.ts';
 
-export const MESSAGE_MAX = 32_000;
-export const SESSION_TITLE_MAX = 200;
-
 export const Session = z.object({
   key: z.string(),
   title: z.string(),

@@ -6,12 +6,21 @@ import { ComposerSlotProvider, type ComposerSlot } from '../lib/composer-slot.ts
 import { OutboxProvider } from '../lib/outbox/use-outbox.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { sameOriginSocketUrl } from '../lib/gateway-url.ts';
+import { loadProtocolChecks } from '../lib/protocol-checks.ts';
 import { AppShell } from './app-shell.tsx';
+import { dockCodeReady } from '../features/questions/index.tsx';
 
 type Props = { token: string; composerSlot?: ComposerSlot; onRejected: (message: string) => void };
 
+/**
+ * The client connects once the protocol's checks and the dock's code are in (chunks fetched as the app starts), so
+ * nothing the gateway sends arrives before the page can read it and show it.
+ */
+const loadChecks = () => Promise.all([loadProtocolChecks(), dockCodeReady]).then(([checks]) => checks);
+
 function createClient(token: string): GatewayClient {
-  return new GatewayClient({ url: sameOriginSocketUrl(), token, client: { name: 'control-ui', mode: 'ui' } });
+  loadChecks().catch(() => {}); // starts the fetch now; the client's own call gets the same modules (or the error)
+  return new GatewayClient({ url: sameOriginSocketUrl(), token, client: { name: 'control-ui', mode: 'ui' }, checks: loadChecks });
 }
 
 /** One gateway client and one query cache for the signed-in tab, and the providers around the shell. */

@@ -9,7 +9,7 @@ import { inDock, inTranscript } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
 
-export { QuestionDock } from './components/question-dock.tsx';
+export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
 export { ReplyAnswers } from './components/reply-answers.tsx';
 export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { OutboxRow } from './machine.ts';
+import { array, literal, object, read, string, union, type Checked } from '../shape.ts';
 
 /** The part of BroadcastChannel the outbox uses, so tests can pass a fake. */
 export interface ChannelLike {
@@ -11,10 +11,10 @@ export interface ChannelLike {
 
 export const OUTBOX_CHANNEL = 'askdock-outbox';
 
-const Broadcast = z.discriminatedUnion('kind', [
-  z.object({ v: z.literal(1), from: z.string(), kind: z.literal('changed'), ids: z.array(z.string()) }),
-  z.object({ v: z.literal(1), from: z.string(), kind: z.literal('discarded'), row: OutboxRow }),
-]);
+const Broadcast = union(
+  object({ v: literal(1), from: string(), kind: literal('changed'), ids: array(string()) }),
+  object({ v: literal(1), from: string(), kind: literal('discarded'), row: OutboxRow }),
+);
 
 export type BroadcastOptions = {
   channel: ChannelLike | null;
@@ -40,7 +40,7 @@ export interface OutboxBroadcast {
 export function createBroadcast(options: BroadcastOptions): OutboxBroadcast {
   const { channel, tabId, onError } = options;
   let closed = false;
-  const post = (message: z.infer<typeof Broadcast>) => {
+  const post = (message: Checked<typeof Broadcast>) => {
     try {
       channel?.postMessage(message);
     } catch (err) {
@@ -48,9 +48,8 @@ export function createBroadcast(options: BroadcastOptions): OutboxBroadcast {
     }
   };
   const onMessage = (ev: { data: unknown }) => {
-    const parsed = Broadcast.safeParse(ev.data);
-    if (!parsed.success || parsed.data.from === tabId || closed) return;
-    const msg = parsed.data;
+    const msg = read(Broadcast, ev.data);
+    if (!msg || msg.from === tabId || closed) return;
     if (msg.kind === 'changed') options.onChanged(msg.ids);
     else options.onDiscarded(msg.row);
   };

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { Answers } from '../../../protocol/index.ts';
+import { array, count, number, object, oneOf, optional, record, string, type Checked } from '../shape.ts';
 
 /**
  * One outbox row's delivery (PRODUCT U9): a pure state machine, no I/O.
@@ -12,33 +11,33 @@ import { Answers } from '../../../protocol/index.ts';
  *   any but sent ──sendSucceeded | confirmedByHistory──▶ sent
  */
 export const OUTBOX_STATES = ['queued', 'sending', 'failed', 'unconfirmed', 'sent'] as const;
-export const OutboxState = z.enum(OUTBOX_STATES);
-export type OutboxState = z.infer<typeof OutboxState>;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
 
-export const OutboxError = z.object({ code: z.string(), message: z.string() });
-export type OutboxError = z.infer<typeof OutboxError>;
+const OutboxError = object({ code: string(), message: string() });
+export type OutboxError = Checked<typeof OutboxError>;
 
-export const OutboxRow = z.object({
-  id: z.string().min(1),
+/** A row as stored and shared between tabs, checked whenever it is read back. */
+export const OutboxRow = object({
+  id: string(1),
   /** Stable for the row's life: every attempt, automatic or "Retry answer", sends this same key (C2). */
-  idempotencyKey: z.string().min(8).max(128),
-  sessionKey: z.string().min(1),
-  questionId: z.string().min(1),
-  text: z.string(),
+  idempotencyKey: string(8, 128),
+  sessionKey: string(1),
+  questionId: string(1),
+  text: string(),
   /** The structured answers for `replyTo.answers`; absent once the text was edited by hand. */
-  answers: Answers.optional(),
-  state: OutboxState,
-  error: OutboxError.optional(),
-  messageId: z.string().optional(),
-  seq: z.number().optional(),
-  createdAtMs: z.number(),
-  updatedAtMs: z.number(),
-  attempts: z.number().int().nonnegative(),
+  answers: optional(record(array(string()))),
+  state: oneOf(OUTBOX_STATES),
+  error: optional(OutboxError),
+  messageId: optional(string()),
+  seq: optional(number),
+  createdAtMs: number,
+  updatedAtMs: number,
+  attempts: count,
   /** The tab holding the send lease, and until when (only one tab sends a row). */
-  sendingBy: z.string().optional(),
-  leaseExpiresAtMs: z.number().optional(),
+  sendingBy: optional(string()),
+  leaseExpiresAtMs: optional(number),
 });
-export type OutboxRow = z.infer<typeof OutboxRow>;
+export type OutboxRow = Checked<typeof OutboxRow>;
 
 export type OutboxEvent =
   | { type: 'sendStarted' }

@@ -1,7 +1,8 @@
 import type { GatewayClient } from '../../../client/client.ts';
 import { newId as randomId } from '../../../lib/ids.ts';
 import { Listeners } from '../../../lib/listeners.ts';
-import { AskdockError, type Answers, type ChatMessage } from '../../../protocol/index.ts';
+import { AskdockError } from '../../../protocol/askdock-error.ts';
+import type { Answers, ChatMessage } from '../../../protocol/index.ts';
 import { createBroadcast, type ChannelLike } from './broadcast.ts';
 import { createCommitter } from './commit.ts';
 import { DEFAULT_LEASE_MS, released } from './lease.ts';

@@ -1,5 +1,6 @@
 import { wrap, type IDBPDatabase } from 'idb';
 import { OutboxRow } from './machine.ts';
+import { read } from '../shape.ts';
 
 /** What one atomic change writes, and what it hands back to the caller. */
 export type StorageChange<T> = { put?: OutboxRow[]; remove?: string[]; result: T };
@@ -26,8 +27,7 @@ const STORE = 'rows';
 
 /** Rows that no longer read (an older shape, a hand edit in devtools) are skipped rather than breaking the outbox. */
 function readRow(raw: unknown): OutboxRow | undefined {
-  const parsed = OutboxRow.safeParse(raw);
-  return parsed.success ? parsed.data : undefined;
+  return read(OutboxRow, raw) ?? undefined;
 }
 
 function rowMap(raws: readonly unknown[]): Map<string, OutboxRow> {

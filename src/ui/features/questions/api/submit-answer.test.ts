@@ -25,15 +25,15 @@ describe('resolving a question from the dock or the link page', () => {
     expect(second).toEqual({ id: 'q1', skip: true, resolutionId: first.resolutionId, surface: 'link' });
   });
 
-  it('[U7] a refusal because the record ended carries its outcome, at the top of the details or under `question`', () => {
+  it('[U7] a refusal because the record ended carries its outcome, at the top of the details or under `question`', async () => {
     const outcome = { id: 'q1', status: 'answered', answers: { env: ['Production'] }, resolvedBy: null, reason: null };
     const terminal = new AskdockError('QUESTION_ALREADY_TERMINAL', 'already answered', { details: outcome });
     expect(endedElsewhere(terminal)).toBe(true);
     expect(endedElsewhere(new AskdockError('QUESTION_NOT_FOUND', 'gone'))).toBe(true);
     expect(endedElsewhere(new AskdockError('QUESTION_INVALID_ANSWER', 'no'))).toBe(false);
-    expect(terminalOutcome(terminal)).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: undefined, reason: undefined });
-    expect(terminalOutcome(new AskdockError('QUESTION_ALREADY_TERMINAL', 'skipped', { details: { id: 'q1', status: 'skipped' } }))?.status).toBe('skipped');
-    expect(terminalOutcome(new AskdockError('QUESTION_NOT_FOUND', 'gone', { details: { id: 'q1' } }))).toBeNull();
+    expect(await terminalOutcome(terminal)).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: undefined, reason: undefined });
+    expect((await terminalOutcome(new AskdockError('QUESTION_ALREADY_TERMINAL', 'skipped', { details: { id: 'q1', status: 'skipped' } })))?.status).toBe('skipped');
+    expect(await terminalOutcome(new AskdockError('QUESTION_NOT_FOUND', 'gone', { details: { id: 'q1' } }))).toBeNull();
   });
 
   it('[Q9][U9] an async question of a session answers through the outbox from the dock; everything else resolves', () => {

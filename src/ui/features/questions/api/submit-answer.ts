@@ -20,7 +20,7 @@
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { requestUntilAnswered } from '../../../../client/resend.ts';
-import { errorDetails, type Answers, type ErrorDetails, type QuestionRecord, type Result } from '../../../../protocol/index.ts';
+import type { Answers, ErrorDetails, QuestionRecord, Result } from '../../../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
@@ -74,8 +74,12 @@ export function endedElsewhere(error: unknown): boolean {
 
 export type TerminalOutcome = Omit<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, 'id'>;
 
-/** The outcome QUESTION_ALREADY_TERMINAL carries in its details, if it carries one. */
-export function terminalOutcome(error: unknown): TerminalOutcome | null {
+/**
+ * The outcome QUESTION_ALREADY_TERMINAL carries in its details, if it carries one. The protocol's schemas are a chunk
+ * of their own (the first load carries no zod); the client loaded it before it connected, so this waits only a tick.
+ */
+export async function terminalOutcome(error: unknown): Promise<TerminalOutcome | null> {
+  const { errorDetails } = await import('../../../../protocol/errors.ts');
   const details = errorDetails(error, 'QUESTION_ALREADY_TERMINAL');
   if (!details) return null;
   const { id: _id, ...outcome } = details;
@@ -92,10 +96,11 @@ export function submitProblem(error: unknown): string | null {
 /** QUESTION_ALREADY_TERMINAL carries the record's outcome; read it where it is, else read the record again. */
 function endedWhileSending(qc: QueryClient, id: string, error: unknown) {
   draftActions().draftDiscarded(id);
-  const outcome = terminalOutcome(error);
-  if (outcome && questionResolved(qc, { id, ...outcome })) return;
-  void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
-  void qc.invalidateQueries({ queryKey: ['question.get', id] });
+  void terminalOutcome(error).then((outcome) => {
+    if (outcome && questionResolved(qc, { id, ...outcome })) return;
+    void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
+    void qc.invalidateQueries({ queryKey: ['question.get', id] });
+  });
 }
 
 /** Whether a submit of this record is in flight, also after the dock switched requests and back. */

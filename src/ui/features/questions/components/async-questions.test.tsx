@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryStatus } from '../../outbox/delivery-status.tsx';
 import { useDraftsStore } from '../stores/drafts.ts';
-import { QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
+import { dockCodeReady, QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
 import { useSkipsStore } from '../stores/skips.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
 import type { SummarySlots } from './summary-slots.ts';
@@ -31,6 +31,8 @@ const dock = () => screen.queryByRole('region', { name: 'Questions' });
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 const summary = (outcome: string) => within(log()).getByRole('group', { name: `Question ${outcome.toLowerCase()}` });
 
+// The app connects only once the dock's chunks are in; so do these tests.
+beforeAll(() => dockCodeReady);
 beforeEach(resetStores);
 afterEach(cleanup);
 

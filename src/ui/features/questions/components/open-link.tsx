@@ -1,5 +1,5 @@
 import { useId, type KeyboardEvent } from 'react';
-import { isLinkUrl } from '../../../../protocol/index.ts';
+import { isLinkUrl } from '../../../../protocol/rules.ts';
 
 /**
  * U16: the page a question asks the person to visit first, in a new tab that cannot reach back into this one,

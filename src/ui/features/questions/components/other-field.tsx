@@ -1,4 +1,4 @@
-import { own } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';

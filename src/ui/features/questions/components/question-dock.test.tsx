@@ -2,9 +2,9 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError } from '../../../../protocol/index.ts';
-import { QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
+import { dockCodeReady, QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
 import { answersFingerprint } from '../lib/resolved-here.ts';
 import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
 import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
@@ -23,6 +23,8 @@ function Transcript({ sessionKey }: { sessionKey: string }) {
 const dock = () => screen.getByRole('region', { name: 'Questions' });
 const ctrlEnter = '{Control>}{Enter}{/Control}';
 
+// The app connects only once the dock's chunks are in; so do these tests.
+beforeAll(() => dockCodeReady);
 beforeEach(resetStores);
 afterEach(cleanup);
 

@@ -12,8 +12,13 @@ import { inDock, pickCurrent } from '../lib/placement.ts';
 import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
 import { CollapsedBar } from './collapsed-bar.tsx';
 import { LiveAnnouncer } from './live-announcer.tsx';
-import { RequestPanel } from './request-panel.tsx';
-import { SecretPrompt } from './secret-prompt.tsx';
+import { preloaded } from '../../../lib/preloaded.ts';
+
+// What an expanded request or a secret request shows: chunks of their own, fetched as the app starts.
+const RequestPanel = preloaded(() => import('./request-panel.tsx').then((m) => m.RequestPanel));
+const SecretPrompt = preloaded(() => import('./secret-prompt.tsx').then((m) => m.SecretPrompt));
+/** Settles once the dock can show whatever the gateway sends: the client connects only then. */
+export const dockCodeReady: Promise<void> = Promise.all([RequestPanel.ready, SecretPrompt.ready]).then(() => undefined);
 
 const NONE: QuestionRecord[] = [];
 const NO_SECRETS: SecretRequestRecord[] = [];

@@ -1,4 +1,5 @@
-import { own, type QuestionRecord } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { ReplyReadBack } from '../../../../answers/async-reply.ts';
 
 type Props = {

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { own, type QuestionRecord } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { collectAnswers } from '../../../../answers/collect.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useSubmitAnswer, type AnswerSurface } from '../api/submit-answer.ts';

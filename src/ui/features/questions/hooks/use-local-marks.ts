@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { own } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxRowForQuestion, useOutboxRows } from '../../../lib/outbox/use-outbox.ts';
 import type { LocalMarks } from '../lib/placement.ts';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { RefObject } from 'react';
-import { type QuestionRecord } from '../../../../protocol/index.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { parseAsyncAnswerText } from '../../../../answers/async-reply.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';

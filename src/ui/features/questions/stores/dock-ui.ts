@@ -1,17 +1,14 @@
-import { z } from 'zod';
 import { create } from 'zustand';
-import { createJSONStorage, persist } from 'zustand/middleware';
-import { own } from '../../../../protocol/index.ts';
+import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
+import { own } from '../../../../protocol/rules.ts';
+import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
-const SessionDockSchema = z.object({ currentId: z.string().nullable(), collapsed: z.boolean() });
+const SessionDockSchema = object({ currentId: nullable(string()), collapsed: boolean });
 /** The retirement a reopened question was put back over (its `retiredAtMs`, 0 if it had none); `true` is an older tab's mark. */
-const ReopenedSchema = z.union([z.number(), z.literal(true).transform(() => 0)]);
-const PersistedSchema = z.object({
-  docks: z.record(z.string(), SessionDockSchema),
-  reopened: z.record(z.string(), ReopenedSchema),
-});
-export type SessionDock = z.infer<typeof SessionDockSchema>;
-type Persisted = z.infer<typeof PersistedSchema>;
+const ReopenedSchema = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : v === true ? 0 : fail());
+const PersistedSchema = object({ docks: record(SessionDockSchema), reopened: record(ReopenedSchema) });
+export type SessionDock = Checked<typeof SessionDockSchema>;
+type Persisted = Checked<typeof PersistedSchema>;
 
 /** Where focus should go after the next render: into the current request, or back to the composer. */
 export type FocusRequest = { sessionKey: string; target: 'request' | 'composer'; tick: number; recordId?: string };
@@ -42,6 +39,18 @@ type DockUiState = Persisted & { focus: FocusRequest | null; actions: Actions };
 
 const CLOSED: SessionDock = Object.freeze({ currentId: null, collapsed: false }) as SessionDock;
 let ticks = 0;
+
+/**
+ * This tab's sessionStorage, skipping a write of what it already holds: a focus request and its handling change no
+ * persisted part, yet each would rewrite the key while a question is being shown.
+ */
+const tabStorage = (): StateStorage => ({
+  getItem: (key) => sessionStorage.getItem(key),
+  setItem: (key, value) => {
+    if (sessionStorage.getItem(key) !== value) sessionStorage.setItem(key, value);
+  },
+  removeItem: (key) => sessionStorage.removeItem(key),
+});
 
 export const useDockUiStore = create<DockUiState>()(
   persist(
@@ -96,7 +105,7 @@ export const useDockUiStore = create<DockUiState>()(
       name: 'askdock.question-dock',
       version: 1,
       // Per tab: another tab may sit on another request or keep its dock open.
-      storage: createJSONStorage(() => sessionStorage),
+      storage: createJSONStorage(tabStorage),
       partialize: (s): Persisted => ({ docks: s.docks, reopened: s.reopened }),
       migrate: (persisted) => readPersisted(persisted),
       merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
@@ -105,8 +114,7 @@ export const useDockUiStore = create<DockUiState>()(
 );
 
 function readPersisted(value: unknown): Persisted {
-  const parsed = PersistedSchema.safeParse(value);
-  return parsed.success ? parsed.data : { docks: {}, reopened: {} };
+  return read(PersistedSchema, value) ?? { docks: {}, reopened: {} };
 }
 
 export const useSessionDock = (sessionKey: string): SessionDock => useDockUiStore((s) => own(s.docks, sessionKey) ?? CLOSED);

@@ -1,44 +1,32 @@
-import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { own, type Answers } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
+import type { Answers } from '../../../../protocol/index.ts';
 import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../../answers/collect.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
+import { array, count, number, object, optional, read, record, string, type Checked } from '../../../lib/shape.ts';
 import { newId } from '../../../../lib/ids.ts';
 
 /**
  * One draft per question record, shared by the dock and the link page `/q/<id>`: what is typed in one shows in the
  * other, and both send it with the same resolution id, so the gateway never takes two answers from this browser (Q5).
  */
-const ItemDraftSchema = z.object({ chosen: z.array(z.string()), other: z.string() });
-const DraftSchema = z.object({
-  items: z.record(z.string(), ItemDraftSchema),
-  step: z.number().int().nonnegative(),
-  resolutionId: z.string().optional(),
-  touchedAtMs: z.number(),
-});
+const ItemDraftSchema = object({ chosen: array(string()), other: string() });
+const draftFields = { items: record(ItemDraftSchema), resolutionId: optional(string()), touchedAtMs: number };
+const DraftSchema = object({ ...draftFields, step: count });
 /** Fingerprints of every answer (or SKIP_FINGERPRINT) this browser tried for a record, so any of them counts as ours. */
-const SentSchema = z.object({ atMs: z.number(), answers: z.array(z.string()) });
-const PersistedSchema = z.object({
-  drafts: z.record(z.string(), DraftSchema),
-  sent: z.record(z.string(), SentSchema),
-});
+const SentSchema = object({ atMs: number, answers: array(string()) });
+const PersistedSchema = object({ drafts: record(DraftSchema), sent: record(SentSchema) });
 /** Version 2 kept the one fingerprint last sent from the dock, a skip as that of no answers. */
-const PersistedV2Schema = z.object({
-  drafts: z.record(z.string(), DraftSchema),
-  answeredHere: z.record(z.string(), z.object({ atMs: z.number(), answers: z.string() })),
-});
+const PersistedV2Schema = object({ drafts: record(DraftSchema), answeredHere: record(object({ atMs: number, answers: string() })) });
 /** Version 1 kept only a time per answered record. */
-const PersistedV1Schema = z.object({ drafts: z.record(z.string(), DraftSchema) });
+const PersistedV1Schema = object({ drafts: record(DraftSchema) });
 /** The link page's own store (its version 1), from before it shared these drafts: no step. */
-const LinkPageSchema = z.object({
-  drafts: z.record(z.string(), DraftSchema.omit({ step: true })),
-  sent: z.record(z.string(), SentSchema),
-});
+const LinkPageSchema = object({ drafts: record(object(draftFields)), sent: record(SentSchema) });
 
-export type Draft = z.infer<typeof DraftSchema>;
-type Persisted = z.infer<typeof PersistedSchema>;
+export type Draft = Checked<typeof DraftSchema>;
+type Persisted = Checked<typeof PersistedSchema>;
 
 export const DRAFTS_STORAGE_KEY = 'askdock.question-drafts';
 /** Where the link page kept its drafts before; read once into this store, then removed. */
@@ -90,39 +78,39 @@ function tidy(state: Persisted, now = Date.now()): Persisted {
 
 /** Anything unreadable in storage starts over empty instead of breaking the dock or the page. */
 export function readPersisted(value: unknown): Persisted {
-  const parsed = PersistedSchema.safeParse(value);
-  return parsed.success ? tidy(parsed.data) : empty();
+  const parsed = read(PersistedSchema, value);
+  return parsed ? tidy(parsed) : empty();
 }
 
 /** Older shapes move forward: drafts are kept; version 2's one fingerprint becomes a list, version 1's bare times go. */
 export function migratePersisted(value: unknown, version: number): Persisted {
   if (version === 2) {
-    const v2 = PersistedV2Schema.safeParse(value);
-    if (!v2.success) return empty();
+    const v2 = read(PersistedV2Schema, value);
+    if (!v2) return empty();
     const sent = Object.fromEntries(
-      Object.entries(v2.data.answeredHere).map(([id, m]) => [id, { atMs: m.atMs, answers: [m.answers === '[]' ? SKIP_FINGERPRINT : m.answers] }]),
+      Object.entries(v2.answeredHere).map(([id, m]) => [id, { atMs: m.atMs, answers: [m.answers === '[]' ? SKIP_FINGERPRINT : m.answers] }]),
     );
-    return tidy({ drafts: v2.data.drafts, sent });
+    return tidy({ drafts: v2.drafts, sent });
   }
   if (version === 1) {
-    const v1 = PersistedV1Schema.safeParse(value);
-    return v1.success ? tidy({ drafts: v1.data.drafts, sent: {} }) : empty();
+    const v1 = read(PersistedV1Schema, value);
+    return v1 ? tidy({ drafts: v1.drafts, sent: {} }) : empty();
   }
   return readPersisted(value);
 }
 
 /** Adds what the link page's old store held: of two drafts for one record the newer wins; sent marks add up. */
 export function withLinkPageData(state: Persisted, value: unknown): Persisted {
-  const parsed = LinkPageSchema.safeParse(value);
-  if (!parsed.success) return state;
+  const parsed = read(LinkPageSchema, value);
+  if (!parsed) return state;
   const drafts = { ...state.drafts };
-  for (const [id, draft] of Object.entries(parsed.data.drafts))
+  for (const [id, draft] of Object.entries(parsed.drafts))
     {
     const mine = own(drafts, id);
     if (!mine || mine.touchedAtMs < draft.touchedAtMs) drafts[id] = { ...draft, step: mine?.step ?? 0 };
   }
   const sent = { ...state.sent };
-  for (const [id, mark] of Object.entries(parsed.data.sent)) {
+  for (const [id, mark] of Object.entries(parsed.sent)) {
     const before = own(sent, id);
     sent[id] = before ? { atMs: Math.max(before.atMs, mark.atMs), answers: [...new Set([...before.answers, ...mark.answers])] } : mark;
   }

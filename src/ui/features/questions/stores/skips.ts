@@ -1,17 +1,17 @@
-import { z } from 'zod';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { own } from '../../../../protocol/index.ts';
+import { own } from '../../../../protocol/rules.ts';
 import { followOtherTabs } from './cross-tab.ts';
+import { number, object, read, record, type Checked } from '../../../lib/shape.ts';
 
 /**
  * Async questions skipped in this browser. Skipping one sends nothing (U8), so the gateway never hears of it:
  * the mark lives here, persisted and shared by the tabs, and keeps the question out of the dock.
  */
-const MarkSchema = z.object({ atMs: z.number() });
-const PersistedSchema = z.object({ skipped: z.record(z.string(), MarkSchema) });
-export type SkipMark = z.infer<typeof MarkSchema>;
-type Persisted = z.infer<typeof PersistedSchema>;
+const MarkSchema = object({ atMs: number });
+const PersistedSchema = object({ skipped: record(MarkSchema) });
+export type SkipMark = Checked<typeof MarkSchema>;
+type Persisted = Checked<typeof PersistedSchema>;
 
 export const SKIPS_STORAGE_KEY = 'askdock.question-skips';
 /** How long a skipped question's summary offers Undo. */
@@ -37,8 +37,8 @@ function tidy(state: Persisted, now = Date.now()): Persisted {
 
 /** Anything unreadable in storage starts over empty. */
 export function readSkips(value: unknown): Persisted {
-  const parsed = PersistedSchema.safeParse(value);
-  return parsed.success ? tidy(parsed.data) : { skipped: {} };
+  const parsed = read(PersistedSchema, value);
+  return parsed ? tidy(parsed) : { skipped: {} };
 }
 
 /** Whether a skip can still be undone at `nowMs`. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from 'radix-ui';
-import { SESSION_TITLE_MAX } from '../../../../protocol/index.ts';
+import { SESSION_TITLE_MAX } from '../../../../protocol/rules.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { useRenameSession } from '../api/rename-session.ts';

@@ -1,0 +1,137 @@
+/**
+ * The protocol's plain rules: limits, patterns and the checks that need no schema. No zod here, so the Control UI's
+ * first load can use them without the schemas (question.ts and the other schema modules build on these).
+ */
+import type { MethodName } from './methods.ts';
+import type { Answers, QuestionRecord } from './question.ts';
+
+export const QUESTION_ID_PATTERN = /^[a-z][a-z0-9_]*$/;
+export const HEADER_MAX = 12;
+export const QUESTION_TEXT_MAX = 1000;
+export const LABEL_MAX = 64;
+export const DESCRIPTION_MAX = 200;
+export const ANSWER_MAX = 4000;
+export const DEFAULT_TIMEOUT_MS = 900_000;
+export const MIN_TIMEOUT_MS = 30_000;
+export const MAX_TIMEOUT_MS = 3_600_000;
+export const QUESTION_URL_MAX = 2_000;
+export const MESSAGE_MAX = 32_000;
+export const SESSION_TITLE_MAX = 200;
+/** K1: a secret's name, as a shell variable would spell it. */
+export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+export const SECRET_VALUE_MAX = 8000;
+export const SECRET_DESCRIPTION_MAX = 1000;
+
+/** Cuts to `max` code points, so a header never ends in half an emoji. */
+export function cutCodePoints(text: string, max: number): string {
+  const points = Array.from(text);
+  return points.length > max ? points.slice(0, max).join('') : text;
+}
+
+/** Free text is always allowed, so an authored "Other" / "Other…" / "Other (specify)" option is refused. */
+export function isAuthoredOther(label: string): boolean {
+  const plain = label.trim().toLowerCase().replace(/[\s.…:!?]+$/u, '');
+  return plain === 'other' || /^other\s*\(/.test(plain) || plain === 'something else';
+}
+
+/** Q2/U16: an http or https address, whole, with a host. */
+export function isLinkUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export type ListProblem = { path: (string | number)[]; message: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The cross-field rules of a question list (Q2, T1): ids unique, labels unique per question (case-insensitive, trimmed),
+ * no authored Other. Reads raw input too, skipping what is malformed, so a caller can report these beside the
+ * per-field faults in one answer; paths are relative to the list.
+ */
+export function questionListProblems(items: readonly unknown[]): ListProblem[] {
+  const problems: ListProblem[] = [];
+  const seenIds = new Set<string>();
+  items.forEach((item, qi) => {
+    if (!isRecord(item)) return;
+    if (typeof item.id === 'string') {
+      if (seenIds.has(item.id)) problems.push({ path: [qi, 'id'], message: `id "${item.id}" is used twice` });
+      seenIds.add(item.id);
+    }
+    if (!Array.isArray(item.options)) return;
+    const seenLabels = new Set<string>();
+    item.options.forEach((option: unknown, oi) => {
+      if (!isRecord(option) || typeof option.label !== 'string') return;
+      const label = option.label.trim();
+      const path = [qi, 'options', oi, 'label'];
+      if (label && seenLabels.has(label.toLowerCase())) problems.push({ path, message: `label "${label}" is used twice` });
+      seenLabels.add(label.toLowerCase());
+      if (isAuthoredOther(label)) problems.push({ path, message: 'must not be an authored "Other" option: free text is always allowed' });
+    });
+  });
+  return problems;
+}
+
+/** Reads a map by own property only, so an id such as `constructor` never finds what Object.prototype holds. */
+export function own<T>(map: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
+  return map != null && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** Q3: default 900 s, clamped to 30 s..3600 s. */
+export function clampTimeoutMs(timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined) return DEFAULT_TIMEOUT_MS;
+  return Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(timeoutMs)));
+}
+
+export type AnswerProblem = { questionId: string; problem: string };
+
+/**
+ * Q5: checks answers against the record and returns them normalised:
+ * trimmed, option labels in their authored spelling, free text kept as typed.
+ */
+export function normaliseAnswers(
+  items: QuestionRecord['questions'],
+  answers: Answers,
+): { ok: true; answers: Answers } | { ok: false; problems: AnswerProblem[] } {
+  const problems: AnswerProblem[] = [];
+  const out: Answers = {};
+  const known = new Set(items.map((q) => q.id));
+  for (const key of Object.keys(answers)) {
+    if (!known.has(key)) problems.push({ questionId: key, problem: 'is not a question of this prompt' });
+  }
+  for (const item of items) {
+    const raw = own(answers, item.id);
+    if (!Array.isArray(raw) || raw.length === 0) {
+      problems.push({ questionId: item.id, problem: 'needs an answer' });
+      continue;
+    }
+    const values = raw.map((v) => (typeof v === 'string' ? v.trim() : ''));
+    if (values.some((v) => v.length === 0)) {
+      problems.push({ questionId: item.id, problem: 'has a blank answer' });
+      continue;
+    }
+    if (values.some((v) => v.length > ANSWER_MAX)) {
+      problems.push({ questionId: item.id, problem: `answers must be at most ${ANSWER_MAX} characters` });
+      continue;
+    }
+    if (!item.multiSelect && values.length > 1) {
+      problems.push({ questionId: item.id, problem: 'is single-select and takes one value' });
+      continue;
+    }
+    const labelled = values.map((v) => item.options.find((o) => o.label.toLowerCase() === v.toLowerCase())?.label ?? v);
+    out[item.id] = Array.from(new Set(labelled));
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, answers: out };
+}
+
+/** P7: the methods a client may send again after a reconnect, its first outcome unknown: reads, keyed writes and record-state-idempotent ones. */
+export const RESENDABLE_METHODS: readonly MethodName[] = ['sessions.list', 'chat.send', 'chat.history', 'agent.subscribe', 'question.waitAnswer', 'question.resolve', 'question.get', 'question.list'];
+
+/** P7: whether a request of `method` may be sent again after a reconnect. */
+export function isResendable(method: MethodName): boolean {
+  return RESENDABLE_METHODS.includes(method);
+}

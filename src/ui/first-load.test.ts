@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+/** Modules that bring the protocol's zod schemas, loaded by the Control UI only as chunks of their own (or in Node). */
+const SCHEMA_DOORS = new Set(['client/protocol-checks.ts', 'client/node.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$|test-helpers|fakes/.test(e.name) ? [path] : [];
+  });
+}
+
+describe('the Control UI first load (issue 20: at most 120 KB gzipped)', () => {
+  it('browser code reaches zod only through a lazily loaded chunk', () => {
+    const offenders: string[] = [];
+    for (const file of ['ui', 'client', 'answers', 'lib'].flatMap((d) => sources(join(ROOT, d)))) {
+      const name = relative(ROOT, file);
+      if (SCHEMA_DOORS.has(name)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import\s+(type\s+)?([^;]*?)\s+from\s+'([^']+)'/gm)) {
+        const [, typeOnly, names, from] = m;
+        if (typeOnly || /^\{(\s*type\s+[^,}]+,?)*\s*\}$/.test(names)) continue;
+        const schemaModule = /protocol\/(index|errors|question|session|secret|frames|methods|events|scopes)\.ts$/.test(from);
+        if (from === 'zod' || from.startsWith('zod/') || schemaModule) offenders.push(`${name}: ${m[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
