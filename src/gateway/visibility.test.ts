@@ -131,8 +131,13 @@ describe('visibility matrix', () => {
         expect(resolved.length, `${who} question.resolved`).toBe(mayAnswer ? 1 : 0);
         // The guest counts its own visible question (the privileged one stays hidden), the admin both, a reader none,
         // and guest2 hears nothing of a session it cannot read.
+        // Before the answer, and after it (the answer's Q9 reply message updates the session too, with the same count).
         const want = { guest: [2, 1], admin: [3, 2], reader: [0, 0], guest2: [] }[who];
-        expect(counts.slice(-2), `${who} session.updated`).toEqual(want);
+        if (want.length === 0) expect(counts, `${who} session.updated`).toEqual([]);
+        else {
+          expect(counts, `${who} session.updated before the answer`).toContain(want[0]);
+          expect(counts.at(-1), `${who} session.updated after the answer`).toBe(want[1]);
+        }
       }
     }
     expect(second.guest2.eventsNamed('session.updated').every((e) => e.session.key === foreignSession)).toBe(true);
