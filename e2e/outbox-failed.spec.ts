@@ -82,9 +82,9 @@ test.describe('the outbox: Failed', () => {
       await page.reload();
       await expect(lunchSummary(page)).toContainText('Salad');
       await expect(lunchSummary(page).getByText(/^Failed/)).toHaveCount(0);
-      // Never a second answer: the gateway holds the terminal's one and no reply from this tab.
+      // Never a second answer: the gateway holds the terminal's one (its Q9 reply message) and no reply from this tab.
       const { messages } = await client.request('chat.history', { sessionKey, limit: 500 });
-      expect(messages.filter((m) => m.replyTo?.questionId === id)).toEqual([]);
+      expect(messages.filter((m) => m.replyTo?.questionId === id).map((m) => m.replyTo?.answers)).toEqual([{ lunch: ['Salad'] }]);
       expect((await client.request('question.get', { id })).question).toMatchObject({ status: 'answered', answers: { lunch: ['Salad'] } });
     } finally {
       client.close();
