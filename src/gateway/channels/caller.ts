@@ -3,6 +3,7 @@ import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { dispatch } from '../dispatch.ts';
+import { neverCancelled } from '../waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../ids.ts';
 
@@ -48,7 +49,7 @@ export class ChannelCaller {
   async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
-    const ctx = { core: this.core, conn: this.conn(identity), signal: new AbortController().signal };
+    const ctx = { core: this.core, conn: this.conn(identity), cancellation: neverCancelled };
     const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
     await new Promise<void>((done, fail) =>
       this.core.hub.whenDurable((committed) =>
