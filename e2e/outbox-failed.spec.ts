@@ -63,7 +63,7 @@ test.describe('the outbox: Failed', () => {
       await client.request('question.resolve', { id, answers: { lunch: ['Salad'] } });
       await context.setOffline(false);
       await expect(delivery).toHaveText('Failed', { timeout: 15_000 });
-      await expect(delivery).toHaveAccessibleDescription(`question "${id}" is already answered`);
+      await expect(delivery).toHaveAccessibleDescription('Not delivered: it was already answered elsewhere.');
       const summary = lunchSummary(page);
       await expect(summary.getByRole('button', { name: 'Retry answer' })).toBeVisible();
       await expect(summary.getByRole('button', { name: 'Discard' })).toBeVisible();
@@ -74,7 +74,7 @@ test.describe('the outbox: Failed', () => {
       await expect.poll(() => keys.length).toBe(2);
       expect(keys[1]).toBe(keys[0]);
       await expect(delivery).toHaveText('Failed');
-      await expect(delivery).toHaveAccessibleDescription(`question "${id}" is already answered`);
+      await expect(delivery).toHaveAccessibleDescription('Not delivered: it was already answered elsewhere.');
 
       await summary.getByRole('button', { name: 'Discard' }).click();
       await expect(summary.getByRole('button', { name: 'Retry answer' })).toHaveCount(0);

@@ -4,6 +4,8 @@ import { backoffDelay } from '../lib/backoff.ts';
 import { newId } from '../lib/ids.ts';
 import { Listeners } from '../lib/listeners.ts';
 import { EventRouter } from './events.ts';
+import { firstHello } from './first-hello.ts';
+import { ReadyWaiters } from './ready-waiters.ts';
 import { connectFrame } from './handshake.ts';
 import { PendingRequests } from './pending.ts';
 import type { AnyHandler, ConnectionState, FrameChecks, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike, StartOptions } from './types.ts';
@@ -35,7 +37,7 @@ export class GatewayClient {
   private readonly events = new EventRouter();
   private helloHandlers = new Listeners<Parameters<HelloHandler>>();
   private stateHandlers = new Listeners<[ConnectionState]>();
-  private waiters = new Set<{ resolve: () => void; reject: (e: unknown) => void }>();
+  private readonly waiters = new ReadyWaiters();
   private watchdog?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
   private abandon?: (code: number, reason: string) => void;
@@ -76,36 +78,7 @@ export class GatewayClient {
    */
   start(opts: StartOptions = {}): Promise<HelloOk> {
     this.stopped = false;
-    const first = new Promise<HelloOk>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const settled = () => {
-        off();
-        offState();
-        clearTimeout(timer);
-      };
-      const giveUp = (message: string) => {
-        settled();
-        this.close();
-        reject(new AskdockError('UNAVAILABLE', message, { retryable: true }));
-      };
-      const off = this.onHello((h) => {
-        settled();
-        resolve(h);
-      });
-      const offState = this.onState((s) => {
-        if (s.status === 'closed') {
-          settled();
-          reject(new AskdockError((s.lastError?.code as never) ?? 'UNAVAILABLE', s.lastError?.message ?? 'connection closed'));
-          return;
-        }
-        // D4: `attempts` at each gateway, so with several only once every one of them failed that often.
-        const failed = s.status === 'reconnecting' || s.status === 'offline' ? s.attempt : 0;
-        if (opts.attempts !== undefined && failed >= Math.max(1, opts.attempts) * this.urls.length)
-          giveUp(`cannot reach the gateway at ${this.urls.join(', ')}: ${s.lastError?.message ?? 'connection failed'}`);
-      });
-      if (opts.giveUpAfterMs !== undefined)
-        timer = setTimeout(() => giveUp(`no answer from the gateway at ${this.urls.join(', ')} within ${opts.giveUpAfterMs} ms`), opts.giveUpAfterMs);
-    });
+    const first = firstHello({ onHello: (h) => this.onHello(h), onState: (h) => this.onState(h), close: () => this.close(), urls: this.urls }, opts);
     this.open();
     return first;
   }
@@ -150,22 +123,7 @@ export class GatewayClient {
   /** Resolves once connected (or at once when already). */
   ready(timeoutMs = this.options.requestTimeoutMs ?? 30_000): Promise<void> {
     if (this.handshakeDone && this._state.status === 'connected') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const w = {
-        resolve: () => {
-          clearTimeout(t);
-          this.waiters.delete(w);
-          resolve();
-        },
-        reject: (e: unknown) => {
-          clearTimeout(t);
-          this.waiters.delete(w);
-          reject(e);
-        },
-      };
-      const t = setTimeout(() => w.reject(new AskdockError('UNAVAILABLE', 'not connected to the gateway', { retryable: true })), timeoutMs);
-      this.waiters.add(w);
-    });
+    return this.waiters.wait(timeoutMs);
   }
 
   /** A typed request; params and result are checked against the protocol. */
@@ -304,7 +262,7 @@ export class GatewayClient {
     this.armWatchdog();
     this.helloHandlers.emit(hello);
     this.pending.sendUnsent();
-    for (const w of [...this.waiters]) w.resolve();
+    this.waiters.resolveAll();
   }
 
   /** The first connection waits for the checks the loader fetches; a failed fetch is retried like a failed connection. */
@@ -352,6 +310,6 @@ export class GatewayClient {
 
   private failAll(err: unknown, includeUnsent: boolean) {
     this.pending.failAll(err, includeUnsent);
-    for (const w of [...this.waiters]) w.reject(err);
+    this.waiters.rejectAll(err);
   }
 }

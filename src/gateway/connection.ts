@@ -9,8 +9,11 @@ import {
   CloseCode,
   ConnectParams,
   ServerFrame,
+  formatPath,
   invalidRequest,
   isMethodName,
+  nulPaths,
+  NUL_PROBLEM,
   zodProblems,
   type ErrorShape,
   type MethodName,
@@ -171,8 +174,9 @@ export class Connection implements Subscriber {
     if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
       return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
     let raw: unknown;
+    const text = bytes.toString('utf8');
     try {
-      raw = JSON.parse(bytes.toString('utf8'));
+      raw = JSON.parse(text);
     } catch (err) {
       return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON: ${(err as Error).message}`));
     }
@@ -187,6 +191,8 @@ export class Connection implements Subscriber {
       this.inflight.get(frame.id)?.cancel('cancelled by the client');
       return;
     }
+    const nul = nulPaths(frame.params, text);
+    if (nul.length > 0) return this.badFrame(frame.id, invalidRequest(frame.method, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM }))));
     if (this.state === 'handshake') return this.handshake(frame);
     if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
     if (this.inflight.has(frame.id))
@@ -259,9 +265,15 @@ export class Connection implements Subscriber {
     const subs = core.subscriptions;
     const clientId = p.client.id;
     const viewer: Viewer = { identity, subscribed: (key) => AgentSubscriptions.matches(subs.of(identity.id, clientId), key) };
+    try {
+      core.questions.clientConnected(identity, clientId);
+    } catch (err) {
+      // The store failed (or refused what the client sent): the client hears why, and the socket does not stay half open.
+      this.replyError(frame.id, this.toError('connect', err), 'connect');
+      return this.close(CloseCode.internal, 'the gateway could not record this connection');
+    }
     this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
     this.state = 'open';
-    core.questions.clientConnected(identity, clientId);
     // R3: the snapshot is read once this turn's writes are durable (or undone), so it never shows uncommitted state.
     core.hub.whenDurable(() => this.sayHello(frame.id, identity, p.resume?.cursor));
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from './store/memory.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { item, settle, startTestGateway, startWithSession, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -10,11 +10,9 @@ afterEach(async () => {
 });
 
 async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
-  t = await startTestGateway(opts);
-  const admin = await t.connect('admin');
-  const agent = await t.connect('agent', { clientId: 'agent-client' });
-  const { session } = await admin.call('sessions.create', { title: 'Work' });
-  return { t, admin, agent, session };
+  const started = await startWithSession(opts);
+  t = started.t;
+  return started;
 }
 
 describe('expiry and cancellation', () => {

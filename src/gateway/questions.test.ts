@@ -3,7 +3,7 @@ import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/index.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { failure, item, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, item, settle, startTestGateway, startWithSession, type TestGateway } from '../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -12,11 +12,9 @@ afterEach(async () => {
 });
 
 async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
-  t = await startTestGateway(opts);
-  const admin = await t.connect('admin');
-  const agent = await t.connect('agent', { clientId: 'agent-client' });
-  const { session } = await admin.call('sessions.create', { title: 'Work' });
-  return { t, admin, agent, session };
+  const started = await startWithSession(opts);
+  t = started.t;
+  return started;
 }
 
 describe('question.request', () => {

@@ -29,6 +29,8 @@ export const CloseCode = {
   /** S6 slow consumers, frame floods, junk before connect. */
   policy: 1008,
   tooLarge: 1009,
+  /** The gateway failed while admitting a connection (its store). */
+  internal: 1011,
   tickTimeout: 4000,
   unauthorized: 4001,
   noCommonVersion: 4002,

@@ -46,6 +46,33 @@ export function isLinkUrl(value: string): boolean {
 
 export type ListProblem = { path: (string | number)[]; message: string };
 
+/** P3: no text of a frame may carry U+0000 (NUL); PostgreSQL cannot store it, so no store takes it. */
+export const NUL_PROBLEM = 'must not contain the NUL character (U+0000)';
+
+/**
+ * Where a parsed frame's strings (keys too) hold U+0000, as paths relative to `value`. JSON writes NUL as the escape
+ * `\\u0000`, so a frame whose text has no such escape has none: `frameText` lets a caller skip the walk.
+ */
+export function nulPaths(value: unknown, frameText?: string): (string | number)[][] {
+  if (frameText !== undefined && !frameText.includes('\\u0000')) return [];
+  const found: (string | number)[][] = [];
+  const walk = (v: unknown, path: (string | number)[]) => {
+    if (found.length >= 20) return;
+    if (typeof v === 'string') {
+      if (v.includes('\0')) found.push(path);
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, [...path, i]));
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\0')) found.push([...path, k]);
+        else walk(x, [...path, k]);
+      }
+    }
+  };
+  walk(value, []);
+  return found;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

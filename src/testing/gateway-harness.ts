@@ -101,6 +101,15 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
 }
 
 /** Lets pending socket frames arrive. */
+/** A gateway with an admin, an agent (client id `agent-client`) and a session titled Work, the question tests' start. */
+export async function startWithSession(opts: Parameters<typeof startTestGateway>[0] = {}) {
+  const t = await startTestGateway(opts);
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent', { clientId: 'agent-client' });
+  const { session } = await admin.call('sessions.create', { title: 'Work' });
+  return { t, admin, agent, session };
+}
+
 export const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
 /** The AskdockError a call fails with; any other error is thrown again, and a call that succeeds fails the test. */

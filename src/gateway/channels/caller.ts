@@ -1,4 +1,4 @@
-import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
+import { AskdockError, formatPath, invalidRequest, NUL_PROBLEM, nulPaths, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
 import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
@@ -49,6 +49,9 @@ export class ChannelCaller {
   async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
+    // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
+    const nul = nulPaths(params);
+    if (nul.length > 0) throw invalidRequest(method, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM })));
     const ctx = { core: this.core, conn: this.conn(identity), cancellation: neverCancelled };
     const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
     await new Promise<void>((done, fail) =>

@@ -26,6 +26,8 @@ export type ChannelOptions = {
  * presses go through the dispatch as their mapped identities, and the bound sessions' questions and agent
  * replies go out through a retrying outbox.
  */
+const withoutNul = (text: string) => text.replaceAll('\0', '');
+
 export class Channel implements ChannelSink {
   readonly bindings: ChannelBindings;
   /** Replaced when the channel is released (another gateway took it over): what waited is that gateway's to post. */
@@ -114,7 +116,9 @@ export class Channel implements ChannelSink {
 
   // ---- from the platform
 
-  message(m: Inbound): Promise<void> {
+  message(raw: Inbound): Promise<void> {
+    // No store keeps U+0000 (P3), and no person types it: a platform that delivers one gets it dropped, not the message.
+    const m = { ...raw, text: withoutNul(raw.text), ...(raw.conversationTitle !== undefined ? { conversationTitle: withoutNul(raw.conversationTitle) } : {}) };
     return this.serial(async () => {
       const identityId = this.identityOf(m.user, 'message');
       if (!identityId) return;

@@ -40,6 +40,11 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(w.t.gw.store.listSessions()).toHaveLength(1);
   });
 
+  it('[P3][H2] a NUL (U+0000) the platform delivers is dropped from the text, not the message', async () => {
+    const key = await w.sessionFromFirstMessage('hel\u0000lo');
+    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'hello'), 'the message without its NUL');
+  });
+
   it('[H3][H4][H5] one single-select question gets native buttons; a press answers it and the message shows the outcome', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);

@@ -898,20 +898,7 @@ describe('sqlite store on disk', () => {
     second.close();
   });
 
-  it('[R3] another connection sees a group\'s writes only once commitGroup returned', () => {
-    const writer = harness.open();
-    const reader = harness.open();
-    seed(writer);
-    writer.beginGroup();
-    writer.transaction(() => writeEverything(writer));
-    expect(reader.getSession('s-new')).toBeUndefined();
-    expect(reader.latestSeq()).toBe(2);
-    writer.commitGroup();
-    expect(reader.getSession('s-new')).toBeDefined();
-    expect(reader.latestSeq()).toBe(4);
-    reader.close();
-    writer.close();
-  });
+  it('[R3] another connection sees a group\'s writes only once commitGroup returned', () => groupSeenOnlyAfterCommit(harness));
 
   it('[R3] with background checkpoints, commits leave the WAL to the checkpoint thread, which copies it into the file', async () => {
     // The database header keeps the file's size in pages (offset 28); only a checkpoint changes the file itself.
@@ -945,27 +932,13 @@ describe('sqlite store on disk', () => {
     second.close();
   });
 
-  it('[S5] an older file learns who asked each question when it is migrated', () => {
-    const first = harness.open();
-    first.insertQuestion(question('q1'));
-    first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
-    first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
-    first.insertRun(run('r1'));
-    first.close();
-    // Back to the schema before the asked_by column, as a file written by an earlier release: that step and the one after it
-    // (runs.streaming_message_id) undone.
-    const raw = new Database(harness.file);
-    raw.exec(`DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`);
-    raw.pragma(`user_version = ${SCHEMA_VERSION - 2}`);
-    raw.close();
-    const second = harness.open();
-    expect(second.countPendingAskedBy('agent')).toBe(1);
-    expect(second.countPendingAskedBy('other-agent')).toBe(1);
-    // C4: an open run of the older file streams on after the migration.
-    second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
-    expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
-    second.close();
-  });
+  it('[S5] an older file learns who asked each question when it is migrated', () =>
+    migratesAnOlderSchema(harness, () => {
+      const raw = new Database(harness.file);
+      raw.exec(UNDO_ASKER_STEPS);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - 2}`);
+      raw.close();
+    }));
 
   it('refuses a database written by a newer schema version', () => {
     harness.open().close();
@@ -982,26 +955,66 @@ describe('sqlite store on disk', () => {
     // The kill skipped the checkpoint on close, so reopening has to recover from the WAL.
     expect(existsSync(`${harness.file}-wal`)).toBe(true);
 
-    const store = harness.open();
-    try {
-      const last = result.acked[result.acked.length - 1];
-      expect(result.acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
-      for (const i of result.acked) {
-        expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
-        expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
-        expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
-      }
-      expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
-      expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
-      expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
-    } finally {
-      store.close();
-    }
+    expectEveryAckedWrite(harness.open(), result.acked);
     const raw = new Database(harness.file, { readonly: true });
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     raw.close();
   });
 });
+
+/** After the child's SIGKILL: every write it acknowledged is there, in order, none missing. */
+function expectEveryAckedWrite(store: Store, acked: number[]): void {
+  try {
+    const last = acked[acked.length - 1];
+    expect(acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    for (const i of acked) {
+      expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
+      expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
+      expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
+    }
+    expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
+    expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
+    expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
+  } finally {
+    store.close();
+  }
+}
+
+/** Another connection to the same file or database sees a group's writes only once commitGroup returned. */
+function groupSeenOnlyAfterCommit(harness: { open(): Store }): void {
+  const writer = harness.open();
+  const reader = harness.open();
+  seed(writer);
+  writer.beginGroup();
+  writer.transaction(() => writeEverything(writer));
+  expect(reader.getSession('s-new')).toBeUndefined();
+  expect(reader.latestSeq()).toBe(2);
+  writer.commitGroup();
+  expect(reader.getSession('s-new')).toBeDefined();
+  expect(reader.latestSeq()).toBe(4);
+  reader.close();
+  writer.close();
+}
+
+/** Back to the schema before questions.asked_by, as an earlier release wrote it: that step and the one after it undone. */
+const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`;
+
+/** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on. */
+async function migratesAnOlderSchema(harness: { open(): Store }, downgrade: () => void | Promise<void>): Promise<void> {
+  const first = harness.open();
+  first.insertQuestion(question('q1'));
+  first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
+  first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+  first.insertRun(run('r1'));
+  first.close();
+  await downgrade();
+  const second = harness.open();
+  expect(second.countPendingAskedBy('agent')).toBe(1);
+  expect(second.countPendingAskedBy('other-agent')).toBe(1);
+  second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
+  expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
+  second.close();
+}
 
 describe('postgres store on a server', () => {
   let harness: Awaited<ReturnType<typeof postgresHarness>>;
@@ -1021,43 +1034,15 @@ describe('postgres store on a server', () => {
     second.close();
   });
 
-  it("[D2] another gateway's connection sees a group's writes only once commitGroup returned", () => {
-    const writer = harness.open();
-    const reader = harness.open();
-    seed(writer);
-    writer.beginGroup();
-    writer.transaction(() => writeEverything(writer));
-    expect(reader.getSession('s-new')).toBeUndefined();
-    expect(reader.latestSeq()).toBe(2);
-    writer.commitGroup();
-    expect(reader.getSession('s-new')).toBeDefined();
-    expect(reader.latestSeq()).toBe(4);
-    reader.close();
-    writer.close();
-  });
+  it("[D2] another gateway's connection sees a group's writes only once commitGroup returned", () => groupSeenOnlyAfterCommit(harness));
 
-  it('[S5] an older database learns who asked each question when it is migrated', async () => {
-    const first = harness.open();
-    first.insertQuestion(question('q1'));
-    first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
-    first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
-    first.insertRun(run('r1'));
-    first.close();
-    const raw = new pg.Client({ connectionString: harness.url });
-    await raw.connect();
-    // The asked_by step and the one after it (runs.streaming_message_id) undone, as a database of an earlier release.
-    await raw.query(
-      `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;
-       UPDATE askdock_schema SET version = version - 2`,
-    );
-    await raw.end();
-    const second = harness.open();
-    expect(second.countPendingAskedBy('agent')).toBe(1);
-    expect(second.countPendingAskedBy('other-agent')).toBe(1);
-    second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
-    expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
-    second.close();
-  });
+  it('[S5] an older database learns who asked each question when it is migrated', () =>
+    migratesAnOlderSchema(harness, async () => {
+      const raw = new pg.Client({ connectionString: harness.url });
+      await raw.connect();
+      await raw.query(`${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - 2`);
+      await raw.end();
+    }));
 
   it('[D1] refuses a database written by a newer schema version', async () => {
     harness.open().close();
@@ -1072,20 +1057,6 @@ describe('postgres store on a server', () => {
     const result = await runChildAndKill(harness.url, 50);
     expect(result.signal, `child exited ${result.code} before the kill: ${result.stderr}`).toBe('SIGKILL');
     expect(result.acked.length).toBeGreaterThanOrEqual(50);
-    const store = harness.open();
-    try {
-      const last = result.acked[result.acked.length - 1];
-      expect(result.acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
-      for (const i of result.acked) {
-        expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
-        expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
-        expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
-      }
-      expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
-      expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
-      expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
-    } finally {
-      store.close();
-    }
+    expectEveryAckedWrite(harness.open(), result.acked);
   });
 });

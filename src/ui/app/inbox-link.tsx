@@ -1,4 +1,4 @@
-import { VisuallyHidden } from '../components/ui/visually-hidden.tsx';
+import { PendingBadge } from '../components/ui/pending-badge.tsx';
 import { usePendingCount } from '../features/questions/index.tsx';
 import { INBOX_KEY, INBOX_PATH } from '../lib/inbox.ts';
 import { Link } from '../lib/router.tsx';
@@ -10,12 +10,7 @@ export function InboxLink({ active }: { active: boolean }) {
     <div className="inbox-row">
       <Link to={INBOX_PATH} className="session-link inbox-link" aria-current={active ? 'page' : undefined}>
         <span className="session-link-title">Inbox</span>
-        {count > 0 && (
-          <span className="badge">
-            {count}
-            <VisuallyHidden>{count === 1 ? ' pending question' : ' pending questions'}</VisuallyHidden>
-          </span>
-        )}
+        <PendingBadge count={count} />
       </Link>
     </div>
   );

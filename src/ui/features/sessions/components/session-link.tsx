@@ -1,6 +1,6 @@
 import type { Session } from '../../../../protocol/index.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
-import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
+import { PendingBadge } from '../../../components/ui/pending-badge.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { lastActivityMs, sessionTitle } from '../lib/session-list.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
@@ -18,12 +18,7 @@ export function SessionLink({ session, active, pending }: { session: Session; ac
     >
       <span className="session-link-title">{sessionTitle(session)}</span>
       <RelativeTime className="session-link-meta" ms={lastActivityMs(session)} />
-      {count > 0 && (
-        <span className="badge">
-          {count}
-          <VisuallyHidden>{count === 1 ? ' pending question' : ' pending questions'}</VisuallyHidden>
-        </span>
-      )}
+      <PendingBadge count={count} />
     </Link>
   );
 }
