@@ -1,19 +1,27 @@
 import type { RawData } from 'ws';
+import type { Cancellation } from './waiters.ts';
 
 /** One request in flight: cancelled means no response is sent, whatever the handler still does. */
-export class Inflight {
+export class Inflight implements Cancellation {
   cancelled = false;
-  private controller: AbortController | undefined;
+  reason: Error | undefined;
+  private hooks: ((reason: Error) => void)[] | undefined;
 
-  get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    if (this.cancelled && !this.controller.signal.aborted) this.controller.abort(new Error('cancelled'));
-    return this.controller.signal;
+  onCancel(fn: (reason: Error) => void): () => void {
+    (this.hooks ??= []).push(fn);
+    return () => {
+      const at = this.hooks?.indexOf(fn) ?? -1;
+      if (at !== -1) this.hooks!.splice(at, 1);
+    };
   }
 
   cancel(why: string): void {
+    if (this.cancelled) return;
     this.cancelled = true;
-    this.controller?.abort(new Error(why));
+    this.reason = new Error(why);
+    const hooks = this.hooks;
+    this.hooks = undefined;
+    for (const fn of hooks ?? []) fn(this.reason);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   NUL_PROBLEM,
   zodProblems,
   type ErrorShape,
+  type MethodName,
   type RequestFrame,
 } from '../protocol/index.ts';
 import type { Identity } from './auth.ts';
@@ -204,38 +205,35 @@ export class Connection implements Subscriber {
     this.run(frame.id, frame.method, frame.params);
   }
 
-  private run(id: string, method: Parameters<typeof dispatch>[0], params: unknown): void {
+  /** A handler that answers at once is answered without a promise; one that waits, when its promise settles. */
+  private run(id: string, method: MethodName, params: unknown): void {
     const info = this.info;
     if (!info) return;
     const request = new Inflight();
     this.inflight.set(id, request);
-    const done = () => {
-      if (this.inflight.get(id) === request) this.inflight.delete(id);
-    };
-    const ctx = {
-      core: this.core,
-      conn: info,
-      get signal() {
-        return request.signal;
-      },
-    };
-    // R3: the answer may tell of writes not yet committed (this turn's group), so it leaves once they are durable.
-    const answer = (send: () => void) =>
-      this.core.hub.whenDurable((committed) => {
-        if (request.cancelled) return;
-        if (committed) return send();
-        this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
-      });
-    dispatch(method, params, ctx, this.opts.checkFrames).then(
-      (payload) => {
-        done();
-        answer(() => this.sendFrame({ type: 'res', id, ok: true, payload }));
-      },
-      (err: unknown) => {
-        done();
-        answer(() => this.replyError(id, this.toError(method, err), method));
-      },
+    let result: unknown;
+    try {
+      result = dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames);
+    } catch (err) {
+      return this.answer(id, request, method, false, err);
+    }
+    if (!(result instanceof Promise)) return this.answer(id, request, method, true, result);
+    result.then(
+      (payload) => this.answer(id, request, method, true, payload),
+      (err: unknown) => this.answer(id, request, method, false, err),
     );
+  }
+
+  /** R3: the answer may tell of writes not yet committed (this turn's group), so it leaves once they are durable. */
+  private answer(id: string, request: Inflight, method: MethodName, ok: boolean, outcome: unknown): void {
+    if (this.inflight.get(id) === request) this.inflight.delete(id);
+    this.core.hub.whenDurable((committed) => {
+      if (request.cancelled) return;
+      if (!committed)
+        return this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
+      if (ok) this.sendFrame({ type: 'res', id, ok: true, payload: outcome });
+      else this.replyError(id, this.toError(method, outcome), method);
+    });
   }
 
   private toError(method: string, err: unknown): AskdockError {

@@ -27,17 +27,24 @@ function paramsSchema(method: MethodName, raw: unknown): z.ZodType {
   return methods[method].params;
 }
 
-/** A5 scope check, then params parsed with the method's schema (every problem at once), then the handler. */
-export async function dispatch(method: MethodName, rawParams: unknown, ctx: Ctx, checkResult: boolean): Promise<unknown> {
+function checkedResult(method: MethodName, result: unknown): unknown {
+  const ok = methods[method].result.safeParse(result);
+  if (!ok.success) throw new Error(`result of ${method} breaks its schema: ${ok.error.message}`);
+  return result;
+}
+
+/**
+ * A5 scope check, then params parsed with the method's schema (every problem at once), then the handler. A refusal
+ * throws; the result is the handler's, a promise only when the handler waits (most answer at once, and a promise
+ * per request would cost a microtask turn each).
+ */
+export function dispatch(method: MethodName, rawParams: unknown, ctx: Ctx, checkResult: boolean): unknown {
   requireMethodScope(ctx.conn.identity, method);
   const raw = rawParams === undefined ? {} : rawParams;
   const parsed = paramsSchema(method, raw).safeParse(raw);
   if (!parsed.success) throw invalidRequest(method, zodProblems(parsed.error));
   const handler = table[method] as Handler<MethodName>;
-  const result = await handler(parsed.data as never, ctx);
-  if (checkResult) {
-    const ok = methods[method].result.safeParse(result);
-    if (!ok.success) throw new Error(`result of ${method} breaks its schema: ${ok.error.message}`);
-  }
-  return result;
+  const result = handler(parsed.data as never, ctx);
+  if (!checkResult) return result;
+  return result instanceof Promise ? result.then((r) => checkedResult(method, r)) : checkedResult(method, result);
 }

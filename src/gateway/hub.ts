@@ -15,9 +15,12 @@ export interface Subscriber {
   send(out: string | WireFrame): void;
 }
 
-/** Inside a commit: emit stores the event in the same transaction; `after` runs once it is durable. */
+/**
+ * Inside a commit: emit stores the event in the same transaction (`payloadJson`: the payload already as JSON, when the
+ * caller made it for something else too); `after` runs once it is durable.
+ */
 export type Tx = {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>, audience: EventAudience): number;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>, audience: EventAudience, payloadJson?: string): number;
   after(fn: () => void): void;
 };
 
@@ -33,6 +36,12 @@ export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'
   // The same text JSON.stringify gives for { type, event, payload, seq }, around the payload's JSON made for the store.
   if (json !== undefined) return `{"type":"event","event":${JSON.stringify(ev.event)},"payload":${json},"seq":${ev.seq}}`;
   return JSON.stringify({ type: 'event', event: ev.event, payload: ev.payload, seq: ev.seq });
+}
+
+/** An event's common frame, built on first use. (Returned, not bound to a name: a named closure costs a `__name` call per event where the sources run through tsx.) */
+function sharedFrame(ev: StoredEvent): () => WireFrame {
+  let frame: WireFrame | undefined;
+  return () => (frame ??= textFrame(eventFrameText(ev)));
 }
 
 /** The payload JSON of events committed by this gateway, serialised once for the store and reused for their frame. */
@@ -259,7 +268,7 @@ export class EventHub {
   }
 
   private readonly tx: Tx = {
-    emit: (event, payload, audience) => {
+    emit: (event, payload, audience, payloadJson) => {
       const open = this.open;
       if (!open) throw new Error('emit outside a commit');
       if (this.checkPayloads) {
@@ -267,7 +276,7 @@ export class EventHub {
         if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
       }
       const row = { event, payload, audience, atMs: this.clock.now() };
-      const json = toJson(payload);
+      const json = payloadJson ?? toJson(payload);
       const seq = this.store.appendEvent(row, json);
       const stored = { ...row, seq };
       payloadTexts.set(stored, json);
@@ -281,8 +290,7 @@ export class EventHub {
   };
 
   private fanOut(ev: StoredEvent): void {
-    let frame: WireFrame | undefined;
-    const shared = () => (frame ??= textFrame(eventFrameText(ev)));
+    const shared = sharedFrame(ev);
     const decided = new Map<object, string | WireFrame | null>();
     for (const [sub, seenSeq] of this.subscribers) {
       if (ev.seq <= seenSeq) continue;

@@ -27,6 +27,8 @@ import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from './shared-presence.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { AnswerWaiters } from './question-waiters.ts';
+import type { Cancellation } from './waiters.ts';
+import { storedRecordJson } from './store/rows.ts';
 import type { StoredQuestion } from './store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, seesEveryQuestion } from './visibility.ts';
 
@@ -130,8 +132,11 @@ export class QuestionManager {
     const record = this.core.hub.commit((tx) => {
       const made = newQuestion(this.core, identity, clientId, p);
       if (made.existing) return made.existing;
-      this.core.store.insertQuestion(made.record);
-      tx.emit('question.requested', { question: toPublic(made.record) }, questionAudience(made.record));
+      // One serialisation of the record, for the store and the event.
+      const question = toPublic(made.record);
+      const publicJson = JSON.stringify(question);
+      this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
+      tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey);
       return made.record;
     });
@@ -159,14 +164,14 @@ export class QuestionManager {
     return this.list(identity, { status: 'pending' }).questions;
   }
 
-  /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame stops the wait. */
-  waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, signal: AbortSignal): WaitResult | Promise<WaitResult> {
+  /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame (or the socket closing) stops the wait. */
+  waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, cancellation: Cancellation): WaitResult | Promise<WaitResult> {
     const q = this.visible(identity, p.id);
     if (q.askedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may wait for its answer`, {
         details: { id: q.id },
       });
-    return this.waiters.wait(q, p, signal);
+    return this.waiters.wait(q, p, cancellation);
   }
 
   /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */

@@ -3,6 +3,7 @@ import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { dispatch } from '../dispatch.ts';
+import { neverCancelled } from '../waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../ids.ts';
 
@@ -51,7 +52,7 @@ export class ChannelCaller {
     // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
     const nul = nulPaths(params);
     if (nul.length > 0) throw invalidRequest(method, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM })));
-    const ctx = { core: this.core, conn: this.conn(identity), signal: new AbortController().signal };
+    const ctx = { core: this.core, conn: this.conn(identity), cancellation: neverCancelled };
     const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
     await new Promise<void>((done, fail) =>
       this.core.hub.whenDurable((committed) =>

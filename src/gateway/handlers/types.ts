@@ -2,6 +2,7 @@ import type { ClientMode, MethodName, Params, Result } from '../../protocol/inde
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Viewer } from '../visibility.ts';
+import type { Cancellation } from '../waiters.ts';
 
 /** The authenticated side of one connection, as handlers see it. */
 export type ConnInfo = {
@@ -14,6 +15,7 @@ export type ConnInfo = {
   viewer: Viewer;
 };
 
-export type Ctx = { core: Core; conn: ConnInfo; signal: AbortSignal };
+/** `cancellation`: the request's (P2 cancel, the socket closing), for handlers that wait. */
+export type Ctx = { core: Core; conn: ConnInfo; cancellation: Cancellation };
 export type Handler<M extends MethodName> = (params: Params<M>, ctx: Ctx) => Result<M> | Promise<Result<M>>;
 export type HandlerTable = { [M in MethodName]: Handler<M> };

@@ -17,6 +17,7 @@ import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.
 import { canAnswerQuestion, canSeeQuestion, forbidden } from '../visibility.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SecretWaiters } from './secret-waiters.ts';
+import type { Cancellation } from '../waiters.ts';
 
 type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolvedBy']; reason?: string };
 
@@ -143,11 +144,11 @@ export class SecretManager {
     return { status: 'stored', name: r.name };
   }
 
-  waitResult(identity: Identity, p: Params<'secret.waitResult'>, signal: AbortSignal) {
+  waitResult(identity: Identity, p: Params<'secret.waitResult'>, cancellation: Cancellation) {
     const r = this.visible(identity, p.id);
     if (r.askedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may wait for it`, { details: { id: r.id } });
-    return this.waiters.wait(r, p.timeoutMs, signal);
+    return this.waiters.wait(r, p.timeoutMs, cancellation);
   }
 
   /** The asker gives up (an aborted tool call): the prompt leaves every dock. */

@@ -175,18 +175,18 @@ export function createMemoryStore(): Store {
       if (!idempotency.has(k)) put(idempotency, k, { messageId: result.messageId, seq: result.seq });
     },
 
-    insertQuestion(q) {
+    insertQuestion(q, recordJson) {
       open();
-      insert(questions, 'question', q.id, copyJson(q));
+      insert(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
     },
     getQuestion(id) {
       open();
       const entry = questions.get(id);
       return entry ? copyJson(entry.value) : undefined;
     },
-    updateQuestion(q) {
+    updateQuestion(q, recordJson) {
       open();
-      replace(questions, 'question', q.id, copyJson(q));
+      replace(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
     },
     listQuestions(filter) {
       open();

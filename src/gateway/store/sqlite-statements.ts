@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SESSION_COLUMNS, type EventDbRow, type MessageDbRow, type RunDbRow, type SessionDbRow } from './rows.ts';
+import { SESSION_COLUMNS, type EventDbRow, type QuestionColumns, type QuestionColumnsAfterId, type MessageDbRow, type RunDbRow, type SessionDbRow } from './rows.ts';
 
 type Db = Database.Database;
 
@@ -51,13 +51,14 @@ export function prepareStatements(db: Db) {
        ON CONFLICT (identity, key) DO NOTHING`,
     ),
 
-    questionInsert: db.prepare(
+    // Positional, in the order of questionColumns (rows.ts); the update takes the id last.
+    questionInsert: db.prepare<QuestionColumns>(
       `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
-       VALUES (@id, @sessionKey, @status, @expiresAtMs, @createdAtMs, @retiredAtMs, @record, @askedBy)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    questionUpdate: db.prepare(
-      `UPDATE questions SET session_key = @sessionKey, status = @status, expires_at_ms = @expiresAtMs,
-       created_at_ms = @createdAtMs, retired_at_ms = @retiredAtMs, record = @record, asked_by = @askedBy WHERE id = @id`,
+    questionUpdate: db.prepare<[...QuestionColumnsAfterId, string]>(
+      `UPDATE questions SET session_key = ?, status = ?, expires_at_ms = ?, created_at_ms = ?, retired_at_ms = ?, record = ?,
+       asked_by = ? WHERE id = ?`,
     ),
     questionGet: db.prepare<[string], { record: string }>(`SELECT record FROM questions WHERE id = ?`),
     questionsAll: db.prepare<[], { record: string }>(`SELECT record FROM questions ORDER BY created_at_ms, n`),

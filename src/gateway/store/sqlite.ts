@@ -196,15 +196,16 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       q.idempotentPut.run(identity, key, result.messageId, result.seq, atMs);
     },
 
-    insertQuestion(question) {
-      q.questionInsert.run(questionColumns(question));
+    insertQuestion(question, recordJson) {
+      q.questionInsert.run(...questionColumns(question, recordJson));
     },
     getQuestion(id) {
       const r = q.questionGet.get(id);
       return r ? toQuestion(r) : undefined;
     },
-    updateQuestion(question) {
-      if (q.questionUpdate.run(questionColumns(question)).changes === 0) throw missingRow('question', question.id);
+    updateQuestion(question, recordJson) {
+      const [id, ...set] = questionColumns(question, recordJson);
+      if (q.questionUpdate.run(...set, id).changes === 0) throw missingRow('question', question.id);
     },
     listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
       const { sessionKey, status } = filter;

@@ -212,22 +212,22 @@ export function openPostgresStore(url: string): SharedStore {
       ]);
     },
 
-    insertQuestion(question) {
+    insertQuestion(question, recordJson) {
       insert(
         `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        Object.values(questionColumns(question)),
+        questionColumns(question, recordJson),
       );
     },
     getQuestion(id) {
       const r = rowsOf<{ record: string }>(q(`SELECT record FROM questions WHERE id = $1`, [id]))[0];
       return r ? toQuestion(r) : undefined;
     },
-    updateQuestion(question) {
+    updateQuestion(question, recordJson) {
       const r = q(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
          asked_by = $8 WHERE id = $1`,
-        Object.values(questionColumns(question)),
+        questionColumns(question, recordJson),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
     },
