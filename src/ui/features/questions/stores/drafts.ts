@@ -7,6 +7,7 @@ import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 import { array, count, number, object, optional, read, record, string, type Checked } from '../../../lib/shape.ts';
 import { newId } from '../../../../lib/ids.ts';
+import { changedOnlyStorage } from '../../../lib/changed-only-storage.ts';
 
 /**
  * One draft per question record, shared by the dock and the link page `/q/<id>`: what is typed in one shows in the
@@ -170,7 +171,7 @@ export const useDraftsStore = create<DraftsState>()(
       name: DRAFTS_STORAGE_KEY,
       version: VERSION,
       // localStorage, so a reload, a failed load or a closed tab keeps what was typed (U6, U10, U11).
-      storage: createJSONStorage(() => localStorage),
+      storage: createJSONStorage(changedOnlyStorage(() => localStorage)),
       partialize: (s): Persisted => ({ drafts: s.drafts, sent: s.sent }),
       migrate: migratePersisted,
       merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
