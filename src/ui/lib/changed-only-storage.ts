@@ -7,11 +7,14 @@ import type { StateStorage } from 'zustand/middleware';
  * last write, so a value another tab wrote meanwhile is still replaced.
  */
 export function changedOnlyStorage(storage: () => Storage): () => StateStorage {
-  return () => ({
-    getItem: (key) => storage().getItem(key),
-    setItem: (key, value) => {
-      if (storage().getItem(key) !== value) storage().setItem(key, value);
-    },
-    removeItem: (key) => storage().removeItem(key),
-  });
+  return () => {
+    const store = storage();
+    return {
+      getItem: (key) => store.getItem(key),
+      setItem: (key, value) => {
+        if (store.getItem(key) !== value) store.setItem(key, value);
+      },
+      removeItem: (key) => store.removeItem(key),
+    };
+  };
 }

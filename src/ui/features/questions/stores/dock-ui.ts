@@ -47,21 +47,27 @@ let ticks = 0;
  * change no persisted part, yet each would rewrite the key while a question is being shown. Only this tab reads it.
  */
 const tabStorage = (): StateStorage => {
+  const storage = sessionStorage;
   const due = new Map<string, string>();
   const flush = () => {
-    for (const [key, value] of due) if (sessionStorage.getItem(key) !== value) sessionStorage.setItem(key, value);
-    due.clear();
+    try {
+      for (const [key, value] of due) if (storage.getItem(key) !== value) storage.setItem(key, value);
+    } catch {
+      // Storage full or gone: this tab's dock state is a convenience, and the store in memory stays right.
+    } finally {
+      due.clear();
+    }
   };
   if (typeof addEventListener === 'function') addEventListener('pagehide', flush);
   return {
-    getItem: (key) => due.get(key) ?? sessionStorage.getItem(key),
+    getItem: (key) => due.get(key) ?? storage.getItem(key),
     setItem: (key, value) => {
       if (due.size === 0) afterNextPaint(flush);
       due.set(key, value);
     },
     removeItem: (key) => {
       due.delete(key);
-      sessionStorage.removeItem(key);
+      storage.removeItem(key);
     },
   };
 };
