@@ -57,8 +57,11 @@ function installObserver() {
   const submitted: number[] = [];
   w.benchPath = { seen, painted, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
   const now = () => performance.timeOrigin + performance.now();
+  // The dock's own box holds the region whenever it shows: watching it alone keeps the observer (a record for every
+  // change, a read of the region after each) off the rest of the page's work, which a real tab does without one.
+  const dock = document.querySelector('.qd-dock') ?? document.body;
   new MutationObserver(() => {
-    const region = document.querySelector('[role="region"][aria-label="Questions"]');
+    const region = dock.querySelector('[role="region"][aria-label="Questions"]');
     const n = Number(/Bench question (\d+):/.exec(region?.textContent ?? '')?.[1] ?? NaN);
     if (Number.isNaN(n) || n in seen) return;
     seen[n] = now();
@@ -68,30 +71,38 @@ function installObserver() {
       channel.port1.onmessage = () => ((painted[n] = now()), w.benchShown(n));
       channel.port2.postMessage(null);
     });
-  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }).observe(dock, { subtree: true, childList: true, characterData: true });
   addEventListener('keydown', (e) => e.key === 'Enter' && e.ctrlKey && submitted.push(performance.timeOrigin + e.timeStamp), true);
 }
 
 type Sample = { sent: number; done: number };
 
+/** The page has nothing left to do: what the previous round (of either kind) set off in it is done. */
+const pageIdle = (page: Page) => page.evaluate(() => new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 })));
+
 async function browserRound(page: Page, agent: Agent, sessionKey: string, n: number, shown: () => Promise<unknown>): Promise<Sample> {
+  // A person reads before the next question comes: the page finishes what came before it (the previous answer, and
+  // the events of the Node operator's rounds, which this tab also receives) before the next one is asked.
+  await pageIdle(page);
   const next = shown();
   const sent = nodeNow();
   // Timed where askUser resolves: the key presses' own round trips to the page must not count as the answer's.
   const answered = ask(agent, sessionKey, n).then((result) => ({ result, done: nodeNow() }));
   await next;
   await page.keyboard.press('1');
+  // ...and sees the choice before sending it: the answer's time starts on a page done with showing the pick.
+  await pageIdle(page);
   await page.keyboard.press('Control+Enter');
   const { result, done } = await answered;
   if (result.status !== 'answered') throw new Error(`question ${n} ended ${JSON.stringify(result)}`);
-  // A person reads before the next question comes: the page finishes showing the answer before the next one is asked.
-  await page.evaluate(() => new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 })));
   return { sent, done };
 }
 
 type ProtocolSample = { sent: number; event: number; resolveSent: number; done: number };
 
-async function protocolRound(operator: GatewayClient, agent: Agent, sessionKey: string, n: number): Promise<ProtocolSample> {
+async function protocolRound(page: Page, operator: GatewayClient, agent: Agent, sessionKey: string, n: number): Promise<ProtocolSample> {
+  // The tab sees these questions too: its work on the previous one must not run into this one's time either.
+  await pageIdle(page);
   let event = 0;
   let resolveSent = 0;
   const off = operator.on('question.requested', ({ question }) => {
@@ -125,11 +136,11 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
     const before = await pageClock(page);
     for (let n = 0; n < warmup; n++) {
       await browserRound(page, agent, uiSession, n, shown);
-      await protocolRound(operator, agent, protoSession, n);
+      await protocolRound(page, operator, agent, protoSession, n);
     }
     for (let start = warmup; start < warmup + count; start += block) {
       for (let n = start; n < Math.min(start + block, warmup + count); n++) browserSamples.push({ n, ...(await browserRound(page, agent, uiSession, n, shown)) });
-      for (let n = start; n < Math.min(start + block, warmup + count); n++) protocolSamples.push(await protocolRound(operator, agent, protoSession, n));
+      for (let n = start; n < Math.min(start + block, warmup + count); n++) protocolSamples.push(await protocolRound(page, operator, agent, protoSession, n));
     }
     type Marks = { seen: Record<number, number>; painted: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
     const { seen, painted, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);

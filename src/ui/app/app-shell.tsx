@@ -1,21 +1,19 @@
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
 import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
-import { usePendingRequestCounts } from '../features/questions/index.tsx';
-import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { InboxLink } from './inbox-link.tsx';
+import { SessionsSidebar } from './sessions-sidebar.tsx';
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {
   const route = useRoute();
   useSessionsSync();
   useChatSync();
-  const pendingCounts = usePendingRequestCounts();
   const solo = route.name === 'question';
 
   return (
@@ -34,11 +32,7 @@ export function AppShell() {
       {/* A question link (/q/<id>) is a page of its own: one card, no sessions list beside it. */}
       <div className="app-body" data-solo={solo || undefined}>
         {!solo && (
-          <SessionsNav
-            activeKey={route.name === 'session' ? route.sessionKey : undefined}
-            first={<InboxLink active={route.name === 'inbox'} />}
-            pendingCounts={pendingCounts}
-          />
+          <SessionsSidebar activeKey={route.name === 'session' ? route.sessionKey : undefined} first={<InboxLink active={route.name === 'inbox'} />} />
         )}
         <main className="app-main">
           <AppRoutes route={route} />

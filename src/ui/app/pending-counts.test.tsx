@@ -3,18 +3,17 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
-import { QuestionDock, usePendingRequestCounts } from '../features/questions/index.tsx';
+import { QuestionDock } from '../features/questions/index.tsx';
 import { skipActions } from '../features/questions/stores/skips.ts';
 import { composer, deployRecord, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
 import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
-import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
+import { SessionsSidebar } from './sessions-sidebar.tsx';
 
 /** As app-shell.tsx composes them: the sessions list gets its counts from the questions feature. */
 function Shell() {
-  const pendingCounts = usePendingRequestCounts();
   return (
     <>
-      <SessionsNav activeKey="s1" pendingCounts={pendingCounts} />
+      <SessionsSidebar activeKey="s1" />
       <QuestionDock sessionKey="s1" composer={composer} />
     </>
   );

@@ -1,3 +1,5 @@
+import { afterNextPaint } from './after-paint.ts';
+
 /**
  * Focuses `target` without the synchronous layout that scrolling it into view costs, so the frame that shows it is not
  * held up; once that frame is out, brings it into view if it is not (a no-op when it already is).
@@ -8,6 +10,5 @@ export function focusWithoutLayout(target: HTMLElement): void {
     if (target.isConnected && document.activeElement === target && typeof target.scrollIntoView === 'function')
       target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(reveal, 0));
-  else setTimeout(reveal, 0);
+  afterNextPaint(reveal);
 }

@@ -39,10 +39,18 @@ export function RadioGroup({ className, onKeyDownCapture, onFocusCapture, onPoin
   );
 }
 
+type ItemProps = ComponentProps<typeof RadioGroupPrimitive.unstable_ItemTrigger> & { value: string; disabled?: boolean };
+
 /**
  * The dot is drawn by CSS from `data-state`: Radix's Indicator mounts through Presence, which reads computed styles
- * on every change, and a number key must repaint the options within a frame.
+ * on every change, and a number key must repaint the options within a frame. Radix's own Item adds, inside a form, a
+ * hidden native radio that follows the button's size through a ResizeObserver and renders again as it is measured;
+ * these forms are read from their drafts, never from form data, so the item is Radix's provider and button alone.
  */
-export function RadioGroupItem({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Item>) {
-  return <RadioGroupPrimitive.Item className={['radio', className].filter(Boolean).join(' ')} {...props} />;
+export function RadioGroupItem({ className, value, disabled, ...props }: ItemProps) {
+  return (
+    <RadioGroupPrimitive.unstable_ItemProvider value={value} disabled={disabled}>
+      <RadioGroupPrimitive.unstable_ItemTrigger className={['radio', className].filter(Boolean).join(' ')} {...props} />
+    </RadioGroupPrimitive.unstable_ItemProvider>
+  );
 }

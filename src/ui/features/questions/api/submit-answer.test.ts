@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { AskdockError } from '../../../../protocol/index.ts';
-import { useDraftsStore } from '../stores/drafts.ts';
+import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
 import { withResolution } from './get-questions.ts';
 import { answerRoute, endedElsewhere, resolveWithDraft, submitProblem, terminalOutcome } from './submit-answer.ts';
 import { questionRecord } from '../lib/test-record.ts';
@@ -23,6 +23,20 @@ describe('resolving a question from the dock or the link page', () => {
     const [first, second] = request.mock.calls.map((call) => (call as unknown[])[1] as Record<string, unknown>);
     expect(first).toEqual({ id: 'q1', answers: { env: ['Production'] }, resolutionId: expect.any(String), surface: 'control-ui' });
     expect(second).toEqual({ id: 'q1', skip: true, resolutionId: first.resolutionId, surface: 'link' });
+  });
+
+  it('[Q5][U11] the resolve is handed to the socket before the draft is written to storage; the draft keeps the id it sent', async () => {
+    const order: string[] = [];
+    const request = vi.fn(async () => (order.push('request'), { status: 'answered' }));
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(function (this: Storage, key: string) {
+      if (key === DRAFTS_STORAGE_KEY) order.push('stored');
+    });
+    const sending = resolveWithDraft({ request } as unknown as GatewayClient, 'q1', { kind: 'answer', answers: { env: ['Production'] } }, 'control-ui');
+    expect(order).toEqual(['request', 'stored']);
+    const sentId = ((request.mock.calls[0] as unknown[])[1] as { resolutionId: string }).resolutionId;
+    expect(useDraftsStore.getState().drafts.q1.resolutionId).toBe(sentId);
+    await sending;
+    vi.restoreAllMocks();
   });
 
   it('[U7] a refusal because the record ended carries its outcome, at the top of the details or under `question`', async () => {

@@ -26,7 +26,7 @@ import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
-import { draftActions } from '../stores/drafts.ts';
+import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';
 
@@ -58,12 +58,18 @@ export async function queueAsyncAnswer(outbox: Outbox, record: QuestionRecord, a
 /**
  * Answers or skips question `id` with its draft's one resolution id, so the gateway answers a repeat with the first result (Q5).
  * A submit the client gave up on (the gateway down past the request timeout) goes again by itself once the connection is
- * back (U11, P7): the same resolution id, so never a second answer.
+ * back (U11, P7): the same resolution id, so never a second answer. The draft keeps the id and what was tried right after
+ * the frame is handed to the socket, in the same task (no reply can come in between), so its storage write is not
+ * ahead of the answer.
  */
 export function resolveWithDraft(client: GatewayClient, id: string, resolution: Resolution, surface: AnswerSurface): Promise<Result<'question.resolve'>> {
-  const resolutionId = draftActions().submitStarted(id, resolution.kind === 'answer' ? resolution.answers : 'skip');
-  if (resolution.kind === 'skip') return requestUntilAnswered(client, 'question.resolve', { id, skip: true, resolutionId, surface });
-  return requestUntilAnswered(client, 'question.resolve', { id, answers: resolution.answers, resolutionId, surface });
+  const resolutionId = resolutionIdOf(id);
+  const sent =
+    resolution.kind === 'skip'
+      ? requestUntilAnswered(client, 'question.resolve', { id, skip: true, resolutionId, surface })
+      : requestUntilAnswered(client, 'question.resolve', { id, answers: resolution.answers, resolutionId, surface });
+  draftActions().submitStarted(id, resolution.kind === 'answer' ? resolution.answers : 'skip', resolutionId);
+  return sent;
 }
 
 /** A resolve refused because the record already ended or is gone: nothing is left to send from its draft. */

@@ -132,6 +132,14 @@ describe('QuestionDock', () => {
     expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'toString', answers: { constructor: ['Production'], valueof: ['Slack'] } }));
   });
 
+  it('[U12] each option of a single choice is one radio: no hidden native radio beside it to measure and keep in step', () => {
+    setup([deployRecord()]).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const radios = within(dock()).getAllByRole('radio');
+    expect(radios.length).toBeGreaterThan(1);
+    expect(radios.every((r) => r.tagName === 'BUTTON')).toBe(true);
+    expect(dock().querySelectorAll('input[type="radio"]')).toHaveLength(0);
+  });
+
   it('[U3][U12] arrow keys in a single-choice group select the option they move to; Home/End go to the first/last', async () => {
     const user = userEvent.setup();
     const [env] = deployRecord().questions;

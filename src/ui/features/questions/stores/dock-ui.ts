@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
+import { afterNextPaint } from '../../../lib/after-paint.ts';
 import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
 const SessionDockSchema = object({ currentId: nullable(string()), collapsed: boolean });
@@ -41,16 +42,29 @@ const CLOSED: SessionDock = Object.freeze({ currentId: null, collapsed: false })
 let ticks = 0;
 
 /**
- * This tab's sessionStorage, skipping a write of what it already holds: a focus request and its handling change no
- * persisted part, yet each would rewrite the key while a question is being shown.
+ * This tab's sessionStorage, written once the next frame is out (a new question's first paint does not wait on it;
+ * leaving the page writes at once), and skipping a write of what it already holds: a focus request and its handling
+ * change no persisted part, yet each would rewrite the key while a question is being shown. Only this tab reads it.
  */
-const tabStorage = (): StateStorage => ({
-  getItem: (key) => sessionStorage.getItem(key),
-  setItem: (key, value) => {
-    if (sessionStorage.getItem(key) !== value) sessionStorage.setItem(key, value);
-  },
-  removeItem: (key) => sessionStorage.removeItem(key),
-});
+const tabStorage = (): StateStorage => {
+  const due = new Map<string, string>();
+  const flush = () => {
+    for (const [key, value] of due) if (sessionStorage.getItem(key) !== value) sessionStorage.setItem(key, value);
+    due.clear();
+  };
+  if (typeof addEventListener === 'function') addEventListener('pagehide', flush);
+  return {
+    getItem: (key) => due.get(key) ?? sessionStorage.getItem(key),
+    setItem: (key, value) => {
+      if (due.size === 0) afterNextPaint(flush);
+      due.set(key, value);
+    },
+    removeItem: (key) => {
+      due.delete(key);
+      sessionStorage.removeItem(key);
+    },
+  };
+};
 
 export const useDockUiStore = create<DockUiState>()(
   persist(

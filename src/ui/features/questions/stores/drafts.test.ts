@@ -106,6 +106,20 @@ describe('question drafts, shared by the dock and the link page', () => {
     expect(useDraftsStore.getState().drafts.r).toBeUndefined();
   });
 
+  it('[U11] dropping a draft already dropped writes nothing to storage; a value another tab wrote is still replaced', () => {
+    actions().otherTextChanged('r', 'env', 'sent', false);
+    actions().draftDiscarded('r');
+    const writes = vi.spyOn(Storage.prototype, 'setItem');
+    actions().submitSucceeded('r');
+    expect(writes).not.toHaveBeenCalled();
+    localStorage.setItem(DRAFTS_STORAGE_KEY, '{"written":"by another tab"}');
+    writes.mockClear();
+    actions().draftDiscarded('r');
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(localStorage.getItem(DRAFTS_STORAGE_KEY)!).state.drafts).toEqual({});
+    writes.mockRestore();
+  });
+
   it('[U10] drafts typed in another tab (the conversation, or the same link) show here too (the storage event)', async () => {
     const draft = { items: { lunch: { chosen: ['Sushi'], other: '' } }, step: 0, touchedAtMs: Date.now() };
     localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify({ version: 3, state: { drafts: { q: draft }, sent: {} } }));

@@ -7,6 +7,7 @@ import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 import { array, count, number, object, optional, read, record, string, type Checked } from '../../../lib/shape.ts';
 import { newId } from '../../../../lib/ids.ts';
+import { changedOnlyStorage } from '../../../lib/changed-only-storage.ts';
 
 /**
  * One draft per question record, shared by the dock and the link page `/q/<id>`: what is typed in one shows in the
@@ -42,10 +43,11 @@ type Actions = {
   otherTextChanged(recordId: string, itemId: string, text: string, multiSelect: boolean): void;
   stepChanged(recordId: string, step: number): void;
   /**
-   * Returns the draft's resolution id, made once so a retried or re-sent submit is the same resolve from either surface
-   * (Q5), and remembers what was tried before the gateway's event can arrive, so an outcome never flickers "elsewhere".
+   * Returns the draft's resolution id (`resolutionId`, from `resolutionIdOf`, when it has none yet), kept so a retried or
+   * re-sent submit is the same resolve from either surface (Q5), and remembers what was tried before the gateway's
+   * event can arrive, so an outcome never flickers "elsewhere".
    */
-  submitStarted(recordId: string, answers: Answers | 'skip'): string;
+  submitStarted(recordId: string, answers: Answers | 'skip', resolutionId?: string): string;
   submitSucceeded(recordId: string): void;
   /** The record ended some other way (elsewhere, expired, cancelled, gone): nothing left to send. */
   draftDiscarded(recordId: string): void;
@@ -148,8 +150,8 @@ export const useDraftsStore = create<DraftsState>()(
           otherTextChanged: (recordId, itemId, text, multiSelect) =>
             updateItem(recordId, itemId, (item) => withOtherText(item, text, multiSelect)),
           stepChanged: (recordId, step) => touch(recordId, () => ({ step })),
-          submitStarted: (recordId, answers) => {
-            const resolutionId = own(get().drafts, recordId)?.resolutionId ?? newResolutionId();
+          submitStarted: (recordId, answers, given) => {
+            const resolutionId = own(get().drafts, recordId)?.resolutionId ?? given ?? newResolutionId();
             const fingerprint = answers === 'skip' ? SKIP_FINGERPRINT : answersFingerprint(answers);
             set((s) => ({
               drafts: { ...s.drafts, [recordId]: { ...(own(s.drafts, recordId) ?? emptyDraft()), resolutionId } },
@@ -169,7 +171,7 @@ export const useDraftsStore = create<DraftsState>()(
       name: DRAFTS_STORAGE_KEY,
       version: VERSION,
       // localStorage, so a reload, a failed load or a closed tab keeps what was typed (U6, U10, U11).
-      storage: createJSONStorage(() => localStorage),
+      storage: createJSONStorage(changedOnlyStorage(() => localStorage)),
       partialize: (s): Persisted => ({ drafts: s.drafts, sent: s.sent }),
       migrate: migratePersisted,
       merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
@@ -205,3 +207,5 @@ export const useDraftStep = (recordId: string): number => useDraftsStore((s) => 
 export const useSentHere = (recordId: string): string[] => useDraftsStore((s) => own(s.sent, recordId)?.answers ?? NOTHING_SENT);
 export const useDraftActions = (): Actions => useDraftsStore((s) => s.actions);
 export const draftActions = (): Actions => useDraftsStore.getState().actions;
+/** The resolution id a submit of this record sends: its draft's, or a new one for `submitStarted` to keep. */
+export const resolutionIdOf = (recordId: string): string => own(useDraftsStore.getState().drafts, recordId)?.resolutionId ?? newResolutionId();

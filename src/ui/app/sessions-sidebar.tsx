@@ -1,0 +1,11 @@
+import type { ReactNode } from 'react';
+import { usePendingRequestCounts } from '../features/questions/index.tsx';
+import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
+
+/**
+ * The sessions list with the questions feature's counts. Read here rather than in the shell: every question event
+ * changes the counts, and only the list shows them, so the page beside it is not drawn again for each one.
+ */
+export function SessionsSidebar({ activeKey, first }: { activeKey?: string; first?: ReactNode }) {
+  return <SessionsNav activeKey={activeKey} first={first} pendingCounts={usePendingRequestCounts()} />;
+}
