@@ -198,8 +198,10 @@ async function main(): Promise<void> {
     ],
   };
   const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
-  // As startGateway opens its own database file.
-  const sqlite = values.memory ? null : openSqliteStore(join(dir, 'bench.db'), { checkpointInBackground: true, syncFull: process.env.ASKDOCK_SYNC === 'FULL' });
+  // As startGateway opens its own database file (held exclusively, background checkpoints).
+  const sqlite = values.memory
+    ? null
+    : openSqliteStore(join(dir, 'bench.db'), { checkpointInBackground: true, exclusive: true, syncFull: process.env.ASKDOCK_SYNC === 'FULL' });
   const settings = sqlite?.settings();
   const gw = await startGateway({
     port: 0,

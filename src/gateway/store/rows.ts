@@ -1,6 +1,6 @@
 import type { ChatMessage, EventName, MessageRole, Phase, Session, StopReason } from '../../protocol/index.ts';
 import { shapeMessage, shapeRun, toJson } from './shape.ts';
-import type { EventAudience, RunRow, StoredEvent, StoredQuestion } from './types.ts';
+import type { EventAudience, RunRow, SessionRow, StoredEvent, StoredQuestion } from './types.ts';
 
 /*
  * The SQL stores' rows (SQLite and PostgreSQL share the column names) and their mapping to and from the Store's types,
@@ -47,6 +47,11 @@ export type EventDbRow = { seq: number; event: EventName; payload: string; audie
 
 export const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
   (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
+
+/** The stored row of a session as read (its count left out). */
+export function sessionRowOf({ pendingQuestions: _count, ...row }: Session): SessionRow {
+  return row;
+}
 
 /** Read on every session.updated: one object, in shapeSessionRow's key order, then the count. */
 export function toSession(r: SessionDbRow): Session {

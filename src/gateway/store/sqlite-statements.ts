@@ -18,6 +18,10 @@ export function prepareStatements(db: Db) {
     ),
     sessionRename: db.prepare(`UPDATE sessions SET title = @title WHERE key = @key`),
     sessionGet: db.prepare<[string], SessionDbRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = ?`),
+    // The count SESSION_COLUMNS makes, alone (for a session row already known).
+    sessionPending: db.prepare<[string], { n: number }>(
+      `SELECT COUNT(*) AS n FROM questions WHERE session_key = ? AND status = 'pending' AND retired_at_ms IS NULL`,
+    ),
     sessionList: db.prepare<[], SessionDbRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY COALESCE(s.last_message_at_ms, s.created_at_ms) DESC, s.n DESC`,
     ),

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import type { QuestionStatus } from '../../protocol/index.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
-import { questionColumns, runColumns, toEvent, toMessage, toQuestion, toRun, toSession, type MessageDbRow } from './rows.ts';
+import { questionColumns, runColumns, sessionRowOf, toEvent, toMessage, toQuestion, toRun, toSession, type MessageDbRow } from './rows.ts';
 import { checkIntegrity, checkNotBehind, damaged, isDamage, keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
+import { KnownRecords } from './known-records.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
@@ -57,6 +58,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     throw isDamage(error) ? damaged(file, (error as Error).message) : error;
   }
   const q = prepareStatements(db);
+  // Only with the file held: then no other process writes it (known-records.ts).
+  const known = lock ? new KnownRecords() : null;
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
   const tx = db.transaction((fn: () => unknown) => fn());
   const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
@@ -80,7 +83,12 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     },
 
     transaction<T>(fn: () => T): T {
-      return tx.immediate(fn) as T;
+      try {
+        return tx.immediate(fn) as T;
+      } catch (error) {
+        known?.clear();
+        throw error;
+      }
     },
 
     beginGroup() {
@@ -97,6 +105,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     rollbackGroup() {
       if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
       grouped = false;
+      known?.clear();
       // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
       if (db.inTransaction) group.rollback.run();
     },
@@ -142,20 +151,27 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       });
     },
     getSession(key) {
+      const row = known?.sessions.get(key);
+      if (row) return { ...row, pendingQuestions: q.sessionPending.get(key)!.n };
       const r = q.sessionGet.get(key);
-      return r ? toSession(r) : undefined;
+      if (!r) return undefined;
+      const session = toSession(r);
+      known?.sessions.set(key, sessionRowOf(session));
+      return session;
     },
     sessionByIdempotencyKey(identity, key) {
       const r = q.sessionByKey.get(identity, key);
       return r ? toSession(r) : undefined;
     },
     renameSession(key, title) {
+      known?.sessions.forget(key);
       if (q.sessionRename.run({ key, title }).changes === 0) throw missingRow('session', key);
     },
     listSessions() {
       return q.sessionList.all().map(toSession);
     },
     touchSession(key, atMs) {
+      known?.sessions.forget(key);
       if (q.sessionTouch.run({ key, atMs }).changes === 0) throw missingRow('session', key);
     },
 
@@ -197,15 +213,21 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     },
 
     insertQuestion(question, recordJson) {
-      q.questionInsert.run(...questionColumns(question, recordJson));
+      const columns = questionColumns(question, recordJson);
+      q.questionInsert.run(...columns);
+      known?.questions.set(question.id, columns[6]);
     },
     getQuestion(id) {
+      const json = known?.questions.get(id);
+      if (json !== undefined) return toQuestion({ record: json });
       const r = q.questionGet.get(id);
+      if (r) known?.questions.set(id, r.record);
       return r ? toQuestion(r) : undefined;
     },
     updateQuestion(question, recordJson) {
       const [id, ...set] = questionColumns(question, recordJson);
       if (q.questionUpdate.run(...set, id).changes === 0) throw missingRow('question', question.id);
+      known?.questions.set(id, set[5]);
     },
     listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
       const { sessionKey, status } = filter;

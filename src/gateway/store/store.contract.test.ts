@@ -158,6 +158,13 @@ function sqliteHarness(): Harness & { file: string } {
   return { file, open: () => openSqliteStore(file), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** As the gateway opens it: the file held, so the store keeps what it last wrote and read (known-records.ts). */
+function heldSqliteHarness(): Harness {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-store-'));
+  const file = join(dir, 'gateway.db');
+  return { open: () => openSqliteStore(file, { exclusive: true }), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 async function postgresHarness(): Promise<Harness & { url: string }> {
   const schema = await freshSchema('contract');
   return { url: schema.url, open: () => openPostgresStore(schema.url), cleanup: () => schema.drop() };
@@ -838,6 +845,7 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
 
 storeContract('memory', memoryHarness);
 storeContract('sqlite', sqliteHarness);
+storeContract('sqlite, held', heldSqliteHarness);
 storeContract('postgres', postgresHarness);
 
 // ---- what only a file on disk can show ----------------------------------------------------------
