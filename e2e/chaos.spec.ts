@@ -486,7 +486,10 @@ test.describe('chaos: nothing lost, nothing answered twice', () => {
     await expect(dock).toContainText('What should I order for lunch?');
     await expect(dock.getByRole('textbox', { name: 'Other' })).toHaveValue('ramen, extra spicy');
     await dock.getByRole('button', { name: 'Submit', exact: true }).click();
-    await expect(summaryOf(page, 'Answered').filter({ hasText: 'What should I order for lunch?' })).toContainText('ramen, extra spicy');
+    const lunchSummary = summaryOf(page, 'Answered').filter({ hasText: 'What should I order for lunch?' });
+    await expect(lunchSummary).toContainText('ramen, extra spicy');
+    // U9: the summary reads Answered as soon as the answer is in the outbox; the gateway has it once it says Sent.
+    await expect(lunchSummary.getByRole('status')).toHaveText('Sent', { timeout: RECONNECT_MS });
 
     expect(await hotfix.single()).toMatchObject({ status: 'answered', answers: { answers: { ship: ['Yes'] } } });
     const { questions, texts } = await chaos.snapshot(key);
