@@ -9,11 +9,8 @@ import {
   CloseCode,
   ConnectParams,
   ServerFrame,
-  formatPath,
   invalidRequest,
   isMethodName,
-  nulPaths,
-  NUL_PROBLEM,
   zodProblems,
   type ErrorShape,
   type MethodName,
@@ -22,7 +19,7 @@ import {
 import type { Identity } from './auth.ts';
 import type { TimerHandle } from './clock.ts';
 import type { Core } from './core.ts';
-import { dispatch } from './dispatch.ts';
+import { dispatch, nulRefusal } from './dispatch.ts';
 import type { ConnInfo } from './handlers/types.ts';
 import type { Subscriber } from './hub.ts';
 import { newId } from './ids.ts';
@@ -191,8 +188,8 @@ export class Connection implements Subscriber {
       this.inflight.get(frame.id)?.cancel('cancelled by the client');
       return;
     }
-    const nul = nulPaths(frame.params, text);
-    if (nul.length > 0) return this.badFrame(frame.id, invalidRequest(frame.method, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM }))));
+    const nul = nulRefusal(frame.method, frame.params, text);
+    if (nul) return this.badFrame(frame.id, nul);
     if (this.state === 'handshake') return this.handshake(frame);
     if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
     if (this.inflight.has(frame.id))

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { ResolveParams, SecretProvideParams, invalidRequest, methods, zodProblems, type MethodName } from '../protocol/index.ts';
+import {
+  NUL_PROBLEM,
+  ResolveParams,
+  SecretProvideParams,
+  formatPath,
+  invalidRequest,
+  methods,
+  nulPaths,
+  zodProblems,
+  type AskdockError,
+  type MethodName,
+} from '../protocol/index.ts';
 import { chatHandlers } from './handlers/chat.ts';
 import { questionHandlers } from './handlers/questions.ts';
 import { secretHandlers } from './handlers/secrets.ts';
@@ -25,6 +36,15 @@ function paramsSchema(method: MethodName, raw: unknown): z.ZodType {
   }
   if (method === 'secret.provide' && raw && typeof raw === 'object') return 'skip' in raw ? provideSkipBranch : provideBranch;
   return methods[method].params;
+}
+
+/**
+ * P3: the refusal of params that hold U+0000 in any text (no store keeps it), naming each field; undefined when none
+ * does. `frameText` (the frame as received) lets a socket's request skip the walk, as for nulPaths.
+ */
+export function nulRefusal(where: string, params: unknown, frameText?: string): AskdockError | undefined {
+  const nul = nulPaths(params, frameText);
+  return nul.length === 0 ? undefined : invalidRequest(where, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM })));
 }
 
 function checkedResult(method: MethodName, result: unknown): unknown {

@@ -1,8 +1,8 @@
-import { AskdockError, formatPath, invalidRequest, NUL_PROBLEM, nulPaths, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
+import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
 import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import { dispatch } from '../dispatch.ts';
+import { dispatch, nulRefusal } from '../dispatch.ts';
 import { neverCancelled } from '../waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../ids.ts';
@@ -50,8 +50,8 @@ export class ChannelCaller {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
     // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
-    const nul = nulPaths(params);
-    if (nul.length > 0) throw invalidRequest(method, nul.map((path) => ({ path: formatPath(path), problem: NUL_PROBLEM })));
+    const nul = nulRefusal(method, params);
+    if (nul) throw nul;
     const ctx = { core: this.core, conn: this.conn(identity), cancellation: neverCancelled };
     const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
     await new Promise<void>((done, fail) =>
