@@ -100,7 +100,6 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
   };
 }
 
-/** Lets pending socket frames arrive. */
 /** A gateway with an admin, an agent (client id `agent-client`) and a session titled Work, the question tests' start. */
 export async function startWithSession(opts: Parameters<typeof startTestGateway>[0] = {}) {
   const t = await startTestGateway(opts);
@@ -110,6 +109,7 @@ export async function startWithSession(opts: Parameters<typeof startTestGateway>
   return { t, admin, agent, session };
 }
 
+/** Lets pending socket frames arrive. */
 export const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
 /** The AskdockError a call fails with; any other error is thrown again, and a call that succeeds fails the test. */

@@ -21,13 +21,13 @@ export type ChannelOptions = {
   mayPost?: () => boolean;
 };
 
+const withoutNul = (text: string) => text.replaceAll('\0', '');
+
 /**
  * One configured platform inside the gateway (H1-H5): its conversations are sessions, its users' messages and
  * presses go through the dispatch as their mapped identities, and the bound sessions' questions and agent
  * replies go out through a retrying outbox.
  */
-const withoutNul = (text: string) => text.replaceAll('\0', '');
-
 export class Channel implements ChannelSink {
   readonly bindings: ChannelBindings;
   /** Replaced when the channel is released (another gateway took it over): what waited is that gateway's to post. */
