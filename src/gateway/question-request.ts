@@ -1,9 +1,9 @@
-import { AskdockError, clampTimeoutMs, invalidRequest, type Params } from '../protocol/index.ts';
+import { AskdockError, clampTimeoutMs, type Params } from '../protocol/index.ts';
 import type { Identity } from './auth.ts';
 import type { Core } from './core.ts';
 import { newId } from './ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
-import { requireMayAsk, requirePrimaryRun } from './run-authority.ts';
+import { askSession, requireMayAsk } from './run-authority.ts';
 import type { StoredQuestion } from './store/types.ts';
 
 const where = 'question.request';
@@ -36,19 +36,7 @@ export function newQuestion(
       });
     }
   }
-  let sessionKey = p.sessionKey;
-  if (p.runId !== undefined) {
-    const run = store.getRun(p.runId);
-    if (!run || run.agentId !== identity.id)
-      throw invalidRequest(where, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
-    requirePrimaryRun(run, where);
-    if (run.endedAtMs !== undefined) throw invalidRequest(where, [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
-    // A question asked in a run belongs to the run's session unless it names one itself.
-    if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
-    else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
-      throw invalidRequest(where, [{ path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` }]);
-  }
-  if (sessionKey !== undefined) core.readableSession(identity, sessionKey);
+  const sessionKey = askSession(core, identity, where, p);
   if (mode === 'blocking' && sessionKey !== undefined) {
     const first = store.listQuestions({ sessionKey, status: 'pending' }).find((q) => q.mode === 'blocking');
     if (first)

@@ -1,4 +1,4 @@
-import { AskdockError, METHOD_NAMES, type MethodName } from '../protocol/index.ts';
+import { AskdockError, METHOD_NAMES, invalidRequest, type MethodName } from '../protocol/index.ts';
 import { deniesAskUser, type Identity } from './auth.ts';
 import type { Core } from './core.ts';
 import type { Tx } from './hub.ts';
@@ -26,6 +26,26 @@ export function requirePrimaryRun(run: RunRow, method: MethodName): void {
       `${method}: run "${run.runId}" is a subagent run (parent "${run.parentRunId}"); only the primary run may ask`,
       { details: { method, reason: 'non-primary-run', runId: run.runId, parentRunId: run.parentRunId } },
     );
+}
+
+/**
+ * The session a new ask (a question or a secret request) belongs to: the one it names, else its run's. A run must be the
+ * asker's own, primary (RU1) and open, and a session named beside it the run's; the asker must be able to read the session.
+ */
+export function askSession(core: Core, identity: Identity, method: MethodName, p: { sessionKey?: string; runId?: string }): string | undefined {
+  let sessionKey = p.sessionKey;
+  if (p.runId !== undefined) {
+    const run = core.store.getRun(p.runId);
+    if (!run || run.agentId !== identity.id)
+      throw invalidRequest(method, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
+    requirePrimaryRun(run, method);
+    if (run.endedAtMs !== undefined) throw invalidRequest(method, [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
+    if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
+    else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
+      throw invalidRequest(method, [{ path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` }]);
+  }
+  if (sessionKey !== undefined) core.readableSession(identity, sessionKey);
+  return sessionKey;
 }
 
 /** RU2: an aborted run, or one superseded by an unrelated user message after its question, appends nothing more. */

@@ -1,7 +1,6 @@
 import {
   AskdockError,
   clampTimeoutMs,
-  invalidRequest,
   type Params,
   type Result,
   type SecretOutcome,
@@ -11,8 +10,9 @@ import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub.ts';
 import { newId } from '../ids.ts';
+import { questionAudience } from '../question-records.ts';
 import { ExpiryScheduler } from '../question-timers.ts';
-import { requireMayAsk, requirePrimaryRun } from '../run-authority.ts';
+import { askSession, requireMayAsk } from '../run-authority.ts';
 import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden } from '../visibility.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -25,7 +25,7 @@ type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolv
 const asQuestion = (r: Pick<SecretRequestRecord, 'sessionKey' | 'askedBy'>) => ({ sessionKey: r.sessionKey, askedBy: r.askedBy, privileged: true });
 
 export function secretAudience(r: Pick<SecretRequestRecord, 'sessionKey' | 'askedBy'>): EventAudience {
-  return { sessionKey: r.sessionKey ?? null, question: { askedBy: r.askedBy, privileged: true } };
+  return questionAudience(asQuestion(r));
 }
 
 function toPublic(r: StoredSecretRequest): SecretRequestRecord {
@@ -88,18 +88,7 @@ export class SecretManager {
   request(identity: Identity, clientId: string, p: Params<'secret.request'>): Result<'secret.request'> {
     const where = 'secret.request';
     requireMayAsk(identity, where);
-    let sessionKey = p.sessionKey;
-    if (p.runId !== undefined) {
-      const run = this.core.store.getRun(p.runId);
-      if (!run || run.agentId !== identity.id)
-        throw invalidRequest(where, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
-      requirePrimaryRun(run, where);
-      if (run.endedAtMs !== undefined) throw invalidRequest(where, [{ path: 'runId', problem: `run "${p.runId}" has ended (${run.stopReason})` }]);
-      if (sessionKey === undefined) sessionKey = run.sessionKey ?? undefined;
-      else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
-        throw invalidRequest(where, [{ path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` }]);
-    }
-    if (sessionKey !== undefined) this.core.readableSession(identity, sessionKey);
+    const sessionKey = askSession(this.core, identity, where, p);
     const now = this.core.clock.now();
     const record: StoredSecretRequest = {
       id: newId('k'),
