@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
 import { afterNextPaint } from '../../../lib/after-paint.ts';
+import { changedOnlyStorage } from '../../../lib/changed-only-storage.ts';
 import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
 const SessionDockSchema = object({ currentId: nullable(string()), collapsed: boolean });
@@ -47,11 +48,11 @@ let ticks = 0;
  * change no persisted part, yet each would rewrite the key while a question is being shown. Only this tab reads it.
  */
 const tabStorage = (): StateStorage => {
-  const storage = sessionStorage;
+  const storage = changedOnlyStorage(() => sessionStorage)();
   const due = new Map<string, string>();
   const flush = () => {
     try {
-      for (const [key, value] of due) if (storage.getItem(key) !== value) storage.setItem(key, value);
+      for (const [key, value] of due) void storage.setItem(key, value);
     } catch {
       // Storage full or gone: this tab's dock state is a convenience, and the store in memory stays right.
     } finally {
