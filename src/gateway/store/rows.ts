@@ -1,4 +1,4 @@
-import type { ChatMessage, EventName, MessageRole, Phase, Session, StopReason } from '../../protocol/index.ts';
+import type { ChatMessage, EventName, MessageRole, Phase, QuestionRecord, Session, StopReason } from '../../protocol/index.ts';
 import { shapeMessage, shapeRun, toJson } from './shape.ts';
 import type { EventAudience, RunRow, SessionRow, StoredEvent, StoredQuestion } from './types.ts';
 
@@ -120,10 +120,13 @@ export function questionColumns(q: StoredQuestion, recordJson?: string): Questio
  */
 export function storedRecordJson(q: StoredQuestion, publicJson: string): string {
   let own = '';
-  if (q.resolutionId !== undefined) own += `,"resolutionId":${JSON.stringify(q.resolutionId)}`;
-  if (q.askerClientId !== undefined) own += `,"askerClientId":${JSON.stringify(q.askerClientId)}`;
+  for (const field of GATEWAY_ONLY_FIELDS) if (q[field] !== undefined) own += `,"${field}":${JSON.stringify(q[field])}`;
   return own === '' ? publicJson : `${publicJson.slice(0, -1)}${own}}`;
 }
+
+type GatewayOnlyField = Exclude<keyof StoredQuestion, keyof QuestionRecord>;
+/** Every field of StoredQuestion beyond QuestionRecord: one more there fails to compile here until storedRecordJson writes it too. */
+const GATEWAY_ONLY_FIELDS = Object.keys({ resolutionId: 0, askerClientId: 0 } satisfies Record<GatewayOnlyField, 0>) as GatewayOnlyField[];
 
 /** A run's columns, in table order; `recovery` as a boolean (SQLite wants it as 0/1). */
 export function runColumns(run: RunRow) {
