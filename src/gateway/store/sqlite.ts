@@ -1,15 +1,12 @@
-import Database from 'better-sqlite3';
 import type { QuestionStatus } from '../../protocol/index.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { questionColumns, runColumns, sessionRowOf, toEvent, toMessage, toQuestion, toRun, toSession, type MessageDbRow } from './rows.ts';
-import { checkIntegrity, checkNotBehind, damaged, isDamage, keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
+import { keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { KnownRecords } from './known-records.ts';
-import { migrate } from './sqlite-migrations.ts';
+import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import type { IdempotentResult, Store, StoredSecretRequest } from './types.ts';
-
-type Db = Database.Database;
 
 /** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
 export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'; checkpoints: 'inline' | 'background' };
@@ -36,27 +33,7 @@ const SYNCHRONOUS_NAMES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
 export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteStore {
   const onDisk = file !== ':memory:';
   const lock = opts.exclusive && onDisk ? lockDatabase(file) : undefined;
-  let db: Db;
-  try {
-    db = new Database(file);
-  } catch (error) {
-    lock?.release();
-    throw isDamage(error) ? damaged(file, (error as Error).message) : error;
-  }
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    // In WAL mode NORMAL keeps every commit across a process kill (R3) and skips the per-commit fsync that FULL adds
-    // for power loss; `syncFull` restores it where power loss matters more than throughput.
-    db.pragma(`synchronous = ${opts.syncFull ? 'FULL' : 'NORMAL'}`);
-    if (onDisk) checkIntegrity(db, file);
-    migrate(db, file);
-    if (onDisk) checkNotBehind(file, db.prepare<[], { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'events'`).get()?.seq ?? 0);
-  } catch (error) {
-    db.close();
-    lock?.release();
-    throw isDamage(error) ? damaged(file, (error as Error).message) : error;
-  }
+  const db = openCheckedDatabase(file, opts.syncFull === true, lock);
   const q = prepareStatements(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
