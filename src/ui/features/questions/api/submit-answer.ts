@@ -7,8 +7,8 @@
  *     what is missing, and calls `answer()` here.
  *  3. `answerRoute` picks the road. A blocking question, a sessionless one, or any on the link page:
  *     `question.resolve {id, answers, resolutionId, surface}` through the gateway client (src/client), with the
- *     draft's one resolution id (stores/drafts.ts `submitStarted`), so a retry or a re-send after a reconnect is
- *     the same resolve (Q5, P7). An async question of a session in the dock: a chat message in the Q9 form
+ *     draft's one resolution id (stores/drafts.ts `resolutionIdOf`, kept by `submitStarted`), so a retry or a
+ *     re-send after a reconnect is the same resolve (Q5, P7). An async question of a session in the dock: a chat message in the Q9 form
  *     (src/answers/async-reply.ts) queued in the outbox (lib/outbox), which sends it by `chat.send` with
  *     `replyTo: {questionId, answers}` and one idempotency key until saved history confirms it (U9).
  *  4. The gateway checks the answers (Q5, or Q9 for a reply), stores them and wakes the asker's
