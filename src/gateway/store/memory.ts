@@ -184,9 +184,9 @@ export function createMemoryStore(): Store {
       const entry = questions.get(id);
       return entry ? copyJson(entry.value) : undefined;
     },
-    updateQuestion(q, recordJson) {
+    updateQuestion(q) {
       open();
-      replace(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
+      replace(questions, 'question', q.id, copyJson(q));
     },
     listQuestions(filter) {
       open();

@@ -201,8 +201,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       if (r) known?.questions.set(id, r.record);
       return r ? toQuestion(r) : undefined;
     },
-    updateQuestion(question, recordJson) {
-      const [id, ...set] = questionColumns(question, recordJson);
+    updateQuestion(question) {
+      const [id, ...set] = questionColumns(question);
       if (q.questionUpdate.run(...set, id).changes === 0) throw missingRow('question', question.id);
       known?.questions.set(id, set[5]);
     },

@@ -107,8 +107,8 @@ export interface Store {
   /** `recordJson`: `q` already as JSON, when the caller has it (see storedRecordJson). */
   insertQuestion(q: StoredQuestion, recordJson?: string): void;
   getQuestion(id: string): StoredQuestion | undefined;
-  /** Replaces the stored record with this one (same id); `recordJson` as for insertQuestion. */
-  updateQuestion(q: StoredQuestion, recordJson?: string): void;
+  /** Replaces the stored record with this one (same id). */
+  updateQuestion(q: StoredQuestion): void;
   listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }): StoredQuestion[];
   /** How many pending, not retired questions `askedBy` asked: S5's per-asker limit (maxPendingQuestions), counted without reading them. */
   countPendingAskedBy(askedBy: string): number;

@@ -223,11 +223,11 @@ export function openPostgresStore(url: string): SharedStore {
       const r = rowsOf<{ record: string }>(q(`SELECT record FROM questions WHERE id = $1`, [id]))[0];
       return r ? toQuestion(r) : undefined;
     },
-    updateQuestion(question, recordJson) {
+    updateQuestion(question) {
       const r = q(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
          asked_by = $8 WHERE id = $1`,
-        questionColumns(question, recordJson),
+        questionColumns(question),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
     },
