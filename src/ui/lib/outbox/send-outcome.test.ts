@@ -15,6 +15,11 @@ describe('sendErrorOf', () => {
     expect(sendErrorOf(terminal('answered'))).toMatchObject({ code: 'QUESTION_ALREADY_TERMINAL', retryable: false });
   });
 
+  it('[U9] a question gone (or its session) reads as such, without its id', () => {
+    expect(sendErrorOf(new AskdockError('QUESTION_NOT_FOUND', 'no question "q_1"')).message).toBe('Not delivered: the question is no longer there.');
+    expect(sendErrorOf(new AskdockError('SESSION_NOT_FOUND', 'no session "s_1"')).message).toBe('Not delivered: the question is no longer there.');
+  });
+
   it('[U9] other refusals keep what the gateway said', () => {
     const e = sendErrorOf(new AskdockError('INVALID_REQUEST', 'invalid chat.send: message: too long'));
     expect(e).toMatchObject({ code: 'INVALID_REQUEST', message: 'invalid chat.send: message: too long', retryable: false });
