@@ -45,8 +45,11 @@ export type RunDbRow = {
 };
 export type EventDbRow = { seq: number; event: EventName; payload: string; audience: string; at_ms: number };
 
+/** A questions row still open: pending and not retired. Counted in its session's badge (C1) and the asker's limit (S5). */
+export const OPEN_QUESTION = `status = 'pending' AND retired_at_ms IS NULL`;
+
 export const SESSION_COLUMNS = `s.key, s.title, s.created_by, s.agent_id, s.created_at_ms, s.last_message_at_ms,
-  (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND q.status = 'pending' AND q.retired_at_ms IS NULL) AS pending`;
+  (SELECT COUNT(*) FROM questions q WHERE q.session_key = s.key AND ${OPEN_QUESTION}) AS pending`;
 
 /** The stored row of a session as read (its count left out). */
 export function sessionRowOf({ pendingQuestions: _count, ...row }: Session): SessionRow {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SESSION_COLUMNS, type EventDbRow, type QuestionColumns, type QuestionColumnsAfterId, type MessageDbRow, type RunDbRow, type SessionDbRow } from './rows.ts';
+import { OPEN_QUESTION, SESSION_COLUMNS, type EventDbRow, type QuestionColumns, type QuestionColumnsAfterId, type MessageDbRow, type RunDbRow, type SessionDbRow } from './rows.ts';
 
 type Db = Database.Database;
 
@@ -20,7 +20,7 @@ export function prepareStatements(db: Db) {
     sessionGet: db.prepare<[string], SessionDbRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = ?`),
     // The count SESSION_COLUMNS makes, alone (for a session row already known).
     sessionPending: db.prepare<[string], { n: number }>(
-      `SELECT COUNT(*) AS n FROM questions WHERE session_key = ? AND status = 'pending' AND retired_at_ms IS NULL`,
+      `SELECT COUNT(*) AS n FROM questions WHERE session_key = ? AND ${OPEN_QUESTION}`,
     ),
     sessionList: db.prepare<[], SessionDbRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY COALESCE(s.last_message_at_ms, s.created_at_ms) DESC, s.n DESC`,
@@ -83,7 +83,7 @@ export function prepareStatements(db: Db) {
       `SELECT record FROM questions WHERE session_key = ? AND status = 'pending' ORDER BY created_at_ms, n`,
     ),
     questionsPendingAskedBy: db.prepare<[string], { n: number }>(
-      `SELECT COUNT(*) AS n FROM questions WHERE asked_by = ? AND status = 'pending' AND retired_at_ms IS NULL`,
+      `SELECT COUNT(*) AS n FROM questions WHERE asked_by = ? AND ${OPEN_QUESTION}`,
     ),
     questionsDue: db.prepare<[number], { record: string }>(
       `SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= ? ORDER BY expires_at_ms, n`,

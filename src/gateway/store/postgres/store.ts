@@ -1,5 +1,6 @@
 import type { QuestionStatus } from '../../../protocol/index.ts';
 import {
+  OPEN_QUESTION,
   SESSION_COLUMNS,
   questionColumns,
   runColumns,
@@ -240,7 +241,7 @@ export function openPostgresStore(url: string): SharedStore {
       return rowsOf<{ record: string }>(q(sql, params)).map(toQuestion);
     },
     countPendingAskedBy(askedBy) {
-      const r = q(`SELECT COUNT(*) AS n FROM questions WHERE asked_by = $1 AND status = 'pending' AND retired_at_ms IS NULL`, [askedBy]);
+      const r = q(`SELECT COUNT(*) AS n FROM questions WHERE asked_by = $1 AND ${OPEN_QUESTION}`, [askedBy]);
       return Number(r.rows[0].n);
     },
     dueQuestions(nowMs) {
