@@ -1,12 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@fontsource-variable/inter';
+import { notifyManager } from '@tanstack/react-query';
 import { App } from './app/app.tsx';
+import { afterNextPaint } from './lib/after-paint.ts';
 import { applyStoredTheme } from './lib/theme.ts';
 import './app/tokens.css';
 import './app/styles.css';
 
 applyStoredTheme();
+// The cache tells its components of a change after the next frame: what a socket event shows through its own store
+// (a new question's dock) paints first, and the lists that read the cache (sessions, counts) follow in the frame after.
+notifyManager.setScheduler(afterNextPaint);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,9 +1,24 @@
+/** How long work put off until after the next frame waits at most: a tab hidden meanwhile draws no frame to wait for. */
+export const AFTER_PAINT_LATEST_MS = 100;
+
 /**
- * Runs `fn` in a task after the next frame is out, so work that can wait (a storage write, scrolling into view) does
- * not hold up what that frame shows. A hidden tab draws no frames: there it runs after a timer.
+ * Runs `fn` in a task after the next frame is out, so work that can wait (a storage write, scrolling into view, the
+ * cache's notifications to components) does not hold up what that frame shows. A hidden tab draws no frames: there,
+ * and in a tab hidden before its frame came, it runs after a timer instead.
  */
 export function afterNextPaint(fn: () => void): void {
   const hidden = typeof document !== 'undefined' && document.hidden;
-  if (typeof requestAnimationFrame !== 'function' || hidden) setTimeout(fn, 0);
-  else requestAnimationFrame(() => setTimeout(fn, 0));
+  if (typeof requestAnimationFrame !== 'function' || hidden) {
+    setTimeout(fn, 0);
+    return;
+  }
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    clearTimeout(latest);
+    fn();
+  };
+  const latest = setTimeout(once, AFTER_PAINT_LATEST_MS);
+  requestAnimationFrame(() => setTimeout(once, 0));
 }

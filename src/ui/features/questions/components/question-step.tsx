@@ -17,7 +17,8 @@ export function QuestionStep({ recordId, item, locked, attempted }: Props) {
         </span>
         {item.multiSelect && <span className="qd-muted">Choose any</span>}
       </div>
-      <p id={questionTextId(recordId, item.id)} className="qd-question-text">
+      {/* elementtiming: the browser reports the frame that first shows the question's wording (Element Timing). */}
+      <p id={questionTextId(recordId, item.id)} className="qd-question-text" {...{ elementtiming: 'question-text' }}>
         {item.question}
       </p>
       <OpenLink url={item.url} />
