@@ -7,13 +7,16 @@ export const nodeNow = (): number => performance.timeOrigin + performance.now();
 
 /**
  * A fresh context (no cache, no storage) at a laptop's window size. tsx compiles this harness with esbuild's keepNames,
- * so functions handed to page.evaluate call `__name`; the init script gives pages a no-op one.
+ * so functions handed to page.evaluate call `__name`; the init script gives pages a no-op one. `BENCH_CSS` (a style
+ * sheet's text) is added to every page: a way to weigh one style against another in the same build, e.g.
+ * `BENCH_CSS='.qd-region{animation:none}' npm run bench -- --only question`.
  */
 export async function newBenchContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   // Library mode waits forever by default; a stuck step should fail the run instead.
   context.setDefaultTimeout(60_000);
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  if (process.env.BENCH_CSS) await context.addInitScript({ content: `addEventListener('DOMContentLoaded', () => { const s = document.createElement('style'); s.textContent = ${JSON.stringify(process.env.BENCH_CSS)}; document.head.append(s); });` });
   return context;
 }
 
@@ -36,6 +39,17 @@ export async function pageClock(page: Page, probes = 40): Promise<PageClock> {
   }
   return { offsetMs: best.offset, uncertaintyMs: best.rtt / 2 };
 }
+
+/**
+ * The page has nothing left to do: what the previous round (of either kind) set off in it is done, its motion
+ * included (a person reads a question that has arrived; an animation still running is not an idle page).
+ */
+export const pageIdle = (page: Page): Promise<void> =>
+  page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 }));
+  });
 
 /** Opens the built Control UI on one session, signed in through `?token=`, and waits until it is connected. */
 export async function openSession(context: BrowserContext, gateway: BenchGateway, sessionKey: string): Promise<Page> {

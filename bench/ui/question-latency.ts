@@ -3,12 +3,14 @@ import { connect, type Agent } from '../../src/agent/sdk.ts';
 import type { GatewayClient } from '../../src/client/client.ts';
 import { connectOperator, type BenchGateway } from '../lib/bench-gateway.ts';
 import { summarize, type Summary } from '../lib/stats.ts';
-import { newBenchContext, nodeNow, openSession, pageClock, signalFromPage, type PageClock } from './page-tools.ts';
+import { newBenchContext, nodeNow, openSession, pageClock, pageIdle, signalFromPage, type PageClock } from './page-tools.ts';
 
 export type QuestionPath = {
   /** agent question.request sent -> the question's text committed in the region "Questions" / the next frame after it. */
   toDom: Summary;
   toPaint: Summary;
+  /** agent question.request sent -> the frame that first showed the question's wording (Element Timing). */
+  toRendered: Summary;
   /** agent question.request sent -> its `question.requested` frame handed to the page's WebSocket. */
   toSocket: Summary;
   /** Ctrl+Enter keydown on the dock -> the agent's askUser resolved. */
@@ -54,9 +56,19 @@ function installObserver() {
   const w = window as unknown as Record<string, unknown> & { benchShown(n: number): void };
   const seen: Record<number, number> = {};
   const painted: Record<number, number> = {};
+  const rendered: Record<number, number> = {};
   const submitted: number[] = [];
-  w.benchPath = { seen, painted, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
+  w.benchPath = { seen, painted, rendered, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
   const now = () => performance.timeOrigin + performance.now();
+  // The browser's own word on when the question's wording was first on screen: Element Timing's render time of the
+  // text the dock marks `elementtiming`, the frame's presentation (or paint) time.
+  type ElementEntry = PerformanceEntry & { renderTime: number; element: Element | null };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as ElementEntry[]) {
+      const n = Number(/Bench question (\d+):/.exec(entry.element?.textContent ?? '')?.[1] ?? NaN);
+      if (!Number.isNaN(n) && !(n in rendered) && entry.renderTime > 0) rendered[n] = performance.timeOrigin + entry.renderTime;
+    }
+  }).observe({ type: 'element', buffered: true });
   // The dock's own box holds the region whenever it shows: watching it alone keeps the observer (a record for every
   // change, a read of the region after each) off the rest of the page's work, which a real tab does without one.
   const dock = document.querySelector('.qd-dock') ?? document.body;
@@ -77,8 +89,6 @@ function installObserver() {
 
 type Sample = { sent: number; done: number };
 
-/** The page has nothing left to do: what the previous round (of either kind) set off in it is done. */
-const pageIdle = (page: Page) => page.evaluate(() => new Promise((idle) => requestIdleCallback(idle, { timeout: 1000 })));
 
 async function browserRound(page: Page, agent: Agent, sessionKey: string, n: number, shown: () => Promise<unknown>): Promise<Sample> {
   // A person reads before the next question comes: the page finishes what came before it (the previous answer, and
@@ -142,8 +152,8 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
       for (let n = start; n < Math.min(start + block, warmup + count); n++) browserSamples.push({ n, ...(await browserRound(page, agent, uiSession, n, shown)) });
       for (let n = start; n < Math.min(start + block, warmup + count); n++) protocolSamples.push(await protocolRound(page, operator, agent, protoSession, n));
     }
-    type Marks = { seen: Record<number, number>; painted: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
-    const { seen, painted, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);
+    type Marks = { seen: Record<number, number>; painted: Record<number, number>; rendered: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
+    const { seen, painted, rendered, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);
     const after = await pageClock(page);
     const clock = { offsetMs: (before.offsetMs + after.offsetMs) / 2, uncertaintyMs: Math.max(before.uncertaintyMs, after.uncertaintyMs) };
     // Page times converted to this process's clock; the warm-up questions were answered first, so their keys come first.
@@ -154,6 +164,7 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
       toSocket: summarize(browserSamples.map((s) => toNode(arrived[s.n]) - s.sent)),
       toDom: summarize(browserSamples.map((s) => toNode(seen[s.n]) - s.sent)),
       toPaint: summarize(browserSamples.map((s) => toNode(painted[s.n]) - s.sent)),
+      toRendered: summarize(browserSamples.filter((s) => s.n in rendered).map((s) => toNode(rendered[s.n]) - s.sent)),
       answer: summarize(browserSamples.map((s, i) => s.done - toNode(keys[i]))),
       answerToSocket: summarize(browserSamples.map((_, i) => sends[i] - keys[i])),
       protocolToEvent: summarize(protocolSamples.map((s) => s.event - s.sent)),

@@ -1,0 +1,110 @@
+/**
+ * What a new question costs the browser from its frame at the page's socket to the frame after the dock's commit
+ * (printed, not asserted):  node --import tsx bench/ui/trace-question.ts [questions=30] [trace.json]
+ * Each question is asked, shown, then resolved by a Node operator, on an idle page, under a Chromium trace; the page
+ * marks the socket's arrival and the painted frame (user timing), and the trace's events inside each window are summed
+ * per thread and name (nested events count in their own name too), as wall time and as thread time: the second is what
+ * the work cost, and moves little with what else the machine runs. `TRACE_JS=1` adds the JS sampler's category
+ * (for the functions behind the time; build with `npx vite build --minify false` for readable names).
+ */
+import { writeFileSync } from 'node:fs';
+import { connect } from '../../src/agent/sdk.ts';
+import { connectOperator, startBenchGateway } from '../lib/bench-gateway.ts';
+import { launchChromium } from '../lib/chromium.ts';
+import { summarize } from '../lib/stats.ts';
+import { newBenchContext, openSession, pageIdle, signalFromPage } from './page-tools.ts';
+
+const count = Number(process.argv[2] ?? 30);
+
+/** In the page before its scripts: a mark when a question's frame reaches the socket, ahead of the app's listener. */
+function markArrivals() {
+  const Native = WebSocket;
+  (window as unknown as { WebSocket: typeof WebSocket }).WebSocket = class extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (e) => {
+        const n = /"question\.requested".*Traced question (\d+):/.exec(String(e.data))?.[1];
+        if (n) performance.mark(`arrive-${n}`);
+      });
+    }
+  };
+}
+
+/** In the page: a mark once the frame after the question's commit is done (as the question bench takes it). */
+function markPaints() {
+  const seen = new Set<string>();
+  const dock = document.querySelector('.qd-dock') ?? document.body;
+  new MutationObserver(() => {
+    const n = /Traced question (\d+):/.exec(dock.querySelector('[role="region"][aria-label="Questions"]')?.textContent ?? '')?.[1];
+    if (!n || seen.has(n)) return;
+    seen.add(n);
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (performance.mark(`painted-${n}`), (window as unknown as { traceShown(n: string): void }).traceShown(n));
+      channel.port2.postMessage(null);
+    });
+  }).observe(dock, { subtree: true, childList: true, characterData: true });
+}
+
+type TraceEvent = { ph: string; name: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } };
+
+const gateway = await startBenchGateway();
+const browser = await launchChromium();
+const operator = await connectOperator(gateway);
+const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'bench-trace' });
+try {
+  const sessionKey = (await operator.request('sessions.create', { title: 'Trace' })).session.key;
+  const context = await newBenchContext(browser);
+  await context.addInitScript(markArrivals);
+  const page = await openSession(context, gateway, sessionKey);
+  const shown = await signalFromPage(page, 'traceShown');
+  await page.evaluate(markPaints);
+  const round = async (n: number) => {
+    await pageIdle(page);
+    const next = shown();
+    let id = '';
+    const off = operator.on('question.requested', ({ question }) => void (question.sessionKey === sessionKey && (id = question.id)));
+    const asked = agent.askUser({ questions: [{ id: 'pick', header: 'Bench', question: `Traced question ${n}: which one?`, options: [{ label: 'Alpha' }, { label: 'Beta' }] }] }, { sessionKey });
+    await next;
+    off();
+    // Answered from Node once the page has shown it, so the window holds the question's work alone.
+    await operator.request('question.resolve', { id, answers: { pick: ['Alpha'] } });
+    await asked;
+  };
+  for (let n = 0; n < 5; n++) await round(n);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel', 'cc', 'viz', ...(process.env.TRACE_JS ? ['disabled-by-default-v8.cpu_profiler'] : [])] });
+  for (let n = 5; n < 5 + count; n++) await round(n);
+  const trace = await browser.stopTracing();
+  if (process.argv[3]) writeFileSync(process.argv[3], trace);
+  const events = JSON.parse(trace.toString()).traceEvents as TraceEvent[];
+  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name ?? '?']));
+  const marks = new Map(events.filter((e) => /^(arrive|painted)-\d+$/.test(e.name)).map((e) => [e.name, e.ts]));
+  const windows: [number, number][] = [];
+  for (let n = 5; n < 5 + count; n++) {
+    const [a, p] = [marks.get(`arrive-${n}`), marks.get(`painted-${n}`)];
+    if (a !== undefined && p !== undefined) windows.push([a, p]);
+  }
+  const took = summarize(windows.map(([a, p]) => (p - a) / 1000));
+  console.log(`${windows.length} questions; socket -> painted p50 / p95 ${took.p50} / ${took.p95} ms`);
+  const sums = new Map<string, { wall: number; cpu: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur) continue;
+    const w = windows.find(([a, p]) => e.ts >= a && e.ts < p);
+    if (!w) continue;
+    const key = `${threads.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.name}`;
+    // Thread time where the trace has it (what the work cost, whatever else the machine ran), else wall time.
+    const share = Math.min(1, (w[1] - e.ts) / e.dur);
+    const s = sums.get(key) ?? { wall: 0, cpu: 0 };
+    s.wall += e.dur * share;
+    s.cpu += (e.tdur ?? e.dur) * share;
+    sums.set(key, s);
+  }
+  console.log('   wall ms    cpu ms  per question, thread and event');
+  for (const [key, s] of [...sums].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 40))
+    console.log(`${(s.wall / 1000 / windows.length).toFixed(2).padStart(8)}  ${(s.cpu / 1000 / windows.length).toFixed(2).padStart(8)}  ${key}`);
+} finally {
+  await browser.close();
+  agent.close();
+  operator.close();
+  await gateway.close();
+}
