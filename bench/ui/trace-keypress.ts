@@ -5,19 +5,12 @@
  * trace. Prints key -> committed / painted, then the trace's heaviest events per key (main frames, raster tasks, ...).
  */
 import { writeFileSync } from 'node:fs';
-import { connect } from '../../src/agent/sdk.ts';
-import { connectOperator, startBenchGateway } from '../lib/bench-gateway.ts';
-import { launchChromium } from '../lib/chromium.ts';
 import { prepareKeyTarget, pressKeys, readKeypress } from './keypress.ts';
 import { newBenchContext, openSession } from './page-tools.ts';
+import { withTraceRig } from './trace-rig.ts';
 
 const presses = Number(process.argv[2] ?? 60);
-const gateway = await startBenchGateway();
-const browser = await launchChromium();
-const operator = await connectOperator(gateway);
-const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'bench-trace' });
-try {
-  const sessionKey = (await operator.request('sessions.create', { title: 'Trace' })).session.key;
+await withTraceRig(async ({ gateway, browser, agent, sessionKey }) => {
   const question = { id: 'pick', header: 'Bench', question: 'Which one should it be?', options: [{ label: 'Alpha' }, { label: 'Beta' }, { label: 'Gamma' }] };
   void agent.askUser({ questions: [question] }, { sessionKey }).catch(() => undefined);
   const page = await openSession(await newBenchContext(browser), gateway, sessionKey);
@@ -40,9 +33,4 @@ try {
   }
   for (const [name, s] of [...sums].sort((a, b) => b[1].us - a[1].us).slice(0, 25))
     console.log(`${(s.us / 1000 / presses).toFixed(2).padStart(8)} ms ${(s.count / presses).toFixed(1).padStart(7)} x  per key  ${name}`);
-} finally {
-  await browser.close();
-  agent.close();
-  operator.close();
-  await gateway.close();
-}
+});

@@ -8,11 +8,9 @@
  * (for the functions behind the time; build with `npx vite build --minify false` for readable names).
  */
 import { writeFileSync } from 'node:fs';
-import { connect } from '../../src/agent/sdk.ts';
-import { connectOperator, startBenchGateway } from '../lib/bench-gateway.ts';
-import { launchChromium } from '../lib/chromium.ts';
 import { summarize } from '../lib/stats.ts';
 import { newBenchContext, openSession, pageIdle, signalFromPage } from './page-tools.ts';
+import { withTraceRig } from './trace-rig.ts';
 
 const count = Number(process.argv[2] ?? 30);
 
@@ -48,12 +46,7 @@ function markPaints() {
 
 type TraceEvent = { ph: string; name: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } };
 
-const gateway = await startBenchGateway();
-const browser = await launchChromium();
-const operator = await connectOperator(gateway);
-const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'bench-trace' });
-try {
-  const sessionKey = (await operator.request('sessions.create', { title: 'Trace' })).session.key;
+await withTraceRig(async ({ gateway, browser, operator, agent, sessionKey }) => {
   const context = await newBenchContext(browser);
   await context.addInitScript(markArrivals);
   const page = await openSession(context, gateway, sessionKey);
@@ -102,9 +95,4 @@ try {
   console.log('   wall ms    cpu ms  per question, thread and event');
   for (const [key, s] of [...sums].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 40))
     console.log(`${(s.wall / 1000 / windows.length).toFixed(2).padStart(8)}  ${(s.cpu / 1000 / windows.length).toFixed(2).padStart(8)}  ${key}`);
-} finally {
-  await browser.close();
-  agent.close();
-  operator.close();
-  await gateway.close();
-}
+});
