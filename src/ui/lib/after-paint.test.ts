@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AFTER_PAINT_LATEST_MS, afterNextPaint } from './after-paint.ts';
+import { AFTER_PAINT_LATEST_MS, afterNextPaint, afterNextPaintOrLeave } from './after-paint.ts';
 
 describe('afterNextPaint', () => {
   afterEach(() => {
@@ -46,5 +46,40 @@ describe('afterNextPaint', () => {
     vi.advanceTimersByTime(0);
     expect(fn).toHaveBeenCalledTimes(1);
     expect(raf).not.toHaveBeenCalled();
+  });
+});
+
+describe('afterNextPaintOrLeave', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('runs at once when the page is left before the frame, and only then', () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const fn = vi.fn();
+    afterNextPaintOrLeave(fn);
+    expect(fn).not.toHaveBeenCalled();
+    dispatchEvent(new Event('pagehide'));
+    expect(fn).toHaveBeenCalledTimes(1);
+    frames.shift()!(0);
+    vi.advanceTimersByTime(AFTER_PAINT_LATEST_MS);
+    dispatchEvent(new Event('pagehide'));
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs after the frame when the page stays, and not again when it is left later', () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const fn = vi.fn();
+    afterNextPaintOrLeave(fn);
+    frames.shift()!(0);
+    vi.advanceTimersByTime(0);
+    expect(fn).toHaveBeenCalledTimes(1);
+    dispatchEvent(new Event('pagehide'));
+    expect(fn).toHaveBeenCalledTimes(1);
   });
 });

@@ -22,3 +22,20 @@ export function afterNextPaint(fn: () => void): void {
   const latest = setTimeout(once, AFTER_PAINT_LATEST_MS);
   requestAnimationFrame(() => setTimeout(once, 0));
 }
+
+/**
+ * `afterNextPaint`, or at once if the page is left first (`pagehide`): for work a closed tab must not lose, such as a
+ * storage write put off for the frame.
+ */
+export function afterNextPaintOrLeave(fn: () => void): void {
+  const canListen = typeof addEventListener === 'function';
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    if (canListen) removeEventListener('pagehide', once);
+    fn();
+  };
+  if (canListen) addEventListener('pagehide', once);
+  afterNextPaint(once);
+}

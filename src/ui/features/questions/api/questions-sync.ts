@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
-import { afterNextPaint } from '../../../lib/after-paint.ts';
+import { afterNextPaintOrLeave } from '../../../lib/after-paint.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { draftActions } from '../stores/drafts.ts';
 import { attachSecretRequestsSync } from './get-secret-requests.ts';
@@ -15,10 +15,10 @@ export function attachQuestionsSync(client: GatewayClient, qc: QueryClient): () 
     client.on('question.resolved', (e) => {
       if (!questionResolved(qc, e) && qc.getQueryData(questionsKey) !== undefined)
         void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
-      // Resolved anywhere means there is nothing left to send from this draft. Dropped once the next frame is out: in
-      // the event's own task it drew the leaving panel once more without its choice and wrote storage, while the
-      // agent that asked was being woken.
-      if (e.status !== 'pending') afterNextPaint(() => draftActions().draftDiscarded(e.id));
+      // Resolved anywhere means there is nothing left to send from this draft. Dropped once the next frame is out (or
+      // as the tab is left, so a closed tab keeps no draft): in the event's own task it drew the leaving panel once
+      // more without its choice and wrote storage, while the agent that asked was being woken.
+      if (e.status !== 'pending') afterNextPaintOrLeave(() => draftActions().draftDiscarded(e.id));
     }),
     client.on('question.retired', (e) => questionRetired(qc, e)),
     // W4: secret requests dock beside questions and follow the same socket.

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
-import { afterNextPaint } from '../../../lib/after-paint.ts';
+import { afterNextPaintOrLeave } from '../../../lib/after-paint.ts';
 import { changedOnlyStorage } from '../../../lib/changed-only-storage.ts';
 import { boolean, fail, nullable, object, read, record, string, type Checked } from '../../../lib/shape.ts';
 
@@ -59,11 +59,10 @@ const tabStorage = (): StateStorage => {
       due.clear();
     }
   };
-  if (typeof addEventListener === 'function') addEventListener('pagehide', flush);
   return {
     getItem: (key) => due.get(key) ?? storage.getItem(key),
     setItem: (key, value) => {
-      if (due.size === 0) afterNextPaint(flush);
+      if (due.size === 0) afterNextPaintOrLeave(flush);
       due.set(key, value);
     },
     removeItem: (key) => {

@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { GatewayClient } from '../../../../client/client.ts';
+import { useDraftsStore } from '../stores/drafts.ts';
+import { attachQuestionsSync } from './questions-sync.ts';
+
+/** Only what the sync subscribes to: its event handlers, which the test calls as the socket would. */
+function socketDouble() {
+  const handlers = new Map<string, (payload: unknown) => void>();
+  const client = { hello: null, onHello: () => () => {}, on: (event: string, fn: (payload: unknown) => void) => (handlers.set(event, fn), () => handlers.delete(event)) };
+  return { client: client as unknown as GatewayClient, emit: (event: string, payload: unknown) => handlers.get(event)!(payload) };
+}
+
+const draft = () => useDraftsStore.getState().drafts.q1;
+
+describe('the questions cache and drafts fed by the socket', () => {
+  let frames: FrameRequestCallback[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    frames = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    localStorage.clear();
+    useDraftsStore.setState({ drafts: {}, sent: {} });
+    useDraftsStore.getState().actions.otherTextChanged('q1', 'env', 'half typed', false);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('[U11] a question resolved elsewhere loses its draft once the next frame is out', () => {
+    const { client, emit } = socketDouble();
+    const detach = attachQuestionsSync(client, new QueryClient());
+    emit('question.resolved', { id: 'q1', status: 'answered' });
+    expect(draft()).toBeDefined();
+    frames.shift()!(0);
+    vi.advanceTimersByTime(0);
+    expect(draft()).toBeUndefined();
+    detach();
+  });
+
+  it('[U11] a tab closed before that frame keeps no draft of it in storage', () => {
+    const { client, emit } = socketDouble();
+    const detach = attachQuestionsSync(client, new QueryClient());
+    emit('question.resolved', { id: 'q1', status: 'answered' });
+    dispatchEvent(new Event('pagehide'));
+    expect(draft()).toBeUndefined();
+    expect(localStorage.getItem('askdock.question-drafts')).not.toContain('half typed');
+    detach();
+  });
+
+  it('[U11] a question still pending keeps its draft', () => {
+    const { client, emit } = socketDouble();
+    const detach = attachQuestionsSync(client, new QueryClient());
+    emit('question.resolved', { id: 'q1', status: 'pending' });
+    dispatchEvent(new Event('pagehide'));
+    frames.shift()?.(0);
+    vi.advanceTimersByTime(200);
+    expect(draft()).toBeDefined();
+    detach();
+  });
+});
