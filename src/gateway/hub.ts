@@ -6,7 +6,8 @@ import { toJson } from './store/shape.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
-import { textFrame, type WireFrame } from './wire.ts';
+import type { WireFrame } from './wire.ts';
+import { rememberPayloadText, sharedFrame } from './event-frame.ts';
 import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
@@ -31,21 +32,6 @@ export type Tx = {
  */
 export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame, decided?: Map<object, string | WireFrame | null>) => string | WireFrame | null;
 
-export function eventFrameText(ev: Pick<StoredEvent, 'event' | 'payload' | 'seq'>): string {
-  const json = payloadTexts.get(ev);
-  // The same text JSON.stringify gives for { type, event, payload, seq }, around the payload's JSON made for the store.
-  if (json !== undefined) return `{"type":"event","event":${JSON.stringify(ev.event)},"payload":${json},"seq":${ev.seq}}`;
-  return JSON.stringify({ type: 'event', event: ev.event, payload: ev.payload, seq: ev.seq });
-}
-
-/** An event's common frame, built on first use. (Returned, not bound to a name: a named closure costs a `__name` call per event where the sources run through tsx.) */
-function sharedFrame(ev: StoredEvent): () => WireFrame {
-  let frame: WireFrame | undefined;
-  return () => (frame ??= textFrame(eventFrameText(ev)));
-}
-
-/** The payload JSON of events committed by this gateway, serialised once for the store and reused for their frame. */
-const payloadTexts = new WeakMap<object, string>();
 
 type Changes = { events: StoredEvent[]; after: (() => void)[] };
 const noChanges = (): Changes => ({ events: [], after: [] });
@@ -279,7 +265,7 @@ export class EventHub {
       const json = payloadJson ?? toJson(payload);
       const seq = this.store.appendEvent(row, json);
       const stored = { ...row, seq };
-      payloadTexts.set(stored, json);
+      rememberPayloadText(stored, json);
       open.events.push(stored);
       return seq;
     },
@@ -314,7 +300,7 @@ export class EventHub {
     for (;;) {
       const page = this.store.eventsAfter(after, pageSize);
       for (const ev of page) {
-        const out = this.view(sub.viewer, ev, () => textFrame(eventFrameText(ev)));
+        const out = this.view(sub.viewer, ev, sharedFrame(ev));
         if (out !== null) {
           sub.send(out);
           sent++;
