@@ -52,6 +52,18 @@ describe('the session screen', () => {
     expect(h.quits).toBe(1);
   });
 
+  it('[V1] a line and its Enter in one burst (a paste, tmux send-keys) leave the composer empty for the next one', async () => {
+    h = await startTui();
+    await h.type('first line\r');
+    await h.waitFor(/you\s+first line/);
+    await h.type('second line\r');
+    await h.waitFor(/you\s+second line/);
+    expect((await history()).map((m) => m.text)).toEqual(['first line', 'second line']);
+    await h.type('/quit\r');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.quits).toBe(1);
+  });
+
   it('[V4] Esc returns to the composer with `1 question pending · /question to answer`; /question reopens it with its draft', async () => {
     h = await startTui();
     const { id } = await h.ask();

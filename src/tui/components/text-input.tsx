@@ -20,8 +20,9 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
   const live = useRef({ value, cursor: value.length, seen: value });
   if (live.current.seen !== value) live.current = { value, cursor: Math.min(live.current.cursor, value.length), seen: value };
   const edit = (next: string, cursor: number) => {
-    live.current.value = next;
-    live.current.cursor = cursor;
+    // `seen` follows the edit: a parent that sets another value before rendering this one (Enter in the same burst
+    // clears the composer) then differs from it, and the field takes the parent's value.
+    live.current = { value: next, cursor, seen: next };
     onChange(next);
   };
   const move = (cursor: number) => {
