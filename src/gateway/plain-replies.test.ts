@@ -111,10 +111,11 @@ describe('[PT5] plain replies answer blocking questions through chat.send', () =
   });
 
   it.each([
-    ['ui', 'control-ui'],
-    ['cli', 'cli'],
+    ['tui', 'tui'],
+    ['ui', 'plain-text'],
+    ['cli', 'plain-text'],
     ['mcp', 'plain-text'],
-  ] as const)('[PT5] the surface comes from the sender\'s client.mode: %s -> %s', async (mode, surface) => {
+  ] as const)('[PT5] the surface is tui from the TUI, plain-text from any other client: %s -> %s', async (mode, surface) => {
     const { person, ask, reply } = await setup({}, mode);
     const { id } = await ask([env]);
     await reply(id, '1');
@@ -132,9 +133,12 @@ describe('[Q1] the surface of an answer whose request names none', () => {
 
   it('[PT5] an in-process adapter names its own surface (channel:<name>) through the same dispatch', () => {
     expect(connectionSurface({ mode: 'agent', surface: 'channel:telegram' })).toBe('channel:telegram');
-    expect(replySurface({ mode: 'agent', surface: 'channel:slack' })).toBe('channel:slack');
+    expect(replySurface({ mode: 'agent', surface: 'channel:slack' }, 'blocking')).toBe('channel:slack');
+    expect(replySurface({ mode: 'agent', surface: 'channel:slack' }, 'async')).toBe('channel:slack');
     expect(connectionSurface({ mode: 'ui' })).toBe('control-ui');
     expect(connectionSurface({ mode: 'agent' })).toBeUndefined();
-    expect(replySurface({ mode: 'agent' })).toBe('plain-text');
+    expect(replySurface({ mode: 'agent' }, 'blocking')).toBe('plain-text');
+    expect(replySurface({ mode: 'agent' }, 'async')).toBe('plain-text');
+    expect(replySurface({ mode: 'ui' }, 'async')).toBe('control-ui');
   });
 });

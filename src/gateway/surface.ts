@@ -13,7 +13,12 @@ export function connectionSurface(source: SurfaceSource): string | undefined {
   return source.surface ?? byMode[source.mode];
 }
 
-/** PT5: a plain reply from a connection that names no surface of its own is `plain-text`. */
-export function replySurface(source: SurfaceSource): string {
-  return connectionSurface(source) ?? 'plain-text';
+/**
+ * The surface of an answer given as a chat message: PT5's for a blocking question's plain reply (`tui` from the TUI,
+ * an adapter's own `channel:<name>`, else `plain-text`); a Q9 async answer names the sending surface as an answer
+ * by `question.resolve` would (`control-ui` for the Control UI's outbox), `plain-text` where there is none.
+ */
+export function replySurface(source: SurfaceSource, mode: 'blocking' | 'async'): string {
+  if (mode === 'async') return connectionSurface(source) ?? 'plain-text';
+  return source.surface ?? (source.mode === 'tui' ? 'tui' : 'plain-text');
 }

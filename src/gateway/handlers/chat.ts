@@ -38,7 +38,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       // RU2: a message that is not the reply to a run's blocking question ends that run's turn.
       supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
       // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
-      if (reply) core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn));
+      if (reply) core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
       return { messageId: message.id, seq: message.seq, deduped: false };
     });
   },
