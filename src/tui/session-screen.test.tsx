@@ -97,6 +97,19 @@ describe('the session screen', () => {
     expect(q.replyMessageId).toBe(reply.id);
   });
 
+  it('[V4] a plain reply answers a question asked outside a run (askdock ask, MCP) through question.resolve, surface tui', async () => {
+    h = await startTui();
+    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, questions: [ENV] as never });
+    await h.waitFor('Where should it deploy?');
+    await h.press(KEY.esc);
+    await h.waitFor('1 question pending');
+    await h.type('production');
+    await h.press(KEY.enter);
+    await h.waitFor('✓ Environment: Production');
+    expect(h.screen()).not.toContain('Not sent');
+    expect(await record(id)).toMatchObject({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: { surface: 'tui' } });
+  });
+
   it('[V4][PT3] a reply that fits no rule shows why and sends nothing', async () => {
     h = await startTui();
     const { id } = await h.ask();

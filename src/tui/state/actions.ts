@@ -130,6 +130,9 @@ export class TuiActions {
     // W3: free text that looks like a credential waits for the person's yes.
     if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: credentialWarning(match), send: () => void this.plainReply(q, text, true) } }));
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
+    // PT5 takes a plain reply only for a question a run asked; one asked outside a run (`askdock ask`, an MCP client)
+    // gets the same reading as the prompt's own answer.
+    if (q.mode === 'blocking' && q.runId === undefined) return reading.outcome === 'skipped' ? this.skip(q) : this.answer(q, reading.answers);
     // An async question's reply carries its answers (or it is skipped); a blocking one is read by the gateway itself (PT5).
     if (q.mode === 'async' && reading.outcome === 'skipped') return this.skip(q);
     const sessionKey = q.sessionKey!;
