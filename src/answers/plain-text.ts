@@ -1,5 +1,6 @@
 import { normaliseAnswers } from '../protocol/rules.ts';
 import type { AnswerProblem, Answers, QuestionRecord } from '../protocol/index.ts';
+import { withoutRecommendedMark } from './summary.ts';
 
 /**
  * The plain-text reply reader (PROTOCOL PT1-PT4): what a person typed in a terminal or a chat, read against a
@@ -14,9 +15,8 @@ export type PlainTextReading =
   | { outcome: 'skipped' }
   | { outcome: 'invalid'; problems: AnswerProblem[] };
 
-const RECOMMENDED = /\s*\(recommended\)\s*$/i;
 /** A label as people type it: trimmed, any case, with or without its ` (Recommended)` suffix. */
-const bareLabel = (text: string) => text.trim().replace(RECOMMENDED, '').trim().toLowerCase();
+const bareLabel = (text: string) => withoutRecommendedMark(text.trim()).trim().toLowerCase();
 
 /** PT1 for one piece of text: option n, or an option by its label; undefined when it is neither. */
 export function optionFor(item: Item, text: string): string | undefined {

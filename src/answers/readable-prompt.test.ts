@@ -66,9 +66,9 @@ describe('readableOutcome', () => {
   const record = (patch: object) => ({ questions: [env], status: 'pending' as const, ...patch });
 
   it('[H5] shows the answer of one question, or each header with its answer for several', () => {
-    expect(readableOutcome(record({ status: 'answered', answers: { env: ['Staging (Recommended)'] } }))).toBe(
-      'Answered: Staging (Recommended)',
-    );
+    expect(readableOutcome(record({ status: 'answered', answers: { env: ['Staging (Recommended)'] } }))).toBe('Answered: Staging');
+    // Only an option's mark goes: free text is shown as it was typed.
+    expect(readableOutcome(record({ status: 'answered', answers: { env: ['Canary (recommended)'] } }))).toBe('Answered: Canary (recommended)');
     expect(
       readableOutcome({
         questions: [env, notify],

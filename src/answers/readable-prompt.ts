@@ -6,7 +6,7 @@
  */
 import { own } from '../protocol/rules.ts';
 import type { QuestionRecord } from '../protocol/index.ts';
-import { endedOutcome, summaryLine } from './summary.ts';
+import { answersAsNamed, endedOutcome, summaryLine } from './summary.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */
 export type ReadableItem = QuestionRecord['questions'][number] & { url?: string };
@@ -67,8 +67,8 @@ type Outcome = Pick<QuestionRecord, 'status' | 'answers' | 'questions'>;
  */
 export function readableOutcome(record: Outcome): string | null {
   if (record.status !== 'answered') return endedOutcome(record.status, true);
-  const answers = record.answers;
-  if (!answers) return 'Answered';
+  if (!record.answers) return 'Answered';
+  const answers = answersAsNamed(record.questions, record.answers);
   if (record.questions.length === 1) return `Answered: ${(own(answers, record.questions[0].id) ?? []).join(', ')}`;
   return `Answered: ${summaryLine(record.questions, answers)}`;
 }

@@ -30,6 +30,13 @@ describe('the one-line summary', () => {
     expect(resolvedNotice({ ...record, status: 'pending' }, false)).toBeNull();
   });
 
+  it('[V5] names a chosen option without its ` (Recommended)` mark', () => {
+    const marked = { ...env, options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }] };
+    expect(resolvedNotice({ questions: [marked, notify], answers: { env: ['Staging (Recommended)'], notify: ['Email'] }, status: 'answered' }, true)).toBe(
+      '✓ Environment: Staging · Notify: Email',
+    );
+  });
+
   it('[U7] outcome words for every ended status', () => {
     expect(endedOutcome('answered', true)).toBe('Answered');
     expect(endedOutcome('answered', false)).toBe('Answered elsewhere');

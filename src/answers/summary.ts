@@ -8,6 +8,20 @@ import type { Answers, QuestionRecord, QuestionStatus } from '../protocol/index.
 
 type Item = Pick<QuestionRecord['questions'][number], 'id' | 'header' | 'question'>;
 
+const RECOMMENDED_MARK = /\s*\(recommended\)\s*$/i;
+/** A label without its ` (Recommended)` mark: how an outcome names the chosen option (V5, H5). */
+export const withoutRecommendedMark = (label: string): string => label.replace(RECOMMENDED_MARK, '');
+
+/** The answers with each chosen option named without its ` (Recommended)` mark; free text stays as typed. */
+export function answersAsNamed(items: readonly Pick<QuestionRecord['questions'][number], 'id' | 'options'>[], answers: Answers): Answers {
+  const out: Answers = {};
+  for (const item of items) {
+    const labels = new Set(item.options.map((o) => o.label));
+    out[item.id] = (own(answers, item.id) ?? []).map((v) => (labels.has(v) ? withoutRecommendedMark(v) : v));
+  }
+  return out;
+}
+
 /** The outcome of an ended question, as every surface words it (U7, V5). */
 export type EndedOutcome = 'Answered' | 'Answered elsewhere' | 'Skipped' | 'Expired' | 'Cancelled';
 
@@ -47,11 +61,12 @@ export function endedOutcome(status: QuestionStatus, ours: boolean): EndedOutcom
 }
 
 /**
- * V5: the compact notice a text surface keeps after resolution. Answered here: `✓ ` and the summary line; otherwise
+ * V5: the compact notice a text surface keeps after resolution. Answered here: `✓ ` and the summary line (options
+ * named without their ` (Recommended)` mark: `✓ Environment: Staging`); otherwise
  * the outcome word alone. Null while pending.
  */
 export function resolvedNotice(record: Pick<QuestionRecord, 'status' | 'questions' | 'answers'>, ours: boolean): string | null {
   const outcome = endedOutcome(record.status, ours);
   if (outcome !== 'Answered') return outcome;
-  return `✓ ${summaryLine(record.questions, record.answers ?? {})}`;
+  return `✓ ${summaryLine(record.questions, answersAsNamed(record.questions, record.answers ?? {}))}`;
 }

@@ -19,19 +19,9 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
     if (q.sessionKey !== s.sessionKey || q.status === 'pending') continue;
     // Seen pending here and answered by someone else: "Answered elsewhere".
     const ours = s.mine[q.id] === true || !s.seenPending[q.id];
-    const text = resolvedNotice({ ...q, ...(q.answers ? { answers: plainLabels(q) } : {}) }, ours);
+    const text = resolvedNotice(q, ours);
     if (text) rows.push({ key: `q:${q.id}`, who: 'notice', text, ok: text.startsWith('✓'), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
   }
   rows.sort((a, b) => a.at - b.at || a.order - b.order);
   return rows.map(({ at: _at, order: _order, ...row }) => row);
-}
-
-/** The notice names a chosen option without its ` (Recommended)` mark: `Environment: Staging` (V5). */
-function plainLabels(q: QuestionRecord): NonNullable<QuestionRecord['answers']> {
-  const out: NonNullable<QuestionRecord['answers']> = {};
-  for (const item of q.questions) {
-    const labels = new Set(item.options.map((o) => o.label));
-    out[item.id] = (q.answers?.[item.id] ?? []).map((v) => (labels.has(v) ? v.replace(/\s*\(recommended\)\s*$/i, '') : v));
-  }
-  return out;
 }
