@@ -37,7 +37,7 @@ export const QuestionItem = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
     .string({ error: 'header must be a string' })
-    .transform((s) => cutCodePoints(s.trim(), HEADER_MAX).trimEnd())
+    .transform((s) => cutCodePoints(s.trim(), HEADER_MAX))
     .pipe(z.string().min(1, { error: 'header must not be blank' })),
   question: trimmed(1, QUESTION_TEXT_MAX, 'question'),
   options: z
