@@ -1,14 +1,25 @@
 import { IS_MAC, type CommandContext } from '../commands.ts';
 
-/** The keys, said once in a quiet line instead of on every control; screen readers get `aria-keyshortcuts` instead. */
-export function KeyHints({ ctx, last }: { ctx: CommandContext; last: boolean }) {
+/**
+ * The keys, said once in a quiet line instead of on every control; screen readers get `aria-keyshortcuts` instead.
+ * `choices`: how many number keys the shown question takes (its options and Other).
+ */
+export function KeyHints({ ctx, last, choices }: { ctx: CommandContext; last: boolean; choices: number }) {
   if (ctx.stacked) return null;
   const mod = IS_MAC ? '⌘' : 'Ctrl';
   return (
     <span className="qd-hints" aria-hidden="true">
-      <span>
-        <kbd>1</kbd>–<kbd>9</kbd> choose
-      </span>
+      {choices > 0 && (
+        <span>
+          <kbd>1</kbd>
+          {choices > 1 && (
+            <>
+              –<kbd>{Math.min(choices, 9)}</kbd>
+            </>
+          )}{' '}
+          choose
+        </span>
+      )}
       <span>
         <kbd>{mod}</kbd>
         <kbd>Enter</kbd> {last ? 'submit' : 'next'}

@@ -15,7 +15,7 @@ export function QuestionStep({ recordId, item, locked, attempted }: Props) {
         <span id={headerId(recordId, item.id)} className="qd-chip">
           {item.header}
         </span>
-        {item.multiSelect && <span className="qd-muted">Choose any</span>}
+        {item.multiSelect && <span className="qd-muted">Choose one or more</span>}
       </div>
       {/* elementtiming: the browser reports the frame that first shows the question's wording (Element Timing). */}
       <p id={questionTextId(recordId, item.id)} className="qd-question-text" {...{ elementtiming: 'question-text' }}>

@@ -77,7 +77,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
           />
         ))}
       </div>
-      <StepperFooter ctx={ctx} error={form.problem} />
+      <StepperFooter ctx={ctx} error={form.problem} choices={record.questions[step].options.length + 1} />
       <CredentialGuardAlert match={form.credentials.pending} onConfirm={form.credentials.confirm} onCancel={form.credentials.cancel} />
     </form>
   );
