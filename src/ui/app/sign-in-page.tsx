@@ -28,6 +28,8 @@ export default function SignInPage({ onToken, problem }: { onToken: (token: stri
         <label htmlFor={inputId}>Token</label>
         <input
           id={inputId}
+          // The page has one thing to do: the field takes focus, also when it comes back after a refused token.
+          autoFocus
           type="text"
           autoComplete="off"
           spellCheck={false}
