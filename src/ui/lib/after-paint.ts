@@ -33,7 +33,8 @@ export function afterNextPaintOrLeave(fn: () => void): void {
   const once = () => {
     if (ran) return;
     ran = true;
-    if (canListen) removeEventListener('pagehide', once);
+    // A test's window can be torn down before the timer runs: then there is nothing left to remove.
+    if (canListen && typeof removeEventListener === 'function') removeEventListener('pagehide', once);
     fn();
   };
   if (canListen) addEventListener('pagehide', once);
