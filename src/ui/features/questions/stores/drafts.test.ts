@@ -132,6 +132,20 @@ describe('question drafts, shared by the dock and the link page', () => {
     expect(item('q', 'lunch')).toBeUndefined();
   });
 
+  it('[U10][U11] another tab writing before it read our answer does not make this tab forget it (no false "Answered elsewhere")', async () => {
+    // This tab (the link page) sends an answer; the conversation tab, still holding the older state, drops a draft
+    // of the same record and writes its whole state without this tab's mark.
+    actions().submitStarted('q', { env: ['Staging'] });
+    const mine = answersFingerprint({ env: ['Staging'] });
+    const stale = { drafts: {}, sent: { other: { atMs: Date.now(), answers: [SKIP_FINGERPRINT] } } };
+    localStorage.setItem(DRAFTS_STORAGE_KEY, JSON.stringify({ version: 3, state: stale }));
+    window.dispatchEvent(new StorageEvent('storage', { key: DRAFTS_STORAGE_KEY }));
+    await expect.poll(() => sent('other')).toEqual([SKIP_FINGERPRINT]);
+    expect(sent('q')).toEqual([mine]);
+    // Its drafts still follow the other tab's write: the record's draft is gone there, so here too.
+    expect(useDraftsStore.getState().drafts.q).toBeUndefined();
+  });
+
   it('[U9] an async answer queued keeps its draft (Discard reopens it) and marks what was sent; a lost draft can be restored', () => {
     actions().optionPicked('q', 'lunch', 'Sushi', false);
     actions().asyncAnswerQueued('q', { lunch: ['Sushi'] });

@@ -111,12 +111,26 @@ export function withLinkPageData(state: Persisted, value: unknown): Persisted {
     const mine = own(drafts, id);
     if (!mine || mine.touchedAtMs < draft.touchedAtMs) drafts[id] = { ...draft, step: mine?.step ?? 0 };
   }
-  const sent = { ...state.sent };
-  for (const [id, mark] of Object.entries(parsed.sent)) {
+  return tidy({ drafts, sent: sentMarksOfBoth(state.sent, parsed.sent) });
+}
+
+/** Every fingerprint either side remembers for a record: a sent mark is only ever added, never taken back. */
+export function sentMarksOfBoth(mine: Persisted['sent'], theirs: Persisted['sent']): Persisted['sent'] {
+  const sent = { ...mine };
+  for (const [id, mark] of Object.entries(theirs)) {
     const before = own(sent, id);
     sent[id] = before ? { atMs: Math.max(before.atMs, mark.atMs), answers: [...new Set([...before.answers, ...mark.answers])] } : mark;
   }
-  return tidy({ drafts, sent });
+  return sent;
+}
+
+/**
+ * Reading storage again (another tab wrote it) takes its drafts but adds up the sent marks: a tab that wrote before it
+ * read this tab's newest mark must not make this tab forget its own answer and call it "Answered elsewhere".
+ */
+export function mergedWithStored(stored: unknown, current: Persisted): Persisted {
+  const incoming = readPersisted(stored);
+  return tidy({ drafts: incoming.drafts, sent: sentMarksOfBoth(current.sent, incoming.sent) });
 }
 
 export const useDraftsStore = create<DraftsState>()(
@@ -174,7 +188,7 @@ export const useDraftsStore = create<DraftsState>()(
       storage: createJSONStorage(changedOnlyStorage(() => localStorage)),
       partialize: (s): Persisted => ({ drafts: s.drafts, sent: s.sent }),
       migrate: migratePersisted,
-      merge: (persisted, current) => ({ ...current, ...readPersisted(persisted) }),
+      merge: (persisted, current) => ({ ...current, ...mergedWithStored(persisted, current) }),
     },
   ),
 );
