@@ -130,6 +130,39 @@ test.describe('question dock', () => {
     await expect(message).toBeHidden();
   });
 
+  test('[U1][U7] a tall dock keeps the conversation at its newest message; at 390 px the slim bar keeps the question, its time left and Expand questions in sight', async ({
+    page,
+    openApp,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openApp(page);
+    await newSession(page);
+    for (let i = 1; i <= 6; i++) {
+      await send(page, `note ${i}`);
+      await expect(logOf(page).getByText(`Echo: note ${i}`)).toBeVisible();
+    }
+    await send(page, 'deploy now');
+    const dock = dockOf(page);
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeVisible();
+    // The message that asked is the newest row: still in view above the dock, not scrolled under it; also when the
+    // page opens with the dock already there (a reload: the log used to open at its top now and then).
+    await expect(logOf(page).getByText('deploy now', { exact: true })).toBeInViewport({ ratio: 1 });
+    await page.reload();
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeVisible();
+    await expect(logOf(page).getByText('deploy now', { exact: true })).toBeInViewport({ ratio: 1 });
+
+    await dock.getByRole('button', { name: 'Collapse questions' }).click();
+    await expect(dock.getByText('1 pending')).toBeVisible();
+    await expect(dock.getByText('Where should I deploy?')).toBeVisible();
+    await expect(dock.getByRole('timer')).toHaveText(/left$/);
+    const bar = await dock.boundingBox();
+    const expand = await dock.getByRole('button', { name: 'Expand questions' }).boundingBox();
+    expect(bar && expand).toBeTruthy();
+    expect(expand!.x + expand!.width).toBeLessThanOrEqual(bar!.x + bar!.width);
+    await expect(logOf(page).getByText('deploy now', { exact: true })).toBeInViewport({ ratio: 1 });
+    await shoot(page, testInfo, 'collapsed-390');
+  });
+
   test('[U6] two pending requests switch with their drafts kept, also across a reload', async ({ page, openApp, gateway }, testInfo) => {
     const dock = await askDeploy(page, openApp);
     const sessionKey = new URL(page.url()).pathname.split('/').pop()!;

@@ -97,6 +97,9 @@ test.describe('Control UI shell', () => {
     await page.getByRole('textbox', { name: 'Token' }).fill('not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toContainText('did not accept that token');
+    // The refused token stays in the field, focused, to be corrected rather than pasted again.
+    await expect(page.getByRole('textbox', { name: 'Token' })).toHaveValue('not-a-real-token');
+    await expect(page.getByRole('textbox', { name: 'Token' })).toBeFocused();
     await page.getByRole('textbox', { name: 'Token' }).fill(gateway.operatorToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');

@@ -14,6 +14,8 @@ export type AppProps = {
 export function App({ composerSlot }: AppProps) {
   const [token, setToken] = useState<string | null>(() => takeToken());
   const [problem, setProblem] = useState<string | undefined>();
+  // A refused token stays in the field, so a typo is fixed rather than pasted again.
+  const [refused, setRefused] = useState('');
 
   const signIn = useCallback((next: string, remember: boolean) => {
     keepToken(next, remember);
@@ -21,16 +23,20 @@ export function App({ composerSlot }: AppProps) {
     setToken(next);
   }, []);
 
-  const rejected = useCallback((message: string) => {
-    forgetToken();
-    setProblem(message);
-    setToken(null);
-  }, []);
+  const rejected = useCallback(
+    (message: string) => {
+      forgetToken();
+      setRefused(token ?? '');
+      setProblem(message);
+      setToken(null);
+    },
+    [token],
+  );
 
   if (!token)
     return (
       <Suspense fallback={null}>
-        <SignInPage onToken={signIn} problem={problem} />
+        <SignInPage onToken={signIn} problem={problem} initialToken={refused} />
       </Suspense>
     );
   return <ConnectedApp key={token} token={token} composerSlot={composerSlot} onRejected={rejected} />;

@@ -17,7 +17,7 @@ export function InboxPage() {
       <h1 className="session-title">Inbox</h1>
       <div role="log" aria-label="Inbox history" className="transcript inbox-history">
         {sorted.length === 0 ? (
-          <p className="muted transcript-note">Nothing here yet. Answered, skipped and expired questions keep their summaries here.</p>
+          <p className="muted transcript-note">No question has ended here yet: answered, skipped and expired ones keep their summaries here.</p>
         ) : (
           <ul className="inbox-items">
             {sorted.map((item) => (

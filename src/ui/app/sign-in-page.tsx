@@ -3,8 +3,10 @@ import { Button } from '../components/ui/button.tsx';
 import { Checkbox } from '../components/ui/checkbox.tsx';
 
 /** Shown when the tab has no token (or the gateway refused it): paste the token `askdock start` printed. */
-export default function SignInPage({ onToken, problem }: { onToken: (token: string, remember: boolean) => void; problem?: string }) {
-  const [token, setToken] = useState('');
+type Props = { onToken: (token: string, remember: boolean) => void; problem?: string; initialToken?: string };
+
+export default function SignInPage({ onToken, problem, initialToken = '' }: Props) {
+  const [token, setToken] = useState(initialToken);
   const [remember, setRemember] = useState(false);
   const inputId = useId();
   const rememberId = useId();

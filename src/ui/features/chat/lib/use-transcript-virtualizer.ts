@@ -65,6 +65,18 @@ export function useTranscriptVirtualizer(
     if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX;
   }, [scrollRef]);
 
+  useLayoutEffect(() => {
+    // A reader at the end stays there when the log changes size: it shrinks when the dock opens above the composer, and
+    // it has no size at all while a suspended page hides it, when the scroll to the latest entry on opening did nothing.
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [scrollRef]);
+
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLElement>) => {
       if (e.target !== e.currentTarget || e.altKey || e.shiftKey || e.metaKey || (e.key !== 'End' && e.key !== 'Home')) return;

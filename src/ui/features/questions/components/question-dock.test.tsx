@@ -39,6 +39,8 @@ describe('QuestionDock', () => {
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
     expect(within(dock()).getByText('1 pending')).toBeInTheDocument();
     expect(within(dock()).getByText('Where should I deploy?')).toBeInTheDocument();
+    // A blocking question's time remaining stays in sight while collapsed (U7).
+    expect(within(dock()).getByRole('timer')).toHaveTextContent(/left$/);
     expect(screen.queryByRole('radio')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Expand questions' }));
     expect(screen.getByRole('radio', { name: 'Production' })).toBeChecked();
@@ -53,6 +55,8 @@ describe('QuestionDock', () => {
     expect(within(dock()).getByRole('radio', { name: 'Pizza (Recommended)' })).not.toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
     expect(within(dock()).getByText('1 pending')).toBeInTheDocument();
+    // An async question has no deadline to show.
+    expect(within(dock()).queryByRole('timer')).toBeNull();
   });
 
   it('[U1] expandDock (what /question calls) reopens a collapsed dock and moves focus into it', async () => {
