@@ -208,9 +208,11 @@ export class Core {
    * operator cost one decision and share one frame.
    */
   private readonly view: EventView = (viewer, ev, shared, decided) => {
-    if (!decided || !viewDependsOnIdentityOnly(viewer.identity)) return this.viewFor(viewer, ev, shared);
+    if (!decided) return this.viewFor(viewer, ev, shared);
+    // Only identities whose view is theirs alone are kept, so a kept decision is looked up before that is asked.
     const known = decided.get(viewer.identity);
     if (known !== undefined) return known;
+    if (!viewDependsOnIdentityOnly(viewer.identity)) return this.viewFor(viewer, ev, shared);
     const out = this.viewFor(viewer, ev, shared);
     decided.set(viewer.identity, out);
     return out;

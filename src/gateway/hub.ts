@@ -7,7 +7,7 @@ import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
 import type { WireFrame } from './wire.ts';
-import { rememberPayloadText, sharedFrame } from './event-frame.ts';
+import { sharedFrame } from './event-frame.ts';
 import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
@@ -33,8 +33,9 @@ export type Tx = {
 export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame, decided?: Map<object, string | WireFrame | null>) => string | WireFrame | null;
 
 
-type Changes = { events: StoredEvent[]; after: (() => void)[] };
-const noChanges = (): Changes => ({ events: [], after: [] });
+/** `texts[i]`: the payload JSON of `events[i]` as stored, which its frame is built around. */
+type Changes = { events: StoredEvent[]; texts: string[]; after: (() => void)[] };
+const noChanges = (): Changes => ({ events: [], texts: [], after: [] });
 /** A turn's group: its commits' changes, and what waits to learn whether they were kept. */
 type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 
@@ -176,6 +177,7 @@ export class EventHub {
       this.open = null;
     }
     grouped.events.push(...open.events);
+    grouped.texts.push(...open.texts);
     grouped.after.push(...open.after);
     return result;
   }
@@ -215,10 +217,10 @@ export class EventHub {
     for (const { group: part, committed } of parts) {
       if (committed) {
         if (!this.shared)
-          for (const ev of part.events) {
-            this.fanOut(ev);
+          part.events.forEach((ev, i) => {
+            this.fanOut(ev, part.texts[i]);
             this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
-          }
+          });
         // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
         this.listeners.each((fn) => {
           for (const ev of part.events) this.runHook('event listener', () => fn(ev));
@@ -264,9 +266,8 @@ export class EventHub {
       const row = { event, payload, audience, atMs: this.clock.now() };
       const json = payloadJson ?? toJson(payload);
       const seq = this.store.appendEvent(row, json);
-      const stored = { ...row, seq };
-      rememberPayloadText(stored, json);
-      open.events.push(stored);
+      open.events.push({ ...row, seq });
+      open.texts.push(json);
       return seq;
     },
     after: (fn) => {
@@ -275,8 +276,9 @@ export class EventHub {
     },
   };
 
-  private fanOut(ev: StoredEvent): void {
-    const shared = sharedFrame(ev);
+  /** `payloadJson`: the payload as this gateway stored it, when it committed the event. */
+  private fanOut(ev: StoredEvent, payloadJson?: string): void {
+    const shared = sharedFrame(ev, payloadJson);
     const decided = new Map<object, string | WireFrame | null>();
     for (const [sub, seenSeq] of this.subscribers) {
       if (ev.seq <= seenSeq) continue;
