@@ -73,7 +73,9 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear());
+    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear(), (viewer) =>
+      viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null,
+    );
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
