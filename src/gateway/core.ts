@@ -73,7 +73,9 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear());
+    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear(), (viewer) =>
+      viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null,
+    );
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
@@ -208,9 +210,11 @@ export class Core {
    * operator cost one decision and share one frame.
    */
   private readonly view: EventView = (viewer, ev, shared, decided) => {
-    if (!decided || !viewDependsOnIdentityOnly(viewer.identity)) return this.viewFor(viewer, ev, shared);
+    if (!decided) return this.viewFor(viewer, ev, shared);
+    // Only identities whose view is theirs alone are kept, so a kept decision is looked up before that is asked.
     const known = decided.get(viewer.identity);
     if (known !== undefined) return known;
+    if (!viewDependsOnIdentityOnly(viewer.identity)) return this.viewFor(viewer, ev, shared);
     const out = this.viewFor(viewer, ev, shared);
     decided.set(viewer.identity, out);
     return out;

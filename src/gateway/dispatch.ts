@@ -11,6 +11,7 @@ import {
   type AskdockError,
   type MethodName,
 } from '../protocol/index.ts';
+import { plainParams } from '../protocol/plain-params.ts';
 import { chatHandlers } from './handlers/chat.ts';
 import { questionHandlers } from './handlers/questions.ts';
 import { secretHandlers } from './handlers/secrets.ts';
@@ -54,17 +55,22 @@ function checkedResult(method: MethodName, result: unknown): unknown {
 }
 
 /**
- * A5 scope check, then params parsed with the method's schema (every problem at once), then the handler. A refusal
+ * A5 scope check, then params parsed with the method's schema (every problem at once; plainly well-formed params of
+ * the question round trip's methods are read without it, to the same value: plain-params.ts), then the handler. A refusal
  * throws; the result is the handler's, a promise only when the handler waits (most answer at once, and a promise
  * per request would cost a microtask turn each).
  */
 export function dispatch(method: MethodName, rawParams: unknown, ctx: Ctx, checkResult: boolean): unknown {
   requireMethodScope(ctx.conn.identity, method);
   const raw = rawParams === undefined ? {} : rawParams;
-  const parsed = paramsSchema(method, raw).safeParse(raw);
-  if (!parsed.success) throw invalidRequest(method, zodProblems(parsed.error));
+  let params = plainParams(method, raw);
+  if (params === undefined) {
+    const parsed = paramsSchema(method, raw).safeParse(raw);
+    if (!parsed.success) throw invalidRequest(method, zodProblems(parsed.error));
+    params = parsed.data;
+  }
   const handler = table[method] as Handler<MethodName>;
-  const result = handler(parsed.data as never, ctx);
+  const result = handler(params as never, ctx);
   if (!checkResult) return result;
   return result instanceof Promise ? result.then((r) => checkedResult(method, r)) : checkedResult(method, result);
 }

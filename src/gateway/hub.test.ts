@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { realClock } from './clock.ts';
-import { EventHub, type Subscriber } from './hub.ts';
+import { EventHub, type EventView, type Subscriber } from './hub.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
 import { Turn } from './turn.ts';
@@ -118,5 +118,79 @@ describe('EventHub group commit', () => {
     hub.settle();
     expect(seqs).toEqual([1]);
     store.close();
+  });
+});
+
+/** Each text frame in a buffer of one or more unmasked frames (short ones: 7-bit or 16-bit lengths). */
+function frameTexts(out: string | Buffer): string[] {
+  if (typeof out === 'string') return [out];
+  const texts: string[] = [];
+  for (let at = 0; at < out.length; ) {
+    const short = out[at + 1];
+    const head = short === 126 ? 4 : 2;
+    const length = short === 126 ? out.readUInt16BE(at + 2) : short;
+    texts.push(out.toString('utf8', at + head, at + head + length));
+    at += head + length;
+  }
+  return texts;
+}
+
+describe('EventHub fan-out of a commit', () => {
+  const guest: Viewer = { identity: { id: 'guest', role: 'operator', scopes: new Set(['operator.sessions.write']) }, subscribed: () => true };
+
+  function setupShared(failOn?: number) {
+    const { log, lines: logs } = memoryLogger();
+    const turn = new Turn();
+    // The admin sees every event; the guest only odd seqs; the view of seq `failOn` throws.
+    const view: EventView = (v, ev, shared) => {
+      if (ev.seq === failOn) throw new Error(`view of ${ev.seq} fails`);
+      return v.identity.id === 'admin' || ev.seq % 2 === 1 ? shared() : null;
+    };
+    const hub = new EventHub(createMemoryStore(), realClock, view, false, log, turn, () => {}, (v) => (v.identity.id === 'agent' ? null : v.identity));
+    const subscriber = (who: Viewer, seenSeq = 0) => {
+      const writes: number[][] = [];
+      hub.add({ viewer: who, send: (out) => writes.push(frameTexts(out).map((t) => JSON.parse(t).seq)) }, seenSeq);
+      return writes;
+    };
+    const emitThree = () =>
+      hub.commit((tx) => {
+        for (let i = 0; i < 3; i++) tx.emit('session.updated', { session }, { sessionKey: 's1' });
+      });
+    return { hub, logs, subscriber, emitThree };
+  }
+
+  it('[R1] gives the viewers of one key every frame of a commit in one write, in order; others get theirs one by one', () => {
+    const { hub, subscriber, emitThree } = setupShared();
+    const admins = [subscriber(viewer), subscriber(viewer)];
+    const guestTab = subscriber(guest);
+    const agent = subscriber({ identity: { id: 'agent', role: 'agent', scopes: new Set(['agent.run']) }, subscribed: () => true });
+    emitThree();
+    hub.settle();
+    for (const writes of admins) expect(writes).toEqual([[1, 2, 3]]);
+    expect(guestTab).toEqual([[1, 3]]);
+    // No shared key: event by event.
+    expect(agent).toEqual([[1], [3]]);
+  });
+
+  it('[R2] a subscriber whose snapshot covered part of a commit gets the rest, event by event', () => {
+    const { hub, subscriber, emitThree } = setupShared();
+    const full = subscriber(viewer, 0);
+    const late = subscriber(viewer, 0);
+    emitThree();
+    // As if its hello-ok snapshot had covered seq 1.
+    const partial = subscriber(viewer, 1);
+    hub.settle();
+    expect(full).toEqual([[1, 2, 3]]);
+    expect(late).toEqual([[1, 2, 3]]);
+    expect(partial).toEqual([[2], [3]]);
+  });
+
+  it('a view that fails for one event costs only that event, for every viewer of the key', () => {
+    const { hub, logs, subscriber, emitThree } = setupShared(2);
+    const tabs = [subscriber(viewer), subscriber(viewer)];
+    emitThree();
+    hub.settle();
+    for (const writes of tabs) expect(writes).toEqual([[1], [3]]);
+    expect(logs.join('\n')).toMatch(/view of 2 fails/);
   });
 });

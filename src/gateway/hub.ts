@@ -6,8 +6,8 @@ import { toJson } from './store/shape.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
 import type { Turn } from './turn.ts';
 import type { Viewer } from './visibility.ts';
-import type { WireFrame } from './wire.ts';
-import { rememberPayloadText, sharedFrame } from './event-frame.ts';
+import { textFrame, type WireFrame } from './wire.ts';
+import { sharedFrame } from './event-frame.ts';
 import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
@@ -33,8 +33,9 @@ export type Tx = {
 export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFrame, decided?: Map<object, string | WireFrame | null>) => string | WireFrame | null;
 
 
-type Changes = { events: StoredEvent[]; after: (() => void)[] };
-const noChanges = (): Changes => ({ events: [], after: [] });
+/** `texts[i]`: the payload JSON of `events[i]` as stored, which its frame is built around. */
+type Changes = { events: StoredEvent[]; texts: string[]; after: (() => void)[] };
+const noChanges = (): Changes => ({ events: [], texts: [], after: [] });
 /** A turn's group: its commits' changes, and what waits to learn whether they were kept. */
 type Group = Changes & { waiting: ((committed: boolean) => void)[] };
 
@@ -76,6 +77,8 @@ export class EventHub {
     private readonly turn: Turn,
     /** After a group rolled back: caches filled from its writes must forget them. */
     private readonly onRollback: () => void,
+    /** The key under which viewers see every event alike (for one whose identity alone decides, the identity), or null. */
+    private readonly shareKey: (viewer: Viewer) => object | null = () => null,
   ) {
     turn.onSettle(() => this.settle());
     this.shared = isSharedStore(store);
@@ -120,7 +123,7 @@ export class EventHub {
         const page = this.store.eventsAfter(this.fanned, pageSize);
         for (const ev of page) {
           this.fanned = ev.seq;
-          this.fanOut(ev);
+          this.fanOut([ev]);
           this.runHook('hearing an event', () => this.heard(ev));
           this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
         }
@@ -176,6 +179,7 @@ export class EventHub {
       this.open = null;
     }
     grouped.events.push(...open.events);
+    grouped.texts.push(...open.texts);
     grouped.after.push(...open.after);
     return result;
   }
@@ -214,11 +218,10 @@ export class EventHub {
     if (this.shared && parts.some((p) => p.committed)) this.catchUp();
     for (const { group: part, committed } of parts) {
       if (committed) {
-        if (!this.shared)
-          for (const ev of part.events) {
-            this.fanOut(ev);
-            this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
-          }
+        if (!this.shared) {
+          this.fanOut(part.events, part.texts);
+          for (const ev of part.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
+        }
         // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
         this.listeners.each((fn) => {
           for (const ev of part.events) this.runHook('event listener', () => fn(ev));
@@ -264,9 +267,8 @@ export class EventHub {
       const row = { event, payload, audience, atMs: this.clock.now() };
       const json = payloadJson ?? toJson(payload);
       const seq = this.store.appendEvent(row, json);
-      const stored = { ...row, seq };
-      rememberPayloadText(stored, json);
-      open.events.push(stored);
+      open.events.push({ ...row, seq });
+      open.texts.push(json);
       return seq;
     },
     after: (fn) => {
@@ -275,18 +277,70 @@ export class EventHub {
     },
   };
 
-  private fanOut(ev: StoredEvent): void {
-    const shared = sharedFrame(ev);
-    const decided = new Map<object, string | WireFrame | null>();
+  /**
+   * Sends committed events, in seq order, to every subscriber that may see them (`texts[i]`: the payload JSON of
+   * `events[i]` as this gateway stored it). Subscribers that see events alike (one `shareKey`) and had none of these
+   * yet get every frame of them in one buffer, built once per key: a socket takes one write per commit, not one per
+   * event (with fifty operators, a stream write per frame cost more than the frames).
+   */
+  private fanOut(events: StoredEvent[], texts?: string[]): void {
+    if (events.length === 0) return;
+    const shared = events.map((ev, i) => sharedFrame(ev, texts?.[i]));
+    const decided = events.map(() => new Map<object, string | WireFrame | null>());
+    const batches = new Map<object, WireFrame | null | 'each'>();
+    const firstSeq = events[0].seq;
     for (const [sub, seenSeq] of this.subscribers) {
+      const key = events.length > 1 && seenSeq < firstSeq ? this.shareKey(sub.viewer) : null;
+      let batch = key === null ? 'each' : batches.get(key);
+      if (batch === undefined) {
+        batch = this.batch(sub.viewer, events, shared, decided);
+        batches.set(key!, batch);
+      }
+      if (batch === 'each') this.sendEach(sub, seenSeq, events, shared, decided);
+      else if (batch !== null) this.sendGuarded(sub, batch, firstSeq);
+    }
+  }
+
+  /** Every frame of `events` this viewer sees, as one buffer (null: none); 'each' when a view failed, to go event by event. */
+  private batch(viewer: Viewer, events: StoredEvent[], shared: (() => WireFrame)[], decided: Map<object, string | WireFrame | null>[]): WireFrame | null | 'each' {
+    const frames: Buffer[] = [];
+    let bytes = 0;
+    try {
+      for (let i = 0; i < events.length; i++) {
+        const out = this.view(viewer, events[i], shared[i], decided[i]);
+        if (out === null) continue;
+        const frame = typeof out === 'string' ? textFrame(out) : out;
+        frames.push(frame);
+        bytes += frame.length;
+      }
+    } catch {
+      return 'each';
+    }
+    if (frames.length <= 1) return (frames[0] as WireFrame | undefined) ?? null;
+    return Buffer.concat(frames, bytes) as WireFrame;
+  }
+
+  private sendEach(sub: Subscriber, seenSeq: number, events: StoredEvent[], shared: (() => WireFrame)[], decided: Map<object, string | WireFrame | null>[]): void {
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
       if (ev.seq <= seenSeq) continue;
-      // The change is committed: one bad subscriber must not fail the request or starve the others.
+      let out: string | WireFrame | null;
       try {
-        const out = this.view(sub.viewer, ev, shared, decided);
-        if (out !== null) sub.send(out);
+        out = this.view(sub.viewer, ev, shared[i], decided[i]);
       } catch (err) {
         this.log.error({ err, seq: ev.seq }, 'sending an event failed');
+        continue;
       }
+      if (out !== null) this.sendGuarded(sub, out, ev.seq);
+    }
+  }
+
+  /** The change is committed: one bad subscriber must not fail the request or starve the others. */
+  private sendGuarded(sub: Subscriber, out: string | WireFrame, seq: number): void {
+    try {
+      sub.send(out);
+    } catch (err) {
+      this.log.error({ err, seq }, 'sending an event failed');
     }
   }
 

@@ -10,7 +10,9 @@ const IdempotencyKey = z
   .string({ error: 'idempotencyKey must be a string' })
   .min(8, { error: 'idempotencyKey must be 8..128 characters' })
   .max(128, { error: 'idempotencyKey must be 8..128 characters' });
-const QuestionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, {
+/** Q2: a question id an agent chooses. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+const QuestionId = z.string().regex(REQUEST_ID_PATTERN, {
   error: 'id must be 1..128 letters, digits, "_", ".", ":" or "-"',
 });
 

@@ -83,7 +83,8 @@ export const TerminalStatus = z.enum(['answered', 'skipped', 'expired', 'cancell
 export const Answers = z.record(z.string(), z.array(z.string()));
 export type Answers = z.infer<typeof Answers>;
 
-export const Surface = z.string().regex(/^(control-ui|tui|cli|plain-text|link|sdk|channel:[a-z0-9_-]+)$/, {
+export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|channel:[a-z0-9_-]+)$/;
+export const Surface = z.string().regex(SURFACE_PATTERN, {
   error: 'surface must be control-ui, tui, cli, plain-text, link, sdk or channel:<name>',
 });
 export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), atMs: z.number() });
