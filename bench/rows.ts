@@ -35,10 +35,11 @@ function questionRows(q: QuestionPath): Row[] {
   const addsAsk = q.toPaint.p99 - q.protocolToEvent.p99;
   const addsAnswer = q.answer.p99 - q.protocolAnswer.p99;
   return [
-    { section: s, figure: 'question.request -> dock painted, p50 / p99', measured: pair(q.toPaint.p50, q.toPaint.p99), baseline: `Node operator event ${pair(q.protocolToEvent.p50, q.protocolToEvent.p99)}`, ratio: times(ratio(q.toPaint.p99, q.protocolToEvent.p99)), aim: 'p99 < 50 ms', met: q.toPaint.p99 < 50 },
+    { section: s, figure: 'question.request -> dock painted (its frame done), p50 / p99', measured: pair(q.toPaint.p50, q.toPaint.p99), baseline: `Node operator event ${pair(q.protocolToEvent.p50, q.protocolToEvent.p99)}`, ratio: times(ratio(q.toPaint.p99, q.protocolToEvent.p99)), aim: 'p99 < 50 ms', met: q.toPaint.p99 < 50 },
     { section: s, figure: '  browser adds to the question, p99 - Node p99', measured: ms(addsAsk), baseline: '', ratio: '', aim: `<= ${FRAME_MS} ms (one frame)`, met: addsAsk <= FRAME_MS },
     { section: s, figure: '  of which: frame at the page socket', measured: pair(q.toSocket.p50, q.toSocket.p99), baseline: '', ratio: times(ratio(q.toSocket.p99, q.protocolToEvent.p99)), aim: '', met: null },
     { section: s, figure: '  of which: dock committed to the DOM', measured: pair(q.toDom.p50, q.toDom.p99), baseline: '', ratio: '', aim: '', met: null },
+    ...(q.toNextTask ? [{ section: s, figure: '  first task after that frame (the frame plus work queued before it)', measured: pair(q.toNextTask.p50, q.toNextTask.p99), baseline: '', ratio: '', aim: '', met: null }] : []),
     { section: s, figure: '  wording on screen (Element Timing)', measured: q.toRendered.n ? pair(q.toRendered.p50, q.toRendered.p99) : 'not reported', baseline: '', ratio: '', aim: '', met: null },
     { section: s, figure: 'answer key -> askUser resolved, p50 / p99', measured: pair(q.answer.p50, q.answer.p99), baseline: `Node operator resolve ${pair(q.protocolAnswer.p50, q.protocolAnswer.p99)}`, ratio: times(ratio(q.answer.p99, q.protocolAnswer.p99)), aim: '', met: null },
     { section: s, figure: '  browser adds to the answer, p99 - Node p99', measured: ms(addsAnswer), baseline: '', ratio: '', aim: `<= ${FRAME_MS} ms (one frame)`, met: addsAnswer <= FRAME_MS },

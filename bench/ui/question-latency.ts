@@ -8,7 +8,11 @@ import { newBenchContext, nodeNow, openSession, pageClock, pageIdle, signalFromP
 export type QuestionPath = {
   /** agent question.request sent -> the question's text committed in the region "Questions" / the next frame after it. */
   toDom: Summary;
+  /** ... -> the end of the frame after the commit: a user-blocking task posted from its requestAnimationFrame. */
   toPaint: Summary;
+  /** ... -> the first ordinary task after that frame (a MessageChannel message posted from its rAF): the frame plus
+   * whatever work the page had queued by then (a socket frame, a timer), which runs before it but does not hold the frame. */
+  toNextTask: Summary;
   /** agent question.request sent -> the frame that first showed the question's wording (Element Timing). */
   toRendered: Summary;
   /** agent question.request sent -> its `question.requested` frame handed to the page's WebSocket. */
@@ -56,9 +60,10 @@ function installObserver() {
   const w = window as unknown as Record<string, unknown> & { benchShown(n: number): void };
   const seen: Record<number, number> = {};
   const painted: Record<number, number> = {};
+  const nextTask: Record<number, number> = {};
   const rendered: Record<number, number> = {};
   const submitted: number[] = [];
-  w.benchPath = { seen, painted, rendered, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
+  w.benchPath = { seen, painted, nextTask, rendered, submitted, arrived: w.benchArrived, resolves: w.benchResolves };
   const now = () => performance.timeOrigin + performance.now();
   // The browser's own word on when the question's wording was first on screen: Element Timing's render time of the
   // text the dock marks `elementtiming`, the frame's presentation (or paint) time.
@@ -77,10 +82,14 @@ function installObserver() {
     const n = Number(/Bench question (\d+):/.exec(region?.textContent ?? '')?.[1] ?? NaN);
     if (Number.isNaN(n) || n in seen) return;
     seen[n] = now();
-    // The frame after the commit is when it can be on screen; a message posted from rAF runs once that frame is done.
+    // The frame after the commit is when it can be on screen. A user-blocking task posted from its rAF runs as soon as
+    // that frame is done; a MessageChannel message posted there runs after the ordinary tasks already queued (the
+    // session.updated frame that came with the question, a timer), so it marks the frame plus them.
     requestAnimationFrame(() => {
+      const postTask = (globalThis as { scheduler?: { postTask(cb: () => void, o: { priority: string }): Promise<void> } }).scheduler?.postTask;
+      if (postTask) void postTask.call((globalThis as unknown as { scheduler: unknown }).scheduler, () => (painted[n] = now()), { priority: 'user-blocking' });
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => ((painted[n] = now()), w.benchShown(n));
+      channel.port1.onmessage = () => ((nextTask[n] = now()), (painted[n] ??= nextTask[n]), w.benchShown(n));
       channel.port2.postMessage(null);
     });
   }).observe(dock, { subtree: true, childList: true, characterData: true });
@@ -152,8 +161,8 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
       for (let n = start; n < Math.min(start + block, warmup + count); n++) browserSamples.push({ n, ...(await browserRound(page, agent, uiSession, n, shown)) });
       for (let n = start; n < Math.min(start + block, warmup + count); n++) protocolSamples.push(await protocolRound(page, operator, agent, protoSession, n));
     }
-    type Marks = { seen: Record<number, number>; painted: Record<number, number>; rendered: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
-    const { seen, painted, rendered, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);
+    type Marks = { seen: Record<number, number>; painted: Record<number, number>; nextTask: Record<number, number>; rendered: Record<number, number>; arrived: Record<number, number>; submitted: number[]; resolves: number[] };
+    const { seen, painted, nextTask, rendered, arrived, submitted, resolves } = await page.evaluate(() => (window as unknown as { benchPath: Marks }).benchPath);
     const after = await pageClock(page);
     const clock = { offsetMs: (before.offsetMs + after.offsetMs) / 2, uncertaintyMs: Math.max(before.uncertaintyMs, after.uncertaintyMs) };
     // Page times converted to this process's clock; the warm-up questions were answered first, so their keys come first.
@@ -164,6 +173,7 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
       toSocket: summarize(browserSamples.map((s) => toNode(arrived[s.n]) - s.sent)),
       toDom: summarize(browserSamples.map((s) => toNode(seen[s.n]) - s.sent)),
       toPaint: summarize(browserSamples.map((s) => toNode(painted[s.n]) - s.sent)),
+      toNextTask: summarize(browserSamples.map((s) => toNode(nextTask[s.n]) - s.sent)),
       toRendered: summarize(browserSamples.filter((s) => s.n in rendered).map((s) => toNode(rendered[s.n]) - s.sent)),
       answer: summarize(browserSamples.map((s, i) => s.done - toNode(keys[i]))),
       answerToSocket: summarize(browserSamples.map((_, i) => sends[i] - keys[i])),

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Session } from '../../../../protocol/index.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { PendingBadge } from '../../../components/ui/pending-badge.tsx';
@@ -5,8 +6,11 @@ import { RelativeTime } from '../../../components/relative-time.tsx';
 import { lastActivityMs, sessionTitle } from '../lib/session-list.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 
-/** One row of the sessions list: its title and, when questions wait in it, their count. */
-export function SessionLink({ session, active, pending }: { session: Session; active: boolean; pending?: number }) {
+/**
+ * One row of the sessions list: its title and, when questions wait in it, their count. Memoised: a `session.updated`
+ * event replaces one session in the list and keeps the others' objects, so only that row is drawn again.
+ */
+export const SessionLink = memo(function SessionLink({ session, active, pending }: { session: Session; active: boolean; pending?: number }) {
   const count = pending ?? session.pendingQuestions;
   return (
     <Link
@@ -21,4 +25,4 @@ export function SessionLink({ session, active, pending }: { session: Session; ac
       <PendingBadge count={count} />
     </Link>
   );
-}
+});

@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Session } from '../../../../protocol/index.ts';
+import { GatewayProvider } from '../../../lib/gateway.tsx';
+import { fakeClient } from '../../questions/test-helpers.tsx';
+import { sessionsKey } from '../api/get-sessions.ts';
+import { useSessionsSync } from '../api/use-sessions-sync.ts';
+import { sortSessions } from '../lib/session-list.ts';
+import { SessionsNav } from './sessions-nav.tsx';
+
+// Each row draws one RelativeTime: counting its renders counts the rows drawn.
+const drawn = vi.hoisted(() => ({ rows: [] as number[] }));
+vi.mock('../../../components/relative-time.tsx', () => ({
+  RelativeTime: ({ ms, className }: { ms: number; className?: string }) => {
+    drawn.rows.push(ms);
+    return <time className={className}>{ms}</time>;
+  },
+}));
+
+const BASE = 1_800_000_000_000;
+const session = (i: number, over: Partial<Session> = {}): Session => ({
+  key: `s${i}`,
+  title: `Session ${i}`,
+  createdBy: 'operator',
+  agentId: 'agent',
+  createdAtMs: BASE + i,
+  lastMessageAtMs: null,
+  pendingQuestions: 0,
+  ...over,
+});
+
+function Synced() {
+  useSessionsSync();
+  return <SessionsNav activeKey="s3" />;
+}
+
+afterEach(cleanup);
+
+describe('SessionsNav', () => {
+  it('[C5] a session.updated event draws again only the row of the session it carries', async () => {
+    const client = fakeClient();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    queryClient.setQueryData(sessionsKey, sortSessions(Array.from({ length: 60 }, (_, i) => session(i))));
+    render(
+      <QueryClientProvider client={queryClient}>
+        <GatewayProvider client={client}>
+          <Synced />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Sessions' });
+    expect(within(nav).getAllByRole('link')).toHaveLength(60);
+    drawn.rows.length = 0;
+
+    // A question is now pending in session 7: its row shows the count, and no other row is drawn again.
+    await act(async () => {
+      client.emit('session.updated', { session: session(7, { pendingQuestions: 1 }) });
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    const row = within(nav).getAllByRole('link').find((link) => link.getAttribute('title') === 'Session 7');
+    expect(row).toHaveTextContent(/1 pending question$/);
+    expect(drawn.rows).toEqual([BASE + 7]);
+    expect(within(nav).getAllByRole('link')).toHaveLength(60);
+  });
+});
