@@ -2,6 +2,7 @@ import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type 
 import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
+import { OrderStamps } from './order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
 import { Duties } from './duties.ts';
@@ -66,6 +67,8 @@ export class Core {
   readonly gatewayId = newId('g');
   /** D3: the once-only duties, on a database several gateways share; null on SQLite or memory (one gateway). */
   readonly duties: Duties | null;
+  /** Q10: times that keep what this process recorded in the order it recorded it. */
+  readonly stamps: OrderStamps;
 
   constructor(
     readonly store: Store,
@@ -76,6 +79,7 @@ export class Core {
     this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear(), (viewer) =>
       viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null,
     );
+    this.stamps = new OrderStamps(clock);
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
@@ -179,7 +183,7 @@ export class Core {
    * so it must be the first event of its transaction.
    */
   appendMessage(tx: Tx, m: NewMessage): ChatMessage {
-    const now = this.clock.now();
+    const now = this.stamps.messageCreated();
     const seq = this.store.latestSeq() + 1;
     const message: ChatMessage = {
       id: newId('m'),

@@ -46,7 +46,7 @@ export function newQuestion(
         { details: { id: first.id } },
       );
   }
-  const now = clock.now();
+  const now = core.stamps.questionCreated();
   limitPending(core, identity, now);
   // Q3: async questions never expire unless a timeout is given.
   const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);

@@ -275,6 +275,33 @@ describe('[Q10] async retirement', () => {
     expect(await admin.waitEvent('question.retired', (e) => e.id === id && e.retiredAtMs === again.retiredAtMs)).toBeTruthy();
   });
 
+  it('[Q10] steps made within one millisecond keep their order: a later run retires it, an overlapping one does not', async () => {
+    // The clock never moves: every step below lands in the same millisecond, as a fast script's do.
+    const { admin, agent, session } = await setup({ clock: new FakeClock() });
+    const start = async () => (await agent.call('run.start', { sessionKey: session.key })).runId;
+    const endTurn = (runId: string) => agent.call('run.end', { runId, stopReason: 'end_turn' });
+    const retiredAt = async (id: string) => (await admin.call('question.get', { id })).question.retiredAtMs;
+
+    const asking = await start();
+    const overlapping = await start();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await endTurn(asking);
+    await endTurn(overlapping);
+    expect(await retiredAt(id)).toBeUndefined();
+    await endTurn(await start());
+    const first = await retiredAt(id);
+    expect(first).toEqual(expect.any(Number));
+    // Put back in the dock by the person (U8), it retires again for the next run.
+    await endTurn(await start());
+    expect(await retiredAt(id)).toBeGreaterThan(first!);
+
+    // Without a runId: a user message sent right after the question, and its run ending end_turn, retire it.
+    const { id: loose } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await admin.call('chat.send', { sessionKey: session.key, message: 'moving on', idempotencyKey: 'same-ms-1' });
+    await endTurn(await start());
+    expect(await retiredAt(loose)).toEqual(expect.any(Number));
+  });
+
   it('[Q10] runs in other sessions do not retire it', async () => {
     const { admin, agent, run, end, status } = await retirementWorld();
     const asking = await run();

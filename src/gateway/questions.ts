@@ -281,7 +281,7 @@ export class QuestionManager {
   /** Q10: moves a pending async question to history without answering it (again, for one already retired: U8). */
   retireIn(tx: Tx, q: StoredQuestion): void {
     const first = q.retiredAtMs === undefined;
-    const retiredAtMs = this.core.clock.now();
+    const retiredAtMs = this.core.stamps.retired(q.retiredAtMs);
     this.core.store.updateQuestion({ ...q, retiredAtMs });
     tx.emit(
       'question.retired',

@@ -23,7 +23,7 @@ export class RunService {
       sessionKey,
       agentId: identity.id,
       recovery: p.recovery === true,
-      startedAtMs: clock.now(),
+      startedAtMs: this.core.stamps.runStarted(),
       ...(p.parentRunId !== undefined ? { parentRunId: p.parentRunId } : {}),
     };
     const trigger = sessionKey !== null ? this.latestUserMessage(sessionKey) : undefined;
@@ -112,7 +112,7 @@ export class RunService {
 
   private endIn(tx: Tx, run: RunRow, stopReason: StopReason, phase: Phase | undefined): void {
     const { streamingMessageId: _stream, ...rest } = run;
-    const ended: RunRow = { ...rest, endedAtMs: this.core.clock.now(), stopReason, ...(phase ? { phase } : {}) };
+    const ended: RunRow = { ...rest, endedAtMs: this.core.stamps.runEnded(run.startedAtMs), stopReason, ...(phase ? { phase } : {}) };
     this.core.store.updateRun(ended);
     tx.emit('run.ended', { runId: run.runId, sessionKey: run.sessionKey, stopReason }, { sessionKey: run.sessionKey });
     onRunEnded(this.core, tx, ended, ended.phase);
