@@ -48,9 +48,17 @@ function plainReply(q: StoredQuestion, text: string): CheckedReply {
   return reading.outcome === 'skipped' ? { q, skipped: true } : { q, answers: reading.answers };
 }
 
+/**
+ * Q9 read-back. A reply with no quoted heading at all (typed by hand: `Sushi`, `2`, `1: Pizza`) reads as a plain-text
+ * reply (PT1-PT3). Otherwise it reads by its headings. Where neither gives answers (ambiguous headings, a reply that
+ * fits no rule, `skip`), the record keeps no answers and the message keeps the text.
+ */
 function asyncReply(q: StoredQuestion, text: string): CheckedReply {
+  if (!/^>/m.test(text)) {
+    const reading = readPlainTextReply(q.questions, text);
+    return reading.outcome === 'answered' ? { q, answers: reading.answers } : { q };
+  }
   const parsed = parseAsyncAnswerText(q.questions, text);
   const checked = parsed ? normaliseAnswers(q.questions, parsed) : null;
-  // Ambiguous headings: the record keeps no answers, the message keeps the text.
   return checked?.ok ? { q, answers: checked.answers } : { q };
 }

@@ -82,6 +82,29 @@ describe('[Q9] async answers arrive as chat replies', () => {
     expect((await admin.call('question.get', { id })).question.answers).toEqual({ lunch: ['Pizza'], notify: ['Slack', 'my manager'] });
   });
 
+  it('[Q9] a reply typed without quoted headings reads as a plain-text reply (PT1-PT3); one that fits no rule stores no answers', async () => {
+    const { admin, agent, session } = await setup();
+    const ask = async (...questions: (typeof lunch)[]) => (await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions })).id;
+    const reply = (id: string, message: string, key: string) => admin.call('chat.send', { sessionKey: session.key, message, idempotencyKey: key, replyTo: { questionId: id } });
+    const answered = async (id: string) => (await admin.call('question.get', { id })).question;
+
+    const byLabel = await ask(lunch);
+    await reply(byLabel, 'sushi', 'plain-reply-1');
+    expect((await answered(byLabel)).answers).toEqual({ lunch: ['Sushi'] });
+    const byNumber = await ask(lunch);
+    await reply(byNumber, '3', 'plain-reply-2');
+    expect((await answered(byNumber)).answers).toEqual({ lunch: ['Salad'] });
+    const several = await ask(lunch, notify);
+    await reply(several, '1: Pizza\nnotify: 1, 2', 'plain-reply-3');
+    expect((await answered(several)).answers).toEqual({ lunch: ['Pizza'], notify: ['Email', 'Slack'] });
+    // Leaves a question out: answered, with the text kept and no answers.
+    const partial = await ask(lunch, notify);
+    await reply(partial, 'Pizza', 'plain-reply-4');
+    const q = await answered(partial);
+    expect(q.status).toBe('answered');
+    expect(q.answers).toBeUndefined();
+  });
+
   it('[Q9] where quoted headings make the text ambiguous, the record is answered with no answers and the text is kept', async () => {
     const { admin, agent, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch, notify] });
