@@ -93,6 +93,29 @@ describe('transport and handshake', () => {
     expect((await c.waitClose()).code).toBe(4002);
   });
 
+  it('[P4] a connect without a string token is a bad token (4001); versions that cannot hold ours, 0..0 too, have none in common (4002)', async () => {
+    t = await startTestGateway();
+    const client = { id: 'x', name: 'x', version: '9', platform: 'node', mode: 'cli' };
+    const base = { minProtocol: PROTOCOL_VERSION, maxProtocol: PROTOCOL_VERSION, client };
+    for (const auth of [undefined, {}, { token: 42 }]) {
+      const c = await t.open();
+      const res = await c.request('connect', { ...base, ...(auth ? { auth } : {}) });
+      expect(res.error?.code, JSON.stringify(auth)).toBe('UNAUTHORIZED');
+      expect((await c.waitClose()).code).toBe(4001);
+    }
+    const c = await t.open();
+    const res = await c.request('connect', { ...base, minProtocol: 0, maxProtocol: 0, auth: { token: tokenOf('admin') } });
+    expect(res.error?.code).toBe('INVALID_REQUEST');
+    expect(res.error?.message).toMatch(/protocol version/);
+    expect((await c.waitClose()).code).toBe(4002);
+    // Any other fault is a bad frame: INVALID_REQUEST naming the field, and the socket stays open for a good connect (P3).
+    const d = await t.open();
+    const bad = await d.request('connect', { ...base, client: { ...client, mode: 'robot' }, auth: { token: tokenOf('admin') } });
+    expect(bad.error?.code).toBe('INVALID_REQUEST');
+    expect(bad.error?.message).toMatch(/client\.mode/);
+    expect((await d.connect(tokenOf('admin'))).ok).toBe(true);
+  });
+
   it('[P4] no connect within the handshake timeout closes with 4003', async () => {
     t = await startTestGateway({ handshakeTimeoutMs: 50 });
     const c = await t.open();

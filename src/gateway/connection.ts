@@ -26,7 +26,7 @@ import { newId } from './ids.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
 import { Inflight, rawBytes, readableId } from './connection-frames.ts';
-import { admit, helloFor } from './handshake.ts';
+import { admit, helloFor, refuseMalformedConnect } from './handshake.ts';
 import type { Rate, RequestLimiter } from './rate-limit.ts';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
@@ -248,9 +248,16 @@ export class Connection implements Subscriber {
       return this.close(CloseCode.unauthorized, 'connect first');
     }
     const parsed = ConnectParams.safeParse(frame.params);
-    if (!parsed.success) return this.badFrame(frame.id, invalidRequest('connect', zodProblems(parsed.error)));
+    const ctx = { core: this.core, logins: this.opts.logins, connId: this.connId, address: this.remoteAddress };
+    if (!parsed.success) {
+      const problems = zodProblems(parsed.error);
+      const refused = refuseMalformedConnect(frame.params, problems.map((p) => p.path), ctx);
+      if (!refused || !('refusal' in refused)) return this.badFrame(frame.id, invalidRequest('connect', problems));
+      this.replyError(frame.id, refused.refusal);
+      return this.close(...refused.close);
+    }
     const p = parsed.data;
-    const admitted = admit(p, { core: this.core, logins: this.opts.logins, connId: this.connId, address: this.remoteAddress });
+    const admitted = admit(p, ctx);
     if ('refusal' in admitted) {
       this.replyError(frame.id, admitted.refusal);
       return this.close(...admitted.close);
