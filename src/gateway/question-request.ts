@@ -25,10 +25,15 @@ export function newQuestion(
   if (p.id !== undefined) {
     const existing = store.getQuestion(p.id);
     if (existing) {
+      // The same content: what was asked, where, by which run, how privileged, and for how long (Q3's clamp).
+      const wantedTimeout = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
       const same =
         existing.askedBy === identity.id &&
         existing.mode === mode &&
         existing.sessionKey === (p.sessionKey ?? existing.sessionKey) &&
+        existing.runId === p.runId &&
+        (existing.privileged === true) === (p.privileged === true) &&
+        (existing.expiresAtMs === null ? null : existing.expiresAtMs - existing.createdAtMs) === wantedTimeout &&
         sameItems(existing.questions, items);
       if (same) return { existing };
       throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {

@@ -164,6 +164,14 @@ describe('question.request', () => {
     expect(await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] })).toEqual(first);
     const changed = await failure(agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item({ question: 'Else?' })] }));
     expect(changed.code).toBe('QUESTION_ID_IN_USE');
+    // Other content is more than the wording: how long it waits, whether it is privileged, the run that asks.
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    for (const other of [{ timeoutMs: 60_000 }, { privileged: true }, { runId }])
+      expect((await failure(agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()], ...other }))).code, JSON.stringify(other)).toBe(
+        'QUESTION_ID_IN_USE',
+      );
+    // The default timeout written out is the same content.
+    expect(await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()], timeoutMs: 900_000 })).toEqual(first);
     const agent2 = await t!.connect('agent2');
     expect((await failure(agent2.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] }))).code).toBe(
       'QUESTION_ID_IN_USE',
