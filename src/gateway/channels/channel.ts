@@ -201,7 +201,7 @@ export class Channel implements ChannelSink {
   press(p: Press): Promise<PressReply> {
     return this.serial(async () => {
       const identityId = this.identityOf(p.user, 'button press');
-      if (!identityId) return {};
+      if (!identityId) return { ignored: true };
       const parsed = parseAction(p.action);
       const id = parsed ? this.bindings.questionOfToken(parsed.token) : undefined;
       const q = id ? this.core.store.getQuestion(id) : undefined;

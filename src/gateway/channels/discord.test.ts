@@ -47,3 +47,24 @@ describe('discord specifics', () => {
     }
   });
 });
+
+describe('[H7] the Discord apiRoot', () => {
+  it('[H7] requests go to apiRoot as given: a root without a version suffix gets none added, one with it keeps it', async () => {
+    const { createServer } = await import('node:http');
+    const { discordRest } = await import('./discord.ts');
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: '99' }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      await discordRest(origin).setToken('t').post('/channels/42/messages', { body: { content: 'hi' } });
+      await discordRest(`${origin}/api/v10`).setToken('t').post('/channels/42/messages', { body: { content: 'hi' } });
+      expect(paths).toEqual(['/channels/42/messages', '/api/v10/channels/42/messages']);
+    } finally {
+      server.close();
+    }
+  });
+});

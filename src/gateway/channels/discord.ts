@@ -1,4 +1,4 @@
-import { DiscordAPIError, RateLimitError, REST } from '@discordjs/rest';
+import { DefaultRestOptions, DiscordAPIError, RateLimitError, REST, type RESTOptions } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import {
   GatewayDispatchEvents,
@@ -18,6 +18,25 @@ export const DISCORD_API_ROOT = 'https://discord.com/api/v10';
 export function splitApiRoot(apiRoot: string): { api: string; version: string } {
   const m = /^(.*?)\/v(\d+)$/.exec(apiRoot);
   return m ? { api: m[1], version: m[2] } : { api: apiRoot, version: '10' };
+}
+
+/**
+ * H7: `apiRoot` is the address the requests go to, as given (as Telegram's and Slack's are). A root with a version
+ * suffix is the real API's form; one without it (a stand-in at `http://127.0.0.1:P`) gets no version added to its paths.
+ */
+export function discordRest(apiRoot: string): REST {
+  const { api, version } = splitApiRoot(apiRoot);
+  const asGiven = api === apiRoot;
+  return new REST({
+    api,
+    version,
+    // Retries and rate limits are the channel outbox's: a 429 comes back as RateLimitError with its retry_after.
+    retries: 0,
+    rejectOnRateLimit: () => true,
+    ...(asGiven
+      ? { makeRequest: ((url, init) => DefaultRestOptions.makeRequest(url.replace(`${api}/v${version}/`, `${api}/`), init)) satisfies RESTOptions['makeRequest'] }
+      : {}),
+  });
 }
 
 const ButtonStyle = { Primary: 1, Secondary: 2, Link: 5 } as const;
@@ -56,9 +75,7 @@ export class DiscordAdapter implements ChannelAdapter {
     private readonly config: Pick<DiscordConfig, 'botToken' | 'applicationId' | 'publicKey' | 'apiRoot'>,
     private readonly log: (line: string) => void,
   ) {
-    const { api, version } = splitApiRoot(config.apiRoot ?? DISCORD_API_ROOT);
-    // Retries and rate limits are the channel outbox's: a 429 comes back as RateLimitError with its retry_after.
-    this.rest = new REST({ api, version, retries: 0, rejectOnRateLimit: () => true }).setToken(config.botToken);
+    this.rest = discordRest(config.apiRoot ?? DISCORD_API_ROOT).setToken(config.botToken);
     this.routes = discordRoutes({
       sink: () => this.sink,
       publicKey: discordPublicKey(config.publicKey),

@@ -22,6 +22,32 @@ describe('telegram specifics', () => {
     }
   });
 
+  it('[H7][H1] starts on a stand-in without deleteWebhook; a press from an unmapped user gets no call back', async () => {
+    class NoWebhookDriver extends TelegramDriver {
+      async start(): Promise<void> {
+        await super.start();
+        this.fake.http.fail('deleteWebhook', { status: 404, times: 1_000_000 });
+      }
+    }
+    const driver = new NoWebhookDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      expect(driver.fake.http.callsOf('deleteWebhook').length).toBeGreaterThan(0);
+      const key = await w.sessionFromFirstMessage('deploy');
+      const id = await w.ask(key, [deploy]);
+      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+      await driver.press(driver.ids.carol, prompt, 'Staging');
+      await until(() => w.logs.find((l) => l.includes(`ignored a button press from unmapped user ${driver.ids.carol}`)), 'the press log line');
+      expect(driver.fake.http.callsOf('answerCallbackQuery')).toEqual([]);
+      // A mapped user's press is answered (the spinner stops) and answers the question.
+      await driver.press(driver.ids.alice, prompt, 'Staging');
+      await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+      expect(driver.fake.http.callsOf('answerCallbackQuery')).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('[H6][R3] a question the platform could not take before a restart is posted after it, and still answers', async () => {
     const driver = new TelegramDriver();
     const first = await startChannelWorld(driver);

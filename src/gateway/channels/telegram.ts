@@ -39,6 +39,15 @@ export class TelegramAdapter implements ChannelAdapter {
     private readonly log: (line: string) => void,
   ) {
     this.bot = new Bot(config.botToken, { client: { apiRoot: config.apiRoot ?? TELEGRAM_API_ROOT } });
+    // Polling starts by clearing any webhook. A stand-in that serves only getUpdates (H7) has no deleteWebhook; there is
+    // no webhook to clear on it then, so its refusal does not keep the channel from starting.
+    this.bot.api.config.use(async (prev, method, payload, signal) => {
+      if (method !== 'deleteWebhook') return prev(method, payload, signal);
+      const res = await prev(method, payload, signal).catch((err: unknown) => ({ ok: false as const, description: (err as Error)?.message ?? String(err) }));
+      if (res.ok) return res;
+      this.log(`deleteWebhook failed (${'description' in res ? res.description : 'no description'}): polling anyway`);
+      return { ok: true, result: true } as Awaited<ReturnType<typeof prev>>;
+    });
     this.listen(this.bot);
   }
 
@@ -65,7 +74,8 @@ export class TelegramAdapter implements ChannelAdapter {
             ref: String(message.message_id),
           })
         : {};
-      await ctx.answerCallbackQuery(reply.notice ? { text: reply.notice } : {});
+      // H1: a press from an unmapped user gets no call back at all (Telegram requires none).
+      if (!reply.ignored) await ctx.answerCallbackQuery(reply.notice ? { text: reply.notice } : {});
     });
     bot.catch((err) => this.log(`handling update ${err.ctx.update.update_id} failed: ${(err.error as Error)?.message ?? String(err.error)}`));
   }

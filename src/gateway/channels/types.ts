@@ -29,7 +29,13 @@ export type Inbound = {
 export type Press = { conversation: string; user: string; action: string; ref: string };
 
 /** What the user who pressed is told (Telegram's callback answer; an ephemeral note elsewhere), if anything. */
-export type PressReply = { notice?: string; /** Nothing was answered: the note explains why. */ refused?: boolean };
+export type PressReply = {
+  notice?: string;
+  /** Nothing was answered: the note explains why. */
+  refused?: boolean;
+  /** H1: the presser is not mapped to an identity: nothing is answered, and nothing is said to them beyond what the platform requires. */
+  ignored?: boolean;
+};
 
 /** What the gateway offers an adapter: every inbound message and press goes through here. */
 export interface ChannelSink {
