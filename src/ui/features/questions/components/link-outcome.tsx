@@ -4,7 +4,7 @@ import { endedOutcome } from '../../../../answers/summary.ts';
 import { CheckIcon, InfoIcon } from '../../../components/ui/icons.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
 import { Link, sessionPath } from '../../../lib/router.tsx';
-import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere } from '../lib/resolved-here.ts';
+import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere, shownOutcome } from '../lib/resolved-here.ts';
 import { useSentHere } from '../stores/drafts.ts';
 import { SummaryAnswers } from './summary-answers.tsx';
 
@@ -41,6 +41,7 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
   const ended = endedOutcome(record.status, ours);
   const outcome = ended === 'Answered elsewhere' && answeredInAnotherTab(record, identity) ? ANSWERED_IN_ANOTHER_TAB : ended;
   if (!outcome) return null;
+  const shown = shownOutcome(outcome);
   const answered = record.status === 'answered';
   return (
     <LinkNotice
@@ -48,9 +49,10 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
       text={ours ? (answered ? 'Thanks: the agent has your answer.' : 'The agent continues on its own judgment.') : WHY[outcome]}
       done={ours && answered}
     >
-      <section className="qd-summary" aria-label={`Question ${outcome.toLowerCase()}`} data-outcome={outcome}>
+      <section className="qd-summary" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={shown.label}>
         <div className="qd-summary-head">
-          <span className="qd-summary-outcome">{outcome}</span>
+          <span className="qd-summary-outcome">{shown.label}</span>
+          {shown.where && <span className="qd-summary-where">{shown.where}</span>}
         </div>
         <SummaryAnswers record={record} readBack={undefined} answered={answered} />
       </section>

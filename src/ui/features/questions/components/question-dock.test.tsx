@@ -378,7 +378,7 @@ describe('QuestionDock', () => {
     expect(within(log).getByText('Production')).toBeInTheDocument();
   });
 
-  it('[U7] an answer by the same person from another tab or browser says "Answered elsewhere (in another tab/browser)"', () => {
+  it('[U7] an answer by the same person from another tab or browser reads "Answered elsewhere", saying where beside it', () => {
     const by = (identity: string, surface: string) => ({ identity, surface, atMs: Date.now() });
     const answers = { env: ['Production'], notify: ['Email'] };
     setup([
@@ -387,8 +387,12 @@ describe('QuestionDock', () => {
       deployRecord({ id: 'b3', status: 'answered', answers, resolvedBy: by('guest', 'control-ui') }),
     ]).render(<Transcript sessionKey="s1" />);
     const log = within(screen.getByRole('log', { name: 'Conversation' }));
-    expect(log.getByRole('group', { name: 'Question answered elsewhere (in another tab/browser)' })).toHaveTextContent('Production');
-    expect(log.getAllByRole('group', { name: 'Question answered elsewhere' })).toHaveLength(2);
+    const groups = log.getAllByRole('group', { name: 'Question answered elsewhere' });
+    expect(groups).toHaveLength(3);
+    for (const group of groups) expect(within(group).getByText('Answered elsewhere', { exact: true })).toBeInTheDocument();
+    // Only the person's own browser answer says where; the TUI's and another identity's do not.
+    expect(groups.filter((g) => within(g).queryByText('in another tab or browser'))).toHaveLength(1);
+    expect(groups.find((g) => within(g).queryByText('in another tab or browser'))).toHaveTextContent('Production');
   });
 
   it('[U7] a failed send keeps the draft and retries with the same resolution id', async () => {

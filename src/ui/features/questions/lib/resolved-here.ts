@@ -27,6 +27,14 @@ export function resolvedHere(
 /** An answer the same person gave in another browser tab or browser: still "Answered elsewhere" (U7), saying where. */
 export const ANSWERED_IN_ANOTHER_TAB = 'Answered elsewhere (in another tab/browser)';
 
+/**
+ * How an outcome reads: U7's word exactly (the summary's badge and its group name), and where it happened beside it
+ * when that is known (the same person's other tab or browser).
+ */
+export function shownOutcome(outcome: string): { label: string; where?: string } {
+  return outcome === ANSWERED_IN_ANOTHER_TAB ? { label: 'Answered elsewhere', where: 'in another tab or browser' } : { label: outcome };
+}
+
 /** Browser surfaces: the Control UI and its question link page. */
 const BROWSER_SURFACES = new Set(['control-ui', 'link']);
 
