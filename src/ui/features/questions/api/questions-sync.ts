@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { afterNextPaintOrLeave } from '../../../lib/after-paint.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
+import { useAttention } from '../hooks/use-attention.ts';
 import { draftActions } from '../stores/drafts.ts';
 import { attachSecretRequestsSync } from './get-secret-requests.ts';
 import { helloReceived, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
@@ -32,5 +33,7 @@ export function QuestionsSync() {
   const client = useGateway();
   const qc = useQueryClient();
   useEffect(() => attachQuestionsSync(client, qc), [client, qc]);
+  // U13 on every page the app shows (a session, the Inbox, a question link, the empty start), not only beside a dock.
+  useAttention();
   return null;
 }

@@ -456,6 +456,19 @@ describe('QuestionDock', () => {
     }
   });
 
+  it('[U13] the title shows it on a page without a dock too (the Inbox, a question link, the empty start)', () => {
+    const { client, render } = setup([]);
+    render(<p>No sessions yet.</p>);
+    document.title = 'askdock';
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    act(() => client.emit('question.requested', { question: deployRecord() }));
+    expect(document.title).toBe('(1) Question: Environment — askdock');
+    hidden.mockReturnValue(false);
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    expect(document.title).toBe('askdock');
+    hidden.mockRestore();
+  });
+
   it('[U13] a question arriving while the tab is hidden shows in the title until the tab is seen again', () => {
     const { client, render } = setup([]);
     render(<QuestionDock sessionKey="s1" composer={composer} />);

@@ -4,7 +4,6 @@ import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
 import { useQuestions } from '../api/get-questions.ts';
 import { useSecretRequests } from '../api/get-secret-requests.ts';
-import { useAttention } from '../hooks/use-attention.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
 import { useReminderEvents } from '../hooks/use-reminder-events.ts';
@@ -39,7 +38,6 @@ function DockFocus(props: {
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
 export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
-  useAttention();
   const marksOf = useMarksOf(sessionKey);
   const requests =
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
