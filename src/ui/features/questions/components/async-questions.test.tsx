@@ -52,6 +52,24 @@ describe('async questions in the dock', () => {
     expect(message).toBeVisible();
   });
 
+  it('[U3][U8] with focus nowhere, the number keys pick the docked question\'s options; typed in the composer, they stay text', async () => {
+    const user = userEvent.setup();
+    const { render } = setup([lunchRecord()]);
+    render(<Page />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(message, '2');
+    expect(message).toHaveValue('2');
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
+    message.blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('2');
+    const sushi = within(dock()!).getByRole('radio', { name: 'Sushi' });
+    expect(sushi).toBeChecked();
+    // The pick takes focus, so Ctrl+Enter goes on from there.
+    await waitFor(() => expect(sushi).toHaveFocus());
+    expect(message).toHaveValue('2');
+  });
+
   it('[U9][Q9] Submit sends an ordinary chat message through the outbox (Q9 text, replyTo), never question.resolve', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([lunchRecord()]);

@@ -1,6 +1,6 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { dispatchKey, type CommandContext } from '../commands.ts';
+import { commands, dispatchKey, type CommandContext } from '../commands.ts';
 import { useAnswerForm } from '../hooks/use-answer-form.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { draftActions, useDraftStep } from '../stores/drafts.ts';
@@ -53,6 +53,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
     pick: (index, target) => form.pick(index, target, record.questions[stacked ? 0 : step].id),
   };
   const items = stacked ? record.questions : [record.questions[step]];
+  usePickKeysFromPage(ctx);
 
   return (
     <form
@@ -82,3 +83,22 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
     </form>
   );
 });
+
+/**
+ * U3 with focus nowhere (on the page itself): the number keys still pick, since an async question docks without taking
+ * focus (U8). Focus anywhere else (a text field, the log, a link) keeps its own keys; the panel handles its own.
+ */
+function usePickKeysFromPage(ctx: CommandContext) {
+  const latest = useRef(ctx);
+  latest.current = ctx;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing || (e.target !== document.body && e.target !== document.documentElement)) return;
+      if (!commands.pick.keyTest?.(e) || !commands.pick.enabled(latest.current)) return;
+      e.preventDefault();
+      commands.pick.run(latest.current, e);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
