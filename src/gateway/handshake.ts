@@ -63,7 +63,7 @@ export function refuseMalformedConnect(
   const { minProtocol: min, maxProtocol: max } = params;
   const versionsOnly = faultyPaths.every((path) => path === 'minProtocol' || path === 'maxProtocol');
   if (versionsOnly && Number.isInteger(min) && Number.isInteger(max) && (PROTOCOL_VERSION < (min as number) || PROTOCOL_VERSION > (max as number)))
-    return noCommonVersion(min as number, max as number);
+    return lockedOut(ctx) ?? noCommonVersion(min as number, max as number);
   return null;
 }
 

@@ -323,6 +323,26 @@ describe('[Q10] async retirement', () => {
     await admin.call('chat.send', { sessionKey: session.key, message: 'moving on', idempotencyKey: 'same-ms-1' });
     await endTurn(await start());
     expect(await retiredAt(loose)).toEqual(expect.any(Number));
+    // ...but a message sent before the question does not, even when the run that follows it ends end_turn.
+    await admin.call('chat.send', { sessionKey: session.key, message: 'before the question', idempotencyKey: 'same-ms-2' });
+    const { id: after } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await endTurn(await start());
+    expect(await retiredAt(after)).toBeUndefined();
+  });
+
+  it('[Q10] within one millisecond, a run that overlapped the asking run does not retire it, whatever ended just before', async () => {
+    const { admin, agent, session } = await setup({ clock: new FakeClock() });
+    const start = async () => (await agent.call('run.start', { sessionKey: session.key })).runId;
+    const endTurn = (runId: string) => agent.call('run.end', { runId, stopReason: 'end_turn' });
+    const asking = await start();
+    const { id } = await agent.call('question.request', { runId: asking, mode: 'async', questions: [lunch] });
+    await endTurn(await start());
+    const overlapping = await start();
+    await endTurn(asking);
+    await endTurn(overlapping);
+    expect((await admin.call('question.get', { id })).question.retiredAtMs).toBeUndefined();
+    await endTurn(await start());
+    expect((await admin.call('question.get', { id })).question.retiredAtMs).toEqual(expect.any(Number));
   });
 
   it('[Q10] runs in other sessions do not retire it', async () => {

@@ -39,13 +39,13 @@ export class TelegramAdapter implements ChannelAdapter {
     private readonly log: (line: string) => void,
   ) {
     this.bot = new Bot(config.botToken, { client: { apiRoot: config.apiRoot ?? TELEGRAM_API_ROOT } });
-    // Polling starts by clearing any webhook. A stand-in that serves only getUpdates (H7) has no deleteWebhook; there is
-    // no webhook to clear on it then, so its refusal does not keep the channel from starting.
+    // Polling starts by clearing any webhook. A stand-in that serves only getUpdates (H7) answers deleteWebhook with 404;
+    // there is no webhook to clear on it, so that refusal does not keep the channel from starting. Any other failure
+    // (the network, a 5xx, a 429) goes on to grammy's own retries, as on the real API.
     this.bot.api.config.use(async (prev, method, payload, signal) => {
-      if (method !== 'deleteWebhook') return prev(method, payload, signal);
-      const res = await prev(method, payload, signal).catch((err: unknown) => ({ ok: false as const, description: (err as Error)?.message ?? String(err) }));
-      if (res.ok) return res;
-      this.log(`deleteWebhook failed (${'description' in res ? res.description : 'no description'}): polling anyway`);
+      const res = await prev(method, payload, signal);
+      if (method !== 'deleteWebhook' || res.ok || res.error_code !== 404) return res;
+      this.log(`deleteWebhook answered 404 (${res.description}): no webhook to clear, polling anyway`);
       return { ok: true, result: true } as Awaited<ReturnType<typeof prev>>;
     });
     this.listen(this.bot);
