@@ -12,8 +12,9 @@
  * worker; the other N-1 operators in a listener worker that counts question.requested without parsing JSON.
  * The answering operator connects last, so it is the last to be sent each question.
  * Set ASKDOCK_SYNC=FULL to measure with an fsync per commit.
- * `--profile` writes a CPU profile of the gateway thread during the throughput phase only (not the warm-up, not the
- * echo server, which runs on the same thread): `node bench/profiles/categories.mjs FILE` sorts it.
+ * `--profile` writes a CPU profile of the gateway thread during the throughput phase only, or with `--only latency`
+ * the one-chain phase (not the warm-up, not the echo server, which runs on the same thread):
+ * `node bench/profiles/categories.mjs FILE` sorts it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -250,8 +251,12 @@ async function main(): Promise<void> {
   });
 
   await phase('sequential', 500);
+  // `--profile` with `--only latency` profiles the one-chain phase; otherwise the throughput phase.
+  const profileLatency = values.profile !== undefined && values.only === 'latency';
+  const latencyProfiler = profileLatency ? await startProfile() : null;
   const seq = values.only === 'throughput' ? null : summary(await phase('sequential', seconds * 1000));
-  const profiler = values.profile ? await startProfile() : null;
+  if (latencyProfiler) writeFileSync(values.profile!, JSON.stringify(await latencyProfiler.stop()));
+  const profiler = values.profile && !profileLatency ? await startProfile() : null;
   const conc = values.only === 'latency' ? null : summary(await phase('concurrent', seconds * 1000));
   if (profiler) writeFileSync(values.profile!, JSON.stringify(await profiler.stop()));
   const echoRun = await phase('echo', Math.min(seconds, 3) * 1000);
