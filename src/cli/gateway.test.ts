@@ -56,10 +56,10 @@ describe('askdock gateway', () => {
 
   it('[A1] a bad config file exits 2 naming the field', () => {
     const config = join(dir, 'bad.json');
-    writeFileSync(config, JSON.stringify({ identities: [{ id: 'x', token: 'short', role: 'operator', scopes: [] }] }));
+    writeFileSync(config, JSON.stringify({ identities: [{ id: 'x', token: '', role: 'operator', scopes: [] }] }));
     const res = runBin(['--port', '0', '--db', join(dir, 'bad.db'), '--config', config]);
     expect(res.status).toBe(2);
-    expect(res.stderr).toContain('identities[0].token');
+    expect(res.stderr).toContain('identities[0].token: token must not be empty');
   });
 
   it('[storage] a second gateway on the same database exits 1 with a clear message; a SIGKILLed one leaves no stale lock', async () => {
@@ -77,13 +77,22 @@ describe('askdock gateway', () => {
     expect((await after.exit).code).toBe(0);
   }, 40_000);
 
-  it('[S4] a config token shorter than 24 characters is refused at start naming the field', () => {
+  it('[S4] a config token shorter than 24 characters is refused at start beyond loopback, naming the field; on loopback it starts with a warning', async () => {
     const config = join(dir, 'short-token.json');
     writeFileSync(config, JSON.stringify({ identities: [{ id: 'ops', token: 'twenty-one-characters', role: 'operator', scopes: ['operator.admin'] }] }));
-    const res = runBin(['--port', '0', '--db', join(dir, 'short.db'), '--config', config]);
+    const res = runBin(['--host', '0.0.0.0', '--port', '0', '--db', join(dir, 'short.db'), '--config', config]);
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('identities[0].token: token must be at least 24 characters');
-  });
+    const child = await spawnGateway(['--port', '0', '--db', join(dir, 'short-loopback.db'), '--config', config]);
+    children.push(child);
+    const c = await TestClient.open(child.wsUrl);
+    expect((await c.connect('twenty-one-characters')).ok).toBe(true);
+    const said = () => [...child.stdout, ...child.stderr].join('');
+    await expect.poll(said, { timeout: 10_000 }).toContain('identities[0].token: token must be at least 24 characters');
+    c.close();
+    child.proc.kill('SIGTERM');
+    expect((await child.exit).code).toBe(0);
+  }, 40_000);
 
   it('[A1] prints the listening address and, with generated identities, the Control UI link; SIGTERM closes sockets with 1001 and exits 0', async () => {
     const db = join(dir, 'run', 'askdock.db');

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { formatPath, type Role, type Scope } from '../protocol/index.ts';
 import { parseChannels } from './channels/config.ts';
-import { GatewayConfig, type IdentityConfig } from './config.ts';
+import { GatewayConfig, MIN_TOKEN_LENGTH, type IdentityConfig } from './config.ts';
 
 /** An authenticated caller: the config identity with its scopes as a set. */
 export type Identity = { id: string; role: Role; scopes: ReadonlySet<Scope>; owner?: string; deny?: ReadonlySet<string> };
@@ -19,6 +19,29 @@ export class ConfigError extends Error {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+/** S4: one line per config token shorter than MIN_TOKEN_LENGTH, naming its field. */
+export function shortTokenProblems(config: GatewayConfig): string[] {
+  const problems: string[] = [];
+  config.identities.forEach((identity, i) => {
+    if (identity.token !== undefined && identity.token.length < MIN_TOKEN_LENGTH)
+      problems.push(
+        `identities[${i}].token: token must be at least ${MIN_TOKEN_LENGTH} characters: make one with \`openssl rand -base64 24\` (or give tokenSha256)`,
+      );
+  });
+  return problems;
+}
+
+/**
+ * S4 at start: a gateway listening beyond loopback refuses short tokens (anyone on the network could guess them); on a
+ * loopback address it starts, and `warn` is told of each one.
+ */
+export function checkTokenLengths(config: GatewayConfig, where: string, loopback: boolean, warn: (line: string) => void): void {
+  const problems = shortTokenProblems(config);
+  if (problems.length === 0) return;
+  if (!loopback) throw new ConfigError(`${where}: ${problems.join('; ')} (this gateway listens beyond loopback)`);
+  for (const problem of problems) warn(`${where}: ${problem} (accepted because this gateway listens on loopback only)`);
 }
 
 /** Parses a config object (A1), naming every field at fault and duplicate ids or tokens. */

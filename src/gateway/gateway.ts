@@ -8,7 +8,7 @@ import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
 import { type GatewayConfig } from './config.ts';
-import { Authenticator, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
+import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
@@ -173,6 +173,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   let secretBox: SecretBox;
   try {
     identities = resolveIdentities(opts, store);
+    const where = identities.file ? `config ${identities.file}` : 'config';
+    checkTokenLengths(identities.config, where, isLoopbackHost(host), (line) => log.warn(line));
     secretBox = secretBoxFor(opts, store, log);
   } catch (err) {
     if (owned) store.close();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfig, Authenticator, ConfigError } from './auth.ts';
+import { parseConfig, Authenticator, checkTokenLengths, ConfigError } from './auth.ts';
 import { DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT } from './gateway.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
 import { item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../testing/gateway-harness.ts';
@@ -69,10 +69,25 @@ describe('S4 failed connects per remote address', () => {
     t.logs.length = 0;
   });
 
-  it('[S4] tokens shorter than 24 characters are refused at start with a clear message', () => {
-    const short = { identities: [{ id: 'ops', token: 'only-twenty-characters'.slice(0, 20), role: 'operator', scopes: [] }] };
-    expect(() => parseConfig(short, 'config x.json')).toThrow(ConfigError);
-    expect(() => parseConfig(short, 'config x.json')).toThrow(/identities\[0\]\.token: token must be at least 24 characters/);
+  it('[S4] tokens shorter than 24 characters: refused at start beyond loopback naming the field, accepted with a warning on loopback', async () => {
+    const short = { identities: [{ id: 'ops', token: 'only-twenty-characters'.slice(0, 20), role: 'operator' as const, scopes: ['operator.admin' as const] }] };
+    const config = parseConfig(short, 'config x.json');
+    const warned: string[] = [];
+    expect(() => checkTokenLengths(config, 'config x.json', false, (l) => warned.push(l))).toThrow(ConfigError);
+    expect(() => checkTokenLengths(config, 'config x.json', false, (l) => warned.push(l))).toThrow(
+      /config x\.json: identities\[0\]\.token: token must be at least 24 characters.*beyond loopback/,
+    );
+    expect(warned).toEqual([]);
+    checkTokenLengths(config, 'config x.json', true, (l) => warned.push(l));
+    expect(warned).toEqual([expect.stringMatching(/identities\[0\]\.token: token must be at least 24 characters.*loopback only/)]);
+    // A gateway on a network address does not start; on loopback it starts and the short token works.
+    await expect(startTestGateway({ host: '0.0.0.0', config: short })).rejects.toThrow(/identities\[0\]\.token: token must be at least 24/);
+    t = await startTestGateway({ config: short });
+    const c = await t.open();
+    expect((await c.connect('only-twenty-characte')).ok).toBe(true);
+    expect(t.logs.some((l) => /identities\[0\]\.token: token must be at least 24 characters/.test(l))).toBe(true);
+    t.logs.length = 0;
+    expect(() => parseConfig({ identities: [{ id: 'ops', token: '', role: 'operator', scopes: [] }] }, 'c')).toThrow(/identities\[0\]\.token: token must not be empty/);
     expect(() => parseConfig({ identities: [{ id: 'ops', role: 'operator', scopes: [] }] }, 'c')).toThrow(/give token or tokenSha256/);
     expect(() => parseConfig({ identities: [{ id: 'o', tokenSha256: 'abc', role: 'operator', scopes: [] }] }, 'c')).toThrow(/64 hex digits/);
   });
