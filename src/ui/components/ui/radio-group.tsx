@@ -1,56 +1,106 @@
-import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
-import { useRef, type ComponentProps, type FocusEvent, type KeyboardEvent } from 'react';
+import { createContext, useContext, useMemo, useRef, type ComponentProps, type KeyboardEvent } from 'react';
 import './choice-controls.css';
 
-/** Keys with which Radix's roving focus moves between the radios (Home/End to the first/last). */
-const NAVIGATION_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
-
 /**
- * Radix owns roving focus and arrow keys; this adds the house look, and makes the radio that a navigation key moved
- * focus to the checked one (the ARIA radio pattern). Radix checks it only while the key is still held when its
- * deferred focus lands, so a quick tap (or a busy machine) moved focus without selecting.
+ * The ARIA radio group pattern, written out rather than Radix's RadioGroup: a new question mounts one of these in the
+ * task its frame arrives in, and Radix's roving focus adds a collection provider and a registration per item, counts
+ * the items in an effect and keeps the tab stop in state that each focus sets (bench/FINDINGS.md 34). The behaviour is Radix's: one tab stop (the checked radio, else the first: the caller marks it
+ * `tabbable`), arrow keys move focus and check (wrapping with `loop`), Home/End and PageUp/PageDown go to the
+ * first/last, modified arrows do nothing, Space and a click check, Enter does not (no form submit), and the radios are
+ * buttons with `role="radio"`, `aria-checked` and `data-state` (the dot is drawn by CSS from it).
  */
-export function RadioGroup({ className, onKeyDownCapture, onFocusCapture, onPointerDownCapture, ...props }: ComponentProps<typeof RadioGroupPrimitive.Root>) {
-  const navigating = useRef(false);
-  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    navigating.current = NAVIGATION_KEYS.has(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey;
-    onKeyDownCapture?.(e);
+type Group = { value: string | null; disabled: boolean; select(value: string): void };
+const GroupContext = createContext<Group | null>(null);
+
+const FOCUS_INTENT: Record<string, 'next' | 'prev' | 'first' | 'last'> = {
+  ArrowDown: 'next',
+  ArrowRight: 'next',
+  ArrowUp: 'prev',
+  ArrowLeft: 'prev',
+  Home: 'first',
+  PageUp: 'first',
+  End: 'last',
+  PageDown: 'last',
+};
+
+type GroupProps = Omit<ComponentProps<'div'>, 'defaultValue' | 'onChange'> & {
+  value: string | null;
+  onValueChange?: (value: string) => void;
+  loop?: boolean;
+  disabled?: boolean;
+};
+
+export function RadioGroup({ value, onValueChange, loop = true, disabled = false, className, onKeyDown, ...props }: GroupProps) {
+  // The latest callback, read when a radio is checked: the context changes only with the value.
+  const onChange = useRef(onValueChange);
+  onChange.current = onValueChange;
+  const group = useMemo<Group>(() => ({ value, disabled, select: (v) => onChange.current?.(v) }), [value, disabled]);
+
+  const move = (e: KeyboardEvent<HTMLDivElement>) => {
+    onKeyDown?.(e);
+    const intent = FOCUS_INTENT[e.key];
+    if (!intent || e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey || e.shiftKey) return;
+    const root = e.currentTarget;
+    const from = e.target instanceof HTMLElement ? e.target : null;
+    if (from?.getAttribute('role') !== 'radio') return;
+    const radios = [...root.querySelectorAll<HTMLButtonElement>('[role="radio"]')].filter((r) => !r.disabled && r.closest('[role="radiogroup"]') === root);
+    if (radios.length === 0) return;
+    e.preventDefault();
+    const at = radios.indexOf(from as HTMLButtonElement);
+    const last = radios.length - 1;
+    let to = intent === 'first' ? 0 : intent === 'last' ? last : at + (intent === 'next' ? 1 : -1);
+    if (to < 0) to = loop ? last : 0;
+    if (to > last) to = loop ? 0 : last;
+    const target = radios[to];
+    target.focus();
+    if (!disabled && target.getAttribute('aria-checked') !== 'true') group.select(target.value);
   };
-  const onFocus = (e: FocusEvent<HTMLDivElement>) => {
-    const target = e.target as HTMLElement;
-    if (navigating.current && target.getAttribute('role') === 'radio') {
-      navigating.current = false;
-      const value = target.getAttribute('value');
-      if (value !== null && !props.disabled && target.getAttribute('aria-checked') !== 'true') props.onValueChange?.(value);
-    }
-    onFocusCapture?.(e);
-  };
+
   return (
-    <RadioGroupPrimitive.Root
-      className={['radio-group', className].filter(Boolean).join(' ')}
-      onKeyDownCapture={onKey}
-      onFocusCapture={onFocus}
-      onPointerDownCapture={(e) => {
-        navigating.current = false;
-        onPointerDownCapture?.(e);
-      }}
-      {...props}
-    />
+    <GroupContext.Provider value={group}>
+      <div
+        role="radiogroup"
+        data-disabled={disabled ? '' : undefined}
+        className={['radio-group', className].filter(Boolean).join(' ')}
+        onKeyDown={move}
+        {...props}
+      />
+    </GroupContext.Provider>
   );
 }
 
-type ItemProps = ComponentProps<typeof RadioGroupPrimitive.unstable_ItemTrigger> & { value: string; disabled?: boolean };
+type ItemProps = Omit<ComponentProps<'button'>, 'value' | 'type' | 'role'> & {
+  value: string;
+  /** The group's one tab stop: the caller marks the checked radio, else the first (a checked radio always is one). */
+  tabbable?: boolean;
+};
 
-/**
- * The dot is drawn by CSS from `data-state`: Radix's Indicator mounts through Presence, which reads computed styles
- * on every change, and a number key must repaint the options within a frame. Radix's own Item adds, inside a form, a
- * hidden native radio that follows the button's size through a ResizeObserver and renders again as it is measured;
- * these forms are read from their drafts, never from form data, so the item is Radix's provider and button alone.
- */
-export function RadioGroupItem({ className, value, disabled, ...props }: ItemProps) {
+export function RadioGroupItem({ value, tabbable = false, disabled, className, onClick, onKeyDown, ...props }: ItemProps) {
+  const group = useContext(GroupContext);
+  if (!group) throw new Error('RadioGroupItem must be inside a RadioGroup');
+  const checked = group.value === value;
+  const off = disabled === true || group.disabled;
   return (
-    <RadioGroupPrimitive.unstable_ItemProvider value={value} disabled={disabled}>
-      <RadioGroupPrimitive.unstable_ItemTrigger className={['radio', className].filter(Boolean).join(' ')} {...props} />
-    </RadioGroupPrimitive.unstable_ItemProvider>
+    <button
+      type="button"
+      role="radio"
+      aria-checked={checked}
+      data-state={checked ? 'checked' : 'unchecked'}
+      data-disabled={off ? '' : undefined}
+      disabled={off}
+      value={value}
+      tabIndex={checked || tabbable ? 0 : -1}
+      className={['radio', className].filter(Boolean).join(' ')}
+      onClick={(e) => {
+        onClick?.(e);
+        if (!e.defaultPrevented && !checked) group.select(value);
+      }}
+      onKeyDown={(e) => {
+        onKeyDown?.(e);
+        // As the ARIA radio pattern has it, Enter does not check a radio (a button would click, and submit a form).
+        if (e.key === 'Enter') e.preventDefault();
+      }}
+      {...props}
+    />
   );
 }

@@ -8,7 +8,7 @@ import { optionId, problemId, questionTextId } from './dom-ids.ts';
 /** `locked` while a submit is in flight: choices stay focusable (focus is never dropped) but do not change. */
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
 
-/** Options as full-width cards (the whole card takes the click; its number key before the label) over Radix radios (single-select) or checkboxes (multi-select), each named by its label (U12). */
+/** Options as full-width cards (the whole card takes the click; its number key before the label) over radios (single-select) or Radix checkboxes (multi-select), each named by its label (U12). */
 export function OptionList({ recordId, item, locked, attempted }: Props) {
   const draft = useItemDraft(recordId, item.id);
   const { optionPicked } = useDraftActions();
@@ -19,6 +19,8 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
     if (!locked) optionPicked(recordId, item.id, label, multi);
   };
 
+  const checkedIndex = multi ? -1 : item.options.findIndex((o) => o.label === draft.chosen[0]);
+  const tabStop = Math.max(0, checkedIndex);
   const rows = item.options.map((option, index) => {
     const id = optionId(recordId, item.id, index);
     const descId = option.description ? `${id}-desc` : undefined;
@@ -32,7 +34,7 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
         aria-keyshortcuts={key}
       />
     ) : (
-      <RadioGroupItem id={id} value={option.label} aria-describedby={descId} aria-keyshortcuts={key} />
+      <RadioGroupItem id={id} value={option.label} tabbable={index === tabStop} aria-describedby={descId} aria-keyshortcuts={key} />
     );
     return (
       <div className="qd-option" key={option.label} data-checked={draft.chosen.includes(option.label) || undefined}>
