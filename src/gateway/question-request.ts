@@ -22,18 +22,19 @@ export function newQuestion(
   requireMayAsk(identity, where);
   const items = storedItems(p.questions);
   const mode = p.mode ?? 'blocking';
+  // Q3: async questions never expire unless a timeout is given.
+  const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
   if (p.id !== undefined) {
     const existing = store.getQuestion(p.id);
     if (existing) {
       // The same content: what was asked, where, by which run, how privileged, and for how long (Q3's clamp).
-      const wantedTimeout = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
       const same =
         existing.askedBy === identity.id &&
         existing.mode === mode &&
         existing.sessionKey === (p.sessionKey ?? existing.sessionKey) &&
         existing.runId === p.runId &&
         (existing.privileged === true) === (p.privileged === true) &&
-        (existing.expiresAtMs === null ? null : existing.expiresAtMs - existing.createdAtMs) === wantedTimeout &&
+        (existing.expiresAtMs === null ? null : existing.expiresAtMs - existing.createdAtMs) === timeoutMs &&
         sameItems(existing.questions, items);
       if (same) return { existing };
       throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {
@@ -53,8 +54,6 @@ export function newQuestion(
   }
   const now = core.stamps.questionCreated();
   limitPending(core, identity, now);
-  // Q3: async questions never expire unless a timeout is given.
-  const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
   const record: StoredQuestion = {
     id: p.id ?? newId('q'),
     ...(sessionKey !== undefined ? { sessionKey } : {}),

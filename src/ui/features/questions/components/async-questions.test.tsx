@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryStatus } from '../../outbox/delivery-status.tsx';
@@ -62,6 +62,9 @@ describe('async questions in the dock', () => {
     expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
     message.blur();
     expect(document.activeElement).toBe(document.body);
+    // A key that ends an input method's composition (Safari: keyCode 229, isComposing already false) picks nothing.
+    fireEvent.keyDown(document.body, { key: '2', code: 'Digit2', keyCode: 229 });
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
     await user.keyboard('2');
     const sushi = within(dock()!).getByRole('radio', { name: 'Sushi' });
     expect(sushi).toBeChecked();

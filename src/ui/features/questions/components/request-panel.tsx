@@ -93,7 +93,9 @@ function usePickKeysFromPage(ctx: CommandContext) {
   latest.current = ctx;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing || (e.target !== document.body && e.target !== document.documentElement)) return;
+      // Safari ends a composition with keyCode 229 after isComposing is already false (as the panel's own keys check).
+      if (e.defaultPrevented || e.isComposing || e.keyCode === 229) return;
+      if (e.target !== document.body && e.target !== document.documentElement) return;
       if (!commands.pick.keyTest?.(e) || !commands.pick.enabled(latest.current)) return;
       e.preventDefault();
       commands.pick.run(latest.current, e);
