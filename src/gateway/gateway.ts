@@ -113,21 +113,29 @@ export function isPostgresUrl(db: string | undefined): db is string {
   return db !== undefined && /^postgres(ql)?:\/\//i.test(db);
 }
 
-function resolveIdentities(opts: GatewayOptions, store: Store): { config: GatewayConfig; created: boolean; file?: string } {
-  if (opts.configPath) return { config: loadConfig(opts.configPath), created: false, file: resolve(opts.configPath) };
-  if (opts.config) return { config: parseConfig(opts.config, 'config'), created: false };
-  if (isPostgresUrl(opts.dbPath)) return identitiesInDatabase(store);
-  if (opts.dbPath && opts.dbPath !== ':memory:') return loadOrCreateIdentities(opts.dbPath);
-  return { config: defaultIdentities(), created: true };
+/** The gateway's identities (A1), with where they came from (`where`, as errors name it). */
+function resolveIdentities(opts: GatewayOptions, store: Store): { config: GatewayConfig; created: boolean; file?: string; where: string } {
+  if (opts.configPath) {
+    const file = resolve(opts.configPath);
+    return { config: loadConfig(opts.configPath), created: false, file, where: `config ${file}` };
+  }
+  if (opts.config) return { config: parseConfig(opts.config, 'config'), created: false, where: 'config' };
+  if (isPostgresUrl(opts.dbPath)) return { ...identitiesInDatabase(store), where: IDENTITIES_IN_DATABASE };
+  if (opts.dbPath && opts.dbPath !== ':memory:') {
+    const saved = loadOrCreateIdentities(opts.dbPath);
+    return { ...saved, where: `config ${resolve(saved.file)}` };
+  }
+  return { config: defaultIdentities(), created: true, where: 'config' };
 }
 
 const IDENTITIES_META = 'identities';
+const IDENTITIES_IN_DATABASE = 'identities in the database';
 
 /** A1 on PostgreSQL: the generated identities live "beside the database", in it, so every gateway on it accepts the same tokens. */
 function identitiesInDatabase(store: Store): { config: GatewayConfig; created: boolean } {
   return store.transaction(() => {
     const saved = store.getMeta(IDENTITIES_META);
-    if (saved !== undefined) return { config: parseConfig(JSON.parse(saved), 'identities in the database'), created: false };
+    if (saved !== undefined) return { config: parseConfig(JSON.parse(saved), IDENTITIES_IN_DATABASE), created: false };
     const config = defaultIdentities();
     store.setMeta(IDENTITIES_META, JSON.stringify(config));
     return { config, created: true };
@@ -173,8 +181,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   let secretBox: SecretBox;
   try {
     identities = resolveIdentities(opts, store);
-    const where = identities.file ? `config ${identities.file}` : 'config';
-    checkTokenLengths(identities.config, where, isLoopbackHost(host), (line) => log.warn(line));
+    checkTokenLengths(identities.config, identities.where, isLoopbackHost(host), (line) => log.warn(line));
     secretBox = secretBoxFor(opts, store, log);
   } catch (err) {
     if (owned) store.close();

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig, Authenticator, checkTokenLengths, ConfigError } from './auth.ts';
 import { DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT } from './gateway.ts';
@@ -82,6 +85,13 @@ describe('S4 failed connects per remote address', () => {
     expect(warned).toEqual([expect.stringMatching(/identities\[0\]\.token: token must be at least 24 characters.*loopback only/)]);
     // A gateway on a network address does not start; on loopback it starts and the short token works.
     await expect(startTestGateway({ host: '0.0.0.0', config: short })).rejects.toThrow(/identities\[0\]\.token: token must be at least 24/);
+    // Identities saved beside the database are checked too, and the refusal names that file.
+    const dir = mkdtempSync(join(tmpdir(), 'askdock-short-'));
+    writeFileSync(join(dir, 'identities.json'), JSON.stringify(short));
+    await expect(startTestGateway({ host: '0.0.0.0', dir, config: undefined })).rejects.toThrow(
+      `config ${join(dir, 'identities.json')}: identities[0].token: token must be at least 24`,
+    );
+    rmSync(dir, { recursive: true, force: true });
     t = await startTestGateway({ config: short });
     const c = await t.open();
     expect((await c.connect('only-twenty-characte')).ok).toBe(true);

@@ -9,12 +9,12 @@ afterEach(cleanup);
 const LABELS = ['Staging', 'Production', 'Canary'];
 
 /** Renders labelled radios as the dock does: the caller marks the tab stop (the checked one, else the first). */
-function Group({ initial = null, loop = true, onRender }: { initial?: string | null; loop?: boolean; onRender?: () => void }) {
+function Group({ initial = null, loop = true, readOnly = false, onRender }: { initial?: string | null; loop?: boolean; readOnly?: boolean; onRender?: () => void }) {
   const [value, setValue] = useState<string | null>(initial);
   onRender?.();
   const stop = Math.max(0, LABELS.indexOf(value ?? ''));
   return (
-    <RadioGroup aria-label="Environment" value={value} onValueChange={setValue} loop={loop}>
+    <RadioGroup aria-label="Environment" value={value} onValueChange={setValue} loop={loop} readOnly={readOnly}>
       {LABELS.map((label, i) => (
         <div key={label}>
           <label htmlFor={`r${i}`}>{label}</label>
@@ -84,6 +84,17 @@ describe('RadioGroup (the ARIA radio group pattern)', () => {
     renders.mockClear();
     fireEvent.click(radio('Staging'));
     expect(renders).not.toHaveBeenCalled();
+  });
+
+  it('[U3] read-only (a submit in flight): the arrows neither move focus nor check, so the tab stop stays where focus is', () => {
+    render(<Group initial="Staging" readOnly />);
+    radio('Staging').focus();
+    const down = new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, cancelable: true });
+    radio('Staging').dispatchEvent(down);
+    expect(down.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(radio('Staging'));
+    expect(checked()).toEqual(['Staging']);
+    expect(screen.getByRole('radiogroup').getAttribute('aria-readonly')).toBe('true');
   });
 
   it('a disabled group checks nothing and its radios are disabled', () => {

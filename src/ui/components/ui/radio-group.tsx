@@ -23,14 +23,16 @@ const FOCUS_INTENT: Record<string, 'next' | 'prev' | 'first' | 'last'> = {
   PageDown: 'last',
 };
 
-type GroupProps = Omit<ComponentProps<'div'>, 'defaultValue' | 'onChange'> & {
+type GroupProps = Omit<ComponentProps<'div'>, 'defaultValue' | 'onChange' | 'role'> & {
   value: string | null;
   onValueChange?: (value: string) => void;
   loop?: boolean;
   disabled?: boolean;
+  /** The choice cannot change for now (a submit in flight): the arrows neither move nor check, and focus stays. */
+  readOnly?: boolean;
 };
 
-export function RadioGroup({ value, onValueChange, loop = true, disabled = false, className, onKeyDown, ...props }: GroupProps) {
+export function RadioGroup({ value, onValueChange, loop = true, disabled = false, readOnly = false, className, onKeyDown, ...props }: GroupProps) {
   // The latest callback, read when a radio is checked: the context changes only with the value.
   const onChange = useRef(onValueChange);
   onChange.current = onValueChange;
@@ -44,9 +46,11 @@ export function RadioGroup({ value, onValueChange, loop = true, disabled = false
     const from = e.target instanceof HTMLElement ? e.target : null;
     if (from?.getAttribute('role') !== 'radio') return;
     const radios = [...root.querySelectorAll<HTMLButtonElement>('[role="radio"]')].filter((r) => !r.disabled && r.closest('[role="radiogroup"]') === root);
-    if (radios.length === 0) return;
-    e.preventDefault();
     const at = radios.indexOf(from as HTMLButtonElement);
+    // A radio of a group nested inside this one is that group's business.
+    if (at < 0) return;
+    e.preventDefault();
+    if (readOnly) return;
     const last = radios.length - 1;
     let to = intent === 'first' ? 0 : intent === 'last' ? last : at + (intent === 'next' ? 1 : -1);
     if (to < 0) to = loop ? last : 0;
@@ -59,17 +63,18 @@ export function RadioGroup({ value, onValueChange, loop = true, disabled = false
   return (
     <GroupContext.Provider value={group}>
       <div
+        {...props}
         role="radiogroup"
+        aria-readonly={readOnly || undefined}
         data-disabled={disabled ? '' : undefined}
         className={['radio-group', className].filter(Boolean).join(' ')}
         onKeyDown={move}
-        {...props}
       />
     </GroupContext.Provider>
   );
 }
 
-type ItemProps = Omit<ComponentProps<'button'>, 'value' | 'type' | 'role'> & {
+type ItemProps = Omit<ComponentProps<'button'>, 'value' | 'type' | 'role' | 'tabIndex' | 'aria-checked'> & {
   value: string;
   /** The group's one tab stop: the caller marks the checked radio, else the first (a checked radio always is one). */
   tabbable?: boolean;
@@ -82,6 +87,7 @@ export function RadioGroupItem({ value, tabbable = false, disabled, className, o
   const off = disabled === true || group.disabled;
   return (
     <button
+      {...props}
       type="button"
       role="radio"
       aria-checked={checked}
@@ -100,7 +106,6 @@ export function RadioGroupItem({ value, tabbable = false, disabled, className, o
         // As the ARIA radio pattern has it, Enter does not check a radio (a button would click, and submit a form).
         if (e.key === 'Enter') e.preventDefault();
       }}
-      {...props}
     />
   );
 }

@@ -71,6 +71,7 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
       aria-describedby={describedBy}
       value={draft.chosen[0] ?? null}
       onValueChange={pick}
+      readOnly={locked}
       loop
     >
       {rows}
