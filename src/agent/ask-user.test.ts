@@ -156,6 +156,15 @@ describe('validateAskUser', () => {
     expect(problems({ questions: [question({ options: five })] })[0].path).toBe('questions[0].options');
   });
 
+  it('[T3] too many options still names every option at fault beside the count', () => {
+    const five = [{ label: 'y'.repeat(65) }, { label: 'b' }, { label: 'c', description: 'z'.repeat(201) }, { label: 'd' }, { label: 'e' }];
+    expect(problems({ questions: [question({ options: five })] }).map((p) => p.path)).toEqual([
+      'questions[0].options',
+      'questions[0].options[0].label',
+      'questions[0].options[2].description',
+    ]);
+  });
+
   it('[Q2] limits label, description and question lengths', () => {
     const found = problems({
       questions: [
@@ -248,8 +257,8 @@ describe('validateAskUser', () => {
 
 describe('results', () => {
   const qs = [
-    { id: 'env', header: 'Deploy', question: 'Where?' },
-    { id: 'notify', header: 'Notify', question: 'Who?' },
+    { id: 'env', header: 'Deploy', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] },
+    { id: 'notify', header: 'Notify', question: 'Who?', options: [{ label: 'Email' }, { label: 'Slack' }] },
   ];
 
   it('[T2] maps terminal statuses to answered or no_answer', () => {
@@ -265,8 +274,17 @@ describe('results', () => {
     expect(text).toBe('Deploy: Staging\nNotify: Email, Slack');
   });
 
+  it('[T2] names a chosen option without its " (Recommended)" mark, as `Deploy: Staging`, and keeps free text on its line', () => {
+    const items = [
+      { id: 'deploy_target', header: 'Deploy', question: 'Where?', options: [{ label: 'Staging (Recommended)' }, { label: 'Production' }] },
+      { id: 'why', header: 'Why', question: 'Why?', options: [{ label: 'Speed' }, { label: 'Cost' }] },
+    ];
+    const answers = { deploy_target: ['Staging (Recommended)'], why: ['first line\n  second (Recommended)'] };
+    expect(resultText(items, { status: 'answered', answers: { answers } })).toBe('Deploy: Staging\nWhy: first line second (Recommended)');
+  });
+
   it('[T2][Q2] a question id `constructor` gets its own answer line; `__proto__` and `toString` ids are refused', () => {
-    const text = resultText([{ id: 'constructor', header: 'Build', question: 'How?' }], { status: 'answered', answers: { answers: {} } });
+    const text = resultText([{ id: 'constructor', header: 'Build', question: 'How?', options: [] }], { status: 'answered', answers: { answers: {} } });
     expect(text).toBe('Build: (no answer)');
     expect(validateAskUser({ questions: [question({ id: 'constructor' })] }).ok).toBe(true);
     expect(problems({ questions: [question({ id: '__proto__' }), question({ id: 'toString' })] }).map((p) => p.path)).toEqual([

@@ -24,7 +24,7 @@ import {
   type QuestionItemInput,
   type QuestionStatus,
 } from '../protocol/index.ts';
-import { answerLines } from '../answers/summary.ts';
+import { answerLines, answersAsNamed } from '../answers/summary.ts';
 
 export const ASK_USER_TOOL_NAME = 'ask_user';
 
@@ -288,10 +288,16 @@ const NO_ANSWER_TEXT: Record<NoAnswerReason, string> = {
   cancelled: 'the question was withdrawn before anyone answered',
 };
 
-/** T2: the text a model reads. One `Header: value, value` line per question, or what to do after no answer. */
-export function resultText(questions: ReadonlyArray<Pick<QuestionItem, 'id' | 'header' | 'question'>>, result: AskUserResult): string {
+/**
+ * T2: the text a model reads. One `Header: value, value` line per question (`Deploy: Staging`: a chosen option is named
+ * without its ` (Recommended)` mark, and free text keeps to its line), or what to do after no answer. The JSON result
+ * beside it keeps every value exactly as answered.
+ */
+export function resultText(questions: ReadonlyArray<Pick<QuestionItem, 'id' | 'header' | 'question' | 'options'>>, result: AskUserResult): string {
   if (result.status === 'no_answer') {
     return `No answer (${result.reason}): ${NO_ANSWER_TEXT[result.reason]}. Continue with your best judgment and do not ask the same question again.`;
   }
-  return answerLines(questions, result.answers.answers).join('\n');
+  const named = answersAsNamed(questions, result.answers.answers);
+  for (const id of Object.keys(named)) named[id] = named[id].map((v) => v.replace(/\s*\n\s*/g, ' ').trim());
+  return answerLines(questions, named).join('\n');
 }

@@ -11,7 +11,8 @@
  */
 import { newId } from '../lib/ids.ts';
 import { AskdockError, type QuestionItemInput, type QuestionRecord } from '../protocol/index.ts';
-import { resultText, type AskUserResult } from './ask-user.ts';
+import { answerLines } from '../answers/summary.ts';
+import type { AskUserResult } from './ask-user.ts';
 import { abortError, isSuperseded, type Agent, type UserMessage } from './sdk.ts';
 
 export const DEPLOY_QUESTIONS: QuestionItemInput[] = [
@@ -60,7 +61,8 @@ export function demoIntent(text: string): DemoIntent {
 /** What the agent says after the deploy prompt, so a person sees what it got. */
 export function deployReport(result: AskUserResult, questions: readonly QuestionItemInput[] = DEPLOY_QUESTIONS): string {
   if (result.status === 'no_answer') return `No answer (${result.reason}) — continuing with my own judgment`;
-  return `Got: ${resultText(questions, result).split('\n').join('; ')}`;
+  // What it got, exactly as answered (the model's text names options without their mark).
+  return `Got: ${answerLines(questions.map((q) => ({ id: q.id, header: q.header ?? '', question: q.question })), result.answers.answers).join('; ')}`;
 }
 
 /** The demo agent's own blocking questions carry this id prefix, so a restarted demo agent knows which to take back. */
@@ -156,8 +158,7 @@ export async function startDemoAgent(opts: DemoAgentOptions): Promise<DemoAgent>
     await inRun(message.sessionKey, async (runId) => {
       let text = 'Thanks — got your reply.';
       if (question?.status === 'answered' && question.answers && Object.keys(question.answers).length) {
-        const got = resultText(question.questions, { status: 'answered', answers: { answers: question.answers } });
-        text = `Thanks — ${got.split('\n').join('; ')}`;
+        text = `Thanks — ${answerLines(question.questions, question.answers).join('; ')}`;
       }
       await agent.say(runId, text);
       return 'end_turn';

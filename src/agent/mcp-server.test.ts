@@ -68,7 +68,7 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
     expect(result.structuredContent).toEqual(expected);
     const [json, text] = result.content as TextContent[];
     expect(JSON.parse(json.text)).toEqual(expected);
-    expect(text.text).toBe('Deploy: Staging (Recommended)');
+    expect(text.text).toBe('Deploy: Staging');
   });
 
   it('[T2] a skip comes back as no_answer with the continue-on-your-own text', async () => {
@@ -94,10 +94,9 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
     expect(text.text).toContain('questions[0].id: id must be snake_case');
     expect(text.text).toContain('questions[0].options[1].label: must not be an authored "Other" option');
     expect(text.text).toContain('timeoutSeconds: timeoutSeconds must be an integer');
-    expect(JSON.parse(json.text).error).toMatchObject({
-      code: 'INVALID_REQUEST',
-      problems: [{ path: 'questions[0].id' }, { path: 'questions[0].options[1].label' }, { path: 'timeoutSeconds' }],
-    });
+    const fields = [{ path: 'questions[0].id' }, { path: 'questions[0].options[1].label' }, { path: 'timeoutSeconds' }];
+    // The protocol's shape (Q2: `details` lists `{path, problem}`), and the same list as `problems`.
+    expect(JSON.parse(json.text).error).toMatchObject({ code: 'INVALID_REQUEST', details: fields, problems: fields });
     const { questions } = await t.operator.request('question.list', { status: 'pending' });
     expect(questions).toHaveLength(0);
   });
@@ -178,6 +177,31 @@ describe('askdock mcp lifecycle', () => {
       expect((result.content as TextContent[])[0].text).toMatch(/UNAVAILABLE.*cannot reach the gateway/);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('askdock mcp for an identity denied ask_user', { timeout: 90_000 }, () => {
+  it('[RU1][A5] a call anyway is refused as FORBIDDEN with details.reason "denied", and nothing is asked', async () => {
+    const t = await startTestGateway({
+      config: {
+        identities: [
+          { id: 'operator', token: 'mcp-deny-operator-token-0123456789', role: 'operator', scopes: ['operator.admin'] },
+          { id: 'agent', token: 'mcp-deny-agent-token-0123456789ab', role: 'agent', scopes: ['agent.run'], deny: ['ask_user'] },
+        ],
+      },
+    });
+    const mcp = await startMcp(t);
+    try {
+      const result = await mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+      expect(result.isError).toBe(true);
+      const [, json] = result.content as TextContent[];
+      expect(JSON.parse(json.text).error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'denied' } });
+      const { questions } = await t.operator.request('question.list', {});
+      expect(questions).toHaveLength(0);
+    } finally {
+      await mcp.client.close();
+      await t.close();
     }
   });
 });

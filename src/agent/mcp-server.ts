@@ -54,7 +54,8 @@ export const ASK_USER_TOOL = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 };
 
-function errorResult(text: string, structured: { code: string; message: string; problems?: FieldProblem[] }): CallToolResult {
+/** The error as JSON: the protocol's `{code, message, details}` (Q2, RU1), and for bad input the same list as `problems`. */
+function errorResult(text: string, structured: { code: string; message: string; details?: unknown; problems?: FieldProblem[] }): CallToolResult {
   return {
     isError: true,
     content: [
@@ -70,6 +71,7 @@ export function invalidCallResult(problems: FieldProblem[], tool = ASK_USER_TOOL
   return errorResult(`${tool} was called with invalid arguments. Fix every field listed and call it again:\n${lines.join('\n')}`, {
     code: 'INVALID_REQUEST',
     message: `invalid ${tool} call`,
+    details: problems,
     problems,
   });
 }
@@ -77,7 +79,12 @@ export function invalidCallResult(problems: FieldProblem[], tool = ASK_USER_TOOL
 function gatewayErrorResult(err: unknown, tool = ASK_USER_TOOL_NAME): CallToolResult {
   const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err));
   const problems = Array.isArray(e.details) ? (e.details as FieldProblem[]) : undefined;
-  return errorResult(`${tool} failed (${e.code}): ${e.message}`, { code: e.code, message: e.message, ...(problems ? { problems } : {}) });
+  return errorResult(`${tool} failed (${e.code}): ${e.message}`, {
+    code: e.code,
+    message: e.message,
+    ...(e.details !== undefined ? { details: e.details } : {}),
+    ...(problems ? { problems } : {}),
+  });
 }
 
 export function answeredResult(questions: Parameters<typeof resultText>[0], result: AskUserResult): CallToolResult {
@@ -163,6 +170,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       return errorResult(`identity "${agent.identity}" may not ask the user: the gateway config denies ask_user`, {
         code: 'FORBIDDEN',
         message: 'ask_user is denied for this identity',
+        details: { reason: 'denied' },
       });
     return null;
   }

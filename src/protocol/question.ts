@@ -22,6 +22,30 @@ export const QuestionOption = z.object({
 });
 export type QuestionOption = z.infer<typeof QuestionOption>;
 
+/**
+ * 2..4 options (Q2). Every option is checked whatever the count (a length check on the array would stop zod before
+ * the items when there are too many), so one answer names every fault (T3): the options' own problems, then the count.
+ */
+const OptionList = z
+  .array(z.unknown(), { error: 'options must be an array' })
+  .transform((raw, ctx) => {
+    let failed = false;
+    const options: QuestionOption[] = [];
+    raw.forEach((input, i) => {
+      const parsed = QuestionOption.safeParse(input);
+      if (parsed.success) options.push(parsed.data);
+      else {
+        failed = true;
+        for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [i, ...(issue.path as (string | number)[])], message: issue.message, input });
+      }
+    });
+    if (raw.length < 2 || raw.length > 4) {
+      failed = true;
+      ctx.addIssue({ code: 'custom', path: [], message: 'options must have 2 to 4 entries', input: raw });
+    }
+    return failed ? z.NEVER : options;
+  }) as unknown as z.ZodType<QuestionOption[], z.input<typeof QuestionOption>[]>;
+
 /** Q2/U16: a page where the person finishes a step before answering ("Open link"). */
 export const QuestionUrl = z
   .string({ error: 'url must be a string' })
@@ -40,10 +64,7 @@ export const QuestionItem = z.object({
     .transform((s) => cutCodePoints(s.trim(), HEADER_MAX))
     .pipe(z.string().min(1, { error: 'header must not be blank' })),
   question: trimmed(1, QUESTION_TEXT_MAX, 'question'),
-  options: z
-    .array(QuestionOption, { error: 'options must be an array' })
-    .min(2, { error: 'options must have 2 to 4 entries' })
-    .max(4, { error: 'options must have 2 to 4 entries' }),
+  options: OptionList,
   multiSelect: z
     .boolean({ error: 'multiSelect must be a boolean' })
     .optional()
