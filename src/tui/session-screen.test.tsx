@@ -52,6 +52,27 @@ describe('the session screen', () => {
     expect(h.quits).toBe(1);
   });
 
+  it('[V1] /sessions with more sessions than fit: the list scrolls with the cursor, and Enter opens the row it shows', async () => {
+    h = await startTui();
+    for (let i = 1; i <= 19; i++) await h.admin.call('sessions.create', { title: `Extra ${String(i).padStart(2, '0')}` });
+    const tui = h;
+    await expect.poll(() => tui.store.getState().sessions.length).toBe(20);
+    await h.type('/sessions');
+    await h.press(KEY.enter);
+    await h.waitFor('↑↓ move · Enter open · Esc back');
+    // The cursor starts on the open session, the oldest and the 20th row: the list shows it, with 5 above.
+    expect(h.screen()).toMatch(/› Deploys \(open\)/);
+    expect(h.screen()).toContain('↑ 5 more');
+    // Down from the last row wraps to the first, the newest: the list scrolls back up to show it.
+    await h.press(KEY.down);
+    await h.waitFor(/› Extra 19/);
+    expect(h.screen()).toContain('↓ 5 more');
+    expect(h.screen()).not.toContain('Deploys (open)');
+    await h.press(KEY.enter);
+    await h.waitFor('askdock · Extra 19');
+    expect(h.store.getState().sessionKey).not.toBe(h.sessionKey);
+  });
+
   it('[V1] a line and its Enter in one burst (a paste, tmux send-keys) leave the composer empty for the next one', async () => {
     h = await startTui();
     await h.type('first line\r');

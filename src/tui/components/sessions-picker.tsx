@@ -4,6 +4,15 @@ import type { Session } from '../../protocol/index.ts';
 
 type Props = { sessions: Session[]; openKey: string | null; onPick: (key: string) => void; onCancel: () => void };
 
+/** Rows shown at once; the list scrolls to keep the cursor's row among them. */
+export const PICKER_ROWS = 15;
+
+/** The first row shown: the window follows the cursor, which sits on its last row when moving down past it. */
+export function pickerWindowStart(cursor: number, count: number, size = PICKER_ROWS): number {
+  if (count <= size) return 0;
+  return Math.min(Math.max(0, cursor - size + 1), count - size);
+}
+
 /** V1 `/sessions`: newest first, ↑/↓ and Enter; Esc goes back. */
 export function SessionsPicker({ sessions, openKey, onPick, onCancel }: Props) {
   const rows = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs));
@@ -21,18 +30,24 @@ export function SessionsPicker({ sessions, openKey, onPick, onCancel }: Props) {
     if (key.downArrow) return setCursor((at.current + 1) % n);
     if (key.return && rows[at.current]) return onPick(rows[at.current].key);
   });
+  const start = pickerWindowStart(cursor, rows.length);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>Sessions</Text>
       {rows.length === 0 ? <Text dimColor>No sessions yet: /new starts one</Text> : null}
-      {rows.slice(0, 15).map((s, i) => (
-        <Text key={s.key}>
-          <Text color="cyan">{i === cursor ? '› ' : '  '}</Text>
-          <Text bold={i === cursor}>{s.title || s.key}</Text>
-          {s.key === openKey ? <Text dimColor> (open)</Text> : null}
-          {s.pendingQuestions > 0 ? <Text color="yellow"> · {s.pendingQuestions} pending</Text> : null}
-        </Text>
-      ))}
+      {start > 0 ? <Text dimColor>  ↑ {start} more</Text> : null}
+      {rows.slice(start, start + PICKER_ROWS).map((s, j) => {
+        const i = start + j;
+        return (
+          <Text key={s.key}>
+            <Text color="cyan">{i === cursor ? '› ' : '  '}</Text>
+            <Text bold={i === cursor}>{s.title || s.key}</Text>
+            {s.key === openKey ? <Text dimColor> (open)</Text> : null}
+            {s.pendingQuestions > 0 ? <Text color="yellow"> · {s.pendingQuestions} pending</Text> : null}
+          </Text>
+        );
+      })}
+      {start + PICKER_ROWS < rows.length ? <Text dimColor>  ↓ {rows.length - start - PICKER_ROWS} more</Text> : null}
       <Text dimColor>↑↓ move · Enter open · Esc back</Text>
     </Box>
   );

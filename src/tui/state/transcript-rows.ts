@@ -17,8 +17,10 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
   }
   for (const q of Object.values(s.questions)) {
     if (q.sessionKey !== s.sessionKey || q.status === 'pending') continue;
-    // Seen pending here and answered by someone else: "Answered elsewhere".
-    const ours = s.mine[q.id] === true || !s.seenPending[q.id];
+    // Answered here: by this process, or (ended before it saw the question, e.g. before a restart) from a terminal of
+    // this identity. Anything else, the Control UI, a channel, another identity, is "Answered elsewhere".
+    const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;
+    const ours = s.mine[q.id] === true || (!s.seenPending[q.id] && fromHere);
     const text = resolvedNotice(q, ours);
     if (text) rows.push({ key: `q:${q.id}`, who: 'notice', text, ok: text.startsWith('✓'), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
   }

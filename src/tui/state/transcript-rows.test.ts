@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import { transcriptRows } from './transcript-rows.ts';
+
+const record = (id: string, resolvedBy: QuestionRecord['resolvedBy']): QuestionRecord => ({
+  id,
+  sessionKey: 's1',
+  askedBy: 'agent',
+  mode: 'blocking',
+  questions: [{ id: 'color', header: 'Color', question: 'Which?', options: [{ label: 'Blue (Recommended)' }, { label: 'Red' }] }],
+  createdAtMs: 1,
+  expiresAtMs: null,
+  status: 'answered',
+  answers: { color: ['Blue (Recommended)'] },
+  ...(resolvedBy ? { resolvedBy } : {}),
+});
+
+const base = { sessionKey: 's1', messages: {}, endedAtMs: {}, mine: {}, seenPending: {}, identity: 'operator' };
+
+describe('the TUI transcript notices (V5)', () => {
+  it('[V5] a question that ended before this process saw it reads `Answered elsewhere` unless a terminal of this identity answered it', () => {
+    const questions = {
+      ui: record('ui', { identity: 'operator', surface: 'ui', atMs: 2 }),
+      other: record('other', { identity: 'someone', surface: 'tui', atMs: 3 }),
+      tui: record('tui', { identity: 'operator', surface: 'tui', atMs: 4 }),
+    };
+    const rows = transcriptRows({ ...base, questions });
+    expect(rows.map((r) => [r.key, r.text])).toEqual([
+      ['q:ui', 'Answered elsewhere'],
+      ['q:other', 'Answered elsewhere'],
+      ['q:tui', '✓ Color: Blue'],
+    ]);
+  });
+
+  it('[V5] seen pending here: answered by this process is ✓, by anyone else `Answered elsewhere`', () => {
+    const questions = { a: record('a', { identity: 'operator', surface: 'tui', atMs: 2 }), b: record('b', { identity: 'operator', surface: 'tui', atMs: 3 }) };
+    const rows = transcriptRows({ ...base, questions, seenPending: { a: true, b: true }, mine: { a: true } });
+    expect(rows.map((r) => r.text)).toEqual(['✓ Color: Blue', 'Answered elsewhere']);
+  });
+});
