@@ -23,6 +23,21 @@ function estimateRow(entry: TranscriptEntry | undefined): number {
   return height;
 }
 
+/**
+ * Whether the reader follows the conversation's end after a scroll event. Near the end, they follow again. Away from
+ * it, they stop following only by moving up: a scroll event is read at the next frame, and the log may have shrunk
+ * meanwhile (the dock opened above the composer in the same frame as a new message's scroll to the end), which leaves
+ * the end out of view but was no move of theirs.
+ */
+export function followsAfterScroll(
+  following: boolean,
+  lastTop: number,
+  el: Pick<HTMLElement, 'scrollTop' | 'scrollHeight' | 'clientHeight'>,
+): boolean {
+  if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) return true;
+  return el.scrollTop < lastTop ? false : following;
+}
+
 const renderedIndexes = (range: Range): number[] =>
   range.count <= RENDER_ALL_UP_TO ? Array.from({ length: range.count }, (_, i) => i) : defaultRangeExtractor(range);
 
@@ -60,9 +75,12 @@ export function useTranscriptVirtualizer(
   }, [listRef, scrollMargin, header]);
 
   const following = useRef(true);
+  const lastTop = useRef(0);
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
-    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX;
+    if (!el) return;
+    following.current = followsAfterScroll(following.current, lastTop.current, el);
+    lastTop.current = el.scrollTop;
   }, [scrollRef]);
 
   useLayoutEffect(() => {
