@@ -191,6 +191,25 @@ describe('GatewayClient and RATE_LIMITED', () => {
     }
   });
 
+  it('[P7][U11] "reconnect now" starts the backoff over: a failed try right after it waits the first step, not the grown one', async () => {
+    const c = createNodeClient({ url: 'ws://127.0.0.1:9/ws', token: 'operator-token-0123456789ab', client: { name: 'test', mode: 'ui' }, backoff: { initialMs: 200, maxMs: 60_000 } });
+    clients.push(c);
+    c.start().catch(() => undefined);
+    await expect.poll(() => c.state.attempt, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    // The next retry scheduled after "reconnect now": the try made at once fails too (nothing listens there).
+    const next = new Promise<{ attempt: number; waitMs: number }>((done) => {
+      const off = c.onState((s) => {
+        if (s.nextAttemptAtMs === undefined) return;
+        off();
+        done({ attempt: s.attempt, waitMs: s.nextAttemptAtMs - Date.now() });
+      });
+    });
+    c.reconnectNow();
+    const { attempt, waitMs } = await next;
+    expect(attempt).toBe(1);
+    expect(waitMs).toBeLessThanOrEqual(200);
+  });
+
   it('[D4] reads several URLs from one comma-separated string', () => {
     expect(gatewayUrls('ws://a:7420, ws://b:7420,')).toEqual(['ws://a:7420', 'ws://b:7420']);
     expect(() => gatewayUrls(' , ')).toThrow(/at least one gateway URL/);

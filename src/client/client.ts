@@ -137,10 +137,15 @@ export class GatewayClient {
     this.abandon?.(CloseCode.tickTimeout, 'dropped');
   }
 
-  /** Skips the backoff wait and tries now (the browser came back online). */
+  /**
+   * Skips the backoff wait and tries now (the browser came back online). The backoff starts over: the attempts that
+   * failed while the network was gone say nothing of the gateway, and should this one fail too (the network not quite
+   * back yet), the next comes after the first step (1 s), not after the wait those failures grew to.
+   */
   reconnectNow(): void {
     if (this.stopped || this._state.status === 'connected') return;
     clearTimeout(this.retryTimer);
+    this._state = { ...this._state, attempt: 0 };
     this.open();
   }
 
