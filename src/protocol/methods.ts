@@ -194,12 +194,14 @@ export const methods = {
   'question.get': {
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
-    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
   },
   'question.list': {
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
-    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+    // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
   },
   'secret.request': {
     params: SecretRequestParams,
