@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 
 /** Sockets carrying only events released per loop iteration; the rest wait, corked, and gather more frames. */
-export const EVENT_SOCKETS_PER_RELEASE = Number(process.env.ESPR ?? 16);
+export const EVENT_SOCKETS_PER_RELEASE = 16;
 
 /**
  * The end of one event-loop turn, in two steps queued together so they run back to back in the turn's check phase:
