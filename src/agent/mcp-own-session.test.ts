@@ -53,6 +53,23 @@ async function askThroughMcp(g: Awaited<ReturnType<typeof gatewayOn>>, clientNam
   }
 }
 
+/** Asks for a secret through `askdock mcp` as `clientName` in `cwd`, skips it, returns the request's session. */
+async function secretThroughMcp(g: Awaited<ReturnType<typeof gatewayOn>>, clientName: string, cwd: string): Promise<string | undefined> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--url', g.gw.wsUrl, '--token', g.agentToken], cwd, stderr: 'ignore' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const requested = nextEvent(g.operator, 'secret.requested', () => true, 30_000);
+    const call = client.callTool({ name: 'request_secret', arguments: { name: 'DEPLOY_KEY', description: 'To deploy' } });
+    const { request } = await requested;
+    await g.operator.request('secret.provide', { id: request.id, skip: true });
+    expect((await call).structuredContent).toEqual({ status: 'skipped', name: 'DEPLOY_KEY' });
+    return request.sessionKey;
+  } finally {
+    await client.close();
+  }
+}
+
 describe('askdock mcp asks in a session of its own', () => {
   it('[T6] one session per MCP client and folder, titled "<client name> · <folder>", the same one after a restart', { timeout: 120_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'askdock-t6-'));
@@ -72,6 +89,8 @@ describe('askdock mcp asks in a session of its own', () => {
 
     g = await gatewayOn(dbPath);
     expect(await askThroughMcp(g, 'Claude Code', project)).toBe(first);
+    // A secret asked through the same client and folder docks in that session too (W4 beside T6).
+    expect(await secretThroughMcp(g, 'Claude Code', project)).toBe(first);
     const other = await askThroughMcp(g, 'Codex', project);
     expect(other).not.toBe(first);
     const titles = (await g.operator.request('sessions.list', {})).sessions.map((s) => s.title).sort();

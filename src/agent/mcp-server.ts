@@ -245,10 +245,9 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     signal.addEventListener('abort', onAbort, { once: true });
     inflight.add(controller);
     try {
-      const result = await agent.requestSecret(checked.value, {
-        signal: controller.signal,
-        ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
-      });
+      // T6: the masked prompt docks in the same conversation as this server's questions.
+      const sessionKey = await sessionForAsk();
+      const result = await agent.requestSecret(checked.value, { signal: controller.signal, sessionKey });
       const structured = { ...result, ...(result.status === 'stored' ? { command: secretCommand(result.name) } : {}) };
       return { content: [{ type: 'text', text: secretResultText(result) }], structuredContent: structured };
     } catch (err) {
