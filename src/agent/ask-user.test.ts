@@ -313,7 +313,7 @@ describe('tool schema and description', () => {
     expect(item.properties!.id.pattern).toBe('^[a-z][a-z0-9_]*$');
     expect(item.properties!.options).toMatchObject({ minItems: 2, maxItems: 4 });
     expect(item.properties!.options.items).toMatchObject({ required: ['label'], additionalProperties: false });
-    expect(s.properties!.timeoutSeconds).toEqual({ type: 'integer', description: expect.stringContaining('default 900') });
+    expect(s.properties!.timeoutSeconds).toEqual({ type: 'integer', default: 900, description: expect.stringContaining('default 900') });
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 

@@ -107,7 +107,7 @@ const AskUserInputShape = z.strictObject({
   timeoutSeconds: z
     .int()
     .describe(`How long to wait for the user, in seconds: default ${DEFAULT_TIMEOUT_SECONDS}, clamped to ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS}.`)
-    .optional(),
+    .default(DEFAULT_TIMEOUT_SECONDS),
 });
 
 /** The tool's parameters as plain JSON Schema, for LLM tool calling and the MCP `inputSchema` (no `$schema`: older MCP clients read draft-07). */

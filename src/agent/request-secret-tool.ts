@@ -20,7 +20,7 @@ export const REQUEST_SECRET_INPUT_SCHEMA = {
       description: 'The secret\'s name, as an environment variable would spell it, e.g. OPENAI_API_KEY.',
     },
     description: { type: 'string', minLength: 1, maxLength: 1000, description: 'One sentence telling the user what it is for.' },
-    timeoutSeconds: { type: 'integer', minimum: 30, maximum: 3600, description: 'How long to wait (default 900).' },
+    timeoutSeconds: { type: 'integer', default: 900, description: 'How long to wait for the user, in seconds: default 900, clamped to 30..3600.' },
   },
   required: ['name', 'description'],
   additionalProperties: false,
