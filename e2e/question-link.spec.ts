@@ -151,14 +151,14 @@ test.describe('question link page', () => {
     }
   });
 
-  test('[U11][U7] a question answered elsewhere says "Question not available" with its outcome, and stays so', async ({ page, context, openApp, gateway }) => {
+  test('[U11][U7] a question answered elsewhere says "Question no longer available" with its outcome, and stays so', async ({ page, context, openApp, gateway }) => {
     const asked = await ask(gateway);
     try {
       await openApp(page, `/q/${asked.id}`);
       await environment(page).getByRole('textbox', { name: 'Other' }).fill('a draft that will never be sent');
       await asked.operator.request('question.resolve', { id: asked.id, answers: { env: ['Staging (Recommended)'], notify: ['Pager'] }, surface: 'cli' });
 
-      const heading = page.getByRole('heading', { name: 'Question not available' });
+      const heading = page.getByRole('heading', { name: 'Question no longer available' });
       await expect(heading).toBeVisible();
       const summary = page.getByRole('region', { name: 'Question answered elsewhere' });
       await expect(summary).toContainText('Where should I deploy?');
@@ -184,7 +184,7 @@ test.describe('question link page', () => {
       await openApp(page, `/q/${asked.id}`);
       await expect(environment(page)).toBeVisible();
       asked.abort.abort();
-      await expect(page.getByRole('heading', { name: 'Question not available' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Question no longer available' })).toBeVisible();
       await expect(page.getByRole('region', { name: 'Question cancelled' })).toContainText('Where should I deploy?');
     } finally {
       done(asked);

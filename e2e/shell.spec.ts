@@ -107,7 +107,7 @@ test.describe('Control UI shell', () => {
 
   test('[U11] a question link to a question that does not exist says so', async ({ page, openApp }) => {
     await openApp(page, '/q/no-such-question');
-    await expect(page.getByRole('heading', { name: 'Question not available' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Question no longer available' })).toBeVisible();
     await expect(page).toHaveURL(/\/q\/no-such-question$/);
   });
 

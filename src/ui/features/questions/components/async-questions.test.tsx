@@ -73,6 +73,30 @@ describe('async questions in the dock', () => {
     expect(message).toHaveValue('2');
   });
 
+  it('[U3][U8] with focus on a session link (not a text field), the number keys pick too; in a menu they do not', async () => {
+    const user = userEvent.setup();
+    const { render } = setup([lunchRecord()]);
+    render(<Page />);
+    const link = document.createElement('a');
+    link.href = '/s/s2';
+    link.textContent = 'Other session';
+    document.body.append(link);
+    link.focus();
+    expect(link).toHaveFocus();
+    await user.keyboard('1');
+    link.remove();
+    expect(within(dock()!).getByRole('radio', { name: /^Pizza/ })).toBeChecked();
+    const menu = document.createElement('div');
+    menu.setAttribute('role', 'menu');
+    const item = document.createElement('button');
+    menu.append(item);
+    document.body.append(menu);
+    item.focus();
+    await user.keyboard('2');
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).not.toBeChecked();
+    menu.remove();
+  });
+
   it('[U9][Q9] Submit sends an ordinary chat message through the outbox (Q9 text, replyTo), never question.resolve', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([lunchRecord()]);
@@ -157,6 +181,18 @@ describe('async questions in the dock', () => {
     expect(summary('No longer pending')).toBeInTheDocument();
   });
 
+  it('[U8][Q10] a reminder retiring while focus is on its own choice leaves the dock; Answer reopens it with that choice', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([lunchRecord()], fakeClient('operator', 'offline'));
+    render(<Page />);
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).toHaveFocus();
+    act(() => client.emit('question.retired', { id: 'q-lunch', sessionKey: 's1', retiredAtMs: Date.now() }));
+    await waitFor(() => expect(dock()).toBeNull());
+    await user.click(within(summary('No longer pending')).getByRole('button', { name: 'Answer' }));
+    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).toBeChecked();
+  });
+
   it('[U8][U9] an answer discarded after its question retired gives the draft back to the summary, whose Answer reopens it', async () => {
     const user = userEvent.setup();
     const { client, outbox, render } = setup([lunchRecord()], fakeClient('operator', 'offline'));
@@ -197,23 +233,6 @@ describe('async questions in the dock', () => {
     setup([lunchRecord()]).render(<Page />);
     expect(within(summary('Skipped')).queryByRole('button', { name: 'Undo' })).toBeNull();
     expect(dock()).toBeNull();
-  });
-
-  it('[Q10][U8] a reminder retiring while focus is in it stays docked; otherwise it leaves for the transcript', async () => {
-    const user = userEvent.setup();
-    const { client, render } = setup([lunchRecord(), lunchRecord({ id: 'q-other', createdAtMs: Date.now() + 9 })]);
-    render(<Page />);
-    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
-    const retire = (id: string) => act(() => client.emit('question.retired', { id, sessionKey: 's1', retiredAtMs: Date.now() }));
-    retire('q-lunch');
-    expect(within(dock()!).getByRole('radio', { name: 'Sushi' })).toBeChecked();
-    expect(within(dock()!).getByText('1/2')).toBeInTheDocument();
-
-    // Focus in the composer: the other reminder leaves the dock when it retires.
-    screen.getByRole('textbox', { name: 'Message' }).focus();
-    retire('q-other');
-    await waitFor(() => expect(within(dock()!).queryByText('1/2')).toBeNull());
-    expect(within(log()).getAllByRole('group', { name: 'Question no longer pending' })).toHaveLength(2);
   });
 
   it('[U9] confirmed stays confirmed after reload: an answered record with its reply shows the saved reply, whole when ambiguous', () => {

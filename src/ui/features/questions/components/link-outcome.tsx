@@ -45,7 +45,7 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
   const answered = record.status === 'answered';
   return (
     <LinkNotice
-      title={ours ? (answered ? 'Answer sent' : 'Skipped') : 'Question not available'}
+      title={ours ? (answered ? 'Answer sent' : 'Skipped') : 'Question no longer available'}
       text={ours ? (answered ? 'Thanks: the agent has your answer.' : 'The agent continues on its own judgment.') : WHY[outcome]}
       done={ours && answered}
     >

@@ -42,15 +42,16 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   const requests =
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
     NONE;
-  // W4: a secret request of this session (or sessionless) docks as a masked prompt, the oldest first.
+  // W4: a secret request of this session docks as a masked prompt, the oldest first; a sessionless one in the Inbox (U15).
   const secret = (
-    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => r.sessionKey === undefined || r.sessionKey === sessionKey), [sessionKey])) ??
+    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ??
     NO_SECRETS
   )[0];
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);
-  const expanded = current !== undefined && !dock.collapsed;
+  // One panel at a time: a pending secret request comes first, and a question waits behind its slim bar meanwhile.
+  const expanded = current !== undefined && !dock.collapsed && !secret;
   const regionRef = useRef<HTMLElement>(null);
   const composerRef = useRef<HTMLDivElement>(null);
   const focusWasInside = useRef(false);
@@ -61,7 +62,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
     if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
   });
   const shownId = expanded ? current.id : null;
-  useReminderEvents(sessionKey, regionRef, shownId);
+  useReminderEvents(sessionKey);
   useEffect(() => {
     // The shown request was answered elsewhere or ended under the user's focus: keep focus in a sensible place.
     const active = document.activeElement;

@@ -74,7 +74,7 @@ describe('QuestionLinkPage', () => {
     expect(await screen.findByRole('group', { name: 'Environment' })).toBeInTheDocument();
     cleanup();
     setup([], clientWith(() => new AskdockError('QUESTION_NOT_FOUND', 'no such question'))).render(<QuestionLinkPage id="q-gone" />);
-    expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Question no longer available' })).toBeInTheDocument();
   });
 
   it('[U7][Q8] the record lives in the one questions cache: its event ends the page in place', async () => {
@@ -83,7 +83,7 @@ describe('QuestionLinkPage', () => {
     await screen.findByRole('group', { name: 'Environment' });
     expect(queryClient.getQueryData<QuestionRecord[]>(['questions'])?.map((r) => r.id)).toEqual(['q-deploy']);
     client.emit('question.resolved', { id: 'q-deploy', status: 'cancelled', reason: 'run-ended' });
-    expect(await screen.findByRole('heading', { name: 'Question not available' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Question no longer available' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Question cancelled' })).toHaveTextContent('Where should I deploy?');
   });
 });

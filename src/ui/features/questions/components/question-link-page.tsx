@@ -29,7 +29,7 @@ function QuestionLinkCard({ id }: { id: string }) {
     if (ended) draftActions().draftDiscarded(id);
   }, [ended, id]);
 
-  if (gone) return <LinkNotice title="Question not available" text="This question no longer exists, or this sign-in cannot see it." />;
+  if (gone) return <LinkNotice title="Question no longer available" text="This question no longer exists, or this sign-in cannot see it." />;
   if (record && record.status !== 'pending') return <LinkOutcome record={record} />;
   if (record) return <PendingQuestion record={record} refreshError={error} retrying={fetching} onRetry={retry} />;
   if (error && !fetching)

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { commands, dispatchKey, type CommandContext } from '../commands.ts';
+import { commands, dispatchKey, isTextField, type CommandContext } from '../commands.ts';
 import { useAnswerForm } from '../hooks/use-answer-form.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { draftActions, useDraftStep } from '../stores/drafts.ts';
@@ -84,9 +84,13 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
   );
 });
 
+/** Widgets whose keys (typeahead, a dialog's own) a digit belongs to, wherever they sit on the page. */
+const KEYED_WIDGETS = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], [role="combobox"], [role="tree"], [role="grid"]';
+
 /**
- * U3 with focus nowhere (on the page itself): the number keys still pick, since an async question docks without taking
- * focus (U8). Focus anywhere else (a text field, the log, a link) keeps its own keys; the panel handles its own.
+ * U3 with focus outside the panel: the number keys pick whenever focus is not in a text field (on the page itself,
+ * the log, a session link), since an async question docks without taking focus (U8). Text fields and widgets with
+ * keys of their own keep them; the panel handles its own (and marks them handled).
  */
 function usePickKeysFromPage(ctx: CommandContext) {
   const latest = useRef(ctx);
@@ -95,7 +99,7 @@ function usePickKeysFromPage(ctx: CommandContext) {
     const onKey = (e: KeyboardEvent) => {
       // Safari ends a composition with keyCode 229 after isComposing is already false (as the panel's own keys check).
       if (e.defaultPrevented || e.isComposing || e.keyCode === 229) return;
-      if (e.target !== document.body && e.target !== document.documentElement) return;
+      if (isTextField(e.target) || (e.target instanceof Element && e.target.closest(KEYED_WIDGETS))) return;
       if (!commands.pick.keyTest?.(e) || !commands.pick.enabled(latest.current)) return;
       e.preventDefault();
       commands.pick.run(latest.current, e);

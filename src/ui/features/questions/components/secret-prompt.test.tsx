@@ -77,6 +77,26 @@ describe('SecretPrompt', () => {
     await waitFor(() => expect(screen.queryByLabelText('Secret value')).toBeNull());
   });
 
+  it('[W4][U12] a secret request and a question pending together: the secret first, the question behind its bar; one Submit, one Skip', async () => {
+    const user = userEvent.setup();
+    renderWithSecret([secretRecord()], [deployRecord()]);
+    const dock = screen.getByRole('region', { name: 'Questions' });
+    expect(within(dock).getByLabelText('Secret value')).toBeInTheDocument();
+    expect(within(dock).getAllByRole('button', { name: 'Submit' })).toHaveLength(1);
+    expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
+    expect(within(dock).queryByRole('radio')).toBeNull();
+    expect(within(dock).getByRole('button', { name: 'Expand questions' })).toBeInTheDocument();
+    await user.click(within(dock).getByRole('button', { name: 'Skip' }));
+    await waitFor(() => expect(within(dock).queryByLabelText('Secret value')).toBeNull());
+    expect(await within(dock).findByRole('radio', { name: /^Staging/ })).toBeInTheDocument();
+    expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
+  });
+
+  it('[W4][U15] a sessionless secret request docks in the Inbox, not in a session', () => {
+    renderWithSecret([secretRecord({ sessionKey: undefined })]);
+    expect(screen.queryByLabelText('Secret value')).toBeNull();
+  });
+
   it('[W4] another session\'s secret request does not dock here', () => {
     renderWithSecret([secretRecord({ sessionKey: 'other' })]);
     expect(screen.queryByLabelText('Secret value')).toBeNull();

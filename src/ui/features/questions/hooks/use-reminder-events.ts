@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { RefObject } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { parseAsyncAnswerText } from '../../../../answers/async-reply.ts';
-import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxDiscarded } from '../../../lib/outbox/use-outbox.ts';
 import { draftFromAnswers } from '../../../../answers/collect.ts';
@@ -16,10 +14,10 @@ function rowAnswers(record: QuestionRecord, row: OutboxRow) {
 }
 
 /**
- * Keeps async reminders where the person expects them: a discarded answer (here or in another tab) reopens its
- * draft in this session's dock (U9), and a reminder retiring while focus is inside it stays put (U8, Q10).
+ * A discarded answer (here or in another tab) reopens its draft in this session's dock (U9). A reminder that retires
+ * leaves the dock even while focus is inside it (U8, Q10): its summary offers Answer, with the draft kept.
  */
-export function useReminderEvents(sessionKey: string, regionRef: RefObject<HTMLElement | null>, shownId: string | null) {
+export function useReminderEvents(sessionKey: string) {
   const qc = useQueryClient();
 
   useOutboxDiscarded((row) => {
@@ -30,10 +28,5 @@ export function useReminderEvents(sessionKey: string, regionRef: RefObject<HTMLE
     // Only the tab where Discard was pressed moves focus; other tabs just show the draft again.
     const here = typeof document !== 'undefined' && document.hasFocus() && !document.hidden;
     dockUiActions().draftReturned(sessionKey, row.questionId, { retiredAtMs: record?.retiredAtMs, focus: here });
-  });
-
-  useGatewayEvent('question.retired', ({ id, retiredAtMs }) => {
-    const active = typeof document !== 'undefined' ? document.activeElement : null;
-    if (id === shownId && active && regionRef.current?.contains(active)) dockUiActions().reminderKept(id, retiredAtMs ?? Date.now());
   });
 }

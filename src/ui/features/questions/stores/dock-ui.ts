@@ -31,8 +31,6 @@ type Actions = {
    * and the person had not put it back over that retirement; then its summary offers Answer, with the draft kept.
    */
   draftReturned(sessionKey: string, id: string, opts: { retiredAtMs: number | undefined; focus?: boolean }): void;
-  /** A reminder that retired (at `retiredAtMs`) while being answered stays in the dock rather than vanishing under the person (U8). */
-  reminderKept(id: string, retiredAtMs: number): void;
   focusRequested(sessionKey: string, target: FocusRequest['target']): void;
   focusHandled(tick: number): void;
 };
@@ -114,8 +112,6 @@ export const useDockUiStore = create<DockUiState>()(
               const over = own(s.reopened, id) ?? 0;
               return retiredAtMs !== undefined && retiredAtMs > over ? s : reopen(s, sessionKey, id, over, focus);
             }),
-          reminderKept: (id, retiredAtMs) =>
-            set((s) => ((own(s.reopened, id) ?? -1) >= retiredAtMs ? s : { reopened: { ...s.reopened, [id]: retiredAtMs } })),
           focusRequested: (sessionKey, target) => set({ focus: focusOn(sessionKey, target) }),
           focusHandled: (tick) => set((s) => (s.focus?.tick === tick ? { focus: null } : s)),
         },
