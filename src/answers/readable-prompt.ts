@@ -48,15 +48,15 @@ export function replyHint(input: ReadableInput): string {
   return `Reply with a number, an option or your own words${skip}.`;
 }
 
-/** The whole prompt as text: numbered questions, numbered options beneath each, any link, then the reply hint. */
-export function readablePrompt(input: ReadableInput): string {
+/** The whole prompt as text: numbered questions, numbered options beneath each, any link, then the reply hint (or `hint`). */
+export function readablePrompt(input: ReadableInput, hint?: string): string {
   const items = itemsOf(input);
   const blocks = items.map((item, i) => {
     const lines = [titleLine(item, i + 1), ...optionLines(item)];
     if (item.url) lines.push(`   Open link: ${item.url}`);
     return lines.join('\n');
   });
-  return [...blocks, replyHint(items)].join('\n\n');
+  return [...blocks, hint ?? replyHint(items)].join('\n\n');
 }
 
 type Outcome = Pick<QuestionRecord, 'status' | 'answers' | 'questions'>;

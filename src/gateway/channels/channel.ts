@@ -10,8 +10,9 @@ import { canAnswerQuestion } from '../visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelOutbox } from './outbox.ts';
-import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost } from './render.ts';
-import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
+import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE } from './render.ts';
+import { splitText } from './split-text.ts';
+import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Post, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
   users: Record<string, string>;
@@ -152,6 +153,11 @@ export class Channel implements ChannelSink {
     try {
       await this.reply(identityId, sessionKey, target, m.text, idempotencyKey);
     } catch (err) {
+      // H4: resolved in the meantime (elsewhere): the reply is an ordinary message after all.
+      if (err instanceof AskdockError && err.code === 'QUESTION_ALREADY_TERMINAL') {
+        await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
+        return;
+      }
       if (!(err instanceof AskdockError) || err.code !== 'QUESTION_INVALID_ANSWER') throw err;
       // PT5: a reply that fits no rule sends nothing and says why.
       const why = describePlainTextProblems(target.questions, (err.details ?? []) as AnswerProblem[]);
@@ -207,6 +213,8 @@ export class Channel implements ChannelSink {
       const q = id ? this.core.store.getQuestion(id) : undefined;
       if (!parsed || !q || this.bindings.post(q.id)?.conversation !== p.conversation) return { notice: 'This question is not here any more.', refused: true };
       if (!hasButtons(q)) return { notice: 'Answer this question in the Control UI.', refused: true };
+      // H4: a question without a run is posted with its buttons, but only the Control UI or the TUI answers it.
+      if (q.runId === undefined) return { notice: RUNLESS_NOTICE, refused: true };
       try {
         return await this.answerByPress(identityId, q, parsed.choice, p);
       } catch (err) {
@@ -216,11 +224,13 @@ export class Channel implements ChannelSink {
   }
 
   private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
-    const resolution = { surface: this.surface, resolutionId: `${this.adapter.name}-${p.ref}-${choice}`.slice(0, 128) };
+    // A repeat of this person's own press answers as the first did (Q5); another person's press finds it resolved.
+    const resolution = { surface: this.surface, resolutionId: `${this.adapter.name}-${identityId}-${p.ref}-${choice}`.slice(0, 128) };
     if (choice === 'other') {
       // `Other…` answers nothing: it only asks for the reply, after the same A3 check an answer would get.
-      await this.caller.call(identityId, 'question.get', { id: q.id });
+      const { question } = await this.caller.call(identityId, 'question.get', { id: q.id });
       this.checkMayAnswer(identityId, q);
+      if (question.status !== 'pending') return { notice: 'This question was already resolved.', refused: true };
       this.say(p.conversation, otherPrompt(q), true);
       return {};
     }
@@ -285,8 +295,24 @@ export class Channel implements ChannelSink {
     return !!identity && canAnswerQuestion(identity, q, owner);
   }
 
+  private readonly measure = (text: string) => this.adapter.measureText?.(text) ?? text.length;
+  private parts(text: string): string[] {
+    return splitText(text, this.adapter.textLimit, this.measure);
+  }
+
+  /**
+   * Posts a prompt longer than one message allows as several, the buttons under the last (whose reference the
+   * outcome's edit replaces, H5). A retry after a failure posts only the parts not yet posted.
+   */
+  private async postInParts(conversation: string, post: Post, sent: { parts: number }): Promise<string> {
+    const parts = this.parts(post.text);
+    for (; sent.parts < parts.length - 1; sent.parts++) await this.adapter.post(conversation, { text: parts[sent.parts], buttons: [] });
+    return this.adapter.post(conversation, { ...post, text: parts[parts.length - 1] });
+  }
+
   /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
   private sync(questionId: string): void {
+    const sent = { parts: 0 };
     this.outbox.enqueue(`question ${questionId}`, async () => {
       const q = this.core.store.getQuestion(questionId);
       if (!q?.sessionKey) return;
@@ -296,20 +322,25 @@ export class Channel implements ChannelSink {
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
-        const ref = await this.adapter.post(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name));
+        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name), sent);
         this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
-        await this.adapter.edit(conversation, posted.ref, outcomePost(q));
+        await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));
         this.bindings.savePost(q.id, { ...posted, outcomeShown: true });
       }
     });
   }
 
+  /** H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none). */
   private say(conversation: string, text: string, forceReply = false): void {
-    this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
-      this.checkLease();
-      await this.adapter.post(conversation, { text, buttons: [], ...(forceReply ? { forceReply: true } : {}) });
-    });
+    const parts = this.parts(text);
+    parts.forEach((part, i) =>
+      this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
+        this.checkLease();
+        const last = i === parts.length - 1;
+        await this.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
+      }),
+    );
   }
 
   /** After a restart: every pending question of a bound session is posted, every resolved one shows its outcome. */

@@ -14,6 +14,9 @@ const BUTTONS: Record<string, string[]> = {
   discord: ['Staging', 'Production', 'Skip'],
 };
 
+/** How much text one message may carry on each platform (Slack's counted after its escaping; none here). */
+const LIMIT: Record<string, number> = { telegram: 4096, slack: 3000, discord: 2000 };
+
 const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
 
 describe.each(drivers.map((make) => [make().name, make] as const))('%s channel', (name, make) => {
@@ -115,15 +118,59 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(driver.messages().find((m) => m.ref === prompt.ref)?.buttons).toEqual(BUTTONS[name]);
   });
 
-  it('[H4] a question without a run is posted without buttons and a reply stays an ordinary message', async () => {
+  it('[H3][H4] a question without a run is posted with its buttons and a notice; a press or a reply answers nothing', async () => {
     const key = await w.sessionFromFirstMessage('hello');
     const id = await w.ask(key, [deploy], { noRun: true });
     const prompt = await posted('the question', (m) => m.text.includes('Where should it deploy?'));
-    expect(prompt.buttons).toEqual([]);
-    expect(prompt.text).toContain('only be answered in the Control UI');
+    expect(prompt.buttons).toEqual(BUTTONS[name]);
+    expect(prompt.text).toContain('This question can only be answered in the Control UI or the TUI.');
+    expect(prompt.text).not.toContain('Or reply with your own words');
+    await driver.press(driver.ids.alice, prompt, 'Staging');
     await driver.userSays(driver.ids.alice, 'Staging');
     await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'Staging'), 'the ordinary message');
     expect((await w.question(id)).status).toBe('pending');
+  });
+
+  it('[H2][H3][H5] a prompt or a reply longer than one message allows goes in parts within the limit, nothing lost; the outcome edits the last', async () => {
+    const key = await w.sessionFromFirstMessage('plan');
+    const long = (n: number, what: string) =>
+      ({ id: `q${n}`, header: `Part ${n}`, question: `${what} ${'and then some more words '.repeat(38)}?`.slice(0, 1000),
+         options: ['Alpha', 'Beta', 'Gamma', 'Delta'].map((label) => ({ label, description: `${label} ${'x'.repeat(180)}` })) });
+    const id = await w.ask(key, [long(1, 'First'), long(2, 'Second'), long(3, 'Third')]);
+    const parts = await until(() => {
+      const ms = driver.messages().filter((m) => /Part [123]|Reply with one line/.test(m.text));
+      return ms.some((m) => m.text.includes('Reply with one line per question')) ? ms : undefined;
+    }, 'every part of the prompt');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const m of parts) expect(m.text.length, 'a part within the platform limit').toBeLessThanOrEqual(LIMIT[name]);
+    const whole = parts.map((m) => m.text).join('\n');
+    for (const what of ['First', 'Second', 'Third', 'Delta xxx']) expect(whole).toContain(what);
+    await driver.userSays(driver.ids.alice, '1: 1\n2: 2\n3: 4');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const last = parts[parts.length - 1];
+    const edited = await posted('the outcome on the last part', (m) => m.ref === last.ref && m.text.includes('Answered'));
+    expect(edited.text).toMatch(/Part 3: Delta$|Delta$/);
+    expect(edited.text.length).toBeLessThanOrEqual(LIMIT[name]);
+
+    const { runId } = await w.agent.call('run.start', { sessionKey: key });
+    const reply = Array.from({ length: 300 }, (_, i) => `Line ${i} of the plan, with a little detail.`).join('\n');
+    await w.agent.call('chat.inject', { runId, text: reply, state: 'final' });
+    const lines = await until(() => {
+      const ms = driver.messages().filter((m) => m.text.startsWith('Line '));
+      return ms.some((m) => m.text.endsWith('Line 299 of the plan, with a little detail.')) ? ms : undefined;
+    }, 'every part of the reply');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const m of lines) expect(m.text.length).toBeLessThanOrEqual(LIMIT[name]);
+    expect(lines.map((m) => m.text).join('\n')).toBe(reply);
+  });
+
+  it('[PT1] a reply naming an option with & < > takes it (as the platform delivers the text)', async () => {
+    const key = await w.sessionFromFirstMessage('team?');
+    const id = await w.ask(key, [{ id: 'team', header: 'Team', question: 'Which team?', options: [{ label: 'R&D' }, { label: '<Ops>' }] }]);
+    await posted('the question', (m) => m.buttons.includes('R&D'));
+    await driver.userSays(driver.ids.alice, 'r&d');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    expect((await w.question(id)).answers).toEqual({ team: ['R&D'] });
   });
 
   it('[H2] the agent\'s final messages are posted back to the conversation', async () => {

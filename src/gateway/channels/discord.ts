@@ -65,6 +65,8 @@ function apiError(err: unknown): ChannelApiError {
  */
 export class DiscordAdapter implements ChannelAdapter {
   readonly name = 'discord' as const;
+  /** A message's `content` cap. */
+  readonly textLimit = 2000;
   readonly routes: ChannelRoute[];
   private readonly rest: REST;
   private gateway: WebSocketManager | null = null;

@@ -1,6 +1,7 @@
 import { readableOutcome, readablePrompt, type ReadableItem } from '../../answers/readable-prompt.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
+import { fitText } from './split-text.ts';
 import type { ChannelName, Post, PostButton } from './types.ts';
 
 type Item = ReadableItem;
@@ -8,8 +9,11 @@ const itemsOf = (q: QuestionRecord): Item[] => q.questions as Item[];
 
 /** H3: only a prompt of one single-select question gets native buttons. */
 export function hasButtons(q: QuestionRecord): boolean {
-  return q.questions.length === 1 && !q.questions[0].multiSelect && q.runId !== undefined;
+  return q.questions.length === 1 && !q.questions[0].multiSelect;
 }
+
+/** H4: what a question without a run says under its prompt, and to a press on it. */
+export const RUNLESS_NOTICE = 'This question can only be answered in the Control UI or the TUI.';
 
 /** Button data: the question's token and the choice (`0`..`3`, `skip`, `other`). */
 export function action(questionId: string, choice: string): string {
@@ -33,13 +37,11 @@ const linkButtons = (q: QuestionRecord): PostButton[] =>
 
 /** The prompt as first posted: buttons for one single-select question (H3), readable text otherwise. */
 export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
+  // H4: a question without a run is posted like any other (H3), but a channel message or press never answers it:
+  // its notice stands where the reply hint would.
+  const runless = q.runId === undefined;
   const items = itemsOf(q);
-  if (q.runId === undefined) {
-    // H4: no run, no creator binding: a channel message never answers it.
-    const text = `${items.map(title).join('\n')}\n\nThis question can only be answered in the Control UI or the TUI.`;
-    return { text, buttons: linkButtons(q) };
-  }
-  if (!hasButtons(q)) return { text: readablePrompt(items), buttons: linkButtons(q) };
+  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: linkButtons(q) };
   const item = items[0];
   const described = item.options.filter((o) => o.description);
   const notes = described.map((o) => `• ${o.label}: ${o.description}`);
@@ -48,13 +50,22 @@ export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
   // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
   if (channel === 'telegram') buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
   buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q));
-  const hint = channel === 'telegram' ? '' : '\nOr reply with your own words.';
+  const hint = runless ? `\n\n${RUNLESS_NOTICE}` : channel === 'telegram' ? '' : '\nOr reply with your own words.';
   return { text: text + hint, buttons };
 }
 
-/** H5: the posted prompt once resolved: its questions, then the outcome; no buttons. */
-export function outcomePost(q: QuestionRecord): Post {
-  return { text: `${itemsOf(q).map(title).join('\n')}\n\n${readableOutcome(q) ?? ''}`.trim(), buttons: [] };
+/**
+ * H5: the posted prompt once resolved: its questions, then the outcome; no buttons. Within `limit` (as `measure`
+ * counts), the questions' titles give way first, so the outcome always shows.
+ */
+export function outcomePost(q: QuestionRecord, limit = Infinity, measure: (s: string) => number = (s) => s.length): Post {
+  const titles = itemsOf(q).map(title).join('\n');
+  const outcome = readableOutcome(q) ?? '';
+  const whole = `${titles}\n\n${outcome}`.trim();
+  if (measure(whole) <= limit) return { text: whole, buttons: [] };
+  const room = limit - measure(outcome) - 2;
+  const text = room > 20 ? `${fitText(titles, room, measure)}\n\n${outcome}` : fitText(outcome, limit, measure);
+  return { text, buttons: [] };
 }
 
 /** Telegram's Force Reply prompt after `Other…`. */

@@ -35,6 +35,11 @@ function parseJson(text: string): Record<string, unknown> | null {
   }
 }
 
+/** Slack delivers a message's `&`, `<` and `>` escaped; a reply `R&D` must match the option `R&D` (PT1). */
+export function unescapeSlack(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 type SlackMessageEvent = { type?: string; subtype?: string; bot_id?: string; user?: string; channel?: string; text?: string; ts?: string; client_msg_id?: string };
 type SlackAction = { action_id?: string };
 type SlackInteraction = {
@@ -75,7 +80,7 @@ export function slackRoutes(r: SlackReceiver): ChannelRoute[] {
       const sink = r.sink();
       if (payload.type !== 'event_callback' || ev.type !== 'message' || ev.subtype || ev.bot_id || !sink) return;
       if (!ev.user || !ev.channel || typeof ev.text !== 'string' || !ev.ts) return;
-      void sink.message({ conversation: ev.channel, user: ev.user, text: ev.text, messageId: ev.client_msg_id ?? ev.ts });
+      void sink.message({ conversation: ev.channel, user: ev.user, text: unescapeSlack(ev.text), messageId: ev.client_msg_id ?? ev.ts });
     },
   };
   const interactions: ChannelRoute = {

@@ -34,6 +34,11 @@ function apiError(err: unknown): ChannelApiError {
 /** Slack through @slack/web-api: posts and edits with the Web API, events and presses from signed webhooks (H6, H7). */
 export class SlackAdapter implements ChannelAdapter {
   readonly name = 'slack' as const;
+  /** A section block's text cap, counted after escaping. */
+  readonly textLimit = 3000;
+  measureText(text: string): number {
+    return escape(text).length;
+  }
   readonly routes: ChannelRoute[];
   private readonly client: WebClient;
   private sink: ChannelSink | null = null;

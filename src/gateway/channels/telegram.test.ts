@@ -3,20 +3,43 @@ import { until } from './testing/fake-http.ts';
 import { startChannelWorld } from './testing/channel-harness.ts';
 import { deploy, lunch } from './testing/scenario-items.ts';
 import { fastClock } from '../../testing/agent-harness.ts';
-import { TelegramDriver } from './testing/fake-telegram.ts';
+import { FakeTelegram, TelegramDriver } from './testing/fake-telegram.ts';
 
 describe('telegram specifics', () => {
-  it('[H3] Other… answers nothing and asks for a reply with Force Reply', async () => {
+  /** A world where Alice's conversation was asked the deploy question, with its prompt as posted. */
+  async function deployAsked() {
     const driver = new TelegramDriver();
     const w = await startChannelWorld(driver);
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Other…')), 'the question');
+    return { driver, w, id, prompt };
+  }
+
+  it('[H3] Other… answers nothing and asks for a reply with Force Reply', async () => {
+    const { driver, w, id, prompt } = await deployAsked();
     try {
-      const key = await w.sessionFromFirstMessage('deploy');
-      const id = await w.ask(key, [deploy]);
-      const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Other…')), 'the question');
       await driver.press(driver.ids.alice, prompt, 'Other…');
       const ask = await until(() => driver.messages().find((m) => m.forceReply), 'the Force Reply prompt');
       expect(ask.text).toContain('Reply to this message with your answer');
       expect((await w.question(id)).status).toBe('pending');
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('[H3][H5] Other… under a question already answered says so and asks for nothing', async () => {
+    const { driver, w, id, prompt } = await deployAsked();
+    try {
+      // The press was made on the message as it stood before the outcome's edit reached the person's phone.
+      const message = driver.fake.messages.find((m) => String(m.message_id) === prompt.ref)!;
+      const other = FakeTelegram.buttons(message).flat().find((b) => b.text === 'Other…')!.callback_data!;
+      await w.admin.call('question.resolve', { id, answers: { env: ['Production'] } });
+      await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.buttons.length === 0), 'the outcome');
+      driver.fake.userPresses(Number(driver.ids.alice), message, other);
+      const answered = await until(() => driver.fake.http.callsOf('answerCallbackQuery').at(-1), 'the callback answer');
+      expect((answered.body as { text?: string }).text).toBe('This question was already resolved.');
+      expect(driver.messages().some((m) => m.forceReply)).toBe(false);
     } finally {
       await w.close();
     }

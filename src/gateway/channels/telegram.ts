@@ -30,6 +30,8 @@ const chatTitle = (ctx: Context): string | undefined => {
 /** Telegram through grammy: updates by long polling `getUpdates` (H7), posts and edits through the Bot API. */
 export class TelegramAdapter implements ChannelAdapter {
   readonly name = 'telegram' as const;
+  /** sendMessage's cap. */
+  readonly textLimit = 4096;
   readonly routes = [];
   private readonly bot: Bot;
   private polling: Promise<void> | null = null;

@@ -73,6 +73,10 @@ export interface ChannelAdapter {
    */
   acceptWebhooks?(sink: ChannelSink): void;
   stop(): Promise<void>;
+  /** The most text one message may carry, as `measureText` counts it (longer texts are posted in parts). */
+  readonly textLimit: number;
+  /** How the platform counts a text against `textLimit` (by default its length). */
+  measureText?(text: string): number;
   /** Posts into a conversation; resolves to the platform's message reference, for later edits. */
   post(conversation: string, post: Post): Promise<string>;
   edit(conversation: string, ref: string, post: Post): Promise<void>;

@@ -106,7 +106,9 @@ export class SlackDriver {
 
   async userSays(user: string, text: string): Promise<void> {
     const ts = `1700000100.${String(this.nextMessage++).padStart(6, '0')}`;
-    const event = { type: 'event_callback', event_id: `Ev${ts}`, event: { type: 'message', channel: this.channel, user, text, ts } };
+    // Slack escapes a message's &, < and > before it delivers it.
+    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const event = { type: 'event_callback', event_id: `Ev${ts}`, event: { type: 'message', channel: this.channel, user, text: escaped, ts } };
     const res = await slackPost(`${this.gatewayUrl}/channels/slack/events`, this.secret, JSON.stringify(event), 'application/json');
     if (res.status !== 200) throw new Error(`events answered ${res.status}`);
   }
