@@ -57,6 +57,13 @@ export type ConnectionOptions = {
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
 
 /** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
+/** connect's params with the token left out of the U+0000 check (P4 judges the token). */
+function withoutToken(params: unknown): unknown {
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
+  const { auth, ...rest } = params as { auth?: unknown };
+  return auth && typeof auth === 'object' && !Array.isArray(auth) ? { ...rest, auth: { ...auth, token: '' } } : rest;
+}
+
 export class Connection implements Subscriber {
   readonly connId = newId('c');
   private state: 'handshake' | 'open' | 'closed' = 'handshake';
@@ -188,9 +195,12 @@ export class Connection implements Subscriber {
       this.inflight.get(frame.id)?.cancel('cancelled by the client');
       return;
     }
-    const nul = nulRefusal(frame.method, frame.params, text);
-    if (nul) return this.badFrame(frame.id, nul);
-    if (this.state === 'handshake') return this.handshake(frame);
+    if (this.state === 'handshake') {
+      // P4 first: a first request other than connect is UNAUTHORIZED whatever it carries, and a token with U+0000 in
+      // it is a bad token like any other (counted as a failed login); the rest of connect's texts are refused as P3.
+      const nul = frame.method === 'connect' ? nulRefusal('connect', withoutToken(frame.params)) : undefined;
+      return nul ? this.badFrame(frame.id, nul) : this.handshake(frame);
+    }
     if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
     if (this.inflight.has(frame.id))
       return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', `request id "${frame.id}" is already in flight: ids are unique per connection`));
@@ -199,6 +209,8 @@ export class Connection implements Subscriber {
       return this.replyError(frame.id, new AskdockError('RATE_LIMITED', `too many requests: retry in ${take.retryAfterMs} ms`, { retryAfterMs: take.retryAfterMs, retryable: true }));
     if (!isMethodName(frame.method))
       return this.replyError(frame.id, new AskdockError('METHOD_NOT_FOUND', `unknown method "${frame.method}"`, { details: { method: frame.method } }));
+    const nul = nulRefusal(frame.method, frame.params, text);
+    if (nul) return this.badFrame(frame.id, nul);
     this.run(frame.id, frame.method, frame.params);
   }
 

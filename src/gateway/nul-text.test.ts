@@ -48,6 +48,27 @@ describe.each(['sqlite', 'postgres'] as const)('U+0000 in a frame (%s store)', (
   });
 });
 
+describe('U+0000 before and around the handshake', () => {
+  it('[P4] a first request other than connect is UNAUTHORIZED and closes with 4001, NUL or not; a token with NUL is a bad token', async () => {
+    const g = await gatewayOn('sqlite');
+    const first = await g.open();
+    const res = await first.request('sessions.list', { x: 'a\u0000b' });
+    expect(res.error?.code).toBe('UNAUTHORIZED');
+    expect((await first.waitClose()).code).toBe(CloseCode.unauthorized);
+    const badToken = await g.open();
+    const refused = await badToken.connect(`${tokenOf('admin')}\u0000`);
+    expect(refused.error?.code).toBe('UNAUTHORIZED');
+    expect((await badToken.waitClose()).code).toBe(CloseCode.unauthorized);
+  });
+
+  it('[P3] once connected, an unknown method is METHOD_NOT_FOUND even with a NUL in its params', async () => {
+    const g = await gatewayOn('sqlite');
+    const admin = await g.connect('admin');
+    const res = await admin.request('no.such.method', { x: 'a\u0000b' });
+    expect(res.error).toMatchObject({ code: 'METHOD_NOT_FOUND', details: { method: 'no.such.method' } });
+  });
+});
+
 describe('a store failure while admitting a connection', () => {
   it('[P4] answers the connect with UNAVAILABLE and closes with 1011 instead of leaving it unanswered', { timeout: 60_000 }, async () => {
     const g = await gatewayOn('postgres');

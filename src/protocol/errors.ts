@@ -32,13 +32,17 @@ export const ErrorDetails = {
   FORBIDDEN: z.object({ method: z.string().optional(), needed: z.array(z.string()).optional(), id: z.string().optional() }),
   SESSION_NOT_FOUND: z.object({ sessionKey: z.string() }),
   QUESTION_NOT_FOUND: z.object({ id: z.string() }),
-  QUESTION_ALREADY_TERMINAL: z.object({
-    id: z.string(),
-    status: TerminalStatus,
-    answers: absentIfNull(Answers),
-    resolvedBy: absentIfNull(ResolvedBy),
-    reason: absentIfNull(z.string()),
-  }),
+  QUESTION_ALREADY_TERMINAL: z.union([
+    z.object({
+      id: z.string(),
+      status: TerminalStatus,
+      answers: absentIfNull(Answers),
+      resolvedBy: absentIfNull(ResolvedBy),
+      reason: absentIfNull(z.string()),
+    }),
+    // K1: a secret request's outcome, by name (never its value).
+    z.object({ id: z.string(), status: z.enum(['stored', 'skipped', 'expired', 'cancelled']), name: z.string() }),
+  ]),
   QUESTION_INVALID_ANSWER: z.array(AnswerProblemShape),
   QUESTION_ID_IN_USE: z.object({ id: z.string() }),
   QUESTION_PENDING: z.object({ id: z.string() }),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
+import { ErrorDetails } from '../../protocol/errors.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { failure, settle, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 
@@ -48,7 +49,11 @@ describe('K1 secrets', () => {
     const { id } = await agent.call('secret.request', { name: 'TOKEN', description: 'x' });
     expect(await admin.call('secret.provide', { id, skip: true })).toEqual({ status: 'skipped', name: 'TOKEN' });
     expect(await agent.call('secret.waitResult', { id })).toEqual({ status: 'skipped', name: 'TOKEN' });
-    expect((await failure(admin.call('secret.provide', { id, value: 'late' }))).code).toBe('QUESTION_ALREADY_TERMINAL');
+    const late = await failure(admin.call('secret.provide', { id, value: 'late' }));
+    expect(late.code).toBe('QUESTION_ALREADY_TERMINAL');
+    // Its details pass the protocol's own schema (the gateway checks every refusal it sends against it).
+    expect(late.details).toEqual({ id, status: 'skipped', name: 'TOKEN' });
+    expect(ErrorDetails.QUESTION_ALREADY_TERMINAL.safeParse(late.details).success).toBe(true);
     expect((await failure(agent.call('secret.get', { name: 'TOKEN' }))).code).toBe('SECRET_NOT_FOUND');
   });
 

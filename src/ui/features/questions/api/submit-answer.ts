@@ -78,7 +78,7 @@ export function endedElsewhere(error: unknown): boolean {
   return code === 'QUESTION_ALREADY_TERMINAL' || code === 'QUESTION_NOT_FOUND';
 }
 
-export type TerminalOutcome = Omit<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, 'id'>;
+export type TerminalOutcome = Omit<Exclude<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, { name: string }>, 'id'>;
 
 /**
  * The outcome QUESTION_ALREADY_TERMINAL carries in its details, if it carries one. The protocol's schemas are a chunk
@@ -87,7 +87,8 @@ export type TerminalOutcome = Omit<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, 'i
 export async function terminalOutcome(error: unknown): Promise<TerminalOutcome | null> {
   const { errorDetails } = await import('../../../../protocol/errors.ts');
   const details = errorDetails(error, 'QUESTION_ALREADY_TERMINAL');
-  if (!details) return null;
+  // A question's outcome; a secret request's (by name) is not one.
+  if (!details || 'name' in details) return null;
   const { id: _id, ...outcome } = details;
   return outcome;
 }
