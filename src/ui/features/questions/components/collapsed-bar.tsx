@@ -29,3 +29,20 @@ export function CollapsedBar({ requests, current, onExpand }: Props) {
     </div>
   );
 }
+
+/** A secret request waiting while the person answers a question first: its name, and the way back to its prompt (W4). */
+export function SecretWaiting({ name, onShow }: { name: string; onShow: () => void }) {
+  return (
+    <div className="qd-collapsed qd-secret-waiting">
+      <span className="qd-secret-badge">Secret</span>
+      <span className="qd-collapsed-text">
+        <code className="qd-secret-name">{name}</code> is waiting for you
+      </span>
+      <span className="qd-collapsed-actions">
+        <Button variant="secondary" size="sm" className="qd-command" onClick={onShow}>
+          Enter secret
+        </Button>
+      </span>
+    </div>
+  );
+}

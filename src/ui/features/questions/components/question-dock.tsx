@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
@@ -9,7 +9,7 @@ import { useMarksOf } from '../hooks/use-local-marks.ts';
 import { useReminderEvents } from '../hooks/use-reminder-events.ts';
 import { inDock, pickCurrent } from '../lib/placement.ts';
 import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
-import { CollapsedBar } from './collapsed-bar.tsx';
+import { CollapsedBar, SecretWaiting } from './collapsed-bar.tsx';
 import { LiveAnnouncer } from './live-announcer.tsx';
 import { preloaded } from '../../../lib/preloaded.ts';
 
@@ -50,8 +50,12 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);
-  // One panel at a time: a pending secret request comes first, and a question waits behind its slim bar meanwhile.
-  const expanded = current !== undefined && !dock.collapsed && !secret;
+  // One panel at a time (one Submit, one Skip in the region): a pending secret request comes first and a question waits
+  // behind its slim bar; "Expand questions" turns that round until the question is collapsed or the secret goes.
+  const [questionFirstOver, setQuestionFirstOver] = useState<string | null>(null);
+  const questionFirst = secret !== undefined && questionFirstOver === secret.id && current !== undefined && !dock.collapsed;
+  const showSecret = secret !== undefined && !questionFirst;
+  const expanded = current !== undefined && !dock.collapsed && !showSecret;
   const regionRef = useRef<HTMLElement>(null);
   const composerRef = useRef<HTMLDivElement>(null);
   const focusWasInside = useRef(false);
@@ -99,7 +103,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
             if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget) focusWasInside.current = false;
           }}
         >
-          {secret && <SecretPrompt key={secret.id} request={secret} />}
+          {showSecret && <SecretPrompt key={secret.id} request={secret} />}
           {!current ? null : expanded ? (
             <RequestPanel
               sessionKey={sessionKey}
@@ -109,8 +113,16 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
               onSelectRelative={selectRelative}
             />
           ) : (
-            <CollapsedBar requests={requests} current={current} onExpand={() => actions.dockExpanded(sessionKey, { focus: true })} />
+            <CollapsedBar
+              requests={requests}
+              current={current}
+              onExpand={() => {
+                if (secret) setQuestionFirstOver(secret.id);
+                actions.dockExpanded(sessionKey, { focus: true });
+              }}
+            />
           )}
+          {secret && !showSecret && <SecretWaiting name={secret.name} onShow={() => setQuestionFirstOver(null)} />}
         </section>
       )}
       <div ref={composerRef} className="qd-composer" hidden={expanded && current?.mode === 'blocking'}>

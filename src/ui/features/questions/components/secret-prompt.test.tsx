@@ -85,7 +85,14 @@ describe('SecretPrompt', () => {
     expect(within(dock).getAllByRole('button', { name: 'Submit' })).toHaveLength(1);
     expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
     expect(within(dock).queryByRole('radio')).toBeNull();
-    expect(within(dock).getByRole('button', { name: 'Expand questions' })).toBeInTheDocument();
+    // Expand questions turns it round: the question, and the secret behind a bar of its own; and back.
+    await user.click(within(dock).getByRole('button', { name: 'Expand questions' }));
+    expect(await within(dock).findByRole('radio', { name: /^Staging/ })).toBeInTheDocument();
+    expect(within(dock).queryByLabelText('Secret value')).toBeNull();
+    expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
+    await user.click(within(dock).getByRole('button', { name: 'Enter secret' }));
+    expect(within(dock).getByLabelText('Secret value')).toBeInTheDocument();
+    expect(within(dock).queryByRole('radio')).toBeNull();
     await user.click(within(dock).getByRole('button', { name: 'Skip' }));
     await waitFor(() => expect(within(dock).queryByLabelText('Secret value')).toBeNull());
     expect(await within(dock).findByRole('radio', { name: /^Staging/ })).toBeInTheDocument();
