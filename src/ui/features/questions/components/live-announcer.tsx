@@ -4,14 +4,19 @@ import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
 import { announcementFor } from '../lib/model.ts';
 
-/** A polite live region that names each new question of this session (U12). */
+/**
+ * A polite live region that names each new question (U12): this session's by its wording, another session's (or the
+ * Inbox's) as waiting there, so a screen reader hears of it too where the sessions list only shows a count.
+ */
 export function LiveAnnouncer({ sessionKey }: { sessionKey: string }) {
   const [message, setMessage] = useState('');
   useGatewayEvent('question.requested', ({ question }) => {
-    if (question.status !== 'pending' || dockKeyOf(question) !== sessionKey) return;
+    if (question.status !== 'pending') return;
+    const here = dockKeyOf(question) === sessionKey;
+    const elsewhere = question.sessionKey === undefined ? 'in the Inbox' : 'in another session';
     // A trailing no-break space makes a repeated announcement a change screen readers read again.
     setMessage((prev) => {
-      const text = announcementFor(question);
+      const text = here ? announcementFor(question) : `${announcementFor(question)}, ${elsewhere}`;
       return prev === text ? `${text}\u00a0` : text;
     });
   });

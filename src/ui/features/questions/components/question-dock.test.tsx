@@ -434,6 +434,19 @@ describe('QuestionDock', () => {
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`)).toEqual([]);
   });
 
+  it('[U12] the live region names a new question here by its wording, and one in another session or the Inbox as waiting there', () => {
+    const { client, render } = setup([]);
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const status = screen.getByRole('status');
+    act(() => client.emit('question.requested', { question: deployRecord() }));
+    expect(status).toHaveTextContent(/^New question: Environment — Where should I deploy\?/);
+    expect(status).not.toHaveTextContent('another session');
+    act(() => client.emit('question.requested', { question: deployRecord({ id: 'q-other', sessionKey: 's2' }) }));
+    expect(status).toHaveTextContent(/Environment — Where should I deploy\?.*, in another session$/);
+    act(() => client.emit('question.requested', { question: deployRecord({ id: 'q-inbox', sessionKey: undefined }) }));
+    expect(status).toHaveTextContent(/, in the Inbox$/);
+  });
+
   it('[U12] narrow screens show a multi-question prompt as stacked cards with one Submit', async () => {
     const matchMedia = vi.fn((query: string) => ({ matches: true, media: query, addEventListener: () => {}, removeEventListener: () => {} }));
     vi.stubGlobal('matchMedia', matchMedia);
