@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -230,6 +230,17 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   };
   // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
   const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
+  // S2 on what ws and Node refuse by themselves: a bad handshake (wrong method, version or key), an unreadable request.
+  wss.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) => {
+    const version = /Sec-WebSocket-Version/.test(err.message) ? { 'sec-websocket-version': '13, 8' } : undefined;
+    const status = err.message === 'Invalid HTTP method' ? 405 : 400;
+    if (socket.writable) socket.end(rawRefusal(status, req, `bad WebSocket handshake: ${err.message}`, version));
+    else socket.destroy();
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? rawRefusal(431, undefined, 'request headers too large') : rawRefusal(400, undefined, 'bad request'));
+  });
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,22 @@ function upgrade(g: RunningGateway, headers: Record<string, string> = {}, path =
   });
 }
 
+/** Sends `text` on a plain socket and reads the raw answer back: a status line and headers Node's client would refuse. */
+function rawSocket(g: RunningGateway, text: string): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((ok, fail) => {
+    const socket = connect(g.port, '127.0.0.1', () => socket.write(text));
+    let got = '';
+    socket.on('data', (c) => (got += c));
+    socket.on('error', fail);
+    socket.on('close', () => {
+      const [head] = got.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      ok({ status: Number(statusLine.split(' ')[1]), headers });
+    });
+  });
+}
+
 function expectS2(headers: IncomingHttpHeaders | undefined) {
   const csp = String(headers?.['content-security-policy']);
   expect(csp).toContain("default-src 'self'");
@@ -119,6 +136,26 @@ describe('S2 security headers on every HTTP answer', () => {
     expectS2((await raw(gw, '/', { host: 'evil.example' })).headers);
     expectS2((await upgrade(gw, { origin: 'https://evil.example' })).headers);
     expectS2((await upgrade(gw, {}, '/elsewhere')).headers);
+  });
+
+  it('[S2] what ws and Node refuse by themselves carries them too: a bad handshake, a wrong method, an unreadable request', async () => {
+    const host = `127.0.0.1:${gw.port}`;
+    const upgradeHead = (method: string, extra: string) =>
+      `${method} /ws HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${extra}\r\n`;
+    const key = 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+    const badVersion = await rawSocket(gw, upgradeHead('GET', `${key}Sec-WebSocket-Version: 99\r\n`));
+    expect(badVersion.status).toBe(400);
+    expect(badVersion.headers['sec-websocket-version']).toBe('13, 8');
+    expectS2(badVersion.headers);
+    const noKey = await rawSocket(gw, upgradeHead('GET', 'Sec-WebSocket-Version: 13\r\n'));
+    expect(noKey.status).toBe(400);
+    expectS2(noKey.headers);
+    const post = await rawSocket(gw, upgradeHead('POST', `${key}Sec-WebSocket-Version: 13\r\n`));
+    expect(post.status).toBe(405);
+    expectS2(post.headers);
+    const garbled = await rawSocket(gw, 'GET / HTTP/1.1\r\nthis is no header\r\n\r\n');
+    expect(garbled.status).toBe(400);
+    expectS2(garbled.headers);
   });
 
   it('[S2] connect-src allows the gateway\'s own ws and wss address and no other', async () => {

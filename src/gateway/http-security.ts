@@ -105,11 +105,29 @@ export function securityHeaders(hostHeader: string | undefined): OutgoingHttpHea
   };
 }
 
-/** A raw HTTP answer for an upgrade that is refused before any WebSocket frame, with the S2 headers too. */
-export function rawRefusal(status: 403 | 404 | 421, req: IncomingMessage, why: string): string {
-  const text = { 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request' }[status];
+const STATUS_TEXT = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  421: 'Misdirected Request',
+  431: 'Request Header Fields Too Large',
+} as const;
+
+/**
+ * A raw HTTP answer for a request refused before any WebSocket frame (an upgrade refused here or by `ws`, a request
+ * Node could not parse), with the S2 headers too. `req` is absent when the request could not be read.
+ */
+export function rawRefusal(status: keyof typeof STATUS_TEXT, req: IncomingMessage | undefined, why: string, extra: Record<string, string> = {}): string {
+  const text = STATUS_TEXT[status];
   const body = `${why}\n`;
-  const headers = { ...securityHeaders(req.headers.host), 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' };
+  const headers = {
+    ...securityHeaders(req?.headers.host),
+    ...extra,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  };
   const lines = Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`);
   return `HTTP/1.1 ${status} ${text}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
