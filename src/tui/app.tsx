@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { PromptEffect } from './prompt/prompt-model.ts';
 import type { TuiActions } from './state/actions.ts';
+import { update } from './state/sync.ts';
 import { transcriptRows } from './state/transcript-rows.ts';
 import { currentRequest, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
 import { Composer } from './components/composer.tsx';
@@ -68,7 +69,7 @@ export function TuiApp({ store, actions, local }: Props) {
         sessions={state.sessions}
         openKey={state.sessionKey}
         onPick={(key) => void actions.openSession(key)}
-        onCancel={() => store.setState({ view: 'composer' })}
+        onCancel={() => update(store, () => ({ view: 'composer' }))}
       />
     );
   } else if (state.view === 'prompt' && current) {
@@ -102,8 +103,11 @@ export function TuiApp({ store, actions, local }: Props) {
     <Box flexDirection="column" height={rows}>
       <StatusLine title={sessionTitle(state)} connection={state.connection} local={local} />
       <Transcript rows={transcriptRows(state)} empty="No messages yet. Type one below (try “deploy”)." />
-      {state.flash ? <Text color={state.flash.tone === 'error' ? 'red' : state.flash.tone === 'warn' ? 'yellow' : 'gray'}>{state.flash.text}</Text> : null}
-      {bottom}
+      {/* The prompt, the composer and the flash keep their height; only the transcript gives way (V1, V2, V4). */}
+      <Box flexDirection="column" flexShrink={0}>
+        {state.flash ? <Text color={state.flash.tone === 'error' ? 'red' : state.flash.tone === 'warn' ? 'yellow' : 'gray'}>{state.flash.text}</Text> : null}
+        {bottom}
+      </Box>
     </Box>
   );
 }

@@ -12,6 +12,53 @@ afterEach(async () => {
 const record = async (id: string) => (await h!.admin.call('question.get', { id })).question;
 
 describe('the question prompt on screen', () => {
+  it('[V1][V2] a long transcript gives way at the top: the prompt keeps every line on a 24-row screen', async () => {
+    h = await startTui();
+    for (let i = 1; i <= 30; i++) await h.admin.call('chat.send', { sessionKey: h.sessionKey, message: `m${i}`, idempotencyKey: `long-transcript-${i}` });
+    await h.waitFor('m30');
+    await h.ask();
+    const screen = await h.waitFor('Question 1 of 2');
+    for (const line of ['Environment', 'Where should it deploy?', '1. Staging (Recommended)', 'Safe to try out; nobody depends on it.', '2. Production', 'Other…', 'Skip'])
+      expect(screen, line).toContain(line);
+    expect(screen).toMatch(/\bm30\b/);
+    expect(screen).not.toMatch(/\bm1\b/);
+    await h.press(KEY.esc);
+    const composer = await h.waitFor('1 question pending · /question to answer');
+    expect(composer).toContain('a reply answers the question');
+  });
+
+  it('[V2][V1] a question that arrives while /sessions is open opens its prompt once the list is left with Esc', async () => {
+    h = await startTui();
+    await h.type('/sessions');
+    await h.press(KEY.enter);
+    await h.waitFor('Deploys');
+    await h.ask();
+    await new Promise((r) => setTimeout(r, 100));
+    await h.press(KEY.esc);
+    await h.waitFor('Question 1 of 2');
+  });
+
+  it('[V5] Enter pressed twice on the last step sends one answer, and the notice is this terminal\'s ✓', async () => {
+    h = await startTui();
+    const { id } = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.type('1\r');
+    await h.waitFor('✓ Environment: Staging');
+    expect(h.screen()).not.toContain('Answered elsewhere');
+    expect(h.screen()).not.toContain('Not answered');
+    expect((await record(id)).resolvedBy).toMatchObject({ identity: 'admin', surface: 'tui' });
+  });
+
+  it('[V2] a burst that opens Other… and types on (a pty sends it in one chunk) answers with the typed text', async () => {
+    h = await startTui();
+    const { id } = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.press(KEY.down, KEY.down);
+    await h.type('\rhello there\r');
+    await h.waitFor('✓ Environment: hello there');
+    expect((await record(id)).answers).toEqual({ env: ['hello there'] });
+  });
+
   it('[V2] opens in place of the composer: header, Question 1 of 2, numbered options with descriptions, Other…, Skip', async () => {
     h = await startTui();
     await h.ask();

@@ -31,7 +31,13 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
   };
   useInput(
     (input, key) => {
-      for (const k of splitKeys(input, key)) if (!getDraft().editingOther) apply(promptKey(record, getDraft(), { ...k.key, input: k.input }));
+      // A burst that opens Other… and goes on typing (`\rhello\r` from a pty) gives the rest to the field, in order.
+      for (const k of splitKeys(input, key)) {
+        const now = getDraft();
+        if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
+        else if (k.key.return) apply(otherSubmitted(record, now));
+        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[item.id]?.other ?? '') + k.input));
+      }
     },
     { isActive: !draft.editingOther },
   );

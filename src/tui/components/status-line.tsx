@@ -12,7 +12,7 @@ const WORDS: Record<Connection, { text: string; color: string }> = {
 export function StatusLine({ title, connection, local }: { title: string; connection: Connection; local?: boolean }) {
   const word = WORDS[connection];
   return (
-    <Box justifyContent="space-between">
+    <Box justifyContent="space-between" flexShrink={0}>
       <Text>
         <Text bold color="cyan">askdock</Text>
         {local ? <Text dimColor> (local)</Text> : null}

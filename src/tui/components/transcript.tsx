@@ -4,10 +4,16 @@ import type { TranscriptRow } from '../state/transcript-rows.ts';
 const WHO = { you: { label: 'you', color: 'cyan' }, agent: { label: 'agent', color: 'magenta' }, system: { label: 'system', color: 'gray' } } as const;
 
 function Row({ row }: { row: TranscriptRow }) {
-  if (row.who === 'notice') return <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>;
+  // Rows keep their height: a full transcript clips its oldest rows at the top, it never squeezes a row (V1).
+  if (row.who === 'notice')
+    return (
+      <Box flexShrink={0}>
+        <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>
+      </Box>
+    );
   const who = WHO[row.who];
   return (
-    <Box>
+    <Box flexShrink={0}>
       <Box width={7} flexShrink={0}>
         <Text color={who.color} bold>
           {who.label}

@@ -155,6 +155,8 @@ export class TuiActions {
   }
 
   private async send(q: QuestionRecord, call: () => Promise<unknown>): Promise<void> {
+    // A second key before the first answer's event came back (Enter twice) sends nothing more: one answer per question.
+    if (this.store.getState().mine[q.id]) return;
     update(this.store, (s) => ({ mine: { ...s.mine, [q.id]: true } }));
     try {
       await call();
