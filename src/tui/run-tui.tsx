@@ -28,7 +28,8 @@ export async function runTui(opts: RunTuiOptions): Promise<Error | undefined> {
   const actions = new TuiActions(opts.client, store, () => quit());
   let first = true;
   const unbind = bindClient(opts.client, store, () => {
-    const open = first ? actions.openInitial(opts.sessionKey) : actions.reload();
+    // A first open that failed (the connection dropped meanwhile) is tried again on the next connect.
+    const open = first || !store.getState().sessionKey ? actions.openInitial(opts.sessionKey) : actions.reload();
     first = false;
     void open.catch((err) => actions.flash(`Could not open a session: ${err instanceof Error ? err.message : String(err)}`, 'error'));
   });
