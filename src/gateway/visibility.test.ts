@@ -97,30 +97,6 @@ describe('visibility matrix', () => {
     expect(await code(c.agent2.call('question.resolve', { id: q.foreign, cancel: true }))).toBe('QUESTION_NOT_FOUND');
   });
 
-  it('[A3][Q9] a privileged async question\'s answer never becomes a message of its session; a reply naming it is refused', async () => {
-    const { c, q, guestSession } = await world();
-    expect(await c.admin.call('question.resolve', { id: q.guestPrivileged, answers: { env: ['Production'] } })).toEqual({
-      status: 'answered',
-      answers: { env: ['Production'] },
-    });
-    const second = await c.agent.call('question.request', { sessionKey: guestSession, privileged: true, mode: 'async', questions: [item({ header: 'Secret-ish' })] });
-    const reply = await c.admin.request('chat.send', {
-      sessionKey: guestSession,
-      message: '> Secret-ish\nStaging',
-      idempotencyKey: 'privileged-reply-1',
-      replyTo: { questionId: second.id, answers: { env: ['Staging'] } },
-    });
-    expect(reply.error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ path: 'replyTo.questionId' }] });
-    await settle(50);
-    for (const who of ['guest', 'reader', 'admin'] as const) {
-      const { messages } = await c[who].call('chat.history', { sessionKey: guestSession });
-      expect(messages, who).toEqual([]);
-      expect(c[who].eventsNamed('chat'), who).toEqual([]);
-    }
-    // The asker still has its answer.
-    expect((await c.agent.call('question.get', { id: q.guestPrivileged })).question).toMatchObject({ status: 'answered', answers: { env: ['Production'] } });
-  });
-
   it('[A2][A3] session access alone exposes no questions, not even a count', async () => {
     const { c, guestSession } = await world();
     for (const who of ['reader', 'writer'] as const) {

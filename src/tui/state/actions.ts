@@ -132,8 +132,7 @@ export class TuiActions {
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
     // PT5 takes a plain reply only for a question a run asked; one asked outside a run (`askdock ask`, an MCP client)
     // gets the same reading as the prompt's own answer.
-    // A privileged question's answer stays out of the conversation (A3): it is resolved directly too.
-    if ((q.mode === 'blocking' && q.runId === undefined) || q.privileged) return reading.outcome === 'skipped' ? this.skip(q) : this.answer(q, reading.answers);
+    if (q.mode === 'blocking' && q.runId === undefined) return reading.outcome === 'skipped' ? this.skip(q) : this.answer(q, reading.answers);
     // An async question's reply carries its answers (or it is skipped); a blocking one is read by the gateway itself (PT5).
     if (q.mode === 'async' && reading.outcome === 'skipped') return this.skip(q);
     const sessionKey = q.sessionKey!;
@@ -143,7 +142,7 @@ export class TuiActions {
 
   /** The prompt's answers: `question.resolve` for a blocking question, the Q9 reply message for an async one. */
   async answer(q: QuestionRecord, answers: Answers): Promise<void> {
-    if (q.mode === 'async' && !q.privileged) {
+    if (q.mode === 'async') {
       const message = formatAsyncAnswerText(q.questions, answers);
       const replyTo = { questionId: q.id, answers };
       return this.send(q, () => this.client.request('chat.send', { sessionKey: q.sessionKey!, message, idempotencyKey: key(), replyTo }));

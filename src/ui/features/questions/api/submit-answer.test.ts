@@ -54,8 +54,6 @@ describe('resolving a question from the dock or the link page', () => {
     const asyncRecord = questionRecord({ mode: 'async', sessionKey: 's1' });
     expect(answerRoute(asyncRecord, 'control-ui')).toBe('outbox');
     expect(answerRoute(asyncRecord, 'link')).toBe('resolve');
-    // A3: a privileged question's answer is resolved, never a message of the conversation.
-    expect(answerRoute({ ...asyncRecord, privileged: true }, 'control-ui')).toBe('resolve');
     expect(answerRoute(questionRecord({ mode: 'async' }), 'control-ui')).toBe('resolve');
     expect(answerRoute(questionRecord({ sessionKey: 's1' }), 'control-ui')).toBe('resolve');
   });

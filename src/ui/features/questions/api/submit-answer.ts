@@ -41,8 +41,7 @@ export const submitKey = ['questions', 'submit'] as const;
 
 /** An async question of a session answers in its conversation (Q9, U9); a link page has no delivery line to show, so it resolves. */
 export function answerRoute(record: QuestionRecord, surface: AnswerSurface): 'outbox' | 'resolve' {
-  // A privileged question's answer never becomes a message of the conversation (A3): it is resolved directly.
-  return surface === 'control-ui' && record.mode === 'async' && record.sessionKey !== undefined && !record.privileged ? 'outbox' : 'resolve';
+  return surface === 'control-ui' && record.mode === 'async' && record.sessionKey !== undefined ? 'outbox' : 'resolve';
 }
 
 /** The outbox row for an async answer: the Q9 text, and the structured answers for `replyTo.answers`. */
