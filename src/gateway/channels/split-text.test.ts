@@ -31,6 +31,14 @@ describe('splitText', () => {
     for (const p of splitText('&&&&&\n&&&&&', 25, escaped)) expect(escaped(p)).toBeLessThanOrEqual(25);
   });
 
+  it('[H2] a long line of characters the measure counts as several is cut quickly, and no part is empty', () => {
+    const escaped = (s: string) => s.replace(/&/g, '&amp;').length;
+    const parts = splitText('&'.repeat(32_000), 3000, escaped);
+    for (const p of parts) expect(escaped(p)).toBeLessThanOrEqual(3000);
+    expect(parts.join('')).toBe('&'.repeat(32_000));
+    expect(splitText(`a\n${' '.repeat(50)}\nb`, 10).every((p) => p.trim() !== '')).toBe(true);
+  });
+
   it('[H5] fitText keeps the head of a long edit and ends it with an ellipsis', () => {
     expect(fitText('short', 10)).toBe('short');
     const fitted = fitText('first line\nsecond line\nthird line', 20);

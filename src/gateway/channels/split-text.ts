@@ -27,13 +27,22 @@ export function splitText(text: string, limit: number, measure: (s: string) => n
     current = rest;
   }
   flush();
-  return parts.length > 0 ? parts : [text.slice(0, limit)];
+  // A platform refuses an empty message: a stretch of spaces cut on its own leaves nothing to post.
+  const kept = parts.filter((p) => p.trim() !== '');
+  return kept.length > 0 ? kept : [text.slice(0, limit)];
 }
 
 /** Where a line longer than `limit` is cut: the last space that keeps the head within it, else the limit itself. */
 function cutPoint(line: string, limit: number, measure: (s: string) => number): number {
-  let end = Math.min(line.length, limit);
-  while (end > 1 && measure(line.slice(0, end)) > limit) end--;
+  // The longest head within the limit, by halves (a measure grows with the text): a long line costs log n measures.
+  let lo = 1;
+  let hi = Math.min(line.length, limit);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(line.slice(0, mid)) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  let end = lo;
   const code = line.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--; // never split a surrogate pair
   const space = line.lastIndexOf(' ', end);

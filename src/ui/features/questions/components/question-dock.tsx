@@ -53,6 +53,8 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   // One panel at a time (one Submit, one Skip in the region): a pending secret request comes first and a question waits
   // behind its slim bar; "Expand questions" turns that round until the question is collapsed or the secret goes.
   const [questionFirstOver, setQuestionFirstOver] = useState<string | null>(null);
+  // Brought back by "Enter secret": its field takes focus, so what is typed next goes there and never into the chat.
+  const [secretReturned, setSecretReturned] = useState(false);
   const questionFirst = secret !== undefined && questionFirstOver === secret.id && current !== undefined && !dock.collapsed;
   const showSecret = secret !== undefined && !questionFirst;
   const expanded = current !== undefined && !dock.collapsed && !showSecret;
@@ -103,7 +105,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
             if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget) focusWasInside.current = false;
           }}
         >
-          {showSecret && <SecretPrompt key={secret.id} request={secret} />}
+          {showSecret && <SecretPrompt key={secret.id} request={secret} focusField={secretReturned} />}
           {!current ? null : expanded ? (
             <RequestPanel
               sessionKey={sessionKey}
@@ -118,11 +120,18 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
               current={current}
               onExpand={() => {
                 if (secret) setQuestionFirstOver(secret.id);
+                setSecretReturned(false);
                 actions.dockExpanded(sessionKey, { focus: true });
               }}
             />
           )}
-          {secret && !showSecret && <SecretWaiting name={secret.name} onShow={() => setQuestionFirstOver(null)} />}
+          {secret && !showSecret && <SecretWaiting
+              name={secret.name}
+              onShow={() => {
+                setSecretReturned(true);
+                setQuestionFirstOver(null);
+              }}
+            />}
         </section>
       )}
       <div ref={composerRef} className="qd-composer" hidden={expanded && current?.mode === 'blocking'}>

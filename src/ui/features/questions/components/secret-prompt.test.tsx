@@ -92,6 +92,8 @@ describe('SecretPrompt', () => {
     expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
     await user.click(within(dock).getByRole('button', { name: 'Enter secret' }));
     expect(within(dock).getByLabelText('Secret value')).toBeInTheDocument();
+    // Its field has focus: what is typed next goes there, never into the composer.
+    await waitFor(() => expect(within(dock).getByLabelText('Secret value')).toHaveFocus());
     expect(within(dock).queryByRole('radio')).toBeNull();
     await user.click(within(dock).getByRole('button', { name: 'Skip' }));
     await waitFor(() => expect(within(dock).queryByLabelText('Secret value')).toBeNull());

@@ -9,7 +9,7 @@ import { useProvideSecret } from '../api/provide-secret.ts';
  * W4: a secret request in the dock. The value lives only in this component's state while typed (never a draft, the
  * outbox, the transcript or storage), goes to the gateway once, and is cleared as soon as it left.
  */
-export function SecretPrompt({ request }: { request: SecretRequestRecord }) {
+export function SecretPrompt({ request, focusField = false }: { request: SecretRequestRecord; focusField?: boolean }) {
   const [value, setValue] = useState('');
   const [shown, setShown] = useState(false);
   const valueRef = useRef('');
@@ -55,6 +55,7 @@ export function SecretPrompt({ request }: { request: SecretRequestRecord }) {
             setValue(e.target.value);
             setEmpty(false);
           }}
+          autoFocus={focusField}
           autoComplete="off"
           autoCapitalize="off"
           autoCorrect="off"
