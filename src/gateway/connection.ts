@@ -56,7 +56,6 @@ export type ConnectionOptions = {
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
 
-/** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
 /** connect's params with the token left out of the U+0000 check (P4 judges the token). */
 function withoutToken(params: unknown): unknown {
   if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
@@ -64,6 +63,7 @@ function withoutToken(params: unknown): unknown {
   return auth && typeof auth === 'object' && !Array.isArray(auth) ? { ...rest, auth: { ...auth, token: '' } } : rest;
 }
 
+/** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
 export class Connection implements Subscriber {
   readonly connId = newId('c');
   private state: 'handshake' | 'open' | 'closed' = 'handshake';
