@@ -131,3 +131,26 @@ describe('ids that name Object.prototype members', () => {
     expect(stray.ok).toBe(false);
   });
 });
+
+describe('question detail', () => {
+  const q = good.questions[0];
+  it('[Q2][X2] keeps a detail exactly as given, whitespace and all', () => {
+    const detail = '$ rm -rf build\n  --force\n\t<script>alert(1)</script>\n';
+    const r = QuestionRequestParams.parse({ questions: [{ ...q, detail }] });
+    expect(r.questions[0].detail).toBe(detail);
+  });
+
+  it('[Q2][X2] takes 16 000 characters and names the field past them, beside every other fault', () => {
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: 'x'.repeat(16_000) }] }).questions[0].detail).toHaveLength(16_000);
+    const r = QuestionRequestParams.safeParse({ questions: [{ ...q, question: '', detail: 'x'.repeat(16_001) }] });
+    const problems = zodProblems(r.error!);
+    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'questions[0].detail', problem: 'detail must be at most 16000 characters' })]));
+    expect(problems.map((p) => p.path)).toContain('questions[0].question');
+    const wrong = QuestionRequestParams.safeParse({ questions: [{ ...q, detail: 42 }] });
+    expect(zodProblems(wrong.error!).map((p) => p.path)).toContain('questions[0].detail');
+  });
+
+  it('[Q2] treats a blank detail as absent', () => {
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: ' \n ' }] }).questions[0].detail).toBeUndefined();
+  });
+});

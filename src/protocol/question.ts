@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -57,6 +57,15 @@ export const QuestionUrl = z
       .refine(isLinkUrl, { error: 'url must be an http:// or https:// address' }),
   );
 
+/**
+ * Q2/X2: preformatted text shown beside the question, kept exactly as given (its whitespace is its meaning); a detail
+ * that is only whitespace is treated as absent.
+ */
+export const QuestionDetail = z
+  .string({ error: 'detail must be a string' })
+  .max(QUESTION_DETAIL_MAX, { error: `detail must be at most ${QUESTION_DETAIL_MAX} characters` })
+  .transform((s) => (s.trim() === '' ? undefined : s));
+
 export const QuestionItem = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
@@ -70,6 +79,7 @@ export const QuestionItem = z.object({
     .optional()
     .transform((v) => (v === true ? true : undefined)),
   url: QuestionUrl.optional(),
+  detail: QuestionDetail.optional(),
 });
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
@@ -104,9 +114,9 @@ export const TerminalStatus = z.enum(['answered', 'skipped', 'expired', 'cancell
 export const Answers = z.record(z.string(), z.array(z.string()));
 export type Answers = z.infer<typeof Answers>;
 
-export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|channel:[a-z0-9_-]+)$/;
+export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|push|hook|mcp-proxy|channel:[a-z0-9_-]+)$/;
 export const Surface = z.string().regex(SURFACE_PATTERN, {
-  error: 'surface must be control-ui, tui, cli, plain-text, link, sdk or channel:<name>',
+  error: 'surface must be control-ui, tui, cli, plain-text, link, sdk, push, hook, mcp-proxy or channel:<name>',
 });
 export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), atMs: z.number() });
 export type ResolvedBy = z.infer<typeof ResolvedBy>;
@@ -127,6 +137,7 @@ export const QuestionRecord = z.object({
       options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
       multiSelect: z.boolean().optional(),
       url: z.string().optional(),
+      detail: z.string().optional(),
     }),
   ),
   createdAtMs: z.number(),

@@ -15,6 +15,8 @@ export const DEFAULT_TIMEOUT_MS = 900_000;
 export const MIN_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 3_600_000;
 export const QUESTION_URL_MAX = 2_000;
+/** Q2/X2: preformatted text shown with a question (a command, a diff, a tool's input). */
+export const QUESTION_DETAIL_MAX = 16_000;
 export const MESSAGE_MAX = 32_000;
 export const SESSION_TITLE_MAX = 200;
 /** K1: a secret's name, as a shell variable would spell it. */
