@@ -9,3 +9,4 @@ export * from './secret.ts';
 export * from './frames.ts';
 export * from './methods.ts';
 export * from './events.ts';
+export * from './search.ts';

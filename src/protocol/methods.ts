@@ -3,6 +3,7 @@ import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './s
 import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
+import { SearchParams, SearchResponse } from './search.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -201,6 +202,12 @@ export const methods = {
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
     // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
+  },
+  search: {
+    params: SearchParams,
+    result: SearchResponse,
+    // U19: every reader searches what it may read; the results are filtered by A3/A6 like every other read.
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
   },
   'secret.request': {

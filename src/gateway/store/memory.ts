@@ -1,6 +1,7 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
 import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
+import { searchEntries } from './search.ts';
 import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest } from './types.ts';
 
 /**
@@ -269,6 +270,10 @@ export function createMemoryStore(): Store {
       return found ? copyJson(found) : undefined;
     },
 
+    search(scope) {
+      open();
+      return searchEntries(scope, { sessions: sessions.values(), messages: messages.values(), questions: questions.values() });
+    },
     getMeta(key) {
       open();
       return meta.get(key);

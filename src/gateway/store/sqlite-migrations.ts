@@ -2,6 +2,54 @@ import type Database from 'better-sqlite3';
 
 type Db = Database.Database;
 
+/** FTS5 word rules for every index: Unicode words, accents folded, so "cafe" finds "café". */
+const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
+/** A question record's searchable text: each header and question, then the answers (store/search.ts says the same in JS). */
+const questionText = (record: string) => `
+  (SELECT group_concat(json_extract(value, '$.header') || ' ' || json_extract(value, '$.question'), ' ') FROM json_each(${record}, '$.questions'))
+  || COALESCE(' ' || (SELECT group_concat(value, ' ') FROM json_tree(${record}, '$.answers') WHERE type = 'text'), '')`;
+
+const SEARCH_INDEXES = `
+  CREATE VIRTUAL TABLE messages_fts USING fts5(text, content = 'messages', content_rowid = 'n', ${TOKENIZE});
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
+    INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
+  END;
+  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+
+  CREATE VIRTUAL TABLE sessions_fts USING fts5(title, content = 'sessions', content_rowid = 'n', ${TOKENIZE});
+  CREATE TRIGGER sessions_fts_insert AFTER INSERT ON sessions BEGIN
+    INSERT INTO sessions_fts (rowid, title) VALUES (new.n, new.title);
+  END;
+  CREATE TRIGGER sessions_fts_update AFTER UPDATE OF title ON sessions BEGIN
+    INSERT INTO sessions_fts (sessions_fts, rowid, title) VALUES ('delete', old.n, old.title);
+    INSERT INTO sessions_fts (rowid, title) VALUES (new.n, new.title);
+  END;
+  CREATE TRIGGER sessions_fts_delete AFTER DELETE ON sessions BEGIN
+    INSERT INTO sessions_fts (sessions_fts, rowid, title) VALUES ('delete', old.n, old.title);
+  END;
+  INSERT INTO sessions_fts (sessions_fts) VALUES ('rebuild');
+
+  CREATE VIRTUAL TABLE questions_fts USING fts5(body, ${TOKENIZE});
+  CREATE TRIGGER questions_fts_insert AFTER INSERT ON questions BEGIN
+    INSERT INTO questions_fts (rowid, body) VALUES (new.n, ${questionText('new.record')});
+  END;
+  CREATE TRIGGER questions_fts_update AFTER UPDATE OF record ON questions BEGIN
+    DELETE FROM questions_fts WHERE rowid = old.n;
+    INSERT INTO questions_fts (rowid, body) VALUES (new.n, ${questionText('new.record')});
+  END;
+  CREATE TRIGGER questions_fts_delete AFTER DELETE ON questions BEGIN
+    DELETE FROM questions_fts WHERE rowid = old.n;
+  END;
+  INSERT INTO questions_fts (rowid, body) SELECT n, ${questionText('record')} FROM questions;
+`;
+
 /**
  * Schema steps, applied in order; `PRAGMA user_version` holds how many ran. Append new steps, never edit old ones.
  * Tables with an `n INTEGER PRIMARY KEY` use it as a stable insertion order (a plain rowid may change on VACUUM).
@@ -119,6 +167,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // C4: the message a run streams into, so a stream goes on after a restart.
   (db) => db.exec(`ALTER TABLE runs ADD COLUMN streaming_message_id TEXT;`),
+  // U19: full-text indexes (FTS5) of session titles, messages and question records, kept by triggers in the same transaction.
+  (db) => db.exec(SEARCH_INDEXES),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -59,6 +59,36 @@ export type StoredSecret = { name: string; ciphertext: string; storedBy: string;
 
 export type IdempotentResult = { messageId: string; seq: number };
 
+/** U19: where a search looks. The gateway narrows it to what the identity may read, then checks each hit (A3). */
+export type SearchScope = {
+  /** Lower-case words; each must start a word of the text (see src/lib/search-text.ts). */
+  terms: string[];
+  /** Sessions whose titles and messages may match; null: every session. */
+  sessionKeys: readonly string[] | null;
+  /** Which question records may match; null: none. */
+  questions: {
+    /** Sessions whose questions may match; null: every session. */
+    sessionKeys: readonly string[] | null;
+    /** Sessionless questions may match too. */
+    sessionless: boolean;
+    /** Only the questions this identity asked (an agent's). */
+    askedBy?: string;
+  } | null;
+  /** At most this many of each kind, newest first. */
+  limit: number;
+};
+
+export type SearchCandidate = {
+  kind: 'session' | 'message' | 'question';
+  id: string;
+  sessionKey: string | null;
+  /** The text that matched: the title, the message, or the question's headers, wording and answers. */
+  text: string;
+  atMs: number;
+  /** A message that answers a question (Q9/PT5): it is as visible as that question (A3). */
+  replyToQuestionId?: string;
+};
+
 /**
  * The one storage contract. Every write is durable when the call returns (R3), or inside a group when `commitGroup`
  * returns; `transaction` groups writes so a state change and its event are committed together or not at all.
@@ -133,6 +163,10 @@ export interface Store {
   /** Stores or replaces the secret of this name. */
   putSecret(secret: StoredSecret): void;
   getSecret(name: string): StoredSecret | undefined;
+
+  // search (U19): from an index (SQLite FTS5, PostgreSQL full-text), never a scan of every message
+  /** Up to `scope.limit` newest matches of each kind: session titles, messages, question records. */
+  search(scope: SearchScope): SearchCandidate[];
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

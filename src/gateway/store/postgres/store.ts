@@ -19,6 +19,7 @@ import type { IdempotentResult, Store } from '../types.ts';
 import { SyncPostgres, type StepResult } from './bridge.ts';
 import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
+import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
 import { Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
@@ -284,6 +285,10 @@ export function openPostgresStore(url: string): SharedStore {
     },
 
     ...secretMethods(q, insert),
+
+    search(scope) {
+      return searchPostgres(q, scope);
+    },
 
     getMeta(key) {
       const r = q(`SELECT value FROM meta WHERE key = $1`, [key]).rows[0];
