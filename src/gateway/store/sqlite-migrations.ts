@@ -9,33 +9,25 @@ const questionText = (record: string) => `
   (SELECT group_concat(json_extract(value, '$.header') || ' ' || json_extract(value, '$.question'), ' ') FROM json_each(${record}, '$.questions'))
   || COALESCE(' ' || (SELECT group_concat(value, ' ') FROM json_tree(${record}, '$.answers') WHERE type = 'text'), '')`;
 
+/** An FTS5 index over one column of a table, kept by triggers (external content: the text is not stored twice). */
+const contentIndex = (table: string, column: string) => `
+  CREATE VIRTUAL TABLE ${table}_fts USING fts5(${column}, content = '${table}', content_rowid = 'n', ${TOKENIZE});
+  CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
+    INSERT INTO ${table}_fts (rowid, ${column}) VALUES (new.n, new.${column});
+  END;
+  CREATE TRIGGER ${table}_fts_update AFTER UPDATE OF ${column} ON ${table} BEGIN
+    INSERT INTO ${table}_fts (${table}_fts, rowid, ${column}) VALUES ('delete', old.n, old.${column});
+    INSERT INTO ${table}_fts (rowid, ${column}) VALUES (new.n, new.${column});
+  END;
+  CREATE TRIGGER ${table}_fts_delete AFTER DELETE ON ${table} BEGIN
+    INSERT INTO ${table}_fts (${table}_fts, rowid, ${column}) VALUES ('delete', old.n, old.${column});
+  END;
+  INSERT INTO ${table}_fts (${table}_fts) VALUES ('rebuild');
+`;
+
 const SEARCH_INDEXES = `
-  CREATE VIRTUAL TABLE messages_fts USING fts5(text, content = 'messages', content_rowid = 'n', ${TOKENIZE});
-  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
-  END;
-  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
-    INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
-  END;
-  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
-  END;
-  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
-
-  CREATE VIRTUAL TABLE sessions_fts USING fts5(title, content = 'sessions', content_rowid = 'n', ${TOKENIZE});
-  CREATE TRIGGER sessions_fts_insert AFTER INSERT ON sessions BEGIN
-    INSERT INTO sessions_fts (rowid, title) VALUES (new.n, new.title);
-  END;
-  CREATE TRIGGER sessions_fts_update AFTER UPDATE OF title ON sessions BEGIN
-    INSERT INTO sessions_fts (sessions_fts, rowid, title) VALUES ('delete', old.n, old.title);
-    INSERT INTO sessions_fts (rowid, title) VALUES (new.n, new.title);
-  END;
-  CREATE TRIGGER sessions_fts_delete AFTER DELETE ON sessions BEGIN
-    INSERT INTO sessions_fts (sessions_fts, rowid, title) VALUES ('delete', old.n, old.title);
-  END;
-  INSERT INTO sessions_fts (sessions_fts) VALUES ('rebuild');
-
+  ${contentIndex('messages', 'text')}
+  ${contentIndex('sessions', 'title')}
   CREATE VIRTUAL TABLE questions_fts USING fts5(body, ${TOKENIZE});
   CREATE TRIGGER questions_fts_insert AFTER INSERT ON questions BEGIN
     INSERT INTO questions_fts (rowid, body) VALUES (new.n, ${questionText('new.record')});

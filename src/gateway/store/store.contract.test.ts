@@ -1008,8 +1008,8 @@ describe('sqlite store on disk', () => {
   it('[S5] an older file learns who asked each question when it is migrated', () =>
     migratesAnOlderSchema(harness, () => {
       const raw = new Database(harness.file);
-      raw.exec(UNDO_ASKER_STEPS);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - 2}`);
+      raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - STEPS_SINCE_ASKER}`);
       raw.close();
     }));
 
@@ -1071,8 +1071,14 @@ function groupSeenOnlyAfterCommit(harness: { open(): Store }): void {
 
 /** Back to the schema before questions.asked_by, as an earlier release wrote it: that step and the one after it undone. */
 const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`;
+/** The schema steps after the asker's (C4's streaming column, U19's search indexes): undone with it, so all are migrated again. */
+const STEPS_SINCE_ASKER = 3;
+const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
+  .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
+  .join(' ');
+const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
 
-/** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on. */
+/** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: { open(): Store }, downgrade: () => void | Promise<void>): Promise<void> {
   const first = harness.open();
   first.insertQuestion(question('q1'));
@@ -1086,6 +1092,9 @@ async function migratesAnOlderSchema(harness: { open(): Store }, downgrade: () =
   expect(second.countPendingAskedBy('other-agent')).toBe(1);
   second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
   expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
+  // U19: what was stored before the search indexes existed is found once they are made.
+  const hits = second.search({ terms: ['which'], sessionKeys: null, questions: { sessionKeys: null, sessionless: true }, limit: 10 });
+  expect(hits.map((h) => h.id).sort()).toEqual(['q1', 'q2', 'q3']);
   second.close();
 }
 
@@ -1113,7 +1122,7 @@ describe('postgres store on a server', () => {
     migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - 2`);
+      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${STEPS_SINCE_ASKER}`);
       await raw.end();
     }));
 
