@@ -8,6 +8,11 @@ export type EventAudience = {
   question?: { askedBy: string; privileged: boolean };
   /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
   onlyIdentity?: string;
+  /**
+   * A3: the event carries the reply to a privileged question (asked by `askedBy`): on top of the usual rules, only
+   * identities that may see that question see it.
+   */
+  privilegedReply?: { askedBy: string };
 };
 
 export type StoredEvent = {
