@@ -115,6 +115,24 @@ describe('RU2: an answer belongs to the turn that waited for it', () => {
     expect((await agent.call('chat.inject', { runId: next.runId, text: 'On it', state: 'final' })).messageId).toBeTruthy();
   });
 
+  it.each(['chat.send replyTo', 'question.resolve'])('[RU2] a reply to another question (an async one, answered by %s) supersedes the waiting run', async (how) => {
+    t = await startTestGateway({ config });
+    const { admin, agent, sessionKey } = await sessionWithAgent(t);
+    const other = await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ header: 'Later' })] });
+    const { runId } = await agent.call('run.start', { sessionKey });
+    const { id } = await agent.call('question.request', { runId, questions: [item()] });
+    if (how === 'question.resolve') await admin.call('question.resolve', { id: other.id, answers: { env: ['Production'] } });
+    else
+      await admin.call('chat.send', { sessionKey, message: '> Later\nProduction', idempotencyKey: 'ru2-msg-other', replyTo: { questionId: other.id, answers: { env: ['Production'] } } });
+    expect((await admin.call('question.get', { id: other.id })).question.status).toBe('answered');
+    await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    expect((await agent.call('question.waitAnswer', { id })).status).toBe('answered');
+    const before = (await admin.call('chat.history', { sessionKey })).messages;
+    const err = await failure(agent.call('chat.inject', { runId, text: 'Deploying to Staging', state: 'final' }));
+    expect(err.code).toBe('RUN_SUPERSEDED');
+    expect((await admin.call('chat.history', { sessionKey })).messages).toEqual(before);
+  });
+
   it('[RU2] a run that asked nothing is not superseded by new messages', async () => {
     t = await startTestGateway({ config });
     const { admin, agent, sessionKey } = await sessionWithAgent(t);
