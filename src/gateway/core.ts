@@ -11,17 +11,17 @@ import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
-import type { EventAudience, Store, StoredEvent } from './store/types.ts';
+import type { Store, StoredEvent } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import {
   canReadSession,
   canSeeEvent,
-  canSeePrivilegedReply,
   canSeeQuestion,
   sessionFor,
   seesEveryQuestion,
   viewDependsOnIdentityOnly,
+  type QuestionLike,
   type SessionLike,
   type Viewer,
 } from './visibility.ts';
@@ -176,10 +176,11 @@ export class Core {
     return { key: sessionKey, ...access };
   }
 
-  /** `audience`: a change only some readers may know of (a question's count: its question's audience, A3/A4). */
-  emitSessionUpdated(tx: Tx, sessionKey: string, audience: EventAudience = { sessionKey }): void {
+  /** `question`: the change is that question's (its count): only the session's readers who may see it hear of it (A3/A4). */
+  emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): void {
     const session = this.getSession(sessionKey);
-    if (session) tx.emit('session.updated', { session }, audience);
+    const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
+    if (session) tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
   }
 
   /**
@@ -200,12 +201,12 @@ export class Core {
     return { messages: kept.slice(-limit), hasMore: kept.length > limit };
   }
 
-  /** A3: the privileged questions of a session whose replies this identity may not read. */
+  /** A3: the privileged questions of a session whose replies this identity may not read (whoever created the session). */
   private hiddenReplies(identity: Identity, sessionKey: string): Set<string> {
     if (seesEveryQuestion(identity)) return new Set();
     const ids = this.store
       .listQuestions({ sessionKey })
-      .filter((q) => q.privileged === true && !canSeePrivilegedReply(identity, q.askedBy))
+      .filter((q) => q.privileged === true && !canSeeQuestion(identity, q, undefined))
       .map((q) => q.id);
     return new Set(ids);
   }
@@ -236,7 +237,7 @@ export class Core {
     const got = tx.emit(
       'chat',
       { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
-      { sessionKey: m.sessionKey, ...(privileged ? { privilegedReply: { askedBy: asker } } : {}) },
+      { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
     if (!privileged) this.emitSessionUpdated(tx, m.sessionKey);

@@ -138,7 +138,7 @@ export class QuestionManager {
       this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
       tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
-      if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey, questionAudience(made.record));
+      if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
       return made.record;
     });
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -283,7 +283,7 @@ export class QuestionManager {
       },
       questionAudience(done),
     );
-    if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey, questionAudience(done));
+    if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey, done);
     tx.after(() => this.waiters.wake(done));
     return done;
   }
@@ -299,7 +299,7 @@ export class QuestionManager {
       questionAudience(q),
     );
     // The session's pending count leaves out retired reminders, so its lists must hear of the change.
-    if (first && q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey, questionAudience(q));
+    if (first && q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey, q);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

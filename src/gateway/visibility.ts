@@ -76,14 +76,6 @@ export function canSeeQuestion(identity: Identity, q: QuestionLike, sessionOwner
 }
 
 /**
- * A3: a message that answers a privileged question is privileged too: only those who may see that question, and the
- * agent that asked it, read it. For everyone else it was never sent.
- */
-export function canSeePrivilegedReply(identity: Identity, askedBy: string): boolean {
-  return canSeeQuestion(identity, { askedBy, privileged: true }, undefined);
-}
-
-/**
  * Whether what this identity sees of an event follows from the identity alone, the same for each of its connections:
  * true unless it may be a bound agent, whose view also depends on the sessions its connection subscribed to (C6).
  */
@@ -105,7 +97,8 @@ export function canSeeEvent(viewer: Viewer, audience: EventAudience, accessOf: A
   const { identity } = viewer;
   if (audience.onlyIdentity !== undefined && audience.onlyIdentity !== identity.id) return false;
   const session = audience.sessionKey === null ? undefined : accessOf(audience.sessionKey);
-  if (audience.privilegedReply && !canSeePrivilegedReply(identity, audience.privilegedReply.askedBy)) return false;
+  const also = audience.questionViewersOnly;
+  if (also && !canSeeQuestion(identity, { sessionKey: audience.sessionKey, ...also }, session?.createdBy)) return false;
   if (audience.question) {
     const q = { sessionKey: audience.sessionKey, askedBy: audience.question.askedBy, privileged: audience.question.privileged };
     return canSeeQuestion(identity, q, session?.createdBy);

@@ -283,7 +283,7 @@ export class Channel implements ChannelSink {
       const { message, state } = ev.payload as { message: ChatMessage; state: string };
       const conversation = this.bindings.conversationOf(message.sessionKey);
       // H2: the agent's final messages go back to the conversation; A3: never the reply to a privileged question.
-      if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.privilegedReply) this.say(conversation, message.text);
+      if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.questionViewersOnly) this.say(conversation, message.text);
     }
   }
 

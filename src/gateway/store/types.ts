@@ -9,10 +9,10 @@ export type EventAudience = {
   /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
   onlyIdentity?: string;
   /**
-   * A3: the event carries the reply to a privileged question (asked by `askedBy`): on top of the usual rules, only
-   * identities that may see that question see it.
+   * A3/A4: on top of the usual session rules, only those who may see this question see the event: the reply to a
+   * privileged question, a session count that changed with a question.
    */
-  privilegedReply?: { askedBy: string };
+  questionViewersOnly?: { askedBy: string; privileged: boolean };
 };
 
 export type StoredEvent = {
