@@ -22,7 +22,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       const again = core.store.getIdempotent(identity.id, p.idempotencyKey);
       if (again) return { ...again, deduped: true };
       const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
-      // A3: the reply to a privileged question is privileged too (and names no session for those who may not see it).
+      // A3: the reply to a privileged question is privileged too: it neither titles the session nor moves its lastMessageAtMs.
       const privileged = reply?.q.privileged === true;
       // U15: an untitled session takes its title from its first message.
       const before = core.store.getSession(session.key);
