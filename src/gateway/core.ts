@@ -21,6 +21,7 @@ import {
   sessionFor,
   seesEveryQuestion,
   viewDependsOnIdentityOnly,
+  type QuestionLike,
   type SessionLike,
   type Viewer,
 } from './visibility.ts';
@@ -51,6 +52,8 @@ type NewMessage = {
   authorId: string;
   runId?: string;
   replyTo?: ReplyTo;
+  /** A3: the message answers a privileged question asked by this agent, so it is privileged too. */
+  privilegedReplyOf?: string;
   state: ChatState;
 };
 
@@ -173,14 +176,45 @@ export class Core {
     return { key: sessionKey, ...access };
   }
 
-  emitSessionUpdated(tx: Tx, sessionKey: string): void {
+  /** `question`: the change is that question's (its count): only the session's readers who may see it hear of it (A3/A4). */
+  emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): void {
     const session = this.getSession(sessionKey);
-    if (session) tx.emit('session.updated', { session }, { sessionKey });
+    const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
+    if (session) tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
+  }
+
+  /**
+   * C3 as this identity reads it (A3): replies to privileged questions it may not see are left out as if never sent,
+   * the page is filled from older messages instead and `hasMore` counts only what it may read.
+   */
+  historyFor(identity: Identity, sessionKey: string, limit: number, before?: string): { messages: ChatMessage[]; hasMore: boolean } {
+    const hidden = this.hiddenReplies(identity, sessionKey);
+    if (hidden.size === 0) return this.store.history(sessionKey, limit, before);
+    const shown = (m: ChatMessage) => m.replyTo === undefined || !hidden.has(m.replyTo.questionId);
+    let kept: ChatMessage[] = [];
+    for (let cursor = before; ; ) {
+      const page = this.store.history(sessionKey, limit, cursor);
+      kept = [...page.messages.filter(shown), ...kept];
+      if (kept.length > limit || !page.hasMore || page.messages.length === 0) break;
+      cursor = page.messages[0].id;
+    }
+    return { messages: kept.slice(-limit), hasMore: kept.length > limit };
+  }
+
+  /** A3: the privileged questions of a session whose replies this identity may not read (whoever created the session). */
+  private hiddenReplies(identity: Identity, sessionKey: string): Set<string> {
+    if (seesEveryQuestion(identity)) return new Set();
+    const ids = this.store
+      .listQuestions({ sessionKey })
+      .filter((q) => q.privileged === true && !canSeeQuestion(identity, q, undefined))
+      .map((q) => q.id);
+    return new Set(ids);
   }
 
   /**
    * Saves a new message with its `chat` event; the message's `seq` is the seq of that event,
-   * so it must be the first event of its transaction.
+   * so it must be the first event of its transaction. A privileged reply (A3) goes only to those who may see its
+   * question, and leaves the session as its other readers know it (no lastMessageAtMs, no session.updated).
    */
   appendMessage(tx: Tx, m: NewMessage): ChatMessage {
     const now = this.stamps.messageCreated();
@@ -197,14 +231,16 @@ export class Core {
       seq,
     };
     this.store.insertMessage(message);
-    this.store.touchSession(m.sessionKey, now);
+    const asker = m.privilegedReplyOf;
+    const privileged = asker !== undefined;
+    if (!privileged) this.store.touchSession(m.sessionKey, now);
     const got = tx.emit(
       'chat',
       { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
-      { sessionKey: m.sessionKey },
+      { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    this.emitSessionUpdated(tx, m.sessionKey);
+    if (!privileged) this.emitSessionUpdated(tx, m.sessionKey);
     return message;
   }
 

@@ -30,7 +30,7 @@ import { AnswerWaiters } from './question-waiters.ts';
 import type { Cancellation } from './waiters.ts';
 import { storedRecordJson } from './store/rows.ts';
 import type { StoredQuestion } from './store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden, seesEveryQuestion } from './visibility.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from './visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
@@ -137,7 +137,8 @@ export class QuestionManager {
       const publicJson = JSON.stringify(question);
       this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
       tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
-      if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey);
+      // A4: the session's count changed only for those who may see the question; no one else hears of it.
+      if (made.record.sessionKey !== undefined) this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
       return made.record;
     });
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -150,10 +151,10 @@ export class QuestionManager {
 
   /** Q6: oldest first, only what this identity may see (A4). */
   list(identity: Identity, filter: Params<'question.list'>): Result<'question.list'> {
-    // A4: a session this identity may not see does not exist for it (one that sees every question may name any).
-    if (filter.sessionKey !== undefined && !seesEveryQuestion(identity)) this.core.readableSession(identity, filter.sessionKey);
-    else if (filter.sessionKey !== undefined && !this.core.accessOf(filter.sessionKey))
-      throw new AskdockError('SESSION_NOT_FOUND', `no session "${filter.sessionKey}"`, { details: { sessionKey: filter.sessionKey } });
+    // A4: a session this identity may not see does not exist for it. One that sees every question may name any session,
+    // and where it may not read sessions an unknown one answers as one without questions, so the two look alike.
+    const namesAny = seesEveryQuestion(identity) && !readsEverySession(identity);
+    if (filter.sessionKey !== undefined && !namesAny) this.core.readableSession(identity, filter.sessionKey);
     const rows = this.core.store.listQuestions(filter).filter((q) => canSeeQuestion(identity, q, this.owner(q)));
     rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
     return { questions: rows.map(toPublic) };
@@ -237,7 +238,16 @@ export class QuestionManager {
   private asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): string | undefined {
     if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
     const text = formatAsyncAnswerText(q.questions, answers);
-    const message = this.core.appendMessage(tx, { sessionKey: q.sessionKey, role: 'user', text, authorId: identity.id, replyTo: { questionId: q.id, answers }, state: 'final' });
+    const message = this.core.appendMessage(tx, {
+      sessionKey: q.sessionKey,
+      role: 'user',
+      text,
+      authorId: identity.id,
+      replyTo: { questionId: q.id, answers },
+      // A3: the answer of a privileged question is privileged too.
+      ...(q.privileged ? { privilegedReplyOf: q.askedBy } : {}),
+      state: 'final',
+    });
     supersedeRuns(this.core, tx, q.sessionKey, q.id);
     return message.id;
   }
@@ -273,7 +283,7 @@ export class QuestionManager {
       },
       questionAudience(done),
     );
-    if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey);
+    if (done.sessionKey !== undefined) this.core.emitSessionUpdated(tx, done.sessionKey, done);
     tx.after(() => this.waiters.wake(done));
     return done;
   }
@@ -289,7 +299,7 @@ export class QuestionManager {
       questionAudience(q),
     );
     // The session's pending count leaves out retired reminders, so its lists must hear of the change.
-    if (first && q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey);
+    if (first && q.sessionKey !== undefined) this.core.emitSessionUpdated(tx, q.sessionKey, q);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

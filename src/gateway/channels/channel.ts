@@ -282,8 +282,8 @@ export class Channel implements ChannelSink {
     } else if (ev.event === 'chat') {
       const { message, state } = ev.payload as { message: ChatMessage; state: string };
       const conversation = this.bindings.conversationOf(message.sessionKey);
-      // H2: the agent's final messages go back to the conversation.
-      if (conversation && message.role === 'assistant' && state === 'final') this.say(conversation, message.text);
+      // H2: the agent's final messages go back to the conversation; A3: never the reply to a privileged question.
+      if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.questionViewersOnly) this.say(conversation, message.text);
     }
   }
 

@@ -181,6 +181,18 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('the reply', (m) => m.text === 'Hello, Alice');
     expect(driver.messages().some((m) => m.text === 'typing…')).toBe(false);
   });
+  it('[A3][H2] a privileged question and its reply are never posted to the conversation, whose identity may not see them', async () => {
+    const key = await w.sessionFromFirstMessage('hello');
+    const { id } = await w.agent.call('question.request', { sessionKey: key, privileged: true, mode: 'async', questions: [deploy] });
+    await w.admin.call('chat.send', { sessionKey: key, message: 'secret-alpha', idempotencyKey: 'channel-privileged-reply', replyTo: { questionId: id } });
+    expect((await w.question(id)).status).toBe('answered');
+    const { runId } = await w.agent.call('run.start', { sessionKey: key });
+    await w.agent.call('chat.inject', { runId, text: 'Noted', state: 'final' });
+    // Posts go out in order: once the agent's later message is there, anything before it would be too.
+    await posted('the later reply', (m) => m.text === 'Noted');
+    expect(driver.messages().filter((m) => m.text.includes('secret-alpha') || m.text.includes(deploy.question))).toEqual([]);
+  });
+
   it('[H4][PT1] Other by reply: your own words answer the single-select question, and the message shows them', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);

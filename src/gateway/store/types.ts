@@ -8,6 +8,11 @@ export type EventAudience = {
   question?: { askedBy: string; privileged: boolean };
   /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
   onlyIdentity?: string;
+  /**
+   * A3/A4: on top of the usual session rules, only those who may see this question see the event: the reply to a
+   * privileged question, a session count that changed with a question.
+   */
+  questionViewersOnly?: { askedBy: string; privileged: boolean };
 };
 
 export type StoredEvent = {
