@@ -1,5 +1,6 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /** Who may reach the gateway over HTTP and WebSocket (S1, S3). */
 export type ReachPolicy = {
@@ -107,6 +108,7 @@ export function securityHeaders(hostHeader: string | undefined): OutgoingHttpHea
 
 const STATUS_TEXT = {
   400: 'Bad Request',
+  408: 'Request Timeout',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
@@ -130,4 +132,26 @@ export function rawRefusal(status: keyof typeof STATUS_TEXT, req: IncomingMessag
   };
   const lines = Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`);
   return `HTTP/1.1 ${status} ${text}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Writes a raw refusal and destroys the socket once it is flushed: an HTTP server's sockets stay half open, so a
+ * client that never closes its side would otherwise keep the refused socket for good.
+ */
+export function endRaw(socket: Duplex, text: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(text, () => socket.destroy());
+}
+
+/**
+ * What Node could not read as a request (the server's `clientError`): 408 for a request that took too long, 431 for
+ * headers too large, else 400, each with the S2 headers. A socket already answering (headers of a response sent) or
+ * no longer writable is only destroyed: a second status line in the middle of a response would corrupt it.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) return void socket.destroy();
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return endRaw(socket, rawRefusal(408, undefined, 'request timeout: the request did not arrive in time'));
+  if (err.code === 'HPE_HEADER_OVERFLOW') return endRaw(socket, rawRefusal(431, undefined, 'request headers too large'));
+  endRaw(socket, rawRefusal(400, undefined, 'bad request'));
 }
