@@ -12,6 +12,37 @@ export type ReachPolicy = {
   allowedOrigins: readonly string[];
 };
 
+/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is `10.0.0.1`. */
+function plainAddress(address: string): string {
+  const bare = address.trim().replace(/^\[|\]$/g, '').toLowerCase();
+  return bare.startsWith('::ffff:') && isIP(bare.slice(7)) === 4 ? bare.slice(7) : bare;
+}
+
+/** A forwarded entry as nginx and others write it: an address, maybe with a port (`1.2.3.4:5678`, `[::1]:5678`). */
+function forwardedAddress(entry: string): string {
+  const e = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(e);
+  if (bracketed) return plainAddress(bracketed[1]);
+  const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(e);
+  return plainAddress(v4port ? v4port[1] : e).slice(0, 64);
+}
+
+/**
+ * S4: the address a connection is counted under. A peer that is one of `trustedProxies` forwarded it: the client is
+ * the right-most `X-Forwarded-For` entry that is not a trusted proxy itself (entries left of it may be forged by the
+ * client). Any other peer is the client; its header, which it may have written itself, is ignored.
+ */
+export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trustedProxies: ReadonlySet<string>): string {
+  const direct = peer ? plainAddress(peer) : 'unknown';
+  if (!trustedProxies.has(direct) || forwardedFor === undefined) return direct;
+  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map(forwardedAddress).filter(Boolean);
+  for (let i = entries.length - 1; i >= 0; i--) if (!trustedProxies.has(entries[i])) return entries[i];
+  return entries[0] ?? direct;
+}
+
+/** The config's `trustedProxies` as clientAddress compares them. */
+export const trustedProxySet = (addresses: readonly string[] | undefined): ReadonlySet<string> => new Set((addresses ?? []).map(plainAddress));
+
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** 127.0.0.0/8, ::1 and `localhost` are loopback; `0.0.0.0` and `::` listen everywhere and are not. */
