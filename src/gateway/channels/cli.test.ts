@@ -14,21 +14,22 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A config file with Alice, an agent and a Telegram channel on `apiRoot`. */
+function telegramConfig(name: string, botToken: string, apiRoot: string): string {
+  const config = join(dir, name);
+  const identities = [
+    { id: 'alice', token: 'alice-token-0123456789abcd', role: 'operator', scopes: ['operator.admin'] },
+    { id: 'agent', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
+  ];
+  writeFileSync(config, JSON.stringify({ identities, channels: { telegram: { botToken, users: { '5551234': 'alice' }, apiRoot } } }));
+  return config;
+}
+
 describe('askdock gateway with channels', () => {
   it('[H1] prints `askdock channel telegram ready` on stdout once connected, and SIGTERM still exits cleanly', async () => {
     const fake = await FakeTelegram.start();
     try {
-      const config = join(dir, 'config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          identities: [
-            { id: 'alice', token: 'alice-token-0123456789abcd', role: 'operator', scopes: ['operator.admin'] },
-            { id: 'agent', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
-          ],
-          channels: { telegram: { botToken: fake.token, users: { '5551234': 'alice' }, apiRoot: fake.apiRoot } },
-        }),
-      );
+      const config = telegramConfig('config.json', fake.token, fake.apiRoot);
       const child = await spawnGateway(['--port', '0', '--db', join(dir, 'askdock.db'), '--config', config], 60_000);
       children.push(child);
       await until(() => child.stdout.includes('askdock channel telegram ready'), 'the ready line', 60_000);
@@ -46,17 +47,7 @@ describe('askdock gateway with channels', () => {
     const silent = createServer(() => void calls++);
     await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
     try {
-      const config = join(dir, 'silent.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          identities: [
-            { id: 'alice', token: 'alice-token-0123456789abcd', role: 'operator', scopes: ['operator.admin'] },
-            { id: 'agent', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
-          ],
-          channels: { telegram: { botToken: '1:silent', users: { '5551234': 'alice' }, apiRoot: `http://127.0.0.1:${(silent.address() as { port: number }).port}` } },
-        }),
-      );
+      const config = telegramConfig('silent.json', '1:silent', `http://127.0.0.1:${(silent.address() as { port: number }).port}`);
       const child = await spawnGateway(['--port', '0', '--db', join(dir, 'silent.db'), '--config', config], 60_000);
       children.push(child);
       // The gateway is asking the silent API for getMe (which would wait minutes) when it is told to stop.
