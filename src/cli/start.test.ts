@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,12 @@ describe('askdock start', { timeout: 120_000 }, () => {
     expect(await proc.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(3_000);
     expect(proc.err()).toContain('askdock start: stopping');
+    // The terminal shows the friendly lines, no JSON log lines; the JSON log is in the file it names.
+    const [, logFile] = await waitFor(proc.out, /^gateway log: (.+)$/m);
+    expect(logFile).toBe(join(cwd, '.askdock', 'gateway.log'));
+    for (const line of [...proc.out().split('\n'), ...proc.err().split('\n')]) expect(line.startsWith('{'), line).toBe(false);
+    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg?: string });
+    expect(logged.some((e) => e.msg === 'connection opened')).toBe(true);
   }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
 
   it('[U11][Q7] Ctrl+C and a new start keep the demo question pending: the demo agent takes it back and reports the answer', async () => {

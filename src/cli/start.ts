@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,7 @@ import { LOCAL_DIR } from './endpoint.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
+import { createLogger, prettyLine } from '../gateway/logger.ts';
 
 const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -92,6 +94,22 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
     if (code !== 0) process.stderr.write(`askdock start: the UI build failed (exit ${code}); the gateway starts without a fresh UI\n`);
   }
 
+  // The quick start's terminal keeps to its own lines: the gateway's JSON log goes to a file whose path it prints,
+  // and only its warnings and errors show here too, as readable lines.
+  const logFile = join(opts.dir, 'gateway.log');
+  mkdirSync(opts.dir, { recursive: true });
+  const logStream = createWriteStream(logFile, { flags: 'a' });
+  logStream.on('error', (err) => process.stderr.write(`askdock start: cannot write ${logFile}: ${err.message}\n`));
+  const environment = gatewayEnvironment();
+  const log = createLogger({
+    level: environment.logLevel,
+    sink: {
+      write: (line: string) => {
+        logStream.write(line);
+        if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(prettyLine(line, process.stderr.isTTY === true));
+      },
+    },
+  });
   let gateway;
   try {
     gateway = await startGateway({
@@ -103,7 +121,9 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       uiDir: join(ROOT, 'dist'),
       ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
       announce: (line) => process.stdout.write(line + '\n'),
-      ...gatewayEnvironment(),
+      checkFrames: environment.checkFrames,
+      syncFull: environment.syncFull,
+      log,
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -134,6 +154,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   if (!stopping.aborted) {
     process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
     process.stdout.write(`Control UI: ${uiUrl}\n`);
+    process.stdout.write(`gateway log: ${logFile}\n`);
     if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
     await new Promise<void>((done) => stopping.addEventListener('abort', () => done(), { once: true }));
   }
@@ -143,6 +164,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   await gateway.close();
   await demo?.close({ keepQuestions: true });
   agent?.close();
+  await new Promise<void>((done) => logStream.end(done));
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { Role, Scope } from '../protocol/index.ts';
 
@@ -41,6 +42,13 @@ export const GatewayConfig = z.object({
   allowedOrigins: z.array(z.string().min(1)).optional(),
   /** S3: Host names (optionally `name:port`) a loopback gateway also answers to, e.g. behind a local proxy. */
   allowedHosts: z.array(z.string().min(1)).optional(),
+  /**
+   * S4: addresses of the proxies in front (e.g. `["127.0.0.1"]` for nginx on the same machine). Only a connection from
+   * one of them has its client's address read from `X-Forwarded-For`, which keys the failed-connect limit.
+   */
+  trustedProxies: z
+    .array(z.string().refine((a) => isIP(a) !== 0, { error: 'trustedProxies lists IP addresses, such as "127.0.0.1" or "::1"' }))
+    .optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),

@@ -13,7 +13,7 @@ import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
-import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
+import { answerClientError, clientAddress, endRaw, hostAllowed, isLoopbackHost, originAllowed, rawRefusal, trustedProxySet, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
 import { checkSharedSecretKey } from './secrets/shared-key.ts';
@@ -228,19 +228,16 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     allowedHosts: [...(identities.config.allowedHosts ?? []), ...(opts.allowedHosts ?? [])],
     allowedOrigins: [...(identities.config.allowedOrigins ?? []), ...(opts.allowedOrigins ?? [])],
   };
+  const trustedProxies = trustedProxySet(identities.config.trustedProxies);
   // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
   const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
   // S2 on what ws and Node refuse by themselves: a bad handshake (wrong method, version or key), an unreadable request.
   wss.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) => {
     const version = /Sec-WebSocket-Version/.test(err.message) ? { 'sec-websocket-version': '13, 8' } : undefined;
     const status = err.message === 'Invalid HTTP method' ? 405 : 400;
-    if (socket.writable) socket.end(rawRefusal(status, req, `bad WebSocket handshake: ${err.message}`, version));
-    else socket.destroy();
+    endRaw(socket, rawRefusal(status, req, `bad WebSocket handshake: ${err.message}`, version));
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? rawRefusal(431, undefined, 'request headers too large') : rawRefusal(400, undefined, 'bad request'));
-  });
+  server.on('clientError', answerClientError);
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
@@ -252,7 +249,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');
+      const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), address);
       connections.add(conn);
       conn.start();
     });

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { connect, createServer as createNetServer } from 'node:net';
+import { Writable, type Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from './gateway.ts';
-import { hostAllowed, originAllowed } from './http-security.ts';
+import { answerClientError, endRaw, hostAllowed, originAllowed, rawRefusal } from './http-security.ts';
 import { testConfig } from '../testing/gateway-harness.ts';
 import { memoryLogger, silentLogger } from './logger.ts';
 
@@ -203,5 +204,53 @@ describe('S3 Host check on a loopback gateway (DNS rebinding)', () => {
     const policy = { loopback: false, allowedHosts: [], allowedOrigins: [] };
     expect(originAllowed(policy, 'https://askdock.team.example', 'askdock.team.example')).toBe(true);
     expect(originAllowed(policy, 'https://evil.example', 'askdock.team.example')).toBe(false);
+  });
+});
+
+describe('raw refusals of what Node and ws could not read', () => {
+  it('[S2] a request that takes too long is answered 408 Request Timeout, with the S2 headers', async () => {
+    const server = createServer({ requestTimeout: 200, headersTimeout: 200, connectionsCheckingInterval: 20 }, (_req, res) => res.end('ok'));
+    server.on('clientError', answerClientError);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    try {
+      // The request line and no end of headers: Node gives up on it after requestTimeout.
+      const got = await rawSocket({ port } as RunningGateway, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+      expect(got.status).toBe(408);
+      expectS2(got.headers);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('[S2] a socket whose response already began is destroyed, not sent a second status line', () => {
+    const written: string[] = [];
+    let destroyed = false;
+    const socket = Object.assign(new Writable({ write: (c, _e, done) => (written.push(String(c)), done()) }), {
+      _httpMessage: { headersSent: true },
+    });
+    socket.destroy = (() => ((destroyed = true), socket)) as typeof socket.destroy;
+    answerClientError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket as unknown as Duplex);
+    expect(written).toEqual([]);
+    expect(destroyed).toBe(true);
+  });
+
+  it('[S2] a refused socket is destroyed once its answer is flushed, even when the client never closes its side', async () => {
+    const server = createNetServer({ allowHalfOpen: true }, (socket) => endRaw(socket, rawRefusal(400, undefined, 'bad request')));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    const client = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let got = '';
+    client.on('data', (c) => (got += c));
+    try {
+      await new Promise((ok) => client.once('end', ok));
+      expect(got).toMatch(/^HTTP\/1.1 400 Bad Request/);
+      const open = () => new Promise<number>((ok) => server.getConnections((_e, n) => ok(n)));
+      await expect.poll(open).toBe(0);
+    } finally {
+      client.destroy();
+      server.close();
+    }
   });
 });

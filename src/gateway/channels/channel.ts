@@ -25,6 +25,15 @@ export type ChannelOptions = {
 const withoutNul = (text: string) => text.replaceAll('\0', '');
 
 /**
+ * Q5 for a press: the same person's press on the same message and choice gives the same id (a repeat answers as the
+ * first did), any other press another one. Hashed, not cut: ids cut to 128 characters from long identity ids collide.
+ */
+export function pressResolutionId(channel: string, identityId: string, ref: string, choice: string): string {
+  const digest = createHash('sha256').update(JSON.stringify([identityId, ref, choice])).digest('base64url');
+  return `${channel}-press-${digest}`;
+}
+
+/**
  * One configured platform inside the gateway (H1-H5): its conversations are sessions, its users' messages and
  * presses go through the dispatch as their mapped identities, and the bound sessions' questions and agent
  * replies go out through a retrying outbox.
@@ -127,6 +136,8 @@ export class Channel implements ChannelSink {
       const held = this.held.get(heldKey);
       this.held.delete(heldKey);
       const confirmed = held && m.text.trim().toLowerCase() === 'send';
+      // W3: any other answer to the credential warning drops the held text, and is not sent itself either.
+      if (held && !confirmed) return this.say(m.conversation, 'Dropped: nothing was sent.');
       try {
         await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
       } catch (err) {
@@ -225,7 +236,7 @@ export class Channel implements ChannelSink {
 
   private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
     // A repeat of this person's own press answers as the first did (Q5); another person's press finds it resolved.
-    const resolution = { surface: this.surface, resolutionId: `${this.adapter.name}-${identityId}-${p.ref}-${choice}`.slice(0, 128) };
+    const resolution = { surface: this.surface, resolutionId: pressResolutionId(this.adapter.name, identityId, p.ref, choice) };
     if (choice === 'other') {
       // `Other…` answers nothing: it only asks for the reply, after the same A3 check an answer would get.
       const { question } = await this.caller.call(identityId, 'question.get', { id: q.id });

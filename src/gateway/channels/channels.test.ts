@@ -275,6 +275,48 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(reply).toMatchObject({ authorId: 'guest', replyTo: { questionId: id } });
   });
 
+  it('[H4] a press answers the question its token names: of a blocking and an async prompt in one conversation, only the pressed one', async () => {
+    const key = await w.sessionFromFirstMessage('deploy, and lunch?');
+    const blocking = await w.ask(key, [deploy]);
+    const later = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the blocking question', (m) => m.buttons.includes('Staging'));
+    const prompt = await posted('the async question', (m) => m.buttons.includes('Sushi'));
+    await driver.press(driver.ids.alice, prompt, 'Sushi');
+    await until(async () => (await w.question(later)).status === 'answered', 'the async answer');
+    expect((await w.question(later)).answers).toEqual({ lunch: ['Sushi'] });
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Sushi'));
+    expect((await w.question(blocking)).status).toBe('pending');
+  });
+
+  it('[H4] a press that arrives from another conversation is refused and the question stays pending', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    await driver.press(driver.ids.alice, prompt, 'Staging', driver.otherConversation);
+    await until(() => driver.notices().includes('This question is not here any more.'), 'the refusal');
+    expect((await w.question(id)).status).toBe('pending');
+    // The same press in the prompt's own conversation answers it.
+    await driver.press(driver.ids.alice, prompt, 'Staging');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+  });
+
+  it('[W3] after the credential warning any reply but send drops the held text and sends nothing', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.userSays(driver.ids.alice, 'sk-abcdefghijklmnopqrstuvwxyz123456');
+    await posted('the warning', (m) => m.text.startsWith('This looks like'));
+    await driver.userSays(driver.ids.alice, 'no');
+    await posted('what became of it', (m) => m.text === 'Dropped: nothing was sent.');
+    // `send` now holds nothing to release: it is an ordinary reply, not the credential.
+    await driver.userSays(driver.ids.alice, 'send');
+    await until(() => w.t.gw.store.history(key, 20).messages.find((m) => m.text.includes('send')), 'the later reply');
+    const texts = w.t.gw.store.history(key, 20).messages.map((m) => m.text);
+    expect(texts.some((t) => t.includes('sk-abc'))).toBe(false);
+    expect(texts.some((t) => t === 'no' || t.endsWith(': no'))).toBe(false);
+    expect((await w.question(id)).answers ?? {}).not.toEqual({ lunch: ['sk-abcdefghijklmnopqrstuvwxyz123456'] });
+  });
+
   it('[H6] a 429 retry_after and an outage delay the post but lose nothing; the question stays answerable meanwhile', async () => {
     const key = await w.sessionFromFirstMessage('deploy');
     driver.api.http.fail(driver.api.post, { status: 500, times: 2 });

@@ -135,7 +135,7 @@ export class Channels {
     } catch (err) {
       if (!this.runs(channel)) return;
       const delay = backoffDelay(failures + 1, { initialMs: this.opts.retry?.baseDelayMs, maxMs: this.opts.retry?.maxDelayMs });
-      this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (${(err as Error).message}); retrying in ${delay} ms`);
+      this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (attempt ${failures + 1}: ${(err as Error).message}); retrying in ${delay} ms`);
       await channel.adapter.stop().catch(() => undefined);
       const timer = setTimeout(() => {
         this.timers.delete(timer);

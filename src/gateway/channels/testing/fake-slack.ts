@@ -83,6 +83,7 @@ export class SlackDriver {
   readonly name = 'slack' as const;
   readonly ids = { alice: 'U0123ABC', bob: 'U0222BBB', carol: 'U0333CCC' };
   readonly channel = 'C0CHANNEL';
+  readonly otherConversation = 'C0ELSEWHERE';
   readonly secret = 'slack-signing-secret';
   fake!: FakeSlack;
   gatewayUrl = '';
@@ -113,17 +114,21 @@ export class SlackDriver {
     if (res.status !== 200) throw new Error(`events answered ${res.status}`);
   }
 
-  interaction(user: string, ts: string, actionId: string): string {
-    const payload = { type: 'block_actions', user: { id: user }, channel: { id: this.channel }, container: { type: 'message', message_ts: ts, channel_id: this.channel }, message: { ts }, actions: [{ type: 'button', action_id: actionId, value: actionId }] };
+  interaction(user: string, ts: string, actionId: string, channel = this.channel): string {
+    const payload = { type: 'block_actions', user: { id: user }, channel: { id: channel }, container: { type: 'message', message_ts: ts, channel_id: channel }, message: { ts }, actions: [{ type: 'button', action_id: actionId, value: actionId }] };
     return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   }
 
-  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+  async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
     const message = this.fake.messages.find((m) => m.ts === seen.ref);
     const button = message && FakeSlack.buttons(message).find((b) => b.text?.text === label);
     if (!button?.action_id) throw new Error(`no button "${label}" on message ${seen.ref}`);
-    const res = await slackPost(`${this.gatewayUrl}/channels/slack/interactions`, this.secret, this.interaction(user, seen.ref, button.action_id), 'application/x-www-form-urlencoded');
+    const res = await slackPost(`${this.gatewayUrl}/channels/slack/interactions`, this.secret, this.interaction(user, seen.ref, button.action_id, from), 'application/x-www-form-urlencoded');
     if (res.status !== 200) throw new Error(`interactions answered ${res.status}`);
+  }
+
+  notices(): string[] {
+    return this.fake.ephemeral.map((e) => e.text);
   }
 
   messages(): SeenMessage[] {

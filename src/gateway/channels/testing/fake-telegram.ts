@@ -119,10 +119,10 @@ export class FakeTelegram {
     return message_id;
   }
 
-  /** A user presses an inline button of a bot message. */
-  userPresses(userId: number, message: BotMessage, data: string): string {
+  /** A user presses an inline button of a bot message (as seen in chat `chatId`, by default the message's own). */
+  userPresses(userId: number, message: BotMessage, data: string, chatId = message.chat_id): string {
     const id = `cb${this.nextUpdate}`;
-    this.push({ callback_query: { id, chat_instance: 'ci', data, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, message: this.asTelegram(message) } });
+    this.push({ callback_query: { id, chat_instance: 'ci', data, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, message: this.asTelegram({ ...message, chat_id: chatId }) } });
     return id;
   }
 
@@ -142,6 +142,7 @@ export class TelegramDriver {
   readonly name = 'telegram' as const;
   readonly ids = { alice: '5551234', bob: '5552222', carol: '5553333' };
   readonly chatId = -1001;
+  readonly otherConversation = '-1002';
   fake!: FakeTelegram;
 
   get api() {
@@ -160,11 +161,15 @@ export class TelegramDriver {
     this.fake.userSends(Number(user), text, this.chatId);
   }
 
-  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+  async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
     const message = this.fake.messages.find((m) => String(m.message_id) === seen.ref);
     const button = FakeTelegram.buttons(message).flat().find((b) => b.text === label);
     if (!message || !button?.callback_data) throw new Error(`no button "${label}" on message ${seen.ref}`);
-    this.fake.userPresses(Number(user), message, button.callback_data);
+    this.fake.userPresses(Number(user), message, button.callback_data, from);
+  }
+
+  notices(): string[] {
+    return this.fake.http.callsOf('answerCallbackQuery').flatMap((c) => ((c.body as { text?: string }).text ? [(c.body as { text: string }).text] : []));
   }
 
   messages() {
