@@ -1,0 +1,175 @@
+/**
+ * X5: `askdock mcp-proxy -- COMMAND ARGS`. An MCP server on stdio that runs COMMAND as an MCP server on stdio and
+ * passes every JSON-RPC message both ways unchanged (tools, resources, prompts, notifications, progress, cancellation),
+ * except the wrapped server's `elicitation/create`, which askdock answers. The proxy offers the wrapped server
+ * elicitation in form and url modes whatever the real client supports.
+ */
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { connect, type Agent } from './sdk.ts';
+import { ownSessionParams } from './own-session.ts';
+import { askElicitation, type ElicitationRequest, type RequestedSchema } from './elicitation.ts';
+
+export type ProxyOptions = {
+  url: string;
+  token: string;
+  command: string;
+  args: string[];
+  sessionKey?: string;
+  cwd?: string;
+  /** Defaults to the process's stdio. */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  log?: (line: string) => void;
+};
+
+type Id = string | number;
+type Msg = { jsonrpc: '2.0'; id?: Id; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
+
+/** Elicitation questions wait as long as an ask_user question does by default. */
+const ELICIT_TIMEOUT_SECONDS = 900;
+
+/** Runs the proxy until the real client closes stdio or the wrapped server exits; resolves the wrapped server's exit code. */
+export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp-proxy: ${line}\n`));
+  const upstream = new StdioClientTransport({ command: opts.command, args: opts.args, cwd: opts.cwd, stderr: 'inherit', env: process.env as Record<string, string> });
+  const downstream = new StdioServerTransport(opts.stdin as never, opts.stdout as never);
+
+  let serverName = opts.command;
+  let agentPromise: Promise<Agent> | null = null;
+  let sessionPromise: Promise<string> | null = null;
+  /** Requests of the real client the wrapped server has not answered yet, newest last. */
+  const inFlight: Id[] = [];
+  /** Elicitations being asked: their controller, the client request they came during, and a url-mode completion. */
+  const asking = new Map<Id, { controller: AbortController; during?: Id; elicitationId?: string; complete: () => void }>();
+
+  const agent = () => {
+    agentPromise ??= connect({ url: opts.url, token: opts.token, name: 'askdock-mcp-proxy', mode: 'mcp' });
+    agentPromise.catch(() => (agentPromise = null));
+    return agentPromise;
+  };
+  const session = async (a: Agent) => {
+    if (opts.sessionKey) return opts.sessionKey;
+    // X5: one session per server name and folder, titled `<server name> · <folder>`.
+    sessionPromise ??= a.createSession(ownSessionParams({ clientName: serverName, cwd: opts.cwd ?? process.cwd() })).then((s) => s.key);
+    sessionPromise.catch(() => (sessionPromise = null));
+    return sessionPromise;
+  };
+
+  const answerElicitation = async (msg: Msg) => {
+    const id = msg.id as Id;
+    const p = msg.params ?? {};
+    const controller = new AbortController();
+    let complete = () => {};
+    const completed = new Promise<void>((resolve) => (complete = resolve));
+    const entry = { controller, during: inFlight[inFlight.length - 1], ...(typeof p.elicitationId === 'string' ? { elicitationId: p.elicitationId } : {}), complete };
+    asking.set(id, entry);
+    const req: ElicitationRequest =
+      p.mode === 'url'
+        ? { mode: 'url', message: String(p.message ?? ''), url: String(p.url ?? '') }
+        : { mode: 'form', message: String(p.message ?? ''), requestedSchema: (p.requestedSchema ?? {}) as RequestedSchema };
+    let result: Record<string, unknown>;
+    try {
+      const a = await agent();
+      const sessionKey = await session(a);
+      const outcome = await askElicitation(a, req, { source: serverName, sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
+      result = outcome.action === 'accept' ? { action: 'accept', ...(outcome.content ? { content: outcome.content } : {}) } : { action: outcome.action };
+    } catch (err) {
+      if (!controller.signal.aborted) log(`elicitation not asked: ${err instanceof Error ? err.message : String(err)}`);
+      result = { action: 'cancel' };
+    } finally {
+      asking.delete(id);
+    }
+    // A request the wrapped server cancelled gets no answer.
+    if (controller.signal.aborted) return;
+    await upstream.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage).catch(() => undefined);
+  };
+
+  const cancelDuring = (requestId: Id) => {
+    for (const entry of asking.values()) if (entry.during === requestId) entry.controller.abort(new Error('cancelled by the client'));
+  };
+
+  // The real client -> the wrapped server.
+  downstream.onmessage = (message) => {
+    const msg = message as Msg;
+    if (msg.method === 'initialize' && msg.id !== undefined) {
+      const params = { ...(msg.params ?? {}) };
+      const caps = { ...((params.capabilities as Record<string, unknown>) ?? {}) };
+      caps.elicitation = { form: {}, url: {} };
+      params.capabilities = caps;
+      void upstream.send({ ...msg, params } as JSONRPCMessage);
+      return;
+    }
+    if (msg.method && msg.id !== undefined) inFlight.push(msg.id);
+    if (msg.method === 'notifications/cancelled') {
+      const requestId = msg.params?.requestId as Id | undefined;
+      if (requestId !== undefined) cancelDuring(requestId);
+    }
+    void upstream.send(message).catch((err) => log(`could not pass a message to the server: ${err instanceof Error ? err.message : String(err)}`));
+  };
+
+  // The wrapped server -> the real client.
+  upstream.onmessage = (message) => {
+    const msg = message as Msg;
+    if (msg.method === 'elicitation/create' && msg.id !== undefined) {
+      void answerElicitation(msg);
+      return;
+    }
+    if (msg.method === 'notifications/elicitation/complete') {
+      const eid = msg.params?.elicitationId;
+      for (const entry of asking.values()) if (entry.elicitationId === eid) entry.complete();
+      return;
+    }
+    if (msg.method === 'notifications/cancelled') {
+      const requestId = msg.params?.requestId as Id | undefined;
+      const entry = requestId !== undefined ? asking.get(requestId) : undefined;
+      if (entry) {
+        entry.controller.abort(new Error('cancelled by the server'));
+        return;
+      }
+    }
+    if (!msg.method && msg.id !== undefined) {
+      const i = inFlight.indexOf(msg.id);
+      if (i >= 0) {
+        inFlight.splice(i, 1);
+        // Elicitations asked during a request that has ended cannot be answered any more.
+        cancelDuring(msg.id);
+      }
+      const info = msg.result?.serverInfo as { name?: unknown } | undefined;
+      if (typeof info?.name === 'string' && info.name.trim()) serverName = info.name.trim();
+    }
+    void downstream.send(message).catch(() => undefined);
+  };
+
+  return new Promise<number>((resolve, reject) => {
+    let ended = false;
+    const end = (code: number) => {
+      if (ended) return;
+      ended = true;
+      for (const entry of asking.values()) entry.controller.abort(new Error('the proxy is closing'));
+      // Cancels go out before the connection closes (T5).
+      const closeAgent = async () => {
+        await new Promise((r) => setTimeout(r, asking.size > 0 ? 500 : 0));
+        if (agentPromise) (await agentPromise.catch(() => null))?.close();
+      };
+      void closeAgent().finally(() => resolve(code));
+    };
+    upstream.onclose = () => {
+      const child = (upstream as unknown as { _process?: import('node:child_process').ChildProcess })._process;
+      const code = child?.exitCode;
+      if (typeof code === 'number') end(code);
+      else if (child) child.once('exit', (c) => end(c ?? 1));
+      else end(1);
+      void downstream.close();
+    };
+    upstream.onerror = (err) => log(`server: ${err.message}`);
+    downstream.onclose = () => {
+      void upstream.close();
+    };
+    upstream
+      .start()
+      .then(() => downstream.start())
+      .catch(reject);
+  });
+}
