@@ -155,12 +155,10 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       };
       void closeAgent().finally(() => resolve(code));
     };
+    let child: import('node:child_process').ChildProcess | undefined;
     upstream.onclose = () => {
-      const child = (upstream as unknown as { _process?: import('node:child_process').ChildProcess })._process;
-      const code = child?.exitCode;
-      if (typeof code === 'number') end(code);
-      else if (child) child.once('exit', (c) => end(c ?? 1));
-      else end(1);
+      // 'close' comes after 'exit', so the exit code is known here.
+      end(child?.exitCode ?? (child?.signalCode ? 1 : 0));
       void downstream.close();
     };
     upstream.onerror = (err) => log(`server: ${err.message}`);
@@ -169,7 +167,10 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
     };
     upstream
       .start()
-      .then(() => downstream.start())
+      .then(() => {
+        child = (upstream as unknown as { _process?: import('node:child_process').ChildProcess })._process;
+        return downstream.start();
+      })
       .catch(reject);
   });
 }
