@@ -143,6 +143,30 @@ describe('askdock mcp-proxy lifecycle', { timeout: 180_000 }, () => {
     }
   });
 
+  it('[X5] a 2026-07-28 input_required result is answered through askdock and retried for the client', async () => {
+    const t = await startTestGateway();
+    const mrtr = [SERVER[0], SERVER[1], SERVER[2], resolve(HERE, '../testing/mrtr-server.ts')];
+    const client = await startClient([BIN, 'mcp-proxy', '--url', t.url, '--token', t.agentToken, '--', ...mrtr], t.dir);
+    try {
+      const requested = nextEvent(t.operator, 'question.requested');
+      const call = client.callTool({ name: 'book', arguments: {} });
+      const { question } = await requested;
+      expect(question.questions[0]).toMatchObject({ id: 'date', header: 'Date', question: 'Which day?' });
+      await t.operator.request('question.resolve', { id: question.id, answers: { date: ['2026-12-24'] } });
+      const result = await call;
+      const echoed = JSON.parse((result.content as TextContent[])[0].text) as { id: unknown; inputResponses: unknown; requestState: unknown };
+      expect(echoed.inputResponses).toEqual({ when: { action: 'accept', content: { date: '2026-12-24' } } });
+      expect(echoed.requestState).toBe('st-1');
+      // The retry is a new request of its own; the client got the answer under its own id.
+      expect(echoed.id).toMatch(/^askdock-retry-/);
+      const { sessions } = await t.operator.request('sessions.list', {});
+      expect(sessions.find((s) => s.key === question.sessionKey)?.title).toMatch(/^tables · /);
+    } finally {
+      await client.close();
+      await t.close();
+    }
+  });
+
   it('[X5] the wrapped server exiting ends the proxy with its exit code', async () => {
     const t = await startTestGateway();
     try {

@@ -39,8 +39,12 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
   let serverName = opts.command;
   let agentPromise: Promise<Agent> | null = null;
   let sessionPromise: Promise<string> | null = null;
-  /** Requests of the real client the wrapped server has not answered yet, newest last. */
-  const inFlight: Id[] = [];
+  /** Requests of the real client the wrapped server has not answered yet, by the client's id, newest last. */
+  const inFlight = new Map<Id, Msg>();
+  /** 2026-07-28 retries the proxy sent for the client: retry id -> the client's request id, and back. */
+  const retryOf = new Map<Id, Id>();
+  const currentId = new Map<Id, Id>();
+  let retries = 0;
   /** Elicitations being asked: their controller, the client request they came during, and a url-mode completion. */
   const asking = new Map<Id, { controller: AbortController; during?: Id; elicitationId?: string; complete: () => void }>();
 
@@ -57,33 +61,57 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
     return sessionPromise;
   };
 
-  const answerElicitation = async (msg: Msg) => {
-    const id = msg.id as Id;
-    const p = msg.params ?? {};
+  /** Asks one elicitation's params in askdock; its ElicitResult, or null when it was withdrawn meanwhile. */
+  const elicit = async (key: Id, p: Record<string, unknown>, during: Id | undefined): Promise<Record<string, unknown> | null> => {
     const controller = new AbortController();
     let complete = () => {};
     const completed = new Promise<void>((resolve) => (complete = resolve));
-    const entry = { controller, during: inFlight[inFlight.length - 1], ...(typeof p.elicitationId === 'string' ? { elicitationId: p.elicitationId } : {}), complete };
-    asking.set(id, entry);
+    asking.set(key, { controller, during, ...(typeof p.elicitationId === 'string' ? { elicitationId: p.elicitationId } : {}), complete });
     const req: ElicitationRequest =
       p.mode === 'url'
         ? { mode: 'url', message: String(p.message ?? ''), url: String(p.url ?? '') }
         : { mode: 'form', message: String(p.message ?? ''), requestedSchema: (p.requestedSchema ?? {}) as RequestedSchema };
-    let result: Record<string, unknown>;
     try {
       const a = await agent();
       const sessionKey = await session(a);
       const outcome = await askElicitation(a, req, { source: serverName, sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
-      result = outcome.action === 'accept' ? { action: 'accept', ...(outcome.content ? { content: outcome.content } : {}) } : { action: outcome.action };
+      return outcome.action === 'accept' ? { action: 'accept', ...(outcome.content ? { content: outcome.content } : {}) } : { action: outcome.action };
     } catch (err) {
-      if (!controller.signal.aborted) log(`elicitation not asked: ${err instanceof Error ? err.message : String(err)}`);
-      result = { action: 'cancel' };
+      if (controller.signal.aborted) return null;
+      log(`elicitation not asked: ${err instanceof Error ? err.message : String(err)}`);
+      return { action: 'cancel' };
     } finally {
-      asking.delete(id);
+      asking.delete(key);
     }
+  };
+
+  const lastInFlight = () => Array.from(inFlight.keys()).pop();
+
+  const answerElicitation = async (msg: Msg) => {
+    const result = await elicit(msg.id as Id, msg.params ?? {}, lastInFlight());
     // A request the wrapped server cancelled gets no answer.
-    if (controller.signal.aborted) return;
-    await upstream.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage).catch(() => undefined);
+    if (result) await upstream.send({ jsonrpc: '2.0', id: msg.id, result } as JSONRPCMessage).catch(() => undefined);
+  };
+
+  /**
+   * 2026-07-28: the server answered the client's request with `input_required`. Its elicitations are asked in askdock
+   * and the request is sent again with `inputResponses` (and `requestState`) under a new id, for the client.
+   */
+  const answerInputRequired = async (clientId: Id, result: Record<string, unknown>) => {
+    const original = inFlight.get(clientId)!;
+    const requests = (result.inputRequests ?? {}) as Record<string, { method?: string; params?: Record<string, unknown> }>;
+    const responses: Record<string, unknown> = {};
+    for (const [key, r] of Object.entries(requests)) {
+      const answer = await elicit(`mrtr:${String(clientId)}:${key}`, r.params ?? {}, clientId);
+      if (!answer) return; // the client cancelled its request
+      responses[key] = answer;
+    }
+    if (!inFlight.has(clientId)) return;
+    const id = `askdock-retry-${++retries}`;
+    retryOf.set(id, clientId);
+    currentId.set(clientId, id);
+    const params = { ...(original.params ?? {}), inputResponses: responses, ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
+    await upstream.send({ jsonrpc: '2.0', id, method: original.method, params } as JSONRPCMessage).catch(() => undefined);
   };
 
   const cancelDuring = (requestId: Id) => {
@@ -101,10 +129,16 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       void upstream.send({ ...msg, params } as JSONRPCMessage);
       return;
     }
-    if (msg.method && msg.id !== undefined) inFlight.push(msg.id);
+    if (msg.method && msg.id !== undefined) inFlight.set(msg.id, msg);
     if (msg.method === 'notifications/cancelled') {
       const requestId = msg.params?.requestId as Id | undefined;
-      if (requestId !== undefined) cancelDuring(requestId);
+      if (requestId !== undefined) {
+        cancelDuring(requestId);
+        // A request the proxy is retrying is cancelled under the id the server knows.
+        const current = currentId.get(requestId);
+        if (current !== undefined) message = { ...msg, params: { ...msg.params, requestId: current } } as JSONRPCMessage;
+        inFlight.delete(requestId);
+      }
     }
     void upstream.send(message).catch((err) => log(`could not pass a message to the server: ${err instanceof Error ? err.message : String(err)}`));
   };
@@ -130,11 +164,20 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       }
     }
     if (!msg.method && msg.id !== undefined) {
-      const i = inFlight.indexOf(msg.id);
-      if (i >= 0) {
-        inFlight.splice(i, 1);
+      const clientId = retryOf.get(msg.id) ?? msg.id;
+      retryOf.delete(msg.id);
+      if (inFlight.has(clientId)) {
+        const inputs = msg.result?.inputRequests as Record<string, { method?: string }> | undefined;
+        const onlyElicitation = inputs && Object.values(inputs).length > 0 && Object.values(inputs).every((r) => r?.method === 'elicitation/create');
+        if (msg.result?.resultType === 'input_required' && onlyElicitation) {
+          void answerInputRequired(clientId, msg.result);
+          return;
+        }
+        inFlight.delete(clientId);
+        currentId.delete(clientId);
         // Elicitations asked during a request that has ended cannot be answered any more.
-        cancelDuring(msg.id);
+        cancelDuring(clientId);
+        if (clientId !== msg.id) message = { ...msg, id: clientId } as JSONRPCMessage;
       }
       const info = msg.result?.serverInfo as { name?: unknown } | undefined;
       if (typeof info?.name === 'string' && info.name.trim()) serverName = info.name.trim();
