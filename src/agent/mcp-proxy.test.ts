@@ -167,6 +167,21 @@ describe('askdock mcp-proxy lifecycle', { timeout: 180_000 }, () => {
     }
   });
 
+  it('[X5][X6] the client closing stdio withdraws the question being asked', async () => {
+    const t = await startTestGateway();
+    try {
+      const client = await startClient(proxyArgs(t), t.dir);
+      const requested = nextEvent(t.operator, 'question.requested');
+      client.callTool({ name: 'deploy', arguments: {} }).catch(() => undefined);
+      const { question } = await requested;
+      const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+      await client.close();
+      expect(await resolved).toMatchObject({ status: 'cancelled' });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('[X5] the wrapped server exiting ends the proxy with its exit code', async () => {
     const t = await startTestGateway();
     try {

@@ -62,7 +62,15 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
   };
 
   /** Asks one elicitation's params in askdock; its ElicitResult, or null when it was withdrawn meanwhile. */
-  const elicit = async (key: Id, p: Record<string, unknown>, during: Id | undefined): Promise<Record<string, unknown> | null> => {
+  /** Elicitations being asked, so that closing waits for their cancels to reach the gateway (T5). */
+  const running = new Set<Promise<unknown>>();
+  const elicit = (key: Id, p: Record<string, unknown>, during: Id | undefined): Promise<Record<string, unknown> | null> => {
+    const asked = elicitOnce(key, p, during);
+    running.add(asked);
+    void asked.finally(() => running.delete(asked));
+    return asked;
+  };
+  const elicitOnce = async (key: Id, p: Record<string, unknown>, during: Id | undefined): Promise<Record<string, unknown> | null> => {
     const controller = new AbortController();
     let complete = () => {};
     const completed = new Promise<void>((resolve) => (complete = resolve));
@@ -187,27 +195,40 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
 
   return new Promise<number>((resolve, reject) => {
     let ended = false;
+    let clientGone = false;
     const end = (code: number) => {
       if (ended) return;
       ended = true;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
       for (const entry of asking.values()) entry.controller.abort(new Error('the proxy is closing'));
-      // Cancels go out before the connection closes (T5).
-      const closeAgent = async () => {
-        await new Promise((r) => setTimeout(r, asking.size > 0 ? 500 : 0));
-        if (agentPromise) (await agentPromise.catch(() => null))?.close();
-      };
-      void closeAgent().finally(() => resolve(code));
+      // The questions' cancels go out before the connection to the gateway closes (T5).
+      void Promise.allSettled([...running])
+        .then(async () => {
+          if (agentPromise) (await agentPromise.catch(() => null))?.close();
+        })
+        .finally(() => resolve(code));
     };
+    /** The real client left (stdin closed, or a signal): withdraw what is being asked and stop the wrapped server. */
+    function stop() {
+      if (clientGone) return;
+      clientGone = true;
+      for (const entry of asking.values()) entry.controller.abort(new Error('the client closed the connection'));
+      void upstream.close();
+    }
+    const stdin = opts.stdin ?? process.stdin;
+    stdin.once('end', stop);
+    stdin.once('close', stop);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     let child: import('node:child_process').ChildProcess | undefined;
     upstream.onclose = () => {
-      // 'close' comes after 'exit', so the exit code is known here.
-      end(child?.exitCode ?? (child?.signalCode ? 1 : 0));
+      // 'close' comes after 'exit', so the exit code is known here; a server the proxy stopped ends it with 0.
+      end(clientGone ? 0 : (child?.exitCode ?? (child?.signalCode ? 1 : 0)));
       void downstream.close();
     };
     upstream.onerror = (err) => log(`server: ${err.message}`);
-    downstream.onclose = () => {
-      void upstream.close();
-    };
+    downstream.onclose = () => stop();
     upstream
       .start()
       .then(() => {

@@ -7,7 +7,7 @@ import { decisionOutput, readHookEvent } from './hook.ts';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const doc = readFileSync(resolve(HERE, '../../docs/agents.md'), 'utf8');
 const section = doc.slice(doc.indexOf('## Approvals, questions and elicitations agents already ask'));
-const fixture = (name: string) => readFileSync(resolve(HERE, 'hook-fixtures', `${name}.json`), 'utf8');
+const fixture = (name: string) => readFileSync(resolve(HERE, '../testing/hook-fixtures', `${name}.json`), 'utf8');
 
 /** The fenced blocks of `lang` in the X7 section, each under the heading it sits in. */
 function blocks(lang: string): { heading: string; body: string }[] {

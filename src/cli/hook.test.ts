@@ -9,7 +9,7 @@ import { approvalQuestion, type ToolRequest } from '../agent/approvals.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(HERE, '../../bin/askdock.js');
-const fixture = (name: string) => readFileSync(resolve(HERE, 'hook-fixtures', `${name}.json`), 'utf8');
+const fixture = (name: string) => readFileSync(resolve(HERE, '../testing/hook-fixtures', `${name}.json`), 'utf8');
 
 function toolRequest(name: string): ToolRequest {
   const e = JSON.parse(fixture(name));
