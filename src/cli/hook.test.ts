@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import { readHookEvent } from './hook.ts';
 import { approvalQuestion, type ToolRequest } from '../agent/approvals.ts';
+import { RestartableGateway } from '../testing/restartable-gateway.ts';
+import { testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { createNodeClient } from '../client/node.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(HERE, '../../bin/askdock.js');
@@ -236,5 +239,28 @@ describe('readHookEvent', () => {
     expect(readHookEvent(JSON.stringify({ hook_event_name: 'Stop', session_id: 's', cwd: '/x' })).kind).toBe('ignored');
     expect(readHookEvent(fixture('claude-bash'))).toMatchObject({ kind: 'tool', agent: 'Claude Code', toolName: 'Bash' });
     expect(readHookEvent(fixture('codex-bash'))).toMatchObject({ kind: 'tool', agent: 'Codex' });
+  });
+});
+
+describe('askdock hook through a gateway restart', { timeout: 120_000 }, () => {
+  it('[X6][R3] a gateway restarted while the hook waits keeps the question; the answer after it still decides', async () => {
+    const gw = await RestartableGateway.start(testConfig);
+    const admin = createNodeClient({ url: gw.url, token: tokenOf('admin'), client: { name: 'hook-restart-admin', mode: 'cli' }, backoff: { initialMs: 100, maxMs: 1000 } });
+    try {
+      await admin.start();
+      const hook = startHook({ url: gw.url, agentToken: tokenOf('agent'), dir: HERE }, fixture('claude-bash'));
+      const pending = async () => (await admin.request('question.list', { status: 'pending' })).questions;
+      await expect.poll(async () => (await pending()).length, { timeout: 60_000 }).toBe(1);
+      const [question] = await pending();
+      await gw.restart();
+      await admin.ready(60_000);
+      await admin.request('question.resolve', { id: question.id, answers: { approval: ['Allow'] } });
+      const out = await hook.done;
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    } finally {
+      admin.close();
+      await gw.close();
+    }
   });
 });
