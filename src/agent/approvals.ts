@@ -22,12 +22,13 @@ export const ALLOW = 'Allow';
 export const DENY = 'Deny';
 export const ALWAYS_ALLOW = 'Always allow';
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
+export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
 export const DENIED_MESSAGE = 'The person denied this in askdock.';
 export const SKIPPED_MESSAGE = 'The person skipped these questions in askdock without answering; continue with your own judgment.';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 const oneLine = (s: string, max: number) => {
-  const line = s.trim().split('\n')[0].replace(/\s+/g, ' ');
+  const line = s.trim().replace(/\s+/g, ' ');
   return Array.from(line).length > max ? `${cutCodePoints(line, max - 1)}…` : line;
 };
 
@@ -55,6 +56,8 @@ export function toolDetail(toolName: string, input: Record<string, unknown>): st
       `@@\n${marked('-', String(e.old_string ?? ''))}\n${marked('+', String(e.new_string ?? ''))}`,
     );
     detail = `--- ${file}\n+++ ${file}\n${hunks.join('\n')}`;
+  } else if (typeof input.plan === 'string') {
+    detail = input.plan;
   } else if (file && typeof input.new_source === 'string') {
     detail = `${file}\n\n${input.new_source}`;
   } else {
@@ -92,8 +95,10 @@ export function approvalQuestion(req: ToolRequest): QuestionItemInput {
 /** X2: an approval's answer as the decision: Allow, Always allow (the suggested rules), Deny, or Other's text as a deny message. */
 export function approvalDecision(req: ToolRequest, values: string[]): ToolDecision {
   const value = values[0] ?? '';
-  if (value === ALLOW) return { behavior: 'allow' };
-  if (value === ALWAYS_ALLOW && req.suggestions?.length) return { behavior: 'allow', updatedPermissions: req.suggestions };
+  // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
+  const input = req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {};
+  if (value === ALLOW) return { behavior: 'allow', ...input };
+  if (value === ALWAYS_ALLOW && req.suggestions?.length) return { behavior: 'allow', ...input, updatedPermissions: req.suggestions };
   if (value === DENY) return { behavior: 'deny', message: DENIED_MESSAGE };
   return { behavior: 'deny', message: value };
 }
