@@ -70,6 +70,7 @@ describe('a detail in the dock', () => {
     show(<QuestionDock sessionKey="s1" composer={composer} />);
     const dock = screen.getByRole('region', { name: 'Questions' });
     const block = within(dock).getByRole('group', { name: 'Detail' });
+    expect(block.textContent).toBe(DIFF);
     expect(block.compareDocumentPosition(within(dock).getByRole('radio', { name: 'Allow' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await user.keyboard('1');
     expect(within(dock).getByRole('radio', { name: 'Allow' })).toBeChecked();

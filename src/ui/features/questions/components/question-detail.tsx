@@ -50,13 +50,14 @@ export function QuestionDetail({ detail, whole = false }: { detail: string | und
           Copy
         </Button>
       </div>
-      {/* Focusable so a keyboard can scroll it; it is no text field, so the number keys still pick (U3). */}
+      {/* Focusable so a keyboard can scroll it; it is no text field, so the number keys still pick (U3). Each diff line keeps
+          its newline, so the text read or copied by hand is the detail as given. */}
       <pre ref={textRef} className="qd-detail-text" role="group" aria-label="Detail" tabIndex={0}>
         <code>
           {diff
             ? lines.map((line, i) => (
                 <span key={i} className="qd-detail-line" data-kind={lineKind(line)}>
-                  {line}
+                  {i < lines.length - 1 ? `${line}\n` : line}
                 </span>
               ))
             : detail}
