@@ -136,7 +136,7 @@ test.describe('[X2] an approval with a diff', () => {
     }
   });
 
-  test('[X2][U11] the link page shows the detail whole', async ({ page, openApp, gateway }) => {
+  test('[X2][U11][U3] the link page shows the detail whole; Cmd+Enter sends', async ({ page, openApp, gateway }) => {
     const agent = await asker(gateway);
     try {
       await openApp(page);
@@ -155,7 +155,12 @@ test.describe('[X2] an approval with a diff', () => {
       expect(Math.round(size.lines)).toBeGreaterThanOrEqual(200);
       expect(Math.round(size.lines)).toBeLessThanOrEqual(201);
       expect(await detail.evaluate((el) => el.textContent)).toBe(DIFF);
-      await agent.request('question.resolve', { id, cancel: true, reason: 'done' });
+      // U3: Cmd+Enter (metaKey, as on macOS) sends like Ctrl+Enter.
+      await page.getByRole('radio', { name: 'Allow', exact: true }).click();
+      await page.keyboard.press('2');
+      await expect(page.getByRole('radio', { name: 'Deny', exact: true })).toBeChecked();
+      await page.keyboard.press('Meta+Enter');
+      await expect.poll(async () => (await agent.request('question.get', { id })).question.answers).toEqual({ approve: ['Deny'] });
     } finally {
       agent.close();
     }
