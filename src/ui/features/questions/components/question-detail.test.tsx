@@ -34,7 +34,7 @@ describe('QuestionDetail', () => {
     const block = screen.getByRole('group', { name: 'Detail' });
     expect(block.textContent).toBe(detail);
     expect(block.querySelector('img, script')).toBeNull();
-    expect(screen.getByText('3 lines')).toBeInTheDocument();
+    expect(screen.getByText('2 lines')).toBeInTheDocument();
   });
 
   it('[X2] Copy puts the exact detail on the clipboard and says so', async () => {

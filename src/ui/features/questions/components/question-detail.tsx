@@ -32,6 +32,8 @@ export function QuestionDetail({ detail, whole = false }: { detail: string | und
   if (!detail) return null;
   const lines = detail.split('\n');
   const diff = looksLikeDiff(lines);
+  // A final newline ends the last line; it starts no line of its own.
+  const count = lines.length - (lines.length > 1 && lines[lines.length - 1] === '' ? 1 : 0);
   const onCopy = async () => {
     if (await copyText(detail)) return setCopy('copied');
     // Neither clipboard way is allowed here: the text is selected, so the person's own copy key takes it.
@@ -42,7 +44,7 @@ export function QuestionDetail({ detail, whole = false }: { detail: string | und
   return (
     <div className="qd-detail" data-whole={whole || undefined}>
       <div className="qd-detail-bar">
-        <span className="qd-detail-size">{lines.length === 1 ? '1 line' : `${lines.length} lines`}</span>
+        <span className="qd-detail-size">{count === 1 ? '1 line' : `${count} lines`}</span>
         <span className="qd-detail-status" role="status">
           {copy === 'copied' ? 'Copied' : copy === 'by-hand' ? `Copying is blocked here: the text is selected, press ${IS_MAC ? '⌘C' : 'Ctrl+C'}` : ''}
         </span>
