@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
+import { questionPageAddress } from './channels/render.ts';
 import { type GatewayConfig } from './config.ts';
 import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
@@ -218,6 +219,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
+    // Read when a question is posted, by then the server listens (its port is known).
+    pageUrl: (id) => questionPageAddress((channelConfig.ok ? channelConfig.channels.publicUrl : undefined) ?? ownUrl(), id),
   });
 
   const connections = new Set<Connection>();
@@ -231,6 +234,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const trustedProxies = trustedProxySet(identities.config.trustedProxies);
   // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
   const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
+  const ownUrl = () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : (opts.port ?? 7420);
+    return `http://${urlHost(host)}:${port}`;
+  };
   // S2 on what ws and Node refuse by themselves: a bad handshake (wrong method, version or key), an unreadable request.
   wss.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) => {
     const version = /Sec-WebSocket-Version/.test(err.message) ? { 'sec-websocket-version': '13, 8' } : undefined;

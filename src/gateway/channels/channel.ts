@@ -10,8 +10,9 @@ import { canAnswerQuestion } from '../visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelOutbox } from './outbox.ts';
-import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE } from './render.ts';
+import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE, withCodeBlock } from './render.ts';
 import { splitText } from './split-text.ts';
+import { cutDetail } from '../../answers/detail-lines.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Post, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
@@ -20,6 +21,8 @@ export type ChannelOptions = {
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Several gateways: false once this gateway may have lost the channel's lease; nothing is posted then (channels.ts). */
   mayPost?: () => boolean;
+  /** X2: the address of a question's own page (`/q/<id>`), posted under a detail cut to fit. */
+  pageUrl?: (questionId: string) => string;
 };
 
 const withoutNul = (text: string) => text.replaceAll('\0', '');
@@ -317,8 +320,29 @@ export class Channel implements ChannelSink {
    */
   private async postInParts(conversation: string, post: Post, sent: { parts: number }): Promise<string> {
     const parts = this.parts(post.text);
-    for (; sent.parts < parts.length - 1; sent.parts++) await this.adapter.post(conversation, { text: parts[sent.parts], buttons: [] });
-    return this.adapter.post(conversation, { ...post, text: parts[parts.length - 1] });
+    let last: Post = { ...post, text: parts[parts.length - 1] };
+    if (post.pre !== undefined) {
+      // X2: the detail goes under the last part, cut to what the message has room for; with little room, in a message of its own.
+      const { pre: _pre, ...rest } = post;
+      const fitted = this.fitPre(post.pre, last.text);
+      if (fitted !== null) last = { ...last, pre: fitted };
+      else {
+        parts.splice(parts.length - 1, 0, '');
+        last = { ...rest, text: parts[parts.length - 1] };
+      }
+    }
+    for (; sent.parts < parts.length - 1; sent.parts++) {
+      const part = parts[sent.parts];
+      await this.adapter.post(conversation, part === '' ? { text: '', buttons: [], pre: this.fitPre(post.pre!, '')! } : { text: part, buttons: [] });
+    }
+    return this.adapter.post(conversation, last);
+  }
+
+  /** A detail cut (whole lines, then `… N more lines`) to fit under `text` in one message; null when too little room is left. */
+  private fitPre(pre: string, text: string): string | null {
+    const fits = (cut: string) => this.measure(withCodeBlock(text, cut)) <= this.adapter.textLimit;
+    if (text !== '' && !fits(pre.slice(0, 400))) return null;
+    return cutDetail(pre, Infinity, fits);
   }
 
   /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
@@ -333,7 +357,7 @@ export class Channel implements ChannelSink {
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
-        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name), sent);
+        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id)), sent);
         this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
         await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));

@@ -63,6 +63,24 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(edited.buttons).toEqual([]);
   });
 
+  it('[X2] an approval\'s detail goes under its prompt as a code block cut to fit the message, with the question page\'s address', async () => {
+    const key = await w.sessionFromFirstMessage('edit please');
+    const detail = Array.from({ length: 200 }, (_, i) => `+ line ${i + 1} <b>&amp;</b> \`\`\` ${'x'.repeat(40)}`).join('\n');
+    const id = await w.ask(key, [{ ...deploy, header: 'Edit', question: 'Allow Edit src/app.ts?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail }]);
+    const prompt = await posted('the approval', (m) => m.buttons.includes('Allow'));
+    expect(prompt.buttons).toEqual(BUTTONS[name].map((b) => (b === 'Staging' ? 'Allow' : b === 'Production' ? 'Deny' : b)));
+    expect(prompt.text).toContain('Allow Edit src/app.ts?');
+    expect(prompt.text).toContain(`${w.t.gw.url}/q/${id}`);
+    const code = prompt.code ?? '';
+    expect(code.split('\n')[0].replaceAll('\u200b', '')).toBe(detail.split('\n')[0]);
+    expect(code).toMatch(/\n… \d+ more lines$/);
+    // Slack's code block is a section of its own (counted escaped); elsewhere text and block share one message.
+    const measured = name === 'slack' ? code.replace(/[&<>]/g, '&amp;').length : prompt.text.length;
+    expect(measured).toBeLessThanOrEqual(LIMIT[name]);
+    // Markup in a detail stays text; only a ``` that would end the block early is broken.
+    expect(code.replaceAll('\u200b', '')).toContain('<b>&amp;</b> ```');
+  });
+
   it('[H5] Skip declines the prompt and the message says Skipped', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);

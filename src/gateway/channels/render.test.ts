@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { discordComponents } from './discord.ts';
-import { action, outcomePost, parseAction, questionPost } from './render.ts';
+import { action, outcomePost, parseAction, questionPageAddress, questionPost, withCodeBlock } from './render.ts';
 import { slackBlocks } from './slack.ts';
 
 const record = (over: Partial<QuestionRecord> = {}): QuestionRecord => ({
@@ -61,5 +61,16 @@ describe('channel posts', () => {
     expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
     expect(parseAction(data)).toEqual({ token: data.split(':')[0], choice: 'other' });
     expect(parseAction('junk:1')).toBeNull();
+  });
+
+  it('[X2] a detail rides along as `pre` with the question page\'s address; several are named by their headers', () => {
+    const base = { id: 'q1', askedBy: 'agent', mode: 'blocking', createdAtMs: 1, expiresAtMs: null, status: 'pending', runId: 'r1' } as const;
+    const one = { ...base, questions: [{ id: 'a', header: 'Bash', question: 'Allow Bash ls?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail: '$ ls -la' }] };
+    const post = questionPost(one as QuestionRecord, 'discord', questionPageAddress('https://askdock.example.com/', 'q 1'));
+    expect(post.pre).toBe('$ ls -la');
+    expect(post.text).toContain('Whole detail: https://askdock.example.com/q/q%201');
+    const two = { ...one, questions: [one.questions[0], { ...one.questions[0], id: 'b', header: 'Edit', detail: '+x' }] };
+    expect(questionPost(two as QuestionRecord, 'slack').pre).toBe('# Bash\n$ ls -la\n\n# Edit\n+x');
+    expect(withCodeBlock('Allow?', 'a ``` b')).toBe('Allow?\n\n```\na ``\u200b` b\n```');
   });
 });

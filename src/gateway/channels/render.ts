@@ -35,8 +35,40 @@ function title(item: Item): string {
 const linkButtons = (q: QuestionRecord): PostButton[] =>
   itemsOf(q).flatMap((item) => (item.url ? [{ kind: 'link' as const, label: 'Open link', url: item.url }] : []));
 
-/** The prompt as first posted: buttons for one single-select question (H3), readable text otherwise. */
-export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
+/** X2: the question's own page (`/q/<id>`, PRODUCT U11) under `base`, the Control UI's address. */
+export function questionPageAddress(base: string, id: string): string {
+  return new URL(`/q/${encodeURIComponent(id)}`, base).toString();
+}
+
+/**
+ * X2: a post's text with its `pre` as a Markdown code block (Slack's mrkdwn and Discord read it so); a ``` inside the
+ * detail is broken with a zero-width space, so the detail can never end the block early.
+ */
+export function withCodeBlock(text: string, pre: string | undefined): string {
+  if (pre === undefined) return text;
+  const block = `\`\`\`\n${pre.replaceAll('```', '``\u200b`')}\n\`\`\``;
+  return text ? `${text}\n\n${block}` : block;
+}
+
+/** X2: the details of a prompt's questions as one block (each named by its header when there are several). */
+export function detailOf(q: QuestionRecord): string | undefined {
+  const items = itemsOf(q).filter((item) => item.detail);
+  if (items.length === 0) return undefined;
+  return items.length === 1 ? items[0].detail : items.map((item) => `# ${item.header}\n${item.detail}`).join('\n\n');
+}
+
+/**
+ * The prompt as first posted: buttons for one single-select question (H3), readable text otherwise; a detail (X2)
+ * goes under it as a code block (the channel cuts it to fit) with the address of the question's page, which shows it whole.
+ */
+export function questionPost(q: QuestionRecord, channel: ChannelName, pageUrl?: string): Post {
+  const post = promptPost(q, channel);
+  const pre = detailOf(q);
+  if (!pre) return post;
+  return { ...post, text: pageUrl ? `${post.text}\n\nWhole detail: ${pageUrl}` : post.text, pre };
+}
+
+function promptPost(q: QuestionRecord, channel: ChannelName): Post {
   // H4: a question without a run is posted like any other (H3), but a channel message or press never answers it:
   // its notice stands where the reply hint would.
   const runless = q.runId === undefined;

@@ -156,7 +156,10 @@ export class TelegramAdapter implements ChannelAdapter {
   async post(conversation: string, post: Post): Promise<string> {
     const reply_markup = post.forceReply ? { force_reply: true as const } : post.buttons.length ? { inline_keyboard: keyboard(post) } : undefined;
     try {
-      const sent = await this.bot.api.sendMessage(conversation, post.text, reply_markup ? { reply_markup } : {});
+      // X2: a detail goes under the text as a `pre` entity: the text stays plain, so nothing in it is read as markup.
+      const text = post.pre === undefined ? post.text : post.text ? `${post.text}\n\n${post.pre}` : post.pre;
+      const entities = post.pre === undefined ? undefined : [{ type: 'pre' as const, offset: text.length - post.pre.length, length: post.pre.length }];
+      const sent = await this.bot.api.sendMessage(conversation, text, { ...(reply_markup ? { reply_markup } : {}), ...(entities ? { entities } : {}) });
       return String(sent.message_id);
     } catch (err) {
       throw apiError(err);

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
+import { cutDetail } from '../../answers/detail-lines.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
@@ -19,6 +20,28 @@ type Props = {
   onEffect: (effect: PromptEffect) => void;
 };
 
+/** X2: how many lines of a detail the prompt shows; the rest is `… N more lines`. */
+export const DETAIL_LINES = 10;
+
+/** Control characters (an escape sequence would move the cursor or clear the screen) show as U+FFFD. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** X2: the detail as indented lines (tabs as spaces, controls made visible, each cut at the edge), under the question. */
+function DetailLines({ detail }: { detail: string | undefined }) {
+  if (!detail) return null;
+  return (
+    <Box flexDirection="column" paddingLeft={2} marginY={0}>
+      {cutDetail(detail, DETAIL_LINES)
+        .split('\n')
+        .map((line, i) => (
+          <Text key={i} dimColor wrap="truncate-end">
+            {line.replace(/\r$/, '').replace(/\t/g, '    ').replace(CONTROL, '\uFFFD') || ' '}
+          </Text>
+        ))}
+    </Box>
+  );
+}
+
 const HINT = '↑↓ move · Enter take · 1-9 pick · ← back · Esc composer';
 
 /** V2: the prompt in place of the composer, one question at a time. */
@@ -36,7 +59,8 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         const now = getDraft();
         if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
         else if (k.key.return) apply(otherSubmitted(record, now));
-        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[item.id]?.other ?? '') + k.input));
+        // The step this key lands in, not the rendered one: a burst may have crossed to the next question.
+        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[record.questions[now.step].id]?.other ?? '') + k.input));
       }
     },
     { isActive: !draft.editingOther },
@@ -54,6 +78,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
       <Text>{item.question}</Text>
+      <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {(item as { url?: string }).url}</Text> : null}
       <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} />
       {draft.editingOther ? (

@@ -6,8 +6,8 @@ import type { ChannelName } from '../types.ts';
 import { until, type FakeHttp } from './fake-http.ts';
 import { memoryLogger } from '../../logger.ts';
 
-/** A bot message as a test sees it on any platform: its text and its buttons' labels. */
-export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean };
+/** A bot message as a test sees it on any platform: its text and its buttons' labels, and its code block's content (X2). */
+export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean; code?: string };
 
 /** What the shared scenarios need from a platform's fake: play a user, read what the bot posted. */
 export interface PlatformDriver {

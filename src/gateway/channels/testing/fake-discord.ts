@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { SeenMessage } from './channel-harness.ts';
-import { FakeHttp, json, type FakeCall } from './fake-http.ts';
+import { FakeHttp, fencedCode, json, type FakeCall } from './fake-http.ts';
 
 type DiscordButton = { type: 2; style: number; label: string; custom_id?: string; url?: string };
 /** A message the bot posted, as the fake keeps it (PATCH changes it in place). */
@@ -219,7 +219,10 @@ export class DiscordDriver {
   }
 
   messages(): SeenMessage[] {
-    return this.fake.messages.map((m) => ({ ref: m.id, text: m.content, buttons: FakeDiscord.buttons(m).map((b) => b.label) }));
+    return this.fake.messages.map((m) => {
+      const code = fencedCode(m.content);
+      return { ref: m.id, text: m.content, buttons: FakeDiscord.buttons(m).map((b) => b.label), ...(code !== undefined ? { code } : {}) };
+    });
   }
 
   close(): Promise<void> {

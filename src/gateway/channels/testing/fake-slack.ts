@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { slackSignature } from '../slack-webhooks.ts';
-import { FakeHttp, json, type FakeCall } from './fake-http.ts';
+import { slackSignature, unescapeSlack } from '../slack-webhooks.ts';
+import { FakeHttp, fencedCode, json, type FakeCall } from './fake-http.ts';
 import type { SeenMessage } from './channel-harness.ts';
 
 type SlackElement = { type: string; text?: { text: string }; action_id?: string; url?: string };
@@ -132,7 +132,12 @@ export class SlackDriver {
   }
 
   messages(): SeenMessage[] {
-    return this.fake.messages.map((m) => ({ ref: m.ts, text: m.text, buttons: FakeSlack.buttons(m).map((b) => b.text?.text ?? '') }));
+    return this.fake.messages.map((m) => {
+      // As Slack shows it: its escaped & < > read back.
+      const fenced = m.blocks.map((b) => (b.type === 'section' ? fencedCode(b.text?.text ?? '') : undefined)).find((c) => c !== undefined);
+      const code = fenced === undefined ? undefined : unescapeSlack(fenced);
+      return { ref: m.ts, text: m.text, buttons: FakeSlack.buttons(m).map((b) => b.text?.text ?? ''), ...(code !== undefined ? { code } : {}) };
+    });
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ export type BotMessage = {
   chat_id: string;
   text: string;
   reply_markup?: { inline_keyboard?: TelegramButton[][]; force_reply?: boolean };
+  entities?: { type: string; offset: number; length: number }[];
 };
 
 /**
@@ -67,7 +68,7 @@ export class FakeTelegram {
       case 'getUpdates':
         return this.poll(Number(b.offset ?? 0), Number(b.timeout ?? 0), res);
       case 'sendMessage': {
-        const message: BotMessage = { message_id: this.nextMessage++, chat_id: String(b.chat_id), text: String(b.text), ...(b.reply_markup ? { reply_markup: b.reply_markup } : {}) };
+        const message: BotMessage = { message_id: this.nextMessage++, chat_id: String(b.chat_id), text: String(b.text), ...(b.reply_markup ? { reply_markup: b.reply_markup } : {}), ...(b.entities ? { entities: b.entities } : {}) };
         this.messages.push(message);
         return this.ok(res, this.asTelegram(message));
       }
@@ -76,6 +77,7 @@ export class FakeTelegram {
         if (!message) return json(res, 400, { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' });
         message.text = String(b.text);
         message.reply_markup = b.reply_markup;
+        message.entities = b.entities;
         return this.ok(res, this.asTelegram(message));
       }
       default:
@@ -178,10 +180,17 @@ export class TelegramDriver {
       text: m.text,
       buttons: FakeTelegram.buttons(m).flat().map((b) => b.text),
       ...(m.reply_markup?.force_reply ? { forceReply: true } : {}),
+      ...preOf(m),
     }));
   }
 
   close(): Promise<void> {
     return this.fake.close();
   }
+}
+
+/** X2: a `pre` entity's text, as Telegram shows it: a code block. */
+function preOf(m: BotMessage): { code?: string } {
+  const pre = m.entities?.find((e) => e.type === 'pre');
+  return pre ? { code: m.text.slice(pre.offset, pre.offset + pre.length) } : {};
 }

@@ -1,6 +1,8 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
-import type { QuestionRecord } from '../../../protocol/index.ts';
+import type { QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
+import { dockKeyOf } from '../../lib/inbox.ts';
 import { useQuestions } from './api/get-questions.ts';
+import { useSecretRequests } from './api/get-secret-requests.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
@@ -36,12 +38,14 @@ export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySl
   );
 }
 
-/** U15: how many questions wait in a dock (a session's, or the Inbox's): pending and not retired. */
+/** U15/W4: how many requests wait in a dock (a session's, or the Inbox's): questions pending and not retired, and secret requests. */
 export function usePendingCount(dockKey: string): number {
   const marksOf = useMarksOf(dockKey);
-  return (
-    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0
-  );
+  const questions =
+    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0;
+  const secrets =
+    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => r.status === 'pending' && dockKeyOf(r) === dockKey).length, [dockKey])) ?? 0;
+  return questions + secrets;
 }
 
 const NONE: ReadonlyMap<string, number> = new Map();

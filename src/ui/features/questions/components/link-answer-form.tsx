@@ -34,7 +34,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
     >
       <div className="qd-questions">
         {record.questions.map((item) => (
-          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy} attempted={form.attempted.includes(item.id)} />
+          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy} attempted={form.attempted.includes(item.id)} wholeDetail />
         ))}
       </div>
       <StepperFooter ctx={ctx} error={form.problem} />
