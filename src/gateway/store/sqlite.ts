@@ -5,6 +5,7 @@ import { keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { KnownRecords } from './known-records.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareStatements } from './sqlite-statements.ts';
+import { sqlitePushMethods } from './sqlite-push.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import type { IdempotentResult, Store, StoredSecretRequest } from './types.ts';
 
@@ -263,6 +264,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       if (!r) return undefined;
       return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },
+
+    ...sqlitePushMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

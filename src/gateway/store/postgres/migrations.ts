@@ -129,6 +129,24 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN streaming_message_id text;
   `,
+  // U17: the gateway's VAPID key pair and each browser's push subscription.
+  `
+  CREATE TABLE push_keys (
+    id int PRIMARY KEY CHECK (id = 1),
+    public_key text NOT NULL,
+    private_key text NOT NULL,
+    created_at_ms bigint NOT NULL
+  );
+  CREATE TABLE push_subscriptions (
+    n bigserial PRIMARY KEY,
+    endpoint text NOT NULL UNIQUE,
+    identity text NOT NULL,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    created_at_ms bigint NOT NULL
+  );
+  CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,7 @@ import { SyncPostgres, type StepResult } from './bridge.ts';
 import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
 import { secretMethods } from './secrets.ts';
+import { pushMethods } from './push.ts';
 import { Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
 
@@ -284,6 +285,7 @@ export function openPostgresStore(url: string): SharedStore {
     },
 
     ...secretMethods(q, insert),
+    ...pushMethods(q),
 
     getMeta(key) {
       const r = q(`SELECT value FROM meta WHERE key = $1`, [key]).rows[0];
