@@ -81,6 +81,10 @@ export type GatewayOptions = {
   log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
+  /** U17: added to the config's `push.allowedEndpoints` (tests, a self-hosted push service). */
+  pushAllowedEndpoints?: string[];
+  /** U17: tries per push and the longest wait between them. */
+  pushRetry?: { attempts?: number; maxRetryDelayMs?: number };
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
   channelRetry?: { baseDelayMs?: number; maxDelayMs?: number };
 };
@@ -210,6 +214,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     log,
     turn,
     secretBox,
+    push: {
+      ...identities.config.push,
+      allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],
+      ...(opts.pushRetry ?? {}),
+    },
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
