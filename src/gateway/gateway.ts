@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
+import type { PushService } from './push/push-service.ts';
 import { parseChannels } from './channels/config.ts';
 import { type GatewayConfig } from './config.ts';
 import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
@@ -103,6 +104,8 @@ export type RunningGateway = {
   store: Store;
   /** The configured chat channels (H1), connecting in the background. */
   channels: Channels;
+  /** U17: Web Push (`idle()` settles once every push started has ended). */
+  push: PushService;
   close(): Promise<void>;
 };
 
@@ -332,6 +335,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     ...(identities.file ? { identitiesFile: identities.file } : {}),
     store,
     channels,
+    push: core.push,
     close,
   };
 }
