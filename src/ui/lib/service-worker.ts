@@ -13,6 +13,10 @@ export function registerServiceWorkerLater(): void {
       navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
     });
   };
+  // Answers tapped on a notification while offline wait in the worker's outbox: an open page nudges it when it can send.
+  const nudge = () => navigator.serviceWorker.controller?.postMessage({ type: 'flush' });
+  window.addEventListener('online', nudge);
+  void navigator.serviceWorker.ready.then(nudge);
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
 }

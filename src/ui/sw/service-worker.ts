@@ -211,37 +211,48 @@ sw.addEventListener('push', (event: PushEvent) => {
   );
 });
 
-sw.addEventListener('notificationclick', (event: NotificationEvent) => {
-  const payload = event.notification.data as Extract<PushPayload, { type: 'question' }> | null;
-  if (!payload) return;
-  const label = event.action !== '' ? payload.actions?.[Number(event.action)] : undefined;
-  event.notification.close();
+/** A tap on a notification: an action's label is queued as the answer and sent; the body opens the question's link page. */
+function onNotificationTap(notification: Notification & { data: unknown }, action: string): Promise<unknown> | undefined {
+  const payload = notification.data as Extract<PushPayload, { type: 'question' }> | null;
+  if (!payload) return undefined;
+  const label = action !== '' ? payload.actions?.[Number(action)] : undefined;
+  notification.close();
   if (label !== undefined && payload.itemId) {
     const entry = { questionId: payload.id, itemId: payload.itemId, label, resolutionId: `push-${payload.id}-${crypto.randomUUID()}` };
-    event.waitUntil(
-      enqueue(entry)
-        .then(() => flush())
-        .catch(() => undefined)
-        .then(() => sw.registration.sync?.register('askdock-outbox').catch(() => undefined)),
-    );
-    return;
+    return enqueue(entry)
+      .then(() => flush())
+      .catch(() => undefined)
+      .then(() => sw.registration.sync?.register('askdock-outbox').catch(() => undefined));
   }
   const target = new URL(payload.path, sw.location.origin).href;
-  event.waitUntil(
-    sw.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((w) => w.url === target) ?? windows[0];
-      return open ? open.navigate(target).then((w) => (w ?? open).focus()) : sw.clients.openWindow(target);
-    }),
-  );
+  return sw.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => w.url === target) ?? windows[0];
+    return open ? open.navigate(target).then((w) => (w ?? open).focus()) : sw.clients.openWindow(target);
+  });
+}
+
+sw.addEventListener('notificationclick', (event: NotificationEvent) => {
+  const done = onNotificationTap(event.notification, event.action);
+  if (done) event.waitUntil(done);
 });
 
 sw.addEventListener('sync', (event: ExtendableEvent & { tag: string }) => {
   if (event.tag === 'askdock-outbox') event.waitUntil(flush());
 });
 
-/** From the page: the token while "Notify me on this device" is on (`null` forgets it), and a nudge to send the outbox. */
+/**
+ * From the app's own pages: the token while "Notify me on this device" is on (`null` forgets it), a nudge to send the
+ * outbox (back online), and a tap on one of this worker's own notifications taken in the page (the browser's DevTools
+ * and tests use it too): only a notification the worker showed can be acted on, with the data it was shown with.
+ */
 sw.addEventListener('message', (event: MessageEvent) => {
-  const data = event.data as { type?: string; token?: string | null };
+  const data = event.data as { type?: string; token?: string | null; tag?: string; action?: string };
+  if (data?.type === 'notification-tap' && typeof data.tag === 'string') {
+    event.waitUntil(
+      sw.registration.getNotifications({ tag: data.tag }).then((list) => Promise.all(list.map((n) => onNotificationTap(n as Notification & { data: unknown }, String(data.action ?? ''))))),
+    );
+    return;
+  }
   if (data?.type === 'token')
     event.waitUntil(tx<unknown>('auth', 'readwrite', (s) => (data.token ? s.put(data.token, 'token') : s.delete('token')) as IDBRequest<unknown>).then(() => flush()));
   else if (data?.type === 'flush') event.waitUntil(flush());
