@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { questionPayload } from '../src/gateway/push/push-service.ts';
 import { TestClient } from '../src/testing/ws-client.ts';
+import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 
 const wsOf = (url: string) => `${url.replace(/^http/, 'ws')}/ws`;
@@ -167,6 +168,11 @@ test.describe('U17 installable app and Web Push', () => {
       await toggle.click();
       await expect(page.getByRole('status').filter({ hasText: /notifications/i })).toBeVisible();
       await page.screenshot({ path: info.outputPath(`push-settings-390-${scheme}.png`) });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      // Keyboard only: the note's Dismiss is reachable and closes it.
+      await page.getByRole('button', { name: 'Dismiss' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: /notifications/i })).toHaveCount(0);
     });
   }
 });
