@@ -166,6 +166,11 @@ export class Authenticator {
     this.defaultAgentId = config.defaultAgent ?? agents[0] ?? null;
   }
 
+  /** The configured identity of this id (U17: whose push subscription it is), or undefined when the config no longer has it. */
+  identityById(id: string): Identity | undefined {
+    return this.entries.find((entry) => entry.identity.id === id)?.identity;
+  }
+
   authenticate(token: string): Identity | undefined {
     const hash = digest(token);
     let found: Identity | undefined;

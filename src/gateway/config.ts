@@ -56,6 +56,14 @@ export const GatewayConfig = z.object({
       rateLimit: z.object({ burst: z.number().int().positive(), perSecond: z.number().positive() }).optional(),
     })
     .optional(),
+  /** U17: Web Push. `allowedEndpoints`: origins a push subscription may name besides the browsers' push services. */
+  push: z
+    .object({
+      allowedEndpoints: z.array(z.url({ error: 'allowedEndpoints must list URLs such as https://push.example' })).optional(),
+      /** The VAPID contact (`mailto:` or `https:`) push services see. */
+      subject: z.string().regex(/^(mailto:|https:\/\/)/, { error: 'subject must start with mailto: or https://' }).optional(),
+    })
+    .optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
   channels: z.unknown().optional(),
 });

@@ -11,6 +11,7 @@ import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
+import { PushService, type PushOptions } from './push/push-service.ts';
 import type { Store, StoredEvent } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -43,6 +44,8 @@ export type CoreOptions = {
   turn: Turn;
   /** K1: seals secret values before they reach the store (default: a key that lives as long as the process). */
   secretBox?: SecretBox;
+  /** U17: the config's `push` section. */
+  push?: PushOptions;
 };
 
 type NewMessage = {
@@ -65,6 +68,8 @@ export class Core {
   readonly runs: RunService;
   private readonly access = new Map<string, SessionLike>();
   readonly secrets: SecretManager;
+  /** U17: browsers' push subscriptions and the pushes of new and resolved questions. */
+  readonly push: PushService;
   private pruneTimer: TimerHandle | null = null;
   /** This process among the gateways sharing a database (D3); also in its presence rows. */
   readonly gatewayId = newId('g');
@@ -87,6 +92,7 @@ export class Core {
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
     this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
+    this.push = new PushService(this, opts.push);
     this.duties = isSharedStore(store)
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
@@ -96,6 +102,7 @@ export class Core {
   start(): void {
     this.questions.start();
     this.secrets.start();
+    this.push.start();
     this.duties?.start();
     this.prune();
   }
@@ -107,6 +114,7 @@ export class Core {
     this.duties?.stop();
     this.questions.stop();
     this.secrets.stop();
+    this.push.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
   }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
+import type { PushService } from './push/push-service.ts';
 import { parseChannels } from './channels/config.ts';
 import { questionPageAddress } from './channels/render.ts';
 import { type GatewayConfig } from './config.ts';
@@ -82,6 +83,10 @@ export type GatewayOptions = {
   log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
+  /** U17: added to the config's `push.allowedEndpoints` (tests, a self-hosted push service). */
+  pushAllowedEndpoints?: string[];
+  /** U17: tries per push and the longest wait between them. */
+  pushRetry?: { attempts?: number; maxRetryDelayMs?: number };
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
   channelRetry?: { baseDelayMs?: number; maxDelayMs?: number };
 };
@@ -100,6 +105,8 @@ export type RunningGateway = {
   store: Store;
   /** The configured chat channels (H1), connecting in the background. */
   channels: Channels;
+  /** U17: Web Push (`idle()` settles once every push started has ended). */
+  push: PushService;
   close(): Promise<void>;
 };
 
@@ -211,6 +218,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     log,
     turn,
     secretBox,
+    push: {
+      ...identities.config.push,
+      allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],
+      ...(opts.pushRetry ?? {}),
+    },
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
@@ -329,6 +341,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     ...(identities.file ? { identitiesFile: identities.file } : {}),
     store,
     channels,
+    push: core.push,
     close,
   };
 }

@@ -89,6 +89,8 @@ export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, rout
         'content-type': contentType(file),
         'content-length': size,
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        // U17: the service worker controls the whole app; the browser checks it for a new build on every visit (no-cache).
+        ...(path === '/sw.js' ? { 'service-worker-allowed': '/' } : {}),
       });
       if (head) return void res.end();
       createReadStream(file).on('error', () => res.destroy()).pipe(res);

@@ -136,6 +136,16 @@ describe('S4 failed connects per remote address', () => {
     expect(() => parseConfig({ identities: [{ id: 'o', tokenSha256: 'abc', role: 'operator', scopes: [] }] }, 'c')).toThrow(/64 hex digits/);
   });
 
+  it("[U17] the config's push section: allowedEndpoints must be URLs and subject mailto: or https:, each named", () => {
+    const identities = testConfig.identities;
+    expect(parseConfig({ identities, push: { allowedEndpoints: ['https://push.example'], subject: 'mailto:ops@example.com' } }, 'c').push).toEqual({
+      allowedEndpoints: ['https://push.example'],
+      subject: 'mailto:ops@example.com',
+    });
+    expect(() => parseConfig({ identities, push: { allowedEndpoints: ['push.example'] } }, 'c')).toThrow(/push\.allowedEndpoints\[0\].*must list URLs/);
+    expect(() => parseConfig({ identities, push: { subject: 'ops@example.com' } }, 'c')).toThrow(/push\.subject.*mailto: or https/);
+  });
+
   it('[S4] compares every identity, so a token matches only its own identity and a prefix matches none', () => {
     const auth = new Authenticator(testConfig);
     expect(auth.authenticate(tokenOf('agent'))?.id).toBe('agent');

@@ -4,6 +4,7 @@ import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
 import { SearchParams, SearchResponse } from './search.ts';
+import { PushSubscriptionInput } from './push.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -239,6 +240,23 @@ export const methods = {
     params: z.object({ status: SecretStatus.optional() }).optional().transform((p) => p ?? {}),
     result: z.object({ requests: z.array(SecretRequestRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  // U17: Web Push for the identity's own browsers; those who may answer questions (A3) subscribe.
+  'push.config': {
+    params: Empty,
+    /** The VAPID application server key (base64url) a browser subscribes with. */
+    result: z.object({ publicKey: z.string() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'push.subscribe': {
+    params: z.object({ subscription: PushSubscriptionInput }),
+    result: z.object({ subscribed: z.boolean() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'push.unsubscribe': {
+    params: z.object({ endpoint: z.string({ error: 'endpoint must be a string' }).min(1, { error: 'endpoint must not be empty' }).max(2048) }),
+    result: z.object({ unsubscribed: z.boolean() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
 } as const;
 

@@ -161,6 +161,25 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   (db) => db.exec(`ALTER TABLE runs ADD COLUMN streaming_message_id TEXT;`),
   // U19: full-text indexes (FTS5) of session titles, messages and question records, kept by triggers in the same transaction.
   (db) => db.exec(SEARCH_INDEXES),
+  // U17: the gateway's VAPID key pair and each browser's push subscription.
+  (db) =>
+    db.exec(`
+      CREATE TABLE push_keys (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        public_key TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE push_subscriptions (
+        n INTEGER PRIMARY KEY AUTOINCREMENT,
+        endpoint TEXT NOT NULL UNIQUE,
+        identity TEXT NOT NULL,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,7 @@ import { KnownRecords } from './known-records.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareSearch } from './sqlite-search.ts';
 import { prepareStatements } from './sqlite-statements.ts';
+import { sqlitePushMethods } from './sqlite-push.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import type { IdempotentResult, Store, StoredSecretRequest } from './types.ts';
 
@@ -269,6 +270,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     search(scope) {
       return search(scope);
     },
+    ...sqlitePushMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

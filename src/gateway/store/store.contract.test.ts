@@ -743,6 +743,44 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
       });
     });
 
+    describe('push', () => {
+      const sub = (endpoint: string, identity: string, createdAtMs: number) => ({ endpoint, identity, p256dh: `p-${endpoint}`, auth: `a-${endpoint}`, createdAtMs });
+
+      it('[U17] keeps the first VAPID key pair: a later one never replaces it', () => {
+        const first = store.pushKeys({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
+        expect(first).toStrictEqual({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
+        expect(store.pushKeys({ publicKey: 'pub2', privateKey: 'priv2', createdAtMs: 2_000 })).toStrictEqual(first);
+      });
+
+      it("[U17] keeps one subscription per endpoint, lists them per identity oldest first, deletes only an identity's own", () => {
+        store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        store.putPushSubscription(sub('https://push.example/b', 'guest', 2_000));
+        store.putPushSubscription(sub('https://push.example/c', 'op', 3_000));
+        // The same browser subscribed again by another identity: the endpoint now belongs to that one.
+        store.putPushSubscription(sub('https://push.example/a', 'guest', 4_000));
+        expect(store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000)]);
+        expect(store.listPushSubscriptions('guest').map((s) => s.endpoint)).toStrictEqual(['https://push.example/b', 'https://push.example/a']);
+        expect(store.listPushSubscriptions()).toHaveLength(3);
+        expect(store.deletePushSubscription('https://push.example/b', 'op')).toBe(false);
+        expect(store.deletePushSubscription('https://push.example/b', 'guest')).toBe(true);
+        expect(store.deletePushSubscription('https://push.example/c')).toBe(true);
+        expect(store.deletePushSubscription('https://push.example/c')).toBe(false);
+        expect(store.listPushSubscriptions().map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+      });
+
+      it('[U17][R3] a rolled-back transaction leaves no subscription behind', () => {
+        store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        expect(() =>
+          store.transaction(() => {
+            store.putPushSubscription(sub('https://push.example/b', 'op', 2_000));
+            store.deletePushSubscription('https://push.example/a');
+            throw new Error('undo');
+          }),
+        ).toThrow('undo');
+        expect(store.listPushSubscriptions('op').map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+      });
+    });
+
     describe('meta', () => {
       it('stores and overwrites small values', () => {
         expect(store.getMeta('k')).toBeUndefined();
@@ -1009,7 +1047,7 @@ describe('sqlite store on disk', () => {
     migratesAnOlderSchema(harness, () => {
       const raw = new Database(harness.file);
       raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - STEPS_SINCE_ASKER}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS}`);
       raw.close();
     }));
 
@@ -1069,14 +1107,18 @@ function groupSeenOnlyAfterCommit(harness: { open(): Store }): void {
   writer.close();
 }
 
-/** Back to the schema before questions.asked_by, as an earlier release wrote it: that step and the one after it undone. */
-const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`;
-/** The schema steps after the asker's (C4's streaming column, U19's search indexes): undone with it, so all are migrated again. */
-const STEPS_SINCE_ASKER = 3;
+/**
+ * Back to the schema before questions.asked_by, as an earlier release wrote it: that step and every one after it undone
+ * (C4's streaming column, U19's search indexes, U17's push tables), so all of them are migrated again.
+ */
+const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;
+  DROP TABLE push_subscriptions; DROP TABLE push_keys;`;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ');
 const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
+/** How many schema steps those undo. */
+const UNDONE_STEPS = 4;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: { open(): Store }, downgrade: () => void | Promise<void>): Promise<void> {
@@ -1122,7 +1164,7 @@ describe('postgres store on a server', () => {
     migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${STEPS_SINCE_ASKER}`);
+      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS}`);
       await raw.end();
     }));
 

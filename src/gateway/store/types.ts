@@ -93,6 +93,10 @@ export type SearchCandidate = {
   /** A message that answers a question (Q9/PT5): it is as visible as that question (A3). */
   replyToQuestionId?: string;
 };
+/** U17: the gateway's VAPID key pair (base64url, as web-push makes them); made once, kept with the gateway's data. */
+export type PushKeys = { publicKey: string; privateKey: string; createdAtMs: number };
+/** U17: one browser's push subscription, for the identity that subscribed it. */
+export type PushSubscriptionRow = { endpoint: string; identity: string; p256dh: string; auth: string; createdAtMs: number };
 
 /**
  * The one storage contract. Every write is durable when the call returns (R3), or inside a group when `commitGroup`
@@ -172,6 +176,15 @@ export interface Store {
   // search (U19): from an index (SQLite FTS5, PostgreSQL full-text), never a scan of every message
   /** Up to `scope.limit` newest matches of each kind: session titles, messages, question records. */
   search(scope: SearchScope): SearchCandidate[];
+  // Web Push (U17)
+  /** The stored VAPID key pair; `fresh` is stored only when there is none yet (the first gateway's pair wins). */
+  pushKeys(fresh: PushKeys): PushKeys;
+  /** Stores or replaces the subscription of this endpoint (a browser re-subscribing, or another identity on that browser). */
+  putPushSubscription(s: PushSubscriptionRow): void;
+  /** Deletes the subscription of this endpoint, only when it is `identity`'s if that is given; true when one was deleted. */
+  deletePushSubscription(endpoint: string, identity?: string): boolean;
+  /** Oldest first; every identity's when `identity` is not given. */
+  listPushSubscriptions(identity?: string): PushSubscriptionRow[];
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

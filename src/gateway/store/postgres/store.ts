@@ -21,6 +21,7 @@ import { claim, databaseKey } from './in-process.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
+import { pushMethods } from './push.ts';
 import { Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
 
@@ -285,6 +286,7 @@ export function openPostgresStore(url: string): SharedStore {
     },
 
     ...secretMethods(q, insert),
+    ...pushMethods(q),
 
     search(scope) {
       return searchPostgres(q, scope);
