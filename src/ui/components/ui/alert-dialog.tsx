@@ -34,3 +34,39 @@ export function ConfirmAlert({ open, title, description, confirmLabel, cancelLab
     </Primitive.Root>
   );
 }
+
+export type AlertChoice<T extends string> = { value: T; label: string; primary?: boolean };
+
+type ChoiceProps<T extends string> = {
+  open: boolean;
+  title: string;
+  description: string;
+  choices: readonly AlertChoice<T>[];
+  cancelLabel: string;
+  onChoose: (value: T) => void;
+  /** Esc, or the cancel button: nothing chosen. */
+  onCancel: () => void;
+};
+
+/** A question with several ways on (e.g. send as a secret, or anyway) and a way back; Radix owns focus and Esc. */
+export function ChoiceAlert<T extends string>({ open, title, description, choices, cancelLabel, onChoose, onCancel }: ChoiceProps<T>) {
+  return (
+    <Primitive.Root open={open} onOpenChange={(next) => !next && onCancel()}>
+      <Primitive.Portal>
+        <Primitive.Overlay className="alert-overlay" />
+        <Primitive.Content className="alert-content">
+          <Primitive.Title className="alert-title">{title}</Primitive.Title>
+          <Primitive.Description className="alert-description">{description}</Primitive.Description>
+          <div className="alert-actions">
+            <Primitive.Cancel className="btn btn-secondary btn-md">{cancelLabel}</Primitive.Cancel>
+            {choices.map((c) => (
+              <Primitive.Action key={c.value} className={`btn ${c.primary ? 'btn-primary' : 'btn-secondary'} btn-md`} onClick={() => onChoose(c.value)}>
+                {c.label}
+              </Primitive.Action>
+            ))}
+          </div>
+        </Primitive.Content>
+      </Primitive.Portal>
+    </Primitive.Root>
+  );
+}

@@ -73,6 +73,22 @@ describe('async questions in the dock', () => {
     expect(message).toHaveValue('2');
   });
 
+  it('[U8][U3] the dock\'s key hint says what keys do where focus is: in the message box they type there, and how to reach the question', async () => {
+    const user = userEvent.setup();
+    const { render } = setup([lunchRecord()]);
+    render(<Page />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    await user.click(message);
+    const hint = () => dock()!.querySelector('.qd-hints')!.textContent;
+    await waitFor(() => expect(hint()).toMatch(/Keys type in your message/));
+    expect(hint()).toMatch(/\/question Enter or click to answer here/);
+    expect(hint()).not.toMatch(/choose/);
+    act(() => message.blur());
+    await waitFor(() => expect(hint()).toMatch(/1–4 choose/));
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    expect(hint()).toMatch(/Enter submit/);
+  });
+
   it('[U3][U8] with focus on a session link (not a text field), the number keys pick too; in a menu they do not', async () => {
     const user = userEvent.setup();
     const { render } = setup([lunchRecord()]);
