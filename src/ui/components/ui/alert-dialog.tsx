@@ -14,25 +14,8 @@ type Props = {
 };
 
 /** Radix owns focus trapping, Esc and the alertdialog role; this adds the house look and one confirm/cancel pair. */
-export function ConfirmAlert({ open, title, description, confirmLabel, cancelLabel, onConfirm, onCancel, children }: Props) {
-  return (
-    <Primitive.Root open={open} onOpenChange={(next) => !next && onCancel()}>
-      <Primitive.Portal>
-        <Primitive.Overlay className="alert-overlay" />
-        <Primitive.Content className="alert-content">
-          <Primitive.Title className="alert-title">{title}</Primitive.Title>
-          <Primitive.Description className="alert-description">{description}</Primitive.Description>
-          {children}
-          <div className="alert-actions">
-            <Primitive.Cancel className="btn btn-secondary btn-md">{cancelLabel}</Primitive.Cancel>
-            <Primitive.Action className="btn btn-primary btn-md" onClick={onConfirm}>
-              {confirmLabel}
-            </Primitive.Action>
-          </div>
-        </Primitive.Content>
-      </Primitive.Portal>
-    </Primitive.Root>
-  );
+export function ConfirmAlert({ confirmLabel, onConfirm, ...rest }: Props) {
+  return <ChoiceAlert {...rest} choices={[{ value: 'confirm', label: confirmLabel, primary: true }]} onChoose={onConfirm} />;
 }
 
 export type AlertChoice<T extends string> = { value: T; label: string; primary?: boolean };
@@ -46,10 +29,11 @@ type ChoiceProps<T extends string> = {
   onChoose: (value: T) => void;
   /** Esc, or the cancel button: nothing chosen. */
   onCancel: () => void;
+  children?: ReactNode;
 };
 
 /** A question with several ways on (e.g. send as a secret, or anyway) and a way back; Radix owns focus and Esc. */
-export function ChoiceAlert<T extends string>({ open, title, description, choices, cancelLabel, onChoose, onCancel }: ChoiceProps<T>) {
+export function ChoiceAlert<T extends string>({ open, title, description, choices, cancelLabel, onChoose, onCancel, children }: ChoiceProps<T>) {
   return (
     <Primitive.Root open={open} onOpenChange={(next) => !next && onCancel()}>
       <Primitive.Portal>
@@ -57,6 +41,7 @@ export function ChoiceAlert<T extends string>({ open, title, description, choice
         <Primitive.Content className="alert-content">
           <Primitive.Title className="alert-title">{title}</Primitive.Title>
           <Primitive.Description className="alert-description">{description}</Primitive.Description>
+          {children}
           <div className="alert-actions">
             <Primitive.Cancel className="btn btn-secondary btn-md">{cancelLabel}</Primitive.Cancel>
             {choices.map((c) => (
