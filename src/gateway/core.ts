@@ -2,6 +2,7 @@ import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type 
 import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
+import { AgentPresenceTracker } from './agent-presence.ts';
 import { OrderStamps } from './order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
@@ -69,6 +70,8 @@ export class Core {
   readonly duties: Duties | null;
   /** Q10: times that keep what this process recorded in the order it recorded it. */
   readonly stamps: OrderStamps;
+  /** U18: agents connected here and runs open, announced as `session.presence`. */
+  readonly presence: AgentPresenceTracker;
 
   constructor(
     readonly store: Store,
@@ -88,9 +91,45 @@ export class Core {
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
     this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
+    this.presence = new AgentPresenceTracker(clock, (change) => this.announcePresence(change));
+    this.hub.listenAll((ev) => this.runPresence(ev));
+  }
+
+  /** U18: a run opened or ended, here or (shared database) on another gateway. */
+  private runPresence(ev: StoredEvent): void {
+    if (ev.event !== 'run.started' && ev.event !== 'run.ended') return;
+    const { runId, sessionKey } = ev.payload as { runId: string; sessionKey: string | null };
+    if (sessionKey === null) return;
+    if (ev.event === 'run.started') this.presence.runStarted(sessionKey, runId);
+    else this.presence.runEnded(sessionKey, runId);
+  }
+
+  /** U18: each session the change touches, to those who may read it (A4: a guest only its own sessions). */
+  private announcePresence(change: { agentId: string } | { sessionKey: string }): void {
+    if (this.hub.size === 0) return;
+    const keys =
+      'sessionKey' in change
+        ? [change.sessionKey]
+        : this.store
+            .listSessions()
+            .filter((s) => this.resolve(s).agentId === change.agentId)
+            .map((s) => s.key);
+    for (const sessionKey of keys) {
+      const access = this.accessOf(sessionKey);
+      const agentPresence = access && this.presence.ofSession(sessionKey, access.agentId);
+      if (!agentPresence) continue;
+      this.hub.sendLive('session.presence', { sessionKey, agentPresence }, (viewer) => canSeeEvent(viewer, { sessionKey }, this.accessOf));
+    }
+  }
+
+  /** A listed session with its agent's presence (U18). */
+  private withPresence(session: Session): Session {
+    const agentPresence = this.presence.ofSession(session.key, session.agentId);
+    return agentPresence ? { ...session, agentPresence } : session;
   }
 
   start(): void {
+    for (const run of this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
     this.questions.start();
     this.secrets.start();
     this.duties?.start();
@@ -159,7 +198,7 @@ export class Core {
       .listSessions()
       .map((s) => this.resolve(s))
       .filter((s) => canReadSession(identity, s))
-      .map((s) => this.sessionFor(identity, s));
+      .map((s) => this.withPresence(this.sessionFor(identity, s)));
   }
 
   /**
