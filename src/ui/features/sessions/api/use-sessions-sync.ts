@@ -5,7 +5,7 @@ import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gatew
 import { sortSessions, upsertSession } from '../lib/session-list.ts';
 import { sessionsKey } from './get-sessions.ts';
 
-/** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` events. */
+/** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` and `session.presence` events. */
 export function useSessionsSync() {
   const client = useGateway();
   const queryClient = useQueryClient();
@@ -25,6 +25,14 @@ export function useSessionsSync() {
   }, [client, queryClient]);
 
   useGatewayEvent('session.updated', ({ session }) => {
-    queryClient.setQueryData<Session[]>(sessionsKey, (list) => upsertSession(list, session));
+    // Stored session events carry no presence (it is live, U18): keep what the list or the last presence event said.
+    queryClient.setQueryData<Session[]>(sessionsKey, (list) => {
+      const agentPresence = session.agentPresence ?? list?.find((s) => s.key === session.key)?.agentPresence;
+      return upsertSession(list, agentPresence ? { ...session, agentPresence } : session);
+    });
+  });
+
+  useGatewayEvent('session.presence', ({ sessionKey, agentPresence }) => {
+    queryClient.setQueryData<Session[]>(sessionsKey, (list) => list?.map((s) => (s.key === sessionKey ? { ...s, agentPresence } : s)));
   });
 }
