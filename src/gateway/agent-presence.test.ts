@@ -75,3 +75,18 @@ describe('U18 agent presence', () => {
     }
   });
 });
+
+describe('U18 presence on session.updated', () => {
+  it('[U18] a new session\'s session.updated says where its agent is, for every viewer', async () => {
+    t = await startTestGateway();
+    const agent = await t.connect('agent');
+    await agent.call('agent.subscribe', {});
+    const admin = await t.connect('admin');
+    const guest = await t.connect('guest');
+    const { session } = await guest.call('sessions.create', { title: 'new' });
+    const updated = (c: TestClient) =>
+      c.events.filter((e) => e.event === 'session.updated').map((e) => (e.payload as { session: { key: string; agentPresence?: AgentPresence } }).session).find((s) => s.key === session.key);
+    await expect.poll(() => updated(admin)?.agentPresence?.state).toBe('connected');
+    await expect.poll(() => updated(guest)?.agentPresence?.state).toBe('connected');
+  });
+});

@@ -265,9 +265,11 @@ export class Core {
 
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
-    if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
+    if (ev.event !== 'session.updated') return shared();
+    // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
-    const payload = { session: this.sessionFor(viewer.identity, session) };
+    const seen = seesEveryQuestion(viewer.identity) ? session : this.sessionFor(viewer.identity, session);
+    const payload = { session: this.withPresence(seen) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
 }
