@@ -189,8 +189,9 @@ export class Core {
       .filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
   }
 
+  /** A session as this identity sees it: its own pending count (A3) and the agent's current presence (U18). */
   sessionFor(identity: Identity, session: Session): Session {
-    return sessionFor(identity, session, () => this.countVisiblePending(identity, session.key));
+    return this.withPresence(sessionFor(identity, session, () => this.countVisiblePending(identity, session.key)));
   }
 
   visibleSessions(identity: Identity): Session[] {
@@ -198,7 +199,7 @@ export class Core {
       .listSessions()
       .map((s) => this.resolve(s))
       .filter((s) => canReadSession(identity, s))
-      .map((s) => this.withPresence(this.sessionFor(identity, s)));
+      .map((s) => this.sessionFor(identity, s));
   }
 
   /**
@@ -268,8 +269,7 @@ export class Core {
     if (ev.event !== 'session.updated') return shared();
     // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
-    const seen = seesEveryQuestion(viewer.identity) ? session : this.sessionFor(viewer.identity, session);
-    const payload = { session: this.withPresence(seen) };
+    const payload = { session: seesEveryQuestion(viewer.identity) ? this.withPresence(session) : this.sessionFor(viewer.identity, session) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
 }

@@ -25,11 +25,7 @@ export function useSessionsSync() {
   }, [client, queryClient]);
 
   useGatewayEvent('session.updated', ({ session }) => {
-    // Stored session events carry no presence (it is live, U18): keep what the list or the last presence event said.
-    queryClient.setQueryData<Session[]>(sessionsKey, (list) => {
-      const agentPresence = session.agentPresence ?? list?.find((s) => s.key === session.key)?.agentPresence;
-      return upsertSession(list, agentPresence ? { ...session, agentPresence } : session);
-    });
+    queryClient.setQueryData<Session[]>(sessionsKey, (list) => upsertSession(list, session));
   });
 
   useGatewayEvent('session.presence', ({ sessionKey, agentPresence }) => {
