@@ -58,7 +58,7 @@ test.describe('[U18] agents\' presence', () => {
       await page.goto(`${own.gateway.url}/?token=${encodeURIComponent(own.operatorToken)}`);
       await newSession(page);
       const header = page.locator('.session-title-row');
-      const link = page.getByRole('navigation', { name: 'Sessions' }).getByRole('link').first();
+      const link = page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: /^New session/ });
       await expect(header).toContainText('No agent connected');
       await expect(link).toHaveAccessibleDescription('No agent connected');
 

@@ -1,7 +1,6 @@
 import type { AgentPresence } from '../../../../protocol/index.ts';
 import './agent-presence.css';
 import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
-import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayAndClock = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -31,10 +30,10 @@ export function AgentPresenceIndicator({ presence, compact = false, id }: { pres
     <span className="agent-presence" data-state={presence.state} data-compact={compact || undefined} title={title}>
       <span className="agent-presence-dot" aria-hidden="true" />
       {compact ? (
-        // In a link the words describe it (aria-describedby) rather than join its name.
-        <VisuallyHidden>
-          <span id={id}>{text}</span>
-        </VisuallyHidden>
+        // In a link the words describe it (aria-describedby reads hidden text) rather than join its name.
+        <span id={id} hidden>
+          {text}
+        </span>
       ) : (
         <span id={id} className="agent-presence-text">
           {text}
