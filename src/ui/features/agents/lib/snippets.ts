@@ -9,7 +9,7 @@ export function agentUrl(location: Pick<Location, 'protocol' | 'host'>): string 
 /** Snippets for Claude Code, Codex, a project's `.mcp.json`, the `askdock hook` hooks and `askdock ask`, filled in. */
 export function connectSnippets(url: string, token: string): Snippet[] {
   const env = { ASKDOCK_URL: url, ASKDOCK_TOKEN: token };
-  const hook = { type: 'command', command: 'askdock hook', timeout: 3600 };
+  const hook = '{ "type": "command", "command": "askdock hook", "timeout": 3600 }';
   return [
     {
       id: 'claude-code',
@@ -37,19 +37,17 @@ export function connectSnippets(url: string, token: string): Snippet[] {
     },
     {
       id: 'hook',
-      title: 'Hook (askdock hook)',
-      where: "Claude Code's settings.json; askdock hook reads ASKDOCK_URL and ASKDOCK_TOKEN from its environment",
-      text: JSON.stringify(
-        {
-          env,
-          hooks: {
-            PermissionRequest: [{ matcher: '*', hooks: [hook] }],
-            PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [hook] }],
-          },
-        },
-        null,
-        2,
-      ),
+      title: 'Hook',
+      where: "askdock hook, in Claude Code's settings.json",
+      text: [
+        '{',
+        `  "env": { "ASKDOCK_URL": "${url}", "ASKDOCK_TOKEN": "${token}" },`,
+        '  "hooks": {',
+        `    "PermissionRequest": [{ "matcher": "*", "hooks": [${hook}] }],`,
+        `    "PreToolUse": [{ "matcher": "AskUserQuestion", "hooks": [${hook}] }]`,
+        '  }',
+        '}',
+      ].join('\n'),
     },
     {
       id: 'ask',
