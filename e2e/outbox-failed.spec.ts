@@ -67,6 +67,7 @@ test.describe('the outbox: Failed', () => {
       const summary = lunchSummary(page);
       // Retrying could only be refused again: the question ended. One status pill, never "Answered" beside it.
       await expect(summary.getByRole('button', { name: 'Retry answer' })).toHaveCount(0);
+      await expect(summary.getByRole('button', { name: 'Edit' })).toHaveCount(0);
       await expect(summary.getByRole('button', { name: 'Discard' })).toBeVisible();
       await expect(summary.getByRole('status')).toHaveCount(1);
       expect(keys).toHaveLength(1);

@@ -62,10 +62,11 @@ describe('DeliveryStatusView', () => {
   });
 
   it.each(['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND', 'SESSION_NOT_FOUND'])(
-    '[U9] a final refusal (%s) offers no Retry answer, only Discard and Edit',
+    '[U9] a final refusal (%s) offers no Retry answer and no Edit, only Discard',
     (code) => {
       view(row('failed', { error: { code, message: 'Not delivered: it was already answered elsewhere.' } }));
       expect(button('Retry answer')).toBeNull();
+      expect(button('Edit')).toBeNull();
       expect(button('Discard')).toBeInTheDocument();
     },
   );

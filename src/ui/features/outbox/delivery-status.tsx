@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { canDiscard, canEdit, canRetry, DELIVERY_WORDS, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
+import { canDiscard, canEdit, canRetry, DELIVERY_WORDS, isFinalFailure, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
 import { useOutbox, useOutboxRowForQuestion } from '../../lib/outbox/use-outbox.ts';
 import './delivery-status.css';
 
@@ -15,14 +15,15 @@ export type DeliveryStatusViewProps = {
 };
 
 /**
- * A question card's delivery actions (PRODUCT U9): Retry answer (not after a final refusal: the question ended), Edit
- * while still queued, Discard. The card's status pill says the state and why.
+ * A question card's delivery actions (PRODUCT U9): Retry answer and Edit (not after a final refusal: the question
+ * ended), Discard. The card's status pill says the state and why.
  */
 export function DeliveryStatusView({ row, onRetry, onDiscard, onEdit }: DeliveryStatusViewProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const editing = draft !== null && canEdit(row);
   const retry = canRetry(row);
-  const edit = canEdit(row) && !editing;
+  // After a final refusal no text could arrive either: only Discard is left.
+  const edit = canEdit(row) && !isFinalFailure(row) && !editing;
   const discard = canDiscard(row);
   if (!retry && !edit && !discard && !editing) return null;
   return (
