@@ -9,6 +9,7 @@ import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { LOCAL_DIR } from './endpoint.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
+import { DEMO_AGENT_CLIENT_NAME } from '../protocol/index.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 import { createLogger, prettyLine } from '../gateway/logger.ts';
@@ -142,7 +143,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   let demo: DemoAgent | undefined;
   if (agentIdentity) {
     try {
-      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: 'askdock-demo-agent', clientId: demoClientId(opts) });
+      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: DEMO_AGENT_CLIENT_NAME, clientId: demoClientId(opts) });
       demo = await startDemoAgent({ agent });
     } catch (err) {
       process.stderr.write(`askdock start: the demo agent did not start: ${err instanceof Error ? err.message : String(err)}\n`);

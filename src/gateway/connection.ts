@@ -7,6 +7,7 @@ import {
   ClientFrame,
   plainRequestFrame,
   CloseCode,
+  DEMO_AGENT_CLIENT_NAME,
   ConnectParams,
   ServerFrame,
   invalidRequest,
@@ -72,6 +73,8 @@ export class Connection implements Subscriber {
   private readonly inflight = new Map<string, Inflight>();
   private readonly frames: FrameGate;
   private badFrames = 0;
+  /** U18: the agent this socket makes present, while it is open. */
+  private presence: { agentId: string; demo: boolean } | null = null;
   private handshakeTimer: TimerHandle | null = null;
   private closedResolve!: () => void;
   private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
@@ -290,6 +293,11 @@ export class Connection implements Subscriber {
     }
     this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
     this.state = 'open';
+    // U18: an agent's first connection makes it present in its sessions; the demo agent is told apart by its name.
+    if (identity.role === 'agent') {
+      this.presence = { agentId: identity.id, demo: p.client.name === DEMO_AGENT_CLIENT_NAME };
+      core.presence.connected(this.presence.agentId, this.presence.demo);
+    }
     // R3: the snapshot is read once this turn's writes are durable (or undone), so it never shows uncommitted state.
     core.hub.whenDurable(() => this.sayHello(frame.id, identity, p.resume?.cursor));
   }
@@ -321,6 +329,8 @@ export class Connection implements Subscriber {
     this.inflight.clear();
     this.core.hub.remove(this);
     if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
+    if (this.presence) this.core.presence.disconnected(this.presence.agentId, this.presence.demo);
+    this.presence = null;
     try {
       if (wasOpen && this.info) this.core.questions.clientDisconnected(this.info.identity, this.info.clientId);
     } catch (err) {

@@ -2,6 +2,7 @@ import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type 
 import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
+import { AgentPresenceTracker } from './agent-presence.ts';
 import { OrderStamps } from './order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
@@ -77,6 +78,8 @@ export class Core {
   readonly duties: Duties | null;
   /** Q10: times that keep what this process recorded in the order it recorded it. */
   readonly stamps: OrderStamps;
+  /** U18: agents connected here and runs open, announced as `session.presence`. */
+  readonly presence: AgentPresenceTracker;
 
   constructor(
     readonly store: Store,
@@ -97,9 +100,45 @@ export class Core {
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
     this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
+    this.presence = new AgentPresenceTracker(clock, (change) => this.announcePresence(change));
+    this.hub.listenAll((ev) => this.runPresence(ev));
+  }
+
+  /** U18: a run opened or ended, here or (shared database) on another gateway. */
+  private runPresence(ev: StoredEvent): void {
+    if (ev.event !== 'run.started' && ev.event !== 'run.ended') return;
+    const { runId, sessionKey } = ev.payload as { runId: string; sessionKey: string | null };
+    if (sessionKey === null) return;
+    if (ev.event === 'run.started') this.presence.runStarted(sessionKey, runId);
+    else this.presence.runEnded(sessionKey, runId);
+  }
+
+  /** U18: each session the change touches, to those who may read it (A4: a guest only its own sessions). */
+  private announcePresence(change: { agentId: string } | { sessionKey: string }): void {
+    if (this.hub.size === 0) return;
+    const keys =
+      'sessionKey' in change
+        ? [change.sessionKey]
+        : this.store
+            .listSessions()
+            .filter((s) => this.resolve(s).agentId === change.agentId)
+            .map((s) => s.key);
+    for (const sessionKey of keys) {
+      const access = this.accessOf(sessionKey);
+      const agentPresence = access && this.presence.ofSession(sessionKey, access.agentId);
+      if (!agentPresence) continue;
+      this.hub.sendLive('session.presence', { sessionKey, agentPresence }, (viewer) => canSeeEvent(viewer, { sessionKey }, this.accessOf));
+    }
+  }
+
+  /** A listed session with its agent's presence (U18). */
+  private withPresence(session: Session): Session {
+    const agentPresence = this.presence.ofSession(session.key, session.agentId);
+    return agentPresence ? { ...session, agentPresence } : session;
   }
 
   start(): void {
+    for (const run of this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
     this.questions.start();
     this.secrets.start();
     this.push.start();
@@ -161,8 +200,9 @@ export class Core {
       .filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
   }
 
+  /** A session as this identity sees it: its own pending count (A3) and the agent's current presence (U18). */
   sessionFor(identity: Identity, session: Session): Session {
-    return sessionFor(identity, session, () => this.countVisiblePending(identity, session.key));
+    return this.withPresence(sessionFor(identity, session, () => this.countVisiblePending(identity, session.key)));
   }
 
   visibleSessions(identity: Identity): Session[] {
@@ -270,9 +310,10 @@ export class Core {
 
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
-    if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
+    if (ev.event !== 'session.updated') return shared();
+    // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
-    const payload = { session: this.sessionFor(viewer.identity, session) };
+    const payload = { session: seesEveryQuestion(viewer.identity) ? this.withPresence(session) : this.sessionFor(viewer.identity, session) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
+import { AgentPresence, ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
 import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
@@ -235,6 +235,22 @@ export const methods = {
     params: z.object({ name: SecretName }),
     result: z.object({ value: z.string() }),
     scopes: ['agent.secrets'] as Scope[],
+  },
+  /** U18 "Connect an agent": each agent identity with its token (null when the config keeps only its hash), admins only. */
+  'agents.connectInfo': {
+    params: Empty,
+    result: z.object({
+      agents: z.array(
+        z.object({
+          id: z.string(),
+          token: z.string().nullable(),
+          presence: AgentPresence,
+          /** The demo agent of `askdock start` is connected as this identity. */
+          demo: z.boolean(),
+        }),
+      ),
+    }),
+    scopes: ['operator.admin'] as Scope[],
   },
   'secret.list': {
     params: z.object({ status: SecretStatus.optional() }).optional().transform((p) => p ?? {}),

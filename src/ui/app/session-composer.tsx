@@ -5,6 +5,7 @@ import { useComposerSlot, type ComposerSlotProps } from '../lib/composer-slot.ts
 import { Composer } from '../features/chat/components/composer.tsx';
 import { useSendMessage } from '../features/chat/api/send-message.ts';
 import { expandDock } from '../features/questions/index.tsx';
+import { useComposerChecks } from './composer-checks.tsx';
 
 /** The built-in composer, adapted to the slot's props. */
 function DefaultComposer({ send, onCommand, disabled, autoFocus, initialText, sendInitial }: ComposerSlotProps) {
@@ -19,7 +20,8 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
   const status = useConnectionState().status;
   const [handOff] = useState(takeComposerHandOff);
 
-  const send = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
+  const sendChat = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
+  const { send, dialog } = useComposerChecks(sessionKey, sendChat);
   const onCommand = useCallback(
     (command: string) => {
       if (command === '/question') expandDock(sessionKey);
@@ -28,15 +30,18 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
   );
 
   return (
-    <Slot
-      key={sessionKey}
-      sessionKey={sessionKey}
-      send={send}
-      onCommand={onCommand}
-      disabled={status === 'closed'}
-      autoFocus={handOff.focus}
-      initialText={handOff.text}
-      sendInitial={handOff.send}
-    />
+    <>
+      <Slot
+        key={sessionKey}
+        sessionKey={sessionKey}
+        send={send}
+        onCommand={onCommand}
+        disabled={status === 'closed'}
+        autoFocus={handOff.focus}
+        initialText={handOff.text}
+        sendInitial={handOff.send}
+      />
+      {dialog}
+    </>
   );
 }

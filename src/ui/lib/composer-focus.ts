@@ -80,8 +80,3 @@ export function takeComposerHandOff(): ComposerHandOff {
   }
   return handOff;
 }
-
-/** True once, for the first composer mounted after a request; clears it (and drops anything typed). */
-export function takeComposerFocus(): boolean {
-  return takeComposerHandOff().focus;
-}
