@@ -41,6 +41,11 @@ export const GatewayConfig = z.object({
   allowedOrigins: z.array(z.string().min(1)).optional(),
   /** S3: Host names (optionally `name:port`) a loopback gateway also answers to, e.g. behind a local proxy. */
   allowedHosts: z.array(z.string().min(1)).optional(),
+  /**
+   * The address people reach the gateway at (behind a proxy, e.g. `https://askdock.team.example`): every printed or
+   * posted link (`askdock ask`/`mcp`, channels' buttons, the start banner) uses it instead of the bind address.
+   */
+  publicUrl: z.url({ protocol: /^https?$/, error: 'publicUrl must be an http:// or https:// address' }).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),

@@ -13,7 +13,7 @@ import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
-import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
+import { hostAllowed, hostRefusal, isLoopbackHost, originAllowed, originRefusal, rawRefusal, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
 import { checkSharedSecretKey } from './secrets/shared-key.ts';
@@ -246,10 +246,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
     // S3 before S1: a rebound name is refused whatever page it came from.
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host'));
+      return void socket.end(rawRefusal(421, req, hostRefusal(reach, req.headers.host, req.socket.localPort ?? 0)));
     if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
       log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
-      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins'));
+      return void socket.end(rawRefusal(403, req, originRefusal(req.headers.origin, req.headers.host)));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');

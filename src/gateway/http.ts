@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { hostAllowed, securityHeaders, type ReachPolicy } from './http-security.ts';
+import { hostAllowed, hostRefusal, securityHeaders, type ReachPolicy } from './http-security.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,7 +73,7 @@ export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, rout
     // S2 on every answer, errors included.
     for (const [name, value] of Object.entries(securityHeaders(req.headers.host))) res.setHeader(name, value as string);
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return send(res, 421, 'text/plain; charset=utf-8', 'misdirected request: this gateway does not answer to that Host\n', head);
+      return send(res, 421, 'text/plain; charset=utf-8', `${hostRefusal(reach, req.headers.host, req.socket.localPort ?? 0)}\n`, head);
     if (routes?.(req, res)) return;
     if (req.method !== 'GET' && !head) {
       res.setHeader('allow', 'GET, HEAD');
