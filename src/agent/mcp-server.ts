@@ -215,7 +215,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
         sessionKey,
         waitTurn: !opts.sessionKey,
         onAsked: ({ id }) => {
-          pageUrl = questionPageUrl(opts.url, id);
+          pageUrl = questionPageUrl(agent.client.hello?.server.publicUrl ?? opts.url, id);
           log(`ask_user: waiting for an answer; answer it at ${pageUrl}`);
         },
       });

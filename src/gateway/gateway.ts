@@ -7,8 +7,8 @@ import { WebSocketServer } from 'ws';
 import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
 import { parseChannels } from './channels/config.ts';
-import { type GatewayConfig } from './config.ts';
-import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
+import { GatewayConfig } from './config.ts';
+import { Authenticator, ConfigError, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
@@ -73,6 +73,8 @@ export type GatewayOptions = {
   allowedOrigins?: string[];
   /** Added to the config's `allowedHosts` (S3). */
   allowedHosts?: string[];
+  /** The address people reach the gateway at (`--public-url`); overrides the config's `publicUrl`. */
+  publicUrl?: string;
   /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
@@ -90,6 +92,8 @@ export type RunningGateway = {
   url: string;
   /** `ws://H:N/ws` */
   wsUrl: string;
+  /** Where links point: the configured `publicUrl` (no trailing slash), else `url`. */
+  publicUrl: string;
   port: number;
   host: string;
   identities: GatewayConfig;
@@ -103,6 +107,14 @@ export type RunningGateway = {
 };
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `--public-url` over the config's `publicUrl`, checked like the config key, without a trailing slash. */
+function publicUrlOf(flag: string | undefined, configured: string | undefined): string | undefined {
+  if (flag === undefined) return configured?.replace(/\/+$/, '');
+  const parsed = GatewayConfig.shape.publicUrl.safeParse(flag);
+  if (!parsed.success) throw new ConfigError(`--public-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address'}`);
+  return parsed.data?.replace(/\/+$/, '');
+}
 
 export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -187,6 +199,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (owned) store.close();
     throw err;
   }
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = publicUrlOf(opts.publicUrl, identities.config.publicUrl);
+  } catch (err) {
+    if (owned) store.close();
+    throw err;
+  }
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
@@ -202,6 +221,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     maxBufferedBytes: opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     turn,
+    ...(publicUrl ? { publicUrl } : {}),
   };
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
@@ -218,6 +238,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
   });
 
   const connections = new Set<Connection>();
@@ -315,6 +336,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
   return {
     url,
+    publicUrl: publicUrl ?? url,
     wsUrl: `ws://${urlHost(host)}:${port}/ws`,
     port,
     host,

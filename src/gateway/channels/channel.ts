@@ -20,6 +20,8 @@ export type ChannelOptions = {
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Several gateways: false once this gateway may have lost the channel's lease; nothing is posted then (channels.ts). */
   mayPost?: () => boolean;
+  /** The gateway's public address, for each question's `Open in askdock` link. */
+  publicUrl?: string;
 };
 
 const withoutNul = (text: string) => text.replaceAll('\0', '');
@@ -322,7 +324,7 @@ export class Channel implements ChannelSink {
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
-        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name), sent);
+        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.publicUrl), sent);
         this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
         await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));

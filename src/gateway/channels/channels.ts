@@ -16,6 +16,8 @@ export type ChannelsOptions = {
   checkFrames: boolean;
   /** Retry pacing for posts and reconnects (tests make it quick). */
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** The gateway's public address: each posted question links to its own page there (`Open in askdock`). */
+  publicUrl?: string;
 };
 
 /** Webhook bodies are small JSON or form posts; anything bigger is refused before it is buffered whole. */
@@ -55,7 +57,7 @@ export class Channels {
       if (!adapter || !users) continue;
       const caller = new ChannelCaller(core, config, `channel:${name}`, opts.checkFrames);
       const mayPost = out.shared ? () => out.mayPost(channel) : undefined;
-      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}) });
+      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}), ...(mayPost ? { mayPost } : {}) });
       out.list.push(channel);
       for (const route of adapter.routes) out.routes.set(route.path, route);
     }

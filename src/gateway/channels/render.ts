@@ -35,13 +35,20 @@ function title(item: Item): string {
 const linkButtons = (q: QuestionRecord): PostButton[] =>
   itemsOf(q).flatMap((item) => (item.url ? [{ kind: 'link' as const, label: 'Open link', url: item.url }] : []));
 
-/** The prompt as first posted: buttons for one single-select question (H3), readable text otherwise. */
-export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
+/** With a public address: the question's own page (U11), where every kind of question can be answered. */
+const pageButton = (q: QuestionRecord, publicUrl: string | undefined): PostButton[] =>
+  publicUrl ? [{ kind: 'link', label: 'Open in askdock', url: `${publicUrl}/q/${encodeURIComponent(q.id)}` }] : [];
+
+/**
+ * The prompt as first posted: buttons for one single-select question (H3), readable text otherwise; with the gateway's
+ * `publicUrl`, a link to the question's own page too.
+ */
+export function questionPost(q: QuestionRecord, channel: ChannelName, publicUrl?: string): Post {
   // H4: a question without a run is posted like any other (H3), but a channel message or press never answers it:
   // its notice stands where the reply hint would.
   const runless = q.runId === undefined;
   const items = itemsOf(q);
-  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: linkButtons(q) };
+  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: [...linkButtons(q), ...pageButton(q, publicUrl)] };
   const item = items[0];
   const described = item.options.filter((o) => o.description);
   const notes = described.map((o) => `• ${o.label}: ${o.description}`);
@@ -49,7 +56,7 @@ export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
   const buttons: PostButton[] = item.options.map((o, i) => ({ kind: 'option', label: o.label, action: action(q.id, String(i)) }));
   // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
   if (channel === 'telegram') buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
-  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q));
+  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q), ...pageButton(q, publicUrl));
   const hint = runless ? `\n\n${RUNLESS_NOTICE}` : channel === 'telegram' ? '' : '\nOr reply with your own words.';
   return { text: text + hint, buttons };
 }
