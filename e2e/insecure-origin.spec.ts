@@ -1,3 +1,4 @@
+import { createServer, connect as tcpConnect, type Server } from 'node:net';
 import type { Page } from '@playwright/test';
 import config from '../playwright.config.ts';
 import { expect, test } from './fixtures.ts';
@@ -73,5 +74,31 @@ test.describe('on a plain-http address that is not localhost', () => {
     await expect(summaryOf(page, 'Answered')).toContainText('Production');
     expect(lunchUrl).not.toBe(sessionUrl);
     expect(problems).toEqual([]);
+  });
+
+  test('[S1] behind a proxy that drops the port from Host, the page says why its socket is refused instead of reconnecting forever', async ({ page, gateway }) => {
+    const gatewayPort = Number(new URL(gateway.url).port);
+    // nginx with `proxy_set_header Host $host`: every request reaches the gateway with the port cut off the Host.
+    const proxy: Server = createServer((inbound) => {
+      const outbound = tcpConnect(gatewayPort, '127.0.0.1');
+      inbound.on('data', (chunk: Buffer) => outbound.write(chunk.toString('latin1').replace(/\r\nHost: askdock\.test:\d+\r\n/i, '\r\nHost: askdock.test\r\n'), 'latin1'));
+      outbound.pipe(inbound);
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
+    try {
+      const address = proxy.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      await page.goto(`http://${HOST}:${port}/?token=${encodeURIComponent(gateway.operatorToken)}`);
+      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Refused');
+      const alert = page.getByRole('alert').filter({ hasText: 'refuses this page' });
+      await expect(alert).toContainText(`origin "http://${HOST}:${port}" differs from the Host "${HOST}" only by the port`);
+      await expect(alert).toContainText('proxy_set_header Host $http_host');
+    } finally {
+      await new Promise((done) => proxy.close(done));
+    }
   });
 });
