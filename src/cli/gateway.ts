@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
+import { GatewayConfig } from '../gateway/config.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
@@ -45,6 +46,9 @@ function parseFlags(argv: string[]): Flags | string {
   const grace = values['requester-grace'] as string | undefined;
   // Q7: how long an asker's blocking questions wait for it to reconnect (default 30 s).
   if (grace !== undefined && !/^\d+$/.test(grace)) return `--requester-grace must be a whole number of seconds, got "${grace}"`;
+  const publicUrl = values['public-url'] as string | undefined;
+  if (publicUrl !== undefined && !GatewayConfig.shape.publicUrl.safeParse(publicUrl).success)
+    return `--public-url must be an http:// or https:// address, got "${publicUrl}"`;
   return {
     host,
     port,
@@ -53,7 +57,7 @@ function parseFlags(argv: string[]): Flags | string {
     secretsKey,
     ...(ui !== undefined ? { ui: resolve(ui) } : {}),
     ...(grace !== undefined ? { requesterGraceMs: Number(grace) * 1000 } : {}),
-    ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] as string } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
   };
 }
 
