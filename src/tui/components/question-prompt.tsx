@@ -2,7 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
-import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -19,7 +19,6 @@ type Props = {
   onEffect: (effect: PromptEffect) => void;
 };
 
-const HINT = '↑↓ move · Enter take · 1-9 pick · ← back · Esc composer';
 
 /** V2: the prompt in place of the composer, one question at a time. */
 export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
@@ -74,11 +73,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{draft.problem}</Text> : null}
-      <Text dimColor>
-        {HINT}
-        {item.multiSelect ? ' · Space toggles · Enter confirms' : ''}
-        {count > 1 ? ' · [ ] requests' : ''}
-      </Text>
+      <Text dimColor>{promptHint(item.multiSelect === true, draft.step, count)}</Text>
     </Box>
   );
 }
