@@ -76,6 +76,9 @@ test.describe('question link page', () => {
       await page.keyboard.press('2');
       await expect(environment(page).getByRole('radio', { name: 'Production' })).toBeChecked();
       await expect(environment(page).getByRole('radio', { name: 'Production' })).toBeFocused();
+      // Ended here, so the Inbox of the next tests shows no leftover question.
+      await page.getByRole('button', { name: 'Skip', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Skipped' })).toBeVisible();
     } finally {
       done(asked);
     }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { focusIntoRequest } from '../hooks/use-dock-focus.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
@@ -12,8 +12,9 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const form = useAnswerForm(record, 'link');
   const { formRef } = form;
   // U3/U11: the page is there to answer its question, so its first choice takes focus and number keys work at once
-  // (unless the person already clicked or typed somewhere).
-  useEffect(() => {
+  // (unless the person already clicked or typed somewhere). Before the first paint, so no click or key on the shown
+  // page can come before it and lose its focus.
+  useLayoutEffect(() => {
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
     focusIntoRequest(formRef.current?.parentElement ?? null);
