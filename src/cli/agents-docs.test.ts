@@ -69,7 +69,7 @@ describe('docs/agents.md (X7)', () => {
   it('[X7] the proxy line for Claude Code, the Codex table and the SDK callback are there', () => {
     expect(section).toMatch(/^claude mcp add [\w-]+ -- askdock mcp-proxy -- \S.*$/m);
     expect(blocks('toml')[0].body).toContain('args = ["mcp-proxy", "--",');
-    expect(blocks('ts')[0].body).toContain("import { askdockCanUseTool } from './src/agent/can-use-tool.ts';");
+    expect(blocks('ts')[0].body).toContain("import { askdockCanUseTool } from 'askdock/claude-agent-sdk';");
     expect(section).toContain('120 seconds');
   });
 });

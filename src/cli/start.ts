@@ -14,7 +14,7 @@ import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 import { createLogger, prettyLine } from '../gateway/logger.ts';
 
-const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--no-open] [--no-build]';
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--config FILE] [--public-url URL] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function openBrowser(url: string) {
@@ -41,6 +41,8 @@ export async function run(argv: string[]): Promise<number> {
         dir: { type: 'string' },
         db: { type: 'string' },
         'requester-grace': { type: 'string' },
+        config: { type: 'string' },
+        'public-url': { type: 'string' },
         'no-open': { type: 'boolean' },
         'no-build': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -63,6 +65,8 @@ export async function run(argv: string[]): Promise<number> {
       open: !values['no-open'],
       build: !values['no-build'],
       ...(grace !== undefined ? { requesterGraceMs: grace * 1000 } : {}),
+      ...(values.config !== undefined ? { config: resolve(values.config) } : {}),
+      ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
     };
   } catch (err) {
     return usageError('start', err, USAGE);
@@ -84,7 +88,18 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type StartOptions = { port: number; host: string; dir: string; db?: string; open: boolean; build: boolean; requesterGraceMs?: number };
+type StartOptions = {
+  port: number;
+  host: string;
+  dir: string;
+  db?: string;
+  open: boolean;
+  build: boolean;
+  requesterGraceMs?: number;
+  /** A1: the team's identities, hosts and channels instead of generated identities in `dir`. */
+  config?: string;
+  publicUrl?: string;
+};
 
 async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number> {
   const reason = opts.build ? uiBuildReason(ROOT) : null;
@@ -121,6 +136,8 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       ...(isPostgresUrl(opts.db) ? { secretKeyFile: join(opts.dir, 'secrets.key') } : {}),
       uiDir: join(ROOT, 'dist'),
       ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
+      ...(opts.config !== undefined ? { configPath: opts.config } : {}),
+      ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
       announce: (line) => process.stdout.write(line + '\n'),
       checkFrames: environment.checkFrames,
       syncFull: environment.syncFull,
@@ -137,7 +154,8 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   // An identity given only by tokenSha256 cannot be used by this process: the demo agent needs the token itself.
   const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run') && i.token !== undefined);
   const httpUrl = `http://${urlHost(opts.host)}:${gateway.port}`;
-  const uiUrl = operator?.token ? `${httpUrl}/?token=${encodeURIComponent(operator.token)}` : httpUrl;
+  // A team's config: its people sign in with their own tokens, so no token goes on the screen (as `askdock gateway`).
+  const uiUrl = operator?.token && !opts.config ? `${gateway.publicUrl}/?token=${encodeURIComponent(operator.token)}` : gateway.publicUrl;
 
   let agent: Agent | undefined;
   let demo: DemoAgent | undefined;

@@ -49,6 +49,11 @@ export const GatewayConfig = z.object({
   trustedProxies: z
     .array(z.string().refine((a) => isIP(a) !== 0, { error: 'trustedProxies lists IP addresses, such as "127.0.0.1" or "::1"' }))
     .optional(),
+  /**
+   * The address people reach the gateway at (behind a proxy, e.g. `https://askdock.team.example`): every printed or
+   * posted link (`askdock ask`/`mcp`, channels' buttons, the start banner) uses it instead of the bind address.
+   */
+  publicUrl: z.url({ protocol: /^https?$/, error: 'publicUrl must be an http:// or https:// address' }).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),

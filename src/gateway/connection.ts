@@ -53,6 +53,8 @@ export type ConnectionOptions = {
   maxBufferedBytes: number;
   /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
   turn: Turn;
+  /** Told to clients in hello-ok (`server.publicUrl`), so the links they print reach the Control UI. */
+  publicUrl?: string;
 };
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };

@@ -9,13 +9,13 @@ import { Channels } from './channels/channels.ts';
 import type { PushService } from './push/push-service.ts';
 import { parseChannels } from './channels/config.ts';
 import { questionPageAddress } from './channels/render.ts';
-import { type GatewayConfig } from './config.ts';
-import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
+import { GatewayConfig } from './config.ts';
+import { Authenticator, ConfigError, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
-import { answerClientError, clientAddress, endRaw, hostAllowed, isLoopbackHost, originAllowed, rawRefusal, trustedProxySet, type ReachPolicy } from './http-security.ts';
+import { answerClientError, clientAddress, endRaw, hostAllowed, hostRefusal, isLoopbackHost, originAllowed, originRefusal, rawRefusal, trustedProxySet, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
 import { checkSharedSecretKey } from './secrets/shared-key.ts';
@@ -75,6 +75,8 @@ export type GatewayOptions = {
   allowedOrigins?: string[];
   /** Added to the config's `allowedHosts` (S3). */
   allowedHosts?: string[];
+  /** The address people reach the gateway at (`--public-url`); overrides the config's `publicUrl`. */
+  publicUrl?: string;
   /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
@@ -96,6 +98,8 @@ export type RunningGateway = {
   url: string;
   /** `ws://H:N/ws` */
   wsUrl: string;
+  /** Where links point: the configured `publicUrl` (no trailing slash), else `url`. */
+  publicUrl: string;
   port: number;
   host: string;
   identities: GatewayConfig;
@@ -111,6 +115,14 @@ export type RunningGateway = {
 };
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `--public-url` over the config's `publicUrl`, checked like the config key, without a trailing slash. */
+function publicUrlOf(flag: string | undefined, configured: string | undefined): string | undefined {
+  if (flag === undefined) return configured?.replace(/\/+$/, '');
+  const parsed = GatewayConfig.shape.publicUrl.safeParse(flag);
+  if (!parsed.success) throw new ConfigError(`--public-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address'}`);
+  return parsed.data?.replace(/\/+$/, '');
+}
 
 export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -195,6 +207,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (owned) store.close();
     throw err;
   }
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = publicUrlOf(opts.publicUrl, identities.config.publicUrl);
+  } catch (err) {
+    if (owned) store.close();
+    throw err;
+  }
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
@@ -210,6 +229,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     maxBufferedBytes: opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     turn,
+    ...(publicUrl ? { publicUrl } : {}),
   };
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
@@ -232,7 +252,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
     // Read when a question is posted, by then the server listens (its port is known).
-    pageUrl: (id) => questionPageAddress((channelConfig.ok ? channelConfig.channels.publicUrl : undefined) ?? ownUrl(), id),
+    pageUrl: (id) => questionPageAddress((channelConfig.ok ? channelConfig.channels.publicUrl : undefined) ?? publicUrl ?? ownUrl(), id),
+    ...(publicUrl ? { publicUrl } : {}),
   });
 
   const connections = new Set<Connection>();
@@ -263,10 +284,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
     // S3 before S1: a rebound name is refused whatever page it came from.
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host'));
+      return void socket.end(rawRefusal(421, req, hostRefusal(reach, req.headers.host, req.socket.localPort ?? 0)));
     if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
       log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
-      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins'));
+      return void socket.end(rawRefusal(403, req, originRefusal(req.headers.origin, req.headers.host)));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
@@ -333,6 +354,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
   return {
     url,
+    publicUrl: publicUrl ?? url,
     wsUrl: `ws://${urlHost(host)}:${port}/ws`,
     port,
     host,

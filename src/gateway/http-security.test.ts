@@ -254,3 +254,34 @@ describe('raw refusals of what Node and ws could not read', () => {
     }
   });
 });
+
+describe('S1/S3 refusals that differ only by the port name the cause', () => {
+  let proxied: RunningGateway;
+  beforeAll(async () => {
+    const config = { ...testConfig, allowedHosts: ['askdock.team.example:8443', 'proxy.team.example'] };
+    proxied = await startGateway({ port: 0, config, uiDir: join(dir, 'dist'), log: silentLogger() });
+  });
+  afterAll(() => proxied.close());
+  const upgradeHeaders = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+
+  it('[S3] a Host whose port a proxy dropped ($host) is refused with 421 saying so, on pages and the socket', async () => {
+    for (const headers of [{ host: 'askdock.team.example' }, { ...upgradeHeaders, host: 'askdock.team.example' }]) {
+      const got = await raw(proxied, '/ws', headers);
+      expect(got.status).toBe(421);
+      expect(got.body).toContain('"askdock.team.example" differs from allowedHosts "askdock.team.example:8443" only by the port');
+      expect(got.body).toContain('proxy_set_header Host $http_host');
+    }
+    const other = await raw(proxied, '/healthz', { host: 'other.team.example' });
+    expect(other.status).toBe(421);
+    expect(other.body).toBe('misdirected request: this gateway does not answer to that Host: "other.team.example" is not in allowedHosts\n');
+  });
+
+  it('[S1] an Origin that differs from the Host only by the port is refused with 403 saying so', async () => {
+    const got = await raw(proxied, '/ws', { ...upgradeHeaders, host: 'proxy.team.example', origin: 'https://proxy.team.example:8443' });
+    expect(got.status).toBe(403);
+    expect(got.body).toContain('origin "https://proxy.team.example:8443" differs from the Host "proxy.team.example" only by the port');
+    const evil = await raw(proxied, '/ws', { ...upgradeHeaders, host: 'proxy.team.example', origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toBe('forbidden: this origin may not open the gateway socket; list it in allowedOrigins\n');
+  });
+});

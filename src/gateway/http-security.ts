@@ -98,6 +98,43 @@ export function originAllowed(policy: ReachPolicy, origin: string | undefined, h
   return url.host.toLowerCase() === (host.port === null ? host.name : `${host.name}:${host.port}`);
 }
 
+/** How a proxy loses the port: nginx's `$host` is the name alone, `$http_host` the header as the browser sent it. */
+const PORT_HINT = 'a proxy that sets `Host $host` drops the port: pass `proxy_set_header Host $http_host`';
+
+/**
+ * The body of a 421 (S3): names the real cause when the Host differs from an allowed one only by its port, the usual
+ * result of a proxy that rewrites Host without the port.
+ */
+export function hostRefusal(policy: ReachPolicy, hostHeader: string | undefined, port: number): string {
+  const base = 'misdirected request: this gateway does not answer to that Host';
+  const host = parseHostHeader(hostHeader);
+  if (!host) return `${base} (${hostHeader ? `${JSON.stringify(hostHeader)} is not a host name` : 'no Host header'})`;
+  const sameName = policy.allowedHosts.map(parseHostHeader).filter((h) => h !== null && h.name === host.name);
+  const shown = host.port === null ? host.name : `${host.name}:${host.port}`;
+  if (sameName.length > 0) {
+    const listed = sameName.map((h) => (h!.port === null ? h!.name : `${h!.name}:${h!.port}`)).join(', ');
+    return `${base}: Host ${JSON.stringify(shown)} differs from allowedHosts ${JSON.stringify(listed)} only by the port (${PORT_HINT}, or list the name without a port)`;
+  }
+  if (LOOPBACK_NAMES.has(host.name) || (isIP(host.name) === 4 && host.name.startsWith('127.')))
+    return `${base}: Host ${JSON.stringify(shown)} names loopback but not this gateway's port ${port} (${PORT_HINT})`;
+  return `${base}: ${JSON.stringify(shown)} is not in allowedHosts`;
+}
+
+/** The body of a 403 (S1): names the real cause when the Origin's host differs from the Host only by its port. */
+export function originRefusal(origin: string | undefined, hostHeader: string | undefined): string {
+  const base = 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins';
+  const host = parseHostHeader(hostHeader);
+  let url: URL | null = null;
+  try {
+    url = origin ? new URL(origin) : null;
+  } catch {
+    url = null;
+  }
+  if (!host || !url || url.hostname.toLowerCase() !== host.name) return base;
+  const shown = host.port === null ? host.name : `${host.name}:${host.port}`;
+  return `${base}: origin ${JSON.stringify(url.origin)} differs from the Host ${JSON.stringify(shown)} only by the port (${PORT_HINT})`;
+}
+
 function normaliseOrigin(origin: string): string {
   try {
     return new URL(origin).origin;

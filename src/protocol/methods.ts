@@ -39,7 +39,8 @@ export type ConnectParams = z.infer<typeof ConnectParams>;
 export const HelloOk = z.object({
   type: z.literal('hello-ok'),
   protocol: z.number().int(),
-  server: z.object({ version: z.string(), connId: z.string() }),
+  /** `publicUrl`: the address people reach the Control UI at, when the gateway was given one; links are made on it. */
+  server: z.object({ version: z.string(), connId: z.string(), publicUrl: z.string().optional() }),
   features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
   auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
   policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),

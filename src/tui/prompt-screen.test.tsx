@@ -154,6 +154,18 @@ describe('the question prompt on screen', () => {
     await h.press(KEY.up, KEY.enter);
     await h.waitFor('Skipped');
     expect(await record(id)).toMatchObject({ status: 'skipped', resolvedBy: { surface: 'tui' } });
+    // What was asked stays beside the outcome, as in the Control UI's summary.
+    expect(h.screen()).toContain('Skipped  — Environment: Where should it deploy? · Notify: Who should I notify?');
+  });
+
+  it('[V5] an answered notice keeps its exact text, with the questions asked beside it', async () => {
+    h = await startTui();
+    await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press('2');
+    await h.waitFor('Question 2 of 2');
+    await h.press('1', KEY.enter);
+    await h.waitFor('✓ Environment: Production · Notify: Email  — Where should it deploy? · Who should I notify?');
   });
 
   it('[V3] shows the time remaining as m:ss left', async () => {

@@ -23,6 +23,8 @@ export type ChannelOptions = {
   mayPost?: () => boolean;
   /** X2: the address of a question's own page (`/q/<id>`), posted under a detail cut to fit. */
   pageUrl?: (questionId: string) => string;
+  /** The gateway's public address, for each question's `Open in askdock` link. */
+  publicUrl?: string;
 };
 
 const withoutNul = (text: string) => text.replaceAll('\0', '');
@@ -357,7 +359,7 @@ export class Channel implements ChannelSink {
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
-        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id)), sent);
+        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id), this.opts.publicUrl), sent);
         this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
         await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));

@@ -29,6 +29,19 @@ describe('channel posts', () => {
     ]);
   });
 
+  it('[H7][U11] with the gateway\'s publicUrl every posted question links to its own page there; without one, none', () => {
+    const url = 'https://askdock.team.example/q/q_1';
+    for (const channel of ['telegram', 'slack', 'discord'] as const) {
+      for (const q of [record(), record({ questions: [{ ...record().questions[0], multiSelect: true }] })]) {
+        const links = questionPost(q, channel, undefined, 'https://askdock.team.example').buttons.filter((b) => b.kind === 'link');
+        expect(links).toEqual([{ kind: 'link', label: 'Open in askdock', url }]);
+        expect(questionPost(q, channel).buttons.filter((b) => b.kind === 'link')).toEqual([]);
+      }
+    }
+    const rows = discordComponents(questionPost(record(), 'discord', undefined, 'https://askdock.team.example'));
+    expect(rows.flatMap((r) => r.components).some((c) => 'url' in c && c.url === url)).toBe(true);
+  });
+
   it('[H3] Slack: one actions block with the options then Skip; Discord: one action row', () => {
     const post = questionPost(record(), 'slack');
     const blocks = slackBlocks(post) as { type: string; elements?: { text: { text: string } }[] }[];

@@ -3,7 +3,7 @@ import { EMPTY_ITEM } from '../../answers/collect.ts';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
-import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -42,7 +42,6 @@ function DetailLines({ detail }: { detail: string | undefined }) {
   );
 }
 
-const HINT = '↑↓ move · Enter take · 1-9 pick · ← back · Esc composer';
 
 /** V2: the prompt in place of the composer, one question at a time. */
 export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
@@ -99,11 +98,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{draft.problem}</Text> : null}
-      <Text dimColor>
-        {HINT}
-        {item.multiSelect ? ' · Space toggles · Enter confirms' : ''}
-        {count > 1 ? ' · [ ] requests' : ''}
-      </Text>
+      <Text dimColor>{promptHint(item.multiSelect === true, draft.step, count)}</Text>
     </Box>
   );
 }
