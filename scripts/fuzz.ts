@@ -1,6 +1,7 @@
 // `npm run fuzz`: S5 at full size. FUZZ_FRAMES (default 100000) seeded frames (FUZZ_SEED) against a gateway in a child
 // process; prints frames sent, crashes, slow /healthz answers and the gateway's RSS at start, after a warm-up and after
-// the run, read from outside the process (/proc, no forced garbage collection). Every breach of S5 is a problem, and any problem fails the run.
+// the run, read from outside the process (/proc, no forced garbage collection). Every breach of S5 is a problem, and any
+// problem fails the run.
 import { rmSync } from 'node:fs';
 import { fuzzGateway, fuzzVerdict, SLOW_HEALTH_MS, startFuzzChild } from '../src/testing/fuzz-run.ts';
 
