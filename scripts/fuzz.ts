@@ -1,6 +1,7 @@
 // `npm run fuzz`: S5 at full size. FUZZ_FRAMES (default 100000) seeded frames (FUZZ_SEED) against a gateway in a child
-// process; prints frames sent, crashes, slow /healthz answers and the gateway's RSS before and after, read from outside
-// the process (/proc, no forced garbage collection). Every breach of S5 is a problem, and any problem fails the run.
+// process; prints frames sent, crashes, slow /healthz answers and the gateway's RSS at start, after a warm-up and after
+// the run, read from outside the process (/proc, no forced garbage collection). Every breach of S5 is a problem, and any
+// problem fails the run.
 import { rmSync } from 'node:fs';
 import { fuzzGateway, fuzzVerdict, SLOW_HEALTH_MS, startFuzzChild } from '../src/testing/fuzz-run.ts';
 
@@ -32,15 +33,15 @@ const crashed = child.exited();
 await child.stop();
 rmSync(child.dir, { recursive: true, force: true });
 
-const grew = rssBefore !== null && rssAfter !== null ? rssAfter - rssBefore : null;
-const problems = fuzzVerdict(report, { crashed, rssBefore, rssAfter });
+const growth = (from: number | null) => (from !== null && rssAfter !== null ? `${rssAfter >= from ? '+' : ''}${mb(rssAfter - from)}` : 'n/a');
+const problems = fuzzVerdict(report, { crashed, rssAtStart, rssBefore, rssAfter });
 process.stdout.write(
   [
     `frames sent: ${report.framesSent} (seed ${seed}, ${seconds.toFixed(1)} s)`,
     `responses: ${report.responses}; errors by code: ${JSON.stringify(report.errorCodes)}; closes: ${JSON.stringify(report.closes)}`,
     `crashes: ${crashed ? 1 : 0}`,
     `healthz: ${report.healthChecks} checks, ${report.healthFailures} failed, slow (> ${SLOW_HEALTH_MS} ms): ${report.slowHealth}, slowest ${report.maxHealthMs} ms`,
-    `rss at start: ${mb(rssAtStart)}; before the run: ${mb(rssBefore)}, after: ${mb(rssAfter)} (${grew === null ? 'n/a' : `${grew >= 0 ? '+' : ''}${mb(grew)}`}; bound: 20% or 40 MB)`,
+    `rss at start: ${mb(rssAtStart)}; after the warm-up: ${mb(rssBefore)}; after the run: ${mb(rssAfter)} (${growth(rssAtStart)} from the start, ${growth(rssBefore)} from the warm-up; bound: 20% or 40 MB of each)`,
     `problems: ${problems.length}${problems.length ? '\n  ' + problems.slice(0, 20).join('\n  ') : ''}`,
   ].join('\n') + '\n',
 );

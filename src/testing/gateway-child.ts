@@ -1,14 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The node flags `askdock` runs with, from bin/askdock.js's shebang, so tests start the gateway as it ships (S5). */
+export function shippedNodeFlags(): string[] {
+  const shebang = readFileSync(resolve(REPO, 'bin/askdock.js'), 'utf8').split('\n', 1)[0];
+  const words = shebang.replace(/^#!/, '').trim().split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
+}
+
 export type GatewayChild = { proc: ChildProcess; url: string; wsUrl: string; stdout: string[]; stderr: string[]; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
 /** Runs `node bin/askdock.js gateway ...` and resolves once it prints its listening line. */
 export function spawnGateway(args: string[], timeoutMs = 15_000): Promise<GatewayChild> {
-  const proc = spawn(process.execPath, ['bin/askdock.js', 'gateway', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...shippedNodeFlags(), 'bin/askdock.js', 'gateway', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => proc.on('exit', (code, signal) => done({ code, signal })));
