@@ -6,6 +6,7 @@ import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
 import { AppRoutes } from './app-routes.tsx';
+import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
 
@@ -23,6 +24,7 @@ export function AppShell() {
         <Link to="/" className="app-brand">
           askdock
         </Link>
+        <HeaderSlot />
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />
