@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ScrollArea } from '../../../components/ui/scroll-area.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
@@ -29,6 +29,9 @@ const MenuIcon = ({ open }: { open: boolean }) => (
   </svg>
 );
 
+/** Whether the list is a drawer now (under 640 px, as the stylesheet says); wide screens always show it. */
+const isDrawer = () => typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 639.98px)').matches;
+
 export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
   const sessions = useSessions();
   const open = useSessionsPanelOpen();
@@ -42,25 +45,31 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
     sessionPicked();
     toggle.current?.focus();
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !open || event.defaultPrevented) return;
-    event.preventDefault();
-    close();
-  };
+  // Escape closes the open drawer wherever focus is (a field inside that uses Escape itself marks it handled).
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || !isDrawer() || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      event.preventDefault();
+      sessionPicked();
+      toggle.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
 
   return (
     <nav
       aria-label="Sessions"
       className="sessions"
       data-open={open}
-      onKeyDown={onKeyDown}
       // Focus reaching a folded part (the search box by `/`, Tab) opens the drawer; leaving it closes the drawer.
       onFocus={(event) => {
-        if (!open && event.target.closest('.sessions-top, .sessions-body')) sessionsPanelToggled();
+        if (!open && isDrawer() && event.target.closest('.sessions-top, .sessions-body')) sessionsPanelToggled();
       }}
       onBlur={(event) => {
         const next = event.relatedTarget as Node | null;
-        if (open && next && !event.currentTarget.contains(next) && !(next instanceof Element && next.closest('[role="dialog"]'))) sessionPicked();
+        if (open && isDrawer() && next && !event.currentTarget.contains(next) && !(next instanceof Element && next.closest('[role="dialog"]'))) sessionPicked();
       }}
     >
       <div className="sessions-head">
