@@ -92,4 +92,20 @@ describe('SessionsNav', () => {
     expect(second).toHaveTextContent(/^deploy, Agent chat: build-bot ·/);
     expect(third).toHaveTextContent(/^Claude Code · web, MCP client: agent ·/);
   });
+
+  it('[U15] the menu button (the drawer under 640 px) says how many requests wait in the other sessions', () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    queryClient.setQueryData(sessionsKey, sortSessions([session(1), session(2), session(3)]));
+    render(
+      <QueryClientProvider client={queryClient}>
+        <GatewayProvider client={fakeClient()}>
+          <SessionsNav activeKey="s1" pendingCounts={new Map([['s1', 4], ['s2', 1], ['s3', 2]])} />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const menu = screen.getByRole('button', { name: /^Open sessions/ });
+    expect(menu).toHaveAttribute('aria-label', 'Open sessions, 3 waiting elsewhere');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveTextContent('3');
+  });
 });

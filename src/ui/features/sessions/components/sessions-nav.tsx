@@ -40,6 +40,9 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
   const now = useMinuteClock();
   const count = sessions.data?.length ?? 0;
   const groups = count > 0 ? groupByDay(sessions.data!, now) : [];
+  // Closed on a narrow screen, the menu button says how many requests wait in the other sessions.
+  let waitingElsewhere = 0;
+  for (const s of sessions.data ?? []) if (s.key !== activeKey) waitingElsewhere += pendingCounts ? (pendingCounts.get(s.key) ?? 0) : s.pendingQuestions;
 
   const close = () => {
     sessionPicked();
@@ -80,11 +83,16 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
           className="sessions-toggle btn-icon"
           aria-expanded={open}
           aria-controls={listId}
-          aria-label={open ? 'Close sessions' : 'Open sessions'}
+          aria-label={open ? 'Close sessions' : waitingElsewhere > 0 ? `Open sessions, ${waitingElsewhere} waiting elsewhere` : 'Open sessions'}
           title={open ? 'Close sessions' : `Open sessions (${count})`}
           onClick={sessionsPanelToggled}
         >
           <MenuIcon open={open} />
+          {!open && waitingElsewhere > 0 && (
+            <span className="sessions-toggle-count" aria-hidden="true">
+              {waitingElsewhere}
+            </span>
+          )}
         </Button>
         <h2 className="sessions-heading">Sessions</h2>
         <NewSessionButton />
