@@ -89,7 +89,7 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
         >
           <MenuIcon open={open} />
           {!open && waitingElsewhere > 0 && (
-            <span className="sessions-toggle-count" aria-hidden="true">
+            <span className="badge sessions-toggle-count" aria-hidden="true">
               {waitingElsewhere}
             </span>
           )}
