@@ -92,4 +92,43 @@ test.describe('first use', () => {
       }
     });
   }
+
+  test('[U12][U15] 390 px: one top bar (menu, title, status); the sessions list is a drawer the menu opens and Escape closes', async ({ page, openApp }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openApp(page);
+    await newSession(page);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('drawer check');
+    await message.press('Enter');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('heading', { level: 1 })).toHaveText('drawer check');
+    await expect(header.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    // One bar: the conversation starts right under it.
+    const bar = (await header.boundingBox())!;
+    const main = (await page.getByRole('main').boundingBox())!;
+    expect(main.y).toBeLessThanOrEqual(bar.y + bar.height + 1);
+    expect(bar.height).toBeLessThan(64);
+
+    const nav = page.getByRole('navigation', { name: 'Sessions' });
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeHidden();
+    const menu = nav.getByRole('button', { name: 'Open sessions' });
+    await menu.click();
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(nav.getByText('Today')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeHidden();
+    await expect(nav.getByRole('button', { name: 'Open sessions' })).toBeFocused();
+    // `/` still finds the search box: the drawer opens around it.
+    await page.keyboard.press('/');
+    await expect(nav.getByRole('searchbox', { name: 'Search' })).toBeFocused();
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeHidden();
+    // A picked session closes the drawer.
+    await menu.click();
+    await nav.getByRole('link', { name: /drawer check/ }).click();
+    await expect(nav.getByRole('link', { name: /drawer check/ })).toBeHidden();
+  });
 });

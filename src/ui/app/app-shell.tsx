@@ -8,6 +8,7 @@ import { EnableNotifications } from '../features/questions/components/enable-not
 import { InstallApp } from '../features/push/install-app.tsx';
 import { NotifyOnDevice } from '../features/push/notify-on-device.tsx';
 import { AppRoutes } from './app-routes.tsx';
+import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
 
@@ -25,6 +26,7 @@ export function AppShell() {
         <Link to="/" className="app-brand">
           askdock
         </Link>
+        <HeaderSlot />
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />

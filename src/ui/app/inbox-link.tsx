@@ -9,6 +9,9 @@ export function InboxLink({ active }: { active: boolean }) {
   return (
     <div className="inbox-row">
       <Link to={INBOX_PATH} className="session-link inbox-link" aria-current={active ? 'page' : undefined}>
+        <svg className="session-source" width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" aria-hidden="true" focusable="false">
+          <path d="M2 9.5 3.8 3.5h8.4L14 9.5V13H2V9.5Zm0 0h3.5l.8 1.5h3.4l.8-1.5H14" />
+        </svg>
         <span className="session-link-title">Inbox</span>
         <PendingBadge count={count} />
       </Link>

@@ -6,6 +6,7 @@ import { useQuestions } from '../features/questions/api/get-questions.ts';
 import { RunStatus } from '../features/chat/components/run-status.tsx';
 import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
+import { InTopBarWhenNarrow } from './header-slot.tsx';
 
 // Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
 const transcriptModule = import('../features/chat/components/transcript.tsx');
@@ -36,21 +37,23 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
 
   return (
     <div className="session-page">
-      <div className="session-title-row">
-        <h1 className="session-title">{title ?? 'Session'}</h1>
-        <AgentPresenceIndicator presence={presence} />
-        {title !== undefined && (
-          <Suspense fallback={null}>
-            <RenameSession sessionKey={sessionKey} title={title} />
-          </Suspense>
-        )}
-      </div>
+      <InTopBarWhenNarrow>
+        <div className="session-title-row">
+          <h1 className="session-title">{title ?? 'Session'}</h1>
+          <AgentPresenceIndicator presence={presence} />
+          {title !== undefined && (
+            <Suspense fallback={null}>
+              <RenameSession sessionKey={sessionKey} title={title} />
+            </Suspense>
+          )}
+        </div>
+      </InTopBarWhenNarrow>
       <Suspense fallback={<TranscriptPending />}>
         <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
       </Suspense>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">
-        <QuestionDock sessionKey={sessionKey} composer={composer} />
+        <QuestionDock sessionKey={sessionKey} composer={composer} sessionTitle={title} />
       </div>
     </div>
   );

@@ -1,33 +1,50 @@
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { commands, type CommandContext } from '../commands.ts';
+import { askerOf } from '../lib/asker.ts';
 import { CommandButton } from './command-button.tsx';
 import { RequestNav } from './request-nav.tsx';
 import { TimeLeft } from './time-left.tsx';
 
-type Props = { record: QuestionRecord; ctx: CommandContext; position: number };
+type Props = { record: QuestionRecord; ctx: CommandContext; position: number; sessionTitle?: string };
 
-/** Stepper position, time left, request arrows and Collapse: what stays put while the steps change. */
-export function DockHeader({ record, ctx, position }: Props) {
+/** Who asks; for a client's own session the client (or wrapped server) first, and the asking identity after it. */
+function AskedBy({ askedBy, sessionTitle }: { askedBy: string; sessionTitle?: string }) {
+  const asker = askerOf(askedBy, sessionTitle);
+  return (
+    <span className="qd-asker" title={asker.via ? `Asked by ${asker.name} through ${asker.via}` : `Asked by ${asker.name}`}>
+      <span className="qd-asker-avatar" aria-hidden="true">
+        {asker.name.trim().charAt(0).toUpperCase() || '?'}
+      </span>
+      <span className="qd-asker-name">
+        <span className="qd-asker-label">Asked by </span>
+        {asker.name}
+      </span>
+      {asker.via && <span className="qd-asker-via">via {asker.via}</span>}
+    </span>
+  );
+}
+
+/** One row that stays put while the steps change: who asks, which request, which question, time left, Collapse. */
+export function DockHeader({ record, ctx, position, sessionTitle }: Props) {
   return (
     <div className="qd-header">
-      <div className="qd-header-info">
-        {!ctx.stacked && ctx.questionCount > 1 && (
-          <span className="qd-stepper">
-            Question {ctx.step + 1} of {ctx.questionCount}
-            <span className="qd-dots" aria-hidden="true">
-              {record.questions.map((q, i) => (
-                <span key={q.id} className="qd-dot" data-state={i < ctx.step ? 'done' : i === ctx.step ? 'current' : undefined} />
-              ))}
-            </span>
+      <AskedBy askedBy={record.askedBy} sessionTitle={sessionTitle} />
+      <RequestNav ctx={ctx} position={position} />
+      {!ctx.stacked && ctx.questionCount > 1 && (
+        <span className="qd-stepper">
+          Question {ctx.step + 1} of {ctx.questionCount}
+          <span className="qd-dots" aria-hidden="true">
+            {record.questions.map((q, i) => (
+              <span key={q.id} className="qd-dot" data-state={i < ctx.step ? 'done' : i === ctx.step ? 'current' : undefined} />
+            ))}
           </span>
-        )}
-        {record.mode === 'async' && <span className="qd-muted">Not blocking the agent</span>}
+        </span>
+      )}
+      <span className="qd-header-end">
+        {record.mode === 'async' && <span className="qd-pill">Not blocking the agent</span>}
         {record.mode === 'blocking' && record.expiresAtMs !== null && <TimeLeft expiresAtMs={record.expiresAtMs} />}
-      </div>
-      <div className="qd-header-actions">
-        <RequestNav ctx={ctx} position={position} />
         <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" short="Collapse" hint={false} />
-      </div>
+      </span>
     </div>
   );
 }

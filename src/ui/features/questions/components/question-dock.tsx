@@ -37,7 +37,16 @@ function DockFocus(props: {
  * The dock above the composer (U1): an expanded blocking question replaces the composer, an async one sits above it,
  * and collapsed, a slim bar keeps the count and the current question in sight.
  */
-export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }: { sessionKey: string; composer: ReactNode }) {
+export const QuestionDock = memo(function QuestionDock({
+  sessionKey,
+  composer,
+  sessionTitle,
+}: {
+  sessionKey: string;
+  composer: ReactNode;
+  /** Names the client that asks in the dock's header (T6, X5). */
+  sessionTitle?: string;
+}) {
   const marksOf = useMarksOf(sessionKey);
   const requests =
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
@@ -115,6 +124,7 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
               position={requests.indexOf(current) + 1}
               requestCount={requests.length}
               onSelectRelative={selectRelative}
+              sessionTitle={sessionTitle}
             />
           ) : (
             <CollapsedBar

@@ -2,11 +2,17 @@ import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 import { commands, type CommandContext } from '../commands.ts';
 import { CommandButton } from './command-button.tsx';
 
-/** The request arrows, "‹ 2/3 ›" (U6); they wrap around, so neither ever turns off under the pointer. */
+/**
+ * The labelled request pager, "Request ‹ 2/3 ›" (U6), read as "Request 2 of 3"; the arrows wrap around, so neither
+ * ever turns off under the pointer.
+ */
 export function RequestNav({ ctx, position }: { ctx: CommandContext; position: number }) {
   if (ctx.requestCount < 2) return null;
   return (
     <div className="qd-nav" role="group" aria-label="Pending requests">
+      <span className="qd-nav-label" aria-hidden="true">
+        Request
+      </span>
       <CommandButton command={commands.previousRequest} ctx={ctx} variant="ghost" icon="‹" />
       <span className="qd-nav-position">
         <span aria-hidden="true">

@@ -16,10 +16,12 @@ type Props = {
   position: number;
   requestCount: number;
   onSelectRelative: (delta: number) => void;
+  /** The session's title, where the header learns which client asks (T6, X5). */
+  sessionTitle?: string;
 };
 
 /** One request, expanded: a stepper on wide screens, stacked cards on narrow ones (U2, U12). */
-export const RequestPanel = memo(function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative }: Props) {
+export const RequestPanel = memo(function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative, sessionTitle }: Props) {
   const stacked = useNarrow();
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
@@ -66,7 +68,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
       onSubmit={form.onSubmit}
       onKeyDown={(e) => dispatchKey(e, ctx)}
     >
-      <DockHeader record={record} ctx={ctx} position={position} />
+      <DockHeader record={record} ctx={ctx} position={position} sessionTitle={sessionTitle} />
       <div className="qd-questions">
         {items.map((item) => (
           <QuestionStep

@@ -23,8 +23,11 @@ export function NewSessionButton() {
   };
   return (
     <div className="new-session">
-      <Button variant="primary" size="sm" onClick={start} disabled={create.isPending}>
-        New session
+      <Button variant="primary" size="sm" className="new-session-button" onClick={start} disabled={create.isPending}>
+        <svg width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" aria-hidden="true" focusable="false">
+          <path d="M8 3v10M3 8h10" />
+        </svg>
+        <span className="new-session-label">New session</span>
       </Button>
       {create.isError && (
         <p className="inline-error" role="alert">

@@ -3,16 +3,21 @@ import type { Session } from '../../../../protocol/index.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { PendingBadge } from '../../../components/ui/pending-badge.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 import { lastActivityMs, sessionTitle } from '../lib/session-list.ts';
+import { SOURCE_LABEL, sessionSource } from '../lib/session-source.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 import { AgentPresenceIndicator } from './agent-presence.tsx';
+import { SourceIcon } from './source-icon.tsx';
 
 /**
- * One row of the sessions list: its title and, when questions wait in it, their count. Memoised: a `session.updated`
- * event replaces one session in the list and keeps the others' objects, so only that row is drawn again.
+ * One row of the sessions list: where it comes from, its title, a subtitle that tells equal titles apart (agent · last
+ * activity) and, when questions wait in it, their count. Memoised: a `session.updated` event replaces one session in
+ * the list and keeps the others' objects, so only that row is drawn again.
  */
 export const SessionLink = memo(function SessionLink({ session, active, pending }: { session: Session; active: boolean; pending?: number }) {
   const count = pending ?? session.pendingQuestions;
+  const source = sessionSource(session);
   const presenceId = useId();
   return (
     <Link
@@ -23,9 +28,23 @@ export const SessionLink = memo(function SessionLink({ session, active, pending 
       onClick={sessionPicked}
       aria-describedby={session.agentPresence ? presenceId : undefined}
     >
-      <AgentPresenceIndicator presence={session.agentPresence} compact id={presenceId} />
-      <span className="session-link-title">{sessionTitle(session)}</span>
-      <RelativeTime className="session-link-meta" ms={lastActivityMs(session)} />
+      <SourceIcon source={source} />
+      <span className="session-link-text">
+        <span className="session-link-title-row">
+          <span className="session-link-title">{sessionTitle(session)}</span>
+          <AgentPresenceIndicator presence={session.agentPresence} compact id={presenceId} />
+        </span>
+        <span className="session-link-meta">
+          <VisuallyHidden>, {SOURCE_LABEL[source]}: </VisuallyHidden>
+          {session.agentId && (
+            <>
+              <span className="session-link-agent">{session.agentId}</span>
+              <span aria-hidden="true"> · </span>
+            </>
+          )}
+          <RelativeTime ms={lastActivityMs(session)} />
+        </span>
+      </span>
       <PendingBadge count={count} />
     </Link>
   );

@@ -64,6 +64,50 @@ describe('SessionsNav', () => {
     expect(drawn.rows).toEqual([BASE + 7]);
     expect(within(nav).getAllByRole('link')).toHaveLength(60);
   });
+
+  it('[U15] groups rows by last activity (Today, Yesterday, Earlier); each row names its source and tells equal titles apart by agent and last activity', () => {
+    const now = Date.now();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    queryClient.setQueryData(
+      sessionsKey,
+      sortSessions([
+        session(1, { title: 'deploy', createdAtMs: now - 60_000 }),
+        session(2, { title: 'deploy', agentId: 'build-bot', createdAtMs: now - 60_000 - 86_400_000 }),
+        session(3, { title: 'Claude Code · web', createdAtMs: now - 10 * 86_400_000 }),
+      ]),
+    );
+    render(
+      <QueryClientProvider client={queryClient}>
+        <GatewayProvider client={fakeClient()}>
+          <SessionsNav />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Sessions' });
+    const headings = within(nav).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(headings[0]).toBe('Today');
+    expect(headings.at(-1)).toBe('Earlier');
+    const [first, second, third] = within(nav).getAllByRole('link');
+    expect(first).toHaveTextContent(/^deploy, Agent chat: agent ·/);
+    expect(second).toHaveTextContent(/^deploy, Agent chat: build-bot ·/);
+    expect(third).toHaveTextContent(/^Claude Code · web, MCP client: agent ·/);
+  });
+
+  it('[U15] the menu button (the drawer under 640 px) says how many requests wait in the other sessions', () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    queryClient.setQueryData(sessionsKey, sortSessions([session(1), session(2), session(3)]));
+    render(
+      <QueryClientProvider client={queryClient}>
+        <GatewayProvider client={fakeClient()}>
+          <SessionsNav activeKey="s1" pendingCounts={new Map([['s1', 4], ['s2', 1], ['s3', 2]])} />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const menu = screen.getByRole('button', { name: /^Open sessions/ });
+    expect(menu).toHaveAttribute('aria-label', 'Open sessions, 3 waiting elsewhere');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveTextContent('3');
+  });
 });
 
 describe('SessionsNav presence (U18)', () => {

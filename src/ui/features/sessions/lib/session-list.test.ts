@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../../protocol/index.ts';
-import { sessionTitle, sortSessions, upsertSession } from './session-list.ts';
+import { groupByDay, sessionTitle, sortSessions, upsertSession } from './session-list.ts';
 
 const session = (key: string, createdAtMs: number, lastMessageAtMs: number | null = null): Session => ({
   key,
@@ -32,5 +32,17 @@ describe('session list', () => {
 
   it('names an untitled session', () => {
     expect(sessionTitle({ title: '  ' })).toBe('Untitled session');
+  });
+
+  it('[U15] groups the sorted list by last activity: Today, Yesterday, Earlier, leaving empty groups out', () => {
+    const now = new Date(2026, 11, 3, 9, 30).getTime();
+    const at = (d: number, h: number) => new Date(2026, 11, d, h).getTime();
+    const list = sortSessions([session('t', at(3, 1)), session('y', at(1, 9), at(2, 23)), session('e', at(2, 0) - 1), session('t2', at(1, 1), at(3, 0))]);
+    expect(groupByDay(list, now).map((g) => [g.label, g.sessions.map((s) => s.key)])).toEqual([
+      ['Today', ['t', 't2']],
+      ['Yesterday', ['y']],
+      ['Earlier', ['e']],
+    ]);
+    expect(groupByDay([session('e', at(1, 1))], now).map((g) => g.label)).toEqual(['Earlier']);
   });
 });

@@ -21,3 +21,27 @@ export function upsertSession(sessions: readonly Session[] | undefined, session:
 export function sessionTitle(session: Pick<Session, 'title'>): string {
   return session.title.trim() || 'Untitled session';
 }
+
+export type SessionGroup = { label: 'Today' | 'Yesterday' | 'Earlier'; sessions: Session[] };
+
+function startOfDay(ms: number): number {
+  const d = new Date(ms);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** The sorted list cut by last activity into Today, Yesterday and Earlier (local days); empty groups are left out. */
+export function groupByDay(sessions: readonly Session[], nowMs: number): SessionGroup[] {
+  const today = startOfDay(nowMs);
+  const yesterday = startOfDay(today - 1);
+  const groups: SessionGroup[] = [
+    { label: 'Today', sessions: [] },
+    { label: 'Yesterday', sessions: [] },
+    { label: 'Earlier', sessions: [] },
+  ];
+  for (const session of sessions) {
+    const at = lastActivityMs(session);
+    groups[at >= today ? 0 : at >= yesterday ? 1 : 2].sessions.push(session);
+  }
+  return groups.filter((g) => g.sessions.length > 0);
+}
