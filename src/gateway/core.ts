@@ -11,7 +11,7 @@ import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
-import type { Store, StoredEvent } from './store/types.ts';
+import type { Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import {
@@ -76,8 +76,16 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear(), (viewer) =>
-      viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null,
+    this.hub = new EventHub(
+      store,
+      clock,
+      this.view,
+      opts.checkFrames,
+      opts.log,
+      opts.turn,
+      () => this.access.clear(),
+      (viewer) => (viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null),
+      (events) => this.prepareView(events),
     );
     this.stamps = new OrderStamps(clock);
     this.subscriptions = new AgentSubscriptions(store);
@@ -87,34 +95,38 @@ export class Core {
     this.duties = isSharedStore(store)
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
-    this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
+    this.hub.onHeard((ev) => {
+      this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
+    });
   }
 
-  start(): void {
-    this.questions.start();
+  async start(): Promise<void> {
+    await this.hub.start();
+    await this.subscriptions.load();
+    await this.questions.start();
     this.secrets.start();
     this.duties?.start();
-    this.prune();
+    void this.prune();
   }
 
   /** Commits what the current turn wrote, so the store can be closed right after. */
-  stop(): void {
-    this.hub.settle();
-    this.hub.stopListening();
-    this.duties?.stop();
+  async stop(): Promise<void> {
     this.questions.stop();
     this.secrets.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
+    await this.hub.settle();
+    this.hub.stopListening();
+    await this.duties?.stop();
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     try {
-      this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
+      await this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
     } catch (err) {
       this.opts.log.error({ err }, 'pruning events failed');
     }
-    this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer = this.clock.setTimeout(() => void this.prune(), PRUNE_EVERY_MS);
   }
 
   /** A6: sessions stored before binding belong to the default agent. */
@@ -123,10 +135,10 @@ export class Core {
   }
 
   /** Sessions never change creator or agent, so the lookup used by every fan-out is cached. */
-  readonly accessOf = (sessionKey: string): SessionLike | undefined => {
+  readonly accessOf = async (sessionKey: string): Promise<SessionLike | undefined> => {
     const hit = this.access.get(sessionKey);
     if (hit !== undefined) return hit;
-    const stored = this.store.getSession(sessionKey);
+    const stored = await this.store.getSession(sessionKey);
     if (!stored) return undefined;
     const { createdBy, agentId } = this.resolve(stored);
     const access = { createdBy, agentId };
@@ -134,57 +146,75 @@ export class Core {
     return access;
   };
 
-  readonly ownerOf = (sessionKey: string): string | undefined => this.accessOf(sessionKey)?.createdBy;
+  /** What accessOf found before (a fan-out reads it ahead: prepareView), without waiting. */
+  private readonly cachedAccess = (sessionKey: string): SessionLike | undefined => this.access.get(sessionKey);
+
+  readonly ownerOf = async (sessionKey: string): Promise<string | undefined> => (await this.accessOf(sessionKey))?.createdBy;
 
   /** A session as stored, with its agent resolved (A6). */
-  getSession(sessionKey: string): Session | undefined {
-    const stored = this.store.getSession(sessionKey);
+  async getSession(sessionKey: string): Promise<Session | undefined> {
+    const stored = await this.store.getSession(sessionKey);
     return stored && this.resolve(stored);
   }
 
   /** Counts as the store does: pending and not retired (Q10), here only those this identity may see. */
-  countVisiblePending(identity: Identity, sessionKey: string): number {
-    const owner = this.ownerOf(sessionKey);
-    return this.store
-      .listQuestions({ sessionKey, status: 'pending' })
-      .filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
+  async countVisiblePending(identity: Identity, sessionKey: string): Promise<number> {
+    const owner = await this.ownerOf(sessionKey);
+    const pending = await this.store.listQuestions({ sessionKey, status: 'pending' });
+    return countVisible(identity, pending, owner);
   }
 
-  sessionFor(identity: Identity, session: Session): Session {
-    return sessionFor(identity, session, () => this.countVisiblePending(identity, session.key));
+  async sessionFor(identity: Identity, session: Session): Promise<Session> {
+    if (seesEveryQuestion(identity)) return session;
+    const count = await this.countVisiblePending(identity, session.key);
+    return sessionFor(identity, session, () => count);
   }
 
-  visibleSessions(identity: Identity): Session[] {
-    return this.store
-      .listSessions()
-      .map((s) => this.resolve(s))
-      .filter((s) => canReadSession(identity, s))
-      .map((s) => this.sessionFor(identity, s));
+  async visibleSessions(identity: Identity): Promise<Session[]> {
+    const readable = (await this.store.listSessions()).map((s) => this.resolve(s)).filter((s) => canReadSession(identity, s));
+    const out: Session[] = [];
+    for (const s of readable) out.push(await this.sessionFor(identity, s));
+    return out;
   }
 
   /**
    * A4/A6: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist.
    * Only key, creator and agent, from the access cache: checking access costs no query on the request path.
    */
-  readableSession(identity: Identity, sessionKey: string): SessionLike & { key: string } {
-    const access = this.accessOf(sessionKey);
+  async readableSession(identity: Identity, sessionKey: string): Promise<SessionLike & { key: string }> {
+    const access = await this.accessOf(sessionKey);
     if (!access || !canReadSession(identity, access))
       throw new AskdockError('SESSION_NOT_FOUND', `no session "${sessionKey}"`, { details: { sessionKey } });
     return { key: sessionKey, ...access };
   }
 
-  emitSessionUpdated(tx: Tx, sessionKey: string): void {
-    const session = this.getSession(sessionKey);
-    if (session) tx.emit('session.updated', { session }, { sessionKey });
+  /** Pending questions per session, read ahead for the `session.updated` events of one fan-out (prepareView). */
+  private pendingAhead = new Map<string, StoredQuestion[]>();
+
+  /** Reads what `view` needs of these events (sessions' access, pending questions), so the fan-out never waits. */
+  readonly prepareView = async (events: StoredEvent[]): Promise<void> => {
+    const pending = new Map<string, StoredQuestion[]>();
+    for (const ev of events) {
+      const key = ev.audience.sessionKey;
+      if (key === null) continue;
+      if (!this.access.has(key)) await this.accessOf(key);
+      if (ev.event === 'session.updated' && !pending.has(key)) pending.set(key, await this.store.listQuestions({ sessionKey: key, status: 'pending' }));
+    }
+    this.pendingAhead = pending;
+  };
+
+  async emitSessionUpdated(tx: Tx, sessionKey: string): Promise<void> {
+    const session = await this.getSession(sessionKey);
+    if (session) await tx.emit('session.updated', { session }, { sessionKey });
   }
 
   /**
    * Saves a new message with its `chat` event; the message's `seq` is the seq of that event,
    * so it must be the first event of its transaction.
    */
-  appendMessage(tx: Tx, m: NewMessage): ChatMessage {
+  async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
-    const seq = this.store.latestSeq() + 1;
+    const seq = (await this.store.latestSeq()) + 1;
     const message: ChatMessage = {
       id: newId('m'),
       sessionKey: m.sessionKey,
@@ -196,15 +226,15 @@ export class Core {
       createdAtMs: now,
       seq,
     };
-    this.store.insertMessage(message);
-    this.store.touchSession(m.sessionKey, now);
-    const got = tx.emit(
+    await this.store.insertMessage(message);
+    await this.store.touchSession(m.sessionKey, now);
+    const got = await tx.emit(
       'chat',
       { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
       { sessionKey: m.sessionKey },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    this.emitSessionUpdated(tx, m.sessionKey);
+    await this.emitSessionUpdated(tx, m.sessionKey);
     return message;
   }
 
@@ -225,10 +255,17 @@ export class Core {
   };
 
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
-    if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
+    if (!canSeeEvent(viewer, ev.audience, this.cachedAccess)) return null;
     if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
     const { session } = ev.payload as { session: Session };
-    const payload = { session: this.sessionFor(viewer.identity, session) };
+    const owner = this.cachedAccess(session.key)?.createdBy;
+    const pending = this.pendingAhead.get(session.key) ?? [];
+    const payload = { session: sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner)) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
+}
+
+/** Pending, not retired questions of one session that this identity may see. */
+function countVisible(identity: Identity, pending: StoredQuestion[], owner: string | undefined): number {
+  return pending.filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
 }

@@ -1,7 +1,8 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
 import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
-import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest } from './types.ts';
+import { asyncStore } from './async-store.ts';
+import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -47,8 +48,9 @@ export function createMemoryStore(): Store {
     return lo;
   }
 
-  const store: Store = {
+  const store: SyncStore = {
     transaction: journal.transaction,
+    openUnit: journal.openUnit,
     beginGroup: journal.beginGroup,
     commitGroup: journal.commitGroup,
     rollbackGroup: journal.rollbackGroup,
@@ -280,5 +282,5 @@ export function createMemoryStore(): Store {
 
     close: journal.close,
   };
-  return store;
+  return asyncStore(store);
 }
