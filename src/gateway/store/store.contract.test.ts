@@ -1077,4 +1077,72 @@ describe('postgres store on a server', () => {
     expect(result.acked.length).toBeGreaterThanOrEqual(50);
     await expectEveryAckedWrite(await harness.open(), result.acked);
   });
+
+  it('[D2] two connections racing to resolve one question: the database lets exactly one of them win, every time', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    try {
+      await a.createSession(sessionRow('s1', 1_000));
+      // As the gateway resolves (questions.ts): read the record inside the writing transaction, end it only if pending.
+      const resolve = (store: Store, id: string, by: string) =>
+        store.transaction(async () => {
+          const q = await store.getQuestion(id);
+          if (!q || q.status !== 'pending') return false;
+          await store.updateQuestion({ ...q, status: 'answered', answers: { pick: ['A'] }, resolvedBy: { identity: by, surface: 'cli', atMs: 2_000 } });
+          await store.appendEvent(event(2_000, { event: 'question.resolved', payload: { id, by } }));
+          return true;
+        });
+      for (let i = 0; i < 20; i++) {
+        const id = `q-race-${i}`;
+        await a.insertQuestion(question(id));
+        const wins = await Promise.all([resolve(a, id, 'a'), resolve(b, id, 'b')]);
+        expect(wins.filter(Boolean), `question ${id}`).toHaveLength(1);
+        const winner = wins[0] ? 'a' : 'b';
+        expect((await b.getQuestion(id))?.resolvedBy?.identity).toBe(winner);
+      }
+      const resolved = (await a.eventsAfter(0, 100)).filter((e) => e.event === 'question.resolved');
+      expect(resolved).toHaveLength(20);
+      expect(resolved.map((e) => e.seq)).toEqual(resolved.map((_, i) => resolved[0].seq + i));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('[D2][R2] two connections writing at once: a reader never sees a seq before every smaller one is committed', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    const reader = await harness.open();
+    try {
+      // A's group holds seq 1 uncommitted while B asks for the next one.
+      await a.beginGroup();
+      expect(await a.transaction(() => a.appendEvent(event(1_000)))).toBe(1);
+      let bDone = false;
+      const bWrites = b.transaction(() => b.appendEvent(event(2_000))).finally(() => (bDone = true));
+      // However far B got, nothing is visible while A's seq is not committed: a cursor cannot pass seq 1.
+      for (let i = 0; i < 20 && !bDone; i++) expect(await reader.eventsAfter(0, 10)).toEqual([]);
+      expect(bDone).toBe(false);
+      await a.commitGroup();
+      expect(await bWrites).toBe(2);
+      expect((await reader.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([
+        [1, 1_000],
+        [2, 2_000],
+      ]);
+      // Many writers at once, read while they write: every read is a gapless run from the first seq on.
+      const writers = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).transaction(() => (i % 2 ? a : b).appendEvent(event(3_000 + i))));
+      let all = Promise.all(writers).then(() => undefined);
+      let finished = false;
+      all = all.finally(() => (finished = true));
+      while (!finished) {
+        const seen = (await reader.eventsAfter(0, 100)).map((e) => e.seq);
+        expect(seen).toEqual(seen.map((_, i) => i + 1));
+      }
+      await all;
+      expect((await reader.eventsAfter(0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));
+    } finally {
+      await a.close();
+      await b.close();
+      await reader.close();
+    }
+  });
 });
