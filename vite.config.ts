@@ -1,11 +1,49 @@
-import { defineConfig } from 'vite';
+import { createHash } from 'node:crypto';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { PROTOCOL_VERSION } from './src/protocol/version.ts';
 
 const gateway = process.env.ASKDOCK_GATEWAY ?? 'http://127.0.0.1:7420';
 
+/** U17: files of `public/` the installed app needs offline (the built ones are listed from the bundle). */
+const PUBLIC_SHELL = ['/favicon.svg', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-512.png', '/icons/apple-touch-icon-180.png', '/icons/badge-96.png'];
+
+/**
+ * U17: the service worker is its own entry, built to `/sw.js` (served at the root, so its scope is the whole app), with
+ * the list of built files and a version made of their hashed names and index.html written into it: a new build is a
+ * new cache, and the worker drops the old one on activate.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'askdock-service-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const worker = Object.values(bundle).find((f) => f.type === 'chunk' && f.name === 'sw');
+      if (!worker || worker.type !== 'chunk') return;
+      const built = Object.keys(bundle)
+        .filter((name) => name.startsWith('assets/'))
+        .map((name) => `/${name}`)
+        .sort();
+      const index = bundle['index.html'];
+      const hash = createHash('sha256').update(built.join('\n'));
+      if (index?.type === 'asset') hash.update(index.source);
+      const shell = { version: hash.digest('hex').slice(0, 16), files: [...built, ...PUBLIC_SHELL], protocol: PROTOCOL_VERSION };
+      worker.code = worker.code.replaceAll('__ASKDOCK_SHELL__', JSON.stringify(shell));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 400 },
+  plugins: [react(), serviceWorker()],
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 400,
+    rollupOptions: {
+      input: { index: 'index.html', sw: 'src/ui/sw/service-worker.ts' },
+      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+    },
+  },
   // The gateway checks Host (S3) and Origin (S1): the dev proxy presents itself as the gateway's own page.
   server: {
     proxy: {

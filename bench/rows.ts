@@ -10,6 +10,7 @@ import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { ScaleoutFigures } from './scaleout.ts';
 import { scaleRows } from './scale-rows.ts';
+import type { SearchFigures } from './search.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -21,7 +22,19 @@ export type Results = {
   scale?: ScaleFigures;
   crossGateway?: CrossGateway;
   scaleout?: ScaleoutFigures;
+  search?: SearchFigures;
 };
+
+/** U19: a search's median round trip over 1,000 sessions x 100 messages. */
+export const SEARCH_AIM_MS = 20;
+
+function searchRows(f: SearchFigures): Row[] {
+  const s = `Search (${f.sessions.toLocaleString('en')} sessions, ${f.messages.toLocaleString('en')} messages, SQLite FTS5)`;
+  return [
+    { section: s, figure: 'search round trip, p50 / p95', measured: pair(f.search.p50, f.search.p95), baseline: `chat.history (100) ${pair(f.history.p50, f.history.p95)}`, ratio: times(ratio(f.search.p50, f.history.p50)), aim: `p50 < ${SEARCH_AIM_MS} ms`, met: f.search.p50 < SEARCH_AIM_MS },
+    ...Object.entries(f.queries).map(([query, mean]) => ({ section: s, figure: `  "${query}", mean`, measured: ms(mean), baseline: '', ratio: '', aim: '', met: null })),
+  ];
+}
 
 /** D2: cross-gateway p99 within 2x of same-gateway p99. */
 export const CROSS_GATEWAY_AIM = 2;
@@ -203,5 +216,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.scale ? scaleRows(r.scale) : []),
     ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
     ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
+    ...(r.search ? searchRows(r.search) : []),
   ];
 }

@@ -23,13 +23,20 @@ type TestFixtures = {
 const UI_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 const quiet = process.env.ASKDOCK_E2E_LOG ? undefined : () => {};
 
-export const test = base.extend<TestFixtures, { gateway: GatewayFixture }>({
+type WorkerFixtures = {
+  /** Host names the gateway answers to besides loopback (S3), e.g. a name mapped to 127.0.0.1 for a plain-http origin. */
+  gatewayHosts: string[];
+  gateway: GatewayFixture;
+};
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  gatewayHosts: [[], { scope: 'worker', option: true }],
   gateway: [
-    async ({}, use) => {
+    async ({ gatewayHosts }, use) => {
       if (!existsSync(join(UI_DIR, 'index.html'))) throw new Error(`no built UI in ${UI_DIR}: run \`npx vite build\` before the e2e tests`);
       // Outside test-results/, which Playwright empties while tests still hold the database open.
       const dataDir = mkdtempSync(join(tmpdir(), 'askdock-e2e-'));
-      const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, log: process.env.ASKDOCK_E2E_LOG ? undefined : silentLogger() });
+      const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, allowedHosts: gatewayHosts, log: process.env.ASKDOCK_E2E_LOG ? undefined : silentLogger() });
       const operatorToken = gateway.identities.identities.find((i) => i.role === 'operator')?.token;
       const agentToken = gateway.identities.identities.find((i) => i.role === 'agent')?.token;
       if (!operatorToken || !agentToken) throw new Error('the gateway created no operator and agent identities (A1)');

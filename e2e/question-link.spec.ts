@@ -68,6 +68,22 @@ test.describe('question link page', () => {
     }
   });
 
+  test('[U3][U11] the page takes focus on its question: number keys choose without a click', async ({ page, openApp, gateway }) => {
+    const asked = await ask(gateway);
+    try {
+      await openApp(page, `/q/${asked.id}`);
+      await expect(environment(page).getByRole('radio', { name: 'Staging (Recommended)' })).toBeFocused();
+      await page.keyboard.press('2');
+      await expect(environment(page).getByRole('radio', { name: 'Production' })).toBeChecked();
+      await expect(environment(page).getByRole('radio', { name: 'Production' })).toBeFocused();
+      // Ended here, so the Inbox of the next tests shows no leftover question.
+      await page.getByRole('button', { name: 'Skip', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Skipped' })).toBeVisible();
+    } finally {
+      done(asked);
+    }
+  });
+
   test('[U4][U5] a missing answer is named; Skip declines the whole prompt', async ({ page, openApp, gateway }) => {
     const asked = await ask(gateway);
     try {

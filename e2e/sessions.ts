@@ -9,7 +9,7 @@ const sessionPath = /^\/s\/[^/?#]+$/;
  */
 export async function newSession(page: Page): Promise<string> {
   // Let the home page settle first (on its newest session, or saying there is none), so the redirect cannot come after the click.
-  const noSessions = page.getByRole('heading', { name: 'No sessions yet' });
+  const noSessions = page.getByRole('heading', { name: /^(No sessions yet|Connect an agent)$/, level: 1 });
   await expect.poll(async () => new URL(page.url()).pathname !== '/' || (await noSessions.isVisible())).toBe(true);
   const before = page.url();
   await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();

@@ -79,7 +79,8 @@ test.describe('Control UI shell', () => {
 
     await message.fill('please fail');
     await message.press('Enter');
-    await expect(page.getByRole('status').filter({ hasText: 'The agent stopped' })).toContainText('error');
+    // Its reason in words, not followed by its own code again.
+    await expect(page.getByRole('status').filter({ hasText: 'The agent stopped' })).toHaveText('The agent stopped: it hit an error.');
   });
 
   test('[U11] going offline shows Offline, coming back reconnects', async ({ page, context, openApp }) => {

@@ -8,6 +8,7 @@ import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { silentLogger } from '../src/gateway/logger.ts';
+import { DEMO_AGENT_CLIENT_NAME } from '../src/protocol/index.ts';
 import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { newSession } from './sessions.ts';
@@ -217,10 +218,16 @@ test.describe('[U15] the empty states, both themes, 1280 and 390 px', () => {
     // A gateway of its own: the shared one already holds the other tests' sessions.
     const dataDir = mkdtempSync(join(tmpdir(), 'askdock-e2e-empty-'));
     const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dataDir, 'askdock.db'), uiDir: UI_DIR, log: silentLogger() });
+    let demo: Awaited<ReturnType<typeof connect>> | undefined;
     try {
       const token = gateway.identities.identities.find((i) => i.role === 'operator')?.token;
       if (!token) throw new Error('the gateway created no operator identity (A1)');
       await page.goto(`${gateway.url}/?token=${encodeURIComponent(token)}`);
+      // U18: without the demo agent, an admin is shown how to connect one.
+      await expect(page.getByRole('heading', { name: 'Connect an agent', level: 1 })).toBeVisible();
+      const agentToken = gateway.identities.identities.find((i) => i.role === 'agent')?.token;
+      demo = await connect({ url: gateway.wsUrl, token: agentToken!, name: DEMO_AGENT_CLIENT_NAME });
+      await page.reload();
       await expect(page.getByRole('heading', { name: 'No sessions yet', level: 1 })).toBeVisible();
       // Nothing changes from run to run on a gateway of its own: the empty sessions list is part of the shot.
       await shootEveryView(page, 'empty-sessions', { mask: [] });
@@ -229,6 +236,7 @@ test.describe('[U15] the empty states, both themes, 1280 and 390 px', () => {
       await page.getByRole('textbox', { name: 'Message' }).blur();
       await shootEveryView(page, 'empty-session');
     } finally {
+      demo?.close();
       await gateway.close();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASK_USER_DESCRIPTION, ASK_USER_INPUT_SCHEMA } from './ask-user.ts';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
+import { testConfig } from '../testing/gateway-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 
@@ -199,6 +200,26 @@ describe('askdock mcp for an identity denied ask_user', { timeout: 90_000 }, () 
       expect(JSON.parse(json.text).error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'denied' } });
       const { questions } = await t.operator.request('question.list', {});
       expect(questions).toHaveLength(0);
+    } finally {
+      await mcp.client.close();
+      await t.close();
+    }
+  });
+});
+
+describe('askdock mcp behind a proxy', { timeout: 90_000 }, () => {
+  it('[U11] with the gateway\'s publicUrl, the question\'s page is logged on that address, not the bind address', async () => {
+    const t = await startTestGateway({ config: { ...testConfig, publicUrl: 'https://askdock.team.example' } });
+    const mcp = await startMcp(t);
+    try {
+      const requested = nextEvent(t.operator, 'question.requested');
+      const call = mcp.client.callTool({ name: 'ask_user', arguments: DEPLOY });
+      const { question } = await requested;
+      const line = `answer it at https://askdock.team.example/q/${question.id}`;
+      await expect.poll(() => mcp.stderr.join(''), { timeout: 10_000 }).toContain(line);
+      expect(mcp.stderr.join('')).not.toContain('answer it at http://127.0.0.1');
+      await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
+      expect((await call).structuredContent).toMatchObject({ status: 'answered' });
     } finally {
       await mcp.client.close();
       await t.close();

@@ -19,7 +19,7 @@ import {
   type AskUserResult,
 } from './ask-user.ts';
 import {
-  REQUEST_SECRET_TOOL,
+  requestSecretTool,
   REQUEST_SECRET_TOOL_NAME,
   secretCommand,
   secretResultText,
@@ -40,6 +40,8 @@ export type McpServeOptions = {
   log?: (line: string) => void;
   /** How long a tool call waits for the gateway connection before it reports the gateway unreachable. */
   connectWaitMs?: number;
+  /** The command a shell runs to read a stored secret (W4): `askdock mcp` gives its own bin's absolute path. */
+  askdockCommand?: string;
 };
 
 /** Sent while a question waits, so clients that reset their timeout on progress keep waiting for the person. */
@@ -148,7 +150,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   // W1: once the gateway said who we are, a denied identity lists no tool at all; before that (gateway down) both are offered.
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await started.catch(() => undefined);
-    return { tools: agent.mayAsk ? [ASK_USER_TOOL, REQUEST_SECRET_TOOL] : [] };
+    return { tools: agent.mayAsk ? [ASK_USER_TOOL, requestSecretTool(opts.askdockCommand)] : [] };
   });
 
   /** Connects when the first connect failed (gateway down then); an error result when the gateway stays unreachable. */
@@ -215,7 +217,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
         sessionKey,
         waitTurn: !opts.sessionKey,
         onAsked: ({ id }) => {
-          pageUrl = questionPageUrl(opts.url, id);
+          pageUrl = questionPageUrl(agent.client.hello?.server.publicUrl ?? opts.url, id);
           log(`ask_user: waiting for an answer; answer it at ${pageUrl}`);
         },
       });
@@ -248,8 +250,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
       // T6: the masked prompt docks in the same conversation as this server's questions.
       const sessionKey = await sessionForAsk();
       const result = await agent.requestSecret(checked.value, { signal: controller.signal, sessionKey });
-      const structured = { ...result, ...(result.status === 'stored' ? { command: secretCommand(result.name) } : {}) };
-      return { content: [{ type: 'text', text: secretResultText(result) }], structuredContent: structured };
+      const structured = { ...result, ...(result.status === 'stored' ? { command: secretCommand(result.name, opts.askdockCommand) } : {}) };
+      return { content: [{ type: 'text', text: secretResultText(result, opts.askdockCommand) }], structuredContent: structured };
     } catch (err) {
       if (controller.signal.aborted) {
         log('request_secret cancelled; the request was withdrawn');

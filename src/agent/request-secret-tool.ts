@@ -4,12 +4,20 @@ import type { SecretResult } from './sdk-secrets.ts';
 
 export const REQUEST_SECRET_TOOL_NAME = 'request_secret';
 
-export const REQUEST_SECRET_DESCRIPTION = [
-  'Ask the user for a credential (API key, token, password) through a masked prompt.',
-  'The value is stored encrypted by askdock and is never shown to you: the result names the secret and the shell command that reads it.',
-  'Use it instead of ask_user whenever you need a secret; never ask for a credential with ask_user or in chat.',
-  'Pass the value to a command through the environment, e.g. `OPENAI_API_KEY="$(npx askdock secret get OPENAI_API_KEY)" ./deploy.sh`, and never print it.',
-].join('\n');
+/** The installed command that reads secrets: `askdock` unless the running server names its own bin. */
+export const DEFAULT_ASKDOCK_COMMAND = 'askdock';
+
+/** The tool's description, naming the command that reads a secret (the running bin, never `npx`, which would fetch another package). */
+export function requestSecretDescription(askdock = DEFAULT_ASKDOCK_COMMAND): string {
+  return [
+    'Ask the user for a credential (API key, token, password) through a masked prompt.',
+    'The value is stored encrypted by askdock and is never shown to you: the result names the secret and the shell command that reads it.',
+    'Use it instead of ask_user whenever you need a secret; never ask for a credential with ask_user or in chat.',
+    `Pass the value to a command through the environment, e.g. \`OPENAI_API_KEY="$(${secretCommand('OPENAI_API_KEY', askdock)})" ./deploy.sh\`, and never print it.`,
+  ].join('\n');
+}
+
+export const REQUEST_SECRET_DESCRIPTION = requestSecretDescription();
 
 export const REQUEST_SECRET_INPUT_SCHEMA = {
   type: 'object',
@@ -26,13 +34,17 @@ export const REQUEST_SECRET_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-export const REQUEST_SECRET_TOOL = {
-  name: REQUEST_SECRET_TOOL_NAME,
-  title: 'Ask the user for a secret',
-  description: REQUEST_SECRET_DESCRIPTION,
-  inputSchema: REQUEST_SECRET_INPUT_SCHEMA,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
+export function requestSecretTool(askdock = DEFAULT_ASKDOCK_COMMAND) {
+  return {
+    name: REQUEST_SECRET_TOOL_NAME,
+    title: 'Ask the user for a secret',
+    description: requestSecretDescription(askdock),
+    inputSchema: REQUEST_SECRET_INPUT_SCHEMA,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  };
+}
+
+export const REQUEST_SECRET_TOOL = requestSecretTool();
 
 export type RequestSecretArgs = { name: string; description: string; timeoutSeconds?: number };
 
@@ -53,19 +65,20 @@ export function validateRequestSecret(raw: unknown): { ok: true; value: RequestS
   return { ok: true, value: { name: args.name as string, description, ...(t !== undefined ? { timeoutSeconds: t as number } : {}) } };
 }
 
-/** How a shell command reads the stored secret. */
-export function secretCommand(name: string): string {
-  return `askdock secret get ${name}`;
+/** How a shell command reads the stored secret; `askdock` is the command to run (quoted when it holds a space). */
+export function secretCommand(name: string, askdock = DEFAULT_ASKDOCK_COMMAND): string {
+  const bin = /^[\w./+:@-]+$/.test(askdock) ? askdock : `'${askdock.replaceAll("'", "'\\''")}'`;
+  return `${bin} secret get ${name}`;
 }
 
 /** The tool's text for the model: what happened and how to use it, never the value. */
-export function secretResultText(result: SecretResult): string {
+export function secretResultText(result: SecretResult, askdock = DEFAULT_ASKDOCK_COMMAND): string {
   const { name } = result;
   switch (result.status) {
     case 'stored':
       return (
-        `The user stored the secret ${name}. You never see its value. A command reads it with \`${secretCommand(name)}\`, ` +
-        `e.g. \`${name}="$(npx ${secretCommand(name)})" your-command\`. Never print or echo it.`
+        `The user stored the secret ${name}. You never see its value. A command reads it with \`${secretCommand(name, askdock)}\`, ` +
+        `e.g. \`${name}="$(${secretCommand(name, askdock)})" your-command\`. Never print or echo it.`
       );
     case 'skipped':
       return `The user declined to provide ${name}. Continue without it, or explain what it is needed for.`;

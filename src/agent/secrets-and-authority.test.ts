@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,9 +57,24 @@ describe('[W4] secrets through the MCP server, the SDK and the CLI', { timeout: 
       expect(result.isError).toBeFalsy();
       const text = (result.content as TextContent[]).map((c) => c.text).join('\n');
       expect(text).toContain('GITHUB_TOKEN');
-      expect(text).toContain('askdock secret get GITHUB_TOKEN');
+      // The running bin by its absolute path, never `npx askdock` (which outside the checkout asks the registry).
+      const command = `${BIN} secret get GITHUB_TOKEN`;
+      expect(text).toContain(command);
+      expect(text).not.toContain('npx');
       expect(JSON.stringify(result)).not.toContain(VALUE);
-      expect(result.structuredContent).toEqual({ status: 'stored', name: 'GITHUB_TOKEN', command: 'askdock secret get GITHUB_TOKEN' });
+      expect(result.structuredContent).toEqual({ status: 'stored', name: 'GITHUB_TOKEN', command });
+      const { tools } = await mcp.client.listTools();
+      const described = tools.find((tool) => tool.name === 'request_secret')?.description ?? '';
+      expect(described).toContain(`${BIN} secret get OPENAI_API_KEY`);
+      expect(described).not.toContain('npx');
+      // The command as told, run by a shell in another folder, prints the value.
+      const shell = await new Promise<{ code: number | null; stdout: string }>((ok) => {
+        const child = spawn('sh', ['-c', command], { cwd: tmpdir(), env: { ...process.env, ASKDOCK_URL: t.url, ASKDOCK_TOKEN: t.agentToken }, stdio: ['ignore', 'pipe', 'ignore'] });
+        let stdout = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.once('close', (code) => ok({ code, stdout }));
+      });
+      expect(shell).toEqual({ code: 0, stdout: `${VALUE}\n` });
       expect(mcp.stderr.join('')).not.toContain(VALUE);
 
       // A shell command run as the agent reads it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../protocol/index.ts';
-import { describePlainTextProblems, readPlainTextReply } from './plain-text.ts';
+import { describePlainTextProblems, readAsChoice, readPlainTextReply } from './plain-text.ts';
 
 type Items = QuestionRecord['questions'];
 
@@ -107,5 +107,22 @@ describe('plain-text replies', () => {
   it('[PT1] an answer longer than Q5 allows fits no rule', () => {
     const r = readPlainTextReply([env], 'x'.repeat(4001));
     expect(r.outcome).toBe('invalid');
+  });
+});
+
+describe('readAsChoice', () => {
+  it('[PT1][U8] a number or a label reads as the choice; free text, skip or an out-of-range number does not', () => {
+    expect(readAsChoice([env], '2')).toEqual({ env: ['Production'] });
+    expect(readAsChoice([env], ' staging ')).toEqual({ env: ['Staging (Recommended)'] });
+    expect(readAsChoice([env], 'please hold off')).toBeNull();
+    expect(readAsChoice([env], '7')).toBeNull();
+    expect(readAsChoice([env], 'skip')).toBeNull();
+  });
+
+  it('[PT2][PT3] options only, for every question', () => {
+    expect(readAsChoice([notify], '1, 3')).toEqual({ notify: ['Email', 'Pager'] });
+    expect(readAsChoice([notify], '1, and call me')).toBeNull();
+    expect(readAsChoice(deploy, '1: 2\n2: Slack')).toEqual({ env: ['Production'], notify: ['Slack'] });
+    expect(readAsChoice(deploy, '2')).toBeNull();
   });
 });

@@ -148,3 +148,15 @@ export function describePlainTextProblems(items: Items, problems: AnswerProblem[
     })
     .join('; ');
 }
+
+/**
+ * The answers `text` gives when it reads as a choice (PT1/PT2: an option's number or label for every question, no
+ * free text), else null: a chat message like `2` or `Sushi` typed while such a question waits is likely meant for it.
+ */
+export function readAsChoice(items: Items, text: string): Answers | null {
+  if (isSkip(items, text)) return null;
+  const reading = readPlainTextReply(items, text);
+  if (reading.outcome !== 'answered') return null;
+  const allOptions = items.every((item) => (reading.answers[item.id] ?? []).every((v) => item.options.some((o) => o.label === v)));
+  return allOptions ? reading.answers : null;
+}

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerFromQuestion, parseAskArgs, readAskArgs } from './ask-command.ts';
 import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
+import { testConfig } from '../testing/gateway-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 
@@ -223,6 +224,42 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
 });
 
 describe('askdock ask expiry', () => {
+  it('[Q3] --timeout below 30 s says on stderr that it was raised to 30 s; one above 3600 s that it was lowered', async () => {
+    const t = await startTestGateway({ clock: fastClock(100), requesterGraceMs: 3_600_000 });
+    try {
+      const out = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--timeout', '5', '--url', t.url, '--token', t.agentToken], t.dir).done;
+      expect(out.code).toBe(4);
+      expect(out.stderr).toContain('askdock ask: --timeout 5 raised to the minimum, 30 s (timeouts are 30..3600 s)\n');
+      const requested = nextEvent(t.operator, 'question.requested');
+      const long = askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--timeout', '7200', '--url', t.url, '--token', t.agentToken], t.dir);
+      const { question } = await requested;
+      expect(question.expiresAtMs! - question.createdAtMs).toBe(3_600_000);
+      await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['Yes'] } });
+      const done = await long.done;
+      expect(done.stderr).toContain('askdock ask: --timeout 7200 lowered to the maximum, 3600 s (timeouts are 30..3600 s)\n');
+      const inRange = await askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--timeout', '30', '--url', t.url, '--token', t.agentToken], t.dir).done;
+      expect(inRange.stderr).not.toContain('--timeout 30');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('[U11] with the gateway\'s publicUrl, the question\'s page is printed on that address, not the bind address', async () => {
+    const t = await startTestGateway({ config: { ...testConfig, publicUrl: 'https://askdock.team.example/' } });
+    try {
+      const requested = nextEvent(t.operator, 'question.requested');
+      const run = askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--url', t.url, '--token', t.agentToken], t.dir);
+      const { question } = await requested;
+      await t.operator.request('question.resolve', { id: question.id, answers: { answer: ['Yes'] } });
+      const out = await run.done;
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(`askdock ask: waiting for an answer; answer it at https://askdock.team.example/q/${question.id}\n`);
+      expect(out.stderr).not.toContain('127.0.0.1');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('exits 4 when nobody answers in time', async () => {
     // The gateway runs 100 times faster than real time, so --timeout 30 expires in about 0.3 s.
     const t = await startTestGateway({ clock: fastClock(100), requesterGraceMs: 3_600_000 });

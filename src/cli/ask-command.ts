@@ -3,7 +3,7 @@
  * 0 answered, 1 connection or gateway failure, 2 bad arguments, 3 skipped, 4 expired, 5 cancelled (Ctrl+C too).
  */
 import { AskdockError, HEADER_MAX, cutCodePoints, type FieldProblem } from '../protocol/index.ts';
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, validateAskUser, type AskUserInput, type AskUserResult } from '../agent/ask-user.ts';
+import { clampTimeoutSeconds, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, validateAskUser, type AskUserInput, type AskUserResult } from '../agent/ask-user.ts';
 import { EXIT, failure, intFlag, usageError } from './args.ts';
 import { readFlags } from './flags.ts';
 import { outageNotices } from './outage.ts';
@@ -146,6 +146,13 @@ export async function runAsk(argv: string[]): Promise<number> {
   }
   const { args, endpoint, problems } = readAskArgs(argv);
   if (!args || !endpoint) return usageError('ask', new Error(problems.join('\n')), ASK_USAGE);
+  // Q3: a timeout outside 30..3600 s is clamped by the gateway; say so rather than wait longer (or shorter) in silence.
+  const asked = args.input.timeoutSeconds;
+  if (asked !== undefined && clampTimeoutSeconds(asked) !== asked) {
+    const clamped = clampTimeoutSeconds(asked);
+    const how = clamped > asked ? 'raised to the minimum' : 'lowered to the maximum';
+    process.stderr.write(`askdock ask: --timeout ${asked} ${how}, ${clamped} s (timeouts are ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS} s)\n`);
+  }
   const print = (result: AskUserResult) => {
     if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
     else if (result.status === 'answered') process.stdout.write((result.answers.answers[ASK_QUESTION_ID] ?? []).join(', ') + '\n');
@@ -184,7 +191,7 @@ export async function runAsk(argv: string[]): Promise<number> {
       sessionKey,
       waitTurn: !args.sessionKey,
       // U11: the question's own page, for a person who is not looking at the Control UI right now.
-      onAsked: ({ id }) => process.stderr.write(`askdock ask: waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}\n`),
+      onAsked: ({ id }) => process.stderr.write(`askdock ask: waiting for an answer; answer it at ${questionPageUrl(agent.client.hello?.server.publicUrl ?? endpoint.url, id)}\n`),
     });
     return print(result);
   } catch (err) {

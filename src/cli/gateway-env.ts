@@ -8,9 +8,11 @@ import { createLogger } from '../gateway/logger.ts';
 export function gatewayEnvironment(env: NodeJS.ProcessEnv = process.env, stderr: { isTTY?: boolean } = process.stderr) {
   const level = env.ASKDOCK_LOG_LEVEL;
   const levels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+  const logLevel = levels.find((l) => l === level) ?? 'info';
   return {
     checkFrames: env.ASKDOCK_CHECK_FRAMES === '1',
     syncFull: env.ASKDOCK_SYNC === 'FULL',
-    log: createLogger({ pretty: stderr.isTTY === true, level: levels.find((l) => l === level) ?? 'info' }),
+    logLevel,
+    log: createLogger({ pretty: stderr.isTTY === true, level: logLevel }),
   };
 }

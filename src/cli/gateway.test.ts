@@ -17,7 +17,7 @@ const runBin = (args: string[]) => spawnSync(process.execPath, ['bin/askdock.js'
 
 describe('askdock gateway', () => {
   it('bad flags print a message on stderr and exit 2', () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--bogus'], ['extra']]) {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--bogus'], ['extra'], ['--public-url', 'ftp://askdock.team.example']]) {
       const res = runBin(args);
       expect(res.status, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/askdock gateway: .+\nusage: askdock gateway/);

@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../gateway/auth.ts';
+import { GatewayConfig } from '../gateway/config.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 
 const USAGE =
-  'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S]';
+  'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S] [--public-url URL]';
 
-type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string; ui?: string; requesterGraceMs?: number };
+type Flags = { host: string; port: number; db: string; config?: string; secretsKey?: string; ui?: string; requesterGraceMs?: number; publicUrl?: string };
 
 function parseFlags(argv: string[]): Flags | string {
   let values: Record<string, string | boolean | undefined>;
@@ -23,6 +24,7 @@ function parseFlags(argv: string[]): Flags | string {
         'secrets-key': { type: 'string' },
         ui: { type: 'string' },
         'requester-grace': { type: 'string' },
+        'public-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -44,6 +46,9 @@ function parseFlags(argv: string[]): Flags | string {
   const grace = values['requester-grace'] as string | undefined;
   // Q7: how long an asker's blocking questions wait for it to reconnect (default 30 s).
   if (grace !== undefined && !/^\d+$/.test(grace)) return `--requester-grace must be a whole number of seconds, got "${grace}"`;
+  const publicUrl = values['public-url'] as string | undefined;
+  if (publicUrl !== undefined && !GatewayConfig.shape.publicUrl.safeParse(publicUrl).success)
+    return `--public-url must be an http:// or https:// address, got "${publicUrl}"`;
   return {
     host,
     port,
@@ -52,6 +57,7 @@ function parseFlags(argv: string[]): Flags | string {
     secretsKey,
     ...(ui !== undefined ? { ui: resolve(ui) } : {}),
     ...(grace !== undefined ? { requesterGraceMs: Number(grace) * 1000 } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
   };
 }
 
@@ -92,6 +98,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(secretKeyFile ? { secretKeyFile } : {}),
       ...(flags.ui !== undefined ? { uiDir: flags.ui } : {}),
       ...(flags.requesterGraceMs !== undefined ? { requesterGraceMs: flags.requesterGraceMs } : {}),
+      ...(flags.publicUrl !== undefined ? { publicUrl: flags.publicUrl } : {}),
       announce: say,
       ...gatewayEnvironment(),
     });
@@ -113,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
   // A1: with generated identities (no --config) the Control UI address with the operator token, on every start.
   const operator = flags.config ? undefined : gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
-  if (operator?.token) process.stdout.write(`Control UI: ${gateway.url}/?token=${encodeURIComponent(operator.token)}\n`);
+  if (operator?.token) process.stdout.write(`Control UI: ${gateway.publicUrl}/?token=${encodeURIComponent(operator.token)}\n`);
   if (gateway.identitiesCreated) {
     if (gateway.identitiesFile) process.stdout.write(`identities saved in ${gateway.identitiesFile}\n`);
     else if (isPostgresUrl(flags.db)) process.stdout.write('identities saved in the database\n');

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { serveMcp } from '../agent/mcp-server.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { clientFlags, usageError } from './args.ts';
@@ -11,7 +12,9 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof values === 'number') return values;
   try {
     const endpoint = resolveEndpoint(values);
-    return await serveMcp({ ...endpoint, ...(values.session ? { sessionKey: values.session } : {}) });
+    // W4: the model is told to run this very bin, which works from any folder (`npx askdock` would ask the registry).
+    const askdockCommand = process.argv[1] ? resolve(process.argv[1]) : undefined;
+    return await serveMcp({ ...endpoint, ...(values.session ? { sessionKey: values.session } : {}), ...(askdockCommand ? { askdockCommand } : {}) });
   } catch (err) {
     return usageError('mcp', err, USAGE);
   }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,12 @@ describe('askdock start', { timeout: 120_000 }, () => {
     expect(await proc.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(3_000);
     expect(proc.err()).toContain('askdock start: stopping');
+    // The terminal shows the friendly lines, no JSON log lines; the JSON log is in the file it names.
+    const [, logFile] = await waitFor(proc.out, /^gateway log: (.+)$/m);
+    expect(logFile).toBe(join(cwd, '.askdock', 'gateway.log'));
+    for (const line of [...proc.out().split('\n'), ...proc.err().split('\n')]) expect(line.startsWith('{'), line).toBe(false);
+    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg?: string });
+    expect(logged.some((e) => e.msg === 'connection opened')).toBe(true);
   }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
 
   it('[U11][Q7] Ctrl+C and a new start keep the demo question pending: the demo agent takes it back and reports the answer', async () => {
@@ -121,6 +127,38 @@ describe('askdock start', { timeout: 120_000 }, () => {
     second.proc.child.kill('SIGINT');
     expect(await second.proc.exited).toBe(0);
   }, 90_000);
+
+  it('[A1] --config runs the demo setup with the team\'s identities (the demo agent as its agent); --public-url is the printed address', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-config-'));
+    cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
+    const config = {
+      identities: [
+        { id: 'alice', token: 'alice-team-token-0123456789ab', role: 'operator', scopes: ['operator.admin'] },
+        { id: 'team-agent', token: 'team-agent-token-0123456789ab', role: 'agent', scopes: ['agent.run'] },
+      ],
+      allowedHosts: ['askdock.team.example'],
+    };
+    writeFileSync(join(cwd, 'team.json'), JSON.stringify(config));
+    const proc = spawnAskdock(['start', '--port', '0', '--no-open', '--no-build', '--config', 'team.json', '--public-url', 'https://askdock.team.example/'], cwd);
+    cleanup.push(() => {
+      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    });
+    const [, port] = await waitFor(proc.out, /^askdock gateway listening on http:\/\/127\.0\.0\.1:(\d+)$/m);
+    // The team's people sign in with their own tokens: the link carries none.
+    await waitFor(proc.out, /^Control UI: https:\/\/askdock\.team\.example$/m);
+    expect(proc.out()).not.toContain('token=');
+    expect(existsSync(join(cwd, '.askdock', 'identities.json'))).toBe(false);
+
+    const operator = createNodeClient({ url: `ws://127.0.0.1:${port}/ws`, token: config.identities[0]!.token, client: { name: 't', mode: 'ui' } });
+    await operator.start();
+    cleanup.push(() => operator.close());
+    expect(operator.hello?.server.publicUrl).toBe('https://askdock.team.example');
+    expect(await echoes(operator, 'hello team')).toBe('Echo: hello team');
+    const { sessions } = await operator.request('sessions.list', {});
+    expect(sessions.every((s) => s.agentId === 'team-agent')).toBe(true);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
 
   it('exits 2 naming a bad flag', async () => {
     const proc = spawnAskdock(['start', '--port', 'eighty'], tmpdir());

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,10 +9,12 @@ import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { LOCAL_DIR } from './endpoint.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
+import { DEMO_AGENT_CLIENT_NAME } from '../protocol/index.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
+import { createLogger, prettyLine } from '../gateway/logger.ts';
 
-const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--no-open] [--no-build]';
+const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--config FILE] [--public-url URL] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function openBrowser(url: string) {
@@ -38,6 +41,8 @@ export async function run(argv: string[]): Promise<number> {
         dir: { type: 'string' },
         db: { type: 'string' },
         'requester-grace': { type: 'string' },
+        config: { type: 'string' },
+        'public-url': { type: 'string' },
         'no-open': { type: 'boolean' },
         'no-build': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -60,6 +65,8 @@ export async function run(argv: string[]): Promise<number> {
       open: !values['no-open'],
       build: !values['no-build'],
       ...(grace !== undefined ? { requesterGraceMs: grace * 1000 } : {}),
+      ...(values.config !== undefined ? { config: resolve(values.config) } : {}),
+      ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
     };
   } catch (err) {
     return usageError('start', err, USAGE);
@@ -81,7 +88,18 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-type StartOptions = { port: number; host: string; dir: string; db?: string; open: boolean; build: boolean; requesterGraceMs?: number };
+type StartOptions = {
+  port: number;
+  host: string;
+  dir: string;
+  db?: string;
+  open: boolean;
+  build: boolean;
+  requesterGraceMs?: number;
+  /** A1: the team's identities, hosts and channels instead of generated identities in `dir`. */
+  config?: string;
+  publicUrl?: string;
+};
 
 async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number> {
   const reason = opts.build ? uiBuildReason(ROOT) : null;
@@ -92,6 +110,22 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
     if (code !== 0) process.stderr.write(`askdock start: the UI build failed (exit ${code}); the gateway starts without a fresh UI\n`);
   }
 
+  // The quick start's terminal keeps to its own lines: the gateway's JSON log goes to a file whose path it prints,
+  // and only its warnings and errors show here too, as readable lines.
+  const logFile = join(opts.dir, 'gateway.log');
+  mkdirSync(opts.dir, { recursive: true });
+  const logStream = createWriteStream(logFile, { flags: 'a' });
+  logStream.on('error', (err) => process.stderr.write(`askdock start: cannot write ${logFile}: ${err.message}\n`));
+  const environment = gatewayEnvironment();
+  const log = createLogger({
+    level: environment.logLevel,
+    sink: {
+      write: (line: string) => {
+        logStream.write(line);
+        if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(prettyLine(line, process.stderr.isTTY === true));
+      },
+    },
+  });
   let gateway;
   try {
     gateway = await startGateway({
@@ -102,8 +136,12 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       ...(isPostgresUrl(opts.db) ? { secretKeyFile: join(opts.dir, 'secrets.key') } : {}),
       uiDir: join(ROOT, 'dist'),
       ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),
+      ...(opts.config !== undefined ? { configPath: opts.config } : {}),
+      ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
       announce: (line) => process.stdout.write(line + '\n'),
-      ...gatewayEnvironment(),
+      checkFrames: environment.checkFrames,
+      syncFull: environment.syncFull,
+      log,
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -116,13 +154,14 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   // An identity given only by tokenSha256 cannot be used by this process: the demo agent needs the token itself.
   const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run') && i.token !== undefined);
   const httpUrl = `http://${urlHost(opts.host)}:${gateway.port}`;
-  const uiUrl = operator?.token ? `${httpUrl}/?token=${encodeURIComponent(operator.token)}` : httpUrl;
+  // A team's config: its people sign in with their own tokens, so no token goes on the screen (as `askdock gateway`).
+  const uiUrl = operator?.token && !opts.config ? `${gateway.publicUrl}/?token=${encodeURIComponent(operator.token)}` : gateway.publicUrl;
 
   let agent: Agent | undefined;
   let demo: DemoAgent | undefined;
   if (agentIdentity) {
     try {
-      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: 'askdock-demo-agent', clientId: demoClientId(opts) });
+      agent = await connect({ url: gateway.wsUrl, token: agentIdentity.token!, name: DEMO_AGENT_CLIENT_NAME, clientId: demoClientId(opts) });
       demo = await startDemoAgent({ agent });
     } catch (err) {
       process.stderr.write(`askdock start: the demo agent did not start: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -134,6 +173,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   if (!stopping.aborted) {
     process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
     process.stdout.write(`Control UI: ${uiUrl}\n`);
+    process.stdout.write(`gateway log: ${logFile}\n`);
     if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
     await new Promise<void>((done) => stopping.addEventListener('abort', () => done(), { once: true }));
   }
@@ -143,6 +183,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   await gateway.close();
   await demo?.close({ keepQuestions: true });
   agent?.close();
+  await new Promise<void>((done) => logStream.end(done));
   return 0;
 }
 

@@ -125,6 +125,38 @@ describe('A6 sessions bound to agents', () => {
     expect((await agent.call('sessions.list', {})).sessions.map((s) => s.key)).toEqual([own.key]);
   });
 
+  it('[A6] an agent with a config owner sees only the sessions bound to it, not every session its owner created', async () => {
+    t = await startTestGateway({ config: ownedConfig });
+    const guest = await t.connect('guest');
+    const owned = await TestClient.open(t.gw.wsUrl);
+    t.clients.push(owned);
+    await owned.connect('token-of-owned-0123456789', { clientId: 'owned-client' });
+    await owned.call('agent.subscribe', {});
+    const made = (await owned.call('sessions.create', { title: 'Bound to owned' })).session;
+    const guests = (await guest.call('sessions.create', { title: 'The guest\'s own' })).session;
+    expect(guests).toMatchObject({ createdBy: 'guest', agentId: 'agent' });
+    expect((await guest.call('sessions.list', {})).sessions.map((s) => s.key).sort()).toEqual([made.key, guests.key].sort());
+
+    expect((await owned.call('sessions.list', {})).sessions.map((s) => s.key)).toEqual([made.key]);
+    for (const [method, params] of [
+      ['chat.history', { sessionKey: guests.key }],
+      ['agent.subscribe', { sessionKey: guests.key }],
+      ['run.start', { sessionKey: guests.key }],
+      ['question.request', { sessionKey: guests.key, questions: [item()] }],
+      ['question.list', { sessionKey: guests.key }],
+    ] as const)
+      expect((await owned.request(method, params)).error?.code, method).toBe('SESSION_NOT_FOUND');
+    // Subscribed to every session, it hears its own session's messages and none of the other.
+    await guest.call('chat.send', { sessionKey: guests.key, message: 'not for owned', idempotencyKey: 'owned-key-other' });
+    await guest.call('chat.send', { sessionKey: made.key, message: 'for owned', idempotencyKey: 'owned-key-mine' });
+    await owned.waitEvent('chat', (e) => e.message.text === 'for owned');
+    expect(owned.events.filter((e) => JSON.stringify(e.payload).includes(guests.key))).toEqual([]);
+    const fresh = await TestClient.open(t.gw.wsUrl);
+    t.clients.push(fresh);
+    await fresh.connect('token-of-owned-0123456789');
+    expect(fresh.hello!.snapshot.sessions.map((s) => s.key)).toEqual([made.key]);
+  });
+
   it('[A6] the same idempotencyKey from the same identity returns the same session, also after a restart', async () => {
     t = await startTestGateway();
     const dir = t.dir;

@@ -149,6 +149,8 @@ export class Authenticator {
   readonly agentIds: ReadonlySet<string>;
   /** A6: where a session goes when `sessions.create` names no agent; null when the config has no agent. */
   readonly defaultAgentId: string | null;
+  /** U18 "Connect an agent" (operator.admin only): each agent's token, null where the config keeps only its hash. */
+  readonly agentTokens: ReadonlyMap<string, string | null>;
 
   constructor(config: GatewayConfig) {
     this.entries = config.identities.map((entry) => ({
@@ -163,7 +165,13 @@ export class Authenticator {
     }));
     const agents = config.identities.filter((i) => i.role === 'agent').map((i) => i.id);
     this.agentIds = new Set(agents);
+    this.agentTokens = new Map(config.identities.filter((i) => i.role === 'agent').map((i) => [i.id, i.token ?? null]));
     this.defaultAgentId = config.defaultAgent ?? agents[0] ?? null;
+  }
+
+  /** The configured identity of this id (U17: whose push subscription it is), or undefined when the config no longer has it. */
+  identityById(id: string): Identity | undefined {
+    return this.entries.find((entry) => entry.identity.id === id)?.identity;
   }
 
   authenticate(token: string): Identity | undefined {

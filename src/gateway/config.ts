@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { Role, Scope } from '../protocol/index.ts';
 
@@ -41,11 +42,31 @@ export const GatewayConfig = z.object({
   allowedOrigins: z.array(z.string().min(1)).optional(),
   /** S3: Host names (optionally `name:port`) a loopback gateway also answers to, e.g. behind a local proxy. */
   allowedHosts: z.array(z.string().min(1)).optional(),
+  /**
+   * S4: addresses of the proxies in front (e.g. `["127.0.0.1"]` for nginx on the same machine). Only a connection from
+   * one of them has its client's address read from `X-Forwarded-For`, which keys the failed-connect limit.
+   */
+  trustedProxies: z
+    .array(z.string().refine((a) => isIP(a) !== 0, { error: 'trustedProxies lists IP addresses, such as "127.0.0.1" or "::1"' }))
+    .optional(),
+  /**
+   * The address people reach the gateway at (behind a proxy, e.g. `https://askdock.team.example`): every printed or
+   * posted link (`askdock ask`/`mcp`, channels' buttons, the start banner) uses it instead of the bind address.
+   */
+  publicUrl: z.url({ protocol: /^https?$/, error: 'publicUrl must be an http:// or https:// address' }).optional(),
   policy: z
     .object({
       maxPayload: z.number().int().positive().optional(),
       tickIntervalMs: z.number().int().positive().optional(),
       rateLimit: z.object({ burst: z.number().int().positive(), perSecond: z.number().positive() }).optional(),
+    })
+    .optional(),
+  /** U17: Web Push. `allowedEndpoints`: origins a push subscription may name besides the browsers' push services. */
+  push: z
+    .object({
+      allowedEndpoints: z.array(z.url({ error: 'allowedEndpoints must list URLs such as https://push.example' })).optional(),
+      /** The VAPID contact (`mailto:` or `https:`) push services see. */
+      subject: z.string().regex(/^(mailto:|https:\/\/)/, { error: 'subject must start with mailto: or https://' }).optional(),
     })
     .optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */

@@ -7,6 +7,7 @@ import {
   ClientFrame,
   plainRequestFrame,
   CloseCode,
+  DEMO_AGENT_CLIENT_NAME,
   ConnectParams,
   ServerFrame,
   invalidRequest,
@@ -52,6 +53,8 @@ export type ConnectionOptions = {
   maxBufferedBytes: number;
   /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
   turn: Turn;
+  /** Told to clients in hello-ok (`server.publicUrl`), so the links they print reach the Control UI. */
+  publicUrl?: string;
 };
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
@@ -74,6 +77,8 @@ export class Connection implements Subscriber {
   private readonly inflight = new Map<string, Inflight>();
   private readonly frames: FrameGate;
   private badFrames = 0;
+  /** U18: the agent this socket makes present, while it is open. */
+  private presence: { agentId: string; demo: boolean } | null = null;
   private handshakeTimer: TimerHandle | null = null;
   private closedResolve!: () => void;
   private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
@@ -285,6 +290,11 @@ export class Connection implements Subscriber {
     const viewer: Viewer = { identity, subscribed: (key) => AgentSubscriptions.matches(subs.of(identity.id, clientId), key) };
     this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
     this.state = 'open';
+    // U18: an agent's first connection makes it present in its sessions; the demo agent is told apart by its name.
+    if (identity.role === 'agent') {
+      this.presence = { agentId: identity.id, demo: p.client.name === DEMO_AGENT_CLIENT_NAME };
+      core.presence.connected(this.presence.agentId, this.presence.demo);
+    }
     this.present = core.questions.clientConnected(identity, clientId).then(
       () => true,
       (err: unknown) => {
@@ -337,6 +347,8 @@ export class Connection implements Subscriber {
     this.inflight.clear();
     this.core.hub.remove(this);
     if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
+    if (this.presence) this.core.presence.disconnected(this.presence.agentId, this.presence.demo);
+    this.presence = null;
     const info = this.info;
     const gone = wasOpen && info && this.present ? this.present.then((recorded) => (recorded ? this.core.questions.clientDisconnected(info.identity, info.clientId) : undefined)) : Promise.resolve();
     gone

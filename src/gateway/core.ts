@@ -2,6 +2,7 @@ import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type 
 import type { GatewayLog } from './logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './clock.ts';
+import { AgentPresenceTracker } from './agent-presence.ts';
 import { OrderStamps } from './order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './ids.ts';
@@ -11,6 +12,7 @@ import { RunService } from './runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
+import { PushService, type PushOptions } from './push/push-service.ts';
 import type { Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
@@ -21,6 +23,7 @@ import {
   sessionFor,
   seesEveryQuestion,
   viewDependsOnIdentityOnly,
+  type QuestionLike,
   type SessionLike,
   type Viewer,
 } from './visibility.ts';
@@ -42,6 +45,8 @@ export type CoreOptions = {
   turn: Turn;
   /** K1: seals secret values before they reach the store (default: a key that lives as long as the process). */
   secretBox?: SecretBox;
+  /** U17: the config's `push` section. */
+  push?: PushOptions;
 };
 
 type NewMessage = {
@@ -51,6 +56,8 @@ type NewMessage = {
   authorId: string;
   runId?: string;
   replyTo?: ReplyTo;
+  /** A3: the message answers a privileged question asked by this agent, so it is privileged too. */
+  privilegedReplyOf?: string;
   state: ChatState;
 };
 
@@ -62,6 +69,8 @@ export class Core {
   readonly runs: RunService;
   private readonly access = new Map<string, SessionLike>();
   readonly secrets: SecretManager;
+  /** U17: browsers' push subscriptions and the pushes of new and resolved questions. */
+  readonly push: PushService;
   private pruneTimer: TimerHandle | null = null;
   /** This process among the gateways sharing a database (D3); also in its presence rows. */
   readonly gatewayId = newId('g');
@@ -69,6 +78,8 @@ export class Core {
   readonly duties: Duties | null;
   /** Q10: times that keep what this process recorded in the order it recorded it. */
   readonly stamps: OrderStamps;
+  /** U18: agents connected here and runs open, announced as `session.presence`. */
+  readonly presence: AgentPresenceTracker;
 
   constructor(
     readonly store: Store,
@@ -92,19 +103,56 @@ export class Core {
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     this.runs = new RunService(this);
     this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
+    this.push = new PushService(this, opts.push);
     this.duties = isSharedStore(store)
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
     this.hub.onHeard((ev) => {
       this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
     });
+    this.presence = new AgentPresenceTracker(clock, (change) => {
+      this.announcePresence(change).catch((err: unknown) => opts.log.error({ err }, 'announcing presence failed'));
+    });
+    this.hub.listenAll((ev) => this.runPresence(ev));
+  }
+
+  /** U18: a run opened or ended, here or (shared database) on another gateway. */
+  private runPresence(ev: StoredEvent): void {
+    if (ev.event !== 'run.started' && ev.event !== 'run.ended') return;
+    const { runId, sessionKey } = ev.payload as { runId: string; sessionKey: string | null };
+    if (sessionKey === null) return;
+    if (ev.event === 'run.started') this.presence.runStarted(sessionKey, runId);
+    else this.presence.runEnded(sessionKey, runId);
+  }
+
+  /** U18: each session the change touches, to those who may read it (A4: a guest only its own sessions). */
+  private async announcePresence(change: { agentId: string } | { sessionKey: string }): Promise<void> {
+    if (this.hub.size === 0) return;
+    const keys =
+      'sessionKey' in change
+        ? [change.sessionKey]
+        : (await this.store.listSessions()).filter((s) => this.resolve(s).agentId === change.agentId).map((s) => s.key);
+    for (const sessionKey of keys) {
+      const access = await this.accessOf(sessionKey);
+      const agentPresence = access && this.presence.ofSession(sessionKey, access.agentId);
+      if (!agentPresence) continue;
+      this.hub.sendLive('session.presence', { sessionKey, agentPresence }, (viewer) => canSeeEvent(viewer, { sessionKey }, this.cachedAccess));
+    }
+  }
+
+  /** A listed session with its agent's presence (U18). */
+  private withPresence(session: Session): Session {
+    const agentPresence = this.presence.ofSession(session.key, session.agentId);
+    return agentPresence ? { ...session, agentPresence } : session;
   }
 
   async start(): Promise<void> {
     await this.hub.start();
     await this.subscriptions.load();
+    for (const run of await this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
     await this.questions.start();
     this.secrets.start();
+    this.push.start();
     this.duties?.start();
     void this.prune();
   }
@@ -113,6 +161,7 @@ export class Core {
   async stop(): Promise<void> {
     this.questions.stop();
     this.secrets.stop();
+    this.push.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
     await this.hub.settle();
@@ -164,10 +213,11 @@ export class Core {
     return countVisible(identity, pending, owner);
   }
 
+  /** A session as this identity sees it: its own pending count (A3) and the agent's current presence (U18). */
   async sessionFor(identity: Identity, session: Session): Promise<Session> {
-    if (seesEveryQuestion(identity)) return session;
+    if (seesEveryQuestion(identity)) return this.withPresence(session);
     const count = await this.countVisiblePending(identity, session.key);
-    return sessionFor(identity, session, () => count);
+    return this.withPresence(sessionFor(identity, session, () => count));
   }
 
   async visibleSessions(identity: Identity): Promise<Session[]> {
@@ -203,14 +253,44 @@ export class Core {
     this.pendingAhead = pending;
   };
 
-  async emitSessionUpdated(tx: Tx, sessionKey: string): Promise<void> {
+  /** `question`: the change is that question's (its count): only the session's readers who may see it hear of it (A3/A4). */
+  async emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): Promise<void> {
     const session = await this.getSession(sessionKey);
-    if (session) await tx.emit('session.updated', { session }, { sessionKey });
+    const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
+    if (session) await tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
+  }
+
+  /**
+   * C3 as this identity reads it (A3): replies to privileged questions it may not see are left out as if never sent,
+   * the page is filled from older messages instead and `hasMore` counts only what it may read.
+   */
+  async historyFor(identity: Identity, sessionKey: string, limit: number, before?: string): Promise<{ messages: ChatMessage[]; hasMore: boolean }> {
+    const hidden = await this.hiddenReplies(identity, sessionKey);
+    if (hidden.size === 0) return await this.store.history(sessionKey, limit, before);
+    const shown = (m: ChatMessage) => m.replyTo === undefined || !hidden.has(m.replyTo.questionId);
+    let kept: ChatMessage[] = [];
+    for (let cursor = before; ; ) {
+      const page = await this.store.history(sessionKey, limit, cursor);
+      kept = [...page.messages.filter(shown), ...kept];
+      if (kept.length > limit || !page.hasMore || page.messages.length === 0) break;
+      cursor = page.messages[0].id;
+    }
+    return { messages: kept.slice(-limit), hasMore: kept.length > limit };
+  }
+
+  /** A3: the privileged questions of a session whose replies this identity may not read (whoever created the session). */
+  private async hiddenReplies(identity: Identity, sessionKey: string): Promise<Set<string>> {
+    if (seesEveryQuestion(identity)) return new Set();
+    const ids = (await this.store.listQuestions({ sessionKey }))
+      .filter((q) => q.privileged === true && !canSeeQuestion(identity, q, undefined))
+      .map((q) => q.id);
+    return new Set(ids);
   }
 
   /**
    * Saves a new message with its `chat` event; the message's `seq` is the seq of that event,
-   * so it must be the first event of its transaction.
+   * so it must be the first event of its transaction. A privileged reply (A3) goes only to those who may see its
+   * question, and leaves the session as its other readers know it (no lastMessageAtMs, no session.updated).
    */
   async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
@@ -227,14 +307,16 @@ export class Core {
       seq,
     };
     await this.store.insertMessage(message);
-    await this.store.touchSession(m.sessionKey, now);
+    const asker = m.privilegedReplyOf;
+    const privileged = asker !== undefined;
+    if (!privileged) await this.store.touchSession(m.sessionKey, now);
     const got = await tx.emit(
       'chat',
       { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
-      { sessionKey: m.sessionKey },
+      { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    await this.emitSessionUpdated(tx, m.sessionKey);
+    if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
     return message;
   }
 
@@ -256,11 +338,13 @@ export class Core {
 
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     if (!canSeeEvent(viewer, ev.audience, this.cachedAccess)) return null;
-    if (ev.event !== 'session.updated' || seesEveryQuestion(viewer.identity)) return shared();
+    if (ev.event !== 'session.updated') return shared();
+    // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
     const owner = this.cachedAccess(session.key)?.createdBy;
     const pending = this.pendingAhead.get(session.key) ?? [];
-    const payload = { session: sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner)) };
+    const counted = seesEveryQuestion(viewer.identity) ? session : sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner));
+    const payload = { session: this.withPresence(counted) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
 }

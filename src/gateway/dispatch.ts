@@ -14,13 +14,16 @@ import {
 import { plainParams } from '../protocol/plain-params.ts';
 import { chatHandlers } from './handlers/chat.ts';
 import { questionHandlers } from './handlers/questions.ts';
+import { searchHandlers } from './handlers/search.ts';
+import { pushHandlers } from './handlers/push.ts';
+import { agentHandlers } from './handlers/agents.ts';
 import { secretHandlers } from './handlers/secrets.ts';
 import { sessionHandlers } from './handlers/sessions.ts';
 import type { Ctx, Handler, HandlerTable } from './handlers/types.ts';
 import { requireMethodScope } from './visibility.ts';
 
 /** One table keyed by method name; every family contributes its own handlers. */
-const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers };
+const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers, ...searchHandlers, ...pushHandlers, ...agentHandlers };
 
 const [answerBranch, skipBranch, cancelBranch] = ResolveParams.options;
 const [provideBranch, provideSkipBranch] = SecretProvideParams.options;

@@ -6,14 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { CloseCode } from '../protocol/index.ts';
 import { Channels } from './channels/channels.ts';
+import type { PushService } from './push/push-service.ts';
 import { parseChannels } from './channels/config.ts';
-import { type GatewayConfig } from './config.ts';
-import { Authenticator, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
+import { questionPageAddress } from './channels/render.ts';
+import { GatewayConfig } from './config.ts';
+import { Authenticator, ConfigError, checkTokenLengths, defaultIdentities, loadConfig, loadOrCreateIdentities, parseConfig } from './auth.ts';
 import { realClock, type Clock, type TimerHandle } from './clock.ts';
 import { Connection, type ConnectionOptions } from './connection.ts';
 import { Core } from './core.ts';
 import { createHttpHandler } from './http.ts';
-import { hostAllowed, isLoopbackHost, originAllowed, rawRefusal, type ReachPolicy } from './http-security.ts';
+import { answerClientError, clientAddress, endRaw, hostAllowed, hostRefusal, isLoopbackHost, originAllowed, originRefusal, rawRefusal, trustedProxySet, type ReachPolicy } from './http-security.ts';
 import { createMemoryStore } from './store/memory.ts';
 import { isSharedStore, openPostgresStore } from './store/postgres/store.ts';
 import { checkSharedSecretKey } from './secrets/shared-key.ts';
@@ -73,6 +75,8 @@ export type GatewayOptions = {
   allowedOrigins?: string[];
   /** Added to the config's `allowedHosts` (S3). */
   allowedHosts?: string[];
+  /** The address people reach the gateway at (`--public-url`); overrides the config's `publicUrl`. */
+  publicUrl?: string;
   /** Validates every outgoing frame, event and result against the protocol (tests; `askdock gateway` with ASKDOCK_CHECK_FRAMES=1). */
   checkFrames?: boolean;
   /** An fsync per SQLite commit (`ASKDOCK_SYNC=FULL` for `askdock gateway`). */
@@ -81,6 +85,10 @@ export type GatewayOptions = {
   log?: GatewayLog;
   /** Status lines for the person running it (`askdock channel telegram ready`); the commands print them on stdout, else they go to `log`. */
   announce?: (line: string) => void;
+  /** U17: added to the config's `push.allowedEndpoints` (tests, a self-hosted push service). */
+  pushAllowedEndpoints?: string[];
+  /** U17: tries per push and the longest wait between them. */
+  pushRetry?: { attempts?: number; maxRetryDelayMs?: number };
   /** Retry pacing of the channels' posts and reconnects (tests make it quick). */
   channelRetry?: { baseDelayMs?: number; maxDelayMs?: number };
 };
@@ -90,6 +98,8 @@ export type RunningGateway = {
   url: string;
   /** `ws://H:N/ws` */
   wsUrl: string;
+  /** Where links point: the configured `publicUrl` (no trailing slash), else `url`. */
+  publicUrl: string;
   port: number;
   host: string;
   identities: GatewayConfig;
@@ -99,10 +109,20 @@ export type RunningGateway = {
   store: Store;
   /** The configured chat channels (H1), connecting in the background. */
   channels: Channels;
+  /** U17: Web Push (`idle()` settles once every push started has ended). */
+  push: PushService;
   close(): Promise<void>;
 };
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `--public-url` over the config's `publicUrl`, checked like the config key, without a trailing slash. */
+function publicUrlOf(flag: string | undefined, configured: string | undefined): string | undefined {
+  if (flag === undefined) return configured?.replace(/\/+$/, '');
+  const parsed = GatewayConfig.shape.publicUrl.safeParse(flag);
+  if (!parsed.success) throw new ConfigError(`--public-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address'}`);
+  return parsed.data?.replace(/\/+$/, '');
+}
 
 export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -187,6 +207,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     if (owned) await store.close();
     throw err;
   }
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = publicUrlOf(opts.publicUrl, identities.config.publicUrl);
+  } catch (err) {
+    if (owned) await store.close();
+    throw err;
+  }
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
   const turn = new Turn();
@@ -202,6 +229,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     checkFrames,
     maxBufferedBytes: opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     turn,
+    ...(publicUrl ? { publicUrl } : {}),
   };
   const core = new Core(store, clock, new Authenticator(identities.config), {
     requesterGraceMs: opts.requesterGraceMs ?? DEFAULT_REQUESTER_GRACE_MS,
@@ -210,6 +238,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     log,
     turn,
     secretBox,
+    push: {
+      ...identities.config.push,
+      allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],
+      ...(opts.pushRetry ?? {}),
+    },
   });
 
   const channelConfig = parseChannels(identities.config.channels, new Set(identities.config.identities.map((i) => i.id)));
@@ -218,6 +251,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     announce: opts.announce ?? ((line) => log.info(line)),
     checkFrames,
     ...(opts.channelRetry ? { retry: opts.channelRetry } : {}),
+    // Read when a question is posted, by then the server listens (its port is known).
+    pageUrl: (id) => questionPageAddress((channelConfig.ok ? channelConfig.channels.publicUrl : undefined) ?? publicUrl ?? ownUrl(), id),
+    ...(publicUrl ? { publicUrl } : {}),
   });
 
   const connections = new Set<Connection>();
@@ -228,31 +264,34 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     allowedHosts: [...(identities.config.allowedHosts ?? []), ...(opts.allowedHosts ?? [])],
     allowedOrigins: [...(identities.config.allowedOrigins ?? []), ...(opts.allowedOrigins ?? [])],
   };
+  const trustedProxies = trustedProxySet(identities.config.trustedProxies);
   // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
   const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
+  const ownUrl = () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : (opts.port ?? 7420);
+    return `http://${urlHost(host)}:${port}`;
+  };
   // S2 on what ws and Node refuse by themselves: a bad handshake (wrong method, version or key), an unreadable request.
   wss.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) => {
     const version = /Sec-WebSocket-Version/.test(err.message) ? { 'sec-websocket-version': '13, 8' } : undefined;
     const status = err.message === 'Invalid HTTP method' ? 405 : 400;
-    if (socket.writable) socket.end(rawRefusal(status, req, `bad WebSocket handshake: ${err.message}`, version));
-    else socket.destroy();
+    endRaw(socket, rawRefusal(status, req, `bad WebSocket handshake: ${err.message}`, version));
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? rawRefusal(431, undefined, 'request headers too large') : rawRefusal(400, undefined, 'bad request'));
-  });
+  server.on('clientError', answerClientError);
   server.on('upgrade', (req, socket: Duplex, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') return void socket.end(rawRefusal(404, req, 'not found: the protocol lives at /ws'));
     // S3 before S1: a rebound name is refused whatever page it came from.
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return void socket.end(rawRefusal(421, req, 'misdirected request: this gateway does not answer to that Host'));
+      return void socket.end(rawRefusal(421, req, hostRefusal(reach, req.headers.host, req.socket.localPort ?? 0)));
     if (!originAllowed(reach, req.headers.origin, req.headers.host)) {
       log.warn({ origin: req.headers.origin, address: req.socket.remoteAddress }, `refused a WebSocket from origin ${JSON.stringify(req.headers.origin)}: add it to allowedOrigins to let it in`);
-      return void socket.end(rawRefusal(403, req, 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins'));
+      return void socket.end(rawRefusal(403, req, originRefusal(req.headers.origin, req.headers.host)));
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), req.socket.remoteAddress ?? 'unknown');
+      const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+      const conn = new Connection(ws, socket, core, connOpts, (c) => connections.delete(c), address);
       connections.add(conn);
       conn.start();
     });
@@ -315,6 +354,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
   return {
     url,
+    publicUrl: publicUrl ?? url,
     wsUrl: `ws://${urlHost(host)}:${port}/ws`,
     port,
     host,
@@ -323,6 +363,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     ...(identities.file ? { identitiesFile: identities.file } : {}),
     store,
     channels,
+    push: core.push,
     close,
   };
 }

@@ -72,14 +72,14 @@ export async function helloFor(
   core: Core,
   identity: Identity,
   connId: string,
-  policy: { maxPayload: number; tickIntervalMs: number },
+  policy: { maxPayload: number; tickIntervalMs: number; publicUrl?: string },
   latest: number,
   resumed: boolean,
 ): Promise<HelloOk> {
   return {
     type: 'hello-ok',
     protocol: PROTOCOL_VERSION,
-    server: { version: SERVER_VERSION, connId },
+    server: { version: SERVER_VERSION, connId, ...(policy.publicUrl ? { publicUrl: policy.publicUrl } : {}) },
     features: { methods: methodsFor(identity), events: [...EVENT_NAMES] },
     auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },
     policy: { maxPayload: policy.maxPayload, tickIntervalMs: policy.tickIntervalMs },

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { connect, createServer as createNetServer } from 'node:net';
+import { Writable, type Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from './gateway.ts';
-import { hostAllowed, originAllowed } from './http-security.ts';
+import { answerClientError, endRaw, hostAllowed, originAllowed, rawRefusal } from './http-security.ts';
 import { testConfig } from '../testing/gateway-harness.ts';
 import { memoryLogger, silentLogger } from './logger.ts';
 
@@ -203,5 +204,84 @@ describe('S3 Host check on a loopback gateway (DNS rebinding)', () => {
     const policy = { loopback: false, allowedHosts: [], allowedOrigins: [] };
     expect(originAllowed(policy, 'https://askdock.team.example', 'askdock.team.example')).toBe(true);
     expect(originAllowed(policy, 'https://evil.example', 'askdock.team.example')).toBe(false);
+  });
+});
+
+describe('raw refusals of what Node and ws could not read', () => {
+  it('[S2] a request that takes too long is answered 408 Request Timeout, with the S2 headers', async () => {
+    const server = createServer({ requestTimeout: 200, headersTimeout: 200, connectionsCheckingInterval: 20 }, (_req, res) => res.end('ok'));
+    server.on('clientError', answerClientError);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    try {
+      // The request line and no end of headers: Node gives up on it after requestTimeout.
+      const got = await rawSocket({ port } as RunningGateway, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+      expect(got.status).toBe(408);
+      expectS2(got.headers);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('[S2] a socket whose response already began is destroyed, not sent a second status line', () => {
+    const written: string[] = [];
+    let destroyed = false;
+    const socket = Object.assign(new Writable({ write: (c, _e, done) => (written.push(String(c)), done()) }), {
+      _httpMessage: { headersSent: true },
+    });
+    socket.destroy = (() => ((destroyed = true), socket)) as typeof socket.destroy;
+    answerClientError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket as unknown as Duplex);
+    expect(written).toEqual([]);
+    expect(destroyed).toBe(true);
+  });
+
+  it('[S2] a refused socket is destroyed once its answer is flushed, even when the client never closes its side', async () => {
+    const server = createNetServer({ allowHalfOpen: true }, (socket) => endRaw(socket, rawRefusal(400, undefined, 'bad request')));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    const client = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let got = '';
+    client.on('data', (c) => (got += c));
+    try {
+      await new Promise((ok) => client.once('end', ok));
+      expect(got).toMatch(/^HTTP\/1.1 400 Bad Request/);
+      const open = () => new Promise<number>((ok) => server.getConnections((_e, n) => ok(n)));
+      await expect.poll(open).toBe(0);
+    } finally {
+      client.destroy();
+      server.close();
+    }
+  });
+});
+
+describe('S1/S3 refusals that differ only by the port name the cause', () => {
+  let proxied: RunningGateway;
+  beforeAll(async () => {
+    const config = { ...testConfig, allowedHosts: ['askdock.team.example:8443', 'proxy.team.example'] };
+    proxied = await startGateway({ port: 0, config, uiDir: join(dir, 'dist'), log: silentLogger() });
+  });
+  afterAll(() => proxied.close());
+  const upgradeHeaders = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+
+  it('[S3] a Host whose port a proxy dropped ($host) is refused with 421 saying so, on pages and the socket', async () => {
+    for (const headers of [{ host: 'askdock.team.example' }, { ...upgradeHeaders, host: 'askdock.team.example' }]) {
+      const got = await raw(proxied, '/ws', headers);
+      expect(got.status).toBe(421);
+      expect(got.body).toContain('"askdock.team.example" differs from allowedHosts "askdock.team.example:8443" only by the port');
+      expect(got.body).toContain('proxy_set_header Host $http_host');
+    }
+    const other = await raw(proxied, '/healthz', { host: 'other.team.example' });
+    expect(other.status).toBe(421);
+    expect(other.body).toBe('misdirected request: this gateway does not answer to that Host: "other.team.example" is not in allowedHosts\n');
+  });
+
+  it('[S1] an Origin that differs from the Host only by the port is refused with 403 saying so', async () => {
+    const got = await raw(proxied, '/ws', { ...upgradeHeaders, host: 'proxy.team.example', origin: 'https://proxy.team.example:8443' });
+    expect(got.status).toBe(403);
+    expect(got.body).toContain('origin "https://proxy.team.example:8443" differs from the Host "proxy.team.example" only by the port');
+    const evil = await raw(proxied, '/ws', { ...upgradeHeaders, host: 'proxy.team.example', origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toBe('forbidden: this origin may not open the gateway socket; list it in allowedOrigins\n');
   });
 });

@@ -1,5 +1,6 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /** Who may reach the gateway over HTTP and WebSocket (S1, S3). */
 export type ReachPolicy = {
@@ -10,6 +11,37 @@ export type ReachPolicy = {
   /** Browser origins, besides the gateway's own, allowed to open `/ws` (e.g. `https://tools.team.example`). */
   allowedOrigins: readonly string[];
 };
+
+/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is `10.0.0.1`. */
+function plainAddress(address: string): string {
+  const bare = address.trim().replace(/^\[|\]$/g, '').toLowerCase();
+  return bare.startsWith('::ffff:') && isIP(bare.slice(7)) === 4 ? bare.slice(7) : bare;
+}
+
+/** A forwarded entry as nginx and others write it: an address, maybe with a port (`1.2.3.4:5678`, `[::1]:5678`). */
+function forwardedAddress(entry: string): string {
+  const e = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(e);
+  if (bracketed) return plainAddress(bracketed[1]);
+  const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(e);
+  return plainAddress(v4port ? v4port[1] : e).slice(0, 64);
+}
+
+/**
+ * S4: the address a connection is counted under. A peer that is one of `trustedProxies` forwarded it: the client is
+ * the right-most `X-Forwarded-For` entry that is not a trusted proxy itself (entries left of it may be forged by the
+ * client). Any other peer is the client; its header, which it may have written itself, is ignored.
+ */
+export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trustedProxies: ReadonlySet<string>): string {
+  const direct = peer ? plainAddress(peer) : 'unknown';
+  if (!trustedProxies.has(direct) || forwardedFor === undefined) return direct;
+  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map(forwardedAddress).filter(Boolean);
+  for (let i = entries.length - 1; i >= 0; i--) if (!trustedProxies.has(entries[i])) return entries[i];
+  return entries[0] ?? direct;
+}
+
+/** The config's `trustedProxies` as clientAddress compares them. */
+export const trustedProxySet = (addresses: readonly string[] | undefined): ReadonlySet<string> => new Set((addresses ?? []).map(plainAddress));
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -66,6 +98,43 @@ export function originAllowed(policy: ReachPolicy, origin: string | undefined, h
   return url.host.toLowerCase() === (host.port === null ? host.name : `${host.name}:${host.port}`);
 }
 
+/** How a proxy loses the port: nginx's `$host` is the name alone, `$http_host` the header as the browser sent it. */
+const PORT_HINT = 'a proxy that sets `Host $host` drops the port: pass `proxy_set_header Host $http_host`';
+
+/**
+ * The body of a 421 (S3): names the real cause when the Host differs from an allowed one only by its port, the usual
+ * result of a proxy that rewrites Host without the port.
+ */
+export function hostRefusal(policy: ReachPolicy, hostHeader: string | undefined, port: number): string {
+  const base = 'misdirected request: this gateway does not answer to that Host';
+  const host = parseHostHeader(hostHeader);
+  if (!host) return `${base} (${hostHeader ? `${JSON.stringify(hostHeader)} is not a host name` : 'no Host header'})`;
+  const sameName = policy.allowedHosts.map(parseHostHeader).filter((h) => h !== null && h.name === host.name);
+  const shown = host.port === null ? host.name : `${host.name}:${host.port}`;
+  if (sameName.length > 0) {
+    const listed = sameName.map((h) => (h!.port === null ? h!.name : `${h!.name}:${h!.port}`)).join(', ');
+    return `${base}: Host ${JSON.stringify(shown)} differs from allowedHosts ${JSON.stringify(listed)} only by the port (${PORT_HINT}, or list the name without a port)`;
+  }
+  if (LOOPBACK_NAMES.has(host.name) || (isIP(host.name) === 4 && host.name.startsWith('127.')))
+    return `${base}: Host ${JSON.stringify(shown)} names loopback but not this gateway's port ${port} (${PORT_HINT})`;
+  return `${base}: ${JSON.stringify(shown)} is not in allowedHosts`;
+}
+
+/** The body of a 403 (S1): names the real cause when the Origin's host differs from the Host only by its port. */
+export function originRefusal(origin: string | undefined, hostHeader: string | undefined): string {
+  const base = 'forbidden: this origin may not open the gateway socket; list it in allowedOrigins';
+  const host = parseHostHeader(hostHeader);
+  let url: URL | null = null;
+  try {
+    url = origin ? new URL(origin) : null;
+  } catch {
+    url = null;
+  }
+  if (!host || !url || url.hostname.toLowerCase() !== host.name) return base;
+  const shown = host.port === null ? host.name : `${host.name}:${host.port}`;
+  return `${base}: origin ${JSON.stringify(url.origin)} differs from the Host ${JSON.stringify(shown)} only by the port (${PORT_HINT})`;
+}
+
 function normaliseOrigin(origin: string): string {
   try {
     return new URL(origin).origin;
@@ -107,6 +176,7 @@ export function securityHeaders(hostHeader: string | undefined): OutgoingHttpHea
 
 const STATUS_TEXT = {
   400: 'Bad Request',
+  408: 'Request Timeout',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
@@ -130,4 +200,26 @@ export function rawRefusal(status: keyof typeof STATUS_TEXT, req: IncomingMessag
   };
   const lines = Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`);
   return `HTTP/1.1 ${status} ${text}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Writes a raw refusal and destroys the socket once it is flushed: an HTTP server's sockets stay half open, so a
+ * client that never closes its side would otherwise keep the refused socket for good.
+ */
+export function endRaw(socket: Duplex, text: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(text, () => socket.destroy());
+}
+
+/**
+ * What Node could not read as a request (the server's `clientError`): 408 for a request that took too long, 431 for
+ * headers too large, else 400, each with the S2 headers. A socket already answering (headers of a response sent) or
+ * no longer writable is only destroyed: a second status line in the middle of a response would corrupt it.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) return void socket.destroy();
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return endRaw(socket, rawRefusal(408, undefined, 'request timeout: the request did not arrive in time'));
+  if (err.code === 'HPE_HEADER_OVERFLOW') return endRaw(socket, rawRefusal(431, undefined, 'request headers too large'));
+  endRaw(socket, rawRefusal(400, undefined, 'bad request'));
 }

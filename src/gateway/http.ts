@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { hostAllowed, securityHeaders, type ReachPolicy } from './http-security.ts';
+import { hostAllowed, hostRefusal, originAllowed, originRefusal, securityHeaders, type ReachPolicy } from './http-security.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,7 +73,7 @@ export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, rout
     // S2 on every answer, errors included.
     for (const [name, value] of Object.entries(securityHeaders(req.headers.host))) res.setHeader(name, value as string);
     if (!hostAllowed(reach, req.headers.host, req.socket.localPort ?? 0))
-      return send(res, 421, 'text/plain; charset=utf-8', 'misdirected request: this gateway does not answer to that Host\n', head);
+      return send(res, 421, 'text/plain; charset=utf-8', `${hostRefusal(reach, req.headers.host, req.socket.localPort ?? 0)}\n`, head);
     if (routes?.(req, res)) return;
     if (req.method !== 'GET' && !head) {
       res.setHeader('allow', 'GET, HEAD');
@@ -81,6 +81,13 @@ export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, rout
     }
     const path = (req.url ?? '/').split('?')[0].split('#')[0] || '/';
     if (path === '/healthz') return send(res, 200, 'application/json; charset=utf-8', '{"ok":true}', head);
+    // A page whose socket keeps failing asks why (a browser never sees the status of a refused upgrade): the S1 verdict
+    // for the origin it names, as the upgrade would give it; 426 when the socket would be let in.
+    if (path === '/ws') {
+      const origin = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('origin') ?? req.headers.origin;
+      if (!originAllowed(reach, origin, req.headers.host)) return send(res, 403, 'text/plain; charset=utf-8', `${originRefusal(origin, req.headers.host)}\n`, head);
+      return send(res, 426, 'text/plain; charset=utf-8', 'upgrade required: open a WebSocket here\n', head);
+    }
     const file = path === '/' ? null : resolveStatic(uiDir, path);
     if (file) {
       const size = statSync(file).size;
@@ -89,6 +96,8 @@ export function createHttpHandler(uiDir: string, reach: ReachPolicy = OPEN, rout
         'content-type': contentType(file),
         'content-length': size,
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        // U17: the service worker controls the whole app; the browser checks it for a new build on every visit (no-cache).
+        ...(path === '/sw.js' ? { 'service-worker-allowed': '/' } : {}),
       });
       if (head) return void res.end();
       createReadStream(file).on('error', () => res.destroy()).pipe(res);

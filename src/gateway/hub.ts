@@ -176,6 +176,16 @@ export class EventHub {
     return this.allListeners.add(fn);
   }
 
+  /** A live event without a seq (never stored or replayed: the snapshot carries the state), to the viewers `may` allows. */
+  sendLive<E extends EventName>(event: E, payload: EventPayload<E>, may: (viewer: Viewer) => boolean): void {
+    let frame: WireFrame | undefined;
+    for (const sub of this.subscribers.keys()) {
+      if (!may(sub.viewer)) continue;
+      frame ??= textFrame(JSON.stringify({ type: 'event', event, payload }));
+      sub.send(frame);
+    }
+  }
+
   remove(sub: Subscriber): void {
     this.subscribers.delete(sub);
   }

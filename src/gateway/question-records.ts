@@ -27,6 +27,7 @@ export function storedItems(items: QuestionItem[]): QuestionRecord['questions'] 
     options: item.options.map((o) => (o.description ? { label: o.label, description: o.description } : { label: o.label })),
     ...(item.multiSelect ? { multiSelect: true } : {}),
     ...(item.url ? { url: item.url } : {}),
+    ...(item.detail ? { detail: item.detail } : {}),
   }));
 }
 
@@ -37,6 +38,7 @@ export function sameItems(a: QuestionRecord['questions'], b: QuestionRecord['que
     const y = b[i];
     if (x.id !== y.id || x.header !== y.header || x.question !== y.question) return false;
     if (!!x.multiSelect !== !!y.multiSelect || x.options.length !== y.options.length || (x.url ?? '') !== (y.url ?? '')) return false;
+    if ((x.detail ?? '') !== (y.detail ?? '')) return false;
     return x.options.every((o, j) => o.label === y.options[j].label && (o.description ?? '') === (y.options[j].description ?? ''));
   });
 }

@@ -30,7 +30,7 @@ import { AnswerWaiters } from './question-waiters.ts';
 import type { Cancellation } from './waiters.ts';
 import { storedRecordJson } from './store/rows.ts';
 import type { StoredQuestion } from './store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden, seesEveryQuestion } from './visibility.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from './visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
@@ -137,7 +137,8 @@ export class QuestionManager {
       const publicJson = JSON.stringify(question);
       await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
-      if (made.record.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, made.record.sessionKey);
+      // A4: the session's count changed only for those who may see the question; no one else hears of it.
+      if (made.record.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
       return made.record;
     });
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -150,10 +151,10 @@ export class QuestionManager {
 
   /** Q6: oldest first, only what this identity may see (A4). */
   async list(identity: Identity, filter: Params<'question.list'>): Promise<Result<'question.list'>> {
-    // A4: a session this identity may not see does not exist for it (one that sees every question may name any).
-    if (filter.sessionKey !== undefined && !seesEveryQuestion(identity)) (await this.core.readableSession(identity, filter.sessionKey));
-    else if (filter.sessionKey !== undefined && !(await this.core.accessOf(filter.sessionKey)))
-      throw new AskdockError('SESSION_NOT_FOUND', `no session "${filter.sessionKey}"`, { details: { sessionKey: filter.sessionKey } });
+    // A4: a session this identity may not see does not exist for it. One that sees every question may name any session,
+    // and where it may not read sessions an unknown one answers as one without questions, so the two look alike.
+    const namesAny = seesEveryQuestion(identity) && !readsEverySession(identity);
+    if (filter.sessionKey !== undefined && !namesAny) await this.core.readableSession(identity, filter.sessionKey);
     const rows: StoredQuestion[] = [];
     for (const q of await this.core.store.listQuestions(filter)) if (canSeeQuestion(identity, q, await this.owner(q))) rows.push(q);
     rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
@@ -238,7 +239,16 @@ export class QuestionManager {
   private async asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): Promise<string | undefined> {
     if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
     const text = formatAsyncAnswerText(q.questions, answers);
-    const message = await this.core.appendMessage(tx, { sessionKey: q.sessionKey, role: 'user', text, authorId: identity.id, replyTo: { questionId: q.id, answers }, state: 'final' });
+    const message = await this.core.appendMessage(tx, {
+      sessionKey: q.sessionKey,
+      role: 'user',
+      text,
+      authorId: identity.id,
+      replyTo: { questionId: q.id, answers },
+      // A3: the answer of a privileged question is privileged too.
+      ...(q.privileged ? { privilegedReplyOf: q.askedBy } : {}),
+      state: 'final',
+    });
     await supersedeRuns(this.core, tx, q.sessionKey, q.id);
     return message.id;
   }
@@ -274,7 +284,7 @@ export class QuestionManager {
       },
       questionAudience(done),
     );
-    if (done.sessionKey !== undefined) (await this.core.emitSessionUpdated(tx, done.sessionKey));
+    if (done.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, done.sessionKey, done);
     tx.after(() => this.waiters.wake(done));
     return done;
   }
@@ -290,7 +300,7 @@ export class QuestionManager {
       questionAudience(q),
     );
     // The session's pending count leaves out retired reminders, so its lists must hear of the change.
-    if (first && q.sessionKey !== undefined) (await this.core.emitSessionUpdated(tx, q.sessionKey));
+    if (first && q.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, q.sessionKey, q);
   }
 
   /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */

@@ -20,6 +20,16 @@ async function sessionWithAgent(tg: TestGateway) {
   return { admin, agent, sessionKey: session.key };
 }
 
+/** RU2: the run's question is answered, yet the superseded run's chat.inject answers RUN_SUPERSEDED and saves nothing. */
+async function answerThenRefused({ admin, agent, sessionKey }: Awaited<ReturnType<typeof sessionWithAgent>>, runId: string, id: string) {
+  await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+  expect((await agent.call('question.waitAnswer', { id })).status).toBe('answered');
+  const before = (await admin.call('chat.history', { sessionKey })).messages;
+  const err = await failure(agent.call('chat.inject', { runId, text: 'Deploying to Staging', state: 'final' }));
+  expect(err.code).toBe('RUN_SUPERSEDED');
+  expect((await admin.call('chat.history', { sessionKey })).messages).toEqual(before);
+}
+
 describe('RU1: only a primary run may ask', () => {
   it('[RU1] question.request from a subagent run (parentRunId) answers FORBIDDEN with reason non-primary-run', async () => {
     t = await startTestGateway({ config });
@@ -103,16 +113,24 @@ describe('RU2: an answer belongs to the turn that waited for it', () => {
     const { runId } = await agent.call('run.start', { sessionKey });
     const { id } = await agent.call('question.request', { runId, questions: [item()] });
     await admin.call('chat.send', { sessionKey, message: 'never mind, something else', idempotencyKey: 'ru2-msg-0003' });
-    await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
-    expect((await agent.call('question.waitAnswer', { id })).status).toBe('answered');
-    const before = (await admin.call('chat.history', { sessionKey })).messages;
-    const err = await failure(agent.call('chat.inject', { runId, text: 'Deploying to Staging', state: 'final' }));
-    expect(err.code).toBe('RUN_SUPERSEDED');
-    expect((await admin.call('chat.history', { sessionKey })).messages).toEqual(before);
+    await answerThenRefused({ admin, agent, sessionKey }, runId, id);
     // It still ends cleanly, and a later run of the same session speaks normally.
     expect(await agent.call('run.end', { runId, stopReason: 'cancelled' })).toEqual({ ended: true });
     const next = await agent.call('run.start', { sessionKey });
     expect((await agent.call('chat.inject', { runId: next.runId, text: 'On it', state: 'final' })).messageId).toBeTruthy();
+  });
+
+  it.each(['chat.send replyTo', 'question.resolve'])('[RU2] a reply to another question (an async one, answered by %s) supersedes the waiting run', async (how) => {
+    t = await startTestGateway({ config });
+    const { admin, agent, sessionKey } = await sessionWithAgent(t);
+    const other = await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ header: 'Later' })] });
+    const { runId } = await agent.call('run.start', { sessionKey });
+    const { id } = await agent.call('question.request', { runId, questions: [item()] });
+    if (how === 'question.resolve') await admin.call('question.resolve', { id: other.id, answers: { env: ['Production'] } });
+    else
+      await admin.call('chat.send', { sessionKey, message: '> Later\nProduction', idempotencyKey: 'ru2-msg-other', replyTo: { questionId: other.id, answers: { env: ['Production'] } } });
+    expect((await admin.call('question.get', { id: other.id })).question.status).toBe('answered');
+    await answerThenRefused({ admin, agent, sessionKey }, runId, id);
   });
 
   it('[RU2] a run that asked nothing is not superseded by new messages', async () => {

@@ -17,8 +17,8 @@ afterEach(async () => {
 
 const badToken = 'not-the-token-of-anyone-at-all';
 
-async function tryConnect(g: TestGateway, token: string) {
-  const c = await g.open();
+async function tryConnect(g: TestGateway, token: string, forwardedFor?: string) {
+  const c = forwardedFor === undefined ? await g.open() : await TestClient.open(g.gw.wsUrl, { 'x-forwarded-for': forwardedFor });
   const res = await c.connect(token);
   const closed = await c.waitClose().catch(() => undefined);
   return { res, closed };
@@ -45,6 +45,40 @@ describe('S4 failed connects per remote address', () => {
     const after = await t.open();
     expect((await after.connect(tokenOf('admin'))).ok).toBe(true);
     t.logs.length = 0;
+  });
+
+  it('[S4] behind a proxy named in trustedProxies, each client address is limited alone: one stale script locks out only its own', async () => {
+    const clock = new FakeClock();
+    t = await startTestGateway({ clock, handshakeTimeoutMs: 10_000_000, config: { ...testConfig, trustedProxies: ['127.0.0.1'] } });
+    // nginx appends the address it saw; what the client wrote to the left of it counts for nothing.
+    for (let i = 0; i < 10; i++) expect((await tryConnect(t, badToken, `198.51.100.${i}, 203.0.113.7`)).res.error?.code).toBe('UNAUTHORIZED');
+    const locked = await tryConnect(t, tokenOf('admin'), '203.0.113.7');
+    expect(locked.res.error?.code).toBe('RATE_LIMITED');
+    expect(locked.res.error?.retryAfterMs).toBeGreaterThan(0);
+    expect(locked.closed?.code).toBe(4001);
+    expect(t.logs.some((l) => /unknown token from .*203\.0\.113\.7/.test(l))).toBe(true);
+    // Another person behind the same proxy, and a connection that does not come through it, get in.
+    const admitted = async (forwardedFor?: string) => {
+      const c = forwardedFor === undefined ? await t!.open() : await TestClient.open(t!.gw.wsUrl, { 'x-forwarded-for': forwardedFor });
+      return (await c.connect(tokenOf('admin'))).ok;
+    };
+    expect(await admitted('203.0.113.8')).toBe(true);
+    expect(await admitted()).toBe(true);
+    clock.advance(locked.res.error!.retryAfterMs!);
+    expect(await admitted('203.0.113.7')).toBe(true);
+    t.logs.length = 0;
+  });
+
+  it('[S4] without trustedProxies X-Forwarded-For is ignored: a client cannot escape the limit by writing one', async () => {
+    t = await startTestGateway({ handshakeTimeoutMs: 10_000_000 });
+    for (let i = 0; i < 10; i++) await tryConnect(t, badToken, `198.51.100.${i}`);
+    expect((await tryConnect(t, tokenOf('admin'), '198.51.100.99')).res.error?.code).toBe('RATE_LIMITED');
+    t.logs.length = 0;
+  });
+
+  it('[S4] trustedProxies must list IP addresses; the error names the field', () => {
+    expect(() => parseConfig({ ...testConfig, trustedProxies: ['nginx.internal'] }, 'config')).toThrow(/trustedProxies\[0\]: trustedProxies lists IP addresses/);
+    expect(parseConfig({ ...testConfig, trustedProxies: ['127.0.0.1', '::1'] }, 'config').trustedProxies).toEqual(['127.0.0.1', '::1']);
   });
 
   it('[S4] failures older than the window do not count', async () => {
@@ -100,6 +134,16 @@ describe('S4 failed connects per remote address', () => {
     expect(() => parseConfig({ identities: [{ id: 'ops', token: '', role: 'operator', scopes: [] }] }, 'c')).toThrow(/identities\[0\]\.token: token must not be empty/);
     expect(() => parseConfig({ identities: [{ id: 'ops', role: 'operator', scopes: [] }] }, 'c')).toThrow(/give token or tokenSha256/);
     expect(() => parseConfig({ identities: [{ id: 'o', tokenSha256: 'abc', role: 'operator', scopes: [] }] }, 'c')).toThrow(/64 hex digits/);
+  });
+
+  it("[U17] the config's push section: allowedEndpoints must be URLs and subject mailto: or https:, each named", () => {
+    const identities = testConfig.identities;
+    expect(parseConfig({ identities, push: { allowedEndpoints: ['https://push.example'], subject: 'mailto:ops@example.com' } }, 'c').push).toEqual({
+      allowedEndpoints: ['https://push.example'],
+      subject: 'mailto:ops@example.com',
+    });
+    expect(() => parseConfig({ identities, push: { allowedEndpoints: ['push.example'] } }, 'c')).toThrow(/push\.allowedEndpoints\[0\].*must list URLs/);
+    expect(() => parseConfig({ identities, push: { subject: 'ops@example.com' } }, 'c')).toThrow(/push\.subject.*mailto: or https/);
   });
 
   it('[S4] compares every identity, so a token matches only its own identity and a prefix matches none', () => {

@@ -67,8 +67,38 @@ describe('visibility matrix', () => {
     expect(await code(c.guest.call('question.list', { sessionKey: foreignSession }))).toBe('SESSION_NOT_FOUND');
     expect(await code(c.agent2.call('question.list', { sessionKey: guestSession }))).toBe('SESSION_NOT_FOUND');
     expect(ids(await c.questions.call('question.list', { sessionKey: foreignSession }))).toEqual([q.foreign]);
-    for (const who of ['admin', 'questions', 'guest', 'agent'] as const)
+    for (const who of ['admin', 'guest', 'agent'] as const)
       expect(await code(c[who].call('question.list', { sessionKey: 's_no_such_session' })), who).toBe('SESSION_NOT_FOUND');
+  });
+
+  it('[A4] operator.questions, which reads no session, cannot tell an unknown session from one without questions', async () => {
+    const { c } = await world();
+    const empty = (await c.admin.call('sessions.create', { title: 'empty' })).session.key;
+    const unknown = await c.questions.request('question.list', { sessionKey: 's_no_such_session' });
+    const existing = await c.questions.request('question.list', { sessionKey: empty });
+    expect(unknown.error).toBeUndefined();
+    expect(unknown.payload).toEqual({ questions: [] });
+    expect(unknown.payload).toEqual(existing.payload);
+  });
+
+  it('[A3][A4] asking or resolving a question sends no session.updated to those who may not see it', async () => {
+    const { c, q, guestSession } = await world();
+    const updates = () => Object.fromEntries(ALL.map((who) => [who, c[who].eventsNamed('session.updated').filter((e) => e.session.key === guestSession).length]));
+    // The session's creation for its readers, then one per question each reader may see (two were asked in it).
+    // operator.questions alone reads no session, and the agent subscribed to none (C6): they get no session events.
+    await expect.poll(updates).toEqual({ admin: 3, questions: 0, guest: 2, guest2: 0, reader: 1, writer: 1, agent: 0, agent2: 0 });
+    await c.admin.call('question.resolve', { id: q.guestPrivileged, skip: true });
+    await c.guest.call('question.resolve', { id: q.guest, skip: true });
+    // A rename reaches every reader of the session: once it has arrived, so has everything before it.
+    await c.guest.call('sessions.update', { sessionKey: guestSession, title: 'renamed' });
+    for (const who of ['admin', 'guest', 'reader', 'writer'] as const) await c[who].waitEvent('session.updated', (e) => e.session.title === 'renamed');
+    await expect.poll(updates).toEqual({ admin: 6, questions: 0, guest: 4, guest2: 0, reader: 2, writer: 2, agent: 0, agent2: 0 });
+    // Subscribed, the asking agent hears of its questions like any reader that may see them.
+    await c.agent.call('agent.subscribe', { sessionKey: guestSession });
+    await c.agent.call('question.request', { sessionKey: guestSession, privileged: true, mode: 'async', questions: [item()] });
+    await c.guest.call('sessions.update', { sessionKey: guestSession, title: 'renamed again' });
+    for (const who of ['agent', 'guest', 'reader'] as const) await c[who].waitEvent('session.updated', (e) => e.session.title === 'renamed again');
+    await expect.poll(updates).toEqual({ admin: 8, questions: 0, guest: 5, guest2: 0, reader: 3, writer: 3, agent: 2, agent2: 0 });
   });
 
   it('[A4] question events reach exactly the connections that may see the question', async () => {

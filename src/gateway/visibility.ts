@@ -91,12 +91,15 @@ export type AccessLookup = (sessionKey: string) => SessionLike | undefined;
 /**
  * A4 for events (live and replayed): question events follow A3; session events (chat, runs, session.updated)
  * reach session readers, a guest in its own session, and an agent subscribed to a session bound to it (A6).
- * Sessionless session events (a run without a session) reach only readers of every session.
+ * Sessionless session events (a run without a session) reach only readers of every session. An event marked
+ * `questionViewersOnly` (a privileged reply, a question's count) also needs that question's A3.
  */
 export function canSeeEvent(viewer: Viewer, audience: EventAudience, accessOf: AccessLookup): boolean {
   const { identity } = viewer;
   if (audience.onlyIdentity !== undefined && audience.onlyIdentity !== identity.id) return false;
   const session = audience.sessionKey === null ? undefined : accessOf(audience.sessionKey);
+  const also = audience.questionViewersOnly;
+  if (also && !canSeeQuestion(identity, { sessionKey: audience.sessionKey, ...also }, session?.createdBy)) return false;
   if (audience.question) {
     const q = { sessionKey: audience.sessionKey, askedBy: audience.question.askedBy, privileged: audience.question.privileged };
     return canSeeQuestion(identity, q, session?.createdBy);

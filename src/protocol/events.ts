@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatMessage, ChatState, Session, StopReason } from './session.ts';
+import { AgentPresence, ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
 import { SecretOutcome, SecretRequestRecord } from './secret.ts';
 
@@ -9,6 +9,8 @@ export const events = {
   tick: z.object({ ts: z.number() }),
   chat: z.object({ sessionKey: z.string(), runId: z.string().optional(), message: ChatMessage, state: ChatState }),
   'session.updated': z.object({ session: Session }),
+  /** U18: a session's agent connected, left, or a run opened or ended in it; live only (no seq): the snapshot carries the current state. */
+  'session.presence': z.object({ sessionKey: z.string(), agentPresence: AgentPresence }),
   'run.started': z.object({ runId: z.string(), sessionKey: z.string().nullable(), recovery: z.boolean() }),
   'run.ended': z.object({ runId: z.string(), sessionKey: z.string().nullable(), stopReason: StopReason }),
   'question.requested': z.object({ question: QuestionRecord }),
@@ -28,6 +30,9 @@ export const events = {
 } as const;
 
 export type Events = typeof events;
+
+/** Events that carry no `seq`: never stored or replayed (R1 stores state changes; these say what is live now). */
+export const LIVE_EVENTS: ReadonlySet<string> = new Set(['connect.challenge', 'tick', 'session.presence']);
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.infer<Events[E]>;
 export const EVENT_NAMES = Object.keys(events) as EventName[];

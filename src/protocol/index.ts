@@ -6,6 +6,8 @@ export * from './scopes.ts';
 export * from './question.ts';
 export * from './session.ts';
 export * from './secret.ts';
+export * from './push.ts';
 export * from './frames.ts';
 export * from './methods.ts';
 export * from './events.ts';
+export * from './search.ts';

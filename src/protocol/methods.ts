@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
+import { AgentPresence, ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
 import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
+import { SearchParams, SearchResponse } from './search.ts';
+import { PushSubscriptionInput } from './push.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -37,7 +39,8 @@ export type ConnectParams = z.infer<typeof ConnectParams>;
 export const HelloOk = z.object({
   type: z.literal('hello-ok'),
   protocol: z.number().int(),
-  server: z.object({ version: z.string(), connId: z.string() }),
+  /** `publicUrl`: the address people reach the Control UI at, when the gateway was given one; links are made on it. */
+  server: z.object({ version: z.string(), connId: z.string(), publicUrl: z.string().optional() }),
   features: z.object({ methods: z.array(z.string()), events: z.array(z.string()) }),
   auth: z.object({ identity: z.string(), role: Role, scopes: z.array(Scope) }),
   policy: z.object({ maxPayload: z.number().int(), tickIntervalMs: z.number().int() }),
@@ -203,6 +206,12 @@ export const methods = {
     // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
   },
+  search: {
+    params: SearchParams,
+    result: SearchResponse,
+    // U19: every reader searches what it may read; the results are filtered by A3/A6 like every other read.
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
+  },
   'secret.request': {
     params: SecretRequestParams,
     result: z.object({ id: z.string(), expiresAtMs: z.number() }),
@@ -228,10 +237,43 @@ export const methods = {
     result: z.object({ value: z.string() }),
     scopes: ['agent.secrets'] as Scope[],
   },
+  /** U18 "Connect an agent": each agent identity with its token (null when the config keeps only its hash), admins only. */
+  'agents.connectInfo': {
+    params: Empty,
+    result: z.object({
+      agents: z.array(
+        z.object({
+          id: z.string(),
+          token: z.string().nullable(),
+          presence: AgentPresence,
+          /** The demo agent of `askdock start` is connected as this identity. */
+          demo: z.boolean(),
+        }),
+      ),
+    }),
+    scopes: ['operator.admin'] as Scope[],
+  },
   'secret.list': {
     params: z.object({ status: SecretStatus.optional() }).optional().transform((p) => p ?? {}),
     result: z.object({ requests: z.array(SecretRequestRecord) }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
+  },
+  // U17: Web Push for the identity's own browsers; those who may answer questions (A3) subscribe.
+  'push.config': {
+    params: Empty,
+    /** The VAPID application server key (base64url) a browser subscribes with. */
+    result: z.object({ publicKey: z.string() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'push.subscribe': {
+    params: z.object({ subscription: PushSubscriptionInput }),
+    result: z.object({ subscribed: z.boolean() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  'push.unsubscribe': {
+    params: z.object({ endpoint: z.string({ error: 'endpoint must be a string' }).min(1, { error: 'endpoint must not be empty' }).max(2048) }),
+    result: z.object({ unsubscribed: z.boolean() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
 } as const;
 

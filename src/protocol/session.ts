@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { Answers } from './question.ts';
 
+/**
+ * U18: whether a session's agent is here. `working`: a run is open in the session; `connected`: the agent has a
+ * connection to this gateway; `absent`: neither. `sinceMs`: since when (null: not seen since the gateway started).
+ */
+export const AgentPresenceState = z.enum(['connected', 'working', 'absent']);
+export type AgentPresenceState = z.infer<typeof AgentPresenceState>;
+export const AgentPresence = z.object({ state: AgentPresenceState, sinceMs: z.number().nullable() });
+export type AgentPresence = z.infer<typeof AgentPresence>;
+
+/** The client name the demo agent of `askdock start` connects with (U18: its gateway needs no "Connect an agent"). */
+export const DEMO_AGENT_CLIENT_NAME = 'askdock-demo-agent';
+
 export const Session = z.object({
   key: z.string(),
   title: z.string(),
@@ -10,6 +22,8 @@ export const Session = z.object({
   createdAtMs: z.number(),
   lastMessageAtMs: z.number().nullable(),
   pendingQuestions: z.number().int().nonnegative(),
+  /** U18: in sessions.list and the hello snapshot (then `session.presence` events); absent where the session has no agent. */
+  agentPresence: AgentPresence.optional(),
 });
 export type Session = z.infer<typeof Session>;
 

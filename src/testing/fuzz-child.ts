@@ -28,10 +28,4 @@ const gw = await startGateway({
   maxPendingQuestions: 1_000_000,
 });
 process.stdout.write(JSON.stringify({ url: gw.url, wsUrl: gw.wsUrl, dir, tokens: config.identities.map((i) => i.token) }) + '\n');
-// SIGUSR2: collect garbage, then print this process's memory as one JSON line (the fuzz run measures the heap at rest).
-process.on('SIGUSR2', () => {
-  (globalThis as { gc?: () => void }).gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  process.stdout.write(JSON.stringify({ rss, heapUsed }) + '\n');
-});
 process.on('SIGTERM', () => void gw.close().then(() => process.exit(0)));

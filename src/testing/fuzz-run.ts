@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { newId } from '../lib/ids.ts';
@@ -185,4 +188,69 @@ async function pollHealth(httpUrl: string, report: FuzzReport, running: () => bo
   const s = await stats;
   await worker.terminate();
   Object.assign(report, { healthChecks: s.checks, healthFailures: s.failures, slowHealth: s.slow, maxHealthMs: s.max });
+}
+
+const MB = 1024 * 1024;
+
+/** A gateway in a process of its own (fuzz-child.ts), so its RSS is its own and is read from outside. */
+export type FuzzChild = {
+  pid: number;
+  url: string;
+  wsUrl: string;
+  dir: string;
+  tokens: string[];
+  exited: () => boolean;
+  /** The child's resident set size as the operating system reports it, without asking it for anything (no forced GC). */
+  rss: () => Promise<number | null>;
+  stop: () => Promise<void>;
+};
+
+/** VmRSS of a process, from /proc (bytes); null once it is gone. */
+export async function rssOf(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+    return kb ? Number(kb[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts fuzz-child.ts (the gateway as `askdock gateway` runs it) and waits until it listens. */
+export async function startFuzzChild(cwd = process.cwd()): Promise<FuzzChild> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/testing/fuzz-child.ts'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  let exited = false;
+  const exit = new Promise<void>((done) => proc.on('exit', () => ((exited = true), done())));
+  const lines = createInterface({ input: proc.stdout! });
+  const line = await new Promise<string | null>((ok) => {
+    lines.once('line', ok);
+    void exit.then(() => ok(null));
+  });
+  if (line === null) throw new Error('the fuzz gateway exited before listening');
+  const info = JSON.parse(line) as Pick<FuzzChild, 'url' | 'wsUrl' | 'dir' | 'tokens'>;
+  return {
+    ...info,
+    pid: proc.pid!,
+    exited: () => exited,
+    rss: () => (exited ? Promise.resolve(null) : rssOf(proc.pid!)),
+    stop: async () => void (exited || proc.kill('SIGTERM'), await exit),
+  };
+}
+
+/** S5's memory bound: RSS within 20 % or 40 MB of where it started, whichever is more. */
+export const rssWithinBound = (before: number, after: number): boolean => after - before <= Math.max(40 * MB, before * 0.2);
+
+/**
+ * Everything S5 bounds that a run broke, each as a line: crashes, protocol problems, /healthz failing or slower than
+ * SLOW_HEALTH_MS, RSS grown past its bound. A run is sound only when this is empty.
+ */
+export function fuzzVerdict(report: FuzzReport, memory: { crashed: boolean; rssBefore: number | null; rssAfter: number | null }): string[] {
+  const out = [...new Set(report.problems)];
+  if (memory.crashed) out.push('the gateway crashed');
+  if (report.healthFailures > 0) out.push(`/healthz failed ${report.healthFailures} of ${report.healthChecks} times`);
+  if (report.slowHealth > 0) out.push(`/healthz took more than ${SLOW_HEALTH_MS} ms in ${report.slowHealth} of ${report.healthChecks} checks (slowest ${report.maxHealthMs} ms)`);
+  if (memory.rssBefore === null || memory.rssAfter === null) out.push('the gateway\'s RSS could not be read');
+  else if (!rssWithinBound(memory.rssBefore, memory.rssAfter))
+    out.push(`RSS grew by ${((memory.rssAfter - memory.rssBefore) / MB).toFixed(1)} MB, more than 20 % and 40 MB of ${(memory.rssBefore / MB).toFixed(1)} MB`);
+  return out;
 }

@@ -15,6 +15,7 @@ import {
   type MethodName,
   type ParamsInput,
   type Result,
+  LIVE_EVENTS as LIVE_ONLY,
 } from '../protocol/index.ts';
 
 export type ReceivedEvent = { event: string; payload: unknown; seq?: number };
@@ -84,7 +85,7 @@ export class TestClient {
       else {
         const ok = events[name].safeParse(frame.payload);
         if (!ok.success) this.problems.push(`event ${name} breaks its schema: ${ok.error.message}`);
-        if (name !== 'tick' && name !== 'connect.challenge' && typeof frame.seq !== 'number') this.problems.push(`event ${name} without seq`);
+        if (!LIVE_ONLY.has(name) && typeof frame.seq !== 'number') this.problems.push(`event ${name} without seq`);
       }
       this.events.push({ event: name, payload: frame.payload, ...(typeof frame.seq === 'number' ? { seq: frame.seq } : {}) });
     } else {

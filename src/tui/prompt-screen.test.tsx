@@ -59,6 +59,29 @@ describe('the question prompt on screen', () => {
     expect((await record(id)).answers).toEqual({ env: ['hello there'] });
   });
 
+  it('[V2] a burst that crosses to the next step and types into its Other appends there, in order', async () => {
+    h = await startTui();
+    const { id } = await h.ask();
+    await h.waitFor('Question 1 of 2');
+    // One chunk: pick Staging (on to Notify), down to Other…, open it, type, send.
+    await h.type(`1${KEY.down}${KEY.down}${KEY.down}\rops team\r`);
+    await h.waitFor('✓ Environment: Staging');
+    expect((await record(id)).answers).toEqual({ env: ['Staging (Recommended)'], notify: ['ops team'] });
+  });
+
+  it('[X2] a detail shows as indented lines under the question, cut with `… N more lines`, escape sequences made harmless', async () => {
+    h = await startTui();
+    const detail = ['$ rm -rf build', '\tkeep \u001b[2Jthis', ...Array.from({ length: 198 }, (_, i) => `+added ${i + 3}`)].join('\n');
+    await h.ask([{ ...ENV, header: 'Bash', question: 'Allow Bash rm -rf build?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail }]);
+    const screen = await h.waitFor('… 190 more lines');
+    expect(screen).toMatch(/^│\s+Allow Bash rm -rf build\?\s+│$/m);
+    expect(screen).toMatch(/^│ {3}\$ rm -rf build\s+│$/m);
+    expect(screen).toContain('      keep \uFFFD[2Jthis');
+    expect(screen).toContain('+added 10');
+    expect(screen).not.toContain('+added 11');
+    expect(screen).toContain('1. Allow');
+  });
+
   it('[V2] opens in place of the composer: header, Question 1 of 2, numbered options with descriptions, Other…, Skip', async () => {
     h = await startTui();
     await h.ask();
@@ -131,6 +154,18 @@ describe('the question prompt on screen', () => {
     await h.press(KEY.up, KEY.enter);
     await h.waitFor('Skipped');
     expect(await record(id)).toMatchObject({ status: 'skipped', resolvedBy: { surface: 'tui' } });
+    // What was asked stays beside the outcome, as in the Control UI's summary.
+    expect(h.screen()).toContain('Skipped  — Environment: Where should it deploy? · Notify: Who should I notify?');
+  });
+
+  it('[V5] an answered notice keeps its exact text, with the questions asked beside it', async () => {
+    h = await startTui();
+    await h.ask();
+    await h.waitFor('Question 1 of 2');
+    await h.press('2');
+    await h.waitFor('Question 2 of 2');
+    await h.press('1', KEY.enter);
+    await h.waitFor('✓ Environment: Production · Notify: Email  — Where should it deploy? · Who should I notify?');
   });
 
   it('[V3] shows the time remaining as m:ss left', async () => {

@@ -3,6 +3,7 @@ import type { GatewayClient } from '../client/client.ts';
 import { AskdockError } from '../protocol/index.ts';
 import { TuiApp } from './app.tsx';
 import { TuiActions } from './state/actions.ts';
+import { openOnConnect } from './state/open-on-connect.ts';
 import { bindClient } from './state/sync.ts';
 import { createTuiStore } from './state/tui-store.ts';
 
@@ -26,13 +27,16 @@ export async function runTui(opts: RunTuiOptions): Promise<Error | undefined> {
   let fatal: Error | undefined;
   let quit = () => undefined as void;
   const actions = new TuiActions(opts.client, store, () => quit());
-  let first = true;
-  const unbind = bindClient(opts.client, store, () => {
-    // A first open that failed (the connection dropped meanwhile) is tried again on the next connect.
-    const open = first || !store.getState().sessionKey ? actions.openInitial(opts.sessionKey) : actions.reload();
-    first = false;
-    void open.catch((err) => actions.flash(`Could not open a session: ${err instanceof Error ? err.message : String(err)}`, 'error'));
-  });
+  const onConnect = openOnConnect(
+    {
+      openInitial: (key) => actions.openInitial(key),
+      reload: () => actions.reload(),
+      hasSession: () => store.getState().sessionKey !== null,
+      failed: (err) => actions.flash(`Could not open a session: ${err instanceof Error ? err.message : String(err)}`, 'error'),
+    },
+    opts.sessionKey,
+  );
+  const unbind = bindClient(opts.client, store, onConnect);
   stdout.write(ENTER);
   const restore = () => stdout.write(LEAVE);
   process.once('exit', restore);

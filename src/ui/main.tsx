@@ -5,6 +5,7 @@ import { notifyManager } from '@tanstack/react-query';
 import { App } from './app/app.tsx';
 import { afterNextPaint } from './lib/after-paint.ts';
 import { applyStoredTheme } from './lib/theme.ts';
+import { registerServiceWorkerLater } from './lib/service-worker.ts';
 import './app/tokens.css';
 import './app/styles.css';
 
@@ -18,3 +19,5 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+// U17: the installable app's worker (built files only: the dev server has none).
+if (import.meta.env.PROD) registerServiceWorkerLater();

@@ -10,8 +10,9 @@ import { canAnswerQuestion } from '../visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelOutbox } from './outbox.ts';
-import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE } from './render.ts';
+import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE, withCodeBlock } from './render.ts';
 import { splitText } from './split-text.ts';
+import { cutDetail } from '../../answers/detail-lines.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Post, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
@@ -20,9 +21,22 @@ export type ChannelOptions = {
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Several gateways: false once this gateway may have lost the channel's lease; nothing is posted then (channels.ts). */
   mayPost?: () => boolean;
+  /** X2: the address of a question's own page (`/q/<id>`), posted under a detail cut to fit. */
+  pageUrl?: (questionId: string) => string;
+  /** The gateway's public address, for each question's `Open in askdock` link. */
+  publicUrl?: string;
 };
 
 const withoutNul = (text: string) => text.replaceAll('\0', '');
+
+/**
+ * Q5 for a press: the same person's press on the same message and choice gives the same id (a repeat answers as the
+ * first did), any other press another one. Hashed, not cut: ids cut to 128 characters from long identity ids collide.
+ */
+export function pressResolutionId(channel: string, identityId: string, ref: string, choice: string): string {
+  const digest = createHash('sha256').update(JSON.stringify([identityId, ref, choice])).digest('base64url');
+  return `${channel}-press-${digest}`;
+}
 
 /**
  * One configured platform inside the gateway (H1-H5): its conversations are sessions, its users' messages and
@@ -127,6 +141,8 @@ export class Channel implements ChannelSink {
       const held = this.held.get(heldKey);
       this.held.delete(heldKey);
       const confirmed = held && m.text.trim().toLowerCase() === 'send';
+      // W3: any other answer to the credential warning drops the held text, and is not sent itself either.
+      if (held && !confirmed) return this.say(m.conversation, 'Dropped: nothing was sent.');
       try {
         await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
       } catch (err) {
@@ -225,7 +241,7 @@ export class Channel implements ChannelSink {
 
   private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
     // A repeat of this person's own press answers as the first did (Q5); another person's press finds it resolved.
-    const resolution = { surface: this.surface, resolutionId: `${this.adapter.name}-${identityId}-${p.ref}-${choice}`.slice(0, 128) };
+    const resolution = { surface: this.surface, resolutionId: pressResolutionId(this.adapter.name, identityId, p.ref, choice) };
     if (choice === 'other') {
       // `Other…` answers nothing: it only asks for the reply, after the same A3 check an answer would get.
       const { question } = await this.caller.call(identityId, 'question.get', { id: q.id });
@@ -290,8 +306,8 @@ export class Channel implements ChannelSink {
     } else if (ev.event === 'chat') {
       const { message, state } = ev.payload as { message: ChatMessage; state: string };
       const conversation = await this.bindings.conversationOf(message.sessionKey);
-      // H2: the agent's final messages go back to the conversation.
-      if (conversation && message.role === 'assistant' && state === 'final') this.say(conversation, message.text);
+      // H2: the agent's final messages go back to the conversation; A3: never the reply to a privileged question.
+      if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.questionViewersOnly) this.say(conversation, message.text);
     }
   }
 
@@ -314,8 +330,29 @@ export class Channel implements ChannelSink {
    */
   private async postInParts(conversation: string, post: Post, sent: { parts: number }): Promise<string> {
     const parts = this.parts(post.text);
-    for (; sent.parts < parts.length - 1; sent.parts++) await this.adapter.post(conversation, { text: parts[sent.parts], buttons: [] });
-    return this.adapter.post(conversation, { ...post, text: parts[parts.length - 1] });
+    let last: Post = { ...post, text: parts[parts.length - 1] };
+    if (post.pre !== undefined) {
+      // X2: the detail goes under the last part, cut to what the message has room for; with little room, in a message of its own.
+      const { pre: _pre, ...rest } = post;
+      const fitted = this.fitPre(post.pre, last.text);
+      if (fitted !== null) last = { ...last, pre: fitted };
+      else {
+        parts.splice(parts.length - 1, 0, '');
+        last = { ...rest, text: parts[parts.length - 1] };
+      }
+    }
+    for (; sent.parts < parts.length - 1; sent.parts++) {
+      const part = parts[sent.parts];
+      await this.adapter.post(conversation, part === '' ? { text: '', buttons: [], pre: this.fitPre(post.pre!, '')! } : { text: part, buttons: [] });
+    }
+    return this.adapter.post(conversation, last);
+  }
+
+  /** A detail cut (whole lines, then `… N more lines`) to fit under `text` in one message; null when too little room is left. */
+  private fitPre(pre: string, text: string): string | null {
+    const fits = (cut: string) => this.measure(withCodeBlock(text, cut)) <= this.adapter.textLimit;
+    if (text !== '' && !fits(pre.slice(0, 400))) return null;
+    return cutDetail(pre, Infinity, fits);
   }
 
   /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
@@ -330,7 +367,7 @@ export class Channel implements ChannelSink {
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
-        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name), sent);
+        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id), this.opts.publicUrl), sent);
         await this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
         await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));

@@ -63,6 +63,24 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(edited.buttons).toEqual([]);
   });
 
+  it('[X2] an approval\'s detail goes under its prompt as a code block cut to fit the message, with the question page\'s address', async () => {
+    const key = await w.sessionFromFirstMessage('edit please');
+    const detail = Array.from({ length: 200 }, (_, i) => `+ line ${i + 1} <b>&amp;</b> \`\`\` ${'x'.repeat(40)}`).join('\n');
+    const id = await w.ask(key, [{ ...deploy, header: 'Edit', question: 'Allow Edit src/app.ts?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail }]);
+    const prompt = await posted('the approval', (m) => m.buttons.includes('Allow'));
+    expect(prompt.buttons).toEqual(BUTTONS[name].map((b) => (b === 'Staging' ? 'Allow' : b === 'Production' ? 'Deny' : b)));
+    expect(prompt.text).toContain('Allow Edit src/app.ts?');
+    expect(prompt.text).toContain(`${w.t.gw.url}/q/${id}`);
+    const code = prompt.code ?? '';
+    expect(code.split('\n')[0].replaceAll('\u200b', '')).toBe(detail.split('\n')[0]);
+    expect(code).toMatch(/\n… \d+ more lines$/);
+    // Slack's code block is a section of its own (counted escaped); elsewhere text and block share one message.
+    const measured = name === 'slack' ? code.replace(/[&<>]/g, '&amp;').length : prompt.text.length;
+    expect(measured).toBeLessThanOrEqual(LIMIT[name]);
+    // Markup in a detail stays text; only a ``` that would end the block early is broken.
+    expect(code.replaceAll('\u200b', '')).toContain('<b>&amp;</b> ```');
+  });
+
   it('[H5] Skip declines the prompt and the message says Skipped', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);
@@ -181,6 +199,18 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('the reply', (m) => m.text === 'Hello, Alice');
     expect(driver.messages().some((m) => m.text === 'typing…')).toBe(false);
   });
+  it('[A3][H2] a privileged question and its reply are never posted to the conversation, whose identity may not see them', async () => {
+    const key = await w.sessionFromFirstMessage('hello');
+    const { id } = await w.agent.call('question.request', { sessionKey: key, privileged: true, mode: 'async', questions: [deploy] });
+    await w.admin.call('chat.send', { sessionKey: key, message: 'secret-alpha', idempotencyKey: 'channel-privileged-reply', replyTo: { questionId: id } });
+    expect((await w.question(id)).status).toBe('answered');
+    const { runId } = await w.agent.call('run.start', { sessionKey: key });
+    await w.agent.call('chat.inject', { runId, text: 'Noted', state: 'final' });
+    // Posts go out in order: once the agent's later message is there, anything before it would be too.
+    await posted('the later reply', (m) => m.text === 'Noted');
+    expect(driver.messages().filter((m) => m.text.includes('secret-alpha') || m.text.includes(deploy.question))).toEqual([]);
+  });
+
   it('[H4][PT1] Other by reply: your own words answer the single-select question, and the message shows them', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);
@@ -261,6 +291,48 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(q).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'] }, resolvedBy: { identity: 'guest', surface: `channel:${name}` } });
     const reply = (await w.t.gw.store.history(key, 20)).messages.find((m) => m.id === q.replyMessageId);
     expect(reply).toMatchObject({ authorId: 'guest', replyTo: { questionId: id } });
+  });
+
+  it('[H4] a press answers the question its token names: of a blocking and an async prompt in one conversation, only the pressed one', async () => {
+    const key = await w.sessionFromFirstMessage('deploy, and lunch?');
+    const blocking = await w.ask(key, [deploy]);
+    const later = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the blocking question', (m) => m.buttons.includes('Staging'));
+    const prompt = await posted('the async question', (m) => m.buttons.includes('Sushi'));
+    await driver.press(driver.ids.alice, prompt, 'Sushi');
+    await until(async () => (await w.question(later)).status === 'answered', 'the async answer');
+    expect((await w.question(later)).answers).toEqual({ lunch: ['Sushi'] });
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Sushi'));
+    expect((await w.question(blocking)).status).toBe('pending');
+  });
+
+  it('[H4] a press that arrives from another conversation is refused and the question stays pending', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
+    await driver.press(driver.ids.alice, prompt, 'Staging', driver.otherConversation);
+    await until(() => driver.notices().includes('This question is not here any more.'), 'the refusal');
+    expect((await w.question(id)).status).toBe('pending');
+    // The same press in the prompt's own conversation answers it.
+    await driver.press(driver.ids.alice, prompt, 'Staging');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+  });
+
+  it('[W3] after the credential warning any reply but send drops the held text and sends nothing', async () => {
+    const key = await w.sessionFromFirstMessage('lunch?');
+    const id = await w.ask(key, [lunch], { mode: 'async' });
+    await posted('the question', (m) => m.buttons.includes('Sushi'));
+    await driver.userSays(driver.ids.alice, 'sk-abcdefghijklmnopqrstuvwxyz123456');
+    await posted('the warning', (m) => m.text.startsWith('This looks like'));
+    await driver.userSays(driver.ids.alice, 'no');
+    await posted('what became of it', (m) => m.text === 'Dropped: nothing was sent.');
+    // `send` now holds nothing to release: it is an ordinary reply, not the credential.
+    await driver.userSays(driver.ids.alice, 'send');
+    await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text.includes('send')), 'the later reply');
+    const texts = (await w.t.gw.store.history(key, 20)).messages.map((m) => m.text);
+    expect(texts.some((t) => t.includes('sk-abc'))).toBe(false);
+    expect(texts.some((t) => t === 'no' || t.endsWith(': no'))).toBe(false);
+    expect((await w.question(id)).answers ?? {}).not.toEqual({ lunch: ['sk-abcdefghijklmnopqrstuvwxyz123456'] });
   });
 
   it('[H6] a 429 retry_after and an outage delay the post but lose nothing; the question stays answerable meanwhile', async () => {

@@ -16,6 +16,10 @@ export type ChannelsOptions = {
   checkFrames: boolean;
   /** Retry pacing for posts and reconnects (tests make it quick). */
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** X2: the address of a question's own page (`/q/<id>`), posted under a detail. */
+  pageUrl?: (questionId: string) => string;
+  /** The gateway's public address: each posted question links to its own page there (`Open in askdock`). */
+  publicUrl?: string;
 };
 
 /** Webhook bodies are small JSON or form posts; anything bigger is refused before it is buffered whole. */
@@ -55,7 +59,7 @@ export class Channels {
       if (!adapter || !users) continue;
       const caller = new ChannelCaller(core, config, `channel:${name}`, opts.checkFrames);
       const mayPost = out.shared ? () => out.mayPost(channel) : undefined;
-      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}) });
+      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}), ...(opts.pageUrl ? { pageUrl: opts.pageUrl } : {}), ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) });
       out.list.push(channel);
       for (const route of adapter.routes) out.routes.set(route.path, route);
     }
@@ -136,7 +140,7 @@ export class Channels {
     } catch (err) {
       if (!this.runs(channel)) return;
       const delay = backoffDelay(failures + 1, { initialMs: this.opts.retry?.baseDelayMs, maxMs: this.opts.retry?.maxDelayMs });
-      this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (${(err as Error).message}); retrying in ${delay} ms`);
+      this.opts.log(`askdock channel ${channel.adapter.name}: connecting failed (attempt ${failures + 1}: ${(err as Error).message}); retrying in ${delay} ms`);
       await channel.adapter.stop().catch(() => undefined);
       const timer = setTimeout(() => {
         this.timers.delete(timer);

@@ -32,4 +32,10 @@ describe('channels config', () => {
       /channels\.telegram\.apiRoot/,
     );
   });
+
+  it('[X2] publicUrl, the address posted question pages live under, is an http(s) URL', () => {
+    const config = parseConfig({ identities, channels: { publicUrl: 'https://askdock.example.com', telegram: { botToken: 'x', users: { '1': 'alice' } } } }, 'config');
+    expect(config.channels).toMatchObject({ publicUrl: 'https://askdock.example.com' });
+    expect(() => parseConfig({ identities, channels: { publicUrl: 'javascript:alert(1)' } }, 'config')).toThrow(/channels\.publicUrl: publicUrl must be an http\(s\) URL/);
+  });
 });

@@ -29,6 +29,14 @@ export const DiscordConfig = z.strictObject({
 
 /** The `channels` section of the gateway config (PRODUCT H1-H7). */
 export const ChannelsConfig = z.strictObject({
+  /**
+   * X2: the Control UI's address as the people in the channels reach it (e.g. `https://askdock.example.com`), for the
+   * question page links posted under a detail; the gateway's own address when left out.
+   */
+  publicUrl: z
+    .string({ error: 'publicUrl must be a URL' })
+    .regex(/^https?:\/\/[^\s]+$/, { error: 'publicUrl must be an http(s) URL' })
+    .optional(),
   telegram: TelegramConfig.optional(),
   slack: SlackConfig.optional(),
   discord: DiscordConfig.optional(),
@@ -44,8 +52,8 @@ export function parseChannels(raw: unknown, identityIds: ReadonlySet<string>): {
   const parsed = ChannelsConfig.safeParse(raw);
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${formatPath(['channels', ...i.path])}: ${i.message}`) };
   const problems: string[] = [];
-  for (const [name, channel] of Object.entries(parsed.data)) {
-    for (const [user, identity] of Object.entries(channel?.users ?? {}))
+  for (const name of ['telegram', 'slack', 'discord'] as const) {
+    for (const [user, identity] of Object.entries(parsed.data[name]?.users ?? {}))
       if (!identityIds.has(identity)) problems.push(`channels.${name}.users.${user}: "${identity}" is not an identity of this config`);
   }
   return problems.length ? { ok: false, problems } : { ok: true, channels: parsed.data };

@@ -10,6 +10,7 @@ import {
 } from 'discord-api-types/v10';
 import type { DiscordConfig } from './config.ts';
 import { discordPublicKey, discordRoutes } from './discord-webhooks.ts';
+import { withCodeBlock } from './render.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelRoute, type ChannelSink, type Post } from './types.ts';
 
 export const DISCORD_API_ROOT = 'https://discord.com/api/v10';
@@ -125,7 +126,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const body = { content: post.text, components: discordComponents(post), allowed_mentions: { parse: [] } };
+      const body = { content: withCodeBlock(post.text, post.pre), components: discordComponents(post), allowed_mentions: { parse: [] } };
       const sent = (await this.rest.post(Routes.channelMessages(conversation), { body })) as { id: string };
       return sent.id;
     } catch (err) {

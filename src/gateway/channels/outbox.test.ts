@@ -28,8 +28,8 @@ describe('ChannelOutbox', () => {
     expect(done).toEqual(['post', 'edit', 'after']);
     expect(started[1] - started[0]).toBeGreaterThanOrEqual(115);
     expect(logs).toEqual([
-      'post failed (rate limited); retrying in 120 ms',
-      'post failed (network down); retrying in 10 ms',
+      'post failed (attempt 1: rate limited); retrying in 120 ms',
+      'post failed (attempt 2: network down); retrying in 10 ms',
       'refused refused by the platform, not retried: channel_not_found',
     ]);
   });

@@ -79,7 +79,7 @@ export class ChannelOutbox {
         if (!apiErr?.permanent) {
           failures++;
           const delay = apiErr?.retryAfterMs ?? backoffDelay(failures, { initialMs: base, maxMs: max });
-          this.opts.log(`${job.key} failed (${(err as Error).message}); retrying in ${delay} ms`);
+          this.opts.log(`${job.key} failed (attempt ${failures}: ${(err as Error).message}); retrying in ${delay} ms`);
           await this.sleep(delay);
           continue;
         }

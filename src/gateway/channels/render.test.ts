@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { discordComponents } from './discord.ts';
-import { action, outcomePost, parseAction, questionPost } from './render.ts';
+import { action, outcomePost, parseAction, questionPageAddress, questionPost, withCodeBlock } from './render.ts';
 import { slackBlocks } from './slack.ts';
 
 const record = (over: Partial<QuestionRecord> = {}): QuestionRecord => ({
@@ -27,6 +27,19 @@ describe('channel posts', () => {
       ['other', 'Other…'],
       ['skip', 'Skip'],
     ]);
+  });
+
+  it('[H7][U11] with the gateway\'s publicUrl every posted question links to its own page there; without one, none', () => {
+    const url = 'https://askdock.team.example/q/q_1';
+    for (const channel of ['telegram', 'slack', 'discord'] as const) {
+      for (const q of [record(), record({ questions: [{ ...record().questions[0], multiSelect: true }] })]) {
+        const links = questionPost(q, channel, undefined, 'https://askdock.team.example').buttons.filter((b) => b.kind === 'link');
+        expect(links).toEqual([{ kind: 'link', label: 'Open in askdock', url }]);
+        expect(questionPost(q, channel).buttons.filter((b) => b.kind === 'link')).toEqual([]);
+      }
+    }
+    const rows = discordComponents(questionPost(record(), 'discord', undefined, 'https://askdock.team.example'));
+    expect(rows.flatMap((r) => r.components).some((c) => 'url' in c && c.url === url)).toBe(true);
   });
 
   it('[H3] Slack: one actions block with the options then Skip; Discord: one action row', () => {
@@ -61,5 +74,16 @@ describe('channel posts', () => {
     expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
     expect(parseAction(data)).toEqual({ token: data.split(':')[0], choice: 'other' });
     expect(parseAction('junk:1')).toBeNull();
+  });
+
+  it('[X2] a detail rides along as `pre` with the question page\'s address; several are named by their headers', () => {
+    const base = { id: 'q1', askedBy: 'agent', mode: 'blocking', createdAtMs: 1, expiresAtMs: null, status: 'pending', runId: 'r1' } as const;
+    const one = { ...base, questions: [{ id: 'a', header: 'Bash', question: 'Allow Bash ls?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail: '$ ls -la' }] };
+    const post = questionPost(one as QuestionRecord, 'discord', questionPageAddress('https://askdock.example.com/', 'q 1'));
+    expect(post.pre).toBe('$ ls -la');
+    expect(post.text).toContain('Whole detail: https://askdock.example.com/q/q%201');
+    const two = { ...one, questions: [one.questions[0], { ...one.questions[0], id: 'b', header: 'Edit', detail: '+x' }] };
+    expect(questionPost(two as QuestionRecord, 'slack').pre).toBe('# Bash\n$ ls -la\n\n# Edit\n+x');
+    expect(withCodeBlock('Allow?', 'a ``` b')).toBe('Allow?\n\n```\na ``\u200b` b\n```');
   });
 });

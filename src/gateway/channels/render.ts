@@ -35,13 +35,49 @@ function title(item: Item): string {
 const linkButtons = (q: QuestionRecord): PostButton[] =>
   itemsOf(q).flatMap((item) => (item.url ? [{ kind: 'link' as const, label: 'Open link', url: item.url }] : []));
 
-/** The prompt as first posted: buttons for one single-select question (H3), readable text otherwise. */
-export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
+/** With a public address: the question's own page (U11), where every kind of question can be answered. */
+const pageButton = (q: QuestionRecord, publicUrl: string | undefined): PostButton[] =>
+  publicUrl ? [{ kind: 'link', label: 'Open in askdock', url: `${publicUrl}/q/${encodeURIComponent(q.id)}` }] : [];
+
+/** X2: the question's own page (`/q/<id>`, PRODUCT U11) under `base`, the Control UI's address. */
+export function questionPageAddress(base: string, id: string): string {
+  return new URL(`/q/${encodeURIComponent(id)}`, base).toString();
+}
+
+/**
+ * X2: a post's text with its `pre` as a Markdown code block (Slack's mrkdwn and Discord read it so); a ``` inside the
+ * detail is broken with a zero-width space, so the detail can never end the block early.
+ */
+export function withCodeBlock(text: string, pre: string | undefined): string {
+  if (pre === undefined) return text;
+  const block = `\`\`\`\n${pre.replaceAll('```', '``\u200b`')}\n\`\`\``;
+  return text ? `${text}\n\n${block}` : block;
+}
+
+/** X2: the details of a prompt's questions as one block (each named by its header when there are several). */
+export function detailOf(q: QuestionRecord): string | undefined {
+  const items = itemsOf(q).filter((item) => item.detail);
+  if (items.length === 0) return undefined;
+  return items.length === 1 ? items[0].detail : items.map((item) => `# ${item.header}\n${item.detail}`).join('\n\n');
+}
+
+/**
+ * The prompt as first posted: buttons for one single-select question (H3), readable text otherwise; a detail (X2)
+ * goes under it as a code block (the channel cuts it to fit) with the address of the question's page, which shows it whole.
+ */
+export function questionPost(q: QuestionRecord, channel: ChannelName, pageUrl?: string, publicUrl?: string): Post {
+  const post = promptPost(q, channel, publicUrl);
+  const pre = detailOf(q);
+  if (!pre) return post;
+  return { ...post, text: pageUrl ? `${post.text}\n\nWhole detail: ${pageUrl}` : post.text, pre };
+}
+
+function promptPost(q: QuestionRecord, channel: ChannelName, publicUrl?: string): Post {
   // H4: a question without a run is posted like any other (H3), but a channel message or press never answers it:
   // its notice stands where the reply hint would.
   const runless = q.runId === undefined;
   const items = itemsOf(q);
-  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: linkButtons(q) };
+  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: [...linkButtons(q), ...pageButton(q, publicUrl)] };
   const item = items[0];
   const described = item.options.filter((o) => o.description);
   const notes = described.map((o) => `• ${o.label}: ${o.description}`);
@@ -49,7 +85,7 @@ export function questionPost(q: QuestionRecord, channel: ChannelName): Post {
   const buttons: PostButton[] = item.options.map((o, i) => ({ kind: 'option', label: o.label, action: action(q.id, String(i)) }));
   // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
   if (channel === 'telegram') buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
-  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q));
+  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q), ...pageButton(q, publicUrl));
   const hint = runless ? `\n\n${RUNLESS_NOTICE}` : channel === 'telegram' ? '' : '\nOr reply with your own words.';
   return { text: text + hint, buttons };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, LogLevel, WebClient, type Block, type KnownBlock } from '@slack/web-api';
 import type { SlackConfig } from './config.ts';
+import { withCodeBlock } from './render.ts';
 import { slackRoutes } from './slack-webhooks.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelRoute, type ChannelSink, type Post } from './types.ts';
 
@@ -10,7 +11,10 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 
 /** H3: the text as a section, and the buttons (the options, then Skip, then any link) as one `actions` block. */
 export function slackBlocks(post: Post): (Block | KnownBlock)[] {
-  const blocks: (Block | KnownBlock)[] = [{ type: 'section', text: { type: 'mrkdwn', text: escape(post.text) } }];
+  const blocks: (Block | KnownBlock)[] = [];
+  if (post.text) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escape(post.text) } });
+  // X2: the detail as a code block of its own section.
+  if (post.pre !== undefined) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escape(withCodeBlock('', post.pre)) } });
   if (post.buttons.length === 0) return blocks;
   const elements = post.buttons.map((b, i) =>
     b.kind === 'link'
@@ -82,7 +86,7 @@ export class SlackAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const sent = await this.client.chat.postMessage({ channel: conversation, text: escape(post.text), blocks: slackBlocks(post) });
+      const sent = await this.client.chat.postMessage({ channel: conversation, text: escape(withCodeBlock(post.text, post.pre)), blocks: slackBlocks(post) });
       if (!sent.ts) throw new ChannelApiError('chat.postMessage answered no ts');
       return sent.ts;
     } catch (err) {

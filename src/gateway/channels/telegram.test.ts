@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { startTestGateway, testConfig } from '../../testing/gateway-harness.ts';
 import { until } from './testing/fake-http.ts';
 import { startChannelWorld } from './testing/channel-harness.ts';
 import { deploy, lunch } from './testing/scenario-items.ts';
@@ -104,6 +106,47 @@ describe('telegram specifics', () => {
       expect(shown.buttons).toEqual([]);
     } finally {
       await w.close();
+    }
+  });
+});
+
+describe('telegram start and stop', () => {
+  it('[H1] says ready only once a getUpdates has been answered, not before', async () => {
+    const fake = await FakeTelegram.start();
+    const pollsAtReady: number[] = [];
+    const t = await startTestGateway({
+      config: { ...testConfig, channels: { telegram: { botToken: fake.token, users: { '5551234': 'guest' }, apiRoot: fake.apiRoot } } },
+      announce: (line) => {
+        if (line === 'askdock channel telegram ready') pollsAtReady.push(fake.http.callsOf('getUpdates').length);
+      },
+    });
+    try {
+      await until(() => pollsAtReady.length > 0, 'the ready line');
+      expect(pollsAtReady).toHaveLength(1);
+      expect(pollsAtReady[0]).toBeGreaterThanOrEqual(1);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+
+  it('[H1] an apiRoot that refuses connections: each retry is logged with its attempt and its wait', async () => {
+    const closed = createServer();
+    await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
+    const apiRoot = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
+    await new Promise((ok) => closed.close(ok));
+    const t = await startTestGateway({
+      config: { ...testConfig, channels: { telegram: { botToken: '1:gone', users: { '5551234': 'guest' }, apiRoot } } },
+      channelRetry: { baseDelayMs: 20, maxDelayMs: 80 },
+    });
+    try {
+      const retries = () => t.logs.filter((l) => /askdock channel telegram: connecting failed \(attempt \d+: getMe: .*\); retrying in \d+ ms/.test(l));
+      await until(() => retries().length >= 3, 'three logged retries');
+      expect(retries()[0]).toContain('attempt 1:');
+      expect(retries()[1]).toContain('attempt 2:');
+    } finally {
+      t.logs.length = 0;
+      await t.close();
     }
   });
 });

@@ -11,7 +11,14 @@ export type PostButton =
   | { kind: 'link'; label: string; url: string };
 
 /** What a channel posts or edits: text, and the buttons beneath it (none once resolved). */
-export type Post = { text: string; buttons: PostButton[]; /** Telegram: ask for a reply to this message (after `Other…`). */ forceReply?: boolean };
+export type Post = {
+  text: string;
+  buttons: PostButton[];
+  /** Telegram: ask for a reply to this message (after `Other…`). */
+  forceReply?: boolean;
+  /** X2: preformatted text shown as a code block under `text` (a question's detail, already cut to fit). */
+  pre?: string;
+};
 
 /** A message from a platform user, as the adapter read it. */
 export type Inbound = {

@@ -22,9 +22,12 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       const again = await core.store.getIdempotent(identity.id, p.idempotencyKey);
       if (again) return { ...again, deduped: true };
       const reply = p.replyTo ? await core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
+      // A3: the reply to a privileged question is privileged too: it neither titles the session nor moves its lastMessageAtMs.
+      const privileged = reply?.q.privileged === true;
       // U15: an untitled session takes its title from its first message.
       const before = await core.store.getSession(session.key);
-      if (before && before.lastMessageAtMs === null && before.title === UNTITLED) (await core.store.renameSession(session.key, titleFromMessage(p.message)));
+      if (!privileged && before && before.lastMessageAtMs === null && before.title === UNTITLED)
+        await core.store.renameSession(session.key, titleFromMessage(p.message));
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
       const message = await core.appendMessage(tx, {
         sessionKey: session.key,
@@ -32,6 +35,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         text: p.message,
         authorId: identity.id,
         ...(p.replyTo ? { replyTo: { questionId: p.replyTo.questionId, ...(answers ? { answers } : {}) } } : {}),
+        ...(privileged ? { privilegedReplyOf: reply.q.askedBy } : {}),
         state: 'final',
       });
       await core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
@@ -45,7 +49,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
 
   'chat.history': async (p, { core, conn }) => {
     await core.readableSession(conn.identity, p.sessionKey);
-    return await core.store.history(p.sessionKey, p.limit ?? 100, p.before);
+    return await core.historyFor(conn.identity, p.sessionKey, p.limit ?? 100, p.before);
   },
 
   'chat.abort': async (p, { core, conn }) => await core.runs.abort(conn.identity, p),

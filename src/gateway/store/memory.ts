@@ -2,7 +2,8 @@ import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
 import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
 import { asyncStore } from './async-store.ts';
-import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
+import { searchEntries } from './search.ts';
+import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -18,6 +19,8 @@ export function createMemoryStore(): Store {
   const meta = new Map<string, string>();
   const secretRequests = new Map<string, Entry<StoredSecretRequest>>();
   const secrets = new Map<string, StoredSecret>();
+  const pushSubscriptions = new Map<string, PushSubscriptionRow>();
+  const pushKeyPair = new Map<'keys', PushKeys>();
   let events: StoredEvent[] = [];
   let latestSeq = 0;
   let nextN = 1;
@@ -269,6 +272,38 @@ export function createMemoryStore(): Store {
       open();
       const found = secrets.get(name);
       return found ? copyJson(found) : undefined;
+    },
+
+    search(scope) {
+      open();
+      return searchEntries(scope, { sessions: sessions.values(), messages: messages.values(), questions: questions.values() });
+    },
+    pushKeys(fresh) {
+      open();
+      if (!pushKeyPair.has('keys')) put(pushKeyPair, 'keys', copyJson(fresh));
+      return copyJson(pushKeyPair.get('keys')!);
+    },
+    putPushSubscription(sub) {
+      open();
+      const before = pushSubscriptions.get(sub.endpoint);
+      // Replaced, not updated in place: a re-subscription moves to the end (oldest first).
+      if (before) {
+        pushSubscriptions.delete(sub.endpoint);
+        undoable(() => pushSubscriptions.set(sub.endpoint, before));
+      }
+      put(pushSubscriptions, sub.endpoint, copyJson(sub));
+    },
+    deletePushSubscription(endpoint, identity) {
+      open();
+      const found = pushSubscriptions.get(endpoint);
+      if (!found || (identity !== undefined && found.identity !== identity)) return false;
+      pushSubscriptions.delete(endpoint);
+      undoable(() => pushSubscriptions.set(endpoint, found));
+      return true;
+    },
+    listPushSubscriptions(identity) {
+      open();
+      return [...pushSubscriptions.values()].filter((s) => identity === undefined || s.identity === identity).map(copyJson);
     },
 
     getMeta(key) {

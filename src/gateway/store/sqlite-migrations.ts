@@ -2,6 +2,46 @@ import type Database from 'better-sqlite3';
 
 type Db = Database.Database;
 
+/** FTS5 word rules for every index: Unicode words, accents folded, so "cafe" finds "café". */
+const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
+/** A question record's searchable text: each header and question, then the answers (store/search.ts says the same in JS). */
+const questionText = (record: string) => `
+  (SELECT group_concat(json_extract(value, '$.header') || ' ' || json_extract(value, '$.question'), ' ') FROM json_each(${record}, '$.questions'))
+  || COALESCE(' ' || (SELECT group_concat(value, ' ') FROM json_tree(${record}, '$.answers') WHERE type = 'text'), '')`;
+
+/** An FTS5 index over one column of a table, kept by triggers (external content: the text is not stored twice). */
+const contentIndex = (table: string, column: string) => `
+  CREATE VIRTUAL TABLE ${table}_fts USING fts5(${column}, content = '${table}', content_rowid = 'n', ${TOKENIZE});
+  CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
+    INSERT INTO ${table}_fts (rowid, ${column}) VALUES (new.n, new.${column});
+  END;
+  CREATE TRIGGER ${table}_fts_update AFTER UPDATE OF ${column} ON ${table} BEGIN
+    INSERT INTO ${table}_fts (${table}_fts, rowid, ${column}) VALUES ('delete', old.n, old.${column});
+    INSERT INTO ${table}_fts (rowid, ${column}) VALUES (new.n, new.${column});
+  END;
+  CREATE TRIGGER ${table}_fts_delete AFTER DELETE ON ${table} BEGIN
+    INSERT INTO ${table}_fts (${table}_fts, rowid, ${column}) VALUES ('delete', old.n, old.${column});
+  END;
+  INSERT INTO ${table}_fts (${table}_fts) VALUES ('rebuild');
+`;
+
+const SEARCH_INDEXES = `
+  ${contentIndex('messages', 'text')}
+  ${contentIndex('sessions', 'title')}
+  CREATE VIRTUAL TABLE questions_fts USING fts5(body, ${TOKENIZE});
+  CREATE TRIGGER questions_fts_insert AFTER INSERT ON questions BEGIN
+    INSERT INTO questions_fts (rowid, body) VALUES (new.n, ${questionText('new.record')});
+  END;
+  CREATE TRIGGER questions_fts_update AFTER UPDATE OF record ON questions BEGIN
+    DELETE FROM questions_fts WHERE rowid = old.n;
+    INSERT INTO questions_fts (rowid, body) VALUES (new.n, ${questionText('new.record')});
+  END;
+  CREATE TRIGGER questions_fts_delete AFTER DELETE ON questions BEGIN
+    DELETE FROM questions_fts WHERE rowid = old.n;
+  END;
+  INSERT INTO questions_fts (rowid, body) SELECT n, ${questionText('record')} FROM questions;
+`;
+
 /**
  * Schema steps, applied in order; `PRAGMA user_version` holds how many ran. Append new steps, never edit old ones.
  * Tables with an `n INTEGER PRIMARY KEY` use it as a stable insertion order (a plain rowid may change on VACUUM).
@@ -119,6 +159,27 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // C4: the message a run streams into, so a stream goes on after a restart.
   (db) => db.exec(`ALTER TABLE runs ADD COLUMN streaming_message_id TEXT;`),
+  // U19: full-text indexes (FTS5) of session titles, messages and question records, kept by triggers in the same transaction.
+  (db) => db.exec(SEARCH_INDEXES),
+  // U17: the gateway's VAPID key pair and each browser's push subscription.
+  (db) =>
+    db.exec(`
+      CREATE TABLE push_keys (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        public_key TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE push_subscriptions (
+        n INTEGER PRIMARY KEY AUTOINCREMENT,
+        endpoint TEXT NOT NULL UNIQUE,
+        identity TEXT NOT NULL,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

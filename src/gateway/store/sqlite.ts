@@ -4,7 +4,9 @@ import { questionColumns, runColumns, sessionRowOf, toEvent, toMessage, toQuesti
 import { keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { KnownRecords } from './known-records.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
+import { prepareSearch } from './sqlite-search.ts';
 import { prepareStatements } from './sqlite-statements.ts';
+import { sqlitePushMethods } from './sqlite-push.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
 import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
@@ -37,6 +39,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const lock = opts.exclusive && onDisk ? lockDatabase(file) : undefined;
   const db = openCheckedDatabase(file, opts.syncFull === true, lock);
   const q = prepareStatements(db);
+  const search = prepareSearch(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
@@ -285,6 +288,11 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       if (!r) return undefined;
       return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },
+
+    search(scope) {
+      return search(scope);
+    },
+    ...sqlitePushMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

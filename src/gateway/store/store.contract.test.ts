@@ -678,6 +678,109 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
       });
     });
 
+    describe('search', async () => {
+      type Scope = Parameters<Store['search']>[0];
+      const everyQuestion = { sessionKeys: null, sessionless: true };
+      const scope = (terms: string[], over: Partial<Scope> = {}): Scope => ({ terms, sessionKeys: null, questions: everyQuestion, limit: 10, ...over });
+      const found = (hits: Awaited<ReturnType<Store['search']>>) => hits.map((h) => `${h.kind}:${h.id}`);
+
+      async function world() {
+        await store.createSession(sessionRow('s1', 1_000, { title: 'Deploy pipeline' }));
+        await store.createSession(sessionRow('s2', 2_000, { title: 'Lunch plans' }));
+        await store.insertMessage(message('m1', 's1', 1, { text: 'Please deploy the café build to staging' }));
+        await store.insertMessage(message('m2', 's2', 2, { text: 'Pizza or sushi?' }));
+        await store.insertMessage(message('m3', 's1', 3, { text: 'redeploy later', replyTo: { questionId: 'q1' } }));
+        await store.insertQuestion(question('q1', { questions: [{ id: 'env', header: 'Environment', question: 'Where to deploy?', options: [{ label: 'Staging' }, { label: 'Production' }] }] }));
+        await store.insertQuestion(question('q2', { sessionKey: undefined, questions: [{ id: 'food', header: 'Lunch', question: 'What to eat?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] }] }));
+      }
+
+      it('[U19] finds titles, messages and question records by word prefixes, every term required, newest first', async () => {
+        await world();
+        expect(found(await store.search(scope(['deploy'])))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        expect(found(await store.search(scope(['dep', 'stag'])))).toEqual(['message:m1']);
+        expect(found(await store.search(scope(['pizza'])))).toEqual(['message:m2']);
+        expect(found(await store.search(scope(['eat'])))).toEqual(['question:q2']);
+        expect(found(await store.search(scope(['nothing'])))).toEqual([]);
+        // A word inside another word is not a prefix match.
+        expect(found(await store.search(scope(['ploy'])))).toEqual([]);
+        const hit = (await store.search(scope(['staging'])))[0];
+        expect(hit).toMatchObject({ kind: 'message', id: 'm1', sessionKey: 's1', text: 'Please deploy the café build to staging', atMs: 1_001 });
+        expect((await store.search(scope(['later'])))[0]).toMatchObject({ id: 'm3', replyToQuestionId: 'q1' });
+      });
+
+      it('[U19] keeps the index in step with renames, edited messages and answers', async () => {
+        await world();
+        await store.renameSession('s2', 'Team dinner');
+        expect(found(await store.search(scope(['lunch'], { questions: null })))).toEqual([]);
+        expect(found(await store.search(scope(['dinner'])))).toEqual(['session:s2']);
+        await store.updateMessageText('m2', 'Tacos tonight');
+        expect(found(await store.search(scope(['pizza'])))).toEqual([]);
+        expect(found(await store.search(scope(['tacos'])))).toEqual(['message:m2']);
+        await store.updateQuestion({ ...(await store.getQuestion('q2'))!, status: 'answered', answers: { food: ['Ramen noodles'] } });
+        expect(found(await store.search(scope(['ramen'])))).toEqual(['question:q2']);
+      });
+
+      it('[U19][A3] looks only where the scope says: chosen sessions, sessionless questions, questions at all, a limit', async () => {
+        await world();
+        const questionsIn = (sessionKeys: string[] | null, sessionless: boolean, askedBy?: string) => ({ sessionKeys, sessionless, ...(askedBy ? { askedBy } : {}) });
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: ['s2'], questions: questionsIn(['s2'], true) })))).toEqual([]);
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: ['s1'], questions: null })))).toEqual(['session:s1', 'message:m1']);
+        // Questions have a scope of their own: every session's, with no title or message in reach.
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: [] })))).toEqual(['question:q1']);
+        expect(found(await store.search(scope(['eat'], { questions: questionsIn(null, false) })))).toEqual([]);
+        expect(found(await store.search(scope(['eat'], { questions: questionsIn([], true) })))).toEqual(['question:q2']);
+        expect(found(await store.search(scope(['deploy'], { questions: questionsIn(null, true, 'someone-else') })))).toEqual(['session:s1', 'message:m1']);
+        expect(found(await store.search(scope(['deploy'], { questions: questionsIn(null, true, 'agent') })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        expect(found(await store.search(scope(['deploy'], { limit: 1 })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        await store.insertMessage(message('m4', 's1', 4, { text: 'deploy again' }));
+        expect(found(await store.search(scope(['deploy'], { limit: 1, questions: null })))).toEqual(['session:s1', 'message:m4']);
+        expect(await store.search(scope([]))).toEqual([]);
+      });
+
+      it('[U19] reads quotes, stars and operators in a term as plain characters', async () => {
+        await world();
+        expect(await store.search(scope(['"deploy', 'or*', 'near(']))).toEqual([]);
+      });
+    });
+
+    describe('push', async () => {
+      const sub = (endpoint: string, identity: string, createdAtMs: number) => ({ endpoint, identity, p256dh: `p-${endpoint}`, auth: `a-${endpoint}`, createdAtMs });
+
+      it('[U17] keeps the first VAPID key pair: a later one never replaces it', async () => {
+        const first = await store.pushKeys({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
+        expect(first).toStrictEqual({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
+        expect(await store.pushKeys({ publicKey: 'pub2', privateKey: 'priv2', createdAtMs: 2_000 })).toStrictEqual(first);
+      });
+
+      it("[U17] keeps one subscription per endpoint, lists them per identity oldest first, deletes only an identity's own", async () => {
+        await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        await store.putPushSubscription(sub('https://push.example/b', 'guest', 2_000));
+        await store.putPushSubscription(sub('https://push.example/c', 'op', 3_000));
+        // The same browser subscribed again by another identity: the endpoint now belongs to that one.
+        await store.putPushSubscription(sub('https://push.example/a', 'guest', 4_000));
+        expect(await store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000)]);
+        expect((await store.listPushSubscriptions('guest')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/b', 'https://push.example/a']);
+        expect(await store.listPushSubscriptions()).toHaveLength(3);
+        expect(await store.deletePushSubscription('https://push.example/b', 'op')).toBe(false);
+        expect(await store.deletePushSubscription('https://push.example/b', 'guest')).toBe(true);
+        expect(await store.deletePushSubscription('https://push.example/c')).toBe(true);
+        expect(await store.deletePushSubscription('https://push.example/c')).toBe(false);
+        expect((await store.listPushSubscriptions()).map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+      });
+
+      it('[U17][R3] a rolled-back transaction leaves no subscription behind', async () => {
+        await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        await expect(async () =>
+          store.transaction(async () => {
+            await store.putPushSubscription(sub('https://push.example/b', 'op', 2_000));
+            await store.deletePushSubscription('https://push.example/a');
+            throw new Error('undo');
+          }),
+        ).rejects.toThrow('undo');
+        expect((await store.listPushSubscriptions('op')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+      });
+    });
+
     describe('meta', () => {
       it('stores and overwrites small values', async () => {
         expect((await store.getMeta('k'))).toBeUndefined();
@@ -953,9 +1056,9 @@ describe('sqlite store on disk', () => {
   it('[S5] an older file learns who asked each question when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(UNDO_ASKER_STEPS);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - 2}`);
-      await raw.close();
+      raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS}`);
+      raw.close();
     })));
 
   it('refuses a database written by a newer schema version', async () => {
@@ -1014,10 +1117,20 @@ async function groupSeenOnlyAfterCommit(harness: Harness): Promise<void> {
   await writer.close();
 }
 
-/** Back to the schema before questions.asked_by, as an earlier release wrote it: that step and the one after it undone. */
-const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;`;
+/**
+ * Back to the schema before questions.asked_by, as an earlier release wrote it: that step and every one after it undone
+ * (C4's streaming column, U19's search indexes, U17's push tables), so all of them are migrated again.
+ */
+const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;
+  DROP TABLE push_subscriptions; DROP TABLE push_keys;`;
+const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
+  .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
+  .join(' ');
+const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
+/** How many schema steps those undo. */
+const UNDONE_STEPS = 4;
 
-/** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on. */
+/** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | Promise<void>): Promise<void> {
   const first = await harness.open();
   await first.insertQuestion(question('q1'));
@@ -1027,10 +1140,13 @@ async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | P
   await first.close();
   await downgrade();
   const second = await harness.open();
-  expect((await second.countPendingAskedBy('agent'))).toBe(1);
-  expect((await second.countPendingAskedBy('other-agent'))).toBe(1);
+  expect(await second.countPendingAskedBy('agent')).toBe(1);
+  expect(await second.countPendingAskedBy('other-agent')).toBe(1);
   await second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
   expect((await second.getRun('r1'))?.streamingMessageId).toBe('m-stream');
+  // U19: what was stored before the search indexes existed is found once they are made.
+  const hits = await second.search({ terms: ['which'], sessionKeys: null, questions: { sessionKeys: null, sessionless: true }, limit: 10 });
+  expect(hits.map((h) => h.id).sort()).toEqual(['q1', 'q2', 'q3']);
   await second.close();
 }
 
@@ -1058,7 +1174,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - 2`);
+      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS}`);
       await raw.end();
     })));
 

@@ -8,6 +8,11 @@ export type EventAudience = {
   question?: { askedBy: string; privileged: boolean };
   /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
   onlyIdentity?: string;
+  /**
+   * A3/A4: on top of the usual session rules, only those who may see this question see the event: the reply to a
+   * privileged question, a session count that changed with a question.
+   */
+  questionViewersOnly?: { askedBy: string; privileged: boolean };
 };
 
 export type StoredEvent = {
@@ -58,6 +63,40 @@ export type StoredSecretRequest = SecretRequestRecord & { askerClientId?: string
 export type StoredSecret = { name: string; ciphertext: string; storedBy: string; requestId?: string; storedAtMs: number };
 
 export type IdempotentResult = { messageId: string; seq: number };
+
+/** U19: where a search looks. The gateway narrows it to what the identity may read, then checks each hit (A3). */
+export type SearchScope = {
+  /** Lower-case words; each must start a word of the text (see src/lib/search-text.ts). */
+  terms: string[];
+  /** Sessions whose titles and messages may match; null: every session. */
+  sessionKeys: readonly string[] | null;
+  /** Which question records may match; null: none. */
+  questions: {
+    /** Sessions whose questions may match; null: every session. */
+    sessionKeys: readonly string[] | null;
+    /** Sessionless questions may match too. */
+    sessionless: boolean;
+    /** Only the questions this identity asked (an agent's). */
+    askedBy?: string;
+  } | null;
+  /** At most this many of each kind, newest first. */
+  limit: number;
+};
+
+export type SearchCandidate = {
+  kind: 'session' | 'message' | 'question';
+  id: string;
+  sessionKey: string | null;
+  /** The text that matched: the title, the message, or the question's headers, wording and answers. */
+  text: string;
+  atMs: number;
+  /** A message that answers a question (Q9/PT5): it is as visible as that question (A3). */
+  replyToQuestionId?: string;
+};
+/** U17: the gateway's VAPID key pair (base64url, as web-push makes them); made once, kept with the gateway's data. */
+export type PushKeys = { publicKey: string; privateKey: string; createdAtMs: number };
+/** U17: one browser's push subscription, for the identity that subscribed it. */
+export type PushSubscriptionRow = { endpoint: string; identity: string; p256dh: string; auth: string; createdAtMs: number };
 
 /**
  * A store that answers at once (SQLite through better-sqlite3, memory): the same methods as Store, each returning its
@@ -140,6 +179,19 @@ export interface SyncStore {
   /** Stores or replaces the secret of this name. */
   putSecret(secret: StoredSecret): void;
   getSecret(name: string): StoredSecret | undefined;
+
+  // search (U19): from an index (SQLite FTS5, PostgreSQL full-text), never a scan of every message
+  /** Up to `scope.limit` newest matches of each kind: session titles, messages, question records. */
+  search(scope: SearchScope): SearchCandidate[];
+  // Web Push (U17)
+  /** The stored VAPID key pair; `fresh` is stored only when there is none yet (the first gateway's pair wins). */
+  pushKeys(fresh: PushKeys): PushKeys;
+  /** Stores or replaces the subscription of this endpoint (a browser re-subscribing, or another identity on that browser). */
+  putPushSubscription(s: PushSubscriptionRow): void;
+  /** Deletes the subscription of this endpoint, only when it is `identity`'s if that is given; true when one was deleted. */
+  deletePushSubscription(endpoint: string, identity?: string): boolean;
+  /** Oldest first; every identity's when `identity` is not given. */
+  listPushSubscriptions(identity?: string): PushSubscriptionRow[];
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

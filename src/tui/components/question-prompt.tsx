@@ -1,8 +1,9 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
+import { cutDetail } from '../../answers/detail-lines.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
-import { otherChanged, otherLeft, otherSubmitted, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -19,7 +20,28 @@ type Props = {
   onEffect: (effect: PromptEffect) => void;
 };
 
-const HINT = '↑↓ move · Enter take · 1-9 pick · ← back · Esc composer';
+/** X2: how many lines of a detail the prompt shows; the rest is `… N more lines`. */
+export const DETAIL_LINES = 10;
+
+/** Control characters (an escape sequence would move the cursor or clear the screen) show as U+FFFD. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** X2: the detail as indented lines (tabs as spaces, controls made visible, each cut at the edge), under the question. */
+function DetailLines({ detail }: { detail: string | undefined }) {
+  if (!detail) return null;
+  return (
+    <Box flexDirection="column" paddingLeft={2} marginY={0}>
+      {cutDetail(detail, DETAIL_LINES)
+        .split('\n')
+        .map((line, i) => (
+          <Text key={i} dimColor wrap="truncate-end">
+            {line.replace(/\r$/, '').replace(/\t/g, '    ').replace(CONTROL, '\uFFFD') || ' '}
+          </Text>
+        ))}
+    </Box>
+  );
+}
+
 
 /** V2: the prompt in place of the composer, one question at a time. */
 export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
@@ -36,7 +58,8 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         const now = getDraft();
         if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
         else if (k.key.return) apply(otherSubmitted(record, now));
-        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[item.id]?.other ?? '') + k.input));
+        // The step this key lands in, not the rendered one: a burst may have crossed to the next question.
+        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[record.questions[now.step].id]?.other ?? '') + k.input));
       }
     },
     { isActive: !draft.editingOther },
@@ -54,6 +77,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
       <Text>{item.question}</Text>
+      <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {(item as { url?: string }).url}</Text> : null}
       <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} />
       {draft.editingOther ? (
@@ -74,11 +98,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{draft.problem}</Text> : null}
-      <Text dimColor>
-        {HINT}
-        {item.multiSelect ? ' · Space toggles · Enter confirms' : ''}
-        {count > 1 ? ' · [ ] requests' : ''}
-      </Text>
+      <Text dimColor>{promptHint(item.multiSelect === true, draft.step, count)}</Text>
     </Box>
   );
 }

@@ -8,7 +8,10 @@ function Row({ row }: { row: TranscriptRow }) {
   if (row.who === 'notice')
     return (
       <Box flexShrink={0}>
-        <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>
+        <Box flexShrink={0}>
+          <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>
+        </Box>
+        {row.detail ? <Text dimColor wrap="wrap">{`  — ${row.detail}`}</Text> : null}
       </Box>
     );
   const who = WHO[row.who];

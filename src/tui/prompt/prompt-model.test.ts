@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
-import { emptyDraft, otherChanged, otherSubmitted, promptKey, type PromptDraft } from './prompt-model.ts';
+import { emptyDraft, HINT_WIDTH_AT_80, otherChanged, otherSubmitted, promptHint, promptKey, type PromptDraft } from './prompt-model.ts';
 
 const record: Pick<QuestionRecord, 'questions'> = {
   questions: [
@@ -46,5 +46,19 @@ describe('prompt keys', () => {
       kind: 'submit',
       answers: { env: ['Staging (Recommended)'], notify: ['AKIAIOSFODNN7EXAMPLE'] },
     });
+  });
+});
+
+describe('the prompt\'s key hint', () => {
+  it('[V2] fits one line at 80 columns in every case and names each key once (multi-select: Space/1-9 toggle, Enter done)', () => {
+    for (const multi of [false, true])
+      for (const step of [0, 1])
+        for (const requests of [1, 2]) {
+          const hint = promptHint(multi, step, requests);
+          expect([...hint].length, hint).toBeLessThanOrEqual(HINT_WIDTH_AT_80);
+          expect(hint.split('Enter').length - 1, hint).toBe(1);
+        }
+    expect(promptHint(true, 1, 2)).toBe('↑↓ move · Space/1-9 toggle · Enter done · ← back · Esc composer · [ ] switch');
+    expect(promptHint(false, 0, 1)).toBe('↑↓ move · 1-9 pick · Enter take · Esc composer');
   });
 });

@@ -117,3 +117,22 @@ export function otherSubmitted(record: Record_, draft: PromptDraft): PromptStep 
 
 /** Esc in Other: back to the options, the text kept. */
 export const otherLeft = (draft: PromptDraft): PromptDraft => ({ ...draft, editingOther: false });
+
+/** The room the prompt's one-line key hint has on an 80-column terminal: its rounded border and padding take 4. */
+export const HINT_WIDTH_AT_80 = 76;
+
+/**
+ * The prompt's key hint, one line at 80 columns (V2): each key said once. Single-select takes with Enter; multi-select
+ * toggles with Space or a number and Enter is done. `← back` only past the first question, `[ ]` only with several requests.
+ */
+export function promptHint(multi: boolean, step: number, requests: number): string {
+  const parts = [
+    '↑↓ move',
+    multi ? 'Space/1-9 toggle' : '1-9 pick',
+    multi ? 'Enter done' : 'Enter take',
+    step > 0 ? '← back' : null,
+    'Esc composer',
+    requests > 1 ? '[ ] switch' : null,
+  ];
+  return parts.filter((p) => p !== null).join(' · ');
+}

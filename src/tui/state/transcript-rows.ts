@@ -2,7 +2,22 @@ import { resolvedNotice } from '../../answers/summary.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { TuiState } from './tui-store.ts';
 
-export type TranscriptRow = { key: string; who: 'you' | 'agent' | 'system' | 'notice'; text: string; ok?: boolean };
+export type TranscriptRow = {
+  key: string;
+  who: 'you' | 'agent' | 'system' | 'notice';
+  text: string;
+  ok?: boolean;
+  /** A notice's questions, shown beside it as the Control UI's summary shows them: headers the notice lacks, and the wording. */
+  detail?: string;
+};
+
+/** What was asked, beside the V5 notice: `✓ Environment: Staging` already names the header, an outcome word does not. */
+export function askedText(questions: QuestionRecord['questions'], answered: boolean): string {
+  const one = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return questions
+    .map((q) => (answered || !q.header || one(q.header).toLowerCase() === one(q.question).toLowerCase() ? one(q.question) : `${one(q.header)}: ${one(q.question)}`))
+    .join(' · ');
+}
 
 /**
  * The open session's transcript: its messages and, where each question ended, the compact notice (V5):
@@ -22,7 +37,9 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
     const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;
     const ours = s.mine[q.id] === true || (!s.seenPending[q.id] && fromHere);
     const text = resolvedNotice(q, ours);
-    if (text) rows.push({ key: `q:${q.id}`, who: 'notice', text, ok: text.startsWith('✓'), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
+    if (!text) continue;
+    const ok = text.startsWith('✓');
+    rows.push({ key: `q:${q.id}`, who: 'notice', text, ok, detail: askedText(q.questions, ok), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
   }
   rows.sort((a, b) => a.at - b.at || a.order - b.order);
   return rows.map(({ at: _at, order: _order, ...row }) => row);

@@ -5,6 +5,8 @@ import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
+import { InstallApp } from '../features/push/install-app.tsx';
+import { NotifyOnDevice } from '../features/push/notify-on-device.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
@@ -26,6 +28,8 @@ export function AppShell() {
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />
+          <NotifyOnDevice />
+          <InstallApp />
           <ThemeToggle />
         </div>
       </header>

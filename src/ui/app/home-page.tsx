@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
+import { useConnectInfo } from '../features/agents/api/get-connect-info.ts';
+import { ConnectAgent } from '../features/agents/components/connect-agent.tsx';
 import { EmptyIllustration } from '../components/ui/icons.tsx';
 import { errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
@@ -8,6 +10,8 @@ import { navigate, sessionPath } from '../lib/router.tsx';
 export function HomePage() {
   const sessions = useSessions();
   const newest = sessions.data?.[0];
+  // U18: an admin on a gateway without the demo agent is shown how to connect one instead of the demo's steps.
+  const connect = useConnectInfo();
 
   useEffect(() => {
     // Replace, so Back does not land on `/` and bounce forward again.
@@ -16,6 +20,8 @@ export function HomePage() {
 
   if (sessions.isError) return <p className="inline-error page-note">Could not load your sessions: {errorMessage(sessions.error)}</p>;
   if (sessions.isPending || newest) return <p className="muted page-note">Opening your latest session…</p>;
+  if (connect.isPending && connect.fetchStatus !== 'idle') return null;
+  if (connect.data && !connect.data.agents.some((a) => a.demo)) return <ConnectAgent info={connect.data} />;
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">
       <EmptyIllustration />

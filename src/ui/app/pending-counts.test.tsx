@@ -7,6 +7,8 @@ import { QuestionDock } from '../features/questions/index.tsx';
 import { skipActions } from '../features/questions/stores/skips.ts';
 import { composer, deployRecord, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
 import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
+import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
+import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
 
 /** As app-shell.tsx composes them: the sessions list gets its counts from the questions feature. */
@@ -55,5 +57,23 @@ describe('pending counts', () => {
     expect(nav.getByRole('link', { name: /Other/ })).toHaveTextContent(/1 pending question$/);
     await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
     expect(within(dock()).getByText('2 pending')).toBeInTheDocument();
+  });
+
+  it('[U15][W4] the Inbox badge counts sessionless secret requests beside sessionless questions', async () => {
+    const { queryClient, render } = setup([lunchRecord({ id: 'q-inbox', sessionKey: undefined })]);
+    queryClient.setQueryData(sessionsKey, [session('s1', 'Work', 0)]);
+    const secret = (id: string, sessionKey?: string) => ({
+      id,
+      name: 'OPENAI_API_KEY',
+      askedBy: 'agent',
+      createdAtMs: 1,
+      expiresAtMs: Date.now() + 900_000,
+      status: 'pending' as const,
+      ...(sessionKey ? { sessionKey } : {}),
+    });
+    queryClient.setQueryData(secretRequestsKey, [secret('k-inbox'), secret('k-session', 's1')]);
+    render(<SessionsSidebar activeKey="s1" first={<InboxLink active={false} />} />);
+    const nav = within(screen.getByRole('navigation', { name: 'Sessions' }));
+    await waitFor(() => expect(nav.getByRole('link', { name: /Inbox/ })).toHaveTextContent(/2 pending questions/));
   });
 });

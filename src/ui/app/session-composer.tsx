@@ -1,14 +1,15 @@
 import { useCallback, useState } from 'react';
-import { takeComposerFocus } from '../lib/composer-focus.ts';
+import { takeComposerHandOff } from '../lib/composer-focus.ts';
 import { useConnectionState } from '../lib/gateway.tsx';
 import { useComposerSlot, type ComposerSlotProps } from '../lib/composer-slot.tsx';
 import { Composer } from '../features/chat/components/composer.tsx';
 import { useSendMessage } from '../features/chat/api/send-message.ts';
 import { expandDock } from '../features/questions/index.tsx';
+import { useComposerChecks } from './composer-checks.tsx';
 
 /** The built-in composer, adapted to the slot's props. */
-function DefaultComposer({ send, onCommand, disabled, autoFocus }: ComposerSlotProps) {
-  return <Composer onSend={send} onCommand={onCommand} disabled={disabled} autoFocus={autoFocus} />;
+function DefaultComposer({ send, onCommand, disabled, autoFocus, initialText, sendInitial }: ComposerSlotProps) {
+  return <Composer onSend={send} onCommand={onCommand} disabled={disabled} autoFocus={autoFocus} initialText={initialText} sendInitial={sendInitial} />;
 }
 
 /** Renders whichever composer fills the slot (U14) for one session, wired to chat.send and `/question`. */
@@ -17,9 +18,10 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
   const sendMessage = useSendMessage(sessionKey);
   const { mutateAsync } = sendMessage;
   const status = useConnectionState().status;
-  const [autoFocus] = useState(takeComposerFocus);
+  const [handOff] = useState(takeComposerHandOff);
 
-  const send = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
+  const sendChat = useCallback(async (text: string) => void (await mutateAsync(text)), [mutateAsync]);
+  const { send, dialog } = useComposerChecks(sessionKey, sendChat);
   const onCommand = useCallback(
     (command: string) => {
       if (command === '/question') expandDock(sessionKey);
@@ -27,5 +29,19 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
     [sessionKey],
   );
 
-  return <Slot key={sessionKey} sessionKey={sessionKey} send={send} onCommand={onCommand} disabled={status === 'closed'} autoFocus={autoFocus} />;
+  return (
+    <>
+      <Slot
+        key={sessionKey}
+        sessionKey={sessionKey}
+        send={send}
+        onCommand={onCommand}
+        disabled={status === 'closed'}
+        autoFocus={handOff.focus}
+        initialText={handOff.text}
+        sendInitial={handOff.send}
+      />
+      {dialog}
+    </>
+  );
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { useSessionTitle } from '../features/sessions/api/get-sessions.ts';
+import { useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
+import { AbsentAgentNote, AgentPresenceIndicator } from '../features/sessions/components/agent-presence.tsx';
 import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { useQuestions } from '../features/questions/api/get-questions.ts';
 import { RunStatus } from '../features/chat/components/run-status.tsx';
@@ -30,11 +31,14 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   const waiting = useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
   // Keyed, so each session gets a composer of its own (its draft, and the focus New session asks for).
   const composer = useMemo(() => <SessionComposer key={sessionKey} sessionKey={sessionKey} />, [sessionKey]);
+  const presence = useSessionPresence(sessionKey);
+  const absentNote = useMemo(() => <AbsentAgentNote presence={presence} />, [presence]);
 
   return (
     <div className="session-page">
       <div className="session-title-row">
         <h1 className="session-title">{title ?? 'Session'}</h1>
+        <AgentPresenceIndicator presence={presence} />
         {title !== undefined && (
           <Suspense fallback={null}>
             <RenameSession sessionKey={sessionKey} title={title} />
@@ -42,7 +46,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
         )}
       </div>
       <Suspense fallback={<TranscriptPending />}>
-        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} />
+        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
       </Suspense>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">

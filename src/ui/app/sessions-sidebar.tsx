@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePendingRequestCounts } from '../features/questions/index.tsx';
+import { SearchBox } from '../features/search/components/search-box.tsx';
 import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
 
 /**
@@ -7,5 +8,5 @@ import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
  * changes the counts, and only the list shows them, so the page beside it is not drawn again for each one.
  */
 export function SessionsSidebar({ activeKey, first }: { activeKey?: string; first?: ReactNode }) {
-  return <SessionsNav activeKey={activeKey} first={first} pendingCounts={usePendingRequestCounts()} />;
+  return <SessionsNav activeKey={activeKey} top={<SearchBox />} first={first} pendingCounts={usePendingRequestCounts()} />;
 }

@@ -13,6 +13,10 @@ export type ComposerSlotProps = {
   disabled: boolean;
   /** Take keyboard focus on mount (a session just made with New session). */
   autoFocus?: boolean;
+  /** Typed before this composer mounted (a session just made with New session); a replacement may start with it. */
+  initialText?: string;
+  /** Enter was pressed after `initialText`: the composer sends it once mounted. */
+  sendInitial?: boolean;
 };
 
 /** A composer replacement: a component, so it may use hooks and keep its own state. */

@@ -22,6 +22,8 @@ export function takeToken(): string | null {
 export function forgetToken() {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
+  // U17: the service worker holds the token while device notifications are on: signing out takes it from there too.
+  if (typeof navigator !== 'undefined') navigator.serviceWorker?.controller?.postMessage({ type: 'token', token: null });
 }
 
 /** A token typed into the sign-in form: for this tab only, unless the person ticked "Remember me". */

@@ -6,8 +6,8 @@ import type { ChannelName } from '../types.ts';
 import { until, type FakeHttp } from './fake-http.ts';
 import { memoryLogger } from '../../logger.ts';
 
-/** A bot message as a test sees it on any platform: its text and its buttons' labels. */
-export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean };
+/** A bot message as a test sees it on any platform: its text and its buttons' labels, and its code block's content (X2). */
+export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean; code?: string };
 
 /** What the shared scenarios need from a platform's fake: play a user, read what the bot posted. */
 export interface PlatformDriver {
@@ -18,7 +18,12 @@ export interface PlatformDriver {
   /** The `channels.<name>` config section, with these platform users mapped. */
   config(users: Record<string, string>): Record<string, unknown>;
   userSays(user: string, text: string): Promise<void>;
-  press(user: string, message: SeenMessage, label: string): Promise<void>;
+  /** `from`: the conversation the press arrives from (default: the prompt's own). */
+  press(user: string, message: SeenMessage, label: string, from?: string): Promise<void>;
+  /** What presses were told (a refusal's notice), oldest first. */
+  notices(): string[];
+  /** A conversation other than the one the scenarios write in. */
+  readonly otherConversation: string;
   messages(): SeenMessage[];
   /** The fake's API, and the names it records posting and editing under (to script outages and 429s). */
   readonly api: { http: FakeHttp; post: string; edit: string };

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { SeenMessage } from './channel-harness.ts';
-import { FakeHttp, json, type FakeCall } from './fake-http.ts';
+import { FakeHttp, fencedCode, json, type FakeCall } from './fake-http.ts';
 
 type DiscordButton = { type: 2; style: number; label: string; custom_id?: string; url?: string };
 /** A message the bot posted, as the fake keeps it (PATCH changes it in place). */
@@ -148,6 +148,7 @@ export class DiscordDriver {
   readonly name = 'discord' as const;
   readonly ids = { alice: '81234567890', bob: '81234567891', carol: '81234567892' };
   readonly channel = '600000000000000001';
+  readonly otherConversation = '600000000000000002';
   readonly applicationId = '500000000000000001';
   readonly keys = generateKeyPairSync('ed25519');
   fake!: FakeDiscord;
@@ -178,7 +179,7 @@ export class DiscordDriver {
     this.fake.userSays(user, this.channel, text);
   }
 
-  interaction(user: string, messageId: string, customId: string): string {
+  interaction(user: string, messageId: string, customId: string, channel = this.channel): string {
     const n = this.nextInteraction++;
     return JSON.stringify({
       id: `90000${n}`,
@@ -186,10 +187,10 @@ export class DiscordDriver {
       type: 3,
       token: `interaction-token-${n}`,
       version: 1,
-      channel_id: this.channel,
+      channel_id: channel,
       guild_id: '700000000000000001',
       member: { user: { id: user, username: 'someone' } },
-      message: { id: messageId, channel_id: this.channel },
+      message: { id: messageId, channel_id: channel },
       data: { custom_id: customId, component_type: 2 },
     });
   }
@@ -205,16 +206,23 @@ export class DiscordDriver {
     });
   }
 
-  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+  async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
     const message = this.fake.messages.find((m) => m.id === seen.ref);
     const button = message && FakeDiscord.buttons(message).find((b) => b.label === label);
     if (!button?.custom_id) throw new Error(`no button "${label}" on message ${seen.ref}`);
-    const res = await this.post(this.interaction(user, seen.ref, button.custom_id));
+    const res = await this.post(this.interaction(user, seen.ref, button.custom_id, from));
     if (res.status !== 200) throw new Error(`interactions answered ${res.status}`);
   }
 
+  notices(): string[] {
+    return this.fake.followUps.map((f) => f.content);
+  }
+
   messages(): SeenMessage[] {
-    return this.fake.messages.map((m) => ({ ref: m.id, text: m.content, buttons: FakeDiscord.buttons(m).map((b) => b.label) }));
+    return this.fake.messages.map((m) => {
+      const code = fencedCode(m.content);
+      return { ref: m.id, text: m.content, buttons: FakeDiscord.buttons(m).map((b) => b.label), ...(code !== undefined ? { code } : {}) };
+    });
   }
 
   close(): Promise<void> {

@@ -102,3 +102,8 @@ export async function until<T>(fn: () => T | undefined | null | false | Promise<
     await new Promise((r) => setTimeout(r, 15));
   }
 }
+
+/** The content of the first Markdown code block (```) in `text`, as Slack and Discord show it (X2). */
+export function fencedCode(text: string): string | undefined {
+  return /```\n([\s\S]*?)\n```/.exec(text)?.[1];
+}

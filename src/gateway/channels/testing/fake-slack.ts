@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { slackSignature } from '../slack-webhooks.ts';
-import { FakeHttp, json, type FakeCall } from './fake-http.ts';
+import { slackSignature, unescapeSlack } from '../slack-webhooks.ts';
+import { FakeHttp, fencedCode, json, type FakeCall } from './fake-http.ts';
 import type { SeenMessage } from './channel-harness.ts';
 
 type SlackElement = { type: string; text?: { text: string }; action_id?: string; url?: string };
@@ -83,6 +83,7 @@ export class SlackDriver {
   readonly name = 'slack' as const;
   readonly ids = { alice: 'U0123ABC', bob: 'U0222BBB', carol: 'U0333CCC' };
   readonly channel = 'C0CHANNEL';
+  readonly otherConversation = 'C0ELSEWHERE';
   readonly secret = 'slack-signing-secret';
   fake!: FakeSlack;
   gatewayUrl = '';
@@ -113,21 +114,30 @@ export class SlackDriver {
     if (res.status !== 200) throw new Error(`events answered ${res.status}`);
   }
 
-  interaction(user: string, ts: string, actionId: string): string {
-    const payload = { type: 'block_actions', user: { id: user }, channel: { id: this.channel }, container: { type: 'message', message_ts: ts, channel_id: this.channel }, message: { ts }, actions: [{ type: 'button', action_id: actionId, value: actionId }] };
+  interaction(user: string, ts: string, actionId: string, channel = this.channel): string {
+    const payload = { type: 'block_actions', user: { id: user }, channel: { id: channel }, container: { type: 'message', message_ts: ts, channel_id: channel }, message: { ts }, actions: [{ type: 'button', action_id: actionId, value: actionId }] };
     return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   }
 
-  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+  async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
     const message = this.fake.messages.find((m) => m.ts === seen.ref);
     const button = message && FakeSlack.buttons(message).find((b) => b.text?.text === label);
     if (!button?.action_id) throw new Error(`no button "${label}" on message ${seen.ref}`);
-    const res = await slackPost(`${this.gatewayUrl}/channels/slack/interactions`, this.secret, this.interaction(user, seen.ref, button.action_id), 'application/x-www-form-urlencoded');
+    const res = await slackPost(`${this.gatewayUrl}/channels/slack/interactions`, this.secret, this.interaction(user, seen.ref, button.action_id, from), 'application/x-www-form-urlencoded');
     if (res.status !== 200) throw new Error(`interactions answered ${res.status}`);
   }
 
+  notices(): string[] {
+    return this.fake.ephemeral.map((e) => e.text);
+  }
+
   messages(): SeenMessage[] {
-    return this.fake.messages.map((m) => ({ ref: m.ts, text: m.text, buttons: FakeSlack.buttons(m).map((b) => b.text?.text ?? '') }));
+    return this.fake.messages.map((m) => {
+      // As Slack shows it: its escaped & < > read back.
+      const fenced = m.blocks.map((b) => (b.type === 'section' ? fencedCode(b.text?.text ?? '') : undefined)).find((c) => c !== undefined);
+      const code = fenced === undefined ? undefined : unescapeSlack(fenced);
+      return { ref: m.ts, text: m.text, buttons: FakeSlack.buttons(m).map((b) => b.text?.text ?? ''), ...(code !== undefined ? { code } : {}) };
+    });
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ export type BotMessage = {
   chat_id: string;
   text: string;
   reply_markup?: { inline_keyboard?: TelegramButton[][]; force_reply?: boolean };
+  entities?: { type: string; offset: number; length: number }[];
 };
 
 /**
@@ -67,7 +68,7 @@ export class FakeTelegram {
       case 'getUpdates':
         return this.poll(Number(b.offset ?? 0), Number(b.timeout ?? 0), res);
       case 'sendMessage': {
-        const message: BotMessage = { message_id: this.nextMessage++, chat_id: String(b.chat_id), text: String(b.text), ...(b.reply_markup ? { reply_markup: b.reply_markup } : {}) };
+        const message: BotMessage = { message_id: this.nextMessage++, chat_id: String(b.chat_id), text: String(b.text), ...(b.reply_markup ? { reply_markup: b.reply_markup } : {}), ...(b.entities ? { entities: b.entities } : {}) };
         this.messages.push(message);
         return this.ok(res, this.asTelegram(message));
       }
@@ -76,6 +77,7 @@ export class FakeTelegram {
         if (!message) return json(res, 400, { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' });
         message.text = String(b.text);
         message.reply_markup = b.reply_markup;
+        message.entities = b.entities;
         return this.ok(res, this.asTelegram(message));
       }
       default:
@@ -119,10 +121,10 @@ export class FakeTelegram {
     return message_id;
   }
 
-  /** A user presses an inline button of a bot message. */
-  userPresses(userId: number, message: BotMessage, data: string): string {
+  /** A user presses an inline button of a bot message (as seen in chat `chatId`, by default the message's own). */
+  userPresses(userId: number, message: BotMessage, data: string, chatId = message.chat_id): string {
     const id = `cb${this.nextUpdate}`;
-    this.push({ callback_query: { id, chat_instance: 'ci', data, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, message: this.asTelegram(message) } });
+    this.push({ callback_query: { id, chat_instance: 'ci', data, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, message: this.asTelegram({ ...message, chat_id: chatId }) } });
     return id;
   }
 
@@ -142,6 +144,7 @@ export class TelegramDriver {
   readonly name = 'telegram' as const;
   readonly ids = { alice: '5551234', bob: '5552222', carol: '5553333' };
   readonly chatId = -1001;
+  readonly otherConversation = '-1002';
   fake!: FakeTelegram;
 
   get api() {
@@ -160,11 +163,15 @@ export class TelegramDriver {
     this.fake.userSends(Number(user), text, this.chatId);
   }
 
-  async press(user: string, seen: { ref: string }, label: string): Promise<void> {
+  async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
     const message = this.fake.messages.find((m) => String(m.message_id) === seen.ref);
     const button = FakeTelegram.buttons(message).flat().find((b) => b.text === label);
     if (!message || !button?.callback_data) throw new Error(`no button "${label}" on message ${seen.ref}`);
-    this.fake.userPresses(Number(user), message, button.callback_data);
+    this.fake.userPresses(Number(user), message, button.callback_data, from);
+  }
+
+  notices(): string[] {
+    return this.fake.http.callsOf('answerCallbackQuery').flatMap((c) => ((c.body as { text?: string }).text ? [(c.body as { text: string }).text] : []));
   }
 
   messages() {
@@ -173,10 +180,17 @@ export class TelegramDriver {
       text: m.text,
       buttons: FakeTelegram.buttons(m).flat().map((b) => b.text),
       ...(m.reply_markup?.force_reply ? { forceReply: true } : {}),
+      ...preOf(m),
     }));
   }
 
   close(): Promise<void> {
     return this.fake.close();
   }
+}
+
+/** X2: a `pre` entity's text, as Telegram shows it: a code block. */
+function preOf(m: BotMessage): { code?: string } {
+  const pre = m.entities?.find((e) => e.type === 'pre');
+  return pre ? { code: m.text.slice(pre.offset, pre.offset + pre.length) } : {};
 }

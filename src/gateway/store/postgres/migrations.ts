@@ -130,6 +130,35 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN streaming_message_id text;
   `,
+  // U19: full-text indexes of session titles, messages and question records (each header and question, then the answers).
+  `
+  CREATE FUNCTION askdock_question_text(record text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+    SELECT COALESCE((SELECT string_agg((q->>'header') || ' ' || (q->>'question'), ' ') FROM json_array_elements(record::json->'questions') q), '')
+      || COALESCE(' ' || (SELECT string_agg(a, ' ')
+                          FROM json_each(COALESCE(record::json->'answers', '{}'::json)) e, json_array_elements_text(e.value) a), '')
+  $f$;
+  CREATE INDEX sessions_search ON sessions USING gin (to_tsvector('simple', title));
+  CREATE INDEX messages_search ON messages USING gin (to_tsvector('simple', text));
+  CREATE INDEX questions_search ON questions USING gin (to_tsvector('simple', askdock_question_text(record)));
+  `,
+  // U17: the gateway's VAPID key pair and each browser's push subscription.
+  `
+  CREATE TABLE push_keys (
+    id int PRIMARY KEY CHECK (id = 1),
+    public_key text NOT NULL,
+    private_key text NOT NULL,
+    created_at_ms bigint NOT NULL
+  );
+  CREATE TABLE push_subscriptions (
+    n bigserial PRIMARY KEY,
+    endpoint text NOT NULL UNIQUE,
+    identity text NOT NULL,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    created_at_ms bigint NOT NULL
+  );
+  CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,7 +18,9 @@ import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
 import { Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
+import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
+import { pushMethods } from './push.ts';
 import { Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
 
@@ -276,6 +278,11 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...secretMethods(q, insert),
+    ...pushMethods(q),
+
+    search(scope) {
+      return searchPostgres(q, scope);
+    },
 
     async getMeta(key) {
       const r = (await q(`SELECT value FROM meta WHERE key = $1`, [key])).rows[0];

@@ -54,3 +54,18 @@ export const EmptyIllustration = () => (
     <rect x="6" y="41" width="44" height="9" rx="4.5" fill="var(--surface-raised)" stroke="var(--border-strong)" />
   </svg>
 );
+/** U17: a phone with a notification dot (push to this device). */
+export const DeviceBellIcon = () => (
+  <Icon>
+    <rect x="3.5" y="1.75" width="7.5" height="12.5" rx="1.75" />
+    <path d="M6.25 11.75h2" />
+    <circle cx="12.25" cy="3.75" r="2" fill="currentColor" stroke="none" />
+  </Icon>
+);
+/** U17: a box with an arrow into it (install the app). */
+export const InstallIcon = () => (
+  <Icon>
+    <path d="M8 2v7.5M5 6.75 8 9.75l3-3" />
+    <path d="M2.75 10.5v1.75c0 .97.78 1.75 1.75 1.75h7c.97 0 1.75-.78 1.75-1.75V10.5" />
+  </Icon>
+);

@@ -1,27 +1,11 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { canDiscard, canEdit, canRetry, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
+import { canDiscard, canEdit, canRetry, DELIVERY_WORDS, isFinalFailure, type OutboxRow, type OutboxState } from '../../lib/outbox/machine.ts';
 import { useOutbox, useOutboxRowForQuestion } from '../../lib/outbox/use-outbox.ts';
 import './delivery-status.css';
 
-/**
- * The four words of U9. A send whose connection dropped before the gateway confirmed it (`unconfirmed`) is still on its
- * way for the person: it reads Sending, goes out again by itself on the next connection, and can be retried safely.
- */
-export const DELIVERY_LABELS: Record<OutboxState, string> = {
-  queued: 'Queued',
-  sending: 'Sending',
-  failed: 'Failed',
-  unconfirmed: 'Sending',
-  sent: 'Sent',
-};
-
-/** Why the state is what it is, beside the word: what the gateway said for Failed, the safe retry for a dropped send. */
-function deliveryDetail(row: OutboxRow): string | undefined {
-  if (row.state === 'failed') return row.error?.message;
-  if (row.state === 'unconfirmed') return 'The connection dropped before the gateway confirmed it; retrying never sends it twice.';
-  return undefined;
-}
+/** The four words of U9, as the question's card shows them in its one status pill. */
+export const DELIVERY_LABELS: Record<OutboxState, string> = DELIVERY_WORDS;
 
 export type DeliveryStatusViewProps = {
   row: OutboxRow;
@@ -30,34 +14,32 @@ export type DeliveryStatusViewProps = {
   onEdit(text: string): Promise<unknown> | void;
 };
 
-/** A question summary's delivery line (PRODUCT U9): state, Retry answer, Discard, and Edit while still queued. */
+/**
+ * A question card's delivery actions (PRODUCT U9): Retry answer and Edit (not after a final refusal: the question
+ * ended), Discard. The card's status pill says the state and why.
+ */
 export function DeliveryStatusView({ row, onRetry, onDiscard, onEdit }: DeliveryStatusViewProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const editing = draft !== null && canEdit(row);
-  const hintId = useId();
-  const detail = deliveryDetail(row);
+  const retry = canRetry(row);
+  // After a final refusal no text could arrive either: only Discard is left.
+  const edit = canEdit(row) && !isFinalFailure(row) && !editing;
+  const discard = canDiscard(row);
+  if (!retry && !edit && !discard && !editing) return null;
   return (
     <div className="delivery-status" data-state={row.state} data-error-code={row.error?.code}>
-      <span role="status" aria-describedby={detail ? hintId : undefined}>
-        {DELIVERY_LABELS[row.state]}
-      </span>
-      {detail && (
-        <span id={hintId} className="delivery-status-hint">
-          {detail}
-        </span>
-      )}
-      {canRetry(row) && (
+      {retry && (
         <Button size="sm" onClick={onRetry}>
           Retry answer
         </Button>
       )}
-      {canEdit(row) && !editing && (
-        <Button size="sm" variant="ghost" onClick={() => setDraft(row.text)}>
+      {edit && (
+        <Button size="sm" onClick={() => setDraft(row.text)}>
           Edit
         </Button>
       )}
-      {canDiscard(row) && (
-        <Button size="sm" variant="ghost" onClick={onDiscard}>
+      {discard && (
+        <Button size="sm" onClick={onDiscard}>
           Discard
         </Button>
       )}
@@ -119,22 +101,13 @@ function EditForm({ text, onChange, onCancel, onSave, done }: EditFormProps) {
   );
 }
 
-type DeliveryStatusProps = {
-  questionId: string;
-  /** The saved reply the gateway recorded as this browser's answer: Sent even when the outbox row is gone. */
-  savedReplyId?: string;
-};
+type DeliveryStatusProps = { questionId: string };
 
-/** The delivery of one question's async answer, from the outbox; nothing when neither the outbox nor the gateway knows one. */
-export function DeliveryStatus({ questionId, savedReplyId }: DeliveryStatusProps) {
+/** The delivery actions of one question's async answer, from the outbox; nothing when the outbox holds none. */
+export function DeliveryStatus({ questionId }: DeliveryStatusProps) {
   const outbox = useOutbox();
   const row = useOutboxRowForQuestion(questionId);
-  if (!row)
-    return savedReplyId ? (
-      <div className="delivery-status" data-state="sent">
-        <span role="status">{DELIVERY_LABELS.sent}</span>
-      </div>
-    ) : null;
+  if (!row) return null;
   return (
     <DeliveryStatusView
       row={row}

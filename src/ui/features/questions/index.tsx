@@ -1,6 +1,10 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
-import type { QuestionRecord } from '../../../protocol/index.ts';
+import type { Answers, QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
+import { dockKeyOf } from '../../lib/inbox.ts';
+import { useOutbox } from '../../lib/outbox/use-outbox.ts';
+import { queueAsyncAnswer } from './api/submit-answer.ts';
 import { useQuestions } from './api/get-questions.ts';
+import { useSecretRequests } from './api/get-secret-requests.ts';
 import { QuestionSummary } from './components/question-summary.tsx';
 import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
@@ -11,6 +15,7 @@ import './questions.css';
 
 export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
+export { useProvideSecretValue } from './api/provide-secret.ts';
 export { ReplyAnswers } from './components/reply-answers.tsx';
 export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';
 
@@ -36,12 +41,14 @@ export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySl
   );
 }
 
-/** U15: how many questions wait in a dock (a session's, or the Inbox's): pending and not retired. */
+/** U15/W4: how many requests wait in a dock (a session's, or the Inbox's): questions pending and not retired, and secret requests. */
 export function usePendingCount(dockKey: string): number {
   const marksOf = useMarksOf(dockKey);
-  return (
-    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0
-  );
+  const questions =
+    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, dockKey, marksOf(r.id))).length, [dockKey, marksOf])) ?? 0;
+  const secrets =
+    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => r.status === 'pending' && dockKeyOf(r) === dockKey).length, [dockKey])) ?? 0;
+  return questions + secrets;
 }
 
 const NONE: ReadonlyMap<string, number> = new Map();
@@ -55,4 +62,29 @@ export function usePendingRequestCounts(): ReadonlyMap<string, number> {
 /** Reopens the dock and moves focus into it: what `/question` in the composer does (U1). */
 export function expandDock(sessionKey: string): void {
   dockUiActions().dockExpanded(sessionKey, { focus: true });
+}
+
+/** The one async question waiting in this session's dock, when it is the only request there (U8: a composer message may be meant for it). */
+export function useOnlyDockedAsync(sessionKey: string): QuestionRecord | undefined {
+  const marksOf = useMarksOf(sessionKey);
+  return useQuestions(
+    useCallback(
+      (all: QuestionRecord[]) => {
+        const docked = all.filter((r) => inDock(r, sessionKey, marksOf(r.id)));
+        return docked.length === 1 && docked[0].mode === 'async' ? docked[0] : undefined;
+      },
+      [sessionKey, marksOf],
+    ),
+  );
+}
+
+/** The oldest secret request waiting in this session's dock (W4), if any. */
+export function usePendingSecret(sessionKey: string): SecretRequestRecord | undefined {
+  return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => dockKeyOf(r) === sessionKey), [sessionKey]));
+}
+
+/** Answers an async question as the dock would: its Q9 reply queued in the outbox (U9). */
+export function useQueueAsyncAnswer(): (record: QuestionRecord, answers: Answers) => Promise<unknown> {
+  const outbox = useOutbox();
+  return useCallback((record: QuestionRecord, answers: Answers) => queueAsyncAnswer(outbox, record, answers), [outbox]);
 }

@@ -56,7 +56,29 @@ const DISCARDABLE: ReadonlySet<OutboxState> = new Set(['queued', 'failed', 'unco
 
 export const canEdit = (row: OutboxRow) => EDITABLE.has(row.state);
 export const canDiscard = (row: OutboxRow) => DISCARDABLE.has(row.state);
-export const canRetry = (row: OutboxRow) => row.state === 'failed' || row.state === 'unconfirmed';
+/** Refusals no resend can change: the question ended or is gone, so the same answer would be refused again (U9). */
+const FINAL_FAILURES: ReadonlySet<string> = new Set(['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND', 'SESSION_NOT_FOUND']);
+export const isFinalFailure = (row: OutboxRow) => row.state === 'failed' && FINAL_FAILURES.has(row.error?.code ?? '');
+export const canRetry = (row: OutboxRow) => row.state === 'unconfirmed' || (row.state === 'failed' && !isFinalFailure(row));
+
+/**
+ * The words of U9. A send whose connection dropped before the gateway confirmed it (`unconfirmed`) is still on its
+ * way for the person: it reads Sending, goes out again by itself on the next connection, and can be retried safely.
+ */
+export const DELIVERY_WORDS = {
+  queued: 'Queued',
+  sending: 'Sending',
+  failed: 'Failed',
+  unconfirmed: 'Sending',
+  sent: 'Sent',
+} as const satisfies Record<OutboxState, string>;
+
+/** Why the state is what it is, beside the word: what the gateway said for Failed, the safe retry for a dropped send. */
+export function deliveryNote(row: OutboxRow): string | undefined {
+  if (row.state === 'failed') return row.error?.message;
+  if (row.state === 'unconfirmed') return 'The connection dropped before the gateway confirmed it; retrying never sends it twice.';
+  return undefined;
+}
 
 function withoutError(row: OutboxRow): OutboxRow {
   const { error: _error, ...rest } = row;

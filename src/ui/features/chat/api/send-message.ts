@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
+import { newId } from '../../../../lib/ids.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { hasMessage, type HistoryData } from '../lib/history-cache.ts';
 import { chatKeys } from './get-history.ts';
@@ -15,7 +16,7 @@ export function useSendMessage(sessionKey: string) {
   const client = useGateway();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (message: string) => sendMessage(client, { sessionKey, message, idempotencyKey: crypto.randomUUID() }),
+    mutationFn: (message: string) => sendMessage(client, { sessionKey, message, idempotencyKey: newId() }),
     onSuccess: ({ messageId }) => {
       // The `chat` event normally brings the message; if it was missed, read the history again.
       const data = queryClient.getQueryData<HistoryData>(chatKeys.history(sessionKey));

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
 
@@ -13,6 +13,10 @@ export type ComposerProps = {
   disabled?: boolean;
   /** Focus the message box on mount. */
   autoFocus?: boolean;
+  /** Text already typed for this composer before it mounted (New session's hand-off); the cursor goes after it. */
+  initialText?: string;
+  /** Send `initialText` once mounted, through the same path as Enter. */
+  sendInitial?: boolean;
 };
 
 function commandOf(text: string): string | undefined {
@@ -21,8 +25,17 @@ function commandOf(text: string): string | undefined {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line, IME composition never sends. */
-export function Composer({ onSend, onCommand, onKeyDown, disabled = false, autoFocus = false }: ComposerProps) {
-  const [text, setText] = useState('');
+export function Composer({ onSend, onCommand, onKeyDown, disabled = false, autoFocus = false, initialText = '', sendInitial = false }: ComposerProps) {
+  const [text, setText] = useState(initialText);
+  const formRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  // Mount only: what was typed before the composer existed is sent as Enter would, or waits with the cursor after it.
+  useEffect(() => {
+    if (!initialText) return;
+    if (sendInitial) formRef.current?.requestSubmit();
+    else inputRef.current?.setSelectionRange(initialText.length, initialText.length);
+  }, []);
   const [error, setError] = useState<string | null>(null);
   const hintId = useId();
 
@@ -58,8 +71,9 @@ export function Composer({ onSend, onCommand, onKeyDown, disabled = false, autoF
   };
 
   return (
-    <form className="composer" onSubmit={submit}>
+    <form ref={formRef} className="composer" onSubmit={submit}>
       <textarea
+        ref={inputRef}
         className="composer-input"
         aria-label="Message"
         aria-describedby={hintId}

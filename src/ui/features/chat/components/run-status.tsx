@@ -11,7 +11,14 @@ export function RunStatus({ sessionKey, waiting }: { sessionKey: string; waiting
     <div className="run-status">
       {failed.map((run) => (
         <p key={run.runId} className="run-failed" role="status">
-          The agent stopped: {REASON[run.stopReason] ?? run.stopReason} (<code>{run.stopReason}</code>).
+          {/* A known reason in words alone; an unknown one by its code, once. */}
+          {REASON[run.stopReason] ? (
+            <>The agent stopped: {REASON[run.stopReason]}.</>
+          ) : (
+            <>
+              The agent stopped (<code>{run.stopReason}</code>).
+            </>
+          )}
         </p>
       ))}
       {working && (

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, type ComponentType } from 'react';
+import { memo, useMemo, useRef, type ComponentType, type ReactNode } from 'react';
 import type { ChatMessage } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
@@ -14,20 +14,27 @@ export type TranscriptProps = {
   extraItems?: readonly TranscriptExtraItem[];
   /** Shows the body of a message that answers a question (`replyTo`), from the feature that knows the question. */
   ReplyBody?: ComponentType<{ message: ChatMessage }>;
+  /** Shown under the newest message when the person sent it and nothing came after (U18: no agent to read it yet). */
+  lastSentNote?: ReactNode;
 };
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
 
-function EntryView({ entry, ReplyBody }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody'] }) {
+function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody']; note?: ReactNode }) {
   if (entry.kind === 'extra') return <div className="transcript-extra">{entry.item.node}</div>;
-  return <MessageItem message={entry.message} ReplyBody={entry.message.replyTo ? ReplyBody : undefined} />;
+  return (
+    <>
+      <MessageItem message={entry.message} ReplyBody={entry.message.replyTo ? ReplyBody : undefined} />
+      {note}
+    </>
+  );
 }
 
 /**
  * The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items.
  * Memoised, so the page re-rendering for the dock or the sessions list leaves the log alone.
  */
-export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS, ReplyBody }: TranscriptProps) {
+export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS, ReplyBody, lastSentNote }: TranscriptProps) {
   const history = useHistory(sessionKey);
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
@@ -35,6 +42,8 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
   const header = [history.hasNextPage, history.status, entries.length === 0].join();
   const { virtualizer, onScroll, onKeyDown } = useTranscriptVirtualizer(logRef, listRef, entries, header);
   const rows = virtualizer.getVirtualItems();
+  const newest = entries.at(-1);
+  const lastSent = newest?.kind === 'message' && newest.message.role === 'user' ? entries.length - 1 : -1;
   const margin = virtualizer.options.scrollMargin;
   const before = rows.length ? rows[0].start - margin : 0;
   const after = rows.length ? virtualizer.getTotalSize() - (rows[rows.length - 1].end - margin) : 0;
@@ -84,7 +93,7 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
       <div ref={listRef} className="transcript-rows" style={{ paddingTop: before, paddingBottom: after }}>
         {rows.map((row) => (
           <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="transcript-row">
-            <EntryView entry={entries[row.index]} ReplyBody={ReplyBody} />
+            <EntryView entry={entries[row.index]} ReplyBody={ReplyBody} note={row.index === lastSent ? lastSentNote : undefined} />
           </div>
         ))}
       </div>

@@ -18,3 +18,13 @@ export function useProvideSecret(readValue: () => string) {
     onSuccess: (_result, v) => secretEnded(qc, v.id),
   });
 }
+
+/** K1 for a value typed elsewhere (the composer's "Send as secret", W3): straight to the gateway, never into a cache. */
+export function useProvideSecretValue() {
+  const client = useGateway();
+  const qc = useQueryClient();
+  return async (id: string, value: string) => {
+    await client.request('secret.provide', { id, value });
+    secretEnded(qc, id);
+  };
+}

@@ -73,6 +73,22 @@ describe('async questions in the dock', () => {
     expect(message).toHaveValue('2');
   });
 
+  it('[U8][U3] the dock\'s key hint says what keys do where focus is: in the message box they type there, and how to reach the question', async () => {
+    const user = userEvent.setup();
+    const { render } = setup([lunchRecord()]);
+    render(<Page />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    await user.click(message);
+    const hint = () => dock()!.querySelector('.qd-hints')!.textContent;
+    await waitFor(() => expect(hint()).toMatch(/Keys type in your message/));
+    expect(hint()).toMatch(/\/question Enter or click to answer here/);
+    expect(hint()).not.toMatch(/choose/);
+    act(() => message.blur());
+    await waitFor(() => expect(hint()).toMatch(/1–4 choose/));
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    expect(hint()).toMatch(/Enter submit/);
+  });
+
   it('[U3][U8] with focus on a session link (not a text field), the number keys pick too; in a menu they do not', async () => {
     const user = userEvent.setup();
     const { render } = setup([lunchRecord()]);
@@ -130,6 +146,9 @@ describe('async questions in the dock', () => {
     await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Queued'));
     expect(within(summary('Answered')).getByText('Ramen')).toBeInTheDocument();
+    // [U9] one status per card: not answered until the gateway has it.
+    expect(within(log()).getAllByRole('status')).toHaveLength(1);
+    expect(within(log()).queryByText('Answered')).toBeNull();
     expect(dock()).toBeNull();
     act(() => client.setStatus('connected'));
     await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Sent'));
@@ -245,12 +264,33 @@ describe('async questions in the dock', () => {
     expect(within(group).getByRole('blockquote', { name: 'Saved reply' })).toHaveTextContent('Sushi > Lunch or pizza');
   });
 
-  it('[U9] an answer of ours saved while away reads Answered with the gateway record as its confirmation', () => {
+  it('[U9] an answer of ours saved while away reads Sent with the gateway record as its confirmation', () => {
     const answers = { lunch: ['Sushi'] };
     useDraftsStore.getState().actions.asyncAnswerQueued('q-lunch', answers);
     const saved = lunchRecord({ status: 'answered', answers, replyMessageId: 'm7', resolvedBy: { identity: 'operator', surface: 'control-ui', atMs: 1 } });
     setup([saved]).render(<Page />);
     expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Sent');
     expect(within(summary('Answered')).getByText('Sushi')).toBeInTheDocument();
+  });
+
+  it('[U9] answered elsewhere before this answer arrived: Failed with the reason, Discard, and no Retry answer (a final refusal)', async () => {
+    const user = userEvent.setup();
+    const client = fakeClient('operator', 'offline');
+    const send = client.request.getMockImplementation()!;
+    client.request.mockImplementation(async (method, params) => {
+      if (method !== 'chat.send') return send(method, params);
+      throw Object.assign(new Error('question "q-lunch" is already answered'), { code: 'QUESTION_ALREADY_TERMINAL', details: { status: 'answered' } });
+    });
+    setup([lunchRecord()], client).render(<Page />);
+    await user.click(within(dock()!).getByRole('radio', { name: 'Sushi' }));
+    await user.click(within(dock()!).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(within(summary('Answered')).getByRole('status')).toHaveTextContent('Queued'));
+    act(() => client.setStatus('connected'));
+    const failed = summary('Answered');
+    await waitFor(() => expect(within(failed).getByRole('status')).toHaveTextContent(/^Failed$/));
+    expect(within(failed).getByRole('status')).toHaveTextContent(/^Failed$/);
+    expect(within(failed).getByRole('status')).toHaveAccessibleDescription('Not delivered: it was already answered elsewhere.');
+    expect(within(failed).queryByRole('button', { name: 'Retry answer' })).toBeNull();
+    expect(within(failed).getByRole('button', { name: 'Discard' })).toBeInTheDocument();
   });
 });

@@ -5,7 +5,8 @@ import { BellIcon } from '../../../components/ui/icons.tsx';
 // Reading `Notification.permission` asks the browser each time, and the header mounts with every question: read it once.
 let known: NotificationPermission | undefined;
 function permissionNow(): NotificationPermission {
-  if (typeof Notification === 'undefined') return 'denied';
+  // Plain http beyond localhost is no secure context: browsers refuse notifications there, so none is offered.
+  if (typeof Notification === 'undefined' || globalThis.isSecureContext === false) return 'denied';
   return (known ??= Notification.permission);
 }
 

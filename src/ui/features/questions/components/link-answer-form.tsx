@@ -1,4 +1,6 @@
+import { useLayoutEffect } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
+import { focusIntoRequest } from '../hooks/use-dock-focus.ts';
 import { dispatchKey, type CommandContext } from '../commands.ts';
 import { useAnswerForm } from '../hooks/use-answer-form.ts';
 import { QuestionStep } from './question-step.tsx';
@@ -8,6 +10,15 @@ import { StepperFooter } from './stepper-footer.tsx';
 /** Every question of the request at once (a page of its own has the room): the dock's form, stacked (U4, U5, U11). */
 export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const form = useAnswerForm(record, 'link');
+  const { formRef } = form;
+  // U3/U11: the page is there to answer its question, so its first choice takes focus and number keys work at once
+  // (unless the person already clicked or typed somewhere). Before the first paint, so no click or key on the shown
+  // page can come before it and lose its focus.
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    focusIntoRequest(formRef.current?.parentElement ?? null);
+  }, [record.id, formRef]);
   const ctx: CommandContext = {
     stacked: true,
     step: 0,
@@ -34,7 +45,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
     >
       <div className="qd-questions">
         {record.questions.map((item) => (
-          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy} attempted={form.attempted.includes(item.id)} />
+          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy} attempted={form.attempted.includes(item.id)} wholeDetail />
         ))}
       </div>
       <StepperFooter ctx={ctx} error={form.problem} />

@@ -228,6 +228,18 @@ describe('QuestionDock', () => {
     );
   });
 
+  it('[U3] Cmd+Enter (metaKey, as on macOS) continues and submits like Ctrl+Enter, from a choice and from Other', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([deployRecord()]);
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    expect(screen.getByText('Question 2 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('textbox', { name: 'Other' }));
+    await user.keyboard('ops{Meta>}{Enter}{/Meta}');
+    expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ answers: { env: ['Production'], notify: ['ops'] } }));
+  });
+
   it('[U3] IME composition is never taken as a key, and action buttons keep their own keys', async () => {
     const user = userEvent.setup();
     const { client, render } = setup([deployRecord({ questions: [deployRecord().questions[0]] })]);

@@ -55,6 +55,8 @@ export const QuestionDock = memo(function QuestionDock({ sessionKey, composer }:
   const [questionFirstOver, setQuestionFirstOver] = useState<string | null>(null);
   // Brought back by "Enter secret": its field takes focus, so what is typed next goes there and never into the chat.
   const [secretReturned, setSecretReturned] = useState(false);
+  // Collapsing ends "question first": a blocking question arriving later must not unmount a secret being typed.
+  if (dock.collapsed && questionFirstOver !== null) setQuestionFirstOver(null);
   const questionFirst = secret !== undefined && questionFirstOver === secret.id && current !== undefined && !dock.collapsed;
   const showSecret = secret !== undefined && !questionFirst;
   const expanded = current !== undefined && !dock.collapsed && !showSecret;

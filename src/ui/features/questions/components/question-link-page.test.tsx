@@ -86,4 +86,26 @@ describe('QuestionLinkPage', () => {
     expect(await screen.findByRole('heading', { name: 'Question no longer available' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Question cancelled' })).toHaveTextContent('Where should I deploy?');
   });
+
+  it('[X2][U3] shows a detail whole, and Cmd+Enter (metaKey) submits like Ctrl+Enter', async () => {
+    const user = userEvent.setup();
+    const detail = Array.from({ length: 40 }, (_, i) => `+line ${i + 1}`).join('\n');
+    const approval = linkRecord({
+      id: 'q-approve',
+      questions: [{ id: 'approve', header: 'Bash', question: 'Allow Bash make?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail }],
+    });
+    const client = clientWith(() => approval);
+    setup([], client).render(<QuestionLinkPage id="q-approve" />);
+    const block = await screen.findByRole('group', { name: 'Detail' });
+    expect(block.textContent).toBe(detail);
+    expect(block.closest('[data-whole]')).not.toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Allow' }));
+    block.focus();
+    await user.keyboard('2');
+    expect(screen.getByRole('radio', { name: 'Deny' })).toBeChecked();
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    await waitFor(() =>
+      expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-approve', answers: { approve: ['Deny'] }, surface: 'link' })),
+    );
+  });
 });

@@ -1,14 +1,15 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
 import { OpenLink } from './open-link.tsx';
+import { QuestionDetail } from './question-detail.tsx';
 import { OptionList } from './option-list.tsx';
 import { OtherField } from './other-field.tsx';
 import { ValidationMessage } from './validation-message.tsx';
 
-type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean };
+type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean; /** The link page shows a detail whole (X2). */ wholeDetail?: boolean };
 
 /** One question: its header and wording, the options, and Other; a card of its own on narrow screens. */
-export function QuestionStep({ recordId, item, locked, attempted }: Props) {
+export function QuestionStep({ recordId, item, locked, attempted, wholeDetail }: Props) {
   return (
     <div className="qd-question" role="group" aria-labelledby={headerId(recordId, item.id)} data-question-id={item.id}>
       <div className="qd-question-head">
@@ -21,6 +22,7 @@ export function QuestionStep({ recordId, item, locked, attempted }: Props) {
       <p id={questionTextId(recordId, item.id)} className="qd-question-text" {...{ elementtiming: 'question-text' }}>
         {item.question}
       </p>
+      <QuestionDetail detail={item.detail} whole={wholeDetail} />
       <OpenLink url={item.url} />
       <OptionList recordId={recordId} item={item} locked={locked} attempted={attempted} />
       <OtherField recordId={recordId} item={item} locked={locked} />

@@ -1,9 +1,11 @@
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../../answers/async-reply.ts';
 import { useSentHere } from '../stores/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
+import { deliveryNote } from '../../../lib/outbox/machine.ts';
+import { cardStatus } from '../lib/card-status.ts';
 import { outcomeOf } from '../lib/placement.ts';
 import { shownOutcome } from '../lib/resolved-here.ts';
 import { summaryReply } from '../lib/summary-reply.ts';
@@ -23,21 +25,30 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
   const marks = useLocalMarks(record.id);
   const outcome = outcomeOf(record, { sentHere: useSentHere(record.id), identity, marks, sentMessageId: marks.row?.messageId });
   const shown = shownOutcome(outcome);
+  const status = cardStatus(record, outcome, marks.delivery);
+  const note = marks.row ? deliveryNote(marks.row) : undefined;
+  const noteId = useId();
   const reply = summaryReply(record, marks.row, slots?.replies);
   const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
   const Delivery = slots?.Delivery;
-  // Sent with no outbox row left (pruned, cleared, another tab's storage): the gateway's record is the confirmation.
-  const savedReplyId = outcome === 'Answered' ? record.replyMessageId : undefined;
   return (
-    <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={shown.label}>
+    // The group keeps the outcome's name (what was done with the question); the pill says where it stands.
+    <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={status}>
       <div className="qd-summary-head">
-        <span className="qd-summary-outcome">{shown.label}</span>
+        <span className="qd-summary-outcome" role="status" aria-describedby={note ? noteId : undefined}>
+          {status}
+        </span>
         {shown.where && <span className="qd-summary-where">{shown.where}</span>}
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
         <OwnPageLink recordId={record.id} />
       </div>
+      {note && (
+        <p id={noteId} className="qd-summary-note">
+          {note}
+        </p>
+      )}
       <SummaryAnswers record={record} readBack={readBack} answered={record.status === 'answered'} />
-      {Delivery && record.mode === 'async' && <Delivery questionId={record.id} savedReplyId={savedReplyId} />}
+      {Delivery && record.mode === 'async' && <Delivery questionId={record.id} />}
     </div>
   );
 });

@@ -101,6 +101,21 @@ describe('SecretPrompt', () => {
     expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
   });
 
+  it('[W4] after Expand then Collapse, a new blocking question does not take the place of a half-typed secret', async () => {
+    const user = userEvent.setup();
+    const { client } = renderWithSecret([secretRecord()], [deployRecord()]);
+    const dock = screen.getByRole('region', { name: 'Questions' });
+    await user.click(within(dock).getByRole('button', { name: 'Expand questions' }));
+    await within(dock).findByRole('radio', { name: /^Staging/ });
+    await user.click(within(dock).getByRole('button', { name: 'Collapse questions' }));
+    const field = await within(dock).findByLabelText('Secret value');
+    await user.type(field, 'sk-half');
+    act(() => client.emit('question.requested', { question: deployRecord({ id: 'q-next', createdAtMs: Date.now() + 5 }) }));
+    await waitFor(() => expect(within(dock).getByRole('button', { name: 'Expand questions' })).toBeInTheDocument());
+    expect(within(dock).getByLabelText('Secret value')).toHaveValue('sk-half');
+    expect(within(dock).queryByRole('radio')).toBeNull();
+  });
+
   it('[W4][U15] a sessionless secret request docks in the Inbox, not in a session', () => {
     renderWithSecret([secretRecord({ sessionKey: undefined })]);
     expect(screen.queryByLabelText('Secret value')).toBeNull();

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import type { ChatMessage } from '../../../../protocol/index.ts';
 
-/** What the delivery line of a summary is told: the question, and the saved reply when the gateway confirmed ours. */
-export type DeliverySlotProps = { questionId: string; savedReplyId?: string };
+/** What the delivery actions of a summary are told: the question. */
+export type DeliverySlotProps = { questionId: string };
 
 /**
  * What the app hands the summaries from other features: the delivery line (the outbox feature's) and the saved

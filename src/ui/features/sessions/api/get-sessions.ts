@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
-import type { Session } from '../../../../protocol/index.ts';
+import type { AgentPresence, Session } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { sessionTitle, sortSessions } from '../lib/session-list.ts';
 
@@ -28,5 +28,13 @@ export function useSessionTitle(sessionKey: string): string | undefined {
       const session = sessions.find((s) => s.key === sessionKey);
       return session ? sessionTitle(session) : undefined;
     },
+  }).data;
+}
+
+/** U18: one session's agent presence; absent where the gateway gives none (a session without an agent). */
+export function useSessionPresence(sessionKey: string): AgentPresence | undefined {
+  return useQuery({
+    ...sessionsQueryOptions(useGateway()),
+    select: (sessions: Session[]) => sessions.find((s) => s.key === sessionKey)?.agentPresence,
   }).data;
 }

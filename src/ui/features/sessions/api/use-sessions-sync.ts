@@ -5,7 +5,7 @@ import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gatew
 import { sortSessions, upsertSession } from '../lib/session-list.ts';
 import { sessionsKey } from './get-sessions.ts';
 
-/** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` events. */
+/** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` and `session.presence` events. */
 export function useSessionsSync() {
   const client = useGateway();
   const queryClient = useQueryClient();
@@ -26,5 +26,9 @@ export function useSessionsSync() {
 
   useGatewayEvent('session.updated', ({ session }) => {
     queryClient.setQueryData<Session[]>(sessionsKey, (list) => upsertSession(list, session));
+  });
+
+  useGatewayEvent('session.presence', ({ sessionKey, agentPresence }) => {
+    queryClient.setQueryData<Session[]>(sessionsKey, (list) => list?.map((s) => (s.key === sessionKey ? { ...s, agentPresence } : s)));
   });
 }

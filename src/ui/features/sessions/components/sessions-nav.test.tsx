@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../../../protocol/index.ts';
@@ -63,5 +63,32 @@ describe('SessionsNav', () => {
     expect(row).toHaveTextContent(/1 pending question$/);
     expect(drawn.rows).toEqual([BASE + 7]);
     expect(within(nav).getAllByRole('link')).toHaveLength(60);
+  });
+});
+
+describe('SessionsNav presence (U18)', () => {
+  it('[U18] each row describes its agent\'s presence; session.presence events change it, session.updated keeps it', async () => {
+    const client = fakeClient();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const left = new Date(2027, 0, 15, 14, 5).getTime();
+    queryClient.setQueryData(sessionsKey, [session(3, { agentPresence: { state: 'absent', sinceMs: null } })]);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <GatewayProvider client={client}>
+          <Synced />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const link = () => within(screen.getByRole('navigation', { name: 'Sessions' })).getByRole('link');
+    expect(link()).toHaveAccessibleDescription('No agent connected');
+    expect(link()).toHaveAccessibleName(/^Session 3/);
+    expect(link()).not.toHaveAccessibleName(/agent/i);
+    await act(async () => client.emit('session.presence', { sessionKey: 's3', agentPresence: { state: 'working', sinceMs: BASE } }));
+    await waitFor(() => expect(link()).toHaveAccessibleDescription('Agent working'));
+    await act(async () => client.emit('session.updated', { session: session(3, { title: 'Renamed' }) }));
+    await waitFor(() => expect(link()).toHaveAccessibleName(/^Renamed/));
+    expect(link()).toHaveAccessibleDescription('Agent working');
+    await act(async () => client.emit('session.presence', { sessionKey: 's3', agentPresence: { state: 'absent', sinceMs: left } }));
+    await waitFor(() => expect(link()).toHaveAccessibleDescription(/^Agent absent since (Jan 15, )?\d/));
   });
 });

@@ -10,12 +10,14 @@ import { SessionLink } from './session-link.tsx';
 /** The sessions list (U12 navigation "Sessions"), `first` above it (the Inbox, U15); under 640 px it folds above the chat. */
 type Props = {
   activeKey?: string;
+  /** Above the list and never folded with it (the search box, U19). */
+  top?: ReactNode;
   first?: ReactNode;
   /** Requests waiting in each session's dock, from the questions feature (app/ hands it over); else the gateway's count. */
   pendingCounts?: ReadonlyMap<string, number>;
 };
 
-export function SessionsNav({ activeKey, first, pendingCounts }: Props) {
+export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
   const sessions = useSessions();
   const open = useSessionsPanelOpen();
   const listId = useId();
@@ -37,6 +39,7 @@ export function SessionsNav({ activeKey, first, pendingCounts }: Props) {
         </Button>
         <NewSessionButton />
       </div>
+      {top}
       <div id={listId} className="sessions-body">
         {first}
         {sessions.isPending && <p className="muted sessions-note">Loading…</p>}

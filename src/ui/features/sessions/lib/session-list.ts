@@ -13,7 +13,9 @@ export function sortSessions(sessions: readonly Session[]): Session[] {
 /** Replaces the session with the same key or adds it, keeping the list sorted. */
 export function upsertSession(sessions: readonly Session[] | undefined, session: Session): Session[] {
   const rest = (sessions ?? []).filter((s) => s.key !== session.key);
-  return sortSessions([...rest, session]);
+  // A session without presence (an older gateway, a stored event) keeps what the list or a presence event said (U18).
+  const agentPresence = session.agentPresence ?? sessions?.find((s) => s.key === session.key)?.agentPresence;
+  return sortSessions([...rest, agentPresence ? { ...session, agentPresence } : session]);
 }
 
 export function sessionTitle(session: Pick<Session, 'title'>): string {

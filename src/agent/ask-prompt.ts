@@ -1,0 +1,43 @@
+/**
+ * One blocking prompt asked for an agent's own question (an approval, AskUserQuestion, an MCP elicitation): checked
+ * with the protocol's rules, asked in its session, waited on, and cancelled at once when the signal aborts (T5, X6).
+ */
+import { QuestionList, type QuestionItemInput } from '../protocol/index.ts';
+import { clampTimeoutSeconds, askUserError, type AskUserResult } from './ask-user.ts';
+import { abortError, cancelQuestion, newQuestionId, raceAbort, requestInTurn, waitForAnswer } from './sdk-ask.ts';
+import type { Agent } from './sdk.ts';
+import { zodProblems } from '../protocol/index.ts';
+
+export type PromptOptions = {
+  sessionKey?: string;
+  timeoutSeconds?: number;
+  signal?: AbortSignal;
+  /** Called once the gateway holds the question (its id, e.g. to cancel it from elsewhere). */
+  onAsked?: (id: string) => void;
+};
+
+/** Asks `questions` (1..3) and waits; an aborted signal cancels the question and rejects with an AbortError. */
+export async function askPrompt(agent: Agent, questions: QuestionItemInput[], opts: PromptOptions = {}): Promise<AskUserResult> {
+  const parsed = QuestionList.safeParse(questions);
+  if (!parsed.success) throw askUserError(zodProblems(parsed.error));
+  const { signal } = opts;
+  if (signal?.aborted) throw abortError(signal);
+  const id = newQuestionId();
+  const call = { questions: parsed.data.map((q) => ({ ...q, multiSelect: q.multiSelect ? (true as const) : undefined })), timeoutSeconds: clampTimeoutSeconds(opts.timeoutSeconds), timeoutGiven: true };
+  const cancel = async (err: unknown) => {
+    if (!signal?.aborted) return err;
+    await cancelQuestion(agent.client, id, 'aborted');
+    return abortError(signal);
+  };
+  try {
+    await raceAbort(requestInTurn(agent.client, id, call, { ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}), waitTurn: true, signal }), signal);
+  } catch (err) {
+    throw await cancel(err);
+  }
+  opts.onAsked?.(id);
+  try {
+    return await waitForAnswer(agent.client, id, signal);
+  } catch (err) {
+    throw await cancel(err);
+  }
+}

@@ -1,0 +1,266 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
+import { readHookEvent } from './hook.ts';
+import { approvalQuestion, type ToolRequest } from '../agent/approvals.ts';
+import { RestartableGateway } from '../testing/restartable-gateway.ts';
+import { testConfig, tokenOf } from '../testing/gateway-harness.ts';
+import { createNodeClient } from '../client/node.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(HERE, '../../bin/askdock.js');
+const fixture = (name: string) => readFileSync(resolve(HERE, '../testing/hook-fixtures', `${name}.json`), 'utf8');
+
+function toolRequest(name: string): ToolRequest {
+  const e = JSON.parse(fixture(name));
+  return { toolName: e.tool_name, toolInput: e.tool_input, ...(e.permission_suggestions ? { suggestions: e.permission_suggestions } : {}) };
+}
+
+type Hook = { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> };
+
+function startHook(t: { url: string; agentToken: string; dir: string }, stdin: string, extra: string[] = []): Hook {
+  const child = spawn(process.execPath, [BIN, 'hook', '--url', t.url, '--token', t.agentToken, ...extra], { cwd: t.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin!.end(stdin);
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+  return { child, done };
+}
+
+describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Runs the hook on a fixture, answers its question(s) as an operator, returns what it printed. */
+  async function answered(name: string, answer: (q: { id: string; questions: { id: string }[] }) => Record<string, unknown>, rounds = 1) {
+    let requested = nextEvent(t.operator, 'question.requested');
+    const hook = startHook(t, fixture(name));
+    const records = [];
+    for (let i = 0; i < rounds; i++) {
+      const { question } = await requested;
+      records.push(question);
+      if (i + 1 < rounds) requested = nextEvent(t.operator, 'question.requested', (p) => p.question.id !== question.id);
+      await t.operator.request('question.resolve', { id: question.id, ...answer(question) } as never);
+    }
+    const out = await hook.done;
+    expect(out.code).toBe(0);
+    return { ...out, records };
+  }
+
+  it('[X2] a Bash approval asks Allow / Deny / Always allow with the command as detail; Allow prints allow [X1]', async () => {
+    const { stdout, records } = await answered('claude-bash', () => ({ answers: { approval: ['Allow'] } }));
+    const q = records[0].questions[0];
+    expect(q.header).toBe('Bash');
+    expect(q.question).toBe('Allow Bash rm -rf node_modules?');
+    expect(q.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow']);
+    expect(q.options[2].description).toContain('Bash(rm -rf node_modules)');
+    // The detail sent with it (the gateway keeps it once Q2 detail is stored).
+    expect(approvalQuestion(toolRequest('claude-bash')).detail).toBe('$ rm -rf node_modules\n\n# Remove node_modules directory');
+    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+  });
+
+  it('[X1] one askdock session per agent session, titled "Claude Code · <folder>"', async () => {
+    const { records } = await answered('claude-bash', () => ({ skip: true }));
+    const { sessions } = await t.operator.request('sessions.list', {});
+    const own = sessions.filter((s) => s.title === 'Claude Code · shop');
+    expect(own).toHaveLength(1);
+    expect(records[0].sessionKey).toBe(own[0].key);
+  });
+
+  it('[X2] Always allow returns the suggested rules as updatedPermissions', async () => {
+    const { stdout } = await answered('claude-bash', () => ({ answers: { approval: ['Always allow'] } }));
+    const suggestions = JSON.parse(fixture('claude-bash')).permission_suggestions;
+    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedPermissions: suggestions } } });
+  });
+
+  it('[X2] Deny denies; Other\'s text denies with that text as the message', async () => {
+    const deny = await answered('claude-bash', () => ({ answers: { approval: ['Deny'] } }));
+    expect(JSON.parse(deny.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'The person denied this in askdock.' } } });
+    const other = await answered('claude-bash', () => ({ answers: { approval: ['Keep node_modules, run npm ci instead'] } }));
+    expect(JSON.parse(other.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'Keep node_modules, run npm ci instead' } },
+    });
+  });
+
+  it('[X2] Edit shows the file and its diff; Write the file and its new content; no Always allow without a suggestion', async () => {
+    const edit = await answered('claude-edit', () => ({ answers: { approval: ['Allow'] } }));
+    const e = edit.records[0].questions[0];
+    expect(e.question).toBe('Allow Edit /home/dev/shop/src/price.ts?');
+    expect(e.options.map((o) => o.label)).toEqual(['Allow', 'Deny']);
+    expect(approvalQuestion(toolRequest('claude-edit')).detail).toBe(
+      '--- /home/dev/shop/src/price.ts\n+++ /home/dev/shop/src/price.ts\n-export const VAT = 0.19;\n-export const ROUND = 2;\n+export const VAT = 0.21;\n+export const ROUND = 2;',
+    );
+    const write = await answered('claude-write', () => ({ answers: { approval: ['Allow'] } }));
+    expect(approvalQuestion(toolRequest('claude-write')).detail).toBe('/home/dev/shop/notes.txt (new content)\n\nfile content\nsecond line\n');
+    expect(JSON.parse(write.stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
+  });
+
+  it('[X2] an MCP tool: header cut to 12, its input as detail', async () => {
+    const { records, stdout } = await answered('claude-mcp-tool', () => ({ answers: { approval: ['Deny'] } }));
+    const q = records[0].questions[0];
+    expect(q.header).toBe('memory__crea');
+    expect(q.question).toBe('Allow mcp__memory__create_entities?');
+    expect(approvalQuestion(toolRequest('claude-mcp-tool')).detail).toContain('"observations": [');
+    expect(JSON.parse(stdout).hookSpecificOutput.decision.behavior).toBe('deny');
+  });
+
+  it('[X1] Codex: "Codex · <folder>", and the decision Codex reads', async () => {
+    const { stdout, records } = await answered('codex-bash', () => ({ answers: { approval: ['Allow'] } }));
+    expect(records[0].questions[0].question).toBe('Allow Bash npm publish?');
+    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    const { sessions } = await t.operator.request('sessions.list', {});
+    expect(sessions.find((s) => s.key === records[0].sessionKey)?.title).toBe('Codex · shop');
+  });
+
+  it('[X3] AskUserQuestion asked as it stands; the answer comes back in updatedInput.answers', async () => {
+    const { stdout, records } = await answered('claude-ask-single', () => ({ answers: { q1: ['Blue'] } }));
+    expect(records[0].questions).toEqual([
+      { id: 'q1', header: 'Color', question: 'Which color?', options: [{ label: 'Red', description: 'The color red' }, { label: 'Blue', description: 'The color blue' }] },
+    ]);
+    const input = JSON.parse(fixture('claude-ask-single')).tool_input;
+    expect(JSON.parse(stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { ...input, answers: { 'Which color?': 'Blue' } } } },
+    });
+  });
+
+  it('[X3] multi-select from PreToolUse: choices joined with ", " and Other\'s text as typed, permissionDecision allow', async () => {
+    const { stdout, records } = await answered('claude-ask-multi', () => ({ answers: { q1: ['Dark mode', 'Export', 'Keyboard shortcuts'] } }));
+    expect(records[0].questions[0].multiSelect).toBe(true);
+    const input = JSON.parse(fixture('claude-ask-multi')).tool_input;
+    expect(JSON.parse(stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        updatedInput: { ...input, answers: { 'Which features do you want to enable?': 'Dark mode, Export, Keyboard shortcuts' } },
+      },
+    });
+  });
+
+  it('[X3] four questions go in two consecutive prompts; all four answers come back', async () => {
+    const answers: Record<string, string[]> = { q1: ['Vue'], q2: ['pnpm'], q3: ['Lint', 'Tests'], q4: ['Staging'] };
+    const { stdout, records } = await answered(
+      'claude-ask-four',
+      (q) => ({ answers: Object.fromEntries(q.questions.map((x) => [x.id, answers[x.id]])) }),
+      2,
+    );
+    expect(records.map((r) => r.questions.map((q) => q.id))).toEqual([['q1', 'q2'], ['q3', 'q4']]);
+    expect(JSON.parse(stdout).hookSpecificOutput.decision.updatedInput.answers).toEqual({
+      'Which framework?': 'Vue',
+      'Which package manager?': 'pnpm',
+      'Which checks should run?': 'Lint, Tests',
+      'Where should it deploy?': 'Staging',
+    });
+  });
+
+  it('[X3] Skip on AskUserQuestion denies with a message saying the person skipped', async () => {
+    const { stdout } = await answered('claude-ask-multi', () => ({ skip: true }));
+    const out = JSON.parse(stdout).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('deny');
+    expect(out.permissionDecisionReason).toMatch(/skipped/);
+  });
+
+  it('[X1] Skip on an approval prints nothing and exits 0', async () => {
+    const { stdout, stderr } = await answered('claude-bash', () => ({ skip: true }));
+    expect(stdout).toBe('');
+    expect(stderr).toContain('no answer (skipped)');
+  });
+
+  it('[X1] an Elicitation event is answered as X5 maps schemas, printing its result', async () => {
+    const { stdout, records } = await answered('claude-elicitation-form', () => ({ answers: { username: ['alice'] } }));
+    expect(records[0].questions[0]).toMatchObject({ id: 'username', header: 'Username', question: 'Username' });
+    expect(records[0].questions[0].options.map((o) => o.label)).toEqual(['Leave empty', 'Decline']);
+    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { username: 'alice' } } });
+    const url = await answered('claude-elicitation-url', () => ({ answers: { link: ['Done'] } }));
+    expect(url.records[0].questions[0]).toMatchObject({ url: 'https://auth.example.com/login', options: [{ label: 'Done' }, { label: 'Decline' }] });
+    expect(JSON.parse(url.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept' } });
+  });
+
+  it('[X6] killing the hook cancels its question; nothing is printed', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const hook = startHook(t, fixture('claude-bash'));
+    const { question } = await requested;
+    const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
+    hook.child.kill('SIGTERM');
+    expect(await resolved).toMatchObject({ status: 'cancelled' });
+    const out = await hook.done;
+    expect(out.stdout).toBe('');
+  });
+
+  it('[X1] a bad event prints nothing, says why on stderr and exits 0', async () => {
+    for (const [stdin, why] of [
+      ['not json', 'not JSON'],
+      ['{"hook_event_name":"PermissionRequest","cwd":"/x","tool_input":{}}', 'lacks session_id, tool_name'],
+      ['[1,2]', 'not a JSON object'],
+    ] as const) {
+      const out = await startHook(t, stdin).done;
+      expect(out).toMatchObject({ code: 0, stdout: '' });
+      expect(out.stderr).toContain(why);
+    }
+  });
+});
+
+describe('askdock hook without an answer', { timeout: 120_000 }, () => {
+  it('[X1] no answer in time: nothing printed, exit 0', async () => {
+    // The gateway's clock runs 100 times fast: the 30 s question expires in a blink.
+    const t = await startTestGateway({ clock: fastClock(100) });
+    try {
+      const requested = nextEvent(t.operator, 'question.requested');
+      const hook = startHook(t, fixture('claude-bash'), ['--timeout', '30']);
+      const { question } = await requested;
+      expect(question.expiresAtMs! - question.createdAtMs).toBe(30_000);
+      const out = await hook.done;
+      expect(out).toMatchObject({ code: 0, stdout: '' });
+      expect(out.stderr).toContain('no answer (expired)');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('[X1] no gateway reachable: nothing printed, exit 0', async () => {
+    const out = await startHook({ url: 'ws://127.0.0.1:9/ws', agentToken: 'tok', dir: HERE }, fixture('claude-bash')).done;
+    expect(out).toMatchObject({ code: 0, stdout: '' });
+    expect(out.stderr).toContain('the agent asks in its own terminal');
+  });
+});
+
+describe('readHookEvent', () => {
+  it('[X1] PreToolUse for another tool is left to the agent; unknown events too', () => {
+    expect(readHookEvent(JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/x', tool_name: 'Bash', tool_input: {} })).kind).toBe('ignored');
+    expect(readHookEvent(JSON.stringify({ hook_event_name: 'Stop', session_id: 's', cwd: '/x' })).kind).toBe('ignored');
+    expect(readHookEvent(fixture('claude-bash'))).toMatchObject({ kind: 'tool', agent: 'Claude Code', toolName: 'Bash' });
+    expect(readHookEvent(fixture('codex-bash'))).toMatchObject({ kind: 'tool', agent: 'Codex' });
+  });
+});
+
+describe('askdock hook through a gateway restart', { timeout: 120_000 }, () => {
+  it('[X6][R3] a gateway restarted while the hook waits keeps the question; the answer after it still decides', async () => {
+    const gw = await RestartableGateway.start(testConfig);
+    const admin = createNodeClient({ url: gw.url, token: tokenOf('admin'), client: { name: 'hook-restart-admin', mode: 'cli' }, backoff: { initialMs: 100, maxMs: 1000 } });
+    try {
+      await admin.start();
+      const hook = startHook({ url: gw.url, agentToken: tokenOf('agent'), dir: HERE }, fixture('claude-bash'));
+      const pending = async () => (await admin.request('question.list', { status: 'pending' })).questions;
+      await expect.poll(async () => (await pending()).length, { timeout: 60_000 }).toBe(1);
+      const [question] = await pending();
+      await gw.restart();
+      await admin.ready(60_000);
+      await admin.request('question.resolve', { id: question.id, answers: { approval: ['Allow'] } });
+      const out = await hook.done;
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    } finally {
+      admin.close();
+      await gw.close();
+    }
+  });
+});

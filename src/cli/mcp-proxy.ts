@@ -1,0 +1,26 @@
+import { runMcpProxy } from '../agent/mcp-proxy.ts';
+import { resolveEndpoint } from './endpoint.ts';
+import { clientFlags, failure, usageError } from './args.ts';
+
+const USAGE = 'usage: askdock mcp-proxy [--session KEY] [--url ws://127.0.0.1:7420] [--token T] -- COMMAND [ARGS...]';
+
+/** `askdock mcp-proxy -- COMMAND ARGS` (X5). Nothing but MCP frames may reach stdout; ends with the wrapped server's exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const split = argv.indexOf('--');
+  const own = split >= 0 ? argv.slice(0, split) : argv;
+  const command = split >= 0 ? argv.slice(split + 1) : [];
+  const values = clientFlags('mcp-proxy', own, USAGE, {}, process.stderr);
+  if (typeof values === 'number') return values;
+  if (command.length === 0) return usageError('mcp-proxy', new Error('the server to wrap is missing: askdock mcp-proxy -- COMMAND [ARGS...]'), USAGE);
+  let endpoint;
+  try {
+    endpoint = resolveEndpoint(values);
+  } catch (err) {
+    return usageError('mcp-proxy', err, USAGE);
+  }
+  try {
+    return await runMcpProxy({ ...endpoint, command: command[0], args: command.slice(1), ...(values.session ? { sessionKey: values.session } : {}) });
+  } catch (err) {
+    return failure('mcp-proxy', err);
+  }
+}

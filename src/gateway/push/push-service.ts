@@ -1,0 +1,242 @@
+import webpush from 'web-push';
+import type { PushPayload, PushSubscriptionInput, QuestionRecord } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
+import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
+import { canSeeQuestion } from '../visibility.ts';
+import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
+
+export type PushOptions = {
+  /** Origins besides the browsers' push services a subscription may name (tests, a self-hosted push service). */
+  allowedEndpoints?: string[];
+  /** The VAPID `sub` claim: how a push service reaches the gateway's operator (`mailto:` or `https:`). */
+  subject?: string;
+  /** Tries per push (default 4) and the longest wait between them (default 60 s); a longer Retry-After gives up. */
+  attempts?: number;
+  maxRetryDelayMs?: number;
+};
+
+/** A question without an expiry is worth delivering for a day; a push service keeps nothing longer than it is told. */
+const TTL_WITHOUT_EXPIRY_S = 24 * 60 * 60;
+/** Push services take about 4 KB of encrypted payload; the plain JSON stays well under. */
+const MAX_PAYLOAD_BYTES = 3_600;
+const BODY_MAX = 600;
+
+const cut = (text: string, max: number) => {
+  const points = [...text];
+  return points.length <= max ? text : `${points.slice(0, max - 1).join('')}…`;
+};
+
+/**
+ * U17: what a question's notification shows and no more: the first item's header and question, the two labels when
+ * it is one single-select item with exactly two options (then its item id, to answer it), and the link page path.
+ */
+export function questionPayload(q: QuestionRecord): PushPayload {
+  const first = q.questions[0];
+  const more = q.questions.length > 1 ? ` (+${q.questions.length - 1} more)` : '';
+  const twoWay = q.questions.length === 1 && !first.multiSelect && first.options.length === 2;
+  const base = {
+    type: 'question' as const,
+    id: q.id,
+    title: first.header,
+    ...(twoWay ? { itemId: first.id, actions: first.options.map((o) => o.label) } : {}),
+    path: `/q/${encodeURIComponent(q.id)}`,
+  };
+  let body = cut(first.question, BODY_MAX) + more;
+  while (Buffer.byteLength(JSON.stringify({ ...base, body })) > MAX_PAYLOAD_BYTES) body = cut(body, [...body].length - 50);
+  return { ...base, body };
+}
+
+type Job = { sub: PushSubscriptionRow; payload: PushPayload; ttlS: number; urgency: 'high' | 'normal' };
+
+/** Seconds (or an HTTP date) of a Retry-After header, as milliseconds; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/**
+ * U17: Web Push for the Control UI. Subscriptions live in the store (any gateway reads them); the gateway that commits
+ * a `question.requested` (exactly one does, D2) sends it to every subscription whose identity may see it (A3), and the
+ * one that commits its `question.resolved`/`question.retired` sends the close. Sending is fetch with timers: the event
+ * loop never waits on a push service.
+ */
+export class PushService {
+  private readonly allowed: Set<string>;
+  private keyPair: Promise<PushKeys> | null = null;
+  private readonly inFlight = new Set<AbortController>();
+  /** Retry waits, each with what ends it early (stop). */
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
+  private unlisten: (() => void) | null = null;
+  private stopped = false;
+  /** Settles when every push started so far has finished (tests wait on it). */
+  private pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly core: Core,
+    private readonly opts: PushOptions = {},
+  ) {
+    this.allowed = allowedOrigins(opts.allowedEndpoints ?? []);
+  }
+
+  start(): void {
+    this.unlisten = this.core.hub.listen((ev) => this.heard(ev));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unlisten?.();
+    this.unlisten = null;
+    for (const [timer, done] of this.timers) {
+      clearTimeout(timer);
+      done();
+    }
+    this.timers.clear();
+    for (const ctrl of this.inFlight) ctrl.abort();
+  }
+
+  /** Made on first use and kept in the store; a pair already stored (another gateway's, an earlier run's) wins. */
+  keys(): Promise<PushKeys> {
+    if (this.keyPair) return this.keyPair;
+    const fresh = webpush.generateVAPIDKeys();
+    const stored = this.core.store.pushKeys({ ...fresh, createdAtMs: this.core.clock.now() });
+    // One read for every caller; a failed one is asked again next time.
+    this.keyPair = stored;
+    stored.catch(() => {
+      if (this.keyPair === stored) this.keyPair = null;
+    });
+    return stored;
+  }
+
+  async config(): Promise<{ publicKey: string }> {
+    return { publicKey: (await this.keys()).publicKey };
+  }
+
+  async subscribe(identity: Identity, subscription: PushSubscriptionInput): Promise<{ subscribed: boolean }> {
+    const refused = refusedEndpoint('push.subscribe', 'subscription.endpoint', subscription.endpoint, this.allowed);
+    if (refused) throw refused;
+    await this.core.store.putPushSubscription({
+      endpoint: subscription.endpoint,
+      identity: identity.id,
+      p256dh: subscription.keys.p256dh,
+      auth: subscription.keys.auth,
+      createdAtMs: this.core.clock.now(),
+    });
+    return { subscribed: true };
+  }
+
+  async unsubscribe(identity: Identity, endpoint: string): Promise<{ unsubscribed: boolean }> {
+    return { unsubscribed: await this.core.store.deletePushSubscription(endpoint, identity.id) };
+  }
+
+  /** Every push started so far has been delivered, dropped or given up. */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Tracked with the pushes, so `idle` also waits for the reads that decide who gets one. */
+  private heard(ev: StoredEvent): void {
+    if (this.stopped) return;
+    const run = this.fanOut(ev).catch((err: unknown) => this.core.opts.log.error({ err }, 'a push could not be sent'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  private async fanOut(ev: StoredEvent): Promise<void> {
+    if (ev.event === 'question.requested') {
+      const q = (ev.payload as { question: QuestionRecord }).question;
+      const ttlS = q.expiresAtMs === null ? TTL_WITHOUT_EXPIRY_S : Math.max(0, Math.ceil((q.expiresAtMs - this.core.clock.now()) / 1000));
+      await this.sendToViewers(q, questionPayload(q), ttlS, q.mode === 'blocking' ? 'high' : 'normal');
+    } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
+      const id = (ev.payload as { id: string }).id;
+      const q = await this.core.store.getQuestion(id);
+      if (q) await this.sendToViewers(q, { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
+    }
+  }
+
+  /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */
+  private async sendToViewers(q: QuestionRecord, payload: PushPayload, ttlS: number, urgency: Job['urgency']): Promise<void> {
+    const subs = await this.core.store.listPushSubscriptions();
+    if (subs.length === 0) return;
+    const owner = q.sessionKey === undefined ? undefined : await this.core.ownerOf(q.sessionKey);
+    for (const sub of subs) {
+      const identity = this.core.auth.identityById(sub.identity);
+      if (!identity || !canSeeQuestion(identity, q, owner)) continue;
+      const run = this.deliver({ sub, payload, ttlS, urgency }).catch((err: unknown) =>
+        this.core.opts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
+      );
+      this.pending.add(run);
+      void run.finally(() => this.pending.delete(run));
+    }
+  }
+
+  private async deliver(job: Job): Promise<void> {
+    const attempts = this.opts.attempts ?? 4;
+    const maxDelay = this.opts.maxRetryDelayMs ?? 60_000;
+    const keys = await this.keys();
+    const origin = new URL(job.sub.endpoint).origin;
+    const deadlineMs = Date.now() + job.ttlS * 1000;
+    for (let attempt = 1; attempt <= attempts && !this.stopped; attempt++) {
+      const details = webpush.generateRequestDetails(
+        { endpoint: job.sub.endpoint, keys: { p256dh: job.sub.p256dh, auth: job.sub.auth } },
+        JSON.stringify(job.payload),
+        {
+          vapidDetails: { subject: this.opts.subject ?? 'mailto:askdock@localhost.localdomain', publicKey: keys.publicKey, privateKey: keys.privateKey },
+          // TTL: what is left of the question's time, also on a retry.
+          TTL: Math.max(0, Math.ceil((deadlineMs - Date.now()) / 1000)),
+          urgency: job.urgency,
+          contentEncoding: 'aes128gcm',
+        },
+      );
+      const ctrl = new AbortController();
+      this.inFlight.add(ctrl);
+      let status: number;
+      let retryAfter: string | null = null;
+      try {
+        const res = await fetch(job.sub.endpoint, {
+          method: 'POST',
+          headers: details.headers as Record<string, string>,
+          body: new Uint8Array(details.body as Buffer),
+          signal: AbortSignal.any([ctrl.signal, AbortSignal.timeout(30_000)]),
+          redirect: 'error',
+        });
+        status = res.status;
+        retryAfter = res.headers.get('retry-after');
+        await res.body?.cancel();
+      } catch (err) {
+        if (this.stopped) return;
+        this.core.opts.log.warn({ err, endpointOrigin: origin, attempt }, 'a push service could not be reached');
+        status = 0;
+      } finally {
+        this.inFlight.delete(ctrl);
+      }
+      if (status >= 200 && status < 300) return;
+      if (status === 404 || status === 410) {
+        // The browser unsubscribed or the subscription expired: it will never work again.
+        await this.core.store.deletePushSubscription(job.sub.endpoint, job.sub.identity);
+        this.core.opts.log.info({ endpointOrigin: origin, status }, 'dropped a push subscription its push service no longer knows');
+        return;
+      }
+      const retryable = status === 0 || status === 429 || status >= 500;
+      if (!retryable || attempt === attempts) {
+        this.core.opts.log.warn({ endpointOrigin: origin, status, attempt }, 'gave up a push');
+        return;
+      }
+      const asked = retryAfterMs(retryAfter, Date.now());
+      const wait = asked ?? Math.min(maxDelay, 1000 * 2 ** (attempt - 1));
+      if (wait > maxDelay) {
+        this.core.opts.log.warn({ endpointOrigin: origin, status, retryAfterMs: asked }, 'gave up a push: its push service asks to wait too long');
+        return;
+      }
+      await new Promise<void>((done) => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          done();
+        }, wait);
+        this.timers.set(timer, done);
+      });
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCluster } from '../../testing/gateway-cluster.ts';
+import { failure, item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { freshSchema } from '../../testing/postgres.ts';
+import { FakePushService } from './testing/fake-push-service.ts';
+import { endpointProblem } from './endpoints.ts';
+
+let t: TestGateway | undefined;
+let fake: FakePushService | undefined;
+afterEach(async () => {
+  await t?.close();
+  await fake?.close();
+  t = fake = undefined;
+});
+
+async function setup(pushRetry?: { attempts?: number; maxRetryDelayMs?: number }, over: Parameters<typeof startTestGateway>[0] = {}) {
+  fake = await FakePushService.start();
+  t = await startTestGateway({ pushAllowedEndpoints: [fake.origin], ...(pushRetry ? { pushRetry } : {}), ...over });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent');
+  const guest = await t.connect('guest');
+  const { session } = await admin.call('sessions.create', { title: 'Work' });
+  return { t, fake, admin, agent, guest, sessionKey: session.key };
+}
+
+describe('U17 Web Push', () => {
+  it('[U17] one push per visible question per subscription, VAPID-signed and aes128gcm-encrypted, with what the notification shows and no more', async () => {
+    const { t, fake, admin, agent, guest, sessionKey } = await setup();
+    const { publicKey } = await admin.call('push.config', {});
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin-phone').toJSON() });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin-laptop').toJSON() });
+    // A guest sees no question of a session it did not create (A3).
+    await guest.call('push.subscribe', { subscription: fake.subscriber('guest-phone').toJSON() });
+
+    const { id, expiresAtMs } = await agent.call('question.request', { sessionKey, questions: [item()], timeoutMs: 600_000 });
+    await expect.poll(() => fake.received.length).toBe(2);
+    await t.gw.push.idle();
+    expect(fake.problems).toEqual([]);
+    expect(fake.received.map((r) => r.subscription).sort()).toEqual(['admin-laptop', 'admin-phone']);
+    for (const r of fake.received) {
+      expect(r.vapidKey).toBe(publicKey);
+      expect(r.payload).toStrictEqual({
+        type: 'question',
+        id,
+        title: 'Environment',
+        itemId: 'env',
+        actions: ['Staging', 'Production'],
+        path: `/q/${id}`,
+        body: 'Where should it deploy?',
+      });
+      expect(r.urgency).toBe('high');
+      // TTL: the question's time left, in seconds.
+      const ttl = Number(r.ttl);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(Math.ceil((expiresAtMs! - Date.now()) / 1000) + 1);
+    }
+    expect(fake.to('guest-phone')).toEqual([]);
+
+    // Resolved anywhere: a close instruction to every device that got it, none to the guest.
+    await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    await expect.poll(() => fake.received.length).toBe(4);
+    await t.gw.push.idle();
+    expect(fake.received.slice(2).map((r) => [r.subscription, r.payload]).sort()).toEqual([
+      ['admin-laptop', { type: 'close', id }],
+      ['admin-phone', { type: 'close', id }],
+    ]);
+    expect(fake.problems).toEqual([]);
+  });
+
+  it('[U17][A3] a privileged question reaches no subscription whose identity may not see it; an async one has no high urgency and no actions past two options', async () => {
+    const { t, fake, admin, agent, guest } = await setup();
+    const { session: own } = await guest.call('sessions.create', { title: 'Mine' });
+    await guest.call('push.subscribe', { subscription: fake.subscriber('guest').toJSON() });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin').toJSON() });
+    const secret = await agent.call('question.request', { sessionKey: own.key, privileged: true, questions: [item({ question: 'Rotate the root key?' })] });
+    const three = item({ id: 'pick', options: [{ label: 'A' }, { label: 'B' }, { label: 'C' }] });
+    const open = await agent.call('question.request', { sessionKey: own.key, mode: 'async', questions: [three] });
+    await expect.poll(() => fake.received.length).toBe(3);
+    await t.gw.push.idle();
+    expect(fake.to('admin').map((r) => (r.payload as { id: string }).id)).toEqual([secret.id, open.id]);
+    const guestGot = fake.to('guest');
+    expect(guestGot.map((r) => (r.payload as { id: string }).id)).toEqual([open.id]);
+    expect(JSON.stringify(guestGot)).not.toContain('Rotate the root key');
+    expect(guestGot[0].urgency).toBe('normal');
+    expect(guestGot[0].payload).not.toHaveProperty('actions');
+    expect(fake.problems).toEqual([]);
+  });
+
+  it('[U17] 404 and 410 drop the subscription: the next question is not sent to it', async () => {
+    const { t, fake, admin, agent, sessionKey } = await setup();
+    for (const name of ['gone', 'expired', 'fine']) await admin.call('push.subscribe', { subscription: fake.subscriber(name).toJSON() });
+    fake.script('gone', { status: 404 });
+    fake.script('expired', { status: 410 });
+    await agent.call('question.request', { sessionKey, mode: 'async', questions: [item()] });
+    await expect.poll(() => fake.requests.length).toBe(3);
+    await t.gw.push.idle();
+    expect((await t.gw.store.listPushSubscriptions('admin')).map((s) => s.endpoint)).toEqual([`${fake.origin}/push/fine`]);
+    await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ id: 'again' })] });
+    await expect.poll(() => fake.requests.length).toBe(4);
+    await t.gw.push.idle();
+    expect(fake.requests.map((r) => r.subscription).sort()).toEqual(['expired', 'fine', 'fine', 'gone']);
+  });
+
+  it('[U17] 429 waits the Retry-After it names, then delivers; 5xx retries are bounded', async () => {
+    const { t, fake, admin, agent, sessionKey } = await setup({ attempts: 3 });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('busy').toJSON() });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('broken').toJSON() });
+    fake.script('busy', { status: 429, retryAfter: '1' });
+    fake.script('broken', { status: 500, retryAfter: '0' }, { status: 503, retryAfter: '0' }, { status: 500, retryAfter: '0' }, { status: 500 });
+    await agent.call('question.request', { sessionKey, mode: 'async', questions: [item()] });
+    await expect.poll(() => fake.to('busy').length, { timeout: 10_000 }).toBe(1);
+    await t.gw.push.idle();
+    const busy = fake.requests.filter((r) => r.subscription === 'busy');
+    expect(busy).toHaveLength(2);
+    expect(busy[1].atMs - busy[0].atMs).toBeGreaterThanOrEqual(1000);
+    // Three tries and no more; the subscription stays (a server error says nothing about it).
+    expect(fake.requests.filter((r) => r.subscription === 'broken')).toHaveLength(3);
+    expect(fake.to('broken')).toEqual([]);
+    expect(await t.gw.store.listPushSubscriptions('admin')).toHaveLength(2);
+  });
+
+  it('[U17] refuses an endpoint outside the push services and push.allowedEndpoints, bad keys and identities that see no questions', async () => {
+    const { fake, admin } = await setup();
+    const sub = fake.subscriber('x').toJSON();
+    for (const endpoint of ['http://127.0.0.1:9/x', 'https://evil.example/push', 'http://fcm.googleapis.com/fcm/send/a', 'https://fcm.googleapis.com:8443/a', 'not a url']) {
+      const err = await failure(admin.call('push.subscribe', { subscription: { ...sub, endpoint } }));
+      expect(err.code).toBe('INVALID_REQUEST');
+      expect(err.message).toContain('subscription.endpoint');
+    }
+    const badKey = await failure(admin.call('push.subscribe', { subscription: { ...sub, keys: { p256dh: 'short', auth: sub.keys.auth } } }));
+    expect(badKey.code).toBe('INVALID_REQUEST');
+    expect(badKey.message).toContain('subscription.keys.p256dh');
+    const reader = await t!.connect('reader');
+    expect((await failure(reader.call('push.subscribe', { subscription: sub }))).code).toBe('FORBIDDEN');
+    expect((await failure(reader.call('push.config', {}))).code).toBe('FORBIDDEN');
+    expect(await t!.gw.store.listPushSubscriptions()).toEqual([]);
+  });
+
+  it("[U17] an identity removes only its own subscriptions; the VAPID key pair is made once and kept with the gateway's data", async () => {
+    const { fake, admin, guest } = await setup();
+    const sub = fake.subscriber('mine').toJSON();
+    await admin.call('push.subscribe', { subscription: sub });
+    expect(await guest.call('push.unsubscribe', { endpoint: sub.endpoint })).toEqual({ unsubscribed: false });
+    expect(await t!.gw.store.listPushSubscriptions('admin')).toHaveLength(1);
+    expect(await admin.call('push.unsubscribe', { endpoint: sub.endpoint })).toEqual({ unsubscribed: true });
+    expect(await t!.gw.store.listPushSubscriptions()).toEqual([]);
+
+    const { publicKey } = await admin.call('push.config', {});
+    expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);
+    const dir = t!.dir;
+    await t!.close({ keepDir: true });
+    t = await startTestGateway({ dir });
+    const again = await t.connect('admin');
+    expect((await again.call('push.config', {})).publicKey).toBe(publicKey);
+  });
+
+  it('[U17] the known push services pass the endpoint check', () => {
+    const none = new Set<string>();
+    expect(endpointProblem('https://fcm.googleapis.com/fcm/send/abc', none)).toBeUndefined();
+    expect(endpointProblem('https://updates.push.services.mozilla.com/wpush/v2/abc', none)).toBeUndefined();
+    expect(endpointProblem('https://wns2-par02p.notify.windows.com/w/?token=abc', none)).toBeUndefined();
+    expect(endpointProblem('https://web.push.apple.com/abc', none)).toBeUndefined();
+    expect(endpointProblem('https://fcm.googleapis.com.evil.example/x', none)).toBeDefined();
+    expect(endpointProblem('https://user:pw@fcm.googleapis.com/x', none)).toBeDefined();
+  });
+});
+
+describe('U17 Web Push with several gateways (D2, D3)', () => {
+  it('[U17][D3] subscriptions and the VAPID key live in the shared store; each question is pushed once across gateways', { timeout: 120_000 }, async () => {
+    const schema = await freshSchema('push');
+    const pushFake = (fake = await FakePushService.start());
+    const cluster = await startCluster(2, schema.url, { config: { ...testConfig, push: { allowedEndpoints: [pushFake.origin] } } });
+    try {
+      const admin0 = await cluster.connect(0, 'admin');
+      const admin1 = await cluster.connect(1, 'admin');
+      const agent1 = await cluster.connect(1, 'agent');
+      expect((await admin0.call('push.config', {})).publicKey).toBe((await admin1.call('push.config', {})).publicKey);
+      await admin0.call('push.subscribe', { subscription: pushFake.subscriber('phone').toJSON() });
+      const { session } = await admin1.call('sessions.create', { title: 'Shared' });
+      const { id } = await agent1.call('question.request', { sessionKey: session.key, questions: [item()] });
+      await expect.poll(() => pushFake.received.length, { timeout: 20_000 }).toBe(1);
+      await admin0.call('question.resolve', { id, answers: { env: ['Staging'] } });
+      await expect.poll(() => pushFake.received.some((r) => (r.payload as { type: string }).type === 'close'), { timeout: 20_000 }).toBe(true);
+      expect(pushFake.received.map((r) => (r.payload as { type: string }).type)).toEqual(['question', 'close']);
+      expect(pushFake.problems).toEqual([]);
+    } finally {
+      await cluster.close();
+      await schema.drop();
+    }
+  });
+});

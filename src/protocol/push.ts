@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** U17: a browser push subscription as `PushSubscription.toJSON()` gives it; keys are base64url. */
+const Base64Url = (what: string, min: number, max: number) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, { error: `${what} must be base64url` })
+    .min(min, { error: `${what} must be ${min}..${max} characters of base64url` })
+    .max(max, { error: `${what} must be ${min}..${max} characters of base64url` });
+
+export const PUSH_ENDPOINT_MAX = 2048;
+
+export const PushSubscriptionInput = z.object({
+  endpoint: z
+    .string({ error: 'endpoint must be a string' })
+    .min(1, { error: 'endpoint must not be empty' })
+    .max(PUSH_ENDPOINT_MAX, { error: `endpoint must be at most ${PUSH_ENDPOINT_MAX} characters` }),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object(
+    {
+      // An uncompressed P-256 point (65 bytes) and a 16-byte secret (RFC 8291).
+      p256dh: Base64Url('p256dh', 86, 88),
+      auth: Base64Url('auth', 22, 24),
+    },
+    { error: 'keys must be an object with p256dh and auth' },
+  ),
+});
+export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
+
+/**
+ * What a push carries to the Control UI's service worker (U17): only what the notification shows, never more
+ * (docs/security.md). `question` shows a notification, `close` closes the one of a question that was resolved.
+ */
+export const PushPayload = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('question'),
+    /** The question's id (tag of its notification, and what an action answers). */
+    id: z.string(),
+    /** The item the actions answer, present only with `actions`. */
+    itemId: z.string().optional(),
+    title: z.string(),
+    body: z.string(),
+    /** The two option labels of a single-select question with exactly two options. */
+    actions: z.array(z.string()).length(2).optional(),
+    /** The question's link page, `/q/<id>`. */
+    path: z.string(),
+  }),
+  z.object({ type: z.literal('close'), id: z.string() }),
+]);
+export type PushPayload = z.infer<typeof PushPayload>;

@@ -1,0 +1,9 @@
+/**
+ * The package's entry (`import { connect } from 'askdock'`): the Node SDK for agents, compiled to `dist-sdk/` by
+ * `npm run build:sdk` (run by `prepack`) with its type declarations.
+ */
+export { Agent, abortError, connect, isSuperseded, type AskOptions, type AsyncAskOptions, type ConnectOptions, type UserMessage } from './agent/sdk.ts';
+export type { AskUserInput, AskUserQuestion, AskUserResult, NoAnswerReason } from './agent/ask-user.ts';
+export type { SecretInput, SecretOptions, SecretResult } from './agent/sdk-secrets.ts';
+export type { OwnSessionOptions } from './agent/own-session.ts';
+export { AskdockError } from './protocol/index.ts';

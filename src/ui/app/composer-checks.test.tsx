@@ -1,0 +1,110 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SecretRequestRecord } from '../../protocol/index.ts';
+import { Composer } from '../features/chat/components/composer.tsx';
+import { dockCodeReady, QuestionDock } from '../features/questions/index.tsx';
+import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
+import { fakeClient, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
+import { useComposerChecks } from './composer-checks.tsx';
+
+function Harness({ sendChat }: { sendChat: (text: string) => Promise<void> }) {
+  const { send, dialog } = useComposerChecks('s1', sendChat);
+  return (
+    <>
+      <QuestionDock sessionKey="s1" composer={<Composer onSend={send} />} />
+      {dialog}
+    </>
+  );
+}
+
+const message = () => screen.getByRole('textbox', { name: 'Message' });
+const alert = () => screen.getByRole('alertdialog');
+const chatSends = (client: ReturnType<typeof fakeClient>) => client.request.mock.calls.filter(([m]) => m === 'chat.send');
+
+beforeAll(() => dockCodeReady);
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('composer checks', () => {
+  it('[U8][PT1] "2" while one async question waits asks "Send as the answer to Lunch?"; yes answers it through the outbox', async () => {
+    const user = userEvent.setup();
+    const sendChat = vi.fn(async () => {});
+    const { client, render } = setup([lunchRecord()]);
+    render(<Harness sendChat={sendChat} />);
+    await user.type(message(), '2{Enter}');
+    expect(alert()).toHaveAccessibleName('Send as the answer to Lunch?');
+    expect(alert()).toHaveAccessibleDescription(/"2" reads as "Sushi"/);
+    await user.click(within(alert()).getByRole('button', { name: 'Send as answer' }));
+    await waitFor(() => expect(chatSends(client)).toHaveLength(1));
+    expect(chatSends(client)[0][1]).toMatchObject({ message: '> Lunch\nSushi', replyTo: { questionId: 'q-lunch', answers: { lunch: ['Sushi'] } } });
+    expect(sendChat).not.toHaveBeenCalled();
+    expect(message()).toHaveValue('');
+  });
+
+  it('[U8] no sends it as a chat message; Esc sends nothing and gives the words back', async () => {
+    const user = userEvent.setup();
+    const sendChat = vi.fn(async () => {});
+    const { client, render } = setup([lunchRecord()]);
+    render(<Harness sendChat={sendChat} />);
+    await user.type(message(), 'sushi{Enter}');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(message()).toHaveValue('sushi');
+    expect(sendChat).not.toHaveBeenCalled();
+    await user.click(message());
+    await user.keyboard('{Enter}');
+    await user.click(within(alert()).getByRole('button', { name: 'Send as message' }));
+    await waitFor(() => expect(sendChat).toHaveBeenCalledExactlyOnceWith('sushi'));
+    expect(chatSends(client)).toHaveLength(0);
+  });
+
+  it('[U8] free text, or two questions waiting, goes as a message without asking', async () => {
+    const user = userEvent.setup();
+    const sendChat = vi.fn(async () => {});
+    setup([lunchRecord(), lunchRecord({ id: 'q-2', createdAtMs: Date.now() + 5 })]).render(<Harness sendChat={sendChat} />);
+    await user.type(message(), '2{Enter}');
+    await waitFor(() => expect(sendChat).toHaveBeenCalledWith('2'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('[W3] a pasted token asks before it is sent; Keep editing gives it back, Send anyway sends it', async () => {
+    const user = userEvent.setup();
+    const sendChat = vi.fn(async () => {});
+    setup([]).render(<Harness sendChat={sendChat} />);
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    await user.click(message());
+    await user.paste(`use ${token}`);
+    await user.keyboard('{Enter}');
+    expect(alert()).toHaveAccessibleName('This looks like a credential');
+    expect(alert()).not.toHaveTextContent(token);
+    await user.click(within(alert()).getByRole('button', { name: 'Keep editing' }));
+    expect(message()).toHaveValue(`use ${token}`);
+    expect(sendChat).not.toHaveBeenCalled();
+    await user.click(message());
+    await user.keyboard('{Enter}');
+    await user.click(within(alert()).getByRole('button', { name: 'Send anyway' }));
+    await waitFor(() => expect(sendChat).toHaveBeenCalledExactlyOnceWith(`use ${token}`));
+  });
+
+  it('[W3][W4] with a secret request pending, the token can go as that secret instead, never as a message', async () => {
+    const user = userEvent.setup();
+    const sendChat = vi.fn(async () => {});
+    const client = fakeClient();
+    Object.assign(client.hello!, { features: { methods: ['secret.list', 'secret.provide'], events: [] } });
+    const request: SecretRequestRecord = { id: 'sec-1', sessionKey: 's1', name: 'GITHUB_TOKEN', askedBy: 'agent', status: 'pending', createdAtMs: 1 } as SecretRequestRecord;
+    const { queryClient, render } = setup([], client);
+    queryClient.setQueryData(secretRequestsKey, [request]);
+    render(<Harness sendChat={sendChat} />);
+    const token = 'sk-' + 'proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6';
+    await user.click(message());
+    await user.paste(token);
+    await user.keyboard('{Enter}');
+    expect(alert()).toHaveAccessibleDescription(/GITHUB_TOKEN/);
+    await user.click(within(alert()).getByRole('button', { name: 'Send as secret' }));
+    await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'sec-1', value: token }));
+    expect(sendChat).not.toHaveBeenCalled();
+    expect(message()).toHaveValue('');
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * U17: the Control UI's service worker (built to `/sw.js`, see vite.config.ts). It keeps the built shell so the app
+ * opens offline, shows a Web Push as a notification, closes it when its question was resolved elsewhere, and answers
+ * from a notification's action through a small outbox of its own (IndexedDB), sent over a short socket to `/ws`.
+ * It never caches `/ws`, `/healthz`, any other origin or the token (the token lives in IndexedDB only while the person
+ * has "Notify me on this device" on: docs/security.md).
+ */
+import type { PushPayload } from '../../protocol/push.ts';
+
+/**
+ * Replaced at build time (vite.config.ts) with the built files, a version made of their hashes and the protocol version
+ * (imported there, not here: this file must stay one classic script, sharing no chunk with the app).
+ */
+declare const __ASKDOCK_SHELL__: { version: string; files: string[]; protocol: number };
+
+type ExtendableEvent = Event & { waitUntil(p: Promise<unknown>): void };
+type FetchEvent = ExtendableEvent & { request: Request; respondWith(r: Promise<Response> | Response): void };
+type PushEvent = ExtendableEvent & { data: { text(): string } | null };
+type NotificationEvent = ExtendableEvent & { action: string; notification: Notification & { data: unknown } };
+type MessageEvent = ExtendableEvent & { data: unknown };
+type WindowClient = { url: string; focus(): Promise<WindowClient>; navigate(url: string): Promise<WindowClient | null> };
+type Scope = {
+  location: Location;
+  registration: {
+    showNotification(title: string, options: NotificationOptions & { actions?: { action: string; title: string }[] }): Promise<void>;
+    getNotifications(filter?: { tag?: string }): Promise<Notification[]>;
+    sync?: { register(tag: string): Promise<void> };
+  };
+  clients: { matchAll(o: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>; openWindow(url: string): Promise<WindowClient | null>; claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: string, fn: (e: never) => void): void;
+};
+const sw = self as unknown as Scope;
+
+const SHELL = __ASKDOCK_SHELL__;
+const CACHE = `askdock-shell-${SHELL.version}`;
+const CACHE_PREFIX = 'askdock-shell-';
+
+sw.addEventListener('install', (event: ExtendableEvent) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(['/index.html', ...SHELL.files]))
+      .then(() => sw.skipWaiting()),
+  );
+});
+
+sw.addEventListener('activate', (event: ExtendableEvent) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(CACHE_PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => sw.clients.claim()),
+  );
+});
+
+/** Only the built shell is served from the cache; everything else (the socket, /healthz, other origins) goes to the network untouched. */
+sw.addEventListener('fetch', (event: FetchEvent) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== sw.location.origin) return;
+  if (request.mode === 'navigate') {
+    // The page itself: fresh when online (a new build), the cached shell when not. Its address (which may carry a
+    // `?token=` for a moment) is never a cache key: only `/index.html` is.
+    event.respondWith(fetch(request).catch(() => caches.match('/index.html', { cacheName: CACHE }).then((r) => r ?? Response.error())));
+    return;
+  }
+  if (!SHELL.files.includes(url.pathname)) return;
+  event.respondWith(caches.match(url.pathname, { cacheName: CACHE }).then((hit) => hit ?? fetch(request)));
+});
+
+// --- the outbox: answers chosen on a notification, kept until the gateway has them ---
+
+type Pending = { questionId: string; itemId: string; label: string; resolutionId: string };
+const DB = 'askdock-push';
+
+function db(): Promise<IDBDatabase> {
+  return new Promise((ok, fail) => {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = () => {
+      open.result.createObjectStore('outbox', { keyPath: 'questionId' });
+      open.result.createObjectStore('auth');
+    };
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => fail(open.error);
+  });
+}
+
+async function tx<T>(store: 'outbox' | 'auth', mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const conn = await db();
+  try {
+    return await new Promise<T>((ok, fail) => {
+      const req = fn(conn.transaction(store, mode).objectStore(store));
+      req.onsuccess = () => ok(req.result);
+      req.onerror = () => fail(req.error);
+    });
+  } finally {
+    conn.close();
+  }
+}
+
+const readToken = () => tx<string | undefined>('auth', 'readonly', (s) => s.get('token') as IDBRequest<string | undefined>);
+
+/** One answer per question on this device: a second tap (or the same action fired twice) finds it queued and adds nothing. */
+async function enqueue(entry: Pending): Promise<void> {
+  // `add` refuses a key already there, inside one transaction: two taps at once still queue one answer.
+  await tx('outbox', 'readwrite', (s) => s.add(entry)).catch((err: unknown) => {
+    if ((err as DOMException | null)?.name !== 'ConstraintError') throw err;
+  });
+}
+
+let flushing: Promise<void> | null = null;
+/** Sends what the outbox holds; what the gateway could not be reached for stays for the next wake-up. */
+function flush(): Promise<void> {
+  return (flushing ??= sendAll().finally(() => (flushing = null)));
+}
+
+async function sendAll(): Promise<void> {
+  const entries = await tx<Pending[]>('outbox', 'readonly', (s) => s.getAll() as IDBRequest<Pending[]>);
+  const token = await readToken();
+  if (entries.length === 0 || !token) return;
+  const done = await resolveOverSocket(token, entries);
+  for (const id of done) await tx('outbox', 'readwrite', (s) => s.delete(id));
+}
+
+/** Final outcomes: answered now, or already answered / gone (nothing to send again). */
+const SETTLED_ERRORS = new Set(['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND', 'INVALID_REQUEST']);
+
+function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]> {
+  return new Promise((finish) => {
+    const done: string[] = [];
+    const url = `${sw.location.protocol === 'https:' ? 'wss' : 'ws'}://${sw.location.host}/ws`;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      return finish(done);
+    }
+    let open = entries.length;
+    const end = () => {
+      socket.close();
+      finish(done);
+    };
+    socket.onerror = end;
+    socket.onclose = () => finish(done);
+    socket.onmessage = (msg) => {
+      const frame = JSON.parse(String(msg.data)) as { type: string; event?: string; id?: string; ok?: boolean; error?: { code: string } };
+      if (frame.type === 'event' && frame.event === 'connect.challenge') {
+        socket.send(
+          JSON.stringify({
+            type: 'req',
+            id: '__connect',
+            method: 'connect',
+            params: {
+              minProtocol: SHELL.protocol,
+              maxProtocol: SHELL.protocol,
+              client: { id: `push-${crypto.randomUUID()}`, name: 'askdock notifications', version: '0.1.0', platform: 'browser', mode: 'ui' },
+              auth: { token },
+            },
+          }),
+        );
+        return;
+      }
+      if (frame.type !== 'res') return;
+      if (frame.id === '__connect') {
+        if (!frame.ok) return end();
+        for (const e of entries)
+          socket.send(
+            JSON.stringify({
+              type: 'req',
+              id: e.questionId,
+              method: 'question.resolve',
+              params: { id: e.questionId, answers: { [e.itemId]: [e.label] }, resolutionId: e.resolutionId, surface: 'push' },
+            }),
+          );
+        return;
+      }
+      if (frame.id && (frame.ok || SETTLED_ERRORS.has(frame.error?.code ?? ''))) done.push(frame.id);
+      if (--open === 0) end();
+    };
+  });
+}
+
+// --- notifications ---
+
+sw.addEventListener('push', (event: PushEvent) => {
+  let payload: PushPayload;
+  try {
+    payload = JSON.parse(event.data?.text() ?? '') as PushPayload;
+  } catch {
+    return;
+  }
+  if (payload.type === 'close') {
+    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => list.forEach((n) => n.close())));
+    return;
+  }
+  event.waitUntil(
+    Promise.all([
+      sw.registration.showNotification(payload.title, {
+        body: payload.body,
+        tag: payload.id,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/badge-96.png',
+        data: payload,
+        ...(payload.actions ? { actions: payload.actions.map((title, i) => ({ action: String(i), title })) } : {}),
+      }),
+      // A wake-up is also a chance to send what an earlier offline tap queued.
+      flush().catch(() => undefined),
+    ]),
+  );
+});
+
+/** A tap on a notification: an action's label is queued as the answer and sent; the body opens the question's link page. */
+function onNotificationTap(notification: Notification & { data: unknown }, action: string): Promise<unknown> | undefined {
+  const payload = notification.data as Extract<PushPayload, { type: 'question' }> | null;
+  if (!payload) return undefined;
+  const label = action !== '' ? payload.actions?.[Number(action)] : undefined;
+  notification.close();
+  if (label !== undefined && payload.itemId) {
+    const entry = { questionId: payload.id, itemId: payload.itemId, label, resolutionId: `push-${payload.id}-${crypto.randomUUID()}` };
+    return enqueue(entry)
+      .then(() => flush())
+      .catch(() => undefined)
+      .then(() => sw.registration.sync?.register('askdock-outbox').catch(() => undefined));
+  }
+  const target = new URL(payload.path, sw.location.origin).href;
+  return sw.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => w.url === target) ?? windows[0];
+    return open ? open.navigate(target).then((w) => (w ?? open).focus()) : sw.clients.openWindow(target);
+  });
+}
+
+sw.addEventListener('notificationclick', (event: NotificationEvent) => {
+  const done = onNotificationTap(event.notification, event.action);
+  if (done) event.waitUntil(done);
+});
+
+sw.addEventListener('sync', (event: ExtendableEvent & { tag: string }) => {
+  if (event.tag === 'askdock-outbox') event.waitUntil(flush());
+});
+
+/**
+ * From the app's own pages: the token while "Notify me on this device" is on (`null` forgets it), a nudge to send the
+ * outbox (back online), and a tap on one of this worker's own notifications taken in the page (the browser's DevTools
+ * and tests use it too): only a notification the worker showed can be acted on, with the data it was shown with.
+ */
+sw.addEventListener('message', (event: MessageEvent) => {
+  const data = event.data as { type?: string; token?: string | null; tag?: string; action?: string };
+  if (data?.type === 'notification-tap' && typeof data.tag === 'string') {
+    event.waitUntil(
+      sw.registration.getNotifications({ tag: data.tag }).then((list) => Promise.all(list.map((n) => onNotificationTap(n as Notification & { data: unknown }, String(data.action ?? ''))))),
+    );
+    return;
+  }
+  if (data?.type === 'token')
+    event.waitUntil(tx<unknown>('auth', 'readwrite', (s) => (data.token ? s.put(data.token, 'token') : s.delete('token')) as IDBRequest<unknown>).then(() => flush()));
+  else if (data?.type === 'flush') event.waitUntil(flush());
+});
