@@ -171,7 +171,8 @@ export class Core {
 
   private async prune(): Promise<void> {
     try {
-      await this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
+      // One unit of work among the others (hub.exclusive): its transaction never interleaves with a unit's.
+      await this.hub.exclusive(() => this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS));
     } catch (err) {
       this.opts.log.error({ err }, 'pruning events failed');
     }
