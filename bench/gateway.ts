@@ -316,7 +316,7 @@ async function main(): Promise<void> {
 
   echoServer.close();
   await gw.close();
-  sqlite?.close();
+  await sqlite?.close();
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -8,6 +8,7 @@ import type { FirstLoad } from './ui/first-load.ts';
 import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
+import type { ScaleoutFigures } from './scaleout.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
 
@@ -20,6 +21,7 @@ export type Results = {
   gatewayRuns?: GatewayRun[];
   scale?: ScaleFigures;
   crossGateway?: CrossGateway;
+  scaleout?: ScaleoutFigures;
   search?: SearchFigures;
 };
 
@@ -49,7 +51,10 @@ function questionRows(q: QuestionPath): Row[] {
   const addsAnswer = q.answer.p99 - q.protocolAnswer.p99;
   return [
     { section: s, figure: 'question.request -> dock painted (its frame done), p50 / p99', measured: pair(q.toPaint.p50, q.toPaint.p99), baseline: `Node operator event ${pair(q.protocolToEvent.p50, q.protocolToEvent.p99)}`, ratio: times(ratio(q.toPaint.p99, q.protocolToEvent.p99)), aim: 'p99 < 50 ms', met: q.toPaint.p99 < 50 },
-    { section: s, figure: '  browser adds to the question, p99 - Node p99', measured: ms(addsAsk), baseline: '', ratio: '', aim: `<= ${FRAME_MS} ms (one frame)`, met: addsAsk <= FRAME_MS },
+    ...(q.socketToPaint
+      ? [{ section: s, figure: "  browser's share: frame at the page socket -> dock painted, p50 / p99", measured: pair(q.socketToPaint.p50, q.socketToPaint.p99), baseline: '', ratio: '', aim: `p99 <= ${FRAME_MS} ms (one frame)`, met: q.socketToPaint.p99 <= FRAME_MS }]
+      : []),
+    { section: s, figure: '  browser adds to the question, p99 - Node p99', measured: ms(addsAsk), baseline: '', ratio: '', aim: '', met: null },
     { section: s, figure: '  of which: frame at the page socket', measured: pair(q.toSocket.p50, q.toSocket.p99), baseline: '', ratio: times(ratio(q.toSocket.p99, q.protocolToEvent.p99)), aim: '', met: null },
     { section: s, figure: '  of which: dock committed to the DOM', measured: pair(q.toDom.p50, q.toDom.p99), baseline: '', ratio: '', aim: '', met: null },
     ...(q.toNextTask ? [{ section: s, figure: '  first task after that frame (the frame plus work queued before it)', measured: pair(q.toNextTask.p50, q.toNextTask.p99), baseline: '', ratio: '', aim: '', met: null }] : []),
@@ -87,8 +92,11 @@ function loadRows(bundle: Results['bundle'], first: Results['firstLoad']): Row[]
   return rows;
 }
 
-/** Issue 20's gateway aims: CPU per round trip at 50 operators, p99 against the ws echo, 500 operators against 50. */
-export const GATEWAY_AIMS = { cpuMsPerRoundTrip: 0.2, p99OverEcho: 10, fiveHundredOverFifty: 3 };
+/**
+ * The gateway's aim (issue 35, restating issue 20's): CPU per round trip at 50 operators. The round trip against a bare
+ * ws echo and 500 operators against 50 are context rows, no longer aims (the echo is no baseline for a durable commit).
+ */
+export const GATEWAY_AIMS = { cpuMsPerRoundTrip: 0.2 };
 
 function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | undefined): Row[] {
   const s = 'Gateway';
@@ -110,12 +118,12 @@ function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | und
       measured: pair(r.p50Ms, r.p99Ms),
       baseline: `ws echo ${pair(r.echoP50Ms, r.echoP99Ms)}`,
       ratio: times(overEcho),
-      aim: at50 ? `p99 < ${GATEWAY_AIMS.p99OverEcho}x echo` : '',
-      met: at50 ? overEcho < GATEWAY_AIMS.p99OverEcho : null,
+      aim: '',
+      met: null,
     });
     if (at500) {
       const grows = ratio(r.p50Ms!, fifty.p50Ms!);
-      rows.push({ section: s, figure: '  round trip p50, 500 operators against 50', measured: ms(r.p50Ms), baseline: `50 operators ${ms(fifty.p50Ms)}`, ratio: times(grows), aim: `< ${GATEWAY_AIMS.fiveHundredOverFifty}x`, met: grows < GATEWAY_AIMS.fiveHundredOverFifty });
+      rows.push({ section: s, figure: '  round trip p50, 500 operators against 50', measured: ms(r.p50Ms), baseline: `50 operators ${ms(fifty.p50Ms)}`, ratio: times(grows), aim: '', met: null });
     }
     if (r.cpuUsPerRoundTrip !== undefined) {
       const cpuMs = r.cpuUsPerRoundTrip / 1000;
@@ -129,6 +137,56 @@ function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | und
         met: at50 ? cpuMs <= GATEWAY_AIMS.cpuMsPerRoundTrip : null,
       });
     }
+  }
+  return rows;
+}
+
+/** Issue 35's scale-out aims (D5), each against a row of the same run. */
+export const SCALEOUT_AIMS = { postgresOverSqlite: 0.5, threeOverOneAt1ms: 2.5, threeAt1msRoundTripsPerSec: 1000, healthzP99Ms: 50 };
+
+function scaleoutRows(f: ScaleoutFigures): Row[] {
+  const s = `Scale-out (${f.chains} round trips at once, ${f.seconds} s each, ${f.database})`;
+  const find = (store: string, gateways: number, delayMs: number) => f.rows.find((r) => r.store === store && r.gateways === gateways && r.delayMs === delayMs && !r.error);
+  const sqlite = find('sqlite', 1, 0);
+  const one0 = find('postgres', 1, 0);
+  const one1 = find('postgres', 1, 1);
+  const rows: Row[] = [];
+  for (const r of f.rows) {
+    if (r.error) {
+      rows.push({ section: s, figure: r.setup, measured: 'failed', baseline: r.error.slice(0, 80), ratio: '', aim: 'runs', met: false });
+      continue;
+    }
+    let baseline = '';
+    let shown = '';
+    let aim = '';
+    let met: boolean | null = null;
+    if (r === sqlite) aim = 'within 10 % of the previous run (trend)';
+    if (r === one0 && sqlite) {
+      const x = ratio(r.roundTripsPerSec, sqlite.roundTripsPerSec);
+      baseline = `1 SQLite gateway ${sqlite.roundTripsPerSec}/s`;
+      shown = times(x);
+      aim = `>= ${SCALEOUT_AIMS.postgresOverSqlite}x SQLite`;
+      met = x >= SCALEOUT_AIMS.postgresOverSqlite;
+    }
+    if (r.store === 'postgres' && r.gateways === 3 && r.delayMs === 1 && one1) {
+      const x = ratio(r.roundTripsPerSec, one1.roundTripsPerSec);
+      baseline = `1 gateway at 1 ms ${one1.roundTripsPerSec}/s`;
+      shown = times(x);
+      aim = `>= ${SCALEOUT_AIMS.threeOverOneAt1ms}x and >= ${SCALEOUT_AIMS.threeAt1msRoundTripsPerSec}/s`;
+      met = x >= SCALEOUT_AIMS.threeOverOneAt1ms && r.roundTripsPerSec >= SCALEOUT_AIMS.threeAt1msRoundTripsPerSec;
+    }
+    rows.push({ section: s, figure: `${r.setup}: round trips/s`, measured: `${r.roundTripsPerSec}/s`, baseline, ratio: shown, aim, met });
+    rows.push({ section: s, figure: `  round trip p50 / p99, n=${r.roundTrip.n}`, measured: pair(r.roundTrip.p50, r.roundTrip.p99), baseline: '', ratio: '', aim: '', met: null });
+    const healthAim = r.store === 'postgres';
+    rows.push({
+      section: s,
+      figure: `  /healthz during the load, p50 / p99, n=${r.healthz.n}`,
+      measured: pair(r.healthz.p50, r.healthz.p99),
+      baseline: '',
+      ratio: '',
+      aim: healthAim ? `p99 <= ${SCALEOUT_AIMS.healthzP99Ms} ms` : '',
+      met: healthAim ? r.healthz.p99 <= SCALEOUT_AIMS.healthzP99Ms : null,
+    });
   }
   return rows;
 }
@@ -157,6 +215,7 @@ export function buildRows(r: Results): Row[] {
     ...gatewayRows(r.gatewayMemory, r.gatewayRuns),
     ...(r.scale ? scaleRows(r.scale) : []),
     ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
+    ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
     ...(r.search ? searchRows(r.search) : []),
   ];
 }

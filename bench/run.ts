@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,search] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
  * `cross` runs two gateways on PostgreSQL (ASKDOCK_BENCH_POSTGRES_URL, else a throwaway server from Debian's binaries).
+ * `scaleout` runs one SQLite gateway, then one and three PostgreSQL gateways with the database 0 and 1 ms away (D5).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +19,7 @@ import { measureCrossGateway } from './gateway-cross.ts';
 import { measureGatewayMemory } from './gateway-memory.ts';
 import { runGatewayBench } from './gateway-runs.ts';
 import { measureScale } from './scale.ts';
+import { measureScaleout } from './scaleout.ts';
 import { measureSearch } from './search.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
@@ -31,7 +33,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'search'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -105,6 +107,14 @@ if (only.has('cross')) {
     results.crossGateway = await measureCrossGateway(200);
   } catch (err) {
     process.stderr.write(`bench: the two-gateway row failed: ${(err as Error).message}\n`);
+  }
+}
+
+if (only.has('scaleout')) {
+  try {
+    results.scaleout = await measureScaleout(step);
+  } catch (err) {
+    process.stderr.write(`bench: the scale-out rows failed: ${(err as Error).message}\n`);
   }
 }
 

@@ -71,22 +71,22 @@ export async function measureConnections(steps: readonly number[]): Promise<Conn
 }
 
 /** Adds sessions `from`..`to`-1 with `perSession` messages each, straight into the database file. */
-function seedSessions(dbFile: string, from: number, to: number, perSession: number): void {
+async function seedSessions(dbFile: string, from: number, to: number, perSession: number): Promise<void> {
   const store = openSqliteStore(dbFile);
   try {
     const base = Date.UTC(2026, 0, 1);
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (let s = from; s < to; s++) {
         const key = `scale-${s}`;
-        store.createSession({ key, title: `Scale session ${s}`, createdBy: 'operator', agentId: 'agent', createdAtMs: base + s, lastMessageAtMs: base + s * 1000 + perSession });
+        await store.createSession({ key, title: `Scale session ${s}`, createdBy: 'operator', agentId: 'agent', createdAtMs: base + s, lastMessageAtMs: base + s * 1000 + perSession });
         for (let m = 0; m < perSession; m++) {
           const role = m % 2 ? 'assistant' : 'user';
-          store.insertMessage({ id: `m-${s}-${m}`, sessionKey: key, role, text: `Message ${m} of session ${s}: a line of about the length people write.`, authorId: role === 'user' ? 'operator' : 'agent', createdAtMs: base + s * 1000 + m, seq: s * perSession + m + 1 });
+          await store.insertMessage({ id: `m-${s}-${m}`, sessionKey: key, role, text: `Message ${m} of session ${s}: a line of about the length people write.`, authorId: role === 'user' ? 'operator' : 'agent', createdAtMs: base + s * 1000 + m, seq: s * perSession + m + 1 });
         }
       }
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

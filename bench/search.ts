@@ -27,23 +27,23 @@ function generator(seed: number): () => number {
   };
 }
 
-function seed(dbFile: string, sessions: number, perSession: number): void {
+async function seed(dbFile: string, sessions: number, perSession: number): Promise<void> {
   const store = openSqliteStore(dbFile);
   const next = generator(20_261_203);
   const word = () => (next() < 0.97 ? COMMON[Math.floor(next() ** 2 * COMMON.length)] : RARE[Math.floor(next() * RARE.length)]);
   const base = Date.UTC(2026, 0, 1);
   try {
-    store.transaction(() => {
+    await store.transaction(async () => {
       let seq = 0;
       for (let s = 0; s < sessions; s++) {
         const key = `search-${s}`;
-        store.createSession({ key, title: `Session ${s} ${word()}`, createdBy: 'operator', agentId: 'agent', createdAtMs: base + s, lastMessageAtMs: base + s * 1000 + perSession });
+        await store.createSession({ key, title: `Session ${s} ${word()}`, createdBy: 'operator', agentId: 'agent', createdAtMs: base + s, lastMessageAtMs: base + s * 1000 + perSession });
         for (let m = 0; m < perSession; m++) {
           const text = Array.from({ length: 8 + Math.floor(next() * 12) }, word).join(' ');
-          store.insertMessage({ id: `m-${s}-${m}`, sessionKey: key, role: m % 2 ? 'assistant' : 'user', text, authorId: m % 2 ? 'agent' : 'operator', createdAtMs: base + s * 1000 + m, seq: ++seq });
+          await store.insertMessage({ id: `m-${s}-${m}`, sessionKey: key, role: m % 2 ? 'assistant' : 'user', text, authorId: m % 2 ? 'agent' : 'operator', createdAtMs: base + s * 1000 + m, seq: ++seq });
         }
         if (s % 10 === 0)
-          store.insertQuestion({
+          await store.insertQuestion({
             id: `q-${s}`,
             sessionKey: key,
             askedBy: 'agent',
@@ -57,7 +57,7 @@ function seed(dbFile: string, sessions: number, perSession: number): void {
       }
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

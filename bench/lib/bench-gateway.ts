@@ -22,7 +22,7 @@ export type BenchGatewayOptions = {
   /** Start on this directory's bench.db (kept on close) instead of a fresh one: a restart on seeded data. */
   dir?: string;
   /** Writes rows into the database file before the gateway opens it (seeding at scale without a round trip each). */
-  seed?: (dbFile: string) => void;
+  seed?: (dbFile: string) => void | Promise<void>;
 };
 
 /** An operator and an agent with fresh tokens, and a rate limit no benchmark reaches. */
@@ -42,7 +42,7 @@ export function benchIdentities(): { config: GatewayConfig; operatorToken: strin
 /** `askdock gateway` as a child on a fresh SQLite file, with known tokens and a rate limit no benchmark reaches. */
 export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise<BenchGateway> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'askdock-bench-'));
-  opts.seed?.(join(dir, 'bench.db'));
+  await opts.seed?.(join(dir, 'bench.db'));
   const { config, operatorToken, agentToken } = benchIdentities();
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(config));

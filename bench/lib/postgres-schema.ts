@@ -22,8 +22,8 @@ async function runSql(url: string, sql: string): Promise<void> {
   }
 }
 
-export async function openRunSchema(given: string | undefined, prefix: string): Promise<RunSchema> {
-  const server = given ? null : await startThrowawayPostgres();
+export async function openRunSchema(given: string | undefined, prefix: string, opts: { fsync?: boolean } = {}): Promise<RunSchema> {
+  const server = given ? null : await startThrowawayPostgres(opts);
   const base = given ?? server!.url;
   const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
   try {

@@ -17,6 +17,8 @@ export type QuestionPath = {
   toRendered: Summary;
   /** agent question.request sent -> its `question.requested` frame handed to the page's WebSocket. */
   toSocket: Summary;
+  /** The browser's share of the question: its frame handed to the page's WebSocket -> the dock painted, per question. */
+  socketToPaint: Summary;
   /** Ctrl+Enter keydown on the dock -> the agent's askUser resolved. */
   answer: Summary;
   /** Ctrl+Enter keydown -> the page's question.resolve frame handed to its WebSocket. */
@@ -171,6 +173,7 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
     const sends = resolves.slice(warmup);
     return {
       toSocket: summarize(browserSamples.map((s) => toNode(arrived[s.n]) - s.sent)),
+      socketToPaint: summarize(browserSamples.map((s) => painted[s.n] - arrived[s.n])),
       toDom: summarize(browserSamples.map((s) => toNode(seen[s.n]) - s.sent)),
       toPaint: summarize(browserSamples.map((s) => toNode(painted[s.n]) - s.sent)),
       toNextTask: summarize(browserSamples.map((s) => toNode(nextTask[s.n]) - s.sent)),

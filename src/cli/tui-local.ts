@@ -38,7 +38,7 @@ export async function startLocalGateway(): Promise<LocalGateway> {
   } catch (err) {
     agent?.close();
     await gateway.close();
-    store.close();
+    await store.close();
     throw err;
   }
   return {
@@ -48,7 +48,7 @@ export async function startLocalGateway(): Promise<LocalGateway> {
       await demo?.close();
       agent?.close();
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
 }

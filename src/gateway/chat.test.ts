@@ -14,7 +14,7 @@ describe('sessions and chat', () => {
     t = await startTestGateway({ clock });
     const admin = await t.connect('admin');
     const { session } = await admin.call('sessions.create', { title: 'Release' });
-    expect(session).toEqual({ key: expect.stringMatching(/^s_/), title: 'Release', createdBy: 'admin', agentId: 'agent', createdAtMs: clock.now(), lastMessageAtMs: null, pendingQuestions: 0 });
+    expect(session).toEqual({ key: expect.stringMatching(/^s_/), title: 'Release', createdBy: 'admin', agentId: 'agent', createdAtMs: clock.now(), lastMessageAtMs: null, pendingQuestions: 0, agentPresence: { state: 'absent', sinceMs: null } });
     const untitled = (await admin.call('sessions.create', {})).session;
     expect(untitled.title).toBe('New session');
     const { sessions } = await admin.call('sessions.list', {});

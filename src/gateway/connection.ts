@@ -70,6 +70,8 @@ function withoutToken(params: unknown): unknown {
 export class Connection implements Subscriber {
   readonly connId = newId('c');
   private state: 'handshake' | 'open' | 'closed' = 'handshake';
+  /** Settles once the connection was recorded (Q7 presence): true, or false when the store refused. */
+  private present: Promise<boolean> | null = null;
   private info: ConnInfo | undefined;
   /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
   private readonly inflight = new Map<string, Inflight>();
@@ -286,13 +288,6 @@ export class Connection implements Subscriber {
     const subs = core.subscriptions;
     const clientId = p.client.id;
     const viewer: Viewer = { identity, subscribed: (key) => AgentSubscriptions.matches(subs.of(identity.id, clientId), key) };
-    try {
-      core.questions.clientConnected(identity, clientId);
-    } catch (err) {
-      // The store failed (or refused what the client sent): the client hears why, and the socket does not stay half open.
-      this.replyError(frame.id, this.toError('connect', err), 'connect');
-      return this.close(CloseCode.internal, 'the gateway could not record this connection');
-    }
     this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
     this.state = 'open';
     // U18: an agent's first connection makes it present in its sessions; the demo agent is told apart by its name.
@@ -300,24 +295,45 @@ export class Connection implements Subscriber {
       this.presence = { agentId: identity.id, demo: p.client.name === DEMO_AGENT_CLIENT_NAME };
       core.presence.connected(this.presence.agentId, this.presence.demo);
     }
-    // R3: the snapshot is read once this turn's writes are durable (or undone), so it never shows uncommitted state.
-    core.hub.whenDurable(() => this.sayHello(frame.id, identity, p.resume?.cursor));
+    this.present = core.questions.clientConnected(identity, clientId).then(
+      () => true,
+      (err: unknown) => {
+        // The store failed (or refused what the client sent): the client hears why, and the socket does not stay half open.
+        this.replyError(frame.id, this.toError('connect', err), 'connect');
+        this.close(CloseCode.internal, 'the gateway could not record this connection');
+        return false;
+      },
+    );
+    // R3: the snapshot is read with nothing uncommitted (hub.quiet), so it never shows uncommitted state.
+    void this.present.then((recorded) => (recorded ? this.sayHello(frame.id, identity, p.resume?.cursor) : undefined));
   }
 
   /** P5 hello-ok with its snapshot, then R2 replay, then live events from the snapshot's cursor on. */
-  private sayHello(requestId: string, identity: Identity, cursor: number | undefined): void {
+  private async sayHello(requestId: string, identity: Identity, cursor: number | undefined): Promise<void> {
     const { core } = this;
     if (this.state !== 'open') return;
+    try {
+      await core.hub.quiet(() => this.sayHelloNow(requestId, identity, cursor));
+    } catch (err) {
+      if (this.state !== 'open') return;
+      this.replyError(requestId, this.toError('connect', err), 'connect');
+      this.close(CloseCode.internal, 'the gateway could not read its snapshot');
+    }
+  }
+
+  private async sayHelloNow(requestId: string, identity: Identity, cursor: number | undefined): Promise<void> {
+    const { core } = this;
     // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
     // C6/D2: an agent may have subscribed through another gateway of the database, or before a restart.
-    if (identity.role === 'agent' && this.info) core.subscriptions.refresh(identity.id, this.info.clientId);
-    const latest = core.store.latestSeq();
-    const resumed = cursor !== undefined && cursor <= latest && core.store.oldestEventSeq() <= cursor + 1;
-    const hello = helloFor(core, identity, this.connId, this.opts, latest, resumed);
+    if (identity.role === 'agent' && this.info) (await core.subscriptions.refresh(identity.id, this.info.clientId));
+    const latest = await core.store.latestSeq();
+    const resumed = cursor !== undefined && cursor <= latest && (await core.store.oldestEventSeq()) <= cursor + 1;
+    const hello = await helloFor(core, identity, this.connId, this.opts, latest, resumed);
+    if (this.state !== 'open') return;
     const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
     core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
-    if (resumed) core.hub.replay(this, cursor);
+    if (resumed) await core.hub.replay(this, cursor);
     core.hub.add(this, latest);
   }
 
@@ -333,13 +349,13 @@ export class Connection implements Subscriber {
     if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
     if (this.presence) this.core.presence.disconnected(this.presence.agentId, this.presence.demo);
     this.presence = null;
-    try {
-      if (wasOpen && this.info) this.core.questions.clientDisconnected(this.info.identity, this.info.clientId);
-    } catch (err) {
-      this.core.opts.log.error({ connId: this.connId, err }, 'closing the connection failed');
-    } finally {
-      this.onClosed(this);
-      this.closedResolve();
-    }
+    const info = this.info;
+    const gone = wasOpen && info && this.present ? this.present.then((recorded) => (recorded ? this.core.questions.clientDisconnected(info.identity, info.clientId) : undefined)) : Promise.resolve();
+    gone
+      .catch((err: unknown) => this.core.opts.log.error({ connId: this.connId, err }, 'closing the connection failed'))
+      .finally(() => {
+        this.onClosed(this);
+        this.closedResolve();
+      });
   }
 }

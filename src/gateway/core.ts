@@ -13,7 +13,7 @@ import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
-import type { Store, StoredEvent } from './store/types.ts';
+import type { Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './subscriptions.ts';
 import type { Turn } from './turn.ts';
 import {
@@ -87,8 +87,16 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(store, clock, this.view, opts.checkFrames, opts.log, opts.turn, () => this.access.clear(), (viewer) =>
-      viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null,
+    this.hub = new EventHub(
+      store,
+      clock,
+      this.view,
+      opts.checkFrames,
+      opts.log,
+      opts.turn,
+      () => this.access.clear(),
+      (viewer) => (viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null),
+      (events) => this.prepareView(events),
     );
     this.stamps = new OrderStamps(clock);
     this.subscriptions = new AgentSubscriptions(store);
@@ -99,8 +107,12 @@ export class Core {
     this.duties = isSharedStore(store)
       ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
-    this.hub.onHeard((ev) => this.questions.heard(ev.event, ev.payload));
-    this.presence = new AgentPresenceTracker(clock, (change) => this.announcePresence(change));
+    this.hub.onHeard((ev) => {
+      this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
+    });
+    this.presence = new AgentPresenceTracker(clock, (change) => {
+      this.announcePresence(change).catch((err: unknown) => opts.log.error({ err }, 'announcing presence failed'));
+    });
     this.hub.listenAll((ev) => this.runPresence(ev));
   }
 
@@ -114,20 +126,17 @@ export class Core {
   }
 
   /** U18: each session the change touches, to those who may read it (A4: a guest only its own sessions). */
-  private announcePresence(change: { agentId: string } | { sessionKey: string }): void {
+  private async announcePresence(change: { agentId: string } | { sessionKey: string }): Promise<void> {
     if (this.hub.size === 0) return;
     const keys =
       'sessionKey' in change
         ? [change.sessionKey]
-        : this.store
-            .listSessions()
-            .filter((s) => this.resolve(s).agentId === change.agentId)
-            .map((s) => s.key);
+        : (await this.store.listSessions()).filter((s) => this.resolve(s).agentId === change.agentId).map((s) => s.key);
     for (const sessionKey of keys) {
-      const access = this.accessOf(sessionKey);
+      const access = await this.accessOf(sessionKey);
       const agentPresence = access && this.presence.ofSession(sessionKey, access.agentId);
       if (!agentPresence) continue;
-      this.hub.sendLive('session.presence', { sessionKey, agentPresence }, (viewer) => canSeeEvent(viewer, { sessionKey }, this.accessOf));
+      this.hub.sendLive('session.presence', { sessionKey, agentPresence }, (viewer) => canSeeEvent(viewer, { sessionKey }, this.cachedAccess));
     }
   }
 
@@ -137,34 +146,37 @@ export class Core {
     return agentPresence ? { ...session, agentPresence } : session;
   }
 
-  start(): void {
-    for (const run of this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
-    this.questions.start();
+  async start(): Promise<void> {
+    await this.hub.start();
+    await this.subscriptions.load();
+    for (const run of await this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
+    await this.questions.start();
     this.secrets.start();
     this.push.start();
     this.duties?.start();
-    this.prune();
+    void this.prune();
   }
 
   /** Commits what the current turn wrote, so the store can be closed right after. */
-  stop(): void {
-    this.hub.settle();
-    this.hub.stopListening();
-    this.duties?.stop();
+  async stop(): Promise<void> {
     this.questions.stop();
     this.secrets.stop();
     this.push.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
+    await this.hub.settle();
+    this.hub.stopListening();
+    await this.duties?.stop();
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     try {
-      this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS);
+      // One unit of work among the others (hub.exclusive): its transaction never interleaves with a unit's.
+      await this.hub.exclusive(() => this.store.pruneEvents(this.clock.now() - KEEP_EVENTS_MS, KEEP_EVENTS));
     } catch (err) {
       this.opts.log.error({ err }, 'pruning events failed');
     }
-    this.pruneTimer = this.clock.setTimeout(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer = this.clock.setTimeout(() => void this.prune(), PRUNE_EVERY_MS);
   }
 
   /** A6: sessions stored before binding belong to the default agent. */
@@ -173,10 +185,10 @@ export class Core {
   }
 
   /** Sessions never change creator or agent, so the lookup used by every fan-out is cached. */
-  readonly accessOf = (sessionKey: string): SessionLike | undefined => {
+  readonly accessOf = async (sessionKey: string): Promise<SessionLike | undefined> => {
     const hit = this.access.get(sessionKey);
     if (hit !== undefined) return hit;
-    const stored = this.store.getSession(sessionKey);
+    const stored = await this.store.getSession(sessionKey);
     if (!stored) return undefined;
     const { createdBy, agentId } = this.resolve(stored);
     const access = { createdBy, agentId };
@@ -184,64 +196,82 @@ export class Core {
     return access;
   };
 
-  readonly ownerOf = (sessionKey: string): string | undefined => this.accessOf(sessionKey)?.createdBy;
+  /** What accessOf found before (a fan-out reads it ahead: prepareView), without waiting. */
+  private readonly cachedAccess = (sessionKey: string): SessionLike | undefined => this.access.get(sessionKey);
+
+  readonly ownerOf = async (sessionKey: string): Promise<string | undefined> => (await this.accessOf(sessionKey))?.createdBy;
 
   /** A session as stored, with its agent resolved (A6). */
-  getSession(sessionKey: string): Session | undefined {
-    const stored = this.store.getSession(sessionKey);
+  async getSession(sessionKey: string): Promise<Session | undefined> {
+    const stored = await this.store.getSession(sessionKey);
     return stored && this.resolve(stored);
   }
 
   /** Counts as the store does: pending and not retired (Q10), here only those this identity may see. */
-  countVisiblePending(identity: Identity, sessionKey: string): number {
-    const owner = this.ownerOf(sessionKey);
-    return this.store
-      .listQuestions({ sessionKey, status: 'pending' })
-      .filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
+  async countVisiblePending(identity: Identity, sessionKey: string): Promise<number> {
+    const owner = await this.ownerOf(sessionKey);
+    const pending = await this.store.listQuestions({ sessionKey, status: 'pending' });
+    return countVisible(identity, pending, owner);
   }
 
   /** A session as this identity sees it: its own pending count (A3) and the agent's current presence (U18). */
-  sessionFor(identity: Identity, session: Session): Session {
-    return this.withPresence(sessionFor(identity, session, () => this.countVisiblePending(identity, session.key)));
+  async sessionFor(identity: Identity, session: Session): Promise<Session> {
+    if (seesEveryQuestion(identity)) return this.withPresence(session);
+    const count = await this.countVisiblePending(identity, session.key);
+    return this.withPresence(sessionFor(identity, session, () => count));
   }
 
-  visibleSessions(identity: Identity): Session[] {
-    return this.store
-      .listSessions()
-      .map((s) => this.resolve(s))
-      .filter((s) => canReadSession(identity, s))
-      .map((s) => this.sessionFor(identity, s));
+  async visibleSessions(identity: Identity): Promise<Session[]> {
+    const readable = (await this.store.listSessions()).map((s) => this.resolve(s)).filter((s) => canReadSession(identity, s));
+    const out: Session[] = [];
+    for (const s of readable) out.push(await this.sessionFor(identity, s));
+    return out;
   }
 
   /**
    * A4/A6: a session this identity may not read answers SESSION_NOT_FOUND, as if it did not exist.
    * Only key, creator and agent, from the access cache: checking access costs no query on the request path.
    */
-  readableSession(identity: Identity, sessionKey: string): SessionLike & { key: string } {
-    const access = this.accessOf(sessionKey);
+  async readableSession(identity: Identity, sessionKey: string): Promise<SessionLike & { key: string }> {
+    const access = await this.accessOf(sessionKey);
     if (!access || !canReadSession(identity, access))
       throw new AskdockError('SESSION_NOT_FOUND', `no session "${sessionKey}"`, { details: { sessionKey } });
     return { key: sessionKey, ...access };
   }
 
+  /** Pending questions per session, read ahead for the `session.updated` events of one fan-out (prepareView). */
+  private pendingAhead = new Map<string, StoredQuestion[]>();
+
+  /** Reads what `view` needs of these events (sessions' access, pending questions), so the fan-out never waits. */
+  readonly prepareView = async (events: StoredEvent[]): Promise<void> => {
+    const pending = new Map<string, StoredQuestion[]>();
+    for (const ev of events) {
+      const key = ev.audience.sessionKey;
+      if (key === null) continue;
+      if (!this.access.has(key)) await this.accessOf(key);
+      if (ev.event === 'session.updated' && !pending.has(key)) pending.set(key, await this.store.listQuestions({ sessionKey: key, status: 'pending' }));
+    }
+    this.pendingAhead = pending;
+  };
+
   /** `question`: the change is that question's (its count): only the session's readers who may see it hear of it (A3/A4). */
-  emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): void {
-    const session = this.getSession(sessionKey);
+  async emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): Promise<void> {
+    const session = await this.getSession(sessionKey);
     const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
-    if (session) tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
+    if (session) await tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
   }
 
   /**
    * C3 as this identity reads it (A3): replies to privileged questions it may not see are left out as if never sent,
    * the page is filled from older messages instead and `hasMore` counts only what it may read.
    */
-  historyFor(identity: Identity, sessionKey: string, limit: number, before?: string): { messages: ChatMessage[]; hasMore: boolean } {
-    const hidden = this.hiddenReplies(identity, sessionKey);
-    if (hidden.size === 0) return this.store.history(sessionKey, limit, before);
+  async historyFor(identity: Identity, sessionKey: string, limit: number, before?: string): Promise<{ messages: ChatMessage[]; hasMore: boolean }> {
+    const hidden = await this.hiddenReplies(identity, sessionKey);
+    if (hidden.size === 0) return await this.store.history(sessionKey, limit, before);
     const shown = (m: ChatMessage) => m.replyTo === undefined || !hidden.has(m.replyTo.questionId);
     let kept: ChatMessage[] = [];
     for (let cursor = before; ; ) {
-      const page = this.store.history(sessionKey, limit, cursor);
+      const page = await this.store.history(sessionKey, limit, cursor);
       kept = [...page.messages.filter(shown), ...kept];
       if (kept.length > limit || !page.hasMore || page.messages.length === 0) break;
       cursor = page.messages[0].id;
@@ -250,10 +280,9 @@ export class Core {
   }
 
   /** A3: the privileged questions of a session whose replies this identity may not read (whoever created the session). */
-  private hiddenReplies(identity: Identity, sessionKey: string): Set<string> {
+  private async hiddenReplies(identity: Identity, sessionKey: string): Promise<Set<string>> {
     if (seesEveryQuestion(identity)) return new Set();
-    const ids = this.store
-      .listQuestions({ sessionKey })
+    const ids = (await this.store.listQuestions({ sessionKey }))
       .filter((q) => q.privileged === true && !canSeeQuestion(identity, q, undefined))
       .map((q) => q.id);
     return new Set(ids);
@@ -264,9 +293,9 @@ export class Core {
    * so it must be the first event of its transaction. A privileged reply (A3) goes only to those who may see its
    * question, and leaves the session as its other readers know it (no lastMessageAtMs, no session.updated).
    */
-  appendMessage(tx: Tx, m: NewMessage): ChatMessage {
+  async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
-    const seq = this.store.latestSeq() + 1;
+    const seq = (await this.store.latestSeq()) + 1;
     const message: ChatMessage = {
       id: newId('m'),
       sessionKey: m.sessionKey,
@@ -278,17 +307,17 @@ export class Core {
       createdAtMs: now,
       seq,
     };
-    this.store.insertMessage(message);
+    await this.store.insertMessage(message);
     const asker = m.privilegedReplyOf;
     const privileged = asker !== undefined;
-    if (!privileged) this.store.touchSession(m.sessionKey, now);
-    const got = tx.emit(
+    if (!privileged) await this.store.touchSession(m.sessionKey, now);
+    const got = await tx.emit(
       'chat',
       { sessionKey: m.sessionKey, ...(m.runId !== undefined ? { runId: m.runId } : {}), message, state: m.state },
       { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    if (!privileged) this.emitSessionUpdated(tx, m.sessionKey);
+    if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
     return message;
   }
 
@@ -309,11 +338,19 @@ export class Core {
   };
 
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
-    if (!canSeeEvent(viewer, ev.audience, this.accessOf)) return null;
+    if (!canSeeEvent(viewer, ev.audience, this.cachedAccess)) return null;
     if (ev.event !== 'session.updated') return shared();
     // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
-    const payload = { session: seesEveryQuestion(viewer.identity) ? this.withPresence(session) : this.sessionFor(viewer.identity, session) };
+    const owner = this.cachedAccess(session.key)?.createdBy;
+    const pending = this.pendingAhead.get(session.key) ?? [];
+    const counted = seesEveryQuestion(viewer.identity) ? session : sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner));
+    const payload = { session: this.withPresence(counted) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
+}
+
+/** Pending, not retired questions of one session that this identity may see. */
+function countVisible(identity: Identity, pending: StoredQuestion[], owner: string | undefined): number {
+  return pending.filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
 }

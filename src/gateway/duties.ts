@@ -25,7 +25,7 @@ export class Duties {
     private readonly clock: Clock,
     readonly gatewayId: string,
     /** Called when this gateway takes the duties over, and then every RENEW_EVERY_MS while it holds them. */
-    private readonly onHeld: (justTaken: boolean) => void,
+    private readonly onHeld: (justTaken: boolean) => Promise<void>,
     private readonly log: GatewayLog,
   ) {}
 
@@ -34,42 +34,44 @@ export class Duties {
   }
 
   start(): void {
-    this.renew();
+    void this.renew();
   }
 
-  private renew(): void {
+  private async renew(): Promise<void> {
     if (this.stopped) return;
     const now = this.clock.now();
     let held = false;
     try {
-      this.store.heartbeat(this.gatewayId, now + ALIVE_MS);
-      held = this.store.acquireLease(DUTIES, this.gatewayId, now, now + LEASE_MS);
+      await this.store.heartbeat(this.gatewayId, now + ALIVE_MS);
+      held = await this.store.acquireLease(DUTIES, this.gatewayId, now, now + LEASE_MS);
     } catch (err) {
       this.log.error({ err }, 'renewing the duty lease failed');
     }
+    if (this.stopped) return;
     const justTaken = held && !this.holding;
     if (this.holding && !held) this.log.warn({ gatewayId: this.gatewayId }, 'this gateway no longer holds the duties');
     if (justTaken) this.log.info({ gatewayId: this.gatewayId }, 'this gateway holds the duties');
     this.holding = held;
     if (held) {
       try {
-        this.onHeld(justTaken);
+        await this.onHeld(justTaken);
       } catch (err) {
         this.log.error({ err }, 'running the duties failed');
       }
     }
-    this.timer = this.clock.setTimeout(() => this.renew(), RENEW_EVERY_MS);
+    if (this.stopped) return;
+    this.timer = this.clock.setTimeout(() => void this.renew(), RENEW_EVERY_MS);
   }
 
   /** A clean stop hands the duties on at once instead of after the lease runs out. */
-  stop(): void {
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = null;
     if (!this.holding) return;
     this.holding = false;
     try {
-      this.store.releaseLease(DUTIES, this.gatewayId);
+      await this.store.releaseLease(DUTIES, this.gatewayId);
     } catch {
       // The lease runs out by itself.
     }

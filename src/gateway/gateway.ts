@@ -134,13 +134,13 @@ export function isPostgresUrl(db: string | undefined): db is string {
 }
 
 /** The gateway's identities (A1), with where they came from (`where`, as errors name it). */
-function resolveIdentities(opts: GatewayOptions, store: Store): { config: GatewayConfig; created: boolean; file?: string; where: string } {
+async function resolveIdentities(opts: GatewayOptions, store: Store): Promise<{ config: GatewayConfig; created: boolean; file?: string; where: string }> {
   if (opts.configPath) {
     const file = resolve(opts.configPath);
     return { config: loadConfig(opts.configPath), created: false, file, where: `config ${file}` };
   }
   if (opts.config) return { config: parseConfig(opts.config, 'config'), created: false, where: 'config' };
-  if (isPostgresUrl(opts.dbPath)) return { ...identitiesInDatabase(store), where: IDENTITIES_IN_DATABASE };
+  if (isPostgresUrl(opts.dbPath)) return { ...(await identitiesInDatabase(store)), where: IDENTITIES_IN_DATABASE };
   if (opts.dbPath && opts.dbPath !== ':memory:') {
     const saved = loadOrCreateIdentities(opts.dbPath);
     return { ...saved, where: `config ${resolve(saved.file)}` };
@@ -152,20 +152,20 @@ const IDENTITIES_META = 'identities';
 const IDENTITIES_IN_DATABASE = 'identities in the database';
 
 /** A1 on PostgreSQL: the generated identities live "beside the database", in it, so every gateway on it accepts the same tokens. */
-function identitiesInDatabase(store: Store): { config: GatewayConfig; created: boolean } {
-  return store.transaction(() => {
-    const saved = store.getMeta(IDENTITIES_META);
+async function identitiesInDatabase(store: Store): Promise<{ config: GatewayConfig; created: boolean }> {
+  return await store.transaction(async () => {
+    const saved = await store.getMeta(IDENTITIES_META);
     if (saved !== undefined) return { config: parseConfig(JSON.parse(saved), IDENTITIES_IN_DATABASE), created: false };
     const config = defaultIdentities();
-    store.setMeta(IDENTITIES_META, JSON.stringify(config));
+    await store.setMeta(IDENTITIES_META, JSON.stringify(config));
     return { config, created: true };
   });
 }
 
-function openStore(opts: GatewayOptions): { store: Store; owned: boolean } {
+async function openStore(opts: GatewayOptions): Promise<{ store: Store; owned: boolean }> {
   if (opts.store) return { store: opts.store, owned: false };
   if (!opts.dbPath) return { store: createMemoryStore(), owned: true };
-  if (isPostgresUrl(opts.dbPath)) return { store: openPostgresStore(opts.dbPath), owned: true };
+  if (isPostgresUrl(opts.dbPath)) return { store: await openPostgresStore(opts.dbPath), owned: true };
   if (opts.dbPath !== ':memory:') mkdirSync(dirname(resolve(opts.dbPath)), { recursive: true });
   // Checkpoints run on their own thread: inline, one in a hundred commits stalled every connection for milliseconds.
   return { store: openSqliteStore(opts.dbPath, { checkpointInBackground: true, syncFull: opts.syncFull, exclusive: true }), owned: true };
@@ -179,7 +179,7 @@ function secretKeyFileOf(opts: GatewayOptions): string | undefined {
   return undefined;
 }
 
-function secretBoxFor(opts: GatewayOptions, store: Store, log: GatewayLog): SecretBox {
+async function secretBoxFor(opts: GatewayOptions, store: Store, log: GatewayLog): Promise<SecretBox> {
   const file = secretKeyFileOf(opts);
   if (!file) {
     if (isSharedStore(store))
@@ -187,7 +187,7 @@ function secretBoxFor(opts: GatewayOptions, store: Store, log: GatewayLog): Secr
     return SecretBox.ephemeral();
   }
   const box = SecretBox.fromKeyFile(file);
-  if (isSharedStore(store)) checkSharedSecretKey(store, box, resolve(file));
+  if (isSharedStore(store)) await checkSharedSecretKey(store, box, resolve(file));
   return box;
 }
 
@@ -196,22 +196,22 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? realClock;
   const log = opts.log ?? createLogger();
-  const { store, owned } = openStore(opts);
-  let identities: ReturnType<typeof resolveIdentities>;
+  const { store, owned } = await openStore(opts);
+  let identities: Awaited<ReturnType<typeof resolveIdentities>>;
   let secretBox: SecretBox;
   try {
-    identities = resolveIdentities(opts, store);
+    identities = await resolveIdentities(opts, store);
     checkTokenLengths(identities.config, identities.where, isLoopbackHost(host), (line) => log.warn(line));
-    secretBox = secretBoxFor(opts, store, log);
+    secretBox = await secretBoxFor(opts, store, log);
   } catch (err) {
-    if (owned) store.close();
+    if (owned) await store.close();
     throw err;
   }
   let publicUrl: string | undefined;
   try {
     publicUrl = publicUrlOf(opts.publicUrl, identities.config.publicUrl);
   } catch (err) {
-    if (owned) store.close();
+    if (owned) await store.close();
     throw err;
   }
   const policy = identities.config.policy ?? {};
@@ -298,7 +298,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   });
 
   try {
-    core.start();
+    await core.start();
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
       server.listen(opts.port ?? 7420, host, () => {
@@ -307,8 +307,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       });
     });
   } catch (err) {
-    core.stop();
-    if (owned) store.close();
+    await core.stop();
+    if (owned) await store.close();
     throw err;
   }
 
@@ -348,8 +348,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       for (const client of wss.clients) client.terminate();
       wss.close();
       server.closeAllConnections();
-      core.stop();
-      if (owned) store.close();
+      await core.stop();
+      if (owned) await store.close();
     })());
 
   return {

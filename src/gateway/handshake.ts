@@ -68,14 +68,14 @@ export function refuseMalformedConnect(
 }
 
 /** P5: what a client learns on connecting: its methods and scopes, the policy, and a snapshot as of seq `latest`. */
-export function helloFor(
+export async function helloFor(
   core: Core,
   identity: Identity,
   connId: string,
   policy: { maxPayload: number; tickIntervalMs: number; publicUrl?: string },
   latest: number,
   resumed: boolean,
-): HelloOk {
+): Promise<HelloOk> {
   return {
     type: 'hello-ok',
     protocol: PROTOCOL_VERSION,
@@ -85,9 +85,9 @@ export function helloFor(
     policy: { maxPayload: policy.maxPayload, tickIntervalMs: policy.tickIntervalMs },
     snapshot: {
       cursor: latest,
-      sessions: core.visibleSessions(identity),
-      pendingQuestions: core.questions.pendingFor(identity),
-      pendingSecrets: core.secrets.pendingFor(identity),
+      sessions: await core.visibleSessions(identity),
+      pendingQuestions: await core.questions.pendingFor(identity),
+      pendingSecrets: await core.secrets.pendingFor(identity),
     },
     resumed,
   };

@@ -33,16 +33,16 @@ describe('EventHub group commit', () => {
     const { hub, subscriber, emit } = setup();
     const seqs = subscriber();
     const after: number[] = [];
-    expect(emit()).toBe(1);
-    expect(() =>
-      hub.commit((tx) => {
-        tx.emit('session.updated', { session }, { sessionKey: 's1' });
+    expect(await emit()).toBe(1);
+    await expect(
+      hub.commit(async (tx) => {
+        await tx.emit('session.updated', { session }, { sessionKey: 's1' });
         tx.after(() => after.push(2));
         throw new Error('handler fails');
       }),
-    ).toThrow('handler fails');
-    hub.commit((tx) => {
-      tx.emit('session.updated', { session }, { sessionKey: 's1' });
+    ).rejects.toThrow('handler fails');
+    await hub.commit(async (tx) => {
+      await tx.emit('session.updated', { session }, { sessionKey: 's1' });
       tx.after(() => after.push(3));
     });
     expect(seqs).toEqual([]);
@@ -55,10 +55,10 @@ describe('EventHub group commit', () => {
 
   it('[R2] does not send a subscriber what its snapshot already covered', async () => {
     const { subscriber, emit } = setup();
-    emit();
+    await emit();
     const late = subscriber(1);
     const early = subscriber(0);
-    emit();
+    await emit();
     await nextIteration();
     expect(late).toEqual([2]);
     expect(early).toEqual([1, 2]);
@@ -69,7 +69,7 @@ describe('EventHub group commit', () => {
     const order: string[] = [];
     const seqs = subscriber();
     hub.whenDurable((committed) => order.push(`before any write: ${committed}`));
-    emit();
+    await emit();
     hub.whenDurable((committed) => order.push(`after a write: ${committed}, ${seqs.length} event sent`));
     expect(order).toEqual(['before any write: true']);
     await nextIteration();
@@ -81,17 +81,17 @@ describe('EventHub group commit', () => {
     let failCommit = true;
     const store: Store = {
       ...inner,
-      commitGroup: () => {
+      commitGroup: async () => {
         if (failCommit) throw new Error('disk I/O error');
-        inner.commitGroup();
+        await inner.commitGroup();
       },
     };
     const { hub, logs, subscriber, emit, rolledBack } = setup(store);
     const seqs = subscriber();
     let ran = false;
-    hub.commit((tx) => {
-      store.setMeta('k', 'v');
-      tx.emit('session.updated', { session }, { sessionKey: 's1' });
+    await hub.commit(async (tx) => {
+      await store.setMeta('k', 'v');
+      await tx.emit('session.updated', { session }, { sessionKey: 's1' });
       tx.after(() => (ran = true));
     });
     const answers: boolean[] = [];
@@ -100,24 +100,24 @@ describe('EventHub group commit', () => {
     expect(seqs).toEqual([]);
     expect(ran).toBe(false);
     expect(answers).toEqual([false]);
-    expect(store.getMeta('k')).toBeUndefined();
-    expect(store.latestSeq()).toBe(0);
+    expect((await store.getMeta('k'))).toBeUndefined();
+    expect((await store.latestSeq())).toBe(0);
     expect(rolledBack()).toBe(1);
     expect(logs.join('\n')).toMatch(/disk I\/O error/);
 
     failCommit = false;
-    emit();
+    await emit();
     await nextIteration();
     expect(seqs).toEqual([1]);
   });
 
-  it('settles synchronously on demand, so a store can be closed right after', () => {
+  it('settles on demand, so a store can be closed right after', async () => {
     const { hub, store, subscriber, emit } = setup();
     const seqs = subscriber();
-    emit();
-    hub.settle();
+    await emit();
+    await hub.settle();
     expect(seqs).toEqual([1]);
-    store.close();
+    await store.close();
   });
 });
 
@@ -153,43 +153,43 @@ describe('EventHub fan-out of a commit', () => {
       return writes;
     };
     const emitThree = () =>
-      hub.commit((tx) => {
-        for (let i = 0; i < 3; i++) tx.emit('session.updated', { session }, { sessionKey: 's1' });
+      hub.commit(async (tx) => {
+        for (let i = 0; i < 3; i++) await tx.emit('session.updated', { session }, { sessionKey: 's1' });
       });
     return { hub, logs, subscriber, emitThree };
   }
 
-  it('[R1] gives the viewers of one key every frame of a commit in one write, in order; others get theirs one by one', () => {
+  it('[R1] gives the viewers of one key every frame of a commit in one write, in order; others get theirs one by one', async () => {
     const { hub, subscriber, emitThree } = setupShared();
     const admins = [subscriber(viewer), subscriber(viewer)];
     const guestTab = subscriber(guest);
     const agent = subscriber({ identity: { id: 'agent', role: 'agent', scopes: new Set(['agent.run']) }, subscribed: () => true });
-    emitThree();
-    hub.settle();
+    await emitThree();
+    await hub.settle();
     for (const writes of admins) expect(writes).toEqual([[1, 2, 3]]);
     expect(guestTab).toEqual([[1, 3]]);
     // No shared key: event by event.
     expect(agent).toEqual([[1], [3]]);
   });
 
-  it('[R2] a subscriber whose snapshot covered part of a commit gets the rest, event by event', () => {
+  it('[R2] a subscriber whose snapshot covered part of a commit gets the rest, event by event', async () => {
     const { hub, subscriber, emitThree } = setupShared();
     const full = subscriber(viewer, 0);
     const late = subscriber(viewer, 0);
-    emitThree();
+    await emitThree();
     // As if its hello-ok snapshot had covered seq 1.
     const partial = subscriber(viewer, 1);
-    hub.settle();
+    await hub.settle();
     expect(full).toEqual([[1, 2, 3]]);
     expect(late).toEqual([[1, 2, 3]]);
     expect(partial).toEqual([[2], [3]]);
   });
 
-  it('a view that fails for one event costs only that event, for every viewer of the key', () => {
+  it('a view that fails for one event costs only that event, for every viewer of the key', async () => {
     const { hub, logs, subscriber, emitThree } = setupShared(2);
     const tabs = [subscriber(viewer), subscriber(viewer)];
-    emitThree();
-    hub.settle();
+    await emitThree();
+    await hub.settle();
     for (const writes of tabs) expect(writes).toEqual([[1], [3]]);
     expect(logs.join('\n')).toMatch(/view of 2 fails/);
   });

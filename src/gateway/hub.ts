@@ -21,7 +21,7 @@ export interface Subscriber {
  * caller made it for something else too); `after` runs once it is durable.
  */
 export type Tx = {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>, audience: EventAudience, payloadJson?: string): number;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>, audience: EventAudience, payloadJson?: string): Promise<number>;
   after(fn: () => void): void;
 };
 
@@ -55,8 +55,11 @@ export class EventHub {
   private open: Changes | null = null;
   /** This turn's group, while one is open. */
   private grouped: Group | null = null;
-  /** Parts of this turn's group already committed (or lost) early, for another gateway of this process; settled with it. */
-  private early: { group: Group; committed: boolean }[] = [];
+  /**
+   * Units of work (commits), a group's commit and its fan-out run one at a time, in the order they were asked for:
+   * the commits that arrive while a group commits go into the next group together.
+   */
+  private queue: Promise<unknown> = Promise.resolve();
   /**
    * D2, on a database several gateways share: the newest seq fanned out here. Events then go out from the database in
    * seq order, this gateway's and the others' alike, so a client's cursor never passes an event it did not get.
@@ -79,21 +82,43 @@ export class EventHub {
     private readonly onRollback: () => void,
     /** The key under which viewers see every event alike (for one whose identity alone decides, the identity), or null. */
     private readonly shareKey: (viewer: Viewer) => object | null = () => null,
+    /** Reads (ahead of a fan-out or replay) what `view` will need of these events, so the view itself never waits. */
+    private readonly prepare: (events: StoredEvent[]) => Promise<void> = async () => {},
   ) {
     turn.onSettle(() => this.settle());
     this.shared = isSharedStore(store);
     if (isSharedStore(store)) {
-      this.fanned = store.latestSeq();
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
-      const offCommitted = store.onCommitted((seq) => {
+      this.unlisten = store.onCommitted((seq) => {
         if (seq === null || seq > this.fanned) this.queueCatchUp();
       });
-      const offEarly = store.onGroupCommittedEarly((committed) => this.committedEarly(committed));
-      this.unlisten = () => {
-        offCommitted();
-        offEarly();
-      };
     }
+  }
+
+  /** Before the first commit (shared store): events committed before this gateway started are not fanned out again. */
+  async start(): Promise<void> {
+    if (this.shared) this.fanned = await this.store.latestSeq();
+  }
+
+  /**
+   * Runs `fn` with nothing uncommitted (the open group settled first) and no fan-out meanwhile: a snapshot, a replay
+   * and the subscriber's `add` inside it see every event either in what they read or in a later fan-out, never both.
+   */
+  quiet<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.exclusive(async () => {
+      if (this.grouped) await this.settleGroup();
+      return fn();
+    });
+  }
+
+  /** Runs `fn` after every unit of work asked for before it, and before those asked for after it. */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
   }
 
   onHeard(fn: (ev: StoredEvent) => void): void {
@@ -112,15 +137,16 @@ export class EventHub {
     setImmediate(() => {
       this.catchUpQueued = false;
       // An open group catches up when it settles.
-      if (!this.grouped) this.catchUp();
+      if (!this.grouped) void this.exclusive(() => this.catchUp());
     });
   }
 
   /** Fans out, oldest first, every committed event after the newest one already fanned out (shared store). */
-  private catchUp(pageSize = 1000): void {
+  private async catchUp(pageSize = 1000): Promise<void> {
     try {
       for (;;) {
-        const page = this.store.eventsAfter(this.fanned, pageSize);
+        const page = await this.store.eventsAfter(this.fanned, pageSize);
+        await this.prepare(page);
         for (const ev of page) {
           this.fanned = ev.seq;
           this.fanOut([ev]);
@@ -169,29 +195,32 @@ export class EventHub {
   }
 
   /**
-   * Runs `fn` as one nested transaction of this turn's group: if it throws, only its own writes and events are undone.
-   * Nested commits join the outer one. Its events go out, and its after-hooks run, once the group is durable.
+   * Runs `fn` as one unit of work: a nested transaction of the current group, so if it throws, only its own writes and
+   * events are undone. Units run one at a time (`fn` gets the store to itself until its promise settles); one that
+   * starts while a group commits joins the next group. Its events go out, and its after-hooks run, once its group is
+   * durable. A unit must not ask for another unit (it would wait for itself): pass `tx` down instead.
    */
-  commit<T>(fn: (tx: Tx) => T): T {
-    if (this.open) return fn(this.tx);
-    if (!this.grouped) {
-      this.store.beginGroup();
-      this.grouped = { ...noChanges(), waiting: [] };
-      this.turn.touch();
-    }
-    const grouped = this.grouped;
-    const open = noChanges();
-    this.open = open;
-    let result: T;
-    try {
-      result = this.store.transaction(() => fn(this.tx));
-    } finally {
-      this.open = null;
-    }
-    grouped.events.push(...open.events);
-    grouped.texts.push(...open.texts);
-    grouped.after.push(...open.after);
-    return result;
+  commit<T>(fn: (tx: Tx) => Promise<T> | T): Promise<T> {
+    return this.exclusive(async () => {
+      if (!this.grouped) {
+        await this.store.beginGroup();
+        this.grouped = { ...noChanges(), waiting: [] };
+        this.turn.touch();
+      }
+      const grouped = this.grouped;
+      const open = noChanges();
+      this.open = open;
+      let result: T;
+      try {
+        result = await this.store.transaction(() => fn(this.tx));
+      } finally {
+        this.open = null;
+      }
+      grouped.events.push(...open.events);
+      grouped.texts.push(...open.texts);
+      grouped.after.push(...open.after);
+      return result;
+    });
   }
 
   /**
@@ -204,52 +233,43 @@ export class EventHub {
   }
 
   /**
-   * The store committed this turn's group so far, early (in-process.ts). What it held is settled with the rest of
-   * the turn, not now: another gateway is in the middle of a statement, and hooks may write.
+   * Ends the group (the end of a turn, or a shutdown) after the units asked for before it: commit, fan out its events,
+   * run its after-hooks, then `whenDurable`.
    */
-  private committedEarly(committed: boolean): void {
+  settle(): Promise<void> {
+    if (!this.grouped) return this.queue as Promise<void>;
+    return this.exclusive(() => this.settleGroup());
+  }
+
+  private async settleGroup(): Promise<void> {
     const group = this.grouped;
     if (!group) return;
-    if (!committed) {
-      this.log.error({ events: group.events.length }, 'committing events failed: the changes of this turn so far are undone');
-      this.onRollback();
-    }
-    this.early.push({ group, committed });
-    this.grouped = { ...noChanges(), waiting: [] };
-  }
-
-  /** Ends the group (the end of a turn, or a shutdown): commit, fan out its events, run its after-hooks, then `whenDurable`. */
-  settle(): void {
-    const group = this.grouped;
-    if (!group && this.early.length === 0) return;
+    const committed = await this.commitGroup(group);
     this.grouped = null;
-    const parts = this.early.splice(0);
-    if (group) parts.push({ group, committed: this.commitGroup(group) });
-    if (this.shared && parts.some((p) => p.committed)) this.catchUp();
-    for (const { group: part, committed } of parts) {
-      if (committed) {
-        if (!this.shared) {
-          this.fanOut(part.events, part.texts);
-          for (const ev of part.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
-        }
-        // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
-        this.listeners.each((fn) => {
-          for (const ev of part.events) this.runHook('event listener', () => fn(ev));
-        });
-        for (const fn of part.after) this.runHook('after-commit hook', () => fn());
+    if (this.shared && committed) await this.catchUp();
+    if (!this.shared && committed) await this.prepare(group.events);
+    if (committed) {
+      if (!this.shared) {
+        this.fanOut(group.events, group.texts);
+        for (const ev of group.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
       }
-      for (const fn of part.waiting) this.runHook('answer after commit', () => fn(committed));
+      // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
+      this.listeners.each((fn) => {
+        for (const ev of group.events) this.runHook('event listener', () => fn(ev));
+      });
+      for (const fn of group.after) this.runHook('after-commit hook', () => fn());
     }
+    for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));
   }
 
-  private commitGroup(group: Group): boolean {
+  private async commitGroup(group: Group): Promise<boolean> {
     try {
-      this.store.commitGroup();
+      await this.store.commitGroup();
       return true;
     } catch (err) {
       this.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
       try {
-        this.store.rollbackGroup();
+        await this.store.rollbackGroup();
       } catch (undoErr) {
         this.log.error({ err: undoErr }, 'rolling back failed');
       }
@@ -267,7 +287,7 @@ export class EventHub {
   }
 
   private readonly tx: Tx = {
-    emit: (event, payload, audience, payloadJson) => {
+    emit: async (event, payload, audience, payloadJson) => {
       const open = this.open;
       if (!open) throw new Error('emit outside a commit');
       if (this.checkPayloads) {
@@ -276,7 +296,7 @@ export class EventHub {
       }
       const row = { event, payload, audience, atMs: this.clock.now() };
       const json = payloadJson ?? toJson(payload);
-      const seq = this.store.appendEvent(row, json);
+      const seq = await this.store.appendEvent(row, json);
       open.events.push({ ...row, seq });
       open.texts.push(json);
       return seq;
@@ -355,14 +375,15 @@ export class EventHub {
   }
 
   /**
-   * R2: sends every event after `cursor` this viewer may see, oldest first. Synchronous, so nothing
-   * committed meanwhile can slip between the replay and live fan-out.
+   * R2: sends every event after `cursor` this viewer may see, oldest first. Run it inside `exclusive` (with the
+   * subscriber's `add`), so nothing committed meanwhile can slip between the replay and live fan-out.
    */
-  replay(sub: Subscriber, cursor: number, pageSize = 1000): number {
+  async replay(sub: Subscriber, cursor: number, pageSize = 1000): Promise<number> {
     let sent = 0;
     let after = cursor;
     for (;;) {
-      const page = this.store.eventsAfter(after, pageSize);
+      const page = await this.store.eventsAfter(after, pageSize);
+      await this.prepare(page);
       for (const ev of page) {
         const out = this.view(sub.viewer, ev, sharedFrame(ev));
         if (out !== null) {

@@ -95,9 +95,9 @@ describe('[PT5] plain replies answer blocking questions through chat.send', () =
     let failUpdates = false;
     const store: Store = {
       ...inner,
-      updateQuestion: (q) => {
+      updateQuestion: async (q) => {
         if (failUpdates) throw new Error('disk full');
-        inner.updateQuestion(q);
+        await inner.updateQuestion(q);
       },
     };
     const { person, session, ask, reply } = await setup({ store });

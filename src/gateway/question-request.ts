@@ -12,12 +12,12 @@ const where = 'question.request';
  * Q2, Q3, Q11 checks for a new question and the record to store, or the existing record when the same asker
  * resends the same ask with the same id (clients resend after a reconnect).
  */
-export function newQuestion(
+export async function newQuestion(
   core: Core,
   identity: Identity,
   clientId: string,
   p: Params<'question.request'>,
-): { existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion } {
+): Promise<{ existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion }> {
   const { store, clock } = core;
   requireMayAsk(identity, where);
   const items = storedItems(p.questions);
@@ -25,7 +25,7 @@ export function newQuestion(
   // Q3: async questions never expire unless a timeout is given.
   const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
   if (p.id !== undefined) {
-    const existing = store.getQuestion(p.id);
+    const existing = await store.getQuestion(p.id);
     if (existing) {
       // The same content: what was asked, where, by which run, how privileged, and for how long (Q3's clamp).
       const same =
@@ -42,9 +42,9 @@ export function newQuestion(
       });
     }
   }
-  const sessionKey = askSession(core, identity, where, p);
+  const sessionKey = await askSession(core, identity, where, p);
   if (mode === 'blocking' && sessionKey !== undefined) {
-    const first = store.listQuestions({ sessionKey, status: 'pending' }).find((q) => q.mode === 'blocking');
+    const first = (await store.listQuestions({ sessionKey, status: 'pending' })).find((q) => q.mode === 'blocking');
     if (first)
       throw new AskdockError(
         'QUESTION_PENDING',
@@ -53,7 +53,7 @@ export function newQuestion(
       );
   }
   const now = core.stamps.questionCreated();
-  limitPending(core, identity, now);
+  await limitPending(core, identity, now);
   const record: StoredQuestion = {
     id: p.id ?? newId('q'),
     ...(sessionKey !== undefined ? { sessionKey } : {}),
@@ -74,11 +74,11 @@ export function newQuestion(
  * At most `maxPendingQuestions` pending (not retired) questions per asker, so one agent cannot bury the dock or grow
  * the snapshot without bound. `retryAfterMs` is when its first pending question expires (a minute when none will).
  */
-function limitPending(core: Core, identity: Identity, now: number): void {
+async function limitPending(core: Core, identity: Identity, now: number): Promise<void> {
   const max = core.opts.maxPendingQuestions;
-  if (core.store.countPendingAskedBy(identity.id) < max) return;
+  if ((await core.store.countPendingAskedBy(identity.id)) < max) return;
   // Over the limit (rare): read the asker's pending questions for the count and the first expiry.
-  const mine = core.store.listQuestions({ status: 'pending' }).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
+  const mine = (await core.store.listQuestions({ status: 'pending' })).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
   if (mine.length < max) return;
   const expiries = mine.map((q) => q.expiresAtMs).filter((t): t is number => typeof t === 'number');
   const retryAfterMs = expiries.length > 0 ? Math.max(1000, Math.min(...expiries) - now) : 60_000;

@@ -9,19 +9,19 @@ import type { RunRow, Store, StoredQuestion } from './store/types.ts';
  * A `recovery` run (the agent back after a restart) also retires reminders of an asking run that never ended, since that
  * run died with the agent, when it started after it. Times compare strictly, so a tie never retires a reminder early.
  */
-export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: Phase | undefined): boolean {
+export async function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: Phase | undefined): Promise<boolean> {
   if (ended.stopReason !== 'end_turn' || phase === 'commentary') return false;
   if ((q.sessionKey ?? null) !== ended.sessionKey) return false;
   // Sessionless reminders belong to their agent alone.
   if (ended.sessionKey === null && q.askedBy !== ended.agentId) return false;
-  const asking = q.runId !== undefined ? store.getRun(q.runId) : undefined;
+  const asking = q.runId !== undefined ? (await store.getRun(q.runId)) : undefined;
   if (asking) {
     if (asking.runId === ended.runId) return false;
     if (asking.endedAtMs === undefined) return ended.recovery && ended.startedAtMs > asking.startedAtMs;
     return ended.startedAtMs > asking.endedAtMs;
   }
   if (ended.triggerMessageId === undefined) return false;
-  const trigger = store.getMessage(ended.triggerMessageId);
+  const trigger = await store.getMessage(ended.triggerMessageId);
   return !!trigger && trigger.role === 'user' && trigger.createdAtMs > q.createdAtMs;
 }
 
@@ -32,14 +32,14 @@ export function retires(store: Store, q: StoredQuestion, ended: RunRow, phase: P
 const retiresAgain = (q: StoredQuestion, ended: RunRow) => q.retiredAtMs === undefined || ended.startedAtMs > q.retiredAtMs;
 
 /** Q7 and Q10 when a run ends, inside the transaction that ends it. */
-export function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | undefined): void {
+export async function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | undefined): Promise<void> {
   // A sessionless run may ask in a session, so its questions are looked up across sessions.
-  const pending = core.store.listQuestions({ status: 'pending' });
+  const pending = await core.store.listQuestions({ status: 'pending' });
   for (const q of pending) {
     if (q.mode === 'blocking' && q.runId === ended.runId) {
-      core.questions.finishIn(tx, q, { status: 'cancelled', reason: 'run-ended' });
-    } else if (q.mode === 'async' && retires(core.store, q, ended, phase) && retiresAgain(q, ended)) {
-      core.questions.retireIn(tx, q);
+      await core.questions.finishIn(tx, q, { status: 'cancelled', reason: 'run-ended' });
+    } else if (q.mode === 'async' && (await retires(core.store, q, ended, phase)) && retiresAgain(q, ended)) {
+      await core.questions.retireIn(tx, q);
     }
   }
 }

@@ -11,21 +11,21 @@ export class ExpiryScheduler {
 
   constructor(
     private readonly clock: Clock,
-    private readonly nextExpiryMs: () => number | null,
+    private readonly nextExpiryMs: () => Promise<number | null>,
     /** Returns false when it failed: the scheduler then retries a second later instead of spinning. */
-    private readonly expireDue: (nowMs: number) => boolean,
+    private readonly expireDue: (nowMs: number) => Promise<boolean>,
   ) {}
 
   /** Sweeps what is already due, then arms for the next one. */
   start(): void {
-    this.fire();
+    void this.fire();
   }
 
   /** Sweeps now, whatever is armed (a gateway that just took the duties over, D3). */
   sweepNow(): void {
     if (this.stopped) return;
     if (this.handle) this.clock.clearTimeout(this.handle);
-    this.fire();
+    void this.fire();
   }
 
   /** A new question: re-arm only when it expires before the armed time. */
@@ -47,16 +47,26 @@ export class ExpiryScheduler {
     this.armedAt = atMs;
     if (atMs === null || this.stopped) return;
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, atMs - this.clock.now()));
-    this.handle = this.clock.setTimeout(() => this.fire(), delay);
+    this.handle = this.clock.setTimeout(() => void this.fire(), delay);
   }
 
-  private fire(): void {
+  private async fire(): Promise<void> {
     this.handle = null;
     this.armedAt = null;
     if (this.stopped) return;
+    // The time the sweep runs at, a step after the timer fired: what fell due meanwhile goes in the same sweep.
+    await undefined;
     const now = this.clock.now();
-    const ok = this.expireDue(now);
-    this.arm(ok ? this.nextExpiryMs() : now + 1000);
+    let next: number | null;
+    try {
+      next = (await this.expireDue(now)) ? await this.nextExpiryMs() : now + 1000;
+    } catch {
+      // Reading failed (the callbacks log what they can): look again a second later.
+      next = now + 1000;
+    }
+    if (this.stopped) return;
+    // A new question may have armed an earlier time meanwhile.
+    if (this.armedAt === null || (next !== null && next < this.armedAt)) this.arm(next);
   }
 }
 
@@ -72,8 +82,8 @@ export class RequesterPresence {
   constructor(
     private readonly clock: Clock,
     private readonly graceMs: number,
-    private readonly hasPending: (askedBy: string, clientId: string) => boolean,
-    private readonly giveUp: (askedBy: string, clientId: string) => void,
+    private readonly hasPending: (askedBy: string, clientId: string) => Promise<boolean>,
+    private readonly giveUp: (askedBy: string, clientId: string) => Promise<void>,
   ) {}
 
   private key(askedBy: string, clientId: string): string {
@@ -90,7 +100,7 @@ export class RequesterPresence {
     }
   }
 
-  disconnected(askedBy: string, clientId: string): void {
+  async disconnected(askedBy: string, clientId: string): Promise<void> {
     const key = this.key(askedBy, clientId);
     const left = (this.open.get(key) ?? 1) - 1;
     if (left > 0) {
@@ -100,7 +110,7 @@ export class RequesterPresence {
     this.open.delete(key);
     // After shutdown the store is closed: the next start gives absent askers their grace period anyway.
     if (this.stopped) return;
-    if (this.hasPending(askedBy, clientId)) this.startGrace(askedBy, clientId);
+    if (await this.hasPending(askedBy, clientId)) this.startGrace(askedBy, clientId);
   }
 
   /** Also used on gateway start: every asker with pending blocking questions starts absent. */
@@ -109,7 +119,7 @@ export class RequesterPresence {
     if (this.stopped || (this.open.get(key) ?? 0) > 0 || this.timers.has(key)) return;
     const timer = this.clock.setTimeout(() => {
       this.timers.delete(key);
-      if ((this.open.get(key) ?? 0) === 0) this.giveUp(askedBy, clientId);
+      if ((this.open.get(key) ?? 0) === 0) void this.giveUp(askedBy, clientId);
     }, this.graceMs);
     this.timers.set(key, timer);
   }

@@ -149,10 +149,10 @@ describe('[Q9] async answers arrive as chat replies', () => {
     let failUpdates = false;
     const store: Store = {
       ...inner,
-      transaction: (fn) => inner.transaction(fn),
-      updateQuestion: (q) => {
+      transaction: async (fn) => await inner.transaction(fn),
+      updateQuestion: async (q) => {
         if (failUpdates) throw new Error('disk full');
-        inner.updateQuestion(q);
+        await inner.updateQuestion(q);
       },
     };
     const { admin, agent, session } = await setup({ store });
@@ -171,7 +171,7 @@ describe('[Q9] async answers arrive as chat replies', () => {
     expect((await admin.call('question.get', { id })).question.answers).toEqual({ lunch: ['Pizza'] });
     await t!.close();
     t = undefined;
-    inner.close();
+    await inner.close();
   });
 });
 

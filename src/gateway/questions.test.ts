@@ -404,9 +404,9 @@ describe('many requests in one turn (group commit)', () => {
     let failCommit = false;
     const store: Store = {
       ...inner,
-      commitGroup: () => {
+      commitGroup: async () => {
         if (failCommit) throw new Error('disk I/O error');
-        inner.commitGroup();
+        await inner.commitGroup();
       },
     };
     const { agent, admin, session } = await setup({ store });
@@ -422,6 +422,6 @@ describe('many requests in one turn (group commit)', () => {
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
     await t!.close();
     t = undefined;
-    inner.close();
+    await inner.close();
   });
 });

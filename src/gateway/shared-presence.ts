@@ -17,16 +17,16 @@ export class SharedPresence {
     private readonly clock: Clock,
     private readonly gatewayId: string,
     private readonly graceMs: number,
-    private readonly pendingBlocking: () => StoredQuestion[],
-    private readonly giveUp: (askedBy: string, clientId: string) => void,
+    private readonly pendingBlocking: () => Promise<StoredQuestion[]>,
+    private readonly giveUp: (askedBy: string, clientId: string) => Promise<void> | void,
   ) {}
 
-  connected(askedBy: string, clientId: string): void {
-    this.store.clientConnected(askedBy, clientId, this.gatewayId);
+  async connected(askedBy: string, clientId: string): Promise<void> {
+    await this.store.clientConnected(askedBy, clientId, this.gatewayId);
   }
 
-  disconnected(askedBy: string, clientId: string): void {
-    this.store.clientDisconnected(askedBy, clientId, this.gatewayId, this.clock.now());
+  async disconnected(askedBy: string, clientId: string): Promise<void> {
+    await this.store.clientDisconnected(askedBy, clientId, this.gatewayId, this.clock.now());
   }
 
   /** Grace periods are the duty holder's sweep here. */
@@ -35,18 +35,18 @@ export class SharedPresence {
   stop(): void {}
 
   /** The duty holder, every lease renewal: `justTaken` when it just took the duties over. */
-  sweep(justTaken: boolean): void {
+  async sweep(justTaken: boolean): Promise<void> {
     const now = this.clock.now();
     if (justTaken) this.heldSinceMs = now;
     const seen = new Set<string>();
-    for (const q of this.pendingBlocking()) {
+    for (const q of await this.pendingBlocking()) {
       if (!q.askerClientId) continue;
       const key = `${q.askedBy}\u0000${q.askerClientId}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const absentSince = this.store.clientAbsentSince(q.askedBy, q.askerClientId, now);
+      const absentSince = await this.store.clientAbsentSince(q.askedBy, q.askerClientId, now);
       if (absentSince === null) continue;
-      if (now - (absentSince === 0 ? this.heldSinceMs : absentSince) >= this.graceMs) this.giveUp(q.askedBy, q.askerClientId);
+      if (now - (absentSince === 0 ? this.heldSinceMs : absentSince) >= this.graceMs) await this.giveUp(q.askedBy, q.askerClientId);
     }
   }
 }

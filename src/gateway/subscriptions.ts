@@ -15,8 +15,11 @@ const metaKey = (identityId: string, clientId: string) => `agent.subscriptions/$
 export class AgentSubscriptions {
   private readonly byClient = new Map<string, Set<string>>();
 
-  constructor(private readonly store: Store) {
-    const saved = store.getMeta(LEGACY_META_KEY);
+  constructor(private readonly store: Store) {}
+
+  /** Reads the legacy row once, at start. */
+  async load(): Promise<void> {
+    const saved = await this.store.getMeta(LEGACY_META_KEY);
     if (!saved) return;
     try {
       const rows = JSON.parse(saved) as Record<string, string[]>;
@@ -40,9 +43,9 @@ export class AgentSubscriptions {
   }
 
   /** Adds what the store holds for this client (written by another gateway, or before a restart) to the live set. */
-  refresh(identityId: string, clientId: string): void {
+  async refresh(identityId: string, clientId: string): Promise<void> {
     const key = this.key(identityId, clientId);
-    const saved = this.store.getMeta(metaKey(identityId, clientId));
+    const saved = await this.store.getMeta(metaKey(identityId, clientId));
     if (!saved) return;
     try {
       const entries = JSON.parse(saved) as string[];
@@ -55,14 +58,14 @@ export class AgentSubscriptions {
   }
 
   /** No sessionKey subscribes to every session. */
-  add(identityId: string, clientId: string, sessionKey?: string): void {
+  async add(identityId: string, clientId: string, sessionKey?: string): Promise<void> {
     const key = this.key(identityId, clientId);
     const entry = sessionKey ?? ALL;
     if (this.byClient.get(key)?.has(entry)) return;
-    this.refresh(identityId, clientId);
+    await this.refresh(identityId, clientId);
     let set = this.byClient.get(key);
     if (!set) this.byClient.set(key, (set = new Set()));
     set.add(entry);
-    this.store.setMeta(metaKey(identityId, clientId), JSON.stringify([...set]));
+    await this.store.setMeta(metaKey(identityId, clientId), JSON.stringify([...set]));
   }
 }

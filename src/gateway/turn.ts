@@ -18,12 +18,12 @@ export class Turn {
   /** Held sockets that carry a response to a request: released first, always in this iteration. */
   private readonly urgent = new Set<Writable>();
   private scheduled = false;
-  private settle: () => void = () => {};
+  private settle: () => unknown = () => {};
 
   constructor(private readonly eventSocketsPerRelease = EVENT_SOCKETS_PER_RELEASE) {}
 
   /** The hub's commit-and-fan-out; set once, when the hub is made. */
-  onSettle(settle: () => void): void {
+  onSettle(settle: () => unknown): void {
     this.settle = settle;
   }
 
@@ -46,10 +46,10 @@ export class Turn {
     if (response) this.urgent.add(socket);
   }
 
-  private readonly settleStep = () => this.settle();
+  private readonly settleStep = () => void this.settle();
 
   private readonly releaseStep = () => {
-    this.settle();
+    void this.settle();
     for (const socket of this.urgent) this.release(socket);
     this.urgent.clear();
     let budget = this.eventSocketsPerRelease;

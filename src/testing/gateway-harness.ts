@@ -91,7 +91,7 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
     async close(closeOpts) {
       for (const c of clients) c.close();
       await gw.close();
-      if (memory) gw.store.close();
+      if (memory) await gw.store.close();
       if (!closeOpts?.keepDir) rmSync(dir, { recursive: true, force: true });
       const problems = clients.flatMap((c) => c.problems);
       expect(problems, 'frames that break the protocol').toEqual([]);

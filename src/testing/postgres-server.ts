@@ -39,9 +39,9 @@ function run(prefix: string[], cmd: string, args: string[]): void {
 /**
  * A throwaway PostgreSQL server for tests: a fresh cluster in a temp dir, on a free loopback port, with its unix socket
  * in that dir too. `stop()` shuts it down and removes the dir. It holds test data only, and tests kill gateways, never
- * this server, so it skips fsync.
+ * this server, so it skips fsync (`fsync: true` keeps it, as a real deployment does: the scale-out bench).
  */
-export async function startThrowawayPostgres(): Promise<TestPostgres> {
+export async function startThrowawayPostgres(opts: { fsync?: boolean } = {}): Promise<TestPostgres> {
   if (!existsSync(join(PG_BIN, 'initdb')))
     throw new Error(`no PostgreSQL server binaries in ${PG_BIN}: install them (apt-get install -y postgresql) or set ASKDOCK_TEST_POSTGRES_URL`);
   const { prefix, uid, gid } = runAs();
@@ -69,7 +69,7 @@ export async function startThrowawayPostgres(): Promise<TestPostgres> {
   try {
     run(prefix, 'initdb', ['-D', data, '-U', 'askdock', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     const port = await freePort();
-    const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${socketDir} -c fsync=off -c max_connections=200 -c shared_buffers=32MB`;
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${socketDir} -c fsync=${opts.fsync ? 'on' : 'off'} -c max_connections=200 -c shared_buffers=32MB`;
     run(prefix, 'pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
     started = true;
     const admin = new pg.Client({ connectionString: `postgres://askdock@127.0.0.1:${port}/postgres` });

@@ -24,44 +24,44 @@ export class ChannelBindings {
     return `channel.${this.name}.${kind}.${id}`;
   }
 
-  private get(kind: string, id: string): string | undefined {
-    return this.core.store.getMeta(this.key(kind, id));
+  private async get(kind: string, id: string): Promise<string | undefined> {
+    return await this.core.store.getMeta(this.key(kind, id));
   }
 
-  private set(entries: [kind: string, id: string, value: string][]): void {
-    this.core.hub.commit(() => {
-      for (const [kind, id, value] of entries) this.core.store.setMeta(this.key(kind, id), value);
+  private async set(entries: [kind: string, id: string, value: string][]): Promise<void> {
+    await this.core.hub.commit(async () => {
+      for (const [kind, id, value] of entries) (await this.core.store.setMeta(this.key(kind, id), value));
     });
   }
 
-  sessionOf(conversation: string): string | undefined {
+  sessionOf(conversation: string): Promise<string | undefined> {
     return this.get('conversation', conversation);
   }
 
-  conversationOf(sessionKey: string): string | undefined {
+  conversationOf(sessionKey: string): Promise<string | undefined> {
     return this.get('session', sessionKey);
   }
 
-  bind(conversation: string, sessionKey: string): void {
-    this.set([
+  bind(conversation: string, sessionKey: string): Promise<void> {
+    return this.set([
       ['conversation', conversation, sessionKey],
       ['session', sessionKey, conversation],
     ]);
   }
 
-  post(questionId: string): PostRecord | undefined {
-    const raw = this.get('post', questionId);
+  async post(questionId: string): Promise<PostRecord | undefined> {
+    const raw = await this.get('post', questionId);
     return raw ? (JSON.parse(raw) as PostRecord) : undefined;
   }
 
-  savePost(questionId: string, record: PostRecord): void {
-    this.set([
+  savePost(questionId: string, record: PostRecord): Promise<void> {
+    return this.set([
       ['post', questionId, JSON.stringify(record)],
       ['token', questionToken(questionId), questionId],
     ]);
   }
 
-  questionOfToken(token: string): string | undefined {
+  questionOfToken(token: string): Promise<string | undefined> {
     return this.get('token', token);
   }
 }

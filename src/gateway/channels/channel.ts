@@ -84,10 +84,10 @@ export class Channel implements ChannelSink {
    * ran the channel before) left unposted. It hears every gateway's events: with several on one database, the one
    * running the channel posts what was asked through any of them.
    */
-  attach(): void {
+  async attach(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = this.core.hub.listenAll((ev) => this.onEvent(ev));
-    this.recover();
+    this.unlisten = this.core.hub.listenAll((ev) => void this.onEvent(ev));
+    await this.recover();
   }
 
   /** Webhook deliveries only (several gateways: this one does not run the channel, but the load balancer may pick it). */
@@ -153,7 +153,7 @@ export class Channel implements ChannelSink {
 
   private async send(identityId: string, m: Inbound, confirmed: boolean, heldKey: string): Promise<void> {
     const sessionKey = await this.sessionFor(m.conversation, identityId, m.conversationTitle);
-    const target = this.replyTarget(sessionKey, identityId);
+    const target = await this.replyTarget(sessionKey, identityId);
     const credential = target && !confirmed ? detectCredential(m.text) : null;
     if (credential) {
       this.held.set(heldKey, m);
@@ -201,22 +201,22 @@ export class Channel implements ChannelSink {
   }
 
   private async sessionFor(conversation: string, identityId: string, title?: string): Promise<string> {
-    const bound = this.bindings.sessionOf(conversation);
-    if (bound && this.core.store.getSession(bound)) return bound;
+    const bound = await this.bindings.sessionOf(conversation);
+    if (bound && await this.core.store.getSession(bound)) return bound;
     const { session } = await this.caller.call(identityId, 'sessions.create', title ? { title } : {});
-    this.bindings.bind(conversation, session.key);
+    await this.bindings.bind(conversation, session.key);
     this.log(`conversation ${conversation} is session ${session.key}`);
     return session.key;
   }
 
   /** H4: the pending question a text reply answers: asked by a run, posted here, answerable by this identity (A3). */
-  private replyTarget(sessionKey: string, identityId: string): QuestionRecord | undefined {
+  private async replyTarget(sessionKey: string, identityId: string): Promise<QuestionRecord | undefined> {
     const identity = this.caller.identity(identityId);
     if (!identity) return undefined;
-    const owner = this.core.ownerOf(sessionKey);
-    const pending = this.core.store
-      .listQuestions({ sessionKey, status: 'pending' })
-      .filter((q) => q.runId !== undefined && q.retiredAtMs === undefined && this.bindings.post(q.id) && canAnswerQuestion(identity, q, owner));
+    const owner = await this.core.ownerOf(sessionKey);
+    const pending: QuestionRecord[] = [];
+    for (const q of await this.core.store.listQuestions({ sessionKey, status: 'pending' }))
+      if (q.runId !== undefined && q.retiredAtMs === undefined && canAnswerQuestion(identity, q, owner) && await this.bindings.post(q.id)) pending.push(q);
     return pending.find((q) => q.mode === 'blocking') ?? pending.at(-1);
   }
 
@@ -225,9 +225,9 @@ export class Channel implements ChannelSink {
       const identityId = this.identityOf(p.user, 'button press');
       if (!identityId) return { ignored: true };
       const parsed = parseAction(p.action);
-      const id = parsed ? this.bindings.questionOfToken(parsed.token) : undefined;
-      const q = id ? this.core.store.getQuestion(id) : undefined;
-      if (!parsed || !q || this.bindings.post(q.id)?.conversation !== p.conversation) return { notice: 'This question is not here any more.', refused: true };
+      const id = parsed ? await this.bindings.questionOfToken(parsed.token) : undefined;
+      const q = id ? (await this.core.store.getQuestion(id)) : undefined;
+      if (!parsed || !q || (await this.bindings.post(q.id))?.conversation !== p.conversation) return { notice: 'This question is not here any more.', refused: true };
       if (!hasButtons(q)) return { notice: 'Answer this question in the Control UI.', refused: true };
       // H4: a question without a run is posted with its buttons, but only the Control UI or the TUI answers it.
       if (q.runId === undefined) return { notice: RUNLESS_NOTICE, refused: true };
@@ -245,7 +245,7 @@ export class Channel implements ChannelSink {
     if (choice === 'other') {
       // `Other…` answers nothing: it only asks for the reply, after the same A3 check an answer would get.
       const { question } = await this.caller.call(identityId, 'question.get', { id: q.id });
-      this.checkMayAnswer(identityId, q);
+      await this.checkMayAnswer(identityId, q);
       if (question.status !== 'pending') return { notice: 'This question was already resolved.', refused: true };
       this.say(p.conversation, otherPrompt(q), true);
       return {};
@@ -269,9 +269,9 @@ export class Channel implements ChannelSink {
     return { notice: `Answered: ${option.label}` };
   }
 
-  private checkMayAnswer(identityId: string, q: QuestionRecord): void {
+  private async checkMayAnswer(identityId: string, q: QuestionRecord): Promise<void> {
     const identity = this.caller.identity(identityId);
-    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? this.core.ownerOf(q.sessionKey) : undefined))
+    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? (await this.core.ownerOf(q.sessionKey)) : undefined))
       throw new AskdockError('FORBIDDEN', `identity "${identityId}" may not answer question "${q.id}"`);
   }
 
@@ -288,25 +288,33 @@ export class Channel implements ChannelSink {
 
   // ---- to the platform
 
-  private onEvent(ev: StoredEvent): void {
+  private async onEvent(ev: StoredEvent): Promise<void> {
+    try {
+      await this.onEventNow(ev);
+    } catch (err) {
+      this.log(`an event was not handled: ${(err as Error).message}`);
+    }
+  }
+
+  private async onEventNow(ev: StoredEvent): Promise<void> {
     if (ev.event === 'question.requested') {
       const { question } = ev.payload as { question: QuestionRecord };
-      if (question.sessionKey && this.bindings.conversationOf(question.sessionKey) && this.mayPost(question)) this.sync(question.id);
+      if (question.sessionKey && (await this.bindings.conversationOf(question.sessionKey)) && await this.mayPost(question)) this.sync(question.id);
     } else if (ev.event === 'question.resolved') {
       const { id } = ev.payload as { id: string };
-      if (this.bindings.post(id)) this.sync(id);
+      if (await this.bindings.post(id)) this.sync(id);
     } else if (ev.event === 'chat') {
       const { message, state } = ev.payload as { message: ChatMessage; state: string };
-      const conversation = this.bindings.conversationOf(message.sessionKey);
+      const conversation = await this.bindings.conversationOf(message.sessionKey);
       // H2: the agent's final messages go back to the conversation; A3: never the reply to a privileged question.
       if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.questionViewersOnly) this.say(conversation, message.text);
     }
   }
 
   /** A4 for a shared conversation: only what its session's creator may answer, and never a privileged question. */
-  private mayPost(q: QuestionRecord): boolean {
+  private async mayPost(q: QuestionRecord): Promise<boolean> {
     if (q.privileged || !q.sessionKey) return false;
-    const owner = this.core.ownerOf(q.sessionKey);
+    const owner = await this.core.ownerOf(q.sessionKey);
     const identity = owner ? this.caller.identity(owner) : undefined;
     return !!identity && canAnswerQuestion(identity, q, owner);
   }
@@ -351,19 +359,19 @@ export class Channel implements ChannelSink {
   private sync(questionId: string): void {
     const sent = { parts: 0 };
     this.outbox.enqueue(`question ${questionId}`, async () => {
-      const q = this.core.store.getQuestion(questionId);
+      const q = await this.core.store.getQuestion(questionId);
       if (!q?.sessionKey) return;
-      const posted = this.bindings.post(q.id);
-      const conversation = posted?.conversation ?? this.bindings.conversationOf(q.sessionKey);
+      const posted = await this.bindings.post(q.id);
+      const conversation = posted?.conversation ?? (await this.bindings.conversationOf(q.sessionKey));
       if (!conversation) return;
       this.checkLease();
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
         const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id), this.opts.publicUrl), sent);
-        this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
+        await this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
         await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));
-        this.bindings.savePost(q.id, { ...posted, outcomeShown: true });
+        await this.bindings.savePost(q.id, { ...posted, outcomeShown: true });
       }
     });
   }
@@ -381,12 +389,12 @@ export class Channel implements ChannelSink {
   }
 
   /** After a restart: every pending question of a bound session is posted, every resolved one shows its outcome. */
-  private recover(): void {
-    for (const session of this.core.store.listSessions()) {
-      if (!this.bindings.conversationOf(session.key)) continue;
-      for (const q of this.core.store.listQuestions({ sessionKey: session.key })) {
-        const posted = this.bindings.post(q.id);
-        if (q.status === 'pending' ? !posted?.ref && this.mayPost(q) : posted?.ref && !posted.outcomeShown) this.sync(q.id);
+  private async recover(): Promise<void> {
+    for (const session of await this.core.store.listSessions()) {
+      if (!(await this.bindings.conversationOf(session.key))) continue;
+      for (const q of await this.core.store.listQuestions({ sessionKey: session.key })) {
+        const posted = await this.bindings.post(q.id);
+        if (q.status === 'pending' ? !posted?.ref && await this.mayPost(q) : posted?.ref && !posted.outcomeShown) this.sync(q.id);
       }
     }
   }

@@ -35,17 +35,17 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
   it('[H1][H2] says ready; a mapped user\'s first message makes a session she owns, sent as chat.send from her', async () => {
     expect(w.announced).toContain(`askdock channel ${name} ready`);
     const key = await w.sessionFromFirstMessage('hello there');
-    expect(w.t.gw.store.getSession(key)?.createdBy).toBe('guest');
-    const history = await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'hello there'), 'the message');
+    expect((await w.t.gw.store.getSession(key))?.createdBy).toBe('guest');
+    const history = await until(async () => (await w.t.gw.store.history(key, 10)).messages.find((m) => m.text === 'hello there'), 'the message');
     expect(history).toMatchObject({ role: 'user', authorId: 'guest' });
     await driver.userSays(driver.ids.alice, 'second');
-    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'second'), 'the second message');
-    expect(w.t.gw.store.listSessions()).toHaveLength(1);
+    await until(async () => (await w.t.gw.store.history(key, 10)).messages.find((m) => m.text === 'second'), 'the second message');
+    expect((await w.t.gw.store.listSessions())).toHaveLength(1);
   });
 
   it('[P3][H2] a NUL (U+0000) the platform delivers is dropped from the text, not the message', async () => {
     const key = await w.sessionFromFirstMessage('hel\u0000lo');
-    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'hello'), 'the message without its NUL');
+    await until(async () => (await w.t.gw.store.history(key, 10)).messages.find((m) => m.text === 'hello'), 'the message without its NUL');
   });
 
   it('[H3][H4][H5] one single-select question gets native buttons; a press answers it and the message shows the outcome', async () => {
@@ -120,7 +120,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
   it('[H1][H4] an unmapped user is ignored; a mapped user who may not answer (A3) answers nothing', async () => {
     await driver.userSays(driver.ids.carol, 'hi from carol');
     await until(() => w.logs.find((l) => l.includes(`ignored a message from unmapped user ${driver.ids.carol}`)), 'the log line');
-    expect(w.t.gw.store.listSessions()).toHaveLength(0);
+    expect((await w.t.gw.store.listSessions())).toHaveLength(0);
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [deploy]);
     const prompt = await posted('the question', (m) => m.buttons.includes('Staging'));
@@ -145,7 +145,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     expect(prompt.text).not.toContain('Or reply with your own words');
     await driver.press(driver.ids.alice, prompt, 'Staging');
     await driver.userSays(driver.ids.alice, 'Staging');
-    await until(() => w.t.gw.store.history(key, 10).messages.find((m) => m.text === 'Staging'), 'the ordinary message');
+    await until(async () => (await w.t.gw.store.history(key, 10)).messages.find((m) => m.text === 'Staging'), 'the ordinary message');
     expect((await w.question(id)).status).toBe('pending');
   });
 
@@ -261,7 +261,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     const why = await posted('why nothing was sent', (m) => m.text.startsWith('Not sent:'));
     expect(why.text).toContain('Notify');
     expect((await w.question(id)).status).toBe('pending');
-    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text === '1: 1')).toBe(false);
+    expect((await w.t.gw.store.history(key, 20)).messages.some((m) => m.text === '1: 1')).toBe(false);
     await driver.userSays(driver.ids.alice, 'SKIP');
     await until(async () => (await w.question(id)).status === 'skipped', 'the skip');
     expect((await w.question(id)).resolvedBy?.surface).toBe(`channel:${name}`);
@@ -274,7 +274,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await driver.userSays(driver.ids.alice, 'sk-abcdefghijklmnopqrstuvwxyz123456');
     const warning = await posted('the warning', (m) => m.text.startsWith('This looks like'));
     expect(warning.text).not.toContain('sk-abc');
-    expect(w.t.gw.store.history(key, 20).messages.some((m) => m.text.startsWith('sk-'))).toBe(false);
+    expect((await w.t.gw.store.history(key, 20)).messages.some((m) => m.text.startsWith('sk-'))).toBe(false);
     expect((await w.question(id)).status).toBe('pending');
     await driver.userSays(driver.ids.alice, 'send');
     await until(async () => (await w.question(id)).status === 'answered', 'the confirmed answer');
@@ -289,7 +289,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('the outcome', (m) => m.ref === prompt.ref && m.text.endsWith('Answered: Sushi'));
     const q = await w.question(id);
     expect(q).toMatchObject({ status: 'answered', answers: { lunch: ['Sushi'] }, resolvedBy: { identity: 'guest', surface: `channel:${name}` } });
-    const reply = w.t.gw.store.history(key, 20).messages.find((m) => m.id === q.replyMessageId);
+    const reply = (await w.t.gw.store.history(key, 20)).messages.find((m) => m.id === q.replyMessageId);
     expect(reply).toMatchObject({ authorId: 'guest', replyTo: { questionId: id } });
   });
 
@@ -328,8 +328,8 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
     await posted('what became of it', (m) => m.text === 'Dropped: nothing was sent.');
     // `send` now holds nothing to release: it is an ordinary reply, not the credential.
     await driver.userSays(driver.ids.alice, 'send');
-    await until(() => w.t.gw.store.history(key, 20).messages.find((m) => m.text.includes('send')), 'the later reply');
-    const texts = w.t.gw.store.history(key, 20).messages.map((m) => m.text);
+    await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text.includes('send')), 'the later reply');
+    const texts = (await w.t.gw.store.history(key, 20)).messages.map((m) => m.text);
     expect(texts.some((t) => t.includes('sk-abc'))).toBe(false);
     expect(texts.some((t) => t === 'no' || t.endsWith(': no'))).toBe(false);
     expect((await w.question(id)).answers ?? {}).not.toEqual({ lunch: ['sk-abcdefghijklmnopqrstuvwxyz123456'] });

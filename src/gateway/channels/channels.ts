@@ -69,14 +69,14 @@ export class Channels {
   start(): void {
     if (this.shared) {
       for (const channel of this.list) channel.acceptWebhooks();
-      this.renewLeases();
+      void this.renewLeases();
       return;
     }
     for (const channel of this.list) this.run(channel);
   }
 
   private run(channel: Channel): void {
-    channel.attach();
+    channel.attach().catch((err: unknown) => this.opts.log(`askdock channel ${channel.adapter.name}: recovering what was left unposted failed: ${(err as Error).message}`));
     void this.connect(channel, 0);
   }
 
@@ -91,7 +91,7 @@ export class Channels {
    * RENEW_EVERY_MS; when the holder dies its lease runs out and another takes the channel over within
    * LEASE_MS + RENEW_EVERY_MS, posting what was left unposted from the store.
    */
-  private renewLeases(): void {
+  private async renewLeases(): Promise<void> {
     const shared = this.shared;
     if (!shared || this.stopped) return;
     const now = Date.now();
@@ -99,7 +99,7 @@ export class Channels {
       const name = channel.adapter.name;
       let holds = false;
       try {
-        holds = shared.store.acquireLease(`channel.${name}`, shared.gatewayId, now, now + LEASE_MS);
+        holds = await shared.store.acquireLease(`channel.${name}`, shared.gatewayId, now, now + LEASE_MS);
       } catch (err) {
         this.opts.log(`askdock channel ${name}: renewing its lease failed: ${(err as Error).message}`);
       }
@@ -114,7 +114,8 @@ export class Channels {
         void channel.release().catch((err: unknown) => this.opts.log(`askdock channel ${name}: stopping failed: ${(err as Error).message}`));
       }
     }
-    this.leaseTimer = setTimeout(() => this.renewLeases(), RENEW_EVERY_MS);
+    if (this.stopped) return;
+    this.leaseTimer = setTimeout(() => void this.renewLeases(), RENEW_EVERY_MS);
   }
 
   /**
@@ -157,7 +158,7 @@ export class Channels {
     // A clean stop hands the channels on at once, once they stopped, instead of after the lease runs out.
     for (const channel of this.held) {
       try {
-        this.shared?.store.releaseLease(`channel.${channel.adapter.name}`, this.shared.gatewayId);
+        await this.shared?.store.releaseLease(`channel.${channel.adapter.name}`, this.shared.gatewayId);
       } catch {
         // the lease runs out by itself
       }

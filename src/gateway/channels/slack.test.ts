@@ -27,7 +27,7 @@ describe('slack specifics', () => {
       const interactions = `${w.t.gw.url}/channels/slack/interactions`;
       expect((await slackPost(interactions, 'wrong-secret', press, 'application/x-www-form-urlencoded')).status).toBe(401);
       expect((await w.question(id)).status).toBe('pending');
-      expect(w.t.gw.store.history(key, 10).messages.some((m) => m.text === 'forged')).toBe(false);
+      expect((await w.t.gw.store.history(key, 10)).messages.some((m) => m.text === 'forged')).toBe(false);
     } finally {
       await w.close();
     }
@@ -41,8 +41,8 @@ describe('slack specifics', () => {
       const event = JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text: 'only once', ts: '1700000200.000001' } });
       for (let i = 0; i < 2; i++) expect((await slackPost(`${w.t.gw.url}/channels/slack/events`, driver.secret, event, 'application/json')).status).toBe(200);
       await driver.userSays(driver.ids.alice, 'after');
-      await until(() => w.t.gw.store.history(key, 20).messages.find((m) => m.text === 'after'), 'the later message');
-      expect(w.t.gw.store.history(key, 20).messages.filter((m) => m.text === 'only once')).toHaveLength(1);
+      await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text === 'after'), 'the later message');
+      expect((await w.t.gw.store.history(key, 20)).messages.filter((m) => m.text === 'only once')).toHaveLength(1);
     } finally {
       await w.close();
     }

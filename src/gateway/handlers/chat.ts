@@ -9,27 +9,27 @@ type ChatMethods = 'chat.send' | 'chat.history' | 'chat.abort' | 'run.start' | '
 
 /** C2..C6: messages, history, agent runs and agent subscriptions. */
 export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
-  'chat.send': (p, { core, conn }) => {
+  'chat.send': async (p, { core, conn }) => {
     const { identity } = conn;
     // C2: a repeated key returns the first result and never makes a second message, across restarts too.
-    const first = core.store.getIdempotent(identity.id, p.idempotencyKey);
+    const first = await core.store.getIdempotent(identity.id, p.idempotencyKey);
     if (first) return { ...first, deduped: true };
-    const session = core.readableSession(identity, p.sessionKey);
+    const session = await core.readableSession(identity, p.sessionKey);
     if (!canWriteSession(identity, session))
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
-    return core.hub.commit((tx) => {
+    return await core.hub.commit(async (tx) => {
       // Again inside the writing transaction: on a shared database another gateway may have just taken this key (D2).
-      const again = core.store.getIdempotent(identity.id, p.idempotencyKey);
+      const again = await core.store.getIdempotent(identity.id, p.idempotencyKey);
       if (again) return { ...again, deduped: true };
-      const reply = p.replyTo ? core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
+      const reply = p.replyTo ? await core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
       // A3: the reply to a privileged question is privileged too: it neither titles the session nor moves its lastMessageAtMs.
       const privileged = reply?.q.privileged === true;
       // U15: an untitled session takes its title from its first message.
-      const before = core.store.getSession(session.key);
+      const before = await core.store.getSession(session.key);
       if (!privileged && before && before.lastMessageAtMs === null && before.title === UNTITLED)
-        core.store.renameSession(session.key, titleFromMessage(p.message));
+        await core.store.renameSession(session.key, titleFromMessage(p.message));
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
-      const message = core.appendMessage(tx, {
+      const message = await core.appendMessage(tx, {
         sessionKey: session.key,
         role: 'user',
         text: p.message,
@@ -38,29 +38,29 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         ...(privileged ? { privilegedReplyOf: reply.q.askedBy } : {}),
         state: 'final',
       });
-      core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
+      await core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
       // RU2: a message that is not the reply to a run's blocking question ends that run's turn.
-      supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
+      await supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
       // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
-      if (reply) core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
+      if (reply) await core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
       return { messageId: message.id, seq: message.seq, deduped: false };
     });
   },
 
-  'chat.history': (p, { core, conn }) => {
-    core.readableSession(conn.identity, p.sessionKey);
-    return core.historyFor(conn.identity, p.sessionKey, p.limit ?? 100, p.before);
+  'chat.history': async (p, { core, conn }) => {
+    await core.readableSession(conn.identity, p.sessionKey);
+    return await core.historyFor(conn.identity, p.sessionKey, p.limit ?? 100, p.before);
   },
 
-  'chat.abort': (p, { core, conn }) => core.runs.abort(conn.identity, p),
-  'run.start': (p, { core, conn }) => core.runs.start(conn.identity, p),
-  'chat.inject': (p, { core, conn }) => core.runs.inject(conn.identity, p),
-  'run.end': (p, { core, conn }) => core.runs.end(conn.identity, p),
+  'chat.abort': async (p, { core, conn }) => await core.runs.abort(conn.identity, p),
+  'run.start': async (p, { core, conn }) => core.runs.start(conn.identity, p),
+  'chat.inject': async (p, { core, conn }) => await core.runs.inject(conn.identity, p),
+  'run.end': async (p, { core, conn }) => core.runs.end(conn.identity, p),
 
   /** C6: this agent client now gets the `chat` events (and runs) of the session, or of every session. */
-  'agent.subscribe': (p, { core, conn }) => {
-    if (p.sessionKey !== undefined) core.readableSession(conn.identity, p.sessionKey);
-    core.subscriptions.add(conn.identity.id, conn.clientId, p.sessionKey);
+  'agent.subscribe': async (p, { core, conn }) => {
+    if (p.sessionKey !== undefined) (await core.readableSession(conn.identity, p.sessionKey));
+    await core.subscriptions.add(conn.identity.id, conn.clientId, p.sessionKey);
     return { subscribed: true };
   },
 };

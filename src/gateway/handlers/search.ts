@@ -12,10 +12,9 @@ export const INBOX_TITLE = 'Inbox';
 const SLACK = 2;
 
 /** The sessions this identity may read, or null for every session (A2, A6). */
-function readableKeys(core: Core, identity: Identity): string[] | null {
+async function readableKeys(core: Core, identity: Identity): Promise<string[] | null> {
   if (readsEverySession(identity)) return null;
-  return core.store
-    .listSessions()
+  return (await core.store.listSessions())
     .map((s) => core.resolve(s))
     .filter((s) => canReadSession(identity, s))
     .map((s) => s.key);
@@ -30,43 +29,47 @@ function questionScope(identity: Identity, readable: string[] | null): SearchSco
 }
 
 /** A3 for each hit: a question as visible as itself, a message that answers a question as visible as that question. */
-function visible(core: Core, identity: Identity, hit: SearchCandidate): boolean {
+async function visible(core: Core, identity: Identity, hit: SearchCandidate): Promise<boolean> {
   const questionId = hit.kind === 'question' ? hit.id : hit.replyToQuestionId;
   if (questionId === undefined) return true;
-  const q = core.store.getQuestion(questionId);
+  const q = await core.store.getQuestion(questionId);
   if (!q) return hit.kind !== 'question';
-  const owner = q.sessionKey === undefined ? undefined : core.ownerOf(q.sessionKey);
+  const owner = q.sessionKey === undefined ? undefined : await core.ownerOf(q.sessionKey);
   if (hit.kind === 'question') return canSeeQuestion(identity, q, owner);
   return !q.privileged || canSeeQuestion(identity, q, owner);
 }
 
 /** U19: titles, messages and question records this identity may see, newest first, each with its match marked. */
-export function search(core: Core, identity: Identity, query: string, limit: number): SearchResult[] {
+export async function search(core: Core, identity: Identity, query: string, limit: number): Promise<SearchResult[]> {
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
-  const sessionKeys = readableKeys(core, identity);
-  const candidates = core.store.search({ terms, sessionKeys, questions: questionScope(identity, sessionKeys), limit: limit * SLACK });
+  const sessionKeys = await readableKeys(core, identity);
+  const candidates = await core.store.search({ terms, sessionKeys, questions: questionScope(identity, sessionKeys), limit: limit * SLACK });
   const titles = new Map<string, string>();
-  const titleOf = (sessionKey: string | null) => {
+  const titleOf = async (sessionKey: string | null) => {
     if (sessionKey === null) return INBOX_TITLE;
     let title = titles.get(sessionKey);
-    if (title === undefined) titles.set(sessionKey, (title = core.getSession(sessionKey)?.title ?? ''));
+    if (title === undefined) titles.set(sessionKey, (title = (await core.getSession(sessionKey))?.title ?? ''));
     return title;
   };
-  return candidates
-    .sort((a, b) => b.atMs - a.atMs)
-    .filter((hit) => visible(core, identity, hit))
-    .slice(0, limit)
-    .map((hit) => ({
+  const shown: SearchCandidate[] = [];
+  for (const hit of candidates.sort((a, b) => b.atMs - a.atMs)) {
+    if (shown.length === limit) break;
+    if (await visible(core, identity, hit)) shown.push(hit);
+  }
+  const results: SearchResult[] = [];
+  for (const hit of shown)
+    results.push({
       kind: hit.kind,
       id: hit.id,
       ...(hit.sessionKey !== null ? { sessionKey: hit.sessionKey } : {}),
-      sessionTitle: titleOf(hit.sessionKey),
+      sessionTitle: await titleOf(hit.sessionKey),
       ...snippetOf(hit.text, terms),
       atMs: hit.atMs,
-    }));
+    });
+  return results;
 }
 
 export const searchHandlers: Pick<HandlerTable, 'search'> = {
-  search: (p, { core, conn }) => ({ results: search(core, conn.identity, p.query, p.limit ?? SEARCH_LIMIT_DEFAULT) }),
+  search: async (p, { core, conn }) => ({ results: await search(core, conn.identity, p.query, p.limit ?? SEARCH_LIMIT_DEFAULT) }),
 };

@@ -31,37 +31,37 @@ function binding(core: Core, identity: Identity, p: Params<'sessions.create'>): 
 
 /** C1: sessions.create (A6 binding, idempotent by key), sessions.update and sessions.list. */
 export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.update' | 'sessions.list'> = {
-  'sessions.create': (p, { core, conn }) => {
+  'sessions.create': async (p, { core, conn }) => {
     const { identity } = conn;
     const { agentId, createdBy } = binding(core, identity, p);
     const idem = p.idempotencyKey !== undefined ? { identity: identity.id, key: p.idempotencyKey } : undefined;
-    const first = idem && core.store.sessionByIdempotencyKey(idem.identity, idem.key);
-    if (first) return { session: core.sessionFor(identity, core.resolve(first)) };
+    const first = idem && await core.store.sessionByIdempotencyKey(idem.identity, idem.key);
+    if (first) return { session: (await core.sessionFor(identity, core.resolve(first))) };
     const title = p.title?.trim() || UNTITLED;
     const row = { key: newId('s'), title, createdBy, agentId, createdAtMs: core.clock.now(), lastMessageAtMs: null };
-    const session: Session = core.hub.commit((tx) => {
-      core.store.createSession(row, idem);
-      const created = core.getSession(row.key) ?? { ...row, pendingQuestions: 0 };
-      tx.emit('session.updated', { session: created }, { sessionKey: row.key });
+    const session: Session = await core.hub.commit(async (tx) => {
+      await core.store.createSession(row, idem);
+      const created = (await core.getSession(row.key)) ?? { ...row, pendingQuestions: 0 };
+      await tx.emit('session.updated', { session: created }, { sessionKey: row.key });
       return created;
     });
-    return { session: core.sessionFor(identity, session) };
+    return { session: (await core.sessionFor(identity, session)) };
   },
 
-  'sessions.update': (p, { core, conn }) => {
+  'sessions.update': async (p, { core, conn }) => {
     const { identity } = conn;
-    const access = core.readableSession(identity, p.sessionKey);
+    const access = await core.readableSession(identity, p.sessionKey);
     if (!canRenameSession(identity, access))
       throw new AskdockError('FORBIDDEN', `only the creator of session "${p.sessionKey}" or operator.admin may rename it`, {
         details: { sessionKey: p.sessionKey, needed: ['operator.admin'] },
       });
-    const session = core.hub.commit((tx) => {
-      core.store.renameSession(p.sessionKey, p.title);
-      core.emitSessionUpdated(tx, p.sessionKey);
-      return core.getSession(p.sessionKey)!;
+    const session = await core.hub.commit(async (tx) => {
+      await core.store.renameSession(p.sessionKey, p.title);
+      await core.emitSessionUpdated(tx, p.sessionKey);
+      return (await core.getSession(p.sessionKey))!;
     });
-    return { session: core.sessionFor(identity, session) };
+    return { session: (await core.sessionFor(identity, session)) };
   },
 
-  'sessions.list': (_p, { core, conn }) => ({ sessions: core.visibleSessions(conn.identity) }),
+  'sessions.list': async (_p, { core, conn }) => ({ sessions: (await core.visibleSessions(conn.identity)) }),
 };

@@ -65,7 +65,7 @@ export function retryAfterMs(value: string | null, nowMs: number): number | unde
  */
 export class PushService {
   private readonly allowed: Set<string>;
-  private keyPair: PushKeys | null = null;
+  private keyPair: Promise<PushKeys> | null = null;
   private readonly inFlight = new Set<AbortController>();
   /** Retry waits, each with what ends it early (stop). */
   private readonly timers = new Map<NodeJS.Timeout, () => void>();
@@ -98,21 +98,26 @@ export class PushService {
   }
 
   /** Made on first use and kept in the store; a pair already stored (another gateway's, an earlier run's) wins. */
-  keys(): PushKeys {
+  keys(): Promise<PushKeys> {
     if (this.keyPair) return this.keyPair;
     const fresh = webpush.generateVAPIDKeys();
-    this.keyPair = this.core.store.pushKeys({ ...fresh, createdAtMs: this.core.clock.now() });
-    return this.keyPair;
+    const stored = this.core.store.pushKeys({ ...fresh, createdAtMs: this.core.clock.now() });
+    // One read for every caller; a failed one is asked again next time.
+    this.keyPair = stored;
+    stored.catch(() => {
+      if (this.keyPair === stored) this.keyPair = null;
+    });
+    return stored;
   }
 
-  config(): { publicKey: string } {
-    return { publicKey: this.keys().publicKey };
+  async config(): Promise<{ publicKey: string }> {
+    return { publicKey: (await this.keys()).publicKey };
   }
 
-  subscribe(identity: Identity, subscription: PushSubscriptionInput): { subscribed: boolean } {
+  async subscribe(identity: Identity, subscription: PushSubscriptionInput): Promise<{ subscribed: boolean }> {
     const refused = refusedEndpoint('push.subscribe', 'subscription.endpoint', subscription.endpoint, this.allowed);
     if (refused) throw refused;
-    this.core.store.putPushSubscription({
+    await this.core.store.putPushSubscription({
       endpoint: subscription.endpoint,
       identity: identity.id,
       p256dh: subscription.keys.p256dh,
@@ -122,8 +127,8 @@ export class PushService {
     return { subscribed: true };
   }
 
-  unsubscribe(identity: Identity, endpoint: string): { unsubscribed: boolean } {
-    return { unsubscribed: this.core.store.deletePushSubscription(endpoint, identity.id) };
+  async unsubscribe(identity: Identity, endpoint: string): Promise<{ unsubscribed: boolean }> {
+    return { unsubscribed: await this.core.store.deletePushSubscription(endpoint, identity.id) };
   }
 
   /** Every push started so far has been delivered, dropped or given up. */
@@ -131,24 +136,31 @@ export class PushService {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Tracked with the pushes, so `idle` also waits for the reads that decide who gets one. */
   private heard(ev: StoredEvent): void {
     if (this.stopped) return;
+    const run = this.fanOut(ev).catch((err: unknown) => this.core.opts.log.error({ err }, 'a push could not be sent'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  private async fanOut(ev: StoredEvent): Promise<void> {
     if (ev.event === 'question.requested') {
       const q = (ev.payload as { question: QuestionRecord }).question;
       const ttlS = q.expiresAtMs === null ? TTL_WITHOUT_EXPIRY_S : Math.max(0, Math.ceil((q.expiresAtMs - this.core.clock.now()) / 1000));
-      this.sendToViewers(q, questionPayload(q), ttlS, q.mode === 'blocking' ? 'high' : 'normal');
+      await this.sendToViewers(q, questionPayload(q), ttlS, q.mode === 'blocking' ? 'high' : 'normal');
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
-      const q = this.core.store.getQuestion(id);
-      if (q) this.sendToViewers(q, { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
+      const q = await this.core.store.getQuestion(id);
+      if (q) await this.sendToViewers(q, { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
     }
   }
 
   /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */
-  private sendToViewers(q: QuestionRecord, payload: PushPayload, ttlS: number, urgency: Job['urgency']): void {
-    const subs = this.core.store.listPushSubscriptions();
+  private async sendToViewers(q: QuestionRecord, payload: PushPayload, ttlS: number, urgency: Job['urgency']): Promise<void> {
+    const subs = await this.core.store.listPushSubscriptions();
     if (subs.length === 0) return;
-    const owner = q.sessionKey === undefined ? undefined : this.core.ownerOf(q.sessionKey);
+    const owner = q.sessionKey === undefined ? undefined : await this.core.ownerOf(q.sessionKey);
     for (const sub of subs) {
       const identity = this.core.auth.identityById(sub.identity);
       if (!identity || !canSeeQuestion(identity, q, owner)) continue;
@@ -163,7 +175,7 @@ export class PushService {
   private async deliver(job: Job): Promise<void> {
     const attempts = this.opts.attempts ?? 4;
     const maxDelay = this.opts.maxRetryDelayMs ?? 60_000;
-    const keys = this.keys();
+    const keys = await this.keys();
     const origin = new URL(job.sub.endpoint).origin;
     const deadlineMs = Date.now() + job.ttlS * 1000;
     for (let attempt = 1; attempt <= attempts && !this.stopped; attempt++) {
@@ -203,7 +215,7 @@ export class PushService {
       if (status >= 200 && status < 300) return;
       if (status === 404 || status === 410) {
         // The browser unsubscribed or the subscription expired: it will never work again.
-        this.core.store.deletePushSubscription(job.sub.endpoint, job.sub.identity);
+        await this.core.store.deletePushSubscription(job.sub.endpoint, job.sub.identity);
         this.core.opts.log.info({ endpointOrigin: origin, status }, 'dropped a push subscription its push service no longer knows');
         return;
       }

@@ -94,7 +94,7 @@ describe('U17 Web Push', () => {
     await agent.call('question.request', { sessionKey, mode: 'async', questions: [item()] });
     await expect.poll(() => fake.requests.length).toBe(3);
     await t.gw.push.idle();
-    expect(t.gw.store.listPushSubscriptions('admin').map((s) => s.endpoint)).toEqual([`${fake.origin}/push/fine`]);
+    expect((await t.gw.store.listPushSubscriptions('admin')).map((s) => s.endpoint)).toEqual([`${fake.origin}/push/fine`]);
     await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ id: 'again' })] });
     await expect.poll(() => fake.requests.length).toBe(4);
     await t.gw.push.idle();
@@ -116,7 +116,7 @@ describe('U17 Web Push', () => {
     // Three tries and no more; the subscription stays (a server error says nothing about it).
     expect(fake.requests.filter((r) => r.subscription === 'broken')).toHaveLength(3);
     expect(fake.to('broken')).toEqual([]);
-    expect(t.gw.store.listPushSubscriptions('admin')).toHaveLength(2);
+    expect(await t.gw.store.listPushSubscriptions('admin')).toHaveLength(2);
   });
 
   it('[U17] refuses an endpoint outside the push services and push.allowedEndpoints, bad keys and identities that see no questions', async () => {
@@ -133,7 +133,7 @@ describe('U17 Web Push', () => {
     const reader = await t!.connect('reader');
     expect((await failure(reader.call('push.subscribe', { subscription: sub }))).code).toBe('FORBIDDEN');
     expect((await failure(reader.call('push.config', {}))).code).toBe('FORBIDDEN');
-    expect(t!.gw.store.listPushSubscriptions()).toEqual([]);
+    expect(await t!.gw.store.listPushSubscriptions()).toEqual([]);
   });
 
   it("[U17] an identity removes only its own subscriptions; the VAPID key pair is made once and kept with the gateway's data", async () => {
@@ -141,9 +141,9 @@ describe('U17 Web Push', () => {
     const sub = fake.subscriber('mine').toJSON();
     await admin.call('push.subscribe', { subscription: sub });
     expect(await guest.call('push.unsubscribe', { endpoint: sub.endpoint })).toEqual({ unsubscribed: false });
-    expect(t!.gw.store.listPushSubscriptions('admin')).toHaveLength(1);
+    expect(await t!.gw.store.listPushSubscriptions('admin')).toHaveLength(1);
     expect(await admin.call('push.unsubscribe', { endpoint: sub.endpoint })).toEqual({ unsubscribed: true });
-    expect(t!.gw.store.listPushSubscriptions()).toEqual([]);
+    expect(await t!.gw.store.listPushSubscriptions()).toEqual([]);
 
     const { publicKey } = await admin.call('push.config', {});
     expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65);

@@ -164,10 +164,10 @@ describe('K1 secrets', () => {
     // Every frame any client received, except the one secret.get answer the agent asks for last.
     for (const c of tg.clients) for (const frame of c.rawFrames) expect(frame).not.toContain(needle);
     for (const line of tg.logs) expect(line).not.toContain(needle);
-    const events = tg.gw.store.eventsAfter(0, 10_000);
+    const events = await tg.gw.store.eventsAfter(0, 10_000);
     expect(JSON.stringify(events)).not.toContain(needle);
-    expect(JSON.stringify(tg.gw.store.listSecretRequests({}))).not.toContain(needle);
-    expect(tg.gw.store.getSecret('HIDDEN')?.ciphertext).not.toContain(needle);
+    expect(JSON.stringify(await tg.gw.store.listSecretRequests({}))).not.toContain(needle);
+    expect((await tg.gw.store.getSecret('HIDDEN'))?.ciphertext).not.toContain(needle);
     for (const file of [tg.dbPath, `${tg.dbPath}-wal`]) {
       if (!existsSync(file)) continue;
       const bytes = readFileSync(file);

@@ -48,15 +48,18 @@ export class SecretManager {
     this.waiters = new SecretWaiters(core.clock);
     this.expiry = new ExpiryScheduler(
       core.clock,
-      () => {
+      async () => {
         let next: number | null = null;
-        for (const r of core.store.listSecretRequests({ status: 'pending' })) if (next === null || r.expiresAtMs < next) next = r.expiresAtMs;
+        for (const r of await core.store.listSecretRequests({ status: 'pending' })) if (next === null || r.expiresAtMs < next) next = r.expiresAtMs;
         return next;
       },
-      (now) => {
+      async (now) => {
         try {
-          const due = core.store.listSecretRequests({ status: 'pending' }).filter((r) => r.expiresAtMs <= now);
-          if (due.length > 0) core.hub.commit((tx) => due.forEach((r) => this.finishIn(tx, r, { status: 'expired' })));
+          const due = (await core.store.listSecretRequests({ status: 'pending' })).filter((r) => r.expiresAtMs <= now);
+          if (due.length > 0)
+            await core.hub.commit(async (tx) => {
+              for (const r of due) await this.finishIn(tx, r, { status: 'expired' });
+            });
           return true;
         } catch (err) {
           core.opts.log.error({ err }, 'expiring secret requests failed');
@@ -74,21 +77,21 @@ export class SecretManager {
     this.expiry.stop();
   }
 
-  private owner(r: Pick<SecretRequestRecord, 'sessionKey'>): string | undefined {
-    return r.sessionKey === undefined ? undefined : this.core.ownerOf(r.sessionKey);
+  private async owner(r: Pick<SecretRequestRecord, 'sessionKey'>): Promise<string | undefined> {
+    return r.sessionKey === undefined ? undefined : await this.core.ownerOf(r.sessionKey);
   }
 
-  private visible(identity: Identity, id: string): StoredSecretRequest {
-    const r = this.core.store.getSecretRequest(id);
-    if (!r || !canSeeQuestion(identity, asQuestion(r), this.owner(r)))
+  private async visible(identity: Identity, id: string): Promise<StoredSecretRequest> {
+    const r = await this.core.store.getSecretRequest(id);
+    if (!r || !canSeeQuestion(identity, asQuestion(r), await this.owner(r)))
       throw new AskdockError('SECRET_NOT_FOUND', `no secret request "${id}"`, { details: { id } });
     return r;
   }
 
-  request(identity: Identity, clientId: string, p: Params<'secret.request'>): Result<'secret.request'> {
+  async request(identity: Identity, clientId: string, p: Params<'secret.request'>): Promise<Result<'secret.request'>> {
     const where = 'secret.request';
     requireMayAsk(identity, where);
-    const sessionKey = askSession(this.core, identity, where, p);
+    const sessionKey = await askSession(this.core, identity, where, p);
     const now = this.core.clock.now();
     const record: StoredSecretRequest = {
       id: newId('k'),
@@ -102,18 +105,18 @@ export class SecretManager {
       status: 'pending',
       askerClientId: clientId,
     };
-    this.core.hub.commit((tx) => {
-      this.core.store.insertSecretRequest(record);
-      tx.emit('secret.requested', { request: toPublic(record) }, secretAudience(record));
+    await this.core.hub.commit(async (tx) => {
+      await this.core.store.insertSecretRequest(record);
+      await tx.emit('secret.requested', { request: toPublic(record) }, secretAudience(record));
     });
     this.expiry.noteExpiry(record.expiresAtMs);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 
   /** Stores the value sealed, or skips; the result names the secret and never carries the value. */
-  provide(identity: Identity, p: Params<'secret.provide'>): Result<'secret.provide'> {
-    const r = this.visible(identity, p.id);
-    if (!canAnswerQuestion(identity, asQuestion(r), this.owner(r)))
+  async provide(identity: Identity, p: Params<'secret.provide'>): Promise<Result<'secret.provide'>> {
+    const r = await this.visible(identity, p.id);
+    if (!canAnswerQuestion(identity, asQuestion(r), await this.owner(r)))
       throw forbidden(`providing secret "${r.name}"`, ['operator.admin', 'operator.questions'], identity);
     if (r.status !== 'pending')
       throw new AskdockError('QUESTION_ALREADY_TERMINAL', `secret request "${r.id}" is already ${r.status}`, {
@@ -122,62 +125,62 @@ export class SecretManager {
     const atMs = this.core.clock.now();
     const resolvedBy = { identity: identity.id, surface: p.surface ?? 'control-ui', atMs };
     if ('skip' in p) {
-      this.core.hub.commit((tx) => this.finishIn(tx, r, { status: 'skipped', resolvedBy }));
+      await this.core.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'skipped', resolvedBy }));
       return { status: 'skipped', name: r.name };
     }
     const ciphertext = this.box.seal(r.name, p.value);
-    this.core.hub.commit((tx) => {
-      this.core.store.putSecret({ name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
-      this.finishIn(tx, r, { status: 'stored', resolvedBy });
+    await this.core.hub.commit(async (tx) => {
+      await this.core.store.putSecret({ name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
+      await this.finishIn(tx, r, { status: 'stored', resolvedBy });
     });
     return { status: 'stored', name: r.name };
   }
 
-  waitResult(identity: Identity, p: Params<'secret.waitResult'>, cancellation: Cancellation) {
-    const r = this.visible(identity, p.id);
+  async waitResult(identity: Identity, p: Params<'secret.waitResult'>, cancellation: Cancellation) {
+    const r = await this.visible(identity, p.id);
     if (r.askedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may wait for it`, { details: { id: r.id } });
     return this.waiters.wait(r, p.timeoutMs, cancellation);
   }
 
   /** The asker gives up (an aborted tool call): the prompt leaves every dock. */
-  cancel(identity: Identity, p: Params<'secret.cancel'>): Result<'secret.cancel'> {
-    const r = this.visible(identity, p.id);
+  async cancel(identity: Identity, p: Params<'secret.cancel'>): Promise<Result<'secret.cancel'>> {
+    const r = await this.visible(identity, p.id);
     if (r.askedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may cancel it`, { details: { id: r.id } });
-    if (r.status === 'pending') this.core.hub.commit((tx) => this.finishIn(tx, r, { status: 'cancelled', reason: p.reason ?? 'cancelled' }));
-    return { status: this.core.store.getSecretRequest(r.id)?.status ?? r.status, name: r.name };
+    if (r.status === 'pending') (await this.core.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'cancelled', reason: p.reason ?? 'cancelled' })));
+    return { status: (await this.core.store.getSecretRequest(r.id))?.status ?? r.status, name: r.name };
   }
 
   /** K1: scope agent.secrets (checked by dispatch) reads a stored value by name. */
-  get(name: string): Result<'secret.get'> {
-    const stored = this.core.store.getSecret(name);
+  async get(name: string): Promise<Result<'secret.get'>> {
+    const stored = await this.core.store.getSecret(name);
     if (!stored)
       throw new AskdockError('SECRET_NOT_FOUND', `no secret named "${name}" is stored: ask for it with secret.request`, { details: { name } });
     return { value: this.box.open(stored.name, stored.ciphertext) };
   }
 
-  list(identity: Identity, p: Params<'secret.list'>): Result<'secret.list'> {
-    const rows = this.core.store
-      .listSecretRequests(p.status !== undefined ? { status: p.status } : {})
-      .filter((r) => canSeeQuestion(identity, asQuestion(r), this.owner(r)));
+  async list(identity: Identity, p: Params<'secret.list'>): Promise<Result<'secret.list'>> {
+    const rows: StoredSecretRequest[] = [];
+    for (const r of await this.core.store.listSecretRequests(p.status !== undefined ? { status: p.status } : {}))
+      if (canSeeQuestion(identity, asQuestion(r), await this.owner(r))) rows.push(r);
     return { requests: rows.map(toPublic) };
   }
 
-  pendingFor(identity: Identity): SecretRequestRecord[] {
-    return this.list(identity, { status: 'pending' }).requests;
+  async pendingFor(identity: Identity): Promise<SecretRequestRecord[]> {
+    return (await this.list(identity, { status: 'pending' })).requests;
   }
 
   /** Like its blocking questions (Q7), a run's pending secret requests end with it. */
-  onRunEnded(tx: Tx, run: RunRow): void {
-    for (const r of this.core.store.listSecretRequests({ status: 'pending' }))
-      if (r.runId === run.runId) this.finishIn(tx, r, { status: 'cancelled', reason: 'run-ended' });
+  async onRunEnded(tx: Tx, run: RunRow): Promise<void> {
+    for (const r of await this.core.store.listSecretRequests({ status: 'pending' }))
+      if (r.runId === run.runId) (await this.finishIn(tx, r, { status: 'cancelled', reason: 'run-ended' }));
   }
 
-  private finishIn(tx: Tx, r: StoredSecretRequest, outcome: Outcome): void {
+  private async finishIn(tx: Tx, r: StoredSecretRequest, outcome: Outcome): Promise<void> {
     const done: StoredSecretRequest = { ...r, ...outcome };
-    this.core.store.updateSecretRequest(done);
-    tx.emit(
+    await this.core.store.updateSecretRequest(done);
+    await tx.emit(
       'secret.resolved',
       { id: done.id, ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}), name: done.name, status: outcome.status },
       secretAudience(done),

@@ -9,11 +9,11 @@ const KEY_CHECK_META = 'secrets.keyCheck';
  * cannot be read through another. The first gateway records its key's fingerprint (never the key) in the database; a
  * gateway started with another key refuses to start, naming the file, instead of failing later on `secret.get`.
  */
-export function checkSharedSecretKey(store: Store, box: SecretBox, keyFile: string): void {
+export async function checkSharedSecretKey(store: Store, box: SecretBox, keyFile: string): Promise<void> {
   const mine = box.fingerprint();
-  const recorded = store.transaction(() => {
-    const saved = store.getMeta(KEY_CHECK_META);
-    if (saved === undefined) store.setMeta(KEY_CHECK_META, mine);
+  const recorded = await store.transaction(async () => {
+    const saved = await store.getMeta(KEY_CHECK_META);
+    if (saved === undefined) await store.setMeta(KEY_CHECK_META, mine);
     return saved ?? mine;
   });
   if (recorded !== mine)

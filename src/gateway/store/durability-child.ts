@@ -14,15 +14,15 @@ if (!file) {
   process.exit(2);
 }
 
-const store = /^postgres(ql)?:\/\//.test(file) ? openPostgresStore(file) : openSqliteStore(file);
-store.createSession({ key: 'durable', title: 'Durability', createdBy: 'child', agentId: null, createdAtMs: Date.now(), lastMessageAtMs: null });
+const store = /^postgres(ql)?:\/\//.test(file) ? await openPostgresStore(file) : openSqliteStore(file);
+await store.createSession({ key: 'durable', title: 'Durability', createdBy: 'child', agentId: null, createdAtMs: Date.now(), lastMessageAtMs: null });
 
 for (let i = 1; i <= MAX_WRITES; i++) {
   const now = Date.now();
-  store.transaction(() => {
-    store.insertMessage({ id: `m-${i}`, sessionKey: 'durable', role: 'user', text: `write ${i}`, authorId: 'child', createdAtMs: now, seq: i });
-    store.touchSession('durable', now);
-    store.putIdempotent('child', `key-${i}`, { messageId: `m-${i}`, seq: i }, now);
+  await store.transaction(async () => {
+    await store.insertMessage({ id: `m-${i}`, sessionKey: 'durable', role: 'user', text: `write ${i}`, authorId: 'child', createdAtMs: now, seq: i });
+    await store.touchSession('durable', now);
+    await store.putIdempotent('child', `key-${i}`, { messageId: `m-${i}`, seq: i }, now);
     const question = {
       id: `q-${i}`,
       sessionKey: 'durable',
@@ -33,12 +33,12 @@ for (let i = 1; i <= MAX_WRITES; i++) {
       expiresAtMs: now + 900_000,
       status: 'pending' as const,
     };
-    store.insertQuestion(question);
-    store.updateQuestion({ ...question, status: 'answered', answers: { pick: ['A'] }, resolvedBy: { identity: 'op', surface: 'cli', atMs: now } });
-    store.appendEvent({ event: 'chat', payload: { i }, audience: { sessionKey: 'durable' }, atMs: now });
+    await store.insertQuestion(question);
+    await store.updateQuestion({ ...question, status: 'answered', answers: { pick: ['A'] }, resolvedBy: { identity: 'op', surface: 'cli', atMs: now } });
+    await store.appendEvent({ event: 'chat', payload: { i }, audience: { sessionKey: 'durable' }, atMs: now });
   });
   // One write outside any transaction too: autocommit must be as durable as an explicit transaction.
-  store.setMeta('acked', String(i));
+  await store.setMeta('acked', String(i));
   // Synchronous on a pipe, so the test never reads an ack for a write that has not returned.
   writeSync(1, `acked ${i}\n`);
 }

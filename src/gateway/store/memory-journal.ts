@@ -72,6 +72,22 @@ export function createUndoJournal() {
         if (depth === 0) undos.length = 0;
       }
     },
+    openUnit() {
+      open();
+      const mark = undos.length;
+      depth++;
+      const end = () => {
+        depth--;
+        if (depth === 0) undos.length = 0;
+      };
+      return {
+        release: end,
+        rollback() {
+          while (undos.length > mark) undos.pop()!();
+          end();
+        },
+      };
+    },
     beginGroup(): void {
       open();
       if (depth > 0) throw new Error('store: beginGroup inside an open transaction');

@@ -1,8 +1,9 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
 import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
 import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
+import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
-import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest } from './types.ts';
+import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -50,8 +51,9 @@ export function createMemoryStore(): Store {
     return lo;
   }
 
-  const store: Store = {
+  const store: SyncStore = {
     transaction: journal.transaction,
+    openUnit: journal.openUnit,
     beginGroup: journal.beginGroup,
     commitGroup: journal.commitGroup,
     rollbackGroup: journal.rollbackGroup,
@@ -315,5 +317,5 @@ export function createMemoryStore(): Store {
 
     close: journal.close,
   };
-  return store;
+  return asyncStore(store);
 }

@@ -27,12 +27,12 @@ function refusal(fn: () => unknown): StoreRefusedError {
 }
 
 /** A database with some events, closed cleanly (so everything is in the main file). */
-function seeded(file: string, events = 50): void {
+async function seeded(file: string, events = 50): Promise<void> {
   const store = openSqliteStore(file);
-  store.transaction(() => {
-    for (let i = 0; i < events; i++) store.appendEvent({ event: 'tick', payload: { pad: 'z'.repeat(500), i }, audience: { sessionKey: null }, atMs: i });
+  await store.transaction(async () => {
+    for (let i = 0; i < events; i++) (await store.appendEvent({ event: 'tick', payload: { pad: 'z'.repeat(500), i }, audience: { sessionKey: null }, atMs: i }));
   });
-  store.close();
+  await store.close();
 }
 
 describe('SQLite storage guards', () => {
@@ -59,9 +59,9 @@ describe('SQLite storage guards', () => {
     expect(err.message).toMatch(/restore/i);
   });
 
-  it('[storage] PRAGMA quick_check at start refuses a file with damaged pages', () => {
+  it('[storage] PRAGMA quick_check at start refuses a file with damaged pages', async () => {
     const db = join(dir, 'askdock.db');
-    seeded(db, 200);
+    await seeded(db, 200);
     const size = statSync(db).size;
     expect(size).toBeGreaterThan(16 * 4096);
     // Scribble over pages in the middle, keeping the header intact: the file still opens, its content is wrong.
@@ -77,8 +77,8 @@ describe('SQLite storage guards', () => {
   it('[storage] a lost WAL is noticed at start: the last acknowledged seq is kept outside it', async () => {
     const db = join(dir, 'askdock.db');
     const store = openSqliteStore(db);
-    store.transaction(() => {
-      for (let i = 0; i < 5; i++) store.appendEvent({ event: 'tick', payload: { i }, audience: { sessionKey: null }, atMs: i });
+    await store.transaction(async () => {
+      for (let i = 0; i < 5; i++) (await store.appendEvent({ event: 'tick', payload: { i }, audience: { sessionKey: null }, atMs: i }));
     });
     // The acknowledged seq reaches its own file soon after the commit.
     const deadline = Date.now() + 10_000;
@@ -87,7 +87,7 @@ describe('SQLite storage guards', () => {
     const copy = join(dir, 'copy.db');
     copyFileSync(db, copy);
     copyFileSync(ackedFileFor(db), ackedFileFor(copy));
-    store.close();
+    await store.close();
     expect(existsSync(`${copy}-wal`)).toBe(false);
     const err = refusal(() => openSqliteStore(copy));
     expect(err.code).toBe('DB_BEHIND');
@@ -95,7 +95,7 @@ describe('SQLite storage guards', () => {
     expect(err.message).toContain(`${copy}-wal`);
     // The original, with its WAL folded in on close, opens as before.
     const reopened = openSqliteStore(db);
-    expect(reopened.latestSeq()).toBe(5);
-    reopened.close();
+    expect((await reopened.latestSeq())).toBe(5);
+    await reopened.close();
   });
 });

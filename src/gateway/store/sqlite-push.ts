@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { toPushKeys, toPushSubscription, type PushKeysDbRow, type PushSubscriptionDbRow } from './push-rows.ts';
-import type { Store } from './types.ts';
+import type { SyncStore } from './types.ts';
 
-type PushMethods = Pick<Store, 'pushKeys' | 'putPushSubscription' | 'deletePushSubscription' | 'listPushSubscriptions'>;
+type PushMethods = Pick<SyncStore, 'pushKeys' | 'putPushSubscription' | 'deletePushSubscription' | 'listPushSubscriptions'>;
 
 /** U17 on SQLite: the VAPID key pair and the browsers' push subscriptions. */
 export function sqlitePushMethods(db: Database.Database): PushMethods {

@@ -8,11 +8,13 @@ import { prepareSearch } from './sqlite-search.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
-import type { IdempotentResult, Store, StoredSecretRequest } from './types.ts';
+import { asyncStore } from './async-store.ts';
+import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
 
 /** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
 export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'; checkpoints: 'inline' | 'background' };
 export type SqliteStore = Store & { settings(): SqliteSettings };
+type SyncSqliteStore = SyncStore & { settings(): SqliteSettings };
 export type SqliteOptions = {
   /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
   checkpointInBackground?: boolean;
@@ -44,6 +46,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const tx = db.transaction((fn: () => unknown) => fn());
   const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
   let grouped = false;
+  let units = 0;
   let checkpointer: Checkpointer | undefined;
   const synchronousNow = () => SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
   if (opts.checkpointInBackground && file !== ':memory:') {
@@ -56,7 +59,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
 
   // Read only outside a transaction: inside a group, latestSeq may show writes not committed yet.
   const acked = onDisk ? keepAckedSeq(file, () => (db.open && !db.inTransaction ? store.latestSeq() : null)) : undefined;
-  const store: SqliteStore = {
+  const store: SyncSqliteStore = {
     settings() {
       const journalMode = String(db.pragma('journal_mode', { simple: true })).toUpperCase();
       return { journalMode, synchronous: synchronousNow(), checkpoints: checkpointer ? 'background' : 'inline' };
@@ -69,6 +72,25 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
         known?.clear();
         throw error;
       }
+    },
+
+    openUnit() {
+      // Inside a group (or another unit): a savepoint; else its own IMMEDIATE transaction.
+      const nested = db.inTransaction;
+      const name = `askdock_unit${units++}`;
+      db.exec(nested ? `SAVEPOINT ${name}` : 'BEGIN IMMEDIATE');
+      return {
+        release() {
+          units--;
+          db.exec(nested ? `RELEASE ${name}` : 'COMMIT');
+        },
+        rollback() {
+          units--;
+          known?.clear();
+          if (!db.inTransaction) return;
+          db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
+        },
+      };
     },
 
     beginGroup() {
@@ -289,5 +311,5 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       lock?.release();
     },
   };
-  return store;
+  return asyncStore(store, ['settings']);
 }

@@ -76,21 +76,21 @@ const event = (atMs: number, over: Partial<Omit<StoredEvent, 'seq'>> = {}): Omit
 });
 
 /** A state touching every table, for rollback and reopen checks. */
-function seed(store: Store): void {
-  store.createSession(sessionRow('s1', 1_000));
-  store.createSession(sessionRow('s2', 2_000, { agentId: null }), { identity: 'op', key: 'session-key-1' });
-  store.insertMessage(message('m1', 's1', 1));
-  store.insertMessage(message('m2', 's1', 2, { role: 'assistant', runId: 'r1' }));
-  store.insertMessage(message('m3', 's2', 3, { replyTo: { questionId: 'q2', answers: { pick: ['A'] } } }));
-  store.touchSession('s1', 5_000);
-  store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_001);
-  store.insertQuestion(question('q1'));
-  store.insertQuestion(question('q2', { sessionKey: 's2', mode: 'async', expiresAtMs: null, createdAtMs: 1_100 }));
-  store.insertRun(run('r1'));
-  store.insertRun(run('r2', { sessionKey: null, startedAtMs: 1_200 }));
-  store.appendEvent(event(1_000));
-  store.appendEvent(event(2_000, { event: 'session.updated', audience: { sessionKey: 's2' } }));
-  store.setMeta('boot', 'one');
+async function seed(store: Store): Promise<void> {
+  await store.createSession(sessionRow('s1', 1_000));
+  await store.createSession(sessionRow('s2', 2_000, { agentId: null }), { identity: 'op', key: 'session-key-1' });
+  await store.insertMessage(message('m1', 's1', 1));
+  await store.insertMessage(message('m2', 's1', 2, { role: 'assistant', runId: 'r1' }));
+  await store.insertMessage(message('m3', 's2', 3, { replyTo: { questionId: 'q2', answers: { pick: ['A'] } } }));
+  await store.touchSession('s1', 5_000);
+  await store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_001);
+  await store.insertQuestion(question('q1'));
+  await store.insertQuestion(question('q2', { sessionKey: 's2', mode: 'async', expiresAtMs: null, createdAtMs: 1_100 }));
+  await store.insertRun(run('r1'));
+  await store.insertRun(run('r2', { sessionKey: null, startedAtMs: 1_200 }));
+  await store.appendEvent(event(1_000));
+  await store.appendEvent(event(2_000, { event: 'session.updated', audience: { sessionKey: 's2' } }));
+  await store.setMeta('boot', 'one');
 }
 
 const KNOWN = {
@@ -103,50 +103,50 @@ const KNOWN = {
 };
 
 /** Everything a client could read back, so two states compare in one assertion. */
-function dump(store: Store) {
+async function dump(store: Store) {
   return {
-    sessions: store.listSessions(),
-    sessionByKey: KNOWN.sessions.map((k) => store.getSession(k)),
-    sessionByIdempotencyKey: ['session-key-1', 'session-key-new'].map((k) => store.sessionByIdempotencyKey('op', k)),
-    history: KNOWN.sessions.map((k) => store.history(k, 500)),
-    messages: KNOWN.messages.map((id) => store.getMessage(id)),
-    idempotency: KNOWN.idempotency.map((k) => store.getIdempotent('op', k)),
-    questions: store.listQuestions({}),
-    questionById: KNOWN.questions.map((id) => store.getQuestion(id)),
-    due: store.dueQuestions(Number.MAX_SAFE_INTEGER),
-    nextExpiry: store.nextExpiryMs(),
-    pendingAskedBy: ['agent', 'other-agent'].map((id) => store.countPendingAskedBy(id)),
-    runs: KNOWN.runs.map((id) => store.getRun(id)),
-    activeRuns: store.activeRuns(),
-    events: store.eventsAfter(0, 10_000),
-    latestSeq: store.latestSeq(),
-    oldestSeq: store.oldestEventSeq(),
-    meta: KNOWN.meta.map((k) => store.getMeta(k)),
+    sessions: await store.listSessions(),
+    sessionByKey: await Promise.all(KNOWN.sessions.map(async (k) => await store.getSession(k))),
+    sessionByIdempotencyKey: await Promise.all(['session-key-1', 'session-key-new'].map(async (k) => await store.sessionByIdempotencyKey('op', k))),
+    history: await Promise.all(KNOWN.sessions.map(async (k) => await store.history(k, 500))),
+    messages: await Promise.all(KNOWN.messages.map(async (id) => await store.getMessage(id))),
+    idempotency: await Promise.all(KNOWN.idempotency.map(async (k) => await store.getIdempotent('op', k))),
+    questions: await store.listQuestions({}),
+    questionById: await Promise.all(KNOWN.questions.map(async (id) => await store.getQuestion(id))),
+    due: await store.dueQuestions(Number.MAX_SAFE_INTEGER),
+    nextExpiry: await store.nextExpiryMs(),
+    pendingAskedBy: await Promise.all(['agent', 'other-agent'].map(async (id) => await store.countPendingAskedBy(id))),
+    runs: await Promise.all(KNOWN.runs.map(async (id) => await store.getRun(id))),
+    activeRuns: await store.activeRuns(),
+    events: await store.eventsAfter(0, 10_000),
+    latestSeq: await store.latestSeq(),
+    oldestSeq: await store.oldestEventSeq(),
+    meta: await Promise.all(KNOWN.meta.map(async (k) => await store.getMeta(k))),
   };
 }
 
 /** One of every write, for checking that a rolled-back transaction leaves none of them behind. */
-function writeEverything(store: Store): void {
-  store.createSession(sessionRow('s-new', 9_000), { identity: 'op', key: 'session-key-new' });
-  store.renameSession('s1', 'Renamed');
-  store.insertMessage(message('m-new', 's1', 9));
-  store.updateMessageText('m1', 'edited');
-  store.touchSession('s2', 9_000);
-  store.putIdempotent('op', 'key-new', { messageId: 'm-new', seq: 9 }, 9_000);
-  store.insertQuestion(question('q-new', { expiresAtMs: 2_000 }));
-  store.updateQuestion({ ...question('q1'), status: 'answered', answers: { pick: ['B'] } });
-  store.insertRun(run('r-new'));
-  store.updateRun({ ...run('r1'), endedAtMs: 9_000, stopReason: 'end_turn' });
-  store.appendEvent(event(9_000));
-  store.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
-  store.appendEvent(event(9_001));
-  store.setMeta('boot', 'two');
-  store.setMeta('other', 'x');
+async function writeEverything(store: Store): Promise<void> {
+  await store.createSession(sessionRow('s-new', 9_000), { identity: 'op', key: 'session-key-new' });
+  await store.renameSession('s1', 'Renamed');
+  await store.insertMessage(message('m-new', 's1', 9));
+  await store.updateMessageText('m1', 'edited');
+  await store.touchSession('s2', 9_000);
+  await store.putIdempotent('op', 'key-new', { messageId: 'm-new', seq: 9 }, 9_000);
+  await store.insertQuestion(question('q-new', { expiresAtMs: 2_000 }));
+  await store.updateQuestion({ ...question('q1'), status: 'answered', answers: { pick: ['B'] } });
+  await store.insertRun(run('r-new'));
+  await store.updateRun({ ...run('r1'), endedAtMs: 9_000, stopReason: 'end_turn' });
+  await store.appendEvent(event(9_000));
+  await store.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
+  await store.appendEvent(event(9_001));
+  await store.setMeta('boot', 'two');
+  await store.setMeta('other', 'x');
 }
 
 // ---- the contract, run on every implementation -----------------------------------------------
 
-type Harness = { open(): Store; cleanup(): void | Promise<void> };
+type Harness = { open(): Store | Promise<Store>; cleanup(): void | Promise<void> };
 
 function memoryHarness(): Harness {
   return { open: createMemoryStore, cleanup: () => {} };
@@ -176,173 +176,173 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
     let store: Store;
     beforeEach(async () => {
       harness = await makeHarness();
-      store = harness.open();
+      store = await harness.open();
     });
     afterEach(async () => {
-      store.close();
+      await store.close();
       await harness.cleanup();
     });
 
     describe('sessions', () => {
-      it('[C1] creates a session and reads it back with no pending questions', () => {
-        store.createSession(sessionRow('s1', 1_000));
-        expect(store.getSession('s1')).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
-        expect(store.getSession('nope')).toBeUndefined();
-        expect(store.listSessions()).toStrictEqual([{ ...sessionRow('s1', 1_000), pendingQuestions: 0 }]);
+      it('[C1] creates a session and reads it back with no pending questions', async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        expect((await store.getSession('s1'))).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
+        expect((await store.getSession('nope'))).toBeUndefined();
+        expect((await store.listSessions())).toStrictEqual([{ ...sessionRow('s1', 1_000), pendingQuestions: 0 }]);
       });
 
-      it('[A6] keeps the agent a session is bound to, or none', () => {
-        store.createSession(sessionRow('s1', 1_000, { agentId: 'agent2' }));
-        store.createSession(sessionRow('s2', 2_000, { agentId: null }));
-        expect(store.getSession('s1')?.agentId).toBe('agent2');
-        expect(store.getSession('s2')?.agentId).toBeNull();
-        expect(store.listSessions().map((s) => s.agentId)).toEqual([null, 'agent2']);
+      it('[A6] keeps the agent a session is bound to, or none', async () => {
+        await store.createSession(sessionRow('s1', 1_000, { agentId: 'agent2' }));
+        await store.createSession(sessionRow('s2', 2_000, { agentId: null }));
+        expect((await store.getSession('s1'))?.agentId).toBe('agent2');
+        expect((await store.getSession('s2'))?.agentId).toBeNull();
+        expect((await store.listSessions()).map((s) => s.agentId)).toEqual([null, 'agent2']);
       });
 
-      it('[A6] finds a session by the idempotency key of the identity that created it, and only that one', () => {
-        store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
-        store.createSession(sessionRow('s2', 2_000), { identity: 'agent2', key: 'mcp-key-0001' });
-        store.createSession(sessionRow('s3', 3_000));
-        expect(store.sessionByIdempotencyKey('agent', 'mcp-key-0001')).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
-        expect(store.sessionByIdempotencyKey('agent2', 'mcp-key-0001')?.key).toBe('s2');
-        expect(store.sessionByIdempotencyKey('op', 'mcp-key-0001')).toBeUndefined();
-        expect(store.sessionByIdempotencyKey('agent', 'other-key-01')).toBeUndefined();
+      it('[A6] finds a session by the idempotency key of the identity that created it, and only that one', async () => {
+        await store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
+        await store.createSession(sessionRow('s2', 2_000), { identity: 'agent2', key: 'mcp-key-0001' });
+        await store.createSession(sessionRow('s3', 3_000));
+        expect((await store.sessionByIdempotencyKey('agent', 'mcp-key-0001'))).toStrictEqual({ ...sessionRow('s1', 1_000), pendingQuestions: 0 });
+        expect((await store.sessionByIdempotencyKey('agent2', 'mcp-key-0001'))?.key).toBe('s2');
+        expect((await store.sessionByIdempotencyKey('op', 'mcp-key-0001'))).toBeUndefined();
+        expect((await store.sessionByIdempotencyKey('agent', 'other-key-01'))).toBeUndefined();
       });
 
-      it('[A6] refuses a second session under a used idempotency key, keeping neither half of it', () => {
-        store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
-        expect(() => store.transaction(() => store.createSession(sessionRow('s2', 2_000), { identity: 'agent', key: 'mcp-key-0001' }))).toThrow();
-        expect(store.getSession('s2')).toBeUndefined();
-        expect(store.sessionByIdempotencyKey('agent', 'mcp-key-0001')?.key).toBe('s1');
+      it('[A6] refuses a second session under a used idempotency key, keeping neither half of it', async () => {
+        await store.createSession(sessionRow('s1', 1_000), { identity: 'agent', key: 'mcp-key-0001' });
+        await expect(async () => await store.transaction(async () => await store.createSession(sessionRow('s2', 2_000), { identity: 'agent', key: 'mcp-key-0001' }))).rejects.toThrow();
+        expect((await store.getSession('s2'))).toBeUndefined();
+        expect((await store.sessionByIdempotencyKey('agent', 'mcp-key-0001'))?.key).toBe('s1');
       });
 
-      it('[C1] renames a session and refuses an unknown one', () => {
-        store.createSession(sessionRow('s1', 1_000));
-        store.renameSession('s1', 'Deploy checklist');
-        expect(store.getSession('s1')?.title).toBe('Deploy checklist');
-        expect(store.listSessions()[0].title).toBe('Deploy checklist');
-        expect(() => store.renameSession('nope', 'x')).toThrow(/session "nope"/);
+      it('[C1] renames a session and refuses an unknown one', async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        await store.renameSession('s1', 'Deploy checklist');
+        expect((await store.getSession('s1'))?.title).toBe('Deploy checklist');
+        expect((await store.listSessions())[0].title).toBe('Deploy checklist');
+        await expect(async () => await store.renameSession('nope', 'x')).rejects.toThrow(/session "nope"/);
       });
 
-      it('[C1] refuses a second session with the same key and keeps the first', () => {
-        store.createSession(sessionRow('s1', 1_000));
-        expect(() => store.createSession(sessionRow('s1', 2_000, { title: 'Other' }))).toThrow();
-        expect(store.getSession('s1')?.title).toBe('Session s1');
+      it('[C1] refuses a second session with the same key and keeps the first', async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        await expect(async () => await store.createSession(sessionRow('s1', 2_000, { title: 'Other' }))).rejects.toThrow();
+        expect((await store.getSession('s1'))?.title).toBe('Session s1');
       });
 
-      it('[C1] lists sessions by last message, else creation, newest first', () => {
-        store.createSession(sessionRow('a', 1_000));
-        store.createSession(sessionRow('b', 2_000));
-        store.createSession(sessionRow('c', 1_500));
-        store.touchSession('c', 3_000);
-        expect(store.listSessions().map((s) => s.key)).toEqual(['c', 'b', 'a']);
-        store.touchSession('a', 2_500);
-        expect(store.listSessions().map((s) => s.key)).toEqual(['c', 'a', 'b']);
-        expect(store.getSession('a')?.lastMessageAtMs).toBe(2_500);
+      it('[C1] lists sessions by last message, else creation, newest first', async () => {
+        await store.createSession(sessionRow('a', 1_000));
+        await store.createSession(sessionRow('b', 2_000));
+        await store.createSession(sessionRow('c', 1_500));
+        await store.touchSession('c', 3_000);
+        expect((await store.listSessions()).map((s) => s.key)).toEqual(['c', 'b', 'a']);
+        await store.touchSession('a', 2_500);
+        expect((await store.listSessions()).map((s) => s.key)).toEqual(['c', 'a', 'b']);
+        expect((await store.getSession('a'))?.lastMessageAtMs).toBe(2_500);
       });
 
-      it('[C1] lists sessions with equal times newest-created first', () => {
-        store.createSession(sessionRow('first', 1_000));
-        store.createSession(sessionRow('second', 1_000));
-        expect(store.listSessions().map((s) => s.key)).toEqual(['second', 'first']);
+      it('[C1] lists sessions with equal times newest-created first', async () => {
+        await store.createSession(sessionRow('first', 1_000));
+        await store.createSession(sessionRow('second', 1_000));
+        expect((await store.listSessions()).map((s) => s.key)).toEqual(['second', 'first']);
       });
 
-      it('[C1] never moves lastMessageAtMs back and refuses an unknown session', () => {
-        store.createSession(sessionRow('s1', 1_000));
-        store.touchSession('s1', 5_000);
-        store.touchSession('s1', 4_000);
-        expect(store.getSession('s1')?.lastMessageAtMs).toBe(5_000);
-        expect(() => store.touchSession('nope', 1)).toThrow(/session "nope"/);
+      it('[C1] never moves lastMessageAtMs back and refuses an unknown session', async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        await store.touchSession('s1', 5_000);
+        await store.touchSession('s1', 4_000);
+        expect((await store.getSession('s1'))?.lastMessageAtMs).toBe(5_000);
+        await expect(async () => await store.touchSession('nope', 1)).rejects.toThrow(/session "nope"/);
       });
 
-      it('[C1] counts only pending, non-retired questions of each session', () => {
-        store.createSession(sessionRow('s1', 1_000));
-        store.createSession(sessionRow('s2', 2_000));
-        store.insertQuestion(question('q1'));
-        store.insertQuestion(question('q2', { mode: 'async', retiredAtMs: 1_500 }));
-        store.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
-        store.insertQuestion(question('q4', { mode: 'async' }));
-        store.insertQuestion(question('q5', { sessionKey: 's2' }));
-        store.insertQuestion(question('q6', { sessionKey: undefined }));
-        expect(store.getSession('s1')?.pendingQuestions).toBe(2);
-        expect(store.getSession('s2')?.pendingQuestions).toBe(1);
-        expect(store.listSessions().map((s) => [s.key, s.pendingQuestions])).toEqual([
+      it('[C1] counts only pending, non-retired questions of each session', async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        await store.createSession(sessionRow('s2', 2_000));
+        await store.insertQuestion(question('q1'));
+        await store.insertQuestion(question('q2', { mode: 'async', retiredAtMs: 1_500 }));
+        await store.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+        await store.insertQuestion(question('q4', { mode: 'async' }));
+        await store.insertQuestion(question('q5', { sessionKey: 's2' }));
+        await store.insertQuestion(question('q6', { sessionKey: undefined }));
+        expect((await store.getSession('s1'))?.pendingQuestions).toBe(2);
+        expect((await store.getSession('s2'))?.pendingQuestions).toBe(1);
+        expect((await store.listSessions()).map((s) => [s.key, s.pendingQuestions])).toEqual([
           ['s2', 1],
           ['s1', 2],
         ]);
-        store.updateQuestion({ ...question('q1'), status: 'expired' });
-        store.updateQuestion({ ...question('q4', { mode: 'async' }), retiredAtMs: 3_000 });
-        expect(store.getSession('s1')?.pendingQuestions).toBe(0);
+        await store.updateQuestion({ ...question('q1'), status: 'expired' });
+        await store.updateQuestion({ ...question('q4', { mode: 'async' }), retiredAtMs: 3_000 });
+        expect((await store.getSession('s1'))?.pendingQuestions).toBe(0);
       });
     });
 
     describe('messages', () => {
-      beforeEach(() => {
-        store.createSession(sessionRow('s1', 1_000));
-        store.createSession(sessionRow('s2', 1_000));
+      beforeEach(async () => {
+        await store.createSession(sessionRow('s1', 1_000));
+        await store.createSession(sessionRow('s2', 1_000));
       });
 
-      it('[C3] reads a message back without absent optional fields', () => {
-        store.insertMessage({ ...message('m1', 's1', 1), runId: undefined, replyTo: undefined });
-        const got = store.getMessage('m1');
+      it('[C3] reads a message back without absent optional fields', async () => {
+        await store.insertMessage({ ...message('m1', 's1', 1), runId: undefined, replyTo: undefined });
+        const got = await store.getMessage('m1');
         expect(got).toStrictEqual(message('m1', 's1', 1));
         expect(Object.keys(got ?? {})).not.toContain('runId');
         expect(Object.keys(got ?? {})).not.toContain('replyTo');
-        expect(store.getMessage('nope')).toBeUndefined();
+        expect((await store.getMessage('nope'))).toBeUndefined();
       });
 
-      it('[C3] keeps runId and replyTo with and without answers', () => {
+      it('[C3] keeps runId and replyTo with and without answers', async () => {
         const withAnswers = message('m1', 's1', 1, { role: 'assistant', runId: 'r1', replyTo: { questionId: 'q1', answers: { pick: ['A', 'free text'] } } });
         const bare = message('m2', 's1', 2, { role: 'system', replyTo: { questionId: 'q2' } });
-        store.insertMessage(withAnswers);
-        store.insertMessage(bare);
-        expect(store.getMessage('m1')).toStrictEqual(withAnswers);
-        expect(store.getMessage('m2')).toStrictEqual(bare);
-        expect(store.history('s1', 10).messages).toStrictEqual([withAnswers, bare]);
+        await store.insertMessage(withAnswers);
+        await store.insertMessage(bare);
+        expect((await store.getMessage('m1'))).toStrictEqual(withAnswers);
+        expect((await store.getMessage('m2'))).toStrictEqual(bare);
+        expect((await store.history('s1', 10)).messages).toStrictEqual([withAnswers, bare]);
       });
 
-      it('[C3] refuses a second message with the same id and keeps the first', () => {
-        store.insertMessage(message('m1', 's1', 1));
-        expect(() => store.insertMessage(message('m1', 's2', 2, { text: 'other' }))).toThrow();
-        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1));
+      it('[C3] refuses a second message with the same id and keeps the first', async () => {
+        await store.insertMessage(message('m1', 's1', 1));
+        await expect(async () => await store.insertMessage(message('m1', 's2', 2, { text: 'other' }))).rejects.toThrow();
+        expect((await store.getMessage('m1'))).toStrictEqual(message('m1', 's1', 1));
       });
 
-      it('[C4] replaces a streamed message text and refuses an unknown id', () => {
-        store.insertMessage(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hel' }));
-        store.updateMessageText('m1', 'Hello, world');
-        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hello, world' }));
-        expect(() => store.updateMessageText('nope', 'x')).toThrow(/message "nope"/);
+      it('[C4] replaces a streamed message text and refuses an unknown id', async () => {
+        await store.insertMessage(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hel' }));
+        await store.updateMessageText('m1', 'Hello, world');
+        expect((await store.getMessage('m1'))).toStrictEqual(message('m1', 's1', 1, { role: 'assistant', runId: 'r1', text: 'Hello, world' }));
+        await expect(async () => await store.updateMessageText('nope', 'x')).rejects.toThrow(/message "nope"/);
       });
 
-      it('[C3] pages history oldest first with hasMore', () => {
+      it('[C3] pages history oldest first with hasMore', async () => {
         for (let seq = 1; seq <= 7; seq++) {
-          store.insertMessage(message(`m${seq}`, 's1', seq));
-          store.insertMessage(message(`other${seq}`, 's2', 100 + seq));
+          await store.insertMessage(message(`m${seq}`, 's1', seq));
+          await store.insertMessage(message(`other${seq}`, 's2', 100 + seq));
         }
         const ids = (page: { messages: ChatMessage[] }) => page.messages.map((m) => m.id);
 
-        const newest = store.history('s1', 3);
+        const newest = await store.history('s1', 3);
         expect(ids(newest)).toEqual(['m5', 'm6', 'm7']);
         expect(newest.hasMore).toBe(true);
-        const middle = store.history('s1', 3, 'm5');
+        const middle = await store.history('s1', 3, 'm5');
         expect(ids(middle)).toEqual(['m2', 'm3', 'm4']);
         expect(middle.hasMore).toBe(true);
-        const oldest = store.history('s1', 3, 'm2');
+        const oldest = await store.history('s1', 3, 'm2');
         expect(ids(oldest)).toEqual(['m1']);
         expect(oldest.hasMore).toBe(false);
-        expect(store.history('s1', 3, 'm1')).toStrictEqual({ messages: [], hasMore: false });
+        expect((await store.history('s1', 3, 'm1'))).toStrictEqual({ messages: [], hasMore: false });
 
-        expect(store.history('s1', 7).hasMore).toBe(false);
-        expect(store.history('s1', 6).hasMore).toBe(true);
-        expect(ids(store.history('s1', 500))).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+        expect((await store.history('s1', 7)).hasMore).toBe(false);
+        expect((await store.history('s1', 6)).hasMore).toBe(true);
+        expect(ids((await store.history('s1', 500)))).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
       });
 
-      it('[C3] walks every message exactly once by following before', () => {
-        for (let seq = 1; seq <= 23; seq++) store.insertMessage(message(`m${seq}`, 's1', seq));
+      it('[C3] walks every message exactly once by following before', async () => {
+        for (let seq = 1; seq <= 23; seq++) (await store.insertMessage(message(`m${seq}`, 's1', seq)));
         const seen: string[] = [];
         let before: string | undefined;
         for (let pages = 0; pages < 10; pages++) {
-          const page = store.history('s1', 5, before);
+          const page = await store.history('s1', 5, before);
           seen.unshift(...page.messages.map((m) => m.id));
           if (!page.hasMore) break;
           before = page.messages[0].id;
@@ -350,62 +350,62 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect(seen).toEqual(Array.from({ length: 23 }, (_, i) => `m${i + 1}`));
       });
 
-      it('[C3] orders history by seq, not by insertion', () => {
-        store.insertMessage(message('m3', 's1', 3));
-        store.insertMessage(message('m1', 's1', 1));
-        store.insertMessage(message('m2', 's1', 2));
-        expect(store.history('s1', 10).messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
-        expect(store.history('s1', 1, 'm3').messages.map((m) => m.id)).toEqual(['m2']);
+      it('[C3] orders history by seq, not by insertion', async () => {
+        await store.insertMessage(message('m3', 's1', 3));
+        await store.insertMessage(message('m1', 's1', 1));
+        await store.insertMessage(message('m2', 's1', 2));
+        expect((await store.history('s1', 10)).messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+        expect((await store.history('s1', 1, 'm3')).messages.map((m) => m.id)).toEqual(['m2']);
       });
 
-      it('[C3] answers an empty page for an empty session, an unknown before, or a before from another session', () => {
-        store.insertMessage(message('m1', 's1', 1));
-        store.insertMessage(message('x1', 's2', 2));
-        expect(store.history('s2-empty', 10)).toStrictEqual({ messages: [], hasMore: false });
-        expect(store.history('s1', 10, 'nope')).toStrictEqual({ messages: [], hasMore: false });
-        expect(store.history('s1', 10, 'x1')).toStrictEqual({ messages: [], hasMore: false });
+      it('[C3] answers an empty page for an empty session, an unknown before, or a before from another session', async () => {
+        await store.insertMessage(message('m1', 's1', 1));
+        await store.insertMessage(message('x1', 's2', 2));
+        expect((await store.history('s2-empty', 10))).toStrictEqual({ messages: [], hasMore: false });
+        expect((await store.history('s1', 10, 'nope'))).toStrictEqual({ messages: [], hasMore: false });
+        expect((await store.history('s1', 10, 'x1'))).toStrictEqual({ messages: [], hasMore: false });
       });
     });
 
     describe('idempotency', () => {
-      it('[C2] remembers the first result per identity and key', () => {
-        expect(store.getIdempotent('op', 'key-0001')).toBeUndefined();
-        store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_000);
-        expect(store.getIdempotent('op', 'key-0001')).toStrictEqual({ messageId: 'm1', seq: 1 });
-        expect(store.getIdempotent('guest', 'key-0001')).toBeUndefined();
-        store.putIdempotent('op', 'key-0001', { messageId: 'm2', seq: 2 }, 2_000);
-        expect(store.getIdempotent('op', 'key-0001')).toStrictEqual({ messageId: 'm1', seq: 1 });
-        store.putIdempotent('guest', 'key-0001', { messageId: 'm3', seq: 3 }, 3_000);
-        expect(store.getIdempotent('guest', 'key-0001')).toStrictEqual({ messageId: 'm3', seq: 3 });
+      it('[C2] remembers the first result per identity and key', async () => {
+        expect((await store.getIdempotent('op', 'key-0001'))).toBeUndefined();
+        await store.putIdempotent('op', 'key-0001', { messageId: 'm1', seq: 1 }, 1_000);
+        expect((await store.getIdempotent('op', 'key-0001'))).toStrictEqual({ messageId: 'm1', seq: 1 });
+        expect((await store.getIdempotent('guest', 'key-0001'))).toBeUndefined();
+        await store.putIdempotent('op', 'key-0001', { messageId: 'm2', seq: 2 }, 2_000);
+        expect((await store.getIdempotent('op', 'key-0001'))).toStrictEqual({ messageId: 'm1', seq: 1 });
+        await store.putIdempotent('guest', 'key-0001', { messageId: 'm3', seq: 3 }, 3_000);
+        expect((await store.getIdempotent('guest', 'key-0001'))).toStrictEqual({ messageId: 'm3', seq: 3 });
       });
 
-      it('[C2] a key put inside a write transaction is seen by a check in that same transaction, and leaves with its rollback', () => {
+      it('[C2] a key put inside a write transaction is seen by a check in that same transaction, and leaves with its rollback', async () => {
         // The gateway checks and claims a key inside one write transaction, so two sends racing on one key make one message.
-        const seen = store.transaction(() => {
-          const before = store.getIdempotent('op', 'key-in-tx');
-          store.putIdempotent('op', 'key-in-tx', { messageId: 'm1', seq: 1 }, 1);
-          return { before, after: store.getIdempotent('op', 'key-in-tx') };
+        const seen = await store.transaction(async () => {
+          const before = await store.getIdempotent('op', 'key-in-tx');
+          await store.putIdempotent('op', 'key-in-tx', { messageId: 'm1', seq: 1 }, 1);
+          return { before, after: (await store.getIdempotent('op', 'key-in-tx')) };
         });
         expect(seen).toStrictEqual({ before: undefined, after: { messageId: 'm1', seq: 1 } });
-        expect(() =>
-          store.transaction(() => {
-            store.putIdempotent('op', 'key-undone', { messageId: 'm2', seq: 2 }, 2);
+        await expect(async () =>
+          (await store.transaction(async () => {
+            await store.putIdempotent('op', 'key-undone', { messageId: 'm2', seq: 2 }, 2);
             throw new Error('undo');
-          }),
-        ).toThrow('undo');
-        expect(store.getIdempotent('op', 'key-undone')).toBeUndefined();
+          })),
+        ).rejects.toThrow('undo');
+        expect((await store.getIdempotent('op', 'key-undone'))).toBeUndefined();
       });
 
-      it('[C2] keeps keys that only differ in how identity and key split apart', () => {
-        store.putIdempotent('a', 'b:c', { messageId: 'm1', seq: 1 }, 1);
-        store.putIdempotent('a:b', 'c', { messageId: 'm2', seq: 2 }, 1);
-        expect(store.getIdempotent('a', 'b:c')?.messageId).toBe('m1');
-        expect(store.getIdempotent('a:b', 'c')?.messageId).toBe('m2');
+      it('[C2] keeps keys that only differ in how identity and key split apart', async () => {
+        await store.putIdempotent('a', 'b:c', { messageId: 'm1', seq: 1 }, 1);
+        await store.putIdempotent('a:b', 'c', { messageId: 'm2', seq: 2 }, 1);
+        expect((await store.getIdempotent('a', 'b:c'))?.messageId).toBe('m1');
+        expect((await store.getIdempotent('a:b', 'c'))?.messageId).toBe('m2');
       });
     });
 
     describe('questions', () => {
-      it('[Q1] reads a record back with every field, including resolutionId and askerClientId', () => {
+      it('[Q1] reads a record back with every field, including resolutionId and askerClientId', async () => {
         const full = question('q1', {
           runId: 'r1',
           mode: 'async',
@@ -419,201 +419,201 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
           resolutionId: 'res-1',
           askerClientId: 'client-7',
         });
-        store.insertQuestion(full);
-        expect(store.getQuestion('q1')).toStrictEqual(full);
-        expect(store.getQuestion('nope')).toBeUndefined();
+        await store.insertQuestion(full);
+        expect((await store.getQuestion('q1'))).toStrictEqual(full);
+        expect((await store.getQuestion('nope'))).toBeUndefined();
       });
 
-      it('[Q1] reads a sessionless record back without absent optional fields', () => {
-        store.insertQuestion(question('q1', { sessionKey: undefined, runId: undefined, expiresAtMs: null }));
-        const got = store.getQuestion('q1');
+      it('[Q1] reads a sessionless record back without absent optional fields', async () => {
+        await store.insertQuestion(question('q1', { sessionKey: undefined, runId: undefined, expiresAtMs: null }));
+        const got = await store.getQuestion('q1');
         const { sessionKey: _dropped, ...expected } = question('q1', { expiresAtMs: null });
         expect(got).toStrictEqual(expected);
         expect(Object.keys(got ?? {})).not.toContain('sessionKey');
         expect(got?.expiresAtMs).toBeNull();
       });
 
-      it('[Q2] refuses a second question with the same id and keeps the first', () => {
-        store.insertQuestion(question('q1'));
-        expect(() => store.insertQuestion(question('q1', { askedBy: 'someone-else' }))).toThrow();
-        expect(store.getQuestion('q1')).toStrictEqual(question('q1'));
+      it('[Q2] refuses a second question with the same id and keeps the first', async () => {
+        await store.insertQuestion(question('q1'));
+        await expect(async () => await store.insertQuestion(question('q1', { askedBy: 'someone-else' }))).rejects.toThrow();
+        expect((await store.getQuestion('q1'))).toStrictEqual(question('q1'));
       });
 
-      it('[Q5] replaces the whole record on update and refuses an unknown id', () => {
-        store.insertQuestion(question('q1', { reason: 'will be dropped' }));
+      it('[Q5] replaces the whole record on update and refuses an unknown id', async () => {
+        await store.insertQuestion(question('q1', { reason: 'will be dropped' }));
         const answered = question('q1', {
           status: 'answered',
           answers: { pick: ['A'] },
           resolvedBy: { identity: 'op', surface: 'tui', atMs: 5_000 },
           resolutionId: 'res-1',
         });
-        store.updateQuestion(answered);
-        expect(store.getQuestion('q1')).toStrictEqual(answered);
-        expect(() => store.updateQuestion(question('nope'))).toThrow(/question "nope"/);
-        expect(store.getQuestion('nope')).toBeUndefined();
+        await store.updateQuestion(answered);
+        expect((await store.getQuestion('q1'))).toStrictEqual(answered);
+        await expect(async () => await store.updateQuestion(question('nope'))).rejects.toThrow(/question "nope"/);
+        expect((await store.getQuestion('nope'))).toBeUndefined();
       });
 
-      it('[Q6] lists questions oldest first, filtered by session and status', () => {
-        store.insertQuestion(question('q1', { createdAtMs: 3_000 }));
-        store.insertQuestion(question('q2', { sessionKey: 's2', createdAtMs: 1_000 }));
-        store.insertQuestion(question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }));
-        store.insertQuestion(question('q4', { sessionKey: undefined, createdAtMs: 1_500 }));
-        store.insertQuestion(question('q5', { createdAtMs: 2_000 }));
+      it('[Q6] lists questions oldest first, filtered by session and status', async () => {
+        await store.insertQuestion(question('q1', { createdAtMs: 3_000 }));
+        await store.insertQuestion(question('q2', { sessionKey: 's2', createdAtMs: 1_000 }));
+        await store.insertQuestion(question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }));
+        await store.insertQuestion(question('q4', { sessionKey: undefined, createdAtMs: 1_500 }));
+        await store.insertQuestion(question('q5', { createdAtMs: 2_000 }));
         const ids = (list: StoredQuestion[]) => list.map((q) => q.id);
-        expect(ids(store.listQuestions({}))).toEqual(['q2', 'q4', 'q3', 'q5', 'q1']);
-        expect(ids(store.listQuestions({ sessionKey: 's1' }))).toEqual(['q3', 'q5', 'q1']);
-        expect(ids(store.listQuestions({ status: 'pending' }))).toEqual(['q2', 'q4', 'q5', 'q1']);
-        expect(ids(store.listQuestions({ sessionKey: 's1', status: 'pending' }))).toEqual(['q5', 'q1']);
-        expect(ids(store.listQuestions({ sessionKey: 's1', status: 'answered' }))).toEqual(['q3']);
-        expect(ids(store.listQuestions({ sessionKey: 'nope' }))).toEqual([]);
-        expect(store.listQuestions({ sessionKey: 's1', status: 'answered' })[0]).toStrictEqual(
+        expect(ids((await store.listQuestions({})))).toEqual(['q2', 'q4', 'q3', 'q5', 'q1']);
+        expect(ids((await store.listQuestions({ sessionKey: 's1' })))).toEqual(['q3', 'q5', 'q1']);
+        expect(ids((await store.listQuestions({ status: 'pending' })))).toEqual(['q2', 'q4', 'q5', 'q1']);
+        expect(ids((await store.listQuestions({ sessionKey: 's1', status: 'pending' })))).toEqual(['q5', 'q1']);
+        expect(ids((await store.listQuestions({ sessionKey: 's1', status: 'answered' })))).toEqual(['q3']);
+        expect(ids((await store.listQuestions({ sessionKey: 'nope' })))).toEqual([]);
+        expect((await store.listQuestions({ sessionKey: 's1', status: 'answered' }))[0]).toStrictEqual(
           question('q3', { createdAtMs: 2_000, status: 'answered', answers: { pick: ['A'] } }),
         );
       });
 
-      it('[S5] counts the pending, not retired questions of one asker', () => {
-        expect(store.countPendingAskedBy('agent')).toBe(0);
-        store.insertQuestion(question('q1'));
-        store.insertQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
-        store.insertQuestion(question('q3', { askedBy: 'other-agent' }));
-        store.insertQuestion(question('q4', { status: 'answered', answers: { pick: ['A'] } }));
-        store.insertQuestion(question('q5', { mode: 'async', expiresAtMs: null, retiredAtMs: 2_000 }));
-        expect(store.countPendingAskedBy('agent')).toBe(2);
-        expect(store.countPendingAskedBy('other-agent')).toBe(1);
-        expect(store.countPendingAskedBy('nobody')).toBe(0);
-        store.updateQuestion(question('q1', { status: 'expired' }));
-        store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null, retiredAtMs: 3_000 }));
-        expect(store.countPendingAskedBy('agent')).toBe(0);
-        store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
-        expect(store.countPendingAskedBy('agent')).toBe(1);
+      it('[S5] counts the pending, not retired questions of one asker', async () => {
+        expect((await store.countPendingAskedBy('agent'))).toBe(0);
+        await store.insertQuestion(question('q1'));
+        await store.insertQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
+        await store.insertQuestion(question('q3', { askedBy: 'other-agent' }));
+        await store.insertQuestion(question('q4', { status: 'answered', answers: { pick: ['A'] } }));
+        await store.insertQuestion(question('q5', { mode: 'async', expiresAtMs: null, retiredAtMs: 2_000 }));
+        expect((await store.countPendingAskedBy('agent'))).toBe(2);
+        expect((await store.countPendingAskedBy('other-agent'))).toBe(1);
+        expect((await store.countPendingAskedBy('nobody'))).toBe(0);
+        await store.updateQuestion(question('q1', { status: 'expired' }));
+        await store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null, retiredAtMs: 3_000 }));
+        expect((await store.countPendingAskedBy('agent'))).toBe(0);
+        await store.updateQuestion(question('q2', { sessionKey: undefined, mode: 'async', expiresAtMs: null }));
+        expect((await store.countPendingAskedBy('agent'))).toBe(1);
       });
 
-      it('[Q7] finds due pending questions, soonest first, and the next expiry', () => {
-        expect(store.nextExpiryMs()).toBeNull();
-        expect(store.dueQuestions(Number.MAX_SAFE_INTEGER)).toEqual([]);
-        store.insertQuestion(question('qa', { expiresAtMs: 5_000 }));
-        store.insertQuestion(question('qb', { expiresAtMs: 3_000 }));
-        store.insertQuestion(question('qc', { mode: 'async', expiresAtMs: null }));
-        store.insertQuestion(question('qd', { expiresAtMs: 1_000, status: 'answered', answers: { pick: ['A'] } }));
-        store.insertQuestion(question('qe', { mode: 'async', expiresAtMs: 4_000, retiredAtMs: 2_000 }));
+      it('[Q7] finds due pending questions, soonest first, and the next expiry', async () => {
+        expect((await store.nextExpiryMs())).toBeNull();
+        expect((await store.dueQuestions(Number.MAX_SAFE_INTEGER))).toEqual([]);
+        await store.insertQuestion(question('qa', { expiresAtMs: 5_000 }));
+        await store.insertQuestion(question('qb', { expiresAtMs: 3_000 }));
+        await store.insertQuestion(question('qc', { mode: 'async', expiresAtMs: null }));
+        await store.insertQuestion(question('qd', { expiresAtMs: 1_000, status: 'answered', answers: { pick: ['A'] } }));
+        await store.insertQuestion(question('qe', { mode: 'async', expiresAtMs: 4_000, retiredAtMs: 2_000 }));
         const ids = (list: StoredQuestion[]) => list.map((q) => q.id);
-        expect(store.nextExpiryMs()).toBe(3_000);
-        expect(ids(store.dueQuestions(2_999))).toEqual([]);
-        expect(ids(store.dueQuestions(3_000))).toEqual(['qb']);
-        expect(ids(store.dueQuestions(5_000))).toEqual(['qb', 'qe', 'qa']);
-        expect(store.dueQuestions(3_000)[0]).toStrictEqual(question('qb', { expiresAtMs: 3_000 }));
+        expect((await store.nextExpiryMs())).toBe(3_000);
+        expect(ids((await store.dueQuestions(2_999)))).toEqual([]);
+        expect(ids((await store.dueQuestions(3_000)))).toEqual(['qb']);
+        expect(ids((await store.dueQuestions(5_000)))).toEqual(['qb', 'qe', 'qa']);
+        expect((await store.dueQuestions(3_000))[0]).toStrictEqual(question('qb', { expiresAtMs: 3_000 }));
 
-        store.updateQuestion({ ...question('qb', { expiresAtMs: 3_000 }), status: 'expired' });
-        expect(store.nextExpiryMs()).toBe(4_000);
-        store.updateQuestion({ ...question('qe', { mode: 'async', expiresAtMs: 4_000 }), status: 'skipped' });
-        store.updateQuestion({ ...question('qa', { expiresAtMs: 5_000 }), status: 'cancelled', reason: 'run-ended' });
-        expect(store.nextExpiryMs()).toBeNull();
-        expect(store.dueQuestions(Number.MAX_SAFE_INTEGER)).toEqual([]);
+        await store.updateQuestion({ ...question('qb', { expiresAtMs: 3_000 }), status: 'expired' });
+        expect((await store.nextExpiryMs())).toBe(4_000);
+        await store.updateQuestion({ ...question('qe', { mode: 'async', expiresAtMs: 4_000 }), status: 'skipped' });
+        await store.updateQuestion({ ...question('qa', { expiresAtMs: 5_000 }), status: 'cancelled', reason: 'run-ended' });
+        expect((await store.nextExpiryMs())).toBeNull();
+        expect((await store.dueQuestions(Number.MAX_SAFE_INTEGER))).toEqual([]);
       });
     });
 
     describe('runs', () => {
-      it('[C4] reads runs back, without absent optional fields, and lists the active ones by session', () => {
-        store.insertRun(run('r1', { startedAtMs: 1_000 }));
-        store.insertRun(run('r2', { startedAtMs: 1_100, recovery: true, triggerMessageId: 'm1' }));
-        store.insertRun(run('r3', { startedAtMs: 900, sessionKey: null }));
-        store.insertRun(run('r4', { startedAtMs: 1_200, sessionKey: 's2' }));
-        expect(store.getRun('r1')).toStrictEqual(run('r1', { startedAtMs: 1_000 }));
-        expect(Object.keys(store.getRun('r1') ?? {})).not.toContain('endedAtMs');
-        expect(store.getRun('r2')?.recovery).toBe(true);
-        expect(store.getRun('r3')?.sessionKey).toBeNull();
-        expect(store.getRun('nope')).toBeUndefined();
+      it('[C4] reads runs back, without absent optional fields, and lists the active ones by session', async () => {
+        await store.insertRun(run('r1', { startedAtMs: 1_000 }));
+        await store.insertRun(run('r2', { startedAtMs: 1_100, recovery: true, triggerMessageId: 'm1' }));
+        await store.insertRun(run('r3', { startedAtMs: 900, sessionKey: null }));
+        await store.insertRun(run('r4', { startedAtMs: 1_200, sessionKey: 's2' }));
+        expect((await store.getRun('r1'))).toStrictEqual(run('r1', { startedAtMs: 1_000 }));
+        expect(Object.keys((await store.getRun('r1')) ?? {})).not.toContain('endedAtMs');
+        expect((await store.getRun('r2'))?.recovery).toBe(true);
+        expect((await store.getRun('r3'))?.sessionKey).toBeNull();
+        expect((await store.getRun('nope'))).toBeUndefined();
 
         const ids = (list: RunRow[]) => list.map((r) => r.runId);
-        expect(ids(store.activeRuns())).toEqual(['r3', 'r1', 'r2', 'r4']);
-        expect(ids(store.activeRuns('s1'))).toEqual(['r1', 'r2']);
-        expect(ids(store.activeRuns(null))).toEqual(['r3']);
-        expect(ids(store.activeRuns('nope'))).toEqual([]);
+        expect(ids((await store.activeRuns()))).toEqual(['r3', 'r1', 'r2', 'r4']);
+        expect(ids((await store.activeRuns('s1')))).toEqual(['r1', 'r2']);
+        expect(ids((await store.activeRuns(null)))).toEqual(['r3']);
+        expect(ids((await store.activeRuns('nope')))).toEqual([]);
 
         const ended = run('r2', { startedAtMs: 1_100, recovery: true, triggerMessageId: 'm1', endedAtMs: 2_000, stopReason: 'end_turn', phase: 'final' });
-        store.updateRun(ended);
-        expect(store.getRun('r2')).toStrictEqual(ended);
-        expect(ids(store.activeRuns('s1'))).toEqual(['r1']);
+        await store.updateRun(ended);
+        expect((await store.getRun('r2'))).toStrictEqual(ended);
+        expect(ids((await store.activeRuns('s1')))).toEqual(['r1']);
       });
 
-      it('[C4][R3] keeps the message a run streams into until an update leaves it out', () => {
-        store.insertRun(run('r1', { streamingMessageId: 'm-stream' }));
-        expect(store.getRun('r1')?.streamingMessageId).toBe('m-stream');
-        expect(store.activeRuns('s1')[0]?.streamingMessageId).toBe('m-stream');
-        store.updateRun(run('r1', { phase: 'final' }));
-        expect(Object.keys(store.getRun('r1') ?? {})).not.toContain('streamingMessageId');
+      it('[C4][R3] keeps the message a run streams into until an update leaves it out', async () => {
+        await store.insertRun(run('r1', { streamingMessageId: 'm-stream' }));
+        expect((await store.getRun('r1'))?.streamingMessageId).toBe('m-stream');
+        expect((await store.activeRuns('s1'))[0]?.streamingMessageId).toBe('m-stream');
+        await store.updateRun(run('r1', { phase: 'final' }));
+        expect(Object.keys((await store.getRun('r1')) ?? {})).not.toContain('streamingMessageId');
       });
 
-      it('[C4] refuses a duplicate run and an update of an unknown run', () => {
-        store.insertRun(run('r1'));
-        expect(() => store.insertRun(run('r1', { agentId: 'other' }))).toThrow();
-        expect(store.getRun('r1')?.agentId).toBe('agent');
-        expect(() => store.updateRun(run('nope'))).toThrow(/run "nope"/);
+      it('[C4] refuses a duplicate run and an update of an unknown run', async () => {
+        await store.insertRun(run('r1'));
+        await expect(async () => await store.insertRun(run('r1', { agentId: 'other' }))).rejects.toThrow();
+        expect((await store.getRun('r1'))?.agentId).toBe('agent');
+        await expect(async () => await store.updateRun(run('nope'))).rejects.toThrow(/run "nope"/);
       });
     });
 
     describe('events', () => {
-      it('[R1] starts empty', () => {
-        expect(store.latestSeq()).toBe(0);
-        expect(store.oldestEventSeq()).toBe(0);
-        expect(store.eventsAfter(0, 10)).toEqual([]);
+      it('[R1] starts empty', async () => {
+        expect((await store.latestSeq())).toBe(0);
+        expect((await store.oldestEventSeq())).toBe(0);
+        expect((await store.eventsAfter(0, 10))).toEqual([]);
       });
 
-      it('[R1] numbers events 1, 2, 3... and reads them back oldest first', () => {
+      it('[R1] numbers events 1, 2, 3... and reads them back oldest first', async () => {
         const audience = { sessionKey: null, question: { askedBy: 'agent', privileged: true }, onlyIdentity: 'op' };
         const seqs = [
-          store.appendEvent(event(100)),
-          store.appendEvent(event(200, { event: 'question.requested', payload: { question: question('q1') }, audience })),
-          store.appendEvent(event(300, { audience: { sessionKey: 's1', onlyIdentity: undefined } })),
+          (await store.appendEvent(event(100))),
+          (await store.appendEvent(event(200, { event: 'question.requested', payload: { question: question('q1') }, audience }))),
+          (await store.appendEvent(event(300, { audience: { sessionKey: 's1', onlyIdentity: undefined } }))),
         ];
         expect(seqs).toEqual([1, 2, 3]);
-        expect(store.latestSeq()).toBe(3);
-        expect(store.oldestEventSeq()).toBe(1);
-        expect(store.eventsAfter(0, 10)).toStrictEqual([
+        expect((await store.latestSeq())).toBe(3);
+        expect((await store.oldestEventSeq())).toBe(1);
+        expect((await store.eventsAfter(0, 10))).toStrictEqual([
           { seq: 1, ...event(100) },
           { seq: 2, ...event(200, { event: 'question.requested', payload: { question: question('q1') }, audience }) },
           { seq: 3, ...event(300) },
         ]);
       });
 
-      it('[R2] replays after a cursor, at most limit events', () => {
-        for (let i = 1; i <= 5; i++) store.appendEvent(event(i * 100));
+      it('[R2] replays after a cursor, at most limit events', async () => {
+        for (let i = 1; i <= 5; i++) (await store.appendEvent(event(i * 100)));
         const seqs = (list: StoredEvent[]) => list.map((e) => e.seq);
-        expect(seqs(store.eventsAfter(0, 2))).toEqual([1, 2]);
-        expect(seqs(store.eventsAfter(2, 10))).toEqual([3, 4, 5]);
-        expect(seqs(store.eventsAfter(4, 1))).toEqual([5]);
-        expect(store.eventsAfter(5, 10)).toEqual([]);
-        expect(store.eventsAfter(0, 0)).toEqual([]);
+        expect(seqs((await store.eventsAfter(0, 2)))).toEqual([1, 2]);
+        expect(seqs((await store.eventsAfter(2, 10)))).toEqual([3, 4, 5]);
+        expect(seqs((await store.eventsAfter(4, 1)))).toEqual([5]);
+        expect((await store.eventsAfter(5, 10))).toEqual([]);
+        expect((await store.eventsAfter(0, 0))).toEqual([]);
       });
 
-      it('[R2] prunes events older than beforeMs but keeps at least the newest N', () => {
-        for (let i = 1; i <= 10; i++) store.appendEvent(event(i * 1_000));
-        expect(store.pruneEvents(5_500, 3)).toBe(5);
-        expect(store.oldestEventSeq()).toBe(6);
-        expect(store.pruneEvents(100_000, 3)).toBe(2);
-        expect(store.eventsAfter(0, 100).map((e) => e.seq)).toEqual([8, 9, 10]);
-        expect(store.pruneEvents(100_000, 3)).toBe(0);
-        expect(store.pruneEvents(100_000, 50)).toBe(0);
-        expect(store.pruneEvents(0, 0)).toBe(0);
-        expect(store.oldestEventSeq()).toBe(8);
-        expect(store.latestSeq()).toBe(10);
+      it('[R2] prunes events older than beforeMs but keeps at least the newest N', async () => {
+        for (let i = 1; i <= 10; i++) (await store.appendEvent(event(i * 1_000)));
+        expect((await store.pruneEvents(5_500, 3))).toBe(5);
+        expect((await store.oldestEventSeq())).toBe(6);
+        expect((await store.pruneEvents(100_000, 3))).toBe(2);
+        expect((await store.eventsAfter(0, 100)).map((e) => e.seq)).toEqual([8, 9, 10]);
+        expect((await store.pruneEvents(100_000, 3))).toBe(0);
+        expect((await store.pruneEvents(100_000, 50))).toBe(0);
+        expect((await store.pruneEvents(0, 0))).toBe(0);
+        expect((await store.oldestEventSeq())).toBe(8);
+        expect((await store.latestSeq())).toBe(10);
       });
 
-      it('[R2] prunes only a prefix, so kept events have no gaps when clocks step back', () => {
-        for (const atMs of [1_000, 5_000, 2_000, 6_000]) store.appendEvent(event(atMs));
-        expect(store.pruneEvents(3_000, 0)).toBe(1);
-        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([2, 3, 4]);
+      it('[R2] prunes only a prefix, so kept events have no gaps when clocks step back', async () => {
+        for (const atMs of [1_000, 5_000, 2_000, 6_000]) (await store.appendEvent(event(atMs)));
+        expect((await store.pruneEvents(3_000, 0))).toBe(1);
+        expect((await store.eventsAfter(0, 10)).map((e) => e.seq)).toEqual([2, 3, 4]);
       });
 
-      it('[R1] never reuses a seq after every event was pruned', () => {
-        for (let i = 1; i <= 3; i++) store.appendEvent(event(i));
-        expect(store.pruneEvents(Number.MAX_SAFE_INTEGER, 0)).toBe(3);
-        expect(store.eventsAfter(0, 10)).toEqual([]);
-        expect(store.latestSeq()).toBe(3);
+      it('[R1] never reuses a seq after every event was pruned', async () => {
+        for (let i = 1; i <= 3; i++) (await store.appendEvent(event(i)));
+        expect((await store.pruneEvents(Number.MAX_SAFE_INTEGER, 0))).toBe(3);
+        expect((await store.eventsAfter(0, 10))).toEqual([]);
+        expect((await store.latestSeq())).toBe(3);
         // Nothing kept: the oldest resumable cursor is the latest, so an older one refetches (R2).
-        expect(store.oldestEventSeq()).toBe(4);
-        expect(store.appendEvent(event(4))).toBe(4);
-        expect(store.oldestEventSeq()).toBe(4);
+        expect((await store.oldestEventSeq())).toBe(4);
+        expect((await store.appendEvent(event(4)))).toBe(4);
+        expect((await store.oldestEventSeq())).toBe(4);
       });
     });
 
@@ -632,316 +632,326 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         ...over,
       });
 
-      it('[RU1][RU2] keeps a run\'s parent and its superseded mark', () => {
-        store.insertRun(run('r1'));
-        store.insertRun(run('r2', { parentRunId: 'r1' }));
-        expect(store.getRun('r2')).toStrictEqual(run('r2', { parentRunId: 'r1' }));
-        store.updateRun(run('r1', { supersededAtMs: 5_000 }));
-        expect(store.getRun('r1')).toStrictEqual(run('r1', { supersededAtMs: 5_000 }));
-        expect(store.activeRuns('s1').map((r) => r.supersededAtMs)).toEqual([5_000, undefined]);
+      it('[RU1][RU2] keeps a run\'s parent and its superseded mark', async () => {
+        await store.insertRun(run('r1'));
+        await store.insertRun(run('r2', { parentRunId: 'r1' }));
+        expect((await store.getRun('r2'))).toStrictEqual(run('r2', { parentRunId: 'r1' }));
+        await store.updateRun(run('r1', { supersededAtMs: 5_000 }));
+        expect((await store.getRun('r1'))).toStrictEqual(run('r1', { supersededAtMs: 5_000 }));
+        expect((await store.activeRuns('s1')).map((r) => r.supersededAtMs)).toEqual([5_000, undefined]);
       });
 
-      it('[K1] stores, updates and lists secret requests oldest first, by status', () => {
-        store.insertSecretRequest(request('k2', { createdAtMs: 2_000, sessionKey: undefined, runId: undefined }));
-        store.insertSecretRequest(request('k1'));
-        expect(store.getSecretRequest('k1')).toStrictEqual(request('k1'));
-        expect(store.getSecretRequest('nope')).toBeUndefined();
+      it('[K1] stores, updates and lists secret requests oldest first, by status', async () => {
+        await store.insertSecretRequest(request('k2', { createdAtMs: 2_000, sessionKey: undefined, runId: undefined }));
+        await store.insertSecretRequest(request('k1'));
+        expect((await store.getSecretRequest('k1'))).toStrictEqual(request('k1'));
+        expect((await store.getSecretRequest('nope'))).toBeUndefined();
         const done = request('k1', { status: 'stored', resolvedBy: { identity: 'op', surface: 'control-ui', atMs: 3_000 } });
-        store.updateSecretRequest(done);
-        expect(store.getSecretRequest('k1')).toStrictEqual(done);
-        expect(store.listSecretRequests({}).map((r) => r.id)).toEqual(['k1', 'k2']);
-        expect(store.listSecretRequests({ status: 'pending' }).map((r) => r.id)).toEqual(['k2']);
-        expect(store.listSecretRequests({ status: 'stored' })).toStrictEqual([done]);
-        expect(() => store.insertSecretRequest(request('k1'))).toThrow();
-        expect(() => store.updateSecretRequest(request('missing'))).toThrow(/secret request "missing"/);
+        await store.updateSecretRequest(done);
+        expect((await store.getSecretRequest('k1'))).toStrictEqual(done);
+        expect((await store.listSecretRequests({})).map((r) => r.id)).toEqual(['k1', 'k2']);
+        expect((await store.listSecretRequests({ status: 'pending' })).map((r) => r.id)).toEqual(['k2']);
+        expect((await store.listSecretRequests({ status: 'stored' }))).toStrictEqual([done]);
+        await expect(async () => await store.insertSecretRequest(request('k1'))).rejects.toThrow();
+        await expect(async () => await store.updateSecretRequest(request('missing'))).rejects.toThrow(/secret request "missing"/);
       });
 
-      it('[K1] keeps one ciphertext per name, the newest replacing the older', () => {
-        expect(store.getSecret('API_KEY')).toBeUndefined();
-        store.putSecret({ name: 'API_KEY', ciphertext: 'v1:first', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
-        store.putSecret({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
-        store.putSecret({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
-        expect(store.getSecret('API_KEY')).toStrictEqual({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
-        expect(store.getSecret('OTHER')).toStrictEqual({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+      it('[K1] keeps one ciphertext per name, the newest replacing the older', async () => {
+        expect((await store.getSecret('API_KEY'))).toBeUndefined();
+        await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:first', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
+        await store.putSecret({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+        await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect((await store.getSecret('API_KEY'))).toStrictEqual({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect((await store.getSecret('OTHER'))).toStrictEqual({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
       });
 
-      it('[K1][R3] a rolled-back transaction leaves no secret and no request behind', () => {
-        expect(() =>
-          store.transaction(() => {
-            store.insertSecretRequest(request('k1'));
-            store.putSecret({ name: 'API_KEY', ciphertext: 'v1:x', storedBy: 'op', storedAtMs: 1_000 });
+      it('[K1][R3] a rolled-back transaction leaves no secret and no request behind', async () => {
+        await expect(async () =>
+          (await store.transaction(async () => {
+            await store.insertSecretRequest(request('k1'));
+            await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:x', storedBy: 'op', storedAtMs: 1_000 });
             throw new Error('undo');
-          }),
-        ).toThrow('undo');
-        expect(store.getSecretRequest('k1')).toBeUndefined();
-        expect(store.getSecret('API_KEY')).toBeUndefined();
+          })),
+        ).rejects.toThrow('undo');
+        expect((await store.getSecretRequest('k1'))).toBeUndefined();
+        expect((await store.getSecret('API_KEY'))).toBeUndefined();
       });
     });
 
-    describe('search', () => {
+    describe('search', async () => {
       type Scope = Parameters<Store['search']>[0];
       const everyQuestion = { sessionKeys: null, sessionless: true };
       const scope = (terms: string[], over: Partial<Scope> = {}): Scope => ({ terms, sessionKeys: null, questions: everyQuestion, limit: 10, ...over });
-      const found = (hits: ReturnType<Store['search']>) => hits.map((h) => `${h.kind}:${h.id}`);
+      const found = (hits: Awaited<ReturnType<Store['search']>>) => hits.map((h) => `${h.kind}:${h.id}`);
 
-      function world() {
-        store.createSession(sessionRow('s1', 1_000, { title: 'Deploy pipeline' }));
-        store.createSession(sessionRow('s2', 2_000, { title: 'Lunch plans' }));
-        store.insertMessage(message('m1', 's1', 1, { text: 'Please deploy the café build to staging' }));
-        store.insertMessage(message('m2', 's2', 2, { text: 'Pizza or sushi?' }));
-        store.insertMessage(message('m3', 's1', 3, { text: 'redeploy later', replyTo: { questionId: 'q1' } }));
-        store.insertQuestion(question('q1', { questions: [{ id: 'env', header: 'Environment', question: 'Where to deploy?', options: [{ label: 'Staging' }, { label: 'Production' }] }] }));
-        store.insertQuestion(question('q2', { sessionKey: undefined, questions: [{ id: 'food', header: 'Lunch', question: 'What to eat?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] }] }));
+      async function world() {
+        await store.createSession(sessionRow('s1', 1_000, { title: 'Deploy pipeline' }));
+        await store.createSession(sessionRow('s2', 2_000, { title: 'Lunch plans' }));
+        await store.insertMessage(message('m1', 's1', 1, { text: 'Please deploy the café build to staging' }));
+        await store.insertMessage(message('m2', 's2', 2, { text: 'Pizza or sushi?' }));
+        await store.insertMessage(message('m3', 's1', 3, { text: 'redeploy later', replyTo: { questionId: 'q1' } }));
+        await store.insertQuestion(question('q1', { questions: [{ id: 'env', header: 'Environment', question: 'Where to deploy?', options: [{ label: 'Staging' }, { label: 'Production' }] }] }));
+        await store.insertQuestion(question('q2', { sessionKey: undefined, questions: [{ id: 'food', header: 'Lunch', question: 'What to eat?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] }] }));
       }
 
-      it('[U19] finds titles, messages and question records by word prefixes, every term required, newest first', () => {
-        world();
-        expect(found(store.search(scope(['deploy'])))).toEqual(['session:s1', 'message:m1', 'question:q1']);
-        expect(found(store.search(scope(['dep', 'stag'])))).toEqual(['message:m1']);
-        expect(found(store.search(scope(['pizza'])))).toEqual(['message:m2']);
-        expect(found(store.search(scope(['eat'])))).toEqual(['question:q2']);
-        expect(found(store.search(scope(['nothing'])))).toEqual([]);
+      it('[U19] finds titles, messages and question records by word prefixes, every term required, newest first', async () => {
+        await world();
+        expect(found(await store.search(scope(['deploy'])))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        expect(found(await store.search(scope(['dep', 'stag'])))).toEqual(['message:m1']);
+        expect(found(await store.search(scope(['pizza'])))).toEqual(['message:m2']);
+        expect(found(await store.search(scope(['eat'])))).toEqual(['question:q2']);
+        expect(found(await store.search(scope(['nothing'])))).toEqual([]);
         // A word inside another word is not a prefix match.
-        expect(found(store.search(scope(['ploy'])))).toEqual([]);
-        const hit = store.search(scope(['staging']))[0];
+        expect(found(await store.search(scope(['ploy'])))).toEqual([]);
+        const hit = (await store.search(scope(['staging'])))[0];
         expect(hit).toMatchObject({ kind: 'message', id: 'm1', sessionKey: 's1', text: 'Please deploy the café build to staging', atMs: 1_001 });
-        expect(store.search(scope(['later']))[0]).toMatchObject({ id: 'm3', replyToQuestionId: 'q1' });
+        expect((await store.search(scope(['later'])))[0]).toMatchObject({ id: 'm3', replyToQuestionId: 'q1' });
       });
 
-      it('[U19] keeps the index in step with renames, edited messages and answers', () => {
-        world();
-        store.renameSession('s2', 'Team dinner');
-        expect(found(store.search(scope(['lunch'], { questions: null })))).toEqual([]);
-        expect(found(store.search(scope(['dinner'])))).toEqual(['session:s2']);
-        store.updateMessageText('m2', 'Tacos tonight');
-        expect(found(store.search(scope(['pizza'])))).toEqual([]);
-        expect(found(store.search(scope(['tacos'])))).toEqual(['message:m2']);
-        store.updateQuestion({ ...store.getQuestion('q2')!, status: 'answered', answers: { food: ['Ramen noodles'] } });
-        expect(found(store.search(scope(['ramen'])))).toEqual(['question:q2']);
+      it('[U19] keeps the index in step with renames, edited messages and answers', async () => {
+        await world();
+        await store.renameSession('s2', 'Team dinner');
+        expect(found(await store.search(scope(['lunch'], { questions: null })))).toEqual([]);
+        expect(found(await store.search(scope(['dinner'])))).toEqual(['session:s2']);
+        await store.updateMessageText('m2', 'Tacos tonight');
+        expect(found(await store.search(scope(['pizza'])))).toEqual([]);
+        expect(found(await store.search(scope(['tacos'])))).toEqual(['message:m2']);
+        await store.updateQuestion({ ...(await store.getQuestion('q2'))!, status: 'answered', answers: { food: ['Ramen noodles'] } });
+        expect(found(await store.search(scope(['ramen'])))).toEqual(['question:q2']);
       });
 
-      it('[U19][A3] looks only where the scope says: chosen sessions, sessionless questions, questions at all, a limit', () => {
-        world();
+      it('[U19][A3] looks only where the scope says: chosen sessions, sessionless questions, questions at all, a limit', async () => {
+        await world();
         const questionsIn = (sessionKeys: string[] | null, sessionless: boolean, askedBy?: string) => ({ sessionKeys, sessionless, ...(askedBy ? { askedBy } : {}) });
-        expect(found(store.search(scope(['deploy'], { sessionKeys: ['s2'], questions: questionsIn(['s2'], true) })))).toEqual([]);
-        expect(found(store.search(scope(['deploy'], { sessionKeys: ['s1'], questions: null })))).toEqual(['session:s1', 'message:m1']);
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: ['s2'], questions: questionsIn(['s2'], true) })))).toEqual([]);
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: ['s1'], questions: null })))).toEqual(['session:s1', 'message:m1']);
         // Questions have a scope of their own: every session's, with no title or message in reach.
-        expect(found(store.search(scope(['deploy'], { sessionKeys: [] })))).toEqual(['question:q1']);
-        expect(found(store.search(scope(['eat'], { questions: questionsIn(null, false) })))).toEqual([]);
-        expect(found(store.search(scope(['eat'], { questions: questionsIn([], true) })))).toEqual(['question:q2']);
-        expect(found(store.search(scope(['deploy'], { questions: questionsIn(null, true, 'someone-else') })))).toEqual(['session:s1', 'message:m1']);
-        expect(found(store.search(scope(['deploy'], { questions: questionsIn(null, true, 'agent') })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
-        expect(found(store.search(scope(['deploy'], { limit: 1 })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
-        store.insertMessage(message('m4', 's1', 4, { text: 'deploy again' }));
-        expect(found(store.search(scope(['deploy'], { limit: 1, questions: null })))).toEqual(['session:s1', 'message:m4']);
-        expect(store.search(scope([]))).toEqual([]);
+        expect(found(await store.search(scope(['deploy'], { sessionKeys: [] })))).toEqual(['question:q1']);
+        expect(found(await store.search(scope(['eat'], { questions: questionsIn(null, false) })))).toEqual([]);
+        expect(found(await store.search(scope(['eat'], { questions: questionsIn([], true) })))).toEqual(['question:q2']);
+        expect(found(await store.search(scope(['deploy'], { questions: questionsIn(null, true, 'someone-else') })))).toEqual(['session:s1', 'message:m1']);
+        expect(found(await store.search(scope(['deploy'], { questions: questionsIn(null, true, 'agent') })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        expect(found(await store.search(scope(['deploy'], { limit: 1 })))).toEqual(['session:s1', 'message:m1', 'question:q1']);
+        await store.insertMessage(message('m4', 's1', 4, { text: 'deploy again' }));
+        expect(found(await store.search(scope(['deploy'], { limit: 1, questions: null })))).toEqual(['session:s1', 'message:m4']);
+        expect(await store.search(scope([]))).toEqual([]);
       });
 
-      it('[U19] reads quotes, stars and operators in a term as plain characters', () => {
-        world();
-        expect(store.search(scope(['"deploy', 'or*', 'near(']))).toEqual([]);
+      it('[U19] reads quotes, stars and operators in a term as plain characters', async () => {
+        await world();
+        expect(await store.search(scope(['"deploy', 'or*', 'near(']))).toEqual([]);
       });
     });
 
-    describe('push', () => {
+    describe('push', async () => {
       const sub = (endpoint: string, identity: string, createdAtMs: number) => ({ endpoint, identity, p256dh: `p-${endpoint}`, auth: `a-${endpoint}`, createdAtMs });
 
-      it('[U17] keeps the first VAPID key pair: a later one never replaces it', () => {
-        const first = store.pushKeys({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
+      it('[U17] keeps the first VAPID key pair: a later one never replaces it', async () => {
+        const first = await store.pushKeys({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
         expect(first).toStrictEqual({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
-        expect(store.pushKeys({ publicKey: 'pub2', privateKey: 'priv2', createdAtMs: 2_000 })).toStrictEqual(first);
+        expect(await store.pushKeys({ publicKey: 'pub2', privateKey: 'priv2', createdAtMs: 2_000 })).toStrictEqual(first);
       });
 
-      it("[U17] keeps one subscription per endpoint, lists them per identity oldest first, deletes only an identity's own", () => {
-        store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
-        store.putPushSubscription(sub('https://push.example/b', 'guest', 2_000));
-        store.putPushSubscription(sub('https://push.example/c', 'op', 3_000));
+      it("[U17] keeps one subscription per endpoint, lists them per identity oldest first, deletes only an identity's own", async () => {
+        await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        await store.putPushSubscription(sub('https://push.example/b', 'guest', 2_000));
+        await store.putPushSubscription(sub('https://push.example/c', 'op', 3_000));
         // The same browser subscribed again by another identity: the endpoint now belongs to that one.
-        store.putPushSubscription(sub('https://push.example/a', 'guest', 4_000));
-        expect(store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000)]);
-        expect(store.listPushSubscriptions('guest').map((s) => s.endpoint)).toStrictEqual(['https://push.example/b', 'https://push.example/a']);
-        expect(store.listPushSubscriptions()).toHaveLength(3);
-        expect(store.deletePushSubscription('https://push.example/b', 'op')).toBe(false);
-        expect(store.deletePushSubscription('https://push.example/b', 'guest')).toBe(true);
-        expect(store.deletePushSubscription('https://push.example/c')).toBe(true);
-        expect(store.deletePushSubscription('https://push.example/c')).toBe(false);
-        expect(store.listPushSubscriptions().map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+        await store.putPushSubscription(sub('https://push.example/a', 'guest', 4_000));
+        expect(await store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000)]);
+        expect((await store.listPushSubscriptions('guest')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/b', 'https://push.example/a']);
+        expect(await store.listPushSubscriptions()).toHaveLength(3);
+        expect(await store.deletePushSubscription('https://push.example/b', 'op')).toBe(false);
+        expect(await store.deletePushSubscription('https://push.example/b', 'guest')).toBe(true);
+        expect(await store.deletePushSubscription('https://push.example/c')).toBe(true);
+        expect(await store.deletePushSubscription('https://push.example/c')).toBe(false);
+        expect((await store.listPushSubscriptions()).map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
       });
 
-      it('[U17][R3] a rolled-back transaction leaves no subscription behind', () => {
-        store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
-        expect(() =>
-          store.transaction(() => {
-            store.putPushSubscription(sub('https://push.example/b', 'op', 2_000));
-            store.deletePushSubscription('https://push.example/a');
+      it('[U17][R3] a rolled-back transaction leaves no subscription behind', async () => {
+        await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        await expect(async () =>
+          store.transaction(async () => {
+            await store.putPushSubscription(sub('https://push.example/b', 'op', 2_000));
+            await store.deletePushSubscription('https://push.example/a');
             throw new Error('undo');
           }),
-        ).toThrow('undo');
-        expect(store.listPushSubscriptions('op').map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+        ).rejects.toThrow('undo');
+        expect((await store.listPushSubscriptions('op')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
       });
     });
 
     describe('meta', () => {
-      it('stores and overwrites small values', () => {
-        expect(store.getMeta('k')).toBeUndefined();
-        store.setMeta('k', 'one');
-        store.setMeta('k', 'two');
-        store.setMeta('empty', '');
-        expect(store.getMeta('k')).toBe('two');
-        expect(store.getMeta('empty')).toBe('');
+      it('stores and overwrites small values', async () => {
+        expect((await store.getMeta('k'))).toBeUndefined();
+        await store.setMeta('k', 'one');
+        await store.setMeta('k', 'two');
+        await store.setMeta('empty', '');
+        expect((await store.getMeta('k'))).toBe('two');
+        expect((await store.getMeta('empty'))).toBe('');
       });
     });
 
     describe('transactions', () => {
-      it('[R3] commits every write of a transaction and returns its value', () => {
-        seed(store);
-        expect(store.transaction(() => (writeEverything(store), 'done'))).toBe('done');
-        expect(store.getSession('s-new')).toBeDefined();
-        expect(store.getMessage('m1')?.text).toBe('edited');
-        expect(store.getQuestion('q1')?.status).toBe('answered');
-        expect(store.getRun('r1')?.stopReason).toBe('end_turn');
-        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([4]);
-        expect(store.getMeta('other')).toBe('x');
+      it('[R3] commits every write of a transaction and returns its value', async () => {
+        await seed(store);
+        expect((await store.transaction(async () => ((await writeEverything(store)), 'done')))).toBe('done');
+        expect((await store.getSession('s-new'))).toBeDefined();
+        expect((await store.getMessage('m1'))?.text).toBe('edited');
+        expect((await store.getQuestion('q1'))?.status).toBe('answered');
+        expect((await store.getRun('r1'))?.stopReason).toBe('end_turn');
+        expect((await store.eventsAfter(0, 10)).map((e) => e.seq)).toEqual([4]);
+        expect((await store.getMeta('other'))).toBe('x');
       });
 
-      it('[R3] leaves nothing behind when a transaction throws, and rethrows the same error', () => {
-        seed(store);
-        const before = dump(store);
+      it('[R3] leaves nothing behind when a transaction throws, and rethrows the same error', async () => {
+        await seed(store);
+        const before = await dump(store);
         const boom = new Error('boom');
         let caught: unknown;
         try {
-          store.transaction(() => {
-            writeEverything(store);
+          await store.transaction(async () => {
+            await writeEverything(store);
             throw boom;
           });
         } catch (error) {
           caught = error;
         }
         expect(caught).toBe(boom);
-        expect(dump(store)).toStrictEqual(before);
-        expect(store.appendEvent(event(10_000))).toBe(3);
+        expect((await dump(store))).toStrictEqual(before);
+        expect((await store.appendEvent(event(10_000)))).toBe(3);
       });
 
-      it('[R3] runs a nested transaction inside the outer one: rolled back together', () => {
-        seed(store);
-        const before = dump(store);
-        expect(() =>
-          store.transaction(() => {
-            store.setMeta('other', 'outer');
-            store.transaction(() => writeEverything(store));
+      it('[R3] runs a nested transaction inside the outer one: rolled back together', async () => {
+        await seed(store);
+        const before = await dump(store);
+        await expect(async () =>
+          (await store.transaction(async () => {
+            await store.setMeta('other', 'outer');
+            await store.transaction(() => writeEverything(store));
             throw new Error('outer fails');
-          }),
-        ).toThrow('outer fails');
-        expect(dump(store)).toStrictEqual(before);
+          })),
+        ).rejects.toThrow('outer fails');
+        expect((await dump(store))).toStrictEqual(before);
       });
 
-      it('[R3] undoes only a failed nested transaction when the outer one catches it', () => {
-        seed(store);
-        store.transaction(() => {
-          store.setMeta('other', 'outer');
-          expect(() =>
-            store.transaction(() => {
-              store.setMeta('boot', 'inner');
-              store.appendEvent(event(3_000));
+      it('[R3] undoes only a failed nested transaction when the outer one catches it', async () => {
+        await seed(store);
+        await store.transaction(async () => {
+          await store.setMeta('other', 'outer');
+          await expect(async () =>
+            (await store.transaction(async () => {
+              await store.setMeta('boot', 'inner');
+              await store.appendEvent(event(3_000));
               throw new Error('inner fails');
-            }),
-          ).toThrow('inner fails');
-          store.appendEvent(event(4_000));
+            })),
+          ).rejects.toThrow('inner fails');
+          await store.appendEvent(event(4_000));
         });
-        expect(store.getMeta('other')).toBe('outer');
-        expect(store.getMeta('boot')).toBe('one');
-        expect(store.eventsAfter(0, 10).map((e) => [e.seq, e.atMs])).toEqual([
+        expect((await store.getMeta('other'))).toBe('outer');
+        expect((await store.getMeta('boot'))).toBe('one');
+        expect((await store.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([
           [1, 1_000],
           [2, 2_000],
           [3, 4_000],
         ]);
       });
 
-      it('[R3] a group keeps every transaction inside it: commitGroup keeps them all, rollbackGroup undoes them all', () => {
-        seed(store);
-        const before = dump(store);
-        store.beginGroup();
-        store.transaction(() => writeEverything(store));
-        store.transaction(() => store.appendEvent(event(5_000)));
-        store.rollbackGroup();
-        expect(dump(store)).toStrictEqual(before);
+      it('[R3] a group keeps every transaction inside it: commitGroup keeps them all, rollbackGroup undoes them all', async () => {
+        await seed(store);
+        const before = await dump(store);
+        await store.beginGroup();
+        await store.transaction(async () => writeEverything(store));
+        await store.transaction(async () => await store.appendEvent(event(5_000)));
+        await store.rollbackGroup();
+        expect((await dump(store))).toStrictEqual(before);
 
-        store.beginGroup();
-        store.transaction(() => writeEverything(store));
-        store.commitGroup();
-        expect(store.getSession('s-new')).toBeDefined();
-        expect(store.eventsAfter(0, 10).map((e) => e.seq)).toEqual([4]);
+        await store.beginGroup();
+        await store.transaction(async () => writeEverything(store));
+        await store.commitGroup();
+        expect((await store.getSession('s-new'))).toBeDefined();
+        expect((await store.eventsAfter(0, 10)).map((e) => e.seq)).toEqual([4]);
       });
 
-      it('[R3] a transaction that throws inside a group undoes only itself', () => {
-        seed(store);
-        store.beginGroup();
-        store.transaction(() => store.setMeta('other', 'kept'));
-        expect(() =>
-          store.transaction(() => {
-            store.setMeta('boot', 'undone');
-            store.appendEvent(event(3_000));
+      it('[R3] a transaction that throws inside a group undoes only itself', async () => {
+        await seed(store);
+        await store.beginGroup();
+        await store.transaction(async () => await store.setMeta('other', 'kept'));
+        await expect(async () =>
+          (await store.transaction(async () => {
+            await store.setMeta('boot', 'undone');
+            await store.appendEvent(event(3_000));
             throw new Error('inner fails');
-          }),
-        ).toThrow('inner fails');
-        store.transaction(() => store.appendEvent(event(4_000)));
-        store.commitGroup();
-        expect(store.getMeta('other')).toBe('kept');
-        expect(store.getMeta('boot')).toBe('one');
-        expect(store.eventsAfter(0, 10).map((e) => [e.seq, e.atMs])).toEqual([
+          })),
+        ).rejects.toThrow('inner fails');
+        await store.transaction(async () => await store.appendEvent(event(4_000)));
+        await store.commitGroup();
+        expect((await store.getMeta('other'))).toBe('kept');
+        expect((await store.getMeta('boot'))).toBe('one');
+        expect((await store.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([
           [1, 1_000],
           [2, 2_000],
           [3, 4_000],
         ]);
       });
 
-      it('refuses a group inside a transaction, and ending a group that was never begun', () => {
-        expect(() => store.transaction(() => store.beginGroup())).toThrow(/beginGroup/);
-        expect(() => store.commitGroup()).toThrow(/commitGroup/);
-        expect(() => store.rollbackGroup()).toThrow(/rollbackGroup/);
+      it('refuses a group inside a transaction, and ending a group that was never begun', async () => {
+        await expect(async () => await store.transaction(async () => await store.beginGroup())).rejects.toThrow(/beginGroup/);
+        await expect(async () => await store.commitGroup()).rejects.toThrow(/commitGroup/);
+        await expect(async () => await store.rollbackGroup()).rejects.toThrow(/rollbackGroup/);
       });
 
-      it('[R3] refuses a transaction function that returns a promise, keeping none of its writes', () => {
-        expect(() =>
-          store.transaction(() => {
-            store.setMeta('k', 'v');
-            return Promise.resolve(1);
+      it('[R3] a transaction holds every write its function awaits, also after other awaits, and undoes them all if it rejects', async () => {
+        await expect(async () =>
+          store.transaction(async () => {
+            await store.setMeta('k', 'v');
+            await new Promise((done) => setImmediate(done));
+            await store.setMeta('k2', 'v2');
+            throw new Error('undo');
           }),
-        ).toThrow(TypeError);
-        expect(store.getMeta('k')).toBeUndefined();
+        ).rejects.toThrow('undo');
+        expect(await store.getMeta('k')).toBeUndefined();
+        expect(await store.getMeta('k2')).toBeUndefined();
+        expect(
+          await store.transaction(async () => {
+            await store.setMeta('k', 'kept');
+            return 1;
+          }),
+        ).toBe(1);
+        expect(await store.getMeta('k')).toBe('kept');
       });
     });
 
     describe('isolation', () => {
-      it('hands out copies: changing what was passed in or read out changes nothing stored', () => {
+      it('hands out copies: changing what was passed in or read out changes nothing stored', async () => {
         const q = question('q1', { answers: { pick: ['A'] } });
-        store.insertQuestion(q);
+        await store.insertQuestion(q);
         q.questions[0].options.push({ label: 'C' });
-        const read = store.getQuestion('q1');
+        const read = await store.getQuestion('q1');
         read!.answers!.pick.push('B');
         read!.status = 'answered';
-        expect(store.getQuestion('q1')).toStrictEqual(question('q1', { answers: { pick: ['A'] } }));
+        expect((await store.getQuestion('q1'))).toStrictEqual(question('q1', { answers: { pick: ['A'] } }));
 
-        store.createSession(sessionRow('s1', 1_000));
+        await store.createSession(sessionRow('s1', 1_000));
         const m = message('m1', 's1', 1, { replyTo: { questionId: 'q1', answers: { pick: ['A'] } } });
-        store.insertMessage(m);
+        await store.insertMessage(m);
         m.replyTo!.answers!.pick.push('B');
-        store.getMessage('m1')!.replyTo!.answers!.pick.push('C');
-        store.history('s1', 10).messages[0].text = 'changed';
-        expect(store.getMessage('m1')).toStrictEqual(message('m1', 's1', 1, { replyTo: { questionId: 'q1', answers: { pick: ['A'] } } }));
+        (await store.getMessage('m1'))!.replyTo!.answers!.pick.push('C');
+        (await store.history('s1', 10)).messages[0].text = 'changed';
+        expect((await store.getMessage('m1'))).toStrictEqual(message('m1', 's1', 1, { replyTo: { questionId: 'q1', answers: { pick: ['A'] } } }));
 
         const payload = { list: [1] };
-        store.appendEvent(event(1, { payload }));
+        await store.appendEvent(event(1, { payload }));
         payload.list.push(2);
-        (store.eventsAfter(0, 1)[0].payload as { list: number[] }).list.push(3);
-        expect(store.eventsAfter(0, 1)[0].payload).toEqual({ list: [1] });
+        ((await store.eventsAfter(0, 1))[0].payload as { list: number[] }).list.push(3);
+        expect((await store.eventsAfter(0, 1))[0].payload).toEqual({ list: [1] });
       });
     });
 
-    it('refuses calls once closed', () => {
-      store.close();
-      expect(() => store.getMeta('k')).toThrow();
-      expect(() => store.setMeta('k', 'v')).toThrow();
+    it('refuses calls once closed', async () => {
+      await store.close();
+      await expect(async () => await store.getMeta('k')).rejects.toThrow();
+      await expect(async () => await store.setMeta('k', 'v')).rejects.toThrow();
     });
   });
 }
@@ -992,21 +1002,21 @@ describe('sqlite store on disk', () => {
   });
   afterEach(() => harness.cleanup());
 
-  it('[R3] keeps everything across closing and reopening the file', () => {
-    const first = harness.open();
-    seed(first);
-    first.transaction(() => writeEverything(first));
-    const before = dump(first);
-    first.close();
+  it('[R3] keeps everything across closing and reopening the file', async () => {
+    const first = await harness.open();
+    await seed(first);
+    await first.transaction(async () => writeEverything(first));
+    const before = await dump(first);
+    await first.close();
 
     const raw = new Database(harness.file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    raw.close();
+    await raw.close();
 
-    const second = harness.open();
-    expect(dump(second)).toStrictEqual(before);
-    second.close();
+    const second = await harness.open();
+    expect((await dump(second))).toStrictEqual(before);
+    await second.close();
   });
 
   it('[R3] another connection sees a group\'s writes only once commitGroup returned', () => groupSeenOnlyAfterCommit(harness));
@@ -1020,43 +1030,43 @@ describe('sqlite store on disk', () => {
     await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(1);
     const before = pagesInFile();
     // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
-    store.transaction(() => {
-      for (let i = 0; i < 1500; i++) store.insertQuestion(question(`q-${i}`, { questions: [{ id: 'pick', header: 'Pick', question: 'x'.repeat(3000), options: [{ label: 'A' }, { label: 'B' }] }] }));
+    await store.transaction(async () => {
+      for (let i = 0; i < 1500; i++) (await store.insertQuestion(question(`q-${i}`, { questions: [{ id: 'pick', header: 'Pick', question: 'x'.repeat(3000), options: [{ label: 'A' }, { label: 'B' }] }] })));
     });
     expect(pagesInFile()).toBe(before);
     await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(before + 1000);
-    store.close();
-    const reopened = harness.open();
-    expect(reopened.getQuestion('q-1499')?.id).toBe('q-1499');
-    reopened.close();
+    await store.close();
+    const reopened = await harness.open();
+    expect((await reopened.getQuestion('q-1499'))?.id).toBe('q-1499');
+    await reopened.close();
   });
 
-  it('[R1] never reuses a pruned seq after reopening', () => {
-    const first = harness.open();
-    for (let i = 1; i <= 3; i++) first.appendEvent(event(i));
-    first.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
-    first.close();
-    const second = harness.open();
-    expect(second.latestSeq()).toBe(3);
-    expect(second.oldestEventSeq()).toBe(4);
-    expect(second.appendEvent(event(4))).toBe(4);
-    second.close();
+  it('[R1] never reuses a pruned seq after reopening', async () => {
+    const first = await harness.open();
+    for (let i = 1; i <= 3; i++) (await first.appendEvent(event(i)));
+    await first.pruneEvents(Number.MAX_SAFE_INTEGER, 0);
+    await first.close();
+    const second = await harness.open();
+    expect((await second.latestSeq())).toBe(3);
+    expect((await second.oldestEventSeq())).toBe(4);
+    expect((await second.appendEvent(event(4)))).toBe(4);
+    await second.close();
   });
 
-  it('[S5] an older file learns who asked each question when it is migrated', () =>
-    migratesAnOlderSchema(harness, () => {
+  it('[S5] an older file learns who asked each question when it is migrated', async () =>
+    (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
       raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
       raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS}`);
       raw.close();
-    }));
+    })));
 
-  it('refuses a database written by a newer schema version', () => {
-    harness.open().close();
+  it('refuses a database written by a newer schema version', async () => {
+    (await harness.open()).close();
     const raw = new Database(harness.file);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-    raw.close();
-    expect(() => harness.open()).toThrow(/schema version/);
+    await raw.close();
+    await expect(async () => harness.open()).rejects.toThrow(/schema version/);
   });
 
   it('[R3] keeps every acknowledged write after SIGKILL', { timeout: 30_000 }, async () => {
@@ -1066,45 +1076,45 @@ describe('sqlite store on disk', () => {
     // The kill skipped the checkpoint on close, so reopening has to recover from the WAL.
     expect(existsSync(`${harness.file}-wal`)).toBe(true);
 
-    expectEveryAckedWrite(harness.open(), result.acked);
+    await expectEveryAckedWrite(await harness.open(), result.acked);
     const raw = new Database(harness.file, { readonly: true });
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
-    raw.close();
+    await raw.close();
   });
 });
 
 /** After the child's SIGKILL: every write it acknowledged is there, in order, none missing. */
-function expectEveryAckedWrite(store: Store, acked: number[]): void {
+async function expectEveryAckedWrite(store: Store, acked: number[]): Promise<void> {
   try {
     const last = acked[acked.length - 1];
     expect(acked).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     for (const i of acked) {
-      expect(store.getMessage(`m-${i}`)?.text).toBe(`write ${i}`);
-      expect(store.getIdempotent('child', `key-${i}`)).toStrictEqual({ messageId: `m-${i}`, seq: i });
-      expect(store.getQuestion(`q-${i}`)?.status).toBe('answered');
+      expect((await store.getMessage(`m-${i}`))?.text).toBe(`write ${i}`);
+      expect((await store.getIdempotent('child', `key-${i}`))).toStrictEqual({ messageId: `m-${i}`, seq: i });
+      expect((await store.getQuestion(`q-${i}`))?.status).toBe('answered');
     }
-    expect(Number(store.getMeta('acked'))).toBeGreaterThanOrEqual(last);
-    expect(store.latestSeq()).toBeGreaterThanOrEqual(last);
-    expect(store.getSession('durable')?.lastMessageAtMs).not.toBeNull();
+    expect(Number((await store.getMeta('acked')))).toBeGreaterThanOrEqual(last);
+    expect((await store.latestSeq())).toBeGreaterThanOrEqual(last);
+    expect((await store.getSession('durable'))?.lastMessageAtMs).not.toBeNull();
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** Another connection to the same file or database sees a group's writes only once commitGroup returned. */
-function groupSeenOnlyAfterCommit(harness: { open(): Store }): void {
-  const writer = harness.open();
-  const reader = harness.open();
-  seed(writer);
-  writer.beginGroup();
-  writer.transaction(() => writeEverything(writer));
-  expect(reader.getSession('s-new')).toBeUndefined();
-  expect(reader.latestSeq()).toBe(2);
-  writer.commitGroup();
-  expect(reader.getSession('s-new')).toBeDefined();
-  expect(reader.latestSeq()).toBe(4);
-  reader.close();
-  writer.close();
+async function groupSeenOnlyAfterCommit(harness: Harness): Promise<void> {
+  const writer = await harness.open();
+  const reader = await harness.open();
+  await seed(writer);
+  await writer.beginGroup();
+  await writer.transaction(async () => writeEverything(writer));
+  expect((await reader.getSession('s-new'))).toBeUndefined();
+  expect((await reader.latestSeq())).toBe(2);
+  await writer.commitGroup();
+  expect((await reader.getSession('s-new'))).toBeDefined();
+  expect((await reader.latestSeq())).toBe(4);
+  await reader.close();
+  await writer.close();
 }
 
 /**
@@ -1121,23 +1131,23 @@ const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_se
 const UNDONE_STEPS = 4;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
-async function migratesAnOlderSchema(harness: { open(): Store }, downgrade: () => void | Promise<void>): Promise<void> {
-  const first = harness.open();
-  first.insertQuestion(question('q1'));
-  first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
-  first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
-  first.insertRun(run('r1'));
-  first.close();
+async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | Promise<void>): Promise<void> {
+  const first = await harness.open();
+  await first.insertQuestion(question('q1'));
+  await first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
+  await first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
+  await first.insertRun(run('r1'));
+  await first.close();
   await downgrade();
-  const second = harness.open();
-  expect(second.countPendingAskedBy('agent')).toBe(1);
-  expect(second.countPendingAskedBy('other-agent')).toBe(1);
-  second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
-  expect(second.getRun('r1')?.streamingMessageId).toBe('m-stream');
+  const second = await harness.open();
+  expect(await second.countPendingAskedBy('agent')).toBe(1);
+  expect(await second.countPendingAskedBy('other-agent')).toBe(1);
+  await second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
+  expect((await second.getRun('r1'))?.streamingMessageId).toBe('m-stream');
   // U19: what was stored before the search indexes existed is found once they are made.
-  const hits = second.search({ terms: ['which'], sessionKeys: null, questions: { sessionKeys: null, sessionless: true }, limit: 10 });
+  const hits = await second.search({ terms: ['which'], sessionKeys: null, questions: { sessionKeys: null, sessionless: true }, limit: 10 });
   expect(hits.map((h) => h.id).sort()).toEqual(['q1', 'q2', 'q3']);
-  second.close();
+  await second.close();
 }
 
 describe('postgres store on a server', () => {
@@ -1147,40 +1157,108 @@ describe('postgres store on a server', () => {
   });
   afterEach(() => harness.cleanup());
 
-  it('[R3] keeps everything across closing and reopening', () => {
-    const first = harness.open();
-    seed(first);
-    first.transaction(() => writeEverything(first));
-    const before = dump(first);
-    first.close();
-    const second = harness.open();
-    expect(dump(second)).toStrictEqual(before);
-    second.close();
+  it('[R3] keeps everything across closing and reopening', async () => {
+    const first = await harness.open();
+    await seed(first);
+    await first.transaction(async () => writeEverything(first));
+    const before = await dump(first);
+    await first.close();
+    const second = await harness.open();
+    expect((await dump(second))).toStrictEqual(before);
+    await second.close();
   });
 
   it("[D2] another gateway's connection sees a group's writes only once commitGroup returned", () => groupSeenOnlyAfterCommit(harness));
 
-  it('[S5] an older database learns who asked each question when it is migrated', () =>
-    migratesAnOlderSchema(harness, async () => {
+  it('[S5] an older database learns who asked each question when it is migrated', async () =>
+    (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
       await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS}`);
       await raw.end();
-    }));
+    })));
 
   it('[D1] refuses a database written by a newer schema version', async () => {
-    harness.open().close();
+    (await harness.open()).close();
     const raw = new pg.Client({ connectionString: harness.url });
     await raw.connect();
     await raw.query(`UPDATE askdock_schema SET version = version + 1`);
     await raw.end();
-    expect(() => harness.open()).toThrow(/schema version/);
+    await expect(async () => harness.open()).rejects.toThrow(/schema version/);
   });
 
   it('[R3] keeps every acknowledged write after SIGKILL', { timeout: 60_000 }, async () => {
     const result = await runChildAndKill(harness.url, 50);
     expect(result.signal, `child exited ${result.code} before the kill: ${result.stderr}`).toBe('SIGKILL');
     expect(result.acked.length).toBeGreaterThanOrEqual(50);
-    expectEveryAckedWrite(harness.open(), result.acked);
+    await expectEveryAckedWrite(await harness.open(), result.acked);
+  });
+
+  it('[D2] two connections racing to resolve one question: the database lets exactly one of them win, every time', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    try {
+      await a.createSession(sessionRow('s1', 1_000));
+      // As the gateway resolves (questions.ts): read the record inside the writing transaction, end it only if pending.
+      const resolve = (store: Store, id: string, by: string) =>
+        store.transaction(async () => {
+          const q = await store.getQuestion(id);
+          if (!q || q.status !== 'pending') return false;
+          await store.updateQuestion({ ...q, status: 'answered', answers: { pick: ['A'] }, resolvedBy: { identity: by, surface: 'cli', atMs: 2_000 } });
+          await store.appendEvent(event(2_000, { event: 'question.resolved', payload: { id, by } }));
+          return true;
+        });
+      for (let i = 0; i < 20; i++) {
+        const id = `q-race-${i}`;
+        await a.insertQuestion(question(id));
+        const wins = await Promise.all([resolve(a, id, 'a'), resolve(b, id, 'b')]);
+        expect(wins.filter(Boolean), `question ${id}`).toHaveLength(1);
+        const winner = wins[0] ? 'a' : 'b';
+        expect((await b.getQuestion(id))?.resolvedBy?.identity).toBe(winner);
+      }
+      const resolved = (await a.eventsAfter(0, 100)).filter((e) => e.event === 'question.resolved');
+      expect(resolved).toHaveLength(20);
+      expect(resolved.map((e) => e.seq)).toEqual(resolved.map((_, i) => resolved[0].seq + i));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('[D2][R2] two connections writing at once: a reader never sees a seq before every smaller one is committed', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    const reader = await harness.open();
+    try {
+      // A's group holds seq 1 uncommitted while B asks for the next one.
+      await a.beginGroup();
+      expect(await a.transaction(() => a.appendEvent(event(1_000)))).toBe(1);
+      let bDone = false;
+      const bWrites = b.transaction(() => b.appendEvent(event(2_000))).finally(() => (bDone = true));
+      // However far B got, nothing is visible while A's seq is not committed: a cursor cannot pass seq 1.
+      for (let i = 0; i < 20 && !bDone; i++) expect(await reader.eventsAfter(0, 10)).toEqual([]);
+      expect(bDone).toBe(false);
+      await a.commitGroup();
+      expect(await bWrites).toBe(2);
+      expect((await reader.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([
+        [1, 1_000],
+        [2, 2_000],
+      ]);
+      // Many writers at once, read while they write: every read is a gapless run from the first seq on.
+      const writers = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).transaction(() => (i % 2 ? a : b).appendEvent(event(3_000 + i))));
+      let all = Promise.all(writers).then(() => undefined);
+      let finished = false;
+      all = all.finally(() => (finished = true));
+      while (!finished) {
+        const seen = (await reader.eventsAfter(0, 100)).map((e) => e.seq);
+        expect(seen).toEqual(seen.map((_, i) => i + 1));
+      }
+      await all;
+      expect((await reader.eventsAfter(0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));
+    } finally {
+      await a.close();
+      await b.close();
+      await reader.close();
+    }
   });
 });

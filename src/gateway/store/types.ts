@@ -99,11 +99,18 @@ export type PushKeys = { publicKey: string; privateKey: string; createdAtMs: num
 export type PushSubscriptionRow = { endpoint: string; identity: string; p256dh: string; auth: string; createdAtMs: number };
 
 /**
- * The one storage contract. Every write is durable when the call returns (R3), or inside a group when `commitGroup`
- * returns; `transaction` groups writes so a state change and its event are committed together or not at all.
+ * A store that answers at once (SQLite through better-sqlite3, memory): the same methods as Store, each returning its
+ * result rather than a promise. `asyncStore` (async-store.ts) turns one into a Store. Every write is durable when the
+ * call returns (R3), or inside a group when `commitGroup` returns; `transaction` groups writes so a state change and its
+ * event are committed together or not at all.
  */
-export interface Store {
+export interface SyncStore {
   transaction<T>(fn: () => T): T;
+  /**
+   * One unit of the Store's asynchronous `transaction`: opened before the unit's function runs, then released (kept) or
+   * rolled back once its promise settled. Nested in an open transaction or group, a savepoint.
+   */
+  openUnit(): { release(): void; rollback(): void };
   /**
    * Group commit: opens one transaction that every `transaction` after it joins as a nested one, until
    * `commitGroup` makes them all durable at once or `rollbackGroup` undoes them all. Not while a transaction is open.
@@ -191,4 +198,16 @@ export interface Store {
   setMeta(key: string, value: string): void;
 
   close(): void;
+}
+
+type Asynchronous<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : S[K] };
+
+/**
+ * The one storage contract, asynchronous, so that a network database (PostgreSQL, D1) never holds up the event loop:
+ * every method of SyncStore, answering with a promise. `transaction(fn)` is one unit of work: `fn`'s writes (awaited
+ * inside it) and its events are committed together or not at all; inside a group (`beginGroup`) it is a nested one,
+ * undone alone if `fn` throws. The caller runs one unit at a time per store (the hub does, EventHub.commit).
+ */
+export interface Store extends Omit<Asynchronous<SyncStore>, 'transaction' | 'openUnit'> {
+  transaction<T>(fn: () => Promise<T> | T): Promise<T>;
 }

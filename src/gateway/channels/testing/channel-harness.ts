@@ -73,9 +73,9 @@ export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: st
     logs,
     announced,
     async sessionFromFirstMessage(text) {
-      const before = new Set(t.gw.store.listSessions().map((s) => s.key));
+      const before = new Set((await t.gw.store.listSessions()).map((s) => s.key));
       await driver.userSays(driver.ids.alice, text);
-      const session = await until(() => t.gw.store.listSessions().find((s) => !before.has(s.key)), 'the conversation session');
+      const session = await until(async () => (await t.gw.store.listSessions()).find((s) => !before.has(s.key)), 'the conversation session');
       return session.key;
     },
     async ask(sessionKey, questions, extra = {}) {

@@ -1,31 +1,26 @@
 import type { Store } from '../types.ts';
-import type { SyncPostgres } from './bridge.ts';
+import type { Postgres } from './pool.ts';
 
 /** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
 export type SharedStore = Store & {
   readonly shared: true;
-  /**
-   * After this store's open group was committed early because another gateway of this process needed the database
-   * (in-process.ts): `committed` tells whether it was kept. The group goes on in a new transaction.
-   */
-  onGroupCommittedEarly(fn: (committed: boolean) => void): () => void;
   /** Runs `fn(seq)` for each NOTIFY of a committed seq (from any gateway), and `fn(null)` after LISTEN reconnected. */
   onCommitted(fn: (seq: number | null) => void): () => void;
   /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
-  acquireLease(name: string, holder: string, nowMs: number, untilMs: number): boolean;
-  releaseLease(name: string, holder: string): void;
+  acquireLease(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean>;
+  releaseLease(name: string, holder: string): Promise<void>;
   /** Q7 across gateways: this gateway is alive until `untilMs`. */
-  heartbeat(gatewayId: string, untilMs: number): void;
-  clientConnected(identity: string, clientId: string, gatewayId: string): void;
-  clientDisconnected(identity: string, clientId: string, gatewayId: string, atMs: number): void;
+  heartbeat(gatewayId: string, untilMs: number): Promise<void>;
+  clientConnected(identity: string, clientId: string, gatewayId: string): Promise<void>;
+  clientDisconnected(identity: string, clientId: string, gatewayId: string, atMs: number): Promise<void>;
   /** When the client was last seen anywhere: null while connected to a live gateway, else the time it left (0: never seen). */
-  clientAbsentSince(identity: string, clientId: string, nowMs: number): number | null;
+  clientAbsentSince(identity: string, clientId: string, nowMs: number): Promise<number | null>;
 };
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'onGroupCommittedEarly'>;
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared'>;
 
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
-export function clusterMethods(pg: SyncPostgres): ClusterMethods {
+export function clusterMethods(pg: Postgres): ClusterMethods {
   return {
     onCommitted(fn) {
       const offNotify = pg.onNotify((payload) => {
@@ -38,8 +33,8 @@ export function clusterMethods(pg: SyncPostgres): ClusterMethods {
         offListening();
       };
     },
-    acquireLease(name, holder, nowMs, untilMs) {
-      const r = pg.query(
+    async acquireLease(name, holder, nowMs, untilMs) {
+      const r = await pg.query(
         `INSERT INTO leases (name, holder, until_ms) VALUES ($1, $2, $4)
          ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
          WHERE leases.holder = excluded.holder OR leases.until_ms < $3
@@ -48,37 +43,37 @@ export function clusterMethods(pg: SyncPostgres): ClusterMethods {
       );
       return r.rowCount === 1;
     },
-    releaseLease(name, holder) {
-      pg.query(`DELETE FROM leases WHERE name = $1 AND holder = $2`, [name, holder]);
+    async releaseLease(name, holder) {
+      await pg.query(`DELETE FROM leases WHERE name = $1 AND holder = $2`, [name, holder]);
     },
-    heartbeat(gatewayId, untilMs) {
-      pg.query(`INSERT INTO gateways (id, alive_until_ms) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET alive_until_ms = excluded.alive_until_ms`, [
+    async heartbeat(gatewayId, untilMs) {
+      await pg.query(`INSERT INTO gateways (id, alive_until_ms) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET alive_until_ms = excluded.alive_until_ms`, [
         gatewayId,
         untilMs,
       ]);
     },
-    clientConnected(identity, clientId, gatewayId) {
-      pg.query(
+    async clientConnected(identity, clientId, gatewayId) {
+      await pg.query(
         `INSERT INTO presence (identity, client_id, gateway_id, connections, left_at_ms) VALUES ($1, $2, $3, 1, NULL)
          ON CONFLICT (identity, client_id, gateway_id) DO UPDATE SET connections = presence.connections + 1, left_at_ms = NULL`,
         [identity, clientId, gatewayId],
       );
     },
-    clientDisconnected(identity, clientId, gatewayId, atMs) {
-      pg.query(
+    async clientDisconnected(identity, clientId, gatewayId, atMs) {
+      await pg.query(
         `UPDATE presence SET connections = GREATEST(connections - 1, 0),
          left_at_ms = CASE WHEN connections <= 1 THEN $4 ELSE left_at_ms END
          WHERE identity = $1 AND client_id = $2 AND gateway_id = $3`,
         [identity, clientId, gatewayId, atMs],
       );
     },
-    clientAbsentSince(identity, clientId, nowMs) {
+    async clientAbsentSince(identity, clientId, nowMs) {
       // A connection on a gateway that stopped renewing its heartbeat counts as gone since that heartbeat ran out.
-      const rows = pg.query(
+      const rows = (await pg.query(
         `SELECT p.connections, p.left_at_ms, g.alive_until_ms FROM presence p LEFT JOIN gateways g ON g.id = p.gateway_id
          WHERE p.identity = $1 AND p.client_id = $2`,
         [identity, clientId],
-      ).rows as { connections: number; left_at_ms: number | null; alive_until_ms: number | null }[];
+      )).rows as { connections: number; left_at_ms: number | null; alive_until_ms: number | null }[];
       let since = 0;
       for (const r of rows) {
         const alive = r.alive_until_ms !== null && r.alive_until_ms >= nowMs;

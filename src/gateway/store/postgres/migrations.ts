@@ -1,4 +1,5 @@
-import type { SyncPostgres } from './bridge.ts';
+import type { PoolClient } from 'pg';
+import type { Postgres } from './pool.ts';
 
 /**
  * Schema steps, applied in order; `askdock_schema.version` holds how many ran. Append new steps, never edit old ones.
@@ -163,36 +164,45 @@ export const MIGRATIONS: readonly string[] = [
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */
-export function migrate(pg: SyncPostgres, where: string): void {
-  // Session-level, so CREATE TABLE IF NOT EXISTS of two gateways starting together cannot race either.
-  pg.query(`SELECT pg_advisory_lock(hashtext(current_schema() || '.askdock_migrate'))`);
+export async function migrate(pg: Postgres, where: string): Promise<void> {
+  // Session-level, on a connection of its own, so CREATE TABLE IF NOT EXISTS of two gateways starting together cannot race either.
+  const client = await pg.connect();
+  let broken = false;
   try {
-    pg.query(`CREATE TABLE IF NOT EXISTS askdock_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
-    pg.query(`INSERT INTO askdock_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`);
-    applySteps(pg, where);
+    await client.query(`SELECT pg_advisory_lock(hashtext(current_schema() || '.askdock_migrate'))`);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS askdock_schema (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
+      await client.query(`INSERT INTO askdock_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`);
+      await applySteps(client, where);
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtext(current_schema() || '.askdock_migrate'))`);
+    }
+  } catch (err) {
+    broken = true;
+    throw err;
   } finally {
-    pg.query(`SELECT pg_advisory_unlock(hashtext(current_schema() || '.askdock_migrate'))`);
+    client.release(broken);
   }
 }
 
-function applySteps(pg: SyncPostgres, where: string): void {
+async function applySteps(client: PoolClient, where: string): Promise<void> {
   for (;;) {
-    pg.run([{ sql: 'BEGIN' }], true);
+    await client.query('BEGIN');
     try {
-      const version = Number(pg.query(`SELECT version FROM askdock_schema WHERE id = 1 FOR UPDATE`).rows[0].version);
+      const version = Number((await client.query(`SELECT version FROM askdock_schema WHERE id = 1 FOR UPDATE`)).rows[0].version);
       if (version > MIGRATIONS.length)
         throw new Error(
           `${where} has schema version ${version}, newer than this askdock knows (${MIGRATIONS.length}); upgrade askdock or use another database`,
         );
       if (version === MIGRATIONS.length) {
-        pg.run([{ sql: 'COMMIT' }], false);
+        await client.query('COMMIT');
         return;
       }
-      pg.query(MIGRATIONS[version]);
-      pg.query(`UPDATE askdock_schema SET version = $1 WHERE id = 1`, [version + 1]);
-      pg.run([{ sql: 'COMMIT' }], false);
+      await client.query(MIGRATIONS[version]);
+      await client.query(`UPDATE askdock_schema SET version = $1 WHERE id = 1`, [version + 1]);
+      await client.query('COMMIT');
     } catch (err) {
-      pg.run([{ sql: 'ROLLBACK' }], false);
+      await client.query('ROLLBACK');
       throw err;
     }
   }

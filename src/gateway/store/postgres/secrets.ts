@@ -1,8 +1,8 @@
 import { missingRow, toJson } from '../shape.ts';
 import type { Store, StoredSecretRequest } from '../types.ts';
-import type { StepResult } from './bridge.ts';
+import type { QueryResult } from './pool.ts';
 
-type Query = (sql: string, params?: unknown[]) => StepResult;
+type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
 type SecretDbRow = { name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
 
 const toRequest = (r: Record<string, unknown>) => JSON.parse(String(r.record)) as StoredSecretRequest;
@@ -13,34 +13,34 @@ export function secretMethods(
   insert: Query,
 ): Pick<Store, 'insertSecretRequest' | 'getSecretRequest' | 'updateSecretRequest' | 'listSecretRequests' | 'putSecret' | 'getSecret'> {
   return {
-    insertSecretRequest(r) {
-      insert(`INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES ($1, $2, $3, $4)`, [r.id, r.status, r.createdAtMs, toJson(r)]);
+    async insertSecretRequest(r) {
+      await insert(`INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES ($1, $2, $3, $4)`, [r.id, r.status, r.createdAtMs, toJson(r)]);
     },
-    getSecretRequest(id) {
-      const r = q(`SELECT record FROM secret_requests WHERE id = $1`, [id]).rows[0];
+    async getSecretRequest(id) {
+      const r = (await q(`SELECT record FROM secret_requests WHERE id = $1`, [id])).rows[0];
       return r ? toRequest(r) : undefined;
     },
-    updateSecretRequest(r) {
-      if (q(`UPDATE secret_requests SET status = $2, record = $3 WHERE id = $1`, [r.id, r.status, toJson(r)]).rowCount === 0)
+    async updateSecretRequest(r) {
+      if ((await q(`UPDATE secret_requests SET status = $2, record = $3 WHERE id = $1`, [r.id, r.status, toJson(r)])).rowCount === 0)
         throw missingRow('secret request', r.id);
     },
-    listSecretRequests({ status }) {
+    async listSecretRequests({ status }) {
       const rows =
         status === undefined
-          ? q(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`)
-          : q(`SELECT record FROM secret_requests WHERE status = $1 ORDER BY created_at_ms, n`, [status]);
+          ? (await q(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`))
+          : await q(`SELECT record FROM secret_requests WHERE status = $1 ORDER BY created_at_ms, n`, [status]);
       return rows.rows.map(toRequest);
     },
-    putSecret(secret) {
-      q(
+    async putSecret(secret) {
+      await q(
         `INSERT INTO secrets (name, ciphertext, stored_by, request_id, stored_at_ms) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
            request_id = excluded.request_id, stored_at_ms = excluded.stored_at_ms`,
         [secret.name, secret.ciphertext, secret.storedBy, secret.requestId ?? null, secret.storedAtMs],
       );
     },
-    getSecret(name) {
-      const r = q(`SELECT name, ciphertext, stored_by, request_id, stored_at_ms FROM secrets WHERE name = $1`, [name]).rows[0] as SecretDbRow | undefined;
+    async getSecret(name) {
+      const r = (await q(`SELECT name, ciphertext, stored_by, request_id, stored_at_ms FROM secrets WHERE name = $1`, [name])).rows[0] as SecretDbRow | undefined;
       if (!r) return undefined;
       return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },

@@ -16,8 +16,7 @@ import {
 } from '../rows.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
-import { SyncPostgres, type StepResult } from './bridge.ts';
-import { claim, databaseKey } from './in-process.ts';
+import { Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
@@ -35,7 +34,7 @@ const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, re
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
   parent_run_id, superseded_at_ms, streaming_message_id`;
 
-const rowsOf = <T>(r: StepResult) => r.rows as T[];
+const rowsOf = <T>(r: QueryResult) => r.rows as T[];
 
 /** NOTIFY channel names are identifiers: one per schema, so gateways on different schemas of a database stay apart. */
 export function channelFor(schema: string): string {
@@ -59,25 +58,19 @@ export function redactUrl(url: string): string {
 }
 
 /** D1: opens (creating and migrating when needed) the gateway's tables in the PostgreSQL database at `url`. */
-export function openPostgresStore(url: string): SharedStore {
+export async function openPostgresStore(url: string): Promise<SharedStore> {
   const where = redactUrl(url);
   const channel = channelFor(schemaOf(url));
-  const pg = new SyncPostgres(url, channel);
-  let key: string;
-  let txs: Transactions | undefined;
+  const pg = new Postgres(url, channel);
   try {
-    const { database } = pg.query(`SELECT current_database() AS database`).rows[0] as { database: string };
-    key = databaseKey(url, database, schemaOf(url));
-    pg.beforeWaiting = () => claim(key, txs);
-    migrate(pg, where);
+    await migrate(pg, where);
   } catch (err) {
-    pg.close();
+    await pg.close();
     throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
   }
   const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
   const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
-  txs = new Transactions(pg, key);
-  const transactions = txs;
+  const transactions = new Transactions(pg);
 
   const store: SharedStore = {
     shared: true,
@@ -85,11 +78,10 @@ export function openPostgresStore(url: string): SharedStore {
     beginGroup: () => transactions.beginGroup(),
     commitGroup: () => transactions.commitGroup(),
     rollbackGroup: () => transactions.rollbackGroup(),
-    onGroupCommittedEarly: (fn) => transactions.onYield(fn),
 
-    appendEvent(e, payloadJson) {
+    async appendEvent(e, payloadJson) {
       // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
-      const r = q(
+      const r = await q(
         `WITH s AS (UPDATE askdock_seq SET value = value + 1 WHERE id = 1 RETURNING value)
          INSERT INTO events (seq, event, payload, audience, at_ms) SELECT value, $1, $2, $3, $4 FROM s
          RETURNING seq, pg_notify($5, seq::text)`,
@@ -97,40 +89,40 @@ export function openPostgresStore(url: string): SharedStore {
       );
       return Number(r.rows[0].seq);
     },
-    eventsAfter(cursor, limit) {
+    async eventsAfter(cursor, limit) {
       const take = Math.max(0, Math.trunc(limit));
-      return rowsOf<EventDbRow>(q(`SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, take])).map(toEvent);
+      return rowsOf<EventDbRow>((await q(`SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, take]))).map(toEvent);
     },
-    oldestEventSeq() {
-      const oldest = q(`SELECT MIN(seq) AS seq FROM events`).rows[0].seq as number | null;
+    async oldestEventSeq() {
+      const oldest = (await q(`SELECT MIN(seq) AS seq FROM events`)).rows[0].seq as number | null;
       if (oldest !== null) return oldest;
-      const latest = store.latestSeq();
+      const latest = await store.latestSeq();
       return latest === 0 ? 0 : latest + 1;
     },
-    latestSeq() {
-      return Number(q(`SELECT value FROM askdock_seq WHERE id = 1`).rows[0].value);
+    async latestSeq() {
+      return Number((await q(`SELECT value FROM askdock_seq WHERE id = 1`)).rows[0].value);
     },
-    pruneEvents(beforeMs, keepAtLeast) {
-      return store.transaction(() => {
+    async pruneEvents(beforeMs, keepAtLeast) {
+      return store.transaction(async () => {
         const keep = Math.max(0, Math.trunc(keepAtLeast));
         let below = Number.POSITIVE_INFINITY;
         if (keep > 0) {
-          const nth = q(`SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1]).rows[0];
+          const nth = (await q(`SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1])).rows[0];
           if (!nth) return 0;
           below = Number(nth.seq);
         }
         // Drop only a prefix, so the kept events have no holes even if clocks stepped back.
-        const firstRecent = q(`SELECT seq FROM events WHERE at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs]).rows[0];
+        const firstRecent = (await q(`SELECT seq FROM events WHERE at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs])).rows[0];
         if (firstRecent) below = Math.min(below, Number(firstRecent.seq));
-        if (below === Number.POSITIVE_INFINITY) below = store.latestSeq() + 1;
-        return q(`DELETE FROM events WHERE seq < $1`, [below]).rowCount;
+        if (below === Number.POSITIVE_INFINITY) below = (await store.latestSeq()) + 1;
+        return (await q(`DELETE FROM events WHERE seq < $1`, [below])).rowCount;
       });
     },
 
-    createSession(row, idem) {
+    async createSession(row, idem) {
       const s = shapeSessionRow(row);
-      store.transaction(() => {
-        insert(`INSERT INTO sessions (key, title, created_by, agent_id, created_at_ms, last_message_at_ms) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      await store.transaction(async () => {
+        await insert(`INSERT INTO sessions (key, title, created_by, agent_id, created_at_ms, last_message_at_ms) VALUES ($1, $2, $3, $4, $5, $6)`, [
           s.key,
           s.title,
           s.createdBy,
@@ -138,75 +130,75 @@ export function openPostgresStore(url: string): SharedStore {
           s.createdAtMs,
           s.lastMessageAtMs,
         ]);
-        if (idem) insert(`INSERT INTO session_keys (identity, key, session_key) VALUES ($1, $2, $3)`, [idem.identity, idem.key, s.key]);
+        if (idem) (await insert(`INSERT INTO session_keys (identity, key, session_key) VALUES ($1, $2, $3)`, [idem.identity, idem.key, s.key]));
       });
     },
-    getSession(key) {
-      const r = rowsOf<SessionDbRow>(q(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = $1`, [key]))[0];
+    async getSession(key) {
+      const r = rowsOf<SessionDbRow>((await q(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = $1`, [key])))[0];
       return r ? toSession(r) : undefined;
     },
-    sessionByIdempotencyKey(identity, key) {
+    async sessionByIdempotencyKey(identity, key) {
       const r = rowsOf<SessionDbRow>(
-        q(`SELECT ${SESSION_COLUMNS} FROM session_keys k JOIN sessions s ON s.key = k.session_key WHERE k.identity = $1 AND k.key = $2`, [identity, key]),
+        (await q(`SELECT ${SESSION_COLUMNS} FROM session_keys k JOIN sessions s ON s.key = k.session_key WHERE k.identity = $1 AND k.key = $2`, [identity, key])),
       )[0];
       return r ? toSession(r) : undefined;
     },
-    renameSession(key, title) {
-      if (q(`UPDATE sessions SET title = $2 WHERE key = $1`, [key, title]).rowCount === 0) throw missingRow('session', key);
+    async renameSession(key, title) {
+      if ((await q(`UPDATE sessions SET title = $2 WHERE key = $1`, [key, title])).rowCount === 0) throw missingRow('session', key);
     },
-    listSessions() {
+    async listSessions() {
       return rowsOf<SessionDbRow>(
-        q(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY COALESCE(s.last_message_at_ms, s.created_at_ms) DESC, s.n DESC`),
+        (await q(`SELECT ${SESSION_COLUMNS} FROM sessions s ORDER BY COALESCE(s.last_message_at_ms, s.created_at_ms) DESC, s.n DESC`)),
       ).map(toSession);
     },
-    touchSession(key, atMs) {
-      const r = q(`UPDATE sessions SET last_message_at_ms = GREATEST(COALESCE(last_message_at_ms, $2), $2) WHERE key = $1`, [key, atMs]);
+    async touchSession(key, atMs) {
+      const r = await q(`UPDATE sessions SET last_message_at_ms = GREATEST(COALESCE(last_message_at_ms, $2), $2) WHERE key = $1`, [key, atMs]);
       if (r.rowCount === 0) throw missingRow('session', key);
     },
 
-    insertMessage(msg) {
+    async insertMessage(msg) {
       const m = shapeMessage(msg);
-      insert(
+      await insert(
         `INSERT INTO messages (id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [m.id, m.sessionKey, m.seq, m.role, m.text, m.authorId, m.runId ?? null, m.replyTo ? toJson(m.replyTo) : null, m.createdAtMs],
       );
     },
-    updateMessageText(id, text) {
-      if (q(`UPDATE messages SET text = $2 WHERE id = $1`, [id, text]).rowCount === 0) throw missingRow('message', id);
+    async updateMessageText(id, text) {
+      if ((await q(`UPDATE messages SET text = $2 WHERE id = $1`, [id, text])).rowCount === 0) throw missingRow('message', id);
     },
-    getMessage(id) {
-      const r = rowsOf<MessageDbRow>(q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1`, [id]))[0];
+    async getMessage(id) {
+      const r = rowsOf<MessageDbRow>((await q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1`, [id])))[0];
       return r ? toMessage(r) : undefined;
     },
-    history(sessionKey, limit, before) {
+    async history(sessionKey, limit, before) {
       const take = Math.max(0, Math.trunc(limit));
       let rows: MessageDbRow[];
       if (before === undefined) {
-        rows = rowsOf(q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_key = $1 ORDER BY seq DESC, n DESC LIMIT $2`, [sessionKey, take + 1]));
+        rows = rowsOf((await q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_key = $1 ORDER BY seq DESC, n DESC LIMIT $2`, [sessionKey, take + 1])));
       } else {
-        const at = q(`SELECT seq, n FROM messages WHERE id = $1 AND session_key = $2`, [before, sessionKey]).rows[0];
+        const at = (await q(`SELECT seq, n FROM messages WHERE id = $1 AND session_key = $2`, [before, sessionKey])).rows[0];
         // A cursor from another session or an unknown id pages nothing rather than restarting from the newest.
         if (!at) return { messages: [], hasMore: false };
         rows = rowsOf(
-          q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_key = $1 AND (seq, n) < ($2, $3) ORDER BY seq DESC, n DESC LIMIT $4`, [
+          (await q(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_key = $1 AND (seq, n) < ($2, $3) ORDER BY seq DESC, n DESC LIMIT $4`, [
             sessionKey,
             at.seq,
             at.n,
             take + 1,
-          ]),
+          ])),
         );
       }
       const hasMore = rows.length > take;
       return { messages: rows.slice(0, take).reverse().map(toMessage), hasMore };
     },
-    getIdempotent(identity, key) {
-      const r = q(`SELECT message_id, seq FROM idempotency WHERE identity = $1 AND key = $2`, [identity, key]).rows[0];
+    async getIdempotent(identity, key) {
+      const r = (await q(`SELECT message_id, seq FROM idempotency WHERE identity = $1 AND key = $2`, [identity, key])).rows[0];
       return r ? { messageId: String(r.message_id), seq: Number(r.seq) } : undefined;
     },
-    putIdempotent(identity, key, result: IdempotentResult, atMs) {
+    async putIdempotent(identity, key, result: IdempotentResult, atMs) {
       // The first result wins (C2): a repeat must never overwrite what the first send answered.
-      q(`INSERT INTO idempotency (identity, key, message_id, seq, at_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (identity, key) DO NOTHING`, [
+      await q(`INSERT INTO idempotency (identity, key, message_id, seq, at_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (identity, key) DO NOTHING`, [
         identity,
         key,
         result.messageId,
@@ -215,59 +207,59 @@ export function openPostgresStore(url: string): SharedStore {
       ]);
     },
 
-    insertQuestion(question, recordJson) {
-      insert(
+    async insertQuestion(question, recordJson) {
+      await insert(
         `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         questionColumns(question, recordJson),
       );
     },
-    getQuestion(id) {
-      const r = rowsOf<{ record: string }>(q(`SELECT record FROM questions WHERE id = $1`, [id]))[0];
+    async getQuestion(id) {
+      const r = rowsOf<{ record: string }>((await q(`SELECT record FROM questions WHERE id = $1`, [id])))[0];
       return r ? toQuestion(r) : undefined;
     },
-    updateQuestion(question) {
-      const r = q(
+    async updateQuestion(question) {
+      const r = await q(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
          asked_by = $8 WHERE id = $1`,
         questionColumns(question),
       );
       if (r.rowCount === 0) throw missingRow('question', question.id);
     },
-    listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
+    async listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
       const where: string[] = [];
       const params: unknown[] = [];
       if (filter.sessionKey !== undefined) where.push(`session_key = $${params.push(filter.sessionKey)}`);
       if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
       const sql = `SELECT record FROM questions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at_ms, n`;
-      return rowsOf<{ record: string }>(q(sql, params)).map(toQuestion);
+      return rowsOf<{ record: string }>((await q(sql, params))).map(toQuestion);
     },
-    countPendingAskedBy(askedBy) {
-      const r = q(`SELECT COUNT(*) AS n FROM questions WHERE asked_by = $1 AND ${OPEN_QUESTION}`, [askedBy]);
+    async countPendingAskedBy(askedBy) {
+      const r = await q(`SELECT COUNT(*) AS n FROM questions WHERE asked_by = $1 AND ${OPEN_QUESTION}`, [askedBy]);
       return Number(r.rows[0].n);
     },
-    dueQuestions(nowMs) {
+    async dueQuestions(nowMs) {
       return rowsOf<{ record: string }>(
-        q(`SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= $1 ORDER BY expires_at_ms, n`, [nowMs]),
+        (await q(`SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= $1 ORDER BY expires_at_ms, n`, [nowMs])),
       ).map(toQuestion);
     },
-    nextExpiryMs() {
-      const at = q(`SELECT MIN(expires_at_ms) AS at FROM questions WHERE status = 'pending' AND expires_at_ms IS NOT NULL`).rows[0].at;
+    async nextExpiryMs() {
+      const at = (await q(`SELECT MIN(expires_at_ms) AS at FROM questions WHERE status = 'pending' AND expires_at_ms IS NOT NULL`)).rows[0].at;
       return at === null || at === undefined ? null : Number(at);
     },
 
-    insertRun(run) {
-      insert(
+    async insertRun(run) {
+      await insert(
         `INSERT INTO runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         Object.values(runColumns(run)),
       );
     },
-    getRun(runId) {
-      const r = rowsOf<RunDbRow>(q(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1`, [runId]))[0];
+    async getRun(runId) {
+      const r = rowsOf<RunDbRow>((await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1`, [runId])))[0];
       return r ? toRun(r) : undefined;
     },
-    updateRun(run) {
-      const r = q(
+    async updateRun(run) {
+      const r = await q(
         `UPDATE runs SET session_key = $2, agent_id = $3, recovery = $4, started_at_ms = $5, ended_at_ms = $6, stop_reason = $7,
          phase = $8, trigger_message_id = $9, parent_run_id = $10, superseded_at_ms = $11,
          streaming_message_id = $12 WHERE run_id = $1`,
@@ -275,11 +267,11 @@ export function openPostgresStore(url: string): SharedStore {
       );
       if (r.rowCount === 0) throw missingRow('run', run.runId);
     },
-    activeRuns(sessionKey?: string | null) {
+    async activeRuns(sessionKey?: string | null) {
       const rows =
         sessionKey === undefined
-          ? q(`SELECT ${RUN_COLUMNS} FROM runs WHERE ended_at_ms IS NULL ORDER BY started_at_ms, n`)
-          : q(`SELECT ${RUN_COLUMNS} FROM runs WHERE ended_at_ms IS NULL AND session_key IS NOT DISTINCT FROM $1 ORDER BY started_at_ms, n`, [
+          ? (await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE ended_at_ms IS NULL ORDER BY started_at_ms, n`))
+          : await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE ended_at_ms IS NULL AND session_key IS NOT DISTINCT FROM $1 ORDER BY started_at_ms, n`, [
               sessionKey,
             ]);
       return rowsOf<RunDbRow>(rows).map(toRun);
@@ -292,17 +284,17 @@ export function openPostgresStore(url: string): SharedStore {
       return searchPostgres(q, scope);
     },
 
-    getMeta(key) {
-      const r = q(`SELECT value FROM meta WHERE key = $1`, [key]).rows[0];
+    async getMeta(key) {
+      const r = (await q(`SELECT value FROM meta WHERE key = $1`, [key])).rows[0];
       return r ? String(r.value) : undefined;
     },
-    setMeta(key, value) {
-      q(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+    async setMeta(key, value) {
+      await q(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
     },
 
     ...clusterMethods(pg),
 
-    close() {
+    async close() {
       transactions.closing();
       pg.close();
     },

@@ -1,5 +1,4 @@
-import type { SyncPostgres } from './bridge.ts';
-import { holding, released, type YieldingHolder } from './in-process.ts';
+import type { Postgres } from './pool.ts';
 
 /**
  * Every writing transaction of every gateway first locks the one `askdock_seq` row, and holds it until it ends. So
@@ -7,130 +6,127 @@ import { holding, released, type YieldingHolder } from './in-process.ts';
  * the database holds (a resolve race is decided there, D2), no two transactions wait on each other's rows (no
  * deadlocks), and a seq is visible only after every smaller one committed or was rolled back (R2 never skips one).
  */
-const BEGIN = [{ sql: 'BEGIN' }, { sql: 'SELECT value FROM askdock_seq WHERE id = 1 FOR UPDATE' }];
+const BEGIN = 'BEGIN; SELECT value FROM askdock_seq WHERE id = 1 FOR UPDATE';
 
-function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/** Transactions, nested savepoints and the gateway's group commit, with the Store contract's rules. */
-export class Transactions implements YieldingHolder {
+/**
+ * Transactions, nested savepoints and the gateway's group commit, with the Store contract's rules, on one connection
+ * taken from the pool for as long as the transaction (or group) is open. One at a time per store: the next outer
+ * transaction or group waits, without holding up the event loop, until this one ended.
+ */
+export class Transactions {
   private depth = 0;
   private grouped = false;
-  /** A PostgreSQL transaction is open on the connection (a group's, or an outer transaction's). */
-  private open = false;
-  private readonly yieldListeners = new Set<(committed: boolean) => void>();
+  /** Settles when the open outer transaction or group ended. */
+  private turn: Promise<void> = Promise.resolve();
+  private endTurn: () => void = () => {};
 
-  constructor(
-    private readonly pg: SyncPostgres,
-    /** in-process.ts: which database, for gateways sharing this process. */
-    private readonly key: string,
-  ) {}
+  constructor(private readonly pg: Postgres) {}
 
-  /** Called after the open group was committed early for another gateway of this process (in-process.ts). */
-  onYield(fn: (committed: boolean) => void): () => void {
-    this.yieldListeners.add(fn);
-    return () => this.yieldListeners.delete(fn);
-  }
-
-  yieldGroup(): void {
-    if (!this.open) return;
-    if (this.depth > 0 || !this.grouped) throw new Error('store: another gateway of this process ran a statement inside this one\'s transaction');
-    let committed = true;
-    try {
-      this.commit();
-    } catch {
-      committed = false;
-      this.rollbackQuietly();
-    }
-    this.ended();
-    for (const fn of this.yieldListeners) fn(committed);
-  }
-
-  transaction<T>(fn: () => T): T {
-    // A group committed early for another gateway goes on in a new transaction.
-    if (this.depth === 0 && this.grouped && !this.open) this.begin();
+  async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     const outer = this.depth === 0 && !this.grouped;
     const savepoint = `askdock_sp${this.depth}`;
-    if (outer) this.begin();
-    else this.pg.query(`SAVEPOINT ${savepoint}`);
+    if (outer) await this.begin();
+    else await this.pg.query(`SAVEPOINT ${savepoint}`);
     this.depth++;
     let result: T;
     try {
-      result = fn();
-      if (isThenable(result)) throw new TypeError('store: a transaction function must not return a promise (its writes would land outside the transaction)');
+      result = await fn();
     } catch (err) {
       this.depth--;
-      this.undo(outer, savepoint);
+      await this.undo(outer, savepoint);
       throw err;
     }
     this.depth--;
     if (outer) {
       try {
-        this.commit();
+        await this.commit();
       } finally {
         this.ended();
       }
-    } else this.pg.query(`RELEASE SAVEPOINT ${savepoint}`);
+    } else await this.pg.query(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
-  private begin(): void {
+  private async begin(): Promise<void> {
+    // Wait for the transaction before this one to end, then take the turn.
+    for (;;) {
+      const turn = this.turn;
+      await turn;
+      if (turn === this.turn) break;
+    }
+    this.turn = new Promise<void>((resolve) => (this.endTurn = resolve));
+    let client;
     try {
-      this.pg.run(BEGIN, true);
+      client = await this.pg.connect();
     } catch (err) {
-      // BEGIN may have run before the lock wait failed: leave no half-open transaction behind.
-      this.rollbackQuietly();
+      this.endTurn();
       throw err;
     }
-    this.open = true;
-    holding(this.key, this);
+    this.pg.tx = client;
+    try {
+      await client.query(BEGIN);
+    } catch (err) {
+      // BEGIN may have run before the lock wait failed: leave no half-open transaction behind.
+      await this.rollbackQuietly();
+      this.ended();
+      throw err;
+    }
   }
 
   private ended(): void {
-    this.open = false;
-    released(this.key, this);
+    const client = this.pg.tx;
+    this.pg.tx = null;
+    client?.release();
+    this.endTurn();
   }
 
-  private rollbackQuietly(): void {
+  private async rollbackQuietly(): Promise<void> {
     try {
-      this.pg.run([{ sql: 'ROLLBACK' }], false);
+      await this.pg.tx?.query('ROLLBACK');
     } catch {
       // the connection is gone, and the transaction with it
+      const client = this.pg.tx;
+      this.pg.tx = null;
+      client?.release(true);
     }
   }
 
   /** PostgreSQL answers COMMIT of a transaction that hit an error with ROLLBACK, not an error: make it one. */
-  private commit(): void {
-    const [r] = this.pg.run([{ sql: 'COMMIT' }], false);
+  private async commit(): Promise<void> {
+    const r = await this.pg.tx!.query('COMMIT');
     if (r.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
   }
 
-  private undo(outer: boolean, savepoint: string): void {
+  private async undo(outer: boolean, savepoint: string): Promise<void> {
     if (outer) {
-      this.rollbackQuietly();
+      await this.rollbackQuietly();
       this.ended();
       return;
     }
     try {
-      this.pg.run([{ sql: `ROLLBACK TO SAVEPOINT ${savepoint}` }, { sql: `RELEASE SAVEPOINT ${savepoint}` }]);
+      await this.pg.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
     } catch {
       // The connection is gone, and the transaction with it: nothing of it was kept.
     }
   }
 
-  beginGroup(): void {
+  async beginGroup(): Promise<void> {
     if (this.depth > 0 || this.grouped) throw new Error('store: beginGroup inside an open transaction');
-    this.begin();
     this.grouped = true;
+    try {
+      await this.begin();
+    } catch (err) {
+      this.grouped = false;
+      throw err;
+    }
   }
 
-  /** Commits what the group holds since it began or was last committed early (nothing: nothing to do). */
-  commitGroup(): void {
+  /** Commits what the group holds. */
+  async commitGroup(): Promise<void> {
     if (!this.grouped) throw new Error('store: commitGroup without beginGroup');
-    if (this.open) {
+    if (this.pg.tx) {
       try {
-        this.commit();
+        await this.commit();
       } finally {
         this.ended();
       }
@@ -138,11 +134,11 @@ export class Transactions implements YieldingHolder {
     this.grouped = false;
   }
 
-  rollbackGroup(): void {
+  async rollbackGroup(): Promise<void> {
     if (!this.grouped) throw new Error('store: rollbackGroup without beginGroup');
     this.grouped = false;
     // A failed COMMIT or a lost connection may already have ended it.
-    if (this.open) this.rollbackQuietly();
+    if (this.pg.tx) await this.rollbackQuietly();
     this.ended();
   }
 
@@ -150,6 +146,6 @@ export class Transactions implements YieldingHolder {
   closing(): void {
     this.depth = 0;
     this.grouped = false;
-    this.ended();
+    this.endTurn();
   }
 }

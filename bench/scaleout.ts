@@ -1,0 +1,221 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { GatewayClient } from '../src/client/client.ts';
+import { createNodeClient } from '../src/client/node.ts';
+import { spawnGateway, type GatewayChild } from '../src/testing/gateway-child.ts';
+import { benchIdentities } from './lib/bench-gateway.ts';
+import { openRunSchema } from './lib/postgres-schema.ts';
+import { summarize, type Summary } from './lib/stats.ts';
+
+/** One setup under the same load: how many gateways, on which store, the database how far away (each way). */
+export type ScaleoutRow = {
+  setup: string;
+  store: 'sqlite' | 'postgres';
+  gateways: number;
+  delayMs: number;
+  roundTripsPerSec: number;
+  roundTrip: Summary;
+  healthz: Summary;
+  error?: string;
+};
+export type ScaleoutFigures = { chains: number; seconds: number; database: string; rows: ScaleoutRow[] };
+
+const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }];
+const CHAINS = 32;
+const SECONDS = 5;
+const WARMUP_MS = 1500;
+
+/**
+ * A TCP proxy in front of PostgreSQL that holds every chunk `delayMs` before passing it on, both ways: the database
+ * one network hop away (a managed PostgreSQL), on this machine.
+ */
+async function delayingProxy(port: number, delayMs: number): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const pipeDelayed = (from: Socket, to: Socket) =>
+    from.on('data', (chunk) => {
+      setTimeout(() => {
+        if (!to.destroyed) to.write(chunk);
+      }, delayMs);
+    });
+  const server: Server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.setNoDelay(true);
+      s.on('error', () => {});
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    pipeDelayed(client, upstream);
+    pipeDelayed(upstream, client);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+/**
+ * `CHAINS` question round trips at once for `SECONDS`, spread over the gateways: chain i's agent asks on gateway
+ * i mod n in a session of its own, and an operator on the next gateway answers it (across gateways when there are
+ * several). A round trip: question.request -> question.requested at the operator -> question.resolve -> the agent's
+ * question.waitAnswer returns. Meanwhile each gateway's GET /healthz is sampled every 50 ms.
+ */
+async function drive(gateways: GatewayChild[], operatorToken: string, agentToken: string): Promise<Omit<ScaleoutRow, 'setup' | 'store' | 'gateways' | 'delayMs'>> {
+  const clients: GatewayClient[] = [];
+  const client = async (gateway: GatewayChild, token: string, name: string) => {
+    const c = createNodeClient({ url: gateway.wsUrl, token, client: { name, mode: 'cli' } });
+    clients.push(c);
+    await c.start();
+    return c;
+  };
+  try {
+    const n = gateways.length;
+    const agents = await Promise.all(gateways.map((g, i) => client(g, agentToken, `scaleout-agent-${i}`)));
+    const operators = await Promise.all(gateways.map((g, i) => client(g, operatorToken, `scaleout-operator-${i}`)));
+    const mine = new Map<string, GatewayClient>();
+    for (const op of operators)
+      op.on('question.requested', ({ question }) => {
+        if (question.sessionKey && mine.get(question.sessionKey) === op)
+          void op.request('question.resolve', { id: question.id, answers: { env: ['Staging'] } }).catch(() => undefined);
+      });
+    const sessions: string[] = [];
+    for (let i = 0; i < CHAINS; i++) {
+      const { session } = await operators[i % n].request('sessions.create', { title: `scale-out ${i}`, agentId: 'agent' });
+      sessions.push(session.key);
+      mine.set(session.key, operators[(i + 1) % n]);
+    }
+    let measuring = false;
+    let stop = false;
+    const samples: number[] = [];
+    let done = 0;
+    const chain = async (i: number) => {
+      const agent = agents[i % n];
+      while (!stop) {
+        const t0 = performance.now();
+        const { id } = await agent.request('question.request', { sessionKey: sessions[i], questions: QUESTION });
+        const result = await agent.request('question.waitAnswer', { id, timeoutMs: 60_000 });
+        if (result.status !== 'answered') throw new Error(`round trip ended ${result.status}`);
+        if (measuring && !stop) {
+          samples.push(performance.now() - t0);
+          done++;
+        }
+      }
+    };
+    const health: number[] = [];
+    const probe = async () => {
+      while (!stop) {
+        await Promise.all(
+          gateways.map(async (g) => {
+            const t0 = performance.now();
+            const res = await fetch(`${g.url}/healthz`);
+            await res.text();
+            if (measuring) health.push(performance.now() - t0);
+          }),
+        );
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+    };
+    const running = [...Array.from({ length: CHAINS }, (_, i) => chain(i)), probe()];
+    const failed = Promise.all(running).then(() => undefined);
+    const waitOr = (ms: number) => Promise.race([new Promise((ok) => setTimeout(ok, ms)), failed]);
+    await waitOr(WARMUP_MS);
+    measuring = true;
+    const t0 = performance.now();
+    await waitOr(SECONDS * 1000);
+    const elapsed = (performance.now() - t0) / 1000;
+    measuring = false;
+    stop = true;
+    await failed;
+    return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health) };
+  } finally {
+    for (const c of clients) c.close();
+  }
+}
+
+async function run(args: string[], count: number): Promise<GatewayChild[]> {
+  const gateways: GatewayChild[] = [];
+  for (let i = 0; i < count; i++) gateways.push(await spawnGateway(args, 60_000));
+  return gateways;
+}
+
+async function stopAll(gateways: GatewayChild[]): Promise<void> {
+  for (const g of gateways) g.proc.kill('SIGTERM');
+  await Promise.all(gateways.map((g) => g.exit));
+}
+
+const NO_FIGURES = { roundTripsPerSec: 0, roundTrip: summarize([]), healthz: summarize([]) };
+
+/**
+ * D5: one SQLite gateway beside one and three PostgreSQL gateways, the database 0 ms and 1 ms away each way (a
+ * delaying proxy), all under the same load, in one run. The throwaway server keeps fsync on, as a deployment does.
+ */
+export async function measureScaleout(step: (what: string) => void): Promise<ScaleoutFigures> {
+  const given = process.env.ASKDOCK_BENCH_POSTGRES_URL;
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-scaleout-'));
+  const { config, operatorToken, agentToken } = benchIdentities();
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  const rows: ScaleoutRow[] = [];
+  const live = new Set<GatewayChild>();
+  const killAll = () => live.forEach((g) => g.proc.kill('SIGKILL'));
+  process.once('exit', killAll);
+  const measure = async (row: Omit<ScaleoutRow, keyof typeof NO_FIGURES>, args: string[]) => {
+    step(`scale-out: ${row.setup}`);
+    let gateways: GatewayChild[] = [];
+    try {
+      gateways = await run(args, row.gateways);
+      gateways.forEach((g) => live.add(g));
+      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken)) });
+    } catch (err) {
+      rows.push({ ...row, ...NO_FIGURES, error: (err as Error).message.slice(0, 200) });
+    } finally {
+      await stopAll(gateways);
+      gateways.forEach((g) => live.delete(g));
+    }
+  };
+  let database = '';
+  try {
+    await measure({ setup: '1 gateway, SQLite', store: 'sqlite', gateways: 1, delayMs: 0 }, ['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
+    for (const delayMs of [0, 1]) {
+      for (const count of [1, 3]) {
+        // A schema of its own per row: every row starts on an empty database.
+        const schema = await openRunSchema(given, 'askdock_scaleout', { fsync: true });
+        database = given ? 'ASKDOCK_BENCH_POSTGRES_URL' : 'throwaway PostgreSQL, fsync on';
+        const url = new URL(schema.url);
+        const proxy = delayMs > 0 ? await delayingProxy(Number(url.port || 5432), delayMs) : null;
+        if (proxy) url.port = String(proxy.port);
+        try {
+          const where = delayMs > 0 ? `, database ${delayMs} ms away each way` : ', database on this machine';
+          await measure({ setup: `${count} gateway${count > 1 ? 's' : ''}, PostgreSQL${where}`, store: 'postgres', gateways: count, delayMs }, [
+            '--port',
+            '0',
+            '--db',
+            url.toString(),
+            '--config',
+            configPath,
+          ]);
+        } finally {
+          await proxy?.close();
+          await schema.drop().catch(() => undefined);
+        }
+      }
+    }
+  } finally {
+    process.off('exit', killAll);
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { chains: CHAINS, seconds: SECONDS, database, rows };
+}

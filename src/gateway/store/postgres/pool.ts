@@ -1,0 +1,124 @@
+import pg from 'pg';
+import { Listeners } from '../../../lib/listeners.ts';
+
+export type QueryResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
+export type Query = (sql: string, params?: unknown[], guard?: boolean) => Promise<QueryResult>;
+
+// bigint and numeric as numbers: every such column holds a seq, a time in ms or a count.
+const asNumber = (v: string | null) => (v === null ? null : Number(v));
+pg.types.setTypeParser(20, asNumber);
+pg.types.setTypeParser(1700, asNumber);
+
+/** Per session: no statement, lock wait or idle transaction can hold the gateway (or another gateway) for long. */
+const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
+const POOL_SIZE = 8;
+
+/**
+ * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
+ * but never holds up the event loop. While a transaction is open (transactions.ts), every statement of the store runs on
+ * its connection, in order, so reads see its writes; otherwise a statement takes any free connection of the pool. A
+ * separate connection LISTENs for other gateways' commits.
+ */
+export class Postgres {
+  private readonly pool: pg.Pool;
+  /** The connection of the open transaction, if any. */
+  tx: pg.PoolClient | null = null;
+  private closed = false;
+  private listener: pg.Client | null = null;
+  private listenDelay = 100;
+  private readonly notifyListeners = new Listeners<[string]>();
+  private readonly reconnectListeners = new Listeners();
+
+  constructor(
+    private readonly url: string,
+    private readonly channel: string | null,
+  ) {
+    this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS });
+    // A connection that broke while idle in the pool: the pool drops it; nothing waits on it.
+    this.pool.on('error', () => {});
+    if (channel) this.listen();
+  }
+
+  /**
+   * `guard`: inside a transaction, the statement runs in its own savepoint, so a failing insert leaves the transaction
+   * usable, as it would in SQLite.
+   */
+  readonly query: Query = async (sql, params, guard = false) => {
+    if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+    const client = this.tx;
+    if (!client) return shape(await this.pool.query(sql, params));
+    if (!guard) return shape(await client.query(sql, params));
+    await client.query('SAVEPOINT askdock_stmt');
+    let r: pg.QueryResult;
+    try {
+      r = await client.query(sql, params);
+    } catch (err) {
+      await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt');
+      throw err;
+    }
+    await client.query('RELEASE SAVEPOINT askdock_stmt');
+    return shape(r);
+  };
+
+  /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
+  connect(): Promise<pg.PoolClient> {
+    if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
+    return this.pool.connect();
+  }
+
+  /** `payload` of every NOTIFY on the channel. */
+  onNotify(fn: (payload: string) => void): () => void {
+    return this.notifyListeners.add(fn);
+  }
+
+  /** After LISTEN (re)connected: notifications sent while it was away are lost, so listeners catch up. */
+  onListening(fn: () => void): () => void {
+    return this.reconnectListeners.add(fn);
+  }
+
+  private listen(): void {
+    if (this.closed || !this.channel) return;
+    const c = new pg.Client({ connectionString: this.url, application_name: 'askdock-listen' });
+    let failed = false;
+    const retry = () => {
+      if (failed) return;
+      failed = true;
+      if (this.listener === c) this.listener = null;
+      c.end().catch(() => {});
+      if (this.closed) return;
+      setTimeout(() => this.listen(), this.listenDelay).unref();
+      this.listenDelay = Math.min(this.listenDelay * 2, 2000);
+    };
+    c.on('error', retry);
+    c.on('end', retry);
+    c.on('notification', (n) => this.notifyListeners.emit(n.payload ?? ''));
+    c.connect()
+      .then(() => c.query(`LISTEN ${this.channel}`))
+      .then(() => {
+        if (this.closed) return void c.end().catch(() => {});
+        this.listener = c;
+        this.listenDelay = 100;
+        this.reconnectListeners.emit();
+      })
+      .catch(retry);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.notifyListeners.clear();
+    this.reconnectListeners.clear();
+    const ends: Promise<unknown>[] = [];
+    // An open transaction's connection is dropped, not returned: PostgreSQL rolls the transaction back.
+    if (this.tx) this.tx.release(true);
+    this.tx = null;
+    if (this.listener) ends.push(this.listener.end().catch(() => {}));
+    ends.push(this.pool.end().catch(() => {}));
+    await Promise.all(ends);
+  }
+}
+
+function shape(r: pg.QueryResult | pg.QueryResult[]): QueryResult {
+  const last = Array.isArray(r) ? r[r.length - 1] : r;
+  return { rows: last.rows, rowCount: last.rowCount ?? 0, command: last.command };
+}
