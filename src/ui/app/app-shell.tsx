@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
 import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
@@ -5,12 +6,14 @@ import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
-import { InstallApp } from '../features/push/install-app.tsx';
-import { NotifyOnDevice } from '../features/push/notify-on-device.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
+
+// The device's push and install controls load just after the first screen: neither is needed to read or answer.
+const NotifyOnDevice = lazy(() => import('../features/push/notify-on-device.tsx').then((m) => ({ default: m.NotifyOnDevice })));
+const InstallApp = lazy(() => import('../features/push/install-app.tsx').then((m) => ({ default: m.InstallApp })));
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {
@@ -30,8 +33,10 @@ export function AppShell() {
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />
-          <NotifyOnDevice />
-          <InstallApp />
+          <Suspense fallback={null}>
+            <NotifyOnDevice />
+            <InstallApp />
+          </Suspense>
           <ThemeToggle />
         </div>
       </header>

@@ -34,6 +34,8 @@ describe('composer checks', () => {
     const { client, render } = setup([lunchRecord()]);
     render(<Harness sendChat={sendChat} />);
     await user.type(message(), '2{Enter}');
+    // The dialog's code loads the first time it is needed.
+    await screen.findByRole('alertdialog');
     expect(alert()).toHaveAccessibleName('Send as the answer to Lunch?');
     expect(alert()).toHaveAccessibleDescription(/"2" reads as "Sushi"/);
     await user.click(within(alert()).getByRole('button', { name: 'Send as answer' }));
@@ -55,6 +57,7 @@ describe('composer checks', () => {
     expect(sendChat).not.toHaveBeenCalled();
     await user.click(message());
     await user.keyboard('{Enter}');
+    await screen.findByRole('alertdialog');
     await user.click(within(alert()).getByRole('button', { name: 'Send as message' }));
     await waitFor(() => expect(sendChat).toHaveBeenCalledExactlyOnceWith('sushi'));
     expect(chatSends(client)).toHaveLength(0);
@@ -77,6 +80,7 @@ describe('composer checks', () => {
     await user.click(message());
     await user.paste(`use ${token}`);
     await user.keyboard('{Enter}');
+    await screen.findByRole('alertdialog');
     expect(alert()).toHaveAccessibleName('This looks like a credential');
     expect(alert()).not.toHaveTextContent(token);
     await user.click(within(alert()).getByRole('button', { name: 'Keep editing' }));
@@ -84,6 +88,7 @@ describe('composer checks', () => {
     expect(sendChat).not.toHaveBeenCalled();
     await user.click(message());
     await user.keyboard('{Enter}');
+    await screen.findByRole('alertdialog');
     await user.click(within(alert()).getByRole('button', { name: 'Send anyway' }));
     await waitFor(() => expect(sendChat).toHaveBeenCalledExactlyOnceWith(`use ${token}`));
   });
@@ -101,6 +106,7 @@ describe('composer checks', () => {
     await user.click(message());
     await user.paste(token);
     await user.keyboard('{Enter}');
+    await screen.findByRole('alertdialog');
     expect(alert()).toHaveAccessibleDescription(/GITHUB_TOKEN/);
     await user.click(within(alert()).getByRole('button', { name: 'Send as secret' }));
     await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'sec-1', value: token }));

@@ -1,10 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
 import { useConnectInfo } from '../features/agents/api/get-connect-info.ts';
-import { ConnectAgent } from '../features/agents/components/connect-agent.tsx';
 import { EmptyIllustration } from '../components/ui/icons.tsx';
 import { errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
+
+// Only an admin on a gateway without the demo agent sees it: its code stays out of the first load.
+const ConnectAgent = lazy(() => import('../features/agents/components/connect-agent.tsx').then((m) => ({ default: m.ConnectAgent })));
 
 /** `/`: opens the most recent session, or says how to start one. */
 export function HomePage() {
@@ -21,7 +23,11 @@ export function HomePage() {
   if (sessions.isError) return <p className="inline-error page-note">Could not load your sessions: {errorMessage(sessions.error)}</p>;
   if (sessions.isPending || newest) return <p className="muted page-note">Opening your latest session…</p>;
   if (connect.isPending && connect.fetchStatus !== 'idle') return null;
-  if (connect.data && !connect.data.agents.some((a) => a.demo)) return <ConnectAgent info={connect.data} />;
+  if (connect.data && !connect.data.agents.some((a) => a.demo)) return (
+      <Suspense fallback={null}>
+        <ConnectAgent info={connect.data} />
+      </Suspense>
+    );
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">
       <EmptyIllustration />

@@ -1,0 +1,51 @@
+import type { Answers, QuestionRecord, SecretRequestRecord } from '../../protocol/index.ts';
+import { detectCredential } from '../../answers/credentials.ts';
+import { readAsChoice } from '../../answers/plain-text.ts';
+import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
+
+/** What to ask the person about a message before it leaves, or null to send it as it is. */
+export type ComposerQuestion = {
+  kind: 'credential' | 'answer';
+  title: string;
+  description: string;
+  choices: AlertChoice<string>[];
+  /** For `answer`: what the message answers the docked question with. */
+  answers?: Answers;
+};
+
+const headerOf = (record: QuestionRecord) => record.questions[0].header || record.questions[0].question;
+const valuesOf = (answers: Answers) => Object.values(answers).flat().join(', ');
+
+/**
+ * W3 and U8 for the composer: a credential-shaped text asks first (and may go as the pending secret instead); a reply
+ * like `2` or an option's label while one async question waits asks whether it is that question's answer.
+ */
+export function composerQuestion(text: string, docked: QuestionRecord | undefined, secret: Pick<SecretRequestRecord, 'name'> | undefined): ComposerQuestion | null {
+  const credential = detectCredential(text);
+  if (credential)
+    return {
+      kind: 'credential',
+      title: 'This looks like a credential',
+      description: secret
+        ? `This looks like ${credential.label}. Messages are saved in the conversation and read by the agent. The agent asked for the secret "${secret.name}": send it as that secret instead (stored encrypted; the agent gets only its name).`
+        : `This looks like ${credential.label}. Messages are saved in the conversation and read by the agent. Send it anyway?`,
+      choices: secret
+        ? [
+            { value: 'message', label: 'Send anyway' },
+            { value: 'secret', label: 'Send as secret', primary: true },
+          ]
+        : [{ value: 'message', label: 'Send anyway', primary: true }],
+    };
+  const answers = docked ? readAsChoice(docked.questions, text) : null;
+  if (!docked || !answers) return null;
+  return {
+    kind: 'answer',
+    title: `Send as the answer to ${headerOf(docked)}?`,
+    description: `"${text.trim()}" reads as "${valuesOf(answers)}". As a chat message, the question would no longer be pending.`,
+    choices: [
+      { value: 'message', label: 'Send as message' },
+      { value: 'answer', label: 'Send as answer', primary: true },
+    ],
+    answers,
+  };
+}
