@@ -30,7 +30,7 @@ import { type GatewayConfig } from '../src/gateway/config.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { openSqliteStore } from '../src/gateway/store/sqlite.ts';
 import { createMemoryStore } from '../src/gateway/store/memory.ts';
-import { createLogger } from '../src/gateway/logger.ts';
+import { createLogger } from '../src/gateway/infra/logger.ts';
 
 type Phase = { count: number; elapsedMs: number; lat: number[] };
 

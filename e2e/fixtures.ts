@@ -6,7 +6,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { startGateway } from '../src/gateway/gateway.ts';
 import { connect } from '../src/agent/sdk.ts';
 import { startDemoAgent } from '../src/agent/demo-agent.ts';
-import { silentLogger } from '../src/gateway/logger.ts';
+import { silentLogger } from '../src/gateway/infra/logger.ts';
 
 export type GatewayFixture = {
   /** `http://127.0.0.1:<port>`: the built Control UI and `/ws` on one origin. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, TestInfo } from '@playwright/test';
 import { connect } from '../src/agent/sdk.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
-import { silentLogger } from '../src/gateway/logger.ts';
+import { silentLogger } from '../src/gateway/infra/logger.ts';
 import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { newSession } from './sessions.ts';

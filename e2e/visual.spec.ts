@@ -7,7 +7,7 @@ import { connect } from '../src/agent/sdk.ts';
 import { DEPLOY_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
-import { silentLogger } from '../src/gateway/logger.ts';
+import { silentLogger } from '../src/gateway/infra/logger.ts';
 import { DEMO_AGENT_CLIENT_NAME } from '../src/protocol/index.ts';
 import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';

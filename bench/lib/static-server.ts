@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpHandler } from '../../src/gateway/http.ts';
+import { createHttpHandler } from '../../src/gateway/net/http.ts';
 
 /** Serves a built page with the gateway's own static handler, so both pages of a comparison are served alike. */
 export async function serveStatic(dir: string): Promise<{ url: string; close: () => Promise<void> }> {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeClient } from '../client/node.ts';
 import type { GatewayClient } from '../client/client.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
-import { silentLogger } from '../gateway/logger.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
 import { nextEvent } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');

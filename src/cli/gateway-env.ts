@@ -1,4 +1,4 @@
-import { createLogger } from '../gateway/logger.ts';
+import { createLogger } from '../gateway/infra/logger.ts';
 
 /**
  * What the environment says about running a gateway: the gateway reads no variable itself. Logs go to stderr,

@@ -12,7 +12,7 @@ import { gatewayEnvironment } from './gateway-env.ts';
 import { DEMO_AGENT_CLIENT_NAME } from '../protocol/index.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
-import { createLogger, prettyLine } from '../gateway/logger.ts';
+import { createLogger, prettyLine } from '../gateway/infra/logger.ts';
 
 const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--config FILE] [--public-url URL] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -2,7 +2,7 @@ import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { randomToken } from '../gateway/auth.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
-import { createLogger } from '../gateway/logger.ts';
+import { createLogger } from '../gateway/infra/logger.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
 
 export type LocalGateway = { wsUrl: string; operatorToken: string; close(): Promise<void> };

@@ -8,7 +8,7 @@ import { type GatewayConfig } from '../gateway/config.ts';
 import { createNodeClient } from './node.ts';
 import { spawnGateway } from '../testing/gateway-child.ts';
 import { gatewayUrls, type GatewayClient } from './client.ts';
-import { silentLogger } from '../gateway/logger.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
 
 const config: GatewayConfig = {
   identities: [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway/gateway.ts';
-import { silentLogger } from '../gateway/logger.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
 import { testConfig, tokenOf } from '../testing/gateway-harness.ts';
 import { freePort } from '../testing/restartable-gateway.ts';
 import type { GatewayClient } from './client.ts';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator, ConfigError, defaultIdentities, loadConfig, loadOrCreateIdentities, randomToken } from './auth.ts';
 import { startGateway } from './gateway.ts';
 import { TestClient } from '../testing/ws-client.ts';
-import { silentLogger } from './logger.ts';
+import { silentLogger } from './infra/logger.ts';
 
 const dirs: string[] = [];
 const tmp = () => {

@@ -1,21 +1,21 @@
 import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type ReplyTo, type Session } from '../protocol/index.ts';
-import type { GatewayLog } from './logger.ts';
+import type { GatewayLog } from './infra/logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
-import type { Clock, TimerHandle } from './clock.ts';
-import { AgentPresenceTracker } from './agent-presence.ts';
-import { OrderStamps } from './order-stamps.ts';
+import type { Clock, TimerHandle } from './infra/clock.ts';
+import { AgentPresenceTracker } from './sessions/agent-presence.ts';
+import { OrderStamps } from './runs/order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
-import { newId } from './ids.ts';
-import { Duties } from './duties.ts';
-import { QuestionManager } from './questions.ts';
-import { RunService } from './runs.ts';
+import { newId } from './infra/ids.ts';
+import { Duties } from './infra/duties.ts';
+import { QuestionManager } from './questions/questions.ts';
+import { RunService } from './runs/runs.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
 import type { Store, StoredEvent, StoredQuestion } from './store/types.ts';
-import { AgentSubscriptions } from './subscriptions.ts';
-import type { Turn } from './turn.ts';
+import { AgentSubscriptions } from './sessions/subscriptions.ts';
+import type { Turn } from './net/turn.ts';
 import {
   canReadSession,
   canSeeEvent,
@@ -26,8 +26,8 @@ import {
   type QuestionLike,
   type SessionLike,
   type Viewer,
-} from './visibility.ts';
-import { textFrame, type WireFrame } from './wire.ts';
+} from './sessions/visibility.ts';
+import { textFrame, type WireFrame } from './net/wire.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;

@@ -20,7 +20,7 @@ import { agentHandlers } from './handlers/agents.ts';
 import { secretHandlers } from './handlers/secrets.ts';
 import { sessionHandlers } from './handlers/sessions.ts';
 import type { Ctx, Handler, HandlerTable } from './handlers/types.ts';
-import { requireMethodScope } from './visibility.ts';
+import { requireMethodScope } from './sessions/visibility.ts';
 
 /** One table keyed by method name; every family contributes its own handlers. */
 const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers, ...searchHandlers, ...pushHandlers, ...agentHandlers };

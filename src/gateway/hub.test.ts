@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { realClock } from './clock.ts';
+import { realClock } from './infra/clock.ts';
 import { EventHub, type EventView, type Subscriber } from './hub.ts';
 import { createMemoryStore } from './store/memory.ts';
 import type { Store } from './store/types.ts';
-import { Turn } from './turn.ts';
-import type { Viewer } from './visibility.ts';
-import { memoryLogger } from './logger.ts';
+import { Turn } from './net/turn.ts';
+import type { Viewer } from './sessions/visibility.ts';
+import { memoryLogger } from './infra/logger.ts';
 
 const viewer: Viewer = { identity: { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) }, subscribed: () => true };
 const session = { key: 's1', title: 'One', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };

@@ -1,13 +1,13 @@
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
-import type { GatewayLog } from './logger.ts';
-import type { Clock } from './clock.ts';
+import type { GatewayLog } from './infra/logger.ts';
+import type { Clock } from './infra/clock.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { toJson } from './store/shape.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
-import type { Turn } from './turn.ts';
-import type { Viewer } from './visibility.ts';
-import { textFrame, type WireFrame } from './wire.ts';
-import { sharedFrame } from './event-frame.ts';
+import type { Turn } from './net/turn.ts';
+import type { Viewer } from './sessions/visibility.ts';
+import { textFrame, type WireFrame } from './net/wire.ts';
+import { sharedFrame } from './net/event-frame.ts';
 import { Listeners } from '../lib/listeners.ts';
 
 /** A connection as the hub sees it: who looks, and where its frames go. */

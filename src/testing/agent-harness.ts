@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
-import type { Clock } from '../gateway/clock.ts';
+import type { Clock } from '../gateway/infra/clock.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
 import type { EventName, EventPayload } from '../protocol/index.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
-import { silentLogger } from '../gateway/logger.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
 
 export type TestGateway = {
   gateway: RunningGateway;

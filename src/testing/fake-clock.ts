@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../gateway/clock.ts';
+import type { Clock, TimerHandle } from '../gateway/infra/clock.ts';
 
 type Timer = { id: number; at: number; fn: () => void };
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startGateway } from '../gateway/gateway.ts';
 import { randomToken } from '../gateway/auth.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
-import { silentLogger } from '../gateway/logger.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
 
 const config: GatewayConfig = {
   identities: [

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../gateway/config.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
 import { createMemoryStore } from '../gateway/store/memory.ts';
 import { TestClient } from './ws-client.ts';
-import { memoryLogger } from '../gateway/logger.ts';
+import { memoryLogger } from '../gateway/infra/logger.ts';
 
 /** One identity per row of the visibility matrix (A2, A3). */
 export const WHO = {

@@ -3,9 +3,9 @@ import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { dispatch, nulRefusal } from '../dispatch.ts';
-import { neverCancelled } from '../waiters.ts';
+import { neverCancelled } from '../net/waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../infra/ids.ts';
 
 /**
  * H4: what a channel does for a platform user goes through the same method dispatch (scopes, A3 visibility,

@@ -6,7 +6,7 @@ import { replyHint } from '../../answers/readable-prompt.ts';
 import { AskdockError, type AnswerProblem, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
 import type { StoredEvent } from '../store/types.ts';
-import { canAnswerQuestion } from '../visibility.ts';
+import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelOutbox } from './outbox.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
-import { LEASE_MS, RENEW_EVERY_MS } from '../duties.ts';
+import { LEASE_MS, RENEW_EVERY_MS } from '../infra/duties.ts';
 import { isSharedStore, type SharedStore } from '../store/postgres/store.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';

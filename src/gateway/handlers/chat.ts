@@ -1,7 +1,7 @@
 import type { Answers } from '../../protocol/index.ts';
-import { supersedeRuns } from '../run-authority.ts';
-import { replySurface } from '../surface.ts';
-import { canWriteSession, forbidden } from '../visibility.ts';
+import { supersedeRuns } from '../runs/run-authority.ts';
+import { replySurface } from '../questions/surface.ts';
+import { canWriteSession, forbidden } from '../sessions/visibility.ts';
 import { titleFromMessage, UNTITLED } from './sessions.ts';
 import type { HandlerTable } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { connectionSurface } from '../surface.ts';
+import { connectionSurface } from '../questions/surface.ts';
 import type { HandlerTable } from './types.ts';
 
 type QuestionMethods = 'question.request' | 'question.waitAnswer' | 'question.resolve' | 'question.get' | 'question.list';

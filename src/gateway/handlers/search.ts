@@ -3,7 +3,7 @@ import { searchTerms, snippetOf } from '../../lib/search-text.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { SearchCandidate, SearchScope } from '../store/types.ts';
-import { canReadSession, canSeeQuestion, readsEverySession, seesEveryQuestion } from '../visibility.ts';
+import { canReadSession, canSeeQuestion, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 import type { HandlerTable } from './types.ts';
 
 /** Shown as the "session" of a sessionless question: the Control UI's Inbox (U15). */

@@ -1,8 +1,8 @@
 import { AskdockError, invalidRequest, type Params, type Session } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import { newId } from '../ids.ts';
-import { canRenameSession, forbidden } from '../visibility.ts';
+import { newId } from '../infra/ids.ts';
+import { canRenameSession, forbidden } from '../sessions/visibility.ts';
 import type { HandlerTable } from './types.ts';
 
 export const UNTITLED = 'New session';

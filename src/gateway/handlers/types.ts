@@ -1,8 +1,8 @@
 import type { ClientMode, MethodName, Params, Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Viewer } from '../visibility.ts';
-import type { Cancellation } from '../waiters.ts';
+import type { Viewer } from '../sessions/visibility.ts';
+import type { Cancellation } from '../net/waiters.ts';
 
 /** The authenticated side of one connection, as handlers see it. */
 export type ConnInfo = {

@@ -3,7 +3,7 @@ import type { PushPayload, PushSubscriptionInput, QuestionRecord } from '../../p
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
-import { canSeeQuestion } from '../visibility.ts';
+import { canSeeQuestion } from '../sessions/visibility.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
 
 export type PushOptions = {

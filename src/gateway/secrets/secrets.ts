@@ -9,15 +9,15 @@ import {
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub.ts';
-import { newId } from '../ids.ts';
-import { questionAudience } from '../question-records.ts';
-import { ExpiryScheduler } from '../question-timers.ts';
-import { askSession, requireMayAsk } from '../run-authority.ts';
+import { newId } from '../infra/ids.ts';
+import { questionAudience } from '../questions/question-records.ts';
+import { ExpiryScheduler } from '../questions/question-timers.ts';
+import { askSession, requireMayAsk } from '../runs/run-authority.ts';
 import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden } from '../visibility.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden } from '../sessions/visibility.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SecretWaiters } from './secret-waiters.ts';
-import type { Cancellation } from '../waiters.ts';
+import type { Cancellation } from '../net/waiters.ts';
 
 type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolvedBy']; reason?: string };
 

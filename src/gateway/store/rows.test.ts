@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toPublic } from '../question-records.ts';
+import { toPublic } from '../questions/question-records.ts';
 import { storedRecordJson } from './rows.ts';
 import type { StoredQuestion } from './types.ts';
 

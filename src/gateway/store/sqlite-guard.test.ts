@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
 import { testConfig } from '../../testing/gateway-harness.ts';
 import { openSqliteStore } from './sqlite.ts';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../infra/logger.ts';
 import { ackedFileFor, StoreRefusedError } from './sqlite-guard.ts';
 
 let dir: string;

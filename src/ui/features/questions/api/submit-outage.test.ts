@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../../../../agent/sdk.ts';
 import { createNodeClient } from '../../../../client/node.ts';
 import { startGateway, type RunningGateway } from '../../../../gateway/gateway.ts';
-import { silentLogger } from '../../../../gateway/logger.ts';
+import { silentLogger } from '../../../../gateway/infra/logger.ts';
 import { item, testConfig, tokenOf } from '../../../../testing/gateway-harness.ts';
 import { freePort } from '../../../../testing/restartable-gateway.ts';
 import { useDraftsStore } from '../stores/drafts.ts';

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import type { GatewayConfig } from '../config.ts';
+
+// Two gateways in ONE process on one database: each keeps its turn's transaction open across callbacks while the
+// thread waits on every statement, so without taking turns the second one's write waits for a lock the first can
+// never release (until PostgreSQL's lock timeout fails it).
+let schema: TestSchema;
+let keyDir: string;
+const running: TestGateway[] = [];
+
+beforeEach(async () => {
+  schema = await freshSchema('inproc');
+  keyDir = mkdtempSync(join(tmpdir(), 'askdock-inproc-key-'));
+});
+afterEach(async () => {
+  for (const g of running.splice(0)) await g.close();
+  await schema.drop();
+  rmSync(keyDir, { recursive: true, force: true });
+});
+
+const config: GatewayConfig = {
+  identities: testConfig.identities.map((i) => (i.id === 'agent' ? { ...i, scopes: ['agent.run', 'agent.secrets'] } : i)),
+};
+
+async function twoGateways(): Promise<[TestGateway, TestGateway]> {
+  const a = await startTestGateway({ dbPath: schema.url, config, secretKeyFile: join(keyDir, 'secrets.key') });
+  running.push(a);
+  const b = await startTestGateway({ dbPath: schema.url, config, secretKeyFile: join(keyDir, 'secrets.key') });
+  running.push(b);
+  return [a, b];
+}
+
+describe('two PostgreSQL gateways in one process', () => {
+  it('[D2] writes on both in the same turns neither block nor fail, and each sees the other\'s', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const adminA = await a.connect('admin');
+    const adminB = await b.connect('admin');
+    const { session } = await adminA.call('sessions.create', { title: 'Both' });
+    const sent: string[] = [];
+    for (let round = 0; round < 15; round++) {
+      const texts = [`a-${round}-1`, `b-${round}-1`, `a-${round}-2`, `b-${round}-2`];
+      sent.push(...texts);
+      // Sent together, so both gateways read their requests in one poll of the event loop.
+      await Promise.all(
+        texts.map((text) => (text.startsWith('a') ? adminA : adminB).call('chat.send', { sessionKey: session.key, message: text, idempotencyKey: `inproc-${text}-000` })),
+      );
+    }
+    const fromA = await adminA.call('chat.history', { sessionKey: session.key, limit: 500 });
+    const fromB = await adminB.call('chat.history', { sessionKey: session.key, limit: 500 });
+    expect(fromA.messages.map((m) => m.text).sort()).toEqual([...sent].sort());
+    expect(fromB.messages.map((m) => m.text)).toEqual(fromA.messages.map((m) => m.text));
+  });
+
+  it('[D2] a question asked on one is answered on the other, in one process', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const adminB = await b.connect('admin');
+    for (let i = 0; i < 5; i++) {
+      const { id } = await agent.call('question.request', { questions: [item()] });
+      await adminB.waitEvent('question.requested', (p) => p.question.id === id, 20_000);
+      const [answer, resolved] = await Promise.all([
+        agent.call('question.waitAnswer', { id }),
+        adminB.call('question.resolve', { id, answers: { env: ['Staging'] } }),
+      ]);
+      expect(resolved).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+      expect(answer).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+    }
+  });
+
+  it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agentA = await a.connect('agent');
+    const adminA = await a.connect('admin');
+    const { id } = await agentA.call('secret.request', { name: 'SHARED_KEY', description: 'x' });
+    await adminA.call('secret.provide', { id, value: 'v-0123456789-abcdef' });
+    const agentB = await b.connect('agent');
+    expect(await agentB.call('secret.get', { name: 'SHARED_KEY' })).toEqual({ value: 'v-0123456789-abcdef' });
+  });
+});

@@ -1,0 +1,361 @@
+import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import type { RawData, WebSocket } from 'ws';
+import {
+  AskdockError,
+  errorDetailsProblem,
+  ClientFrame,
+  plainRequestFrame,
+  CloseCode,
+  DEMO_AGENT_CLIENT_NAME,
+  ConnectParams,
+  ServerFrame,
+  invalidRequest,
+  isMethodName,
+  zodProblems,
+  type ErrorShape,
+  type MethodName,
+  type RequestFrame,
+} from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { TimerHandle } from '../infra/clock.ts';
+import type { Core } from '../core.ts';
+import { dispatch, nulRefusal } from '../dispatch.ts';
+import type { ConnInfo } from '../handlers/types.ts';
+import type { Subscriber } from '../hub.ts';
+import { newId } from '../infra/ids.ts';
+import type { LoginGuard } from '../infra/login-guard.ts';
+import { FrameGate } from './frame-gate.ts';
+import { Inflight, rawBytes, readableId } from './connection-frames.ts';
+import { admit, helloFor, refuseMalformedConnect } from './handshake.ts';
+import type { Rate, RequestLimiter } from '../infra/rate-limit.ts';
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
+import { fitHello } from './hello-size.ts';
+import { AgentSubscriptions } from '../sessions/subscriptions.ts';
+import type { Turn } from './turn.ts';
+import type { Viewer } from '../sessions/visibility.ts';
+import { textFrame, type WireFrame } from './wire.ts';
+
+export type ConnectionOptions = {
+  handshakeTimeoutMs: number;
+  maxPayload: number;
+  tickIntervalMs: number;
+  /** Requests per identity across its connections. */
+  requests: RequestLimiter;
+  /** Frames per connection, counted before parsing, before login too. */
+  frameRate: Rate;
+  /** S4: failed connects per remote address. */
+  logins: LoginGuard;
+  /** Bad frames (not JSON, wrong shape, binary) a socket may send before `connect` before it is closed. */
+  maxBadFramesBeforeConnect: number;
+  checkFrames: boolean;
+  /** S6: a consumer with this much unsent data is closed (1008) rather than buffered without bound. */
+  maxBufferedBytes: number;
+  /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
+  turn: Turn;
+  /** Told to clients in hello-ok (`server.publicUrl`), so the links they print reach the Control UI. */
+  publicUrl?: string;
+};
+
+const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
+
+/** connect's params with the token left out of the U+0000 check (P4 judges the token). */
+function withoutToken(params: unknown): unknown {
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
+  const { auth, ...rest } = params as { auth?: unknown };
+  return auth && typeof auth === 'object' && !Array.isArray(auth) ? { ...rest, auth: { ...auth, token: '' } } : rest;
+}
+
+/** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
+export class Connection implements Subscriber {
+  readonly connId = newId('c');
+  private state: 'handshake' | 'open' | 'closed' = 'handshake';
+  /** Settles once the connection was recorded (Q7 presence): true, or false when the store refused. */
+  private present: Promise<boolean> | null = null;
+  private info: ConnInfo | undefined;
+  /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
+  private readonly inflight = new Map<string, Inflight>();
+  private readonly frames: FrameGate;
+  private badFrames = 0;
+  /** U18: the agent this socket makes present, while it is open. */
+  private presence: { agentId: string; demo: boolean } | null = null;
+  private handshakeTimer: TimerHandle | null = null;
+  private closedResolve!: () => void;
+  private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
+
+  constructor(
+    private readonly ws: WebSocket,
+    /** The socket under `ws`, held until the end of the turn so its frames leave together, after their commit. */
+    private readonly socket: Duplex,
+    private readonly core: Core,
+    private readonly opts: ConnectionOptions,
+    private readonly onClosed: (conn: Connection) => void,
+    /** The peer's address, for S4 and the logs. */
+    private readonly remoteAddress = 'unknown',
+  ) {
+    this.frames = new FrameGate(opts.frameRate, ws, 2 * opts.maxPayload, (data, isBinary) => this.handleFrame(data, isBinary), () => {
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, 'closing: frames far past the frame limit');
+      this.close(CloseCode.policy, 'too many frames: slow down');
+    });
+  }
+
+  get viewer(): Viewer {
+    return this.info?.viewer ?? nobody;
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  start(): void {
+    this.ws.on('message', (data, isBinary) => this.frames.offer(data, isBinary));
+    this.ws.on('close', () => this.onClose());
+    // ws reports oversized frames (1009) and protocol errors here before closing; the close handler cleans up.
+    this.ws.on('error', () => {});
+    this.sendFrame({ type: 'event', event: 'connect.challenge', payload: { nonce: randomBytes(16).toString('base64url'), ts: this.core.clock.now() } });
+    this.handshakeTimer = this.core.clock.setTimeout(() => {
+      if (this.state === 'handshake') this.close(CloseCode.handshakeTimeout, 'no connect within the handshake timeout');
+    }, this.opts.handshakeTimeoutMs);
+  }
+
+  whenClosed(): Promise<void> {
+    return this.closed;
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+
+  /** Text for this connection alone, or a frame built once for every recipient of the same event. */
+  send(out: string | WireFrame, response = false): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      // S6: the close frame queues behind what is unsent; ws destroys the socket if the peer never reads it.
+      this.opts.turn.hold(this.socket, true);
+      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, unsent: this.ws.bufferedAmount }, `closing: more than ${this.opts.maxBufferedBytes} bytes unsent`);
+      this.close(CloseCode.policy, `slow consumer: more than ${Math.round(this.opts.maxBufferedBytes / 1048576)} MiB unsent`);
+      return;
+    }
+    this.opts.turn.hold(this.socket, response);
+    // Every frame goes under ws, framed here (one buffer, one write): without extensions ws queues nothing, so frames
+    // never interleave, and nothing of ws's own sender runs per frame.
+    this.socket.write(typeof out === 'string' ? textFrame(out) : out);
+  }
+
+  private sendFrame(frame: ServerFrame): void {
+    if (this.opts.checkFrames) {
+      const ok = ServerFrame.safeParse(frame);
+      if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
+      const wrong = ok.data.type === 'res' && !ok.data.ok ? errorDetailsProblem(ok.data.error) : null;
+      if (wrong) throw new Error(`outgoing frame breaks ErrorDetails: ${wrong}`);
+    }
+    // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
+    this.send(JSON.stringify(frame), true);
+  }
+
+  /** P3, and before `connect` a socket that keeps sending junk is not worth keeping open. */
+  private badFrame(id: string | null, error: AskdockError): void {
+    this.replyError(id, error);
+    if (this.state !== 'handshake' || ++this.badFrames < this.opts.maxBadFramesBeforeConnect) return;
+    this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, `closing: ${this.badFrames} bad frames before connect`);
+    this.close(CloseCode.policy, `${this.badFrames} bad frames before connect`);
+  }
+
+  private replyError(id: string | null, error: AskdockError | ErrorShape, method?: string): void {
+    const shape = error instanceof AskdockError ? error.toShape() : error;
+    // Refusals are the client's business; one line each says which and why, at debug unless the gateway failed.
+    if (shape.code !== 'UNAVAILABLE') this.core.opts.log.debug({ connId: this.connId, method, code: shape.code }, shape.message);
+    this.sendFrame({ type: 'res', id, ok: false, error: shape });
+  }
+
+  private handleFrame(data: RawData, isBinary: boolean): void {
+    // A store failure during the handshake must cost this socket an error, never the whole gateway.
+    try {
+      this.onMessage(data, isBinary);
+    } catch (err) {
+      this.replyError(null, this.toError('frame handling', err));
+    }
+  }
+
+  /** P3: bad frames answer INVALID_REQUEST (with the id when one could be read) and the socket stays open. */
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (this.state === 'closed') return;
+    if (isBinary) return this.badFrame(null, new AskdockError('INVALID_REQUEST', 'frames must be JSON text frames, not binary'));
+    const bytes = rawBytes(data);
+    if (nestsDeeperThan(bytes, MAX_FRAME_DEPTH))
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
+    let raw: unknown;
+    const text = bytes.toString('utf8');
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      return this.badFrame(null, new AskdockError('INVALID_REQUEST', `frame is not JSON: ${(err as Error).message}`));
+    }
+    let frame = plainRequestFrame(raw) as ClientFrame | null;
+    if (!frame) {
+      const parsed = ClientFrame.safeParse(raw);
+      if (!parsed.success) return this.badFrame(readableId(raw), invalidRequest('frame', zodProblems(parsed.error)));
+      frame = parsed.data;
+    }
+    if (frame.type === 'cancel') {
+      // P2: the handler stops and nothing more is answered for that id.
+      this.inflight.get(frame.id)?.cancel('cancelled by the client');
+      return;
+    }
+    if (this.state === 'handshake') {
+      // P4 first: a first request other than connect is UNAUTHORIZED whatever it carries, and a token with U+0000 in
+      // it is a bad token like any other (counted as a failed login); the rest of connect's texts are refused as P3.
+      const nul = frame.method === 'connect' ? nulRefusal('connect', withoutToken(frame.params)) : undefined;
+      return nul ? this.badFrame(frame.id, nul) : this.handshake(frame);
+    }
+    if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
+    if (this.inflight.has(frame.id))
+      return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', `request id "${frame.id}" is already in flight: ids are unique per connection`));
+    const take = this.opts.requests.take(this.info!.identity);
+    if (!take.ok)
+      return this.replyError(frame.id, new AskdockError('RATE_LIMITED', `too many requests: retry in ${take.retryAfterMs} ms`, { retryAfterMs: take.retryAfterMs, retryable: true }));
+    if (!isMethodName(frame.method))
+      return this.replyError(frame.id, new AskdockError('METHOD_NOT_FOUND', `unknown method "${frame.method}"`, { details: { method: frame.method } }));
+    const nul = nulRefusal(frame.method, frame.params, text);
+    if (nul) return this.badFrame(frame.id, nul);
+    this.run(frame.id, frame.method, frame.params);
+  }
+
+  /** A handler that answers at once is answered without a promise; one that waits, when its promise settles. */
+  private run(id: string, method: MethodName, params: unknown): void {
+    const info = this.info;
+    if (!info) return;
+    const request = new Inflight();
+    this.inflight.set(id, request);
+    let result: unknown;
+    try {
+      result = dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames);
+    } catch (err) {
+      return this.answer(id, request, method, false, err);
+    }
+    if (!(result instanceof Promise)) return this.answer(id, request, method, true, result);
+    result.then(
+      (payload) => this.answer(id, request, method, true, payload),
+      (err: unknown) => this.answer(id, request, method, false, err),
+    );
+  }
+
+  /** R3: the answer may tell of writes not yet committed (this turn's group), so it leaves once they are durable. */
+  private answer(id: string, request: Inflight, method: MethodName, ok: boolean, outcome: unknown): void {
+    if (this.inflight.get(id) === request) this.inflight.delete(id);
+    this.core.hub.whenDurable((committed) => {
+      if (request.cancelled) return;
+      if (!committed)
+        return this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
+      if (ok) this.sendFrame({ type: 'res', id, ok: true, payload: outcome });
+      else this.replyError(id, this.toError(method, outcome), method);
+    });
+  }
+
+  private toError(method: string, err: unknown): AskdockError {
+    if (err instanceof AskdockError) return err;
+    // Only a busy database is worth retrying; anything else is a bug a retry would repeat.
+    const busy = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
+    this.core.opts.log.error({ connId: this.connId, method, code: 'UNAVAILABLE', err }, `${method} failed`);
+    return new AskdockError('UNAVAILABLE', `internal error in ${method}: ${(err as Error)?.message ?? String(err)}`, { retryable: busy });
+  }
+
+  /** P4: the first request must be connect with a known token and a common protocol version. */
+  private handshake(frame: RequestFrame): void {
+    if (frame.method !== 'connect') {
+      this.replyError(frame.id, new AskdockError('UNAUTHORIZED', 'the first request must be connect'));
+      return this.close(CloseCode.unauthorized, 'connect first');
+    }
+    const parsed = ConnectParams.safeParse(frame.params);
+    const ctx = { core: this.core, logins: this.opts.logins, connId: this.connId, address: this.remoteAddress };
+    if (!parsed.success) {
+      const problems = zodProblems(parsed.error);
+      const refused = refuseMalformedConnect(frame.params, problems.map((p) => p.path), ctx);
+      if (!refused || !('refusal' in refused)) return this.badFrame(frame.id, invalidRequest('connect', problems));
+      this.replyError(frame.id, refused.refusal);
+      return this.close(...refused.close);
+    }
+    const p = parsed.data;
+    const admitted = admit(p, ctx);
+    if ('refusal' in admitted) {
+      this.replyError(frame.id, admitted.refusal);
+      return this.close(...admitted.close);
+    }
+    const { identity } = admitted;
+    if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = null;
+    const { core } = this;
+    const subs = core.subscriptions;
+    const clientId = p.client.id;
+    const viewer: Viewer = { identity, subscribed: (key) => AgentSubscriptions.matches(subs.of(identity.id, clientId), key) };
+    this.info = { connId: this.connId, identity, clientId, mode: p.client.mode, viewer };
+    this.state = 'open';
+    // U18: an agent's first connection makes it present in its sessions; the demo agent is told apart by its name.
+    if (identity.role === 'agent') {
+      this.presence = { agentId: identity.id, demo: p.client.name === DEMO_AGENT_CLIENT_NAME };
+      core.presence.connected(this.presence.agentId, this.presence.demo);
+    }
+    this.present = core.questions.clientConnected(identity, clientId).then(
+      () => true,
+      (err: unknown) => {
+        // The store failed (or refused what the client sent): the client hears why, and the socket does not stay half open.
+        this.replyError(frame.id, this.toError('connect', err), 'connect');
+        this.close(CloseCode.internal, 'the gateway could not record this connection');
+        return false;
+      },
+    );
+    // R3: the snapshot is read with nothing uncommitted (hub.quiet), so it never shows uncommitted state.
+    void this.present.then((recorded) => (recorded ? this.sayHello(frame.id, identity, p.resume?.cursor) : undefined));
+  }
+
+  /** P5 hello-ok with its snapshot, then R2 replay, then live events from the snapshot's cursor on. */
+  private async sayHello(requestId: string, identity: Identity, cursor: number | undefined): Promise<void> {
+    const { core } = this;
+    if (this.state !== 'open') return;
+    try {
+      await core.hub.quiet(() => this.sayHelloNow(requestId, identity, cursor));
+    } catch (err) {
+      if (this.state !== 'open') return;
+      this.replyError(requestId, this.toError('connect', err), 'connect');
+      this.close(CloseCode.internal, 'the gateway could not read its snapshot');
+    }
+  }
+
+  private async sayHelloNow(requestId: string, identity: Identity, cursor: number | undefined): Promise<void> {
+    const { core } = this;
+    // R2: a cursor older than what is kept cannot be resumed; the client refetches from the snapshot.
+    // C6/D2: an agent may have subscribed through another gateway of the database, or before a restart.
+    if (identity.role === 'agent' && this.info) (await core.subscriptions.refresh(identity.id, this.info.clientId));
+    const latest = await core.store.latestSeq();
+    const resumed = cursor !== undefined && cursor <= latest && (await core.store.oldestEventSeq()) <= cursor + 1;
+    const hello = await helloFor(core, identity, this.connId, this.opts, latest, resumed);
+    if (this.state !== 'open') return;
+    const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
+    this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
+    core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
+    if (resumed) await core.hub.replay(this, cursor);
+    core.hub.add(this, latest);
+  }
+
+  private onClose(): void {
+    const wasOpen = this.state === 'open';
+    this.state = 'closed';
+    this.frames.stop();
+    if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = null;
+    for (const request of this.inflight.values()) request.cancel('connection closed');
+    this.inflight.clear();
+    this.core.hub.remove(this);
+    if (wasOpen) this.core.opts.log.info({ connId: this.connId }, 'connection closed');
+    if (this.presence) this.core.presence.disconnected(this.presence.agentId, this.presence.demo);
+    this.presence = null;
+    const info = this.info;
+    const gone = wasOpen && info && this.present ? this.present.then((recorded) => (recorded ? this.core.questions.clientDisconnected(info.identity, info.clientId) : undefined)) : Promise.resolve();
+    gone
+      .catch((err: unknown) => this.core.opts.log.error({ connId: this.connId, err }, 'closing the connection failed'))
+      .finally(() => {
+        this.onClosed(this);
+        this.closedResolve();
+      });
+  }
+}

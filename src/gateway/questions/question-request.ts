@@ -1,0 +1,90 @@
+import { AskdockError, clampTimeoutMs, type Params } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
+import { newId } from '../infra/ids.ts';
+import { sameItems, storedItems } from './question-records.ts';
+import { askSession, requireMayAsk } from '../runs/run-authority.ts';
+import type { StoredQuestion } from '../store/types.ts';
+
+const where = 'question.request';
+
+/**
+ * Q2, Q3, Q11 checks for a new question and the record to store, or the existing record when the same asker
+ * resends the same ask with the same id (clients resend after a reconnect).
+ */
+export async function newQuestion(
+  core: Core,
+  identity: Identity,
+  clientId: string,
+  p: Params<'question.request'>,
+): Promise<{ existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion }> {
+  const { store, clock } = core;
+  requireMayAsk(identity, where);
+  const items = storedItems(p.questions);
+  const mode = p.mode ?? 'blocking';
+  // Q3: async questions never expire unless a timeout is given.
+  const timeoutMs = mode === 'async' && p.timeoutMs === undefined ? null : clampTimeoutMs(p.timeoutMs);
+  if (p.id !== undefined) {
+    const existing = await store.getQuestion(p.id);
+    if (existing) {
+      // The same content: what was asked, where, by which run, how privileged, and for how long (Q3's clamp).
+      const same =
+        existing.askedBy === identity.id &&
+        existing.mode === mode &&
+        existing.sessionKey === (p.sessionKey ?? existing.sessionKey) &&
+        existing.runId === p.runId &&
+        (existing.privileged === true) === (p.privileged === true) &&
+        (existing.expiresAtMs === null ? null : existing.expiresAtMs - existing.createdAtMs) === timeoutMs &&
+        sameItems(existing.questions, items);
+      if (same) return { existing };
+      throw new AskdockError('QUESTION_ID_IN_USE', `question id "${p.id}" is already used: leave id out or pick another`, {
+        details: { id: p.id },
+      });
+    }
+  }
+  const sessionKey = await askSession(core, identity, where, p);
+  if (mode === 'blocking' && sessionKey !== undefined) {
+    const first = (await store.listQuestions({ sessionKey, status: 'pending' })).find((q) => q.mode === 'blocking');
+    if (first)
+      throw new AskdockError(
+        'QUESTION_PENDING',
+        `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
+        { details: { id: first.id } },
+      );
+  }
+  const now = core.stamps.questionCreated();
+  await limitPending(core, identity, now);
+  const record: StoredQuestion = {
+    id: p.id ?? newId('q'),
+    ...(sessionKey !== undefined ? { sessionKey } : {}),
+    ...(p.runId !== undefined ? { runId: p.runId } : {}),
+    askedBy: identity.id,
+    mode,
+    ...(p.privileged ? { privileged: true } : {}),
+    questions: items,
+    createdAtMs: now,
+    expiresAtMs: timeoutMs === null ? null : now + timeoutMs,
+    status: 'pending',
+    askerClientId: clientId,
+  };
+  return { record };
+}
+
+/**
+ * At most `maxPendingQuestions` pending (not retired) questions per asker, so one agent cannot bury the dock or grow
+ * the snapshot without bound. `retryAfterMs` is when its first pending question expires (a minute when none will).
+ */
+async function limitPending(core: Core, identity: Identity, now: number): Promise<void> {
+  const max = core.opts.maxPendingQuestions;
+  if ((await core.store.countPendingAskedBy(identity.id)) < max) return;
+  // Over the limit (rare): read the asker's pending questions for the count and the first expiry.
+  const mine = (await core.store.listQuestions({ status: 'pending' })).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
+  if (mine.length < max) return;
+  const expiries = mine.map((q) => q.expiresAtMs).filter((t): t is number => typeof t === 'number');
+  const retryAfterMs = expiries.length > 0 ? Math.max(1000, Math.min(...expiries) - now) : 60_000;
+  throw new AskdockError('RATE_LIMITED', `${identity.id} already has ${mine.length} pending questions (the limit is ${max}): wait for answers or cancel some`, {
+    retryAfterMs,
+    retryable: true,
+    details: { pending: mine.length, limit: max },
+  });
+}

@@ -1,0 +1,338 @@
+import {
+  AskdockError,
+  normaliseAnswers,
+  type Answers,
+  type Params,
+  type QuestionRecord,
+  type ReplyTo,
+  type Result,
+} from '../../protocol/index.ts';
+import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import type { Identity } from '../auth.ts';
+import type { Core } from '../core.ts';
+import type { Tx } from '../hub.ts';
+import {
+  alreadyTerminal,
+  invalidAnswer,
+  isTerminal,
+  questionAudience,
+  questionNotFound,
+  sameAnswers,
+  toPublic,
+} from './question-records.ts';
+import { checkReply, type CheckedReply } from './question-replies.ts';
+import { newQuestion } from './question-request.ts';
+import { supersedeRuns } from '../runs/run-authority.ts';
+import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
+import { SharedPresence } from '../sessions/shared-presence.ts';
+import { isSharedStore } from '../store/postgres/store.ts';
+import { AnswerWaiters } from './question-waiters.ts';
+import type { Cancellation } from '../net/waiters.ts';
+import { storedRecordJson } from '../store/rows.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
+
+type WaitResult = Result<'question.waitAnswer'>;
+type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
+
+/** Where an answer came from when the caller does not say (Q1 `surface`). */
+export function defaultSurface(identity: Identity): string {
+  return identity.role === 'agent' ? 'sdk' : 'control-ui';
+}
+
+/** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
+export class QuestionManager {
+  private readonly waiters: AnswerWaiters;
+  readonly expiry: ExpiryScheduler;
+  readonly presence: RequesterPresence | SharedPresence;
+
+  constructor(private readonly core: Core, requesterGraceMs: number) {
+    this.waiters = new AnswerWaiters(core.clock);
+    // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
+    const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
+    this.expiry = new ExpiryScheduler(
+      core.clock,
+      async () => {
+        try {
+          return await core.store.nextExpiryMs();
+        } catch (err) {
+          log('reading the next expiry', err);
+          return core.clock.now() + 1000;
+        }
+      },
+      async (now) => {
+        // D3: only the gateway holding the duties expires; the others look again a second later.
+        if (core.duties && !core.duties.held) return false;
+        try {
+          await this.expireDue(now);
+          return true;
+        } catch (err) {
+          log('expiring questions', err);
+          return false;
+        }
+      },
+    );
+    const giveUp = async (askedBy: string, clientId: string) => {
+      try {
+        await this.cancelInactive(askedBy, clientId);
+      } catch (err) {
+        log('cancelling the questions of an absent asker', err);
+      }
+    };
+    const shared = isSharedStore(core.store) ? core.store : null;
+    this.presence = shared
+      ? new SharedPresence(shared, core.clock, core.gatewayId, requesterGraceMs, () => this.pendingBlocking(), giveUp)
+      : new RequesterPresence(core.clock, requesterGraceMs, async (askedBy, clientId) => (await this.blockingOf(askedBy, clientId)).length > 0, giveUp);
+  }
+
+  /** D3: the duty holder's turn (see duties.ts): sweep expiry at once after a takeover, then the absent askers. */
+  async runDuties(justTaken: boolean): Promise<void> {
+    if (justTaken) this.expiry.sweepNow();
+    if (this.presence instanceof SharedPresence) (await this.presence.sweep(justTaken));
+  }
+
+  /** D2: an event committed by any gateway (shared store): wake this gateway's waiters, arm its expiry. */
+  async heard(event: string, payload: unknown): Promise<void> {
+    if (event === 'question.resolved') {
+      const { id } = payload as { id: string };
+      if (!this.waiters.waiting(id)) return;
+      const q = await this.core.store.getQuestion(id);
+      if (q && isTerminal(q)) this.waiters.wake(q);
+    } else if (event === 'question.requested') {
+      this.expiry.noteExpiry((payload as { question: QuestionRecord }).question.expiresAtMs ?? null);
+    }
+  }
+
+  /** On gateway start: expire what ran out while down, and give every absent asker its grace period. */
+  async start(): Promise<void> {
+    this.expiry.start();
+    for (const q of await this.core.store.listQuestions({ status: 'pending' })) {
+      if (q.mode === 'blocking' && q.askerClientId) this.presence.startGrace(q.askedBy, q.askerClientId);
+    }
+  }
+
+  stop(): void {
+    this.expiry.stop();
+    this.presence.stop();
+  }
+
+  private async visible(identity: Identity, id: string): Promise<StoredQuestion> {
+    const q = await this.core.store.getQuestion(id);
+    if (!q || !canSeeQuestion(identity, q, await this.owner(q))) throw questionNotFound(id);
+    return q;
+  }
+
+  private async owner(q: Pick<QuestionRecord, 'sessionKey'>): Promise<string | undefined> {
+    return q.sessionKey === undefined ? undefined : await this.core.ownerOf(q.sessionKey);
+  }
+
+  /** Q2, Q3, Q11: stores a new pending question and announces it (Q8); a same-asker resend gets the first one back. */
+  async request(identity: Identity, clientId: string, p: Params<'question.request'>): Promise<Result<'question.request'>> {
+    // Checked inside the writing transaction: on a shared database another gateway may have just used the id (Q2) or asked in the session (Q11).
+    const record = await this.core.hub.commit(async (tx) => {
+      const made = await newQuestion(this.core, identity, clientId, p);
+      if (made.existing) return made.existing;
+      // One serialisation of the record, for the store and the event.
+      const question = toPublic(made.record);
+      const publicJson = JSON.stringify(question);
+      await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
+      await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
+      // A4: the session's count changed only for those who may see the question; no one else hears of it.
+      if (made.record.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
+      return made.record;
+    });
+    this.expiry.noteExpiry(record.expiresAtMs);
+    return { id: record.id, expiresAtMs: record.expiresAtMs };
+  }
+
+  async get(identity: Identity, id: string): Promise<Result<'question.get'>> {
+    return { question: toPublic((await this.visible(identity, id))) };
+  }
+
+  /** Q6: oldest first, only what this identity may see (A4). */
+  async list(identity: Identity, filter: Params<'question.list'>): Promise<Result<'question.list'>> {
+    // A4: a session this identity may not see does not exist for it. One that sees every question may name any session,
+    // and where it may not read sessions an unknown one answers as one without questions, so the two look alike.
+    const namesAny = seesEveryQuestion(identity) && !readsEverySession(identity);
+    if (filter.sessionKey !== undefined && !namesAny) await this.core.readableSession(identity, filter.sessionKey);
+    const rows: StoredQuestion[] = [];
+    for (const q of await this.core.store.listQuestions(filter)) if (canSeeQuestion(identity, q, await this.owner(q))) rows.push(q);
+    rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
+    return { questions: rows.map(toPublic) };
+  }
+
+  /** P5 snapshot: every pending question this identity may see. */
+  async pendingFor(identity: Identity): Promise<QuestionRecord[]> {
+    return (await this.list(identity, { status: 'pending' })).questions;
+  }
+
+  /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame (or the socket closing) stops the wait. */
+  async waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, cancellation: Cancellation): Promise<WaitResult> {
+    const q = await this.visible(identity, p.id);
+    if (q.askedBy !== identity.id)
+      throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may wait for its answer`, {
+        details: { id: q.id },
+      });
+    return this.waiters.wait(q, p, cancellation);
+  }
+
+  /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
+  /** `surface`: the connection's (surface.ts), used when the request names none. */
+  async resolve(identity: Identity, p: Params<'question.resolve'>, surface?: string): Promise<Result<'question.resolve'>> {
+    // The record is read inside the writing transaction, so across gateways the database decides which resolve wins (D2).
+    return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface));
+  }
+
+  private async resolveIn(tx: Tx, identity: Identity, p: Params<'question.resolve'>, surface: string | undefined): Promise<Result<'question.resolve'>> {
+    const q = await this.visible(identity, p.id);
+    const atMs = this.core.clock.now();
+    if ('cancel' in p) {
+      if (q.askedBy !== identity.id)
+        throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may cancel it; answer or skip it instead`, {
+          details: { id: q.id },
+        });
+      if (isTerminal(q)) throw alreadyTerminal(q);
+      const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
+      await this.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy });
+      return { status: 'cancelled' };
+    }
+    if (!canAnswerQuestion(identity, q, await this.owner(q)))
+      throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
+    const resolvedBy = { identity: identity.id, surface: p.surface ?? surface ?? defaultSurface(identity), atMs };
+    if ('skip' in p) {
+      if (isTerminal(q)) {
+        if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
+        throw alreadyTerminal(q);
+      }
+      await this.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) });
+      return { status: 'skipped' };
+    }
+    const checked = normaliseAnswers(q.questions, p.answers);
+    if (isTerminal(q)) {
+      const repeat =
+        p.resolutionId !== undefined &&
+        q.resolutionId === p.resolutionId &&
+        q.status === 'answered' &&
+        checked.ok &&
+        sameAnswers(checked.answers, q.answers);
+      if (repeat) return { status: q.status, ...(q.answers ? { answers: q.answers } : {}) };
+      throw alreadyTerminal(q);
+    }
+    if (!checked.ok) throw invalidAnswer(q, checked.problems);
+    const reply = await this.asyncReplyIn(tx, identity, q, checked.answers);
+    await this.finishIn(tx, q, {
+      status: 'answered',
+      answers: checked.answers,
+      resolvedBy,
+      ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}),
+      ...(reply ? { replyMessageId: reply } : {}),
+    });
+    return { status: 'answered', answers: checked.answers };
+  }
+
+  /**
+   * Q9: an async question of a session is answered by an ordinary message in it, whatever surface answered (a link
+   * page, a script resolving it): the same Q9 text and `replyTo` a chat.send from the dock carries, saved in the
+   * transaction that answers the record, so the agent reads the answer in its conversation. Must come before any
+   * other event of the transaction (the message's seq is its event's).
+   */
+  private async asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): Promise<string | undefined> {
+    if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
+    const text = formatAsyncAnswerText(q.questions, answers);
+    const message = await this.core.appendMessage(tx, {
+      sessionKey: q.sessionKey,
+      role: 'user',
+      text,
+      authorId: identity.id,
+      replyTo: { questionId: q.id, answers },
+      // A3: the answer of a privileged question is privileged too.
+      ...(q.privileged ? { privilegedReplyOf: q.askedBy } : {}),
+      state: 'final',
+    });
+    await supersedeRuns(this.core, tx, q.sessionKey, q.id);
+    return message.id;
+  }
+
+  /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
+  async checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): Promise<CheckedReply> {
+    const q = await this.visible(identity, replyTo.questionId);
+    return checkReply(identity, q, await this.owner(q), sessionKey, replyTo, text);
+  }
+
+  /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
+  async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<void> {
+    const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
+    const { q, answers } = reply;
+    const status = reply.skipped ? 'skipped' : 'answered';
+    await this.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+  }
+
+  /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
+  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome): Promise<StoredQuestion> {
+    const done: StoredQuestion = { ...q, ...outcome };
+    await this.core.store.updateQuestion(done);
+    await tx.emit(
+      'question.resolved',
+      {
+        id: done.id,
+        ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}),
+        status: done.status,
+        ...(done.answers ? { answers: done.answers } : {}),
+        ...(done.resolvedBy ? { resolvedBy: done.resolvedBy } : {}),
+        ...(done.reason !== undefined ? { reason: done.reason } : {}),
+        ...(done.replyMessageId !== undefined ? { replyMessageId: done.replyMessageId } : {}),
+      },
+      questionAudience(done),
+    );
+    if (done.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, done.sessionKey, done);
+    tx.after(() => this.waiters.wake(done));
+    return done;
+  }
+
+  /** Q10: moves a pending async question to history without answering it (again, for one already retired: U8). */
+  async retireIn(tx: Tx, q: StoredQuestion): Promise<void> {
+    const first = q.retiredAtMs === undefined;
+    const retiredAtMs = this.core.stamps.retired(q.retiredAtMs);
+    await this.core.store.updateQuestion({ ...q, retiredAtMs });
+    await tx.emit(
+      'question.retired',
+      { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), retiredAtMs },
+      questionAudience(q),
+    );
+    // The session's pending count leaves out retired reminders, so its lists must hear of the change.
+    if (first && q.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, q.sessionKey, q);
+  }
+
+  /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */
+  private async expireDue(nowMs: number): Promise<void> {
+    if ((await this.core.store.dueQuestions(nowMs)).length === 0) return;
+    // Read again inside the transaction: another gateway may have resolved some meanwhile (D3).
+    await this.core.hub.commit(async (tx) => {
+      for (const q of await this.core.store.dueQuestions(nowMs)) await this.finishIn(tx, q, { status: 'expired' });
+    });
+  }
+
+  private async pendingBlocking(): Promise<StoredQuestion[]> {
+    return (await this.core.store.listQuestions({ status: 'pending' })).filter((q) => q.mode === 'blocking');
+  }
+
+  private async blockingOf(askedBy: string, clientId: string): Promise<StoredQuestion[]> {
+    return (await this.core.store.listQuestions({ status: 'pending' })).filter((q) => q.mode === 'blocking' && q.askedBy === askedBy && q.askerClientId === clientId);
+  }
+
+  /** Q7: the asking client stayed away for the whole grace period. */
+  private async cancelInactive(askedBy: string, clientId: string): Promise<void> {
+    if ((await this.blockingOf(askedBy, clientId)).length === 0) return;
+    await this.core.hub.commit(async (tx) => {
+      for (const q of await this.blockingOf(askedBy, clientId)) await this.finishIn(tx, q, { status: 'cancelled', reason: 'requester-inactive' });
+    });
+  }
+
+  async clientConnected(identity: Identity, clientId: string): Promise<void> {
+    await this.presence.connected(identity.id, clientId);
+  }
+
+  async clientDisconnected(identity: Identity, clientId: string): Promise<void> {
+    await this.presence.disconnected(identity.id, clientId);
+  }
+}
