@@ -85,7 +85,7 @@ export function approvalQuestion(req: ToolRequest): QuestionItemInput {
   if (req.suggestions?.length) options.push({ label: ALWAYS_ALLOW, description: describeSuggestions(req.suggestions) });
   return {
     id: 'approval',
-    header: cutCodePoints(req.toolName.replace(/^mcp__/, ''), HEADER_MAX),
+    header: cutCodePoints(req.toolName.replace(/^mcp__/, '') || req.toolName, HEADER_MAX),
     question: cutCodePoints(question, QUESTION_TEXT_MAX),
     options,
     detail: toolDetail(req.toolName, req.toolInput),

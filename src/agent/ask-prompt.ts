@@ -17,8 +17,18 @@ export type PromptOptions = {
 };
 
 /** Asks `questions` (1..3) and waits; an aborted signal cancels the question and rejects with an AbortError. */
+/** What a tool's input carries may hold U+0000, which no frame may (P3): it is shown as ␀ rather than refused. */
+const visibleNul = <T>(value: T): T =>
+  typeof value === 'string'
+    ? (value.replaceAll('\u0000', '\u2400') as T)
+    : Array.isArray(value)
+      ? (value.map(visibleNul) as T)
+      : value && typeof value === 'object'
+        ? (Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleNul(v)])) as T)
+        : value;
+
 export async function askPrompt(agent: Agent, questions: QuestionItemInput[], opts: PromptOptions = {}): Promise<AskUserResult> {
-  const parsed = QuestionList.safeParse(questions);
+  const parsed = QuestionList.safeParse(visibleNul(questions));
   if (!parsed.success) throw askUserError(zodProblems(parsed.error));
   const { signal } = opts;
   if (signal?.aborted) throw abortError(signal);

@@ -199,6 +199,8 @@ export async function askElicitation(agent: Agent, req: ElicitationRequest, opts
     reason === 'skipped' ? { action: 'decline', skipped: true } : { action: 'cancel', reason };
   if (req.mode === 'url') return askUrl(agent, req, opts);
   const fields = schemaFields(req.requestedSchema);
+  // A form without fields is a plain confirmation: it is asked like any other, never accepted on nobody's word (X6).
+  if (fields.length === 0) return askConfirmation(agent, req.message, opts);
   const content: Record<string, string | number | boolean | string[]> = {};
   for (let i = 0; i < fields.length; i += PER_PROMPT) {
     let pending = fields.slice(i, i + PER_PROMPT);
@@ -233,6 +235,21 @@ function withMessage(q: QuestionItemInput, message: string, source: string, refu
   const expects = (q.detail ?? '').split('\n').find((l) => l.startsWith('Expects: '));
   if (expects) lines.push('', expects);
   return { ...q, detail: cutCodePoints(lines.join('\n'), QUESTION_DETAIL_MAX) };
+}
+
+const ACCEPT = 'Accept';
+
+/** X5/X6: an elicitation that asks for nothing but a yes: Accept gives `accept` with no content, Decline `decline`. */
+async function askConfirmation(agent: Agent, message: string, opts: ElicitOptions): Promise<ElicitOutcome> {
+  const question: QuestionItemInput = {
+    id: 'confirm',
+    header: cutCodePoints(opts.source, HEADER_MAX),
+    question: cutCodePoints(`${opts.source}: ${message.trim() || 'Go ahead?'}`, QUESTION_TEXT_MAX),
+    options: [{ label: ACCEPT }, { label: DECLINE }],
+  };
+  const result = await askPrompt(agent, [question], opts);
+  if (result.status === 'no_answer') return result.reason === 'skipped' ? { action: 'decline', skipped: true } : { action: 'cancel', reason: result.reason };
+  return result.answers.answers.confirm?.[0] === ACCEPT ? { action: 'accept', content: {} } : { action: 'decline', skipped: false };
 }
 
 async function askUrl(agent: Agent, req: { message: string; url: string }, opts: ElicitOptions): Promise<ElicitOutcome> {

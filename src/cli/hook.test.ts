@@ -185,6 +185,21 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     expect(JSON.parse(url.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept' } });
   });
 
+  it('[X6][X5] an Elicitation that asks for no fields is still asked (a confirmation), never accepted on its own', async () => {
+    const accepted = await answered('claude-elicitation-confirm', () => ({ answers: { confirm: ['Accept'] } }));
+    expect(accepted.records[0].questions[0]).toMatchObject({ id: 'confirm', question: 'my-mcp-server: Delete the production database?' });
+    expect(accepted.records[0].questions[0].options.map((o) => o.label)).toEqual(['Accept', 'Decline']);
+    expect(JSON.parse(accepted.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: {} } });
+    const declined = await answered('claude-elicitation-confirm', () => ({ answers: { confirm: ['Decline'] } }));
+    expect(JSON.parse(declined.stdout).hookSpecificOutput.action).toBe('decline');
+  });
+
+  it('[X2][P3] a NUL in the tool input is shown as ␀, so the approval is still asked', async () => {
+    const { stdout, records } = await answered('claude-bash-nul', () => ({ answers: { approval: ['Allow'] } }));
+    expect(records[0].questions[0].detail).toContain("printf 'a\u2400b' > out.bin");
+    expect(JSON.parse(stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
+  });
+
   it('[X6] killing the hook cancels its question; nothing is printed', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const hook = startHook(t, fixture('claude-bash'));

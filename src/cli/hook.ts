@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { clientFlags, intFlag } from './args.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
+import { clampTimeoutSeconds } from '../agent/ask-user.ts';
 import { ownSessionTitle } from '../agent/own-session.ts';
 import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision } from '../agent/approvals.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
@@ -122,6 +123,9 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
   let agent: Agent | undefined;
+  // X1: the person at the terminal waits --timeout for the agent's own prompt, whatever waits first (another approval
+  // of the same session ahead of this one, several prompts in a row): one deadline for all of it.
+  const deadline = setTimeout(() => controller.abort(new Error(`no answer within ${clampTimeoutSeconds(timeoutSeconds)} s`)), clampTimeoutSeconds(timeoutSeconds) * 1000);
   try {
     agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
     if (controller.signal.aborted) return 0;
@@ -145,10 +149,11 @@ export async function run(argv: string[]): Promise<number> {
     say(`no answer (${outcome.action === 'decline' ? 'skipped' : outcome.reason}); the agent asks in its own terminal`);
     return 0;
   } catch (err) {
-    if (controller.signal.aborted) say('stopped; the question was withdrawn');
+    if (controller.signal.aborted) say(`${controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped'}; the question was withdrawn, the agent asks in its own terminal`);
     else say(`${err instanceof Error ? err.message : String(err)}; the agent asks in its own terminal`);
     return 0;
   } finally {
+    clearTimeout(deadline);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);

@@ -64,7 +64,7 @@ export const GatewayConfig = z.object({
   /** U17: Web Push. `allowedEndpoints`: origins a push subscription may name besides the browsers' push services. */
   push: z
     .object({
-      allowedEndpoints: z.array(z.url({ error: 'allowedEndpoints must list URLs such as https://push.example' })).optional(),
+      allowedEndpoints: z.array(z.url({ protocol: /^https?$/, error: 'allowedEndpoints must list http:// or https:// URLs such as https://push.example' })).optional(),
       /** The VAPID contact (`mailto:` or `https:`) push services see. */
       subject: z.string().regex(/^(mailto:|https:\/\/)/, { error: 'subject must start with mailto: or https://' }).optional(),
     })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { outcome as code, item, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import { outcome as code, item, startTestGateway, testConfig, tokenOf, type TestGateway, type Who } from '../testing/gateway-harness.ts';
 import type { TestClient } from '../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -68,6 +68,20 @@ describe('search (U19)', () => {
       const want = { admin: [reply, qn(w.q.privileged)], agent: [reply, qn(w.q.privileged)], questions: [qn(w.q.privileged)] }[who as string] ?? [];
       expect(await found(w.c[who], 'secretly'), who).toEqual([...want].sort());
     }
+  });
+
+  it('[U19][A3] a guest that also reads every session finds questions in the sessions it created, and no others', async () => {
+    const readGuest = { id: 'guest', token: tokenOf('guest'), role: 'operator' as const, scopes: ['operator.read' as const, 'operator.sessions.write' as const] };
+    t = await startTestGateway({ config: { ...testConfig, identities: testConfig.identities.map((i) => (i.id === 'guest' ? readGuest : i)) } });
+    const guest = await t.connect('guest');
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent');
+    const own = (await guest.call('sessions.create', { title: 'mine' })).session.key;
+    const other = (await admin.call('sessions.create', { title: 'theirs' })).session.key;
+    const zebra = item({ id: 'zoo', header: 'Zoo', question: 'Which okapi?', options: [{ label: 'Plains' }, { label: 'Mountain' }] });
+    const ownQuestion = (await agent.call('question.request', { sessionKey: own, mode: 'async', questions: [zebra] })).id;
+    await agent.call('question.request', { sessionKey: other, mode: 'async', questions: [zebra] });
+    expect(await found(guest, 'okapi')).toEqual([`question:${ownQuestion}`]);
   });
 
   it('[U19] marks the match in a snippet, names the session (the Inbox for a sessionless question) and answers newest first within the limit', async () => {

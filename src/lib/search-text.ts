@@ -10,9 +10,12 @@ const SNIPPET_LENGTH = 160;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The query's words, lower case, without repeats or words that another word of the query already starts. */
+/** Shorter words would match a large share of every index as prefixes: they are left out of a search. */
+export const MIN_TERM_LENGTH = 2;
+
+/** The query's words, lower case, without repeats, one-letter words, or words that another word of the query already starts. */
 export function searchTerms(query: string): string[] {
-  const words = [...new Set((query.toLowerCase().match(WORD) ?? []).slice(0, MAX_SEARCH_TERMS * 4))];
+  const words = [...new Set((query.toLowerCase().match(WORD) ?? []).slice(0, MAX_SEARCH_TERMS * 4))].filter((w) => Array.from(w).length >= MIN_TERM_LENGTH);
   return words.filter((w) => !words.some((other) => other !== w && other.startsWith(w))).slice(0, MAX_SEARCH_TERMS);
 }
 

@@ -20,12 +20,15 @@ async function readableKeys(core: Core, identity: Identity): Promise<string[] | 
     .map((s) => s.key);
 }
 
-/** A3: every question, a guest's in its own sessions, an agent's own; none for session access alone (read, write). */
-function questionScope(identity: Identity, readable: string[] | null): SearchScope['questions'] {
+/** A3: every question, a guest's in the sessions it created, an agent's own; none for session access alone (read, write). */
+async function questionScope(core: Core, identity: Identity, readable: string[] | null): Promise<SearchScope['questions']> {
   if (seesEveryQuestion(identity)) return { sessionKeys: null, sessionless: true };
   if (identity.scopes.has('agent.run')) return { sessionKeys: null, sessionless: true, askedBy: identity.id };
-  if (identity.scopes.has('operator.sessions.write')) return { sessionKeys: readable ?? [], sessionless: false };
-  return null;
+  if (!identity.scopes.has('operator.sessions.write')) return null;
+  // A guest that also reads every session (operator.read) still sees questions only in the sessions it created.
+  if (readable !== null) return { sessionKeys: readable, sessionless: false };
+  const created = (await core.store.listSessions()).filter((s) => s.createdBy === identity.id).map((s) => s.key);
+  return { sessionKeys: created, sessionless: false };
 }
 
 /** A3 for each hit: a question as visible as itself, a message that answers a question as visible as that question. */
@@ -44,7 +47,7 @@ export async function search(core: Core, identity: Identity, query: string, limi
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
   const sessionKeys = await readableKeys(core, identity);
-  const candidates = await core.store.search({ terms, sessionKeys, questions: questionScope(identity, sessionKeys), limit: limit * SLACK });
+  const candidates = await core.store.search({ terms, sessionKeys, questions: await questionScope(core, identity, sessionKeys), limit: limit * SLACK });
   const titles = new Map<string, string>();
   const titleOf = async (sessionKey: string | null) => {
     if (sessionKey === null) return INBOX_TITLE;

@@ -142,7 +142,9 @@ describe('S4 failed connects per remote address', () => {
       allowedEndpoints: ['https://push.example'],
       subject: 'mailto:ops@example.com',
     });
-    expect(() => parseConfig({ identities, push: { allowedEndpoints: ['push.example'] } }, 'c')).toThrow(/push\.allowedEndpoints\[0\].*must list URLs/);
+    expect(() => parseConfig({ identities, push: { allowedEndpoints: ['push.example'] } }, 'c')).toThrow(/push\.allowedEndpoints\[0\].*must list http:\/\/ or https:\/\/ URLs/);
+    // An address without an http(s) origin (its origin reads "null") would open every opaque-origin endpoint.
+    expect(() => parseConfig({ identities, push: { allowedEndpoints: ['mailto:ops@example.com'] } }, 'c')).toThrow(/push\.allowedEndpoints\[0\]/);
     expect(() => parseConfig({ identities, push: { subject: 'ops@example.com' } }, 'c')).toThrow(/push\.subject.*mailto: or https/);
   });
 

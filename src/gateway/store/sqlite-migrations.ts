@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 
 type Db = Database.Database;
 
-/** FTS5 word rules for every index: Unicode words, accents folded, so "cafe" finds "café". */
-const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
+/** FTS5 word rules for every index: Unicode words, accents folded, so "cafe" finds "café"; short prefixes indexed, so a two- or three-letter prefix is one lookup. */
+const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'`;
 /** A question record's searchable text: each header and question, then the answers (store/search.ts says the same in JS). */
 const questionText = (record: string) => `
   (SELECT group_concat(json_extract(value, '$.header') || ' ' || json_extract(value, '$.question'), ' ') FROM json_each(${record}, '$.questions'))
