@@ -295,7 +295,8 @@ export class Core {
    */
   async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
-    const seq = (await this.store.latestSeq()) + 1;
+    // On a shared database the seq is provisional until commit (D2), as is its event's, renumbered together.
+    const seq = (isSharedStore(this.store) ? this.store.nextSeq() : null) ?? (await this.store.latestSeq()) + 1;
     const message: ChatMessage = {
       id: newId('m'),
       sessionKey: m.sessionKey,

@@ -136,8 +136,8 @@ export class EventHub {
     this.catchUpQueued = true;
     setImmediate(() => {
       this.catchUpQueued = false;
-      // An open group catches up when it settles.
-      if (!this.grouped) void this.exclusive(() => this.catchUp());
+      // An open group catches up when it settles (a group may have opened while this waited its turn, too).
+      if (!this.grouped) void this.exclusive(() => (this.grouped ? undefined : this.catchUp()));
     });
   }
 
@@ -233,6 +233,18 @@ export class EventHub {
   }
 
   /**
+   * The seq a unit's event or message ends with: on a shared database the one it got at commit (D2), so this waits until
+   * its group committed; elsewhere `seq` itself, at once.
+   */
+  async settledSeq(seq: number): Promise<number> {
+    const store = this.store;
+    if (seq >= 0 || !isSharedStore(store)) return seq;
+    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve));
+    if (!committed) throw new Error('the change was not committed');
+    return store.settledSeq(seq);
+  }
+
+  /**
    * Ends the group (the end of a turn, or a shutdown) after the units asked for before it: commit, fan out its events,
    * run its after-hooks, then `whenDurable`.
    */
@@ -246,6 +258,8 @@ export class EventHub {
     if (!group) return;
     const committed = await this.commitGroup(group);
     this.grouped = null;
+    // On a shared database the group's events were numbered as it committed (D2): its own listeners get the real seqs.
+    if (committed && isSharedStore(this.store)) for (const ev of group.events) ev.seq = this.store.settledSeq(ev.seq);
     if (this.shared && committed) await this.catchUp();
     if (!this.shared && committed) await this.prepare(group.events);
     if (committed) {

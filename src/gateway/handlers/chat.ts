@@ -17,15 +17,16 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
     const session = await core.readableSession(identity, p.sessionKey);
     if (!canWriteSession(identity, session))
       throw forbidden(`chat.send in session "${session.key}"`, ['operator.admin', 'operator.write'], identity);
-    return await core.hub.commit(async (tx) => {
-      // Again inside the writing transaction: on a shared database another gateway may have just taken this key (D2).
+    const sent = await core.hub.commit(async (tx) => {
+      // The session first (on a shared database, reading it in the writing transaction locks it), then the key again:
+      // another gateway may have just taken it for this session (D2).
+      const before = await core.store.getSession(session.key);
       const again = await core.store.getIdempotent(identity.id, p.idempotencyKey);
       if (again) return { ...again, deduped: true };
       const reply = p.replyTo ? await core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
       // A3: the reply to a privileged question is privileged too: it neither titles the session nor moves its lastMessageAtMs.
       const privileged = reply?.q.privileged === true;
       // U15: an untitled session takes its title from its first message.
-      const before = await core.store.getSession(session.key);
       if (!privileged && before && before.lastMessageAtMs === null && before.title === UNTITLED)
         await core.store.renameSession(session.key, titleFromMessage(p.message));
       const answers: Answers | undefined = p.replyTo?.answers ? reply?.answers : undefined;
@@ -45,6 +46,8 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       if (reply) await core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
       return { messageId: message.id, seq: message.seq, deduped: false };
     });
+    // On a shared database the message is numbered as its transaction commits.
+    return { ...sent, seq: await core.hub.settledSeq(sent.seq) };
   },
 
   'chat.history': async (p, { core, conn }) => {

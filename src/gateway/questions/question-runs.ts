@@ -35,7 +35,11 @@ const retiresAgain = (q: StoredQuestion, ended: RunRow) => q.retiredAtMs === und
 export async function onRunEnded(core: Core, tx: Tx, ended: RunRow, phase: Phase | undefined): Promise<void> {
   // A sessionless run may ask in a session, so its questions are looked up across sessions.
   const pending = await core.store.listQuestions({ status: 'pending' });
-  for (const q of pending) {
+  for (const listed of pending) {
+    if (!(listed.mode === 'blocking' ? listed.runId === ended.runId : listed.mode === 'async' && (listed.sessionKey ?? null) === ended.sessionKey)) continue;
+    // Read again inside the transaction (on a shared database that locks it): another gateway may have answered it since (D2).
+    const q = await core.store.getQuestion(listed.id);
+    if (!q || q.status !== 'pending') continue;
     if (q.mode === 'blocking' && q.runId === ended.runId) {
       await core.questions.finishIn(tx, q, { status: 'cancelled', reason: 'run-ended' });
     } else if (q.mode === 'async' && (await retires(core.store, q, ended, phase)) && retiresAgain(q, ended)) {

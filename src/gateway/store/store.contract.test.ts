@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/index.ts';
 import { createMemoryStore } from './memory.ts';
-import { openPostgresStore } from './postgres/store.ts';
+import { openPostgresStore, type SharedStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
 import { freshSchema } from '../../testing/postgres.ts';
 import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
@@ -1127,7 +1127,7 @@ const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ');
 const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
-/** How many schema steps those undo. */
+/** How many schema steps those undo (and, on PostgreSQL, the step after them: a chat event's message_id). */
 const UNDONE_STEPS = 4;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
@@ -1174,7 +1174,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS}\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS}`);
+      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + 1}`);
       await raw.end();
     })));
 
@@ -1225,24 +1225,47 @@ describe('postgres store on a server', () => {
     }
   });
 
-  it('[D2][R2] two connections writing at once: a reader never sees a seq before every smaller one is committed', async () => {
-    const a = await harness.open();
+  it("[D2][C2] a message written in a transaction takes its chat event's seq at commit: in history, in replay, for its idempotency key", async () => {
+    const a = (await harness.open()) as SharedStore;
+    try {
+      await a.createSession(sessionRow('s1', 1_000));
+      await a.appendEvent(event(1_000));
+      const provisional = await a.transaction(async () => {
+        const seq = a.nextSeq()!;
+        const m = message('m-1', 's1', seq);
+        await a.insertMessage(m);
+        expect(await a.appendEvent(event(2_000, { payload: { sessionKey: 's1', message: m, state: 'final' } }))).toBe(seq);
+        await a.putIdempotent('op', 'k1', { messageId: 'm-1', seq }, 2_000);
+        return seq;
+      });
+      expect(provisional).toBeLessThan(0);
+      expect(a.nextSeq()).toBeNull();
+      expect(a.settledSeq(provisional)).toBe(2);
+      expect((await a.history('s1', 10)).messages.map((m) => [m.id, m.seq])).toEqual([['m-1', 2]]);
+      const [chat] = await a.eventsAfter(1, 10);
+      expect([chat.seq, (chat.payload as { message: ChatMessage }).message.seq]).toEqual([2, 2]);
+      expect(await a.getIdempotent('op', 'k1')).toEqual({ messageId: 'm-1', seq: 2 });
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('[D2][R2] two connections writing at once: neither waits for the other, and a reader never sees a seq before every smaller one is committed', async () => {
+    const a = (await harness.open()) as SharedStore;
     const b = await harness.open();
     const reader = await harness.open();
     try {
-      // A's group holds seq 1 uncommitted while B asks for the next one.
+      // A's group holds an event, numbered only when A commits; B writes and commits meanwhile without waiting for A.
       await a.beginGroup();
-      expect(await a.transaction(() => a.appendEvent(event(1_000)))).toBe(1);
-      let bDone = false;
-      const bWrites = b.transaction(() => b.appendEvent(event(2_000))).finally(() => (bDone = true));
-      // However far B got, nothing is visible while A's seq is not committed: a cursor cannot pass seq 1.
-      for (let i = 0; i < 20 && !bDone; i++) expect(await reader.eventsAfter(0, 10)).toEqual([]);
-      expect(bDone).toBe(false);
+      const provisional = await a.transaction(() => a.appendEvent(event(1_000)));
+      expect(provisional).toBeLessThan(0);
+      expect(await b.transaction(() => b.appendEvent(event(2_000)))).toBeLessThan(0);
+      expect((await reader.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([[1, 2_000]]);
       await a.commitGroup();
-      expect(await bWrites).toBe(2);
+      expect(a.settledSeq(provisional)).toBe(2);
       expect((await reader.eventsAfter(0, 10)).map((e) => [e.seq, e.atMs])).toEqual([
-        [1, 1_000],
-        [2, 2_000],
+        [1, 2_000],
+        [2, 1_000],
       ]);
       // Many writers at once, read while they write: every read is a gapless run from the first seq on.
       const writers = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).transaction(() => (i % 2 ? a : b).appendEvent(event(3_000 + i))));
@@ -1255,6 +1278,7 @@ describe('postgres store on a server', () => {
       }
       await all;
       expect((await reader.eventsAfter(0, 100)).map((e) => e.seq)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));
+      expect(await reader.latestSeq()).toBe(42);
     } finally {
       await a.close();
       await b.close();

@@ -15,9 +15,16 @@ export type SharedStore = Store & {
   clientDisconnected(identity: string, clientId: string, gatewayId: string, atMs: number): Promise<void>;
   /** When the client was last seen anywhere: null while connected to a live gateway, else the time it left (0: never seen). */
   clientAbsentSince(identity: string, clientId: string, nowMs: number): Promise<number | null>;
+  /**
+   * Inside a transaction: the provisional seq the next event will take (its real one is given at commit, D2); null
+   * outside one.
+   */
+  nextSeq(): number | null;
+  /** The real seq of a provisional one, once its transaction committed (a real one unchanged). */
+  settledSeq(seq: number): number;
 };
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared'>;
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq'>;
 
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
 export function clusterMethods(pg: Postgres): ClusterMethods {

@@ -4,8 +4,9 @@ import type { Postgres } from './pool.ts';
 /**
  * Schema steps, applied in order; `askdock_schema.version` holds how many ran. Append new steps, never edit old ones.
  * JSON is kept as text so a record reads back exactly as written (jsonb would reorder keys and fold duplicates).
- * `askdock_seq` is the one counter every gateway takes `seq` from: its row is locked by each writing transaction
- * until it commits, so seqs become visible in the order they were handed out and a reader never skips one (R2, D2).
+ * `askdock_seq` is the one counter every gateway takes `seq` from: a transaction locks its row only as it commits (it
+ * takes its numbers then, transactions.ts), so seqs become visible in the order they were handed out and a reader never
+ * skips one (R2, D2).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -158,6 +159,10 @@ export const MIGRATIONS: readonly string[] = [
     created_at_ms bigint NOT NULL
   );
   CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
+  `,
+  // D2: a chat event names its message, whose seq (given at commit with the event's) it is read with.
+  `
+  ALTER TABLE events ADD COLUMN message_id text;
   `,
 ];
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Listeners } from '../../../lib/listeners.ts';
 
@@ -15,14 +16,21 @@ const POOL_SIZE = 8;
 
 /**
  * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
- * but never holds up the event loop. While a transaction is open (transactions.ts), every statement of the store runs on
- * its connection, in order, so reads see its writes; otherwise a statement takes any free connection of the pool. A
- * separate connection LISTENs for other gateways' commits.
+ * but never holds up the event loop. Code running inside a transaction (a unit of work, transactions.ts) runs every
+ * statement on that transaction's connection, in order, so it reads its own writes. Any other statement waits until no
+ * transaction of this gateway is open, then takes a free connection of the pool: it reads only what is committed, and
+ * everything a request before it committed (a client that sends, then reads, sees what it sent). A separate connection
+ * LISTENs for other gateways' commits.
  */
 export class Postgres {
   private readonly pool: pg.Pool;
-  /** The connection of the open transaction, if any. */
-  tx: pg.PoolClient | null = null;
+  /** The connection of the open transaction (or group), if any. */
+  private openTx: pg.PoolClient | null = null;
+  /** Settles when no transaction is open any more. */
+  private txEnded: Promise<void> = Promise.resolve();
+  private endTx: () => void = () => {};
+  /** The transaction connection of the code running now, when that code runs inside a transaction. */
+  private readonly unit = new AsyncLocalStorage<pg.PoolClient>();
   private closed = false;
   private listener: pg.Client | null = null;
   private listenDelay = 100;
@@ -45,8 +53,12 @@ export class Postgres {
    */
   readonly query: Query = async (sql, params, guard = false) => {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
-    const client = this.tx;
-    if (!client) return shape(await this.pool.query(sql, params));
+    const client = this.unit.getStore();
+    if (!client) {
+      while (this.openTx) await this.txEnded;
+      if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+      return shape(await this.pool.query(sql, params));
+    }
     if (!guard) return shape(await client.query(sql, params));
     await client.query('SAVEPOINT askdock_stmt');
     let r: pg.QueryResult;
@@ -59,6 +71,29 @@ export class Postgres {
     await client.query('RELEASE SAVEPOINT askdock_stmt');
     return shape(r);
   };
+
+  get tx(): pg.PoolClient | null {
+    return this.openTx;
+  }
+
+  /** The open transaction's connection (null: it ended); statements outside it wait for it to end. */
+  set tx(client: pg.PoolClient | null) {
+    if (client && !this.openTx) this.txEnded = new Promise<void>((resolve) => (this.endTx = resolve));
+    this.openTx = client;
+    if (!client) this.endTx();
+  }
+
+  /** True while the code running now is inside a transaction of this store. */
+  inTransaction(): boolean {
+    return this.unit.getStore() !== undefined;
+  }
+
+  /** Runs `fn` inside the open transaction: its statements go to that transaction's connection. */
+  within<T>(fn: () => T): T {
+    const client = this.openTx;
+    if (!client) throw new Error('store: no transaction is open');
+    return this.unit.run(client, fn);
+  }
 
   /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
   connect(): Promise<pg.PoolClient> {
@@ -110,7 +145,7 @@ export class Postgres {
     this.reconnectListeners.clear();
     const ends: Promise<unknown>[] = [];
     // An open transaction's connection is dropped, not returned: PostgreSQL rolls the transaction back.
-    if (this.tx) this.tx.release(true);
+    if (this.openTx) this.openTx.release(true);
     this.tx = null;
     if (this.listener) ends.push(this.listener.end().catch(() => {}));
     ends.push(this.pool.end().catch(() => {}));

@@ -11,13 +11,15 @@ const toRequest = (r: Record<string, unknown>) => JSON.parse(String(r.record)) a
 export function secretMethods(
   q: Query,
   insert: Query,
+  /** ' FOR UPDATE' inside a transaction: a request read to be fulfilled is locked as it is read (D2). */
+  locking: () => string,
 ): Pick<Store, 'insertSecretRequest' | 'getSecretRequest' | 'updateSecretRequest' | 'listSecretRequests' | 'putSecret' | 'getSecret'> {
   return {
     async insertSecretRequest(r) {
       await insert(`INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES ($1, $2, $3, $4)`, [r.id, r.status, r.createdAtMs, toJson(r)]);
     },
     async getSecretRequest(id) {
-      const r = (await q(`SELECT record FROM secret_requests WHERE id = $1`, [id])).rows[0];
+      const r = (await q(`SELECT record FROM secret_requests WHERE id = $1${locking()}`, [id])).rows[0];
       return r ? toRequest(r) : undefined;
     },
     async updateSecretRequest(r) {

@@ -70,7 +70,10 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   }
   const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
   const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
-  const transactions = new Transactions(pg);
+  const transactions = new Transactions(pg, channel);
+  const { numbering } = transactions;
+  /** Inside a transaction, a row read to be changed is locked as it is read, so a race between gateways is decided here (D2). */
+  const locking = () => (pg.inTransaction() ? ' FOR UPDATE' : '');
 
   const store: SharedStore = {
     shared: true,
@@ -80,21 +83,42 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     rollbackGroup: () => transactions.rollbackGroup(),
 
     async appendEvent(e, payloadJson) {
-      // Takes the next seq and tells every gateway in one statement; NOTIFY is delivered when the transaction commits.
+      const json = payloadJson ?? toJson(e.payload);
+      // A chat event's message seq is read from its message, which is numbered with it at commit (transactions.ts).
+      const messageId = e.event === 'chat' ? ((e.payload as { message?: { id?: unknown } }).message?.id ?? null) : null;
+      const values = [e.event, json, toJson(e.audience), e.atMs, typeof messageId === 'string' ? messageId : null];
+      if (pg.inTransaction()) {
+        const seq = numbering.take();
+        await q(`INSERT INTO events (seq, event, payload, audience, at_ms, message_id) VALUES ($6, $1, $2, $3, $4, $5)`, [...values, seq]);
+        return seq;
+      }
+      // Alone: takes the next seq and tells every gateway in one statement.
       const r = await q(
         `WITH s AS (UPDATE askdock_seq SET value = value + 1 WHERE id = 1 RETURNING value)
-         INSERT INTO events (seq, event, payload, audience, at_ms) SELECT value, $1, $2, $3, $4 FROM s
-         RETURNING seq, pg_notify($5, seq::text)`,
-        [e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs, channel],
+         INSERT INTO events (seq, event, payload, audience, at_ms, message_id) SELECT value, $1, $2, $3, $4, $5 FROM s
+         RETURNING seq, pg_notify($6, seq::text)`,
+        [...values, channel],
       );
       return Number(r.rows[0].seq);
     },
     async eventsAfter(cursor, limit) {
       const take = Math.max(0, Math.trunc(limit));
-      return rowsOf<EventDbRow>((await q(`SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, [cursor, take]))).map(toEvent);
+      const rows = rowsOf<EventDbRow & { message_seq: number | null }>(
+        await q(
+          `SELECT e.seq, e.event, e.payload, e.audience, e.at_ms, m.seq AS message_seq FROM events e LEFT JOIN messages m ON m.id = e.message_id
+           WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
+          [cursor, take],
+        ),
+      );
+      return rows.map((r) => {
+        const ev = toEvent(r);
+        const message = (ev.payload as { message?: { seq?: number } }).message;
+        if (r.message_seq !== null && message) message.seq = Number(r.message_seq);
+        return ev;
+      });
     },
     async oldestEventSeq() {
-      const oldest = (await q(`SELECT MIN(seq) AS seq FROM events`)).rows[0].seq as number | null;
+      const oldest = (await q(`SELECT MIN(seq) AS seq FROM events WHERE seq > 0`)).rows[0].seq as number | null;
       if (oldest !== null) return oldest;
       const latest = await store.latestSeq();
       return latest === 0 ? 0 : latest + 1;
@@ -107,15 +131,19 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
         const keep = Math.max(0, Math.trunc(keepAtLeast));
         let below = Number.POSITIVE_INFINITY;
         if (keep > 0) {
-          const nth = (await q(`SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1])).rows[0];
+          const nth = (await q(`SELECT seq FROM events WHERE seq > 0 ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1])).rows[0];
           if (!nth) return 0;
           below = Number(nth.seq);
         }
         // Drop only a prefix, so the kept events have no holes even if clocks stepped back.
-        const firstRecent = (await q(`SELECT seq FROM events WHERE at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs])).rows[0];
+        const firstRecent = (await q(`SELECT seq FROM events WHERE seq > 0 AND at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs])).rows[0];
         if (firstRecent) below = Math.min(below, Number(firstRecent.seq));
         if (below === Number.POSITIVE_INFINITY) below = (await store.latestSeq()) + 1;
-        return (await q(`DELETE FROM events WHERE seq < $1`, [below])).rowCount;
+        let dropped = (await q(`DELETE FROM events WHERE seq > 0 AND seq < $1`, [below])).rowCount;
+        // This transaction's own events (provisional seqs, the newest of all) go only when none must be kept: a hole
+        // where each was, as in a store that numbers at once.
+        if (keep === 0 && below > (await store.latestSeq())) dropped += (await q(`DELETE FROM events WHERE seq < 0 AND at_ms < $1`, [beforeMs])).rowCount;
+        return dropped;
       });
     },
 
@@ -134,7 +162,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       });
     },
     async getSession(key) {
-      const r = rowsOf<SessionDbRow>((await q(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = $1`, [key])))[0];
+      const r = rowsOf<SessionDbRow>((await q(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.key = $1${pg.inTransaction() ? ' FOR UPDATE OF s' : ''}`, [key])))[0];
       return r ? toSession(r) : undefined;
     },
     async sessionByIdempotencyKey(identity, key) {
@@ -163,6 +191,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [m.id, m.sessionKey, m.seq, m.role, m.text, m.authorId, m.runId ?? null, m.replyTo ? toJson(m.replyTo) : null, m.createdAtMs],
       );
+      if (pg.inTransaction()) numbering.message(m.id, m.seq);
     },
     async updateMessageText(id, text) {
       if ((await q(`UPDATE messages SET text = $2 WHERE id = $1`, [id, text])).rowCount === 0) throw missingRow('message', id);
@@ -193,7 +222,12 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       return { messages: rows.slice(0, take).reverse().map(toMessage), hasMore };
     },
     async getIdempotent(identity, key) {
-      const r = (await q(`SELECT message_id, seq FROM idempotency WHERE identity = $1 AND key = $2`, [identity, key])).rows[0];
+      // The message's seq, as numbered when it committed.
+      const r = (await q(
+        `SELECT i.message_id, COALESCE(m.seq, i.seq) AS seq FROM idempotency i LEFT JOIN messages m ON m.id = i.message_id
+         WHERE i.identity = $1 AND i.key = $2`,
+        [identity, key],
+      )).rows[0];
       return r ? { messageId: String(r.message_id), seq: Number(r.seq) } : undefined;
     },
     async putIdempotent(identity, key, result: IdempotentResult, atMs) {
@@ -215,7 +249,12 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       );
     },
     async getQuestion(id) {
-      const r = rowsOf<{ record: string }>((await q(`SELECT record FROM questions WHERE id = $1`, [id])))[0];
+      // In a transaction its session is locked first, as every change in a session does (no two orders, no deadlock).
+      const sql = pg.inTransaction()
+        ? `WITH s AS (SELECT s.key FROM sessions s JOIN questions q ON q.session_key = s.key WHERE q.id = $1 FOR UPDATE OF s)
+           SELECT record FROM questions WHERE id = $1 AND (SELECT COUNT(*) FROM s) >= 0 FOR UPDATE`
+        : `SELECT record FROM questions WHERE id = $1`;
+      const r = rowsOf<{ record: string }>(await q(sql, [id]))[0];
       return r ? toQuestion(r) : undefined;
     },
     async updateQuestion(question) {
@@ -231,7 +270,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       const params: unknown[] = [];
       if (filter.sessionKey !== undefined) where.push(`session_key = $${params.push(filter.sessionKey)}`);
       if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
-      const sql = `SELECT record FROM questions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at_ms, n`;
+      // Locked in a transaction when of one session (Q11 is decided by the session's lock, see getSession).
+      const lock = filter.sessionKey !== undefined ? locking() : '';
+      const sql = `SELECT record FROM questions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at_ms, n${lock}`;
       return rowsOf<{ record: string }>((await q(sql, params))).map(toQuestion);
     },
     async countPendingAskedBy(askedBy) {
@@ -240,7 +281,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
     async dueQuestions(nowMs) {
       return rowsOf<{ record: string }>(
-        (await q(`SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= $1 ORDER BY expires_at_ms, n`, [nowMs])),
+        (await q(`SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= $1 ORDER BY expires_at_ms, n${locking()}`, [nowMs])),
       ).map(toQuestion);
     },
     async nextExpiryMs() {
@@ -255,7 +296,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       );
     },
     async getRun(runId) {
-      const r = rowsOf<RunDbRow>((await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1`, [runId])))[0];
+      const r = rowsOf<RunDbRow>((await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1${locking()}`, [runId])))[0];
       return r ? toRun(r) : undefined;
     },
     async updateRun(run) {
@@ -277,7 +318,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       return rowsOf<RunDbRow>(rows).map(toRun);
     },
 
-    ...secretMethods(q, insert),
+    ...secretMethods(q, insert, locking),
     ...pushMethods(q),
 
     search(scope) {
@@ -293,6 +334,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...clusterMethods(pg),
+    nextSeq: () => (pg.inTransaction() ? numbering.peek() : null),
+    settledSeq: (seq) => numbering.settledSeq(seq),
 
     async close() {
       transactions.closing();
