@@ -245,12 +245,22 @@ export class Core {
   /** Reads what `view` needs of these events (sessions' access, pending questions), so the fan-out never waits. */
   readonly prepareView = async (events: StoredEvent[]): Promise<void> => {
     const pending = new Map<string, StoredQuestion[]>();
+    const reads: Promise<unknown>[] = [];
+    const asked = new Set<string>();
+    // All at once: on a network database each read is a round trip, and they do not depend on each other.
     for (const ev of events) {
       const key = ev.audience.sessionKey;
       if (key === null) continue;
-      if (!this.access.has(key)) await this.accessOf(key);
-      if (ev.event === 'session.updated' && !pending.has(key)) pending.set(key, await this.store.listQuestions({ sessionKey: key, status: 'pending' }));
+      if (!this.access.has(key) && !asked.has(key)) {
+        asked.add(key);
+        reads.push(this.accessOf(key));
+      }
+      if (ev.event === 'session.updated' && !pending.has(key)) {
+        pending.set(key, []);
+        reads.push(this.store.listQuestions({ sessionKey: key, status: 'pending' }).then((qs) => pending.set(key, qs)));
+      }
     }
+    await Promise.all(reads);
     this.pendingAhead = pending;
   };
 

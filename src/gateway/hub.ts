@@ -38,6 +38,21 @@ type Changes = { events: StoredEvent[]; texts: string[]; after: (() => void)[] }
 const noChanges = (): Changes => ({ events: [], texts: [], after: [] });
 /** A turn's group: its commits' changes, and what waits to learn whether they were kept. */
 type Group = Changes & { waiting: ((committed: boolean) => void)[] };
+type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
+/**
+ * Units of work run one at a time per lane, each lane with its own group (transaction). One lane with SQLite and
+ * memory; on a shared database several run side by side (SharedStore.lanes), a unit's lane chosen by its key (its
+ * session), so the units of one session keep their order.
+ */
+type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
+const settled = () => {};
+
+/** A key's lane: the same key, the same lane. */
+function laneOf(key: string, lanes: number): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return (h >>> 0) % lanes;
+}
 
 /**
  * R1: every state-changing event is appended inside the store transaction of the change,
@@ -52,14 +67,13 @@ export class EventHub {
   private readonly listeners = new Listeners<[StoredEvent]>();
   /** In-process listeners of every committed event, this gateway's and (shared database) the others' (the channels). */
   private readonly allListeners = new Listeners<[StoredEvent]>();
-  private open: Changes | null = null;
-  /** This turn's group, while one is open. */
-  private grouped: Group | null = null;
   /**
-   * Units of work (commits), a group's commit and its fan-out run one at a time, in the order they were asked for:
-   * the commits that arrive while a group commits go into the next group together.
+   * Per lane, units of work (commits), a group's commit and its fan-out run one at a time, in the order they were asked
+   * for: the commits that arrive while a group commits go into the next group together.
    */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly lanes: Lane[];
+  /** Reading and sending committed events (shared database): one catch-up at a time, in seq order. */
+  private fanQueue: Promise<unknown> = Promise.resolve();
   /**
    * D2, on a database several gateways share: the newest seq fanned out here. Events then go out from the database in
    * seq order, this gateway's and the others' alike, so a client's cursor never passes an event it did not get.
@@ -67,6 +81,10 @@ export class EventHub {
   private fanned = 0;
   private readonly shared: boolean;
   private catchUpQueued = false;
+  /** A catch-up is queued and not started yet: whoever asks for one now is served by it. */
+  private catchUpWaiting = false;
+  /** What waits for a catch-up that starts after it was asked for (a committed group's listeners, hooks, answers). */
+  private afterCatchUp: (() => void)[] = [];
   private unlisten: (() => void) | null = null;
   /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
   private heard: (ev: StoredEvent) => void = () => {};
@@ -87,6 +105,12 @@ export class EventHub {
   ) {
     turn.onSettle(() => this.settle());
     this.shared = isSharedStore(store);
+    const laneStores: LaneStore[] = isSharedStore(store) ? Array.from({ length: store.lanes }, (_, i) => store.lane(i)) : [store];
+    this.lanes = laneStores.map((laneStore) => {
+      const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx };
+      lane.tx = this.txOf(lane);
+      return lane;
+    });
     if (isSharedStore(store)) {
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
       this.unlisten = store.onCommitted((seq) => {
@@ -106,18 +130,37 @@ export class EventHub {
    */
   quiet<T>(fn: () => Promise<T> | T): Promise<T> {
     return this.exclusive(async () => {
-      if (this.grouped) await this.settleGroup();
+      for (const lane of this.lanes) if (lane.grouped) await this.settleGroup(lane);
       return fn();
     });
   }
 
-  /** Runs `fn` after every unit of work asked for before it, and before those asked for after it. */
+  /** Runs `fn` after every unit of work (of every lane) and fan-out asked for before it, and before those asked for after it. */
   exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.then(
-      () => {},
-      () => {},
-    );
+    const before = [...this.lanes.map((lane) => lane.queue), this.fanQueue];
+    const run = Promise.allSettled(before).then(fn);
+    const done = run.then(settled, settled);
+    for (const lane of this.lanes) lane.queue = done;
+    this.fanQueue = done;
+    return run;
+  }
+
+  /** True when units run in several lanes, so their key (commit's `key`) matters. */
+  get laned(): boolean {
+    return this.lanes.length > 1;
+  }
+
+  /** Runs `fn` after the units asked for before it in this lane. */
+  private inLane<T>(lane: Lane, fn: () => Promise<T> | T): Promise<T> {
+    const run = lane.queue.then(fn, fn);
+    lane.queue = run.then(settled, settled);
+    return run;
+  }
+
+  /** Runs a catch-up (reading committed events and sending them) after the ones asked for before it. */
+  private fanning<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.fanQueue.then(fn, fn);
+    this.fanQueue = run.then(settled, settled);
     return run;
   }
 
@@ -136,13 +179,35 @@ export class EventHub {
     this.catchUpQueued = true;
     setImmediate(() => {
       this.catchUpQueued = false;
-      // An open group catches up when it settles (a group may have opened while this waited its turn, too).
-      if (!this.grouped) void this.exclusive(() => (this.grouped ? undefined : this.catchUp()));
+      this.requestCatchUp();
+    });
+  }
+
+  /**
+   * One catch-up serves everyone who asked before it started: with many commits a second, each does not wait for a
+   * read of its own behind the others' (then `then` runs, its events sent).
+   */
+  private requestCatchUp(then?: () => void): void {
+    if (then) this.afterCatchUp.push(then);
+    if (this.catchUpWaiting) return;
+    this.catchUpWaiting = true;
+    void this.fanning(async () => {
+      this.catchUpWaiting = false;
+      const waiting = this.afterCatchUp;
+      this.afterCatchUp = [];
+      await this.catchUp();
+      for (const fn of waiting) fn();
     });
   }
 
   /** Fans out, oldest first, every committed event after the newest one already fanned out (shared store). */
   private async catchUp(pageSize = 1000): Promise<void> {
+    // Committed events, and what their views need, as committed: no wait for this gateway's open groups.
+    if (isSharedStore(this.store)) return this.store.readCommitted(() => this.catchUpNow(pageSize));
+    return this.catchUpNow(pageSize);
+  }
+
+  private async catchUpNow(pageSize: number): Promise<void> {
     try {
       for (;;) {
         const page = await this.store.eventsAfter(this.fanned, pageSize);
@@ -198,23 +263,25 @@ export class EventHub {
    * Runs `fn` as one unit of work: a nested transaction of the current group, so if it throws, only its own writes and
    * events are undone. Units run one at a time (`fn` gets the store to itself until its promise settles); one that
    * starts while a group commits joins the next group. Its events go out, and its after-hooks run, once its group is
-   * durable. A unit must not ask for another unit (it would wait for itself): pass `tx` down instead.
+   * durable. A unit must not ask for another unit (it would wait for itself): pass `tx` down instead. `key` (the
+   * session the unit changes) picks its lane where there are several: one session's units keep their order.
    */
-  commit<T>(fn: (tx: Tx) => Promise<T> | T): Promise<T> {
-    return this.exclusive(async () => {
-      if (!this.grouped) {
-        await this.store.beginGroup();
-        this.grouped = { ...noChanges(), waiting: [] };
+  commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null): Promise<T> {
+    const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
+    return this.inLane(lane, async () => {
+      if (!lane.grouped) {
+        await lane.store.beginGroup();
+        lane.grouped = { ...noChanges(), waiting: [] };
         this.turn.touch();
       }
-      const grouped = this.grouped;
+      const grouped = lane.grouped;
       const open = noChanges();
-      this.open = open;
+      lane.open = open;
       let result: T;
       try {
-        result = await this.store.transaction(() => fn(this.tx));
+        result = await lane.store.transaction(() => fn(lane.tx));
       } finally {
-        this.open = null;
+        lane.open = null;
       }
       grouped.events.push(...open.events);
       grouped.texts.push(...open.texts);
@@ -228,8 +295,17 @@ export class EventHub {
    * (after its events went out), or `fn(false)` if it was rolled back. Anything read meanwhile may be uncommitted.
    */
   whenDurable(fn: (committed: boolean) => void): void {
-    if (this.grouped) this.grouped.waiting.push(fn);
-    else fn(true);
+    const open = this.lanes.filter((lane) => lane.grouped);
+    if (open.length === 0) return fn(true);
+    if (open.length === 1) return void open[0].grouped!.waiting.push(fn);
+    // Every lane's open group: what was read meanwhile may come from any of them.
+    let left = open.length;
+    let all = true;
+    for (const lane of open)
+      lane.grouped!.waiting.push((committed) => {
+        all &&= committed;
+        if (--left === 0) fn(all);
+      });
   }
 
   /**
@@ -249,24 +325,39 @@ export class EventHub {
    * run its after-hooks, then `whenDurable`.
    */
   settle(): Promise<void> {
-    if (!this.grouped) return this.queue as Promise<void>;
-    return this.exclusive(() => this.settleGroup());
+    const lanes = this.lanes.map((lane) => (lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : lane.queue));
+    // And what a shared database's groups queued once committed (their events, their answers).
+    return Promise.all(lanes).then(() => this.fanQueue.then(settled));
   }
 
-  private async settleGroup(): Promise<void> {
-    const group = this.grouped;
+  /**
+   * Commits a lane's group, then fans out its events, runs its after-hooks and answers what waited for it. On a shared
+   * database that second part is queued behind the catch-ups asked for before it (events go out in seq order, from the
+   * database), and the lane goes on with its next group meanwhile.
+   */
+  private async settleGroup(lane: Lane): Promise<void> {
+    const group = lane.grouped;
     if (!group) return;
-    const committed = await this.commitGroup(group);
-    this.grouped = null;
-    // On a shared database the group's events were numbered as it committed (D2): its own listeners get the real seqs.
-    if (committed && isSharedStore(this.store)) for (const ev of group.events) ev.seq = this.store.settledSeq(ev.seq);
-    if (this.shared && committed) await this.catchUp();
-    if (!this.shared && committed) await this.prepare(group.events);
+    const committed = await this.commitGroup(lane, group);
+    lane.grouped = null;
+    if (isSharedStore(this.store)) {
+      // The group's events were numbered as it committed (D2): its own listeners get the real seqs.
+      if (committed) for (const ev of group.events) ev.seq = this.store.settledSeq(ev.seq);
+      if (committed) this.requestCatchUp(() => this.afterCommit(group, committed));
+      else void this.fanning(() => this.afterCommit(group, committed));
+      return;
+    }
     if (committed) {
-      if (!this.shared) {
-        this.fanOut(group.events, group.texts);
-        for (const ev of group.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
-      }
+      await this.prepare(group.events);
+      this.fanOut(group.events, group.texts);
+      for (const ev of group.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
+    }
+    this.afterCommit(group, committed);
+  }
+
+  /** Once a group's events went out: its listeners, its after-hooks, then the answers that waited for it. */
+  private afterCommit(group: Group, committed: boolean): void {
+    if (committed) {
       // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
       this.listeners.each((fn) => {
         for (const ev of group.events) this.runHook('event listener', () => fn(ev));
@@ -276,14 +367,14 @@ export class EventHub {
     for (const fn of group.waiting) this.runHook('answer after commit', () => fn(committed));
   }
 
-  private async commitGroup(group: Group): Promise<boolean> {
+  private async commitGroup(lane: Lane, group: Group): Promise<boolean> {
     try {
-      await this.store.commitGroup();
+      await lane.store.commitGroup();
       return true;
     } catch (err) {
       this.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
       try {
-        await this.store.rollbackGroup();
+        await lane.store.rollbackGroup();
       } catch (undoErr) {
         this.log.error({ err: undoErr }, 'rolling back failed');
       }
@@ -300,26 +391,28 @@ export class EventHub {
     }
   }
 
-  private readonly tx: Tx = {
-    emit: async (event, payload, audience, payloadJson) => {
-      const open = this.open;
-      if (!open) throw new Error('emit outside a commit');
-      if (this.checkPayloads) {
-        const parsed = events[event].safeParse(payload);
-        if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
-      }
-      const row = { event, payload, audience, atMs: this.clock.now() };
-      const json = payloadJson ?? toJson(payload);
-      const seq = await this.store.appendEvent(row, json);
-      open.events.push({ ...row, seq });
-      open.texts.push(json);
-      return seq;
-    },
-    after: (fn) => {
-      if (!this.open) throw new Error('after outside a commit');
-      this.open.after.push(fn);
-    },
-  };
+  private txOf(lane: Lane): Tx {
+    return {
+      emit: async (event, payload, audience, payloadJson) => {
+        const open = lane.open;
+        if (!open) throw new Error('emit outside a commit');
+        if (this.checkPayloads) {
+          const parsed = events[event].safeParse(payload);
+          if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
+        }
+        const row = { event, payload, audience, atMs: this.clock.now() };
+        const json = payloadJson ?? toJson(payload);
+        const seq = await this.store.appendEvent(row, json);
+        open.events.push({ ...row, seq });
+        open.texts.push(json);
+        return seq;
+      },
+      after: (fn) => {
+        if (!lane.open) throw new Error('after outside a commit');
+        lane.open.after.push(fn);
+      },
+    };
+  }
 
   /**
    * Sends committed events, in seq order, to every subscriber that may see them (`texts[i]`: the payload JSON of

@@ -45,7 +45,7 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
       if (reply) await core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
       return { messageId: message.id, seq: message.seq, deduped: false };
-    });
+    }, session.key);
     // On a shared database the message is numbered as its transaction commits.
     return { ...sent, seq: await core.hub.settledSeq(sent.seq) };
   },

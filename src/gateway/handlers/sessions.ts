@@ -59,7 +59,7 @@ export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.u
       await core.store.renameSession(p.sessionKey, p.title);
       await core.emitSessionUpdated(tx, p.sessionKey);
       return (await core.getSession(p.sessionKey))!;
-    });
+    }, p.sessionKey);
     return { session: (await core.sessionFor(identity, session)) };
   },
 

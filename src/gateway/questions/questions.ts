@@ -140,7 +140,7 @@ export class QuestionManager {
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
       if (made.record.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
       return made.record;
-    });
+    }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
@@ -180,7 +180,10 @@ export class QuestionManager {
   /** `surface`: the connection's (surface.ts), used when the request names none. */
   async resolve(identity: Identity, p: Params<'question.resolve'>, surface?: string): Promise<Result<'question.resolve'>> {
     // The record is read inside the writing transaction, so across gateways the database decides which resolve wins (D2).
-    return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface));
+    // Where units run in lanes, in its session's (read ahead, from what is committed).
+    const store = this.core.store;
+    const key = isSharedStore(store) && this.core.hub.laned ? ((await store.questionSession(p.id)) ?? p.id) : undefined;
+    return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface), key);
   }
 
   private async resolveIn(tx: Tx, identity: Identity, p: Params<'question.resolve'>, surface: string | undefined): Promise<Result<'question.resolve'>> {

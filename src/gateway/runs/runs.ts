@@ -31,7 +31,7 @@ export class RunService {
     await this.core.hub.commit(async (tx) => {
       await store.insertRun(run);
       await tx.emit('run.started', { runId: run.runId, sessionKey, recovery: run.recovery }, { sessionKey });
-    });
+    }, sessionKey);
     return { runId: run.runId };
   }
 
@@ -55,15 +55,17 @@ export class RunService {
    */
   async inject(identity: Identity, p: Params<'chat.inject'>): Promise<Result<'chat.inject'>> {
     const { store } = this.core;
-    const run = await this.ownRun(identity, 'chat.inject', p.runId);
-    requireCurrentRun(run);
-    if (run.endedAtMs !== undefined)
-      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has ended (${run.stopReason})` }]);
-    const sessionKey = run.sessionKey;
+    const ran = await this.ownRun(identity, 'chat.inject', p.runId);
+    requireCurrentRun(ran);
+    if (ran.endedAtMs !== undefined)
+      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${ran.runId}" has ended (${ran.stopReason})` }]);
+    const sessionKey = ran.sessionKey;
     if (sessionKey === null)
-      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${run.runId}" has no session: start it with a sessionKey` }]);
-    const existing = run.streamingMessageId !== undefined ? (await store.getMessage(run.streamingMessageId)) : undefined;
+      throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${ran.runId}" has no session: start it with a sessionKey` }]);
     const messageId = await this.core.hub.commit(async (tx) => {
+      // The run and its message as the transaction sees them: the delta before this one may have just made it (D2).
+      const run = (await store.getRun(p.runId)) ?? ran;
+      const existing = run.streamingMessageId !== undefined ? (await store.getMessage(run.streamingMessageId)) : undefined;
       let message: ChatMessage;
       if (existing) {
         await store.updateMessageText(existing.id, p.text);
@@ -87,14 +89,14 @@ export class RunService {
         await store.updateRun({ ...rest, streamingMessageId: message.id });
       }
       return message.id;
-    });
+    }, sessionKey);
     return { messageId };
   }
 
   async end(identity: Identity, p: Params<'run.end'>): Promise<Result<'run.end'>> {
     const run = await this.ownRun(identity, 'run.end', p.runId);
     if (run.endedAtMs !== undefined) return { ended: false };
-    await this.core.hub.commit(async (tx) => this.endIn(tx, run, p.stopReason, p.phase));
+    await this.core.hub.commit(async (tx) => this.endIn(tx, run, p.stopReason, p.phase), run.sessionKey);
     return { ended: true };
   }
 
@@ -106,7 +108,7 @@ export class RunService {
     if (runs.length === 0) return { aborted: [] };
     await this.core.hub.commit(async (tx) => {
       for (const run of runs) await this.endIn(tx, run, 'aborted', undefined);
-    });
+    }, p.sessionKey);
     return { aborted: runs.map((r) => r.runId) };
   }
 

@@ -22,9 +22,19 @@ export type SharedStore = Store & {
   nextSeq(): number | null;
   /** The real seq of a provisional one, once its transaction committed (a real one unchanged). */
   settledSeq(seq: number): number;
+  /** The session of a question as committed (null: none, or no such question), without waiting for open transactions. */
+  questionSession(id: string): Promise<string | null>;
+  /** Runs `fn` with its reads taking what is committed now, not waiting for this gateway's open transactions (a fan-out's). */
+  readCommitted<T>(fn: () => Promise<T>): Promise<T>;
+  /** How many lanes: transactions of one gateway open side by side, each with its own group of units (D5). */
+  readonly lanes: number;
+  lane(i: number): LaneStore;
 };
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq'>;
+/** One lane's transactions and group (`transaction` inside a running unit nests in that unit's, whatever its lane). */
+export type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
+
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted'>;
 
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
 export function clusterMethods(pg: Postgres): ClusterMethods {

@@ -12,25 +12,23 @@ pg.types.setTypeParser(1700, asNumber);
 
 /** Per session: no statement, lock wait or idle transaction can hold the gateway (or another gateway) for long. */
 const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
-const POOL_SIZE = 8;
+const POOL_SIZE = 16;
+
+/** What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended. */
+export type TxContext = { readonly client: pg.PoolClient | null };
 
 /**
  * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
  * but never holds up the event loop. Code running inside a transaction (a unit of work, transactions.ts) runs every
- * statement on that transaction's connection, in order, so it reads its own writes. Any other statement waits until no
- * transaction of this gateway is open, then takes a free connection of the pool: it reads only what is committed, and
- * everything a request before it committed (a client that sends, then reads, sees what it sent). A separate connection
- * LISTENs for other gateways' commits.
+ * statement on that transaction's connection, in order, so it reads its own writes; any other statement takes a free
+ * connection of the pool and reads what is committed. A separate connection LISTENs for other gateways' commits.
  */
 export class Postgres {
   private readonly pool: pg.Pool;
-  /** The connection of the open transaction (or group), if any. */
-  private openTx: pg.PoolClient | null = null;
-  /** Settles when no transaction is open any more. */
-  private txEnded: Promise<void> = Promise.resolve();
-  private endTx: () => void = () => {};
-  /** The transaction connection of the code running now, when that code runs inside a transaction. */
-  private readonly unit = new AsyncLocalStorage<pg.PoolClient>();
+  /** The transaction of the code running now, when that code runs inside one. */
+  private readonly unit = new AsyncLocalStorage<TxContext>();
+  /** Connections of open transactions, dropped (not returned) on close: PostgreSQL rolls them back. */
+  readonly open = new Set<pg.PoolClient>();
   private closed = false;
   private listener: pg.Client | null = null;
   private listenDelay = 100;
@@ -53,12 +51,8 @@ export class Postgres {
    */
   readonly query: Query = async (sql, params, guard = false) => {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
-    const client = this.unit.getStore();
-    if (!client) {
-      while (this.openTx) await this.txEnded;
-      if (this.closed) throw new Error('store: the PostgreSQL store is closed');
-      return shape(await this.pool.query(sql, params));
-    }
+    const client = this.unit.getStore()?.client;
+    if (!client) return shape(await this.pool.query(sql, params));
     if (!guard) return shape(await client.query(sql, params));
     await client.query('SAVEPOINT askdock_stmt');
     let r: pg.QueryResult;
@@ -72,27 +66,19 @@ export class Postgres {
     return shape(r);
   };
 
-  get tx(): pg.PoolClient | null {
-    return this.openTx;
+  /** The transaction the code running now is inside, if any. */
+  current(): TxContext | undefined {
+    const ctx = this.unit.getStore();
+    return ctx?.client ? ctx : undefined;
   }
 
-  /** The open transaction's connection (null: it ended); statements outside it wait for it to end. */
-  set tx(client: pg.PoolClient | null) {
-    if (client && !this.openTx) this.txEnded = new Promise<void>((resolve) => (this.endTx = resolve));
-    this.openTx = client;
-    if (!client) this.endTx();
-  }
-
-  /** True while the code running now is inside a transaction of this store. */
   inTransaction(): boolean {
-    return this.unit.getStore() !== undefined;
+    return this.current() !== undefined;
   }
 
-  /** Runs `fn` inside the open transaction: its statements go to that transaction's connection. */
-  within<T>(fn: () => T): T {
-    const client = this.openTx;
-    if (!client) throw new Error('store: no transaction is open');
-    return this.unit.run(client, fn);
+  /** Runs `fn` inside transaction `ctx`: its statements go to that transaction's connection. */
+  within<T>(ctx: TxContext, fn: () => T): T {
+    return this.unit.run(ctx, fn);
   }
 
   /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
@@ -145,8 +131,8 @@ export class Postgres {
     this.reconnectListeners.clear();
     const ends: Promise<unknown>[] = [];
     // An open transaction's connection is dropped, not returned: PostgreSQL rolls the transaction back.
-    if (this.openTx) this.openTx.release(true);
-    this.tx = null;
+    for (const client of this.open) client.release(true);
+    this.open.clear();
     if (this.listener) ends.push(this.listener.end().catch(() => {}));
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);

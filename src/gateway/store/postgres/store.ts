@@ -16,12 +16,13 @@ import {
 } from '../rows.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
 import { pushMethods } from './push.ts';
-import { Transactions } from './transactions.ts';
+import { SeqRange, Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
 
 export type { SharedStore } from './cluster.ts';
@@ -29,6 +30,9 @@ export type { SharedStore } from './cluster.ts';
 export function isSharedStore(store: Store): store is SharedStore {
   return (store as Partial<SharedStore>).shared === true;
 }
+
+/** How many transactions (groups of units) a gateway runs at once on PostgreSQL (D5). */
+export const LANES = 8;
 
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
@@ -68,43 +72,66 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     await pg.close();
     throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
   }
-  const q = (sql: string, params?: unknown[]) => pg.query(sql, params);
-  const insert = (sql: string, params?: unknown[]) => pg.query(sql, params, true);
-  const transactions = new Transactions(pg, channel);
-  const { numbering } = transactions;
+  const range = new SeqRange();
+  const unwaited = new AsyncLocalStorage<true>();
+  // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5).
+  const lanes = Array.from({ length: LANES }, () => new Transactions(pg, channel, range));
+  /**
+   * Outside a transaction a statement first waits for the gateway's transactions open now to end: it reads everything
+   * the units before it wrote (a client that sends, then reads, sees what it sent), and only what is committed.
+   */
+  const q = async (sql: string, params?: unknown[], guard = false) => {
+    if (!pg.inTransaction() && !unwaited.getStore()) await Promise.all(lanes.map((t) => t.whenEnded()));
+    return await pg.query(sql, params, guard);
+  };
+  const insert = (sql: string, params?: unknown[]) => q(sql, params, true);
+  /** Reads of committed events and seqs, which need no such wait: seqs are visible only in order (transactions.ts). */
+  const committed = (sql: string, params?: unknown[]) => pg.query(sql, params);
+
+  /** The transaction the running code is inside, else the first lane's (an outer transaction, or a unit of its group). */
+  const current = () => (pg.current() as Transactions | undefined) ?? lanes[0];
+  const numbering = () => current().numbering;
   /** Inside a transaction, a row read to be changed is locked as it is read, so a race between gateways is decided here (D2). */
   const locking = () => (pg.inTransaction() ? ' FOR UPDATE' : '');
 
   const store: SharedStore = {
     shared: true,
-    transaction: (fn) => transactions.transaction(fn),
-    beginGroup: () => transactions.beginGroup(),
-    commitGroup: () => transactions.commitGroup(),
-    rollbackGroup: () => transactions.rollbackGroup(),
+    transaction: (fn) => current().transaction(fn),
+    beginGroup: () => lanes[0].beginGroup(),
+    commitGroup: () => lanes[0].commitGroup(),
+    rollbackGroup: () => lanes[0].rollbackGroup(),
+    lanes: LANES,
+    lane(i) {
+      const t = lanes[i];
+      return {
+        transaction: (fn) => (pg.current() ? current().transaction(fn) : t.transaction(fn)),
+        beginGroup: () => t.beginGroup(),
+        commitGroup: () => t.commitGroup(),
+        rollbackGroup: () => t.rollbackGroup(),
+      };
+    },
 
     async appendEvent(e, payloadJson) {
       const json = payloadJson ?? toJson(e.payload);
       // A chat event's message seq is read from its message, which is numbered with it at commit (transactions.ts).
       const messageId = e.event === 'chat' ? ((e.payload as { message?: { id?: unknown } }).message?.id ?? null) : null;
-      const values = [e.event, json, toJson(e.audience), e.atMs, typeof messageId === 'string' ? messageId : null];
-      if (pg.inTransaction()) {
-        const seq = numbering.take();
-        await q(`INSERT INTO events (seq, event, payload, audience, at_ms, message_id) VALUES ($6, $1, $2, $3, $4, $5)`, [...values, seq]);
-        return seq;
-      }
+      const audience = toJson(e.audience);
+      const message = typeof messageId === 'string' ? messageId : null;
+      // In a transaction: held, and written as it commits with its real seq (transactions.ts).
+      if (pg.inTransaction()) return numbering().hold({ event: e.event, payload: json, audience, atMs: e.atMs, messageId: message });
       // Alone: takes the next seq and tells every gateway in one statement.
       const r = await q(
         `WITH s AS (UPDATE askdock_seq SET value = value + 1 WHERE id = 1 RETURNING value)
          INSERT INTO events (seq, event, payload, audience, at_ms, message_id) SELECT value, $1, $2, $3, $4, $5 FROM s
          RETURNING seq, pg_notify($6, seq::text)`,
-        [...values, channel],
+        [e.event, json, audience, e.atMs, message, channel],
       );
       return Number(r.rows[0].seq);
     },
     async eventsAfter(cursor, limit) {
       const take = Math.max(0, Math.trunc(limit));
       const rows = rowsOf<EventDbRow & { message_seq: number | null }>(
-        await q(
+        await committed(
           `SELECT e.seq, e.event, e.payload, e.audience, e.at_ms, m.seq AS message_seq FROM events e LEFT JOIN messages m ON m.id = e.message_id
            WHERE e.seq > $1 ORDER BY e.seq LIMIT $2`,
           [cursor, take],
@@ -118,31 +145,31 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       });
     },
     async oldestEventSeq() {
-      const oldest = (await q(`SELECT MIN(seq) AS seq FROM events WHERE seq > 0`)).rows[0].seq as number | null;
+      const oldest = (await committed(`SELECT MIN(seq) AS seq FROM events`)).rows[0].seq as number | null;
       if (oldest !== null) return oldest;
       const latest = await store.latestSeq();
       return latest === 0 ? 0 : latest + 1;
     },
     async latestSeq() {
-      return Number((await q(`SELECT value FROM askdock_seq WHERE id = 1`)).rows[0].value);
+      return Number((await committed(`SELECT value FROM askdock_seq WHERE id = 1`)).rows[0].value);
     },
     async pruneEvents(beforeMs, keepAtLeast) {
       return store.transaction(async () => {
         const keep = Math.max(0, Math.trunc(keepAtLeast));
         let below = Number.POSITIVE_INFINITY;
         if (keep > 0) {
-          const nth = (await q(`SELECT seq FROM events WHERE seq > 0 ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1])).rows[0];
+          const nth = (await q(`SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET $1`, [keep - 1])).rows[0];
           if (!nth) return 0;
           below = Number(nth.seq);
         }
         // Drop only a prefix, so the kept events have no holes even if clocks stepped back.
-        const firstRecent = (await q(`SELECT seq FROM events WHERE seq > 0 AND at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs])).rows[0];
+        const firstRecent = (await q(`SELECT seq FROM events WHERE at_ms >= $1 ORDER BY seq LIMIT 1`, [beforeMs])).rows[0];
         if (firstRecent) below = Math.min(below, Number(firstRecent.seq));
         if (below === Number.POSITIVE_INFINITY) below = (await store.latestSeq()) + 1;
-        let dropped = (await q(`DELETE FROM events WHERE seq > 0 AND seq < $1`, [below])).rowCount;
-        // This transaction's own events (provisional seqs, the newest of all) go only when none must be kept: a hole
-        // where each was, as in a store that numbers at once.
-        if (keep === 0 && below > (await store.latestSeq())) dropped += (await q(`DELETE FROM events WHERE seq < 0 AND at_ms < $1`, [beforeMs])).rowCount;
+        let dropped = (await q(`DELETE FROM events WHERE seq < $1`, [below])).rowCount;
+        // This transaction's own events (held until it commits, the newest of all) go only when none must be kept: a
+        // hole where each was, as in a store that numbers at once.
+        if (keep === 0 && below > (await store.latestSeq()) && pg.inTransaction()) dropped += numbering().drop(beforeMs);
         return dropped;
       });
     },
@@ -191,7 +218,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [m.id, m.sessionKey, m.seq, m.role, m.text, m.authorId, m.runId ?? null, m.replyTo ? toJson(m.replyTo) : null, m.createdAtMs],
       );
-      if (pg.inTransaction()) numbering.message(m.id, m.seq);
+      if (pg.inTransaction()) numbering().message(m.id, m.seq);
     },
     async updateMessageText(id, text) {
       if ((await q(`UPDATE messages SET text = $2 WHERE id = $1`, [id, text])).rowCount === 0) throw missingRow('message', id);
@@ -242,11 +269,13 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     async insertQuestion(question, recordJson) {
-      await insert(
+      // A taken id leaves the transaction usable (as a guarded insert would) in one statement rather than three.
+      const r = await q(
         `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
         questionColumns(question, recordJson),
       );
+      if (r.rowCount === 0) throw new Error(`store: question "${question.id}" already exists`);
     },
     async getQuestion(id) {
       // In a transaction its session is locked first, as every change in a session does (no two orders, no deadlock).
@@ -334,11 +363,16 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...clusterMethods(pg),
-    nextSeq: () => (pg.inTransaction() ? numbering.peek() : null),
-    settledSeq: (seq) => numbering.settledSeq(seq),
+    async questionSession(id) {
+      const r = (await committed(`SELECT session_key FROM questions WHERE id = $1`, [id])).rows[0];
+      return r ? ((r.session_key as string | null) ?? null) : null;
+    },
+    readCommitted: (fn) => unwaited.run(true, fn),
+    nextSeq: () => (pg.inTransaction() ? numbering().peek() : null),
+    settledSeq: (seq) => range.settledSeq(seq),
 
     async close() {
-      transactions.closing();
+      for (const t of lanes) t.closing();
       pg.close();
     },
   };

@@ -1,29 +1,29 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
-import type { Postgres } from './pool.ts';
+import type { Postgres, TxContext } from './pool.ts';
 
 /** 2^21 provisional numbers per gateway before they repeat (only numbers still uncommitted must differ). */
 const SPAN = 2 ** 21;
 
+/** An event of the open transaction, written as it commits. `dropped`: pruned inside the transaction (its seq a hole). */
+type HeldEvent = { seq: number; event: string; payload: string; audience: string; atMs: number; messageId: string | null; dropped?: boolean };
+
 /**
  * D2 and R2 with transactions of several gateways open at once: a transaction's events get a provisional `seq` while it
  * runs (a negative number of this gateway's own range, so it never meets another's or a real one), and their real seqs
- * only as it commits. The commit locks the one `askdock_seq` row, takes as many numbers as it has events, renumbers its
- * events and messages, tells every gateway (NOTIFY) and commits, all in one statement sent once: the lock is held only
- * for that moment, and since it is released after the commit is visible, seqs still become visible in the order they
- * were handed out (a reader never skips one). A message's seq is its `chat` event's, renumbered with it.
+ * only as it commits. The events are held here until then; the commit locks the one `askdock_seq` row, takes as many
+ * numbers as it has events, writes them, renumbers its messages, tells every gateway (NOTIFY) and commits, all in one
+ * statement sent once: the lock is held only for that moment, and since it is released after the commit is visible, seqs
+ * still become visible in the order they were handed out (a reader never skips one). A message's seq is its `chat`
+ * event's, renumbered with it.
  */
-export class Numbering {
+/** The provisional numbers of one gateway (all its transactions), and the real ones they got. */
+export class SeqRange {
   private readonly base = randomInt(1, 2 ** 31) * SPAN;
   private counter = 0;
-  /** This transaction's provisional event seqs, oldest first. */
-  events: number[] = [];
-  /** This transaction's new messages with their provisional seqs. */
-  messages: { id: string; seq: number }[] = [];
   private settled = new Map<number, number>();
   private settledBefore = new Map<number, number>();
 
-  /** The provisional seq the next event will take. */
   peek(): number {
     return -(this.base + (this.counter % SPAN));
   }
@@ -31,8 +31,52 @@ export class Numbering {
   take(): number {
     const seq = this.peek();
     this.counter++;
-    this.events.push(seq);
     return seq;
+  }
+
+  /** The real seq a provisional one got when its transaction committed (a real one unchanged). */
+  settledSeq(seq: number): number {
+    if (seq >= 0) return seq;
+    return this.settled.get(seq) ?? this.settledBefore.get(seq) ?? seq;
+  }
+
+  /** Kept until 10,000 to 20,000 more were numbered: asked for just after its own transaction committed. */
+  remember(pairs: [number, number][]): void {
+    if (this.settled.size > 10_000) {
+      this.settledBefore = this.settled;
+      this.settled = new Map();
+    }
+    for (const [tmp, seq] of pairs) this.settled.set(tmp, seq);
+  }
+}
+
+export class Numbering {
+  constructor(private readonly range: SeqRange) {}
+
+  /** This transaction's events, oldest first. */
+  events: HeldEvent[] = [];
+  /** This transaction's new messages with their provisional seqs. */
+  messages: { id: string; seq: number }[] = [];
+  /** The provisional seq the next event will take. */
+  peek(): number {
+    return this.range.peek();
+  }
+
+  hold(e: Omit<HeldEvent, 'seq'>): number {
+    const seq = this.range.take();
+    this.events.push({ ...e, seq });
+    return seq;
+  }
+
+  /** Prunes this transaction's events older than `beforeMs`; how many it dropped. */
+  drop(beforeMs: number): number {
+    let dropped = 0;
+    for (const e of this.events)
+      if (!e.dropped && e.atMs < beforeMs) {
+        e.dropped = true;
+        dropped++;
+      }
+    return dropped;
   }
 
   message(id: string, seq: number): void {
@@ -54,33 +98,33 @@ export class Numbering {
     this.messages = [];
   }
 
-  /** The real seq a provisional one got when its transaction committed (a real one unchanged). */
-  settledSeq(seq: number): number {
-    if (seq >= 0) return seq;
-    return this.settled.get(seq) ?? this.settledBefore.get(seq) ?? seq;
-  }
-
   /** The statement that numbers this transaction's events and commits it (see the class). */
   commitSql(client: pg.PoolClient, channel: string | null): string {
     if (this.events.length === 0) return 'COMMIT';
     const n = this.events.length;
+    const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
+    const rows = this.events
+      .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${lit(e.payload)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
+      .filter((row) => row !== null);
+    const written = rows.length
+      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${rows.join(', ')}),
+         e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
+               SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
+      : `, e AS (SELECT 1 WHERE false)`;
     const messages = this.messages.length
       ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => client.escapeLiteral(m.id)).join(', ')})
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
     const notify = channel ? `, pg_notify(${client.escapeLiteral(channel)}, (base + ${n})::text)` : '';
     return `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
-      m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord)),
-      e AS (UPDATE events SET seq = m.seq FROM m WHERE events.seq = m.tmp RETURNING 1)${messages}
+      m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
       SELECT base${notify}, (SELECT COUNT(*) FROM e) AS numbered FROM s;
       COMMIT`;
   }
 
   /** After the commit: `base` + i is the real seq of the i-th event (from 1). */
   committed(base: number | null): void {
-    this.settledBefore = this.settled;
-    this.settled = new Map();
-    if (base !== null) this.events.forEach((tmp, i) => this.settled.set(tmp, base + i + 1));
+    if (base !== null) this.range.remember(this.events.map((e, i) => [e.seq, base + i + 1]));
     this.clear();
   }
 }
@@ -93,29 +137,48 @@ export class Numbering {
  * (and a session, a question, a run read inside a transaction locked as it is read, store.ts), and the numbers are
  * taken at commit (Numbering).
  */
-export class Transactions {
+export class Transactions implements TxContext {
+  /** The open transaction's (or group's) connection. */
+  client: pg.PoolClient | null = null;
   private depth = 0;
   private grouped = false;
   /** Settles when the open outer transaction or group ended. */
   private turn: Promise<void> = Promise.resolve();
   private endTurn: () => void = () => {};
-  readonly numbering = new Numbering();
+  readonly numbering: Numbering;
+  /**
+   * The savepoint of a group's last unit, released with the next statement the group sends (the next unit's
+   * SAVEPOINT, or COMMIT, which releases it anyway): a unit costs one round trip less.
+   */
+  private release: string | null = null;
 
   constructor(
     private readonly pg: Postgres,
     private readonly channel: string | null,
-  ) {}
+    range: SeqRange,
+  ) {
+    this.numbering = new Numbering(range);
+  }
+
+  /** Settles when the transaction or group open now (if any) has ended. */
+  whenEnded(): Promise<void> {
+    return this.turn;
+  }
 
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     const outer = this.depth === 0 && !this.grouped;
     const savepoint = `askdock_sp${this.depth}`;
     if (outer) await this.begin();
-    else await this.pg.tx!.query(`SAVEPOINT ${savepoint}`);
+    else {
+      const release = this.release ? `RELEASE SAVEPOINT ${this.release}; ` : '';
+      this.release = null;
+      await this.client!.query(`${release}SAVEPOINT ${savepoint}`);
+    }
     const mark = this.numbering.mark();
     this.depth++;
     let result: T;
     try {
-      result = await this.pg.within(fn);
+      result = await this.pg.within(this, fn);
     } catch (err) {
       this.depth--;
       this.numbering.undo(mark);
@@ -129,7 +192,8 @@ export class Transactions {
       } finally {
         this.ended();
       }
-    } else await this.pg.tx!.query(`RELEASE SAVEPOINT ${savepoint}`);
+    } else if (this.depth === 0 && this.grouped) this.release = savepoint;
+    else await this.client!.query(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
@@ -148,7 +212,8 @@ export class Transactions {
       this.endTurn();
       throw err;
     }
-    this.pg.tx = client;
+    this.client = client;
+    this.pg.open.add(client);
     try {
       await client.query('BEGIN');
     } catch (err) {
@@ -159,21 +224,22 @@ export class Transactions {
   }
 
   private ended(): void {
-    const client = this.pg.tx;
+    const client = this.client;
+    this.release = null;
     this.numbering.clear();
-    this.pg.tx = null;
-    client?.release();
+    this.client = null;
+    if (client && this.pg.open.delete(client)) client.release();
     this.endTurn();
   }
 
   private async rollbackQuietly(): Promise<void> {
     try {
-      await this.pg.tx?.query('ROLLBACK');
+      await this.client?.query('ROLLBACK');
     } catch {
       // the connection is gone, and the transaction with it
-      const client = this.pg.tx;
-      this.pg.tx = null;
-      client?.release(true);
+      const client = this.client;
+      this.client = null;
+      if (client && this.pg.open.delete(client)) client.release(true);
     }
   }
 
@@ -182,16 +248,15 @@ export class Transactions {
    * ROLLBACK, not an error: make it one.
    */
   private async commit(): Promise<void> {
-    const client = this.pg.tx!;
+    const client = this.client!;
     const sql = this.numbering.commitSql(client, this.channel);
     const results = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
     const all = Array.isArray(results) ? results : [results];
     const last = all[all.length - 1];
     if (last.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
     const numbered = all.length > 1 ? (all[0].rows[0] as { base: number; numbered: number }) : null;
-    // Fewer only where an event of the transaction was pruned inside it (a hole, as in a store that numbers at once).
-    if (numbered && Number(numbered.numbered) > this.numbering.events.length)
-      throw new Error(`store: numbered ${numbered.numbered} of ${this.numbering.events.length} events`);
+    const held = this.numbering.events.filter((e) => !e.dropped).length;
+    if (numbered && Number(numbered.numbered) !== held) throw new Error(`store: wrote ${numbered.numbered} of ${held} events`);
     this.numbering.committed(numbered ? Number(numbered.base) : null);
   }
 
@@ -202,7 +267,7 @@ export class Transactions {
       return;
     }
     try {
-      await this.pg.tx!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
+      await this.client!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
     } catch {
       // The connection is gone, and the transaction with it: nothing of it was kept.
     }
@@ -222,7 +287,7 @@ export class Transactions {
   /** Commits what the group holds. */
   async commitGroup(): Promise<void> {
     if (!this.grouped) throw new Error('store: commitGroup without beginGroup');
-    if (this.pg.tx) {
+    if (this.client) {
       try {
         await this.commit();
       } finally {
@@ -236,7 +301,7 @@ export class Transactions {
     if (!this.grouped) throw new Error('store: rollbackGroup without beginGroup');
     this.grouped = false;
     // A failed COMMIT or a lost connection may already have ended it.
-    if (this.pg.tx) await this.rollbackQuietly();
+    if (this.client) await this.rollbackQuietly();
     this.ended();
   }
 
