@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -7,6 +6,7 @@ import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { spawnGateway, type GatewayChild } from '../src/testing/gateway-child.ts';
 import { benchIdentities } from './lib/bench-gateway.ts';
+import { delayingProxy } from './lib/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 
@@ -27,44 +27,6 @@ const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', opt
 const CHAINS = 32;
 const SECONDS = 5;
 const WARMUP_MS = 1500;
-
-/**
- * A TCP proxy in front of PostgreSQL that holds every chunk `delayMs` before passing it on, both ways: the database
- * one network hop away (a managed PostgreSQL), on this machine.
- */
-async function delayingProxy(port: number, delayMs: number): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const pipeDelayed = (from: Socket, to: Socket) =>
-    from.on('data', (chunk) => {
-      setTimeout(() => {
-        if (!to.destroyed) to.write(chunk);
-      }, delayMs);
-    });
-  const server: Server = createServer((client) => {
-    const upstream = createConnection({ host: '127.0.0.1', port });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.setNoDelay(true);
-      s.on('error', () => {});
-      s.on('close', () => {
-        sockets.delete(s);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    pipeDelayed(client, upstream);
-    pipeDelayed(upstream, client);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return {
-    port: (server.address() as { port: number }).port,
-    close: () =>
-      new Promise<void>((done) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => done());
-      }),
-  };
-}
 
 /**
  * `CHAINS` question round trips at once for `SECONDS`, spread over the gateways: chain i's agent asks on gateway

@@ -1250,6 +1250,39 @@ describe('postgres store on a server', () => {
     }
   });
 
+  it('[D2] a session read inside a transaction is locked until it commits: its session waits, another session does not', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    try {
+      await a.createSession(sessionRow('s1', 1_000));
+      await a.createSession(sessionRow('s2', 1_000));
+      let release!: () => void;
+      const held = new Promise<void>((ok) => (release = ok));
+      let aRead!: () => void;
+      const aHasIt = new Promise<void>((ok) => (aRead = ok));
+      const aDone = a.transaction(async () => {
+        await a.getSession('s1');
+        aRead();
+        await held;
+        await a.touchSession('s1', 5_000);
+      });
+      await aHasIt;
+      // Another session is written at once; the held one waits for A's commit and then reads what A wrote.
+      await b.transaction(async () => await b.touchSession('s2', 6_000));
+      let bSaw: number | null | undefined;
+      const bDone = b.transaction(async () => (bSaw = (await b.getSession('s1'))?.lastMessageAtMs));
+      await new Promise((ok) => setTimeout(ok, 50));
+      expect(bSaw).toBeUndefined();
+      release();
+      await aDone;
+      await bDone;
+      expect(bSaw).toBe(5_000);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('[D2][R2] two connections writing at once: neither waits for the other, and a reader never sees a seq before every smaller one is committed', async () => {
     const a = (await harness.open()) as SharedStore;
     const b = await harness.open();

@@ -93,6 +93,15 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   const numbering = () => current().numbering;
   /** Inside a transaction, a row read to be changed is locked as it is read, so a race between gateways is decided here (D2). */
   const locking = () => (pg.inTransaction() ? ' FOR UPDATE' : '');
+  /**
+   * `SELECT … FROM table WHERE where`, then `order`. In a transaction it locks the rows it reads, after the sessions
+   * they are in: every change locks a session before what is in it, so no two transactions lock in opposite orders.
+   */
+  const sessionsFirst = (table: string, columns: string, where: string, order = '') =>
+    pg.inTransaction()
+      ? `WITH locked AS (SELECT s.key FROM sessions s JOIN ${table} t ON t.session_key = s.key WHERE ${where.replaceAll('$col.', 't.')} FOR UPDATE OF s)
+         SELECT ${columns} FROM ${table} WHERE ${where.replaceAll('$col.', '')} AND (SELECT COUNT(*) FROM locked) >= 0 ${order} FOR UPDATE`
+      : `SELECT ${columns} FROM ${table} WHERE ${where.replaceAll('$col.', '')} ${order}`;
 
   const store: SharedStore = {
     shared: true,
@@ -279,11 +288,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
     async getQuestion(id) {
       // In a transaction its session is locked first, as every change in a session does (no two orders, no deadlock).
-      const sql = pg.inTransaction()
-        ? `WITH s AS (SELECT s.key FROM sessions s JOIN questions q ON q.session_key = s.key WHERE q.id = $1 FOR UPDATE OF s)
-           SELECT record FROM questions WHERE id = $1 AND (SELECT COUNT(*) FROM s) >= 0 FOR UPDATE`
-        : `SELECT record FROM questions WHERE id = $1`;
-      const r = rowsOf<{ record: string }>(await q(sql, [id]))[0];
+      const r = rowsOf<{ record: string }>(await q(sessionsFirst('questions', 'record', '$col.id = $1'), [id]))[0];
       return r ? toQuestion(r) : undefined;
     },
     async updateQuestion(question) {
@@ -310,7 +315,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
     async dueQuestions(nowMs) {
       return rowsOf<{ record: string }>(
-        (await q(`SELECT record FROM questions WHERE status = 'pending' AND expires_at_ms <= $1 ORDER BY expires_at_ms, n${locking()}`, [nowMs])),
+        (await q(sessionsFirst('questions', 'record', `$col.status = 'pending' AND $col.expires_at_ms <= $1`, 'ORDER BY expires_at_ms, n'), [nowMs])),
       ).map(toQuestion);
     },
     async nextExpiryMs() {
@@ -325,7 +330,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       );
     },
     async getRun(runId) {
-      const r = rowsOf<RunDbRow>((await q(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1${locking()}`, [runId])))[0];
+      const r = rowsOf<RunDbRow>(await q(sessionsFirst('runs', RUN_COLUMNS, '$col.run_id = $1'), [runId]))[0];
       return r ? toRun(r) : undefined;
     },
     async updateRun(run) {
