@@ -247,6 +247,8 @@ export class Core {
     const pending = new Map<string, StoredQuestion[]>();
     const reads: Promise<unknown>[] = [];
     const asked = new Set<string>();
+    // Counts per viewer are needed only where a connected viewer does not see every question (A3).
+    const counted = this.hub.anyViewer((viewer) => !seesEveryQuestion(viewer.identity));
     // All at once: on a network database each read is a round trip, and they do not depend on each other.
     for (const ev of events) {
       const key = ev.audience.sessionKey;
@@ -255,7 +257,7 @@ export class Core {
         asked.add(key);
         reads.push(this.accessOf(key));
       }
-      if (ev.event === 'session.updated' && !pending.has(key)) {
+      if (counted && ev.event === 'session.updated' && !pending.has(key)) {
         pending.set(key, []);
         reads.push(this.store.listQuestions({ sessionKey: key, status: 'pending' }).then((qs) => pending.set(key, qs)));
       }

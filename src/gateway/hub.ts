@@ -251,6 +251,12 @@ export class EventHub {
     }
   }
 
+  /** Whether some connection's viewer is `pred`'s. */
+  anyViewer(pred: (viewer: Viewer) => boolean): boolean {
+    for (const sub of this.subscribers.keys()) if (pred(sub.viewer)) return true;
+    return false;
+  }
+
   remove(sub: Subscriber): void {
     this.subscribers.delete(sub);
   }
@@ -295,6 +301,10 @@ export class EventHub {
    * (after its events went out), or `fn(false)` if it was rolled back. Anything read meanwhile may be uncommitted.
    */
   whenDurable(fn: (committed: boolean) => void): void {
+    if (this.lanes.length === 1) {
+      const grouped = this.lanes[0].grouped;
+      return grouped ? void grouped.waiting.push(fn) : fn(true);
+    }
     const open = this.lanes.filter((lane) => lane.grouped);
     if (open.length === 0) return fn(true);
     if (open.length === 1) return void open[0].grouped!.waiting.push(fn);
@@ -325,6 +335,10 @@ export class EventHub {
    * run its after-hooks, then `whenDurable`.
    */
   settle(): Promise<void> {
+    if (!this.shared) {
+      const lane = this.lanes[0];
+      return lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
+    }
     const lanes = this.lanes.map((lane) => (lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : lane.queue));
     // And what a shared database's groups queued once committed (their events, their answers).
     return Promise.all(lanes).then(() => this.fanQueue.then(settled));
