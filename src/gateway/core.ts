@@ -2,7 +2,7 @@ import { AskdockError, type ChatMessage, type ChatState, type MessageRole, type 
 import type { GatewayLog } from './infra/logger.ts';
 import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './infra/clock.ts';
-import { AgentPresenceTracker } from './sessions/agent-presence.ts';
+import { AgentPresenceTracker, withAgentPresence } from './sessions/agent-presence.ts';
 import { OrderStamps } from './runs/order-stamps.ts';
 import { EventHub, type EventView, type Tx } from './hub.ts';
 import { newId } from './infra/ids.ts';
@@ -143,10 +143,7 @@ export class Core {
   /** A listed session with its agent's presence (U18). */
   private withPresence(session: Session): Session {
     const agentPresence = this.presence.ofSession(session.key, session.agentId);
-    // S5: not `{ ...session, agentPresence }`. V8 gives a spread copy a hidden class of its own, so a key added after the
-    // spread makes a new hidden class (and descriptor array) for every session of every list: about a million per fuzz
-    // run, all garbage in the old generation. Assigned onto an empty object, every copy shares one.
-    return agentPresence ? Object.assign({}, session, { agentPresence }) : session;
+    return agentPresence ? withAgentPresence(session, agentPresence) : session;
   }
 
   async start(): Promise<void> {
