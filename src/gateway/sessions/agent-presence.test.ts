@@ -1,5 +1,7 @@
+import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentPresence } from '../../protocol/index.ts';
+import type { AgentPresence, Session } from '../../protocol/index.ts';
+import { withAgentPresence } from './agent-presence.ts';
 import { startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 
@@ -88,5 +90,17 @@ describe('U18 presence on session.updated', () => {
       c.events.filter((e) => e.event === 'session.updated').map((e) => (e.payload as { session: { key: string; agentPresence?: AgentPresence } }).session).find((s) => s.key === session.key);
     await expect.poll(() => updated(admin)?.agentPresence?.state).toBe('connected');
     await expect.poll(() => updated(guest)?.agentPresence?.state).toBe('connected');
+  });
+
+  it('[S5] sessions listed with their presence share one hidden class, so a long list leaves no garbage per session', () => {
+    // V8's own check, allowed for functions compiled from here on. A spread copy with a key added after it gets a
+    // hidden class of its own once the copying is warm: a new map and descriptor array per listed session.
+    setFlagsFromString('--allow-natives-syntax');
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    const stored = (i: number): Session => ({ key: `s${i}`, title: 'work', createdBy: 'admin', agentId: 'agent', createdAtMs: i, lastMessageAtMs: null, pendingQuestions: 0 });
+    const presence: AgentPresence = { state: 'connected', sinceMs: 1 };
+    const listed = Array.from({ length: 50 }, (_, i) => withAgentPresence(stored(i), presence));
+    expect(listed.every((s) => sameMap(s, listed[0]))).toBe(true);
+    expect(listed[49]).toEqual({ ...stored(49), agentPresence: presence });
   });
 });
