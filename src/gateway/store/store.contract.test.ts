@@ -1250,6 +1250,28 @@ describe('postgres store on a server', () => {
     }
   });
 
+  it('[D2][A1] two gateways that read a missing setting and set it in one transaction take turns: both end with the first value', async () => {
+    const a = await harness.open();
+    const b = await harness.open();
+    try {
+      for (let i = 0; i < 10; i++) {
+        const key = `first-${i}`;
+        const firstOr = (store: Store, mine: string) =>
+          store.transaction(async () => {
+            const saved = await store.getMeta(key);
+            if (saved === undefined) await store.setMeta(key, mine);
+            return saved ?? mine;
+          });
+        const [x, y] = await Promise.all([firstOr(a, 'a'), firstOr(b, 'b')]);
+        expect(x, key).toBe(y);
+        expect(await a.getMeta(key)).toBe(x);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('[D2] a session read inside a transaction is locked until it commits: its session waits, another session does not', async () => {
     const a = await harness.open();
     const b = await harness.open();

@@ -360,6 +360,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     async getMeta(key) {
+      // In a transaction the key is locked first, even while it has no row: two gateways starting on a new database
+      // that each read a missing value and set it take turns, and the second reads the first's (D2).
+      if (pg.inTransaction()) await q(`SELECT pg_advisory_xact_lock(hashtext('askdock.meta:' || $1))`, [key]);
       const r = (await q(`SELECT value FROM meta WHERE key = $1`, [key])).rows[0];
       return r ? String(r.value) : undefined;
     },
