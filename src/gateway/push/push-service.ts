@@ -151,15 +151,22 @@ export class PushService {
       await this.sendToViewers(q, questionPayload(q), ttlS, q.mode === 'blocking' ? 'high' : 'normal');
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
-      const q = await this.core.store.getQuestion(id);
-      if (q) await this.sendToViewers(q, { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
+      // The record is read only where some browser subscribed (on a network database a read is a round trip).
+      await this.sendToViewers(() => this.core.store.getQuestion(id), { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
     }
   }
 
   /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */
-  private async sendToViewers(q: QuestionRecord, payload: PushPayload, ttlS: number, urgency: Job['urgency']): Promise<void> {
+  private async sendToViewers(
+    question: QuestionRecord | (() => Promise<QuestionRecord | undefined>),
+    payload: PushPayload,
+    ttlS: number,
+    urgency: Job['urgency'],
+  ): Promise<void> {
     const subs = await this.core.store.listPushSubscriptions();
     if (subs.length === 0) return;
+    const q = typeof question === 'function' ? await question() : question;
+    if (!q) return;
     const owner = q.sessionKey === undefined ? undefined : await this.core.ownerOf(q.sessionKey);
     for (const sub of subs) {
       const identity = this.core.auth.identityById(sub.identity);
