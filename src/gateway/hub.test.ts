@@ -53,6 +53,35 @@ describe('EventHub group commit', () => {
     expect(after).toEqual([3]);
   });
 
+  it('[D2] a unit the database undid to break a deadlock runs once more in the next group, and its events go out once', async () => {
+    const memory = createMemoryStore();
+    let failures = 1;
+    const store: Store = {
+      ...memory,
+      transaction: (fn) =>
+        memory.transaction(async () => {
+          const result = await fn();
+          if (failures-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          return result;
+        }),
+    };
+    const { hub, subscriber, emit } = setup(store);
+    const seqs = subscriber();
+    const ran: number[] = [];
+    const got = hub.commit(async (tx) => {
+      ran.push(await tx.emit('session.updated', { session }, { sessionKey: 's1' }));
+      return 'kept';
+    });
+    await expect(got).resolves.toBe('kept');
+    await emit();
+    await nextIteration();
+    // The first try's event was undone with it; the second try's and the next unit's went out, once each.
+    expect(ran).toEqual([1, 1]);
+    expect(seqs).toEqual([1, 2]);
+    // Any other error fails the unit at once.
+    await expect(hub.commit(async () => { throw new Error('plain failure'); })).rejects.toThrow('plain failure');
+  });
+
   it('[R2] does not send a subscriber what its snapshot already covered', async () => {
     const { subscriber, emit } = setup();
     await emit();

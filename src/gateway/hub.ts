@@ -46,6 +46,8 @@ type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rol
  */
 type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
 const settled = () => {};
+/** PostgreSQL's SQLSTATE for a statement it failed to break a deadlock. */
+const DEADLOCK = '40P01';
 
 /** A key's lane: the same key, the same lane. */
 function laneOf(key: string, lanes: number): number {
@@ -272,9 +274,9 @@ export class EventHub {
    * durable. A unit must not ask for another unit (it would wait for itself): pass `tx` down instead. `key` (the
    * session the unit changes) picks its lane where there are several: one session's units keep their order.
    */
-  commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null): Promise<T> {
+  commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null, retried = false): Promise<T> {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
-    return this.inLane(lane, async () => {
+    const run = this.inLane(lane, async () => {
       if (!lane.grouped) {
         await lane.store.beginGroup();
         lane.grouped = { ...noChanges(), waiting: [] };
@@ -293,6 +295,14 @@ export class EventHub {
       grouped.texts.push(...open.texts);
       grouped.after.push(...open.after);
       return result;
+    });
+    if (retried) return run;
+    return run.catch(async (err: unknown) => {
+      if ((err as { code?: unknown } | null)?.code !== DEADLOCK) throw err;
+      // PostgreSQL undid this unit to break a deadlock: the other transaction waits for what this lane's group already
+      // holds, so the unit runs once more, in the lane's next group, once this one is durable.
+      await new Promise<void>((ok) => (lane.grouped ? lane.grouped.waiting.push(() => ok()) : ok()));
+      return this.commit(fn, key, true);
     });
   }
 
