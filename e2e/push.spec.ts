@@ -104,14 +104,22 @@ test.describe('U17 installable app and Web Push', () => {
         }),
       );
       await cdp.send('ServiceWorker.enable');
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: gateway.url, registrationId: await registrationId, data: JSON.stringify(questionPayload(question)) });
+      // A push the DevTools protocol hands a worker that is just stopping or starting can be dropped (a push service
+      // would deliver it again): each is delivered until its effect shows. Showing or closing by tag is idempotent.
+      const deliver = async (data: unknown, shows: () => Promise<void>) =>
+        await expect(async () => {
+          await cdp.send('ServiceWorker.deliverPushMessage', { origin: gateway.url, registrationId: await registrationId, data: JSON.stringify(data) });
+          await shows();
+        }).toPass({ timeout: 15_000 });
 
       const shown = () =>
         page.evaluate(async (tag) => {
           const reg = await navigator.serviceWorker.ready;
           return (await reg.getNotifications({ tag })).map((n) => ({ title: n.title, body: n.body, actions: (n as Notification & { actions: { title: string }[] }).actions.map((a) => a.title) }));
         }, id);
-      await expect.poll(shown).toEqual([{ title: 'Release', body: 'Ship 2.4 to production now?', actions: ['Ship it', 'Wait'] }]);
+      await deliver(questionPayload(question), () =>
+        expect.poll(shown, { timeout: 3_000 }).toEqual([{ title: 'Release', body: 'Ship 2.4 to production now?', actions: ['Ship it', 'Wait'] }]),
+      );
 
       // The "Ship it" action, fired twice in a row.
       await page.evaluate((tag) => {
@@ -145,10 +153,9 @@ test.describe('U17 installable app and Web Push', () => {
       // A close instruction (the question resolved on another device) closes a notification still shown.
       const second = (await agent.call('question.request', { mode: 'async', questions: [{ id: 'x', header: 'Other', question: 'Again?', options: [{ label: 'Yes' }, { label: 'No' }] }] })) as { id: string };
       const { question: other } = (await operator.call('question.get', { id: second.id })) as { question: Parameters<typeof questionPayload>[0] };
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: gateway.url, registrationId: await registrationId, data: JSON.stringify(questionPayload(other)) });
-      await expect.poll(async () => (await page.evaluate(async (tag) => (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length, second.id))).toBe(1);
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: gateway.url, registrationId: await registrationId, data: JSON.stringify({ type: 'close', id: second.id }) });
-      await expect.poll(async () => (await page.evaluate(async (tag) => (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length, second.id))).toBe(0);
+      const count = async () => await page.evaluate(async (tag) => (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length, second.id);
+      await deliver(questionPayload(other), () => expect.poll(count, { timeout: 3_000 }).toBe(1));
+      await deliver({ type: 'close', id: second.id }, () => expect.poll(count, { timeout: 3_000 }).toBe(0));
     } finally {
       agent.close();
       operator.close();
