@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
 import type { GatewayLog } from './infra/logger.ts';
 import type { Clock } from './infra/clock.ts';
@@ -36,8 +37,17 @@ export type EventView = (viewer: Viewer, ev: StoredEvent, shared: () => WireFram
 /** `texts[i]`: the payload JSON of `events[i]` as stored, which its frame is built around. */
 type Changes = { events: StoredEvent[]; texts: string[]; after: (() => void)[] };
 const noChanges = (): Changes => ({ events: [], texts: [], after: [] });
-/** A turn's group: its commits' changes, and what waits to learn whether they were kept. */
-type Group = Changes & { waiting: ((committed: boolean) => void)[] };
+/** A turn's group: its commits' changes, what waits to learn whether they were kept, and (once known) whether they were. */
+type Group = Changes & { waiting: ((committed: boolean) => void)[]; outcome?: boolean };
+
+/**
+ * One request's units of work. On a shared database each lane commits on its own, so a request's answer waits for the
+ * groups its own units joined (every other read of it saw only what was committed), not for every lane's.
+ */
+export class RequestScope {
+  /** @internal the groups this request's units joined */
+  readonly groups = new Set<Group>();
+}
 type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 /**
  * Units of work run one at a time per lane, each lane with its own group (transaction). One lane with SQLite and
@@ -74,6 +84,8 @@ export class EventHub {
    * for: the commits that arrive while a group commits go into the next group together.
    */
   private readonly lanes: Lane[];
+  /** The request whose handler runs now (shared database). */
+  private readonly scopes = new AsyncLocalStorage<RequestScope>();
   /** Reading and sending committed events (shared database): one catch-up at a time, in seq order. */
   private fanQueue: Promise<unknown> = Promise.resolve();
   /**
@@ -283,6 +295,7 @@ export class EventHub {
         this.turn.touch();
       }
       const grouped = lane.grouped;
+      this.scopes.getStore()?.groups.add(grouped);
       const open = noChanges();
       lane.open = open;
       let result: T;
@@ -310,22 +323,33 @@ export class EventHub {
    * R3 for answers: runs `fn(true)` now when nothing uncommitted exists, else once this turn's group is durable
    * (after its events went out), or `fn(false)` if it was rolled back. Anything read meanwhile may be uncommitted.
    */
-  whenDurable(fn: (committed: boolean) => void): void {
+  whenDurable(fn: (committed: boolean) => void, scope?: RequestScope): void {
     if (this.lanes.length === 1) {
       const grouped = this.lanes[0].grouped;
       return grouped ? void grouped.waiting.push(fn) : fn(true);
     }
-    const open = this.lanes.filter((lane) => lane.grouped);
-    if (open.length === 0) return fn(true);
-    if (open.length === 1) return void open[0].grouped!.waiting.push(fn);
-    // Every lane's open group: what was read meanwhile may come from any of them.
+    // A request's reads outside its units saw only what was committed: its own units' groups are all it waits for.
+    // Otherwise every lane's open group: what was read meanwhile may come from any of them.
+    const open = scope ? [...scope.groups] : this.lanes.flatMap((lane) => (lane.grouped ? [lane.grouped] : []));
     let left = open.length;
     let all = true;
-    for (const lane of open)
-      lane.grouped!.waiting.push((committed) => {
-        all &&= committed;
-        if (--left === 0) fn(all);
-      });
+    const one = (committed: boolean) => {
+      all &&= committed;
+      if (--left === 0) fn(all);
+    };
+    if (left === 0) return fn(true);
+    for (const group of open) group.outcome === undefined ? group.waiting.push(one) : one(group.outcome);
+  }
+
+  /**
+   * Runs a request's handler as `scope`: on a shared database its units' groups are recorded there (`whenDurable`), and
+   * its reads outside a unit wait for what `before` returns (the groups of its client's earlier requests) instead of
+   * every open lane. Elsewhere `fn` just runs.
+   */
+  request<T>(scope: RequestScope, before: () => Promise<unknown>, fn: () => T): T {
+    const store = this.store;
+    if (!isSharedStore(store) || this.lanes.length === 1) return fn();
+    return this.scopes.run(scope, () => store.readsAfter(before, fn));
   }
 
   /**
@@ -381,6 +405,7 @@ export class EventHub {
 
   /** Once a group's events went out: its listeners, its after-hooks, then the answers that waited for it. */
   private afterCommit(group: Group, committed: boolean): void {
+    group.outcome = committed;
     if (committed) {
       // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
       this.listeners.each((fn) => {

@@ -22,7 +22,7 @@ import type { TimerHandle } from '../infra/clock.ts';
 import type { Core } from '../core.ts';
 import { dispatch, nulRefusal } from '../dispatch.ts';
 import type { ConnInfo } from '../handlers/types.ts';
-import type { Subscriber } from '../hub.ts';
+import { RequestScope, type Subscriber } from '../hub.ts';
 import { newId } from '../infra/ids.ts';
 import type { LoginGuard } from '../infra/login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
@@ -75,6 +75,8 @@ export class Connection implements Subscriber {
   private info: ConnInfo | undefined;
   /** Requests being handled; the AbortController is made only when a handler asks for the signal. */
   private readonly inflight = new Map<string, Inflight>();
+  /** Requests not answered yet, whose writes a later request's reads wait for (a shared database: EventHub.request). */
+  private readonly unanswered = new Set<RequestScope>();
   private readonly frames: FrameGate;
   private badFrames = 0;
   /** U18: the agent this socket makes present, while it is open. */
@@ -227,29 +229,36 @@ export class Connection implements Subscriber {
     if (!info) return;
     const request = new Inflight();
     this.inflight.set(id, request);
+    const { hub } = this.core;
+    const scope = new RequestScope();
+    // A client that sends a change and then a read without waiting for the first answer reads what it changed.
+    const earlier = this.unanswered.size ? [...this.unanswered] : null;
+    const before = () => (earlier ? Promise.all(earlier.map((s) => new Promise((ok) => hub.whenDurable(ok, s)))) : Promise.resolve());
+    this.unanswered.add(scope);
     let result: unknown;
     try {
-      result = dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames);
+      result = hub.request(scope, before, () => dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames));
     } catch (err) {
-      return this.answer(id, request, method, false, err);
+      return this.answer(id, request, scope, method, false, err);
     }
-    if (!(result instanceof Promise)) return this.answer(id, request, method, true, result);
+    if (!(result instanceof Promise)) return this.answer(id, request, scope, method, true, result);
     result.then(
-      (payload) => this.answer(id, request, method, true, payload),
-      (err: unknown) => this.answer(id, request, method, false, err),
+      (payload) => this.answer(id, request, scope, method, true, payload),
+      (err: unknown) => this.answer(id, request, scope, method, false, err),
     );
   }
 
-  /** R3: the answer may tell of writes not yet committed (this turn's group), so it leaves once they are durable. */
-  private answer(id: string, request: Inflight, method: MethodName, ok: boolean, outcome: unknown): void {
+  /** R3: the answer may tell of writes not yet committed (its units' groups), so it leaves once they are durable. */
+  private answer(id: string, request: Inflight, scope: RequestScope, method: MethodName, ok: boolean, outcome: unknown): void {
     if (this.inflight.get(id) === request) this.inflight.delete(id);
     this.core.hub.whenDurable((committed) => {
+      this.unanswered.delete(scope);
       if (request.cancelled) return;
       if (!committed)
         return this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
       if (ok) this.sendFrame({ type: 'res', id, ok: true, payload: outcome });
       else this.replyError(id, this.toError(method, outcome), method);
-    });
+    }, scope);
   }
 
   private toError(method: string, err: unknown): AskdockError {

@@ -26,6 +26,11 @@ export type SharedStore = Store & {
   questionSession(id: string): Promise<string | null>;
   /** Runs `fn` with its reads taking what is committed now, not waiting for this gateway's open transactions (a fan-out's). */
   readCommitted<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` with its reads outside a transaction waiting for what `before` returns instead of this gateway's open
+   * transactions: a request's reads wait only for what its own client's earlier requests wrote.
+   */
+  readsAfter<T>(before: () => Promise<unknown>, fn: () => T): T;
   /** How many lanes: transactions of one gateway open side by side, each with its own group of units (D5). */
   readonly lanes: number;
   lane(i: number): LaneStore;
@@ -34,7 +39,7 @@ export type SharedStore = Store & {
 /** One lane's transactions and group (`transaction` inside a running unit nests in that unit's, whatever its lane). */
 export type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted'>;
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted' | 'readsAfter'>;
 
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
 export function clusterMethods(pg: Postgres): ClusterMethods {

@@ -12,10 +12,17 @@ pg.types.setTypeParser(1700, asNumber);
 
 /** Per session: no statement, lock wait or idle transaction can hold the gateway (or another gateway) for long. */
 const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
-const POOL_SIZE = 16;
+/** How many transactions (groups of units) a gateway runs at once on PostgreSQL (D5), each on a connection of its own. */
+export const LANES = 16;
+/** The lanes' connections and some for reads outside them; three gateways stay well inside PostgreSQL's 100 connections. */
+const POOL_SIZE = LANES + 8;
 
-/** What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended. */
-export type TxContext = { readonly client: pg.PoolClient | null };
+/**
+ * What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended.
+ * `deferred` hands over (once) the statements the transaction put off until its next one, e.g. `BEGIN; `, to be sent
+ * with it in one round trip.
+ */
+export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string };
 
 /**
  * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
@@ -51,9 +58,28 @@ export class Postgres {
    */
   readonly query: Query = async (sql, params, guard = false) => {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
-    const client = this.unit.getStore()?.client;
+    const ctx = this.unit.getStore();
+    const client = ctx?.client;
     if (!client) return shape(await this.pool.query(sql, params));
-    if (!guard) return shape(await client.query(sql, params));
+    // What the transaction put off (BEGIN, a unit's SAVEPOINT, a RELEASE) goes in the same round trip as this statement.
+    const before = ctx!.deferred();
+    const text = before || guard ? inline(client, sql, params) : null;
+    if (text === null) {
+      // Queued on the connection ahead of the statement; if it failed, so does the statement.
+      if (before) client.query(before).catch(() => undefined);
+      return guard ? this.guarded(client, sql, params) : shape(await client.query(sql, params));
+    }
+    if (!guard) return pick(await client.query(before + text), 1);
+    try {
+      return pick(await client.query(`${before}SAVEPOINT askdock_stmt; ${text}; RELEASE SAVEPOINT askdock_stmt`), 2);
+    } catch (err) {
+      // The statement failed (what came before it rarely can, and then the transaction is lost anyway).
+      await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt').catch(() => undefined);
+      throw err;
+    }
+  };
+
+  private async guarded(client: pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult> {
     await client.query('SAVEPOINT askdock_stmt');
     let r: pg.QueryResult;
     try {
@@ -64,7 +90,7 @@ export class Postgres {
     }
     await client.query('RELEASE SAVEPOINT askdock_stmt');
     return shape(r);
-  };
+  }
 
   /** The transaction the code running now is inside, if any. */
   current(): TxContext | undefined {
@@ -137,6 +163,35 @@ export class Postgres {
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);
   }
+}
+
+/**
+ * `sql` with its parameters written in as quoted literals (an untyped literal takes its type from where it stands, as an
+ * untyped parameter does), so it can share a round trip with other statements; null where a parameter is not a plain
+ * value (those go as parameters, on their own).
+ */
+export function inline(client: pg.ClientBase, sql: string, params?: unknown[]): string | null {
+  if (!params || params.length === 0) return sql;
+  const literals: string[] = [];
+  for (const v of params) {
+    if (v === null || v === undefined) literals.push('NULL');
+    else if (typeof v === 'string') literals.push(client.escapeLiteral(v));
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint' || typeof v === 'boolean') literals.push(`'${String(v)}'`);
+    else return null;
+  }
+  let missing = false;
+  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const literal = literals[Number(n) - 1];
+    if (literal === undefined) missing = true;
+    return literal ?? '';
+  });
+  return missing ? null : text;
+}
+
+/** The result of the statement `fromEnd` places from the end of a multi-statement query's. */
+function pick(r: pg.QueryResult | pg.QueryResult[], fromEnd: number): QueryResult {
+  const one = Array.isArray(r) ? r[r.length - fromEnd] : r;
+  return { rows: one.rows, rowCount: one.rowCount ?? 0, command: one.command };
 }
 
 function shape(r: pg.QueryResult | pg.QueryResult[]): QueryResult {

@@ -17,7 +17,7 @@ import {
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Postgres, type QueryResult } from './pool.ts';
+import { LANES, Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
@@ -31,8 +31,6 @@ export function isSharedStore(store: Store): store is SharedStore {
   return (store as Partial<SharedStore>).shared === true;
 }
 
-/** How many transactions (groups of units) a gateway runs at once on PostgreSQL (D5). */
-export const LANES = 8;
 
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
@@ -73,7 +71,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
   }
   const range = new SeqRange();
-  const unwaited = new AsyncLocalStorage<true>();
+  /** What reads outside a transaction wait for instead of every open lane: nothing (`true`), or what `before` returns. */
+  const unwaited = new AsyncLocalStorage<true | (() => Promise<unknown>)>();
   // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5).
   const lanes = Array.from({ length: LANES }, () => new Transactions(pg, channel, range));
   /**
@@ -81,7 +80,11 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
    * the units before it wrote (a client that sends, then reads, sees what it sent), and only what is committed.
    */
   const q = async (sql: string, params?: unknown[], guard = false) => {
-    if (!pg.inTransaction() && !unwaited.getStore()) await Promise.all(lanes.map((t) => t.whenEnded()));
+    if (!pg.inTransaction()) {
+      const wait = unwaited.getStore();
+      if (wait === undefined) await Promise.all(lanes.map((t) => t.whenEnded()));
+      else if (wait !== true) await wait();
+    }
     return await pg.query(sql, params, guard);
   };
   const insert = (sql: string, params?: unknown[]) => q(sql, params, true);
@@ -376,6 +379,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       return r ? ((r.session_key as string | null) ?? null) : null;
     },
     readCommitted: (fn) => unwaited.run(true, fn),
+    readsAfter: (before, fn) => unwaited.run(before, fn),
     nextSeq: () => (pg.inTransaction() ? numbering().peek() : null),
     settledSeq: (seq) => range.settledSeq(seq),
 

@@ -147,10 +147,13 @@ export class Transactions implements TxContext {
   private endTurn: () => void = () => {};
   readonly numbering: Numbering;
   /**
-   * The savepoint of a group's last unit, released with the next statement the group sends (the next unit's
-   * SAVEPOINT, or COMMIT, which releases it anyway): a unit costs one round trip less.
+   * Statements put off until the transaction's next one, which carries them in the same round trip (`deferred`): its
+   * BEGIN, a unit's SAVEPOINT, the RELEASE of the one before. `sent` counts those handed over so far, `put` all put off:
+   * one at position p is still waiting while p >= sent. A unit that sends nothing costs no round trip at all.
    */
-  private release: string | null = null;
+  private waiting: string[] = [];
+  private sent = 0;
+  private put = 0;
 
   constructor(
     private readonly pg: Postgres,
@@ -165,15 +168,33 @@ export class Transactions implements TxContext {
     return this.turn;
   }
 
+  deferred(): string {
+    if (this.waiting.length === 0) return '';
+    const text = this.waiting.join('; ') + '; ';
+    this.sent = this.put;
+    this.waiting = [];
+    return text;
+  }
+
+  /** Puts `statement` off until the next one; its position. */
+  private putOff(statement: string): number {
+    this.waiting.push(statement);
+    return this.put++;
+  }
+
+  /** Drops what was put off from position `at` on, if it is still waiting: true when it was. */
+  private takeBack(at: number): boolean {
+    if (at < this.sent) return false;
+    this.waiting.length = at - this.sent;
+    this.put = at;
+    return true;
+  }
+
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     const outer = this.depth === 0 && !this.grouped;
     const savepoint = `askdock_sp${this.depth}`;
     if (outer) await this.begin();
-    else {
-      const release = this.release ? `RELEASE SAVEPOINT ${this.release}; ` : '';
-      this.release = null;
-      await this.client!.query(`${release}SAVEPOINT ${savepoint}`);
-    }
+    const at = outer ? -1 : this.putOff(`SAVEPOINT ${savepoint}`);
     const mark = this.numbering.mark();
     this.depth++;
     let result: T;
@@ -182,7 +203,7 @@ export class Transactions implements TxContext {
     } catch (err) {
       this.depth--;
       this.numbering.undo(mark);
-      await this.undo(outer, savepoint);
+      await this.undo(outer, savepoint, at);
       throw err;
     }
     this.depth--;
@@ -192,8 +213,7 @@ export class Transactions implements TxContext {
       } finally {
         this.ended();
       }
-    } else if (this.depth === 0 && this.grouped) this.release = savepoint;
-    else await this.client!.query(`RELEASE SAVEPOINT ${savepoint}`);
+    } else if (!this.takeBack(at)) this.putOff(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
@@ -214,18 +234,13 @@ export class Transactions implements TxContext {
     }
     this.client = client;
     this.pg.open.add(client);
-    try {
-      await client.query('BEGIN');
-    } catch (err) {
-      await this.rollbackQuietly();
-      this.ended();
-      throw err;
-    }
+    this.putOff('BEGIN');
   }
 
   private ended(): void {
     const client = this.client;
-    this.release = null;
+    this.waiting = [];
+    this.sent = this.put = 0;
     this.numbering.clear();
     this.client = null;
     if (client && this.pg.open.delete(client)) client.release();
@@ -233,6 +248,8 @@ export class Transactions implements TxContext {
   }
 
   private async rollbackQuietly(): Promise<void> {
+    // Never begun (its BEGIN still waiting): nothing to undo.
+    if (this.takeBack(0)) return;
     try {
       await this.client?.query('ROLLBACK');
     } catch {
@@ -250,22 +267,28 @@ export class Transactions implements TxContext {
   private async commit(): Promise<void> {
     const client = this.client!;
     const sql = this.numbering.commitSql(client, this.channel);
-    const results = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+    // Nothing sent, nothing held: there is nothing to commit.
+    if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
+    const results = (await client.query(this.deferred() + sql)) as unknown as pg.QueryResult | pg.QueryResult[];
     const all = Array.isArray(results) ? results : [results];
     const last = all[all.length - 1];
     if (last.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
-    const numbered = all.length > 1 ? (all[0].rows[0] as { base: number; numbered: number }) : null;
+    const numbered = sql === 'COMMIT' ? null : (all[all.length - 2].rows[0] as { base: number; numbered: number });
     const held = this.numbering.events.filter((e) => !e.dropped).length;
     if (numbered && Number(numbered.numbered) !== held) throw new Error(`store: wrote ${numbered.numbered} of ${held} events`);
     this.numbering.committed(numbered ? Number(numbered.base) : null);
   }
 
-  private async undo(outer: boolean, savepoint: string): Promise<void> {
+  private async undo(outer: boolean, savepoint: string, at: number): Promise<void> {
     if (outer) {
       await this.rollbackQuietly();
       this.ended();
       return;
     }
+    // Its SAVEPOINT never left: nothing of it reached the database. Else what waits after it goes, as does all it did.
+    if (this.takeBack(at)) return;
+    this.waiting = [];
+    this.put = this.sent;
     try {
       await this.client!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
     } catch {
