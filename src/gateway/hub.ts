@@ -60,7 +60,7 @@ const settled = () => {};
 const DEADLOCK = '40P01';
 
 /** A key's lane: the same key, the same lane. */
-function laneOf(key: string, lanes: number): number {
+export function laneOf(key: string, lanes: number): number {
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
   return (h >>> 0) % lanes;

@@ -1,0 +1,34 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testPostgresUrl } from '../../../testing/postgres.ts';
+import { inline } from './pool.ts';
+
+let client: pg.Client;
+beforeAll(async () => {
+  client = new pg.Client({ connectionString: testPostgresUrl() });
+  await client.connect();
+});
+afterAll(() => client.end());
+
+describe('D5 statements sharing a round trip', () => {
+  it('[D5] parameters written in as literals read back as the same parameters sent apart would', async () => {
+    const params = ["it's \\ a 'quote'", -5, 2 ** 53 - 1, 1.5, true, false, null, '', '$2 stays text', 'ünïcødé ✓'];
+    const sql = `SELECT $1::text AS a, $2::bigint AS b, $3::bigint AS c, $4::float8 AS d, $5::boolean AS e, $6::boolean AS f,
+      $7::text AS g, $8::text AS h, $9::text AS i, $10::text AS j, 10 - $2 AS k, $1 = $1 AS l`;
+    const apart = (await client.query(sql, params)).rows;
+    const text = inline(client, sql, params);
+    expect(text).not.toBeNull();
+    // Sent as one statement of several, after another.
+    const together = (await client.query(`SELECT 1; ${text}`)) as unknown as pg.QueryResult[];
+    expect(together[1].rows).toEqual(apart);
+    expect(apart[0]).toMatchObject({ a: params[0], b: -5, k: 15, g: null, i: '$2 stays text' });
+  });
+
+  it('[D5] a parameter that is not a plain value, or one the statement names but lacks, keeps the statement apart', () => {
+    expect(inline(client, 'SELECT $1', [[1, 2]])).toBeNull();
+    expect(inline(client, 'SELECT $1', [{ a: 1 }])).toBeNull();
+    expect(inline(client, 'SELECT $1', [Number.NaN])).toBeNull();
+    expect(inline(client, 'SELECT $1, $2', ['x'])).toBeNull();
+    expect(inline(client, 'SELECT 1', [])).toBe('SELECT 1');
+  });
+});
