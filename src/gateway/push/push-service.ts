@@ -73,6 +73,11 @@ export class PushService {
   private stopped = false;
   /** Settles when every push started so far has finished (tests wait on it). */
   private pending = new Set<Promise<void>>();
+  /**
+   * The read of the subscriptions under way: the events heard while it runs use it too, so a burst of questions costs
+   * one read (on a network database, one round trip), not one per event. A change made here starts the next one afresh.
+   */
+  private reading: Promise<PushSubscriptionRow[]> | null = null;
 
   constructor(
     private readonly core: Core,
@@ -117,6 +122,7 @@ export class PushService {
   async subscribe(identity: Identity, subscription: PushSubscriptionInput): Promise<{ subscribed: boolean }> {
     const refused = refusedEndpoint('push.subscribe', 'subscription.endpoint', subscription.endpoint, this.allowed);
     if (refused) throw refused;
+    this.reading = null;
     await this.core.store.putPushSubscription({
       endpoint: subscription.endpoint,
       identity: identity.id,
@@ -128,6 +134,7 @@ export class PushService {
   }
 
   async unsubscribe(identity: Identity, endpoint: string): Promise<{ unsubscribed: boolean }> {
+    this.reading = null;
     return { unsubscribed: await this.core.store.deletePushSubscription(endpoint, identity.id) };
   }
 
@@ -163,7 +170,7 @@ export class PushService {
     ttlS: number,
     urgency: Job['urgency'],
   ): Promise<void> {
-    const subs = await this.core.store.listPushSubscriptions();
+    const subs = await this.subscriptions();
     if (subs.length === 0) return;
     const q = typeof question === 'function' ? await question() : question;
     if (!q) return;
@@ -177,6 +184,17 @@ export class PushService {
       this.pending.add(run);
       void run.finally(() => this.pending.delete(run));
     }
+  }
+
+  private subscriptions(): Promise<PushSubscriptionRow[]> {
+    if (this.reading) return this.reading;
+    const read = this.core.store.listPushSubscriptions();
+    this.reading = read;
+    const done = () => {
+      if (this.reading === read) this.reading = null;
+    };
+    read.then(done, done);
+    return read;
   }
 
   private async deliver(job: Job): Promise<void> {
@@ -222,6 +240,7 @@ export class PushService {
       if (status >= 200 && status < 300) return;
       if (status === 404 || status === 410) {
         // The browser unsubscribed or the subscription expired: it will never work again.
+        this.reading = null;
         await this.core.store.deletePushSubscription(job.sub.endpoint, job.sub.identity);
         this.core.opts.log.info({ endpointOrigin: origin, status }, 'dropped a push subscription its push service no longer knows');
         return;

@@ -86,6 +86,33 @@ describe('U17 Web Push', () => {
     expect(fake.problems).toEqual([]);
   });
 
+  it('[U17] the questions heard while the subscriptions are being read share that read; one made after a change reads them afresh', async () => {
+    const { t, fake, admin, agent, sessionKey } = await setup();
+    await admin.call('push.subscribe', { subscription: fake.subscriber('phone').toJSON() });
+    const store = t.gw.store;
+    const list = store.listPushSubscriptions.bind(store);
+    let reads = 0;
+    let open!: () => void;
+    let gate = new Promise<void>((ok) => (open = ok));
+    store.listPushSubscriptions = async (identity?: string) => {
+      reads++;
+      const rows = await list(identity);
+      await gate;
+      return rows;
+    };
+    for (const id of ['one', 'two', 'three']) await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ id })] });
+    expect(reads).toBe(1);
+    open();
+    await expect.poll(() => fake.received.length).toBe(3);
+    gate = Promise.resolve();
+    await admin.call('push.subscribe', { subscription: fake.subscriber('laptop').toJSON() });
+    await agent.call('question.request', { sessionKey, mode: 'async', questions: [item({ id: 'four' })] });
+    await expect.poll(() => fake.received.length).toBe(5);
+    await t.gw.push.idle();
+    expect(reads).toBe(2);
+    expect(fake.to('laptop').map((r) => r.payload)).toMatchObject([{ itemId: 'four' }]);
+  });
+
   it('[U17] 404 and 410 drop the subscription: the next question is not sent to it', async () => {
     const { t, fake, admin, agent, sessionKey } = await setup();
     for (const name of ['gone', 'expired', 'fine']) await admin.call('push.subscribe', { subscription: fake.subscriber(name).toJSON() });
