@@ -72,6 +72,26 @@ describe('two PostgreSQL gateways in one process', () => {
     }
   });
 
+  it("[D5] a resolve finds its question's lane from the question.requested it heard, without reading it first", { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const adminB = await b.connect('admin');
+    const { session } = await adminB.call('sessions.create', { title: 'Lanes' });
+    const store = b.gw.store as unknown as { questionSession(id: string): Promise<string | null> };
+    const read = store.questionSession.bind(store);
+    const readFor: string[] = [];
+    store.questionSession = (id) => (readFor.push(id), read(id));
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
+    await adminB.waitEvent('question.requested', (p) => p.question.id === id, 20_000);
+    const [answer] = await Promise.all([agent.call('question.waitAnswer', { id }), adminB.call('question.resolve', { id, answers: { env: ['Staging'] } })]);
+    expect(answer).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+    expect(readFor).toEqual([]);
+    // Once resolved it is forgotten: a repeat reads the session ahead, and is told the question is over.
+    const again = await adminB.request('question.resolve', { id, answers: { env: ['Production'] } });
+    expect(again.ok).toBe(false);
+    expect(readFor).toEqual([id]);
+  });
+
   it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agentA = await a.connect('agent');

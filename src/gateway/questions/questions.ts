@@ -29,11 +29,14 @@ import { isSharedStore } from '../store/postgres/store.ts';
 import { AnswerWaiters } from './question-waiters.ts';
 import type { Cancellation } from '../net/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
-import type { StoredQuestion } from '../store/types.ts';
+import type { StoredEvent, StoredQuestion } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
+
+/** How many pending questions' sessions a gateway keeps in mind (QuestionManager.sessionOf). */
+const QUESTION_SESSIONS_KEPT = 10_000;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
 export function defaultSurface(identity: Identity): string {
@@ -45,9 +48,15 @@ export class QuestionManager {
   private readonly waiters: AnswerWaiters;
   readonly expiry: ExpiryScheduler;
   readonly presence: RequesterPresence | SharedPresence;
+  /**
+   * Pending questions' sessions as heard from committed events (every gateway's, on a shared database), so a resolve
+   * finds its lane without reading it first; oldest dropped past QUESTION_SESSIONS_KEPT.
+   */
+  private readonly sessionOf = new Map<string, string | null>();
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
+    if (core.hub.laned) core.hub.listenAll((ev) => this.noteSession(ev));
     // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
     const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
     this.expiry = new ExpiryScheduler(
@@ -180,10 +189,19 @@ export class QuestionManager {
   /** `surface`: the connection's (surface.ts), used when the request names none. */
   async resolve(identity: Identity, p: Params<'question.resolve'>, surface?: string): Promise<Result<'question.resolve'>> {
     // The record is read inside the writing transaction, so across gateways the database decides which resolve wins (D2).
-    // Where units run in lanes, in its session's (read ahead, from what is committed).
+    // Where units run in lanes, in its session's (as heard, else read ahead from what is committed).
     const store = this.core.store;
-    const key = isSharedStore(store) && this.core.hub.laned ? ((await store.questionSession(p.id)) ?? p.id) : undefined;
+    const heard = this.sessionOf.get(p.id);
+    const key = !isSharedStore(store) || !this.core.hub.laned ? undefined : heard !== undefined ? (heard ?? p.id) : ((await store.questionSession(p.id)) ?? p.id);
     return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface), key);
+  }
+
+  private noteSession(ev: StoredEvent): void {
+    if (ev.event === 'question.requested') {
+      const q = (ev.payload as { question: { id: string; sessionKey?: string | null } }).question;
+      this.sessionOf.set(q.id, q.sessionKey ?? null);
+      if (this.sessionOf.size > QUESTION_SESSIONS_KEPT) this.sessionOf.delete(this.sessionOf.keys().next().value!);
+    } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') this.sessionOf.delete((ev.payload as { id: string }).id);
   }
 
   private async resolveIn(tx: Tx, identity: Identity, p: Params<'question.resolve'>, surface: string | undefined): Promise<Result<'question.resolve'>> {
