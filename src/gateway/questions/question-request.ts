@@ -43,17 +43,20 @@ export async function newQuestion(
     }
   }
   const sessionKey = await askSession(core, identity, where, p);
-  if (mode === 'blocking' && sessionKey !== undefined) {
-    const first = (await store.listQuestions({ sessionKey, status: 'pending' })).find((q) => q.mode === 'blocking');
-    if (first)
-      throw new AskdockError(
-        'QUESTION_PENDING',
-        `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
-        { details: { id: first.id } },
-      );
-  }
+  // Both reads at once: on a network database they leave in one round trip.
+  const [pendingHere, askerPending] = await Promise.all([
+    mode === 'blocking' && sessionKey !== undefined ? store.listQuestions({ sessionKey, status: 'pending' }) : [],
+    core.store.countPendingAskedBy(identity.id),
+  ]);
+  const first = pendingHere.find((q) => q.mode === 'blocking');
+  if (first)
+    throw new AskdockError(
+      'QUESTION_PENDING',
+      `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
+      { details: { id: first.id } },
+    );
   const now = core.stamps.questionCreated();
-  await limitPending(core, identity, now);
+  await limitPending(core, identity, now, askerPending);
   const record: StoredQuestion = {
     id: p.id ?? newId('q'),
     ...(sessionKey !== undefined ? { sessionKey } : {}),
@@ -74,9 +77,9 @@ export async function newQuestion(
  * At most `maxPendingQuestions` pending (not retired) questions per asker, so one agent cannot bury the dock or grow
  * the snapshot without bound. `retryAfterMs` is when its first pending question expires (a minute when none will).
  */
-async function limitPending(core: Core, identity: Identity, now: number): Promise<void> {
+async function limitPending(core: Core, identity: Identity, now: number, pending: number): Promise<void> {
   const max = core.opts.maxPendingQuestions;
-  if ((await core.store.countPendingAskedBy(identity.id)) < max) return;
+  if (pending < max) return;
   // Over the limit (rare): read the asker's pending questions for the count and the first expiry.
   const mine = (await core.store.listQuestions({ status: 'pending' })).filter((q) => q.askedBy === identity.id && q.retiredAtMs === undefined);
   if (mine.length < max) return;

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPostgresUrl } from '../../../testing/postgres.ts';
-import { inline } from './pool.ts';
+import { inline, Postgres } from './pool.ts';
+import { SeqRange, Transactions } from './transactions.ts';
 
 let client: pg.Client;
 beforeAll(async () => {
@@ -30,5 +31,39 @@ describe('D5 statements sharing a round trip', () => {
     expect(inline(client, 'SELECT $1', [Number.NaN])).toBeNull();
     expect(inline(client, 'SELECT $1, $2', ['x'])).toBeNull();
     expect(inline(client, 'SELECT 1', [])).toBe('SELECT 1');
+  });
+});
+
+describe('D5 round trips of a transaction', () => {
+  it("[D5] reads sent at once leave together with what the transaction put off; a unit that sends nothing costs nothing; a failing batch undoes only its unit", async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const sent: string[] = [];
+    const connect = db.connect.bind(db);
+    db.connect = async () => {
+      const c = await connect();
+      const query = c.query.bind(c) as (...args: unknown[]) => unknown;
+      (c as unknown as { query: unknown }).query = (...args: unknown[]) => (sent.push(String(args[0])), query(...args));
+      return c;
+    };
+    const t = new Transactions(db, null, new SeqRange());
+    try {
+      await t.beginGroup();
+      const read = await t.transaction(() => Promise.all([db.query('SELECT $1::int AS n', [1]), db.query('SELECT $1::text AS s', ["it's"])]));
+      expect(read.map((r) => r.rows[0])).toEqual([{ n: 1 }, { s: "it's" }]);
+      await t.transaction(async () => {});
+      const failed = t.transaction(() => Promise.all([db.query('SELECT 1 AS one'), db.query('SELECT 1 / $1::int AS boom', [0])]));
+      await expect(failed).rejects.toThrow(/division by zero/);
+      expect((await t.transaction(() => db.query('SELECT $1::int + 1 AS two', [1]))).rows).toEqual([{ two: 2 }]);
+      await t.commitGroup();
+      expect(sent).toEqual([
+        "BEGIN; SAVEPOINT askdock_sp0; SELECT '1'::int AS n; SELECT E'it''s'::text AS s".replace("E'it''s'", client.escapeLiteral("it's")),
+        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; SELECT 1 AS one; SELECT 1 / '0'::int AS boom",
+        'ROLLBACK TO SAVEPOINT askdock_sp0; RELEASE SAVEPOINT askdock_sp0',
+        "SAVEPOINT askdock_sp0; SELECT '1'::int + 1 AS two",
+        'RELEASE SAVEPOINT askdock_sp0; COMMIT',
+      ]);
+    } finally {
+      await db.close();
+    }
   });
 });

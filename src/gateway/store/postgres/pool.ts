@@ -24,6 +24,8 @@ const POOL_SIZE = LANES + 8;
  */
 export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string };
 
+type Batched = { sql: string; params?: unknown[]; ok: (r: QueryResult) => void; fail: (err: unknown) => void };
+
 /**
  * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
  * but never holds up the event loop. Code running inside a transaction (a unit of work, transactions.ts) runs every
@@ -34,6 +36,8 @@ export class Postgres {
   private readonly pool: pg.Pool;
   /** The transaction of the code running now, when that code runs inside one. */
   private readonly unit = new AsyncLocalStorage<TxContext>();
+  /** Per transaction's connection, the statements sent by the code running now, leaving together after it (`together`). */
+  private readonly batches = new WeakMap<pg.PoolClient, Batched[]>();
   /** Connections of open transactions, dropped (not returned) on close: PostgreSQL rolls them back. */
   readonly open = new Set<pg.PoolClient>();
   private closed = false;
@@ -61,15 +65,15 @@ export class Postgres {
     const ctx = this.unit.getStore();
     const client = ctx?.client;
     if (!client) return shape(await this.pool.query(sql, params));
+    if (!guard) return this.together(ctx!, client, sql, params);
     // What the transaction put off (BEGIN, a unit's SAVEPOINT, a RELEASE) goes in the same round trip as this statement.
     const before = ctx!.deferred();
-    const text = before || guard ? inline(client, sql, params) : null;
+    const text = inline(client, sql, params);
     if (text === null) {
       // Queued on the connection ahead of the statement; if it failed, so does the statement.
       if (before) client.query(before).catch(() => undefined);
-      return guard ? this.guarded(client, sql, params) : shape(await client.query(sql, params));
+      return this.guarded(client, sql, params);
     }
-    if (!guard) return pick(await client.query(before + text), 1);
     try {
       return pick(await client.query(`${before}SAVEPOINT askdock_stmt; ${text}; RELEASE SAVEPOINT askdock_stmt`), 2);
     } catch (err) {
@@ -78,6 +82,45 @@ export class Postgres {
       throw err;
     }
   };
+
+  /**
+   * Statements a transaction's code sends in one go (`Promise.all` of reads) leave together, in the order they
+   * were sent, with what the transaction put off: one round trip. If one fails, the transaction is aborted and every
+   * statement of the batch fails with its error (as each after it would have anyway).
+   */
+  private together(ctx: TxContext, client: pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult> {
+    let batch = this.batches.get(client);
+    if (!batch) {
+      const fresh: Batched[] = [];
+      batch = fresh;
+      this.batches.set(client, fresh);
+      // After the code running now (this microtask), before anything it queued later, e.g. its COMMIT.
+      queueMicrotask(() => {
+        this.batches.delete(client);
+        void this.send(ctx, client, fresh);
+      });
+    }
+    return new Promise<QueryResult>((ok, fail) => batch.push({ sql, params, ok, fail }));
+  }
+
+  private async send(ctx: TxContext, client: pg.PoolClient, batch: Batched[]): Promise<void> {
+    const before = ctx.deferred();
+    const texts = before || batch.length > 1 ? batch.map((b) => inline(client, b.sql, b.params)) : [null];
+    if (texts.some((t) => t === null)) {
+      // One at a time, as parameters (in order on the connection).
+      if (before) client.query(before).catch(() => undefined);
+      for (const b of batch) client.query(b.sql, b.params).then((r) => b.ok(shape(r)), b.fail);
+      return;
+    }
+    try {
+      const r = (await client.query(before + texts.join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
+      const all = Array.isArray(r) ? r : [r];
+      const first = all.length - batch.length;
+      batch.forEach((b, i) => b.ok(shape(all[first + i])));
+    } catch (err) {
+      for (const b of batch) b.fail(err);
+    }
+  }
 
   private async guarded(client: pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult> {
     await client.query('SAVEPOINT askdock_stmt');
