@@ -92,6 +92,25 @@ describe('two PostgreSQL gateways in one process', () => {
     expect(readFor).toEqual([id]);
   });
 
+  it('[D5][Q4] an asker waiting on one gateway is woken by the outcome the question.resolved event tells, without reading the question again', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const adminB = await b.connect('admin');
+    const store = a.gw.store as unknown as { getQuestion(id: string): Promise<unknown> };
+    const read = store.getQuestion.bind(store);
+    const reads: string[] = [];
+    store.getQuestion = (id) => (reads.push(id), read(id));
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    reads.length = 0;
+    const waiting = agent.call('question.waitAnswer', { id });
+    // Its own check of the question, then it waits.
+    await expect.poll(() => reads.length).toBe(1);
+    await new Promise((ok) => setTimeout(ok, 50));
+    await adminB.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    expect(await waiting).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+    expect(reads).toEqual([id]);
+  });
+
   it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agentA = await a.connect('agent');

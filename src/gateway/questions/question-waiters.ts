@@ -20,6 +20,8 @@ const stillPending = (): WaitResult => ({ status: 'pending' });
 /** Q4: askers waiting for an outcome, woken after the commit that ended their question. */
 export class AnswerWaiters {
   private readonly waiters: Waiters<StoredQuestion>;
+  /** Questions some waiter asked `includeResolutionId` for (until they are woken): only the record has it. */
+  private readonly wantResolutionId = new Set<string>();
 
   constructor(clock: Clock) {
     this.waiters = new Waiters(clock);
@@ -29,6 +31,7 @@ export class AnswerWaiters {
   wait(q: StoredQuestion, p: Params<'question.waitAnswer'>, cancellation: Cancellation): WaitResult | Promise<WaitResult> {
     if (isTerminal(q)) return waitResult(q, p.includeResolutionId);
     if (p.timeoutMs === 0) return stillPending();
+    if (p.includeResolutionId) this.wantResolutionId.add(q.id);
     return this.waiters.wait(q.id, p.timeoutMs, cancellation, (done) => waitResult(done, p.includeResolutionId), stillPending);
   }
 
@@ -37,7 +40,13 @@ export class AnswerWaiters {
     return this.waiters.waiting(id);
   }
 
+  /** Whether the outcome an event tells (status, answers, reason) is all its waiters need. */
+  eventSuffices(id: string): boolean {
+    return !this.wantResolutionId.has(id);
+  }
+
   wake(q: StoredQuestion): void {
+    this.wantResolutionId.delete(q.id);
     this.waiters.wake(q.id, q);
   }
 }

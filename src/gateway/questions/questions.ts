@@ -103,10 +103,11 @@ export class QuestionManager {
   /** D2: an event committed by any gateway (shared store): wake this gateway's waiters, arm its expiry. */
   async heard(event: string, payload: unknown): Promise<void> {
     if (event === 'question.resolved') {
-      const { id } = payload as { id: string };
-      if (!this.waiters.waiting(id)) return;
-      const q = await this.core.store.getQuestion(id);
-      if (q && isTerminal(q)) this.waiters.wake(q);
+      const told = payload as Pick<StoredQuestion, 'id' | 'status' | 'answers' | 'reason'>;
+      if (!this.waiters.waiting(told.id)) return;
+      // The event tells the outcome; the record is read only for a waiter that wants its resolutionId.
+      const q = this.waiters.eventSuffices(told.id) ? told : await this.core.store.getQuestion(told.id);
+      if (q && isTerminal(q)) this.waiters.wake(q as StoredQuestion);
     } else if (event === 'question.requested') {
       this.expiry.noteExpiry((payload as { question: QuestionRecord }).question.expiresAtMs ?? null);
     }
