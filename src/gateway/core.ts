@@ -279,7 +279,15 @@ export class Core {
 
   /** `question`: the change is that question's (its count): only the session's readers who may see it hear of it (A3/A4). */
   async emitSessionUpdated(tx: Tx, sessionKey: string, question?: QuestionLike): Promise<void> {
-    const session = await this.getSession(sessionKey);
+    await this.emitSessionAs(tx, sessionKey, await this.getSession(sessionKey), question);
+  }
+
+  /**
+   * `emitSessionUpdated` with the session already read, e.g. together with the change that moved its count: a read
+   * sent right after a write in the same unit sees it (statements run in the order sent), and on a network database
+   * both leave in one round trip.
+   */
+  async emitSessionAs(tx: Tx, sessionKey: string, session: Session | undefined, question?: QuestionLike): Promise<void> {
     const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
     if (session) await tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
   }

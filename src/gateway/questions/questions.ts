@@ -145,10 +145,15 @@ export class QuestionManager {
       // One serialisation of the record, for the store and the event.
       const question = toPublic(made.record);
       const publicJson = JSON.stringify(question);
-      await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson));
+      const key = made.record.sessionKey;
+      // The insert and the session with its new count, sent together (core.emitSessionAs).
+      const [, session] = await Promise.all([
+        this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson)),
+        key !== undefined ? this.core.getSession(key) : undefined,
+      ]);
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
-      if (made.record.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, made.record.sessionKey, made.record);
+      if (key !== undefined) await this.core.emitSessionAs(tx, key, session, made.record);
       return made.record;
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -292,7 +297,9 @@ export class QuestionManager {
   /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
   async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome): Promise<StoredQuestion> {
     const done: StoredQuestion = { ...q, ...outcome };
-    await this.core.store.updateQuestion(done);
+    const key = done.sessionKey;
+    // The update and the session with its new count, sent together (core.emitSessionAs).
+    const [, session] = await Promise.all([this.core.store.updateQuestion(done), key !== undefined ? this.core.getSession(key) : undefined]);
     await tx.emit(
       'question.resolved',
       {
@@ -306,7 +313,7 @@ export class QuestionManager {
       },
       questionAudience(done),
     );
-    if (done.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, done.sessionKey, done);
+    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, done);
     tx.after(() => this.waiters.wake(done));
     return done;
   }
