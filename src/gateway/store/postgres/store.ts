@@ -290,7 +290,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       if (r.rowCount === 0) throw new Error(`store: question "${question.id}" already exists`);
     },
     async getQuestion(id) {
-      // In a transaction its session is locked first, as every change in a session does (no two orders, no deadlock).
+      // In a transaction its session is locked first, as every change in a session does: the usual paths lock in one order
+      // (a deadlock between groups that touch two sessions in opposite orders is broken by PostgreSQL and retried, hub.ts).
       const r = rowsOf<{ record: string }>(await q(sessionsFirst('questions', 'record', '$col.id = $1'), [id]))[0];
       return r ? toQuestion(r) : undefined;
     },
