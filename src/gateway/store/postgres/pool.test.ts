@@ -35,7 +35,7 @@ describe('D5 statements sharing a round trip', () => {
 });
 
 describe('D5 round trips of a transaction', () => {
-  it("[D5] reads sent at once leave together with what the transaction put off; a unit that sends nothing costs nothing; a failing batch undoes only its unit", async () => {
+  it("[D5] reads sent at once leave together with what the transaction put off, each prepared once per connection; a unit that sends nothing costs nothing; a failing batch undoes only its unit", async () => {
     const db = new Postgres(testPostgresUrl(), null);
     const sent: string[] = [];
     const connect = db.connect.bind(db);
@@ -54,12 +54,16 @@ describe('D5 round trips of a transaction', () => {
       const failed = t.transaction(() => Promise.all([db.query('SELECT 1 AS one'), db.query('SELECT 1 / $1::int AS boom', [0])]));
       await expect(failed).rejects.toThrow(/division by zero/);
       expect((await t.transaction(() => db.query('SELECT $1::int + 1 AS two', [1]))).rows).toEqual([{ two: 2 }]);
+      // Prepared once per connection: the next use only executes; a failed query's names are never used again.
+      const again = await t.transaction(() => Promise.all([db.query('SELECT $1::int AS n', [2]), db.query('SELECT 1 AS one')]));
+      expect(again.map((r) => r.rows[0])).toEqual([{ n: 2 }, { one: 1 }]);
       await t.commitGroup();
       expect(sent).toEqual([
-        "BEGIN; SAVEPOINT askdock_sp0; SELECT '1'::int AS n; SELECT E'it''s'::text AS s".replace("E'it''s'", client.escapeLiteral("it's")),
-        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; SELECT 1 AS one; SELECT 1 / '0'::int AS boom",
+        `BEGIN; SAVEPOINT askdock_sp0; PREPARE askdock_s0_0 AS SELECT $1::int AS n; EXECUTE askdock_s0_0('1'); PREPARE askdock_s1_1 AS SELECT $1::text AS s; EXECUTE askdock_s1_1(${client.escapeLiteral("it's")})`,
+        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; PREPARE askdock_s2_2 AS SELECT 1 AS one; EXECUTE askdock_s2_2; PREPARE askdock_s3_3 AS SELECT 1 / $1::int AS boom; EXECUTE askdock_s3_3('0')",
         'ROLLBACK TO SAVEPOINT askdock_sp0; RELEASE SAVEPOINT askdock_sp0',
-        "SAVEPOINT askdock_sp0; SELECT '1'::int + 1 AS two",
+        "SAVEPOINT askdock_sp0; PREPARE askdock_s4_4 AS SELECT $1::int + 1 AS two; EXECUTE askdock_s4_4('1')",
+        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; EXECUTE askdock_s0_0('2'); PREPARE askdock_s2_5 AS SELECT 1 AS one; EXECUTE askdock_s2_5",
         'RELEASE SAVEPOINT askdock_sp0; COMMIT',
       ]);
     } finally {

@@ -1,6 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Listeners } from '../../../lib/listeners.ts';
+import { PreparedStatements } from './prepared.ts';
+
+export { inlined as inline } from './prepared.ts';
 
 export type QueryResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
 export type Query = (sql: string, params?: unknown[], guard?: boolean) => Promise<QueryResult>;
@@ -38,6 +41,7 @@ export class Postgres {
   private readonly unit = new AsyncLocalStorage<TxContext>();
   /** Per transaction's connection, the statements sent by the code running now, leaving together after it (`together`). */
   private readonly batches = new WeakMap<pg.PoolClient, Batched[]>();
+  private readonly prepared = new PreparedStatements();
   /** Connections of open transactions, dropped (not returned) on close: PostgreSQL rolls them back. */
   readonly open = new Set<pg.PoolClient>();
   private closed = false;
@@ -64,18 +68,20 @@ export class Postgres {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
     const ctx = this.unit.getStore();
     const client = ctx?.client;
-    if (!client) return shape(await this.pool.query(sql, params));
+    if (!client) return shape(await this.pool.query(this.prepared.config(sql, params)));
     if (!guard) return this.together(ctx!, client, sql, params);
     // What the transaction put off (BEGIN, a unit's SAVEPOINT, a RELEASE) goes in the same round trip as this statement.
     const before = ctx!.deferred();
-    const text = inline(client, sql, params);
-    if (text === null) {
+    const piece = this.prepared.piece(client, sql, params);
+    if (piece === null) {
       // Queued on the connection ahead of the statement; if it failed, so does the statement.
       if (before) client.query(before).catch(() => undefined);
       return this.guarded(client, sql, params);
     }
     try {
-      return pick(await client.query(`${before}SAVEPOINT askdock_stmt; ${text}; RELEASE SAVEPOINT askdock_stmt`), 2);
+      const r = pick(await client.query(`${before}SAVEPOINT askdock_stmt; ${piece.text}; RELEASE SAVEPOINT askdock_stmt`), 2);
+      this.prepared.ran(client, [piece]);
+      return r;
     } catch (err) {
       // The statement failed (what came before it rarely can, and then the transaction is lost anyway).
       await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt').catch(() => undefined);
@@ -105,18 +111,25 @@ export class Postgres {
 
   private async send(ctx: TxContext, client: pg.PoolClient, batch: Batched[]): Promise<void> {
     const before = ctx.deferred();
-    const texts = before || batch.length > 1 ? batch.map((b) => inline(client, b.sql, b.params)) : [null];
-    if (texts.some((t) => t === null)) {
+    const pieces = before || batch.length > 1 ? batch.map((b) => this.prepared.piece(client, b.sql, b.params)) : [null];
+    if (pieces.some((p) => p === null)) {
       // One at a time, as parameters (in order on the connection).
       if (before) client.query(before).catch(() => undefined);
-      for (const b of batch) client.query(b.sql, b.params).then((r) => b.ok(shape(r)), b.fail);
+      for (const b of batch) client.query(this.prepared.config(b.sql, b.params)).then((r) => b.ok(shape(r)), b.fail);
       return;
     }
     try {
-      const r = (await client.query(before + texts.join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
+      const r = (await client.query(before + pieces.map((p) => p!.text).join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
+      this.prepared.ran(client, pieces);
+      // Each piece's result is its last statement's (a PREPARE comes before its EXECUTE).
       const all = Array.isArray(r) ? r : [r];
-      const first = all.length - batch.length;
-      batch.forEach((b, i) => b.ok(shape(all[first + i])));
+      let at = all.length;
+      const results: QueryResult[] = [];
+      for (let i = batch.length - 1; i >= 0; i--) {
+        results[i] = shape(all[at - 1]);
+        at -= pieces[i]!.prepares ? 2 : 1;
+      }
+      batch.forEach((b, i) => b.ok(results[i]));
     } catch (err) {
       for (const b of batch) b.fail(err);
     }
@@ -126,7 +139,7 @@ export class Postgres {
     await client.query('SAVEPOINT askdock_stmt');
     let r: pg.QueryResult;
     try {
-      r = await client.query(sql, params);
+      r = await client.query(this.prepared.config(sql, params));
     } catch (err) {
       await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt');
       throw err;
@@ -206,29 +219,6 @@ export class Postgres {
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);
   }
-}
-
-/**
- * `sql` with its parameters written in as quoted literals (an untyped literal takes its type from where it stands, as an
- * untyped parameter does), so it can share a round trip with other statements; null where a parameter is not a plain
- * value (those go as parameters, on their own).
- */
-export function inline(client: pg.ClientBase, sql: string, params?: unknown[]): string | null {
-  if (!params || params.length === 0) return sql;
-  const literals: string[] = [];
-  for (const v of params) {
-    if (v === null || v === undefined) literals.push('NULL');
-    else if (typeof v === 'string') literals.push(client.escapeLiteral(v));
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint' || typeof v === 'boolean') literals.push(`'${String(v)}'`);
-    else return null;
-  }
-  let missing = false;
-  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const literal = literals[Number(n) - 1];
-    if (literal === undefined) missing = true;
-    return literal ?? '';
-  });
-  return missing ? null : text;
 }
 
 /** The result of the statement `fromEnd` places from the end of a multi-statement query's. */
