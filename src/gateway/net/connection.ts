@@ -230,14 +230,18 @@ export class Connection implements Subscriber {
     const request = new Inflight();
     this.inflight.set(id, request);
     const { hub } = this.core;
-    const scope = new RequestScope();
-    // A client that sends a change and then a read without waiting for the first answer reads what it changed.
-    const earlier = this.unanswered.size ? [...this.unanswered] : null;
-    const before = () => (earlier ? Promise.all(earlier.map((s) => new Promise((ok) => hub.whenDurable(ok, s)))) : Promise.resolve());
-    this.unanswered.add(scope);
+    const run = () => dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames);
+    // Units in lanes (a shared database): the request's own scope (EventHub.request). With one lane, none is needed.
+    const scope = hub.laned ? new RequestScope() : null;
     let result: unknown;
     try {
-      result = hub.request(scope, before, () => dispatch(method, params, { core: this.core, conn: info, cancellation: request }, this.opts.checkFrames));
+      if (scope) {
+        // A client that sends a change and then a read without waiting for the first answer reads what it changed.
+        const earlier = this.unanswered.size ? [...this.unanswered] : null;
+        const before = () => (earlier ? Promise.all(earlier.map((s) => new Promise((ok) => hub.whenDurable(ok, s)))) : Promise.resolve());
+        this.unanswered.add(scope);
+        result = hub.request(scope, before, run);
+      } else result = run();
     } catch (err) {
       return this.answer(id, request, scope, method, false, err);
     }
@@ -249,16 +253,16 @@ export class Connection implements Subscriber {
   }
 
   /** R3: the answer may tell of writes not yet committed (its units' groups), so it leaves once they are durable. */
-  private answer(id: string, request: Inflight, scope: RequestScope, method: MethodName, ok: boolean, outcome: unknown): void {
+  private answer(id: string, request: Inflight, scope: RequestScope | null, method: MethodName, ok: boolean, outcome: unknown): void {
     if (this.inflight.get(id) === request) this.inflight.delete(id);
     this.core.hub.whenDurable((committed) => {
-      this.unanswered.delete(scope);
+      if (scope) this.unanswered.delete(scope);
       if (request.cancelled) return;
       if (!committed)
         return this.replyError(id, new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save its changes; retry`, { retryable: true }));
       if (ok) this.sendFrame({ type: 'res', id, ok: true, payload: outcome });
       else this.replyError(id, this.toError(method, outcome), method);
-    }, scope);
+    }, scope ?? undefined);
   }
 
   private toError(method: string, err: unknown): AskdockError {
