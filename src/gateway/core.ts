@@ -13,7 +13,7 @@ import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
-import type { Store, StoredEvent, StoredQuestion } from './store/types.ts';
+import type { EventAudience, Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './sessions/subscriptions.ts';
 import type { Turn } from './net/turn.ts';
 import {
@@ -268,7 +268,7 @@ export class Core {
         asked.add(key);
         reads.push(this.accessOf(key));
       }
-      if (counted && ev.event === 'session.updated' && !pending.has(key)) {
+      if (counted && ev.event === 'session.updated' && !ev.audience.pending && !pending.has(key)) {
         pending.set(key, []);
         reads.push(this.store.listQuestions({ sessionKey: key, status: 'pending' }).then((qs) => pending.set(key, qs)));
       }
@@ -287,9 +287,27 @@ export class Core {
    * sent right after a write in the same unit sees it (statements run in the order sent), and on a network database
    * both leave in one round trip.
    */
-  async emitSessionAs(tx: Tx, sessionKey: string, session: Session | undefined, question?: QuestionLike): Promise<void> {
+  async emitSessionAs(tx: Tx, sessionKey: string, session: Session | undefined, question?: QuestionLike, pending?: StoredQuestion[]): Promise<void> {
     const only = question && { askedBy: question.askedBy, privileged: question.privileged === true };
-    if (session) await tx.emit('session.updated', { session }, { sessionKey, ...(only ? { questionViewersOnly: only } : {}) });
+    if (!session) return;
+    const open = pending && pending.length <= PENDING_IN_AUDIENCE ? pending.filter((q) => q.retiredAtMs === undefined) : undefined;
+    await tx.emit(
+      'session.updated',
+      { session },
+      {
+        sessionKey,
+        ...(only ? { questionViewersOnly: only } : {}),
+        ...(open ? { pending: open.map((q) => (q.privileged ? { askedBy: q.askedBy, privileged: true as const } : { askedBy: q.askedBy })) } : {}),
+      },
+    );
+  }
+
+  /**
+   * On a shared database, the pending questions to read together with a session's new count (emitSessionAs), so each
+   * gateway's fan-out of the event needs no read of its own; elsewhere none (the fan-out reads them, in process).
+   */
+  pendingWith(sessionKey: string | undefined): Promise<StoredQuestion[]> | undefined {
+    return sessionKey !== undefined && isSharedStore(this.store) ? this.store.listQuestions({ sessionKey, status: 'pending' }) : undefined;
   }
 
   /**
@@ -369,20 +387,31 @@ export class Core {
     return out;
   };
 
+  /** An event's pending questions as its audience tells them, in their session (visibility depends on it), made once. */
+  private readonly told = new WeakMap<StoredEvent, QuestionLike[]>();
+  private pendingTold(ev: StoredEvent, pending: NonNullable<EventAudience['pending']>): QuestionLike[] {
+    let list = this.told.get(ev);
+    if (!list) this.told.set(ev, (list = pending.map((q) => ({ sessionKey: ev.audience.sessionKey, askedBy: q.askedBy, privileged: q.privileged === true }))));
+    return list;
+  }
+
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     if (!canSeeEvent(viewer, ev.audience, this.cachedAccess)) return null;
     if (ev.event !== 'session.updated') return shared();
     // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
     const owner = this.cachedAccess(session.key)?.createdBy;
-    const pending = this.pendingAhead.get(session.key) ?? [];
+    const pending = ev.audience.pending ? this.pendingTold(ev, ev.audience.pending) : (this.pendingAhead.get(session.key) ?? []);
     const counted = seesEveryQuestion(viewer.identity) ? session : sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner));
     const payload = { session: this.withPresence(counted) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }
 }
 
+/** How many pending questions a session.updated event may carry in its audience (more: the fan-out reads them). */
+const PENDING_IN_AUDIENCE = 100;
+
 /** Pending, not retired questions of one session that this identity may see. */
-function countVisible(identity: Identity, pending: StoredQuestion[], owner: string | undefined): number {
+function countVisible(identity: Identity, pending: (QuestionLike & { retiredAtMs?: number })[], owner: string | undefined): number {
   return pending.filter((q) => q.retiredAtMs === undefined && canSeeQuestion(identity, q, owner)).length;
 }

@@ -111,6 +111,32 @@ describe('two PostgreSQL gateways in one process', () => {
     expect(reads).toEqual([id]);
   });
 
+  it("[D5][A3] a session's count as each viewer may see it comes with the event from the gateway that changed it: the other reads no pending questions to fan it out", { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const guest = await b.connect('guest');
+    const admin = await b.connect('admin');
+    const sessionKey = (await guest.call('sessions.create', { title: 'guest' })).session.key;
+    await agent.call('agent.subscribe', { sessionKey });
+    const store = b.gw.store as unknown as { listQuestions(filter: { sessionKey?: string }): Promise<unknown[]> };
+    const list = store.listQuestions.bind(store);
+    const reads: unknown[] = [];
+    store.listQuestions = (filter) => (filter.sessionKey === sessionKey && reads.push(filter), list(filter));
+    const counted = (who: typeof guest, n?: number) =>
+      who.waitEvent('session.updated', (e) => e.session.key === sessionKey && (n === undefined || e.session.pendingQuestions === n), 20_000).then((e) => e.session.pendingQuestions);
+    const open = await agent.call('question.request', { sessionKey, mode: 'async', questions: [item()] });
+    await counted(guest, 1);
+    // A privileged question: the guest may not see it, nor hear that the count changed (A3/A4).
+    await agent.call('question.request', { sessionKey, mode: 'async', privileged: true, questions: [item()] });
+    await counted(admin, 2);
+    guest.events.length = 0;
+    admin.events.length = 0;
+    await agent.call('question.resolve', { id: open.id, cancel: true });
+    expect(await counted(guest)).toBe(0);
+    expect(await counted(admin)).toBe(1);
+    expect(reads).toEqual([]);
+  });
+
   it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agentA = await a.connect('agent');

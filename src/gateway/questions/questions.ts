@@ -146,14 +146,15 @@ export class QuestionManager {
       const question = toPublic(made.record);
       const publicJson = JSON.stringify(question);
       const key = made.record.sessionKey;
-      // The insert and the session with its new count, sent together (core.emitSessionAs).
-      const [, session] = await Promise.all([
+      // The insert and the session with its new count (and pending questions), sent together (core.emitSessionAs).
+      const [, session, pending] = await Promise.all([
         this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson)),
         key !== undefined ? this.core.getSession(key) : undefined,
+        this.core.pendingWith(key),
       ]);
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
-      if (key !== undefined) await this.core.emitSessionAs(tx, key, session, made.record);
+      if (key !== undefined) await this.core.emitSessionAs(tx, key, session, made.record, pending);
       return made.record;
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -298,8 +299,12 @@ export class QuestionManager {
   async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome): Promise<StoredQuestion> {
     const done: StoredQuestion = { ...q, ...outcome };
     const key = done.sessionKey;
-    // The update and the session with its new count, sent together (core.emitSessionAs).
-    const [, session] = await Promise.all([this.core.store.updateQuestion(done), key !== undefined ? this.core.getSession(key) : undefined]);
+    // The update and the session with its new count (and pending questions), sent together (core.emitSessionAs).
+    const [, session, pending] = await Promise.all([
+      this.core.store.updateQuestion(done),
+      key !== undefined ? this.core.getSession(key) : undefined,
+      this.core.pendingWith(key),
+    ]);
     await tx.emit(
       'question.resolved',
       {
@@ -313,7 +318,7 @@ export class QuestionManager {
       },
       questionAudience(done),
     );
-    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, done);
+    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, done, pending);
     tx.after(() => this.waiters.wake(done));
     return done;
   }

@@ -13,6 +13,11 @@ export type EventAudience = {
    * privileged question, a session count that changed with a question.
    */
   questionViewersOnly?: { askedBy: string; privileged: boolean };
+  /**
+   * A session.updated event's session's pending, unretired questions as the change left them (who asked, whether
+   * privileged): each viewer's own count follows from it, so a fan-out or replay need not read them. Absent: read.
+   */
+  pending?: { askedBy: string; privileged?: true }[];
 };
 
 export type StoredEvent = {
