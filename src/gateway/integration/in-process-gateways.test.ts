@@ -137,6 +137,31 @@ describe('two PostgreSQL gateways in one process', () => {
     expect(reads).toEqual([]);
   });
 
+  it('[D5][Q4] an outcome heard while the waiting agent\'s read of its question is on the way is not lost', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const adminA = await a.connect('admin');
+    const adminB = await b.connect('admin');
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    await adminB.waitEvent('question.requested', (e) => e.question.id === id, 20_000);
+    // The wait's read of the question answers "pending", and its answer reaches the gateway only after the resolve
+    // made on the other gateway was heard there.
+    const store = a.gw.store as unknown as { getQuestion(id: string): Promise<unknown> };
+    const read = store.getQuestion.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    store.getQuestion = async (qid) => {
+      const q = await read(qid);
+      await gate;
+      return q;
+    };
+    const waiting = agent.call('question.waitAnswer', { id, timeoutMs: 10_000 });
+    await adminB.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    await adminA.waitEvent('question.resolved', (e) => e.id === id, 20_000);
+    release();
+    expect(await waiting).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+  });
+
   it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agentA = await a.connect('agent');

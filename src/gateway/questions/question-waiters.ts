@@ -22,6 +22,11 @@ export class AnswerWaiters {
   private readonly waiters: Waiters<StoredQuestion>;
   /** Questions some waiter asked `includeResolutionId` for (until they are woken): only the record has it. */
   private readonly wantResolutionId = new Set<string>();
+  /**
+   * Waits being set up (the question is being read): an outcome heard meanwhile is kept for them, since the read may
+   * have been answered before that outcome committed and the wait is not registered yet.
+   */
+  private readonly early = new Map<string, { count: number; outcome?: StoredQuestion }>();
 
   constructor(clock: Clock) {
     this.waiters = new Waiters(clock);
@@ -35,9 +40,29 @@ export class AnswerWaiters {
     return this.waiters.wait(q.id, p.timeoutMs, cancellation, (done) => waitResult(done, p.includeResolutionId), stillPending);
   }
 
-  /** Whether anyone on this gateway waits for question `id`. */
+  /**
+   * Before reading question `id` for a wait: `outcome` is what was heard of it since (if anything), to be used over a
+   * read that still says pending; call `done` once the wait is registered or refused.
+   */
+  expect(id: string, includeResolutionId: boolean | undefined): { outcome(): StoredQuestion | undefined; done(): void } {
+    let slot = this.early.get(id);
+    if (!slot) this.early.set(id, (slot = { count: 0 }));
+    slot.count++;
+    if (includeResolutionId) this.wantResolutionId.add(id);
+    const held = slot;
+    return {
+      outcome: () => held.outcome,
+      done: () => {
+        if (--held.count > 0 || this.early.get(id) !== held) return;
+        this.early.delete(id);
+        if (!this.waiters.waiting(id)) this.wantResolutionId.delete(id);
+      },
+    };
+  }
+
+  /** Whether anyone on this gateway waits for question `id`, or is about to. */
   waiting(id: string): boolean {
-    return this.waiters.waiting(id);
+    return this.waiters.waiting(id) || this.early.has(id);
   }
 
   /** Whether the outcome an event tells (status, answers, reason) is all its waiters need. */
@@ -47,6 +72,8 @@ export class AnswerWaiters {
 
   wake(q: StoredQuestion): void {
     this.wantResolutionId.delete(q.id);
+    const slot = this.early.get(q.id);
+    if (slot) slot.outcome = q;
     this.waiters.wake(q.id, q);
   }
 }

@@ -184,12 +184,20 @@ export class QuestionManager {
 
   /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame (or the socket closing) stops the wait. */
   async waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, cancellation: Cancellation): Promise<WaitResult> {
-    const q = await this.visible(identity, p.id);
-    if (q.askedBy !== identity.id)
-      throw new AskdockError('FORBIDDEN', `only the agent that asked question "${q.id}" may wait for its answer`, {
-        details: { id: q.id },
-      });
-    return this.waiters.wait(q, p, cancellation);
+    // An outcome committed while the question is read (on a shared database, heard from another gateway before the read
+    // returns) is caught, not lost between the read and the wait.
+    const early = this.waiters.expect(p.id, p.includeResolutionId);
+    try {
+      const read = await this.visible(identity, p.id);
+      if (read.askedBy !== identity.id)
+        throw new AskdockError('FORBIDDEN', `only the agent that asked question "${read.id}" may wait for its answer`, {
+          details: { id: read.id },
+        });
+      const heard = early.outcome();
+      return this.waiters.wait(heard && !isTerminal(read) ? heard : read, p, cancellation);
+    } finally {
+      early.done();
+    }
   }
 
   /** Q5: answer, skip, or (the asker) cancel; terminal records answer QUESTION_ALREADY_TERMINAL unless it is a repeat. */
