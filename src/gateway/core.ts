@@ -109,6 +109,7 @@ export class Core {
       : null;
     this.hub.onHeard((ev) => {
       this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
+      this.secrets.heard(ev.event, ev.payload);
     });
     this.presence = new AgentPresenceTracker(clock, (change) => {
       this.announcePresence(change).catch((err: unknown) => opts.log.error({ err }, 'announcing presence failed'));

@@ -162,6 +162,38 @@ describe('two PostgreSQL gateways in one process', () => {
     expect(await waiting).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
   });
 
+  it('[K1][D2] an agent waiting for a secret on one gateway hears it provided on the other, also while its read of the request is on the way', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const agent = await a.connect('agent');
+    const adminA = await a.connect('admin');
+    const adminB = await b.connect('admin');
+    const first = await agent.call('secret.request', { name: 'FIRST_TOKEN', description: 'For the first' });
+    await adminB.waitEvent('secret.requested', (e) => e.request.id === first.id, 20_000);
+    const waiting = agent.call('secret.waitResult', { id: first.id, timeoutMs: 10_000 });
+    await adminA.waitEvent('secret.requested', (e) => e.request.id === first.id, 20_000);
+    await new Promise((ok) => setTimeout(ok, 100));
+    expect(await adminB.call('secret.provide', { id: first.id, value: 'value-one' })).toEqual({ status: 'stored', name: 'FIRST_TOKEN' });
+    expect(await waiting).toEqual({ status: 'stored', name: 'FIRST_TOKEN' });
+
+    // The wait's read says pending, and reaches the gateway only after the other's outcome was heard there.
+    const second = await agent.call('secret.request', { name: 'SECOND_TOKEN', description: 'For the second' });
+    await adminB.waitEvent('secret.requested', (e) => e.request.id === second.id, 20_000);
+    const store = a.gw.store as unknown as { getSecretRequest(id: string): Promise<unknown> };
+    const read = store.getSecretRequest.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    store.getSecretRequest = async (id) => {
+      const r = await read(id);
+      await gate;
+      return r;
+    };
+    const waitingAgain = agent.call('secret.waitResult', { id: second.id, timeoutMs: 10_000 });
+    await adminB.call('secret.provide', { id: second.id, skip: true });
+    await adminA.waitEvent('secret.resolved', (e) => e.id === second.id, 20_000);
+    release();
+    expect(await waitingAgain).toEqual({ status: 'skipped', name: 'SECOND_TOKEN' });
+  });
+
   it('[K1][D2] with one key file, a secret stored through one is read through the other', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agentA = await a.connect('agent');

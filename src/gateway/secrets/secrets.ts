@@ -137,10 +137,22 @@ export class SecretManager {
   }
 
   async waitResult(identity: Identity, p: Params<'secret.waitResult'>, cancellation: Cancellation) {
-    const r = await this.visible(identity, p.id);
-    if (r.askedBy !== identity.id)
-      throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may wait for it`, { details: { id: r.id } });
-    return this.waiters.wait(r, p.timeoutMs, cancellation);
+    // An outcome heard while the request is read (e.g. provided on another gateway) is caught, not lost before the wait.
+    const early = this.waiters.expect(p.id);
+    try {
+      const r = await this.visible(identity, p.id);
+      if (r.askedBy !== identity.id)
+        throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may wait for it`, { details: { id: r.id } });
+      const heard = early.outcome();
+      return this.waiters.wait(heard && r.status === 'pending' ? heard : r, p.timeoutMs, cancellation);
+    } finally {
+      early.done();
+    }
+  }
+
+  /** D2: an event committed by any gateway (shared store): wake this gateway's waiters for a request ended elsewhere. */
+  heard(event: string, payload: unknown): void {
+    if (event === 'secret.resolved') this.waiters.heard(payload as { id: string; name: string; status: StoredSecretRequest['status'] });
   }
 
   /** The asker gives up (an aborted tool call): the prompt leaves every dock. */
