@@ -71,3 +71,26 @@ describe('D5 round trips of a transaction', () => {
     }
   });
 });
+
+describe('D5 a guarded statement among others', () => {
+  it('[D5] statements sent before a guarded one reach the database first, and its failure undoes only itself', async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const table = `guard_order_${Date.now().toString(36)}`;
+    const t = new Transactions(db, null, new SeqRange());
+    try {
+      await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, at serial)`);
+      await t.beginGroup();
+      await t.transaction(() => Promise.all([db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [1]), db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [2], true)]));
+      // A write sent just before a guarded insert that fails: the write stays, the failed insert alone is undone.
+      const tried = await t.transaction(() =>
+        Promise.allSettled([db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [3]), db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [1], true)]),
+      );
+      expect(tried.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      await t.commitGroup();
+      expect((await db.query(`SELECT n FROM ${table} ORDER BY at`)).rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await db.close();
+    }
+  });
+});

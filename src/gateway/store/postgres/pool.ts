@@ -70,6 +70,14 @@ export class Postgres {
     const client = ctx?.client;
     if (!client) return shape(await this.pool.query(this.prepared.config(sql, params)));
     if (!guard) return this.together(ctx!, client, sql, params);
+    // Statements sent before this one and still gathering go first: its savepoint must not cover (or undo) them. A
+    // guarded statement is not meant to be sent together with others: one sent while it runs would reach the database
+    // before its savepoint is rolled back, and fail if it failed.
+    const gathering = this.batches.get(client);
+    if (gathering) {
+      this.batches.delete(client);
+      void this.send(ctx!, client, gathering);
+    }
     // What the transaction put off (BEGIN, a unit's SAVEPOINT, a RELEASE) goes in the same round trip as this statement.
     const before = ctx!.deferred();
     const piece = this.prepared.piece(client, sql, params);
@@ -102,6 +110,8 @@ export class Postgres {
       this.batches.set(client, fresh);
       // After the code running now (this microtask), before anything it queued later, e.g. its COMMIT.
       queueMicrotask(() => {
+        // Already sent ahead of a guarded statement.
+        if (this.batches.get(client) !== fresh) return;
         this.batches.delete(client);
         void this.send(ctx, client, fresh);
       });
