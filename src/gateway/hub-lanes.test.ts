@@ -32,16 +32,22 @@ async function setup() {
   return { hub, store, a, b, emit };
 }
 
+/** A unit of session `key` that stays open (so its lane's group cannot commit) until `release`. */
+function holdOpen(hub: EventHub, key: string, emit: (key: string) => (tx: Parameters<Parameters<EventHub['commit']>[0]>[0]) => Promise<number>) {
+  let release!: () => void;
+  const gate = new Promise<void>((ok) => (release = ok));
+  const held = hub.commit(async (tx) => {
+    await emit(key)(tx);
+    await gate;
+  }, key);
+  return { held, release };
+}
+
 describe('D5 lanes on PostgreSQL', () => {
   it("[D5][R3] a request's answer waits for the group its own unit joined, not for another lane's group still open", async () => {
     const { hub, a, b, emit } = await setup();
-    let release!: () => void;
-    const gate = new Promise<void>((ok) => (release = ok));
     // Session a's unit stays open, so its lane's group cannot commit.
-    const held = hub.commit(async (tx) => {
-      await emit(a)(tx);
-      await gate;
-    }, a);
+    const { held, release } = holdOpen(hub, a, emit);
     await new Promise((ok) => setImmediate(ok));
 
     const scope = new RequestScope();
@@ -60,12 +66,7 @@ describe('D5 lanes on PostgreSQL', () => {
   it("[D5] a request's reads wait for its client's earlier requests only; reads outside any request wait for every open group", async () => {
     const { hub, store, a, emit } = await setup();
     await store.createSession({ key: 'x', title: 'x', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null });
-    let release!: () => void;
-    const gate = new Promise<void>((ok) => (release = ok));
-    const held = hub.commit(async (tx) => {
-      await emit(a)(tx);
-      await gate;
-    }, a);
+    const { held, release } = holdOpen(hub, a, emit);
     await new Promise((ok) => setImmediate(ok));
 
     let earlierDone!: () => void;
@@ -82,5 +83,27 @@ describe('D5 lanes on PostgreSQL', () => {
     release();
     await held;
     expect(await outside).toBe('x');
+  });
+
+  it("[D5] what runs in a request's context once it was answered (e.g. a timer it armed) joins none of its groups and reads as code outside any request", async () => {
+    const { hub, store, a, b, emit } = await setup();
+    await store.createSession({ key: 'x', title: 'x', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null });
+    const scope = new RequestScope();
+    scope.answered = true;
+    const { held, release } = holdOpen(hub, a, emit);
+    await new Promise((ok) => setImmediate(ok));
+    // In the answered request's context: the unit joins nothing of it, and a read waits for the open group as outside.
+    const inContext = hub.request(scope, () => Promise.resolve(), async () => {
+      await hub.commit(emit(b), b);
+      return store.getSession('x');
+    });
+    let read = false;
+    void inContext.then(() => (read = true));
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(scope.groups.size).toBe(0);
+    expect(read).toBe(false);
+    release();
+    await held;
+    expect(await inContext).toMatchObject({ key: 'x' });
   });
 });

@@ -47,6 +47,11 @@ type Group = Changes & { waiting: ((committed: boolean) => void)[]; outcome?: bo
 export class RequestScope {
   /** @internal the groups this request's units joined */
   readonly groups = new Set<Group>();
+  /**
+   * Set once its handler settled: what runs later in its async context (a timer it armed, an after-hook) is no part of
+   * it, so joins nothing here and reads as code outside any request does.
+   */
+  answered = false;
 }
 type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 /**
@@ -295,7 +300,8 @@ export class EventHub {
         this.turn.touch();
       }
       const grouped = lane.grouped;
-      this.scopes.getStore()?.groups.add(grouped);
+      const scope = this.scopes.getStore();
+      if (scope && !scope.answered) scope.groups.add(grouped);
       const open = noChanges();
       lane.open = open;
       let result: T;
@@ -349,7 +355,7 @@ export class EventHub {
   request<T>(scope: RequestScope, before: () => Promise<unknown>, fn: () => T): T {
     const store = this.store;
     if (!isSharedStore(store) || this.lanes.length === 1) return fn();
-    return this.scopes.run(scope, () => store.readsAfter(before, fn));
+    return this.scopes.run(scope, () => store.readsAfter(() => (scope.answered ? null : before()), fn));
   }
 
   /**

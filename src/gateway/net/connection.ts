@@ -255,6 +255,7 @@ export class Connection implements Subscriber {
   /** R3: the answer may tell of writes not yet committed (its units' groups), so it leaves once they are durable. */
   private answer(id: string, request: Inflight, scope: RequestScope | null, method: MethodName, ok: boolean, outcome: unknown): void {
     if (this.inflight.get(id) === request) this.inflight.delete(id);
+    if (scope) scope.answered = true;
     this.core.hub.whenDurable((committed) => {
       if (scope) this.unanswered.delete(scope);
       if (request.cancelled) return;

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Writable } from 'node:stream';
 
 /** Sockets carrying only events released per loop iteration; the rest wait, corked, and gather more frames. */
@@ -19,6 +20,8 @@ export class Turn {
   private readonly urgent = new Set<Writable>();
   private scheduled = false;
   private settle: () => unknown = () => {};
+  /** The gateway's own context: a turn's end runs as no request, whichever request's write scheduled it. */
+  private readonly root = new AsyncResource('askdock.turn');
 
   constructor(private readonly eventSocketsPerRelease = EVENT_SOCKETS_PER_RELEASE) {}
 
@@ -31,9 +34,13 @@ export class Turn {
   touch(): void {
     if (this.scheduled) return;
     this.scheduled = true;
+    this.root.runInAsyncScope(this.schedule);
+  }
+
+  private readonly schedule = () => {
     setImmediate(this.settleStep);
     setImmediate(this.releaseStep);
-  }
+  };
 
   /** Call before writing to `socket`: it stays corked until a release; `response` puts it at the front. */
   hold(socket: Writable, response: boolean): void {

@@ -17,6 +17,9 @@ function waitResult(q: StoredQuestion, includeResolutionId: boolean | undefined)
 
 const stillPending = (): WaitResult => ({ status: 'pending' });
 
+/** Past how many "a waiter wants the resolutionId" marks the oldest one nobody waits on any more is dropped. */
+const WANTED_KEPT = 10_000;
+
 /** Q4: askers waiting for an outcome, woken after the commit that ended their question. */
 export class AnswerWaiters {
   private readonly waiters: Waiters<StoredQuestion>;
@@ -36,7 +39,7 @@ export class AnswerWaiters {
   wait(q: StoredQuestion, p: Params<'question.waitAnswer'>, cancellation: Cancellation): WaitResult | Promise<WaitResult> {
     if (isTerminal(q)) return waitResult(q, p.includeResolutionId);
     if (p.timeoutMs === 0) return stillPending();
-    if (p.includeResolutionId) this.wantResolutionId.add(q.id);
+    if (p.includeResolutionId) this.wantsResolutionId(q.id);
     return this.waiters.wait(q.id, p.timeoutMs, cancellation, (done) => waitResult(done, p.includeResolutionId), stillPending);
   }
 
@@ -48,7 +51,7 @@ export class AnswerWaiters {
     let slot = this.early.get(id);
     if (!slot) this.early.set(id, (slot = { count: 0 }));
     slot.count++;
-    if (includeResolutionId) this.wantResolutionId.add(id);
+    if (includeResolutionId) this.wantsResolutionId(id);
     const held = slot;
     return {
       outcome: () => held.outcome,
@@ -63,6 +66,14 @@ export class AnswerWaiters {
   /** Whether anyone on this gateway waits for question `id`, or is about to. */
   waiting(id: string): boolean {
     return this.waiters.waiting(id) || this.early.has(id);
+  }
+
+  /** Kept until the question is woken; a waiter that timed out leaves its id behind, so the oldest go past a bound. */
+  private wantsResolutionId(id: string): void {
+    this.wantResolutionId.add(id);
+    if (this.wantResolutionId.size <= WANTED_KEPT) return;
+    const oldest = this.wantResolutionId.values().next().value!;
+    if (!this.waiters.waiting(oldest) && !this.early.has(oldest)) this.wantResolutionId.delete(oldest);
   }
 
   /** Whether the outcome an event tells (status, answers, reason) is all its waiters need. */

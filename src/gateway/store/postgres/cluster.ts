@@ -28,9 +28,9 @@ export type SharedStore = Store & {
   readCommitted<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Runs `fn` with its reads outside a transaction waiting for what `before` returns instead of this gateway's open
-   * transactions: a request's reads wait only for what its own client's earlier requests wrote.
+   * transactions: a request's reads wait only for what its own client's earlier requests wrote (null: as if outside).
    */
-  readsAfter<T>(before: () => Promise<unknown>, fn: () => T): T;
+  readsAfter<T>(before: () => Promise<unknown> | null, fn: () => T): T;
   /** How many lanes: transactions of one gateway open side by side, each with its own group of units (D5). */
   readonly lanes: number;
   lane(i: number): LaneStore;

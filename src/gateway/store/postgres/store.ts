@@ -72,7 +72,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   }
   const range = new SeqRange();
   /** What reads outside a transaction wait for instead of every open lane: nothing (`true`), or what `before` returns. */
-  const unwaited = new AsyncLocalStorage<true | (() => Promise<unknown>)>();
+  const unwaited = new AsyncLocalStorage<true | (() => Promise<unknown> | null)>();
   // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5).
   const lanes = Array.from({ length: LANES }, () => new Transactions(pg, channel, range));
   /**
@@ -82,8 +82,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   const q = async (sql: string, params?: unknown[], guard = false) => {
     if (!pg.inTransaction()) {
       const wait = unwaited.getStore();
-      if (wait === undefined) await Promise.all(lanes.map((t) => t.whenEnded()));
-      else if (wait !== true) await wait();
+      const instead = wait === undefined || wait === true ? wait : wait();
+      if (instead === undefined || instead === null) await Promise.all(lanes.map((t) => t.whenEnded()));
+      else if (instead !== true) await instead;
     }
     return await pg.query(sql, params, guard);
   };
