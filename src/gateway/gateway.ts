@@ -216,7 +216,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   }
   const policy = identities.config.policy ?? {};
   const checkFrames = opts.checkFrames ?? false;
-  const turn = new Turn();
+  const turn = new Turn(undefined, isSharedStore(store));
   const rates = requestRates(opts.rateLimit ?? policy.rateLimit);
   const connOpts: ConnectionOptions = {
     handshakeTimeoutMs: opts.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,

@@ -20,10 +20,18 @@ export class Turn {
   private readonly urgent = new Set<Writable>();
   private scheduled = false;
   private settle: () => unknown = () => {};
-  /** The gateway's own context: a turn's end runs as no request, whichever request's write scheduled it. */
-  private readonly root = new AsyncResource('askdock.turn');
+  /**
+   * Where requests run in contexts of their own (a shared database, EventHub.request): the gateway's own context, so a
+   * turn's end runs as no request, whichever request's write scheduled it. Elsewhere none, which costs nothing.
+   */
+  private readonly root: AsyncResource | null;
 
-  constructor(private readonly eventSocketsPerRelease = EVENT_SOCKETS_PER_RELEASE) {}
+  constructor(
+    private readonly eventSocketsPerRelease = EVENT_SOCKETS_PER_RELEASE,
+    requestContexts = false,
+  ) {
+    this.root = requestContexts ? new AsyncResource('askdock.turn') : null;
+  }
 
   /** The hub's commit-and-fan-out; set once, when the hub is made. */
   onSettle(settle: () => unknown): void {
@@ -34,7 +42,8 @@ export class Turn {
   touch(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    this.root.runInAsyncScope(this.schedule);
+    if (this.root) this.root.runInAsyncScope(this.schedule);
+    else this.schedule();
   }
 
   private readonly schedule = () => {
