@@ -28,6 +28,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { RawClient } from './lib/raw-client.ts';
 import { type GatewayConfig } from '../src/gateway/config.ts';
 import { startGateway } from '../src/gateway/gateway.ts';
+import { boundHeapGrowth } from '../src/gateway/infra/heap-growth.ts';
 import { openSqliteStore } from '../src/gateway/store/sqlite.ts';
 import { createMemoryStore } from '../src/gateway/store/memory.ts';
 import { createLogger } from '../src/gateway/infra/logger.ts';
@@ -198,6 +199,8 @@ async function main(): Promise<void> {
       { id: 'agent', token: AGENT_TOKEN, role: 'agent', scopes: ['agent.run'] },
     ],
   };
+  // The gateway's heap as `askdock gateway` sets it.
+  boundHeapGrowth();
   const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-'));
   // As startGateway opens its own database file (held exclusively, background checkpoints).
   const sqlite = values.memory

@@ -5,6 +5,7 @@ import { ConfigError } from '../gateway/auth.ts';
 import { GatewayConfig } from '../gateway/config.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
+import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
 
 const USAGE =
   'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S] [--public-url URL]';
@@ -87,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`askdock gateway: ${flags}\n${USAGE}\n`);
     return 2;
   }
+  boundHeapGrowth();
   let gateway;
   try {
     const secretKeyFile = secretKeyFileOf(flags);

@@ -13,6 +13,7 @@ import { DEMO_AGENT_CLIENT_NAME } from '../protocol/index.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { buildUi, uiBuildReason } from './ui-build.ts';
 import { createLogger, prettyLine } from '../gateway/infra/logger.ts';
+import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
 
 const USAGE = 'usage: askdock start [--port 7420] [--host 127.0.0.1] [--dir ./.askdock] [--db FILE|postgres://…] [--requester-grace S] [--config FILE] [--public-url URL] [--no-open] [--no-build]';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -126,6 +127,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
       },
     },
   });
+  boundHeapGrowth();
   let gateway;
   try {
     gateway = await startGateway({

@@ -6,6 +6,7 @@ import { startGateway } from '../gateway/gateway.ts';
 import { randomToken } from '../gateway/auth.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { silentLogger } from '../gateway/infra/logger.ts';
+import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
 
 const config: GatewayConfig = {
   identities: [
@@ -15,6 +16,8 @@ const config: GatewayConfig = {
   ],
 };
 
+// As `askdock gateway` does before it listens.
+boundHeapGrowth();
 const dir = mkdtempSync(join(tmpdir(), 'askdock-fuzz-'));
 const gw = await startGateway({
   port: 0,

@@ -15,8 +15,8 @@ export function shippedNodeFlags(): string[] {
 export type GatewayChild = { proc: ChildProcess; url: string; wsUrl: string; stdout: string[]; stderr: string[]; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
 /** Runs `node bin/askdock.js gateway ...` and resolves once it prints its listening line. */
-export function spawnGateway(args: string[], timeoutMs = 15_000): Promise<GatewayChild> {
-  const proc = spawn(process.execPath, [...shippedNodeFlags(), 'bin/askdock.js', 'gateway', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnGateway(args: string[], timeoutMs = 15_000, env?: NodeJS.ProcessEnv): Promise<GatewayChild> {
+  const proc = spawn(process.execPath, [...shippedNodeFlags(), 'bin/askdock.js', 'gateway', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => proc.on('exit', (code, signal) => done({ code, signal })));
