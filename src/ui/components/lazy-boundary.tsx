@@ -15,25 +15,23 @@ type Props = {
  * network dropped while it was requested) leaves only this piece out, never the whole app. When failed chunks are
  * fetched again (back online, reconnected, Retry) the boundary renders its piece again.
  */
-export class LazyBoundary extends Component<Props, { failed: boolean }> {
-  state = { failed: false };
-  private stopListening?: () => void;
+export class LazyBoundary extends Component<Props, { failed?: boolean }> {
+  state: { failed?: boolean } = {};
 
-  static getDerivedStateFromError(): { failed: boolean } {
+  static getDerivedStateFromError() {
     return { failed: true };
   }
 
-  componentDidMount() {
-    this.stopListening = onImportRetry(() => this.setState({ failed: false }));
-  }
-
-  componentWillUnmount() {
-    this.stopListening?.();
+  componentDidCatch() {
+    // Heard once: the next retry renders the piece again (a boundary gone by then only misses that one call).
+    const stop = onImportRetry(() => {
+      stop();
+      this.setState({ failed: false });
+    });
   }
 
   render() {
-    if (this.state.failed) return this.props.failed ?? null;
-    return <Suspense fallback={this.props.pending ?? null}>{this.props.children}</Suspense>;
+    return this.state.failed ? this.props.failed : <Suspense fallback={this.props.pending}>{this.props.children}</Suspense>;
   }
 }
 

@@ -9,18 +9,11 @@ export type LazyWithRetry<P extends object> = ComponentType<P> & {
 /**
  * `React.lazy` for a component in a chunk of its own, except that a chunk that failed to load is fetched again (see
  * retrying-import.ts) rather than failing for good. Render it inside a `LazyBoundary`: while the chunk loads it suspends,
- * and when it cannot be loaded it throws to the boundary, which tries again when failed chunks are retried.
- * Once the chunk is in, it renders in the same pass, never through the Suspense fallback again.
+ * and when it cannot be loaded it throws to the boundary, which renders it again when failed chunks are retried.
  */
-export function lazyWithRetry<P extends object>(importer: () => Promise<ComponentType<P>>, options?: { soonMs?: number }): LazyWithRetry<P> {
-  const source = retryingImport(importer, options);
-  function LazyWithRetry(props: P) {
-    // Like `lazy`, the first render starts the load (before reading the state, so the read sees it started).
-    if (source.state().status === 'idle') void source.load();
-    const state = useSyncExternalStore(source.subscribe, source.state, source.state);
-    if (state.status === 'failed') throw state.error;
-    const component = state.status === 'loaded' ? state.value : use(state.status === 'loading' ? state.promise : source.load());
-    return createElement(component, props);
-  }
-  return Object.assign(LazyWithRetry, { preload: () => void source.load() });
+export function lazyWithRetry<P extends object>(importer: () => Promise<ComponentType<P>>, soonMs?: number): LazyWithRetry<P> {
+  const chunk = retryingImport(importer, soonMs);
+  // Like `lazy`, the first render starts the load.
+  const LazyWithRetry = (props: P) => createElement(use(useSyncExternalStore(chunk.subscribe, chunk.current, chunk.current)), props);
+  return Object.assign(LazyWithRetry, { preload: chunk.load });
 }

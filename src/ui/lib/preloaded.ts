@@ -16,8 +16,8 @@ export function preloaded<P extends object>(load: () => Promise<ComponentType<P>
     () => undefined,
   );
   function PreloadedComponent(props: P) {
-    const state = useSyncExternalStore(source.subscribe, source.state);
-    return state.status === 'loaded' ? createElement(state.value, props) : null;
+    const attempt = useSyncExternalStore(source.subscribe, source.current);
+    return attempt.status === 'fulfilled' ? createElement(attempt.value, props) : null;
   }
   return Object.assign(PreloadedComponent, { ready });
 }

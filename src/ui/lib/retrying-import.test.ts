@@ -24,30 +24,30 @@ describe('retryingImport (U11: a chunk that failed to load is fetched again)', (
     const loaded = chunk.load();
     await vi.advanceTimersByTimeAsync(0);
     expect(importer).toHaveBeenCalledTimes(1);
-    expect(chunk.state().status).toBe('loading');
+    expect(chunk.current().status).toBeUndefined();
     await vi.advanceTimersByTimeAsync(SOON_MS);
     await expect(loaded).resolves.toEqual({ value: 2 });
-    expect(chunk.state()).toEqual({ status: 'loaded', value: { value: 2 } });
+    expect(chunk.current()).toMatchObject({ status: 'fulfilled', value: { value: 2 } });
   });
 
   it('[U11] after the second failure it rejects, and the window coming back online fetches it again', async () => {
     const importer = flakyImporter(2);
-    const chunk = retryingImport(importer, { soonMs: 0 });
+    const chunk = retryingImport(importer, 0);
     const seen: string[] = [];
-    chunk.subscribe(() => seen.push(chunk.state().status));
+    chunk.subscribe(() => seen.push(chunk.current().status ?? 'loading'));
     await expect(chunk.load()).rejects.toThrow('Failed to fetch dynamically imported module');
     expect(importer).toHaveBeenCalledTimes(2);
-    expect(chunk.state().status).toBe('failed');
+    expect(chunk.current().status).toBe('rejected');
 
     window.dispatchEvent(new Event('online'));
     expect(importer).toHaveBeenCalledTimes(3);
     await expect(chunk.load()).resolves.toEqual({ value: 3 });
-    expect(seen).toEqual(['loading', 'failed', 'loading', 'loaded']);
+    expect(seen).toEqual(['loading', 'rejected', 'loading', 'fulfilled']);
   });
 
   it('[U11] a call after a failed preload loads again instead of repeating the old failure', async () => {
     const importer = flakyImporter(2);
-    const chunk = retryingImport(importer, { soonMs: 0 });
+    const chunk = retryingImport(importer, 0);
     await chunk.load().catch(() => undefined);
     await expect(chunk.load()).resolves.toEqual({ value: 3 });
   });
@@ -66,8 +66,8 @@ describe('retryingImport (U11: a chunk that failed to load is fetched again)', (
   it('[U11] Retry (or the gateway connection coming back) fetches only the chunks that failed', async () => {
     const failed = flakyImporter(2);
     const fine = flakyImporter(0);
-    const a = retryingImport(failed, { soonMs: 0 });
-    const b = retryingImport(fine, { soonMs: 0 });
+    const a = retryingImport(failed, 0);
+    const b = retryingImport(fine, 0);
     await Promise.allSettled([a.load(), b.load()]);
     retryFailedImports();
     await expect(a.load()).resolves.toEqual({ value: 3 });
