@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type RefObject } from 'react';
 import '../search.css';
 import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
-import { LazyBoundary, LoadFailed } from '../../../components/lazy-boundary.tsx';
+import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
 import { searchCleared, searchQueryChanged, useSearchQuery } from '../stores/search-store.ts';
 
 // The results and their query code load when someone first types, not with the first screen.
@@ -60,7 +60,7 @@ export function SearchBox() {
         </kbd>
       </form>
       {query.trim() !== '' && (
-        <LazyBoundary pending={<p className="muted search-note">Searching…</p>} failed={<LoadFailed what="the results" className="search-note" />}>
+        <LazyBoundary pending={<p className="muted search-note">Searching…</p>}>
           <SearchResults query={query} onOpen={searchCleared} />
         </LazyBoundary>
       )}
