@@ -106,11 +106,14 @@ export function submitProblem(error: unknown): string | null {
 /** QUESTION_ALREADY_TERMINAL carries the record's outcome; read it where it is, else read the record again. */
 function endedWhileSending(qc: QueryClient, id: string, error: unknown) {
   draftActions().draftDiscarded(id);
-  void terminalOutcome(error).then((outcome) => {
-    if (outcome && questionResolved(qc, { id, ...outcome })) return;
-    void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
-    void qc.invalidateQueries({ queryKey: ['question.get', id] });
-  });
+  // Without the outcome (its code could not be loaded) the records are read again.
+  void terminalOutcome(error)
+    .catch(() => null)
+    .then((outcome) => {
+      if (outcome && questionResolved(qc, { id, ...outcome })) return;
+      void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
+      void qc.invalidateQueries({ queryKey: ['question.get', id] });
+    });
 }
 
 /** Whether a submit of this record is in flight, also after the dock switched requests and back. */
