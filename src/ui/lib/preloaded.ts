@@ -15,9 +15,14 @@ export function preloaded<P extends object>(load: () => Promise<ComponentType<P>
     () => undefined,
     () => undefined,
   );
+  // The component once it is in (a load settles in place, so the load itself would not tell React anything changed).
+  const loaded = () => {
+    const attempt = source.current();
+    return attempt.status === 'fulfilled' ? attempt.value : null;
+  };
   function PreloadedComponent(props: P) {
-    const attempt = useSyncExternalStore(source.subscribe, source.current);
-    return attempt.status === 'fulfilled' ? createElement(attempt.value, props) : null;
+    const component = useSyncExternalStore(source.subscribe, loaded);
+    return component && createElement(component, props);
   }
   return Object.assign(PreloadedComponent, { ready });
 }
