@@ -46,6 +46,26 @@ test.describe('code that cannot be fetched (U11)', () => {
     await expect(conversation.getByRole('article', { name: 'Agent' })).toContainText('Echo: back online');
   });
 
+  test('[U11] a question docked while its panel could not be fetched shows up once back online', async ({ page, context, openApp }) => {
+    const unblock = await blockChunks(page, ['request-panel']);
+    await openApp(page);
+    await newSession(page);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('deploy');
+    await message.press('Enter');
+    const dock = page.getByRole('region', { name: 'Questions' });
+    const staging = dock.getByRole('radio', { name: 'Staging (Recommended)' });
+    await expect(dock).toHaveCount(1);
+    await expect(staging).toHaveCount(0);
+
+    await context.setOffline(true);
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Offline');
+    await unblock();
+    await context.setOffline(false);
+    await expect(staging).toBeVisible();
+    await expect(dock.getByText('Question 1 of 2')).toBeVisible();
+  });
+
   test('[U11] a page whose code could not be fetched says so, and Retry loads it', async ({ page, openApp }) => {
     const unblock = await blockChunks(page, ['question-link-page']);
     await openApp(page, '/q/no-such-question');
