@@ -1,12 +1,13 @@
-import { lazy, Suspense } from 'react';
 import type { Route } from '../lib/router.tsx';
 import { HomePage } from './home-page.tsx';
 import { InboxPage } from './inbox-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { SessionPage } from './session-page.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // The question link page is rare on first load, so it is fetched only when opened.
-const QuestionLinkPage = lazy(() => import('../features/questions/components/question-link-page.tsx'));
+const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/components/question-link-page.tsx').then((m) => m.default));
 
 export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {
@@ -18,9 +19,9 @@ export function AppRoutes({ route }: { route: Route }) {
       return <SessionPage sessionKey={route.sessionKey} />;
     case 'question':
       return (
-        <Suspense fallback={<p className="muted page-note">Loading…</p>}>
+        <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="this question" />}>
           <QuestionLinkPage id={route.id} />
-        </Suspense>
+        </LazyBoundary>
       );
     case 'not-found':
       return <NotFoundPage path={route.path} />;

@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
 import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
@@ -10,10 +9,12 @@ import { AppRoutes } from './app-routes.tsx';
 import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The device's push and install controls load just after the first screen: neither is needed to read or answer.
-const NotifyOnDevice = lazy(() => import('../features/push/notify-on-device.tsx').then((m) => ({ default: m.NotifyOnDevice })));
-const InstallApp = lazy(() => import('../features/push/install-app.tsx').then((m) => ({ default: m.InstallApp })));
+const NotifyOnDevice = lazyWithRetry(() => import('../features/push/notify-on-device.tsx').then((m) => m.NotifyOnDevice));
+const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx').then((m) => m.InstallApp));
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {
@@ -33,10 +34,12 @@ export function AppShell() {
         <div className="app-header-actions">
           <ConnectionStatus />
           <EnableNotifications />
-          <Suspense fallback={null}>
+          <LazyBoundary>
             <NotifyOnDevice />
+          </LazyBoundary>
+          <LazyBoundary>
             <InstallApp />
-          </Suspense>
+          </LazyBoundary>
           <ThemeToggle />
         </div>
       </header>

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ComposerSlot } from '../lib/composer-slot.tsx';
 import { forgetToken, keepToken, takeToken } from '../lib/token.ts';
 import { ConnectedApp } from './connected-app.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
-const SignInPage = lazy(() => import('./sign-in-page.tsx'));
+const SignInPage = lazyWithRetry(() => import('./sign-in-page.tsx').then((m) => m.default));
 
 export type AppProps = {
   /** Replaces the built-in composer (U14); see docs/composer-slot.md. */
@@ -35,9 +37,13 @@ export function App({ composerSlot }: AppProps) {
 
   if (!token)
     return (
-      <Suspense fallback={null}>
+      <LazyBoundary failed={
+          <main className="sign-in">
+            <LoadFailed what="the sign-in form" />
+          </main>
+        }>
         <SignInPage onToken={signIn} problem={problem} initialToken={refused} />
-      </Suspense>
+      </LazyBoundary>
     );
   return <ConnectedApp key={token} token={token} composerSlot={composerSlot} onRejected={rejected} />;
 }

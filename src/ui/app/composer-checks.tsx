@@ -1,8 +1,13 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { retryingImport } from '../lib/retrying-import.ts';
+import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The dialog's code (a Radix alert dialog) loads the first time a message needs asking about, not with the first screen.
-const ChoiceAlert = lazy(() => import('../components/ui/alert-dialog.tsx').then((m) => ({ default: m.ChoiceAlert })));
+const ChoiceAlert = lazyWithRetry(() => import('../components/ui/alert-dialog.tsx').then((m) => m.ChoiceAlert));
+// The wording and the readers load with the first message sent, not with the first screen.
+const checkQuestions = retryingImport(() => import('./composer-check-questions.ts'));
 import { useOnlyDockedAsync, usePendingSecret, useProvideSecretValue, useQueueAsyncAnswer } from '../features/questions/index.tsx';
 
 type Asking = { title: string; description: string; choices: AlertChoice<string>[]; resolve: (choice: string | null) => void };
@@ -25,15 +30,15 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
   const latest = useRef({ docked, secret });
   latest.current = { docked, secret };
   // Fetched once the composer is up, so a send made offline later never waits on a chunk it cannot fetch.
-  useEffect(() => void import('./composer-check-questions.ts').catch(() => undefined), []);
+  useEffect(() => void checkQuestions.load(), []);
 
   const send = useCallback(
     async (text: string) => {
       const ask = (a: Omit<Asking, 'resolve'>) => new Promise<string | null>((resolve) => setAsking({ ...a, resolve }));
       const kept = () => new Error(KEPT_TO_EDIT);
       const { docked, secret } = latest.current;
-      // The wording and the readers load with the first message sent, not with the first screen.
-      const question = (await import('./composer-check-questions.ts')).composerQuestion(text, docked, secret);
+      // A preload that failed (offline) is fetched again here.
+      const question = (await checkQuestions.load()).composerQuestion(text, docked, secret);
       if (!question) return sendMessage(text);
       const choice = await ask(question);
       if (choice === null) throw kept();
@@ -49,7 +54,7 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
     setAsking(null);
   };
   const dialog = asking && (
-    <Suspense fallback={null}>
+    <LazyBoundary>
       <ChoiceAlert
         open
         title={asking.title}
@@ -59,7 +64,7 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
         onChoose={settle}
         onCancel={() => settle(null)}
       />
-    </Suspense>
+    </LazyBoundary>
   );
   return { send, dialog };
 }

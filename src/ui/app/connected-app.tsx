@@ -7,6 +7,7 @@ import { OutboxProvider } from '../lib/outbox/use-outbox.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { sameOriginSocketUrl } from '../lib/gateway-url.ts';
 import { loadProtocolChecks } from '../lib/protocol-checks.ts';
+import { retryFailedImports } from '../lib/retrying-import.ts';
 import { AppShell } from './app-shell.tsx';
 import { dockCodeReady } from '../features/questions/index.tsx';
 
@@ -27,6 +28,9 @@ function createClient(token: string): GatewayClient {
 export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
   const [client] = useState(() => createClient(token));
   const [queryClient] = useState(createQueryClient);
+
+  // Connected again: code chunks that failed to load while the network was down are fetched again.
+  useEffect(() => client.onHello(retryFailedImports), [client]);
 
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {

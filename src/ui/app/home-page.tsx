@@ -1,12 +1,14 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
 import { useConnectInfo } from '../features/agents/api/get-connect-info.ts';
 import { EmptyIllustration } from '../components/ui/icons.tsx';
 import { errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // Only an admin on a gateway without the demo agent sees it: its code stays out of the first load.
-const ConnectAgent = lazy(() => import('../features/agents/components/connect-agent.tsx').then((m) => ({ default: m.ConnectAgent })));
+const ConnectAgent = lazyWithRetry(() => import('../features/agents/components/connect-agent.tsx').then((m) => m.ConnectAgent));
 
 /** `/`: opens the most recent session, or says how to start one. */
 export function HomePage() {
@@ -24,9 +26,9 @@ export function HomePage() {
   if (sessions.isPending || newest) return <p className="muted page-note">Opening your latest session…</p>;
   if (connect.isPending && connect.fetchStatus !== 'idle') return null;
   if (connect.data && !connect.data.agents.some((a) => a.demo)) return (
-      <Suspense fallback={null}>
+      <LazyBoundary failed={<LoadFailed what="how to connect an agent" />}>
         <ConnectAgent info={connect.data} />
-      </Suspense>
+      </LazyBoundary>
     );
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">

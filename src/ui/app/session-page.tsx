@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
 import { AbsentAgentNote, AgentPresenceIndicator } from '../features/sessions/components/agent-presence.tsx';
 import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
@@ -7,21 +7,33 @@ import { RunStatus } from '../features/chat/components/run-status.tsx';
 import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
 import { InTopBarWhenNarrow } from './header-slot.tsx';
+import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
-// Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
-const transcriptModule = import('../features/chat/components/transcript.tsx');
 // Renaming is rare: its dialog's code stays out of the first load.
-const RenameSession = lazy(() => import('../features/sessions/components/rename-session.tsx').then((m) => ({ default: m.RenameSession })));
-const Transcript = lazy(() => transcriptModule.then((m) => ({ default: m.Transcript })));
+const RenameSession = lazyWithRetry(() => import('../features/sessions/components/rename-session.tsx').then((m) => m.RenameSession));
+const Transcript = lazyWithRetry(() => import('../features/chat/components/transcript.tsx').then((m) => m.Transcript));
+// Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
+Transcript.preload();
 
-/** Stands in for the transcript while its code arrives: the same log, as it looks before the history loads. */
-function TranscriptPending() {
+/** Stands in for the transcript while its code arrives (or when it could not): the same log, before the history loads. */
+function TranscriptStandIn({ children }: { children: ReactNode }) {
   return (
     <div role="log" aria-label="Conversation" className="transcript">
-      <p className="muted transcript-note">Loading the conversation…</p>
+      {children}
     </div>
   );
 }
+const transcriptPending = (
+  <TranscriptStandIn>
+    <p className="muted transcript-note">Loading the conversation…</p>
+  </TranscriptStandIn>
+);
+const transcriptFailed = (
+  <TranscriptStandIn>
+    <LoadFailed what="the conversation" className="transcript-note" />
+  </TranscriptStandIn>
+);
 
 /** `/s/<sessionKey>`: the conversation, with the question dock directly above the composer. */
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
@@ -42,15 +54,15 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
           <h1 className="session-title">{title ?? 'Session'}</h1>
           <AgentPresenceIndicator presence={presence} />
           {title !== undefined && (
-            <Suspense fallback={null}>
+            <LazyBoundary>
               <RenameSession sessionKey={sessionKey} title={title} />
-            </Suspense>
+            </LazyBoundary>
           )}
         </div>
       </InTopBarWhenNarrow>
-      <Suspense fallback={<TranscriptPending />}>
+      <LazyBoundary pending={transcriptPending} failed={transcriptFailed}>
         <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
-      </Suspense>
+      </LazyBoundary>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">
         <QuestionDock sessionKey={sessionKey} composer={composer} sessionTitle={title} />

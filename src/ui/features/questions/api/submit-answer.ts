@@ -26,6 +26,7 @@ import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
+import { retryingImport } from '../../../lib/retrying-import.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';
@@ -78,6 +79,8 @@ export function endedElsewhere(error: unknown): boolean {
   return code === 'QUESTION_ALREADY_TERMINAL' || code === 'QUESTION_NOT_FOUND';
 }
 
+const protocolErrors = retryingImport(() => import('../../../../protocol/errors.ts'));
+
 export type TerminalOutcome = Omit<Exclude<ErrorDetails<'QUESTION_ALREADY_TERMINAL'>, { name: string }>, 'id'>;
 
 /**
@@ -85,7 +88,7 @@ export type TerminalOutcome = Omit<Exclude<ErrorDetails<'QUESTION_ALREADY_TERMIN
  * of their own (the first load carries no zod); the client loaded it before it connected, so this waits only a tick.
  */
 export async function terminalOutcome(error: unknown): Promise<TerminalOutcome | null> {
-  const { errorDetails } = await import('../../../../protocol/errors.ts');
+  const { errorDetails } = await protocolErrors.load();
   const details = errorDetails(error, 'QUESTION_ALREADY_TERMINAL');
   // A question's outcome; a secret request's (by name) is not one.
   if (!details || 'name' in details) return null;
@@ -103,11 +106,14 @@ export function submitProblem(error: unknown): string | null {
 /** QUESTION_ALREADY_TERMINAL carries the record's outcome; read it where it is, else read the record again. */
 function endedWhileSending(qc: QueryClient, id: string, error: unknown) {
   draftActions().draftDiscarded(id);
-  void terminalOutcome(error).then((outcome) => {
-    if (outcome && questionResolved(qc, { id, ...outcome })) return;
-    void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
-    void qc.invalidateQueries({ queryKey: ['question.get', id] });
-  });
+  // Without the outcome (its code could not be loaded) the records are read again.
+  void terminalOutcome(error)
+    .catch(() => null)
+    .then((outcome) => {
+      if (outcome && questionResolved(qc, { id, ...outcome })) return;
+      void qc.invalidateQueries({ queryKey: questionsKey, exact: true });
+      void qc.invalidateQueries({ queryKey: ['question.get', id] });
+    });
 }
 
 /** Whether a submit of this record is in flight, also after the dock switched requests and back. */

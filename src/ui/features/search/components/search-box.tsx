@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useId, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type RefObject } from 'react';
 import '../search.css';
+import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
+import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
 import { searchCleared, searchQueryChanged, useSearchQuery } from '../stores/search-store.ts';
 
 // The results and their query code load when someone first types, not with the first screen.
-const SearchResults = lazy(() => import('./search-results.tsx').then((m) => ({ default: m.SearchResults })));
+const SearchResults = lazyWithRetry(() => import('./search-results.tsx').then((m) => m.SearchResults));
 
 const TEXT_FIELD = 'input, textarea, select, [contenteditable="true"], [role="dialog"]';
 
@@ -58,9 +60,9 @@ export function SearchBox() {
         </kbd>
       </form>
       {query.trim() !== '' && (
-        <Suspense fallback={<p className="muted search-note">Searching…</p>}>
+        <LazyBoundary pending={<p className="muted search-note">Searching…</p>}>
           <SearchResults query={query} onOpen={searchCleared} />
-        </Suspense>
+        </LazyBoundary>
       )}
     </div>
   );
