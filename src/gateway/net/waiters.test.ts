@@ -25,6 +25,23 @@ describe('waiters (Q4 waitAnswer, K1 waitResult)', () => {
     expect(w.waiting('q2')).toBe(true);
   });
 
+  it('[Q4] a value woken while waits are being set up is kept for them until the last of them is done', () => {
+    const w = new Waiters<string>(new FakeClock());
+    const first = w.expect('q1');
+    const second = w.expect('q1');
+    expect(w.waiting('q1')).toBe(true);
+    expect(w.registered('q1')).toBe(false);
+    w.wake('q1', 'answered');
+    expect(first.outcome()).toBe('answered');
+    expect(second.outcome()).toBe('answered');
+    expect(first.done()).toBe(false);
+    expect(w.waiting('q1')).toBe(true);
+    expect(second.done()).toBe(true);
+    expect(w.waiting('q1')).toBe(false);
+    // A later set-up starts empty.
+    expect(w.expect('q1').outcome()).toBeUndefined();
+  });
+
   it('[Q4] its own timeout answers once, and a later wake finds nobody', async () => {
     const clock = new FakeClock();
     const w = new Waiters<string>(clock);

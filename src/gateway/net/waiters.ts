@@ -45,6 +45,11 @@ class Wait<T, R> {
  */
 export class Waiters<T> {
   private readonly byId = new Map<string, Set<Wait<T, any>>>();
+  /**
+   * Waits being set up (the record is being read): a value woken meanwhile is kept for them, since the read may have
+   * been answered before that value committed and the wait is not registered yet.
+   */
+  private readonly early = new Map<string, { count: number; outcome?: T }>();
 
   constructor(readonly clock: Clock) {}
 
@@ -64,12 +69,38 @@ export class Waiters<T> {
     });
   }
 
-  /** Whether anyone waits for `id`. */
+  /**
+   * Before reading `id` for a wait: `outcome` is the value woken for it since (if any), to be used over a read that
+   * still says pending; call `done` once the wait is registered or refused (true when it was the last being set up).
+   */
+  expect(id: string): { outcome(): T | undefined; done(): boolean } {
+    let slot = this.early.get(id);
+    if (!slot) this.early.set(id, (slot = { count: 0 }));
+    slot.count++;
+    const held = slot;
+    return {
+      outcome: () => held.outcome,
+      done: () => {
+        if (--held.count > 0 || this.early.get(id) !== held) return false;
+        this.early.delete(id);
+        return true;
+      },
+    };
+  }
+
+  /** Whether anyone waits for `id`, or is about to (`expect`). */
   waiting(id: string): boolean {
+    return this.byId.has(id) || this.early.has(id);
+  }
+
+  /** Whether a wait for `id` is registered (not counting those being set up). */
+  registered(id: string): boolean {
     return this.byId.has(id);
   }
 
   wake(id: string, value: T): void {
+    const slot = this.early.get(id);
+    if (slot) slot.outcome = value;
     const set = this.byId.get(id);
     if (!set) return;
     for (const wait of [...set]) wait.wake(value);

@@ -25,11 +25,6 @@ export class AnswerWaiters {
   private readonly waiters: Waiters<StoredQuestion>;
   /** Questions some waiter asked `includeResolutionId` for (until they are woken): only the record has it. */
   private readonly wantResolutionId = new Set<string>();
-  /**
-   * Waits being set up (the question is being read): an outcome heard meanwhile is kept for them, since the read may
-   * have been answered before that outcome committed and the wait is not registered yet.
-   */
-  private readonly early = new Map<string, { count: number; outcome?: StoredQuestion }>();
 
   constructor(clock: Clock) {
     this.waiters = new Waiters(clock);
@@ -48,24 +43,19 @@ export class AnswerWaiters {
    * read that still says pending; call `done` once the wait is registered or refused.
    */
   expect(id: string, includeResolutionId: boolean | undefined): { outcome(): StoredQuestion | undefined; done(): void } {
-    let slot = this.early.get(id);
-    if (!slot) this.early.set(id, (slot = { count: 0 }));
-    slot.count++;
+    const slot = this.waiters.expect(id);
     if (includeResolutionId) this.wantsResolutionId(id);
-    const held = slot;
     return {
-      outcome: () => held.outcome,
+      outcome: slot.outcome,
       done: () => {
-        if (--held.count > 0 || this.early.get(id) !== held) return;
-        this.early.delete(id);
-        if (!this.waiters.waiting(id)) this.wantResolutionId.delete(id);
+        if (slot.done() && !this.waiters.registered(id)) this.wantResolutionId.delete(id);
       },
     };
   }
 
   /** Whether anyone on this gateway waits for question `id`, or is about to. */
   waiting(id: string): boolean {
-    return this.waiters.waiting(id) || this.early.has(id);
+    return this.waiters.waiting(id);
   }
 
   /** Kept until the question is woken; a waiter that timed out leaves its id behind, so the oldest go past a bound. */
@@ -73,7 +63,7 @@ export class AnswerWaiters {
     this.wantResolutionId.add(id);
     if (this.wantResolutionId.size <= WANTED_KEPT) return;
     const oldest = this.wantResolutionId.values().next().value!;
-    if (!this.waiters.waiting(oldest) && !this.early.has(oldest)) this.wantResolutionId.delete(oldest);
+    if (!this.waiters.waiting(oldest)) this.wantResolutionId.delete(oldest);
   }
 
   /** Whether the outcome an event tells (status, answers, reason) is all its waiters need. */
@@ -83,8 +73,6 @@ export class AnswerWaiters {
 
   wake(q: StoredQuestion): void {
     this.wantResolutionId.delete(q.id);
-    const slot = this.early.get(q.id);
-    if (slot) slot.outcome = q;
     this.waiters.wake(q.id, q);
   }
 }
