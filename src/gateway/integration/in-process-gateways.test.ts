@@ -35,6 +35,20 @@ async function twoGateways(): Promise<[TestGateway, TestGateway]> {
   return [a, b];
 }
 
+/** Lets the store's `method` read as usual but hands each answer back only once the returned release is called. */
+function holdReads(store: object, method: 'getQuestion' | 'getSecretRequest'): () => void {
+  const reads = store as Record<typeof method, (id: string) => Promise<unknown>>;
+  const read = reads[method].bind(store);
+  let release!: () => void;
+  const gate = new Promise<void>((ok) => (release = ok));
+  reads[method] = async (id) => {
+    const answer = await read(id);
+    await gate;
+    return answer;
+  };
+  return release;
+}
+
 describe('two PostgreSQL gateways in one process', () => {
   it('[D2] writes on both in the same turns neither block nor fail, and each sees the other\'s', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
@@ -146,15 +160,7 @@ describe('two PostgreSQL gateways in one process', () => {
     await adminB.waitEvent('question.requested', (e) => e.question.id === id, 20_000);
     // The wait's read of the question answers "pending", and its answer reaches the gateway only after the resolve
     // made on the other gateway was heard there.
-    const store = a.gw.store as unknown as { getQuestion(id: string): Promise<unknown> };
-    const read = store.getQuestion.bind(store);
-    let release!: () => void;
-    const gate = new Promise<void>((ok) => (release = ok));
-    store.getQuestion = async (qid) => {
-      const q = await read(qid);
-      await gate;
-      return q;
-    };
+    const release = holdReads(a.gw.store, 'getQuestion');
     const waiting = agent.call('question.waitAnswer', { id, timeoutMs: 10_000 });
     await adminB.call('question.resolve', { id, answers: { env: ['Staging'] } });
     await adminA.waitEvent('question.resolved', (e) => e.id === id, 20_000);
@@ -178,15 +184,7 @@ describe('two PostgreSQL gateways in one process', () => {
     // The wait's read says pending, and reaches the gateway only after the other's outcome was heard there.
     const second = await agent.call('secret.request', { name: 'SECOND_TOKEN', description: 'For the second' });
     await adminB.waitEvent('secret.requested', (e) => e.request.id === second.id, 20_000);
-    const store = a.gw.store as unknown as { getSecretRequest(id: string): Promise<unknown> };
-    const read = store.getSecretRequest.bind(store);
-    let release!: () => void;
-    const gate = new Promise<void>((ok) => (release = ok));
-    store.getSecretRequest = async (id) => {
-      const r = await read(id);
-      await gate;
-      return r;
-    };
+    const release = holdReads(a.gw.store, 'getSecretRequest');
     const waitingAgain = agent.call('secret.waitResult', { id: second.id, timeoutMs: 10_000 });
     await adminB.call('secret.provide', { id: second.id, skip: true });
     await adminA.waitEvent('secret.resolved', (e) => e.id === second.id, 20_000);
