@@ -107,3 +107,110 @@ describe('D5 lanes on PostgreSQL', () => {
     expect(await inContext).toMatchObject({ key: 'x' });
   });
 });
+
+describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
+  /** Every event the hub delivers, in the order it delivers them, and how often it read committed events back. */
+  function watch(hub: EventHub, shared: SharedStore) {
+    const seqs: number[] = [];
+    hub.listenAll((ev) => seqs.push(ev.seq));
+    const reads: number[] = [];
+    const eventsAfter = shared.eventsAfter.bind(shared);
+    shared.eventsAfter = (after, limit) => (reads.push(after), eventsAfter(after, limit));
+    return { seqs, reads };
+  }
+  const run = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
+
+  it('[D5][D2] its own commits, in one lane or several, go out in seq order without being read back from the database', async () => {
+    schema = await freshSchema('ownfanout');
+    store = await openPostgresStore(schema.url);
+    // Only this gateway's own commits drive its fan-out here: no notification can ask for a read.
+    store.onCommitted = () => () => {};
+    const turn = new Turn();
+    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, turn, () => {});
+    await hub.start();
+    const { seqs, reads } = watch(hub, store);
+    const keys = Array.from({ length: 6 }, (_, i) => `session-${i}`);
+    for (let round = 0; round < 5; round++) {
+      // Six sessions (several lanes) commit in each turn; each unit emits two events.
+      await Promise.all(
+        keys.map((key) =>
+          hub.commit(async (tx) => {
+            await tx.emit('session.updated', { session: session(key) }, { sessionKey: key });
+            await tx.emit('session.updated', { session: session(key) }, { sessionKey: key });
+          }, key),
+        ),
+      );
+      await hub.settle();
+    }
+    await expect.poll(() => seqs.length).toBe(60);
+    expect(seqs).toEqual(run(60));
+    expect(reads).toEqual([]);
+  });
+
+  it("[D5][R1] a commit whose lower seqs belong to its own commit still on the way waits for it: its events go out first, then its answer", async () => {
+    schema = await freshSchema('ownbehind');
+    store = await openPostgresStore(schema.url);
+    store.onCommitted = () => () => {};
+    // Lane of session a: its COMMIT is done in the database (its seqs taken) but reaches the hub only on release.
+    const a = 'session-a';
+    let b = 'session-b0';
+    for (let i = 1; laneOf(b, store.lanes) === laneOf(a, store.lanes); i++) b = `session-b${i}`;
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    let committedInDb!: () => void;
+    const aCommitted = new Promise<void>((ok) => (committedInDb = ok));
+    const lane = store.lane.bind(store);
+    store.lane = (i) => {
+      const l = lane(i);
+      if (i !== laneOf(a, store!.lanes)) return l;
+      return { ...l, commitGroup: async () => (await l.commitGroup(), committedInDb(), await gate) };
+    };
+    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+    await hub.start();
+    const { seqs, reads } = watch(hub, store);
+    const order: string[] = [];
+    hub.listenAll((ev) => order.push(`event ${ev.seq}`));
+    const emit = (key: string) => (tx: Parameters<Parameters<EventHub['commit']>[0]>[0]) => tx.emit('session.updated', { session: session(key) }, { sessionKey: key });
+    await hub.commit(emit(a), a);
+    const aSettled = hub.settle();
+    await aCommitted;
+    // b commits after a's seqs were taken: it gets seq 2, behind a's 1 which the hub has not heard of yet.
+    const scope = new RequestScope();
+    await hub.request(scope, () => Promise.resolve(), () => hub.commit(emit(b), b));
+    const bAnswered = new Promise<void>((ok) => hub.whenDurable(() => (order.push('b answered'), ok()), scope));
+    void hub.settle();
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(order).toEqual([]);
+    release();
+    await aSettled;
+    await bAnswered;
+    expect(seqs).toEqual([1, 2]);
+    expect(order).toEqual(['event 1', 'event 2', 'b answered']);
+    expect(reads).toEqual([]);
+  });
+
+  it("[D5][D2] another gateway's commit between two of its own is read from the database, and every event goes out once, in seq order", async () => {
+    schema = await freshSchema('ownmixed');
+    store = await openPostgresStore(schema.url);
+    const other = await openPostgresStore(schema.url);
+    try {
+      const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+      const otherHub = new EventHub(other, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+      await hub.start();
+      await otherHub.start();
+      const { seqs, reads } = watch(hub, store);
+      const one = (h: EventHub, key: string) => h.commit((tx) => tx.emit('session.updated', { session: session(key) }, { sessionKey: key }), key).then(() => h.settle());
+      for (let round = 0; round < 5; round++) {
+        await one(hub, `mine-${round}`);
+        await one(otherHub, `theirs-${round}`);
+        await one(hub, `mine-again-${round}`);
+      }
+      await expect.poll(() => seqs.length).toBe(15);
+      expect(seqs).toEqual(run(15));
+      // The other gateway's events could only come from the database.
+      expect(reads.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -99,11 +99,23 @@ export class EventHub {
    */
   private fanned = 0;
   private readonly shared: boolean;
+  /**
+   * Shared database: this gateway's committed events not fanned out yet, by seq. When no other seq lies between them and
+   * the newest one fanned out, they go out as they are, without reading them back (their payload JSON as stored).
+   */
+  private readonly ownCommitted = new Map<number, { ev: StoredEvent; text: string | undefined }>();
+  /** Shared database: another gateway committed (or a notification may have been missed), so a catch-up reads the database. */
+  private mustRead = false;
+  /** Shared database: this gateway's groups whose commit is on the way. */
+  private committing = 0;
   private catchUpQueued = false;
   /** A catch-up is queued and not started yet: whoever asks for one now is served by it. */
   private catchUpWaiting = false;
-  /** What waits for a catch-up that starts after it was asked for (a committed group's listeners, hooks, answers). */
-  private afterCatchUp: (() => void)[] = [];
+  /**
+   * What waits for a catch-up that starts after it was asked for (a committed group's listeners, hooks, answers), and
+   * for its group's events (`seqs`) to have gone out: one held back behind a gap waits for a later catch-up.
+   */
+  private afterCatchUp: { fn: () => void; seqs?: number[] }[] = [];
   private unlisten: (() => void) | null = null;
   /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
   private heard: (ev: StoredEvent) => void = () => {};
@@ -133,7 +145,10 @@ export class EventHub {
     if (isSharedStore(store)) {
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
       this.unlisten = store.onCommitted((seq) => {
-        if (seq === null || seq > this.fanned) this.queueCatchUp();
+        // A commit's notification tells its last seq; this gateway's own are fanned out from its settled groups.
+        if (seq !== null && (seq <= this.fanned || this.ownCommitted.has(seq))) return;
+        this.mustRead = true;
+        this.queueCatchUp();
       });
     }
   }
@@ -206,8 +221,8 @@ export class EventHub {
    * One catch-up serves everyone who asked before it started: with many commits a second, each does not wait for a
    * read of its own behind the others' (then `then` runs, its events sent).
    */
-  private requestCatchUp(then?: () => void): void {
-    if (then) this.afterCatchUp.push(then);
+  private requestCatchUp(then?: () => void, seqs?: number[]): void {
+    if (then) this.afterCatchUp.push({ fn: then, seqs });
     if (this.catchUpWaiting) return;
     this.catchUpWaiting = true;
     void this.fanning(async () => {
@@ -215,7 +230,13 @@ export class EventHub {
       const waiting = this.afterCatchUp;
       this.afterCatchUp = [];
       await this.catchUp();
-      for (const fn of waiting) fn();
+      const later: typeof waiting = [];
+      for (const w of waiting) {
+        if (w.seqs?.some((seq) => this.ownCommitted.has(seq))) later.push(w);
+        else w.fn();
+      }
+      // Their events wait behind a commit of this gateway still on the way, whose end asks for the next catch-up.
+      this.afterCatchUp.unshift(...later);
     });
   }
 
@@ -229,20 +250,49 @@ export class EventHub {
   private async catchUpNow(pageSize: number): Promise<void> {
     try {
       for (;;) {
+        // D2: a commit returns once every lower seq is committed (seqs are handed out as transactions commit), so this
+        // gateway's own events next in line need no read; a gap (another gateway's commit, a hole) is read.
+        const own = this.ownNext();
+        if (own.length > 0) {
+          await this.prepare(own.map((o) => o.ev));
+          for (const o of own) this.deliver(o.ev, o.text);
+          continue;
+        }
+        // A gap before this gateway's own events may be a commit of its own still on the way: its end asks again.
+        if (!this.mustRead && (this.ownCommitted.size === 0 || this.committing > 0)) return;
+        this.mustRead = false;
         const page = await this.store.eventsAfter(this.fanned, pageSize);
         await this.prepare(page);
-        for (const ev of page) {
-          this.fanned = ev.seq;
-          this.fanOut([ev]);
-          this.runHook('hearing an event', () => this.heard(ev));
-          this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
-        }
-        if (page.length < pageSize) return;
+        for (const ev of page) this.deliver(ev, undefined);
+        for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);
+        if (page.length === pageSize) this.mustRead = true;
+        else if (this.ownCommitted.size > 0 && !this.ownCommitted.has(this.fanned + 1)) return;
       }
     } catch (err) {
       this.log.error({ err }, 'reading committed events failed, trying again');
-      setTimeout(() => this.queueCatchUp(), 500).unref();
+      setTimeout(() => {
+        this.mustRead = true;
+        this.queueCatchUp();
+      }, 500).unref();
     }
+  }
+
+  /** This gateway's own committed events that follow the newest one fanned out without a gap, taken from `ownCommitted`. */
+  private ownNext(): { ev: StoredEvent; text: string | undefined }[] {
+    const run: { ev: StoredEvent; text: string | undefined }[] = [];
+    for (let seq = this.fanned + 1, next = this.ownCommitted.get(seq); next; next = this.ownCommitted.get(++seq)) {
+      this.ownCommitted.delete(seq);
+      run.push(next);
+    }
+    return run;
+  }
+
+  /** Sends one committed event (in seq order) and lets this gateway's listeners of every event hear it. */
+  private deliver(ev: StoredEvent, text: string | undefined): void {
+    this.fanned = ev.seq;
+    this.fanOut([ev], text === undefined ? undefined : [text]);
+    this.runHook('hearing an event', () => this.heard(ev));
+    this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
   }
 
   /** `seenSeq`: the newest seq its hello-ok snapshot or replay covered; it gets only later events. */
@@ -392,13 +442,22 @@ export class EventHub {
   private async settleGroup(lane: Lane): Promise<void> {
     const group = lane.grouped;
     if (!group) return;
+    const shared = isSharedStore(this.store);
+    if (shared) this.committing++;
     const committed = await this.commitGroup(lane, group);
+    if (shared) this.committing--;
     lane.grouped = null;
     if (isSharedStore(this.store)) {
       // The group's events were numbered as it committed (D2): its own listeners get the real seqs.
-      if (committed) for (const ev of group.events) ev.seq = this.store.settledSeq(ev.seq);
-      if (committed) this.requestCatchUp(() => this.afterCommit(group, committed));
-      else void this.fanning(() => this.afterCommit(group, committed));
+      if (committed) {
+        const store = this.store;
+        group.events.forEach((ev, i) => {
+          ev.seq = store.settledSeq(ev.seq);
+          if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: group.texts[i] });
+        });
+      }
+      // Also after a rollback: a gap left for this group's seqs is read now.
+      this.requestCatchUp(() => this.afterCommit(group, committed), committed ? group.events.map((ev) => ev.seq) : undefined);
       return;
     }
     if (committed) {
