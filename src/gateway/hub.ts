@@ -108,6 +108,8 @@ export class EventHub {
   private mustRead = false;
   /** Shared database: this gateway's groups whose commit is on the way. */
   private committing = 0;
+  /** Shared database: `fanned` holds where this gateway began (start), so notifications count from there. */
+  private started = false;
   private catchUpQueued = false;
   /** A catch-up is queued and not started yet: whoever asks for one now is served by it. */
   private catchUpWaiting = false;
@@ -145,6 +147,8 @@ export class EventHub {
     if (isSharedStore(store)) {
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
       this.unlisten = store.onCommitted((seq) => {
+        // Before start() has read where to begin, nothing is fanned out (start reads once it knows).
+        if (!this.started) return;
         // A commit's notification tells its last seq; this gateway's own are fanned out from its settled groups.
         if (seq !== null && (seq <= this.fanned || this.ownCommitted.has(seq))) return;
         this.mustRead = true;
@@ -155,7 +159,12 @@ export class EventHub {
 
   /** Before the first commit (shared store): events committed before this gateway started are not fanned out again. */
   async start(): Promise<void> {
-    if (this.shared) this.fanned = await this.store.latestSeq();
+    if (!this.shared) return;
+    this.fanned = await this.store.latestSeq();
+    this.started = true;
+    // What committed while that read was on the way was told before this gateway counted from it.
+    this.mustRead = true;
+    await new Promise<void>((ok) => this.requestCatchUp(ok));
   }
 
   /**
@@ -444,8 +453,12 @@ export class EventHub {
     if (!group) return;
     const shared = isSharedStore(this.store);
     if (shared) this.committing++;
-    const committed = await this.commitGroup(lane, group);
-    if (shared) this.committing--;
+    let committed: boolean;
+    try {
+      committed = await this.commitGroup(lane, group);
+    } finally {
+      if (shared) this.committing--;
+    }
     lane.grouped = null;
     if (isSharedStore(this.store)) {
       // The group's events were numbered as it committed (D2): its own listeners get the real seqs.
@@ -453,7 +466,11 @@ export class EventHub {
         const store = this.store;
         group.events.forEach((ev, i) => {
           ev.seq = store.settledSeq(ev.seq);
-          if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: group.texts[i] });
+          // C2: a message's seq is its chat event's, numbered with it (the stored JSON still has the provisional one).
+          const message = (ev.payload as { message?: { seq?: unknown } }).message;
+          const renumbered = typeof message?.seq === 'number' && message.seq < 0;
+          if (renumbered) message!.seq = store.settledSeq(message!.seq as number);
+          if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: renumbered ? undefined : group.texts[i] });
         });
       }
       // Also after a rollback: a gap left for this group's seqs is read now.
@@ -596,16 +613,19 @@ export class EventHub {
   }
 
   /**
-   * R2: sends every event after `cursor` this viewer may see, oldest first. Run it inside `exclusive` (with the
-   * subscriber's `add`), so nothing committed meanwhile can slip between the replay and live fan-out.
+   * R2: sends every event after `cursor` up to `upTo` (the seq the subscriber's `add` names) this viewer may see,
+   * oldest first. Run it inside `exclusive` (with the subscriber's `add`), so nothing committed meanwhile can slip
+   * between the replay and live fan-out.
    */
-  async replay(sub: Subscriber, cursor: number, pageSize = 1000): Promise<number> {
+  async replay(sub: Subscriber, cursor: number, upTo: number, pageSize = 1000): Promise<number> {
     let sent = 0;
     let after = cursor;
     for (;;) {
       const page = await this.store.eventsAfter(after, pageSize);
       await this.prepare(page);
       for (const ev of page) {
+        // Later ones (another gateway's, committed since `upTo` was read) reach the subscriber live, after its `add`.
+        if (ev.seq > upTo) return sent;
         const out = this.view(sub.viewer, ev, sharedFrame(ev));
         if (out !== null) {
           sub.send(out);

@@ -70,6 +70,51 @@ describe('two PostgreSQL gateways in one process', () => {
     expect(fromB.messages.map((m) => m.text)).toEqual(fromA.messages.map((m) => m.text));
   });
 
+  it("[C2][D2] a message's seq in a live chat event is its event's, on the gateway that committed it and on the other", { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const adminA = await a.connect('admin');
+    const adminB = await b.connect('admin');
+    const { session } = await adminA.call('sessions.create', { title: 'Numbers' });
+    for (const text of ['first', 'second']) {
+      const sent = await adminA.call('chat.send', { sessionKey: session.key, message: text, idempotencyKey: `numbers-${text}-000` });
+      for (const viewer of [adminA, adminB]) {
+        const live = await viewer.waitEvent('chat', (p) => p.message.text === text, 20_000);
+        expect(live.seq).toBeGreaterThan(0);
+        expect(live.message.seq).toBe(live.seq);
+        expect(live.message.seq).toBe(sent.seq);
+      }
+    }
+    const history = await adminB.call('chat.history', { sessionKey: session.key });
+    const live = adminA.eventsNamed('chat').map((p) => [p.message.text, p.message.seq]);
+    expect(history.messages.map((m) => [m.text, m.seq])).toEqual(live);
+  });
+
+  it('[R2][D2] a resume replays up to where its hello stands; what another gateway commits meanwhile arrives once, live', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    const adminA = await a.connect('admin');
+    const adminB = await b.connect('admin');
+    const { session } = await adminA.call('sessions.create', { title: 'Resume' });
+    await adminA.call('chat.send', { sessionKey: session.key, message: 'before', idempotencyKey: 'resume-before-000' });
+    const cursor = (await adminA.waitEvent('chat', (p) => p.message.text === 'before', 20_000)).seq!;
+    await adminA.call('chat.send', { sessionKey: session.key, message: 'missed', idempotencyKey: 'resume-missed-000' });
+    // Right after the resuming connection's hello read the newest seq, the other gateway commits a message.
+    const store = a.gw.store as unknown as { latestSeq(): Promise<number> };
+    const latestSeq = store.latestSeq.bind(store);
+    store.latestSeq = async () => {
+      store.latestSeq = latestSeq;
+      const latest = await latestSeq();
+      await adminB.call('chat.send', { sessionKey: session.key, message: 'meanwhile', idempotencyKey: 'resume-meanwhile-000' });
+      return latest;
+    };
+    const resumed = await a.connect('admin', { resume: { cursor } });
+    await resumed.waitEvent('chat', (p) => p.message.text === 'meanwhile', 20_000);
+    await adminA.call('chat.send', { sessionKey: session.key, message: 'after', idempotencyKey: 'resume-after-000' });
+    await resumed.waitEvent('chat', (p) => p.message.text === 'after', 20_000);
+    expect(resumed.eventsNamed('chat').map((p) => p.message.text)).toEqual(['missed', 'meanwhile', 'after']);
+    const seqs = resumed.seqEvents().map((e) => e.seq!);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
   it('[D2] a question asked on one is answered on the other, in one process', { timeout: 120_000 }, async () => {
     const [a, b] = await twoGateways();
     const agent = await a.connect('agent');

@@ -347,7 +347,7 @@ export class Connection implements Subscriber {
     const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });
     core.opts.log.info({ connId: this.connId, identity: identity.id, client: this.info?.mode, resumed }, 'connection opened');
-    if (resumed) await core.hub.replay(this, cursor);
+    if (resumed) await core.hub.replay(this, cursor, latest);
     core.hub.add(this, latest);
   }
 
