@@ -46,6 +46,8 @@ export function clusterMethods(pg: Postgres): ClusterMethods {
   return {
     onCommitted(fn) {
       const offNotify = pg.onNotify((payload) => {
+        // Only a seq's digits: other payloads on the channel tell of other changes (push.ts).
+        if (!/^\d+$/.test(payload)) return;
         const seq = Number(payload);
         if (Number.isSafeInteger(seq)) fn(seq);
       });

@@ -21,7 +21,7 @@ import { LANES, Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
-import { pushMethods } from './push.ts';
+import { pushMethods, SubscriptionCache } from './push.ts';
 import { SeqRange, Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
 
@@ -64,6 +64,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   const where = redactUrl(url);
   const channel = channelFor(schemaOf(url));
   const pg = new Postgres(url, channel);
+  // Hears LISTEN answer for the first time; a change made in a transaction counts from when that ends.
+  const pushCache = new SubscriptionCache(pg, channel, () => (pg.inTransaction() ? current().whenEnded() : null));
   try {
     await migrate(pg, where);
   } catch (err) {
@@ -358,7 +360,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...secretMethods(q, insert, locking),
-    ...pushMethods(q),
+    ...pushMethods(q, pushCache),
 
     search(scope) {
       return searchPostgres(q, scope);
