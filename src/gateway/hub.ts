@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { events, type EventName, type EventPayload } from '../protocol/index.ts';
 import type { GatewayLog } from './infra/logger.ts';
 import type { Clock } from './infra/clock.ts';
+import type { SharedStore } from './store/postgres/cluster.ts';
 import { isSharedStore } from './store/postgres/store.ts';
 import { toJson } from './store/shape.ts';
 import type { EventAudience, Store, StoredEvent } from './store/types.ts';
@@ -98,6 +99,8 @@ export class EventHub {
    * seq order, this gateway's and the others' alike, so a client's cursor never passes an event it did not get.
    */
   private fanned = 0;
+  /** Shared database: the newest of this gateway's own events taken to go out (being prepared), else 0. */
+  private goingOut = 0;
   private readonly shared: boolean;
   /**
    * Shared database: this gateway's committed events not fanned out yet, by seq. When no other seq lies between them and
@@ -108,6 +111,8 @@ export class EventHub {
   private mustRead = false;
   /** Shared database: this gateway's groups whose commit is on the way. */
   private committing = 0;
+  /** Shared database: per group whose commit is on the way, settles once its events are known (in `ownCommitted`). */
+  private readonly commitsOnTheWay = new Set<Promise<void>>();
   /** Shared database: `fanned` holds where this gateway began (start), so notifications count from there. */
   private started = false;
   private catchUpQueued = false;
@@ -146,13 +151,19 @@ export class EventHub {
     });
     if (isSharedStore(store)) {
       // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
+      const noticed = (seq: number | null) => {
+        // A commit's notification tells its last seq; this gateway's own are fanned out from its settled groups.
+        if (seq !== null && (seq <= this.fanned || seq <= this.goingOut || this.ownCommitted.has(seq))) return;
+        this.mustRead = true;
+        this.queueCatchUp();
+      };
       this.unlisten = store.onCommitted((seq) => {
         // Before start() has read where to begin, nothing is fanned out (start reads once it knows).
         if (!this.started) return;
-        // A commit's notification tells its last seq; this gateway's own are fanned out from its settled groups.
-        if (seq !== null && (seq <= this.fanned || this.ownCommitted.has(seq))) return;
-        this.mustRead = true;
-        this.queueCatchUp();
+        // The notification of a commit of this gateway's own may arrive before the commit's answer does: decided once the
+        // commits on the way now have returned, it costs no read when it was one of them.
+        if (seq === null || this.commitsOnTheWay.size === 0) return noticed(seq);
+        void Promise.all(this.commitsOnTheWay).then(() => noticed(seq));
       });
     }
   }
@@ -263,7 +274,12 @@ export class EventHub {
         // gateway's own events next in line need no read; a gap (another gateway's commit, a hole) is read.
         const own = this.ownNext();
         if (own.length > 0) {
-          await this.prepare(own.map((o) => o.ev));
+          this.goingOut = own[own.length - 1].ev.seq;
+          try {
+            await this.prepare(own.map((o) => o.ev));
+          } finally {
+            this.goingOut = 0;
+          }
           for (const o of own) this.deliver(o.ev, o.text);
           continue;
         }
@@ -452,7 +468,13 @@ export class EventHub {
     const group = lane.grouped;
     if (!group) return;
     const shared = isSharedStore(this.store);
-    if (shared) this.committing++;
+    let known = () => {};
+    if (shared) {
+      this.committing++;
+      const onTheWay = new Promise<void>((ok) => (known = ok));
+      this.commitsOnTheWay.add(onTheWay);
+      void onTheWay.then(() => this.commitsOnTheWay.delete(onTheWay));
+    }
     let committed: boolean;
     try {
       committed = await this.commitGroup(lane, group);
@@ -461,17 +483,10 @@ export class EventHub {
     }
     lane.grouped = null;
     if (isSharedStore(this.store)) {
-      // The group's events were numbered as it committed (D2): its own listeners get the real seqs.
-      if (committed) {
-        const store = this.store;
-        group.events.forEach((ev, i) => {
-          ev.seq = store.settledSeq(ev.seq);
-          // C2: a message's seq is its chat event's, numbered with it (the stored JSON still has the provisional one).
-          const message = (ev.payload as { message?: { seq?: unknown } }).message;
-          const renumbered = typeof message?.seq === 'number' && message.seq < 0;
-          if (renumbered) message!.seq = store.settledSeq(message!.seq as number);
-          if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: renumbered ? undefined : group.texts[i] });
-        });
+      try {
+        if (committed) this.noteOwnCommit(group);
+      } finally {
+        known();
       }
       // Also after a rollback: a gap left for this group's seqs is read now.
       this.requestCatchUp(() => this.afterCommit(group, committed), committed ? group.events.map((ev) => ev.seq) : undefined);
@@ -483,6 +498,19 @@ export class EventHub {
       for (const ev of group.events) this.allListeners.each((fn) => this.runHook('event listener', () => fn(ev)));
     }
     this.afterCommit(group, committed);
+  }
+
+  /** The group's events were numbered as it committed (D2): its own listeners get the real seqs, and they go out from here. */
+  private noteOwnCommit(group: Group): void {
+    const store = this.store as SharedStore;
+    group.events.forEach((ev, i) => {
+      ev.seq = store.settledSeq(ev.seq);
+      // C2: a message's seq is its chat event's, numbered with it (the stored JSON still has the provisional one).
+      const message = (ev.payload as { message?: { seq?: unknown } }).message;
+      const renumbered = typeof message?.seq === 'number' && message.seq < 0;
+      if (renumbered) message!.seq = store.settledSeq(message!.seq as number);
+      if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: renumbered ? undefined : group.texts[i] });
+    });
   }
 
   /** Once a group's events went out: its listeners, its after-hooks, then the answers that waited for it. */

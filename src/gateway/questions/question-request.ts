@@ -1,9 +1,10 @@
-import { AskdockError, clampTimeoutMs, type Params } from '../../protocol/index.ts';
+import { AskdockError, clampTimeoutMs, type Params, type Session } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { newId } from '../infra/ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
 import { askSession, requireMayAsk } from '../runs/run-authority.ts';
+import { isSharedStore } from '../store/postgres/store.ts';
 import type { StoredQuestion } from '../store/types.ts';
 
 const where = 'question.request';
@@ -17,7 +18,7 @@ export async function newQuestion(
   identity: Identity,
   clientId: string,
   p: Params<'question.request'>,
-): Promise<{ existing: StoredQuestion; record?: never } | { existing?: never; record: StoredQuestion }> {
+): Promise<{ existing: StoredQuestion; record?: never } | ({ existing?: never; record: StoredQuestion } & SessionBefore)> {
   const { store, clock } = core;
   requireMayAsk(identity, where);
   const items = storedItems(p.questions);
@@ -43,12 +44,15 @@ export async function newQuestion(
     }
   }
   const sessionKey = await askSession(core, identity, where, p);
-  // Both reads at once: on a network database they leave in one round trip.
-  const [pendingHere, askerPending] = await Promise.all([
-    mode === 'blocking' && sessionKey !== undefined ? store.listQuestions({ sessionKey, status: 'pending' }) : [],
+  // The reads at once (on a network database they leave in one round trip): the session, locked first as every change
+  // in it does, and its pending questions (Q11, and on a shared database the audience of its session.updated), so
+  // nothing needs reading after the insert.
+  const [session, pending, askerPending] = await Promise.all([
+    sessionKey !== undefined ? core.getSession(sessionKey) : undefined,
+    sessionKey !== undefined && (mode === 'blocking' || isSharedStore(store)) ? store.listQuestions({ sessionKey, status: 'pending' }) : undefined,
     core.store.countPendingAskedBy(identity.id),
   ]);
-  const first = pendingHere.find((q) => q.mode === 'blocking');
+  const first = mode === 'blocking' ? pending?.find((q) => q.mode === 'blocking') : undefined;
   if (first)
     throw new AskdockError(
       'QUESTION_PENDING',
@@ -70,8 +74,11 @@ export async function newQuestion(
     status: 'pending',
     askerClientId: clientId,
   };
-  return { record };
+  return { record, session, pending };
 }
+
+/** A session as read before a change in its unit, with its pending questions where they were read. */
+export type SessionBefore = { session: Session | undefined; pending: StoredQuestion[] | undefined };
 
 /**
  * At most `maxPendingQuestions` pending (not retired) questions per asker, so one agent cannot bury the dock or grow

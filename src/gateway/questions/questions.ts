@@ -6,6 +6,7 @@ import {
   type QuestionRecord,
   type ReplyTo,
   type Result,
+  type Session,
 } from '../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import type { Identity } from '../auth.ts';
@@ -21,7 +22,7 @@ import {
   toPublic,
 } from './question-records.ts';
 import { checkReply, type CheckedReply } from './question-replies.ts';
-import { newQuestion } from './question-request.ts';
+import { newQuestion, type SessionBefore } from './question-request.ts';
 import { supersedeRuns } from '../runs/run-authority.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from '../sessions/shared-presence.ts';
@@ -146,15 +147,16 @@ export class QuestionManager {
       const question = toPublic(made.record);
       const publicJson = JSON.stringify(question);
       const key = made.record.sessionKey;
-      // The insert and the session with its new count (and pending questions), sent together (core.emitSessionAs).
-      const [, session, pending] = await Promise.all([
-        this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson)),
-        key !== undefined ? this.core.getSession(key) : undefined,
-        this.core.pendingWith(key),
-      ]);
+      // The session and its pending questions were read (and locked) before: with this question they are what a read
+      // would now return, so the insert needs no answer and may go with the unit's next statement.
+      await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson), p.id === undefined);
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
-      if (key !== undefined) await this.core.emitSessionAs(tx, key, session, made.record, pending);
+      if (key !== undefined && made.session) {
+        const session = { ...made.session, pendingQuestions: made.session.pendingQuestions + 1 };
+        const pending = isSharedStore(this.core.store) && made.pending ? [...made.pending, made.record] : undefined;
+        await this.core.emitSessionAs(tx, key, session, made.record, pending);
+      }
       return made.record;
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -208,7 +210,9 @@ export class QuestionManager {
     const store = this.core.store;
     const heard = this.sessionOf.get(p.id);
     const key = !isSharedStore(store) || !this.core.hub.laned ? undefined : heard !== undefined ? (heard ?? p.id) : ((await store.questionSession(p.id)) ?? p.id);
-    return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface), key);
+    // On a shared database the session as heard is read with the question (one round trip), and the update needs no answer.
+    const session = isSharedStore(store) && typeof heard === 'string' ? heard : undefined;
+    return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface, session), key);
   }
 
   private noteSession(ev: StoredEvent): void {
@@ -219,8 +223,20 @@ export class QuestionManager {
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') this.sessionOf.delete((ev.payload as { id: string }).id);
   }
 
-  private async resolveIn(tx: Tx, identity: Identity, p: Params<'question.resolve'>, surface: string | undefined): Promise<Result<'question.resolve'>> {
-    const q = await this.visible(identity, p.id);
+  private async resolveIn(
+    tx: Tx,
+    identity: Identity,
+    p: Params<'question.resolve'>,
+    surface: string | undefined,
+    sessionKey: string | undefined,
+  ): Promise<Result<'question.resolve'>> {
+    const [q, session, pending] = await Promise.all([
+      this.visible(identity, p.id),
+      sessionKey !== undefined ? this.core.getSession(sessionKey) : undefined,
+      this.core.pendingWith(sessionKey),
+    ]);
+    // What finishIn needs of the session, when it is the question's and nothing else in this unit changes it.
+    const before = q.sessionKey !== undefined && q.sessionKey === sessionKey ? { session, pending } : undefined;
     const atMs = this.core.clock.now();
     if ('cancel' in p) {
       if (q.askedBy !== identity.id)
@@ -229,7 +245,7 @@ export class QuestionManager {
         });
       if (isTerminal(q)) throw alreadyTerminal(q);
       const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
-      await this.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy });
+      await this.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
       return { status: 'cancelled' };
     }
     if (!canAnswerQuestion(identity, q, await this.owner(q)))
@@ -240,7 +256,7 @@ export class QuestionManager {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
         throw alreadyTerminal(q);
       }
-      await this.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) });
+      await this.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) }, before);
       return { status: 'skipped' };
     }
     const checked = normaliseAnswers(q.questions, p.answers);
@@ -256,13 +272,15 @@ export class QuestionManager {
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
     const reply = await this.asyncReplyIn(tx, identity, q, checked.answers);
-    await this.finishIn(tx, q, {
-      status: 'answered',
+    const outcome = {
+      status: 'answered' as const,
       answers: checked.answers,
       resolvedBy,
       ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}),
       ...(reply ? { replyMessageId: reply } : {}),
-    });
+    };
+    // A reply message moved the session (its last message): read it after.
+    await this.finishIn(tx, q, outcome, reply ? undefined : before);
     return { status: 'answered', answers: checked.answers };
   }
 
@@ -304,15 +322,26 @@ export class QuestionManager {
   }
 
   /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
-  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome): Promise<StoredQuestion> {
+  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore): Promise<StoredQuestion> {
     const done: StoredQuestion = { ...q, ...outcome };
     const key = done.sessionKey;
-    // The update and the session with its new count (and pending questions), sent together (core.emitSessionAs).
-    const [, session, pending] = await Promise.all([
-      this.core.store.updateQuestion(done),
-      key !== undefined ? this.core.getSession(key) : undefined,
-      this.core.pendingWith(key),
-    ]);
+    let session: Session | undefined;
+    let pending: StoredQuestion[] | undefined;
+    if (before) {
+      // Read (and locked) with the question in this unit, nothing changed since but this question: its count less it
+      // (when it counted, Q10), it out of the pending ones. The update then needs no answer (pg.writeOne).
+      const counted = q.status === 'pending' && q.retiredAtMs === undefined;
+      session = before.session && { ...before.session, pendingQuestions: before.session.pendingQuestions - (counted ? 1 : 0) };
+      pending = before.pending?.filter((other) => other.id !== q.id);
+      await this.core.store.updateQuestion(done);
+    } else {
+      // The update and the session with its new count (and pending questions), sent together (core.emitSessionAs).
+      [, session, pending] = await Promise.all([
+        this.core.store.updateQuestion(done),
+        key !== undefined ? this.core.getSession(key) : undefined,
+        this.core.pendingWith(key),
+      ]);
+    }
     await tx.emit(
       'question.resolved',
       {

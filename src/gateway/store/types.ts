@@ -155,8 +155,12 @@ export interface SyncStore {
   putIdempotent(identity: string, key: string, result: IdempotentResult, atMs: number): void;
 
   // questions (Q1..Q11)
-  /** `recordJson`: `q` already as JSON, when the caller has it (see storedRecordJson). */
-  insertQuestion(q: StoredQuestion, recordJson?: string): void;
+  /**
+   * `recordJson`: `q` already as JSON, when the caller has it (see storedRecordJson). A taken id throws. `idIsNew`: the
+   * id was just made here, so none can have taken it; inside a transaction a network store may then send the insert
+   * with the transaction's next statement instead of on its own, and a taken id would fail that one.
+   */
+  insertQuestion(q: StoredQuestion, recordJson?: string, idIsNew?: boolean): void;
   getQuestion(id: string): StoredQuestion | undefined;
   /** Replaces the stored record with this one (same id). */
   updateQuestion(q: StoredQuestion): void;

@@ -11,6 +11,19 @@ beforeAll(async () => {
 });
 afterAll(() => client.end());
 
+/** What each transaction's connection sends, one entry per round trip. */
+function sentBy(db: Postgres): string[] {
+  const sent: string[] = [];
+  const connect = db.connect.bind(db);
+  db.connect = async () => {
+    const c = await connect();
+    const query = c.query.bind(c) as (...args: unknown[]) => unknown;
+    (c as unknown as { query: unknown }).query = (...args: unknown[]) => (sent.push(String(args[0])), query(...args));
+    return c;
+  };
+  return sent;
+}
+
 describe('D5 statements sharing a round trip', () => {
   it('[D5] parameters written in as literals read back as the same parameters sent apart would', async () => {
     const params = ["it's \\ a 'quote'", -5, 2 ** 53 - 1, 1.5, true, false, null, '', '$2 stays text', 'ünïcødé ✓'];
@@ -37,14 +50,7 @@ describe('D5 statements sharing a round trip', () => {
 describe('D5 round trips of a transaction', () => {
   it("[D5] reads sent at once leave together with what the transaction put off, each prepared once per connection; a unit that sends nothing costs nothing; a failing batch undoes only its unit", async () => {
     const db = new Postgres(testPostgresUrl(), null);
-    const sent: string[] = [];
-    const connect = db.connect.bind(db);
-    db.connect = async () => {
-      const c = await connect();
-      const query = c.query.bind(c) as (...args: unknown[]) => unknown;
-      (c as unknown as { query: unknown }).query = (...args: unknown[]) => (sent.push(String(args[0])), query(...args));
-      return c;
-    };
+    const sent = sentBy(db);
     const t = new Transactions(db, null, new SeqRange());
     try {
       await t.beginGroup();
@@ -88,6 +94,70 @@ describe('D5 a guarded statement among others', () => {
       expect(tried.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
       await t.commitGroup();
       expect((await db.query(`SELECT n FROM ${table} ORDER BY at`)).rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await db.close();
+    }
+  });
+});
+
+describe('D5 a one-row write put off until the next statement', () => {
+  const missing = () => new Error('no such row');
+
+  it('[D5][R3] goes with the next statement once prepared, is undone with its unit, and is committed with the group', async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const table = `behind_${Date.now().toString(36)}`;
+    const set = `UPDATE ${table} SET v = $2 WHERE n = $1`;
+    const sent = sentBy(db);
+    const t = new Transactions(db, null, new SeqRange());
+    try {
+      await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, v text NOT NULL)`);
+      await db.query(`INSERT INTO ${table} (n, v) VALUES (1, '-'), (2, '-'), (3, '-')`);
+      await t.beginGroup();
+      // The first use on the connection prepares the statement: a round trip of its own.
+      await t.transaction(() => db.writeOne(set, [1, 'a'], missing));
+      expect(sent).toHaveLength(1);
+      // From then on it waits for the next statement.
+      await t.transaction(() => db.writeOne(set, [2, 'b'], missing));
+      const undone = t.transaction(async () => {
+        await db.writeOne(set, [3, 'c'], missing);
+        throw new Error('the unit fails');
+      });
+      await expect(undone).rejects.toThrow('the unit fails');
+      expect(sent).toHaveLength(1);
+      // Not visible outside the transaction before it commits.
+      expect((await db.query(`SELECT v FROM ${table} WHERE n = 2`)).rows).toEqual([{ v: '-' }]);
+      await t.commitGroup();
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toMatch(/^RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; EXECUTE askdock_s\d+_\d+\('2', 'b'\); RELEASE SAVEPOINT askdock_sp0; COMMIT$/);
+      expect((await db.query(`SELECT n, v FROM ${table} ORDER BY n`)).rows).toEqual([
+        { n: 1, v: 'a' },
+        { n: 2, v: 'b' },
+        { n: 3, v: '-' },
+      ]);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await db.close();
+    }
+  });
+
+  it('[D5][R3] one that finds no row fails the statement that carries it and the whole group, naming why; outside a transaction it throws at once', async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const table = `behind_miss_${Date.now().toString(36)}`;
+    const set = `UPDATE ${table} SET v = $2 WHERE n = $1`;
+    const t = new Transactions(db, null, new SeqRange());
+    try {
+      await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, v text NOT NULL)`);
+      await db.query(`INSERT INTO ${table} (n, v) VALUES (1, '-')`);
+      await expect(db.writeOne(set, [9, 'x'], missing)).rejects.toThrow('no such row');
+      await t.beginGroup();
+      // Not prepared yet on this connection: sent at once, so the miss is its own unit's.
+      await expect(t.transaction(() => db.writeOne(set, [9, 'x'], missing))).rejects.toThrow('no such row');
+      await t.transaction(() => db.writeOne(set, [1, 'a'], missing));
+      await t.transaction(() => db.writeOne(set, [9, 'x'], missing));
+      await expect(t.commitGroup()).rejects.toThrow('store: a write sent with the commit changed no row');
+      await t.rollbackGroup().catch(() => undefined);
+      expect((await db.query(`SELECT n, v FROM ${table}`)).rows).toEqual([{ n: 1, v: '-' }]);
     } finally {
       await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
       await db.close();

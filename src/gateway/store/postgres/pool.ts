@@ -25,7 +25,10 @@ const POOL_SIZE = LANES + 8;
  * `deferred` hands over (once) the statements the transaction put off until its next one, e.g. `BEGIN; `, to be sent
  * with it in one round trip.
  */
-export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string };
+export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string; putOffWrite(statement: string): void };
+
+/** What a one-row write put off (`writeOne`) raises when it changed no row. */
+export const DIVISION_BY_ZERO = '22012';
 
 type Batched = { sql: string; params?: unknown[]; ok: (r: QueryResult) => void; fail: (err: unknown) => void };
 
@@ -96,6 +99,37 @@ export class Postgres {
       throw err;
     }
   };
+
+  /**
+   * A write that must change exactly one row and whose result nobody reads. Inside a transaction, once its statement is
+   * prepared on the transaction's connection and no statements are gathering, it is put off and carried by the
+   * transaction's next statement (often its COMMIT): no round trip of its own. Should it change no row, that statement
+   * then fails, and the transaction with it (the unit that wrote it has already returned): only for writes that cannot
+   * miss, such as an update of a row the unit has locked, or an insert under an id just made. Otherwise it runs now and
+   * a missed row throws `missing()`.
+   */
+  async writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {
+    if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+    const ctx = this.unit.getStore();
+    const client = ctx?.client;
+    if (!ctx || !client) {
+      if ((await this.query(sql, params)).rowCount !== 1) throw missing();
+      return;
+    }
+    const checked = `WITH w AS (${sql} RETURNING 1) SELECT 1 / COUNT(*) AS one FROM w`;
+    const piece = this.batches.has(client) ? null : this.prepared.piece(client, checked, params);
+    if (piece && !piece.prepares) return ctx.putOffWrite(piece.text);
+    try {
+      if (piece) {
+        // Prepared by SQL, so it can be put off next time.
+        await client.query(ctx.deferred() + piece.text);
+        this.prepared.ran(client, [piece]);
+      } else await this.together(ctx, client, checked, params);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === DIVISION_BY_ZERO) throw missing();
+      throw err;
+    }
+  }
 
   /**
    * Statements a transaction's code sends in one go (`Promise.all` of reads) leave together, in the order they

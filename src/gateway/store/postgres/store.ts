@@ -91,6 +91,11 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     return await pg.query(sql, params, guard);
   };
   const insert = (sql: string, params?: unknown[]) => q(sql, params, true);
+  /** A write of exactly one row: in a transaction possibly sent with its next statement (Postgres.writeOne). */
+  const writeOne = async (sql: string, params: unknown[], missing: () => Error) => {
+    if (pg.inTransaction()) return await pg.writeOne(sql, params, missing);
+    if ((await q(sql, params)).rowCount !== 1) throw missing();
+  };
   /** Reads of committed events and seqs, which need no such wait: seqs are visible only in order (transactions.ts). */
   const committed = (sql: string, params?: unknown[]) => pg.query(sql, params);
 
@@ -283,14 +288,15 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       ]);
     },
 
-    async insertQuestion(question, recordJson) {
+    async insertQuestion(question, recordJson, idIsNew) {
+      const sql = `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`;
+      const taken = () => new Error(`store: question "${question.id}" already exists`);
+      // An id just made cannot be taken: the insert may go with the transaction's next statement (pg.writeOne).
+      if (idIsNew) return await writeOne(sql, questionColumns(question, recordJson), taken);
       // A taken id leaves the transaction usable (as a guarded insert would) in one statement rather than three.
-      const r = await q(
-        `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
-        questionColumns(question, recordJson),
-      );
-      if (r.rowCount === 0) throw new Error(`store: question "${question.id}" already exists`);
+      const r = await q(sql, questionColumns(question, recordJson));
+      if (r.rowCount === 0) throw taken();
     },
     async getQuestion(id) {
       // In a transaction its session is locked first, as every change in a session does: the usual paths lock in one order
@@ -299,12 +305,13 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       return r ? toQuestion(r) : undefined;
     },
     async updateQuestion(question) {
-      const r = await q(
+      // In a transaction the question was read (and locked) first: the update may go with the next statement (pg.writeOne).
+      await writeOne(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
          asked_by = $8 WHERE id = $1`,
         questionColumns(question),
+        () => missingRow('question', question.id),
       );
-      if (r.rowCount === 0) throw missingRow('question', question.id);
     },
     async listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
       const where: string[] = [];

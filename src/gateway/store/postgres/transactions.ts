@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
-import type { Postgres, TxContext } from './pool.ts';
+import { DIVISION_BY_ZERO, type Postgres, type TxContext } from './pool.ts';
 
 /** 2^21 provisional numbers per gateway before they repeat (only numbers still uncommitted must differ). */
 const SPAN = 2 ** 21;
@@ -150,10 +150,12 @@ export class Transactions implements TxContext {
    * Statements put off until the transaction's next one, which carries them in the same round trip (`deferred`): its
    * BEGIN, a unit's SAVEPOINT, the RELEASE of the one before. `sent` counts those handed over so far, `put` all put off:
    * one at position p is still waiting while p >= sent. A unit that sends nothing costs no round trip at all.
+   * `writes`: the positions of the one-row writes put off (Postgres.writeOne), taken back only when undone.
    */
   private waiting: string[] = [];
   private sent = 0;
   private put = 0;
+  private writes: number[] = [];
 
   constructor(
     private readonly pg: Postgres,
@@ -173,7 +175,12 @@ export class Transactions implements TxContext {
     const text = this.waiting.join('; ') + '; ';
     this.sent = this.put;
     this.waiting = [];
+    this.writes = [];
     return text;
+  }
+
+  putOffWrite(statement: string): void {
+    this.writes.push(this.putOff(statement));
   }
 
   /** Puts `statement` off until the next one; its position. */
@@ -182,11 +189,16 @@ export class Transactions implements TxContext {
     return this.put++;
   }
 
-  /** Drops what was put off from position `at` on, if it is still waiting: true when it was. */
-  private takeBack(at: number): boolean {
+  /**
+   * Drops what was put off from position `at` on, if it is still waiting: true when it was. A write among it is dropped
+   * only when what wrote it is undone (`undone`); else nothing is.
+   */
+  private takeBack(at: number, undone = false): boolean {
     if (at < this.sent) return false;
+    if (!undone && this.writes.some((w) => w >= at)) return false;
     this.waiting.length = at - this.sent;
     this.put = at;
+    this.writes = this.writes.filter((w) => w < at);
     return true;
   }
 
@@ -209,7 +221,7 @@ export class Transactions implements TxContext {
     this.depth--;
     if (outer) {
       try {
-        await this.commit();
+        await this.commitOrUndo();
       } finally {
         this.ended();
       }
@@ -240,6 +252,7 @@ export class Transactions implements TxContext {
   private ended(): void {
     const client = this.client;
     this.waiting = [];
+    this.writes = [];
     this.sent = this.put = 0;
     this.numbering.clear();
     this.client = null;
@@ -249,7 +262,7 @@ export class Transactions implements TxContext {
 
   private async rollbackQuietly(): Promise<void> {
     // Never begun (its BEGIN still waiting): nothing to undo.
-    if (this.takeBack(0)) return;
+    if (this.takeBack(0, true)) return;
     try {
       await this.client?.query('ROLLBACK');
     } catch {
@@ -257,6 +270,16 @@ export class Transactions implements TxContext {
       const client = this.client;
       this.client = null;
       if (client && this.pg.open.delete(client)) client.release(true);
+    }
+  }
+
+  /** A failed commit leaves the transaction open (aborted): it is rolled back before its connection goes back to the pool. */
+  private async commitOrUndo(): Promise<void> {
+    try {
+      await this.commit();
+    } catch (err) {
+      await this.rollbackQuietly();
+      throw err;
     }
   }
 
@@ -269,7 +292,10 @@ export class Transactions implements TxContext {
     const sql = this.numbering.commitSql(client, this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
-    const results = (await client.query(this.deferred() + sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+    const results = (await client.query(this.deferred() + sql).catch((err: unknown) => {
+      if ((err as { code?: unknown }).code !== DIVISION_BY_ZERO) throw err;
+      throw new Error('store: a write sent with the commit changed no row', { cause: err });
+    })) as unknown as pg.QueryResult | pg.QueryResult[];
     const all = Array.isArray(results) ? results : [results];
     const last = all[all.length - 1];
     if (last.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
@@ -286,8 +312,9 @@ export class Transactions implements TxContext {
       return;
     }
     // Its SAVEPOINT never left: nothing of it reached the database. Else what waits after it goes, as does all it did.
-    if (this.takeBack(at)) return;
+    if (this.takeBack(at, true)) return;
     this.waiting = [];
+    this.writes = [];
     this.put = this.sent;
     try {
       await this.client!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
@@ -312,7 +339,7 @@ export class Transactions implements TxContext {
     if (!this.grouped) throw new Error('store: commitGroup without beginGroup');
     if (this.client) {
       try {
-        await this.commit();
+        await this.commitOrUndo();
       } finally {
         this.ended();
       }
