@@ -64,6 +64,8 @@ type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; 
 const settled = () => {};
 /** PostgreSQL's SQLSTATE for a statement it failed to break a deadlock. */
 const DEADLOCK = '40P01';
+/** How long a gap before events known here waits for the notification that fills it before it is read (hub, shared database). */
+const GAP_READ_MS = 2_000;
 
 /** A key's lane: the same key, the same lane. */
 export function laneOf(key: string, lanes: number): number {
@@ -116,6 +118,7 @@ export class EventHub {
   /** Shared database: `fanned` holds where this gateway began (start), so notifications count from there. */
   private started = false;
   private catchUpQueued = false;
+  private gapTimer: NodeJS.Timeout | null = null;
   /** A catch-up is queued and not started yet: whoever asks for one now is served by it. */
   private catchUpWaiting = false;
   /**
@@ -157,9 +160,15 @@ export class EventHub {
         this.mustRead = true;
         this.queueCatchUp();
       };
-      this.unlisten = store.onCommitted((seq) => {
+      this.unlisten = store.onCommitted((seq, told) => {
         // Before start() has read where to begin, nothing is fanned out (start reads once it knows).
         if (!this.started) return;
+        if (told) {
+          // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own
+          // (notifications arrive in commit order, and seqs are taken in commit order).
+          for (const ev of told) if (ev.seq > this.fanned && ev.seq > this.goingOut && !this.ownCommitted.has(ev.seq)) this.ownCommitted.set(ev.seq, { ev, text: undefined });
+          return this.queueCatchUp();
+        }
         // The notification of a commit of this gateway's own may arrive before the commit's answer does: decided once the
         // commits on the way now have returned, it costs no read when it was one of them.
         if (seq === null || this.commitsOnTheWay.size === 0) return noticed(seq);
@@ -226,6 +235,8 @@ export class EventHub {
   stopListening(): void {
     this.unlisten?.();
     this.unlisten = null;
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
   }
 
   private queueCatchUp(): void {
@@ -283,8 +294,13 @@ export class EventHub {
           for (const o of own) this.deliver(o.ev, o.text);
           continue;
         }
-        // A gap before this gateway's own events may be a commit of its own still on the way: its end asks again.
-        if (!this.mustRead && (this.ownCommitted.size === 0 || this.committing > 0)) return;
+        // A gap before the events known here is a commit of this gateway's own still on the way (its end asks again), or
+        // another gateway's whose notification is on its way (every commit sends one, heard in commit order; a LISTEN
+        // that reconnected asks for a read). Should none fill it, it is read after a while.
+        if (!this.mustRead) {
+          if (this.ownCommitted.size > 0 && this.committing === 0) this.readGapLater();
+          return;
+        }
         this.mustRead = false;
         const page = await this.store.eventsAfter(this.fanned, pageSize);
         await this.prepare(page);
@@ -300,6 +316,20 @@ export class EventHub {
         this.queueCatchUp();
       }, 500).unref();
     }
+  }
+
+  /** Reads the gap before the events known here if it is still open in GAP_READ_MS (no notification filled it). */
+  private readGapLater(): void {
+    if (this.gapTimer) return;
+    const fanned = this.fanned;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      if (this.ownCommitted.size === 0) return;
+      // Still the same gap: read it; else the gap now (if any) gets its own while.
+      if (this.fanned === fanned) this.mustRead = true;
+      this.queueCatchUp();
+    }, GAP_READ_MS);
+    this.gapTimer.unref();
   }
 
   /** This gateway's own committed events that follow the newest one fanned out without a gap, taken from `ownCommitted`. */

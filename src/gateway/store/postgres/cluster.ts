@@ -1,11 +1,14 @@
-import type { Store } from '../types.ts';
+import type { EventAudience, Store, StoredEvent } from '../types.ts';
 import type { Postgres } from './pool.ts';
 
 /** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
 export type SharedStore = Store & {
   readonly shared: true;
-  /** Runs `fn(seq)` for each NOTIFY of a committed seq (from any gateway), and `fn(null)` after LISTEN reconnected. */
-  onCommitted(fn: (seq: number | null) => void): () => void;
+  /**
+   * Runs `fn(seq, events)` for each NOTIFY of a commit (from any gateway; `seq` its last one, `events` what it
+   * committed when the notification could carry them), and `fn(null)` after LISTEN reconnected.
+   */
+  onCommitted(fn: (seq: number | null, events?: StoredEvent[]) => void): () => void;
   /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
   acquireLease(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
@@ -41,15 +44,35 @@ export type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup'
 
 type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted' | 'readsAfter'>;
 
+/**
+ * D2: the events a commit's notification carries (transactions.ts `told`), as a read of them would return them: each
+ * seq `base` + its place, a message new in that commit with the seq of its `chat` event. Undefined when unreadable.
+ */
+function toldEvents(base: number, text: string): StoredEvent[] | undefined {
+  try {
+    const rows = JSON.parse(text) as [number, StoredEvent['event'], unknown, EventAudience, number, number | null][];
+    const events = rows.map(([i, event, payload, audience, atMs, m]) => {
+      const message = (payload as { message?: { seq?: number } }).message;
+      if (m !== null && message) message.seq = base + m;
+      return { seq: base + i, event, payload, audience, atMs };
+    });
+    // A message still with a provisional seq is read instead.
+    return events.some((e) => ((e.payload as { message?: { seq?: number } }).message?.seq ?? 0) < 0) ? undefined : events;
+  } catch {
+    return undefined;
+  }
+}
+
 /** D2-D3 on PostgreSQL: commit notices from every gateway, leases for the duties that act once, heartbeats and presence. */
 export function clusterMethods(pg: Postgres): ClusterMethods {
   return {
     onCommitted(fn) {
       const offNotify = pg.onNotify((payload) => {
-        // Only a seq's digits: other payloads on the channel tell of other changes (push.ts).
-        if (!/^\d+$/.test(payload)) return;
-        const seq = Number(payload);
-        if (Number.isSafeInteger(seq)) fn(seq);
+        // A seq's digits, perhaps with the events: other payloads on the channel tell of other changes (push.ts).
+        const told = /^(\d+)(?: (\d+) (\[.*))?$/s.exec(payload);
+        if (!told) return;
+        const seq = Number(told[1]);
+        if (Number.isSafeInteger(seq)) fn(seq, told[3] === undefined ? undefined : toldEvents(Number(told[2]), told[3]));
       });
       const offListening = pg.onListening(() => fn(null));
       return () => {

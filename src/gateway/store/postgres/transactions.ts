@@ -2,6 +2,9 @@ import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { DIVISION_BY_ZERO, type Postgres, type TxContext } from './pool.ts';
 
+/** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
+const TOLD_BYTES = 7_800;
+
 /** 2^21 provisional numbers per gateway before they repeat (only numbers still uncommitted must differ). */
 const SPAN = 2 ** 21;
 
@@ -115,11 +118,36 @@ export class Numbering {
       ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => client.escapeLiteral(m.id)).join(', ')})
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
-    const notify = channel ? `, pg_notify(${client.escapeLiteral(channel)}, (base + ${n})::text)` : '';
+    const told = channel ? this.told() : null;
+    const notify = channel
+      ? `, pg_notify(${client.escapeLiteral(channel)}, (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${client.escapeLiteral(told)}` : ''})`
+      : '';
     return `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
       SELECT base${notify}, (SELECT COUNT(*) FROM e) AS numbered FROM s;
       COMMIT`;
+  }
+
+  /**
+   * The events as the commit's notification tells them, so other gateways fan them out without reading them back
+   * (cluster.ts `toldEvents`): per event `[i, event, payload, audience, atMs, m]`, its seq `base + i`, and `m` (when its
+   * message is one of this transaction's) the i of that message's `chat` event, whose seq the message takes. The
+   * payload and audience go as the JSON they are. Null when that would not fit in a notification.
+   */
+  private told(): string | null {
+    const ord = new Map(this.events.map((e, i) => [e.seq, i + 1]));
+    const messageOrd = new Map(this.messages.map((m) => [m.id, ord.get(m.seq)]));
+    const parts: string[] = [];
+    let bytes = 2;
+    for (const [i, e] of this.events.entries()) {
+      if (e.dropped) continue;
+      const m = e.messageId === null ? null : (messageOrd.get(e.messageId) ?? null);
+      const part = `[${i + 1},${JSON.stringify(e.event)},${e.payload},${e.audience},${e.atMs},${m}]`;
+      bytes += Buffer.byteLength(part) + 1;
+      if (bytes > TOLD_BYTES) return null;
+      parts.push(part);
+    }
+    return `[${parts.join(',')}]`;
   }
 
   /** After the commit: `base` + i is the real seq of the i-th event (from 1). */
