@@ -5,6 +5,7 @@ import { memoryLogger } from './infra/logger.ts';
 import { Turn } from './net/turn.ts';
 import { openPostgresStore } from './store/postgres/store.ts';
 import type { SharedStore } from './store/postgres/cluster.ts';
+import type { StoredEvent } from './store/types.ts';
 import { freshSchema, type TestSchema } from '../testing/postgres.ts';
 
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
@@ -217,6 +218,47 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
       await other.close();
     }
   }
+
+  it("[D5][R3] a commit whose notification told its events before its own answer came: they go out once, and its answer is not held back", async () => {
+    schema = await freshSchema('toldfirst');
+    store = await openPostgresStore(schema.url);
+    // The told events are being prepared (as a read for their views would) when the commit's answer arrives.
+    let preparing!: () => void;
+    const inPrepare = new Promise<void>((ok) => (preparing = ok));
+    let release!: () => void;
+    const released = new Promise<void>((ok) => (release = ok));
+    let gated = false;
+    const prepare = async (events: StoredEvent[]) => {
+      if (gated || events.length === 0) return;
+      gated = true;
+      preparing();
+      await released;
+    };
+    const lane = store.lane.bind(store);
+    store.lane = (i) => {
+      const l = lane(i);
+      return { ...l, commitGroup: async () => (await l.commitGroup(), await inPrepare) };
+    };
+    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {}, () => null, prepare);
+    await hub.start();
+    const seqs: number[] = [];
+    hub.listenAll((ev) => seqs.push(ev.seq));
+    const reads: number[] = [];
+    const eventsAfter = store.eventsAfter.bind(store);
+    store.eventsAfter = (after, limit) => (reads.push(after), eventsAfter(after, limit));
+    await hub.commit((tx) => tx.emit('session.updated', { session: session('told') }, { sessionKey: 'told' }), 'told');
+    const answered = new Promise<'answered'>((ok) => hub.whenDurable(() => ok('answered')));
+    void hub.settle();
+    await inPrepare;
+    // The commit's answer came meanwhile (and put its events back); then the told run goes out.
+    await new Promise<void>((ok) => setImmediate(ok));
+    release();
+    // Not after a read of a gap that is none (the while a gap waits for its notification).
+    expect(await answered).toBe('answered');
+    expect(reads).toEqual([]);
+    expect(seqs).toEqual([1]);
+    hub.stopListening();
+  });
 
   it("[D5][D2] another gateway's commit between two of its own arrives with its notification: every event goes out once, in seq order, none read back", async () => {
     expect(await mixed((round) => `theirs-${round}`)).toEqual([]);

@@ -263,7 +263,7 @@ export class EventHub {
       await this.catchUp();
       const later: typeof waiting = [];
       for (const w of waiting) {
-        if (w.seqs?.some((seq) => this.ownCommitted.has(seq))) later.push(w);
+        if (w.seqs?.some((seq) => seq > this.fanned && this.ownCommitted.has(seq))) later.push(w);
         else w.fn();
       }
       // Their events wait behind a commit of this gateway still on the way, whose end asks for the next catch-up.
@@ -292,13 +292,15 @@ export class EventHub {
             this.goingOut = 0;
           }
           for (const o of own) this.deliver(o.ev, o.text);
+          // Any put back meanwhile (an own commit's answer after its notification told its events) already went out.
+          for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);
           continue;
         }
         // A gap before the events known here is a commit of this gateway's own still on the way (its end asks again), or
         // another gateway's whose notification is on its way (every commit sends one, heard in commit order; a LISTEN
         // that reconnected asks for a read). Should none fill it, it is read after a while.
         if (!this.mustRead) {
-          if (this.ownCommitted.size > 0 && this.committing === 0) this.readGapLater();
+          if (this.ownCommitted.size > 0) this.readGapLater();
           return;
         }
         this.mustRead = false;
@@ -539,7 +541,8 @@ export class EventHub {
       const message = (ev.payload as { message?: { seq?: unknown } }).message;
       const renumbered = typeof message?.seq === 'number' && message.seq < 0;
       if (renumbered) message!.seq = store.settledSeq(message!.seq as number);
-      if (ev.seq > this.fanned) this.ownCommitted.set(ev.seq, { ev, text: renumbered ? undefined : group.texts[i] });
+      // Not when it already went out (or is going), told by the commit's notification before its answer came.
+      if (ev.seq > this.fanned && ev.seq > this.goingOut) this.ownCommitted.set(ev.seq, { ev, text: renumbered ? undefined : group.texts[i] });
     });
   }
 

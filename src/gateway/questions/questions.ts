@@ -36,7 +36,7 @@ import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEv
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
 
-/** How many pending questions' sessions a gateway keeps in mind (QuestionManager.sessionOf). */
+/** How many questions a gateway keeps in mind (QuestionManager.questionsHeard). */
 const QUESTION_SESSIONS_KEPT = 10_000;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
@@ -50,14 +50,15 @@ export class QuestionManager {
   readonly expiry: ExpiryScheduler;
   readonly presence: RequesterPresence | SharedPresence;
   /**
-   * Pending questions' sessions as heard from committed events (every gateway's, on a shared database), so a resolve
-   * finds its lane without reading it first; oldest dropped past QUESTION_SESSIONS_KEPT.
+   * Questions as heard from committed events (every gateway's, on a shared database, in seq order): asked, and perhaps
+   * resolved since, so a resolve finds its lane, and a wait its question, without reading it first; oldest dropped past
+   * QUESTION_SESSIONS_KEPT.
    */
-  private readonly sessionOf = new Map<string, string | null>();
+  private readonly questionsHeard = new Map<string, QuestionRecord>();
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
-    if (core.hub.laned) core.hub.listenAll((ev) => this.noteSession(ev));
+    if (core.hub.laned) core.hub.listenAll((ev) => this.noteQuestion(ev));
     // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
     const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
     this.expiry = new ExpiryScheduler(
@@ -127,6 +128,17 @@ export class QuestionManager {
     this.presence.stop();
   }
 
+  /**
+   * For a wait: a question heard of is as heard as of every event sent so far, and an outcome committed after them
+   * reaches the wait (`waiters.expect`) as an event: no read needed. Otherwise (or for an outcome's resolutionId) it is read.
+   */
+  private async visibleWhileWaiting(identity: Identity, id: string, resolutionId: boolean | undefined): Promise<StoredQuestion> {
+    const heard = this.questionsHeard.get(id);
+    const enough = heard && !(resolutionId && isTerminal(heard));
+    if (enough && canSeeQuestion(identity, heard, await this.owner(heard))) return heard;
+    return await this.visible(identity, id);
+  }
+
   private async visible(identity: Identity, id: string): Promise<StoredQuestion> {
     const q = await this.core.store.getQuestion(id);
     if (!q || !canSeeQuestion(identity, q, await this.owner(q))) throw questionNotFound(id);
@@ -153,8 +165,8 @@ export class QuestionManager {
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
       if (key !== undefined && made.session) {
-        const session = { ...made.session, pendingQuestions: made.session.pendingQuestions + 1 };
         const pending = isSharedStore(this.core.store) && made.pending ? [...made.pending, made.record] : undefined;
+        const session = { ...made.session, pendingQuestions: pending ? openCount(pending) : made.session.pendingQuestions + 1 };
         await this.core.emitSessionAs(tx, key, session, made.record, pending);
       }
       return made.record;
@@ -190,7 +202,7 @@ export class QuestionManager {
     // returns) is caught, not lost between the read and the wait.
     const early = this.waiters.expect(p.id, p.includeResolutionId);
     try {
-      const read = await this.visible(identity, p.id);
+      const read = await this.visibleWhileWaiting(identity, p.id, p.includeResolutionId);
       if (read.askedBy !== identity.id)
         throw new AskdockError('FORBIDDEN', `only the agent that asked question "${read.id}" may wait for its answer`, {
           details: { id: read.id },
@@ -208,19 +220,25 @@ export class QuestionManager {
     // The record is read inside the writing transaction, so across gateways the database decides which resolve wins (D2).
     // Where units run in lanes, in its session's (as heard, else read ahead from what is committed).
     const store = this.core.store;
-    const heard = this.sessionOf.get(p.id);
+    const told = this.questionsHeard.get(p.id);
+    const heard = told && (told.sessionKey ?? null);
     const key = !isSharedStore(store) || !this.core.hub.laned ? undefined : heard !== undefined ? (heard ?? p.id) : ((await store.questionSession(p.id)) ?? p.id);
     // On a shared database the session as heard is read with the question (one round trip), and the update needs no answer.
     const session = isSharedStore(store) && typeof heard === 'string' ? heard : undefined;
     return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface, session), key);
   }
 
-  private noteSession(ev: StoredEvent): void {
+  private noteQuestion(ev: StoredEvent): void {
     if (ev.event === 'question.requested') {
-      const q = (ev.payload as { question: { id: string; sessionKey?: string | null } }).question;
-      this.sessionOf.set(q.id, q.sessionKey ?? null);
-      if (this.sessionOf.size > QUESTION_SESSIONS_KEPT) this.sessionOf.delete(this.sessionOf.keys().next().value!);
-    } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') this.sessionOf.delete((ev.payload as { id: string }).id);
+      const q = (ev.payload as { question: QuestionRecord }).question;
+      this.questionsHeard.set(q.id, q);
+      if (this.questionsHeard.size > QUESTION_SESSIONS_KEPT) this.questionsHeard.delete(this.questionsHeard.keys().next().value!);
+    } else if (ev.event === 'question.resolved') {
+      // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
+      const { id, status, answers, reason } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string };
+      const q = this.questionsHeard.get(id);
+      if (q) this.questionsHeard.set(id, { ...q, status, ...(answers ? { answers } : {}), ...(reason !== undefined ? { reason } : {}) });
+    }
   }
 
   private async resolveIn(
@@ -331,8 +349,9 @@ export class QuestionManager {
       // Read (and locked) with the question in this unit, nothing changed since but this question: its count less it
       // (when it counted, Q10), it out of the pending ones. The update then needs no answer (pg.writeOne).
       const counted = q.status === 'pending' && q.retiredAtMs === undefined;
-      session = before.session && { ...before.session, pendingQuestions: before.session.pendingQuestions - (counted ? 1 : 0) };
       pending = before.pending?.filter((other) => other.id !== q.id);
+      const count = pending ? openCount(pending) : (before.session?.pendingQuestions ?? 0) - (counted ? 1 : 0);
+      session = before.session && { ...before.session, pendingQuestions: count };
       await this.core.store.updateQuestion(done);
     } else {
       // The update and the session with its new count (and pending questions), sent together (core.emitSessionAs).
@@ -406,4 +425,12 @@ export class QuestionManager {
   async clientDisconnected(identity: Identity, clientId: string): Promise<void> {
     await this.presence.disconnected(identity.id, clientId);
   }
+}
+
+/**
+ * Q10's count of a session's pending questions as read (not retired). On a shared database the count a locking read of
+ * the session returns comes from before it waited for the lock; the list read after it is current.
+ */
+function openCount(pending: StoredQuestion[]): number {
+  return pending.filter((q) => q.retiredAtMs === undefined).length;
 }
