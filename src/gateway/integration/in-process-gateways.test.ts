@@ -175,6 +175,9 @@ describe('two PostgreSQL gateways in one process', () => {
     // Only a wait that asks for the resolutionId (which the event does not tell) reads it.
     expect(await agent.call('question.waitAnswer', { id, includeResolutionId: true })).toMatchObject({ status: 'answered' });
     expect(reads).toEqual([id]);
+    // And a wait of no time, a poll, which agrees with the database even before this gateway heard of a change.
+    expect(await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+    expect(reads).toEqual([id, id]);
     // A3: what was heard is checked as a read would be: no other identity may wait for it.
     for (const who of ['agent2', 'guest'] as const) {
       const other = await (await a.connect(who)).request('question.waitAnswer', { id });

@@ -6,7 +6,10 @@ import { Waiters, type Cancellation } from '../net/waiters.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 
-function waitResult(q: StoredQuestion, includeResolutionId: boolean | undefined): WaitResult {
+/** What a wait needs of its question. */
+export type WaitedQuestion = Pick<StoredQuestion, 'id' | 'status' | 'answers' | 'reason' | 'resolutionId'>;
+
+function waitResult(q: WaitedQuestion, includeResolutionId: boolean | undefined): WaitResult {
   return {
     status: q.status,
     ...(q.answers ? { answers: q.answers } : {}),
@@ -31,7 +34,7 @@ export class AnswerWaiters {
   }
 
   /** Answers at once when terminal or when the caller will not wait; otherwise on the outcome, its own timeout, or cancellation. */
-  wait(q: StoredQuestion, p: Params<'question.waitAnswer'>, cancellation: Cancellation): WaitResult | Promise<WaitResult> {
+  wait(q: WaitedQuestion, p: Params<'question.waitAnswer'>, cancellation: Cancellation): WaitResult | Promise<WaitResult> {
     if (isTerminal(q)) return waitResult(q, p.includeResolutionId);
     if (p.timeoutMs === 0) return stillPending();
     if (p.includeResolutionId) this.wantsResolutionId(q.id);

@@ -27,16 +27,19 @@ import { supersedeRuns } from '../runs/run-authority.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from '../sessions/shared-presence.ts';
 import { isSharedStore } from '../store/postgres/store.ts';
-import { AnswerWaiters } from './question-waiters.ts';
+import { AnswerWaiters, type WaitedQuestion } from './question-waiters.ts';
 import type { Cancellation } from '../net/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
 import type { StoredEvent, StoredQuestion } from '../store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion, type QuestionLike } from '../sessions/visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
 
 /** How many questions a gateway keeps in mind (QuestionManager.questionsHeard). */
+
+/** A question as heard from its events: who may see it, its session, and its outcome once resolved. */
+type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string };
 const QUESTION_SESSIONS_KEPT = 10_000;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
@@ -54,7 +57,7 @@ export class QuestionManager {
    * resolved since, so a resolve finds its lane, and a wait its question, without reading it first; oldest dropped past
    * QUESTION_SESSIONS_KEPT.
    */
-  private readonly questionsHeard = new Map<string, QuestionRecord>();
+  private readonly questionsHeard = new Map<string, HeardQuestion>();
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
@@ -132,9 +135,10 @@ export class QuestionManager {
    * For a wait: a question heard of is as heard as of every event sent so far, and an outcome committed after them
    * reaches the wait (`waiters.expect`) as an event: no read needed. Otherwise (or for an outcome's resolutionId) it is read.
    */
-  private async visibleWhileWaiting(identity: Identity, id: string, resolutionId: boolean | undefined): Promise<StoredQuestion> {
+  private async visibleWhileWaiting(identity: Identity, id: string, p: Params<'question.waitAnswer'>): Promise<HeardQuestion> {
     const heard = this.questionsHeard.get(id);
-    const enough = heard && !(resolutionId && isTerminal(heard));
+    // A wait of no time is a poll: it reads, so it agrees with a question.get made just before.
+    const enough = heard && p.timeoutMs !== 0 && !(p.includeResolutionId && isTerminal(heard));
     if (enough && canSeeQuestion(identity, heard, await this.owner(heard))) return heard;
     return await this.visible(identity, id);
   }
@@ -202,7 +206,7 @@ export class QuestionManager {
     // returns) is caught, not lost between the read and the wait.
     const early = this.waiters.expect(p.id, p.includeResolutionId);
     try {
-      const read = await this.visibleWhileWaiting(identity, p.id, p.includeResolutionId);
+      const read = await this.visibleWhileWaiting(identity, p.id, p);
       if (read.askedBy !== identity.id)
         throw new AskdockError('FORBIDDEN', `only the agent that asked question "${read.id}" may wait for its answer`, {
           details: { id: read.id },
@@ -231,7 +235,14 @@ export class QuestionManager {
   private noteQuestion(ev: StoredEvent): void {
     if (ev.event === 'question.requested') {
       const q = (ev.payload as { question: QuestionRecord }).question;
-      this.questionsHeard.set(q.id, q);
+      // What visibility (A3), a lane and a wait need of it, not its items.
+      this.questionsHeard.set(q.id, {
+        id: q.id,
+        ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+        askedBy: q.askedBy,
+        ...(q.privileged ? { privileged: true } : {}),
+        status: q.status,
+      });
       if (this.questionsHeard.size > QUESTION_SESSIONS_KEPT) this.questionsHeard.delete(this.questionsHeard.keys().next().value!);
     } else if (ev.event === 'question.resolved') {
       // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
