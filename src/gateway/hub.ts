@@ -111,8 +111,6 @@ export class EventHub {
   private readonly ownCommitted = new Map<number, { ev: StoredEvent; text: string | undefined }>();
   /** Shared database: another gateway committed (or a notification may have been missed), so a catch-up reads the database. */
   private mustRead = false;
-  /** Shared database: this gateway's groups whose commit is on the way. */
-  private committing = 0;
   /** Shared database: per group whose commit is on the way, settles once its events are known (in `ownCommitted`). */
   private readonly commitsOnTheWay = new Set<Promise<void>>();
   /** Shared database: `fanned` holds where this gateway began (start), so notifications count from there. */
@@ -502,7 +500,6 @@ export class EventHub {
     const shared = isSharedStore(this.store);
     let known = () => {};
     if (shared) {
-      this.committing++;
       const onTheWay = new Promise<void>((ok) => (known = ok));
       this.commitsOnTheWay.add(onTheWay);
       void onTheWay.then(() => this.commitsOnTheWay.delete(onTheWay));
@@ -510,8 +507,10 @@ export class EventHub {
     let committed: boolean;
     try {
       committed = await this.commitGroup(lane, group);
-    } finally {
-      if (shared) this.committing--;
+    } catch (err) {
+      // Notifications held for this commit are decided now.
+      known();
+      throw err;
     }
     lane.grouped = null;
     if (isSharedStore(this.store)) {

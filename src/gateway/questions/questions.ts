@@ -40,7 +40,7 @@ type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'an
 
 /** A question as heard from its events: who may see it, its session, and its outcome once resolved. */
 type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string };
-const QUESTION_SESSIONS_KEPT = 10_000;
+const QUESTIONS_HEARD_KEPT = 10_000;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
 export function defaultSurface(identity: Identity): string {
@@ -55,7 +55,7 @@ export class QuestionManager {
   /**
    * Questions as heard from committed events (every gateway's, on a shared database, in seq order): asked, and perhaps
    * resolved since, so a resolve finds its lane, and a wait its question, without reading it first; oldest dropped past
-   * QUESTION_SESSIONS_KEPT.
+   * QUESTIONS_HEARD_KEPT.
    */
   private readonly questionsHeard = new Map<string, HeardQuestion>();
 
@@ -243,7 +243,7 @@ export class QuestionManager {
         ...(q.privileged ? { privileged: true } : {}),
         status: q.status,
       });
-      if (this.questionsHeard.size > QUESTION_SESSIONS_KEPT) this.questionsHeard.delete(this.questionsHeard.keys().next().value!);
+      if (this.questionsHeard.size > QUESTIONS_HEARD_KEPT) this.questionsHeard.delete(this.questionsHeard.keys().next().value!);
     } else if (ev.event === 'question.resolved') {
       // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
       const { id, status, answers, reason } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string };
