@@ -1127,8 +1127,10 @@ const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ');
 const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
-/** How many schema steps those undo (and, on PostgreSQL, the step after them: a chat event's message_id). */
+/** How many schema steps those undo. */
 const UNDONE_STEPS = 4;
+/** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table. */
+const POSTGRES_STEPS_AFTER = 2;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | Promise<void>): Promise<void> {
@@ -1174,7 +1176,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + 1}`);
+      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER}`);
       await raw.end();
     })));
 

@@ -164,6 +164,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE events ADD COLUMN message_id text;
   `,
+  // D5: one row per connection, written by the synchronous commit that takes a numbering commit to disk (transactions.ts).
+  `
+  CREATE TABLE askdock_flush (pid int PRIMARY KEY, n bigint NOT NULL);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

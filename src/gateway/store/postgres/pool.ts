@@ -27,6 +27,12 @@ const POOL_SIZE = LANES + 8;
  */
 export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string; putOffWrite(statement: string): void };
 
+/**
+ * A synchronous commit that writes (one row per connection): once it returns, everything committed before it is on disk,
+ * commits made without waiting for their flush included (transactions.ts).
+ */
+export const FLUSH_SQL = `INSERT INTO askdock_flush (pid, n) VALUES (pg_backend_pid(), 1) ON CONFLICT (pid) DO UPDATE SET n = askdock_flush.n + 1`;
+
 /** What a one-row write put off (`writeOne`) raises when it changed no row. */
 export const DIVISION_BY_ZERO = '22012';
 
@@ -52,6 +58,8 @@ export class Postgres {
   private listenDelay = 100;
   private readonly notifyListeners = new Listeners<[string]>();
   private readonly reconnectListeners = new Listeners();
+  /** The newest seq known to be on disk: this gateway's commits return, and notifications are sent, only once flushed. */
+  private flushedSeq = 0;
 
   constructor(
     private readonly url: string,
@@ -213,6 +221,21 @@ export class Postgres {
     return this.pool.connect();
   }
 
+  flushedUpTo(seq: number): void {
+    if (seq > this.flushedSeq) this.flushedSeq = seq;
+  }
+
+  /**
+   * A read may see another gateway's commit a moment before it is on disk (its numbering commit does not wait for the
+   * flush that follows it): before what was read goes to anyone, this makes sure every seq up to `seq` is on disk.
+   */
+  async flushed(seq: number): Promise<void> {
+    if (seq <= this.flushedSeq) return;
+    if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+    await this.pool.query(FLUSH_SQL);
+    this.flushedUpTo(seq);
+  }
+
   /** `payload` of every NOTIFY on the channel. */
   onNotify(fn: (payload: string) => void): () => void {
     return this.notifyListeners.add(fn);
@@ -238,7 +261,13 @@ export class Postgres {
     };
     c.on('error', retry);
     c.on('end', retry);
-    c.on('notification', (n) => this.notifyListeners.emit(n.payload ?? ''));
+    c.on('notification', (n) => {
+      const payload = n.payload ?? '';
+      // A commit's notification names its last seq, sent once the commit was on disk.
+      const seq = /^\d+/.exec(payload);
+      if (seq) this.flushedUpTo(Number(seq[0]));
+      this.notifyListeners.emit(payload);
+    });
     c.connect()
       .then(() => c.query(`LISTEN ${this.channel}`))
       .then(() => {

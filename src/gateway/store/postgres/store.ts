@@ -157,6 +157,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
           [cursor, take],
         ),
       );
+      // What goes out to anyone is on disk first (another gateway's commit may be visible a moment before, transactions.ts).
+      if (rows.length > 0) await pg.flushed(Number(rows[rows.length - 1].seq));
       return rows.map((r) => {
         const ev = toEvent(r);
         const message = (ev.payload as { message?: { seq?: number } }).message;
@@ -171,7 +173,10 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
       return latest === 0 ? 0 : latest + 1;
     },
     async latestSeq() {
-      return Number((await committed(`SELECT value FROM askdock_seq WHERE id = 1`)).rows[0].value);
+      const latest = Number((await committed(`SELECT value FROM askdock_seq WHERE id = 1`)).rows[0].value);
+      // A cursor or snapshot handed out counts only what is on disk (inside a transaction: its own reads, kept to it).
+      if (!pg.inTransaction()) await pg.flushed(latest);
+      return latest;
     },
     async pruneEvents(beforeMs, keepAtLeast) {
       return store.transaction(async () => {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
-import { DIVISION_BY_ZERO, type Postgres, type TxContext } from './pool.ts';
+import { DIVISION_BY_ZERO, FLUSH_SQL, type Postgres, type TxContext } from './pool.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
@@ -15,10 +15,17 @@ type HeldEvent = { seq: number; event: string; payload: string; audience: string
  * D2 and R2 with transactions of several gateways open at once: a transaction's events get a provisional `seq` while it
  * runs (a negative number of this gateway's own range, so it never meets another's or a real one), and their real seqs
  * only as it commits. The events are held here until then; the commit locks the one `askdock_seq` row, takes as many
- * numbers as it has events, writes them, renumbers its messages, tells every gateway (NOTIFY) and commits, all in one
- * statement sent once: the lock is held only for that moment, and since it is released after the commit is visible, seqs
- * still become visible in the order they were handed out (a reader never skips one). A message's seq is its `chat`
- * event's, renumbered with it.
+ * numbers as it has events, writes them, renumbers its messages and commits, all in one statement sent once. Since the
+ * lock is released after the commit is visible, seqs become visible in the order they were handed out (a reader never
+ * skips one). A message's seq is its `chat` event's, renumbered with it.
+ *
+ * The lock is held only for that moment, not through the disk flush: PostgreSQL releases a transaction's row locks only
+ * after its commit record is flushed, so a synchronous commit would make every numbering commit of every gateway wait
+ * behind the flush of the one before. So that transaction commits without waiting for its flush (`synchronous_commit`
+ * off), and in the same round trip a short transaction of its own writes one row (`askdock_flush`) and commits
+ * synchronously: its flush takes the numbering commit's WAL (written before it) to disk too, and only then is the commit
+ * acknowledged. The notification that tells the other gateways goes last, from a transaction of its own (NOTIFY takes a
+ * database-wide lock until its transaction ends, which must not last a flush either), so what they hear is on disk.
  */
 /** The provisional numbers of one gateway (all its transactions), and the real ones they got. */
 export class SeqRange {
@@ -101,9 +108,12 @@ export class Numbering {
     this.messages = [];
   }
 
-  /** The statement that numbers this transaction's events and commits it (see the class). */
-  commitSql(client: pg.PoolClient, channel: string | null): string {
-    if (this.events.length === 0) return 'COMMIT';
+  /**
+   * The statements that number this transaction's events and commit it (see the class), and how many results follow the
+   * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end.
+   */
+  commitSql(client: pg.PoolClient, channel: string | null): { sql: string; tail: number } {
+    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0 };
     const n = this.events.length;
     const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
     const rows = this.events
@@ -119,13 +129,16 @@ export class Numbering {
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
     const told = channel ? this.told() : null;
-    const notify = channel
-      ? `, pg_notify(${client.escapeLiteral(channel)}, (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${client.escapeLiteral(told)}` : ''})`
+    // The notification's text, kept on the connection until the notifying transaction sends it.
+    const notice = channel
+      ? `, set_config('askdock.told', (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${client.escapeLiteral(told)}` : ''}, false)`
       : '';
-    return `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
+    const notify = channel ? `; SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : '';
+    const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
-      SELECT base${notify}, (SELECT COUNT(*) FROM e) AS numbered FROM s;
-      COMMIT`;
+      SELECT base${notice}, (SELECT COUNT(*) FROM e) AS numbered FROM s;
+      SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${FLUSH_SQL}; COMMIT${notify}`;
+    return { sql, tail: channel ? 4 : 3 };
   }
 
   /**
@@ -317,7 +330,7 @@ export class Transactions implements TxContext {
    */
   private async commit(): Promise<void> {
     const client = this.client!;
-    const sql = this.numbering.commitSql(client, this.channel);
+    const { sql, tail } = this.numbering.commitSql(client, this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
     const results = (await client.query(this.deferred() + sql).catch((err: unknown) => {
@@ -325,11 +338,12 @@ export class Transactions implements TxContext {
       throw new Error('store: a write sent with the commit changed no row', { cause: err });
     })) as unknown as pg.QueryResult | pg.QueryResult[];
     const all = Array.isArray(results) ? results : [results];
-    const last = all[all.length - 1];
-    if (last.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
-    const numbered = sql === 'COMMIT' ? null : (all[all.length - 2].rows[0] as { base: number; numbered: number });
+    const commit = all[all.length - 1 - tail];
+    if (commit.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
+    const numbered = sql === 'COMMIT' ? null : (all[all.length - 3 - tail].rows[0] as { base: number; numbered: number });
     const held = this.numbering.events.filter((e) => !e.dropped).length;
     if (numbered && Number(numbered.numbered) !== held) throw new Error(`store: wrote ${numbered.numbered} of ${held} events`);
+    if (numbered) this.pg.flushedUpTo(Number(numbered.base) + this.numbering.events.length);
     this.numbering.committed(numbered ? Number(numbered.base) : null);
   }
 
