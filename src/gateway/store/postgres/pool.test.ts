@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testPostgresUrl } from '../../../testing/postgres.ts';
 import { inline, Postgres } from './pool.ts';
 import { SeqRange, Transactions } from './transactions.ts';
@@ -163,4 +164,60 @@ describe('D5 a one-row write put off until the next statement', () => {
       await db.close();
     }
   });
+});
+
+/** A TCP proxy to the test server whose connections open so far can be made to go silent (nothing passes, nothing closes). */
+async function silencingProxy(): Promise<{ port: number; silence(): void; close(): void }> {
+  const target = new URL(testPostgresUrl());
+  const pipes: { silent: boolean }[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    const pipe = { silent: false };
+    pipes.push(pipe);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (d) => pipe.silent || upstream.write(d));
+    upstream.on('data', (d) => pipe.silent || client.write(d));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    silence: () => pipes.forEach((p) => (p.silent = true)),
+    close: () => {
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+
+describe('D2 hearing other gateways when the network goes silent', () => {
+  it('[D2] a LISTEN connection that stops answering is replaced, its listeners told to catch up, and notifications are heard again', async () => {
+    const proxy = await silencingProxy();
+    const url = new URL(testPostgresUrl());
+    url.port = String(proxy.port);
+    const channel = `silent_${Date.now().toString(36)}`;
+    const db = new Postgres(url.toString(), channel, 200);
+    let listening = 0;
+    const heard: string[] = [];
+    db.onListening(() => listening++);
+    db.onNotify((payload) => heard.push(payload));
+    try {
+      await vi.waitFor(() => expect(listening).toBeGreaterThan(0), { timeout: 30_000 });
+      const before = listening;
+      proxy.silence();
+      await vi.waitFor(() => expect(listening).toBeGreaterThan(before), { timeout: 30_000 });
+      await client.query(`SELECT pg_notify($1, 'heard')`, [channel]);
+      await vi.waitFor(() => expect(heard).toContain('heard'), { timeout: 30_000 });
+    } finally {
+      await db.close();
+      proxy.close();
+    }
+  }, 120_000);
 });

@@ -15,6 +15,13 @@ pg.types.setTypeParser(1700, asNumber);
 
 /** Per session: no statement, lock wait or idle transaction can hold the gateway (or another gateway) for long. */
 const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
+/**
+ * A connection whose network went silent (a peer gone without a word, a dropped route) would otherwise wait forever:
+ * TCP keepalives, and an answer awaited at most this long (past `statement_timeout`, so only a silent network hits it).
+ */
+const SILENT_NETWORK = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 45_000 };
+/** How often the LISTEN connection, otherwise idle, is asked to answer; one that has not answered by the next time is replaced. */
+const LISTEN_CHECK_MS = 15_000;
 /** How many transactions (groups of units) a gateway runs at once on PostgreSQL (D5), each on a connection of its own. */
 export const LANES = 16;
 /** The lanes' connections and some for reads outside them; three gateways stay well inside PostgreSQL's 100 connections. */
@@ -64,8 +71,9 @@ export class Postgres {
   constructor(
     private readonly url: string,
     private readonly channel: string | null,
+    private readonly listenCheckMs = LISTEN_CHECK_MS,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS });
+    this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS, ...SILENT_NETWORK });
     // A connection that broke while idle in the pool: the pool drops it; nothing waits on it.
     this.pool.on('error', () => {});
     if (channel) this.listen();
@@ -248,13 +256,17 @@ export class Postgres {
 
   private listen(): void {
     if (this.closed || !this.channel) return;
-    const c = new pg.Client({ connectionString: this.url, application_name: 'askdock-listen' });
+    const c = new pg.Client({ connectionString: this.url, application_name: 'askdock-listen', keepAlive: SILENT_NETWORK.keepAlive, keepAliveInitialDelayMillis: SILENT_NETWORK.keepAliveInitialDelayMillis });
     let failed = false;
+    let check: NodeJS.Timeout | undefined;
     const retry = () => {
       if (failed) return;
       failed = true;
+      clearInterval(check);
       if (this.listener === c) this.listener = null;
       c.end().catch(() => {});
+      // A silent network would keep the goodbye (and the socket) waiting: the socket goes now.
+      (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       if (this.closed) return;
       setTimeout(() => this.listen(), this.listenDelay).unref();
       this.listenDelay = Math.min(this.listenDelay * 2, 2000);
@@ -274,6 +286,18 @@ export class Postgres {
         if (this.closed) return void c.end().catch(() => {});
         this.listener = c;
         this.listenDelay = 100;
+        // Notifications go unheard on a connection whose network went silent, and nothing else would tell: it is asked
+        // to answer now and then, and replaced (the listeners then catch up) when it has not answered by the next time.
+        let asked = false;
+        check = setInterval(() => {
+          if (asked) return retry();
+          asked = true;
+          c.query('SELECT 1').then(
+            () => (asked = false),
+            () => retry(),
+          );
+        }, this.listenCheckMs);
+        check.unref();
         this.reconnectListeners.emit();
       })
       .catch(retry);
