@@ -162,8 +162,9 @@ export class EventHub {
         // Before start() has read where to begin, nothing is fanned out (start reads once it knows).
         if (!this.started) return;
         if (told) {
-          // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own
-          // (notifications arrive in commit order, and seqs are taken in commit order).
+          // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
+          // Notifications are sent after their commits' flushes, so they may arrive out of seq order: a seq not heard
+          // yet is waited for, then read (queueCatchUp).
           for (const ev of told) if (ev.seq > this.fanned && ev.seq > this.goingOut && !this.ownCommitted.has(ev.seq)) this.ownCommitted.set(ev.seq, { ev, text: undefined });
           return this.queueCatchUp();
         }

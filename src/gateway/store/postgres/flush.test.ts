@@ -95,4 +95,36 @@ describe('R3/D5 a commit is acknowledged, and told to other gateways, only once 
       await b.close();
     }
   }, 60_000);
+
+  it('[R3][D5] a commit whose flush fails after its numbering commit went through is still a commit: the flush is made again, the caller gets its seq, other gateways hear it', async () => {
+    const a: SharedStore = await openPostgresStore(server.url);
+    const b: SharedStore = await openPostgresStore(server.url);
+    const heard: number[] = [];
+    const off = b.onCommitted((seq) => {
+      if (seq !== null) heard.push(seq);
+    });
+    const before = await seqs();
+    try {
+      // The next write to askdock_flush, the one in the commit's round trip after its numbering commit, fails.
+      await admin.query(`CREATE SEQUENCE flush_fails`);
+      await admin.query(`CREATE FUNCTION flush_fails_once() RETURNS trigger LANGUAGE plpgsql AS $f$
+        BEGIN IF nextval('flush_fails') = 1 THEN RAISE EXCEPTION 'the flush fails this once'; END IF; RETURN NEW; END $f$`);
+      await admin.query(`CREATE TRIGGER flush_fails BEFORE INSERT OR UPDATE ON askdock_flush FOR EACH ROW EXECUTE FUNCTION flush_fails_once()`);
+      const seq = await a.transaction(async () => a.appendEvent(event(3)));
+      const settled = a.settledSeq(seq);
+      expect(settled).toBeGreaterThan(0);
+      expect(await seqs()).toEqual([...before, settled]);
+      // The failed flush and the one made again.
+      expect(Number((await admin.query(`SELECT last_value FROM flush_fails`)).rows[0].last_value)).toBe(2);
+      await vi.waitFor(() => expect(heard).toEqual([settled]), { timeout: 15_000 });
+      // The connection went back to the pool usable: the next commit goes as usual.
+      const next = a.settledSeq(await a.transaction(async () => a.appendEvent(event(4))));
+      expect(next).toBe(settled + 1);
+    } finally {
+      off();
+      await admin.query(`DROP TRIGGER IF EXISTS flush_fails ON askdock_flush; DROP FUNCTION IF EXISTS flush_fails_once(); DROP SEQUENCE IF EXISTS flush_fails`);
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
 });

@@ -203,7 +203,7 @@ describe('D2 hearing other gateways when the network goes silent', () => {
     const url = new URL(testPostgresUrl());
     url.port = String(proxy.port);
     const channel = `silent_${Date.now().toString(36)}`;
-    const db = new Postgres(url.toString(), channel, 200);
+    const db = new Postgres(url.toString(), channel, { listenCheckMs: 200 });
     let listening = 0;
     const heard: string[] = [];
     db.onListening(() => listening++);
@@ -221,3 +221,45 @@ describe('D2 hearing other gateways when the network goes silent', () => {
     }
   }, 120_000);
 });
+
+describe('D5 a transaction whose network goes silent', () => {
+  it('[D5][R3] a statement that gets no answer fails after the query timeout, its connection is dropped at once (nothing queued behind it waits a second timeout), and the pool goes on with a fresh one', async () => {
+    const proxy = await silencingProxy();
+    const url = new URL(testPostgresUrl());
+    url.port = String(proxy.port);
+    const timeout = 3_000;
+    const db = new Postgres(url.toString(), null, { queryTimeoutMs: timeout });
+    const tx = new Transactions(db, null, new SeqRange());
+    const table = `silent_${Date.now().toString(36)}`;
+    try {
+      await db.query(`CREATE TABLE ${table} (n int)`);
+      const started = Date.now();
+      const failed = tx
+        .transaction(async () => {
+          await db.query(`INSERT INTO ${table} VALUES (1)`);
+          proxy.silence();
+          await db.query(`INSERT INTO ${table} VALUES (2)`);
+        })
+        .then(
+          () => null,
+          (err: Error) => err.message,
+        );
+      expect(await failed).toMatch(/timeout/i);
+      // One timeout, not a second one for the ROLLBACK that would have queued behind the silent statement.
+      expect(Date.now() - started).toBeLessThan(2 * timeout);
+      // Nothing of it was kept, and the next transaction (on a new connection) works.
+      await proxy.close();
+      const direct = new Postgres(testPostgresUrl(), null);
+      try {
+        expect((await direct.query(`SELECT COUNT(*)::int AS n FROM ${table}`)).rows[0].n).toBe(0);
+      } finally {
+        await direct.close();
+      }
+    } finally {
+      await db.close();
+      proxy.close();
+      await client.query(`DROP TABLE IF EXISTS ${table}`);
+    }
+  }, 60_000);
+});
+

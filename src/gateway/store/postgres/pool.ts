@@ -17,7 +17,9 @@ pg.types.setTypeParser(1700, asNumber);
 const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
 /**
  * A connection whose network went silent (a peer gone without a word, a dropped route) would otherwise wait forever:
- * TCP keepalives, and an answer awaited at most this long (past `statement_timeout`, so only a silent network hits it).
+ * TCP keepalives, and an answer awaited at most this long (past `statement_timeout`, so a silent network is what hits it;
+ * a round trip of several statements each waiting out a lock could too), after which the connection is dropped
+ * (`dropIfSilent`) or, idle in the pool, replaced.
  */
 const SILENT_NETWORK = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 45_000 };
 /** How often the LISTEN connection, otherwise idle, is asked to answer; one that has not answered by the next time is replaced. */
@@ -39,6 +41,18 @@ export type TxContext = { readonly client: pg.PoolClient | null; deferred(): str
  * commits made without waiting for their flush included (transactions.ts).
  */
 export const FLUSH_SQL = `INSERT INTO askdock_flush (pid, n) VALUES (pg_backend_pid(), 1) ON CONFLICT (pid) DO UPDATE SET n = askdock_flush.n + 1`;
+
+/**
+ * A statement that got no answer within `query_timeout` (a silent network) is still running on its connection, and
+ * anything sent after it would wait behind it: the connection is dropped instead. True when `err` was that.
+ */
+export function dropIfSilent(client: pg.ClientBase, err: unknown): boolean {
+  if (!(err instanceof Error) || err.message !== 'Query read timeout') return false;
+  // What the connection says as it goes is known already.
+  client.on('error', () => {});
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  return true;
+}
 
 /** What a one-row write put off (`writeOne`) raises when it changed no row. */
 export const DIVISION_BY_ZERO = '22012';
@@ -62,18 +76,22 @@ export class Postgres {
   readonly open = new Set<pg.PoolClient>();
   private closed = false;
   private listener: pg.Client | null = null;
+  /** Ends the LISTEN connection now (and its checks): set while one is connecting or connected. */
+  private stopListening: (() => void) | null = null;
   private listenDelay = 100;
   private readonly notifyListeners = new Listeners<[string]>();
   private readonly reconnectListeners = new Listeners();
   /** The newest seq known to be on disk: this gateway's commits return, and notifications are sent, only once flushed. */
   private flushedSeq = 0;
+  private readonly listenCheckMs: number;
 
   constructor(
     private readonly url: string,
     private readonly channel: string | null,
-    private readonly listenCheckMs = LISTEN_CHECK_MS,
+    { listenCheckMs = LISTEN_CHECK_MS, queryTimeoutMs = SILENT_NETWORK.query_timeout }: { listenCheckMs?: number; queryTimeoutMs?: number } = {},
   ) {
-    this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS, ...SILENT_NETWORK });
+    this.listenCheckMs = listenCheckMs;
+    this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS, ...SILENT_NETWORK, query_timeout: queryTimeoutMs });
     // A connection that broke while idle in the pool: the pool drops it; nothing waits on it.
     this.pool.on('error', () => {});
     if (channel) this.listen();
@@ -259,14 +277,20 @@ export class Postgres {
     const c = new pg.Client({ connectionString: this.url, application_name: 'askdock-listen', keepAlive: SILENT_NETWORK.keepAlive, keepAliveInitialDelayMillis: SILENT_NETWORK.keepAliveInitialDelayMillis });
     let failed = false;
     let check: NodeJS.Timeout | undefined;
-    const retry = () => {
-      if (failed) return;
-      failed = true;
+    const stop = () => {
       clearInterval(check);
       if (this.listener === c) this.listener = null;
+      if (this.stopListening === stop) this.stopListening = null;
       c.end().catch(() => {});
       // A silent network would keep the goodbye (and the socket) waiting: the socket goes now.
       (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    };
+    this.stopListening = stop;
+    const retry = () => {
+      clearInterval(check);
+      if (failed) return;
+      failed = true;
+      stop();
       if (this.closed) return;
       setTimeout(() => this.listen(), this.listenDelay).unref();
       this.listenDelay = Math.min(this.listenDelay * 2, 2000);
@@ -283,7 +307,9 @@ export class Postgres {
     c.connect()
       .then(() => c.query(`LISTEN ${this.channel}`))
       .then(() => {
-        if (this.closed) return void c.end().catch(() => {});
+        // Failed meanwhile (retried already), or closed.
+        if (failed) return;
+        if (this.closed) return stop();
         this.listener = c;
         this.listenDelay = 100;
         // Notifications go unheard on a connection whose network went silent, and nothing else would tell: it is asked
@@ -312,7 +338,7 @@ export class Postgres {
     // An open transaction's connection is dropped, not returned: PostgreSQL rolls the transaction back.
     for (const client of this.open) client.release(true);
     this.open.clear();
-    if (this.listener) ends.push(this.listener.end().catch(() => {}));
+    this.stopListening?.();
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);
   }

@@ -1,9 +1,13 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type pg from 'pg';
-import { DIVISION_BY_ZERO, FLUSH_SQL, type Postgres, type TxContext } from './pool.ts';
+import { DIVISION_BY_ZERO, FLUSH_SQL, dropIfSilent, type Postgres, type TxContext } from './pool.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
+
+/** What marks a numbering commit on its connection (`Numbering.commitSql`): this process's, then a count. */
+const MARK = randomBytes(6).toString('hex');
+let marks = 0;
 
 /** 2^21 provisional numbers per gateway before they repeat (only numbers still uncommitted must differ). */
 const SPAN = 2 ** 21;
@@ -112,8 +116,11 @@ export class Numbering {
    * The statements that number this transaction's events and commit it (see the class), and how many results follow the
    * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end.
    */
-  commitSql(client: pg.PoolClient, channel: string | null): { sql: string; tail: number } {
-    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0 };
+  commitSql(client: pg.PoolClient, channel: string | null): { sql: string; tail: number; mark: string | null } {
+    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0, mark: null };
+    // Left on the connection by the numbering commit (a setting made in a transaction is undone with it): whether that
+    // commit went through can be asked when what follows it in the round trip failed.
+    const mark = `${MARK}.${++marks}`;
     const n = this.events.length;
     const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
     const rows = this.events
@@ -136,9 +143,17 @@ export class Numbering {
     const notify = channel ? `; SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : '';
     const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
-      SELECT base${notice}, (SELECT COUNT(*) FROM e) AS numbered FROM s;
+      SELECT base${notice}, set_config('askdock.numbered', '${mark} ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s;
       SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${FLUSH_SQL}; COMMIT${notify}`;
-    return { sql, tail: channel ? 4 : 3 };
+    return { sql, tail: channel ? 4 : 3, mark };
+  }
+
+  /** What follows the numbering commit when the round trip that carried it failed after it: the flush, then the notification. */
+  static finishSql(client: pg.PoolClient, channel: string | null): { flush: string; notify: string | null } {
+    return {
+      flush: `BEGIN; ${FLUSH_SQL}; COMMIT`,
+      notify: channel ? `SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : null,
+    };
   }
 
   /**
@@ -256,6 +271,8 @@ export class Transactions implements TxContext {
     } catch (err) {
       this.depth--;
       this.numbering.undo(mark);
+      // A statement that timed out is still running on the connection: it goes, and the transaction with it.
+      if (this.client) dropIfSilent(this.client, err);
       await this.undo(outer, savepoint, at);
       throw err;
     }
@@ -319,6 +336,7 @@ export class Transactions implements TxContext {
     try {
       await this.commit();
     } catch (err) {
+      if (this.client) dropIfSilent(this.client, err);
       await this.rollbackQuietly();
       throw err;
     }
@@ -330,13 +348,19 @@ export class Transactions implements TxContext {
    */
   private async commit(): Promise<void> {
     const client = this.client!;
-    const { sql, tail } = this.numbering.commitSql(client, this.channel);
+    const { sql, tail, mark } = this.numbering.commitSql(client, this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
-    const results = (await client.query(this.deferred() + sql).catch((err: unknown) => {
-      if ((err as { code?: unknown }).code !== DIVISION_BY_ZERO) throw err;
-      throw new Error('store: a write sent with the commit changed no row', { cause: err });
-    })) as unknown as pg.QueryResult | pg.QueryResult[];
+    let results: pg.QueryResult | pg.QueryResult[];
+    try {
+      results = (await client.query(this.deferred() + sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+    } catch (err) {
+      if ((err as { code?: unknown }).code === DIVISION_BY_ZERO) throw new Error('store: a write sent with the commit changed no row', { cause: err });
+      const base = mark === null ? null : await this.numberedAnyway(client, mark, err);
+      if (base === null) throw err;
+      this.pg.flushedUpTo(base + this.numbering.events.length);
+      return this.numbering.committed(base);
+    }
     const all = Array.isArray(results) ? results : [results];
     const commit = all[all.length - 1 - tail];
     if (commit.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
@@ -345,6 +369,34 @@ export class Transactions implements TxContext {
     if (numbered && Number(numbered.numbered) !== held) throw new Error(`store: wrote ${numbered.numbered} of ${held} events`);
     if (numbered) this.pg.flushedUpTo(Number(numbered.base) + this.numbering.events.length);
     this.numbering.committed(numbered ? Number(numbered.base) : null);
+  }
+
+  /**
+   * The commit's round trip failed: if that was after its numbering commit (the flush or the notification failed), the
+   * transaction is committed all the same. Then the flush is done again and, once it is, the commit counts as made (its
+   * base returned; the notification is sent once more, and if that fails too the other gateways find the events by the
+   * gap they leave). Null when it was not committed, or when whether it is on disk cannot be known (the connection is gone).
+   */
+  private async numberedAnyway(client: pg.PoolClient, mark: string, err: unknown): Promise<number | null> {
+    if (dropIfSilent(client, err)) return null;
+    let left: string | null;
+    try {
+      // An aborted transaction (the flush's, or the numbering one's) first.
+      const r = (await client.query(`ROLLBACK; SELECT current_setting('askdock.numbered', true) AS v`)) as unknown as pg.QueryResult[];
+      left = (r[r.length - 1].rows[0] as { v: string | null }).v;
+    } catch {
+      return null;
+    }
+    if (!left?.startsWith(`${mark} `)) return null;
+    const { flush, notify } = Numbering.finishSql(client, this.channel);
+    try {
+      await client.query(flush);
+    } catch {
+      await client.query('ROLLBACK').catch(() => undefined);
+      return null;
+    }
+    if (notify) await client.query(notify).catch(() => undefined);
+    return Number(left.slice(mark.length + 1));
   }
 
   private async undo(outer: boolean, savepoint: string, at: number): Promise<void> {
