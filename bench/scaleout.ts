@@ -6,7 +6,7 @@ import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { spawnGateway, type GatewayChild } from '../src/testing/gateway-child.ts';
 import { benchIdentities } from './lib/bench-gateway.ts';
-import { delayingProxy } from './lib/delaying-proxy.ts';
+import { delayingProxy } from '../src/testing/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 

@@ -1,8 +1,10 @@
 import pg from 'pg';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testPostgresUrl } from '../../../testing/postgres.ts';
-import { inline, Postgres } from './pool.ts';
+import { freshSchema, testPostgresUrl } from '../../../testing/postgres.ts';
+import { delayingProxy } from '../../../testing/delaying-proxy.ts';
+import { inline, lanesFor, MAX_LANES, Postgres } from './pool.ts';
+import { openPostgresStore, type SharedStore } from './store.ts';
 import { SeqRange, Transactions } from './transactions.ts';
 
 let client: pg.Client;
@@ -263,3 +265,25 @@ describe('D5 a transaction whose network goes silent', () => {
   }, 60_000);
 });
 
+
+describe('D5 lanes for the distance to the database', () => {
+  it('[D5] a near database gets few lanes (bigger groups, fewer commits), a far one up to the most, by the measured round trip', () => {
+    expect([0, 0.1, 0.25, 0.3, 0.5, 1, 1.5, 2, 2.1, 40, Number.NaN].map(lanesFor)).toEqual([2, 2, 2, 3, 4, 8, 12, 16, 16, 16, 16]);
+  });
+
+  it('[D5] a gateway whose database is 1 ms away each way runs the most lanes', async () => {
+    const schema = await freshSchema('lanes');
+    const proxy = await delayingProxy(Number(new URL(schema.url).port), 1);
+    const url = new URL(schema.url);
+    url.port = String(proxy.port);
+    let store: SharedStore | null = null;
+    try {
+      store = await openPostgresStore(url.toString());
+      expect(store.lanes).toBe(MAX_LANES);
+    } finally {
+      await store?.close();
+      await proxy.close();
+      await schema.drop();
+    }
+  }, 60_000);
+});

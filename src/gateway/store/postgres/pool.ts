@@ -24,10 +24,22 @@ const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_i
 const SILENT_NETWORK = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 45_000 };
 /** How often the LISTEN connection, otherwise idle, is asked to answer; one that has not answered by the next time is replaced. */
 const LISTEN_CHECK_MS = 15_000;
-/** How many transactions (groups of units) a gateway runs at once on PostgreSQL (D5), each on a connection of its own. */
-export const LANES = 16;
+/** At most how many transactions (groups of units) a gateway runs at once on PostgreSQL (D5), each on a connection of its own. */
+export const MAX_LANES = 16;
 /** The lanes' connections and some for reads outside them; three gateways stay well inside PostgreSQL's 100 connections. */
-const POOL_SIZE = LANES + 8;
+const POOL_SIZE = MAX_LANES + 8;
+
+/**
+ * How many lanes a gateway runs, from the database's round trip as measured when it starts. Lanes are there to keep
+ * working while the network carries a lane's statements: one unit after another in a lane costs a few round trips each,
+ * so a far database needs many lanes to keep the gateway busy. A near one does not, and there every lane more means
+ * smaller groups, so more commits for the same work, each costing both sides CPU: two lanes up to a quarter of a
+ * millisecond, then one more per eighth of a millisecond, up to MAX_LANES (2 ms and more).
+ */
+export function lanesFor(roundTripMs: number): number {
+  if (!Number.isFinite(roundTripMs)) return MAX_LANES;
+  return Math.min(MAX_LANES, Math.max(2, Math.ceil(roundTripMs * 8)));
+}
 
 /**
  * What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended.
@@ -245,6 +257,23 @@ export class Postgres {
   connect(): Promise<pg.PoolClient> {
     if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
     return this.pool.connect();
+  }
+
+  /** The median of a few round trips of an empty statement to the database, in ms (after one that opens a connection). */
+  async roundTripMs(tries = 5): Promise<number> {
+    const client = await this.connect();
+    try {
+      await client.query('SELECT 1');
+      const took: number[] = [];
+      for (let i = 0; i < tries; i++) {
+        const start = performance.now();
+        await client.query('SELECT 1');
+        took.push(performance.now() - start);
+      }
+      return took.sort((a, b) => a - b)[Math.floor(tries / 2)];
+    } finally {
+      client.release();
+    }
   }
 
   flushedUpTo(seq: number): void {

@@ -17,7 +17,7 @@ import {
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from '../shape.ts';
 import type { IdempotentResult, Store } from '../types.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { LANES, Postgres, type QueryResult } from './pool.ts';
+import { lanesFor, Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
@@ -75,8 +75,16 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
   const range = new SeqRange();
   /** What reads outside a transaction wait for instead of every open lane: nothing (`true`), or what `before` returns. */
   const unwaited = new AsyncLocalStorage<true | (() => Promise<unknown> | null)>();
-  // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5).
-  const lanes = Array.from({ length: LANES }, () => new Transactions(pg, channel, range));
+  // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5), as
+  // many as the database's distance calls for.
+  let laneCount: number;
+  try {
+    laneCount = lanesFor(await pg.roundTripMs());
+  } catch (err) {
+    await pg.close();
+    throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
+  }
+  const lanes = Array.from({ length: laneCount }, () => new Transactions(pg, channel, range));
   /**
    * Outside a transaction a statement first waits for the gateway's transactions open now to end: it reads everything
    * the units before it wrote (a client that sends, then reads, sees what it sent), and only what is committed.
@@ -120,7 +128,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     beginGroup: () => lanes[0].beginGroup(),
     commitGroup: () => lanes[0].commitGroup(),
     rollbackGroup: () => lanes[0].rollbackGroup(),
-    lanes: LANES,
+    lanes: laneCount,
     lane(i) {
       const t = lanes[i];
       return {
