@@ -9,6 +9,7 @@ import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { ScaleoutFigures } from './scaleout.ts';
+import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
 
@@ -187,8 +188,23 @@ function scaleoutRows(f: ScaleoutFigures): Row[] {
       aim: healthAim ? `p99 <= ${SCALEOUT_AIMS.healthzP99Ms} ms` : '',
       met: healthAim ? r.healthz.p99 <= SCALEOUT_AIMS.healthzP99Ms : null,
     });
+    const cpu = r.cpu && cpuRow(r.cpu, r.roundTripsPerSec);
+    if (cpu) rows.push({ section: s, ...cpu, ratio: '', aim: '', met: null });
   }
   return rows;
+}
+
+/**
+ * Where a scale-out row's CPU went, per round trip: gateways / database / the bench's own process (its clients and the
+ * delaying proxy), and how many of the machine's cores were busy. A row that keeps every core busy is bound by the
+ * machine, whatever the design.
+ */
+export function cpuRow(c: CpuSplit, roundTripsPerSec: number): { figure: string; measured: string; baseline: string } | null {
+  const trips = (roundTripsPerSec * c.elapsedMs) / 1000;
+  if (trips <= 0) return null;
+  const per = (x: number | null) => (x === null ? '-' : (x / trips).toFixed(2));
+  const busy = c.machineBusyMs === null ? '' : `machine: ${(c.machineBusyMs / c.elapsedMs).toFixed(2)} of ${c.cores} cores busy`;
+  return { figure: '  CPU ms per round trip: gateways / database / bench (clients, proxy)', measured: `${per(c.gatewaysMs)} / ${per(c.databaseMs)} / ${per(c.benchMs)}`, baseline: busy };
 }
 
 function crossGatewayRows(c: CrossGateway): Row[] {

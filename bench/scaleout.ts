@@ -9,6 +9,7 @@ import { benchIdentities } from './lib/bench-gateway.ts';
 import { delayingProxy } from '../src/testing/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
+import { meterCpu, type CpuSplit } from './lib/cpu.ts';
 
 /** One setup under the same load: how many gateways, on which store, the database how far away (each way). */
 export type ScaleoutRow = {
@@ -19,6 +20,8 @@ export type ScaleoutRow = {
   roundTripsPerSec: number;
   roundTrip: Summary;
   healthz: Summary;
+  /** Where the measured window's CPU went (bench/lib/cpu.ts): on a machine whose cores are all busy, that bounds the row. */
+  cpu?: CpuSplit;
   error?: string;
 };
 export type ScaleoutFigures = { chains: number; seconds: number; database: string; rows: ScaleoutRow[] };
@@ -34,7 +37,12 @@ const WARMUP_MS = 1500;
  * several). A round trip: question.request -> question.requested at the operator -> question.resolve -> the agent's
  * question.waitAnswer returns. Meanwhile each gateway's GET /healthz is sampled every 50 ms.
  */
-async function drive(gateways: GatewayChild[], operatorToken: string, agentToken: string): Promise<Omit<ScaleoutRow, 'setup' | 'store' | 'gateways' | 'delayMs'>> {
+async function drive(
+  gateways: GatewayChild[],
+  operatorToken: string,
+  agentToken: string,
+  databasePid?: number,
+): Promise<Omit<ScaleoutRow, 'setup' | 'store' | 'gateways' | 'delayMs'>> {
   const clients: GatewayClient[] = [];
   const client = async (gateway: GatewayChild, token: string, name: string) => {
     const c = createNodeClient({ url: gateway.wsUrl, token, client: { name, mode: 'cli' } });
@@ -94,13 +102,18 @@ async function drive(gateways: GatewayChild[], operatorToken: string, agentToken
     const waitOr = (ms: number) => Promise.race([new Promise((ok) => setTimeout(ok, ms)), failed]);
     await waitOr(WARMUP_MS);
     measuring = true;
+    const cpuDone = meterCpu(
+      gateways.map((g) => g.proc.pid ?? -1),
+      databasePid,
+    );
     const t0 = performance.now();
     await waitOr(SECONDS * 1000);
     const elapsed = (performance.now() - t0) / 1000;
     measuring = false;
+    const cpu = cpuDone();
     stop = true;
     await failed;
-    return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health) };
+    return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health), cpu: { ...cpu, elapsedMs: elapsed * 1000 } };
   } finally {
     for (const c of clients) c.close();
   }
@@ -133,13 +146,13 @@ export async function measureScaleout(step: (what: string) => void): Promise<Sca
   const live = new Set<GatewayChild>();
   const killAll = () => live.forEach((g) => g.proc.kill('SIGKILL'));
   process.once('exit', killAll);
-  const measure = async (row: Omit<ScaleoutRow, keyof typeof NO_FIGURES>, args: string[]) => {
+  const measure = async (row: Omit<ScaleoutRow, keyof typeof NO_FIGURES>, args: string[], databasePid?: number) => {
     step(`scale-out: ${row.setup}`);
     let gateways: GatewayChild[] = [];
     try {
       gateways = await run(args, row.gateways);
       gateways.forEach((g) => live.add(g));
-      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken)) });
+      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken, databasePid)) });
     } catch (err) {
       rows.push({ ...row, ...NO_FIGURES, error: (err as Error).message.slice(0, 200) });
     } finally {
@@ -167,7 +180,7 @@ export async function measureScaleout(step: (what: string) => void): Promise<Sca
             url.toString(),
             '--config',
             configPath,
-          ]);
+          ], schema.serverPid);
         } finally {
           await proxy?.close();
           await schema.drop().catch(() => undefined);

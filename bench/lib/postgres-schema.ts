@@ -8,6 +8,8 @@ export type RunSchema = {
   url: string;
   /** For the report: where it runs, password hidden. */
   where: string;
+  /** The throwaway server's postmaster, when this run started one (bench/lib/cpu.ts reads its CPU time). */
+  serverPid?: number;
   /** Drops the schema (or stops the throwaway server). */
   drop(): Promise<void>;
 };
@@ -38,6 +40,7 @@ export async function openRunSchema(given: string | undefined, prefix: string, o
   return {
     url: url.toString(),
     where: `PostgreSQL ${server ? '(throwaway) ' : ''}${shown}, schema ${schema}`,
+    serverPid: server?.pid,
     async drop() {
       if (server) server.stop();
       else await runSql(base, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -8,7 +8,8 @@ import pg from 'pg';
 /** Where Debian's postgresql package puts its server binaries; `ASKDOCK_PG_BIN` points elsewhere. */
 const PG_BIN = process.env.ASKDOCK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
-export type TestPostgres = { url: string; stop(): void };
+/** `pid`: the server's postmaster process (its backends are its children), for a bench that reads their CPU time. */
+export type TestPostgres = { url: string; pid: number; stop(): void };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,7 +77,8 @@ export async function startThrowawayPostgres(opts: { fsync?: boolean } = {}): Pr
     await admin.connect();
     await admin.query('CREATE DATABASE askdock_test');
     await admin.end();
-    return { url: `postgres://askdock@127.0.0.1:${port}/askdock_test`, stop };
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return { url: `postgres://askdock@127.0.0.1:${port}/askdock_test`, pid, stop };
   } catch (err) {
     const log = join(dir, 'server.log');
     const tail = existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : '';
