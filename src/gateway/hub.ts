@@ -53,6 +53,19 @@ export class RequestScope {
    * it, so joins nothing here and reads as code outside any request does.
    */
   answered = false;
+  /** Settles once its handler settled: by then every unit it asked for has joined its group. */
+  readonly handled: Promise<void>;
+  private settle: () => void = () => {};
+
+  constructor() {
+    this.handled = new Promise<void>((ok) => (this.settle = ok));
+  }
+
+  /** Its handler settled (the request is being answered). */
+  finish(): void {
+    this.answered = true;
+    this.settle();
+  }
 }
 type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 /**

@@ -5,7 +5,9 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { oneSessionPerKey, readsSeeEarlierChanges } from '../../testing/concurrent-requests.ts';
 import type { GatewayConfig } from '../config.ts';
+import type { SharedStore } from '../store/postgres/store.ts';
 
 // Two gateways in ONE process on one database: each keeps its turn's transaction open across callbacks while the
 // thread waits on every statement, so without taking turns the second one's write waits for a lock the first can
@@ -309,5 +311,21 @@ describe('two PostgreSQL gateways in one process', () => {
     await adminA.call('secret.provide', { id, value: 'v-0123456789-abcdef' });
     const agentB = await b.connect('agent');
     expect(await agentB.call('secret.get', { name: 'SHARED_KEY' })).toEqual({ value: 'v-0123456789-abcdef' });
+  });
+});
+
+describe('one PostgreSQL gateway, requests sent without waiting for answers', () => {
+  it('[Q4][Q5][D5] a poll sent right after a cancel reads it cancelled, a get right after an answer reads it answered, and a long wait holds up nothing (units in lanes)', { timeout: 120_000 }, async () => {
+    const g = await startTestGateway({ dbPath: schema.url, config, secretKeyFile: join(keyDir, 'secrets.key') });
+    running.push(g);
+    expect((g.gw.store as SharedStore).lanes).toBeGreaterThan(1);
+    await readsSeeEarlierChanges(g);
+  });
+});
+
+describe('two PostgreSQL gateways, one idempotency key', () => {
+  it('[A6][D2] the same sessions.create idempotencyKey sent to two gateways at once (a retry racing its original) makes one session', { timeout: 120_000 }, async () => {
+    const [a, b] = await twoGateways();
+    await oneSessionPerKey(await a.connect('agent'), await b.connect('agent'));
   });
 });

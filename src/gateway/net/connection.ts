@@ -59,6 +59,9 @@ export type ConnectionOptions = {
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
 
+/** Methods whose handlers may wait for minutes and change nothing: a later request of the same client never waits for them. */
+const WAITS: ReadonlySet<string> = new Set(['question.waitAnswer', 'secret.waitResult']);
+
 /** connect's params with the token left out of the U+0000 check (P4 judges the token). */
 function withoutToken(params: unknown): unknown {
   if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
@@ -77,6 +80,8 @@ export class Connection implements Subscriber {
   private readonly inflight = new Map<string, Inflight>();
   /** Requests not answered yet, whose writes a later request's reads wait for (a shared database: EventHub.request). */
   private readonly unanswered = new Set<RequestScope>();
+  /** One lane: the newest of this client's requests whose handler has not settled yet (long waits left out). */
+  private handling: Promise<unknown> | null = null;
   private readonly frames: FrameGate;
   private badFrames = 0;
   /** U18: the agent this socket makes present, while it is open. */
@@ -236,26 +241,42 @@ export class Connection implements Subscriber {
     let result: unknown;
     try {
       if (scope) {
-        // A client that sends a change and then a read without waiting for the first answer reads what it changed.
+        // A client that sends a change and then a read without waiting for the first answer reads what it changed: the
+        // read waits for each earlier request's handler (a unit joins its group only once the handler gets to it), then
+        // for the groups it joined. A long wait changes nothing and is not waited for.
         const earlier = this.unanswered.size ? [...this.unanswered] : null;
-        const before = () => (earlier ? Promise.all(earlier.map((s) => new Promise((ok) => hub.whenDurable(ok, s)))) : Promise.resolve());
-        this.unanswered.add(scope);
+        const before = () =>
+          earlier ? Promise.all(earlier.map((s) => s.handled.then(() => new Promise((ok) => hub.whenDurable(ok, s))))) : Promise.resolve();
+        if (!WAITS.has(method)) this.unanswered.add(scope);
         result = hub.request(scope, before, run);
+      } else if (this.handling) {
+        // One lane: units run in the order they are asked for and reads see the open group, so a request that arrives
+        // while an earlier one of its client is still being handled starts once that one's handler settled (the newest
+        // such handler: it started only after those before it had settled).
+        result = this.handling.then(run, run);
       } else result = run();
     } catch (err) {
       return this.answer(id, request, scope, method, false, err);
     }
     if (!(result instanceof Promise)) return this.answer(id, request, scope, method, true, result);
-    result.then(
-      (payload) => this.answer(id, request, scope, method, true, payload),
-      (err: unknown) => this.answer(id, request, scope, method, false, err),
+    const handled = result;
+    if (!scope && !WAITS.has(method)) this.handling = handled;
+    handled.then(
+      (payload) => {
+        if (this.handling === handled) this.handling = null;
+        this.answer(id, request, scope, method, true, payload);
+      },
+      (err: unknown) => {
+        if (this.handling === handled) this.handling = null;
+        this.answer(id, request, scope, method, false, err);
+      },
     );
   }
 
   /** R3: the answer may tell of writes not yet committed (its units' groups), so it leaves once they are durable. */
   private answer(id: string, request: Inflight, scope: RequestScope | null, method: MethodName, ok: boolean, outcome: unknown): void {
     if (this.inflight.get(id) === request) this.inflight.delete(id);
-    if (scope) scope.answered = true;
+    scope?.finish();
     this.core.hub.whenDurable((committed) => {
       if (scope) this.unanswered.delete(scope);
       if (request.cancelled) return;

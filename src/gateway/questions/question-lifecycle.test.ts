@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { item, settle, startTestGateway, startWithSession, type TestGateway } from '../../testing/gateway-harness.ts';
+import { readsSeeEarlierChanges } from '../../testing/concurrent-requests.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -172,5 +173,17 @@ describe('events', () => {
     expect(resolved.seq!).toBeGreaterThan(requested.seq!);
     const updated = await admin.waitEvent('session.updated', (e) => e.session.key === session.key && e.session.pendingQuestions === 1);
     expect(updated.seq!).toBeGreaterThan(requested.seq! - 1);
+  });
+});
+
+describe('requests sent without waiting for answers', () => {
+  it('[Q4][Q5] a poll sent right after a cancel reads it cancelled, a get right after an answer reads it answered, and a long wait holds up nothing (SQLite)', async () => {
+    t = await startTestGateway();
+    await readsSeeEarlierChanges(t);
+  });
+
+  it('[Q4][Q5] the same on the memory store', async () => {
+    t = await startTestGateway({ memory: true });
+    await readsSeeEarlierChanges(t);
   });
 });
