@@ -35,16 +35,29 @@ export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.u
     const { identity } = conn;
     const { agentId, createdBy } = binding(core, identity, p);
     const idem = p.idempotencyKey !== undefined ? { identity: identity.id, key: p.idempotencyKey } : undefined;
-    const first = idem && await core.store.sessionByIdempotencyKey(idem.identity, idem.key);
-    if (first) return { session: (await core.sessionFor(identity, core.resolve(first))) };
+    const madeBefore = async () => {
+      const first = idem && (await core.store.sessionByIdempotencyKey(idem.identity, idem.key));
+      return first && { session: await core.sessionFor(identity, core.resolve(first)) };
+    };
+    const known = await madeBefore();
+    if (known) return known;
     const title = p.title?.trim() || UNTITLED;
     const row = { key: newId('s'), title, createdBy, agentId, createdAtMs: core.clock.now(), lastMessageAtMs: null };
-    const session: Session = await core.hub.commit(async (tx) => {
-      await core.store.createSession(row, idem);
-      const created = (await core.getSession(row.key)) ?? { ...row, pendingQuestions: 0 };
-      await tx.emit('session.updated', { session: created }, { sessionKey: row.key });
-      return created;
-    });
+    let session: Session;
+    try {
+      session = await core.hub.commit(async (tx) => {
+        await core.store.createSession(row, idem);
+        const created = (await core.getSession(row.key)) ?? { ...row, pendingQuestions: 0 };
+        await tx.emit('session.updated', { session: created }, { sessionKey: row.key });
+        return created;
+      });
+    } catch (err) {
+      // A twin of this request (a retry racing its original, perhaps on another gateway) stored the key first: the
+      // key's unique index refused this one, and the session is the twin's.
+      const twin = await madeBefore();
+      if (twin) return twin;
+      throw err;
+    }
     return { session: (await core.sessionFor(identity, session)) };
   },
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { outcome as code, item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { TestClient } from '../../testing/ws-client.ts';
+import { oneSessionPerKey } from '../../testing/concurrent-requests.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -176,6 +177,11 @@ describe('A6 sessions bound to agents', () => {
     expect(after.key).toBe(first.key);
     const listed = (await back.call('sessions.list', {})).sessions.filter((s) => s.title === 'Claude Code · app');
     expect(listed.map((s) => s.key)).toEqual([first.key]);
+  });
+
+  it('[A6] the same idempotencyKey sent twice at once, on two sockets of one identity (a retry racing its original), makes one session', async () => {
+    t = await startTestGateway();
+    await oneSessionPerKey(await t.connect('agent'), await t.connect('agent'));
   });
 });
 
