@@ -168,6 +168,48 @@ describe('D5 a one-row write put off until the next statement', () => {
   });
 });
 
+describe('D5 a group whose commit failed', () => {
+  it('[D5][R3] is over at once: the next transaction is one of its own, and the rollback that follows the failure ends nothing of it', async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const table = `failed_group_${Date.now().toString(36)}`;
+    const set = `UPDATE ${table} SET v = $2 WHERE n = $1`;
+    const missing = () => new Error('no such row');
+    const t = new Transactions(db, null, new SeqRange());
+    const turns = () => new Promise<void>((ok) => setImmediate(ok));
+    try {
+      await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, v text NOT NULL)`);
+      await db.query(`INSERT INTO ${table} (n, v) VALUES (1, '-')`);
+      await t.beginGroup();
+      await t.transaction(() => db.writeOne(set, [1, 'a'], missing));
+      await t.transaction(() => db.writeOne(set, [9, 'x'], missing));
+      await expect(t.commitGroup()).rejects.toThrow('store: a write sent with the commit changed no row');
+      let release!: () => void;
+      const gate = new Promise<void>((ok) => (release = ok));
+      const next = t.transaction(async () => {
+        await db.writeOne(set, [1, 'b'], missing);
+        await gate;
+      });
+      await t.rollbackGroup();
+      let after = false;
+      const later = t.transaction(async () => {
+        after = true;
+        await db.writeOne(set, [1, 'c'], missing);
+      });
+      for (let i = 0; i < 5; i++) await turns();
+      // The rollback did not end the next transaction's turn: the one after it still waits.
+      expect(after).toBe(false);
+      release();
+      await next;
+      await later;
+      expect(after).toBe(true);
+      expect((await db.query(`SELECT v FROM ${table} WHERE n = 1`)).rows).toEqual([{ v: 'c' }]);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await db.close();
+    }
+  });
+});
+
 /** A TCP proxy to the test server whose connections open so far can be made to go silent (nothing passes, nothing closes). */
 async function silencingProxy(): Promise<{ port: number; silence(): void; close(): void }> {
   const target = new URL(testPostgresUrl());

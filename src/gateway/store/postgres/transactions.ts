@@ -198,6 +198,8 @@ export class Transactions implements TxContext {
   client: pg.PoolClient | null = null;
   private depth = 0;
   private grouped = false;
+  /** The last group's commit failed (and undid it); its rollbackGroup is still to come. */
+  private undoneGroup = false;
   /** Settles when the open outer transaction or group ended. */
   private turn: Promise<void> = Promise.resolve();
   private endTurn: () => void = () => {};
@@ -419,6 +421,7 @@ export class Transactions implements TxContext {
 
   async beginGroup(): Promise<void> {
     if (this.depth > 0 || this.grouped) throw new Error('store: beginGroup inside an open transaction');
+    this.undoneGroup = false;
     this.grouped = true;
     try {
       await this.begin();
@@ -428,23 +431,33 @@ export class Transactions implements TxContext {
     }
   }
 
-  /** Commits what the group holds. */
+  /**
+   * Commits what the group holds. The group is over once this is called: a transaction asked for meanwhile is one of
+   * its own and waits for the turn. One whose commit failed was rolled back here; the `rollbackGroup` the contract
+   * asks for after it then has nothing left to do, and must not end the turn of whatever transaction came next.
+   */
   async commitGroup(): Promise<void> {
     if (!this.grouped) throw new Error('store: commitGroup without beginGroup');
-    if (this.client) {
-      try {
-        await this.commitOrUndo();
-      } finally {
-        this.ended();
-      }
-    }
     this.grouped = false;
+    if (!this.client) return;
+    try {
+      await this.commitOrUndo();
+    } catch (err) {
+      this.undoneGroup = true;
+      throw err;
+    } finally {
+      this.ended();
+    }
   }
 
   async rollbackGroup(): Promise<void> {
+    if (this.undoneGroup) {
+      this.undoneGroup = false;
+      return;
+    }
     if (!this.grouped) throw new Error('store: rollbackGroup without beginGroup');
     this.grouped = false;
-    // A failed COMMIT or a lost connection may already have ended it.
+    // A lost connection may already have ended it.
     if (this.client) await this.rollbackQuietly();
     this.ended();
   }
