@@ -18,6 +18,13 @@ export async function readsSeeEarlierChanges(t: TestGateway): Promise<void> {
     expect(await cancel).toMatchObject({ status: 'cancelled' });
     expect(await poll).toEqual({ status: 'cancelled', reason: 'changed my mind' });
 
+    // A question asked and cancelled at once, under an id of the asker's own.
+    const own = `q_pipelined_${round}_${session.key}`;
+    const ask = agent.call('question.request', { id: own, sessionKey: session.key, mode: 'async', questions: [item()] });
+    const withdraw = agent.call('question.resolve', { id: own, cancel: true });
+    expect((await ask).id).toBe(own);
+    expect(await withdraw).toMatchObject({ status: 'cancelled' });
+
     const second = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
     const answer = admin.call('question.resolve', { id: second.id, answers: { env: ['Staging'] } });
     const get = admin.call('question.get', { id: second.id });
@@ -42,12 +49,12 @@ export async function readsSeeEarlierChanges(t: TestGateway): Promise<void> {
  * original, on one gateway or two) makes one session, and both get it.
  */
 export async function oneSessionPerKey(one: TestClient, two: TestClient): Promise<void> {
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 16; i++) {
     const key = `race-session-${i}-000`;
     const made = (title: string, c: TestClient) => c.call('sessions.create', { title, idempotencyKey: key });
     const [a, b] = await Promise.all([made(`Race ${i}`, one), made(`Race ${i}`, two)]);
     expect(b.session.key).toBe(a.session.key);
   }
   const raced = (await two.call('sessions.list', {})).sessions.filter((s) => s.title.startsWith('Race '));
-  expect(raced).toHaveLength(8);
+  expect(raced).toHaveLength(16);
 }

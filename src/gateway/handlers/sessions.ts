@@ -52,9 +52,11 @@ export const sessionHandlers: Pick<HandlerTable, 'sessions.create' | 'sessions.u
         return created;
       });
     } catch (err) {
-      // A twin of this request (a retry racing its original, perhaps on another gateway) stored the key first: the
-      // key's unique index refused this one, and the session is the twin's.
-      const twin = await madeBefore();
+      // A twin of this request (a retry racing its original) stored the key first: the key's unique index refused this
+      // one, and the session is the twin's, once what this gateway has open is committed (the twin may be in it).
+      if (!idem) throw err;
+      await new Promise((ok) => core.hub.whenDurable(ok));
+      const twin = await madeBefore().catch(() => undefined);
       if (twin) return twin;
       throw err;
     }

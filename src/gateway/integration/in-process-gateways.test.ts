@@ -328,4 +328,10 @@ describe('two PostgreSQL gateways, one idempotency key', () => {
     const [a, b] = await twoGateways();
     await oneSessionPerKey(await a.connect('agent'), await b.connect('agent'));
   });
+
+  it('[A6][D5] the same on one gateway, two sockets: the twin is in the same open group', { timeout: 120_000 }, async () => {
+    const g = await startTestGateway({ dbPath: schema.url, config, secretKeyFile: join(keyDir, 'secrets.key') });
+    running.push(g);
+    await oneSessionPerKey(await g.connect('agent'), await g.connect('agent'));
+  });
 });

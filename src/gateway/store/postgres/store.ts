@@ -399,7 +399,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
 
     ...clusterMethods(pg),
     async questionSession(id) {
-      const r = (await committed(`SELECT session_key FROM questions WHERE id = $1`, [id])).rows[0];
+      // After what the request waits for (its client's earlier requests): a question asked just before is found.
+      const r = (await q(`SELECT session_key FROM questions WHERE id = $1`, [id])).rows[0];
       return r ? ((r.session_key as string | null) ?? null) : null;
     },
     readCommitted: (fn) => unwaited.run(true, fn),
