@@ -8,7 +8,8 @@ test.use({ serviceWorkers: 'block' });
 
 /** Makes the chunks whose names match fail as they do when the network drops while they load. */
 async function blockChunks(page: Page, names: string[]): Promise<() => Promise<void>> {
-  const url = new RegExp(`/assets/(${names.join('|')})-[^/]+\\.js$`);
+  // With or without a query: a load tried again may carry one (retrying-import.ts).
+  const url = new RegExp(`/assets/(${names.join('|')})-[^/?]+\\.js(\\?[^/]*)?$`);
   const fail = (route: Route) => route.abort('internetdisconnected');
   await page.route(url, fail);
   return () => page.unroute(url, fail);

@@ -7,7 +7,7 @@ import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // The question link page is rare on first load, so it is fetched only when opened.
-const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/components/question-link-page.tsx').then((m) => m.default));
+const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/components/question-link-page.tsx'), (m) => m.default);
 
 export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {

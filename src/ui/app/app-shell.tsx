@@ -13,8 +13,8 @@ import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The device's push and install controls load just after the first screen: neither is needed to read or answer.
-const NotifyOnDevice = lazyWithRetry(() => import('../features/push/notify-on-device.tsx').then((m) => m.NotifyOnDevice));
-const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx').then((m) => m.InstallApp));
+const NotifyOnDevice = lazyWithRetry(() => import('../features/push/notify-on-device.tsx'), (m) => m.NotifyOnDevice);
+const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx'), (m) => m.InstallApp);
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
 export function AppShell() {

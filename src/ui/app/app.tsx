@@ -5,7 +5,7 @@ import { ConnectedApp } from './connected-app.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
-const SignInPage = lazyWithRetry(() => import('./sign-in-page.tsx').then((m) => m.default));
+const SignInPage = lazyWithRetry(() => import('./sign-in-page.tsx'), (m) => m.default);
 
 export type AppProps = {
   /** Replaces the built-in composer (U14); see docs/composer-slot.md. */

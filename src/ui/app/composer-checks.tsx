@@ -5,7 +5,7 @@ import { retryingImport } from '../lib/retrying-import.ts';
 import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The dialog's code (a Radix alert dialog) loads the first time a message needs asking about, not with the first screen.
-const ChoiceAlert = lazyWithRetry(() => import('../components/ui/alert-dialog.tsx').then((m) => m.ChoiceAlert));
+const ChoiceAlert = lazyWithRetry(() => import('../components/ui/alert-dialog.tsx'), (m) => m.ChoiceAlert);
 // The wording and the readers load with the first message sent, not with the first screen.
 const checkQuestions = retryingImport(() => import('./composer-check-questions.ts'));
 import { useOnlyDockedAsync, usePendingSecret, useProvideSecretValue, useQueueAsyncAnswer } from '../features/questions/index.tsx';

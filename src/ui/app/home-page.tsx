@@ -8,7 +8,7 @@ import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // Only an admin on a gateway without the demo agent sees it: its code stays out of the first load.
-const ConnectAgent = lazyWithRetry(() => import('../features/agents/components/connect-agent.tsx').then((m) => m.ConnectAgent));
+const ConnectAgent = lazyWithRetry(() => import('../features/agents/components/connect-agent.tsx'), (m) => m.ConnectAgent);
 
 /** `/`: opens the most recent session, or says how to start one. */
 export function HomePage() {

@@ -11,8 +11,8 @@ import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // Renaming is rare: its dialog's code stays out of the first load.
-const RenameSession = lazyWithRetry(() => import('../features/sessions/components/rename-session.tsx').then((m) => m.RenameSession));
-const Transcript = lazyWithRetry(() => import('../features/chat/components/transcript.tsx').then((m) => m.Transcript));
+const RenameSession = lazyWithRetry(() => import('../features/sessions/components/rename-session.tsx'), (m) => m.RenameSession);
+const Transcript = lazyWithRetry(() => import('../features/chat/components/transcript.tsx'), (m) => m.Transcript);
 // Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
 Transcript.preload();
 

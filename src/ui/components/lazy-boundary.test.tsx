@@ -23,7 +23,7 @@ function pieceBehindNetwork() {
       ? Promise.resolve(({ name }: { name: string }) => <button type="button">Rename {name}</button>)
       : Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
   );
-  return { network, importer, Piece: lazyWithRetry(importer, 0) };
+  return { network, importer, Piece: lazyWithRetry(importer, (piece) => piece, 0) };
 }
 
 function Page({ Piece, main }: { Piece: ReturnType<typeof pieceBehindNetwork>['Piece']; main?: boolean }) {

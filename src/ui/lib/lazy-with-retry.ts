@@ -11,8 +11,8 @@ export type LazyWithRetry<P extends object> = ComponentType<P> & {
  * retrying-import.ts) rather than failing for good. Render it inside a `LazyBoundary`: while the chunk loads it suspends,
  * and when it cannot be loaded it throws to the boundary, which renders it again when failed chunks are retried.
  */
-export function lazyWithRetry<P extends object>(importer: () => Promise<ComponentType<P>>, soonMs?: number): LazyWithRetry<P> {
-  const chunk = retryingImport(importer, soonMs);
+export function lazyWithRetry<M, P extends object>(importer: () => Promise<M>, pick: (module: M) => ComponentType<P>, soonMs?: number): LazyWithRetry<P> {
+  const chunk = retryingImport(importer, pick, soonMs);
   // Like `lazy`, the first render starts the load.
   const LazyWithRetry = (props: P) => createElement(use(useSyncExternalStore(chunk.subscribe, chunk.current, chunk.current)), props);
   return Object.assign(LazyWithRetry, { preload: chunk.load });

@@ -15,6 +15,7 @@ describe('preloaded (U11: the dock panels whose chunk failed come back)', () => 
     let up = false;
     const Panel = preloaded(() =>
       up ? Promise.resolve(() => <button type="button">Submit</button>) : Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+      (panel) => panel,
     );
     const ready = vi.fn();
     void Panel.ready.then(ready);

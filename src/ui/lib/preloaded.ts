@@ -9,8 +9,8 @@ export type Preloaded<P extends object> = ComponentType<P> & { ready: Promise<vo
  * renders nothing. `ready` settles when the chunk is in (or its first load failed), for whoever must not show data
  * before it. A chunk that failed is fetched again like any other (retrying-import.ts) and shows up once it is in.
  */
-export function preloaded<P extends object>(load: () => Promise<ComponentType<P>>): Preloaded<P> {
-  const source = retryingImport(load);
+export function preloaded<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): Preloaded<P> {
+  const source = retryingImport(load, pick);
   const ready = source.load().then(
     () => undefined,
     () => undefined,

@@ -6,7 +6,8 @@ import { retryingImport } from './retrying-import.ts';
  * gateway client reads every frame through them and connects only once they are in (so the first load carries no zod).
  * A failed fetch is tried again (the client also calls this again on each reconnect attempt until it succeeds).
  */
-export const loadProtocolChecks: () => Promise<FrameChecks> = retryingImport(() =>
-  import('../../client/protocol-checks.ts').then((m) => m.protocolChecks),
+export const loadProtocolChecks: () => Promise<FrameChecks> = retryingImport(
+  () => import('../../client/protocol-checks.ts'),
+  (m) => m.protocolChecks,
 ).load;
 

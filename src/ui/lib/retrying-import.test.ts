@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryFailedImports, retryingImport, SOON_MS } from './retrying-import.ts';
+import { failedModuleUrl, freshUrl, retryFailedImports, retryingImport, SOON_MS } from './retrying-import.ts';
 
 /** An importer that fails (as `import()` does when the network drops) the first `failures` times, then succeeds. */
 function flakyImporter(failures: number) {
@@ -32,7 +32,7 @@ describe('retryingImport (U11: a chunk that failed to load is fetched again)', (
 
   it('[U11] after the second failure it rejects, and the window coming back online fetches it again', async () => {
     const importer = flakyImporter(2);
-    const chunk = retryingImport(importer, 0);
+    const chunk = retryingImport(importer, undefined, 0);
     const seen: string[] = [];
     chunk.subscribe(() => seen.push(chunk.current().status ?? 'loading'));
     await expect(chunk.load()).rejects.toThrow('Failed to fetch dynamically imported module');
@@ -47,7 +47,7 @@ describe('retryingImport (U11: a chunk that failed to load is fetched again)', (
 
   it('[U11] a call after a failed preload loads again instead of repeating the old failure', async () => {
     const importer = flakyImporter(2);
-    const chunk = retryingImport(importer, 0);
+    const chunk = retryingImport(importer, undefined, 0);
     await chunk.load().catch(() => undefined);
     await expect(chunk.load()).resolves.toEqual({ value: 3 });
   });
@@ -66,11 +66,21 @@ describe('retryingImport (U11: a chunk that failed to load is fetched again)', (
   it('[U11] Retry (or the gateway connection coming back) fetches only the chunks that failed', async () => {
     const failed = flakyImporter(2);
     const fine = flakyImporter(0);
-    const a = retryingImport(failed, 0);
-    const b = retryingImport(fine, 0);
+    const a = retryingImport(failed, undefined, 0);
+    const b = retryingImport(fine, undefined, 0);
     await Promise.allSettled([a.load(), b.load()]);
     retryFailedImports();
     await expect(a.load()).resolves.toEqual({ value: 3 });
     expect(fine).toHaveBeenCalledTimes(1);
   });
+
+  it('[U11] reads the module a failure names, in the words of Chromium and Firefox; none from other words', () => {
+    const url = 'http://127.0.0.1:7420/assets/transcript-Ab12.js';
+    expect(failedModuleUrl(new TypeError(`Failed to fetch dynamically imported module: ${url}`))).toBe(url);
+    expect(failedModuleUrl(new TypeError(`error loading dynamically imported module: ${url}`))).toBe(url);
+    expect(failedModuleUrl(new TypeError('Importing a module script failed.'))).toBeNull();
+    expect(freshUrl(url)).toMatch(/^http:\/\/127\.0\.0\.1:7420\/assets\/transcript-Ab12\.js\?retry=\d+$/);
+    expect(freshUrl(url)).not.toBe(freshUrl(url));
+  });
+
 });

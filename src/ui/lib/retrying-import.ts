@@ -6,9 +6,10 @@ import { Listeners } from '../../lib/listeners.ts';
  *
  * A failed `import()` is tried once more soon; if that fails too the load rejects, and the chunk is fetched again when
  * the window comes back online, when the gateway connection comes back, when someone presses Retry
- * (`retryFailedImports`), or on the next `load()`. Browsers that follow the HTML module map as amended in 2024
- * (Chromium does) fetch a URL whose module failed to load again on the next `import()`, so the same importer is simply
- * called again.
+ * (`retryFailedImports`), or on the next `load()`. Browsers that follow the HTML module map as amended in 2024 fetch
+ * a URL whose module failed to load again on the next `import()`; others (Chromium 150, for one) keep the failure under
+ * that URL for the page's life. So a retry imports the URL the failure named with a query of its own, which no browser
+ * has seen fail (the server ignores it), and falls back to the importer where the failure names no URL.
  */
 
 /** The short wait before the one quick second try; a longer outage waits for `online` instead. */
@@ -42,17 +43,44 @@ export type RetryingImport<T> = {
   subscribe(listener: () => void): () => void;
 };
 
-/** Wraps an importer (`() => import('./x.ts')`, or one that picks an export from it) so that a failed load is retried. */
-export function retryingImport<T>(importer: () => Promise<T>, soonMs = SOON_MS): RetryingImport<T> {
+/**
+ * The module a failed `import()` names: Chromium says "Failed to fetch dynamically imported module: URL", Firefox
+ * "error loading dynamically imported module: URL". Null when the message names none.
+ */
+export function failedModuleUrl(err: unknown): string | null {
+  const message = err instanceof Error ? err.message : String(err);
+  return /dynamically imported module:?\s+(\S+)/i.exec(message)?.[1] ?? null;
+}
+
+let fresh = 0;
+/** `url` with a query no load has used yet. */
+export function freshUrl(url: string): string {
+  const u = new URL(url, globalThis.location?.href);
+  u.searchParams.set('retry', String(++fresh));
+  return u.href;
+}
+
+/**
+ * Wraps an importer (`() => import('./x.ts')`) so that a failed load is retried; `pick` takes what is wanted from the
+ * module (an export), so a retry under a fresh URL gives the same.
+ */
+export function retryingImport<M, T = M>(importer: () => Promise<M>, pick: (module: M) => T = (m) => m as unknown as T, soonMs = SOON_MS): RetryingImport<T> {
   let attempt: Attempt<T> | null = null;
+  /** The URL the last failure named, loaded afresh from then on. */
+  let failedUrl: string | null = null;
+  const once = (): Promise<T> =>
+    (failedUrl ? (import(/* @vite-ignore */ freshUrl(failedUrl)) as Promise<M>) : importer()).then(pick, (err: unknown) => {
+      failedUrl = failedModuleUrl(err) ?? failedUrl;
+      throw err;
+    });
   const changes = new Listeners();
   const settled = (outcome: { status: 'fulfilled'; value: T } | { status: 'rejected'; reason: unknown }) => {
     Object.assign(attempt!, outcome);
     changes.emit();
   };
   const start = (): Attempt<T> => {
-    const next: Attempt<T> = importer()
-      .catch(() => new Promise((resolve) => setTimeout(resolve, soonMs)).then(importer))
+    const next: Attempt<T> = once()
+      .catch(() => new Promise((resolve) => setTimeout(resolve, soonMs)).then(once))
       .then(
         (value) => {
           settled({ status: 'fulfilled', value });

@@ -14,8 +14,8 @@ import { LiveAnnouncer } from './live-announcer.tsx';
 import { preloaded } from '../../../lib/preloaded.ts';
 
 // What an expanded request or a secret request shows: chunks of their own, fetched as the app starts.
-const RequestPanel = preloaded(() => import('./request-panel.tsx').then((m) => m.RequestPanel));
-const SecretPrompt = preloaded(() => import('./secret-prompt.tsx').then((m) => m.SecretPrompt));
+const RequestPanel = preloaded(() => import('./request-panel.tsx'), (m) => m.RequestPanel);
+const SecretPrompt = preloaded(() => import('./secret-prompt.tsx'), (m) => m.SecretPrompt);
 /** Settles once the dock can show whatever the gateway sends: the client connects only then. */
 export const dockCodeReady: Promise<void> = Promise.all([RequestPanel.ready, SecretPrompt.ready]).then(() => undefined);
 

@@ -5,7 +5,7 @@ import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
 import { searchCleared, searchQueryChanged, useSearchQuery } from '../stores/search-store.ts';
 
 // The results and their query code load when someone first types, not with the first screen.
-const SearchResults = lazyWithRetry(() => import('./search-results.tsx').then((m) => m.SearchResults));
+const SearchResults = lazyWithRetry(() => import('./search-results.tsx'), (m) => m.SearchResults);
 
 const TEXT_FIELD = 'input, textarea, select, [contenteditable="true"], [role="dialog"]';
 
