@@ -3,9 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import type { EventPayload } from '../protocol/index.ts';
+import { countingRelay } from '../testing/counting-relay.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(HERE, '../../bin/askdock.js');
@@ -88,6 +89,28 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     const third = await answerNext(() => ({ answers: { replicas: ['2 (Recommended)'], email: ['ops@shop.example'] } }));
     expect(third.questions.map((q) => q.id)).toEqual(['replicas', 'email']);
     expect(resultOf(await call)).toEqual({ action: 'accept', content: { region: 'eu-west', size: 'xlarge', confirm: true, replicas: 2, email: 'ops@shop.example' } });
+  });
+
+  it('[X5] several elicitations at once: one queue, each asked once, in the order they came, each answer to its own', async () => {
+    // A proxy of its own, through a relay that counts what it asks of the gateway.
+    const relay = await countingRelay(t.url);
+    const client = await startClient([BIN, 'mcp-proxy', '--url', relay.url, '--token', t.agentToken, '--', ...SERVER], t.dir);
+    onTestFinished(async () => {
+      await client.close();
+      await relay.close();
+    });
+    const before = asked.length;
+    const call = client.callTool({ name: 'survey', arguments: { n: 4 } });
+    const headers: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const q = await answerNext((q) => ({ answers: { answer: [`reply to ${q.questions[0].header}`] } }));
+      headers.push(q.questions[0].header);
+    }
+    expect(headers).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    expect(resultOf(await call)).toEqual([1, 2, 3, 4].map((i) => ({ action: 'accept', content: { answer: `reply to Q${i}` } })));
+    // Nothing was asked twice: four questions in all, one per elicitation.
+    expect(asked.slice(before).map((q) => q.questions[0].header)).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    expect(relay.sent('question.request')).toBe(4);
   });
 
   it('[X5] Skip declines', async () => {

@@ -10,6 +10,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Agent } from './sdk.ts';
 import { ownSessionParams } from './own-session.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from './elicitation.ts';
+import { ElicitationQueue } from './elicitation-queue.ts';
 
 export type ProxyOptions = {
   url: string;
@@ -64,6 +65,8 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
   /** Asks one elicitation's params in askdock; its ElicitResult, or null when it was withdrawn meanwhile. */
   /** Elicitations being asked, so that closing waits for their cancels to reach the gateway (T5). */
   const running = new Set<Promise<unknown>>();
+  /** X5: one elicitation asked at a time, in the order they came. */
+  const queue = new ElicitationQueue();
   const elicit = (key: Id, p: Record<string, unknown>, during: Id | undefined): Promise<Record<string, unknown> | null> => {
     const asked = elicitOnce(key, p, during);
     running.add(asked);
@@ -80,9 +83,11 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
         ? { mode: 'url', message: String(p.message ?? ''), url: String(p.url ?? '') }
         : { mode: 'form', message: String(p.message ?? ''), requestedSchema: (p.requestedSchema ?? {}) as RequestedSchema };
     try {
-      const a = await agent();
-      const sessionKey = await session(a);
-      const outcome = await askElicitation(a, req, { source: serverName, sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
+      const outcome = await queue.run(controller.signal, async () => {
+        const a = await agent();
+        const sessionKey = await session(a);
+        return askElicitation(a, req, { source: serverName, sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
+      });
       return outcome.action === 'accept' ? { action: 'accept', ...(outcome.content ? { content: outcome.content } : {}) } : { action: outcome.action };
     } catch (err) {
       if (controller.signal.aborted) return null;

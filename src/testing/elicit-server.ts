@@ -27,6 +27,17 @@ server.registerTool('deploy', { description: 'Deploys after asking how', inputSc
   return text(JSON.stringify(result));
 });
 
+server.registerTool('survey', { description: 'Asks n one-field questions at once', inputSchema: { n: z.number().int() } }, async ({ n }) => {
+  const asks = Array.from({ length: n }, (_, i) =>
+    server.server.elicitInput({
+      mode: 'form',
+      message: `Survey question ${i + 1}`,
+      requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: `Q${i + 1}`, description: `What is answer ${i + 1}?` } }, required: ['answer'] },
+    }),
+  );
+  return text(JSON.stringify(await Promise.all(asks)));
+});
+
 server.registerTool('login', { description: 'Signs in through a browser page', inputSchema: {} }, async () => {
   const result = await server.server.elicitInput({ mode: 'url', message: 'Sign in to the shop', url: 'https://auth.example.com/login?flow=42', elicitationId: 'login-42' });
   return text(JSON.stringify(result));
