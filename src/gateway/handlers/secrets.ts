@@ -8,6 +8,6 @@ export const secretHandlers: Pick<HandlerTable, SecretMethods> = {
   'secret.provide': (p, { core, conn }) => core.secrets.provide(conn.identity, p),
   'secret.waitResult': (p, { core, conn, cancellation }) => core.secrets.waitResult(conn.identity, p, cancellation),
   'secret.cancel': (p, { core, conn }) => core.secrets.cancel(conn.identity, p),
-  'secret.get': (p, { core }) => core.secrets.get(p.name),
+  'secret.get': (p, { core, conn }) => core.secrets.get(conn.identity, p.name),
   'secret.list': (p, { core, conn }) => core.secrets.list(conn.identity, p),
 };

@@ -167,7 +167,7 @@ describe('K1 secrets', () => {
     const events = await tg.gw.store.eventsAfter(0, 10_000);
     expect(JSON.stringify(events)).not.toContain(needle);
     expect(JSON.stringify(await tg.gw.store.listSecretRequests({}))).not.toContain(needle);
-    expect((await tg.gw.store.getSecret('HIDDEN'))?.ciphertext).not.toContain(needle);
+    expect((await tg.gw.store.getSecret('agent', 'HIDDEN'))?.ciphertext).not.toContain(needle);
     for (const file of [tg.dbPath, `${tg.dbPath}-wal`]) {
       if (!existsSync(file)) continue;
       const bytes = readFileSync(file);

@@ -130,7 +130,7 @@ export class SecretManager {
     }
     const ciphertext = this.box.seal(r.name, p.value);
     await this.core.hub.commit(async (tx) => {
-      await this.core.store.putSecret({ name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
+      await this.core.store.putSecret({ owner: r.askedBy, name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
       await this.finishIn(tx, r, { status: 'stored', resolvedBy });
     });
     return { status: 'stored', name: r.name };
@@ -164,9 +164,12 @@ export class SecretManager {
     return { status: (await this.core.store.getSecretRequest(r.id))?.status ?? r.status, name: r.name };
   }
 
-  /** K1: scope agent.secrets (checked by dispatch) reads a stored value by name. */
-  async get(name: string): Promise<Result<'secret.get'>> {
-    const stored = await this.core.store.getSecret(name);
+  /**
+   * K1: scope agent.secrets (checked by dispatch) reads a stored value by name: its own, the one given to a request
+   * it made. Another identity's secret of that name does not exist for it (A4: SECRET_NOT_FOUND, as if none were stored).
+   */
+  async get(identity: Identity, name: string): Promise<Result<'secret.get'>> {
+    const stored = await this.core.store.getSecret(identity.id, name);
     if (!stored)
       throw new AskdockError('SECRET_NOT_FOUND', `no secret named "${name}" is stored: ask for it with secret.request`, { details: { name } });
     return { value: this.box.open(stored.name, stored.ciphertext) };

@@ -27,6 +27,7 @@ export function createMemoryStore(): Store {
   const journal = createUndoJournal();
   const { open, undoable, put, insert, replace } = journal;
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
+  const secretKey = (owner: string, name: string) => JSON.stringify([owner, name]);
 
   function pendingBySession(): Map<string, number> {
     const counts = new Map<string, number>();
@@ -266,11 +267,11 @@ export function createMemoryStore(): Store {
     },
     putSecret(secret) {
       open();
-      put(secrets, secret.name, copyJson(secret));
+      put(secrets, secretKey(secret.owner, secret.name), copyJson(secret));
     },
-    getSecret(name) {
+    getSecret(owner, name) {
       open();
-      const found = secrets.get(name);
+      const found = secrets.get(secretKey(owner, name));
       return found ? copyJson(found) : undefined;
     },
 

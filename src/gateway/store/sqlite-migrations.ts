@@ -180,6 +180,25 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       );
       CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
     `),
+  // K1: a secret belongs to the agent identity that asked for it; one stored before learns it from its request.
+  (db) =>
+    db.exec(`
+      CREATE TABLE secrets_owned (
+        owner TEXT NOT NULL,
+        name TEXT NOT NULL,
+        ciphertext TEXT NOT NULL,
+        stored_by TEXT NOT NULL,
+        request_id TEXT,
+        stored_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (owner, name)
+      ) WITHOUT ROWID;
+      INSERT INTO secrets_owned (owner, name, ciphertext, stored_by, request_id, stored_at_ms)
+        SELECT COALESCE((SELECT json_extract(r.record, '$.askedBy') FROM secret_requests r WHERE r.id = s.request_id), ''),
+          s.name, s.ciphertext, s.stored_by, s.request_id, s.stored_at_ms
+        FROM secrets s;
+      DROP TABLE secrets;
+      ALTER TABLE secrets_owned RENAME TO secrets;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,7 +3,7 @@ import { OPEN_QUESTION, SESSION_COLUMNS, type EventDbRow, type QuestionColumns, 
 
 type Db = Database.Database;
 
-export type SecretDbRow = { name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
+export type SecretDbRow = { owner: string; name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
 
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Db) {
@@ -131,11 +131,11 @@ export function prepareStatements(db: Db) {
       `SELECT record FROM secret_requests WHERE status = ? ORDER BY created_at_ms, n`,
     ),
     secretPut: db.prepare(
-      `INSERT INTO secrets (name, ciphertext, stored_by, request_id, stored_at_ms) VALUES (@name, @ciphertext, @storedBy, @requestId, @storedAtMs)
-       ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
+      `INSERT INTO secrets (owner, name, ciphertext, stored_by, request_id, stored_at_ms) VALUES (@owner, @name, @ciphertext, @storedBy, @requestId, @storedAtMs)
+       ON CONFLICT (owner, name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
          request_id = excluded.request_id, stored_at_ms = excluded.stored_at_ms`,
     ),
-    secretGet: db.prepare<[string], SecretDbRow>(`SELECT * FROM secrets WHERE name = ?`),
+    secretGet: db.prepare<[string, string], SecretDbRow>(`SELECT * FROM secrets WHERE owner = ? AND name = ?`),
 
     metaGet: db.prepare<[string], { value: string }>(`SELECT value FROM meta WHERE key = ?`),
     metaSet: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),

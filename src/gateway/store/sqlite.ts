@@ -283,10 +283,10 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     putSecret(secret) {
       q.secretPut.run({ ...secret, requestId: secret.requestId ?? null });
     },
-    getSecret(name) {
-      const r = q.secretGet.get(name);
+    getSecret(owner, name) {
+      const r = q.secretGet.get(owner, name);
       if (!r) return undefined;
-      return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
+      return { owner: r.owner, name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },
 
     search(scope) {

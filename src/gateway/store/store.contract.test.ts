@@ -656,25 +656,33 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         await expect(async () => await store.updateSecretRequest(request('missing'))).rejects.toThrow(/secret request "missing"/);
       });
 
-      it('[K1] keeps one ciphertext per name, the newest replacing the older', async () => {
-        expect((await store.getSecret('API_KEY'))).toBeUndefined();
-        await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:first', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
-        await store.putSecret({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
-        await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
-        expect((await store.getSecret('API_KEY'))).toStrictEqual({ name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
-        expect((await store.getSecret('OTHER'))).toStrictEqual({ name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+      it('[K1] keeps one ciphertext per owner and name, the newest replacing the older', async () => {
+        expect((await store.getSecret('agent-a', 'API_KEY'))).toBeUndefined();
+        await store.putSecret({ owner: 'agent-a', name: 'API_KEY', ciphertext: 'v1:first', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
+        await store.putSecret({ owner: 'agent-a', name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+        await store.putSecret({ owner: 'agent-a', name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect((await store.getSecret('agent-a', 'API_KEY'))).toStrictEqual({ owner: 'agent-a', name: 'API_KEY', ciphertext: 'v1:second', storedBy: 'op2', requestId: 'k2', storedAtMs: 2_000 });
+        expect((await store.getSecret('agent-a', 'OTHER'))).toStrictEqual({ owner: 'agent-a', name: 'OTHER', ciphertext: 'v1:other', storedBy: 'op', storedAtMs: 1_500 });
+      });
+
+      it("[K1][A4] one owner's secret is not another's: the same name keeps a value per owner, and none is read across", async () => {
+        await store.putSecret({ owner: 'agent-a', name: 'API_KEY', ciphertext: 'v1:of-a', storedBy: 'op', requestId: 'k1', storedAtMs: 1_000 });
+        expect((await store.getSecret('agent-b', 'API_KEY'))).toBeUndefined();
+        await store.putSecret({ owner: 'agent-b', name: 'API_KEY', ciphertext: 'v1:of-b', storedBy: 'op', requestId: 'k2', storedAtMs: 2_000 });
+        expect((await store.getSecret('agent-a', 'API_KEY'))?.ciphertext).toBe('v1:of-a');
+        expect((await store.getSecret('agent-b', 'API_KEY'))?.ciphertext).toBe('v1:of-b');
       });
 
       it('[K1][R3] a rolled-back transaction leaves no secret and no request behind', async () => {
         await expect(async () =>
           (await store.transaction(async () => {
             await store.insertSecretRequest(request('k1'));
-            await store.putSecret({ name: 'API_KEY', ciphertext: 'v1:x', storedBy: 'op', storedAtMs: 1_000 });
+            await store.putSecret({ owner: 'agent-a', name: 'API_KEY', ciphertext: 'v1:x', storedBy: 'op', storedAtMs: 1_000 });
             throw new Error('undo');
           })),
         ).rejects.toThrow('undo');
         expect((await store.getSecretRequest('k1'))).toBeUndefined();
-        expect((await store.getSecret('API_KEY'))).toBeUndefined();
+        expect((await store.getSecret('agent-a', 'API_KEY'))).toBeUndefined();
       });
     });
 
@@ -1053,11 +1061,11 @@ describe('sqlite store on disk', () => {
     await second.close();
   });
 
-  it('[S5] an older file learns who asked each question when it is migrated', async () =>
+  it('[S5][K1] an older file learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS}`);
+      raw.exec(`${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS}`);
       raw.close();
     })));
 
@@ -1123,6 +1131,15 @@ async function groupSeenOnlyAfterCommit(harness: Harness): Promise<void> {
  */
 const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE questions DROP COLUMN asked_by; ALTER TABLE runs DROP COLUMN streaming_message_id;
   DROP TABLE push_subscriptions; DROP TABLE push_keys;`;
+/** K1: secrets as they were before they had an owner, one given to a request and one whose request is gone. */
+const OLD_SECRETS = `INSERT INTO secrets (name, ciphertext, stored_by, request_id, stored_at_ms) VALUES
+  ('OLD_KEY', 'v1:old', 'op', 'k-old', 1000), ('ORPHAN_KEY', 'v1:orphan', 'op', 'k-gone', 1000);`;
+const UNDO_SECRET_OWNER_SQLITE = `DROP TABLE secrets; CREATE TABLE secrets (name TEXT PRIMARY KEY, ciphertext TEXT NOT NULL, stored_by TEXT NOT NULL,
+  request_id TEXT, stored_at_ms INTEGER NOT NULL) WITHOUT ROWID; ${OLD_SECRETS}`;
+const UNDO_SECRET_OWNER_POSTGRES = `DELETE FROM secrets; ALTER TABLE secrets DROP CONSTRAINT secrets_pkey; ALTER TABLE secrets DROP COLUMN owner;
+  ALTER TABLE secrets ADD PRIMARY KEY (name); ${OLD_SECRETS}`;
+/** How many schema steps the secret owner's undo undoes (the last step of both stores). */
+const SECRET_OWNER_STEPS = 1;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ');
@@ -1139,9 +1156,14 @@ async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | P
   await first.insertQuestion(question('q2', { askedBy: 'other-agent' }));
   await first.insertQuestion(question('q3', { status: 'answered', answers: { pick: ['A'] } }));
   await first.insertRun(run('r1'));
+  await first.insertSecretRequest({ id: 'k-old', name: 'OLD_KEY', description: 'old', askedBy: 'agent-a', createdAtMs: 1, expiresAtMs: 2, status: 'stored' });
   await first.close();
   await downgrade();
   const second = await harness.open();
+  // K1: a secret stored before secrets had owners belongs to the agent that asked for it; one whose request is gone, to nobody.
+  expect((await second.getSecret('agent-a', 'OLD_KEY'))).toStrictEqual({ owner: 'agent-a', name: 'OLD_KEY', ciphertext: 'v1:old', storedBy: 'op', requestId: 'k-old', storedAtMs: 1000 });
+  expect((await second.getSecret('agent-b', 'OLD_KEY'))).toBeUndefined();
+  expect((await second.getSecret('agent-a', 'ORPHAN_KEY'))).toBeUndefined();
   expect(await second.countPendingAskedBy('agent')).toBe(1);
   expect(await second.countPendingAskedBy('other-agent')).toBe(1);
   await second.updateRun(run('r1', { streamingMessageId: 'm-stream' }));
@@ -1172,11 +1194,11 @@ describe('postgres store on a server', () => {
 
   it("[D2] another gateway's connection sees a group's writes only once commitGroup returned", () => groupSeenOnlyAfterCommit(harness));
 
-  it('[S5] an older database learns who asked each question when it is migrated', async () =>
+  it('[S5][K1] an older database learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER}`);
+      await raw.query(`${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS}`);
       await raw.end();
     })));
 

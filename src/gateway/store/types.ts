@@ -65,7 +65,8 @@ export type SessionIdempotency = { identity: string; key: string };
 export type StoredSecretRequest = SecretRequestRecord & { askerClientId?: string };
 
 /** K1: a stored secret: only its ciphertext (encrypted above the store, so every store gets it for free). */
-export type StoredSecret = { name: string; ciphertext: string; storedBy: string; requestId?: string; storedAtMs: number };
+/** K1: a secret belongs to the agent identity that asked for it (`owner`); another identity's secret of the same name is another secret. */
+export type StoredSecret = { owner: string; name: string; ciphertext: string; storedBy: string; requestId?: string; storedAtMs: number };
 
 export type IdempotentResult = { messageId: string; seq: number };
 
@@ -185,9 +186,10 @@ export interface SyncStore {
   updateSecretRequest(r: StoredSecretRequest): void;
   /** Oldest first. */
   listSecretRequests(filter: { status?: SecretStatus }): StoredSecretRequest[];
-  /** Stores or replaces the secret of this name. */
+  /** Stores or replaces the owner's secret of this name. */
   putSecret(secret: StoredSecret): void;
-  getSecret(name: string): StoredSecret | undefined;
+  /** The owner's secret of this name; another owner's of the same name is never returned. */
+  getSecret(owner: string, name: string): StoredSecret | undefined;
 
   // search (U19): from an index (SQLite FTS5, PostgreSQL full-text), never a scan of every message
   /** Up to `scope.limit` newest matches of each kind: session titles, messages, question records. */

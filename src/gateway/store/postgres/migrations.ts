@@ -168,6 +168,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE askdock_flush (pid int PRIMARY KEY, n bigint NOT NULL);
   `,
+  // K1: a secret belongs to the agent identity that asked for it; one stored before learns it from its request.
+  `
+  ALTER TABLE secrets ADD COLUMN owner text;
+  UPDATE secrets s SET owner = COALESCE((SELECT r.record::jsonb ->> 'askedBy' FROM secret_requests r WHERE r.id = s.request_id), '');
+  ALTER TABLE secrets ALTER COLUMN owner SET NOT NULL;
+  ALTER TABLE secrets DROP CONSTRAINT secrets_pkey;
+  ALTER TABLE secrets ADD PRIMARY KEY (owner, name);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

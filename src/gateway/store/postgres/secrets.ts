@@ -3,7 +3,7 @@ import type { Store, StoredSecretRequest } from '../types.ts';
 import type { QueryResult } from './pool.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
-type SecretDbRow = { name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
+type SecretDbRow = { owner: string; name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
 
 const toRequest = (r: Record<string, unknown>) => JSON.parse(String(r.record)) as StoredSecretRequest;
 
@@ -35,16 +35,17 @@ export function secretMethods(
     },
     async putSecret(secret) {
       await q(
-        `INSERT INTO secrets (name, ciphertext, stored_by, request_id, stored_at_ms) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
+        `INSERT INTO secrets (owner, name, ciphertext, stored_by, request_id, stored_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (owner, name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
            request_id = excluded.request_id, stored_at_ms = excluded.stored_at_ms`,
-        [secret.name, secret.ciphertext, secret.storedBy, secret.requestId ?? null, secret.storedAtMs],
+        [secret.owner, secret.name, secret.ciphertext, secret.storedBy, secret.requestId ?? null, secret.storedAtMs],
       );
     },
-    async getSecret(name) {
-      const r = (await q(`SELECT name, ciphertext, stored_by, request_id, stored_at_ms FROM secrets WHERE name = $1`, [name])).rows[0] as SecretDbRow | undefined;
+    async getSecret(owner, name) {
+      const r = (await q(`SELECT owner, name, ciphertext, stored_by, request_id, stored_at_ms FROM secrets WHERE owner = $1 AND name = $2`, [owner, name]))
+        .rows[0] as SecretDbRow | undefined;
       if (!r) return undefined;
-      return { name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
+      return { owner: r.owner, name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
     },
   };
 }
