@@ -50,6 +50,47 @@ describe('X5 schema mapping', () => {
     expect(readField(field({ type: 'string', format: 'date-time' }), ['2026-12-03'])).toMatchObject({ problem: expect.stringContaining('date and time') });
   });
 
+  it('[X5] minimum and maximum are inclusive: an integer 1..5 takes 1 and 5 and refuses 0 and 6', async () => {
+    const replicas = field({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(readField(replicas, ['1'])).toEqual({ value: 1 });
+    expect(readField(replicas, ['5'])).toEqual({ value: 5 });
+    expect(readField(replicas, ['0'])).toEqual({ problem: '0 is less than 1' });
+    expect(readField(replicas, ['6'])).toEqual({ problem: '6 is more than 5' });
+    expect(fieldQuestion(replicas, 'srv').detail).toBe('Expects: A whole number, at least 1, at most 5, required');
+  });
+
+  it('[X5] exclusiveMinimum and exclusiveMaximum are exclusive (JSON Schema 2020-12 numbers, draft 4 booleans)', async () => {
+    const ratio = field({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 });
+    expect(readField(ratio, ['0.5'])).toEqual({ value: 0.5 });
+    expect(readField(ratio, ['0'])).toEqual({ problem: '0 is not more than 0' });
+    expect(readField(ratio, ['1'])).toEqual({ problem: '1 is not less than 1' });
+    expect(readField(ratio, ['-0.1'])).toEqual({ problem: '-0.1 is not more than 0' });
+    expect(fieldQuestion(ratio, 'srv').detail).toBe('Expects: A number, more than 0, less than 1, required');
+    // An inclusive number keeps its ends.
+    const share = field({ type: 'number', minimum: 0, maximum: 1 });
+    expect(readField(share, ['0'])).toEqual({ value: 0 });
+    expect(readField(share, ['1'])).toEqual({ value: 1 });
+    // Draft 4: `true` makes minimum / maximum exclusive, `false` leaves them inclusive.
+    const draft4 = field({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false });
+    expect(readField(draft4, ['0'])).toEqual({ problem: '0 is not more than 0' });
+    expect(readField(draft4, ['1'])).toEqual({ value: 1 });
+    // Both kinds given: the tighter bound rules.
+    const both = field({ type: 'integer', minimum: 1, exclusiveMinimum: 1, maximum: 10, exclusiveMaximum: 5 });
+    expect(readField(both, ['1'])).toEqual({ problem: '1 is not more than 1' });
+    expect(readField(both, ['2'])).toEqual({ value: 2 });
+    expect(readField(both, ['5'])).toEqual({ problem: '5 is not less than 5' });
+  });
+
+  it('[X5] minLength and maxLength are inclusive, counted in characters', async () => {
+    const code = field({ type: 'string', minLength: 3, maxLength: 5 });
+    expect(readField(code, ['abc'])).toEqual({ value: 'abc' });
+    expect(readField(code, ['abcde'])).toEqual({ value: 'abcde' });
+    expect(readField(code, ['ab'])).toEqual({ problem: 'it must be at least 3 characters' });
+    expect(readField(code, ['abcdef'])).toEqual({ problem: 'it must be at most 5 characters' });
+    // Characters, not UTF-16 units: five emoji are five characters.
+    expect(readField(code, ['\u{1F600}'.repeat(5)])).toEqual({ value: '\u{1F600}'.repeat(5) });
+  });
+
   it('[X5] more than 4 values: free text checked against the list; required cannot be left empty', () => {
     const sizes = field({ type: 'string', enum: ['xs', 's', 'm', 'l', 'xl'] });
     expect(readField(sizes, ['XL'])).toEqual({ value: 'xl' });

@@ -18,6 +18,9 @@ export type SchemaProperty = {
   items?: { type?: string; enum?: unknown[]; anyOf?: { const?: unknown; title?: string }[] };
   minimum?: number;
   maximum?: number;
+  /** JSON Schema 2020-12: a bound the value must stay above / below; draft 4's `true` makes minimum / maximum exclusive. */
+  exclusiveMinimum?: number | boolean;
+  exclusiveMaximum?: number | boolean;
   minLength?: number;
   maxLength?: number;
   minItems?: number;
@@ -82,8 +85,9 @@ function ruleText(f: Field): string {
   const parts: string[] = [];
   if (f.choices && f.choices.length > 4) parts.push(`One of: ${f.choices.map((c) => c.label).join(', ')}`);
   if (p.type === 'number' || p.type === 'integer') parts.push(p.type === 'integer' ? 'A whole number' : 'A number');
-  if (p.minimum !== undefined) parts.push(`at least ${p.minimum}`);
-  if (p.maximum !== undefined) parts.push(`at most ${p.maximum}`);
+  const { low, high } = numberBounds(p);
+  if (low) parts.push(`${low.exclusive ? 'more than' : 'at least'} ${low.value}`);
+  if (high) parts.push(`${high.exclusive ? 'less than' : 'at most'} ${high.value}`);
   if (p.minLength !== undefined) parts.push(`at least ${p.minLength} characters`);
   if (p.maxLength !== undefined) parts.push(`at most ${p.maxLength} characters`);
   if (p.format) parts.push(`format ${p.format}`);
@@ -126,6 +130,23 @@ export function fieldQuestion(f: Field, source: string): QuestionItemInput {
   };
 }
 
+type Bound = { value: number; exclusive: boolean };
+
+/** A field's lower and upper bound as JSON Schema reads them: minimum / maximum inclusive, exclusiveMinimum / exclusiveMaximum not. */
+function numberBounds(p: SchemaProperty): { low?: Bound; high?: Bound } {
+  const pick = (inclusive: number | undefined, exclusive: number | boolean | undefined, tighter: (a: number, b: number) => boolean): Bound | undefined => {
+    const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+    // Draft 4: a boolean exclusive bound makes its minimum / maximum exclusive.
+    if (typeof exclusive === 'boolean') return num(inclusive) ? { value: inclusive!, exclusive } : undefined;
+    const a = num(inclusive) ? { value: inclusive!, exclusive: false } : undefined;
+    const b = num(exclusive) ? { value: exclusive as number, exclusive: true } : undefined;
+    if (!a || !b) return a ?? b;
+    // Both given: the tighter one rules; at the same value the exclusive one is the tighter.
+    return tighter(a.value, b.value) ? a : b;
+  };
+  return { low: pick(p.minimum, p.exclusiveMinimum, (a, b) => a > b), high: pick(p.maximum, p.exclusiveMaximum, (a, b) => a < b) };
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -159,8 +180,9 @@ export function readField(f: Field, values: string[]): { value: string | number 
     const n = Number(first);
     if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(first) || !Number.isFinite(n)) return { problem: `"${first}" is not a number` };
     if (p.type === 'integer' && !Number.isInteger(n)) return { problem: `"${first}" is not a whole number` };
-    if (p.minimum !== undefined && n < p.minimum) return { problem: `${n} is less than ${p.minimum}` };
-    if (p.maximum !== undefined && n > p.maximum) return { problem: `${n} is more than ${p.maximum}` };
+    const { low, high } = numberBounds(p);
+    if (low && (low.exclusive ? n <= low.value : n < low.value)) return { problem: low.exclusive ? `${n} is not more than ${low.value}` : `${n} is less than ${low.value}` };
+    if (high && (high.exclusive ? n >= high.value : n > high.value)) return { problem: high.exclusive ? `${n} is not less than ${high.value}` : `${n} is more than ${high.value}` };
     return { value: n };
   }
   const len = Array.from(first).length;

@@ -113,6 +113,16 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(relay.sent('question.request')).toBe(4);
   });
 
+  it("[X5] form mode: Decline answers decline and Cancel answers cancel, never each other's", async () => {
+    const declined = proxied.callTool({ name: 'survey', arguments: { n: 1 } });
+    const q = await answerNext(() => ({ answers: { answer: ['Decline'] } }));
+    expect(q.questions[0].options.map((o) => o.label)).toEqual(['Decline', 'Cancel']);
+    expect(resultOf(await declined)).toEqual([{ action: 'decline' }]);
+    const cancelled = proxied.callTool({ name: 'survey', arguments: { n: 1 } });
+    await answerNext(() => ({ answers: { answer: ['Cancel'] } }));
+    expect(resultOf(await cancelled)).toEqual([{ action: 'cancel' }]);
+  });
+
   it('[X5] Skip declines', async () => {
     const call = proxied.callTool({ name: 'deploy', arguments: {} });
     await answerNext(() => ({ skip: true }));
