@@ -9,6 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Agent } from './sdk.ts';
 import { ownSessionParams } from './own-session.ts';
+import { terminalText } from '../lib/terminal-text.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from './elicitation.ts';
 import { ElicitationQueue } from './elicitation-queue.ts';
 
@@ -33,7 +34,8 @@ const ELICIT_TIMEOUT_SECONDS = 900;
 
 /** Runs the proxy until the real client closes stdio or the wrapped server exits; resolves the wrapped server's exit code. */
 export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp-proxy: ${line}\n`));
+  // Lines name the wrapped server and what it sent: cleaned for the terminal.
+  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp-proxy: ${terminalText(line)}\n`));
   const upstream = new StdioClientTransport({ command: opts.command, args: opts.args, cwd: opts.cwd, stderr: 'inherit', env: process.env as Record<string, string> });
   const downstream = new StdioServerTransport(opts.stdin as never, opts.stdout as never);
 

@@ -26,6 +26,7 @@ import {
   validateRequestSecret,
 } from './request-secret-tool.ts';
 import { Agent } from './sdk.ts';
+import { terminalText } from '../lib/terminal-text.ts';
 
 export type McpServeOptions = {
   /** One gateway or several (D4), as for connect(). */
@@ -101,7 +102,7 @@ export function answeredResult(questions: Parameters<typeof resultText>[0], resu
 
 /** Runs the MCP server until stdin closes (or SIGINT/SIGTERM); resolves with the exit code. */
 export async function serveMcp(opts: McpServeOptions): Promise<number> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp: ${line}\n`));
+  const log = opts.log ?? ((line: string) => process.stderr.write(`askdock mcp: ${terminalText(line)}\n`));
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const client = createNodeClient({ url: opts.url, token: opts.token, client: { name: 'askdock-mcp', mode: 'mcp' } });

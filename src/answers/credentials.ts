@@ -116,3 +116,8 @@ export function credentialWarning(match: CredentialMatch): string {
   return `This looks like ${match.label}. Answers are saved in the conversation and read by the agent; ` +
     'never answer a question with a credential. Send it anyway?';
 }
+
+/** The composer's warning (W3): a chat message, not an answer, is about to go to the agent. */
+export function messageCredentialWarning(match: CredentialMatch): string {
+  return `This looks like ${match.label}. Messages are saved in the conversation and read by the agent. Send it anyway?`;
+}

@@ -1,6 +1,7 @@
 /** Small helpers the `askdock` commands share for flags and their errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AskdockError } from '../protocol/index.ts';
+import { terminalText } from '../lib/terminal-text.ts';
 
 /** Exit codes of agent-side commands (`askdock ask` documents them). */
 export const EXIT = { answered: 0, failure: 1, usage: 2, skipped: 3, expired: 4, cancelled: 5 } as const;
@@ -8,7 +9,7 @@ export const EXIT = { answered: 0, failure: 1, usage: 2, skipped: 3, expired: 4,
 /** Prints each bad-argument problem (one a line, naming the flag and rule), then the usage line; returns exit code 2. */
 export function usageError(command: string, err: unknown, usage: string): number {
   const message = err instanceof Error ? err.message : String(err);
-  const lines = message.split('\n').map((line) => `askdock ${command}: ${line}\n`);
+  const lines = terminalText(message).split('\n').map((line) => `askdock ${command}: ${line}\n`);
   process.stderr.write(`${lines.join('')}${usage}\n`);
   return EXIT.usage;
 }
@@ -16,7 +17,8 @@ export function usageError(command: string, err: unknown, usage: string): number
 /** Prints a runtime failure (gateway unreachable, refused token); returns exit code 1. */
 export function failure(command: string, err: unknown): number {
   const message = err instanceof AskdockError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err);
-  process.stderr.write(`askdock ${command}: ${message}\n`);
+  // A gateway's or a server's message may quote what it was sent.
+  process.stderr.write(`askdock ${command}: ${terminalText(message)}\n`);
   return EXIT.failure;
 }
 

@@ -144,6 +144,21 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     expect(JSON.parse(out.stdout)).toEqual({ status: 'answered', answers: { answers: { answer: ['Email', 'Slack'] } } });
   });
 
+  it('[T2] prints a free-text answer with nothing a terminal acts on: controls as U+FFFD, a bidi override as its escape; --json keeps the value', async () => {
+    const typed = 'ok\u001b]0;owned\u0007\u001b]52;c;QQ==\u0007\u001b[31mred\u202Etxt.exe\u009b2J';
+    const plain = nextEvent(t.operator, 'question.requested');
+    const run = askdock(['ask', 'Anything else?', '-o', 'No', '-o', 'Yes', ...conn()], t.dir);
+    await t.operator.request('question.resolve', { id: (await plain).question.id, answers: { answer: [typed] } });
+    const out = await run.done;
+    expect(out).toMatchObject({ code: 0, stdout: 'ok\uFFFD]0;owned\uFFFD\uFFFD]52;c;QQ==\uFFFD\uFFFD[31mred\\u202Etxt.exe\uFFFD2J\n' });
+    const json = nextEvent(t.operator, 'question.requested');
+    const asJson = askdock(['ask', 'Anything else?', '-o', 'No', '-o', 'Yes', '--json', ...conn()], t.dir);
+    await t.operator.request('question.resolve', { id: (await json).question.id, answers: { answer: [typed] } });
+    const outJson = await asJson.done;
+    expect(outJson.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(outJson.stdout)).toEqual({ status: 'answered', answers: { answers: { answer: [typed] } } });
+  });
+
   it('prints several values joined by ", "', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const run = askdock(['ask', 'Notify whom?', '-o', 'Email', '-o', 'Slack', '--multi', ...conn()], t.dir);

@@ -10,6 +10,7 @@ import { outageNotices } from './outage.ts';
 import { resolveEndpoint, type Endpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
 import { questionPageUrl } from '../client/client.ts';
+import { terminalJson, terminalText } from '../lib/terminal-text.ts';
 
 export const ASK_USAGE = [
   'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--link URL] [--timeout S] [--session KEY] [--json]',
@@ -154,8 +155,9 @@ export async function runAsk(argv: string[]): Promise<number> {
     process.stderr.write(`askdock ask: --timeout ${asked} ${how}, ${clamped} s (timeouts are ${MIN_TIMEOUT_SECONDS}..${MAX_TIMEOUT_SECONDS} s)\n`);
   }
   const print = (result: AskUserResult) => {
-    if (args.json) process.stdout.write(JSON.stringify(result) + '\n');
-    else if (result.status === 'answered') process.stdout.write((result.answers.answers[ASK_QUESTION_ID] ?? []).join(', ') + '\n');
+    // A person's own words reach the shell: nothing in them may act on the terminal.
+    if (args.json) process.stdout.write(terminalJson(result) + '\n');
+    else if (result.status === 'answered') process.stdout.write(terminalText((result.answers.answers[ASK_QUESTION_ID] ?? []).join(', ')) + '\n');
     else process.stderr.write(`askdock ask: no answer (${result.reason})\n`);
     return exitCodeFor(result);
   };
@@ -180,7 +182,7 @@ export async function runAsk(argv: string[]): Promise<number> {
     return failure('ask', err);
   }
   // One line per outage, not one per attempt.
-  const notice = outageNotices((line) => process.stderr.write(`askdock ask: ${line}\n`));
+  const notice = outageNotices((line) => process.stderr.write(`askdock ask: ${terminalText(line)}\n`));
   notice(agent.client.state);
   const offState = agent.client.onState(notice);
   try {

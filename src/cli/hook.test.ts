@@ -248,6 +248,20 @@ describe('askdock hook without an answer', { timeout: 120_000 }, () => {
   });
 });
 
+describe('askdock hook on stderr', { timeout: 60_000 }, () => {
+  it('[X1] a tool or event name carrying escape sequences reaches the terminal cleaned: controls as U+FFFD, a bidi override as its escape', async () => {
+    const nowhere = { url: 'ws://127.0.0.1:9/ws', agentToken: 'tok', dir: HERE };
+    const evil = '\u001b]0;owned\u0007\u001b]52;c;QQ==\u0007\u001b[31mX\u202E';
+    const base = { session_id: 's', cwd: '/x', tool_input: {} };
+    for (const event of [{ ...base, hook_event_name: 'PreToolUse', tool_name: `Bash${evil}` }, { ...base, hook_event_name: `Stop${evil}` }]) {
+      const out = await startHook(nowhere, JSON.stringify(event)).done;
+      expect(out).toMatchObject({ code: 0, stdout: '' });
+      expect(out.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(out.stderr).toContain('\uFFFD]0;owned\uFFFD\uFFFD]52;c;QQ==\uFFFD\uFFFD[31mX\\u202E');
+    }
+  });
+});
+
 describe('readHookEvent', () => {
   it('[X1] PreToolUse for another tool is left to the agent; unknown events too', () => {
     expect(readHookEvent(JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/x', tool_name: 'Bash', tool_input: {} })).kind).toBe('ignored');

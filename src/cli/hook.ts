@@ -12,6 +12,7 @@ import { ownSessionTitle } from '../agent/own-session.ts';
 import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision } from '../agent/approvals.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
 import { questionPageUrl } from '../client/client.ts';
+import { terminalText } from '../lib/terminal-text.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
 /** X1: the person at the terminal waits this long before the agent shows its own prompt. */
@@ -97,7 +98,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const say = (line: string) => process.stderr.write(`askdock hook: ${line}\n`);
+/** Lines name the event's tool, server and folder, which any command or MCP server sets: cleaned for the terminal. */
+const say = (line: string) => process.stderr.write(`askdock hook: ${terminalText(line)}\n`);
 
 export async function run(argv: string[]): Promise<number> {
   const values = clientFlags('hook', argv, USAGE, { timeout: { type: 'string' } }, process.stderr);

@@ -123,6 +123,30 @@ describe('askdock tui in a real terminal', () => {
     expect(readdirSync(home)).toEqual([]);
   }, 120_000);
 
+  it('[W3] a composer message that looks like a credential waits for a yes: n goes back to editing, y sends it', async () => {
+    const cwd = tempDir('credential');
+    const home = tempDir('credential-home');
+    const screen = screenOf(['node', BIN, 'tui', '--local'], { cwd, env: { HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home } });
+    await screen.waitFor('New session', 60_000);
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    screen.type(`use ${token}`);
+    screen.send(['Enter']);
+    await screen.waitFor('This looks like a GitHub token. Messages are saved in the conversation and read by the agent. Send it anyway?');
+    expect(screen.capture()).toContain('y/Enter send · n/Esc edit');
+    // Not sent: no row of the transcript holds it, and `n` gives the composer back with the text in it.
+    expect(screen.capture()).not.toMatch(/you\s+use ghp_/);
+    screen.send(['n']);
+    await screen.waitFor(`› use ${token}`);
+    expect(screen.capture()).not.toMatch(/you\s+use ghp_/);
+    screen.send(['Enter']);
+    await screen.waitFor('Send it anyway?');
+    screen.send(['y']);
+    await screen.waitFor(/you\s+use ghp_/);
+    expect(screen.capture()).not.toContain('Send it anyway?');
+    screen.send(['C-c']);
+    await screen.waitFor('TUI EXITED 0');
+  }, 120_000);
+
   it('[V1] without a token anywhere it says how to give one and exits 2', async () => {
     const cwd = tempDir('notoken');
     const screen = screenOf(['node', BIN, 'tui'], { cwd, env: { ASKDOCK_URL: 'ws://127.0.0.1:9' } });

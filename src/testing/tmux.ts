@@ -30,6 +30,11 @@ export class TmuxScreen {
     }
   }
 
+  /** From now on, every byte the program writes to its terminal is appended to `file` (tmux pipe-pane). */
+  record(file: string): void {
+    execFileSync('tmux', ['-L', this.server, 'pipe-pane', '-o', `cat >> ${quote(file)}`]);
+  }
+
   /** Keys as tmux names them (`Enter`, `Escape`, `Up`, `C-c`) or, with `literal`, text typed as is. */
   send(keys: string[], literal = false): void {
     execFileSync('tmux', ['-L', this.server, 'send-keys', ...(literal ? ['-l'] : []), ...keys]);

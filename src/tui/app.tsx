@@ -11,6 +11,7 @@ import { QuestionPrompt } from './components/question-prompt.tsx';
 import { SessionsPicker } from './components/sessions-picker.tsx';
 import { StatusLine } from './components/status-line.tsx';
 import { Transcript } from './components/transcript.tsx';
+import { terminalText } from '../lib/terminal-text.ts';
 
 type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
 
@@ -44,7 +45,7 @@ function ConfirmLine({ store }: { store: TuiStore }) {
   return (
     <Box borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text color="yellow">
-        ⚠ {confirm?.warning} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+        ⚠ {terminalText(confirm?.warning ?? '')} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
       </Text>
     </Box>
   );
@@ -105,7 +106,7 @@ export function TuiApp({ store, actions, local }: Props) {
       <Transcript rows={transcriptRows(state)} empty="No messages yet. Type one below (try “deploy”)." />
       {/* The prompt, the composer and the flash keep their height; only the transcript gives way (V1, V2, V4). */}
       <Box flexDirection="column" flexShrink={0}>
-        {state.flash ? <Text color={state.flash.tone === 'error' ? 'red' : state.flash.tone === 'warn' ? 'yellow' : 'gray'}>{state.flash.text}</Text> : null}
+        {state.flash ? <Text color={state.flash.tone === 'error' ? 'red' : state.flash.tone === 'warn' ? 'yellow' : 'gray'}>{terminalText(state.flash.text)}</Text> : null}
         {bottom}
       </Box>
     </Box>

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ItemDraft } from '../../answers/collect.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
+import { terminalLine } from '../../lib/terminal-text.ts';
 
 type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean };
 
@@ -20,14 +21,14 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
               <Pointer on={cursor === i && !editingOther} />
               <Text color={chosen ? 'green' : undefined} bold={cursor === i}>
                 {box}
-                {i + 1}. {option.label}
+                {i + 1}. {terminalLine(option.label)}
               </Text>
             </Text>
             {option.description ? (
               <Text dimColor>
                 {'     '}
                 {item.multiSelect ? '    ' : ''}
-                {option.description}
+                {terminalLine(option.description)}
               </Text>
             ) : null}
           </Box>
@@ -36,7 +37,7 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
       <Text>
         <Pointer on={cursor === n || editingOther} />
         <Text bold={cursor === n}>Other…</Text>
-        {!editingOther && draft.other ? <Text color="green"> {draft.other.replace(/\n/g, '↵')}</Text> : null}
+        {!editingOther && draft.other ? <Text color="green"> {terminalLine(draft.other)}</Text> : null}
       </Text>
       <Text>
         <Pointer on={cursor === n + 1 && !editingOther} />

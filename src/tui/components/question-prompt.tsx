@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
 import { cutDetail } from '../../answers/detail-lines.ts';
+import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
@@ -23,10 +24,7 @@ type Props = {
 /** X2: how many lines of a detail the prompt shows; the rest is `… N more lines`. */
 export const DETAIL_LINES = 10;
 
-/** Control characters (an escape sequence would move the cursor or clear the screen) show as U+FFFD. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** X2: the detail as indented lines (tabs as spaces, controls made visible, each cut at the edge), under the question. */
+/** X2: the detail as indented lines (tabs as spaces, each cut at the edge), cleaned for the terminal, under the question. */
 function DetailLines({ detail }: { detail: string | undefined }) {
   if (!detail) return null;
   return (
@@ -35,7 +33,7 @@ function DetailLines({ detail }: { detail: string | undefined }) {
         .split('\n')
         .map((line, i) => (
           <Text key={i} dimColor wrap="truncate-end">
-            {line.replace(/\r$/, '').replace(/\t/g, '    ').replace(CONTROL, '\uFFFD') || ' '}
+            {terminalText(line.replace(/\r$/, ''), { tabSize: 4 }) || ' '}
           </Text>
         ))}
     </Box>
@@ -70,15 +68,15 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
       <Box justifyContent="space-between">
         <Text>
           {count > 1 ? <Text color="cyan">‹ {index + 1}/{count} › </Text> : null}
-          <Text bold>{item.header}</Text>
+          <Text bold>{terminalLine(item.header)}</Text>
           {several ? <Text dimColor> · Question {draft.step + 1} of {record.questions.length}</Text> : null}
           {record.mode === 'async' ? <Text dimColor> · async</Text> : null}
         </Text>
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
-      <Text>{item.question}</Text>
+      <Text>{terminalText(item.question, { tabSize: 4 })}</Text>
       <DetailLines detail={item.detail} />
-      {(item as { url?: string }).url ? <Text color="blue">Open link: {(item as { url?: string }).url}</Text> : null}
+      {(item as { url?: string }).url ? <Text color="blue">Open link: {terminalLine((item as { url?: string }).url!)}</Text> : null}
       <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} />
       {draft.editingOther ? (
         <Box>
@@ -94,10 +92,10 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
       ) : null}
       {draft.confirm ? (
         <Text color="yellow">
-          ⚠ {draft.confirm.warning} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+          ⚠ {terminalText(draft.confirm.warning)} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
         </Text>
       ) : null}
-      {draft.problem ? <Text color="red">{draft.problem}</Text> : null}
+      {draft.problem ? <Text color="red">{terminalText(draft.problem)}</Text> : null}
       <Text dimColor>{promptHint(item.multiSelect === true, draft.step, count)}</Text>
     </Box>
   );

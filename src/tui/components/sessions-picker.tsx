@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { Session } from '../../protocol/index.ts';
+import { terminalLine } from '../../lib/terminal-text.ts';
 
 type Props = { sessions: Session[]; openKey: string | null; onPick: (key: string) => void; onCancel: () => void };
 
@@ -41,7 +42,7 @@ export function SessionsPicker({ sessions, openKey, onPick, onCancel }: Props) {
         return (
           <Text key={s.key}>
             <Text color="cyan">{i === cursor ? '› ' : '  '}</Text>
-            <Text bold={i === cursor}>{s.title || s.key}</Text>
+            <Text bold={i === cursor}>{terminalLine(s.title || s.key)}</Text>
             {s.key === openKey ? <Text dimColor> (open)</Text> : null}
             {s.pendingQuestions > 0 ? <Text color="yellow"> · {s.pendingQuestions} pending</Text> : null}
           </Text>

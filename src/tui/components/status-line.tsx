@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Connection } from '../state/tui-store.ts';
+import { terminalLine } from '../../lib/terminal-text.ts';
 
 const WORDS: Record<Connection, { text: string; color: string }> = {
   connecting: { text: 'Connecting…', color: 'yellow' },
@@ -17,7 +18,7 @@ export function StatusLine({ title, connection, local }: { title: string; connec
         <Text bold color="cyan">askdock</Text>
         {local ? <Text dimColor> (local)</Text> : null}
         <Text dimColor> · </Text>
-        <Text>{title}</Text>
+        <Text>{terminalLine(title)}</Text>
       </Text>
       <Text color={word.color}>● {word.text}</Text>
     </Box>

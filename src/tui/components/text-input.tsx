@@ -1,6 +1,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
 import { splitBurst } from './key-burst.ts';
+import { terminalLine } from '../../lib/terminal-text.ts';
 
 type Props = {
   value: string;
@@ -11,7 +12,8 @@ type Props = {
   placeholder?: string;
 };
 
-const shown = (t: string) => t.replace(/\n/g, '↵');
+/** A paste may carry anything: shown on one line, cleaned for the terminal. */
+const shown = (t: string) => terminalLine(t);
 
 /** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
 export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder }: Props) {

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { TranscriptRow } from '../state/transcript-rows.ts';
+import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 
 const WHO = { you: { label: 'you', color: 'cyan' }, agent: { label: 'agent', color: 'magenta' }, system: { label: 'system', color: 'gray' } } as const;
 
@@ -9,9 +10,9 @@ function Row({ row }: { row: TranscriptRow }) {
     return (
       <Box flexShrink={0}>
         <Box flexShrink={0}>
-          <Text color={row.ok ? 'green' : 'yellow'}>  {row.text}</Text>
+          <Text color={row.ok ? 'green' : 'yellow'}>  {terminalLine(row.text)}</Text>
         </Box>
-        {row.detail ? <Text dimColor wrap="wrap">{`  — ${row.detail}`}</Text> : null}
+        {row.detail ? <Text dimColor wrap="wrap">{`  — ${terminalLine(row.detail)}`}</Text> : null}
       </Box>
     );
   const who = WHO[row.who];
@@ -22,7 +23,7 @@ function Row({ row }: { row: TranscriptRow }) {
           {who.label}
         </Text>
       </Box>
-      <Text wrap="wrap">{row.text}</Text>
+      <Text wrap="wrap">{terminalText(row.text, { tabSize: 4 })}</Text>
     </Box>
   );
 }

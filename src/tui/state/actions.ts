@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
-import { credentialWarning, detectCredentialIn } from '../../answers/credentials.ts';
+import { credentialWarning, detectCredential, detectCredentialIn, messageCredentialWarning } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import type { GatewayClient } from '../../client/client.ts';
 import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/index.ts';
@@ -58,7 +58,7 @@ export class TuiActions {
   }
 
   /** The composer's Enter: a command, a plain reply to the pending question (V4, PT1-PT5), or a message. */
-  async submitComposer(text: string): Promise<void> {
+  async submitComposer(text: string, confirmed = false): Promise<void> {
     const trimmed = text.trim();
     if (!trimmed) return;
     if (trimmed.startsWith('/')) return this.command(trimmed);
@@ -66,7 +66,10 @@ export class TuiActions {
     if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
     const pending = currentRequest(s)?.record ?? pendingRequests(s)[0];
     if (pending) return this.plainReply(pending, text);
-    update(this.store, () => ({ composerText: '', flash: null }));
+    const match = detectCredential(text);
+    // W3: a message that looks like a credential waits for the person's yes, as Other text does.
+    if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send: () => void this.submitComposer(text, true) } }));
+    update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
     await this.client
       .request('chat.send', { sessionKey: s.sessionKey, message: text, idempotencyKey: key() })
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));

@@ -1,5 +1,5 @@
 import type { Answers, QuestionRecord, SecretRequestRecord } from '../../protocol/index.ts';
-import { detectCredential } from '../../answers/credentials.ts';
+import { detectCredential, messageCredentialWarning } from '../../answers/credentials.ts';
 import { readAsChoice } from '../../answers/plain-text.ts';
 import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
 
@@ -28,7 +28,7 @@ export function composerQuestion(text: string, docked: QuestionRecord | undefine
       title: 'This looks like a credential',
       description: secret
         ? `This looks like ${credential.label}. Messages are saved in the conversation and read by the agent. The agent asked for the secret "${secret.name}": send it as that secret instead (stored encrypted; the agent gets only its name).`
-        : `This looks like ${credential.label}. Messages are saved in the conversation and read by the agent. Send it anyway?`,
+        : messageCredentialWarning(credential),
       choices: secret
         ? [
             { value: 'message', label: 'Send anyway' },
