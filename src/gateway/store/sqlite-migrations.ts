@@ -180,6 +180,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       );
       CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
     `),
+  // U17: the token a subscription was made with (a hash of its hash); a row from before has none and ends.
+  (db) => db.exec(`ALTER TABLE push_subscriptions ADD COLUMN token_hash TEXT NOT NULL DEFAULT '';`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

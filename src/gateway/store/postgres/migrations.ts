@@ -168,6 +168,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE askdock_flush (pid int PRIMARY KEY, n bigint NOT NULL);
   `,
+  // U17: the token a subscription was made with (a hash of its hash); a row from before has none and ends.
+  `
+  ALTER TABLE push_subscriptions ADD COLUMN token_hash text NOT NULL DEFAULT '';
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
