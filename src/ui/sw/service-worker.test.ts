@@ -31,7 +31,6 @@ beforeAll(async () => {
     match: async (r: Request | string) => (cached.has(keyOf(r)) ? new Response('cached') : undefined),
   });
   vi.stubGlobal('fetch', async () => {
-
     if (!online) throw new TypeError('offline');
     return new Response('fresh');
   });
