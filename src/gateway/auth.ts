@@ -144,7 +144,7 @@ function tokenHash(entry: IdentityConfig): Buffer {
  * match, so how long it takes says nothing about any token.
  */
 export class Authenticator {
-  private readonly entries: { hash: Buffer; identity: Identity }[];
+  private readonly entries: { hash: Buffer; pushTag: string; identity: Identity }[];
   /** A6: agent identity ids, in config order. */
   readonly agentIds: ReadonlySet<string>;
   /** A6: where a session goes when `sessions.create` names no agent; null when the config has no agent. */
@@ -155,6 +155,7 @@ export class Authenticator {
   constructor(config: GatewayConfig) {
     this.entries = config.identities.map((entry) => ({
       hash: tokenHash(entry),
+      pushTag: createHash('sha256').update('askdock push subscription\0').update(tokenHash(entry)).digest('base64url'),
       identity: {
         id: entry.id,
         role: entry.role,
@@ -172,6 +173,14 @@ export class Authenticator {
   /** The configured identity of this id (U17: whose push subscription it is), or undefined when the config no longer has it. */
   identityById(id: string): Identity | undefined {
     return this.entries.find((entry) => entry.identity.id === id)?.identity;
+  }
+
+  /**
+   * U17: what a push subscription made by this identity is bound to: a hash of its token's hash (so the store never holds
+   * what the config holds). It changes when the token does; undefined when the config no longer has the identity.
+   */
+  pushTokenTag(id: string): string | undefined {
+    return this.entries.find((entry) => entry.identity.id === id)?.pushTag;
   }
 
   authenticate(token: string): Identity | undefined {

@@ -4,7 +4,7 @@ import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';
 import { Role, Scope } from './scopes.ts';
 import { SearchParams, SearchResponse } from './search.ts';
-import { PushSubscriptionInput } from './push.ts';
+import { PushSubscriptionId, PushSubscriptionInfo, PushSubscriptionInput, PushUnsubscribeParams } from './push.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -267,11 +267,19 @@ export const methods = {
   },
   'push.subscribe': {
     params: z.object({ subscription: PushSubscriptionInput }),
-    result: z.object({ subscribed: z.boolean() }),
+    /** `id`: what `push.list` shows this subscription as and `push.unsubscribe {id}` removes. */
+    result: z.object({ subscribed: z.boolean(), id: PushSubscriptionId }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
+  /** The caller's own subscriptions (its devices), oldest first: ids and push services, never endpoints or keys. */
+  'push.list': {
+    params: Empty,
+    result: z.object({ subscriptions: z.array(PushSubscriptionInfo) }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  /** By `endpoint` (the browser turning push off: false when none of the caller's) or by `id` (PUSH_SUBSCRIPTION_NOT_FOUND). */
   'push.unsubscribe': {
-    params: z.object({ endpoint: z.string({ error: 'endpoint must be a string' }).min(1, { error: 'endpoint must not be empty' }).max(2048) }),
+    params: PushUnsubscribeParams,
     result: z.object({ unsubscribed: z.boolean() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },

@@ -27,6 +27,32 @@ export const PushSubscriptionInput = z.object({
 });
 export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
 
+/** U17: the cap on one identity's subscriptions; a new one past it ends the identity's oldest. */
+export const PUSH_SUBSCRIPTIONS_PER_IDENTITY = 5;
+
+export const PushSubscriptionId = z
+  .string({ error: 'id must be a string' })
+  .regex(/^ps_[A-Za-z0-9_-]{1,64}$/, { error: 'id must be a push subscription id (ps_…) as push.list gives it' });
+
+/** One of an identity's subscriptions as `push.list` shows it: no endpoint, no keys, no token (docs/security.md). */
+export const PushSubscriptionInfo = z.object({
+  id: PushSubscriptionId,
+  /** The push service's origin, e.g. `https://fcm.googleapis.com`: which browser family it is. */
+  service: z.string(),
+  createdAtMs: z.number(),
+});
+export type PushSubscriptionInfo = z.infer<typeof PushSubscriptionInfo>;
+
+const PushEndpointParam = z
+  .string({ error: 'endpoint must be a string' })
+  .min(1, { error: 'endpoint must not be empty' })
+  .max(PUSH_ENDPOINT_MAX, { error: `endpoint must be at most ${PUSH_ENDPOINT_MAX} characters` });
+
+/** Exactly one of `endpoint` (this browser's own) and `id` (any of the identity's devices, from push.list). */
+export const PushUnsubscribeParams = z
+  .object({ endpoint: PushEndpointParam.optional(), id: PushSubscriptionId.optional() })
+  .refine((p) => (p.endpoint === undefined) !== (p.id === undefined), { error: 'give exactly one of endpoint and id', path: ['id'] });
+
 /**
  * What a push carries to the Control UI's service worker (U17): only what the notification shows, never more
  * (docs/security.md). `question` shows a notification, `close` closes the one of a question that was resolved.

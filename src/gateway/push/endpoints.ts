@@ -5,7 +5,7 @@ import { invalidRequest, type AskdockError } from '../../protocol/index.ts';
  * https, on the default port) and the origins of the config's `push.allowedEndpoints` are accepted: a client cannot
  * make the gateway call an address of its choosing.
  */
-const PUSH_SERVICE_HOSTS: readonly RegExp[] = [
+export const PUSH_SERVICE_HOSTS: readonly RegExp[] = [
   /^fcm\.googleapis\.com$/, // Chrome, Edge on Android, Opera, Samsung Internet
   /^android\.googleapis\.com$/, // older Chrome subscriptions
   /^updates\.push\.services\.mozilla\.com$/, // Firefox

@@ -1,10 +1,12 @@
 import webpush from 'web-push';
-import type { PushPayload, PushSubscriptionInput, QuestionRecord } from '../../protocol/index.ts';
+import { PUSH_SUBSCRIPTIONS_PER_IDENTITY, type PushPayload, type PushSubscriptionInfo, type PushSubscriptionInput, type QuestionRecord } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
+import { Slots, TurnGate } from './pacing.ts';
+import { endpointTaken, FailureCounts, subscriptionId, subscriptionInfo, subscriptionNotFound } from './subscriptions.ts';
 
 export type PushOptions = {
   /** Origins besides the browsers' push services a subscription may name (tests, a self-hosted push service). */
@@ -14,6 +16,8 @@ export type PushOptions = {
   /** Tries per push (default 4) and the longest wait between them (default 60 s); a longer Retry-After gives up. */
   attempts?: number;
   maxRetryDelayMs?: number;
+  /** Pushes under way at once (default 16): each holds a socket to its push service. */
+  concurrency?: number;
 };
 
 /** A question without an expiry is worth delivering for a day; a push service keeps nothing longer than it is told. */
@@ -78,12 +82,17 @@ export class PushService {
    * one read (on a network database, one round trip), not one per event. A change made here starts the next one afresh.
    */
   private reading: Promise<PushSubscriptionRow[]> | null = null;
+  /** S5: one encryption per turn of the event loop, and a bounded number of pushes under way. */
+  private readonly gate = new TurnGate();
+  private readonly slots: Slots;
+  private readonly failures = new FailureCounts();
 
   constructor(
     private readonly core: Core,
     private readonly opts: PushOptions = {},
   ) {
     this.allowed = allowedOrigins(opts.allowedEndpoints ?? []);
+    this.slots = new Slots(opts.concurrency ?? 16);
   }
 
   start(): void {
@@ -119,23 +128,60 @@ export class PushService {
     return { publicKey: (await this.keys()).publicKey };
   }
 
-  async subscribe(identity: Identity, subscription: PushSubscriptionInput): Promise<{ subscribed: boolean }> {
+  /**
+   * Bound to the token the caller connected with; an endpoint another identity holds is refused, and past
+   * PUSH_SUBSCRIPTIONS_PER_IDENTITY the identity's oldest is dropped.
+   */
+  async subscribe(identity: Identity, subscription: PushSubscriptionInput): Promise<{ subscribed: boolean; id: string }> {
     const refused = refusedEndpoint('push.subscribe', 'subscription.endpoint', subscription.endpoint, this.allowed);
     if (refused) throw refused;
     this.reading = null;
-    await this.core.store.putPushSubscription({
-      endpoint: subscription.endpoint,
-      identity: identity.id,
-      p256dh: subscription.keys.p256dh,
-      auth: subscription.keys.auth,
-      createdAtMs: this.core.clock.now(),
-    });
-    return { subscribed: true };
+    const put = await this.core.store.putPushSubscription(
+      {
+        endpoint: subscription.endpoint,
+        identity: identity.id,
+        tokenHash: this.core.auth.pushTokenTag(identity.id) ?? '',
+        p256dh: subscription.keys.p256dh,
+        auth: subscription.keys.auth,
+        createdAtMs: this.core.clock.now(),
+      },
+      PUSH_SUBSCRIPTIONS_PER_IDENTITY,
+    );
+    if (!put.stored) throw endpointTaken();
+    for (const endpoint of put.dropped) this.failures.forget(endpoint);
+    return { subscribed: true, id: subscriptionId(subscription.endpoint) };
   }
 
-  async unsubscribe(identity: Identity, endpoint: string): Promise<{ unsubscribed: boolean }> {
+  /** The caller's own devices, oldest first; one made with a token that no longer authenticates is ended, not listed. */
+  async list(identity: Identity): Promise<{ subscriptions: PushSubscriptionInfo[] }> {
+    const rows = await this.live(await this.core.store.listPushSubscriptions(identity.id));
+    return { subscriptions: rows.map(subscriptionInfo) };
+  }
+
+  async unsubscribe(identity: Identity, which: { endpoint?: string; id?: string }): Promise<{ unsubscribed: boolean }> {
     this.reading = null;
-    return { unsubscribed: await this.core.store.deletePushSubscription(endpoint, identity.id) };
+    if (which.endpoint !== undefined) return { unsubscribed: await this.core.store.deletePushSubscription(which.endpoint, identity.id) };
+    const id = which.id ?? '';
+    const own = (await this.core.store.listPushSubscriptions(identity.id)).find((row) => subscriptionId(row.endpoint) === id);
+    if (!own || !(await this.core.store.deletePushSubscription(own.endpoint, identity.id))) throw subscriptionNotFound(id);
+    this.failures.forget(own.endpoint);
+    return { unsubscribed: true };
+  }
+
+  /**
+   * The rows whose token still authenticates as their identity; the others (a rotated token, an identity gone from
+   * the config) are deleted: nothing is sent to them again.
+   */
+  private async live(rows: PushSubscriptionRow[]): Promise<PushSubscriptionRow[]> {
+    const ended = rows.filter((row) => !row.tokenHash || row.tokenHash !== this.core.auth.pushTokenTag(row.identity));
+    if (ended.length === 0) return rows;
+    this.reading = null;
+    for (const row of ended) {
+      await this.core.store.deletePushSubscription(row.endpoint, row.identity);
+      this.failures.forget(row.endpoint);
+    }
+    this.core.opts.log.info({ ended: ended.length }, 'ended push subscriptions whose token no longer authenticates');
+    return rows.filter((row) => !ended.includes(row));
   }
 
   /** Every push started so far has been delivered, dropped or given up. */
@@ -170,7 +216,7 @@ export class PushService {
     ttlS: number,
     urgency: Job['urgency'],
   ): Promise<void> {
-    const subs = await this.subscriptions();
+    const subs = await this.live(await this.subscriptions());
     if (subs.length === 0) return;
     const q = typeof question === 'function' ? await question() : question;
     if (!q) return;
@@ -204,56 +250,21 @@ export class PushService {
     const origin = new URL(job.sub.endpoint).origin;
     const deadlineMs = Date.now() + job.ttlS * 1000;
     for (let attempt = 1; attempt <= attempts && !this.stopped; attempt++) {
-      const details = webpush.generateRequestDetails(
-        { endpoint: job.sub.endpoint, keys: { p256dh: job.sub.p256dh, auth: job.sub.auth } },
-        JSON.stringify(job.payload),
-        {
-          vapidDetails: { subject: this.opts.subject ?? 'mailto:askdock@localhost.localdomain', publicKey: keys.publicKey, privateKey: keys.privateKey },
-          // TTL: what is left of the question's time, also on a retry.
-          TTL: Math.max(0, Math.ceil((deadlineMs - Date.now()) / 1000)),
-          urgency: job.urgency,
-          contentEncoding: 'aes128gcm',
-        },
-      );
-      const ctrl = new AbortController();
-      this.inFlight.add(ctrl);
-      let status: number;
-      let retryAfter: string | null = null;
-      try {
-        const res = await fetch(job.sub.endpoint, {
-          method: 'POST',
-          headers: details.headers as Record<string, string>,
-          body: new Uint8Array(details.body as Buffer),
-          signal: AbortSignal.any([ctrl.signal, AbortSignal.timeout(30_000)]),
-          redirect: 'error',
-        });
-        status = res.status;
-        retryAfter = res.headers.get('retry-after');
-        await res.body?.cancel();
-      } catch (err) {
-        if (this.stopped) return;
-        this.core.opts.log.warn({ err, endpointOrigin: origin, attempt }, 'a push service could not be reached');
-        status = 0;
-      } finally {
-        this.inFlight.delete(ctrl);
-      }
-      if (status >= 200 && status < 300) return;
+      const sent = await this.slots.run(() => this.send(job, keys, deadlineMs, attempt));
+      if (sent === null) return;
+      const { status, retryAfter } = sent;
+      if (status >= 200 && status < 300) return this.failures.delivered(job.sub.endpoint);
       if (status === 404 || status === 410) {
         // The browser unsubscribed or the subscription expired: it will never work again.
-        this.reading = null;
-        await this.core.store.deletePushSubscription(job.sub.endpoint, job.sub.identity);
-        this.core.opts.log.info({ endpointOrigin: origin, status }, 'dropped a push subscription its push service no longer knows');
-        return;
+        return await this.drop(job.sub, { status }, 'dropped a push subscription its push service no longer knows');
       }
       const retryable = status === 0 || status === 429 || status >= 500;
-      if (!retryable || attempt === attempts) {
-        this.core.opts.log.warn({ endpointOrigin: origin, status, attempt }, 'gave up a push');
-        return;
-      }
       const asked = retryAfterMs(retryAfter, Date.now());
       const wait = asked ?? Math.min(maxDelay, 1000 * 2 ** (attempt - 1));
-      if (wait > maxDelay) {
-        this.core.opts.log.warn({ endpointOrigin: origin, status, retryAfterMs: asked }, 'gave up a push: its push service asks to wait too long');
+      if (!retryable || attempt === attempts || wait > maxDelay) {
+        this.core.opts.log.warn({ endpointOrigin: origin, status, attempt, retryAfterMs: asked }, 'gave up a push');
+        if (this.failures.failed(job.sub.endpoint))
+          await this.drop(job.sub, { status }, 'dropped a push subscription whose pushes kept failing');
         return;
       }
       await new Promise<void>((done) => {
@@ -263,6 +274,52 @@ export class PushService {
         }, wait);
         this.timers.set(timer, done);
       });
+    }
+  }
+
+  private async drop(sub: PushSubscriptionRow, why: { status: number }, message: string): Promise<void> {
+    this.reading = null;
+    this.failures.forget(sub.endpoint);
+    await this.core.store.deletePushSubscription(sub.endpoint, sub.identity);
+    this.core.opts.log.info({ endpointOrigin: new URL(sub.endpoint).origin, ...why }, message);
+  }
+
+  /**
+   * One try: encrypted and signed in a turn of its own (S5), then POSTed. Status 0 when the push service could not be
+   * reached; null when the gateway stopped.
+   */
+  private async send(job: Job, keys: PushKeys, deadlineMs: number, attempt: number): Promise<{ status: number; retryAfter: string | null } | null> {
+    await this.gate.turn();
+    if (this.stopped) return null;
+    const details = webpush.generateRequestDetails(
+      { endpoint: job.sub.endpoint, keys: { p256dh: job.sub.p256dh, auth: job.sub.auth } },
+      JSON.stringify(job.payload),
+      {
+        vapidDetails: { subject: this.opts.subject ?? 'mailto:askdock@localhost.localdomain', publicKey: keys.publicKey, privateKey: keys.privateKey },
+        // TTL: what is left of the question's time, also on a retry.
+        TTL: Math.max(0, Math.ceil((deadlineMs - Date.now()) / 1000)),
+        urgency: job.urgency,
+        contentEncoding: 'aes128gcm',
+      },
+    );
+    const ctrl = new AbortController();
+    this.inFlight.add(ctrl);
+    try {
+      const res = await fetch(job.sub.endpoint, {
+        method: 'POST',
+        headers: details.headers as Record<string, string>,
+        body: new Uint8Array(details.body as Buffer),
+        signal: AbortSignal.any([ctrl.signal, AbortSignal.timeout(30_000)]),
+        redirect: 'error',
+      });
+      await res.body?.cancel();
+      return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    } catch (err) {
+      if (this.stopped) return null;
+      this.core.opts.log.warn({ err, endpointOrigin: new URL(job.sub.endpoint).origin, attempt }, 'a push service could not be reached');
+      return { status: 0, retryAfter: null };
+    } finally {
+      this.inFlight.delete(ctrl);
     }
   }
 }

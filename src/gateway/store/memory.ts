@@ -284,15 +284,23 @@ export function createMemoryStore(): Store {
       if (!pushKeyPair.has('keys')) put(pushKeyPair, 'keys', copyJson(fresh));
       return copyJson(pushKeyPair.get('keys')!);
     },
-    putPushSubscription(sub) {
+    putPushSubscription(sub, keep) {
       open();
       const before = pushSubscriptions.get(sub.endpoint);
+      if (before && before.identity !== sub.identity) return { stored: false, reason: 'taken' };
       // Replaced, not updated in place: a re-subscription moves to the end (oldest first).
       if (before) {
         pushSubscriptions.delete(sub.endpoint);
         undoable(() => pushSubscriptions.set(sub.endpoint, before));
       }
       put(pushSubscriptions, sub.endpoint, copyJson(sub));
+      const own = [...pushSubscriptions.values()].filter((s) => s.identity === sub.identity);
+      const dropped = keep === undefined ? [] : own.slice(0, Math.max(0, own.length - keep));
+      for (const old of dropped) {
+        pushSubscriptions.delete(old.endpoint);
+        undoable(() => pushSubscriptions.set(old.endpoint, old));
+      }
+      return { stored: true, dropped: dropped.map((s) => s.endpoint) };
     },
     deletePushSubscription(endpoint, identity) {
       open();

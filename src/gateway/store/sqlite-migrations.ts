@@ -199,6 +199,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       DROP TABLE secrets;
       ALTER TABLE secrets_owned RENAME TO secrets;
     `),
+  // U17: the token a subscription was made with (a hash of its hash); a row from before has none and ends.
+  (db) => db.exec(`ALTER TABLE push_subscriptions ADD COLUMN token_hash TEXT NOT NULL DEFAULT '';`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -752,7 +752,7 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
     });
 
     describe('push', async () => {
-      const sub = (endpoint: string, identity: string, createdAtMs: number) => ({ endpoint, identity, p256dh: `p-${endpoint}`, auth: `a-${endpoint}`, createdAtMs });
+      const sub = (endpoint: string, identity: string, createdAtMs: number) => ({ endpoint, identity, tokenHash: `t-${identity}`, p256dh: `p-${endpoint}`, auth: `a-${endpoint}`, createdAtMs });
 
       it('[U17] keeps the first VAPID key pair: a later one never replaces it', async () => {
         const first = await store.pushKeys({ publicKey: 'pub1', privateKey: 'priv1', createdAtMs: 1_000 });
@@ -764,16 +764,36 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
         await store.putPushSubscription(sub('https://push.example/b', 'guest', 2_000));
         await store.putPushSubscription(sub('https://push.example/c', 'op', 3_000));
-        // The same browser subscribed again by another identity: the endpoint now belongs to that one.
-        await store.putPushSubscription(sub('https://push.example/a', 'guest', 4_000));
-        expect(await store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000)]);
-        expect((await store.listPushSubscriptions('guest')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/b', 'https://push.example/a']);
+        // The same browser subscribed again by its identity: replaced, and now the newest.
+        expect(await store.putPushSubscription({ ...sub('https://push.example/a', 'op', 4_000), tokenHash: 't-new' })).toStrictEqual({ stored: true, dropped: [] });
+        expect(await store.listPushSubscriptions('op')).toStrictEqual([sub('https://push.example/c', 'op', 3_000), { ...sub('https://push.example/a', 'op', 4_000), tokenHash: 't-new' }]);
+        expect((await store.listPushSubscriptions('guest')).map((s) => s.endpoint)).toStrictEqual(['https://push.example/b']);
         expect(await store.listPushSubscriptions()).toHaveLength(3);
         expect(await store.deletePushSubscription('https://push.example/b', 'op')).toBe(false);
         expect(await store.deletePushSubscription('https://push.example/b', 'guest')).toBe(true);
         expect(await store.deletePushSubscription('https://push.example/c')).toBe(true);
         expect(await store.deletePushSubscription('https://push.example/c')).toBe(false);
         expect((await store.listPushSubscriptions()).map((s) => s.endpoint)).toStrictEqual(['https://push.example/a']);
+      });
+
+      it("[U17] refuses an endpoint another identity holds: it stays that identity's, unchanged", async () => {
+        await store.putPushSubscription(sub('https://push.example/a', 'op', 1_000));
+        expect(await store.putPushSubscription(sub('https://push.example/a', 'guest', 2_000), 5)).toStrictEqual({ stored: false, reason: 'taken' });
+        expect(await store.listPushSubscriptions()).toStrictEqual([sub('https://push.example/a', 'op', 1_000)]);
+      });
+
+      it('[U17] with keep, an identity keeps its newest subscriptions: the one past the cap drops its oldest, no one else\'s', async () => {
+        await store.putPushSubscription(sub('https://push.example/other', 'guest', 500));
+        for (let i = 1; i <= 5; i++) expect(await store.putPushSubscription(sub(`https://push.example/${i}`, 'op', i * 1_000), 5)).toStrictEqual({ stored: true, dropped: [] });
+        // Re-subscribing the oldest makes it the newest: the cap still holds without dropping anything.
+        expect(await store.putPushSubscription(sub('https://push.example/1', 'op', 6_000), 5)).toStrictEqual({ stored: true, dropped: [] });
+        expect(await store.putPushSubscription(sub('https://push.example/6', 'op', 7_000), 5)).toStrictEqual({ stored: true, dropped: ['https://push.example/2'] });
+        expect((await store.listPushSubscriptions('op')).map((s) => s.endpoint)).toStrictEqual(['3', '4', '5', '1', '6'].map((n) => `https://push.example/${n}`));
+        expect(await store.putPushSubscription(sub('https://push.example/7', 'op', 8_000), 2)).toStrictEqual({
+          stored: true,
+          dropped: ['3', '4', '5', '1'].map((n) => `https://push.example/${n}`),
+        });
+        expect((await store.listPushSubscriptions()).map((s) => s.endpoint)).toStrictEqual(['other', '6', '7'].map((n) => `https://push.example/${n}`));
       });
 
       it('[U17][R3] a rolled-back transaction leaves no subscription behind', async () => {
@@ -1064,8 +1084,8 @@ describe('sqlite store on disk', () => {
   it('[S5][K1] an older file learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(`${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS}`);
+      raw.exec(`${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS}`);
       raw.close();
     })));
 
@@ -1138,8 +1158,11 @@ const UNDO_SECRET_OWNER_SQLITE = `DROP TABLE secrets; CREATE TABLE secrets (name
   request_id TEXT, stored_at_ms INTEGER NOT NULL) WITHOUT ROWID; ${OLD_SECRETS}`;
 const UNDO_SECRET_OWNER_POSTGRES = `DELETE FROM secrets; ALTER TABLE secrets DROP CONSTRAINT secrets_pkey; ALTER TABLE secrets DROP COLUMN owner;
   ALTER TABLE secrets ADD PRIMARY KEY (name); ${OLD_SECRETS}`;
-/** How many schema steps the secret owner's undo undoes (the last step of both stores). */
+/** How many schema steps the secret owner's undo undoes (the step before the push token's in both stores). */
 const SECRET_OWNER_STEPS = 1;
+/** U17: the push token's step, the last of both stores. */
+const UNDO_PUSH_TOKEN = `ALTER TABLE push_subscriptions DROP COLUMN token_hash;`;
+const PUSH_TOKEN_STEPS = 1;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ');
@@ -1198,7 +1221,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS}`);
+      await raw.query(`${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS}`);
       await raw.end();
     })));
 

@@ -176,6 +176,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE secrets DROP CONSTRAINT secrets_pkey;
   ALTER TABLE secrets ADD PRIMARY KEY (owner, name);
   `,
+  // U17: the token a subscription was made with (a hash of its hash); a row from before has none and ends.
+  `
+  ALTER TABLE push_subscriptions ADD COLUMN token_hash text NOT NULL DEFAULT '';
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

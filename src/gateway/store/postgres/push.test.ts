@@ -22,7 +22,7 @@ async function stores(n: number): Promise<SharedStore[]> {
   return all;
 }
 
-const sub = (endpoint: string, identity = 'op', createdAtMs = 1_000): PushSubscriptionRow => ({ endpoint, identity, p256dh: 'key', auth: 'auth', createdAtMs });
+const sub = (endpoint: string, identity = 'op', createdAtMs = 1_000): PushSubscriptionRow => ({ endpoint, identity, tokenHash: 'token', p256dh: 'key', auth: 'auth', createdAtMs });
 const endpoints = async (store: SharedStore, identity?: string) => (await store.listPushSubscriptions(identity)).map((s) => s.endpoint);
 
 /**
@@ -100,9 +100,10 @@ describe('U17/D5 push subscriptions cached per gateway on PostgreSQL', () => {
 
     await a.putPushSubscription(sub('https://push.example/a', 'op'));
     await expect.poll(() => endpoints(b)).toEqual(['https://push.example/a']);
-    await a.putPushSubscription(sub('https://push.example/a', 'guest', 2_000));
-    await expect.poll(() => endpoints(b, 'guest')).toEqual(['https://push.example/a']);
+    await a.putPushSubscription(sub('https://push.example/g', 'guest', 2_000));
+    await expect.poll(() => endpoints(b, 'guest')).toEqual(['https://push.example/g']);
     expect(await a.deletePushSubscription('https://push.example/a')).toBe(true);
+    expect(await a.deletePushSubscription('https://push.example/g')).toBe(true);
     await expect.poll(() => endpoints(b)).toEqual([]);
     // And the other way round.
     await b.putPushSubscription(sub('https://push.example/b', 'op'));

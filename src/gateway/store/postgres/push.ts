@@ -1,9 +1,8 @@
-import { toPushKeys, toPushSubscription, type PushKeysDbRow, type PushSubscriptionDbRow } from '../push-rows.ts';
+import { PUSH_SUBSCRIPTION_COLUMNS, toPushKeys, toPushSubscription, type PushKeysDbRow, type PushSubscriptionDbRow } from '../push-rows.ts';
 import type { PushSubscriptionRow, Store } from '../types.ts';
 import type { Postgres, QueryResult } from './pool.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
-const COLUMNS = `endpoint, identity, p256dh, auth, created_at_ms`;
 /** The NOTIFY payload of a change to the push subscriptions (every other payload on the channel is an event seq). */
 export const PUSH_CHANGED = 'push';
 
@@ -92,7 +91,7 @@ export function pushMethods(
   q: Query,
   cache?: SubscriptionCache,
 ): Pick<Store, 'pushKeys' | 'putPushSubscription' | 'deletePushSubscription' | 'listPushSubscriptions'> {
-  const readAll = async () => ((await q(`SELECT ${COLUMNS} FROM push_subscriptions ORDER BY n`)).rows as PushSubscriptionDbRow[]).map(toPushSubscription);
+  const readAll = async () => ((await q(`SELECT ${PUSH_SUBSCRIPTION_COLUMNS} FROM push_subscriptions ORDER BY n`)).rows as PushSubscriptionDbRow[]).map(toPushSubscription);
   // Sent with the change, in its statement: the others hear of it only once it committed.
   const notify = (at: number) => (cache ? ` RETURNING pg_notify($${at}, '${PUSH_CHANGED}')` : '');
   const withChannel = (params: unknown[]) => (cache ? [...params, cache.channel] : params);
@@ -106,15 +105,31 @@ export function pushMethods(
       ]);
       return toPushKeys((await q(`SELECT public_key, private_key, created_at_ms FROM push_keys WHERE id = 1`)).rows[0] as PushKeysDbRow);
     },
-    async putPushSubscription(sub) {
-      await changing(() =>
+    async putPushSubscription(sub, keep) {
+      // One statement: the upsert happens only when the endpoint is new or the same identity's, and only then are that
+      // identity's oldest beyond `keep` deleted (they are read from the statement's snapshot, so this one is left out).
+      const r = await changing(() =>
         q(
-          `INSERT INTO push_subscriptions (endpoint, identity, p256dh, auth, created_at_ms) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (endpoint) DO UPDATE SET identity = excluded.identity, p256dh = excluded.p256dh, auth = excluded.auth,
-             created_at_ms = excluded.created_at_ms, n = nextval(pg_get_serial_sequence('push_subscriptions', 'n'))${notify(6)}`,
-          withChannel([sub.endpoint, sub.identity, sub.p256dh, sub.auth, sub.createdAtMs]),
+          `WITH ins AS (
+             INSERT INTO push_subscriptions (endpoint, identity, token_hash, p256dh, auth, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (endpoint) DO UPDATE SET token_hash = excluded.token_hash, p256dh = excluded.p256dh, auth = excluded.auth,
+               created_at_ms = excluded.created_at_ms, n = nextval(pg_get_serial_sequence('push_subscriptions', 'n'))
+             WHERE push_subscriptions.identity = excluded.identity
+             RETURNING n
+           ), gone AS (
+             DELETE FROM push_subscriptions WHERE EXISTS (SELECT 1 FROM ins) AND $7::int IS NOT NULL AND endpoint IN (
+               SELECT endpoint FROM push_subscriptions WHERE identity = $2 AND endpoint <> $1 ORDER BY n DESC OFFSET greatest(coalesce($7::int, 1) - 1, 0)
+             ) RETURNING endpoint, n
+           )
+           SELECT EXISTS (SELECT 1 FROM ins) AS stored, coalesce((SELECT json_agg(endpoint ORDER BY n) FROM gone), '[]') AS dropped${
+             cache ? `, CASE WHEN EXISTS (SELECT 1 FROM ins) THEN pg_notify($8, '${PUSH_CHANGED}') END AS told` : ''
+           }`,
+          withChannel([sub.endpoint, sub.identity, sub.tokenHash, sub.p256dh, sub.auth, sub.createdAtMs, keep ?? null]),
         ),
       );
+      const row = r.rows[0] as { stored: boolean; dropped: string[] | string };
+      if (!row.stored) return { stored: false, reason: 'taken' } as const;
+      return { stored: true, dropped: typeof row.dropped === 'string' ? (JSON.parse(row.dropped) as string[]) : row.dropped } as const;
     },
     async deletePushSubscription(endpoint, identity) {
       const r = await changing(() =>
