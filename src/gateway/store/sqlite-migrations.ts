@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { scopedSearchIndexes } from './sqlite-search-scope.ts';
 
 type Db = Database.Database;
 
@@ -180,6 +181,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       );
       CREATE INDEX push_subscriptions_by_identity ON push_subscriptions (identity, n);
     `),
+  // U19/A3: each search index also holds who may see a row, so a search never reads one hidden from its identity.
+  (db) => db.exec(scopedSearchIndexes(TOKENIZE, questionText)),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
