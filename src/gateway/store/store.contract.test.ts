@@ -1057,7 +1057,7 @@ describe('sqlite store on disk', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
       raw.exec(`${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - 1}`);
       raw.close();
     })));
 
@@ -1125,12 +1125,15 @@ const UNDO_ASKER_STEPS = `DROP INDEX questions_pending_by_asker; ALTER TABLE que
   DROP TABLE push_subscriptions; DROP TABLE push_keys;`;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
-  .join(' ');
-const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
-/** How many schema steps those undo. */
+  .join(' ')
+  .concat(' DROP INDEX messages_privileged; ALTER TABLE messages DROP COLUMN privileged_asker;');
+const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search;
+  DROP FUNCTION askdock_session_vector(text, text); DROP FUNCTION askdock_message_vector(text, text, text); DROP FUNCTION askdock_question_vector(text, text);
+  ALTER TABLE messages DROP COLUMN privileged_asker; DROP FUNCTION askdock_question_text(text);`;
+/** How many schema steps those undo (on SQLite, with the scoped search indexes after them). */
 const UNDONE_STEPS = 4;
-/** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table. */
-const POSTGRES_STEPS_AFTER = 2;
+/** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
+const POSTGRES_STEPS_AFTER = 3;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | Promise<void>): Promise<void> {
