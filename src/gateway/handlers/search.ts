@@ -2,14 +2,12 @@ import { SEARCH_LIMIT_DEFAULT, type SearchResult } from '../../protocol/index.ts
 import { searchTerms, snippetOf } from '../../lib/search-text.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { SearchCandidate, SearchScope } from '../store/types.ts';
-import { canReadSession, canSeeQuestion, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
+import type { SearchScope } from '../store/types.ts';
+import { canReadSession, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 import type { HandlerTable } from './types.ts';
 
 /** Shown as the "session" of a sessionless question: the Control UI's Inbox (U15). */
 export const INBOX_TITLE = 'Inbox';
-/** Candidates asked of the index per kind, beyond `limit`, for those a finer rule (A3) then drops. */
-const SLACK = 2;
 
 /** The sessions this identity may read, or null for every session (A2, A6). */
 async function readableKeys(core: Core, identity: Identity): Promise<string[] | null> {
@@ -22,8 +20,8 @@ async function readableKeys(core: Core, identity: Identity): Promise<string[] | 
 
 /** A3: every question, a guest's in the sessions it created, an agent's own; none for session access alone (read, write). */
 async function questionScope(core: Core, identity: Identity, readable: string[] | null): Promise<SearchScope['questions']> {
-  if (seesEveryQuestion(identity)) return { sessionKeys: null, sessionless: true };
-  if (identity.scopes.has('agent.run')) return { sessionKeys: null, sessionless: true, askedBy: identity.id };
+  if (seesEveryQuestion(identity)) return { sessionKeys: null, sessionless: true, privileged: true };
+  if (identity.scopes.has('agent.run')) return { sessionKeys: null, sessionless: true, askedBy: identity.id, privileged: true };
   if (!identity.scopes.has('operator.sessions.write')) return null;
   // A guest that also reads every session (operator.read) still sees questions only in the sessions it created.
   if (readable !== null) return { sessionKeys: readable, sessionless: false };
@@ -31,15 +29,10 @@ async function questionScope(core: Core, identity: Identity, readable: string[] 
   return { sessionKeys: created, sessionless: false };
 }
 
-/** A3 for each hit: a question as visible as itself, a message that answers a question as visible as that question. */
-async function visible(core: Core, identity: Identity, hit: SearchCandidate): Promise<boolean> {
-  const questionId = hit.kind === 'question' ? hit.id : hit.replyToQuestionId;
-  if (questionId === undefined) return true;
-  const q = await core.store.getQuestion(questionId);
-  if (!q) return hit.kind !== 'question';
-  const owner = q.sessionKey === undefined ? undefined : await core.ownerOf(q.sessionKey);
-  if (hit.kind === 'question') return canSeeQuestion(identity, q, owner);
-  return !q.privileged || canSeeQuestion(identity, q, owner);
+/** A3: the replies to privileged questions this identity may read: every one, or those to its own questions (an agent's). */
+function privilegedReplies(identity: Identity): SearchScope['privilegedReplies'] {
+  if (seesEveryQuestion(identity)) return 'every';
+  return identity.scopes.has('agent.run') ? { askedBy: identity.id } : undefined;
 }
 
 /** U19: titles, messages and question records this identity may see, newest first, each with its match marked. */
@@ -47,19 +40,21 @@ export async function search(core: Core, identity: Identity, query: string, limi
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
   const sessionKeys = await readableKeys(core, identity);
-  const candidates = await core.store.search({ terms, sessionKeys, questions: await questionScope(core, identity, sessionKeys), limit: limit * SLACK });
+  const questions = await questionScope(core, identity, sessionKeys);
+  const replies = privilegedReplies(identity);
+  // Every candidate is one the identity may see: the store's indexes test the scope (A3), none is dropped after.
+  const candidates = await core.store.search({ terms, sessionKeys, questions, ...(replies ? { privilegedReplies: replies } : {}), limit });
   const titles = new Map<string, string>();
+  // A question in a session the identity may not read (operator.questions alone) is shown without that session's title.
+  const readable = (key: string) => sessionKeys === null || sessionKeys.includes(key);
   const titleOf = async (sessionKey: string | null) => {
     if (sessionKey === null) return INBOX_TITLE;
+    if (!readable(sessionKey)) return '';
     let title = titles.get(sessionKey);
     if (title === undefined) titles.set(sessionKey, (title = (await core.getSession(sessionKey))?.title ?? ''));
     return title;
   };
-  const shown: SearchCandidate[] = [];
-  for (const hit of candidates.sort((a, b) => b.atMs - a.atMs)) {
-    if (shown.length === limit) break;
-    if (await visible(core, identity, hit)) shown.push(hit);
-  }
+  const shown = candidates.sort((a, b) => b.atMs - a.atMs).slice(0, limit);
   const results: SearchResult[] = [];
   for (const hit of shown)
     results.push({

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { scopedSearchIndexes } from './sqlite-search-scope.ts';
 
 type Db = Database.Database;
 
@@ -201,6 +202,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // U17: the token a subscription was made with (a hash of its hash); a row from before has none and ends.
   (db) => db.exec(`ALTER TABLE push_subscriptions ADD COLUMN token_hash TEXT NOT NULL DEFAULT '';`),
+  // U19/A3: each search index also holds who may see a row, so a search never reads one hidden from its identity.
+  (db) => db.exec(scopedSearchIndexes(TOKENIZE, questionText)),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

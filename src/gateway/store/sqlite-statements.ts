@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { OPEN_QUESTION, SESSION_COLUMNS, type EventDbRow, type QuestionColumns, type QuestionColumnsAfterId, type MessageDbRow, type RunDbRow, type SessionDbRow } from './rows.ts';
+import { PRIVILEGED_ASKER } from './sqlite-search-scope.ts';
 
 type Db = Database.Database;
 
@@ -31,8 +32,8 @@ export function prepareStatements(db: Db) {
     ),
 
     messageInsert: db.prepare(
-      `INSERT INTO messages (id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms)
-       VALUES (@id, @sessionKey, @seq, @role, @text, @authorId, @runId, @replyTo, @createdAtMs)`,
+      `INSERT INTO messages (id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms, privileged_asker)
+       VALUES (@id, @sessionKey, @seq, @role, @text, @authorId, @runId, @replyTo, @createdAtMs, ${PRIVILEGED_ASKER('@replyTo')})`,
     ),
     messageText: db.prepare(`UPDATE messages SET text = ? WHERE id = ?`),
     messageGet: db.prepare<[string], MessageDbRow>(`SELECT * FROM messages WHERE id = ?`),

@@ -1085,7 +1085,7 @@ describe('sqlite store on disk', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
       raw.exec(`${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS}`);
       raw.close();
     })));
 
@@ -1160,17 +1160,22 @@ const UNDO_SECRET_OWNER_POSTGRES = `DELETE FROM secrets; ALTER TABLE secrets DRO
   ALTER TABLE secrets ADD PRIMARY KEY (name); ${OLD_SECRETS}`;
 /** How many schema steps the secret owner's undo undoes (the step before the push token's in both stores). */
 const SECRET_OWNER_STEPS = 1;
-/** U17: the push token's step, the last of both stores. */
+/** U17: the push token's step, right after the secret owner's in both stores. */
 const UNDO_PUSH_TOKEN = `ALTER TABLE push_subscriptions DROP COLUMN token_hash;`;
 const PUSH_TOKEN_STEPS = 1;
+/** U19/A3: the scoped search indexes' step, after the push token's on SQLite (PostgreSQL counts it in POSTGRES_STEPS_AFTER). */
+const SEARCH_SCOPE_STEPS = 1;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
   .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
-  .join(' ');
-const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search; DROP FUNCTION askdock_question_text(text);`;
-/** How many schema steps those undo. */
+  .join(' ')
+  .concat(' DROP INDEX messages_privileged; ALTER TABLE messages DROP COLUMN privileged_asker;');
+const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search;
+  DROP FUNCTION askdock_session_vector(text, text); DROP FUNCTION askdock_message_vector(text, text, text); DROP FUNCTION askdock_question_vector(text, text);
+  ALTER TABLE messages DROP COLUMN privileged_asker; DROP FUNCTION askdock_question_text(text);`;
+/** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
-/** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table. */
-const POSTGRES_STEPS_AFTER = 2;
+/** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
+const POSTGRES_STEPS_AFTER = 3;
 
 /** S5: questions of an older schema (`downgrade` makes it one) learn who asked them; C4: an open run of it streams on; U19: it is indexed. */
 async function migratesAnOlderSchema(harness: Harness, downgrade: () => void | Promise<void>): Promise<void> {

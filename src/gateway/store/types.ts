@@ -84,7 +84,14 @@ export type SearchScope = {
     sessionless: boolean;
     /** Only the questions this identity asked (an agent's). */
     askedBy?: string;
+    /** Privileged questions may match too (A3); absent: they may not. */
+    privileged?: boolean;
   } | null;
+  /**
+   * Which replies to privileged questions (A3) may match: every one, those to questions `askedBy` asked, or (absent) none.
+   * The stores test it in their index, so a reply that may not match is never a candidate (no count or time betrays it).
+   */
+  privilegedReplies?: 'every' | { askedBy: string };
   /** At most this many of each kind, newest first. */
   limit: number;
 };

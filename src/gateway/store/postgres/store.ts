@@ -247,8 +247,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     async insertMessage(msg) {
       const m = shapeMessage(msg);
       await insert(
-        `INSERT INTO messages (id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        `INSERT INTO messages (id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms, privileged_asker)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text, $9,
+           (SELECT asked_by FROM questions WHERE id = ($8::text::json->>'questionId') AND (record::json->>'privileged') = 'true'))`,
         [m.id, m.sessionKey, m.seq, m.role, m.text, m.authorId, m.runId ?? null, m.replyTo ? toJson(m.replyTo) : null, m.createdAtMs],
       );
       if (pg.inTransaction()) numbering().message(m.id, m.seq);
