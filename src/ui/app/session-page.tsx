@@ -1,4 +1,5 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import type { TranscriptExtraItem } from '../features/chat/lib/interleave.ts';
 import { useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
 import { AbsentAgentNote, AgentPresenceIndicator } from '../features/sessions/components/agent-presence.tsx';
 import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
@@ -8,6 +9,7 @@ import { SessionComposer } from './session-composer.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
 import { InTopBarWhenNarrow } from './header-slot.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
+import { useOutbox } from '../lib/outbox/use-outbox.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // Renaming is rare: its dialog's code stays out of the first load.
@@ -15,6 +17,10 @@ const RenameSession = lazyWithRetry(() => import('../features/sessions/component
 const Transcript = lazyWithRetry(() => import('../features/chat/components/transcript.tsx'), (m) => m.Transcript);
 // Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
 Transcript.preload();
+// The outbox's chat messages in the transcript (U11): fetched at start too, so a message typed offline later shows.
+const PendingMessagesFeed = lazyWithRetry(() => import('./pending-messages-feed.tsx'), (m) => m.PendingMessagesFeed);
+PendingMessagesFeed.preload();
+const NO_ITEMS: readonly TranscriptExtraItem[] = [];
 
 /** Stands in for the transcript while its code arrives (or when it could not): the same log, before the history loads. */
 function TranscriptStandIn({ children }: { children: ReactNode }) {
@@ -40,6 +46,9 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   // Only the title: a session's activity changes with every message and question, and must not redraw the page.
   const title = useSessionTitle(sessionKey);
   const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
+  const [pendingItems, setPendingItems] = useState(NO_ITEMS);
+  const outbox = useOutbox();
+  const extraItems = useMemo(() => (pendingItems.length ? [...questionItems, ...pendingItems] : questionItems), [questionItems, pendingItems]);
   // While the agent waits on a blocking question it is not "working": the dock says what it waits for.
   const waiting = useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
   // Keyed, so each session gets a composer of its own (its draft, and the focus New session asks for).
@@ -60,8 +69,11 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
           )}
         </div>
       </InTopBarWhenNarrow>
+      <LazyBoundary>
+        <PendingMessagesFeed key={sessionKey} sessionKey={sessionKey} outbox={outbox} onItems={setPendingItems} />
+      </LazyBoundary>
       <LazyBoundary pending={transcriptPending} failed={transcriptFailed}>
-        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={questionItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
+        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={extraItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
       </LazyBoundary>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">

@@ -10,7 +10,8 @@ import { createOutbox, type Outbox } from '../../lib/outbox/outbox.ts';
 import { FakeClient } from '../../lib/outbox/outbox-fakes.ts';
 import { createMemoryStorage } from '../../lib/outbox/storage.ts';
 import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
-import { DeliveryStatus, DeliveryStatusView } from './delivery-status.tsx';
+import { DeliveryStatus } from './delivery-status.tsx';
+import { DeliveryStatusView } from './delivery-status-view.tsx';
 
 const outboxes: Outbox[] = [];
 afterEach(() => {

@@ -13,6 +13,10 @@ import { array, count, number, object, oneOf, optional, record, string, type Che
 export const OUTBOX_STATES = ['queued', 'sending', 'failed', 'unconfirmed', 'sent'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
+/** What a row carries: an async question's answer (`replyTo`), or a plain chat message typed in the composer (U11). */
+export const OUTBOX_KINDS = ['answer', 'message'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
 const OutboxError = object({ code: string(), message: string() });
 export type OutboxError = Checked<typeof OutboxError>;
 
@@ -22,7 +26,10 @@ export const OutboxRow = object({
   /** Stable for the row's life: every attempt, automatic or "Retry answer", sends this same key (C2). */
   idempotencyKey: string(8, 128),
   sessionKey: string(1),
-  questionId: string(1),
+  /** Absent on rows stored before chat messages used the outbox: those are answers. */
+  kind: optional(oneOf(OUTBOX_KINDS)),
+  /** The question an answer replies to; a chat message has none. */
+  questionId: optional(string(1)),
   text: string(),
   /** The structured answers for `replyTo.answers`; absent once the text was edited by hand. */
   answers: optional(record(array(string()))),
@@ -38,6 +45,9 @@ export const OutboxRow = object({
   leaseExpiresAtMs: optional(number),
 });
 export type OutboxRow = Checked<typeof OutboxRow>;
+
+/** A plain chat message rather than an answer. */
+export const isChatMessageRow = (row: OutboxRow) => row.kind === 'message';
 
 export type OutboxEvent =
   | { type: 'sendStarted' }

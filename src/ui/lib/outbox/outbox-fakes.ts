@@ -1,7 +1,8 @@
 /** Test doubles for the outbox: a gateway client with a tiny in-memory chat.send, and a BroadcastChannel hub. */
 import type { ConnectionState, ConnectionStatus } from '../../../client/client.ts';
 import { AskdockError, type ChatMessage, type EventName, type EventPayload, type MethodName } from '../../../protocol/index.ts';
-import type { ChannelLike, OutboxClient } from './outbox.ts';
+import { createOutbox, type ChannelLike, type Outbox, type OutboxClient, type OutboxOptions } from './outbox.ts';
+import { createMemoryStorage } from './storage.ts';
 import { Listeners } from '../../../lib/listeners.ts';
 
 export type Call = {
@@ -161,6 +162,21 @@ export function channelHub() {
       const c = new FakeChannel();
       members.add(c);
       return c;
+    },
+  };
+}
+
+/** Makes outboxes for a test (memory storage unless given, errors kept quiet); `disposeAll` in afterEach ends them. */
+export function outboxMaker() {
+  const open: Outbox[] = [];
+  return {
+    make(client: OutboxClient, extra: Partial<OutboxOptions> = {}): Outbox {
+      const outbox = createOutbox({ client, storage: extra.storage ?? createMemoryStorage(), onError: () => {}, ...extra });
+      open.push(outbox);
+      return outbox;
+    },
+    disposeAll() {
+      for (const o of open.splice(0)) o.dispose();
     },
   };
 }

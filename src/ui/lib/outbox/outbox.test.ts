@@ -3,23 +3,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError, type ChatMessage } from '../../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../../answers/async-reply.ts';
 import type { OutboxRow } from './machine.ts';
-import { createOutbox, messageConfirmsRow, type Outbox, type OutboxOptions } from './outbox.ts';
-import { FakeClient, channelHub } from './outbox-fakes.ts';
+import { createOutbox, messageConfirmsRow, type Outbox } from './outbox.ts';
+import { FakeClient, channelHub, outboxMaker } from './outbox-fakes.ts';
 import { createMemoryStorage, createOutboxStorage } from './storage.ts';
 
 const lunch = { id: 'lunch', header: 'Lunch', question: 'What should we order?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] };
 const TEXT = formatAsyncAnswerText([lunch], { lunch: ['Sushi'] });
 const answer = (questionId = 'q1', sessionKey = 's1', text = TEXT) => ({ sessionKey, questionId, text, answers: { lunch: ['Sushi'] } });
 
-const open: Outbox[] = [];
-function make(client: FakeClient, extra: Partial<OutboxOptions> = {}): Outbox {
-  const outbox = createOutbox({ client, storage: extra.storage ?? createMemoryStorage(), onError: () => {}, ...extra });
-  open.push(outbox);
-  return outbox;
-}
-afterEach(() => {
-  for (const o of open.splice(0)) o.dispose();
-});
+const { make, disposeAll } = outboxMaker();
+afterEach(disposeAll);
 
 const stateOf = (outbox: Outbox, id: string) => outbox.row(id)?.state;
 const until = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 5 });

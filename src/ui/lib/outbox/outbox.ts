@@ -13,7 +13,7 @@ import { createSnapshot } from './snapshot.ts';
 import type { OutboxStorage } from './storage.ts';
 
 /*
- * The outbox for async answers (PRODUCT U9-U11, PROTOCOL C2/Q9), wired from its parts:
+ * The outbox for async answers and chat messages (PRODUCT U9-U11, PROTOCOL C2/Q9), wired from its parts:
  *   storage.ts   the rows in IndexedDB (the truth, shared by every tab), memory as the fallback
  *   machine.ts   one row's delivery states, pure
  *   commit.ts    read-change-write of one row in one transaction, then the snapshot follows
@@ -45,6 +45,7 @@ export type OutboxOptions = {
 };
 
 export type EnqueueInput = { sessionKey: string; questionId: string; text: string; answers?: Answers };
+export type EnqueueMessageInput = { sessionKey: string; text: string };
 
 export interface Outbox {
   readonly tabId: string;
@@ -52,6 +53,8 @@ export interface Outbox {
   ready(): Promise<void>;
   /** Queues an answer; a question that already has a live row gets that row back (never a second answer). */
   enqueue(input: EnqueueInput): Promise<OutboxRow>;
+  /** Queues a chat message typed in the composer (U11): stored before it is sent, so neither offline nor a reload loses it. */
+  enqueueMessage(input: EnqueueMessageInput): Promise<OutboxRow>;
   /** Sends a failed or unconfirmed row again, with its same idempotency key. */
   retry(id: string): Promise<OutboxRow | undefined>;
   /** Removes a queued, failed or unconfirmed row; returns it (to reopen its draft), or undefined when it could not go. */
@@ -130,6 +133,24 @@ export function createOutbox(options: OutboxOptions): Outbox {
     void pump.schedule();
   }
 
+  /** A new queued row, strictly after every known one, so two rows queued in one millisecond keep their order. */
+  function freshRow(fields: Pick<OutboxRow, 'kind' | 'sessionKey' | 'questionId' | 'text'>): OutboxRow {
+    const at = Math.max(now(), ...snapshot.all().map((r) => r.createdAtMs + 1));
+    const { questionId, ...rest } = fields;
+    const row: OutboxRow = { id: newId(), idempotencyKey: `outbox-${newId()}`, ...rest, state: 'queued', createdAtMs: at, updatedAtMs: at, attempts: 0 };
+    if (questionId !== undefined) row.questionId = questionId;
+    return row;
+  }
+
+  /** A row just written by this tab: shown here, told to the other tabs, and sent when its turn comes. */
+  function stored(row: OutboxRow, replaced?: OutboxRow): OutboxRow {
+    snapshot.store(row);
+    snapshot.notify();
+    broadcast.changed(row.id, ...(replaced ? [replaced.id] : []));
+    void pump.schedule();
+    return row;
+  }
+
   const offChat = client.on?.('chat', (payload) => {
     if (payload.state === 'final') void outbox.confirmFromHistory([payload.message]).catch(onError);
   });
@@ -160,20 +181,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (!input.text.trim())
         throw new AskdockError('INVALID_REQUEST', 'an outbox answer needs text: format it with formatAsyncAnswerText first');
       await loaded;
-      // Strictly after every known row, so two answers queued in one millisecond keep their order.
-      const at = Math.max(now(), ...snapshot.all().map((r) => r.createdAtMs + 1));
-      const fresh: OutboxRow = {
-        id: newId(),
-        idempotencyKey: `outbox-${newId()}`,
-        sessionKey: input.sessionKey,
-        questionId: input.questionId,
-        text: input.text,
-        ...(input.answers ? { answers: input.answers } : {}),
-        state: 'queued',
-        createdAtMs: at,
-        updatedAtMs: at,
-        attempts: 0,
-      };
+      const fresh = freshRow({ kind: 'answer', sessionKey: input.sessionKey, questionId: input.questionId, text: input.text });
+      if (input.answers) fresh.answers = input.answers;
+      const at = fresh.createdAtMs;
       const { row, replaced } = await storage.transact((rows) => {
         const existing = [...rows.values()].find((r) => r.questionId === input.questionId && r.sessionKey === input.sessionKey);
         if (existing?.state === 'queued') {
@@ -192,11 +202,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
         snapshot.drop(replaced.id);
         pump.stop(replaced.id);
       }
-      snapshot.store(row);
-      snapshot.notify();
-      broadcast.changed(row.id, ...(replaced ? [replaced.id] : []));
-      void pump.schedule();
-      return row;
+      return stored(row, replaced);
+    },
+
+    async enqueueMessage(input) {
+      if (!input.text.trim()) throw new AskdockError('INVALID_REQUEST', 'a chat message needs text');
+      await loaded;
+      // Every message is a row of its own: the same words sent twice are two messages, each with its own key.
+      const row = freshRow({ kind: 'message', sessionKey: input.sessionKey, text: input.text });
+      await storage.transact(() => ({ put: [row], result: undefined }));
+      return disposed ? row : stored(row);
     },
 
     async retry(id) {

@@ -123,8 +123,9 @@ export function createPump(options: PumpOptions): Pump {
       sessionKey: row.sessionKey,
       message: row.text,
       idempotencyKey: row.idempotencyKey,
-      replyTo: row.answers ? { questionId: row.questionId, answers: row.answers } : { questionId: row.questionId },
     };
+    // A chat message goes without replyTo; an answer names its question (Q9), with its structured answers while unedited.
+    if (row.questionId !== undefined) params.replyTo = row.answers ? { questionId: row.questionId, answers: row.answers } : { questionId: row.questionId };
     const settle = async (work: () => Promise<unknown>) => {
       if (inFlight.get(row.id)?.abort !== abort) return; // discarded, retried or disposed meanwhile
       try {
@@ -147,7 +148,7 @@ export function createPump(options: PumpOptions): Pump {
   }
 
   async function failed(row: OutboxRow, err: unknown) {
-    const e = sendErrorOf(err);
+    const e = sendErrorOf(err, row.kind);
     if (e.aborted) return;
     const error: OutboxError = { code: e.code, message: e.message };
     if (e.code === 'UNAVAILABLE') {

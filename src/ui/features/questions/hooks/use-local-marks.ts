@@ -14,7 +14,7 @@ export function useMarksOf(sessionKey?: string): MarksOf {
   const skipped = useSkipped();
   const rows = useOutboxRows(sessionKey);
   return useMemo(() => {
-    const delivery = new Map(rows.map((r) => [r.questionId, r.state]));
+    const delivery = new Map(rows.flatMap((r) => (r.questionId === undefined ? [] : [[r.questionId, r.state] as const])));
     return (id: string) => ({ reopenedOver: own(reopened, id), skippedAtMs: own(skipped, id)?.atMs, delivery: delivery.get(id) });
   }, [reopened, skipped, rows]);
 }

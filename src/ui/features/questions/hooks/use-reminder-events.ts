@@ -21,12 +21,14 @@ export function useReminderEvents(sessionKey: string) {
   const qc = useQueryClient();
 
   useOutboxDiscarded((row) => {
-    if (row.sessionKey !== sessionKey) return;
-    const record = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === row.questionId);
+    const questionId = row.questionId;
+    // A chat message's row has no draft in the dock.
+    if (row.sessionKey !== sessionKey || questionId === undefined) return;
+    const record = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === questionId);
     // The draft normally survives the submit; rebuild it only where this browser lost it.
     if (record) draftActions().draftRestored(record.id, draftFromAnswers(record, rowAnswers(record, row)));
     // Only the tab where Discard was pressed moves focus; other tabs just show the draft again.
     const here = typeof document !== 'undefined' && document.hasFocus() && !document.hidden;
-    dockUiActions().draftReturned(sessionKey, row.questionId, { retiredAtMs: record?.retiredAtMs, focus: here });
+    dockUiActions().draftReturned(sessionKey, questionId, { retiredAtMs: record?.retiredAtMs, focus: here });
   });
 }
