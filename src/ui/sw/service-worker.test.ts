@@ -1,13 +1,40 @@
+import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * U17: the service worker's fetch handler, run in a stand-in worker scope: a Cache Storage that records every key it
- * is given, a network that answers or fails, and the events the browser would send.
+ * U17: the service worker, run in a stand-in worker scope: a Cache Storage that records every key it is given, a
+ * network that answers or fails (fetch, and the gateway's `/ws` socket), and the events the browser would send.
  */
 type Listener = (event: unknown) => void;
 const listeners = new Map<string, Listener>();
 const cached = new Set<string>();
 let online = true;
+
+/** What reached the gateway over `/ws`: every `question.resolve` request's params, in order. */
+const resolved: unknown[] = [];
+
+/** The gateway's socket as the worker sees it: offline it errors and closes; online it answers like the gateway. */
+class GatewaySocket {
+  onmessage: ((m: { data: string }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    setTimeout(() => {
+      if (!online) {
+        this.onerror?.();
+        this.onclose?.();
+      } else this.onmessage?.({ data: JSON.stringify({ type: 'event', event: 'connect.challenge', payload: { nonce: 'n' } }) });
+    });
+  }
+  send(text: string) {
+    const req = JSON.parse(text) as { id: string; method: string; params: unknown };
+    if (req.method === 'question.resolve') resolved.push(req.params);
+    setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: 'res', id: req.id, ok: true, payload: {} }) }));
+  }
+  close() {
+    setTimeout(() => this.onclose?.());
+  }
+}
 
 const keyOf = (r: Request | string) => (typeof r === 'string' ? new URL(r, 'https://askdock.test').href : r.url);
 const cache = {
@@ -20,7 +47,7 @@ beforeAll(async () => {
   vi.stubGlobal('__ASKDOCK_SHELL__', { version: 'v1', files: ['/assets/app-abc.js'], protocol: 1 });
   vi.stubGlobal('self', {
     location: new URL('https://askdock.test/'),
-    registration: {},
+    registration: { sync: { register: async () => undefined } },
     clients: { claim: async () => undefined },
     skipWaiting: async () => undefined,
     addEventListener: (type: string, fn: Listener) => listeners.set(type, fn),
@@ -34,6 +61,7 @@ beforeAll(async () => {
     if (!online) throw new TypeError('offline');
     return new Response('fresh');
   });
+  vi.stubGlobal('WebSocket', GatewaySocket);
   await import('./service-worker.ts');
   await fire('install');
   await fire('activate');
@@ -65,5 +93,24 @@ describe('U17 service worker cache', () => {
     }
     expect([...cached].filter((k) => k.includes('token'))).toEqual([]);
     expect([...cached].sort()).toEqual(['https://askdock.test/assets/app-abc.js', 'https://askdock.test/index.html']);
+  });
+});
+
+describe('U17 notification actions through the outbox', () => {
+  const payload = { type: 'question', id: 'q_lunch', itemId: 'lunch', title: 'Lunch', body: 'Pizza or sushi?', actions: ['Pizza', 'Sushi'], path: '/q/q_lunch' };
+  const tap = (action: string) => fire('notificationclick', { action, notification: { data: payload, close: () => undefined } });
+
+  it('[U17] two taps on different actions while offline send the first tap\'s answer exactly once when the network returns', async () => {
+    await fire('message', { data: { type: 'token', token: 'adk_phone' } });
+    online = false;
+    await tap('0');
+    await tap('1');
+    expect(resolved).toEqual([]);
+
+    online = true;
+    // Back online the browser fires the registered sync, and an open page may nudge at the same moment.
+    await Promise.all([fire('sync', { tag: 'askdock-outbox' }), fire('message', { data: { type: 'flush' } })]);
+    await fire('sync', { tag: 'askdock-outbox' });
+    expect(resolved).toEqual([{ id: 'q_lunch', answers: { lunch: ['Pizza'] }, resolutionId: expect.stringMatching(/^push-q_lunch-/), surface: 'push' }]);
   });
 });

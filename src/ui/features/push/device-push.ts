@@ -28,13 +28,39 @@ function handTokenTo(reg: ServiceWorkerRegistration, token: string | null): void
   reg.active?.postMessage({ type: 'token', token });
 }
 
-export async function currentSubscription(): Promise<PushSubscription | null> {
-  if (pushUnavailable()) return null;
+/** Where this browser keeps the id push.subscribe gave its subscription (with the endpoint it was for): no secret. */
+const SUBSCRIPTION_ID = 'askdock.push.subscription';
+
+function rememberId(endpoint: string, id: string | null): void {
+  if (id) localStorage.setItem(SUBSCRIPTION_ID, JSON.stringify({ endpoint, id }));
+  else localStorage.removeItem(SUBSCRIPTION_ID);
+}
+
+function rememberedId(endpoint: string): string | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SUBSCRIPTION_ID) ?? 'null') as { endpoint?: unknown; id?: unknown } | null;
+    return kept?.endpoint === endpoint && typeof kept.id === 'string' ? kept.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the gateway still sends to this browser: it has a push subscription and the caller's `push.list` still holds
+ * the id push.subscribe gave it. The gateway ends a subscription whose token no longer authenticates (rotated) and any
+ * made before subscriptions were bound to a token; then this device is off (one click subscribes it again) and the
+ * worker forgets the token (docs/security.md). Still on, the worker gets this visit's token, which may be a new one.
+ */
+export async function devicePushOn(client: GatewayClient): Promise<boolean> {
+  if (pushUnavailable()) return false;
   const reg = await navigator.serviceWorker.getRegistration('/');
   const sub = (await reg?.pushManager.getSubscription()) ?? null;
-  // A push already on (an earlier visit): the worker gets the token of this visit, which may be a new one.
-  if (reg && sub) handTokenTo(reg, takeToken());
-  return sub;
+  if (!reg || !sub) return false;
+  const { subscriptions } = await client.request('push.list', {});
+  const id = rememberedId(sub.endpoint);
+  const on = id !== undefined && subscriptions.some((s) => s.id === id);
+  handTokenTo(reg, on ? takeToken() : null);
+  return on;
 }
 
 export type EnableOutcome = 'on' | 'denied';
@@ -53,7 +79,8 @@ export async function enableDevicePush(client: GatewayClient): Promise<EnableOut
   }
   sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) });
   const json = sub.toJSON() as { endpoint: string; expirationTime?: number | null; keys: { p256dh: string; auth: string } };
-  await client.request('push.subscribe', { subscription: json });
+  const { id } = await client.request('push.subscribe', { subscription: json });
+  rememberId(sub.endpoint, id);
   handTokenTo(reg, takeToken());
   return 'on';
 }
@@ -64,6 +91,7 @@ export async function disableDevicePush(client: GatewayClient): Promise<void> {
   if (sub) {
     await client.request('push.unsubscribe', { endpoint: sub.endpoint }).catch(() => undefined);
     await sub.unsubscribe();
+    rememberId(sub.endpoint, null);
   }
   if (reg) handTokenTo(reg, null);
 }

@@ -3,7 +3,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { DeviceBellIcon } from '../../components/ui/icons.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 import { useGateway, useHello } from '../../lib/gateway.tsx';
-import { currentSubscription, disableDevicePush, enableDevicePush, pushUnavailable } from './device-push.ts';
+import { devicePushOn, disableDevicePush, enableDevicePush, pushUnavailable } from './device-push.ts';
 import { HeaderNote } from './header-note.tsx';
 import './push.css';
 
@@ -21,11 +21,20 @@ export function NotifyOnDevice() {
   const [state, setState] = useState<State>('off');
   const [note, setNote] = useState<string | null>(null);
   const unavailable = pushUnavailable();
+  const mayPush = hello?.auth.scopes.some((s) => SUBSCRIBERS.has(s)) ?? false;
+  // On each connect: on only while the gateway still has this browser's subscription (a rotated token ends it).
   useEffect(() => {
-    if (unavailable) return;
-    currentSubscription().then((sub) => setState(sub ? 'on' : 'off'), () => setState('off'));
-  }, [unavailable]);
-  if (!hello?.auth.scopes.some((s) => SUBSCRIBERS.has(s))) return null;
+    if (unavailable || !hello || !mayPush) return;
+    let current = true;
+    devicePushOn(client).then(
+      (on) => current && setState(on ? 'on' : 'off'),
+      () => current && setState('off'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [unavailable, client, hello, mayPush]);
+  if (!mayPush) return null;
 
   const toggle = async () => {
     if (unavailable) return setNote(unavailable);
