@@ -345,8 +345,9 @@ export class Core {
    */
   async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
-    // On a shared database the seq is provisional until commit (D2), as is its event's, renumbered together.
-    const seq = (isSharedStore(this.store) ? this.store.nextSeq() : null) ?? (await this.store.latestSeq()) + 1;
+    // On a shared database the seq is provisional until commit (D2), as is its event's, renumbered together: taken now
+    // for this message, so the events other lanes hold during the writes below cannot take it first.
+    const seq = (isSharedStore(this.store) ? this.store.reserveSeq() : null) ?? (await this.store.latestSeq()) + 1;
     const message: ChatMessage = {
       id: newId('m'),
       sessionKey: m.sessionKey,

@@ -3,6 +3,7 @@ import { startCluster, type Cluster } from '../../testing/gateway-cluster.ts';
 import { item, settle, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { TestClient, type Response } from '../../testing/ws-client.ts';
+import type { ChatMessage } from '../../protocol/session.ts';
 
 // Each gateway is its own process, as in production: two in one process would wait on each other's transactions.
 let schema: TestSchema;
@@ -110,6 +111,35 @@ describe('several gateways on one PostgreSQL database', () => {
     }
     const { messages } = await opB.call('chat.history', { sessionKey: session.key });
     expect(messages.map((m) => m.text)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+  });
+
+  it('[C2][D2][D4] five sessions at once asking, resolving and sending through one gateway: every resolve and chat.send is accepted, its message numbered as its chat event', LONG, async () => {
+    const c = await gateways(2);
+    const agent = await c.connect(0, 'agent');
+    const op = await c.connect(0, 'admin');
+    const sessions = await Promise.all(Array.from({ length: 5 }, (_, i) => op.call('sessions.create', { title: `busy-${i}` })));
+    const failures: string[] = [];
+    const sent: { id: string; seq: number }[] = [];
+    await Promise.all(
+      sessions.map(async ({ session }, s) => {
+        for (let round = 0; round < 5; round++) {
+          const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [item()] });
+          const resolved = await op.request('question.resolve', { id, answers: { env: ['Staging'] }, resolutionId: `busy-${s}-${round}` });
+          if (!resolved.ok) failures.push(`resolve ${s}-${round}: ${resolved.error?.code} ${resolved.error?.message}`);
+          const r = await op.request('chat.send', { sessionKey: session.key, message: `${s}-${round}`, idempotencyKey: `busy-key-${s}-${round}` });
+          const done = r.payload as { messageId: string; seq: number } | undefined;
+          if (r.ok && done) sent.push({ id: done.messageId, seq: done.seq });
+          else failures.push(`send ${s}-${round}: ${r.error?.code} ${r.error?.message}`);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    // The seq each sender was told is its message's and its chat event's, as every reader sees them.
+    const last = Math.max(...sent.map((m) => m.seq));
+    await op.until(() => op.seqEvents().find((e) => e.seq! >= last), 10_000, 'the last chat event');
+    const chats = op.seqEvents().filter((e) => e.event === 'chat');
+    const heard = new Map(chats.map((e) => [(e.payload as { message: ChatMessage }).message.id, [e.seq, (e.payload as { message: ChatMessage }).message.seq]]));
+    for (const m of sent) expect(heard.get(m.id), m.id).toEqual([m.seq, m.seq]);
   });
 
   it('[Q2][D4] a question.request resent through another gateway with its own id answers the first result', LONG, async () => {

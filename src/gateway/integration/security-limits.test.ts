@@ -69,6 +69,21 @@ describe('S4 failed connects per remote address', () => {
     t.logs.length = 0;
   });
 
+  it('[S4] behind two listed proxies, the right-most X-Forwarded-For entry that is not a listed proxy is the one limited', async () => {
+    const clock = new FakeClock();
+    t = await startTestGateway({ clock, handshakeTimeoutMs: 10_000_000, config: { ...testConfig, trustedProxies: ['127.0.0.1', '10.0.0.2'] } });
+    // The client wrote a different left-most entry each time; the inner proxy 10.0.0.2 added the client's address.
+    for (let i = 0; i < 10; i++) expect((await tryConnect(t, badToken, `198.51.100.${i}, 203.0.113.7, 10.0.0.2`)).res.error?.code).toBe('UNAUTHORIZED');
+    const locked = await tryConnect(t, tokenOf('admin'), '203.0.113.7, 10.0.0.2');
+    expect(locked.res.error?.code).toBe('RATE_LIMITED');
+    expect(locked.closed?.code).toBe(4001);
+    expect(t.logs.filter((l) => /unknown token from /.test(l)).every((l) => /203\.0\.113\.7/.test(l))).toBe(true);
+    // Someone else behind the same two proxies is not the inner proxy's address: it gets in.
+    const other = await TestClient.open(t.gw.wsUrl, { 'x-forwarded-for': '203.0.113.8, 10.0.0.2' });
+    expect((await other.connect(tokenOf('admin'))).ok).toBe(true);
+    t.logs.length = 0;
+  });
+
   it('[S4] without trustedProxies X-Forwarded-For is ignored: a client cannot escape the limit by writing one', async () => {
     t = await startTestGateway({ handshakeTimeoutMs: 10_000_000 });
     for (let i = 0; i < 10; i++) await tryConnect(t, badToken, `198.51.100.${i}`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { answerClientError, endRaw, hostAllowed, originAllowed, rawRefusal } from './http-security.ts';
+import { answerClientError, clientAddress, endRaw, hostAllowed, originAllowed, rawRefusal, trustedProxySet } from './http-security.ts';
 import { testConfig } from '../../testing/gateway-harness.ts';
 import { memoryLogger, silentLogger } from '../infra/logger.ts';
 
@@ -283,5 +283,19 @@ describe('S1/S3 refusals that differ only by the port name the cause', () => {
     const evil = await raw(proxied, '/ws', { ...upgradeHeaders, host: 'proxy.team.example', origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
     expect(evil.body).toBe('forbidden: this origin may not open the gateway socket; list it in allowedOrigins\n');
+  });
+});
+
+describe('S4 client address behind proxies', () => {
+  const two = trustedProxySet(['127.0.0.1', '10.0.0.2']);
+  it('[S4] with two listed proxies the client is the right-most entry that is not one of them, not the first or last written', () => {
+    expect(clientAddress('127.0.0.1', '203.0.113.7, 10.0.0.2', two)).toBe('203.0.113.7');
+    // What the client wrote to the left counts for nothing.
+    expect(clientAddress('127.0.0.1', '198.51.100.9, 203.0.113.7, 10.0.0.2', two)).toBe('203.0.113.7');
+    expect(clientAddress('::ffff:127.0.0.1', ['198.51.100.9', '203.0.113.7:51234, 10.0.0.2'], two)).toBe('203.0.113.7');
+  });
+
+  it('[S4] a peer that is not a listed proxy is the client, whatever its header says', () => {
+    expect(clientAddress('192.0.2.5', '203.0.113.7, 10.0.0.2', two)).toBe('192.0.2.5');
   });
 });

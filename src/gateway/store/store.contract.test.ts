@@ -1283,7 +1283,7 @@ describe('postgres store on a server', () => {
       await a.createSession(sessionRow('s1', 1_000));
       await a.appendEvent(event(1_000));
       const provisional = await a.transaction(async () => {
-        const seq = a.nextSeq()!;
+        const seq = a.reserveSeq()!;
         const m = message('m-1', 's1', seq);
         await a.insertMessage(m);
         expect(await a.appendEvent(event(2_000, { payload: { sessionKey: 's1', message: m, state: 'final' } }))).toBe(seq);
@@ -1291,7 +1291,7 @@ describe('postgres store on a server', () => {
         return seq;
       });
       expect(provisional).toBeLessThan(0);
-      expect(a.nextSeq()).toBeNull();
+      expect(a.reserveSeq()).toBeNull();
       expect(a.settledSeq(provisional)).toBe(2);
       expect((await a.history('s1', 10)).messages.map((m) => [m.id, m.seq])).toEqual([['m-1', 2]]);
       const [chat] = await a.eventsAfter(1, 10);

@@ -19,10 +19,11 @@ export type SharedStore = Store & {
   /** When the client was last seen anywhere: null while connected to a live gateway, else the time it left (0: never seen). */
   clientAbsentSince(identity: string, clientId: string, nowMs: number): Promise<number | null>;
   /**
-   * Inside a transaction: the provisional seq the next event will take (its real one is given at commit, D2); null
+   * Inside a transaction: a provisional seq for a message about to be written in it, kept for that message's `chat`
+   * event, which carries it whatever other events are held meanwhile (the real one is given at commit, D2); null
    * outside one.
    */
-  nextSeq(): number | null;
+  reserveSeq(): number | null;
   /** The real seq of a provisional one, once its transaction committed (a real one unchanged). */
   settledSeq(seq: number): number;
   /** The session of a question as committed (null: none, or no such question), without waiting for open transactions. */
@@ -42,7 +43,7 @@ export type SharedStore = Store & {
 /** One lane's transactions and group (`transaction` inside a running unit nests in that unit's, whatever its lane). */
 export type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'nextSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted' | 'readsAfter'>;
+type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'reserveSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted' | 'readsAfter'>;
 
 /**
  * D2: the events a commit's notification carries (transactions.ts `told`), as a read of them would return them: each

@@ -406,7 +406,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
     readCommitted: (fn) => unwaited.run(true, fn),
     readsAfter: (before, fn) => unwaited.run(before, fn),
-    nextSeq: () => (pg.inTransaction() ? numbering().peek() : null),
+    reserveSeq: () => (pg.inTransaction() ? numbering().reserve() : null),
     settledSeq: (seq) => range.settledSeq(seq),
 
     async close() {

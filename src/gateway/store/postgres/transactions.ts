@@ -71,15 +71,34 @@ export class Numbering {
   events: HeldEvent[] = [];
   /** This transaction's new messages with their provisional seqs. */
   messages: { id: string; seq: number }[] = [];
-  /** The provisional seq the next event will take. */
-  peek(): number {
-    return this.range.peek();
+  /**
+   * Seqs taken for messages of this transaction (`reserve`) whose `chat` event is not held yet. Taken, not peeked: the
+   * writes between a message's numbering and its event's wait on the database, and meanwhile this gateway's other lanes
+   * (and the next unit of this one) hold events of their own, each taking the next number of the shared range.
+   */
+  private reserved = new Set<number>();
+
+  /** A provisional seq for a message written next in this transaction: its `chat` event, held later, carries it. */
+  reserve(): number {
+    const seq = this.range.take();
+    this.reserved.add(seq);
+    return seq;
   }
 
   hold(e: Omit<HeldEvent, 'seq'>): number {
-    const seq = this.range.take();
+    const seq = this.reservedFor(e.messageId) ?? this.range.take();
     this.events.push({ ...e, seq });
     return seq;
+  }
+
+  /** The seq reserved for a message of this transaction, given up to its first `chat` event (a later one numbers anew). */
+  private reservedFor(messageId: string | null): number | undefined {
+    if (messageId === null || this.reserved.size === 0) return undefined;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i];
+      if (m.id === messageId) return this.reserved.delete(m.seq) ? m.seq : undefined;
+    }
+    return undefined;
   }
 
   /** Prunes this transaction's events older than `beforeMs`; how many it dropped. */
@@ -110,6 +129,7 @@ export class Numbering {
   clear(): void {
     this.events = [];
     this.messages = [];
+    this.reserved.clear();
   }
 
   /**
