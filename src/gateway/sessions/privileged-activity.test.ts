@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
-import type { GatewayConfig } from '../config.ts';
-import { item, startTestGateway, testConfig, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
+import { item, configWithQuestionsReader, QREADER_TOKEN, startTestGateway, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -10,11 +9,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** The test identities plus one that reads every session with operator.questions (operator.questions alone reads none). */
-const config: GatewayConfig = {
-  ...testConfig,
-  identities: [...testConfig.identities, { id: 'qreader', token: 'token-of-qreader-0123456789', role: 'operator', scopes: ['operator.read', 'operator.questions'] }],
-};
+const config = configWithQuestionsReader;
 type Viewer = Who | 'qreader';
 /** May read the privileged reply (A3): operator.admin, operator.questions, and the asking agent. */
 const GRANTED: Viewer[] = ['admin', 'qreader', 'agent'];
@@ -26,7 +21,7 @@ const WAIT_MS = 20_000;
 async function connect(who: Viewer): Promise<TestClient> {
   const c = await TestClient.open(t!.gw.wsUrl);
   t!.clients.push(c);
-  const res = await c.connect(who === 'qreader' ? 'token-of-qreader-0123456789' : tokenOf(who));
+  const res = await c.connect(who === 'qreader' ? QREADER_TOKEN : tokenOf(who));
   if (!res.ok) throw new Error(`connect as ${who} failed`);
   return c;
 }
