@@ -13,7 +13,7 @@ import { isSharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
-import type { EventAudience, Store, StoredEvent, StoredQuestion } from './store/types.ts';
+import type { EventAudience, LatestPrivilegedReply, Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './sessions/subscriptions.ts';
 import type { Turn } from './net/turn.ts';
 import {
@@ -28,6 +28,7 @@ import {
   type Viewer,
 } from './sessions/visibility.ts';
 import { textFrame, type WireFrame } from './net/wire.ts';
+import { latestReadBy, movedTo, newestFirst, PrivilegedActivity, privilegedRepliesReadBy } from './sessions/privileged-activity.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -149,6 +150,8 @@ export class Core {
 
   async start(): Promise<void> {
     await this.hub.start();
+    // Replies sent since are noted as their events go out (prepareView); a reply noted twice changes nothing.
+    for (const reply of await this.store.latestPrivilegedReplies({})) this.privilegedActivity.note(reply);
     await this.subscriptions.load();
     for (const run of await this.store.activeRuns()) if (run.sessionKey !== null) this.presence.runStarted(run.sessionKey, run.runId, run.startedAtMs);
     await this.questions.start();
@@ -217,19 +220,30 @@ export class Core {
 
   /** A session as this identity sees it: its own pending count (A3) and the agent's current presence (U18). */
   async sessionFor(identity: Identity, session: Session): Promise<Session> {
-    if (seesEveryQuestion(identity)) return this.withPresence(session);
+    const moved = movedTo(session, this.privilegedActivity.readBy(identity, session.key));
+    if (seesEveryQuestion(identity)) return this.withPresence(moved);
     const count = await this.countVisiblePending(identity, session.key);
-    return this.withPresence(sessionFor(identity, session, () => count));
+    return this.withPresence(sessionFor(identity, moved, () => count));
+  }
+
+  /** A3: the latest privileged replies this identity may read, or no read at all when it may read none. */
+  private async privilegedRepliesFor(identity: Identity): Promise<LatestPrivilegedReply[]> {
+    const filter = privilegedRepliesReadBy(identity);
+    return filter ? await this.store.latestPrivilegedReplies(filter) : [];
   }
 
   /**
    * The sessions this identity may read, each as it sees it. The pending questions are read once for the whole list, not
    * once per session: a list of a thousand sessions is two store reads (with PostgreSQL two round trips, not a thousand),
-   * and a third less allocation under S5's fuzz run, which asks for it every few frames.
+   * and a third less allocation under S5's fuzz run, which asks for it every few frames. The privileged replies it may
+   * read (A3) are one more read for the whole list, sent together with the sessions'.
    */
   async visibleSessions(identity: Identity): Promise<Session[]> {
-    const readable = (await this.store.listSessions()).map((s) => this.resolve(s)).filter((s) => canReadSession(identity, s));
-    if (seesEveryQuestion(identity) || readable.length === 0) return readable.map((s) => this.withPresence(s));
+    const [stored, replies] = await Promise.all([this.store.listSessions(), this.privilegedRepliesFor(identity)]);
+    const latest = latestReadBy(identity, replies);
+    const readable = stored.map((s) => movedTo(this.resolve(s), latest.get(s.key))).filter((s) => canReadSession(identity, s));
+    const ordered = latest.size > 0 ? newestFirst(readable) : readable;
+    if (seesEveryQuestion(identity) || ordered.length === 0) return ordered.map((s) => this.withPresence(s));
     const pending = new Map<string, StoredQuestion[]>();
     for (const q of await this.store.listQuestions({ status: 'pending' })) {
       if (q.sessionKey === undefined || q.sessionKey === null) continue;
@@ -237,7 +251,7 @@ export class Core {
       if (list) list.push(q);
       else pending.set(q.sessionKey, [q]);
     }
-    return readable.map((s) => this.withPresence(sessionFor(identity, s, () => countVisible(identity, pending.get(s.key) ?? [], s.createdBy))));
+    return ordered.map((s) => this.withPresence(sessionFor(identity, s, () => countVisible(identity, pending.get(s.key) ?? [], s.createdBy))));
   }
 
   /**
@@ -253,9 +267,13 @@ export class Core {
 
   /** Pending questions per session, read ahead for the `session.updated` events of one fan-out (prepareView). */
   private pendingAhead = new Map<string, StoredQuestion[]>();
+  /** A3: the newest privileged reply per session and asker, for the `session.updated` of those who may read it. */
+  private readonly privilegedActivity = new PrivilegedActivity();
 
   /** Reads what `view` needs of these events (sessions' access, pending questions), so the fan-out never waits. */
   readonly prepareView = async (events: StoredEvent[]): Promise<void> => {
+    // Every fan-out (own, another gateway's, a replay) passes here first: the replies' times are known before any view.
+    this.privilegedActivity.noteEvents(events);
     const pending = new Map<string, StoredQuestion[]>();
     const reads: Promise<unknown>[] = [];
     const asked = new Set<string>();
@@ -341,7 +359,8 @@ export class Core {
   /**
    * Saves a new message with its `chat` event; the message's `seq` is the seq of that event,
    * so it must be the first event of its transaction. A privileged reply (A3) goes only to those who may see its
-   * question, and leaves the session as its other readers know it (no lastMessageAtMs, no session.updated).
+   * question, as does the session.updated it moves; its other readers know the session as before (no lastMessageAtMs,
+   * no session.updated).
    */
   async appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     const now = this.stamps.messageCreated();
@@ -370,6 +389,8 @@ export class Core {
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
     if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
+    // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
+    else await this.emitSessionAs(tx, m.sessionKey, await this.getSession(m.sessionKey).then((s) => s && movedTo(s, now)), { askedBy: asker, privileged: true });
     return message;
   }
 
@@ -404,7 +425,8 @@ export class Core {
     const { session } = ev.payload as { session: Session };
     const owner = this.cachedAccess(session.key)?.createdBy;
     const pending = ev.audience.pending ? this.pendingTold(ev, ev.audience.pending) : (this.pendingAhead.get(session.key) ?? []);
-    const counted = seesEveryQuestion(viewer.identity) ? session : sessionFor(viewer.identity, session, () => countVisible(viewer.identity, pending, owner));
+    const moved = movedTo(session, this.privilegedActivity.readBy(viewer.identity, session.key));
+    const counted = seesEveryQuestion(viewer.identity) ? moved : sessionFor(viewer.identity, moved, () => countVisible(viewer.identity, pending, owner));
     const payload = { session: this.withPresence(counted) };
     return textFrame(JSON.stringify({ type: 'event', event: ev.event, payload, seq: ev.seq }));
   }

@@ -28,6 +28,13 @@ export const testConfig: GatewayConfig = {
   identities: Object.entries(WHO).map(([id, v]) => ({ id, token: tokenOf(id as Who), role: v.role, scopes: [...v.scopes] })),
 };
 
+/** The test identities plus `qreader`: every session read with operator.questions (operator.questions alone reads none). */
+export const QREADER_TOKEN = 'token-of-qreader-0123456789';
+export const configWithQuestionsReader: GatewayConfig = {
+  ...testConfig,
+  identities: [...testConfig.identities, { id: 'qreader', token: QREADER_TOKEN, role: 'operator', scopes: ['operator.read', 'operator.questions'] }],
+};
+
 /** A valid single question; `n` varies the id so prompts differ. */
 export function item(over: Partial<QuestionItemInput> = {}): QuestionItemInput {
   return {

@@ -24,7 +24,8 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
       const again = await core.store.getIdempotent(identity.id, p.idempotencyKey);
       if (again) return { ...again, deduped: true };
       const reply = p.replyTo ? await core.questions.checkReply(identity, session.key, p.replyTo, p.message) : undefined;
-      // A3: the reply to a privileged question is privileged too: it neither titles the session nor moves its lastMessageAtMs.
+      // A3: the reply to a privileged question is privileged too: it never titles the session, and moves its lastMessageAtMs
+      // only for those who may read it (core.appendMessage).
       const privileged = reply?.q.privileged === true;
       // U15: an untitled session takes its title from its first message.
       if (!privileged && before && before.lastMessageAtMs === null && before.title === UNTITLED)

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/index.ts';
-import type { GatewayConfig } from '../config.ts';
-import { outcome as code, item, startTestGateway, testConfig, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
+import { outcome as code, item, configWithQuestionsReader, QREADER_TOKEN, startTestGateway, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -10,13 +9,9 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** The test identities plus one that reads every session and sees every question. */
-const config: GatewayConfig = {
-  ...testConfig,
-  identities: [...testConfig.identities, { id: 'qreader', token: 'token-of-qreader-0123456789', role: 'operator', scopes: ['operator.read', 'operator.questions'] }],
-};
+const config = configWithQuestionsReader;
 type Viewer = Who | 'qreader';
-const tokenFor = (who: Viewer) => (who === 'qreader' ? 'token-of-qreader-0123456789' : tokenOf(who));
+const tokenFor = (who: Viewer) => (who === 'qreader' ? QREADER_TOKEN : tokenOf(who));
 /** May not see a privileged question, so not its reply either (A3); agent2 may not even read the session (A6). */
 const REFUSED: Viewer[] = ['guest', 'reader', 'writer', 'agent2'];
 /** operator.admin, operator.read with operator.questions, and the asking agent (subscribed to the session, C6). */

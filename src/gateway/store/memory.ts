@@ -3,6 +3,7 @@ import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from '.
 import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
 import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
+import { latestPrivilegedInMemory } from './latest-privileged.ts';
 import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
@@ -139,6 +140,10 @@ export function createMemoryStore(): Store {
       // Never moves back, so a late write with an older clock cannot reorder the session list.
       const last = Math.max(entry.value.lastMessageAtMs ?? atMs, atMs);
       replace(sessions, 'session', key, { ...entry.value, lastMessageAtMs: last });
+    },
+    latestPrivilegedReplies(filter) {
+      open();
+      return latestPrivilegedInMemory(messages.values(), questions, filter);
     },
 
     insertMessage(msg) {

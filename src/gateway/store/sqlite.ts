@@ -5,6 +5,7 @@ import { keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { KnownRecords } from './known-records.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareSearch } from './sqlite-search.ts';
+import { prepareLatestPrivileged } from './latest-privileged.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
@@ -40,6 +41,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const db = openCheckedDatabase(file, opts.syncFull === true, lock);
   const q = prepareStatements(db);
   const search = prepareSearch(db);
+  const latestPrivileged = prepareLatestPrivileged(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
@@ -175,6 +177,9 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     touchSession(key, atMs) {
       known?.sessions.forget(key);
       if (q.sessionTouch.run({ key, atMs }).changes === 0) throw missingRow('session', key);
+    },
+    latestPrivilegedReplies(filter) {
+      return latestPrivileged(filter);
     },
 
     insertMessage(msg) {

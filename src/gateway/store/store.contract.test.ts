@@ -255,6 +255,32 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         await expect(async () => await store.touchSession('nope', 1)).rejects.toThrow(/session "nope"/);
       });
 
+      it('[A3][C1] latestPrivilegedReplies: the newest reply to a privileged question per session and asker, by asker and session', async () => {
+        for (const key of ['s1', 's2', 's3']) await store.createSession(sessionRow(key, 1_000));
+        await store.insertQuestion(question('p1', { privileged: true }));
+        await store.insertQuestion(question('p2', { privileged: true, sessionKey: 's2', askedBy: 'other' }));
+        await store.insertQuestion(question('open', { sessionKey: 's3' }));
+        const reply = (id: string, sessionKey: string, seq: number, questionId: string) =>
+          store.insertMessage(message(id, sessionKey, seq, { replyTo: { questionId } }));
+        await reply('m1', 's1', 1, 'p1');
+        await reply('m2', 's1', 3, 'p1');
+        await reply('m3', 's2', 2, 'p2');
+        // A reply to an open question and a plain message are not privileged: they count for no one here.
+        await reply('m4', 's3', 9, 'open');
+        await store.insertMessage(message('m5', 's1', 8));
+        const sorted = (rows: { sessionKey: string; askedBy: string; atMs: number }[]) => [...rows].sort((a, b) => a.sessionKey.localeCompare(b.sessionKey));
+        const s1 = { sessionKey: 's1', askedBy: 'agent', atMs: 1_003 };
+        const s2 = { sessionKey: 's2', askedBy: 'other', atMs: 1_002 };
+        expect(sorted(await store.latestPrivilegedReplies({}))).toEqual([s1, s2]);
+        expect(await store.latestPrivilegedReplies({ askedBy: 'agent' })).toEqual([s1]);
+        expect(await store.latestPrivilegedReplies({ askedBy: 'nobody' })).toEqual([]);
+        expect(await store.latestPrivilegedReplies({ sessionKeys: ['s2', 's3'] })).toEqual([s2]);
+        expect(await store.latestPrivilegedReplies({ askedBy: 'other', sessionKeys: ['s1'] })).toEqual([]);
+        expect(await store.latestPrivilegedReplies({ sessionKeys: [] })).toEqual([]);
+        // The stored lastMessageAtMs is what every reader may know: the replies never moved it.
+        expect((await store.getSession('s1'))?.lastMessageAtMs).toBeNull();
+      });
+
       it('[C1] counts only pending, non-retired questions of each session', async () => {
         await store.createSession(sessionRow('s1', 1_000));
         await store.createSession(sessionRow('s2', 2_000));

@@ -96,6 +96,11 @@ export type SearchScope = {
   limit: number;
 };
 
+/** A3: the time of a session's newest reply to a privileged question `askedBy` asked. */
+export type LatestPrivilegedReply = { sessionKey: string; askedBy: string; atMs: number };
+/** Every asker's replies, or only those to `askedBy`'s questions; in every session, or only in these. */
+export type PrivilegedReplyFilter = { askedBy?: string; sessionKeys?: readonly string[] };
+
 export type SearchCandidate = {
   kind: 'session' | 'message' | 'question';
   id: string;
@@ -154,7 +159,13 @@ export interface SyncStore {
   /** The session created with this identity's idempotency key, also after a restart. */
   sessionByIdempotencyKey(identity: string, key: string): Session | undefined;
   listSessions(): Session[];
+  /** Moves lastMessageAtMs, never back. Not for a privileged reply (A3): the stored value is what every reader may know. */
   touchSession(key: string, atMs: number): void;
+  /**
+   * A3: per session and asker, when the newest reply to that asker's privileged questions was sent (sessions without
+   * one are left out). One read for a whole session list, whatever its length.
+   */
+  latestPrivilegedReplies(filter: PrivilegedReplyFilter): LatestPrivilegedReply[];
   /** C1 `sessions.update` and the first message's title (U15). */
   renameSession(key: string, title: string): void;
 

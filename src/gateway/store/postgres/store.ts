@@ -24,6 +24,7 @@ import { secretMethods } from './secrets.ts';
 import { pushMethods, SubscriptionCache } from './push.ts';
 import { SeqRange, Transactions } from './transactions.ts';
 import { clusterMethods, type SharedStore } from './cluster.ts';
+import { latestPrivilegedPostgres } from '../latest-privileged.ts';
 
 export type { SharedStore } from './cluster.ts';
 
@@ -242,6 +243,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     async touchSession(key, atMs) {
       const r = await q(`UPDATE sessions SET last_message_at_ms = GREATEST(COALESCE(last_message_at_ms, $2), $2) WHERE key = $1`, [key, atMs]);
       if (r.rowCount === 0) throw missingRow('session', key);
+    },
+    latestPrivilegedReplies(filter) {
+      return latestPrivilegedPostgres(q, filter);
     },
 
     async insertMessage(msg) {
