@@ -12,6 +12,7 @@ import { ownSessionTitle } from '../agent/own-session.ts';
 import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision } from '../agent/approvals.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
 import { questionPageUrl } from '../client/client.ts';
+import { watchCaller } from './caller-gone.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
 /** X1: the person at the terminal waits this long before the agent shows its own prompt. */
@@ -122,6 +123,8 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  // X6: a wrapper killed without passing the signal on (npx, sh -c) leaves nobody to read the answer: withdraw it.
+  const caller = watchCaller((why) => controller.abort(new Error(`the hook was stopped: ${why}`)));
   let agent: Agent | undefined;
   // X1: the person at the terminal waits --timeout for the agent's own prompt, whatever waits first (another approval
   // of the same session ahead of this one, several prompts in a row): one deadline for all of it.
@@ -154,6 +157,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     clearTimeout(deadline);
+    caller.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
