@@ -2,11 +2,17 @@
  * X1: every way `askdock hook` ends without a decision prints nothing and exits 0 (the agent asks in its own terminal;
  * nothing is ever allowed by default): a cancel from elsewhere, Skip, expiry, its own deadline, an event it refuses.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import { hookAsks, hookFixture, startHook, type Hook } from '../testing/hook-process.ts';
 import { createNodeClient } from '../client/node.ts';
 import type { Clock } from '../gateway/infra/clock.ts';
+import { startGateway } from '../gateway/gateway.ts';
+import { silentLogger } from '../gateway/infra/logger.ts';
+import { testConfig, tokenOf } from '../testing/gateway-harness.ts';
 import type { GatewayClient } from '../client/client.ts';
 import { HOOK_EVENT_MAX_BYTES, HOOK_INPUT_MAX_DEPTH } from './hook-input.ts';
 
@@ -114,5 +120,40 @@ describe('askdock hook when time runs out', { timeout: 180_000 }, () => {
       expect(await resolved).toMatchObject({ status: 'cancelled' });
       await decidedNothing(hook, 'no answer within 30 s');
     });
+  });
+});
+
+describe('askdock hook when the gateway cancels', { timeout: 180_000 }, () => {
+  it('[X1][Q7] the gateway cancelling the question while the hook waits (requester-inactive): nothing printed, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'askdock-hook-gw-'));
+    const start = (port: number, requesterGraceMs?: number) =>
+      startGateway({ host: '127.0.0.1', port, dbPath: join(dir, 'askdock.db'), config: testConfig, log: silentLogger(), ...(requesterGraceMs !== undefined ? { requesterGraceMs } : {}) });
+    let gw = await start(0);
+    const port = gw.port;
+    const hook = startHook({ url: gw.wsUrl, agentToken: tokenOf('agent'), dir }, hookFixture('claude-bash'));
+    try {
+      const pending = async (url: string) => {
+        const admin = createNodeClient({ url, token: tokenOf('admin'), client: { name: 'hook-gw-admin', mode: 'cli' } });
+        await admin.start();
+        try {
+          return (await admin.request('question.list', {})).questions;
+        } finally {
+          admin.close();
+        }
+      };
+      await expect.poll(async () => (await pending(gw.wsUrl)).filter((q) => q.status === 'pending').length, { timeout: 60_000, interval: 200 }).toBe(1);
+      await gw.close();
+      // On another port the hook cannot come back, so the grace period ends and the gateway cancels its question.
+      gw = await start(0, 200);
+      await expect.poll(async () => (await pending(gw.wsUrl))[0]?.reason, { timeout: 60_000, interval: 200 }).toBe('requester-inactive');
+      await gw.close();
+      // Back where the hook looks for it: the hook finds its question cancelled.
+      gw = await start(port);
+      await decidedNothing(hook, 'no answer (cancelled)');
+    } finally {
+      hook.child.kill('SIGKILL');
+      await gw.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
