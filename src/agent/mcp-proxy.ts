@@ -24,6 +24,8 @@ export type ProxyOptions = {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   log?: (line: string) => void;
+  /** Aborted when the caller is gone without a word (X6): ends the proxy as a closed stdin does. */
+  signal?: AbortSignal;
 };
 
 type Id = string | number;
@@ -208,6 +210,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       ended = true;
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      opts.signal?.removeEventListener('abort', stop);
       for (const entry of asking.values()) entry.controller.abort(new Error('the proxy is closing'));
       // The questions' cancels go out before the connection to the gateway closes (T5).
       void Promise.allSettled([...running])
@@ -228,6 +231,8 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
     stdin.once('close', stop);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (opts.signal?.aborted) stop();
+    else opts.signal?.addEventListener('abort', stop, { once: true });
     let child: import('node:child_process').ChildProcess | undefined;
     upstream.onclose = () => {
       // 'close' comes after 'exit', so the exit code is known here; a server the proxy stopped ends it with 0.

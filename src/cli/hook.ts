@@ -13,6 +13,8 @@ import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type Too
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
 import { questionPageUrl } from '../client/client.ts';
 import { terminalText } from '../lib/terminal-text.ts';
+import { watchCaller } from './caller-gone.ts';
+import { HOOK_INPUT_MAX_DEPTH, nestedDeeperThan, readBounded } from './hook-input.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
 /** X1: the person at the terminal waits this long before the agent shows its own prompt. */
@@ -29,6 +31,7 @@ export type ReadEvent =
   | { kind: 'ignored'; why: string }
   | { kind: 'bad'; why: string };
 
+const tooDeep = (field: string) => `${field} is nested deeper than ${HOOK_INPUT_MAX_DEPTH} levels, the most askdock hook reads`;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
@@ -53,6 +56,7 @@ export function readHookEvent(raw: string): ReadEvent {
     if (!text(e.tool_name)) missing.push('tool_name');
     if (!isObject(e.tool_input)) missing.push('tool_input (an object)');
     if (missing.length) return { kind: 'bad', why: `the ${name} event lacks ${missing.join(', ')}` };
+    if (nestedDeeperThan(e.tool_input)) return { kind: 'bad', why: tooDeep('tool_input') };
     if (name === 'PreToolUse' && e.tool_name !== ASK_USER_QUESTION_TOOL) return { kind: 'ignored', why: `PreToolUse for ${String(e.tool_name)} is left to the agent (only AskUserQuestion is asked there)` };
     const suggestions = Array.isArray(e.permission_suggestions) && e.permission_suggestions.length > 0 ? (e.permission_suggestions as PermissionSuggestion[]) : undefined;
     return { kind: 'tool', event: name, agent, sessionId: e.session_id as string, cwd: e.cwd as string, toolName: e.tool_name as string, toolInput: e.tool_input as Record<string, unknown>, ...(suggestions ? { suggestions } : {}) };
@@ -64,6 +68,7 @@ export function readHookEvent(raw: string): ReadEvent {
     const schema = e.requested_schema ?? e.requestedSchema;
     if (mode === 'form' && !(isObject(schema) && isObject(schema.properties))) missing.push('requested_schema (an object with properties)');
     if (missing.length) return { kind: 'bad', why: `the Elicitation event lacks ${missing.join(', ')}` };
+    if (mode === 'form' && nestedDeeperThan(schema)) return { kind: 'bad', why: tooDeep('requested_schema') };
     const message = typeof e.message === 'string' ? e.message : '';
     const request: ElicitationRequest =
       mode === 'url' ? { mode: 'url', message, url: e.url as string, ...(text(e.elicitation_id) ? { elicitationId: e.elicitation_id as string } : {}) } : { mode: 'form', message, requestedSchema: schema as RequestedSchema };
@@ -92,12 +97,6 @@ export async function hookSession(agent: Agent, kind: AgentKind, sessionId: stri
   return session.key;
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Lines name the event's tool, server and folder, which any command or MCP server sets: cleaned for the terminal. */
 const say = (line: string) => process.stderr.write(`askdock hook: ${terminalText(line)}\n`);
 
@@ -114,7 +113,8 @@ export async function run(argv: string[]): Promise<number> {
     say(err instanceof Error ? err.message : String(err));
     return 0;
   }
-  const event = readHookEvent(await readStdin());
+  const input = await readBounded(process.stdin);
+  const event = input.ok ? readHookEvent(input.text) : ({ kind: 'bad', why: input.why } as const);
   if (event.kind === 'bad' || event.kind === 'ignored') {
     say(event.why);
     return 0;
@@ -124,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  // X6: a wrapper killed without passing the signal on (npx, sh -c) leaves nobody to read the answer: withdraw it.
+  const caller = watchCaller((why) => controller.abort(new Error(`the hook was stopped: ${why}`)));
   let agent: Agent | undefined;
   // X1: the person at the terminal waits --timeout for the agent's own prompt, whatever waits first (another approval
   // of the same session ahead of this one, several prompts in a row): one deadline for all of it.
@@ -156,6 +158,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     clearTimeout(deadline);
+    caller.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);

@@ -1,6 +1,7 @@
 import { runMcpProxy } from '../agent/mcp-proxy.ts';
 import { resolveEndpoint } from './endpoint.ts';
 import { clientFlags, failure, usageError } from './args.ts';
+import { watchCaller } from './caller-gone.ts';
 
 const USAGE = 'usage: askdock mcp-proxy [--session KEY] [--url ws://127.0.0.1:7420] [--token T] -- COMMAND [ARGS...]';
 
@@ -18,9 +19,17 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     return usageError('mcp-proxy', err, USAGE);
   }
+  // X6: a wrapper killed without passing the signal on (npx, sh -c) leaves the client gone: withdraw and stop.
+  const gone = new AbortController();
+  const caller = watchCaller((why) => {
+    process.stderr.write(`askdock mcp-proxy: ${why}; withdrawing what is being asked\n`);
+    gone.abort();
+  });
   try {
-    return await runMcpProxy({ ...endpoint, command: command[0], args: command.slice(1), ...(values.session ? { sessionKey: values.session } : {}) });
+    return await runMcpProxy({ ...endpoint, command: command[0], args: command.slice(1), signal: gone.signal, ...(values.session ? { sessionKey: values.session } : {}) });
   } catch (err) {
     return failure('mcp-proxy', err);
+  } finally {
+    caller.stop();
   }
 }
