@@ -2,7 +2,7 @@ import type { QuestionItemInput, QuestionRecord } from '../../../protocol/index.
 import type { Clock } from '../../infra/clock.ts';
 import { startTestGateway, testConfig, type TestGateway } from '../../../testing/gateway-harness.ts';
 import type { TestClient } from '../../../testing/ws-client.ts';
-import type { ChannelName } from '../types.ts';
+import type { ChannelName } from '../registry.ts';
 import { until, type FakeHttp } from './fake-http.ts';
 import { memoryLogger } from '../../infra/logger.ts';
 
