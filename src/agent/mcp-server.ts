@@ -7,24 +7,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { createNodeClient } from '../client/node.ts';
-import { questionPageUrl } from '../client/client.ts';
-import { AskdockError, SERVER_VERSION, type FieldProblem } from '../protocol/index.ts';
-import {
-  ASK_USER_DESCRIPTION,
-  ASK_USER_INPUT_SCHEMA,
-  ASK_USER_OUTPUT_SCHEMA,
-  ASK_USER_TOOL_NAME,
-  resultText,
-  validateAskUser,
-  type AskUserResult,
-} from './ask-user.ts';
-import {
-  requestSecretTool,
-  REQUEST_SECRET_TOOL_NAME,
-  secretCommand,
-  secretResultText,
-  validateRequestSecret,
-} from './request-secret-tool.ts';
+import { AskdockError, SERVER_VERSION } from '../protocol/index.ts';
+import { errorResult, gatewayErrorResult, invalidCallResult } from './mcp-results.ts';
+import { MCP_TOOLS, type ToolContext } from './mcp-tools.ts';
 import { Agent } from './sdk.ts';
 import { terminalText } from '../lib/terminal-text.ts';
 
@@ -44,61 +29,6 @@ export type McpServeOptions = {
   /** The command a shell runs to read a stored secret (W4): `askdock mcp` gives its own bin's absolute path. */
   askdockCommand?: string;
 };
-
-/** Sent while a question waits, so clients that reset their timeout on progress keep waiting for the person. */
-const PROGRESS_EVERY_MS = 10_000;
-
-export const ASK_USER_TOOL = {
-  name: ASK_USER_TOOL_NAME,
-  title: 'Ask the user',
-  description: ASK_USER_DESCRIPTION,
-  inputSchema: ASK_USER_INPUT_SCHEMA,
-  outputSchema: ASK_USER_OUTPUT_SCHEMA,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-};
-
-/** The error as JSON: the protocol's `{code, message, details}` (Q2, RU1), and for bad input the same list as `problems`. */
-function errorResult(text: string, structured: { code: string; message: string; details?: unknown; problems?: FieldProblem[] }): CallToolResult {
-  return {
-    isError: true,
-    content: [
-      { type: 'text', text },
-      { type: 'text', text: JSON.stringify({ error: structured }) },
-    ],
-  };
-}
-
-/** T3 over MCP: every field at fault, as lines a model can act on and as JSON. */
-export function invalidCallResult(problems: FieldProblem[], tool = ASK_USER_TOOL_NAME): CallToolResult {
-  const lines = problems.map((p) => `- ${p.path}: ${p.problem}`);
-  return errorResult(`${tool} was called with invalid arguments. Fix every field listed and call it again:\n${lines.join('\n')}`, {
-    code: 'INVALID_REQUEST',
-    message: `invalid ${tool} call`,
-    details: problems,
-    problems,
-  });
-}
-
-function gatewayErrorResult(err: unknown, tool = ASK_USER_TOOL_NAME): CallToolResult {
-  const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err));
-  const problems = Array.isArray(e.details) ? (e.details as FieldProblem[]) : undefined;
-  return errorResult(`${tool} failed (${e.code}): ${e.message}`, {
-    code: e.code,
-    message: e.message,
-    ...(e.details !== undefined ? { details: e.details } : {}),
-    ...(problems ? { problems } : {}),
-  });
-}
-
-export function answeredResult(questions: Parameters<typeof resultText>[0], result: AskUserResult): CallToolResult {
-  return {
-    content: [
-      { type: 'text', text: JSON.stringify(result) },
-      { type: 'text', text: resultText(questions, result) },
-    ],
-    structuredContent: result,
-  };
-}
 
 /** Runs the MCP server until stdin closes (or SIGINT/SIGTERM); resolves with the exit code. */
 export async function serveMcp(opts: McpServeOptions): Promise<number> {
@@ -151,7 +81,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   // W1: once the gateway said who we are, a denied identity lists no tool at all; before that (gateway down) both are offered.
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await started.catch(() => undefined);
-    return { tools: agent.mayAsk ? [ASK_USER_TOOL, requestSecretTool(opts.askdockCommand)] : [] };
+    return { tools: agent.mayAsk ? Object.values(MCP_TOOLS).map((tool) => tool.definition(opts.askdockCommand)) : [] };
   });
 
   /** Connects when the first connect failed (gateway down then); an error result when the gateway stays unreachable. */
@@ -178,92 +108,43 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     return null;
   }
 
+  const ctx: ToolContext = {
+    agent,
+    log,
+    url: opts.url,
+    fixedSession: !!opts.sessionKey,
+    sessionForAsk,
+    ...(opts.askdockCommand !== undefined ? { askdockCommand: opts.askdockCommand } : {}),
+  };
+
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = request.params.name;
-    if (tool !== ASK_USER_TOOL_NAME && tool !== REQUEST_SECRET_TOOL_NAME) {
-      return errorResult(`unknown tool "${tool}"; this server has ${ASK_USER_TOOL_NAME} and ${REQUEST_SECRET_TOOL_NAME}`, {
+    const name = request.params.name;
+    const tool = Object.hasOwn(MCP_TOOLS, name) ? MCP_TOOLS[name] : undefined;
+    if (!tool) {
+      return errorResult(`unknown tool "${name}"; this server has ${Object.keys(MCP_TOOLS).join(' and ')}`, {
         code: 'METHOD_NOT_FOUND',
-        message: `unknown tool ${tool}`,
+        message: `unknown tool ${name}`,
       });
     }
-    if (tool === REQUEST_SECRET_TOOL_NAME) return callRequestSecret(request.params.arguments, extra.signal);
-    const checked = validateAskUser(request.params.arguments ?? {});
-    if (!checked.ok) return invalidCallResult(checked.problems);
+    const checked = tool.validate(request.params.arguments);
+    if (!checked.ok) return invalidCallResult(checked.problems, name);
     const unreachable = await ensureConnected();
     if (unreachable) return unreachable;
-
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(extra.signal.reason);
-    extra.signal.addEventListener('abort', onAbort, { once: true });
-    inflight.add(controller);
-    const progressToken = request.params._meta?.progressToken;
-    let ticks = 0;
-    let pageUrl: string | undefined;
-    const progress =
-      progressToken === undefined
-        ? undefined
-        : setInterval(() => {
-            ticks += 1;
-            extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken, progress: ticks, message: pageUrl ? `waiting for the user to answer at ${pageUrl}` : 'waiting for the user to answer' },
-              })
-              .catch(() => undefined);
-          }, PROGRESS_EVERY_MS);
+    // Stopping the server aborts the call as the client's cancellation does (T5).
+    const stopper = new AbortController();
+    inflight.add(stopper);
     try {
-      const sessionKey = await sessionForAsk();
-      const result = await agent.askUser(request.params.arguments as never, {
-        signal: controller.signal,
-        sessionKey,
-        waitTurn: !opts.sessionKey,
-        onAsked: ({ id }) => {
-          pageUrl = questionPageUrl(agent.client.hello?.server.publicUrl ?? opts.url, id);
-          log(`ask_user: waiting for an answer; answer it at ${pageUrl}`);
-        },
+      return await tool.call(ctx, {
+        args: checked.value,
+        raw: request.params.arguments,
+        signal: AbortSignal.any([extra.signal, stopper.signal]),
+        ...(request.params._meta?.progressToken !== undefined ? { progressToken: request.params._meta.progressToken } : {}),
+        sendNotification: (n) => extra.sendNotification(n),
       });
-      return answeredResult(checked.value.questions, result);
-    } catch (err) {
-      if (controller.signal.aborted) {
-        log('ask_user cancelled; the question was withdrawn');
-        const cancelled: AskUserResult = { status: 'no_answer', reason: 'cancelled' };
-        return answeredResult(checked.value.questions, cancelled);
-      }
-      return gatewayErrorResult(err);
     } finally {
-      clearInterval(progress);
-      extra.signal.removeEventListener('abort', onAbort);
-      inflight.delete(controller);
+      inflight.delete(stopper);
     }
   });
-
-  /** W4: the result names the secret and the command that reads it; the value never passes through here. */
-  async function callRequestSecret(raw: unknown, signal: AbortSignal): Promise<CallToolResult> {
-    const checked = validateRequestSecret(raw);
-    if (!checked.ok) return invalidCallResult(checked.problems, REQUEST_SECRET_TOOL_NAME);
-    const unreachable = await ensureConnected();
-    if (unreachable) return unreachable;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    inflight.add(controller);
-    try {
-      // T6: the masked prompt docks in the same conversation as this server's questions.
-      const sessionKey = await sessionForAsk();
-      const result = await agent.requestSecret(checked.value, { signal: controller.signal, sessionKey });
-      const structured = { ...result, ...(result.status === 'stored' ? { command: secretCommand(result.name, opts.askdockCommand) } : {}) };
-      return { content: [{ type: 'text', text: secretResultText(result, opts.askdockCommand) }], structuredContent: structured };
-    } catch (err) {
-      if (controller.signal.aborted) {
-        log('request_secret cancelled; the request was withdrawn');
-        return { content: [{ type: 'text', text: secretResultText({ status: 'cancelled', name: checked.value.name }) }] };
-      }
-      return gatewayErrorResult(err, REQUEST_SECRET_TOOL_NAME);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      inflight.delete(controller);
-    }
-  }
 
   const transport = new StdioServerTransport(stdin, stdout);
   let finish: (code: number) => void = () => {};

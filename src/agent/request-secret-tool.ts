@@ -17,8 +17,6 @@ export function requestSecretDescription(askdock = DEFAULT_ASKDOCK_COMMAND): str
   ].join('\n');
 }
 
-export const REQUEST_SECRET_DESCRIPTION = requestSecretDescription();
-
 export const REQUEST_SECRET_INPUT_SCHEMA = {
   type: 'object',
   properties: {
@@ -43,8 +41,6 @@ export function requestSecretTool(askdock = DEFAULT_ASKDOCK_COMMAND) {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   };
 }
-
-export const REQUEST_SECRET_TOOL = requestSecretTool();
 
 export type RequestSecretArgs = { name: string; description: string; timeoutSeconds?: number };
 

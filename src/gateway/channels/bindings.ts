@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Core } from '../core.ts';
-import type { ChannelName } from './types.ts';
+import type { ChannelName } from './registry.ts';
 
 /** Where a question was posted, and whether its outcome is shown there yet (H5). */
 export type PostRecord = { conversation: string; ref?: string; outcomeShown?: boolean };

@@ -3,17 +3,14 @@ import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import { credentialWarning, detectCredential } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import { replyHint } from '../../answers/readable-prompt.ts';
-import { AskdockError, type AnswerProblem, type ChatMessage, type QuestionRecord } from '../../protocol/index.ts';
+import { AskdockError, type AnswerProblem, type QuestionRecord } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
-import type { StoredEvent } from '../store/types.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
-import { ChannelOutbox } from './outbox.ts';
-import { hasButtons, otherPrompt, outcomePost, parseAction, questionPost, RUNLESS_NOTICE, withCodeBlock } from './render.ts';
-import { splitText } from './split-text.ts';
-import { cutDetail } from '../../answers/detail-lines.ts';
-import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Inbound, type Post, type Press, type PressReply } from './types.ts';
+import { ChannelPosts } from './channel-posts.ts';
+import { hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
+import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
   users: Record<string, string>;
@@ -41,17 +38,15 @@ export function pressResolutionId(channel: string, identityId: string, ref: stri
 /**
  * One configured platform inside the gateway (H1-H5): its conversations are sessions, its users' messages and
  * presses go through the dispatch as their mapped identities, and the bound sessions' questions and agent
- * replies go out through a retrying outbox.
+ * replies go out through a retrying outbox (channel-posts.ts).
  */
 export class Channel implements ChannelSink {
   readonly bindings: ChannelBindings;
-  /** Replaced when the channel is released (another gateway took it over): what waited is that gateway's to post. */
-  outbox: ChannelOutbox;
+  private readonly posts: ChannelPosts;
   private readonly surface: string;
   /** Inbound work runs one at a time, so a conversation's first two messages make one session. */
   private inbound: Promise<unknown> = Promise.resolve();
   private unlisten: (() => void) | null = null;
-  private said = 0;
   /** W3: a reply that looks like a credential waits here until its sender confirms with `send`. */
   private readonly held = new Map<string, Inbound>();
 
@@ -63,16 +58,7 @@ export class Channel implements ChannelSink {
   ) {
     this.surface = `channel:${adapter.name}`;
     this.bindings = new ChannelBindings(core, adapter.name);
-    this.outbox = this.newOutbox();
-  }
-
-  private newOutbox(): ChannelOutbox {
-    return new ChannelOutbox({ ...this.opts.retry, log: (line) => this.log(line) });
-  }
-
-  /** Before each post or edit: a gateway whose lease may have run out leaves it to the one that took the channel over. */
-  private checkLease(): void {
-    if (this.opts.mayPost && !this.opts.mayPost()) throw new ChannelApiError('this gateway may no longer hold the channel lease');
+    this.posts = new ChannelPosts({ core, adapter, bindings: this.bindings, caller, opts, log: (line) => this.log(line) });
   }
 
   private log(line: string): void {
@@ -86,8 +72,8 @@ export class Channel implements ChannelSink {
    */
   async attach(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = this.core.hub.listenAll((ev) => void this.onEvent(ev));
-    await this.recover();
+    this.unlisten = this.core.hub.listenAll((ev) => void this.posts.onEvent(ev));
+    await this.posts.recover();
   }
 
   /** Webhook deliveries only (several gateways: this one does not run the channel, but the load balancer may pick it). */
@@ -99,8 +85,7 @@ export class Channel implements ChannelSink {
   async release(): Promise<void> {
     this.unlisten?.();
     this.unlisten = null;
-    this.outbox.stop();
-    this.outbox = this.newOutbox();
+    this.posts.reset();
     await this.adapter.stop();
     this.acceptWebhooks();
   }
@@ -113,7 +98,7 @@ export class Channel implements ChannelSink {
   async stop(): Promise<void> {
     this.unlisten?.();
     this.unlisten = null;
-    this.outbox.stop();
+    this.posts.stop();
     await this.adapter.stop();
   }
 
@@ -286,116 +271,7 @@ export class Channel implements ChannelSink {
     return 'Could not answer just now; try again.';
   }
 
-  // ---- to the platform
-
-  private async onEvent(ev: StoredEvent): Promise<void> {
-    try {
-      await this.onEventNow(ev);
-    } catch (err) {
-      this.log(`an event was not handled: ${(err as Error).message}`);
-    }
-  }
-
-  private async onEventNow(ev: StoredEvent): Promise<void> {
-    if (ev.event === 'question.requested') {
-      const { question } = ev.payload as { question: QuestionRecord };
-      if (question.sessionKey && (await this.bindings.conversationOf(question.sessionKey)) && await this.mayPost(question)) this.sync(question.id);
-    } else if (ev.event === 'question.resolved') {
-      const { id } = ev.payload as { id: string };
-      if (await this.bindings.post(id)) this.sync(id);
-    } else if (ev.event === 'chat') {
-      const { message, state } = ev.payload as { message: ChatMessage; state: string };
-      const conversation = await this.bindings.conversationOf(message.sessionKey);
-      // H2: the agent's final messages go back to the conversation; A3: never the reply to a privileged question.
-      if (conversation && message.role === 'assistant' && state === 'final' && !ev.audience.questionViewersOnly) this.say(conversation, message.text);
-    }
-  }
-
-  /** A4 for a shared conversation: only what its session's creator may answer, and never a privileged question. */
-  private async mayPost(q: QuestionRecord): Promise<boolean> {
-    if (q.privileged || !q.sessionKey) return false;
-    const owner = await this.core.ownerOf(q.sessionKey);
-    const identity = owner ? this.caller.identity(owner) : undefined;
-    return !!identity && canAnswerQuestion(identity, q, owner);
-  }
-
-  private readonly measure = (text: string) => this.adapter.measureText?.(text) ?? text.length;
-  private parts(text: string): string[] {
-    return splitText(text, this.adapter.textLimit, this.measure);
-  }
-
-  /**
-   * Posts a prompt longer than one message allows as several, the buttons under the last (whose reference the
-   * outcome's edit replaces, H5). A retry after a failure posts only the parts not yet posted.
-   */
-  private async postInParts(conversation: string, post: Post, sent: { parts: number }): Promise<string> {
-    const parts = this.parts(post.text);
-    let last: Post = { ...post, text: parts[parts.length - 1] };
-    if (post.pre !== undefined) {
-      // X2: the detail goes under the last part, cut to what the message has room for; with little room, in a message of its own.
-      const { pre: _pre, ...rest } = post;
-      const fitted = this.fitPre(post.pre, last.text);
-      if (fitted !== null) last = { ...last, pre: fitted };
-      else {
-        parts.splice(parts.length - 1, 0, '');
-        last = { ...rest, text: parts[parts.length - 1] };
-      }
-    }
-    for (; sent.parts < parts.length - 1; sent.parts++) {
-      const part = parts[sent.parts];
-      await this.adapter.post(conversation, part === '' ? { text: '', buttons: [], pre: this.fitPre(post.pre!, '')! } : { text: part, buttons: [] });
-    }
-    return this.adapter.post(conversation, last);
-  }
-
-  /** A detail cut (whole lines, then `… N more lines`) to fit under `text` in one message; null when too little room is left. */
-  private fitPre(pre: string, text: string): string | null {
-    const fits = (cut: string) => this.measure(withCodeBlock(text, cut)) <= this.adapter.textLimit;
-    if (text !== '' && !fits(pre.slice(0, 400))) return null;
-    return cutDetail(pre, Infinity, fits);
-  }
-
-  /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
-  private sync(questionId: string): void {
-    const sent = { parts: 0 };
-    this.outbox.enqueue(`question ${questionId}`, async () => {
-      const q = await this.core.store.getQuestion(questionId);
-      if (!q?.sessionKey) return;
-      const posted = await this.bindings.post(q.id);
-      const conversation = posted?.conversation ?? (await this.bindings.conversationOf(q.sessionKey));
-      if (!conversation) return;
-      this.checkLease();
-      const terminal = q.status !== 'pending';
-      if (!posted?.ref) {
-        const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, this.adapter.name, this.opts.pageUrl?.(q.id), this.opts.publicUrl), sent);
-        await this.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
-      } else if (terminal && !posted.outcomeShown) {
-        await this.adapter.edit(conversation, posted.ref, outcomePost(q, this.adapter.textLimit, this.measure));
-        await this.bindings.savePost(q.id, { ...posted, outcomeShown: true });
-      }
-    });
-  }
-
-  /** H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none). */
   private say(conversation: string, text: string, forceReply = false): void {
-    const parts = this.parts(text);
-    parts.forEach((part, i) =>
-      this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
-        this.checkLease();
-        const last = i === parts.length - 1;
-        await this.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
-      }),
-    );
-  }
-
-  /** After a restart: every pending question of a bound session is posted, every resolved one shows its outcome. */
-  private async recover(): Promise<void> {
-    for (const session of await this.core.store.listSessions()) {
-      if (!(await this.bindings.conversationOf(session.key))) continue;
-      for (const q of await this.core.store.listQuestions({ sessionKey: session.key })) {
-        const posted = await this.bindings.post(q.id);
-        if (q.status === 'pending' ? !posted?.ref && await this.mayPost(q) : posted?.ref && !posted.outcomeShown) this.sync(q.id);
-      }
-    }
+    this.posts.say(conversation, text, forceReply);
   }
 }

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readablePrompt } from '../../answers/readable-prompt.ts';
-import { deploy, lunch, notify } from './testing/scenario-items.ts';
-import { until } from './testing/fake-http.ts';
-import { DiscordDriver } from './testing/fake-discord.ts';
-import { SlackDriver } from './testing/fake-slack.ts';
-import { TelegramDriver } from './testing/fake-telegram.ts';
-import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from './testing/channel-harness.ts';
+import { deploy, lunch, notify } from '../../testing/channels/scenario-items.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
+import { SlackDriver } from '../../testing/channels/fake-slack.ts';
+import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
+import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
 
 /** Buttons each platform shows under one single-select question (H3). */
 const BUTTONS: Record<string, string[]> = {

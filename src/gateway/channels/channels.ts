@@ -6,6 +6,7 @@ import { isSharedStore, type SharedStore } from '../store/postgres/store.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
+import { CHANNEL_NAMES, CHANNELS, type ChannelName } from './registry.ts';
 import type { ChannelAdapter, ChannelRoute } from './types.ts';
 import { backoffDelay } from '../../lib/backoff.ts';
 
@@ -25,12 +26,13 @@ export type ChannelsOptions = {
 /** Webhook bodies are small JSON or form posts; anything bigger is refused before it is buffered whole. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
-/** Each platform's library is loaded only when that platform is configured: a gateway without channels starts as fast as before. */
-async function adapterFor(name: keyof ChannelsConfig, config: ChannelsConfig, log: (line: string) => void): Promise<ChannelAdapter | null> {
-  if (name === 'telegram' && config.telegram) return new (await import('./telegram.ts')).TelegramAdapter(config.telegram, log);
-  if (name === 'slack' && config.slack) return new (await import('./slack.ts')).SlackAdapter(config.slack, log);
-  if (name === 'discord' && config.discord) return new (await import('./discord.ts')).DiscordAdapter(config.discord, log);
-  return null;
+/** The platform's adapter when `channels.<name>` configures it; its library is loaded only then (CHANNELS). */
+async function adapterFor(name: ChannelName, config: ChannelsConfig, log: (line: string) => void): Promise<ChannelAdapter | null> {
+  const section = config[name];
+  if (!section) return null;
+  // Each entry's loader takes its own section: the name ties the two together, which TypeScript cannot follow here.
+  const load = CHANNELS[name].load as (section: NonNullable<ChannelsConfig[ChannelName]>, log: (line: string) => void) => Promise<ChannelAdapter>;
+  return load(section, log);
 }
 
 /** Every configured channel of one gateway (H1): started in the background, so a platform outage never holds up the gateway. */
@@ -52,7 +54,7 @@ export class Channels {
 
   static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
     const out = new Channels(opts, isSharedStore(core.store) ? { store: core.store, gatewayId: core.gatewayId } : null);
-    for (const name of ['telegram', 'slack', 'discord'] as const) {
+    for (const name of CHANNEL_NAMES) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);
       const adapter = await adapterFor(name, channels, log);
       const users = channels[name]?.users;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnGateway, type GatewayChild } from '../../testing/gateway-child.ts';
-import { until } from './testing/fake-http.ts';
-import { FakeTelegram } from './testing/fake-telegram.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { FakeTelegram } from '../../testing/channels/fake-telegram.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'askdock-channels-cli-'));
 const children: GatewayChild[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { until } from './testing/fake-http.ts';
-import { startChannelWorld } from './testing/channel-harness.ts';
-import { deploy } from './testing/scenario-items.ts';
-import { DiscordDriver } from './testing/fake-discord.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { startChannelWorld } from '../../testing/channels/channel-harness.ts';
+import { deploy } from '../../testing/channels/scenario-items.ts';
+import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
 
 describe('discord specifics', () => {
   it('[H6][H7] answers PING with PONG; refuses bad and missing Ed25519 signatures with 401 and changes nothing', async () => {

@@ -8,7 +8,7 @@ import {
   type APIButtonComponent,
   type GatewayDispatchPayload,
 } from 'discord-api-types/v10';
-import type { DiscordConfig } from './config.ts';
+import type { DiscordConfig } from './registry.ts';
 import { discordPublicKey, discordRoutes } from './discord-webhooks.ts';
 import { withCodeBlock } from './render.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelRoute, type ChannelSink, type Post } from './types.ts';

@@ -4,9 +4,9 @@ import { startCluster } from '../../testing/gateway-cluster.ts';
 import { settle, testConfig } from '../../testing/gateway-harness.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
-import { until } from './testing/fake-http.ts';
-import { TelegramDriver } from './testing/fake-telegram.ts';
-import { deploy } from './testing/scenario-items.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
+import { deploy } from '../../testing/channels/scenario-items.ts';
 
 // Two gateway processes on one database, both configured with the same Telegram bot (a fake Bot API on loopback).
 let schema: TestSchema;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { discordComponents } from './discord.ts';
 import { action, outcomePost, parseAction, questionPageAddress, questionPost, withCodeBlock } from './render.ts';
+import { CHANNELS } from './registry.ts';
 import { slackBlocks } from './slack.ts';
 
 const record = (over: Partial<QuestionRecord> = {}): QuestionRecord => ({
@@ -19,7 +20,7 @@ const record = (over: Partial<QuestionRecord> = {}): QuestionRecord => ({
 
 describe('channel posts', () => {
   it('[H3] Telegram: the options, Other… and Skip; descriptions in the text', () => {
-    const post = questionPost(record(), 'telegram');
+    const post = questionPost(record(), CHANNELS.telegram.capabilities);
     expect(post.text).toBe('Environment: Where to?\n• Staging: safe');
     expect(post.buttons.map((b) => [b.kind, b.label])).toEqual([
       ['option', 'Staging'],
@@ -33,21 +34,21 @@ describe('channel posts', () => {
     const url = 'https://askdock.team.example/q/q_1';
     for (const channel of ['telegram', 'slack', 'discord'] as const) {
       for (const q of [record(), record({ questions: [{ ...record().questions[0], multiSelect: true }] })]) {
-        const links = questionPost(q, channel, undefined, 'https://askdock.team.example').buttons.filter((b) => b.kind === 'link');
+        const links = questionPost(q, CHANNELS[channel].capabilities, undefined, 'https://askdock.team.example').buttons.filter((b) => b.kind === 'link');
         expect(links).toEqual([{ kind: 'link', label: 'Open in askdock', url }]);
-        expect(questionPost(q, channel).buttons.filter((b) => b.kind === 'link')).toEqual([]);
+        expect(questionPost(q, CHANNELS[channel].capabilities).buttons.filter((b) => b.kind === 'link')).toEqual([]);
       }
     }
-    const rows = discordComponents(questionPost(record(), 'discord', undefined, 'https://askdock.team.example'));
+    const rows = discordComponents(questionPost(record(), CHANNELS.discord.capabilities, undefined, 'https://askdock.team.example'));
     expect(rows.flatMap((r) => r.components).some((c) => 'url' in c && c.url === url)).toBe(true);
   });
 
   it('[H3] Slack: one actions block with the options then Skip; Discord: one action row', () => {
-    const post = questionPost(record(), 'slack');
+    const post = questionPost(record(), CHANNELS.slack.capabilities);
     const blocks = slackBlocks(post) as { type: string; elements?: { text: { text: string } }[] }[];
     expect(blocks.map((b) => b.type)).toEqual(['section', 'actions']);
     expect(blocks[1].elements?.map((e) => e.text.text)).toEqual(['Staging', 'Production', 'Skip']);
-    const rows = discordComponents(questionPost(record(), 'discord'));
+    const rows = discordComponents(questionPost(record(), CHANNELS.discord.capabilities));
     expect(rows).toHaveLength(1);
     expect(rows[0].components.map((c) => ('label' in c ? c.label : ''))).toEqual(['Staging', 'Production', 'Skip']);
   });
@@ -56,9 +57,9 @@ describe('channel posts', () => {
     const q = record();
     (q.questions[0] as { url?: string }).url = 'https://example.com/sso';
     for (const channel of ['telegram', 'slack', 'discord'] as const) {
-      expect(questionPost(q, channel).buttons.at(-1)).toEqual({ kind: 'link', label: 'Open link', url: 'https://example.com/sso' });
+      expect(questionPost(q, CHANNELS[channel].capabilities).buttons.at(-1)).toEqual({ kind: 'link', label: 'Open link', url: 'https://example.com/sso' });
     }
-    const link = discordComponents(questionPost(q, 'discord')).flatMap((r) => r.components).at(-1);
+    const link = discordComponents(questionPost(q, CHANNELS.discord.capabilities)).flatMap((r) => r.components).at(-1);
     expect(link).toMatchObject({ style: 5, url: 'https://example.com/sso' });
   });
 
@@ -79,11 +80,11 @@ describe('channel posts', () => {
   it('[X2] a detail rides along as `pre` with the question page\'s address; several are named by their headers', () => {
     const base = { id: 'q1', askedBy: 'agent', mode: 'blocking', createdAtMs: 1, expiresAtMs: null, status: 'pending', runId: 'r1' } as const;
     const one = { ...base, questions: [{ id: 'a', header: 'Bash', question: 'Allow Bash ls?', options: [{ label: 'Allow' }, { label: 'Deny' }], detail: '$ ls -la' }] };
-    const post = questionPost(one as QuestionRecord, 'discord', questionPageAddress('https://askdock.example.com/', 'q 1'));
+    const post = questionPost(one as QuestionRecord, CHANNELS.discord.capabilities, questionPageAddress('https://askdock.example.com/', 'q 1'));
     expect(post.pre).toBe('$ ls -la');
     expect(post.text).toContain('Whole detail: https://askdock.example.com/q/q%201');
     const two = { ...one, questions: [one.questions[0], { ...one.questions[0], id: 'b', header: 'Edit', detail: '+x' }] };
-    expect(questionPost(two as QuestionRecord, 'slack').pre).toBe('# Bash\n$ ls -la\n\n# Edit\n+x');
+    expect(questionPost(two as QuestionRecord, CHANNELS.slack.capabilities).pre).toBe('# Bash\n$ ls -la\n\n# Edit\n+x');
     expect(withCodeBlock('Allow?', 'a ``` b')).toBe('Allow?\n\n```\na ``\u200b` b\n```');
   });
 });

@@ -2,7 +2,8 @@ import { readableOutcome, readablePrompt, type ReadableItem } from '../../answer
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
 import { fitText } from './split-text.ts';
-import type { ChannelName, Post, PostButton } from './types.ts';
+import type { ChannelCapabilities } from './registry.ts';
+import type { Post, PostButton } from './types.ts';
 
 type Item = ReadableItem;
 const itemsOf = (q: QuestionRecord): Item[] => q.questions as Item[];
@@ -65,14 +66,14 @@ export function detailOf(q: QuestionRecord): string | undefined {
  * The prompt as first posted: buttons for one single-select question (H3), readable text otherwise; a detail (X2)
  * goes under it as a code block (the channel cuts it to fit) with the address of the question's page, which shows it whole.
  */
-export function questionPost(q: QuestionRecord, channel: ChannelName, pageUrl?: string, publicUrl?: string): Post {
-  const post = promptPost(q, channel, publicUrl);
+export function questionPost(q: QuestionRecord, can: ChannelCapabilities, pageUrl?: string, publicUrl?: string): Post {
+  const post = promptPost(q, can, publicUrl);
   const pre = detailOf(q);
   if (!pre) return post;
   return { ...post, text: pageUrl ? `${post.text}\n\nWhole detail: ${pageUrl}` : post.text, pre };
 }
 
-function promptPost(q: QuestionRecord, channel: ChannelName, publicUrl?: string): Post {
+function promptPost(q: QuestionRecord, can: ChannelCapabilities, publicUrl?: string): Post {
   // H4: a question without a run is posted like any other (H3), but a channel message or press never answers it:
   // its notice stands where the reply hint would.
   const runless = q.runId === undefined;
@@ -84,9 +85,9 @@ function promptPost(q: QuestionRecord, channel: ChannelName, publicUrl?: string)
   const text = [title(item), ...notes].join('\n');
   const buttons: PostButton[] = item.options.map((o, i) => ({ kind: 'option', label: o.label, action: action(q.id, String(i)) }));
   // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
-  if (channel === 'telegram') buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
+  if (can.forceReply) buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
   buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q), ...pageButton(q, publicUrl));
-  const hint = runless ? `\n\n${RUNLESS_NOTICE}` : channel === 'telegram' ? '' : '\nOr reply with your own words.';
+  const hint = runless ? `\n\n${RUNLESS_NOTICE}` : can.forceReply ? '' : '\nOr reply with your own words.';
   return { text: text + hint, buttons };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { until } from './testing/fake-http.ts';
-import { startChannelWorld } from './testing/channel-harness.ts';
-import { deploy } from './testing/scenario-items.ts';
-import { SlackDriver, slackPost } from './testing/fake-slack.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { startChannelWorld } from '../../testing/channels/channel-harness.ts';
+import { deploy } from '../../testing/channels/scenario-items.ts';
+import { SlackDriver, slackPost } from '../../testing/channels/fake-slack.ts';
 
 describe('slack specifics', () => {
   it('[H6][H7] answers url_verification; refuses bad, missing and stale signatures with 401 and changes nothing', async () => {

@@ -1,5 +1,5 @@
 import { ErrorCode, LogLevel, WebClient, type Block, type KnownBlock } from '@slack/web-api';
-import type { SlackConfig } from './config.ts';
+import type { SlackConfig } from './registry.ts';
 import { withCodeBlock } from './render.ts';
 import { slackRoutes } from './slack-webhooks.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelRoute, type ChannelSink, type Post } from './types.ts';

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startTestGateway, testConfig } from '../../testing/gateway-harness.ts';
-import { until } from './testing/fake-http.ts';
-import { startChannelWorld } from './testing/channel-harness.ts';
-import { deploy, lunch } from './testing/scenario-items.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { startChannelWorld } from '../../testing/channels/channel-harness.ts';
+import { deploy, lunch } from '../../testing/channels/scenario-items.ts';
 import { fastClock } from '../../testing/agent-harness.ts';
-import { FakeTelegram, TelegramDriver } from './testing/fake-telegram.ts';
+import { FakeTelegram, TelegramDriver } from '../../testing/channels/fake-telegram.ts';
 
 describe('telegram specifics', () => {
   /** A world where Alice's conversation was asked the deploy question, with its prompt as posted. */

@@ -1,6 +1,6 @@
 import { Bot, GrammyError, HttpError, type Context } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import type { TelegramConfig } from './config.ts';
+import type { TelegramConfig } from './registry.ts';
 import { ChannelApiError, type ChannelAdapter, type ChannelSink, type Post } from './types.ts';
 
 type GrammySignal = NonNullable<Parameters<Bot['init']>[0]>;

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** The chat platforms askdock answers from (PRODUCT H1-H7); the surface of their answers is `channel:<name>`. */
-export type ChannelName = 'telegram' | 'slack' | 'discord';
+import type { ChannelName } from './registry.ts';
 
 /** One button under a posted question. `action` comes back in the press. */
 export type PostButton =

@@ -5,7 +5,7 @@ import { failure, item, startTestGateway, testConfig, tokenOf, type TestGateway 
 import { Authenticator } from '../auth.ts';
 import type { GatewayConfig } from '../config.ts';
 import { FAILURES_BEFORE_DROP } from './subscriptions.ts';
-import { FakePushService } from './testing/fake-push-service.ts';
+import { FakePushService } from '../../testing/fake-push-service.ts';
 
 let t: TestGateway | undefined;
 let fake: FakePushService | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startCluster } from '../../testing/gateway-cluster.ts';
 import { failure, item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 import { freshSchema } from '../../testing/postgres.ts';
-import { FakePushService } from './testing/fake-push-service.ts';
+import { FakePushService } from '../../testing/fake-push-service.ts';
 import { endpointProblem } from './endpoints.ts';
 
 let t: TestGateway | undefined;

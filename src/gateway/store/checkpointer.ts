@@ -7,40 +7,8 @@ export const CHECKPOINT_EVERY_MS = 200;
 /** Longest a closing store waits for the thread to let go of the database. */
 const STOP_WAIT_MS = 2000;
 
-// Plain CommonJS, so the thread starts without the TypeScript loader the gateway itself runs under.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const closed = new Int32Array(workerData.closed);
-let db;
-let timer;
-const letGo = () => {
-  clearInterval(timer);
-  if (db && db.open) db.close();
-  Atomics.store(closed, 0, 1);
-  Atomics.notify(closed, 0);
-};
-parentPort.on('message', () => {
-  letGo();
-  parentPort.close();
-});
-try {
-  const Database = require(workerData.driver);
-  db = new Database(workerData.file);
-  db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = ' + workerData.synchronous);
-} catch (err) {
-  letGo();
-  throw err;
-}
-timer = setInterval(() => {
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch (err) {
-    letGo();
-    parentPort.postMessage({ failed: String((err && err.message) || err) });
-  }
-}, workerData.everyMs);
-`;
+/** The thread's own module (CommonJS: it needs no TypeScript loader, in the repo or in the packed package). */
+const WORKER_FILE = new URL('./checkpoint-worker.cjs', import.meta.url);
 
 export type Checkpointer = { stop(): void };
 
@@ -53,7 +21,7 @@ export type Checkpointer = { stop(): void };
 export function startCheckpointer(file: string, synchronous: string, onFailure: (why: string) => void, everyMs = CHECKPOINT_EVERY_MS): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const closed = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, synchronous, everyMs, closed: closed.buffer } });
+  const worker = new Worker(WORKER_FILE, { workerData: { file, driver, synchronous, everyMs, closed: closed.buffer } });
   let stopped = false;
   const fail = (why: string) => {
     if (stopped) return;

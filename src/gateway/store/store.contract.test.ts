@@ -1019,10 +1019,10 @@ storeContract('postgres', postgresHarness);
 
 type ChildResult = { acked: number[]; signal: NodeJS.Signals | null; code: number | null; stderr: string };
 
-/** Runs durability-child.ts on `file` and kills it with SIGKILL as soon as it acknowledges `killAfter` writes. */
+/** Runs src/testing/durability-child.ts on `file` and kills it with SIGKILL as soon as it acknowledges `killAfter` writes. */
 function runChildAndKill(file: string, killAfter: number): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'durability-child.ts'), file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/testing/durability-child.ts'), file], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -211,8 +211,6 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export const PG_SCHEMA_VERSION = MIGRATIONS.length;
-
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */
 export async function migrate(pg: Postgres, where: string): Promise<void> {
   // Session-level, on a connection of its own, so CREATE TABLE IF NOT EXISTS of two gateways starting together cannot race either.

@@ -1,10 +1,10 @@
-import type { QuestionItemInput, QuestionRecord } from '../../../protocol/index.ts';
-import type { Clock } from '../../infra/clock.ts';
-import { startTestGateway, testConfig, type TestGateway } from '../../../testing/gateway-harness.ts';
-import type { TestClient } from '../../../testing/ws-client.ts';
-import type { ChannelName } from '../types.ts';
+import type { QuestionItemInput, QuestionRecord } from '../../protocol/index.ts';
+import type { Clock } from '../../gateway/infra/clock.ts';
+import { startTestGateway, testConfig, type TestGateway } from '../gateway-harness.ts';
+import type { TestClient } from '../ws-client.ts';
+import type { ChannelName } from '../../gateway/channels/registry.ts';
 import { until, type FakeHttp } from './fake-http.ts';
-import { memoryLogger } from '../../infra/logger.ts';
+import { memoryLogger } from '../../gateway/infra/logger.ts';
 
 /** A bot message as a test sees it on any platform: its text and its buttons' labels, and its code block's content (X2). */
 export type SeenMessage = { ref: string; text: string; buttons: string[]; forceReply?: boolean; code?: string };

@@ -1,4 +1,4 @@
-import { item } from '../../../testing/gateway-harness.ts';
+import { item } from '../gateway-harness.ts';
 
 /** The questions the channel scenarios ask. */
 export const deploy = item({ options: [{ label: 'Staging' }, { label: 'Production' }] });

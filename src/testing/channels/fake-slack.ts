@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { slackSignature, unescapeSlack } from '../slack-webhooks.ts';
+import { slackSignature, unescapeSlack } from '../../gateway/channels/slack-webhooks.ts';
 import { FakeHttp, fencedCode, json, type FakeCall } from './fake-http.ts';
 import type { SeenMessage } from './channel-harness.ts';
 

@@ -3,8 +3,8 @@
  * Writes numbered rows, printing `acked <i>` only after each write returned, until the test kills it with SIGKILL.
  */
 import { writeSync } from 'node:fs';
-import { openPostgresStore } from './postgres/store.ts';
-import { openSqliteStore } from './sqlite.ts';
+import { openPostgresStore } from '../gateway/store/postgres/store.ts';
+import { openSqliteStore } from '../gateway/store/sqlite.ts';
 
 const MAX_WRITES = 5000;
 
