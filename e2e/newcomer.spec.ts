@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
+import { newSession } from './sessions.ts';
 
 /** Issue 53: what a newcomer meets first. Shots for review go outside the repository. */
 const SHOTS = process.env.ASKDOCK_SHOTS_DIR;
@@ -92,4 +93,42 @@ test.describe('issue 53: the first screens', () => {
       await expect(device).toHaveAttribute('aria-checked', 'false');
     });
   }
+});
+
+test.describe('issue 53: the dock and the composer', () => {
+  const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
+  const cardOf = (radio: ReturnType<Page['getByRole']>) => radio.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " qd-option ")][1]');
+  const look = (card: ReturnType<Page['locator']>) =>
+    card.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { border: s.borderTopColor, background: s.backgroundColor };
+    });
+
+  test('[U12] the focused option does not look selected: focus is a ring, selection the card itself', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('deploy');
+    await message.press('Enter');
+    const first = dockOf(page).getByRole('radio', { name: 'Staging (Recommended)' });
+    const second = dockOf(page).getByRole('radio').nth(1);
+    await expect(first).toBeFocused();
+    await page.mouse.move(0, 0);
+    // Focused, not chosen: its card looks like any other card that is not chosen.
+    expect(await look(cardOf(first))).toEqual(await look(cardOf(second)));
+    await page.keyboard.press('Space');
+    await expect(first).toBeChecked();
+    expect(await look(cardOf(first))).not.toEqual(await look(cardOf(second)));
+  });
+});
+
+test.describe('issue 53: on a touch phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('[U12] the composer has no keyboard hint on a touch screen', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await expect(page.getByText('sends,', { exact: false })).toBeHidden();
+  });
 });
