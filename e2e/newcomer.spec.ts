@@ -132,3 +132,26 @@ test.describe('issue 53: on a touch phone', () => {
     await expect(page.getByText('sends,', { exact: false })).toBeHidden();
   });
 });
+
+test.describe('issue 53: the phone header', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('[U12] on a phone the top bar holds few controls, each with a name', async ({ page, openApp }) => {
+    await openApp(page);
+    await newSession(page);
+    const bar = page.getByRole('banner');
+    await expect(bar.getByRole('button', { name: 'Notifications' })).toBeVisible();
+    const controls = bar.locator('a:visible, button:visible');
+    const names = await controls.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''));
+    expect(names.every((n) => n.length > 0), names.join(' | ')).toBe(true);
+    expect(names.length, names.join(' | ')).toBeLessThanOrEqual(6);
+    // One dot, the session's agent, with its words on hover and for screen readers; "Connected" is no second dot.
+    await expect(bar.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    const dots = await bar.locator('span:visible').evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width <= 10 && el.getBoundingClientRect().width > 2 && getComputedStyle(el).borderRadius !== '0px').length);
+    expect(dots).toBe(1);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shoot(page, `phone-header-${scheme}`);
+    }
+  });
+});
