@@ -28,7 +28,7 @@ test.describe('issue 53: the first screens', () => {
       const box = (await heading.boundingBox())!;
       expect(box.y).toBeLessThanOrEqual(bar.y + bar.height + 8);
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await shoot(page, `inbox-${width}-${scheme}`);
       }
     });
@@ -53,7 +53,7 @@ test.describe('issue 53: the first screens', () => {
         expect(box.y + box.height).toBeLessThanOrEqual(height);
       }
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await shoot(page, `connect-${width}-${scheme}`);
       }
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -77,7 +77,7 @@ test.describe('issue 53: the first screens', () => {
       const device = menu.getByRole('menuitemcheckbox', { name: /^Notify me on this device/ });
       await expect(device).toHaveAttribute('aria-checked', 'false');
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await shoot(page, `notify-menu-${width}-${scheme}`);
       }
       await device.click();
@@ -86,7 +86,7 @@ test.describe('issue 53: the first screens', () => {
       await expect(page.getByText('Registration failed')).toHaveCount(0);
       await expect(bell).toBeFocused();
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await shoot(page, `notify-note-${width}-${scheme}`);
       }
       await bell.click();
@@ -150,7 +150,7 @@ test.describe('issue 53: the phone header', () => {
     const dots = await bar.locator('span:visible').evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width <= 10 && el.getBoundingClientRect().width > 2 && getComputedStyle(el).borderRadius !== '0px').length);
     expect(dots).toBe(1);
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await shoot(page, `phone-header-${scheme}`);
     }
   });
