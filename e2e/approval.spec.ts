@@ -100,8 +100,8 @@ test.describe('[X2] an approval with a diff', () => {
         await page.setViewportSize({ width, height });
         await dock.evaluate((el) => [el, ...el.querySelectorAll('*')].forEach((node) => node.scrollTo({ top: 0 })));
         await page.mouse.move(0, 0);
-        // The header's device controls load just after the first screen: wait for them, so the shot never differs by it.
-        await expect(page.getByRole('banner').getByRole('button', { name: 'Notify me on this device' })).toBeVisible();
+        // The header's notification menu loads just after the first screen: wait for them, so the shot never differs by it.
+        await expect(page.getByRole('banner').getByRole('button', { name: 'Notifications' })).toBeVisible();
         await expect(page).toHaveScreenshot(`approval-diff-${colorScheme}-${width}.png`, {
           mask: [page.locator('time:not(nav time)'), page.getByRole('timer'), page.getByRole('navigation', { name: 'Sessions' })],
         });

@@ -38,8 +38,11 @@ test.describe('on a plain-http address that is not localhost', () => {
     await openApp(page);
     expect(await page.evaluate(() => ({ secure: window.isSecureContext, uuid: typeof crypto.randomUUID }))).toEqual({ secure: false, uuid: 'undefined' });
     await newSession(page);
-    // Notifications exist only in secure contexts: nothing offers them here (and nothing breaks).
+    // Notifications exist only in secure contexts: nothing asks the browser for them here (and nothing breaks).
     await expect(page.getByRole('button', { name: 'Enable notifications' })).toHaveCount(0);
+    await page.getByRole('banner').getByRole('button', { name: 'Notifications' }).click();
+    await page.getByRole('menuitemcheckbox', { name: /^Notify me in this tab/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Notifications need a secure address' })).toBeVisible();
 
     // Send: the message gets its idempotency key without crypto.randomUUID (C2).
     await send(page, 'hello over http');

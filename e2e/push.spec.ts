@@ -167,9 +167,9 @@ test.describe('U17 installable app and Web Push', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.emulateMedia({ colorScheme: scheme });
       await openApp(page);
-      const toggle = page.getByRole('button', { name: 'Notify me on this device' });
-      await expect(toggle).toBeVisible();
-      await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+      await page.getByRole('banner').getByRole('button', { name: 'Notifications' }).click();
+      const toggle = page.getByRole('menuitemcheckbox', { name: /^Notify me on this device/ });
+      await expect(toggle).toHaveAttribute('aria-checked', 'false');
       // Headless Chromium reaches no real push service: the note says what happened instead of failing silently.
       await page.context().grantPermissions(['notifications']);
       await toggle.click();

@@ -96,8 +96,8 @@ async function everyView(page: Page, shoot: (suffix: string) => Promise<void>) {
 
 /** The reference shot of each view, and axe clean in each: the looks and the contrast are checked on the same pixels. */
 async function shootEveryView(page: Page, name: string, options: { fullPage?: boolean; mask?: ReturnType<typeof masks> } = {}) {
-  // The header's device controls load just after the first screen: the shots wait for them, so they never differ by it.
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Notify me on this device' })).toBeVisible();
+  // The header's notification menu loads just after the first screen: the shots wait for them, so they never differ by it.
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Notifications' })).toBeVisible();
   await everyView(page, async (view) => {
     await expect(page).toHaveScreenshot(`${name}-${view}.png`, { mask: masks(page), ...options });
     expect(await seriousAxeViolations(page)).toEqual([]);

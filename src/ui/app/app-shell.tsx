@@ -4,7 +4,7 @@ import { ConnectionStatus } from '../features/connection/components/connection-s
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
-import { EnableNotifications } from '../features/questions/components/enable-notifications.tsx';
+import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
@@ -12,8 +12,8 @@ import { SessionsSidebar } from './sessions-sidebar.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
-// The device's push and install controls load just after the first screen: neither is needed to read or answer.
-const NotifyOnDevice = lazyWithRetry(() => import('../features/push/notify-on-device.tsx'), (m) => m.NotifyOnDevice);
+// The notification menu and the install control load just after the first screen: neither is needed to read or answer.
+const NotificationMenu = lazyWithRetry(() => import('../features/push/notification-menu.tsx'), (m) => m.NotificationMenu);
 const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx'), (m) => m.InstallApp);
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
@@ -33,9 +33,10 @@ export function AppShell() {
         <HeaderSlot />
         <div className="app-header-actions">
           <ConnectionStatus />
-          <EnableNotifications />
-          <LazyBoundary>
-            <NotifyOnDevice />
+          <ConnectAgentButton />
+          {/* Holds the menu's place while its code loads, so the bar does not shift. */}
+          <LazyBoundary pending={<span className="btn-icon header-placeholder" aria-hidden="true" />}>
+            <NotificationMenu />
           </LazyBoundary>
           <LazyBoundary>
             <InstallApp />

@@ -61,7 +61,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
       <InTopBarWhenNarrow>
         <div className="session-title-row">
           <h1 className="session-title">{title ?? 'Session'}</h1>
-          <AgentPresenceIndicator presence={presence} />
+          <AgentPresenceIndicator presence={presence} waiting={waiting} />
           {title !== undefined && (
             <LazyBoundary>
               <RenameSession sessionKey={sessionKey} title={title} />

@@ -20,7 +20,7 @@ export default function SignInPage({ onToken, problem, initialToken = '' }: Prop
       <form className="sign-in-card" onSubmit={submit}>
         <h1>askdock</h1>
         <p className="muted">
-          Open the address <code>askdock start</code> printed, or paste its token here.
+          Open the address <code>askdock start</code> or <code>askdock gateway</code> printed, or paste its token here.
         </p>
         {problem && (
           <p className="inline-error" role="alert">

@@ -65,7 +65,51 @@ export async function devicePushOn(client: GatewayClient): Promise<boolean> {
 
 export type EnableOutcome = 'on' | 'denied';
 
-export async function enableDevicePush(client: GatewayClient): Promise<EnableOutcome> {
+/** How long turning push on may take before the person is told (a browser without a reachable push service never answers). */
+export const PUSH_DEADLINE_MS = 15_000;
+
+/** Turning push on took past the deadline: no push service answered this browser. */
+export class PushTimeoutError extends Error {
+  constructor() {
+    super('no push service answered');
+    this.name = 'PushTimeoutError';
+  }
+}
+
+/**
+ * U17: what went wrong turning push on, in words a person can act on. The browser's own messages ("Registration failed -
+ * permission denied") name neither the cause nor the way out.
+ */
+export function pushFailureText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof PushTimeoutError || /push service (not available|error)|no push service/i.test(message))
+    return `No push service answered this browser within ${PUSH_DEADLINE_MS / 1000} s, so this device gets no notifications while askdock is closed. Check the network (a firewall may block the browser's push service), or use another browser. Notifications in this tab still work.`;
+  if (/permission denied|NotAllowed/i.test(message) || (err instanceof DOMException && err.name === 'NotAllowedError'))
+    return 'This browser refused a push subscription, as private (incognito) windows do. Open askdock in a normal window to get notifications on this device.';
+  if (err instanceof DOMException && err.name === 'SecurityError')
+    return 'Notifications on this device need a secure address: open askdock over https (or on localhost).';
+  return `Could not turn on notifications on this device: ${message}`;
+}
+
+/**
+ * Turns push on, or fails with PushTimeoutError after `deadlineMs`. A subscription the browser makes after that is
+ * undone, so the control never shows off while the browser is in fact subscribed.
+ */
+export function enableDevicePush(client: GatewayClient, deadlineMs = PUSH_DEADLINE_MS): Promise<EnableOutcome> {
+  const run = { late: false };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      run.late = true;
+      reject(new PushTimeoutError());
+    }, deadlineMs);
+    subscribe(client, run).then(
+      (outcome) => (clearTimeout(timer), resolve(outcome)),
+      (err: unknown) => (clearTimeout(timer), reject(err)),
+    );
+  });
+}
+
+async function subscribe(client: GatewayClient, run: { late: boolean }): Promise<EnableOutcome> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'denied';
   const reg = await worker();
@@ -78,6 +122,11 @@ export async function enableDevicePush(client: GatewayClient): Promise<EnableOut
     sub = null;
   }
   sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) });
+  if (run.late) {
+    // The person was already told it failed: leave nothing behind that the control does not show.
+    await sub.unsubscribe();
+    return 'denied';
+  }
   const json = sub.toJSON() as { endpoint: string; expirationTime?: number | null; keys: { p256dh: string; auth: string } };
   const { id } = await client.request('push.subscribe', { subscription: json });
   rememberId(sub.endpoint, id);

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayProvider } from '../../lib/gateway.tsx';
 import { fakeClient } from '../questions/test-helpers.tsx';
-import { NotifyOnDevice } from './notify-on-device.tsx';
+import { NotificationMenu } from './notification-menu.tsx';
 
 /**
  * U17: the control's state against a stand-in browser (one push subscription, a service worker that records the token
@@ -22,11 +22,12 @@ const subscription = {
   toJSON: () => ({ endpoint: ENDPOINT, expirationTime: null, keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
   unsubscribe: async () => (browserSubscribed = false),
 };
+let subscribeCalls: () => Promise<typeof subscription>;
 const registration = {
   active: { postMessage: (m: { token: string | null }) => workerTokens.push(m.token) },
   pushManager: {
     getSubscription: async () => (subscriptionLookups++, browserSubscribed ? subscription : null),
-    subscribe: async () => ((browserSubscribed = true), subscription),
+    subscribe: () => subscribeCalls(),
   },
 };
 
@@ -48,10 +49,15 @@ function visit() {
   const client = gateway();
   render(
     <GatewayProvider client={client}>
-      <NotifyOnDevice />
+      <NotificationMenu />
     </GatewayProvider>,
   );
-  return { client, toggle: () => screen.getByRole('button', { name: 'Notify me on this device' }) };
+  return { client, toggle: () => screen.getByRole('menuitemcheckbox', { name: /^Notify me on this device/ }) };
+}
+
+/** Opens the top bar's notification menu (the device choice lives in it). */
+async function openMenu() {
+  await userEvent.click(screen.getByRole('button', { name: 'Notifications' }));
 }
 
 /**
@@ -65,6 +71,7 @@ async function settled() {
 
 beforeEach(() => {
   browserSubscribed = false;
+  subscribeCalls = async () => ((browserSubscribed = true), subscription);
   gatewayIds = new Set();
   workerTokens = [];
   localStorage.clear();
@@ -89,31 +96,41 @@ describe('U17 "Notify me on this device" says what the gateway has', () => {
   it('[U17] turned on, it shows on again on the next visit while the gateway still has this browser', async () => {
     const first = visit();
     await settled();
+    await openMenu();
     await userEvent.click(first.toggle());
-    await vi.waitFor(() => expect(first.toggle()).toHaveAttribute('aria-pressed', 'true'));
+    await screen.findByText(/^New questions now reach this device/);
+    await openMenu();
+    expect(first.toggle()).toHaveAttribute('aria-checked', 'true');
 
     const next = visit();
     await settled();
-    expect(next.toggle()).toHaveAttribute('aria-pressed', 'true');
+    await openMenu();
+    expect(next.toggle()).toHaveAttribute('aria-checked', 'true');
     expect(workerTokens.at(-1)).toBe('adk_new');
   });
 
   it('[U17] once the gateway has ended it (token rotated), it shows off, the worker forgets the token, and one click subscribes again', async () => {
     const first = visit();
     await settled();
+    await openMenu();
     await userEvent.click(first.toggle());
-    await vi.waitFor(() => expect(first.toggle()).toHaveAttribute('aria-pressed', 'true'));
+    await screen.findByText(/^New questions now reach this device/);
+    await openMenu();
+    expect(first.toggle()).toHaveAttribute('aria-checked', 'true');
     // The config's token was rotated: the gateway ends this browser's subscription; the browser still has its own.
     gatewayIds.clear();
 
     const next = visit();
     await settled();
+    await openMenu();
     expect(browserSubscribed).toBe(true);
-    expect(next.toggle()).toHaveAttribute('aria-pressed', 'false');
+    expect(next.toggle()).toHaveAttribute('aria-checked', 'false');
     expect(workerTokens.at(-1)).toBeNull();
 
     await userEvent.click(next.toggle());
-    await vi.waitFor(() => expect(next.toggle()).toHaveAttribute('aria-pressed', 'true'));
+    await screen.findByText(/^New questions now reach this device/);
+    await openMenu();
+    expect(next.toggle()).toHaveAttribute('aria-checked', 'true');
     expect(next.client.request).toHaveBeenCalledWith('push.subscribe', { subscription: subscription.toJSON() });
     expect(gatewayIds).toEqual(new Set(['ps_phone']));
     expect(workerTokens.at(-1)).toBe('adk_new');
@@ -124,6 +141,47 @@ describe('U17 "Notify me on this device" says what the gateway has', () => {
     gatewayIds = new Set(['ps_laptop']);
     const { toggle } = visit();
     await settled();
-    expect(toggle()).toHaveAttribute('aria-pressed', 'false');
+    await openMenu();
+    expect(toggle()).toHaveAttribute('aria-checked', 'false');
+  });
+});
+
+describe('U17 "Notify me on this device" always answers', () => {
+  it('[U17] while the browser works on it the choice says "Turning on…" and the bell is busy; it stays off until subscribed', async () => {
+    subscribeCalls = () => new Promise(() => {});
+    const { toggle } = visit();
+    await settled();
+    await openMenu();
+    await userEvent.click(toggle());
+    await vi.waitFor(() => expect(toggle()).toHaveTextContent('Turning on…'));
+    expect(toggle()).toHaveAttribute('aria-checked', 'false');
+    expect(screen.getByRole('button', { name: 'Notifications' })).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('status')).toHaveTextContent('Turning on notifications on this device…');
+  });
+
+  it('[U17] in a private window the browser refuses: the note says so in words and how to get it, not the raw message', async () => {
+    subscribeCalls = () => Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
+    const { toggle } = visit();
+    await settled();
+    await openMenu();
+    await userEvent.click(toggle());
+    const note = await screen.findByText(/private \(incognito\) windows/);
+    expect(note).toHaveTextContent('Open askdock in a normal window to get notifications on this device.');
+    expect(screen.queryByText(/Registration failed/)).toBeNull();
+    await openMenu();
+    expect(toggle()).toHaveAttribute('aria-checked', 'false');
+    expect(browserSubscribed).toBe(false);
+  });
+
+  it('[U13][U17] one labelled menu holds both choices: this tab and this device', async () => {
+    visit();
+    await settled();
+    await openMenu();
+    const menu = screen.getByRole('menu');
+    expect(menu).toHaveTextContent('Tell me about new questions');
+    expect(screen.getAllByRole('menuitemcheckbox').map((i) => i.textContent)).toEqual([
+      'Notify me in this tabWhile the tab is hidden',
+      'Notify me on this deviceAlso while askdock is closed',
+    ]);
   });
 });

@@ -24,11 +24,21 @@ function SnippetView({ snippet, filled, reveal }: { snippet: Snippet; filled: ()
   );
 }
 
+/** Every snippet runs a bare `askdock`: it is on the PATH only once installed globally. */
+function CliNote() {
+  return (
+    <p className="connect-agent-note connect-cli-note">
+      The snippets run <code>askdock</code> from your PATH: install it once with <code>npm i -g .</code> in the askdock folder, or write{' '}
+      <code>node /path/to/askdock/bin/askdock.js</code> in its place.
+    </p>
+  );
+}
+
 /**
- * U18: an admin's empty state on a gateway without the demo agent. The agent token, shown on request and copyable,
- * and ready snippets for each agent with this gateway's address (and, once shown or copied, the token) filled in.
+ * U18: the agent token, shown on request and copyable, and ready snippets for each agent with this gateway's address
+ * (and, once shown or copied, the token) filled in. The empty state's body and the header dialog's.
  */
-export function ConnectAgent({ info }: { info: ConnectInfo }) {
+export function ConnectAgentBody({ info }: { info: ConnectInfo }) {
   const agent = info.agents.find((a) => a.token !== null) ?? info.agents[0];
   const [shown, setShown] = useState(false);
   const tokenRef = useRef<HTMLElement>(null);
@@ -37,8 +47,7 @@ export function ConnectAgent({ info }: { info: ConnectInfo }) {
   const snippets = useMemo(() => connectSnippets(url, shown && token ? token : HIDDEN_TOKEN), [url, shown, token]);
   const filled = useMemo(() => new Map(connectSnippets(url, token ?? HIDDEN_TOKEN).map((s) => [s.id, s.text])), [url, token]);
   return (
-    <section className="empty-state connect-agent" aria-labelledby="connect-agent-title">
-      <h1 id="connect-agent-title">Connect an agent</h1>
+    <>
       <p className="empty-state-lead">
         {info.agents.some((a) => a.presence.state === 'connected')
           ? 'An agent is connected: start a session with New session, or connect another with the token below.'
@@ -66,11 +75,22 @@ export function ConnectAgent({ info }: { info: ConnectInfo }) {
           )}
         </div>
       )}
+      <CliNote />
       <div className="connect-snippets">
         {snippets.map((s) => (
           <SnippetView key={s.id} snippet={s} filled={() => filled.get(s.id) ?? s.text} reveal={() => setShown(true)} />
         ))}
       </div>
+    </>
+  );
+}
+
+/** U18: an admin's empty state on a gateway without the demo agent. */
+export function ConnectAgent({ info }: { info: ConnectInfo }) {
+  return (
+    <section className="empty-state connect-agent" aria-labelledby="connect-agent-title">
+      <h1 id="connect-agent-title">Connect an agent</h1>
+      <ConnectAgentBody info={info} />
     </section>
   );
 }

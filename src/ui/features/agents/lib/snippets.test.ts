@@ -16,6 +16,13 @@ describe('connect snippets', () => {
     expect(mcp.mcpServers.askdock).toEqual({ command: 'askdock', args: ['mcp'], env: { ASKDOCK_URL: 'wss://askdock.example', ASKDOCK_TOKEN: 'tok-123' } });
     const hook = JSON.parse(snippets[3].text);
     expect(hook.hooks.PermissionRequest[0].hooks[0]).toMatchObject({ type: 'command', command: 'askdock hook' });
-    expect(hook.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion');
+  });
+
+  it('[U18][X7] the hook snippet agrees with docs/agents.md: PermissionRequest (not also PreToolUse AskUserQuestion), timeout 150', () => {
+    const hook = JSON.parse(connectSnippets('ws://127.0.0.1:7420', 'tok').find((s) => s.id === 'hook')!.text);
+    expect(Object.keys(hook.hooks)).toEqual(['PermissionRequest', 'Elicitation']);
+    expect(hook.hooks.PreToolUse).toBeUndefined();
+    for (const event of Object.values(hook.hooks) as { hooks: { timeout: number; command: string }[] }[][])
+      expect(event[0].hooks[0]).toEqual({ type: 'command', command: 'askdock hook', timeout: 150 });
   });
 });

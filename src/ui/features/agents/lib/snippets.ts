@@ -6,10 +6,14 @@ export function agentUrl(location: Pick<Location, 'protocol' | 'host'>): string 
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
 }
 
+/** The agent's own timeout for `askdock hook` (seconds), above the hook's 120 s wait. */
+export const HOOK_TIMEOUT_S = 150;
+
 /** Snippets for Claude Code, Codex, a project's `.mcp.json`, the `askdock hook` hooks and `askdock ask`, filled in. */
 export function connectSnippets(url: string, token: string): Snippet[] {
   const env = { ASKDOCK_URL: url, ASKDOCK_TOKEN: token };
-  const hook = '{ "type": "command", "command": "askdock hook", "timeout": 3600 }';
+  // As docs/agents.md: the hook waits 120 s for a person, the agent's own timeout sits above it.
+  const hook = `{ "type": "command", "command": "askdock hook", "timeout": ${HOOK_TIMEOUT_S} }`;
   return [
     {
       id: 'claude-code',
@@ -43,8 +47,9 @@ export function connectSnippets(url: string, token: string): Snippet[] {
         '{',
         `  "env": { "ASKDOCK_URL": "${url}", "ASKDOCK_TOKEN": "${token}" },`,
         '  "hooks": {',
+        // PermissionRequest covers approvals and AskUserQuestion; PreToolUse for it too would ask twice.
         `    "PermissionRequest": [{ "matcher": "*", "hooks": [${hook}] }],`,
-        `    "PreToolUse": [{ "matcher": "AskUserQuestion", "hooks": [${hook}] }]`,
+        `    "Elicitation": [{ "matcher": "*", "hooks": [${hook}] }]`,
         '  }',
         '}',
       ].join('\n'),

@@ -9,6 +9,18 @@ import { SOURCE_LABEL, sessionSource } from '../lib/session-source.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 import { AgentPresenceIndicator } from './agent-presence.tsx';
 import { SourceIcon } from './source-icon.tsx';
+import { useFailedRuns } from '../../chat/stores/runs-store.ts';
+
+/** A run of this session's agent ended with an error or a timeout while the page was open (the session shows which). */
+function FailedRunMarker({ sessionKey }: { sessionKey: string }) {
+  const failed = useFailedRuns(sessionKey).length > 0;
+  if (!failed) return null;
+  return (
+    <span className="session-link-failed" role="img" aria-label="The agent stopped with an error" title="The agent stopped with an error">
+      !
+    </span>
+  );
+}
 
 /**
  * One row of the sessions list: where it comes from, its title, a subtitle that tells equal titles apart (agent · last
@@ -32,7 +44,7 @@ export const SessionLink = memo(function SessionLink({ session, active, pending 
       <span className="session-link-text">
         <span className="session-link-title-row">
           <span className="session-link-title">{sessionTitle(session)}</span>
-          <AgentPresenceIndicator presence={session.agentPresence} compact id={presenceId} />
+          <AgentPresenceIndicator presence={session.agentPresence} compact id={presenceId} waiting={count > 0} />
         </span>
         <span className="session-link-meta">
           <VisuallyHidden>, {SOURCE_LABEL[source]}: </VisuallyHidden>
@@ -45,6 +57,7 @@ export const SessionLink = memo(function SessionLink({ session, active, pending 
           <RelativeTime ms={lastActivityMs(session)} />
         </span>
       </span>
+      <FailedRunMarker sessionKey={session.key} />
       <PendingBadge count={count} />
     </Link>
   );
