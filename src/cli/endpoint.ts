@@ -60,3 +60,17 @@ export function resolveEndpoint(
   }
   return { url: parts.join(','), token };
 }
+
+/**
+ * What to tell a person whose token the gateway refused (UNAUTHORIZED): the setting it came from, which is the one to
+ * fix (the wire's own message names the protocol field, which no user sets).
+ */
+export function refusedTokenMessage(flags: { token?: string }, url: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  const where = `the gateway at ${url} refused the token`;
+  if (flags.token) return `${where} given with --token: pass an agent token there`;
+  if (env.ASKDOCK_TOKEN) return `${where} in ASKDOCK_TOKEN: set ASKDOCK_TOKEN to an agent token (or pass --token T)`;
+  return `${where} of ${join(cwd, LOCAL_DIR, 'identities.json')}: pass --token T or set ASKDOCK_TOKEN`;
+}
+
+/** True for the error a refused token ends a connect with. */
+export const isRefusedToken = (err: unknown): boolean => err instanceof AskdockError && err.code === 'UNAUTHORIZED';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clientFlags, intFlag } from './args.ts';
-import { resolveEndpoint } from './endpoint.ts';
+import { isRefusedToken, refusedTokenMessage, resolveEndpoint } from './endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { clampTimeoutSeconds } from '../agent/ask-user.ts';
 import { ownSessionTitle } from '../agent/own-session.ts';
@@ -154,6 +154,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (controller.signal.aborted) say(`${controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped'}; the question was withdrawn, the agent asks in its own terminal`);
+    else if (isRefusedToken(err)) say(`${refusedTokenMessage(values, endpoint.url)}; the agent asks in its own terminal`);
     else say(`${err instanceof Error ? err.message : String(err)}; the agent asks in its own terminal`);
     return 0;
   } finally {
