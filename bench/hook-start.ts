@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 
-export type HookStart = { compiled: Summary; sources: Summary };
+/** `bareNode`: `node -e ''` from spawn to exit, the floor any Node bin starts from on this machine now. */
+export type HookStart = { compiled: Summary; sources: Summary; bareNode: Summary };
 
 /** X1: a hook's start, from the process's spawn to its question at the gateway, p50. */
 export const HOOK_START_AIM_MS = 150;
@@ -49,7 +50,13 @@ export async function measureHookStart(root: string, runs = 20, sourceRuns = 5):
     for (let i = 0; i < runs; i++) compiled.push(await once(false));
     const viaTsx: number[] = [];
     for (let i = 0; i < sourceRuns; i++) viaTsx.push(await once(true));
-    return { compiled: summarize(compiled), sources: summarize(viaTsx) };
+    const bare: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await new Promise((done) => spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }).once('close', done));
+      bare.push(performance.now() - started);
+    }
+    return { compiled: summarize(compiled), sources: summarize(viaTsx), bareNode: summarize(bare) };
   } finally {
     operator.close();
     await gateway.close();
