@@ -167,4 +167,15 @@ describe('docs/agents.md proxy configs, run (X7, X5)', { timeout: 180_000 }, () 
       await client.close();
     }
   });
+
+  it('[X5] a proxy whose gateway is not there relays the server too: an elicitation is answered cancel, stderr says why', async () => {
+    const { client, stderr } = await run({ ASKDOCK_URL: 'ws://127.0.0.1:9', ASKDOCK_TOKEN: 'adk_no-gateway-listens-here-000000' }, ['askdock', 'mcp-proxy', '--', 'node', 'server.js']);
+    try {
+      const result = await client.callTool({ name: 'deploy', arguments: {} });
+      expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual({ action: 'cancel' });
+      expect(stderr()).toContain('elicitation not asked:');
+    } finally {
+      await client.close();
+    }
+  });
 });
