@@ -12,6 +12,7 @@ import type { ScaleoutFigures } from './scaleout.ts';
 import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
+import { HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -24,6 +25,7 @@ export type Results = {
   crossGateway?: CrossGateway;
   scaleout?: ScaleoutFigures;
   search?: SearchFigures;
+  hookStart?: HookStart;
 };
 
 /** U19: a search's median round trip over 1,000 sessions x 100 messages. */
@@ -223,6 +225,15 @@ function crossGatewayRows(c: CrossGateway): Row[] {
   ];
 }
 
+/** X1: the hook's start, compiled bin against the sources through tsx. */
+function hookRows(h: HookStart): Row[] {
+  const s = 'askdock hook start (one per tool call)';
+  return [
+    { section: s, figure: 'spawn -> its question at the gateway, p50 / p95', measured: pair(h.compiled.p50, h.compiled.p95), baseline: `through tsx ${pair(h.sources.p50, h.sources.p95)}`, ratio: times(ratio(h.compiled.p50, h.sources.p50)), aim: `p50 <= ${HOOK_START_AIM_MS} ms`, met: h.compiled.p50 <= HOOK_START_AIM_MS },
+    { section: s, figure: "  floor: node -e '' spawn -> exit, p50 / p95", measured: pair(h.bareNode.p50, h.bareNode.p95), baseline: '', ratio: times(ratio(h.compiled.p50, h.bareNode.p50)), aim: '', met: null },
+  ];
+}
+
 export function buildRows(r: Results): Row[] {
   return [
     ...(r.question ? questionRows(r.question) : []),
@@ -233,5 +244,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
     ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
     ...(r.search ? searchRows(r.search) : []),
+    ...(r.hookStart ? hookRows(r.hookStart) : []),
   ];
 }

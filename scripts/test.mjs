@@ -56,6 +56,9 @@ function countPlaywright(file) {
 }
 
 let failedStep = false;
+// The bin runs the compiled CLI when dist-cli/ is fresh (tests spawn it many times); a failed compile leaves the
+// sources to tsx, and the typecheck below reports why.
+run('compile the CLI if stale', 'node', ['scripts/build-cli.mjs', '--if-stale']);
 if (!only || only === 'typecheck') {
   const code = run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
   if (code === 0) totals.passed += 1;

@@ -77,12 +77,24 @@ export function describeSuggestions(suggestions: PermissionSuggestion[]): string
   return cutCodePoints(`Adds the rule ${parts.join('; ')}, so this is not asked again`, DESCRIPTION_MAX);
 }
 
+/**
+ * X2: the label of the option that applies the suggestions: "Always allow" for rules; a mode change says what it does
+ * and for how long (`setMode` acceptEdits for the session: "Allow edits for this session").
+ */
+export function alwaysAllowLabel(suggestions: PermissionSuggestion[]): string {
+  const mode = suggestions.every((sug) => sug.type === 'setMode' && sug.mode) ? suggestions[0]?.mode : undefined;
+  if (!mode) return ALWAYS_ALLOW;
+  const what = mode === 'acceptEdits' ? 'Allow edits' : mode === 'bypassPermissions' ? 'Allow every tool' : `Switch to ${mode} mode`;
+  const when = suggestions[0].destination === undefined || suggestions[0].destination === 'session' ? 'for this session' : 'from now on';
+  return cutCodePoints(`${what} ${when}`, LABEL_MAX);
+}
+
 /** X2: the approval question: header the tool's name, `Allow <tool> <what>?`, Allow / Deny (/ Always allow). */
 export function approvalQuestion(req: ToolRequest): QuestionItemInput {
   const what = target(req.toolInput);
   const question = what ? `Allow ${req.toolName} ${oneLine(what, 160)}?` : `Allow ${req.toolName}?`;
   const options: { label: string; description?: string }[] = [{ label: ALLOW }, { label: DENY }];
-  if (req.suggestions?.length) options.push({ label: ALWAYS_ALLOW, description: describeSuggestions(req.suggestions) });
+  if (req.suggestions?.length) options.push({ label: alwaysAllowLabel(req.suggestions), description: describeSuggestions(req.suggestions) });
   return {
     id: 'approval',
     header: cutCodePoints(req.toolName.replace(/^mcp__/, '') || req.toolName, HEADER_MAX),
@@ -98,7 +110,7 @@ export function approvalDecision(req: ToolRequest, values: string[]): ToolDecisi
   // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
   const input = req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {};
   if (value === ALLOW) return { behavior: 'allow', ...input };
-  if (value === ALWAYS_ALLOW && req.suggestions?.length) return { behavior: 'allow', ...input, updatedPermissions: req.suggestions };
+  if (req.suggestions?.length && value === alwaysAllowLabel(req.suggestions)) return { behavior: 'allow', ...input, updatedPermissions: req.suggestions };
   if (value === DENY) return { behavior: 'deny', message: DENIED_MESSAGE };
   return { behavior: 'deny', message: value };
 }

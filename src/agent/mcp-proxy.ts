@@ -16,6 +16,11 @@ import { ElicitationQueue } from './elicitation-queue.ts';
 export type ProxyOptions = {
   url: string;
   token: string;
+  /**
+   * Why askdock cannot be asked (no token, a bad address): the wrapped server is still relayed, and each of its
+   * elicitations is answered `cancel` with this on stderr, so the client keeps the server's tools.
+   */
+  unavailable?: string;
   command: string;
   args: string[];
   sessionKey?: string;
@@ -54,6 +59,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
   const asking = new Map<Id, { controller: AbortController; during?: Id; elicitationId?: string; complete: () => void }>();
 
   const agent = () => {
+    if (opts.unavailable) return Promise.reject(new Error(opts.unavailable));
     agentPromise ??= connect({ url: opts.url, token: opts.token, name: 'askdock-mcp-proxy', mode: 'mcp' });
     agentPromise.catch(() => (agentPromise = null));
     return agentPromise;

@@ -19,7 +19,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(USAGE + '\n');
       return 0;
     }
-    endpoint = resolveEndpoint(values);
+    endpoint = resolveEndpoint(values, process.env, process.cwd(), 'demo-agent');
   } catch (err) {
     return usageError('demo-agent', err, USAGE);
   }

@@ -10,13 +10,22 @@ export const LOCAL_DIR = '.askdock';
 
 export type Endpoint = { url: string; token: string };
 
+/** The agent identity `askdock start` makes for Claude Code, Codex and MCP clients (src/cli/integration-identity.ts). */
+export const INTEGRATION_AGENT_ID = 'integrations';
+
+/** Whose token an agent-side command takes from the local setup: the integrations agent's, or the demo agent's. */
+export type LocalRole = 'agent' | 'demo-agent' | 'operator';
+
 /** The agent token `askdock start` created in `<cwd>/.askdock/identities.json`, if there is one. */
 export function localAgentToken(cwd: string = process.cwd()): string | undefined {
   return localToken('agent', cwd);
 }
 
-/** A token of `role` from `<cwd>/.askdock/identities.json` (operators: the one with operator.admin first). */
-export function localToken(role: 'agent' | 'operator', cwd: string = process.cwd()): string | undefined {
+/**
+ * A token of `role` from `<cwd>/.askdock/identities.json`: for `agent` the integrations agent (the first agent before
+ * `askdock start` made it), for `demo-agent` the first other agent, for operators the one with operator.admin first.
+ */
+export function localToken(role: LocalRole, cwd: string = process.cwd()): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(join(cwd, LOCAL_DIR, 'identities.json'), 'utf8'));
@@ -26,7 +35,9 @@ export function localToken(role: 'agent' | 'operator', cwd: string = process.cwd
   const parsed = GatewayConfig.safeParse(raw);
   if (!parsed.success) return undefined;
   const ids = parsed.data.identities;
-  if (role === 'agent') return ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run'))?.token;
+  const agents = ids.filter((i) => i.role === 'agent' && i.scopes.includes('agent.run'));
+  if (role === 'agent') return (agents.find((i) => i.id === INTEGRATION_AGENT_ID) ?? agents[0])?.token;
+  if (role === 'demo-agent') return agents.find((i) => i.id !== INTEGRATION_AGENT_ID)?.token;
   return (ids.find((i) => i.role === 'operator' && i.scopes.includes('operator.admin')) ?? ids.find((i) => i.role === 'operator'))?.token;
 }
 
@@ -35,14 +46,14 @@ export function resolveEndpoint(
   flags: { url?: string; token?: string },
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
-  role: 'agent' | 'operator' = 'agent',
+  role: LocalRole = 'agent',
 ): Endpoint {
   const url = flags.url || env.ASKDOCK_URL || DEFAULT_URL;
   const token = flags.token || env.ASKDOCK_TOKEN || localToken(role, cwd);
   if (!token) {
     throw new AskdockError(
       'INVALID_REQUEST',
-      `--token: no ${role} token; pass --token T, set ASKDOCK_TOKEN, or run where ./${LOCAL_DIR}/identities.json exists (created by \`askdock start\`)`,
+      `--token: no ${role === 'operator' ? 'operator' : 'agent'} token; pass --token T, set ASKDOCK_TOKEN, or run where ./${LOCAL_DIR}/identities.json exists (created by \`askdock start\`)`,
       { details: [{ path: 'token', problem: 'is required' }] },
     );
   }
@@ -60,3 +71,17 @@ export function resolveEndpoint(
   }
   return { url: parts.join(','), token };
 }
+
+/**
+ * What to tell a person whose token the gateway refused (UNAUTHORIZED): the setting it came from, which is the one to
+ * fix (the wire's own message names the protocol field, which no user sets).
+ */
+export function refusedTokenMessage(flags: { token?: string }, url: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  const where = `the gateway at ${url} refused the token`;
+  if (flags.token) return `${where} given with --token: pass an agent token there`;
+  if (env.ASKDOCK_TOKEN) return `${where} in ASKDOCK_TOKEN: set ASKDOCK_TOKEN to an agent token (or pass --token T)`;
+  return `${where} of ${join(cwd, LOCAL_DIR, 'identities.json')}: pass --token T or set ASKDOCK_TOKEN`;
+}
+
+/** True for the error a refused token ends a connect with. */
+export const isRefusedToken = (err: unknown): boolean => err instanceof AskdockError && err.code === 'UNAUTHORIZED';

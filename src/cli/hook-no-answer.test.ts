@@ -77,6 +77,13 @@ describe('askdock hook ends without a decision', { timeout: 180_000 }, () => {
     expect((await t.operator.request('question.list', { status: 'pending' })).questions).toEqual([]);
   });
 
+  it('[X1] a refused token names the setting to fix (--token), not the protocol field: nothing printed, exit 0', async () => {
+    const out = await startHook({ ...t, agentToken: 'adk_not-a-token-of-this-gateway-000' }, hookFixture('claude-bash')).done;
+    expect(out).toMatchObject({ code: 0, stdout: '' });
+    expect(out.stderr).toContain(`the gateway at ${t.url} refused the token given with --token`);
+    expect(out.stderr).not.toContain('auth.token');
+  });
+
   it(`[X1] a tool_input or requested_schema nested past ${HOOK_INPUT_MAX_DEPTH} levels says why: nothing printed, exit 0`, async () => {
     const base = '"session_id":"s-deep","cwd":"/home/dev/shop"';
     const tool = `{"hook_event_name":"PermissionRequest",${base},"tool_name":"mcp__db__query","tool_input":{"filter":${deep(100_000)}}}`;

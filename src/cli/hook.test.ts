@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
@@ -56,12 +57,39 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
   });
 
-  it('[X1] one askdock session per agent session, titled "Claude Code · <folder>"', async () => {
+  it('[X1] one askdock session per agent session, titled "Claude Code · <folder> · <when it first asked>" without a transcript to read', async () => {
     const { records } = await answered('claude-bash', () => ({ skip: true }));
     const { sessions } = await t.operator.request('sessions.list', {});
-    const own = sessions.filter((s) => s.title === 'Claude Code · shop');
+    const own = sessions.filter((s) => s.title.startsWith('Claude Code · shop · '));
     expect(own).toHaveLength(1);
+    expect(own[0].title).toMatch(/^Claude Code · shop · [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}$/);
     expect(records[0].sessionKey).toBe(own[0].key);
+  });
+
+  it('[X1] two runs in one folder are two sessions told apart by each run\'s first prompt; a second question of a run stays in its session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'askdock-transcripts-'));
+    const run = async (sessionId: string, prompt: string) => {
+      const transcript = join(dir, `${sessionId}.jsonl`);
+      const lines = [{ type: 'summary', summary: 'x' }, { type: 'user', isMeta: true, message: { role: 'user', content: '<command-name>/init</command-name>' } }, { type: 'user', message: { role: 'user', content: prompt } }];
+      writeFileSync(transcript, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      const event = { ...JSON.parse(fixture('claude-bash')), session_id: sessionId, transcript_path: transcript, cwd: '/home/dev/proj' };
+      const requested = nextEvent(t.operator, 'question.requested');
+      const hook = startHook(t, JSON.stringify(event));
+      const question = await hookAsks(t.operator, hook, requested);
+      await t.operator.request('question.resolve', { id: question.id, skip: true });
+      await hook.done;
+      return question.sessionKey;
+    };
+    try {
+      const first = await run('run-1', 'Fix the login bug');
+      const second = await run('run-2', 'Add a dark mode   toggle\nto the settings page');
+      expect(await run('run-1', 'Fix the login bug')).toBe(first);
+      const { sessions } = await t.operator.request('sessions.list', {});
+      const titles = sessions.filter((s) => s.key === first || s.key === second).map((s) => s.title).sort();
+      expect(titles).toEqual(['Claude Code · proj · Add a dark mode toggle to the settings page', 'Claude Code · proj · Fix the login bug']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('[X2] Always allow returns the suggested rules as updatedPermissions', async () => {
@@ -106,7 +134,7 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     expect(records[0].questions[0].question).toBe('Allow Bash npm publish?');
     expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
     const { sessions } = await t.operator.request('sessions.list', {});
-    expect(sessions.find((s) => s.key === records[0].sessionKey)?.title).toBe('Codex · shop');
+    expect(sessions.find((s) => s.key === records[0].sessionKey)?.title).toMatch(/^Codex · shop · /);
   });
 
   it('[X3] AskUserQuestion asked as it stands; the answer comes back in updatedInput.answers', async () => {

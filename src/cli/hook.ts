@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clientFlags, intFlag } from './args.ts';
-import { resolveEndpoint } from './endpoint.ts';
+import { isRefusedToken, refusedTokenMessage, resolveEndpoint } from './endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
 import { clampTimeoutSeconds } from '../agent/ask-user.ts';
 import { ownSessionTitle } from '../agent/own-session.ts';
@@ -14,6 +14,7 @@ import { askElicitation, type ElicitationRequest, type RequestedSchema } from '.
 import { questionPageUrl } from '../client/client.ts';
 import { terminalText } from '../lib/terminal-text.ts';
 import { watchCaller } from './caller-gone.ts';
+import { runLabel } from './hook-title.ts';
 import { HOOK_INPUT_MAX_DEPTH, nestedDeeperThan, readBounded } from './hook-input.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
@@ -26,8 +27,8 @@ type HookEvent = Record<string, unknown>;
 
 /** What the hook was asked, read from the event; or why it cannot be read. */
 export type ReadEvent =
-  | { kind: 'tool'; event: 'PermissionRequest' | 'PreToolUse'; agent: AgentKind; sessionId: string; cwd: string; toolName: string; toolInput: Record<string, unknown>; suggestions?: PermissionSuggestion[] }
-  | { kind: 'elicitation'; agent: AgentKind; sessionId: string; cwd: string; server: string; request: ElicitationRequest }
+  | { kind: 'tool'; event: 'PermissionRequest' | 'PreToolUse'; agent: AgentKind; sessionId: string; cwd: string; transcriptPath?: string; toolName: string; toolInput: Record<string, unknown>; suggestions?: PermissionSuggestion[] }
+  | { kind: 'elicitation'; agent: AgentKind; sessionId: string; cwd: string; transcriptPath?: string; server: string; request: ElicitationRequest }
   | { kind: 'ignored'; why: string }
   | { kind: 'bad'; why: string };
 
@@ -52,6 +53,7 @@ export function readHookEvent(raw: string): ReadEvent {
   if (!text(e.cwd)) missing.push('cwd');
   // Codex's events carry the turn they belong to; Claude Code's do not.
   const agent: AgentKind = e.turn_id !== undefined ? 'Codex' : 'Claude Code';
+  const transcript = text(e.transcript_path) ? { transcriptPath: e.transcript_path as string } : {};
   if (name === 'PermissionRequest' || name === 'PreToolUse') {
     if (!text(e.tool_name)) missing.push('tool_name');
     if (!isObject(e.tool_input)) missing.push('tool_input (an object)');
@@ -59,7 +61,7 @@ export function readHookEvent(raw: string): ReadEvent {
     if (nestedDeeperThan(e.tool_input)) return { kind: 'bad', why: tooDeep('tool_input') };
     if (name === 'PreToolUse' && e.tool_name !== ASK_USER_QUESTION_TOOL) return { kind: 'ignored', why: `PreToolUse for ${String(e.tool_name)} is left to the agent (only AskUserQuestion is asked there)` };
     const suggestions = Array.isArray(e.permission_suggestions) && e.permission_suggestions.length > 0 ? (e.permission_suggestions as PermissionSuggestion[]) : undefined;
-    return { kind: 'tool', event: name, agent, sessionId: e.session_id as string, cwd: e.cwd as string, toolName: e.tool_name as string, toolInput: e.tool_input as Record<string, unknown>, ...(suggestions ? { suggestions } : {}) };
+    return { kind: 'tool', event: name, agent, sessionId: e.session_id as string, cwd: e.cwd as string, ...transcript, toolName: e.tool_name as string, toolInput: e.tool_input as Record<string, unknown>, ...(suggestions ? { suggestions } : {}) };
   }
   if (name === 'Elicitation') {
     if (!text(e.mcp_server_name)) missing.push('mcp_server_name');
@@ -72,7 +74,7 @@ export function readHookEvent(raw: string): ReadEvent {
     const message = typeof e.message === 'string' ? e.message : '';
     const request: ElicitationRequest =
       mode === 'url' ? { mode: 'url', message, url: e.url as string, ...(text(e.elicitation_id) ? { elicitationId: e.elicitation_id as string } : {}) } : { mode: 'form', message, requestedSchema: schema as RequestedSchema };
-    return { kind: 'elicitation', agent, sessionId: e.session_id as string, cwd: e.cwd as string, server: e.mcp_server_name as string, request };
+    return { kind: 'elicitation', agent, sessionId: e.session_id as string, cwd: e.cwd as string, ...transcript, server: e.mcp_server_name as string, request };
   }
   if (missing.includes('hook_event_name')) return { kind: 'bad', why: `the event lacks ${missing.join(', ')}` };
   return { kind: 'ignored', why: `${String(name)} events are not asked (askdock hook takes PermissionRequest, PreToolUse with AskUserQuestion and Elicitation)` };
@@ -90,10 +92,14 @@ export function decisionOutput(event: 'PermissionRequest' | 'PreToolUse', agent:
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }
 
-/** X1: one askdock session per agent session, titled `Claude Code · <folder>` / `Codex · <folder>`. */
-export async function hookSession(agent: Agent, kind: AgentKind, sessionId: string, cwd: string): Promise<string> {
+/**
+ * X1: one askdock session per agent session, titled `Claude Code · <folder> · <its first prompt>` (or the time it
+ * first asked), so the runs of one folder are told apart; the title is the one its first question set.
+ */
+export async function hookSession(agent: Agent, kind: AgentKind, sessionId: string, cwd: string, transcriptPath?: string): Promise<string> {
   const digest = createHash('sha256').update(JSON.stringify([kind, sessionId])).digest('hex');
-  const session = await agent.createSession({ title: ownSessionTitle({ clientName: kind, cwd }), idempotencyKey: `hook:${digest.slice(0, 40)}` });
+  const title = `${ownSessionTitle({ clientName: kind, cwd })} · ${runLabel(transcriptPath)}`.slice(0, 200);
+  const session = await agent.createSession({ title, idempotencyKey: `hook:${digest.slice(0, 40)}` });
   return session.key;
 }
 
@@ -133,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
     if (controller.signal.aborted) return 0;
-    const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd));
+    const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
     const opts = { sessionKey, timeoutSeconds, signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
     if (event.kind === 'tool') {
       const outcome = await decideTool(agent, { toolName: event.toolName, toolInput: event.toolInput, ...(event.suggestions ? { suggestions: event.suggestions } : {}) }, opts);
@@ -154,6 +160,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (controller.signal.aborted) say(`${controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped'}; the question was withdrawn, the agent asks in its own terminal`);
+    else if (isRefusedToken(err)) say(`${refusedTokenMessage(values, endpoint.url)}; the agent asks in its own terminal`);
     else say(`${err instanceof Error ? err.message : String(err)}; the agent asks in its own terminal`);
     return 0;
   } finally {

@@ -13,11 +13,15 @@ export async function run(argv: string[]): Promise<number> {
   const values = clientFlags('mcp-proxy', own, USAGE, {}, process.stderr);
   if (typeof values === 'number') return values;
   if (command.length === 0) return usageError('mcp-proxy', new Error('the server to wrap is missing: askdock mcp-proxy -- COMMAND [ARGS...]'), USAGE);
-  let endpoint;
+  // X5: without a token or a usable address the server is still relayed (its tools work); only its elicitations
+  // cannot be asked in askdock, and each is answered `cancel` with a note on stderr (as the hook falls back).
+  let endpoint: { url: string; token: string; unavailable?: string };
   try {
     endpoint = resolveEndpoint(values);
   } catch (err) {
-    return usageError('mcp-proxy', err, USAGE);
+    const why = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`askdock mcp-proxy: ${why}\naskdock mcp-proxy: relaying the server without askdock: its elicitations are answered cancel\n`);
+    endpoint = { url: values.url ?? '', token: '', unavailable: `askdock is not set up (${why})` };
   }
   // X6: a wrapper killed without passing the signal on (npx, sh -c) leaves the client gone: withdraw and stop.
   const gone = new AbortController();

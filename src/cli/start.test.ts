@@ -47,15 +47,21 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
+/** `askdock start` in a fresh folder, until the test ends: the folder, the process, and where it listens. */
+async function startInFolder() {
+  const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));
+  cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
+  const proc = spawnAskdock(['start', '--port', '0', '--no-open', '--no-build'], cwd);
+  cleanup.push(() => {
+    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+  });
+  const [, host, port] = await waitFor(proc.out, /^askdock gateway listening on http:\/\/(127\.0\.0\.1):(\d+)$/m);
+  return { cwd, proc, host, port };
+}
+
 describe('askdock start', { timeout: 120_000 }, () => {
   it('prints the address and the Control UI link, serves the demo agent, and stops cleanly on Ctrl+C', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));
-    cleanup.push(() => rmSync(cwd, { recursive: true, force: true }));
-    const proc = spawnAskdock(['start', '--port', '0', '--no-open', '--no-build'], cwd);
-    cleanup.push(() => {
-      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-    });
-    const [, host, port] = await waitFor(proc.out, /^askdock gateway listening on http:\/\/(127\.0\.0\.1):(\d+)$/m);
+    const { cwd, proc, host, port } = await startInFolder();
     const [, token] = await waitFor(proc.out, new RegExp(`^Control UI: http://${host}:${port}/\\?token=(\\S+)$`, 'm'));
     expect(existsSync(join(cwd, '.askdock', 'askdock.db'))).toBe(true);
     expect(existsSync(join(cwd, '.askdock', 'identities.json'))).toBe(true);
@@ -85,6 +91,36 @@ describe('askdock start', { timeout: 120_000 }, () => {
     const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg?: string });
     expect(logged.some((e) => e.msg === 'connection opened')).toBe(true);
   }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
+
+  it('[A6][T6] Claude Code, Codex and MCP connect as an agent of their own, printed by start: the demo agent never answers in their sessions', async () => {
+    const { cwd, proc, host, port } = await startInFolder();
+    const [, token] = await waitFor(proc.out, /^Control UI: \S+\?token=(\S+)$/m);
+    const [, integrationToken] = await waitFor(proc.out, /^agent token for Claude Code, Codex and MCP \(agent "integrations", new in .+\): (\S+)$/m);
+    const saved = JSON.parse(readFileSync(join(cwd, '.askdock', 'identities.json'), 'utf8')) as { identities: { id: string; token: string; role: string }[] };
+    expect(saved.identities.find((i) => i.id === 'integrations')).toMatchObject({ role: 'agent', token: integrationToken });
+    const operator = createNodeClient({ url: `ws://${host}:${port}/ws`, token: decodeURIComponent(token), client: { name: 't', mode: 'ui' } });
+    await operator.start();
+    cleanup.push(() => operator.close());
+
+    // The docs' quick start: the hook run in the folder of `askdock start`, with no token of its own.
+    const requested = nextEvent(operator, 'question.requested');
+    const env = { ...process.env };
+    delete env.ASKDOCK_TOKEN;
+    const hook = spawn(process.execPath, [BIN, 'hook', '--url', `ws://${host}:${port}`], { cwd, env, stdio: ['pipe', 'ignore', 'ignore'] });
+    hook.stdin!.end(readFileSync(resolve(dirname(BIN), '../src/testing/hook-fixtures/claude-bash.json')));
+    const { question } = await requested;
+    await operator.request('question.resolve', { id: question.id, skip: true });
+    const { sessions } = await operator.request('sessions.list', {});
+    const own = sessions.find((x) => x.key === question.sessionKey)!;
+    expect(own).toMatchObject({ agentId: 'integrations' });
+    expect(own.title).toMatch(/^Claude Code · shop · /);
+
+    await operator.request('chat.send', { sessionKey: own.key, message: 'hello from the dock', idempotencyKey: 'start-test-integration' });
+    // The demo agent answers its own sessions (a message sent after that one is echoed), and nothing in this one.
+    expect(await echoes(operator, 'after it')).toBe('Echo: after it');
+    const { messages } = await operator.request('chat.history', { sessionKey: own.key });
+    expect(messages.map((m) => m.role)).toEqual(['user']);
+  }, 90_000);
 
   it('[U11][Q7] Ctrl+C and a new start keep the demo question pending: the demo agent takes it back and reports the answer', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'askdock-start-'));

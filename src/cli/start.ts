@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
-import { LOCAL_DIR } from './endpoint.ts';
+import { INTEGRATION_AGENT_ID, LOCAL_DIR } from './endpoint.ts';
+import { ensureIntegrationIdentity } from './integration-identity.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 import { DEMO_AGENT_CLIENT_NAME } from '../protocol/index.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
@@ -129,7 +130,11 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   });
   boundHeapGrowth();
   let gateway;
+  let integration: { token: string; added: boolean; file: string } | undefined;
   try {
+    // T6/A6: Claude Code, Codex and MCP clients get an agent identity of their own, apart from the demo agent's.
+    const dbPath = opts.db ?? join(opts.dir, 'askdock.db');
+    if (opts.config === undefined && !isPostgresUrl(dbPath)) integration = ensureIntegrationIdentity(dbPath);
     gateway = await startGateway({
       host: opts.host,
       port: opts.port,
@@ -154,7 +159,8 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
   const ids = gateway.identities.identities;
   const operator = ids.find((i) => i.role === 'operator' && i.scopes.includes('operator.admin')) ?? ids.find((i) => i.role === 'operator');
   // An identity given only by tokenSha256 cannot be used by this process: the demo agent needs the token itself.
-  const agentIdentity = ids.find((i) => i.role === 'agent' && i.scopes.includes('agent.run') && i.token !== undefined);
+  // It is never the integrations agent: the demo agent answers only its own sessions.
+  const agentIdentity = ids.find((i) => i.role === 'agent' && i.id !== INTEGRATION_AGENT_ID && i.scopes.includes('agent.run') && i.token !== undefined);
   const httpUrl = `http://${urlHost(opts.host)}:${gateway.port}`;
   // A team's config: its people sign in with their own tokens, so no token goes on the screen (as `askdock gateway`).
   const uiUrl = operator?.token && !opts.config ? `${gateway.publicUrl}/?token=${encodeURIComponent(operator.token)}` : gateway.publicUrl;
@@ -176,6 +182,7 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
     process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
     process.stdout.write(`Control UI: ${uiUrl}\n`);
     process.stdout.write(`gateway log: ${logFile}\n`);
+    if (integration) process.stdout.write(`agent token for Claude Code, Codex and MCP (agent "${INTEGRATION_AGENT_ID}"${integration.added ? `, new in ${integration.file}` : ''}): ${integration.token}\n`);
     if (opts.open && process.stdout.isTTY && !process.env.CI) openBrowser(uiUrl);
     await new Promise<void>((done) => stopping.addEventListener('abort', () => done(), { once: true }));
   }

@@ -1,0 +1,31 @@
+// The compiled bin (`npm run build:cli` -> dist-cli/) and whether it is fresh. Plain JavaScript: the bin reads it
+// before anything else loads, on every start (a hook runs once per tool call), so it only stats files.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DIST_CLI = 'dist-cli';
+export const STAMP = '.build.json';
+
+/**
+ * The compiled entry (`dist-cli/cli/main.js`) when dist-cli was built from the sources as they are now: every
+ * source it was compiled from still there and not changed since the build began. Otherwise null, with why.
+ */
+export function freshCli(root) {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(join(root, DIST_CLI, STAMP), 'utf8'));
+  } catch {
+    return { entry: null, why: `${DIST_CLI}/ is not built` };
+  }
+  if (!Array.isArray(stamp.sources) || typeof stamp.startedAtMs !== 'number') return { entry: null, why: `${DIST_CLI}/${STAMP} is not one this build writes` };
+  for (const source of stamp.sources) {
+    let mtimeMs;
+    try {
+      mtimeMs = statSync(join(root, source)).mtimeMs;
+    } catch {
+      return { entry: null, why: `${source} is gone` };
+    }
+    if (mtimeMs > stamp.startedAtMs) return { entry: null, why: `${source} changed since the build` };
+  }
+  return { entry: join(root, DIST_CLI, 'cli', 'main.js'), why: '' };
+}
