@@ -4,7 +4,7 @@ import type { Authenticator, Identity } from './auth.ts';
 import type { Clock, TimerHandle } from './infra/clock.ts';
 import { AgentPresenceTracker, withAgentPresence } from './sessions/agent-presence.ts';
 import { OrderStamps } from './runs/order-stamps.ts';
-import { EventHub, type EventView, type Tx } from './hub.ts';
+import { EventHub, type EventView, type Tx } from './hub/hub.ts';
 import { newId } from './infra/ids.ts';
 import { Duties } from './infra/duties.ts';
 import { QuestionManager } from './questions/questions.ts';
@@ -15,7 +15,7 @@ import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
 import type { EventAudience, LatestPrivilegedReply, Store, StoredEvent, StoredQuestion } from './store/types.ts';
 import { AgentSubscriptions } from './sessions/subscriptions.ts';
-import type { Turn } from './net/turn.ts';
+import type { Turn } from './hub/turn.ts';
 import {
   canReadSession,
   canSeeEvent,
@@ -27,7 +27,7 @@ import {
   type SessionLike,
   type Viewer,
 } from './sessions/visibility.ts';
-import { textFrame, type WireFrame } from './net/wire.ts';
+import { textFrame, type WireFrame } from './hub/wire.ts';
 import { latestReadBy, movedTo, newestFirst, PrivilegedActivity, privilegedRepliesReadBy } from './sessions/privileged-activity.ts';
 
 /** R2: events are kept at least this long and at least this many. */
@@ -88,17 +88,17 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
-    this.hub = new EventHub(
+    this.hub = new EventHub({
       store,
       clock,
-      this.view,
-      opts.checkFrames,
-      opts.log,
-      opts.turn,
-      () => this.access.clear(),
-      (viewer) => (viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null),
-      (events) => this.prepareView(events),
-    );
+      view: this.view,
+      checkPayloads: opts.checkFrames,
+      log: opts.log,
+      turn: opts.turn,
+      onRollback: () => this.access.clear(),
+      shareKey: (viewer) => (viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null),
+      prepare: (events) => this.prepareView(events),
+    });
     this.stamps = new OrderStamps(clock);
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);

@@ -11,7 +11,7 @@ import {
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import {
   alreadyTerminal,
   invalidAnswer,
@@ -28,7 +28,7 @@ import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from '../sessions/shared-presence.ts';
 import { isSharedStore } from '../store/postgres/store.ts';
 import { AnswerWaiters, type WaitedQuestion } from './question-waiters.ts';
-import type { Cancellation } from '../net/waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
 import type { StoredEvent, StoredQuestion } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion, type QuestionLike } from '../sessions/visibility.ts';

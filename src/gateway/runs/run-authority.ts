@@ -1,7 +1,7 @@
 import { AskdockError, METHOD_NAMES, invalidRequest, type MethodName } from '../../protocol/index.ts';
 import { deniesAskUser, type Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import type { RunRow } from '../store/types.ts';
 
 /** RU1: the methods a denied identity loses; hello-ok leaves them out of features.methods. */

@@ -1,7 +1,7 @@
 import { invalidRequest, type ChatMessage, type Params, type Phase, type Result, type StopReason } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import { onRunEnded } from '../questions/question-runs.ts';
 import type { RunRow } from '../store/types.ts';

@@ -8,7 +8,7 @@ import {
 } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import { questionAudience } from '../questions/question-records.ts';
 import { ExpiryScheduler } from '../questions/question-timers.ts';
@@ -17,7 +17,7 @@ import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.
 import { canAnswerQuestion, canSeeQuestion, forbidden } from '../sessions/visibility.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SecretWaiters } from './secret-waiters.ts';
-import type { Cancellation } from '../net/waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 
 type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolvedBy']; reason?: string };
 

@@ -33,6 +33,10 @@ export function isSharedStore(store: Store): store is SharedStore {
 }
 
 
+/** PostgreSQL's SQLSTATE for a statement it failed to break a deadlock: the unit runs again, in its lane's next group. */
+const DEADLOCK = '40P01';
+export const isDeadlock = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === DEADLOCK;
+
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
   parent_run_id, superseded_at_ms, streaming_message_id`;
@@ -412,6 +416,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     readsAfter: (before, fn) => unwaited.run(before, fn),
     reserveSeq: () => (pg.inTransaction() ? numbering().reserve() : null),
     settledSeq: (seq) => range.settledSeq(seq),
+    mustRetry: isDeadlock,
 
     async close() {
       for (const t of lanes) t.closing();
