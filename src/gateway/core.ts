@@ -9,7 +9,7 @@ import { newId } from './infra/ids.ts';
 import { Duties } from './infra/duties.ts';
 import { QuestionManager } from './questions/questions.ts';
 import { RunService } from './runs/runs.ts';
-import { isSharedStore } from './store/postgres/store.ts';
+import { isSharedStore, type SharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
 import { PushService, type PushOptions } from './push/push-service.ts';
@@ -75,6 +75,8 @@ export class Core {
   private pruneTimer: TimerHandle | null = null;
   /** This process among the gateways sharing a database (D3); also in its presence rows. */
   readonly gatewayId = newId('g');
+  /** The store as a database several gateways share (leases, heartbeats, presence); null on SQLite or memory (one gateway). */
+  readonly cluster: SharedStore | null;
   /** D3: the once-only duties, on a database several gateways share; null on SQLite or memory (one gateway). */
   readonly duties: Duties | null;
   /** Q10: times that keep what this process recorded in the order it recorded it. */
@@ -88,6 +90,7 @@ export class Core {
     readonly auth: Authenticator,
     readonly opts: CoreOptions,
   ) {
+    this.cluster = isSharedStore(store) ? store : null;
     this.hub = new EventHub({
       store,
       clock,
@@ -105,8 +108,8 @@ export class Core {
     this.runs = new RunService(this);
     this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
     this.push = new PushService(this, opts.push);
-    this.duties = isSharedStore(store)
-      ? new Duties(store, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
+    this.duties = this.cluster
+      ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
     this.hub.onHeard((ev) => {
       this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
@@ -326,7 +329,7 @@ export class Core {
    * gateway's fan-out of the event needs no read of its own; elsewhere none (the fan-out reads them, in process).
    */
   pendingWith(sessionKey: string | undefined): Promise<StoredQuestion[]> | undefined {
-    return sessionKey !== undefined && isSharedStore(this.store) ? this.store.listQuestions({ sessionKey, status: 'pending' }) : undefined;
+    return sessionKey !== undefined && this.store.shared ? this.store.listQuestions({ sessionKey, status: 'pending' }) : undefined;
   }
 
   /**
@@ -366,7 +369,7 @@ export class Core {
     const now = this.stamps.messageCreated();
     // On a shared database the seq is provisional until commit (D2), as is its event's, renumbered together: taken now
     // for this message, so the events other lanes hold during the writes below cannot take it first.
-    const seq = (isSharedStore(this.store) ? this.store.reserveSeq() : null) ?? (await this.store.latestSeq()) + 1;
+    const seq = this.store.reserveSeq?.() ?? (await this.store.latestSeq()) + 1;
     const message: ChatMessage = {
       id: newId('m'),
       sessionKey: m.sessionKey,
