@@ -3,7 +3,7 @@ import type { GatewayLog } from '../infra/logger.ts';
 import type { Clock } from '../infra/clock.ts';
 import { laneStores, type Store, type StoredEvent } from '../store/types.ts';
 import type { Turn } from './turn.ts';
-import type { Viewer } from '../sessions/visibility.ts';
+import type { Identity } from '../auth.ts';
 import { textFrame, type WireFrame } from './wire.ts';
 import { sharedFrame } from './event-frame.ts';
 import { Listeners } from '../../lib/listeners.ts';
@@ -11,6 +11,9 @@ import { Commits, runHook, type RequestScope, type Tx } from './commit.ts';
 import { Follow, type FollowedStore } from './follow.ts';
 
 export { RequestScope, laneOf, type Tx } from './commit.ts';
+
+/** Who is looking: agents also carry the sessions they subscribed to (C6). */
+export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };
 
 /** A connection as the hub sees it: who looks, and where its frames go. */
 export interface Subscriber {
