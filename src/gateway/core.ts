@@ -9,6 +9,8 @@ import { newId } from './infra/ids.ts';
 import { Duties } from './infra/duties.ts';
 import { QuestionManager } from './questions/questions.ts';
 import { RunService } from './runs/runs.ts';
+import { onRunEnded } from './questions/question-runs.ts';
+import type { RoomParts } from './sessions/room-parts.ts';
 import { isSharedStore, type SharedStore } from './store/postgres/store.ts';
 import { SecretBox } from './secrets/secret-box.ts';
 import { SecretManager } from './secrets/secrets.ts';
@@ -99,9 +101,11 @@ export class Core {
     this.messages = new Messages(store, this.access, this.stamps);
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
-    this.runs = new RunService(this);
-    this.secrets = new SecretManager(this, opts.secretBox ?? SecretBox.ephemeral());
-    this.push = new PushService(this, opts.push);
+    const parts: RoomParts = { store, hub: this.hub, access: this.access, clock, log: opts.log };
+    this.secrets = new SecretManager(parts, opts.secretBox ?? SecretBox.ephemeral());
+    const secrets = this.secrets;
+    this.runs = new RunService({ ...parts, messages: this.messages, stamps: this.stamps, questionsEnded: (tx, ended, phase) => onRunEnded(this, tx, ended, phase), secrets });
+    this.push = new PushService({ ...parts, auth }, opts.push);
     this.duties = this.cluster
       ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
