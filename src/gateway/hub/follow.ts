@@ -1,7 +1,7 @@
 import type { GatewayLog } from '../infra/logger.ts';
 import type { Store, StoredEvent } from '../store/types.ts';
 import type { Listeners } from '../../lib/listeners.ts';
-import { runHook, settled, type Group } from './commit.ts';
+import { runHook, settled, type Group } from './units.ts';
 
 /** How long a gap before events known here waits for the notification that fills it before it is read (hub, shared database). */
 const GAP_READ_MS = 2_000;

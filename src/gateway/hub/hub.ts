@@ -7,10 +7,11 @@ import type { Identity } from '../auth.ts';
 import { textFrame, type WireFrame } from './wire.ts';
 import { sharedFrame } from './event-frame.ts';
 import { Listeners } from '../../lib/listeners.ts';
-import { Commits, runHook, type RequestScope, type Tx } from './commit.ts';
+import { Commits } from './commit.ts';
+import { runHook, type RequestScope, type Tx } from './units.ts';
 import { Follow, type FollowedStore } from './follow.ts';
 
-export { RequestScope, laneOf, type Tx } from './commit.ts';
+export { RequestScope, laneOf, type Tx } from './units.ts';
 
 /** Who is looking: agents also carry the sessions they subscribed to (C6). */
 export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };

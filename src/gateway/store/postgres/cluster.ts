@@ -17,6 +17,15 @@ export type SharedStore = Store & Required<SharedCapabilities> & {
   clientAbsentSince(identity: string, clientId: string, nowMs: number): Promise<number | null>;
 };
 
+export function isSharedStore(store: Store): store is SharedStore {
+  return (store as Partial<SharedStore>).shared === true;
+}
+
+
+/** PostgreSQL's SQLSTATE for a statement it failed to break a deadlock: the unit runs again, in its lane's next group. */
+const DEADLOCK = '40P01';
+export const isDeadlock = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === DEADLOCK;
+
 export type { LaneStore } from '../types.ts';
 
 type ClusterMethods = Pick<SharedStore, 'onCommitted' | 'acquireLease' | 'releaseLease' | 'heartbeat' | 'clientConnected' | 'clientDisconnected' | 'clientAbsentSince'>;
