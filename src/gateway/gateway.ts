@@ -24,8 +24,8 @@ import { openSqliteStore } from './store/sqlite.ts';
 import type { Store } from './store/types.ts';
 import { DEFAULT_LOGIN_LIMIT, LoginGuard, type LoginLimit } from './infra/login-guard.ts';
 import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } from './infra/rate-limit.ts';
-import { Turn } from './net/turn.ts';
-import { textFrame } from './net/wire.ts';
+import { Turn } from './hub/turn.ts';
+import { textFrame } from './hub/wire.ts';
 import { createLogger, type GatewayLog } from './infra/logger.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;

@@ -3,7 +3,7 @@ import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { dispatch, nulRefusal } from '../dispatch.ts';
-import { neverCancelled } from '../net/waiters.ts';
+import { neverCancelled } from '../hub/waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../infra/ids.ts';
 

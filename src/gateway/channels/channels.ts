@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
 import { LEASE_MS, RENEW_EVERY_MS } from '../infra/duties.ts';
-import { isSharedStore, type SharedStore } from '../store/postgres/store.ts';
+import type { SharedStore } from '../store/postgres/store.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
@@ -53,7 +53,7 @@ export class Channels {
   ) {}
 
   static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
-    const out = new Channels(opts, isSharedStore(core.store) ? { store: core.store, gatewayId: core.gatewayId } : null);
+    const out = new Channels(opts, core.cluster ? { store: core.cluster, gatewayId: core.gatewayId } : null);
     for (const name of CHANNEL_NAMES) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);
       const adapter = await adapterFor(name, channels, log);

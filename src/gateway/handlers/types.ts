@@ -2,7 +2,7 @@ import type { ClientMode, MethodName, Params, Result } from '../../protocol/inde
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Viewer } from '../sessions/visibility.ts';
-import type { Cancellation } from '../net/waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 
 /** The authenticated side of one connection, as handlers see it. */
 export type ConnInfo = {

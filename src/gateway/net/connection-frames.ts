@@ -1,5 +1,5 @@
 import type { RawData } from 'ws';
-import type { Cancellation } from './waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 
 /** One request in flight: cancelled means no response is sent, whatever the handler still does. */
 export class Inflight implements Cancellation {

@@ -22,7 +22,7 @@ import type { TimerHandle } from '../infra/clock.ts';
 import type { Core } from '../core.ts';
 import { dispatch, nulRefusal } from '../dispatch.ts';
 import type { ConnInfo } from '../handlers/types.ts';
-import { RequestScope, type Subscriber } from '../hub.ts';
+import { RequestScope, type Subscriber } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import type { LoginGuard } from '../infra/login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
@@ -32,9 +32,9 @@ import type { Rate, RequestLimiter } from '../infra/rate-limit.ts';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
 import { AgentSubscriptions } from '../sessions/subscriptions.ts';
-import type { Turn } from './turn.ts';
+import type { Turn } from '../hub/turn.ts';
 import type { Viewer } from '../sessions/visibility.ts';
-import { textFrame, type WireFrame } from './wire.ts';
+import { textFrame, type WireFrame } from '../hub/wire.ts';
 
 export type ConnectionOptions = {
   handshakeTimeoutMs: number;

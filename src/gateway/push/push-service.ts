@@ -1,7 +1,7 @@
 import webpush from 'web-push';
 import { PUSH_SUBSCRIPTIONS_PER_IDENTITY, type PushPayload, type PushSubscriptionInfo, type PushSubscriptionInput, type QuestionRecord } from '../../protocol/index.ts';
-import type { Identity } from '../auth.ts';
-import type { Core } from '../core.ts';
+import type { Authenticator, Identity } from '../auth.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
@@ -88,7 +88,7 @@ export class PushService {
   private readonly failures = new FailureCounts();
 
   constructor(
-    private readonly core: Core,
+    private readonly parts: RoomParts & { readonly auth: Pick<Authenticator, 'identityById' | 'pushTokenTag'> },
     private readonly opts: PushOptions = {},
   ) {
     this.allowed = allowedOrigins(opts.allowedEndpoints ?? []);
@@ -96,7 +96,7 @@ export class PushService {
   }
 
   start(): void {
-    this.unlisten = this.core.hub.listen((ev) => this.heard(ev));
+    this.unlisten = this.parts.hub.listen((ev) => this.heard(ev));
   }
 
   stop(): void {
@@ -115,7 +115,7 @@ export class PushService {
   keys(): Promise<PushKeys> {
     if (this.keyPair) return this.keyPair;
     const fresh = webpush.generateVAPIDKeys();
-    const stored = this.core.store.pushKeys({ ...fresh, createdAtMs: this.core.clock.now() });
+    const stored = this.parts.store.pushKeys({ ...fresh, createdAtMs: this.parts.clock.now() });
     // One read for every caller; a failed one is asked again next time.
     this.keyPair = stored;
     stored.catch(() => {
@@ -136,14 +136,14 @@ export class PushService {
     const refused = refusedEndpoint('push.subscribe', 'subscription.endpoint', subscription.endpoint, this.allowed);
     if (refused) throw refused;
     this.reading = null;
-    const put = await this.core.store.putPushSubscription(
+    const put = await this.parts.store.putPushSubscription(
       {
         endpoint: subscription.endpoint,
         identity: identity.id,
-        tokenHash: this.core.auth.pushTokenTag(identity.id) ?? '',
+        tokenHash: this.parts.auth.pushTokenTag(identity.id) ?? '',
         p256dh: subscription.keys.p256dh,
         auth: subscription.keys.auth,
-        createdAtMs: this.core.clock.now(),
+        createdAtMs: this.parts.clock.now(),
       },
       PUSH_SUBSCRIPTIONS_PER_IDENTITY,
     );
@@ -154,16 +154,16 @@ export class PushService {
 
   /** The caller's own devices, oldest first; one made with a token that no longer authenticates is ended, not listed. */
   async list(identity: Identity): Promise<{ subscriptions: PushSubscriptionInfo[] }> {
-    const rows = await this.live(await this.core.store.listPushSubscriptions(identity.id));
+    const rows = await this.live(await this.parts.store.listPushSubscriptions(identity.id));
     return { subscriptions: rows.map(subscriptionInfo) };
   }
 
   async unsubscribe(identity: Identity, which: { endpoint?: string; id?: string }): Promise<{ unsubscribed: boolean }> {
     this.reading = null;
-    if (which.endpoint !== undefined) return { unsubscribed: await this.core.store.deletePushSubscription(which.endpoint, identity.id) };
+    if (which.endpoint !== undefined) return { unsubscribed: await this.parts.store.deletePushSubscription(which.endpoint, identity.id) };
     const id = which.id ?? '';
-    const own = (await this.core.store.listPushSubscriptions(identity.id)).find((row) => subscriptionId(row.endpoint) === id);
-    if (!own || !(await this.core.store.deletePushSubscription(own.endpoint, identity.id))) throw subscriptionNotFound(id);
+    const own = (await this.parts.store.listPushSubscriptions(identity.id)).find((row) => subscriptionId(row.endpoint) === id);
+    if (!own || !(await this.parts.store.deletePushSubscription(own.endpoint, identity.id))) throw subscriptionNotFound(id);
     this.failures.forget(own.endpoint);
     return { unsubscribed: true };
   }
@@ -173,14 +173,14 @@ export class PushService {
    * the config) are deleted: nothing is sent to them again.
    */
   private async live(rows: PushSubscriptionRow[]): Promise<PushSubscriptionRow[]> {
-    const ended = rows.filter((row) => !row.tokenHash || row.tokenHash !== this.core.auth.pushTokenTag(row.identity));
+    const ended = rows.filter((row) => !row.tokenHash || row.tokenHash !== this.parts.auth.pushTokenTag(row.identity));
     if (ended.length === 0) return rows;
     this.reading = null;
     for (const row of ended) {
-      await this.core.store.deletePushSubscription(row.endpoint, row.identity);
+      await this.parts.store.deletePushSubscription(row.endpoint, row.identity);
       this.failures.forget(row.endpoint);
     }
-    this.core.opts.log.info({ ended: ended.length }, 'ended push subscriptions whose token no longer authenticates');
+    this.parts.log.info({ ended: ended.length }, 'ended push subscriptions whose token no longer authenticates');
     return rows.filter((row) => !ended.includes(row));
   }
 
@@ -192,7 +192,7 @@ export class PushService {
   /** Tracked with the pushes, so `idle` also waits for the reads that decide who gets one. */
   private heard(ev: StoredEvent): void {
     if (this.stopped) return;
-    const run = this.fanOut(ev).catch((err: unknown) => this.core.opts.log.error({ err }, 'a push could not be sent'));
+    const run = this.fanOut(ev).catch((err: unknown) => this.parts.log.error({ err }, 'a push could not be sent'));
     this.pending.add(run);
     void run.finally(() => this.pending.delete(run));
   }
@@ -200,12 +200,12 @@ export class PushService {
   private async fanOut(ev: StoredEvent): Promise<void> {
     if (ev.event === 'question.requested') {
       const q = (ev.payload as { question: QuestionRecord }).question;
-      const ttlS = q.expiresAtMs === null ? TTL_WITHOUT_EXPIRY_S : Math.max(0, Math.ceil((q.expiresAtMs - this.core.clock.now()) / 1000));
+      const ttlS = q.expiresAtMs === null ? TTL_WITHOUT_EXPIRY_S : Math.max(0, Math.ceil((q.expiresAtMs - this.parts.clock.now()) / 1000));
       await this.sendToViewers(q, questionPayload(q), ttlS, q.mode === 'blocking' ? 'high' : 'normal');
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
-      await this.sendToViewers(() => this.core.store.getQuestion(id), { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
+      await this.sendToViewers(() => this.parts.store.getQuestion(id), { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
     }
   }
 
@@ -220,12 +220,12 @@ export class PushService {
     if (subs.length === 0) return;
     const q = typeof question === 'function' ? await question() : question;
     if (!q) return;
-    const owner = q.sessionKey === undefined ? undefined : await this.core.ownerOf(q.sessionKey);
+    const owner = q.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(q.sessionKey);
     for (const sub of subs) {
-      const identity = this.core.auth.identityById(sub.identity);
+      const identity = this.parts.auth.identityById(sub.identity);
       if (!identity || !canSeeQuestion(identity, q, owner)) continue;
       const run = this.deliver({ sub, payload, ttlS, urgency }).catch((err: unknown) =>
-        this.core.opts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
+        this.parts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
       );
       this.pending.add(run);
       void run.finally(() => this.pending.delete(run));
@@ -234,7 +234,7 @@ export class PushService {
 
   private subscriptions(): Promise<PushSubscriptionRow[]> {
     if (this.reading) return this.reading;
-    const read = this.core.store.listPushSubscriptions();
+    const read = this.parts.store.listPushSubscriptions();
     this.reading = read;
     const done = () => {
       if (this.reading === read) this.reading = null;
@@ -262,7 +262,7 @@ export class PushService {
       const asked = retryAfterMs(retryAfter, Date.now());
       const wait = asked ?? Math.min(maxDelay, 1000 * 2 ** (attempt - 1));
       if (!retryable || attempt === attempts || wait > maxDelay) {
-        this.core.opts.log.warn({ endpointOrigin: origin, status, attempt, retryAfterMs: asked }, 'gave up a push');
+        this.parts.log.warn({ endpointOrigin: origin, status, attempt, retryAfterMs: asked }, 'gave up a push');
         if (this.failures.failed(job.sub.endpoint))
           await this.drop(job.sub, { status }, 'dropped a push subscription whose pushes kept failing');
         return;
@@ -280,8 +280,8 @@ export class PushService {
   private async drop(sub: PushSubscriptionRow, why: { status: number }, message: string): Promise<void> {
     this.reading = null;
     this.failures.forget(sub.endpoint);
-    await this.core.store.deletePushSubscription(sub.endpoint, sub.identity);
-    this.core.opts.log.info({ endpointOrigin: new URL(sub.endpoint).origin, ...why }, message);
+    await this.parts.store.deletePushSubscription(sub.endpoint, sub.identity);
+    this.parts.log.info({ endpointOrigin: new URL(sub.endpoint).origin, ...why }, message);
   }
 
   /**
@@ -316,7 +316,7 @@ export class PushService {
       return { status: res.status, retryAfter: res.headers.get('retry-after') };
     } catch (err) {
       if (this.stopped) return null;
-      this.core.opts.log.warn({ err, endpointOrigin: new URL(job.sub.endpoint).origin, attempt }, 'a push service could not be reached');
+      this.parts.log.warn({ err, endpointOrigin: new URL(job.sub.endpoint).origin, attempt }, 'a push service could not be reached');
       return { status: 0, retryAfter: null };
     } finally {
       this.inFlight.delete(ctrl);

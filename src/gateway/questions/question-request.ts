@@ -4,7 +4,6 @@ import type { Core } from '../core.ts';
 import { newId } from '../infra/ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
 import { askSession, requireMayAsk } from '../runs/run-authority.ts';
-import { isSharedStore } from '../store/postgres/store.ts';
 import type { StoredQuestion } from '../store/types.ts';
 
 const where = 'question.request';
@@ -49,7 +48,7 @@ export async function newQuestion(
   // nothing needs reading after the insert.
   const [session, pending, askerPending] = await Promise.all([
     sessionKey !== undefined ? core.getSession(sessionKey) : undefined,
-    sessionKey !== undefined && (mode === 'blocking' || isSharedStore(store)) ? store.listQuestions({ sessionKey, status: 'pending' }) : undefined,
+    sessionKey !== undefined && (mode === 'blocking' || store.shared) ? store.listQuestions({ sessionKey, status: 'pending' }) : undefined,
     core.store.countPendingAskedBy(identity.id),
   ]);
   const first = mode === 'blocking' ? pending?.find((q) => q.mode === 'blocking') : undefined;

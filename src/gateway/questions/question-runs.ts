@@ -1,6 +1,6 @@
 import type { Phase } from '../../protocol/index.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import type { RunRow, Store, StoredQuestion } from '../store/types.ts';
 
 /**

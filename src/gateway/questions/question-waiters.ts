@@ -2,7 +2,7 @@ import type { Params, Result } from '../../protocol/index.ts';
 import type { Clock } from '../infra/clock.ts';
 import { isTerminal } from './question-records.ts';
 import type { StoredQuestion } from '../store/types.ts';
-import { Waiters, type Cancellation } from '../net/waiters.ts';
+import { Waiters, type Cancellation } from '../hub/waiters.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
 

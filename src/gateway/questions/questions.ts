@@ -11,7 +11,7 @@ import {
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import {
   alreadyTerminal,
   invalidAnswer,
@@ -26,9 +26,8 @@ import { newQuestion, type SessionBefore } from './question-request.ts';
 import { supersedeRuns } from '../runs/run-authority.ts';
 import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
 import { SharedPresence } from '../sessions/shared-presence.ts';
-import { isSharedStore } from '../store/postgres/store.ts';
 import { AnswerWaiters, type WaitedQuestion } from './question-waiters.ts';
-import type { Cancellation } from '../net/waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
 import type { StoredEvent, StoredQuestion } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion, type QuestionLike } from '../sessions/visibility.ts';
@@ -93,7 +92,7 @@ export class QuestionManager {
         log('cancelling the questions of an absent asker', err);
       }
     };
-    const shared = isSharedStore(core.store) ? core.store : null;
+    const shared = core.cluster;
     this.presence = shared
       ? new SharedPresence(shared, core.clock, core.gatewayId, requesterGraceMs, () => this.pendingBlocking(), giveUp)
       : new RequesterPresence(core.clock, requesterGraceMs, async (askedBy, clientId) => (await this.blockingOf(askedBy, clientId)).length > 0, giveUp);
@@ -169,7 +168,7 @@ export class QuestionManager {
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
       if (key !== undefined && made.session) {
-        const pending = isSharedStore(this.core.store) && made.pending ? [...made.pending, made.record] : undefined;
+        const pending = this.core.store.shared && made.pending ? [...made.pending, made.record] : undefined;
         const session = { ...made.session, pendingQuestions: pending ? openCount(pending) : made.session.pendingQuestions + 1 };
         await this.core.emitSessionAs(tx, key, session, made.record, pending);
       }
@@ -226,9 +225,9 @@ export class QuestionManager {
     const store = this.core.store;
     const told = this.questionsHeard.get(p.id);
     const heard = told && (told.sessionKey ?? null);
-    const key = !isSharedStore(store) || !this.core.hub.laned ? undefined : heard !== undefined ? (heard ?? p.id) : ((await store.questionSession(p.id)) ?? p.id);
+    const key = !store.questionSession || !this.core.hub.laned ? undefined : heard !== undefined ? (heard ?? p.id) : ((await store.questionSession(p.id)) ?? p.id);
     // On a shared database the session as heard is read with the question (one round trip), and the update needs no answer.
-    const session = isSharedStore(store) && typeof heard === 'string' ? heard : undefined;
+    const session = store.shared && typeof heard === 'string' ? heard : undefined;
     return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface, session), key);
   }
 

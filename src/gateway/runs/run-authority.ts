@@ -1,7 +1,7 @@
 import { AskdockError, METHOD_NAMES, invalidRequest, type MethodName } from '../../protocol/index.ts';
 import { deniesAskUser, type Identity } from '../auth.ts';
-import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import type { Tx } from '../hub/hub.ts';
 import type { RunRow } from '../store/types.ts';
 
 /** RU1: the methods a denied identity loses; hello-ok leaves them out of features.methods. */
@@ -32,10 +32,10 @@ export function requirePrimaryRun(run: RunRow, method: MethodName): void {
  * The session a new ask (a question or a secret request) belongs to: the one it names, else its run's. A run must be the
  * asker's own, primary (RU1) and open, and a session named beside it the run's; the asker must be able to read the session.
  */
-export async function askSession(core: Core, identity: Identity, method: MethodName, p: { sessionKey?: string; runId?: string }): Promise<string | undefined> {
+export async function askSession(parts: Pick<RoomParts, 'store' | 'access'>, identity: Identity, method: MethodName, p: { sessionKey?: string; runId?: string }): Promise<string | undefined> {
   let sessionKey = p.sessionKey;
   if (p.runId !== undefined) {
-    const run = await core.store.getRun(p.runId);
+    const run = await parts.store.getRun(p.runId);
     if (!run || run.agentId !== identity.id)
       throw invalidRequest(method, [{ path: 'runId', problem: `no run "${p.runId}" of this agent: open one with run.start` }]);
     requirePrimaryRun(run, method);
@@ -44,7 +44,7 @@ export async function askSession(core: Core, identity: Identity, method: MethodN
     else if (run.sessionKey !== null && run.sessionKey !== sessionKey)
       throw invalidRequest(method, [{ path: 'sessionKey', problem: `differs from the session "${run.sessionKey}" of run "${p.runId}"` }]);
   }
-  if (sessionKey !== undefined) (await core.readableSession(identity, sessionKey));
+  if (sessionKey !== undefined) (await parts.access.readableSession(identity, sessionKey));
   return sessionKey;
 }
 
@@ -64,15 +64,15 @@ export function requireCurrentRun(run: RunRow): void {
  * RU2, inside the transaction that saves a user message: every open run of the session that asked a blocking
  * question (before this message) is superseded unless the message is that question's reply.
  */
-export async function supersedeRuns(core: Core, _tx: Tx, sessionKey: string, replyToQuestionId: string | undefined): Promise<void> {
-  const runs = (await core.store.activeRuns(sessionKey)).filter((r) => r.supersededAtMs === undefined);
+export async function supersedeRuns(parts: Pick<RoomParts, 'store' | 'clock'>, _tx: Tx, sessionKey: string, replyToQuestionId: string | undefined): Promise<void> {
+  const runs = (await parts.store.activeRuns(sessionKey)).filter((r) => r.supersededAtMs === undefined);
   if (runs.length === 0) return;
-  const asked = (await core.store.listQuestions({ sessionKey })).filter((q) => q.mode === 'blocking' && q.runId !== undefined);
+  const asked = (await parts.store.listQuestions({ sessionKey })).filter((q) => q.mode === 'blocking' && q.runId !== undefined);
   if (asked.length === 0) return;
-  const now = core.clock.now();
+  const now = parts.clock.now();
   for (const run of runs) {
     const own = asked.filter((q) => q.runId === run.runId);
     if (own.length === 0 || own.some((q) => q.id === replyToQuestionId)) continue;
-    await core.store.updateRun({ ...run, supersededAtMs: now });
+    await parts.store.updateRun({ ...run, supersededAtMs: now });
   }
 }

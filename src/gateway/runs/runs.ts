@@ -1,21 +1,32 @@
 import { invalidRequest, type ChatMessage, type Params, type Phase, type Result, type StopReason } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
-import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
-import { onRunEnded } from '../questions/question-runs.ts';
 import type { RunRow } from '../store/types.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import type { Messages } from '../sessions/messages.ts';
+import type { OrderStamps } from './order-stamps.ts';
 import { requireCurrentRun } from './run-authority.ts';
 import { canWriteSession, forbidden } from '../sessions/visibility.ts';
 
+/** What runs are built with: the rooms' parts, messages, the order stamps, and what else a run's end settles. */
+export type RunParts = RoomParts & {
+  readonly messages: Pick<Messages, 'appendMessage'>;
+  readonly stamps: OrderStamps;
+  /** Q10: a run's end retires or finishes its questions (questions/question-runs.ts). */
+  readonly questionsEnded: (tx: Tx, ended: RunRow, phase: Phase | undefined) => Promise<void>;
+  /** K1: a run's end cancels its pending secret requests. */
+  readonly secrets: { onRunEnded(tx: Tx, ended: RunRow): Promise<void> };
+};
+
 /** C4: agent runs and their streamed assistant messages. */
 export class RunService {
-  constructor(private readonly core: Core) {}
+  constructor(private readonly parts: RunParts) {}
 
   async start(identity: Identity, p: Params<'run.start'>): Promise<Result<'run.start'>> {
-    const { store, clock } = this.core;
+    const { store, clock } = this.parts;
     const sessionKey = p.sessionKey ?? null;
-    if (sessionKey !== null) (await this.core.readableSession(identity, sessionKey));
+    if (sessionKey !== null) (await this.parts.access.readableSession(identity, sessionKey));
     // RU1: a subagent run names its parent, a run of the same agent.
     if (p.parentRunId !== undefined) (await this.ownRun(identity, 'run.start', p.parentRunId, 'parentRunId'));
     const run: RunRow = {
@@ -23,12 +34,12 @@ export class RunService {
       sessionKey,
       agentId: identity.id,
       recovery: p.recovery === true,
-      startedAtMs: this.core.stamps.runStarted(),
+      startedAtMs: this.parts.stamps.runStarted(),
       ...(p.parentRunId !== undefined ? { parentRunId: p.parentRunId } : {}),
     };
     const trigger = sessionKey !== null ? (await this.latestUserMessage(sessionKey)) : undefined;
     if (trigger) run.triggerMessageId = trigger.id;
-    await this.core.hub.commit(async (tx) => {
+    await this.parts.hub.commit(async (tx) => {
       await store.insertRun(run);
       await tx.emit('run.started', { runId: run.runId, sessionKey, recovery: run.recovery }, { sessionKey });
     }, sessionKey);
@@ -37,13 +48,13 @@ export class RunService {
 
   /** Q10 without a runId needs to know which user message a run answers: the newest one when it starts. */
   private async latestUserMessage(sessionKey: string): Promise<ChatMessage | undefined> {
-    const { messages } = await this.core.store.history(sessionKey, 50);
+    const { messages } = await this.parts.store.history(sessionKey, 50);
     for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return messages[i];
     return undefined;
   }
 
   private async ownRun(identity: Identity, method: string, runId: string, path = 'runId'): Promise<RunRow> {
-    const run = await this.core.store.getRun(runId);
+    const run = await this.parts.store.getRun(runId);
     if (!run || run.agentId !== identity.id)
       throw invalidRequest(method, [{ path, problem: `no run "${runId}" of this agent: open one with run.start` }]);
     return run;
@@ -54,7 +65,7 @@ export class RunService {
    * which message it streams into (R3), so after a restart, or on another gateway (D2), the stream goes on in the same message.
    */
   async inject(identity: Identity, p: Params<'chat.inject'>): Promise<Result<'chat.inject'>> {
-    const { store } = this.core;
+    const { store } = this.parts;
     const ran = await this.ownRun(identity, 'chat.inject', p.runId);
     requireCurrentRun(ran);
     if (ran.endedAtMs !== undefined)
@@ -62,7 +73,7 @@ export class RunService {
     const sessionKey = ran.sessionKey;
     if (sessionKey === null)
       throw invalidRequest('chat.inject', [{ path: 'runId', problem: `run "${ran.runId}" has no session: start it with a sessionKey` }]);
-    const messageId = await this.core.hub.commit(async (tx) => {
+    const messageId = await this.parts.hub.commit(async (tx) => {
       // The run and its message as the transaction sees them: the delta before this one may have just made it (D2).
       const run = (await store.getRun(p.runId)) ?? ran;
       const existing = run.streamingMessageId !== undefined ? (await store.getMessage(run.streamingMessageId)) : undefined;
@@ -72,7 +83,7 @@ export class RunService {
         message = { ...existing, text: p.text };
         await tx.emit('chat', { sessionKey, runId: run.runId, message, state: p.state }, { sessionKey });
       } else {
-        message = await this.core.appendMessage(tx, {
+        message = await this.parts.messages.appendMessage(tx, {
           sessionKey,
           role: 'assistant',
           text: p.text,
@@ -96,17 +107,17 @@ export class RunService {
   async end(identity: Identity, p: Params<'run.end'>): Promise<Result<'run.end'>> {
     const run = await this.ownRun(identity, 'run.end', p.runId);
     if (run.endedAtMs !== undefined) return { ended: false };
-    await this.core.hub.commit(async (tx) => this.endIn(tx, run, p.stopReason, p.phase), run.sessionKey);
+    await this.parts.hub.commit(async (tx) => this.endIn(tx, run, p.stopReason, p.phase), run.sessionKey);
     return { ended: true };
   }
 
   /** C4 `chat.abort`: operators end a session's open runs (or one of them) with `aborted`. */
   async abort(identity: Identity, p: Params<'chat.abort'>): Promise<Result<'chat.abort'>> {
-    const session = await this.core.readableSession(identity, p.sessionKey);
+    const session = await this.parts.access.readableSession(identity, p.sessionKey);
     if (!canWriteSession(identity, session)) throw forbidden(`chat.abort in session "${session.key}"`, ['operator.write'], identity);
-    const runs = (await this.core.store.activeRuns(p.sessionKey)).filter((r) => p.runId === undefined || r.runId === p.runId);
+    const runs = (await this.parts.store.activeRuns(p.sessionKey)).filter((r) => p.runId === undefined || r.runId === p.runId);
     if (runs.length === 0) return { aborted: [] };
-    await this.core.hub.commit(async (tx) => {
+    await this.parts.hub.commit(async (tx) => {
       for (const run of runs) await this.endIn(tx, run, 'aborted', undefined);
     }, p.sessionKey);
     return { aborted: runs.map((r) => r.runId) };
@@ -114,10 +125,10 @@ export class RunService {
 
   private async endIn(tx: Tx, run: RunRow, stopReason: StopReason, phase: Phase | undefined): Promise<void> {
     const { streamingMessageId: _stream, ...rest } = run;
-    const ended: RunRow = { ...rest, endedAtMs: this.core.stamps.runEnded(run.startedAtMs), stopReason, ...(phase ? { phase } : {}) };
-    await this.core.store.updateRun(ended);
+    const ended: RunRow = { ...rest, endedAtMs: this.parts.stamps.runEnded(run.startedAtMs), stopReason, ...(phase ? { phase } : {}) };
+    await this.parts.store.updateRun(ended);
     await tx.emit('run.ended', { runId: run.runId, sessionKey: run.sessionKey, stopReason }, { sessionKey: run.sessionKey });
-    await onRunEnded(this.core, tx, ended, ended.phase);
-    await this.core.secrets.onRunEnded(tx, ended);
+    await this.parts.questionsEnded(tx, ended, ended.phase);
+    await this.parts.secrets.onRunEnded(tx, ended);
   }
 }

@@ -1,7 +1,7 @@
 import type { Result } from '../../protocol/index.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { StoredSecretRequest } from '../store/types.ts';
-import { Waiters, type Cancellation } from '../net/waiters.ts';
+import { Waiters, type Cancellation } from '../hub/waiters.ts';
 
 type WaitResult = Result<'secret.waitResult'>;
 

@@ -7,8 +7,8 @@ import {
   type SecretRequestRecord,
 } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
-import type { Core } from '../core.ts';
-import type { Tx } from '../hub.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import { questionAudience } from '../questions/question-records.ts';
 import { ExpiryScheduler } from '../questions/question-timers.ts';
@@ -17,7 +17,7 @@ import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.
 import { canAnswerQuestion, canSeeQuestion, forbidden } from '../sessions/visibility.ts';
 import type { SecretBox } from './secret-box.ts';
 import { SecretWaiters } from './secret-waiters.ts';
-import type { Cancellation } from '../net/waiters.ts';
+import type { Cancellation } from '../hub/waiters.ts';
 
 type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolvedBy']; reason?: string };
 
@@ -42,27 +42,27 @@ export class SecretManager {
   private readonly expiry: ExpiryScheduler;
 
   constructor(
-    private readonly core: Core,
+    private readonly parts: RoomParts,
     private readonly box: SecretBox,
   ) {
-    this.waiters = new SecretWaiters(core.clock);
+    this.waiters = new SecretWaiters(parts.clock);
     this.expiry = new ExpiryScheduler(
-      core.clock,
+      parts.clock,
       async () => {
         let next: number | null = null;
-        for (const r of await core.store.listSecretRequests({ status: 'pending' })) if (next === null || r.expiresAtMs < next) next = r.expiresAtMs;
+        for (const r of await parts.store.listSecretRequests({ status: 'pending' })) if (next === null || r.expiresAtMs < next) next = r.expiresAtMs;
         return next;
       },
       async (now) => {
         try {
-          const due = (await core.store.listSecretRequests({ status: 'pending' })).filter((r) => r.expiresAtMs <= now);
+          const due = (await parts.store.listSecretRequests({ status: 'pending' })).filter((r) => r.expiresAtMs <= now);
           if (due.length > 0)
-            await core.hub.commit(async (tx) => {
+            await parts.hub.commit(async (tx) => {
               for (const r of due) await this.finishIn(tx, r, { status: 'expired' });
             });
           return true;
         } catch (err) {
-          core.opts.log.error({ err }, 'expiring secret requests failed');
+          parts.log.error({ err }, 'expiring secret requests failed');
           return false;
         }
       },
@@ -78,11 +78,11 @@ export class SecretManager {
   }
 
   private async owner(r: Pick<SecretRequestRecord, 'sessionKey'>): Promise<string | undefined> {
-    return r.sessionKey === undefined ? undefined : await this.core.ownerOf(r.sessionKey);
+    return r.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(r.sessionKey);
   }
 
   private async visible(identity: Identity, id: string): Promise<StoredSecretRequest> {
-    const r = await this.core.store.getSecretRequest(id);
+    const r = await this.parts.store.getSecretRequest(id);
     if (!r || !canSeeQuestion(identity, asQuestion(r), await this.owner(r)))
       throw new AskdockError('SECRET_NOT_FOUND', `no secret request "${id}"`, { details: { id } });
     return r;
@@ -91,8 +91,8 @@ export class SecretManager {
   async request(identity: Identity, clientId: string, p: Params<'secret.request'>): Promise<Result<'secret.request'>> {
     const where = 'secret.request';
     requireMayAsk(identity, where);
-    const sessionKey = await askSession(this.core, identity, where, p);
-    const now = this.core.clock.now();
+    const sessionKey = await askSession(this.parts, identity, where, p);
+    const now = this.parts.clock.now();
     const record: StoredSecretRequest = {
       id: newId('k'),
       name: p.name,
@@ -105,8 +105,8 @@ export class SecretManager {
       status: 'pending',
       askerClientId: clientId,
     };
-    await this.core.hub.commit(async (tx) => {
-      await this.core.store.insertSecretRequest(record);
+    await this.parts.hub.commit(async (tx) => {
+      await this.parts.store.insertSecretRequest(record);
       await tx.emit('secret.requested', { request: toPublic(record) }, secretAudience(record));
     });
     this.expiry.noteExpiry(record.expiresAtMs);
@@ -122,15 +122,15 @@ export class SecretManager {
       throw new AskdockError('QUESTION_ALREADY_TERMINAL', `secret request "${r.id}" is already ${r.status}`, {
         details: { id: r.id, status: r.status, name: r.name },
       });
-    const atMs = this.core.clock.now();
+    const atMs = this.parts.clock.now();
     const resolvedBy = { identity: identity.id, surface: p.surface ?? 'control-ui', atMs };
     if ('skip' in p) {
-      await this.core.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'skipped', resolvedBy }));
+      await this.parts.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'skipped', resolvedBy }));
       return { status: 'skipped', name: r.name };
     }
     const ciphertext = this.box.seal(r.name, p.value);
-    await this.core.hub.commit(async (tx) => {
-      await this.core.store.putSecret({ owner: r.askedBy, name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
+    await this.parts.hub.commit(async (tx) => {
+      await this.parts.store.putSecret({ owner: r.askedBy, name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
       await this.finishIn(tx, r, { status: 'stored', resolvedBy });
     });
     return { status: 'stored', name: r.name };
@@ -160,8 +160,8 @@ export class SecretManager {
     const r = await this.visible(identity, p.id);
     if (r.askedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `only the agent that asked for secret "${r.name}" may cancel it`, { details: { id: r.id } });
-    if (r.status === 'pending') (await this.core.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'cancelled', reason: p.reason ?? 'cancelled' })));
-    return { status: (await this.core.store.getSecretRequest(r.id))?.status ?? r.status, name: r.name };
+    if (r.status === 'pending') (await this.parts.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'cancelled', reason: p.reason ?? 'cancelled' })));
+    return { status: (await this.parts.store.getSecretRequest(r.id))?.status ?? r.status, name: r.name };
   }
 
   /**
@@ -169,7 +169,7 @@ export class SecretManager {
    * it made. Another identity's secret of that name does not exist for it (A4: SECRET_NOT_FOUND, as if none were stored).
    */
   async get(identity: Identity, name: string): Promise<Result<'secret.get'>> {
-    const stored = await this.core.store.getSecret(identity.id, name);
+    const stored = await this.parts.store.getSecret(identity.id, name);
     if (!stored)
       throw new AskdockError('SECRET_NOT_FOUND', `no secret named "${name}" is stored: ask for it with secret.request`, { details: { name } });
     return { value: this.box.open(stored.name, stored.ciphertext) };
@@ -177,7 +177,7 @@ export class SecretManager {
 
   async list(identity: Identity, p: Params<'secret.list'>): Promise<Result<'secret.list'>> {
     const rows: StoredSecretRequest[] = [];
-    for (const r of await this.core.store.listSecretRequests(p.status !== undefined ? { status: p.status } : {}))
+    for (const r of await this.parts.store.listSecretRequests(p.status !== undefined ? { status: p.status } : {}))
       if (canSeeQuestion(identity, asQuestion(r), await this.owner(r))) rows.push(r);
     return { requests: rows.map(toPublic) };
   }
@@ -188,13 +188,13 @@ export class SecretManager {
 
   /** Like its blocking questions (Q7), a run's pending secret requests end with it. */
   async onRunEnded(tx: Tx, run: RunRow): Promise<void> {
-    for (const r of await this.core.store.listSecretRequests({ status: 'pending' }))
+    for (const r of await this.parts.store.listSecretRequests({ status: 'pending' }))
       if (r.runId === run.runId) (await this.finishIn(tx, r, { status: 'cancelled', reason: 'run-ended' }));
   }
 
   private async finishIn(tx: Tx, r: StoredSecretRequest, outcome: Outcome): Promise<void> {
     const done: StoredSecretRequest = { ...r, ...outcome };
-    await this.core.store.updateSecretRequest(done);
+    await this.parts.store.updateSecretRequest(done);
     await tx.emit(
       'secret.resolved',
       { id: done.id, ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}), name: done.name, status: outcome.status },

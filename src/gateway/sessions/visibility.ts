@@ -1,6 +1,7 @@
 import { AskdockError, methods, type MethodName, type Scope, type Session } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { EventAudience } from '../store/types.ts';
+import type { Viewer } from '../hub/hub.ts';
 
 /**
  * A3/A4/A5 in one place: method results, event fan-out and resume replay all ask these functions,
@@ -83,8 +84,7 @@ export function viewDependsOnIdentityOnly(identity: Identity): boolean {
   return !identity.scopes.has('agent.run');
 }
 
-/** Who is looking: agents also carry the sessions they subscribed to (C6). */
-export type Viewer = { identity: Identity; subscribed(sessionKey: string | null): boolean };
+export type { Viewer };
 /** A session's creator and bound agent, or undefined when there is no such session. */
 export type AccessLookup = (sessionKey: string) => SessionLike | undefined;
 

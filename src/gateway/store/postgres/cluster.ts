@@ -1,14 +1,11 @@
-import type { EventAudience, Store, StoredEvent } from '../types.ts';
+import type { EventAudience, SharedCapabilities, Store, StoredEvent } from '../types.ts';
 import type { Postgres } from './pool.ts';
 
-/** What a gateway on a shared database needs beyond the Store: hearing of other gateways' events, leases, presence. */
-export type SharedStore = Store & {
-  readonly shared: true;
-  /**
-   * Runs `fn(seq, events)` for each NOTIFY of a commit (from any gateway; `seq` its last one, `events` what it
-   * committed when the notification could carry them), and `fn(null)` after LISTEN reconnected.
-   */
-  onCommitted(fn: (seq: number | null, events?: StoredEvent[]) => void): () => void;
+/**
+ * What a gateway on a shared database needs beyond the Store: every shared capability the Store declares as optional
+ * (types.ts), and leases, heartbeats, presence.
+ */
+export type SharedStore = Store & Required<SharedCapabilities> & {
   /** D3: takes or renews lease `name` for `holder` until `untilMs`; true when `holder` has it. */
   acquireLease(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
@@ -18,32 +15,20 @@ export type SharedStore = Store & {
   clientDisconnected(identity: string, clientId: string, gatewayId: string, atMs: number): Promise<void>;
   /** When the client was last seen anywhere: null while connected to a live gateway, else the time it left (0: never seen). */
   clientAbsentSince(identity: string, clientId: string, nowMs: number): Promise<number | null>;
-  /**
-   * Inside a transaction: a provisional seq for a message about to be written in it, kept for that message's `chat`
-   * event, which carries it whatever other events are held meanwhile (the real one is given at commit, D2); null
-   * outside one.
-   */
-  reserveSeq(): number | null;
-  /** The real seq of a provisional one, once its transaction committed (a real one unchanged). */
-  settledSeq(seq: number): number;
-  /** The session of a question as committed (null: none, or no such question), without waiting for open transactions. */
-  questionSession(id: string): Promise<string | null>;
-  /** Runs `fn` with its reads taking what is committed now, not waiting for this gateway's open transactions (a fan-out's). */
-  readCommitted<T>(fn: () => Promise<T>): Promise<T>;
-  /**
-   * Runs `fn` with its reads outside a transaction waiting for what `before` returns instead of this gateway's open
-   * transactions: a request's reads wait only for what its own client's earlier requests wrote (null: as if outside).
-   */
-  readsAfter<T>(before: () => Promise<unknown> | null, fn: () => T): T;
-  /** How many lanes: transactions of one gateway open side by side, each with its own group of units (D5). */
-  readonly lanes: number;
-  lane(i: number): LaneStore;
 };
 
-/** One lane's transactions and group (`transaction` inside a running unit nests in that unit's, whatever its lane). */
-export type LaneStore = Pick<Store, 'transaction' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
+export function isSharedStore(store: Store): store is SharedStore {
+  return (store as Partial<SharedStore>).shared === true;
+}
 
-type ClusterMethods = Omit<SharedStore, keyof Store | 'shared' | 'reserveSeq' | 'settledSeq' | 'lanes' | 'lane' | 'questionSession' | 'readCommitted' | 'readsAfter'>;
+
+/** PostgreSQL's SQLSTATE for a statement it failed to break a deadlock: the unit runs again, in its lane's next group. */
+const DEADLOCK = '40P01';
+export const isDeadlock = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === DEADLOCK;
+
+export type { LaneStore } from '../types.ts';
+
+type ClusterMethods = Pick<SharedStore, 'onCommitted' | 'acquireLease' | 'releaseLease' | 'heartbeat' | 'clientConnected' | 'clientDisconnected' | 'clientAbsentSince'>;
 
 /**
  * D2: the events a commit's notification carries (transactions.ts `told`), as a read of them would return them: each

@@ -23,42 +23,19 @@ import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
 import { pushMethods, SubscriptionCache } from './push.ts';
 import { SeqRange, Transactions } from './transactions.ts';
-import { clusterMethods, type SharedStore } from './cluster.ts';
+import { clusterMethods, isDeadlock, type SharedStore } from './cluster.ts';
+import { channelFor, redactUrl, schemaOf } from './names.ts';
 import { latestPrivilegedPostgres } from '../latest-privileged.ts';
 
 export type { SharedStore } from './cluster.ts';
-
-export function isSharedStore(store: Store): store is SharedStore {
-  return (store as Partial<SharedStore>).shared === true;
-}
-
+export { isDeadlock, isSharedStore } from './cluster.ts';
+export { channelFor, redactUrl, schemaOf } from './names.ts';
 
 const MESSAGE_COLUMNS = `id, session_key, seq, role, text, author_id, run_id, reply_to, created_at_ms`;
 const RUN_COLUMNS = `run_id, session_key, agent_id, recovery, started_at_ms, ended_at_ms, stop_reason, phase, trigger_message_id,
   parent_run_id, superseded_at_ms, streaming_message_id`;
 
 const rowsOf = <T>(r: QueryResult) => r.rows as T[];
-
-/** NOTIFY channel names are identifiers: one per schema, so gateways on different schemas of a database stay apart. */
-export function channelFor(schema: string): string {
-  return `askdock_events_${schema.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`.slice(0, 63);
-}
-
-/** The schema a `postgres://` URL selects through `options=-c search_path=…`, else `public`. */
-export function schemaOf(url: string): string {
-  try {
-    const options = new URL(url).searchParams.get('options') ?? '';
-    const m = /search_path\s*=\s*([A-Za-z0-9_]+)/.exec(options);
-    return m ? m[1] : 'public';
-  } catch {
-    return 'public';
-  }
-}
-
-/** Hides the password of a connection URL for messages and logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
-}
 
 /** D1: opens (creating and migrating when needed) the gateway's tables in the PostgreSQL database at `url`. */
 export async function openPostgresStore(url: string): Promise<SharedStore> {
@@ -412,6 +389,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     readsAfter: (before, fn) => unwaited.run(before, fn),
     reserveSeq: () => (pg.inTransaction() ? numbering().reserve() : null),
     settledSeq: (seq) => range.settledSeq(seq),
+    mustRetry: isDeadlock,
 
     async close() {
       for (const t of lanes) t.closing();

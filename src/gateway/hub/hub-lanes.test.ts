@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { realClock } from './infra/clock.ts';
+import { realClock } from '../infra/clock.ts';
 import { EventHub, RequestScope, laneOf } from './hub.ts';
-import { memoryLogger } from './infra/logger.ts';
-import { Turn } from './net/turn.ts';
-import { openPostgresStore } from './store/postgres/store.ts';
-import type { SharedStore } from './store/postgres/cluster.ts';
-import type { StoredEvent } from './store/types.ts';
-import { freshSchema, type TestSchema } from '../testing/postgres.ts';
+import { memoryLogger } from '../infra/logger.ts';
+import { Turn } from './turn.ts';
+import { openPostgresStore } from '../store/postgres/store.ts';
+import type { SharedStore } from '../store/postgres/cluster.ts';
+import type { StoredEvent } from '../store/types.ts';
+import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
 /** What `p` came to, or 'held' if it had not within a generous while (it is expected to be long settled). */
@@ -23,7 +23,7 @@ afterEach(async () => {
 async function setup() {
   schema = await freshSchema('lanes');
   store = await openPostgresStore(schema.url);
-  const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+  const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
   // Two sessions in different lanes.
   const a = 'session-a';
   let b = 'session-b0';
@@ -127,7 +127,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     // Only this gateway's own commits drive its fan-out here: no notification can ask for a read.
     store.onCommitted = () => () => {};
     const turn = new Turn();
-    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, turn, () => {});
+    const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn, onRollback: () => {} });
     await hub.start();
     const { seqs, reads } = watch(hub, store);
     const keys = Array.from({ length: 6 }, (_, i) => `session-${i}`);
@@ -166,7 +166,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
       if (i !== laneOf(a, store!.lanes)) return l;
       return { ...l, commitGroup: async () => (await l.commitGroup(), committedInDb(), await gate) };
     };
-    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+    const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
     await hub.start();
     const { seqs, reads } = watch(hub, store);
     const order: string[] = [];
@@ -196,8 +196,8 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     store = await openPostgresStore(schema.url);
     const other = await openPostgresStore(schema.url);
     try {
-      const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
-      const otherHub = new EventHub(other, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {});
+      const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+      const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
       await hub.start();
       await otherHub.start();
       const { seqs, reads } = watch(hub, store);
@@ -239,7 +239,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
       const l = lane(i);
       return { ...l, commitGroup: async () => (await l.commitGroup(), await inPrepare) };
     };
-    const hub = new EventHub(store, realClock, (_v, _e, shared) => shared(), false, memoryLogger().log, new Turn(), () => {}, () => null, prepare);
+    const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {}, shareKey: () => null, prepare });
     await hub.start();
     const seqs: number[] = [];
     hub.listenAll((ev) => seqs.push(ev.seq));

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { realClock } from './infra/clock.ts';
+import { realClock } from '../infra/clock.ts';
 import { EventHub, type EventView, type Subscriber } from './hub.ts';
-import { createMemoryStore } from './store/memory.ts';
-import type { Store } from './store/types.ts';
-import { Turn } from './net/turn.ts';
-import type { Viewer } from './sessions/visibility.ts';
-import { memoryLogger } from './infra/logger.ts';
+import { createMemoryStore } from '../store/memory.ts';
+import { isDeadlock } from '../store/postgres/store.ts';
+import type { Store } from '../store/types.ts';
+import { Turn } from './turn.ts';
+import type { Viewer } from '../sessions/visibility.ts';
+import { memoryLogger } from '../infra/logger.ts';
 
 const viewer: Viewer = { identity: { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) }, subscribed: () => true };
 const session = { key: 's1', title: 'One', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 };
@@ -17,7 +18,7 @@ function setup(store: Store = createMemoryStore()) {
   const { log, lines: logs } = memoryLogger();
   const turn = new Turn();
   let rolledBack = 0;
-  const hub = new EventHub(store, realClock, (_viewer, _ev, shared) => shared(), false, log, turn, () => rolledBack++);
+  const hub = new EventHub({ store, clock: realClock, view: (_viewer, _ev, shared) => shared(), checkPayloads: false, log, turn, onRollback: () => rolledBack++ });
   const subscriber = (seenSeq = 0) => {
     const seqs: number[] = [];
     const sub: Subscriber = { viewer, send: (out) => seqs.push(JSON.parse(frameText(out)).seq) };
@@ -58,6 +59,7 @@ describe('EventHub group commit', () => {
     let failures = 1;
     const store: Store = {
       ...memory,
+      mustRetry: isDeadlock,
       transaction: (fn) =>
         memory.transaction(async () => {
           const result = await fn();
@@ -175,7 +177,7 @@ describe('EventHub fan-out of a commit', () => {
       if (ev.seq === failOn) throw new Error(`view of ${ev.seq} fails`);
       return v.identity.id === 'admin' || ev.seq % 2 === 1 ? shared() : null;
     };
-    const hub = new EventHub(createMemoryStore(), realClock, view, false, log, turn, () => {}, (v) => (v.identity.id === 'agent' ? null : v.identity));
+    const hub = new EventHub({ store: createMemoryStore(), clock: realClock, view, checkPayloads: false, log, turn, onRollback: () => {}, shareKey: (v) => (v.identity.id === 'agent' ? null : v.identity) });
     const subscriber = (who: Viewer, seenSeq = 0) => {
       const writes: number[][] = [];
       hub.add({ viewer: who, send: (out) => writes.push(frameTexts(out).map((t) => JSON.parse(t).seq)) }, seenSeq);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { Inflight } from './connection-frames.ts';
+import { Inflight } from '../net/connection-frames.ts';
 import { Waiters } from './waiters.ts';
 
 const settled = async <T>(p: Promise<T>) => {

@@ -1,0 +1,282 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { events } from '../../protocol/index.ts';
+import type { GatewayLog } from '../infra/logger.ts';
+import type { Clock } from '../infra/clock.ts';
+import { toJson } from '../store/shape.ts';
+import type { LaneStore, Store, StoredEvent } from '../store/types.ts';
+import { laneOf, noChanges, runHook, settled, type Changes, type Group, type RequestScope, type Tx } from './units.ts';
+import type { Turn } from './turn.ts';
+import type { Follow } from './follow.ts';
+import { Listeners } from '../../lib/listeners.ts';
+
+/**
+ * Units of work run one at a time per lane, each lane with its own group (transaction). One lane with SQLite and
+ * memory; on a shared database several run side by side (Store.lanes), a unit's lane chosen by its key (its
+ * session), so the units of one session keep their order.
+ */
+type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
+const noOneWaits = () => {};
+
+export interface CommitsOptions {
+  store: Store;
+  /** The lanes' stores: one (the store itself) on a single gateway. */
+  laneStores: LaneStore[];
+  clock: Clock;
+  log: GatewayLog;
+  turn: Turn;
+  checkPayloads: boolean;
+  /** After a group rolled back: caches filled from its writes must forget them. */
+  onRollback: () => void;
+  /** Reads (ahead of a fan-out) what the view will need of these events. */
+  prepare: (events: StoredEvent[]) => Promise<void>;
+  /** Single gateway: sends a committed group's events (prepared) to the subscribers and the listeners of every event. */
+  publish: (events: StoredEvent[], texts: string[]) => void;
+  /** Shared database: where committed groups go out from, in seq order; null on a single gateway. */
+  follow: Follow | null;
+}
+
+/**
+ * R1: every state-changing event is appended inside the store transaction of the change,
+ * and fanned out only after that transaction committed.
+ * Group commit: the commits of one event-loop turn join one store transaction, made durable when the turn ends
+ * (Turn). Their events, their after-hooks and every answer that may reflect them (`whenDurable`) wait for it (R3).
+ */
+export class Commits {
+  /** In-process listeners: every event this gateway committed, unfiltered; each decides what it may use. */
+  readonly listeners = new Listeners<[StoredEvent]>();
+  /**
+   * Per lane, units of work (commits), a group's commit and its fan-out run one at a time, in the order they were asked
+   * for: the commits that arrive while a group commits go into the next group together.
+   */
+  private readonly lanes: Lane[];
+  /** The request whose handler runs now (shared database). */
+  private readonly scopes = new AsyncLocalStorage<RequestScope>();
+  private readonly store: Store;
+  private readonly follow: Follow | null;
+
+  constructor(private readonly o: CommitsOptions) {
+    this.store = o.store;
+    this.follow = o.follow;
+    o.turn.onSettle(() => this.settle());
+    this.lanes = o.laneStores.map((laneStore) => {
+      const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx };
+      lane.tx = this.txOf(lane);
+      return lane;
+    });
+  }
+
+  /**
+   * Runs `fn` with nothing uncommitted (the open group settled first) and no fan-out meanwhile: a snapshot, a replay
+   * and the subscriber's `add` inside it see every event either in what they read or in a later fan-out, never both.
+   */
+  quiet<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.exclusive(async () => {
+      for (const lane of this.lanes) if (lane.grouped) await this.settleGroup(lane);
+      return fn();
+    });
+  }
+
+  /** Runs `fn` after every unit of work (of every lane) and fan-out asked for before it, and before those asked for after it. */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    const follow = this.follow;
+    const before = follow ? [...this.lanes.map((lane) => lane.queue), follow.queue] : this.lanes.map((lane) => lane.queue);
+    const run = Promise.allSettled(before).then(fn);
+    const done = run.then(settled, settled);
+    for (const lane of this.lanes) lane.queue = done;
+    if (follow) follow.queue = done;
+    return run;
+  }
+
+  /** True when units run in several lanes, so their key (commit's `key`) matters. */
+  get laned(): boolean {
+    return this.lanes.length > 1;
+  }
+
+  /** Runs `fn` after the units asked for before it in this lane. */
+  private inLane<T>(lane: Lane, fn: () => Promise<T> | T): Promise<T> {
+    const run = lane.queue.then(fn, fn);
+    lane.queue = run.then(settled, settled);
+    return run;
+  }
+
+  /**
+   * Runs `fn` as one unit of work: a nested transaction of the current group, so if it throws, only its own writes and
+   * events are undone. Units run one at a time (`fn` gets the store to itself until its promise settles); one that
+   * starts while a group commits joins the next group. Its events go out, and its after-hooks run, once its group is
+   * durable. A unit must not ask for another unit (it would wait for itself): pass `tx` down instead. `key` (the
+   * session the unit changes) picks its lane where there are several: one session's units keep their order.
+   */
+  commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null, retried = false): Promise<T> {
+    const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
+    const run = this.inLane(lane, async () => {
+      if (!lane.grouped) {
+        await lane.store.beginGroup();
+        lane.grouped = { ...noChanges(), waiting: [] };
+        this.o.turn.touch();
+      }
+      const grouped = lane.grouped;
+      const scope = this.scopes.getStore();
+      if (scope && !scope.answered) scope.groups.add(grouped);
+      const open = noChanges();
+      lane.open = open;
+      let result: T;
+      try {
+        result = await lane.store.transaction(() => fn(lane.tx));
+      } finally {
+        lane.open = null;
+      }
+      grouped.events.push(...open.events);
+      grouped.texts.push(...open.texts);
+      grouped.after.push(...open.after);
+      return result;
+    });
+    if (retried) return run;
+    return run.catch(async (err: unknown) => {
+      if (!this.store.mustRetry?.(err)) throw err;
+      // The engine undid this unit to break a deadlock: the other transaction waits for what this lane's group already
+      // holds, so the unit runs once more, in the lane's next group, once this one is durable.
+      await new Promise<void>((ok) => (lane.grouped ? lane.grouped.waiting.push(() => ok()) : ok()));
+      return this.commit(fn, key, true);
+    });
+  }
+
+  /**
+   * R3 for answers: runs `fn(true)` now when nothing uncommitted exists, else once this turn's group is durable
+   * (after its events went out), or `fn(false)` if it was rolled back. Anything read meanwhile may be uncommitted.
+   */
+  whenDurable(fn: (committed: boolean) => void, scope?: RequestScope): void {
+    if (this.lanes.length === 1) {
+      const grouped = this.lanes[0].grouped;
+      return grouped ? void grouped.waiting.push(fn) : fn(true);
+    }
+    // A request's reads outside its units saw only what was committed: its own units' groups are all it waits for.
+    // Otherwise every lane's open group: what was read meanwhile may come from any of them.
+    const open = scope ? [...scope.groups] : this.lanes.flatMap((lane) => (lane.grouped ? [lane.grouped] : []));
+    let left = open.length;
+    let all = true;
+    const one = (committed: boolean) => {
+      all &&= committed;
+      if (--left === 0) fn(all);
+    };
+    if (left === 0) return fn(true);
+    for (const group of open) group.outcome === undefined ? group.waiting.push(one) : one(group.outcome);
+  }
+
+  /**
+   * Runs a request's handler as `scope`: on a shared database its units' groups are recorded there (`whenDurable`), and
+   * its reads outside a unit wait for what `before` returns (the groups of its client's earlier requests) instead of
+   * every open lane. Elsewhere `fn` just runs.
+   */
+  request<T>(scope: RequestScope, before: () => Promise<unknown>, fn: () => T): T {
+    const store = this.store;
+    if (!store.readsAfter || this.lanes.length === 1) return fn();
+    return this.scopes.run(scope, () => store.readsAfter!(() => (scope.answered ? null : before()), fn));
+  }
+
+  /**
+   * The seq a unit's event or message ends with: on a shared database the one it got at commit (D2), so this waits until
+   * its group committed; elsewhere `seq` itself, at once.
+   */
+  async settledSeq(seq: number): Promise<number> {
+    const store = this.store;
+    if (seq >= 0 || !store.settledSeq) return seq;
+    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve));
+    if (!committed) throw new Error('the change was not committed');
+    return store.settledSeq(seq);
+  }
+
+  /**
+   * Ends the group (the end of a turn, or a shutdown) after the units asked for before it: commit, fan out its events,
+   * run its after-hooks, then `whenDurable`.
+   */
+  settle(): Promise<void> {
+    const follow = this.follow;
+    if (!follow) {
+      const lane = this.lanes[0];
+      return lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
+    }
+    const lanes = this.lanes.map((lane) => (lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : lane.queue));
+    // And what a shared database's groups queued once committed (their events, their answers).
+    return Promise.all(lanes).then(() => follow.queue.then(settled));
+  }
+
+  /**
+   * Commits a lane's group, then fans out its events, runs its after-hooks and answers what waited for it. On a shared
+   * database that second part is queued behind the catch-ups asked for before it (events go out in seq order, from the
+   * database), and the lane goes on with its next group meanwhile.
+   */
+  private async settleGroup(lane: Lane): Promise<void> {
+    const group = lane.grouped;
+    if (!group) return;
+    const follow = this.follow;
+    const known = follow ? follow.commitOnTheWay() : noOneWaits;
+    let committed: boolean;
+    try {
+      committed = await this.commitGroup(lane, group);
+    } catch (err) {
+      // Notifications held for this commit are decided now.
+      known();
+      throw err;
+    }
+    lane.grouped = null;
+    if (follow) return follow.ownCommit(group, committed, known, () => this.afterCommit(group, committed));
+    if (committed) {
+      await this.o.prepare(group.events);
+      this.o.publish(group.events, group.texts);
+    }
+    this.afterCommit(group, committed);
+  }
+
+  /** Once a group's events went out: its listeners, its after-hooks, then the answers that waited for it. */
+  private afterCommit(group: Group, committed: boolean): void {
+    const log = this.o.log;
+    group.outcome = committed;
+    if (committed) {
+      // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
+      this.listeners.each((fn) => {
+        for (const ev of group.events) runHook(log, 'event listener', () => fn(ev));
+      });
+      for (const fn of group.after) runHook(log, 'after-commit hook', () => fn());
+    }
+    for (const fn of group.waiting) runHook(log, 'answer after commit', () => fn(committed));
+  }
+
+  private async commitGroup(lane: Lane, group: Group): Promise<boolean> {
+    try {
+      await lane.store.commitGroup();
+      return true;
+    } catch (err) {
+      this.o.log.error({ err, events: group.events.length }, 'committing events failed: every change of this turn is undone');
+      try {
+        await lane.store.rollbackGroup();
+      } catch (undoErr) {
+        this.o.log.error({ err: undoErr }, 'rolling back failed');
+      }
+      this.o.onRollback();
+      return false;
+    }
+  }
+
+  private txOf(lane: Lane): Tx {
+    return {
+      emit: async (event, payload, audience, payloadJson) => {
+        const open = lane.open;
+        if (!open) throw new Error('emit outside a commit');
+        if (this.o.checkPayloads) {
+          const parsed = events[event].safeParse(payload);
+          if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
+        }
+        const row = { event, payload, audience, atMs: this.o.clock.now() };
+        const json = payloadJson ?? toJson(payload);
+        const seq = await this.store.appendEvent(row, json);
+        open.events.push({ ...row, seq });
+        open.texts.push(json);
+        return seq;
+      },
+      after: (fn) => {
+        if (!lane.open) throw new Error('after outside a commit');
+        lane.open.after.push(fn);
+      },
+    };
+  }
+}
