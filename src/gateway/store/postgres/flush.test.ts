@@ -55,6 +55,29 @@ async function releaseSynchronousCommits(probe: pg.Client): Promise<void> {
   await probe.end();
 }
 
+/**
+ * `b`'s LISTEN connects in the background after it opens; a commit made before it listens reaches `b` by catching up, not
+ * by its notification. A third store commits until `b` hears one (on a busy machine the connect can take seconds), and is
+ * closed before the test's own commits, so none of its writes falls among theirs; what `b` heard is then forgotten.
+ */
+async function untilListening(heard: number[]): Promise<void> {
+  const prober = await openPostgresStore(server.url);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const seq = prober.settledSeq(await prober.transaction(async () => prober.appendEvent(event(900 + attempt))));
+      try {
+        await vi.waitFor(() => expect(heard).toContain(seq), { timeout: 1_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 30) throw err;
+      }
+    }
+  } finally {
+    await prober.close();
+  }
+  heard.length = 0;
+}
+
 describe('R3/D5 a commit is acknowledged, and told to other gateways, only once it is on disk', () => {
   it('[R3][D5] a commit that numbered events returns and notifies only after a synchronous commit behind it; the seq lock is free meanwhile; another gateway reading it waits for the disk too', async () => {
     const a: SharedStore = await openPostgresStore(server.url);
@@ -103,6 +126,7 @@ describe('R3/D5 a commit is acknowledged, and told to other gateways, only once 
     const off = b.onCommitted((seq) => {
       if (seq !== null) heard.push(seq);
     });
+    await untilListening(heard);
     const before = await seqs();
     try {
       // The next write to askdock_flush, the one in the commit's round trip after its numbering commit, fails.
