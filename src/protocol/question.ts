@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { INPUT_TYPES, KIND_IDS, type InputSpec, cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -122,6 +122,18 @@ export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), 
 export type ResolvedBy = z.infer<typeof ResolvedBy>;
 
 /** A stored question as every client sees it (Q1). Items are already normalised. */
+/** Q12: an `input` question's spec as stored (already checked on the way in). */
+const StoredInputSpec = z.object({
+  type: z.enum(INPUT_TYPES),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  minLength: z.number().optional(),
+  maxLength: z.number().optional(),
+  enum: z.array(z.string()).optional(),
+  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  required: z.boolean().optional(),
+}) satisfies z.ZodType<InputSpec>;
+
 export const QuestionRecord = z.object({
   id: z.string(),
   sessionKey: z.string().optional(),
@@ -138,6 +150,8 @@ export const QuestionRecord = z.object({
       multiSelect: z.boolean().optional(),
       url: z.string().optional(),
       detail: z.string().optional(),
+      kind: z.enum(KIND_IDS).optional(),
+      input: StoredInputSpec.optional(),
     }),
   ),
   createdAtMs: z.number(),

@@ -24,6 +24,24 @@ export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 export const SECRET_VALUE_MAX = 8000;
 export const SECRET_DESCRIPTION_MAX = 1000;
 
+/** Q12: the kinds of question; a question without `kind` is a `choice`. */
+export const KIND_IDS = ['choice', 'approval', 'confirm', 'input', 'link'] as const;
+export type KindId = (typeof KIND_IDS)[number];
+/** Q12: the value types of an `input` question. */
+export const INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'date-time', 'email', 'uri'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+/** Q12: how an `input` question's value is checked (JSON Schema's words, as MCP elicitation sends them). */
+export type InputSpec = {
+  type: InputType;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  enum?: string[];
+  default?: string | number | boolean;
+  required?: boolean;
+};
+
 /** Cuts to `max` code points, so a header never ends in half an emoji. */
 export function cutCodePoints(text: string, max: number): string {
   const points = Array.from(text);

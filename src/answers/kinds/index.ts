@@ -2,21 +2,30 @@
  * Q12: every question kind in one map (STYLE.md "Question kinds"). A new kind is one module here and one line in
  * `KINDS`; the compiler then lists every surface map (`satisfies Record<KindId, …>`) that lacks it.
  */
+import { KIND_IDS, type KindId } from '../../protocol/rules.ts';
+import { approvalKind } from './approval.ts';
 import { choiceKind } from './choice.ts';
+import { confirmKind } from './confirm.ts';
+import { inputKind } from './input.ts';
 import type { KindItem, QuestionKind } from './kind.ts';
+import { linkKind } from './link.ts';
 
 export type { ItemDraft, KindCheck, KindItem, QuestionKind } from './kind.ts';
 
+export type { KindId };
+
 export const KINDS = {
   choice: choiceKind,
-} as const satisfies Record<string, QuestionKind>;
-
-export type KindId = keyof typeof KINDS;
+  approval: approvalKind,
+  confirm: confirmKind,
+  input: inputKind,
+  link: linkKind,
+} as const satisfies Record<KindId, QuestionKind>;
 
 /** The id of an item's kind: `choice` until the item says otherwise. */
 export function kindIdOf(item: KindItem): KindId {
-  const id = (item as { kind?: string }).kind;
-  return id !== undefined && Object.hasOwn(KINDS, id) ? (id as KindId) : 'choice';
+  const id: string | undefined = item.kind;
+  return KIND_IDS.find((k) => k === id) ?? 'choice';
 }
 
 /** The module that answers for an item's kind. */

@@ -20,6 +20,8 @@ type Case = {
 };
 
 const options = [{ label: 'Staging (Recommended)' }, { label: 'Production' }];
+const approval: KindItem = { id: 'approval', header: 'Bash', question: 'Allow Bash npm test?', kind: 'approval', options: [{ label: 'Allow' }, { label: 'Deny' }, { label: 'Always allow' }] };
+const approvalHint = 'Reply with a number or an option, or your own words to deny with them, or skip.';
 const notify = [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }];
 
 /** Every kind's ways through, keyed by kind so a new kind cannot be left out. */
@@ -47,6 +49,84 @@ const CASES = {
         titleNote: ' (choose one or more)',
         hint: 'Reply with the numbers or options you choose, separated by commas (like 1, 3), or your own words, or skip.',
       },
+    },
+  ],
+  approval: [
+    {
+      item: approval,
+      steps: [{ pick: 'Allow' }, { type: 'not on main' }],
+      sends: ['not on main'],
+      reply: 'not on main',
+      summary: 'Bash: not on main',
+      oneTap: ['Allow', 'Deny', 'Always allow'],
+      refused: { values: ['Allow', 'Deny'], problem: 'takes one decision' },
+      prompt: { titleNote: '', hint: approvalHint },
+    },
+    {
+      item: approval,
+      steps: [{ type: 'no' }, { pick: 'Deny' }],
+      sends: ['Deny'],
+      reply: '2',
+      summary: 'Bash: Deny',
+      oneTap: ['Allow', 'Deny', 'Always allow'],
+      refused: { values: [], problem: '' },
+      prompt: { titleNote: '', hint: approvalHint },
+    },
+  ],
+  confirm: [
+    {
+      item: { id: 'go', header: 'Deploy', question: 'Deploy now?', kind: 'confirm', options: [{ label: 'Yes' }, { label: 'No' }] },
+      steps: [{ pick: 'No' }, { type: 'y' }],
+      sends: ['Yes'],
+      reply: 'yes',
+      summary: 'Deploy: Yes',
+      oneTap: ['Yes', 'No'],
+      refused: { values: ['maybe'], problem: 'takes one of Yes or No' },
+      prompt: { titleNote: '', hint: 'Reply with 1 (Yes) or 2 (No), or skip.' },
+    },
+  ],
+  input: [
+    {
+      item: { id: 'replicas', header: 'Replicas', question: 'How many?', kind: 'input', options: [], input: { type: 'integer', minimum: 1, maximum: 10 } },
+      steps: [{ type: ' 3 ' }],
+      sends: ['3'],
+      reply: '3',
+      summary: 'Replicas: 3',
+      oneTap: null,
+      refused: { values: ['11'], problem: 'must be at most 10 (maximum)' },
+      prompt: { titleNote: '', hint: 'Reply with a whole number from 1 to 10, or skip.' },
+    },
+    {
+      item: { id: 'ok', header: 'Ok', question: 'Keep the cache?', kind: 'input', options: [], input: { type: 'boolean' } },
+      steps: [{ type: 'perhaps' }, { pick: 'true' }],
+      sends: ['true'],
+      reply: 'yes',
+      summary: 'Ok: true',
+      oneTap: ['true', 'false'],
+      refused: { values: ['perhaps'], problem: 'must be yes or no (boolean)' },
+      prompt: { titleNote: '', hint: 'Reply with yes or no, or skip.' },
+    },
+    {
+      item: { id: 'day', header: 'Day', question: 'Which day?', kind: 'input', options: [], input: { type: 'date' } },
+      steps: [{ type: '2026-12-31' }],
+      sends: ['2026-12-31'],
+      reply: '2026-12-31',
+      summary: 'Day: 2026-12-31',
+      oneTap: null,
+      refused: { values: ['2026-02-30'], problem: 'must be a date like 2026-12-31 (date)' },
+      prompt: { titleNote: '', hint: 'Reply with a date like 2026-12-31, or skip.' },
+    },
+  ],
+  link: [
+    {
+      item: { id: 'login', header: 'Sign in', question: 'Sign in to GitHub', kind: 'link', url: 'https://github.com/login', options: [{ label: 'Done' }, { label: 'Decline' }] },
+      steps: [{ pick: 'Done' }],
+      sends: ['Done'],
+      reply: 'done',
+      summary: 'Sign in: Done',
+      oneTap: ['Done', 'Decline'],
+      refused: { values: ['finished'], problem: 'takes one of Done or Decline' },
+      prompt: { titleNote: '', hint: 'Reply with 1 (Done) or 2 (Decline), or skip.' },
     },
   ],
 } satisfies Record<KindId, Case[]>;
