@@ -3,7 +3,7 @@
  * schema is a question; answers are checked against the schema and typed; a value that does not fit is refused with
  * the rule and asked again. Framework-free: the proxy (`askdock mcp-proxy`) and the hook's Elicitation event use it.
  */
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type QuestionItemInput } from '../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ChoiceItemInput, type QuestionItemInput } from '../protocol/index.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import type { Agent } from './sdk.ts';
 
@@ -96,7 +96,7 @@ function ruleText(f: Field): string {
 }
 
 /** X5: one field as a question: title the header, description the question, its choices or free text, the default first. */
-export function fieldQuestion(f: Field, source: string): QuestionItemInput {
+export function fieldQuestion(f: Field, source: string): ChoiceItemInput {
   const p = f.prop;
   const def = p.default;
   const defLabel = def === undefined ? undefined : f.choices?.find((c) => c.value === def)?.label ?? (p.type === 'boolean' ? (def ? 'Yes' : 'No') : String(def));

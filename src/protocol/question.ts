@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INPUT_TYPES, KIND_IDS, type InputSpec, cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -66,23 +66,62 @@ export const QuestionDetail = z
   .max(QUESTION_DETAIL_MAX, { error: `detail must be at most ${QUESTION_DETAIL_MAX} characters` })
   .transform((s) => (s.trim() === '' ? undefined : s));
 
-export const QuestionItem = z.object({
+/** Q12: an `input` question's spec: its type and the rules its value keeps. */
+export const InputSpecSchema = z.object({
+  type: z.enum(INPUT_TYPES, { error: `input.type must be one of ${INPUT_TYPES.join(', ')}` }),
+  minimum: z.number({ error: 'input.minimum must be a number' }).refine(Number.isFinite, { error: 'input.minimum must be finite' }).optional(),
+  maximum: z.number({ error: 'input.maximum must be a number' }).refine(Number.isFinite, { error: 'input.maximum must be finite' }).optional(),
+  minLength: z.number().int({ error: 'input.minLength must be a whole number' }).min(0, { error: 'input.minLength must be at least 0' }).optional(),
+  maxLength: z.number().int({ error: 'input.maxLength must be a whole number' }).min(1, { error: 'input.maxLength must be at least 1' }).optional(),
+  enum: z.array(trimmed(1, LABEL_MAX, 'input.enum value'), { error: 'input.enum must be an array' }).min(1, { error: 'input.enum must not be empty' }).max(100, { error: 'input.enum must have at most 100 values' }).optional(),
+  default: z.union([z.string().max(ANSWER_MAX), z.number(), z.boolean()], { error: 'input.default must be a string, number or boolean' }).optional(),
+  required: z.boolean({ error: 'input.required must be a boolean' }).optional(),
+});
+
+const ItemFields = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
     .string({ error: 'header must be a string' })
     .transform((s) => cutCodePoints(s.trim(), HEADER_MAX))
     .pipe(z.string().min(1, { error: 'header must not be blank' })),
   question: trimmed(1, QUESTION_TEXT_MAX, 'question'),
-  options: OptionList,
+  kind: z.enum(KIND_IDS, { error: `kind must be one of ${KIND_IDS.join(', ')}` }).optional(),
+  options: OptionList.optional(),
   multiSelect: z
     .boolean({ error: 'multiSelect must be a boolean' })
     .optional()
     .transform((v) => (v === true ? true : undefined)),
   url: QuestionUrl.optional(),
   detail: QuestionDetail.optional(),
+  input: InputSpecSchema.optional(),
+});
+/** The keys a question item may have (the plain-params fast path reads the same). */
+export const QUESTION_ITEM_KEYS: readonly string[] = Object.keys(ItemFields.shape);
+
+/** The answers a kind brings itself, given as its options (Q12). */
+const OWN_LABELS: Partial<Record<KindId, readonly string[]>> = { confirm: CONFIRM_LABELS, link: LINK_LABELS };
+
+/** Q12: which fields each kind takes: options for choice and approval, none for the others; url for link; input for input. */
+export const QuestionItem = ItemFields.superRefine((item, ctx) => {
+  const kind = item.kind ?? 'choice';
+  const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: item });
+  const takesOptions = kind === 'choice' || kind === 'approval';
+  if (takesOptions && !item.options) fault('options', `options are required for a ${kind} question`);
+  if (!takesOptions && item.options) fault('options', `a ${kind} question takes no options${OWN_LABELS[kind] ? `: its answers are ${OWN_LABELS[kind]!.join(' and ')}` : ''}`);
+  if (item.multiSelect && kind !== 'choice') fault('multiSelect', 'multiSelect is only for choice questions');
+  if (kind === 'link' && !item.url) fault('url', 'url is required for a link question');
+  if (kind === 'input' && !item.input) fault('input', 'input is required for an input question');
+  if (kind !== 'input' && item.input) fault('input', 'input is only for input questions');
+  if (item.input?.minimum !== undefined && item.input.maximum !== undefined && item.input.minimum > item.input.maximum)
+    fault('input', 'input.minimum must not be above input.maximum');
+}).transform(({ options, ...item }) => {
+  const own: QuestionOption[] = (item.kind ? (OWN_LABELS[item.kind] ?? []) : []).map((label) => ({ label }));
+  return { ...item, options: options ?? own };
 });
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
+/** A `choice` question as an asker writes it: the shape the ask_user tool and AskUserQuestion send. */
+export type ChoiceItemInput = QuestionItemInput & { options: z.input<typeof QuestionOption>[] };
 
 /**
  * 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). Every item is

@@ -27,6 +27,9 @@ export const SECRET_DESCRIPTION_MAX = 1000;
 /** Q12: the kinds of question; a question without `kind` is a `choice`. */
 export const KIND_IDS = ['choice', 'approval', 'confirm', 'input', 'link'] as const;
 export type KindId = (typeof KIND_IDS)[number];
+/** Q12: the answers of the kinds that bring their own (a protocol-1 client sees them as a choice's options). */
+export const CONFIRM_LABELS = ['Yes', 'No'] as const;
+export const LINK_LABELS = ['Done', 'Decline'] as const;
 /** Q12: the value types of an `input` question. */
 export const INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'date-time', 'email', 'uri'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];

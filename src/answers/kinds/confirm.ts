@@ -1,6 +1,8 @@
 /** Q12 `confirm`: a yes-or-no question, answered Yes or No. */
 import { fixedLabelsKind } from './fixed-labels.ts';
 
-export const CONFIRM_LABELS = ['Yes', 'No'] as const;
+import { CONFIRM_LABELS } from '../../protocol/rules.ts';
+
+export { CONFIRM_LABELS };
 
 export const confirmKind = fixedLabelsKind(CONFIRM_LABELS, 'Choose Yes or No.');
