@@ -13,7 +13,7 @@ export const APPROVAL_ALWAYS = 'Always allow';
 /** The decision an approval's answer carries: `always` allows and keeps the proposed rules; `message` is typed text. */
 export type ApprovalDecision = { behavior: 'allow' | 'always' | 'deny'; message?: string };
 
-export function approvalDecision(item: KindItem, values: readonly string[]): ApprovalDecision {
+export function readApproval(item: KindItem, values: readonly string[]): ApprovalDecision {
   const value = authoredLabel(item, values[0] ?? '');
   if (value === APPROVAL_ALLOW) return { behavior: 'allow' };
   if (value === APPROVAL_ALWAYS && item.options.some((o) => o.label === APPROVAL_ALWAYS)) return { behavior: 'always' };
