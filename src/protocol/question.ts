@@ -107,7 +107,10 @@ export const QuestionItem = ItemFields.superRefine((item, ctx) => {
   const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: item });
   const takesOptions = kind === 'choice' || kind === 'approval';
   if (takesOptions && !item.options) fault('options', `options are required for a ${kind} question`);
-  if (!takesOptions && item.options) fault('options', `a ${kind} question takes no options${OWN_LABELS[kind] ? `: its answers are ${OWN_LABELS[kind]!.join(' and ')}` : ''}`);
+  const own = OWN_LABELS[kind];
+  // A kind's own labels may be given back as its options (a parsed item sent on), nothing else.
+  const ownGiven = own && item.options?.length === own.length && item.options.every((o, i) => o.label === own[i]);
+  if (!takesOptions && item.options && !ownGiven) fault('options', `a ${kind} question takes no options${OWN_LABELS[kind] ? `: its answers are ${OWN_LABELS[kind]!.join(' and ')}` : ''}`);
   if (item.multiSelect && kind !== 'choice') fault('multiSelect', 'multiSelect is only for choice questions');
   if (kind === 'link' && !item.url) fault('url', 'url is required for a link question');
   if (kind === 'input' && !item.input) fault('input', 'input is required for an input question');
