@@ -67,13 +67,15 @@ export const QuestionDetail = z
   .transform((s) => (s.trim() === '' ? undefined : s));
 
 /** Q12: an `input` question's spec: its type and the rules its value keeps. */
+const finite = (name: string) => z.number({ error: `input.${name} must be a finite number` }).refine(Number.isFinite, { error: `input.${name} must be a finite number` });
+const count = (name: string, min: number) => z.number().int({ error: `input.${name} must be a whole number` }).min(min, { error: `input.${name} must be at least ${min}` });
 export const InputSpecSchema = z.object({
   type: z.enum(INPUT_TYPES, { error: `input.type must be one of ${INPUT_TYPES.join(', ')}` }),
-  minimum: z.number({ error: 'input.minimum must be a number' }).refine(Number.isFinite, { error: 'input.minimum must be finite' }).optional(),
-  maximum: z.number({ error: 'input.maximum must be a number' }).refine(Number.isFinite, { error: 'input.maximum must be finite' }).optional(),
-  minLength: z.number().int({ error: 'input.minLength must be a whole number' }).min(0, { error: 'input.minLength must be at least 0' }).optional(),
-  maxLength: z.number().int({ error: 'input.maxLength must be a whole number' }).min(1, { error: 'input.maxLength must be at least 1' }).optional(),
-  enum: z.array(trimmed(1, LABEL_MAX, 'input.enum value'), { error: 'input.enum must be an array' }).min(1, { error: 'input.enum must not be empty' }).max(100, { error: 'input.enum must have at most 100 values' }).optional(),
+  minimum: finite('minimum').optional(),
+  maximum: finite('maximum').optional(),
+  minLength: count('minLength', 0).optional(),
+  maxLength: count('maxLength', 1).optional(),
+  enum: z.array(trimmed(1, LABEL_MAX, 'input.enum value'), { error: 'input.enum must be an array' }).min(1).max(100, { error: 'input.enum must have 1 to 100 values' }).optional(),
   default: z.union([z.string().max(ANSWER_MAX), z.number(), z.boolean()], { error: 'input.default must be a string, number or boolean' }).optional(),
   required: z.boolean({ error: 'input.required must be a boolean' }).optional(),
 });
@@ -164,17 +166,7 @@ export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), 
 export type ResolvedBy = z.infer<typeof ResolvedBy>;
 
 /** A stored question as every client sees it (Q1). Items are already normalised. */
-/** Q12: an `input` question's spec as stored (already checked on the way in). */
-const StoredInputSpec = z.object({
-  type: z.enum(INPUT_TYPES),
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  minLength: z.number().optional(),
-  maxLength: z.number().optional(),
-  enum: z.array(z.string()).optional(),
-  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  required: z.boolean().optional(),
-}) satisfies z.ZodType<InputSpec>;
+
 
 export const QuestionRecord = z.object({
   id: z.string(),
@@ -193,7 +185,7 @@ export const QuestionRecord = z.object({
       url: z.string().optional(),
       detail: z.string().optional(),
       kind: z.enum(KIND_IDS).optional(),
-      input: StoredInputSpec.optional(),
+      input: (InputSpecSchema satisfies z.ZodType<InputSpec, unknown>).optional(),
     }),
   ),
   createdAtMs: z.number(),
