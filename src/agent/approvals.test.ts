@@ -29,10 +29,10 @@ describe('approvals (X2)', () => {
   it('[X2] a setMode suggestion offers what it does ("Allow edits for this session"), not "Always allow"; choosing it applies the mode', () => {
     const suggestions = [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
     const req = { toolName: 'Edit', toolInput: { file_path: '/src/app.ts', old_string: 'a', new_string: 'b' }, suggestions };
-    expect(approvalQuestion(req).options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Allow edits for this session']);
+    expect(approvalQuestion(req).options?.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Allow edits for this session']);
     expect(approvalDecision(req, ['Allow edits for this session'])).toEqual({ behavior: 'allow', updatedPermissions: suggestions });
     // A rule still reads "Always allow".
     const rule = { ...req, suggestions: [{ type: 'addRules', rules: [{ toolName: 'Edit' }], behavior: 'allow', destination: 'localSettings' }] };
-    expect(approvalQuestion(rule).options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow']);
+    expect(approvalQuestion(rule).options?.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow']);
   });
 });

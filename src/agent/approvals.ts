@@ -5,6 +5,7 @@
  * updatedPermissions) or deny with a message. Framework-free: `askdock hook` and `askdockCanUseTool` both use it.
  */
 import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
+import { APPROVAL_ALLOW, APPROVAL_ALWAYS, APPROVAL_DENY, readApproval } from '../answers/kinds/approval.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import type { Agent } from './sdk.ts';
 
@@ -18,9 +19,9 @@ export type ToolDecision =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionSuggestion[] }
   | { behavior: 'deny'; message: string };
 
-export const ALLOW = 'Allow';
-export const DENY = 'Deny';
-export const ALWAYS_ALLOW = 'Always allow';
+export const ALLOW = APPROVAL_ALLOW;
+export const DENY = APPROVAL_DENY;
+export const ALWAYS_ALLOW = APPROVAL_ALWAYS;
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
 export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
 export const DENIED_MESSAGE = 'The person denied this in askdock.';
@@ -97,6 +98,7 @@ export function approvalQuestion(req: ToolRequest): QuestionItemInput {
   if (req.suggestions?.length) options.push({ label: alwaysAllowLabel(req.suggestions), description: describeSuggestions(req.suggestions) });
   return {
     id: 'approval',
+    kind: 'approval',
     header: cutCodePoints(req.toolName.replace(/^mcp__/, '') || req.toolName, HEADER_MAX),
     question: cutCodePoints(question, QUESTION_TEXT_MAX),
     options,
@@ -106,13 +108,13 @@ export function approvalQuestion(req: ToolRequest): QuestionItemInput {
 
 /** X2: an approval's answer as the decision: Allow, Always allow (the suggested rules), Deny, or Other's text as a deny message. */
 export function approvalDecision(req: ToolRequest, values: string[]): ToolDecision {
-  const value = values[0] ?? '';
+  const question = approvalQuestion(req);
+  const decision = readApproval({ ...question, options: question.options ?? [] }, values);
   // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
   const input = req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {};
-  if (value === ALLOW) return { behavior: 'allow', ...input };
-  if (req.suggestions?.length && value === alwaysAllowLabel(req.suggestions)) return { behavior: 'allow', ...input, updatedPermissions: req.suggestions };
-  if (value === DENY) return { behavior: 'deny', message: DENIED_MESSAGE };
-  return { behavior: 'deny', message: value };
+  if (decision.behavior === 'allow') return { behavior: 'allow', ...input };
+  if (decision.behavior === 'always') return { behavior: 'allow', ...input, updatedPermissions: req.suggestions ?? [] };
+  return { behavior: 'deny', message: decision.message ?? DENIED_MESSAGE };
 }
 
 type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };

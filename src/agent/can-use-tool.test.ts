@@ -31,6 +31,15 @@ describe('askdockCanUseTool, the Claude Agent SDK callback', { timeout: 60_000 }
     expect(await result).toEqual({ behavior: 'allow', updatedInput: input, updatedPermissions: SUGGESTIONS, toolUseID: 'toolu_01' });
   });
 
+  it('[X4][Q12] an approval is asked as an approval question, and the answer a person types in any case is read as the decision', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const result = canUseTool('Bash', { command: 'ls' }, options(new AbortController().signal));
+    const { question } = await requested;
+    expect(question.questions[0]).toMatchObject({ id: 'approval', kind: 'approval' });
+    await t.operator.request('question.resolve', { id: question.id, answers: { approval: ['allow'] } });
+    expect(await result).toEqual({ behavior: 'allow', updatedInput: { command: 'ls' }, toolUseID: 'toolu_01' });
+  });
+
   it('[X4] Other\'s text is a deny with that message', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const result = canUseTool('Write', { file_path: '/home/dev/shop/a.txt', content: 'a' }, options(new AbortController().signal));

@@ -3,7 +3,8 @@
  * schema is a question; answers are checked against the schema and typed; a value that does not fit is refused with
  * the rule and asked again. Framework-free: the proxy (`askdock mcp-proxy`) and the hook's Elicitation event use it.
  */
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type QuestionItemInput } from '../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ChoiceItemInput, type QuestionItemInput } from '../protocol/index.ts';
+import { linkDone } from '../answers/kinds/link.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import type { Agent } from './sdk.ts';
 
@@ -96,7 +97,7 @@ function ruleText(f: Field): string {
 }
 
 /** X5: one field as a question: title the header, description the question, its choices or free text, the default first. */
-export function fieldQuestion(f: Field, source: string): QuestionItemInput {
+export function fieldQuestion(f: Field, source: string): ChoiceItemInput {
   const p = f.prop;
   const def = p.default;
   const defLabel = def === undefined ? undefined : f.choices?.find((c) => c.value === def)?.label ?? (p.type === 'boolean' ? (def ? 'Yes' : 'No') : String(def));
@@ -279,7 +280,7 @@ async function askUrl(agent: Agent, req: { message: string; url: string }, opts:
     id: 'link',
     header: cutCodePoints(opts.source, HEADER_MAX),
     question: cutCodePoints(`${opts.source}: ${req.message.trim() || 'Finish this step in your browser'}`, QUESTION_TEXT_MAX),
-    options: [{ label: DONE, description: 'I finished the step at the link' }, { label: DECLINE, description: 'Do not do this step' }],
+    kind: 'link',
     url: req.url,
     detail: `${opts.source} asks you to open:\n${req.url}`,
   };
@@ -294,7 +295,7 @@ async function askUrl(agent: Agent, req: { message: string; url: string }, opts:
   try {
     const result = await askPrompt(agent, [question], { ...opts, signal: inner.signal });
     if (result.status === 'no_answer') return result.reason === 'skipped' ? { action: 'decline', skipped: true } : { action: 'cancel', reason: result.reason };
-    return result.answers.answers.link?.[0] === DONE ? { action: 'accept' } : { action: 'decline', skipped: false };
+    return linkDone(result.answers.answers.link ?? []) ? { action: 'accept' } : { action: 'decline', skipped: false };
   } catch (err) {
     // The server said the step is complete: the question is withdrawn and the elicitation accepted.
     if (done && !opts.signal?.aborted) return { action: 'accept' };

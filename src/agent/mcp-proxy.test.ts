@@ -137,6 +137,13 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(resultOf(await call)).toEqual({ action: 'accept' });
   });
 
+  it('[X5][Q12] url mode asks a link question, and an answer of done in any case accepts', async () => {
+    const call = proxied.callTool({ name: 'login', arguments: {} });
+    const q = await answerNext(() => ({ answers: { link: ['done'] } }));
+    expect(q.questions[0]).toMatchObject({ kind: 'link', url: 'https://auth.example.com/login?flow=42' });
+    expect(resultOf(await call)).toEqual({ action: 'accept' });
+  });
+
   it('[X5] url mode: the server\'s elicitation/complete resolves the question as done', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const call = proxied.callTool({ name: 'login', arguments: {} });

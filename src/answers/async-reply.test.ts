@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAnswers, type QuestionRecord } from '../protocol/index.ts';
+import type { QuestionRecord } from '../protocol/index.ts';
+import { normaliseAnswers } from './kinds/check-answers.ts';
 import { formatAsyncAnswerText, parseAsyncAnswerText, readBackReply } from './async-reply.ts';
 
 type Items = QuestionRecord['questions'];

@@ -3,6 +3,8 @@
  * into answers. The gateway reads replies back with it; the Control UI writes them and shows them in summaries.
  */
 import { own } from '../protocol/rules.ts';
+import { kindOf } from './kinds/index.ts';
+import { authoredLabel } from './kinds/labels.ts';
 import type { Answers, QuestionRecord } from '../protocol/index.ts';
 
 /** Q9: one block per question, `> <header or question>` then the answer, blocks parted by a blank line. */
@@ -36,46 +38,9 @@ export function parseAsyncAnswerText(items: QuestionRecord['questions'], text: s
     const body = blocks[i].body.join('\n').trim();
     if (!body) return null;
     const item = items[i];
-    const parts = item.multiSelect ? splitMulti(item, body) : [body];
-    const labelled = parts.map((v) => item.options.find((o) => o.label.toLowerCase() === v.toLowerCase())?.label ?? v);
-    out[item.id] = Array.from(new Set(labelled));
+    out[item.id] = Array.from(new Set(kindOf(item).readBody(item, body).map((v) => authoredLabel(item, v))));
   }
   return out;
-}
-
-/**
- * Reads a multi-select answer left to right, keeping the written order: at each comma boundary the longest option
- * label that ends at a comma (or the end) is a choice; runs of anything else are free text, commas and all.
- */
-function splitMulti(item: QuestionRecord['questions'][number], body: string): string[] {
-  // Longest first, because labels may hold commas or start with another label.
-  const labels = item.options.map((o) => o.label).sort((a, b) => b.length - a.length);
-  const values: string[] = [];
-  let run: { from: number; to: number } | null = null;
-  const endRun = () => {
-    if (run) values.push(body.slice(run.from, run.to).trim());
-    run = null;
-  };
-  let at = 0;
-  while (at <= body.length) {
-    while (at < body.length && /\s/.test(body[at])) at++;
-    const label = labels.find(
-      (l) => body.slice(at, at + l.length).toLowerCase() === l.toLowerCase() && /^\s*(,|$)/.test(body.slice(at + l.length)),
-    );
-    const comma = body.indexOf(',', label ? at + label.length : at);
-    const end = comma === -1 ? body.length : comma;
-    if (label) {
-      endRun();
-      values.push(label);
-    } else if (body.slice(at, end).trim()) {
-      if (run) run.to = end;
-      else run = { from: at, to: end };
-    }
-    if (comma === -1) break;
-    at = comma + 1;
-  }
-  endRun();
-  return values.filter((v) => v.length > 0);
 }
 
 export type ReadBackItem = { questionId: string; header: string; question: string; answer: string[] };

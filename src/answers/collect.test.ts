@@ -7,12 +7,12 @@ const record = () => ({ questions: [env, notify] });
 
 describe('collecting answers from a draft', () => {
   it('[U4] single-select: the last action wins between an option and Other text; multi-select toggles beside Other', () => {
-    const typed = withOtherText(withOptionPicked({ chosen: [], other: '' }, 'Production', false), 'Production', false);
+    const typed = withOtherText(env, withOptionPicked(env, { chosen: [], other: '' }, 'Production'), 'Production');
     expect(typed).toEqual({ chosen: [], other: 'Production' });
-    expect(withOtherText({ chosen: ['Production'], other: '' }, '  ', false)).toEqual({ chosen: ['Production'], other: '  ' });
-    expect(withOptionPicked(typed, 'Staging', false)).toEqual({ chosen: ['Staging'], other: '' });
-    const multi = withOptionPicked(withOtherText(withOptionPicked({ chosen: [], other: '' }, 'Email', true), 'ops', true), 'Slack', true);
-    expect(withOptionPicked(multi, 'Email', true)).toEqual({ chosen: ['Slack'], other: 'ops' });
+    expect(withOtherText(env, { chosen: ['Production'], other: '' }, '  ')).toEqual({ chosen: ['Production'], other: '  ' });
+    expect(withOptionPicked(env, typed, 'Staging')).toEqual({ chosen: ['Staging'], other: '' });
+    const multi = withOptionPicked(notify, withOtherText(notify, withOptionPicked(notify, { chosen: [], other: '' }, 'Email'), 'ops'), 'Slack');
+    expect(withOptionPicked(notify, multi, 'Email')).toEqual({ chosen: ['Slack'], other: 'ops' });
   });
 
   it('[U4] single-select sends the chosen option, else the trimmed Other text; multi-select sends Other beside the choices', () => {

@@ -1,6 +1,7 @@
-import { normaliseAnswers } from '../protocol/rules.ts';
+import { normaliseAnswers } from './kinds/check-answers.ts';
 import type { AnswerProblem, Answers, QuestionRecord } from '../protocol/index.ts';
-import { withoutRecommendedMark } from './summary.ts';
+import { kindOf } from './kinds/index.ts';
+import { bareLabel, optionFor } from './kinds/labels.ts';
 
 /**
  * The plain-text reply reader (PROTOCOL PT1-PT4): what a person typed in a terminal or a chat, read against a
@@ -15,56 +16,11 @@ export type PlainTextReading =
   | { outcome: 'skipped' }
   | { outcome: 'invalid'; problems: AnswerProblem[] };
 
-/** A label as people type it: trimmed, any case, with or without its ` (Recommended)` suffix. */
-const bareLabel = (text: string) => withoutRecommendedMark(text.trim()).trim().toLowerCase();
+export { optionFor };
 
-/** PT1 for one piece of text: option n, or an option by its label; undefined when it is neither. */
-export function optionFor(item: Item, text: string): string | undefined {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) {
-    const n = Number(t);
-    return n >= 1 && n <= item.options.length ? item.options[n - 1].label : undefined;
-  }
-  const bare = bareLabel(t);
-  if (!bare) return undefined;
-  return item.options.find((o) => bareLabel(o.label) === bare)?.label;
-}
-
-/** PT1: option n, an option's label, or else the whole text as the free-text answer. */
-function readSingle(item: Item, text: string): string[] {
-  const t = text.trim();
-  return t ? [optionFor(item, t) ?? t] : [];
-}
-
-/**
- * PT2: comma-separated parts, each an option number or label; the rest kept together as one free-text value
- * beside the chosen options. A label that itself holds commas is still taken whole (longest match first).
- */
-function readMulti(item: Item, text: string): string[] {
-  const parts = text.split(',');
-  const chosen: string[] = [];
-  const free: string[] = [];
-  for (let i = 0; i < parts.length; ) {
-    let taken = false;
-    for (let j = parts.length; j > i; j--) {
-      const option = optionFor(item, parts.slice(i, j).join(','));
-      if (option) {
-        if (!chosen.includes(option)) chosen.push(option);
-        i = j;
-        taken = true;
-        break;
-      }
-    }
-    if (taken) continue;
-    if (parts[i].trim()) free.push(parts[i].trim());
-    i++;
-  }
-  return free.length ? [...chosen, free.join(', ')] : chosen;
-}
-
-/** PT1 or PT2 by the question's kind. */
+/** PT1 or PT2, as the question's kind reads a reply. */
 export function readItem(item: Item, text: string): string[] {
-  return item.multiSelect ? readMulti(item, text) : readSingle(item, text);
+  return kindOf(item).readReply(item, text);
 }
 
 /** PT3 keys of question i: its number, id and header (case-insensitive), longest first so headers with colons still match. */

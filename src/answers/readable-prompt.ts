@@ -6,6 +6,7 @@
  */
 import { own } from '../protocol/rules.ts';
 import type { QuestionRecord } from '../protocol/index.ts';
+import { kindOf } from './kinds/index.ts';
 import { answersAsNamed, endedOutcome, summaryLine } from './summary.ts';
 
 /** One question as a text surface sees it; `url` is the optional page to finish a step on (Q2, U16). */
@@ -24,7 +25,7 @@ function titleLine(item: ReadableItem, n: number): string {
   const header = oneLine(item.header);
   const question = oneLine(item.question);
   const title = header && header.toLowerCase() !== question.toLowerCase() ? `${header}: ${question}` : question;
-  return `${n}. ${title}${item.multiSelect ? ' (choose one or more)' : ''}`;
+  return `${n}. ${title}${kindOf(item).titleNote(item)}`;
 }
 
 /** The option lines beneath a question, numbered from 1, each description after a dash. */
@@ -41,11 +42,11 @@ export function replyHint(input: ReadableInput): string {
   // PT4: `skip` declines the prompt unless an option is itself labelled Skip.
   const skip = items.some((item) => item.options.some((o) => o.label.trim().toLowerCase() === 'skip')) ? '' : ', or skip';
   if (items.length > 1) {
-    const commas = items.some((item) => item.multiSelect) ? ', commas between several choices' : '';
+    const commas = items.map((item) => kindOf(item).severalNote(item)).find((note) => note) ?? '';
     return `Reply with one line per question: its number, then a number, an option or your own words (like 1: 2)${commas}${skip}.`;
   }
-  if (items[0]?.multiSelect) return `Reply with the numbers or options you choose, separated by commas (like 1, 3), or your own words${skip}.`;
-  return `Reply with a number, an option or your own words${skip}.`;
+  const only = items[0];
+  return only ? kindOf(only).replyHint(only, skip) : `Reply with a number, an option or your own words${skip}.`;
 }
 
 /** The whole prompt as text: numbered questions, numbered options beneath each, any link, then the reply hint (or `hint`). */

@@ -8,9 +8,9 @@ import type { Answers, QuestionRecord, QuestionStatus } from '../protocol/index.
 
 type Item = Pick<QuestionRecord['questions'][number], 'id' | 'header' | 'question'>;
 
-const RECOMMENDED_MARK = /\s*\(recommended\)\s*$/i;
-/** A label without its ` (Recommended)` mark: how an outcome names the chosen option (V5, H5). */
-export const withoutRecommendedMark = (label: string): string => label.replace(RECOMMENDED_MARK, '');
+import { withoutRecommendedMark } from './kinds/labels.ts';
+
+export { withoutRecommendedMark };
 
 /** The answers with each chosen option named without its ` (Recommended)` mark; free text stays as typed. */
 export function answersAsNamed(items: readonly Pick<QuestionRecord['questions'][number], 'id' | 'options'>[], answers: Answers): Answers {

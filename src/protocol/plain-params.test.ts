@@ -78,6 +78,16 @@ describe('plainParams', () => {
     expect(checked - plain).toBeGreaterThan(1000);
   });
 
+  it('[Q2][X2] a question with a detail is read plainly, as the schema reads it; another kind is left to the schema', () => {
+    const withDetail = { questions: [{ ...item, detail: '$ rm -rf build\n  --force\n' }, { ...item, id: 'blank', detail: ' \n ' }] };
+    const fast = plainParams('question.request', withDetail);
+    expect(fast).toStrictEqual(methods['question.request'].params.parse(withDetail));
+    expect(fast).toMatchObject({ questions: [{ detail: '$ rm -rf build\n  --force\n' }, { id: 'blank' }] });
+    const confirm = { questions: [{ id: 'go', header: 'Go', question: 'Deploy now?', kind: 'confirm' }] };
+    expect(plainParams('question.request', confirm)).toBeUndefined();
+    expect(methods['question.request'].params.parse(confirm).questions[0].options).toEqual([{ label: 'Yes' }, { label: 'No' }]);
+  });
+
   it('leaves every other method to its schema', () => {
     expect(plainParams('question.get', { id: 'q_1' })).toBeUndefined();
     expect(plainParams('chat.send', { sessionKey: 's', message: 'hi', idempotencyKey: 'k'.repeat(8) })).toBeUndefined();

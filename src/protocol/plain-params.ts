@@ -1,11 +1,12 @@
 import { REQUEST_ID_PATTERN, type MethodName, type Params } from './methods.ts';
-import { SURFACE_PATTERN } from './question.ts';
+import { QUESTION_ITEM_KEYS, SURFACE_PATTERN } from './question.ts';
 import {
   cutCodePoints,
   DESCRIPTION_MAX,
   HEADER_MAX,
   isLinkUrl,
   LABEL_MAX,
+  QUESTION_DETAIL_MAX,
   QUESTION_ID_PATTERN,
   QUESTION_TEXT_MAX,
   QUESTION_URL_MAX,
@@ -37,7 +38,7 @@ const trimmedFits = (v: unknown, min: number, max: number): string | undefined =
 };
 
 const REQUEST_KEYS = new Set(['id', 'sessionKey', 'runId', 'mode', 'privileged', 'questions', 'timeoutMs']);
-const ITEM_KEYS = new Set(['id', 'header', 'question', 'options', 'multiSelect', 'url']);
+const ITEM_KEYS = new Set(QUESTION_ITEM_KEYS);
 const OPTION_KEYS = new Set(['label', 'description']);
 const WAIT_KEYS = new Set(['id', 'timeoutMs', 'includeResolutionId']);
 const ANSWER_KEYS = new Set(['id', 'answers', 'resolutionId', 'surface']);
@@ -66,13 +67,17 @@ function plainOption(raw: unknown): Obj | undefined {
 function plainItem(raw: unknown): Obj | undefined {
   if (!plainObject(raw, ITEM_KEYS)) return undefined;
   const { id, options } = raw;
+  // Kinds other than `choice` (their own field rules) go to the schema.
+  if (('kind' in raw && raw.kind !== 'choice') || 'input' in raw) return undefined;
   if (typeof id !== 'string' || !QUESTION_ID_PATTERN.test(id) || typeof raw.header !== 'string') return undefined;
   const header = cutCodePoints(raw.header.trim(), HEADER_MAX);
   const question = trimmedFits(raw.question, 1, QUESTION_TEXT_MAX);
   if (header.length < 1 || question === undefined) return undefined;
   const outOptions = plainList(options, 2, 4, plainOption);
   if (!outOptions) return undefined;
-  const item: Obj = { id, header, question, options: outOptions };
+  const item: Obj = { id, header, question };
+  if ('kind' in raw) item.kind = raw.kind;
+  item.options = outOptions;
   if ('multiSelect' in raw) {
     if (typeof raw.multiSelect !== 'boolean') return undefined;
     item.multiSelect = raw.multiSelect ? true : undefined;
@@ -81,6 +86,11 @@ function plainItem(raw: unknown): Obj | undefined {
     const url = trimmedFits(raw.url, 0, QUESTION_URL_MAX);
     if (url === undefined || !isLinkUrl(url)) return undefined;
     item.url = url;
+  }
+  if ('detail' in raw) {
+    // Kept exactly as given; only whitespace reads as absent (QuestionDetail).
+    if (typeof raw.detail !== 'string' || raw.detail.length > QUESTION_DETAIL_MAX) return undefined;
+    item.detail = raw.detail.trim() === '' ? undefined : raw.detail;
   }
   return item;
 }

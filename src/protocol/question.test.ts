@@ -3,9 +3,9 @@ import {
   QuestionRequestParams,
   clampTimeoutMs,
   isAuthoredOther,
-  normaliseAnswers,
   zodProblems,
 } from './index.ts';
+import { normaliseAnswers } from '../answers/kinds/check-answers.ts';
 
 const good = {
   questions: [

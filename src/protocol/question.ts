@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -66,23 +66,67 @@ export const QuestionDetail = z
   .max(QUESTION_DETAIL_MAX, { error: `detail must be at most ${QUESTION_DETAIL_MAX} characters` })
   .transform((s) => (s.trim() === '' ? undefined : s));
 
-export const QuestionItem = z.object({
+/** Q12: an `input` question's spec: its type and the rules its value keeps. */
+const finite = (name: string) => z.number({ error: `input.${name} must be a finite number` }).refine(Number.isFinite, { error: `input.${name} must be a finite number` });
+const count = (name: string, min: number) => z.number().int({ error: `input.${name} must be a whole number` }).min(min, { error: `input.${name} must be at least ${min}` });
+export const InputSpecSchema = z.object({
+  type: z.enum(INPUT_TYPES, { error: `input.type must be one of ${INPUT_TYPES.join(', ')}` }),
+  minimum: finite('minimum').optional(),
+  maximum: finite('maximum').optional(),
+  minLength: count('minLength', 0).optional(),
+  maxLength: count('maxLength', 1).optional(),
+  enum: z.array(trimmed(1, LABEL_MAX, 'input.enum value'), { error: 'input.enum must be an array' }).min(1).max(100, { error: 'input.enum must have 1 to 100 values' }).optional(),
+  default: z.union([z.string().max(ANSWER_MAX), z.number(), z.boolean()], { error: 'input.default must be a string, number or boolean' }).optional(),
+  required: z.boolean({ error: 'input.required must be a boolean' }).optional(),
+});
+
+const ItemFields = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
     .string({ error: 'header must be a string' })
     .transform((s) => cutCodePoints(s.trim(), HEADER_MAX))
     .pipe(z.string().min(1, { error: 'header must not be blank' })),
   question: trimmed(1, QUESTION_TEXT_MAX, 'question'),
-  options: OptionList,
+  kind: z.enum(KIND_IDS, { error: `kind must be one of ${KIND_IDS.join(', ')}` }).optional(),
+  options: OptionList.optional(),
   multiSelect: z
     .boolean({ error: 'multiSelect must be a boolean' })
     .optional()
     .transform((v) => (v === true ? true : undefined)),
   url: QuestionUrl.optional(),
   detail: QuestionDetail.optional(),
+  input: InputSpecSchema.optional(),
+});
+/** The keys a question item may have (the plain-params fast path reads the same). */
+export const QUESTION_ITEM_KEYS: readonly string[] = Object.keys(ItemFields.shape);
+
+/** The answers a kind brings itself, given as its options (Q12). */
+const OWN_LABELS: Partial<Record<KindId, readonly string[]>> = { confirm: CONFIRM_LABELS, link: LINK_LABELS };
+
+/** Q12: which fields each kind takes: options for choice and approval, none for the others; url for link; input for input. */
+export const QuestionItem = ItemFields.superRefine((item, ctx) => {
+  const kind = item.kind ?? 'choice';
+  const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: item });
+  const takesOptions = kind === 'choice' || kind === 'approval';
+  if (takesOptions && !item.options) fault('options', `options are required for a ${kind} question`);
+  const own = OWN_LABELS[kind];
+  // A kind's own labels may be given back as its options (a parsed item sent on), nothing else.
+  const ownGiven = own && item.options?.length === own.length && item.options.every((o, i) => o.label === own[i]);
+  if (!takesOptions && item.options && !ownGiven) fault('options', `a ${kind} question takes no options${OWN_LABELS[kind] ? `: its answers are ${OWN_LABELS[kind]!.join(' and ')}` : ''}`);
+  if (item.multiSelect && kind !== 'choice') fault('multiSelect', 'multiSelect is only for choice questions');
+  if (kind === 'link' && !item.url) fault('url', 'url is required for a link question');
+  if (kind === 'input' && !item.input) fault('input', 'input is required for an input question');
+  if (kind !== 'input' && item.input) fault('input', 'input is only for input questions');
+  if (item.input?.minimum !== undefined && item.input.maximum !== undefined && item.input.minimum > item.input.maximum)
+    fault('input', 'input.minimum must not be above input.maximum');
+}).transform(({ options, ...item }) => {
+  const own: QuestionOption[] = (item.kind ? (OWN_LABELS[item.kind] ?? []) : []).map((label) => ({ label }));
+  return { ...item, options: options ?? own };
 });
 export type QuestionItem = z.infer<typeof QuestionItem>;
 export type QuestionItemInput = z.input<typeof QuestionItem>;
+/** A `choice` question as an asker writes it: the shape the ask_user tool and AskUserQuestion send. */
+export type ChoiceItemInput = QuestionItemInput & { options: z.input<typeof QuestionOption>[] };
 
 /**
  * 1..3 questions with unique ids, unique labels (case-insensitive) and no authored Other (Q2, T1). Every item is
@@ -122,6 +166,8 @@ export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), 
 export type ResolvedBy = z.infer<typeof ResolvedBy>;
 
 /** A stored question as every client sees it (Q1). Items are already normalised. */
+
+
 export const QuestionRecord = z.object({
   id: z.string(),
   sessionKey: z.string().optional(),
@@ -138,6 +184,8 @@ export const QuestionRecord = z.object({
       multiSelect: z.boolean().optional(),
       url: z.string().optional(),
       detail: z.string().optional(),
+      kind: z.enum(KIND_IDS).optional(),
+      input: (InputSpecSchema satisfies z.ZodType<InputSpec, unknown>).optional(),
     }),
   ),
   createdAtMs: z.number(),

@@ -3,7 +3,7 @@
  * first load can use them without the schemas (question.ts and the other schema modules build on these).
  */
 import type { MethodName } from './methods.ts';
-import type { Answers, QuestionRecord } from './question.ts';
+import type { QuestionRecord } from './question.ts';
 
 export const QUESTION_ID_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const HEADER_MAX = 12;
@@ -23,6 +23,27 @@ export const SESSION_TITLE_MAX = 200;
 export const SECRET_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 export const SECRET_VALUE_MAX = 8000;
 export const SECRET_DESCRIPTION_MAX = 1000;
+
+/** Q12: the kinds of question; a question without `kind` is a `choice`. */
+export const KIND_IDS = ['choice', 'approval', 'confirm', 'input', 'link'] as const;
+export type KindId = (typeof KIND_IDS)[number];
+/** Q12: the answers of the kinds that bring their own (a protocol-1 client sees them as a choice's options). */
+export const CONFIRM_LABELS = ['Yes', 'No'] as const;
+export const LINK_LABELS = ['Done', 'Decline'] as const;
+/** Q12: the value types of an `input` question. */
+export const INPUT_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'date-time', 'email', 'uri'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+/** Q12: how an `input` question's value is checked (JSON Schema's words, as MCP elicitation sends them). */
+export type InputSpec = {
+  type: InputType;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  enum?: string[];
+  default?: string | number | boolean;
+  required?: boolean;
+};
 
 /** Cuts to `max` code points, so a header never ends in half an emoji. */
 export function cutCodePoints(text: string, max: number): string {
@@ -117,45 +138,6 @@ export function clampTimeoutMs(timeoutMs: number | undefined): number {
 }
 
 export type AnswerProblem = { questionId: string; problem: string };
-
-/**
- * Q5: checks answers against the record and returns them normalised:
- * trimmed, option labels in their authored spelling, free text kept as typed.
- */
-export function normaliseAnswers(
-  items: QuestionRecord['questions'],
-  answers: Answers,
-): { ok: true; answers: Answers } | { ok: false; problems: AnswerProblem[] } {
-  const problems: AnswerProblem[] = [];
-  const out: Answers = {};
-  const known = new Set(items.map((q) => q.id));
-  for (const key of Object.keys(answers)) {
-    if (!known.has(key)) problems.push({ questionId: key, problem: 'is not a question of this prompt' });
-  }
-  for (const item of items) {
-    const raw = own(answers, item.id);
-    if (!Array.isArray(raw) || raw.length === 0) {
-      problems.push({ questionId: item.id, problem: 'needs an answer' });
-      continue;
-    }
-    const values = raw.map((v) => (typeof v === 'string' ? v.trim() : ''));
-    if (values.some((v) => v.length === 0)) {
-      problems.push({ questionId: item.id, problem: 'has a blank answer' });
-      continue;
-    }
-    if (values.some((v) => v.length > ANSWER_MAX)) {
-      problems.push({ questionId: item.id, problem: `answers must be at most ${ANSWER_MAX} characters` });
-      continue;
-    }
-    if (!item.multiSelect && values.length > 1) {
-      problems.push({ questionId: item.id, problem: 'is single-select and takes one value' });
-      continue;
-    }
-    const labelled = values.map((v) => item.options.find((o) => o.label.toLowerCase() === v.toLowerCase())?.label ?? v);
-    out[item.id] = Array.from(new Set(labelled));
-  }
-  return problems.length ? { ok: false, problems } : { ok: true, answers: out };
-}
 
 /** P7: the methods a client may send again after a reconnect, its first outcome unknown: reads, keyed writes and record-state-idempotent ones. */
 export const RESENDABLE_METHODS: readonly MethodName[] = ['sessions.list', 'chat.send', 'chat.history', 'agent.subscribe', 'question.waitAnswer', 'question.resolve', 'question.get', 'question.list'];

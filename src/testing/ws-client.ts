@@ -132,10 +132,11 @@ export class TestClient {
     return res.payload as Result<M>;
   }
 
-  async connect(token: string, extra: { clientId?: string; mode?: ClientMode; resume?: { cursor: number } } = {}): Promise<Response> {
+  /** `protocol` pins the protocol the client speaks (minProtocol = maxProtocol), like an older client. */
+  async connect(token: string, extra: { clientId?: string; mode?: ClientMode; resume?: { cursor: number }; protocol?: number } = {}): Promise<Response> {
     return this.request('connect', {
-      minProtocol: PROTOCOL_VERSION,
-      maxProtocol: PROTOCOL_VERSION,
+      minProtocol: extra.protocol ?? PROTOCOL_VERSION,
+      maxProtocol: extra.protocol ?? PROTOCOL_VERSION,
       client: { id: extra.clientId ?? `client-${newId()}`, name: 'test', version: '0', platform: 'node', mode: extra.mode ?? 'cli' },
       auth: { token },
       ...(extra.resume ? { resume: extra.resume } : {}),

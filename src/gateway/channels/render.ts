@@ -1,4 +1,5 @@
 import { readableOutcome, readablePrompt, type ReadableItem } from '../../answers/readable-prompt.ts';
+import { kindOf } from '../../answers/kinds/index.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
 import { fitText } from './split-text.ts';
@@ -8,9 +9,9 @@ import type { Post, PostButton } from './types.ts';
 type Item = ReadableItem;
 const itemsOf = (q: QuestionRecord): Item[] => q.questions as Item[];
 
-/** H3: only a prompt of one single-select question gets native buttons. */
+/** H3: only a prompt of one question that one tap answers (its kind says which) gets native buttons. */
 export function hasButtons(q: QuestionRecord): boolean {
-  return q.questions.length === 1 && !q.questions[0].multiSelect;
+  return q.questions.length === 1 && kindOf(q.questions[0]).oneTap(q.questions[0]) !== null;
 }
 
 /** H4: what a question without a run says under its prompt, and to a press on it. */

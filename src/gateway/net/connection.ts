@@ -12,6 +12,7 @@ import {
   ServerFrame,
   invalidRequest,
   isMethodName,
+  PROTOCOL_VERSION,
   zodProblems,
   type ErrorShape,
   type MethodName,
@@ -28,6 +29,7 @@ import type { LoginGuard } from '../infra/login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
 import { Inflight, rawBytes, readableId } from './connection-frames.ts';
 import { admit, helloFor, refuseMalformedConnect } from './handshake.ts';
+import { forProtocolOne } from './protocol-one.ts';
 import type { Rate, RequestLimiter } from '../infra/rate-limit.ts';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
@@ -84,6 +86,8 @@ export class Connection implements Subscriber {
   private handling: Promise<unknown> | null = null;
   private readonly frames: FrameGate;
   private badFrames = 0;
+  /** P4/Q12: the protocol agreed in `connect`; a protocol-1 client gets question kinds lowered. */
+  private protocol = PROTOCOL_VERSION;
   /** U18: the agent this socket makes present, while it is open. */
   private presence: { agentId: string; demo: boolean } | null = null;
   private handshakeTimer: TimerHandle | null = null;
@@ -134,8 +138,9 @@ export class Connection implements Subscriber {
   }
 
   /** Text for this connection alone, or a frame built once for every recipient of the same event. */
-  send(out: string | WireFrame, response = false): void {
+  send(frame: string | WireFrame, response = false): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
+    const out = this.protocol === 1 ? forProtocolOne(frame) : frame;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       // S6: the close frame queues behind what is unsent; ws destroys the socket if the peer never reads it.
       this.opts.turn.hold(this.socket, true);
@@ -317,6 +322,7 @@ export class Connection implements Subscriber {
       return this.close(...admitted.close);
     }
     const { identity } = admitted;
+    this.protocol = admitted.protocol;
     if (this.handshakeTimer) this.core.clock.clearTimeout(this.handshakeTimer);
     this.handshakeTimer = null;
     const { core } = this;
@@ -363,7 +369,7 @@ export class Connection implements Subscriber {
     if (identity.role === 'agent' && this.info) (await core.subscriptions.refresh(identity.id, this.info.clientId));
     const latest = await core.store.latestSeq();
     const resumed = cursor !== undefined && cursor <= latest && (await core.store.oldestEventSeq()) <= cursor + 1;
-    const hello = await helloFor(core, identity, this.connId, this.opts, latest, resumed);
+    const hello = await helloFor(core, identity, this.connId, this.opts, latest, resumed, this.protocol);
     if (this.state !== 'open') return;
     const overhead = Buffer.byteLength(JSON.stringify({ type: 'res', id: requestId, ok: true, payload: null })) - 4;
     this.sendFrame({ type: 'res', id: requestId, ok: true, payload: fitHello(hello, this.opts.maxPayload, overhead) });

@@ -1,10 +1,10 @@
-import { AskdockError, CloseCode, EVENT_NAMES, PROTOCOL_VERSION, SERVER_VERSION, type ConnectParams, type HelloOk } from '../../protocol/index.ts';
+import { AskdockError, CloseCode, commonProtocol, EVENT_NAMES, PROTOCOL_VERSION, SERVER_VERSION, type ConnectParams, type HelloOk } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { LoginGuard } from '../infra/login-guard.ts';
 import { methodsFor } from '../runs/run-authority.ts';
 
-export type Admission = { identity: Identity } | { refusal: AskdockError; close: [code: number, reason: string] };
+export type Admission = { identity: Identity; protocol: number } | { refusal: AskdockError; close: [code: number, reason: string] };
 
 /** P4 and S4: the identity a `connect` authenticates as, or why it is refused and how the socket closes. */
 export function admit(p: ConnectParams, ctx: { core: Core; logins: LoginGuard; connId: string; address: string }): Admission {
@@ -12,8 +12,9 @@ export function admit(p: ConnectParams, ctx: { core: Core; logins: LoginGuard; c
   if (locked) return locked;
   const identity = ctx.core.auth.authenticate(p.auth.token);
   if (!identity) return badToken(ctx, 'unknown token: check auth.token');
-  if (PROTOCOL_VERSION < p.minProtocol || PROTOCOL_VERSION > p.maxProtocol) return noCommonVersion(p.minProtocol, p.maxProtocol);
-  return { identity };
+  const protocol = commonProtocol(p.minProtocol, p.maxProtocol);
+  if (protocol === null) return noCommonVersion(p.minProtocol, p.maxProtocol);
+  return { identity, protocol };
 }
 
 /** S4: an address past its failures is refused without looking at the token, so guessing on learns nothing. */
@@ -62,7 +63,7 @@ export function refuseMalformedConnect(
   }
   const { minProtocol: min, maxProtocol: max } = params;
   const versionsOnly = faultyPaths.every((path) => path === 'minProtocol' || path === 'maxProtocol');
-  if (versionsOnly && Number.isInteger(min) && Number.isInteger(max) && (PROTOCOL_VERSION < (min as number) || PROTOCOL_VERSION > (max as number)))
+  if (versionsOnly && Number.isInteger(min) && Number.isInteger(max) && commonProtocol(min as number, max as number) === null)
     return lockedOut(ctx) ?? noCommonVersion(min as number, max as number);
   return null;
 }
@@ -75,10 +76,11 @@ export async function helloFor(
   policy: { maxPayload: number; tickIntervalMs: number; publicUrl?: string },
   latest: number,
   resumed: boolean,
+  protocol: number = PROTOCOL_VERSION,
 ): Promise<HelloOk> {
   return {
     type: 'hello-ok',
-    protocol: PROTOCOL_VERSION,
+    protocol,
     server: { version: SERVER_VERSION, connId, ...(policy.publicUrl ? { publicUrl: policy.publicUrl } : {}) },
     features: { methods: methodsFor(identity), events: [...EVENT_NAMES] },
     auth: { identity: identity.id, role: identity.role, scopes: [...identity.scopes] },

@@ -1,5 +1,6 @@
 import webpush from 'web-push';
 import { PUSH_SUBSCRIPTIONS_PER_IDENTITY, type PushPayload, type PushSubscriptionInfo, type PushSubscriptionInput, type QuestionRecord } from '../../protocol/index.ts';
+import { kindOf } from '../../answers/kinds/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
@@ -38,12 +39,13 @@ const cut = (text: string, max: number) => {
 export function questionPayload(q: QuestionRecord): PushPayload {
   const first = q.questions[0];
   const more = q.questions.length > 1 ? ` (+${q.questions.length - 1} more)` : '';
-  const twoWay = q.questions.length === 1 && !first.multiSelect && first.options.length === 2;
+  const taps = q.questions.length === 1 ? kindOf(first).oneTap(first) : null;
+  const twoWay = taps !== null && taps.length === 2;
   const base = {
     type: 'question' as const,
     id: q.id,
     title: first.header,
-    ...(twoWay ? { itemId: first.id, actions: first.options.map((o) => o.label) } : {}),
+    ...(twoWay ? { itemId: first.id, actions: [...taps] } : {}),
     path: `/q/${encodeURIComponent(q.id)}`,
   };
   let body = cut(first.question, BODY_MAX) + more;

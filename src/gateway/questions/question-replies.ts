@@ -1,6 +1,7 @@
 import { parseAsyncAnswerText } from '../../answers/async-reply.ts';
+import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
 import { readPlainTextReply } from '../../answers/plain-text.ts';
-import { invalidRequest, normaliseAnswers, type Answers, type ReplyTo } from '../../protocol/index.ts';
+import { invalidRequest, type Answers, type ReplyTo } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal } from './question-records.ts';
 import type { StoredQuestion } from '../store/types.ts';

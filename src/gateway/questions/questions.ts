@@ -1,6 +1,6 @@
+import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
 import {
   AskdockError,
-  normaliseAnswers,
   type Answers,
   type Params,
   type QuestionRecord,

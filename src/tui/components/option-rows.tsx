@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ItemDraft } from '../../answers/collect.ts';
+import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 
@@ -10,11 +11,12 @@ const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '
 /** V2 rows: `1. Staging (Recommended)` with its description dimmed beneath, `[x]` on multi-select, then `Other…` and `Skip`. */
 export function OptionRows({ item, draft, cursor, editingOther }: Props) {
   const n = item.options.length;
+  const several = choosesSeveral(item);
   return (
     <Box flexDirection="column">
       {item.options.map((option, i) => {
         const chosen = draft.chosen.includes(option.label);
-        const box = item.multiSelect ? (chosen ? '[x] ' : '[ ] ') : '';
+        const box = several ? (chosen ? '[x] ' : '[ ] ') : '';
         return (
           <Box key={option.label} flexDirection="column">
             <Text>
@@ -27,7 +29,7 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
             {option.description ? (
               <Text dimColor>
                 {'     '}
-                {item.multiSelect ? '    ' : ''}
+                {several ? '    ' : ''}
                 {terminalLine(option.description)}
               </Text>
             ) : null}

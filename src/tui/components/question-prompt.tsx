@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
+import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
@@ -96,7 +97,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{terminalText(draft.problem)}</Text> : null}
-      <Text dimColor>{promptHint(item.multiSelect === true, draft.step, count)}</Text>
+      <Text dimColor>{promptHint(choosesSeveral(item), draft.step, count)}</Text>
     </Box>
   );
 }

@@ -1,4 +1,5 @@
 import { collectAnswers, EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
+import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import { detectCredentialIn, credentialWarning } from '../../answers/credentials.ts';
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
 
@@ -68,10 +69,10 @@ function pick(record: Record_, draft: PromptDraft, index: number): PromptStep {
   const item = record.questions[draft.step];
   const label = item.options[index]?.label;
   if (label === undefined) return { draft };
-  const items = { ...draft.items, [item.id]: withOptionPicked(itemDraft(draft, item.id), label, item.multiSelect === true) };
+  const items = { ...draft.items, [item.id]: withOptionPicked(item, itemDraft(draft, item.id), label) };
   const next = { ...draft, items, cursor: index, problem: undefined };
   // V2: single-select goes on at once; multi-select toggles and waits for Enter.
-  return item.multiSelect ? { draft: next } : advance(record, next);
+  return choosesSeveral(item) ? { draft: next } : advance(record, next);
 }
 
 /** V2 keys on the options: ↑/↓ and Enter, 1..9, Space (multi-select), Esc, ← back, `[` / `]` between requests. */
@@ -91,11 +92,11 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   if (key.input === ']') return { draft, effect: { kind: 'switch', by: 1 } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
   const onOption = draft.cursor < item.options.length;
-  if (key.input === ' ' && item.multiSelect && onOption) return pick(record, draft, draft.cursor);
+  if (key.input === ' ' && choosesSeveral(item) && onOption) return pick(record, draft, draft.cursor);
   if (!key.return) return { draft };
   if (draft.cursor === item.options.length) return { draft: { ...draft, editingOther: true, problem: undefined } };
   if (draft.cursor === item.options.length + 1) return { draft, effect: { kind: 'skip' } };
-  if (!item.multiSelect) return pick(record, draft, draft.cursor);
+  if (!choosesSeveral(item)) return pick(record, draft, draft.cursor);
   // Multi-select: Enter confirms; with nothing chosen yet it takes the highlighted option.
   const d = itemDraft(draft, item.id);
   const taken = d.chosen.length || d.other.trim() ? draft : pick(record, draft, draft.cursor).draft;
@@ -105,7 +106,7 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
 /** The Other field's text as typed (kept in the draft, U6). */
 export function otherChanged(record: Record_, draft: PromptDraft, text: string): PromptDraft {
   const item = record.questions[draft.step];
-  return { ...draft, items: { ...draft.items, [item.id]: withOtherText(itemDraft(draft, item.id), text, item.multiSelect === true) } };
+  return { ...draft, items: { ...draft.items, [item.id]: withOtherText(item, itemDraft(draft, item.id), text) } };
 }
 
 /** V2: Enter in Other sends its text as the answer (goes on like a taken option); blank text just goes back to the options. */

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { oneOf } from '../../../../testing/question-items.ts';
 import { QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
@@ -22,7 +23,7 @@ describe('the questions cache and drafts fed by the socket', () => {
     vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
     localStorage.clear();
     useDraftsStore.setState({ drafts: {}, sent: {} });
-    useDraftsStore.getState().actions.otherTextChanged('q1', 'env', 'half typed', false);
+    useDraftsStore.getState().actions.otherTextChanged('q1', oneOf('env'), 'half typed');
   });
   afterEach(() => {
     vi.useRealTimers();

@@ -1,6 +1,7 @@
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { itemAnswer, type QuestionItemRecord } from '../../../../answers/collect.ts';
+import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
 import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';
@@ -12,11 +13,11 @@ type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; atte
 export function OptionList({ recordId, item, locked, attempted }: Props) {
   const draft = useItemDraft(recordId, item.id);
   const { optionPicked } = useDraftActions();
-  const multi = item.multiSelect === true;
+  const multi = choosesSeveral(item);
   const labelledBy = questionTextId(recordId, item.id);
   const describedBy = attempted && itemAnswer(item, draft).length === 0 ? problemId(recordId, item.id) : undefined;
   const pick = (label: string) => {
-    if (!locked) optionPicked(recordId, item.id, label, multi);
+    if (!locked) optionPicked(recordId, item, label);
   };
 
   const checkedIndex = multi ? -1 : item.options.findIndex((o) => o.label === draft.chosen[0]);

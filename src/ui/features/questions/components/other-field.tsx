@@ -1,5 +1,6 @@
 import { own } from '../../../../protocol/rules.ts';
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
+import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
 import { useDraftActions, useDraftsStore } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { otherId } from './dom-ids.ts';
@@ -11,7 +12,7 @@ export function OtherField({ recordId, item, locked }: Props) {
   const text = useDraftsStore((s) => own(own(s.drafts, recordId)?.items, item.id)?.other ?? '');
   const { otherTextChanged } = useDraftActions();
   const id = otherId(recordId, item.id);
-  const multi = item.multiSelect === true;
+  const multi = choosesSeveral(item);
   const key = optionKey(item.options.length + 1);
   return (
     <div className="qd-option qd-other" data-filled={text.trim() !== '' || undefined}>
@@ -30,7 +31,7 @@ export function OtherField({ recordId, item, locked }: Props) {
         value={text}
         readOnly={locked}
         placeholder={multi ? 'Add your own answer beside the choices' : 'Or type your own answer'}
-        onChange={(e) => otherTextChanged(recordId, item.id, e.target.value, multi)}
+        onChange={(e) => otherTextChanged(recordId, item, e.target.value)}
       />
     </div>
   );

@@ -4,6 +4,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { oneOf } from '../../../../testing/question-items.ts';
 import { AskdockError } from '../../../../protocol/index.ts';
 import { dockCodeReady, QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
 import { answersFingerprint } from '../lib/resolved-here.ts';
@@ -71,7 +72,7 @@ describe('QuestionDock', () => {
 
   it('[U8] a retired reminder leaves the dock; the transcript says "No longer pending" and Answer reopens it with its draft', async () => {
     const user = userEvent.setup();
-    useDraftsStore.getState().actions.otherTextChanged('q-lunch', 'lunch', 'Ramen', false);
+    useDraftsStore.getState().actions.otherTextChanged('q-lunch', oneOf('lunch'), 'Ramen');
     setup([lunchRecord({ retiredAtMs: Date.now() })]).render(
       <>
         <Transcript sessionKey="s1" />

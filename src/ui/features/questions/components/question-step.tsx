@@ -1,4 +1,5 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
+import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
 import { OpenLink } from './open-link.tsx';
 import { QuestionDetail } from './question-detail.tsx';
@@ -16,7 +17,7 @@ export function QuestionStep({ recordId, item, locked, attempted, wholeDetail }:
         <span id={headerId(recordId, item.id)} className="qd-chip">
           {item.header}
         </span>
-        {item.multiSelect && <span className="qd-muted">Choose one or more</span>}
+        {choosesSeveral(item) && <span className="qd-muted">Choose one or more</span>}
       </div>
       {/* elementtiming: the browser reports the frame that first shows the question's wording (Element Timing). */}
       <p id={questionTextId(recordId, item.id)} className="qd-question-text" {...{ elementtiming: 'question-text' }}>

@@ -61,7 +61,7 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
     }
     const option = item?.options[index];
     if (!item || !option) return;
-    draftActions().optionPicked(record.id, item.id, option.label, item.multiSelect === true);
+    draftActions().optionPicked(record.id, item, option.label);
     const picked = document.getElementById(optionId(record.id, item.id, index));
     if (picked) focusWithoutLayout(picked);
   };

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { oneOf, severalOf } from '../../../../testing/question-items.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { DRAFTS_STORAGE_KEY, LINK_PAGE_STORAGE_KEY, migratePersisted, readPersisted, useDraftsStore, withLinkPageData } from './drafts.ts';
 
@@ -14,25 +15,25 @@ beforeEach(() => {
 
 describe('question drafts, shared by the dock and the link page', () => {
   it('[U4] on single-select the last action wins between an option and Other text', () => {
-    actions().optionPicked('r', 'env', 'Production', false);
-    actions().otherTextChanged('r', 'env', ' ', false);
+    actions().optionPicked('r', oneOf('env'), 'Production');
+    actions().otherTextChanged('r', oneOf('env'), ' ');
     expect(item('r', 'env')).toEqual({ chosen: ['Production'], other: ' ' });
-    actions().otherTextChanged('r', 'env', 'Production', false);
+    actions().otherTextChanged('r', oneOf('env'), 'Production');
     expect(item('r', 'env')).toEqual({ chosen: [], other: 'Production' });
-    actions().optionPicked('r', 'env', 'Staging', false);
+    actions().optionPicked('r', oneOf('env'), 'Staging');
     expect(item('r', 'env')).toEqual({ chosen: ['Staging'], other: '' });
   });
 
   it('[U4] multi-select toggles choices and keeps Other text beside them', () => {
-    actions().optionPicked('r', 'n', 'Email', true);
-    actions().optionPicked('r', 'n', 'Slack', true);
-    actions().otherTextChanged('r', 'n', 'ops', true);
-    actions().optionPicked('r', 'n', 'Email', true);
+    actions().optionPicked('r', severalOf('n'), 'Email');
+    actions().optionPicked('r', severalOf('n'), 'Slack');
+    actions().otherTextChanged('r', severalOf('n'), 'ops');
+    actions().optionPicked('r', severalOf('n'), 'Email');
     expect(item('r', 'n')).toEqual({ chosen: ['Slack'], other: 'ops' });
   });
 
   it('[U6][U11] drafts persist to localStorage with a version, and a reload reads them back', async () => {
-    actions().otherTextChanged('r', 'env', 'Staging (Recommended)', false);
+    actions().otherTextChanged('r', oneOf('env'), 'Staging (Recommended)');
     actions().stepChanged('r', 1);
     const stored = JSON.parse(localStorage.getItem(DRAFTS_STORAGE_KEY)!);
     expect(stored.version).toBe(3);
@@ -101,13 +102,13 @@ describe('question drafts, shared by the dock and the link page', () => {
   });
 
   it('[U11] a record that ended elsewhere leaves no draft behind', () => {
-    actions().otherTextChanged('r', 'env', 'too late', false);
+    actions().otherTextChanged('r', oneOf('env'), 'too late');
     actions().draftDiscarded('r');
     expect(useDraftsStore.getState().drafts.r).toBeUndefined();
   });
 
   it('[U11] dropping a draft already dropped writes nothing to storage; a value another tab wrote is still replaced', () => {
-    actions().otherTextChanged('r', 'env', 'sent', false);
+    actions().otherTextChanged('r', oneOf('env'), 'sent');
     actions().draftDiscarded('r');
     const writes = vi.spyOn(Storage.prototype, 'setItem');
     actions().submitSucceeded('r');
@@ -147,7 +148,7 @@ describe('question drafts, shared by the dock and the link page', () => {
   });
 
   it('[U9] an async answer queued keeps its draft (Discard reopens it) and marks what was sent; a lost draft can be restored', () => {
-    actions().optionPicked('q', 'lunch', 'Sushi', false);
+    actions().optionPicked('q', oneOf('lunch'), 'Sushi');
     actions().asyncAnswerQueued('q', { lunch: ['Sushi'] });
     expect(item('q', 'lunch')).toEqual({ chosen: ['Sushi'], other: '' });
     expect(sent('q')).toEqual(['[["lunch",["sushi"]]]']);
@@ -163,9 +164,9 @@ describe('record and question ids named like Object.prototype members', () => {
   it('[U6][Q5] a record `toString` with a question `constructor` keeps its own draft', () => {
     useDraftsStore.setState({ drafts: {}, sent: {} });
     const { actions } = useDraftsStore.getState();
-    actions.optionPicked('toString', 'constructor', 'Email', true);
-    actions.optionPicked('toString', 'constructor', 'Slack', true);
-    actions.otherTextChanged('constructor', 'constructor', 'typed', false);
+    actions.optionPicked('toString', severalOf('constructor'), 'Email');
+    actions.optionPicked('toString', severalOf('constructor'), 'Slack');
+    actions.otherTextChanged('constructor', oneOf('constructor'), 'typed');
     expect(item('toString', 'constructor')).toEqual({ chosen: ['Email', 'Slack'], other: '' });
     expect(item('constructor', 'constructor')).toEqual({ chosen: [], other: 'typed' });
     actions.submitSucceeded('valueOf');

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
 import type { Answers } from '../../../../protocol/index.ts';
-import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../../../answers/collect.ts';
+import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 import { array, count, number, object, optional, read, record, string, type Checked } from '../../../lib/shape.ts';
@@ -37,10 +37,10 @@ const DRAFT_TTL_MS = 14 * 24 * 3600_000;
 const SENT_KEEP = 500;
 
 type Actions = {
-  /** Single-select: the option replaces any choice and the Other text (last action wins). Multi-select: toggles it. */
-  optionPicked(recordId: string, itemId: string, label: string, multiSelect: boolean): void;
-  /** On single-select, non-blank Other text deselects the chosen option (U4). */
-  otherTextChanged(recordId: string, itemId: string, text: string, multiSelect: boolean): void;
+  /** Picking an option, as the question's kind reads it (U4: single choices replace the choice and the Other text, several toggle). */
+  optionPicked(recordId: string, item: QuestionItemRecord, label: string): void;
+  /** Typing free text, as the question's kind reads it (U4: on single-select, non-blank text deselects the chosen option). */
+  otherTextChanged(recordId: string, item: QuestionItemRecord, text: string): void;
   stepChanged(recordId: string, step: number): void;
   /**
    * Returns the draft's resolution id (`resolutionId`, from `resolutionIdOf`, when it has none yet), kept so a retried or
@@ -159,10 +159,8 @@ export const useDraftsStore = create<DraftsState>()(
         drafts: {},
         sent: {},
         actions: {
-          optionPicked: (recordId, itemId, label, multiSelect) =>
-            updateItem(recordId, itemId, (item) => withOptionPicked(item, label, multiSelect)),
-          otherTextChanged: (recordId, itemId, text, multiSelect) =>
-            updateItem(recordId, itemId, (item) => withOtherText(item, text, multiSelect)),
+          optionPicked: (recordId, item, label) => updateItem(recordId, item.id, (draft) => withOptionPicked(item, draft, label)),
+          otherTextChanged: (recordId, item, text) => updateItem(recordId, item.id, (draft) => withOtherText(item, draft, text)),
           stepChanged: (recordId, step) => touch(recordId, () => ({ step })),
           submitStarted: (recordId, answers, given) => {
             const resolutionId = own(get().drafts, recordId)?.resolutionId ?? given ?? newResolutionId();
