@@ -14,8 +14,3 @@ export function integrationAgent(agents: readonly ConnectAgentInfo[]): ConnectAg
   const others = agents.filter((a) => !a.demo);
   return others.find((a) => a.token !== null) ?? others[0];
 }
-
-/** The ids of the agent identities the demo agent of `askdock start` is connected as (admins learn them, A5). */
-export function demoAgentIds(info: ConnectInfo | undefined): ReadonlySet<string> {
-  return new Set(info?.agents.filter((a) => a.demo).map((a) => a.id) ?? []);
-}
