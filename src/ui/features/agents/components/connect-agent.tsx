@@ -51,7 +51,7 @@ export function ConnectAgentBody({ info }: { info: ConnectInfo }) {
     <>
       <p className="empty-state-lead">
         {info.agents.some((a) => a.presence.state === 'connected')
-          ? 'An agent is connected: start a session with New session, or connect another with the token below.'
+          ? `An agent is connected: start a session with New session${agent ? ', or connect another with the token below' : ''}.`
           : 'No agent is connected to this gateway. Give one the token below; its questions dock here.'}
       </p>
       {!agent ? (
