@@ -27,6 +27,12 @@ test.describe('issue 53: the first screens', () => {
       const bar = (await banner(page).boundingBox())!;
       const box = (await heading.boundingBox())!;
       expect(box.y).toBeLessThanOrEqual(bar.y + bar.height + 8);
+      // An empty Inbox says so right under its heading, not at the foot of the page with the room above it empty.
+      const note = page.getByRole('log', { name: 'Inbox history' }).getByText(/^No question has ended here yet/);
+      await expect(note).toBeVisible();
+      const noteBox = (await note.boundingBox())!;
+      const headingBottom = Math.max(box.y + box.height, bar.y + bar.height);
+      expect(noteBox.y - headingBottom).toBeLessThanOrEqual(64);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
         await shoot(page, `inbox-${width}-${scheme}`);
@@ -40,7 +46,9 @@ test.describe('issue 53: the first screens', () => {
       const open = banner(page).getByRole('button', { name: 'Connect an agent' });
       await open.click();
       const dialog = page.getByRole('dialog', { name: 'Connect an agent' });
-      await expect(dialog.getByRole('button', { name: 'Show token' })).toBeVisible();
+      // This gateway's only agent identity is the demo agent's: its token is not offered to integrations (A6).
+      await expect(dialog).toContainText("The only agent identity here is the demo agent's");
+      await expect(dialog.getByRole('button', { name: 'Show token' })).toHaveCount(0);
       await expect(dialog).toContainText('npm i -g .');
       const hook = dialog.getByRole('region', { name: 'Hook' });
       await expect(hook).toContainText('"PermissionRequest"');

@@ -235,6 +235,8 @@ test.describe('[U15] the empty states, both themes, 1280 and 390 px', () => {
       await shootEveryView(page, 'empty-sessions', { mask: [] });
       await newSession(page);
       await expect(page.getByText('No messages yet')).toBeVisible();
+      // The demo agent's session: its greeting comes once the page knows the demo agent's identity (agents.connectInfo).
+      await expect(page.getByText(/With the demo agent/)).toBeVisible();
       await page.getByRole('textbox', { name: 'Message' }).blur();
       await shootEveryView(page, 'empty-session');
     } finally {

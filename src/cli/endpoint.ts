@@ -1,7 +1,7 @@
 /** Where an agent-side command connects: flags, then ASKDOCK_URL / ASKDOCK_TOKEN, then the local `askdock start` setup. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AskdockError } from '../protocol/index.ts';
+import { AskdockError, INTEGRATION_AGENT_ID } from '../protocol/index.ts';
 import { GatewayConfig } from '../gateway/config.ts';
 
 export const DEFAULT_URL = 'ws://127.0.0.1:7420';
@@ -11,7 +11,7 @@ export const LOCAL_DIR = '.askdock';
 export type Endpoint = { url: string; token: string };
 
 /** The agent identity `askdock start` makes for Claude Code, Codex and MCP clients (src/cli/integration-identity.ts). */
-export const INTEGRATION_AGENT_ID = 'integrations';
+export { INTEGRATION_AGENT_ID };
 
 /** Whose token an agent-side command takes from the local setup: the integrations agent's, or the demo agent's. */
 export type LocalRole = 'agent' | 'demo-agent' | 'operator';

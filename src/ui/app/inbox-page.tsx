@@ -13,7 +13,8 @@ export function InboxPage() {
   const sorted = useMemo(() => [...items].sort((a, b) => a.atMs - b.atMs), [items]);
   const note = useMemo(() => <InboxNote />, []);
   return (
-    <div className="session-page">
+    // Empty, the history's note sits right under the heading instead of at the foot of the room a conversation leaves.
+    <div className={sorted.length === 0 ? 'session-page inbox-page-empty' : 'session-page'}>
       <h1 className="session-title">Inbox</h1>
       <div role="log" aria-label="Inbox history" className="transcript inbox-history">
         {sorted.length === 0 ? (

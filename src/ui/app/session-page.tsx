@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { TranscriptExtraItem } from '../features/chat/lib/interleave.ts';
-import { useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
+import { useSessionAgentId, useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
+import { useIsDemoAgent } from '../features/agents/api/get-connect-info.ts';
 import { AbsentAgentNote, AgentPresenceIndicator } from '../features/sessions/components/agent-presence.tsx';
 import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
 import { useQuestions } from '../features/questions/api/get-questions.ts';
@@ -55,6 +56,8 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
   const composer = useMemo(() => <SessionComposer key={sessionKey} sessionKey={sessionKey} />, [sessionKey]);
   const presence = useSessionPresence(sessionKey);
   const absentNote = useMemo(() => <AbsentAgentNote presence={presence} />, [presence]);
+  // Only the demo agent answers "deploy": other agents' sessions do not open with its greeting.
+  const demoAgent = useIsDemoAgent(useSessionAgentId(sessionKey));
 
   return (
     <div className="session-page">
@@ -73,7 +76,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
         <PendingMessagesFeed key={sessionKey} sessionKey={sessionKey} outbox={outbox} onItems={setPendingItems} />
       </LazyBoundary>
       <LazyBoundary pending={transcriptPending} failed={transcriptFailed}>
-        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={extraItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} />
+        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={extraItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} demoAgent={demoAgent} />
       </LazyBoundary>
       <RunStatus sessionKey={sessionKey} waiting={waiting} />
       <div className="dock-area">

@@ -16,3 +16,9 @@ export function useConnectInfo() {
     staleTime: 10_000,
   });
 }
+
+/** Whether the demo agent of `askdock start` is connected as `agentId`; only admins learn it (A5), others get false. */
+export function useIsDemoAgent(agentId: string | null | undefined): boolean {
+  const info = useConnectInfo();
+  return agentId != null && info.data?.agents.some((a) => a.id === agentId && a.demo) === true;
+}

@@ -1,6 +1,7 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import type { ConnectInfo } from '../api/get-connect-info.ts';
+import { integrationAgent } from '../lib/integration-agent.ts';
 import { agentUrl, connectSnippets, type Snippet } from '../lib/snippets.ts';
 import { CopyButton } from './copy-button.tsx';
 import './connect-agent.css';
@@ -39,7 +40,7 @@ function CliNote() {
  * (and, once shown or copied, the token) filled in. The empty state's body and the header dialog's.
  */
 export function ConnectAgentBody({ info }: { info: ConnectInfo }) {
-  const agent = info.agents.find((a) => a.token !== null) ?? info.agents[0];
+  const agent = integrationAgent(info.agents);
   const [shown, setShown] = useState(false);
   const tokenRef = useRef<HTMLElement>(null);
   const url = agentUrl(window.location);
@@ -50,11 +51,16 @@ export function ConnectAgentBody({ info }: { info: ConnectInfo }) {
     <>
       <p className="empty-state-lead">
         {info.agents.some((a) => a.presence.state === 'connected')
-          ? 'An agent is connected: start a session with New session, or connect another with the token below.'
+          ? `An agent is connected: start a session with New session${agent ? ', or connect another with the token below' : ''}.`
           : 'No agent is connected to this gateway. Give one the token below; its questions dock here.'}
       </p>
       {!agent ? (
-        <p className="connect-agent-note">The config has no agent identity: add one with role "agent" and scope "agent.run", then restart the gateway.</p>
+        <p className="connect-agent-note">
+          {info.agents.length
+            ? 'The only agent identity here is the demo agent\'s, and it answers only its own sessions: give your agents one of their own'
+            : 'The config has no agent identity: add one'}{' '}
+          with role "agent" and scope "agent.run", then restart the gateway.
+        </p>
       ) : (
         <div className="connect-token">
           <span className="connect-token-label">Agent token ({agent.id})</span>

@@ -38,7 +38,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 type Page = { messages: ChatMessage[]; hasMore: boolean };
 
 /** A gateway client whose chat.history answers from `pages`: the first without `before`, the next for each older request. */
-function setup(pages: Page[], extraItems = [] as { key: string; atMs: number; node: React.ReactNode }[]) {
+function setup(pages: Page[], extraItems = [] as { key: string; atMs: number; node: React.ReactNode }[], demoAgent?: boolean) {
   const queue = [...pages];
   const request = vi.fn(async (method: string) => {
     if (method !== 'chat.history') throw new Error(`unexpected ${method}`);
@@ -48,7 +48,7 @@ function setup(pages: Page[], extraItems = [] as { key: string; atMs: number; no
   render(
     <QueryClientProvider client={createQueryClient()}>
       <GatewayProvider client={client as unknown as GatewayClient}>
-        <Transcript sessionKey="s1" extraItems={extraItems} />
+        <Transcript sessionKey="s1" extraItems={extraItems} demoAgent={demoAgent} />
       </GatewayProvider>
     </QueryClientProvider>,
   );
@@ -81,5 +81,16 @@ describe('Transcript', () => {
     const { log } = setup([{ messages: range(1, 400), hasMore: false }]);
     await waitFor(() => expect(within(log).getAllByRole('article').length).toBeGreaterThan(0));
     expect(within(log).getAllByRole('article').length).toBeLessThan(150);
+  });
+
+  it('[U18][A6] an empty session of the demo agent says what to type to it; another agent\'s empty session does not', async () => {
+    const demo = setup([{ messages: [], hasMore: false }], [], true);
+    await within(demo.log).findByText('No messages yet');
+    expect(demo.log.textContent).toContain('With the demo agent, deploy asks a two-question prompt');
+    cleanup();
+    const other = setup([{ messages: [], hasMore: false }]);
+    await within(other.log).findByText('No messages yet');
+    expect(other.log.textContent).not.toMatch(/demo agent|deploy/);
+    expect(other.log.textContent).toContain('Write to the agent below');
   });
 });

@@ -16,6 +16,8 @@ export type TranscriptProps = {
   ReplyBody?: ComponentType<{ message: ChatMessage }>;
   /** Shown under the newest message when the person sent it and nothing came after (U18: no agent to read it yet). */
   lastSentNote?: ReactNode;
+  /** The session is bound to the demo agent of `askdock start`: its empty state says what to type to it. */
+  demoAgent?: boolean;
 };
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
@@ -34,7 +36,7 @@ function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBo
  * The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items.
  * Memoised, so the page re-rendering for the dock or the sessions list leaves the log alone.
  */
-export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS, ReplyBody, lastSentNote }: TranscriptProps) {
+export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO_EXTRAS, ReplyBody, lastSentNote, demoAgent = false }: TranscriptProps) {
   const history = useHistory(sessionKey);
   const entries = useMemo(() => interleave(flattenHistory(history.data), extraItems), [history.data, extraItems]);
   const logRef = useRef<HTMLDivElement>(null);
@@ -84,10 +86,14 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
       {history.isSuccess && entries.length === 0 && (
         <div className="transcript-empty">
           <p className="transcript-empty-title">No messages yet</p>
-          <p className="muted">
-            Say hello below. With the demo agent, <kbd>deploy</kbd> asks a two-question prompt and <kbd>async</kbd> a question that
-            does not hold it up.
-          </p>
+          {demoAgent ? (
+            <p className="muted">
+              Say hello below. With the demo agent, <kbd>deploy</kbd> asks a two-question prompt and <kbd>async</kbd> a question that
+              does not hold it up.
+            </p>
+          ) : (
+            <p className="muted">Write to the agent below: its questions dock right above the composer.</p>
+          )}
         </div>
       )}
       <div ref={listRef} className="transcript-rows" style={{ paddingTop: before, paddingBottom: after }}>

@@ -38,3 +38,11 @@ export function useSessionPresence(sessionKey: string): AgentPresence | undefine
     select: (sessions: Session[]) => sessions.find((s) => s.key === sessionKey)?.agentPresence,
   }).data;
 }
+
+/** A6: the agent identity one session is bound to (null without one, undefined while unknown). */
+export function useSessionAgentId(sessionKey: string): string | null | undefined {
+  return useQuery({
+    ...sessionsQueryOptions(useGateway()),
+    select: (sessions: Session[]) => sessions.find((s) => s.key === sessionKey)?.agentId,
+  }).data;
+}
