@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** How often the background connection copies committed WAL pages back into the database file. */
@@ -7,8 +8,11 @@ export const CHECKPOINT_EVERY_MS = 200;
 /** Longest a closing store waits for the thread to let go of the database. */
 const STOP_WAIT_MS = 2000;
 
-/** The thread's own module (CommonJS: it needs no TypeScript loader, in the repo or in the packed package). */
-const WORKER_FILE = new URL('./checkpoint-worker.cjs', import.meta.url);
+/**
+ * The thread's own module (CommonJS: it needs no TypeScript loader, in the repo or in the packed package). A path, not a
+ * URL object: where a page's `URL` stands in for Node's (a jsdom test), the Worker would refuse one.
+ */
+const WORKER_FILE = fileURLToPath(new globalThis.URL('./checkpoint-worker.cjs', import.meta.url).href);
 
 export type Checkpointer = { stop(): void };
 

@@ -4,7 +4,7 @@ import { chatKeys, useHistory } from '../features/chat/api/get-history.ts';
 import { flattenHistory } from '../features/chat/lib/history-cache.ts';
 import type { TranscriptExtraItem } from '../features/chat/lib/interleave.ts';
 import { PendingMessage } from '../features/outbox/pending-message.tsx';
-import { pendingChatMessages } from '../lib/outbox/pending-messages.ts';
+import { pendingChatMessages, shownByHistory } from '../lib/outbox/pending-messages.ts';
 import type { Outbox } from '../lib/outbox/outbox.ts';
 
 type Props = {
@@ -36,8 +36,10 @@ export function PendingMessagesFeed({ sessionKey, outbox, onItems }: Props) {
   }, [shown, queryClient, sessionKey]);
 
   useEffect(() => {
-    onItems(shown.map((row) => ({ key: `outbox:${row.id}`, atMs: row.createdAtMs, node: <PendingMessage row={row} outbox={outbox} /> })));
-  }, [shown, outbox, onItems]);
+    onItems(
+      shown.map((row) => ({ key: `outbox:${row.id}`, atMs: row.createdAtMs, node: <PendingMessage row={row} outbox={outbox} />, shownBy: shownByHistory(rows, row) })),
+    );
+  }, [shown, rows, outbox, onItems]);
   useEffect(() => () => onItems([]), [onItems]);
   return null;
 }

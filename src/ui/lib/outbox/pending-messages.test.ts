@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../protocol/index.ts';
 import type { OutboxRow, OutboxState } from './machine.ts';
-import { pendingChatMessages } from './pending-messages.ts';
+import { pendingChatMessages, shownByHistory } from './pending-messages.ts';
 
 const row = (id: string, state: OutboxState, extra: Partial<OutboxRow> = {}): OutboxRow => ({
   id,
@@ -36,5 +36,25 @@ describe('the outbox chat messages the transcript shows (U11: once, with their s
     expect(ids(pendingChatMessages([old], [saved('m60', 60)]))).toEqual([]);
     expect(ids(pendingChatMessages([old], undefined))).toEqual([]);
     expect(ids(pendingChatMessages([row('b', 'sent', { messageId: 'm3' })], []))).toEqual([]);
+  });
+
+  it('[U11] a message whose answer was lost shows once: the history that already holds it shows it, not the row in flight', () => {
+    const inFlight = row('a', 'sending', { text: 'note 4', createdAtMs: 1_000, attempts: 1 });
+    const landed: ChatMessage = { id: 'm9', sessionKey: 's1', role: 'user', text: 'note 4', authorId: 'op', createdAtMs: 1_200, seq: 9 };
+    expect(ids(pendingChatMessages([inFlight], [saved('m1', 1)]))).toEqual(['a']);
+    expect(ids(pendingChatMessages([inFlight], [saved('m1', 1), landed]))).toEqual([]);
+    expect(ids(pendingChatMessages([{ ...inFlight, state: 'unconfirmed' }], [landed]))).toEqual([]);
+    // Not the same words, an agent's words, one saved long before it was typed, or one another row already claims: it shows.
+    expect(ids(pendingChatMessages([inFlight], [{ ...landed, text: 'note 5' }]))).toEqual(['a']);
+    expect(ids(pendingChatMessages([inFlight], [{ ...landed, role: 'assistant' }]))).toEqual(['a']);
+    expect(ids(pendingChatMessages([{ ...inFlight, createdAtMs: 10 * 60_000 }], [landed]))).toEqual(['a']);
+    const claimer = row('b', 'sent', { text: 'note 4', messageId: 'm9', seq: 9 });
+    expect(ids(pendingChatMessages([claimer, inFlight], [landed]))).toEqual(['a']);
+    // Two rows of the same words and one saved message: one row is shown, so the words show twice, as typed twice.
+    expect(ids(pendingChatMessages([inFlight, { ...inFlight, id: 'c' }], [landed]))).toEqual(['c']);
+    expect(shownByHistory([inFlight], inFlight)([landed])).toBe(true);
+    expect(shownByHistory([inFlight], inFlight)([saved('m1', 1)])).toBe(false);
+    // Queued (never sent) or Failed rows always show.
+    expect(ids(pendingChatMessages([{ ...inFlight, state: 'failed' }], [landed]))).toEqual(['a']);
   });
 });
