@@ -5,6 +5,7 @@
 import { own } from '../protocol/rules.ts';
 import type { Answers, QuestionRecord } from '../protocol/index.ts';
 import { kindOf, type ItemDraft } from './kinds/index.ts';
+import { mayStayEmpty } from './kinds/input.ts';
 
 export type QuestionItemRecord = QuestionRecord['questions'][number];
 export type { ItemDraft };
@@ -26,6 +27,14 @@ export function itemAnswer(item: QuestionItemRecord, draft: ItemDraft | undefine
   return kindOf(item).answer(item, draft ?? EMPTY_ITEM);
 }
 
+/** Q5: what the question's kind refuses in a non-blank draft (`must be at least 1 (minimum)`), or null. */
+export function itemProblem(item: QuestionItemRecord, draft: ItemDraft | undefined): string | null {
+  const values = itemAnswer(item, draft);
+  if (!values.length) return null;
+  const verdict = kindOf(item).check(item, values);
+  return verdict.ok ? null : verdict.problem;
+}
+
 /** Answers for the whole prompt, or the ids of the questions still unanswered. */
 export function collectAnswers(
   record: Pick<QuestionRecord, 'questions'>,
@@ -36,7 +45,7 @@ export function collectAnswers(
   for (const item of record.questions) {
     const values = itemAnswer(item, own(drafts, item.id));
     if (values.length) answers[item.id] = values;
-    else missing.push(item.id);
+    else if (!mayStayEmpty(item)) missing.push(item.id);
   }
   return missing.length ? { ok: false, missing } : { ok: true, answers };
 }

@@ -2,6 +2,7 @@
 import { ANSWER_MAX, own, type AnswerProblem } from '../../protocol/rules.ts';
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
 import { kindOf } from './index.ts';
+import { mayStayEmpty } from './input.ts';
 
 /**
  * Q5: checks answers against the record and returns them normalised:
@@ -19,6 +20,7 @@ export function normaliseAnswers(
   }
   for (const item of items) {
     const raw = own(answers, item.id);
+    if (raw === undefined && mayStayEmpty(item)) continue;
     if (!Array.isArray(raw) || raw.length === 0) {
       problems.push({ questionId: item.id, problem: 'needs an answer' });
       continue;

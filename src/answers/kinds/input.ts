@@ -15,6 +15,9 @@ export function inputChoices(item: KindItem): readonly string[] | null {
   return spec.type === 'boolean' ? ['true', 'false'] : null;
 }
 
+/** Q12: an input the asker marked `required: false` may be sent without a value. */
+export const mayStayEmpty = (item: KindItem): boolean => item.kind === 'input' && specOf(item).required === false;
+
 const HINTS: Record<InputSpec['type'], string> = {
   string: 'your answer',
   number: 'a number',

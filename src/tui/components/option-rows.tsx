@@ -3,6 +3,7 @@ import type { ItemDraft } from '../../answers/collect.ts';
 import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
+import { promptControl } from '../prompt/kind-rows.ts';
 
 type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean };
 
@@ -10,12 +11,14 @@ const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '
 
 /** V2 rows: `1. Staging (Recommended)` with its description dimmed beneath, `[x]` on multi-select, then `Other…` and `Skip`. */
 export function OptionRows({ item, draft, cursor, editingOther }: Props) {
-  const n = item.options.length;
+  const control = promptControl(item);
+  const rows = control.rows(item);
+  const n = rows.length;
   const several = choosesSeveral(item);
   return (
     <Box flexDirection="column">
-      {item.options.map((option, i) => {
-        const chosen = draft.chosen.includes(option.label);
+      {rows.map((option, i) => {
+        const chosen = draft.chosen.includes(option.value);
         const box = several ? (chosen ? '[x] ' : '[ ] ') : '';
         return (
           <Box key={option.label} flexDirection="column">
@@ -38,7 +41,7 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
       })}
       <Text>
         <Pointer on={cursor === n || editingOther} />
-        <Text bold={cursor === n}>Other…</Text>
+        <Text bold={cursor === n}>{control.entry}</Text>
         {!editingOther && draft.other ? <Text color="green"> {terminalLine(draft.other)}</Text> : null}
       </Text>
       <Text>

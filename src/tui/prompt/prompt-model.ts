@@ -1,7 +1,8 @@
-import { collectAnswers, EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
+import { collectAnswers, EMPTY_ITEM, itemProblem, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
 import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import { detectCredentialIn, credentialWarning } from '../../answers/credentials.ts';
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
+import { promptRows } from './kind-rows.ts';
 
 /** One prompt's draft in the terminal: where the person is, what they picked and typed (kept for the process's life, V6). */
 export type PromptDraft = {
@@ -40,13 +41,13 @@ type Record_ = Pick<QuestionRecord, 'questions'>;
 const itemDraft = (draft: PromptDraft, id: string) => draft.items[id] ?? EMPTY_ITEM;
 
 /** Rows of the current question: its options, then Other… and Skip. */
-export const rowCount = (record: Record_, draft: PromptDraft) => record.questions[draft.step].options.length + 2;
+export const rowCount = (record: Record_, draft: PromptDraft) => promptRows(record.questions[draft.step]).length + 2;
 
 /** The row to highlight on arriving at a question: its first chosen option, else the first row. */
 function cursorAt(record: Record_, draft: PromptDraft, step: number): number {
   const item = record.questions[step];
   const chosen = itemDraft(draft, item.id).chosen;
-  return Math.max(0, item.options.findIndex((o) => chosen.includes(o.label)));
+  return Math.max(0, promptRows(item).findIndex((o) => chosen.includes(o.value)));
 }
 
 /** Goes to the next question, or on the last one submits (W3: after a confirmation when Other text looks like a credential). */
@@ -59,6 +60,12 @@ function advance(record: Record_, draft: PromptDraft): PromptStep {
     const q = record.questions[step];
     return { draft: { ...draft, step, cursor: 0, editingOther: false, problem: `${q.header} needs an answer: pick an option or type one in Other…` } };
   }
+  // Q5: a value its kind refuses is named at its question before anything is sent.
+  const refused = record.questions.findIndex((q) => itemProblem(q, itemDraft(draft, q.id)) !== null);
+  if (refused >= 0) {
+    const q = record.questions[refused];
+    return { draft: { ...draft, step: refused, cursor: 0, editingOther: false, problem: `${q.header} ${itemProblem(q, itemDraft(draft, q.id))}.` } };
+  }
   const typed = record.questions.map((q) => itemDraft(draft, q.id).other);
   const match = detectCredentialIn(typed);
   if (match) return { draft: { ...draft, editingOther: false, confirm: { answers: collected.answers, warning: credentialWarning(match) } } };
@@ -67,7 +74,7 @@ function advance(record: Record_, draft: PromptDraft): PromptStep {
 
 function pick(record: Record_, draft: PromptDraft, index: number): PromptStep {
   const item = record.questions[draft.step];
-  const label = item.options[index]?.label;
+  const label = promptRows(item)[index]?.value;
   if (label === undefined) return { draft };
   const items = { ...draft.items, [item.id]: withOptionPicked(item, itemDraft(draft, item.id), label) };
   const next = { ...draft, items, cursor: index, problem: undefined };
@@ -90,12 +97,16 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   if (key.leftArrow && draft.step > 0) return { draft: { ...draft, step: draft.step - 1, cursor: cursorAt(record, draft, draft.step - 1), problem: undefined } };
   if (key.input === '[') return { draft, effect: { kind: 'switch', by: -1 } };
   if (key.input === ']') return { draft, effect: { kind: 'switch', by: 1 } };
+  const n = promptRows(item).length;
+  // Q12: a typed field with nothing to pick takes what is typed, digits too, in its entry.
+  if (n === 0 && key.input && !key.return && !/[\x00-\x1f]/.test(key.input))
+    return { draft: { ...otherChanged(record, draft, itemDraft(draft, item.id).other + key.input), editingOther: true, problem: undefined } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
-  const onOption = draft.cursor < item.options.length;
+  const onOption = draft.cursor < n;
   if (key.input === ' ' && choosesSeveral(item) && onOption) return pick(record, draft, draft.cursor);
   if (!key.return) return { draft };
-  if (draft.cursor === item.options.length) return { draft: { ...draft, editingOther: true, problem: undefined } };
-  if (draft.cursor === item.options.length + 1) return { draft, effect: { kind: 'skip' } };
+  if (draft.cursor === n) return { draft: { ...draft, editingOther: true, problem: undefined } };
+  if (draft.cursor === n + 1) return { draft, effect: { kind: 'skip' } };
   if (!choosesSeveral(item)) return pick(record, draft, draft.cursor);
   // Multi-select: Enter confirms; with nothing chosen yet it takes the highlighted option.
   const d = itemDraft(draft, item.id);
@@ -113,6 +124,9 @@ export function otherChanged(record: Record_, draft: PromptDraft, text: string):
 export function otherSubmitted(record: Record_, draft: PromptDraft): PromptStep {
   const item = record.questions[draft.step];
   if (!itemDraft(draft, item.id).other.trim()) return { draft: { ...draft, editingOther: false } };
+  // Q5: a value the kind refuses stays in the field with the rule it breaks, and nothing is sent.
+  const problem = itemProblem(item, itemDraft(draft, item.id));
+  if (problem) return { draft: { ...draft, problem: `${item.header} ${problem}.` } };
   return advance(record, { ...draft, editingOther: false });
 }
 

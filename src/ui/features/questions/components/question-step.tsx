@@ -1,16 +1,17 @@
 import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
+import { kindIdOf } from '../../../../answers/kinds/index.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
 import { OpenLink } from './open-link.tsx';
 import { QuestionDetail } from './question-detail.tsx';
-import { OptionList } from './option-list.tsx';
-import { OtherField } from './other-field.tsx';
+import { KIND_CONTROLS } from './kind-controls.tsx';
 import { ValidationMessage } from './validation-message.tsx';
 
 type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; attempted: boolean; /** The link page shows a detail whole (X2). */ wholeDetail?: boolean };
 
 /** One question: its header and wording, the options, and Other; a card of its own on narrow screens. */
 export function QuestionStep({ recordId, item, locked, attempted, wholeDetail }: Props) {
+  const Control = KIND_CONTROLS[kindIdOf(item)];
   return (
     <div className="qd-question" role="group" aria-labelledby={headerId(recordId, item.id)} data-question-id={item.id}>
       <div className="qd-question-head">
@@ -25,8 +26,7 @@ export function QuestionStep({ recordId, item, locked, attempted, wholeDetail }:
       </p>
       <QuestionDetail detail={item.detail} whole={wholeDetail} />
       <OpenLink url={item.url} />
-      <OptionList recordId={recordId} item={item} locked={locked} attempted={attempted} />
-      <OtherField recordId={recordId} item={item} locked={locked} />
+      <Control recordId={recordId} item={item} locked={locked} attempted={attempted} />
       <ValidationMessage recordId={recordId} item={item} shown={attempted} />
     </div>
   );

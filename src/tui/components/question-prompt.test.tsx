@@ -1,0 +1,79 @@
+import { render } from 'ink-testing-library';
+import { useRef, useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { QuestionRecord } from '../../protocol/index.ts';
+import type { InputSpec } from '../../protocol/rules.ts';
+import { emptyDraft, type PromptDraft, type PromptEffect } from '../prompt/prompt-model.ts';
+import { QuestionPrompt } from './question-prompt.tsx';
+
+const inputRecord = (input: InputSpec): QuestionRecord => ({
+  id: 'q1',
+  askedBy: 'agent',
+  mode: 'blocking',
+  questions: [{ id: 'n', header: 'Replicas', question: input.type === 'boolean' ? 'Restart after deploy?' : 'How many replicas?', options: [], kind: 'input', input }],
+  createdAtMs: 1,
+  expiresAtMs: null,
+  status: 'pending',
+});
+
+/** The prompt with its draft kept as the app keeps it; every effect lands in `effects`. */
+function Harness({ record, effects }: { record: QuestionRecord; effects: PromptEffect[] }) {
+  const [draft, setDraft] = useState<PromptDraft>(emptyDraft);
+  const ref = useRef(draft);
+  const onDraft = (next: PromptDraft) => {
+    ref.current = next;
+    setDraft(next);
+  };
+  return <QuestionPrompt record={record} index={0} count={1} draft={draft} getDraft={() => ref.current} onDraft={onDraft} onEffect={(e) => effects.push(e)} />;
+}
+
+let ink: ReturnType<typeof render> | undefined;
+afterEach(() => ink?.unmount());
+
+/** Polls the frame until `check` holds (no fixed wait: a loaded machine renders late). */
+async function until(check: (frame: string) => boolean): Promise<string> {
+  for (let i = 0; i < 400; i++) {
+    const frame = ink!.lastFrame() ?? '';
+    if (check(frame)) return frame;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never shown; last frame:\n${ink!.lastFrame()}`);
+}
+
+async function write(text: string) {
+  for (const ch of text) {
+    ink!.stdin.write(ch);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('QuestionPrompt for a typed input', () => {
+  it('[Q12][Q5] a number under its minimum is refused with the rule and nothing is sent; a valid one is sent', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={inputRecord({ type: 'integer', minimum: 1, maximum: 10 })} effects={effects} />);
+    await until((f) => f.includes('How many replicas?'));
+    expect(ink.lastFrame()).toContain('Type an answer…');
+    expect(ink.lastFrame()).not.toContain('Other…');
+    await write('0');
+    await until((f) => f.includes('✎'));
+    await write('\r');
+    await until((f) => f.includes('Replicas must be at least 1 (minimum).'));
+    expect(effects).toEqual([]);
+    await write('\x7f3');
+    await until((f) => f.includes('3') && !f.includes('0'));
+    await write('\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { n: ['3'] } }]);
+  });
+
+  it('[Q12] a boolean offers Yes / No, and 1 answers true', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={inputRecord({ type: 'boolean' })} effects={effects} />);
+    const frame = await until((f) => f.includes('Restart after deploy?'));
+    expect(frame).toContain('1. Yes');
+    expect(frame).toContain('2. No');
+    await write('1');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { n: ['true'] } }]);
+  });
+});
