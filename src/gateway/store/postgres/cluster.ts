@@ -31,7 +31,7 @@ export type { LaneStore } from '../types.ts';
 type ClusterMethods = Pick<SharedStore, 'onCommitted' | 'acquireLease' | 'releaseLease' | 'heartbeat' | 'clientConnected' | 'clientDisconnected' | 'clientAbsentSince'>;
 
 /**
- * D2: the events a commit's notification carries (transactions.ts `told`), as a read of them would return them: each
+ * D2: the events a commit's notification carries (numbering.ts `told`), as a read of them would return them: each
  * seq `base` + its place, a message new in that commit with the seq of its `chat` event. Undefined when unreadable.
  */
 function toldEvents(base: number, text: string): StoredEvent[] | undefined {

@@ -5,7 +5,8 @@ import { freshSchema, testPostgresUrl } from '../../../testing/postgres.ts';
 import { delayingProxy } from '../../../testing/delaying-proxy.ts';
 import { inline, lanesFor, MAX_LANES, Postgres } from './pool.ts';
 import { openPostgresStore, type SharedStore } from './store.ts';
-import { SeqRange, Transactions } from './transactions.ts';
+import { SeqRange } from './numbering.ts';
+import { Transactions } from './transactions.ts';
 
 let client: pg.Client;
 beforeAll(async () => {

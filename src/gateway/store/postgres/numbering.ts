@@ -1,0 +1,206 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type pg from 'pg';
+import { FLUSH_SQL } from './pool.ts';
+
+/** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
+const TOLD_BYTES = 7_800;
+
+/** What marks a numbering commit on its connection (`Numbering.commitSql`): this process's, then a count. */
+const MARK = randomBytes(6).toString('hex');
+let marks = 0;
+
+/** 2^21 provisional numbers per gateway before they repeat (only numbers still uncommitted must differ). */
+const SPAN = 2 ** 21;
+
+/** An event of the open transaction, written as it commits. `dropped`: pruned inside the transaction (its seq a hole). */
+type HeldEvent = { seq: number; event: string; payload: string; audience: string; atMs: number; messageId: string | null; dropped?: boolean };
+
+/**
+ * D2 and R2 with transactions of several gateways open at once: a transaction's events get a provisional `seq` while it
+ * runs (a negative number of this gateway's own range, so it never meets another's or a real one), and their real seqs
+ * only as it commits. The events are held here until then; the commit locks the one `askdock_seq` row, takes as many
+ * numbers as it has events, writes them, renumbers its messages and commits, all in one statement sent once. Since the
+ * lock is released after the commit is visible, seqs become visible in the order they were handed out (a reader never
+ * skips one). A message's seq is its `chat` event's, renumbered with it.
+ *
+ * The lock is held only for that moment, not through the disk flush: PostgreSQL releases a transaction's row locks only
+ * after its commit record is flushed, so a synchronous commit would make every numbering commit of every gateway wait
+ * behind the flush of the one before. So that transaction commits without waiting for its flush (`synchronous_commit`
+ * off), and in the same round trip a short transaction of its own writes one row (`askdock_flush`) and commits
+ * synchronously: its flush takes the numbering commit's WAL (written before it) to disk too, and only then is the commit
+ * acknowledged. The notification that tells the other gateways goes last, from a transaction of its own (NOTIFY takes a
+ * database-wide lock until its transaction ends, which must not last a flush either), so what they hear is on disk.
+ */
+/** The provisional numbers of one gateway (all its transactions), and the real ones they got. */
+export class SeqRange {
+  private readonly base = randomInt(1, 2 ** 31) * SPAN;
+  private counter = 0;
+  private settled = new Map<number, number>();
+  private settledBefore = new Map<number, number>();
+
+  peek(): number {
+    return -(this.base + (this.counter % SPAN));
+  }
+
+  take(): number {
+    const seq = this.peek();
+    this.counter++;
+    return seq;
+  }
+
+  /** The real seq a provisional one got when its transaction committed (a real one unchanged). */
+  settledSeq(seq: number): number {
+    if (seq >= 0) return seq;
+    return this.settled.get(seq) ?? this.settledBefore.get(seq) ?? seq;
+  }
+
+  /** Kept until 10,000 to 20,000 more were numbered: asked for just after its own transaction committed. */
+  remember(pairs: [number, number][]): void {
+    if (this.settled.size > 10_000) {
+      this.settledBefore = this.settled;
+      this.settled = new Map();
+    }
+    for (const [tmp, seq] of pairs) this.settled.set(tmp, seq);
+  }
+}
+
+export class Numbering {
+  constructor(private readonly range: SeqRange) {}
+
+  /** This transaction's events, oldest first. */
+  events: HeldEvent[] = [];
+  /** This transaction's new messages with their provisional seqs. */
+  messages: { id: string; seq: number }[] = [];
+  /**
+   * Seqs taken for messages of this transaction (`reserve`) whose `chat` event is not held yet. Taken, not peeked: the
+   * writes between a message's numbering and its event's wait on the database, and meanwhile this gateway's other lanes
+   * (and the next unit of this one) hold events of their own, each taking the next number of the shared range.
+   */
+  private reserved = new Set<number>();
+
+  /** A provisional seq for a message written next in this transaction: its `chat` event, held later, carries it. */
+  reserve(): number {
+    const seq = this.range.take();
+    this.reserved.add(seq);
+    return seq;
+  }
+
+  hold(e: Omit<HeldEvent, 'seq'>): number {
+    const seq = this.reservedFor(e.messageId) ?? this.range.take();
+    this.events.push({ ...e, seq });
+    return seq;
+  }
+
+  /** The seq reserved for a message of this transaction, given up to its first `chat` event (a later one numbers anew). */
+  private reservedFor(messageId: string | null): number | undefined {
+    if (messageId === null || this.reserved.size === 0) return undefined;
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i];
+      if (m.id === messageId) return this.reserved.delete(m.seq) ? m.seq : undefined;
+    }
+    return undefined;
+  }
+
+  /** Prunes this transaction's events older than `beforeMs`; how many it dropped. */
+  drop(beforeMs: number): number {
+    let dropped = 0;
+    for (const e of this.events)
+      if (!e.dropped && e.atMs < beforeMs) {
+        e.dropped = true;
+        dropped++;
+      }
+    return dropped;
+  }
+
+  message(id: string, seq: number): void {
+    if (seq < 0) this.messages.push({ id, seq });
+  }
+
+  mark(): [number, number] {
+    return [this.events.length, this.messages.length];
+  }
+
+  /** A unit rolled back to its savepoint: its events and messages are gone. */
+  undo([events, messages]: [number, number]): void {
+    this.events.length = events;
+    this.messages.length = messages;
+  }
+
+  clear(): void {
+    this.events = [];
+    this.messages = [];
+    this.reserved.clear();
+  }
+
+  /**
+   * The statements that number this transaction's events and commit it (see the class), and how many results follow the
+   * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end.
+   */
+  commitSql(client: pg.PoolClient, channel: string | null): { sql: string; tail: number; mark: string | null } {
+    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0, mark: null };
+    // Left on the connection by the numbering commit (a setting made in a transaction is undone with it): whether that
+    // commit went through can be asked when what follows it in the round trip failed.
+    const mark = `${MARK}.${++marks}`;
+    const n = this.events.length;
+    const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
+    const rows = this.events
+      .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${lit(e.payload)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
+      .filter((row) => row !== null);
+    const written = rows.length
+      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${rows.join(', ')}),
+         e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
+               SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
+      : `, e AS (SELECT 1 WHERE false)`;
+    const messages = this.messages.length
+      ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => client.escapeLiteral(m.id)).join(', ')})
+           AND messages.seq = m.tmp RETURNING 1)`
+      : '';
+    const told = channel ? this.told() : null;
+    // The notification's text, kept on the connection until the notifying transaction sends it.
+    const notice = channel
+      ? `, set_config('askdock.told', (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${client.escapeLiteral(told)}` : ''}, false)`
+      : '';
+    const notify = channel ? `; SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : '';
+    const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
+      m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
+      SELECT base${notice}, set_config('askdock.numbered', '${mark} ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s;
+      SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${FLUSH_SQL}; COMMIT${notify}`;
+    return { sql, tail: channel ? 4 : 3, mark };
+  }
+
+  /** What follows the numbering commit when the round trip that carried it failed after it: the flush, then the notification. */
+  static finishSql(client: pg.PoolClient, channel: string | null): { flush: string; notify: string | null } {
+    return {
+      flush: `BEGIN; ${FLUSH_SQL}; COMMIT`,
+      notify: channel ? `SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : null,
+    };
+  }
+
+  /**
+   * The events as the commit's notification tells them, so other gateways fan them out without reading them back
+   * (cluster.ts `toldEvents`): per event `[i, event, payload, audience, atMs, m]`, its seq `base + i`, and `m` (when its
+   * message is one of this transaction's) the i of that message's `chat` event, whose seq the message takes. The
+   * payload and audience go as the JSON they are. Null when that would not fit in a notification.
+   */
+  private told(): string | null {
+    const ord = new Map(this.events.map((e, i) => [e.seq, i + 1]));
+    const messageOrd = new Map(this.messages.map((m) => [m.id, ord.get(m.seq)]));
+    const parts: string[] = [];
+    let bytes = 2;
+    for (const [i, e] of this.events.entries()) {
+      if (e.dropped) continue;
+      const m = e.messageId === null ? null : (messageOrd.get(e.messageId) ?? null);
+      const part = `[${i + 1},${JSON.stringify(e.event)},${e.payload},${e.audience},${e.atMs},${m}]`;
+      bytes += Buffer.byteLength(part) + 1;
+      if (bytes > TOLD_BYTES) return null;
+      parts.push(part);
+    }
+    return `[${parts.join(',')}]`;
+  }
+
+  /** After the commit: `base` + i is the real seq of the i-th event (from 1). */
+  committed(base: number | null): void {
+    if (base !== null) this.range.remember(this.events.map((e, i) => [e.seq, base + i + 1]));
+    this.clear();
+  }
+}
