@@ -1,45 +1,22 @@
 import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
-import {
-  AskdockError,
-  type Answers,
-  type Params,
-  type QuestionRecord,
-  type ReplyTo,
-  type Result,
-  type Session,
-} from '../../protocol/index.ts';
-import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
+import { AskdockError, type Params, type QuestionRecord, type ReplyTo, type Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
-import {
-  alreadyTerminal,
-  invalidAnswer,
-  isTerminal,
-  questionAudience,
-  questionNotFound,
-  sameAnswers,
-  toPublic,
-} from './question-records.ts';
+import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
 import { checkReply, type CheckedReply } from './question-replies.ts';
 import { newQuestion, type SessionBefore } from './question-request.ts';
-import { supersedeRuns } from '../runs/run-authority.ts';
-import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
-import { SharedPresence } from '../sessions/shared-presence.ts';
-import { AnswerWaiters, type WaitedQuestion } from './question-waiters.ts';
+import type { ExpiryScheduler } from './question-timers.ts';
+import { AnswerWaiters } from './question-waiters.ts';
+import { QuestionDuties } from './question-duties.ts';
+import { noteQuestion, type HeardQuestion } from './question-heard.ts';
+import { openCount, QuestionOutcomes, type Outcome } from './question-outcomes.ts';
 import type { Cancellation } from '../hub/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
-import type { StoredEvent, StoredQuestion } from '../store/types.ts';
-import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion, type QuestionLike } from '../sessions/visibility.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
-type Outcome = Pick<StoredQuestion, 'status'> & Partial<Pick<StoredQuestion, 'answers' | 'resolvedBy' | 'reason' | 'resolutionId' | 'replyMessageId'>>;
-
-/** How many questions a gateway keeps in mind (QuestionManager.questionsHeard). */
-
-/** A question as heard from its events: who may see it, its session, and its outcome once resolved. */
-type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string };
-const QUESTIONS_HEARD_KEPT = 10_000;
 
 /** Where an answer came from when the caller does not say (Q1 `surface`). */
 export function defaultSurface(identity: Identity): string {
@@ -49,8 +26,10 @@ export function defaultSurface(identity: Identity): string {
 /** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
 export class QuestionManager {
   private readonly waiters: AnswerWaiters;
+  private readonly outcomes: QuestionOutcomes;
+  /** Q7 and D3: expiry and the absent askers (question-duties.ts). */
+  readonly duties: QuestionDuties;
   readonly expiry: ExpiryScheduler;
-  readonly presence: RequesterPresence | SharedPresence;
   /**
    * Questions as heard from committed events (every gateway's, on a shared database, in seq order): asked, and perhaps
    * resolved since, so a resolve finds its lane, and a wait its question, without reading it first; oldest dropped past
@@ -60,48 +39,15 @@ export class QuestionManager {
 
   constructor(private readonly core: Core, requesterGraceMs: number) {
     this.waiters = new AnswerWaiters(core.clock);
-    if (core.hub.laned) core.hub.listenAll((ev) => this.noteQuestion(ev));
-    // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
-    const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
-    this.expiry = new ExpiryScheduler(
-      core.clock,
-      async () => {
-        try {
-          return await core.store.nextExpiryMs();
-        } catch (err) {
-          log('reading the next expiry', err);
-          return core.clock.now() + 1000;
-        }
-      },
-      async (now) => {
-        // D3: only the gateway holding the duties expires; the others look again a second later.
-        if (core.duties && !core.duties.held) return false;
-        try {
-          await this.expireDue(now);
-          return true;
-        } catch (err) {
-          log('expiring questions', err);
-          return false;
-        }
-      },
-    );
-    const giveUp = async (askedBy: string, clientId: string) => {
-      try {
-        await this.cancelInactive(askedBy, clientId);
-      } catch (err) {
-        log('cancelling the questions of an absent asker', err);
-      }
-    };
-    const shared = core.cluster;
-    this.presence = shared
-      ? new SharedPresence(shared, core.clock, core.gatewayId, requesterGraceMs, () => this.pendingBlocking(), giveUp)
-      : new RequesterPresence(core.clock, requesterGraceMs, async (askedBy, clientId) => (await this.blockingOf(askedBy, clientId)).length > 0, giveUp);
+    this.outcomes = new QuestionOutcomes(core, this.waiters);
+    if (core.hub.laned) core.hub.listenAll((ev) => noteQuestion(this.questionsHeard, ev));
+    this.duties = new QuestionDuties(core, requesterGraceMs, this.outcomes);
+    this.expiry = this.duties.expiry;
   }
 
-  /** D3: the duty holder's turn (see duties.ts): sweep expiry at once after a takeover, then the absent askers. */
-  async runDuties(justTaken: boolean): Promise<void> {
-    if (justTaken) this.expiry.sweepNow();
-    if (this.presence instanceof SharedPresence) (await this.presence.sweep(justTaken));
+  /** D3: the duty holder's turn (question-duties.ts). */
+  runDuties(justTaken: boolean): Promise<void> {
+    return this.duties.runDuties(justTaken);
   }
 
   /** D2: an event committed by any gateway (shared store): wake this gateway's waiters, arm its expiry. */
@@ -117,17 +63,13 @@ export class QuestionManager {
     }
   }
 
-  /** On gateway start: expire what ran out while down, and give every absent asker its grace period. */
-  async start(): Promise<void> {
-    this.expiry.start();
-    for (const q of await this.core.store.listQuestions({ status: 'pending' })) {
-      if (q.mode === 'blocking' && q.askerClientId) this.presence.startGrace(q.askedBy, q.askerClientId);
-    }
+  /** On gateway start: expiry and the absent askers' grace periods (question-duties.ts). */
+  start(): Promise<void> {
+    return this.duties.start();
   }
 
   stop(): void {
-    this.expiry.stop();
-    this.presence.stop();
+    this.duties.stop();
   }
 
   /**
@@ -231,26 +173,6 @@ export class QuestionManager {
     return await this.core.hub.commit(async (tx) => this.resolveIn(tx, identity, p, surface, session), key);
   }
 
-  private noteQuestion(ev: StoredEvent): void {
-    if (ev.event === 'question.requested') {
-      const q = (ev.payload as { question: QuestionRecord }).question;
-      // What visibility (A3), a lane and a wait need of it, not its items.
-      this.questionsHeard.set(q.id, {
-        id: q.id,
-        ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
-        askedBy: q.askedBy,
-        ...(q.privileged ? { privileged: true } : {}),
-        status: q.status,
-      });
-      if (this.questionsHeard.size > QUESTIONS_HEARD_KEPT) this.questionsHeard.delete(this.questionsHeard.keys().next().value!);
-    } else if (ev.event === 'question.resolved') {
-      // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
-      const { id, status, answers, reason } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string };
-      const q = this.questionsHeard.get(id);
-      if (q) this.questionsHeard.set(id, { ...q, status, ...(answers ? { answers } : {}), ...(reason !== undefined ? { reason } : {}) });
-    }
-  }
-
   private async resolveIn(
     tx: Tx,
     identity: Identity,
@@ -273,7 +195,7 @@ export class QuestionManager {
         });
       if (isTerminal(q)) throw alreadyTerminal(q);
       const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
-      await this.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
+      await this.outcomes.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
       return { status: 'cancelled' };
     }
     if (!canAnswerQuestion(identity, q, await this.owner(q)))
@@ -284,7 +206,7 @@ export class QuestionManager {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
         throw alreadyTerminal(q);
       }
-      await this.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) }, before);
+      await this.outcomes.finishIn(tx, q, { status: 'skipped', resolvedBy, ...(p.resolutionId !== undefined ? { resolutionId: p.resolutionId } : {}) }, before);
       return { status: 'skipped' };
     }
     const checked = normaliseAnswers(q.questions, p.answers);
@@ -299,7 +221,7 @@ export class QuestionManager {
       throw alreadyTerminal(q);
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
-    const reply = await this.asyncReplyIn(tx, identity, q, checked.answers);
+    const reply = await this.outcomes.asyncReplyIn(tx, identity, q, checked.answers);
     const outcome = {
       status: 'answered' as const,
       answers: checked.answers,
@@ -308,31 +230,8 @@ export class QuestionManager {
       ...(reply ? { replyMessageId: reply } : {}),
     };
     // A reply message moved the session (its last message): read it after.
-    await this.finishIn(tx, q, outcome, reply ? undefined : before);
+    await this.outcomes.finishIn(tx, q, outcome, reply ? undefined : before);
     return { status: 'answered', answers: checked.answers };
-  }
-
-  /**
-   * Q9: an async question of a session is answered by an ordinary message in it, whatever surface answered (a link
-   * page, a script resolving it): the same Q9 text and `replyTo` a chat.send from the dock carries, saved in the
-   * transaction that answers the record, so the agent reads the answer in its conversation. Must come before any
-   * other event of the transaction (the message's seq is its event's).
-   */
-  private async asyncReplyIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers): Promise<string | undefined> {
-    if (q.mode !== 'async' || q.sessionKey === undefined) return undefined;
-    const text = formatAsyncAnswerText(q.questions, answers);
-    const message = await this.core.appendMessage(tx, {
-      sessionKey: q.sessionKey,
-      role: 'user',
-      text,
-      authorId: identity.id,
-      replyTo: { questionId: q.id, answers },
-      // A3: the answer of a privileged question is privileged too.
-      ...(q.privileged ? { privilegedReplyOf: q.askedBy } : {}),
-      state: 'final',
-    });
-    await supersedeRuns(this.core, tx, q.sessionKey, q.id);
-    return message.id;
   }
 
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
@@ -346,101 +245,24 @@ export class QuestionManager {
     const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
     const { q, answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
-    await this.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+    await this.outcomes.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
   }
 
-  /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
-  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore): Promise<StoredQuestion> {
-    const done: StoredQuestion = { ...q, ...outcome };
-    const key = done.sessionKey;
-    let session: Session | undefined;
-    let pending: StoredQuestion[] | undefined;
-    if (before) {
-      // Read (and locked) with the question in this unit, nothing changed since but this question: its count less it
-      // (when it counted, Q10), it out of the pending ones. The update then needs no answer (pg.writeOne).
-      const counted = q.status === 'pending' && q.retiredAtMs === undefined;
-      pending = before.pending?.filter((other) => other.id !== q.id);
-      const count = pending ? openCount(pending) : (before.session?.pendingQuestions ?? 0) - (counted ? 1 : 0);
-      session = before.session && { ...before.session, pendingQuestions: count };
-      await this.core.store.updateQuestion(done);
-    } else {
-      // The update and the session with its new count (and pending questions), sent together (core.emitSessionAs).
-      [, session, pending] = await Promise.all([
-        this.core.store.updateQuestion(done),
-        key !== undefined ? this.core.getSession(key) : undefined,
-        this.core.pendingWith(key),
-      ]);
-    }
-    await tx.emit(
-      'question.resolved',
-      {
-        id: done.id,
-        ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}),
-        status: done.status,
-        ...(done.answers ? { answers: done.answers } : {}),
-        ...(done.resolvedBy ? { resolvedBy: done.resolvedBy } : {}),
-        ...(done.reason !== undefined ? { reason: done.reason } : {}),
-        ...(done.replyMessageId !== undefined ? { replyMessageId: done.replyMessageId } : {}),
-      },
-      questionAudience(done),
-    );
-    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, done, pending);
-    tx.after(() => this.waiters.wake(done));
-    return done;
+  /** Ends a pending question inside a commit (question-outcomes.ts). */
+  finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore): Promise<StoredQuestion> {
+    return this.outcomes.finishIn(tx, q, outcome, before);
   }
 
-  /** Q10: moves a pending async question to history without answering it (again, for one already retired: U8). */
-  async retireIn(tx: Tx, q: StoredQuestion): Promise<void> {
-    const first = q.retiredAtMs === undefined;
-    const retiredAtMs = this.core.stamps.retired(q.retiredAtMs);
-    await this.core.store.updateQuestion({ ...q, retiredAtMs });
-    await tx.emit(
-      'question.retired',
-      { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), retiredAtMs },
-      questionAudience(q),
-    );
-    // The session's pending count leaves out retired reminders, so its lists must hear of the change.
-    if (first && q.sessionKey !== undefined) await this.core.emitSessionUpdated(tx, q.sessionKey, q);
+  /** Q10: moves a pending async question to history (question-outcomes.ts). */
+  retireIn(tx: Tx, q: StoredQuestion): Promise<void> {
+    return this.outcomes.retireIn(tx, q);
   }
 
-  /** Q7: the record turns expired at expiresAtMs, whether or not anyone waits. */
-  private async expireDue(nowMs: number): Promise<void> {
-    if ((await this.core.store.dueQuestions(nowMs)).length === 0) return;
-    // Read again inside the transaction: another gateway may have resolved some meanwhile (D3).
-    await this.core.hub.commit(async (tx) => {
-      for (const q of await this.core.store.dueQuestions(nowMs)) await this.finishIn(tx, q, { status: 'expired' });
-    });
+  clientConnected(identity: Identity, clientId: string): Promise<void> {
+    return this.duties.clientConnected(identity, clientId);
   }
 
-  private async pendingBlocking(): Promise<StoredQuestion[]> {
-    return (await this.core.store.listQuestions({ status: 'pending' })).filter((q) => q.mode === 'blocking');
+  clientDisconnected(identity: Identity, clientId: string): Promise<void> {
+    return this.duties.clientDisconnected(identity, clientId);
   }
-
-  private async blockingOf(askedBy: string, clientId: string): Promise<StoredQuestion[]> {
-    return (await this.core.store.listQuestions({ status: 'pending' })).filter((q) => q.mode === 'blocking' && q.askedBy === askedBy && q.askerClientId === clientId);
-  }
-
-  /** Q7: the asking client stayed away for the whole grace period. */
-  private async cancelInactive(askedBy: string, clientId: string): Promise<void> {
-    if ((await this.blockingOf(askedBy, clientId)).length === 0) return;
-    await this.core.hub.commit(async (tx) => {
-      for (const q of await this.blockingOf(askedBy, clientId)) await this.finishIn(tx, q, { status: 'cancelled', reason: 'requester-inactive' });
-    });
-  }
-
-  async clientConnected(identity: Identity, clientId: string): Promise<void> {
-    await this.presence.connected(identity.id, clientId);
-  }
-
-  async clientDisconnected(identity: Identity, clientId: string): Promise<void> {
-    await this.presence.disconnected(identity.id, clientId);
-  }
-}
-
-/**
- * Q10's count of a session's pending questions as read (not retired). On a shared database the count a locking read of
- * the session returns comes from before it waited for the lock; the list read after it is current.
- */
-function openCount(pending: StoredQuestion[]): number {
-  return pending.filter((q) => q.retiredAtMs === undefined).length;
 }

@@ -1,0 +1,31 @@
+import type { Answers, QuestionRecord } from '../../protocol/index.ts';
+import type { QuestionLike } from '../sessions/visibility.ts';
+import type { StoredEvent } from '../store/types.ts';
+import type { WaitedQuestion } from './question-waiters.ts';
+
+/** A question as heard from its events: who may see it, its session, and its outcome once resolved. */
+export type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string };
+
+/** How many questions a gateway keeps in mind (QuestionManager.questionsHeard). */
+const QUESTIONS_HEARD_KEPT = 10_000;
+
+/** What QuestionManager.questionsHeard keeps of a committed question event. */
+export function noteQuestion(questionsHeard: Map<string, HeardQuestion>, ev: StoredEvent): void {
+  if (ev.event === 'question.requested') {
+    const q = (ev.payload as { question: QuestionRecord }).question;
+    // What visibility (A3), a lane and a wait need of it, not its items.
+    questionsHeard.set(q.id, {
+      id: q.id,
+      ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+      askedBy: q.askedBy,
+      ...(q.privileged ? { privileged: true } : {}),
+      status: q.status,
+    });
+    if (questionsHeard.size > QUESTIONS_HEARD_KEPT) questionsHeard.delete(questionsHeard.keys().next().value!);
+  } else if (ev.event === 'question.resolved') {
+    // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
+    const { id, status, answers, reason } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string };
+    const q = questionsHeard.get(id);
+    if (q) questionsHeard.set(id, { ...q, status, ...(answers ? { answers } : {}), ...(reason !== undefined ? { reason } : {}) });
+  }
+}
