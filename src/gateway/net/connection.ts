@@ -1,80 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
-import {
-  AskdockError,
-  errorDetailsProblem,
-  ClientFrame,
-  plainRequestFrame,
-  CloseCode,
-  DEMO_AGENT_CLIENT_NAME,
-  ConnectParams,
-  ServerFrame,
-  invalidRequest,
-  isMethodName,
-  PROTOCOL_VERSION,
-  zodProblems,
-  type ErrorShape,
-  type MethodName,
-  type RequestFrame,
-} from '../../protocol/index.ts';
+import { AskdockError, ClientFrame, CloseCode, ConnectParams, DEMO_AGENT_CLIENT_NAME, invalidRequest, isMethodName, plainRequestFrame, zodProblems, type MethodName, type RequestFrame } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { TimerHandle } from '../infra/clock.ts';
 import type { Core } from '../core.ts';
 import { dispatch, nulRefusal } from '../dispatch.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { RequestScope, type Subscriber } from '../hub/hub.ts';
-import { newId } from '../infra/ids.ts';
-import type { LoginGuard } from '../infra/login-guard.ts';
 import { FrameGate } from './frame-gate.ts';
 import { Inflight, rawBytes, readableId } from './connection-frames.ts';
-import { admit, helloFor, refuseMalformedConnect } from './handshake.ts';
-import { forProtocolOne } from './protocol-one.ts';
-import type { Rate, RequestLimiter } from '../infra/rate-limit.ts';
+import { admit, helloFor, refuseMalformedConnect, withoutToken } from './handshake.ts';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from './frame-depth.ts';
 import { fitHello } from './hello-size.ts';
 import { AgentSubscriptions } from '../sessions/subscriptions.ts';
-import type { Turn } from '../hub/turn.ts';
 import type { Viewer } from '../sessions/visibility.ts';
-import { textFrame, type WireFrame } from '../hub/wire.ts';
+import { ConnectionWire, type ConnectionOptions } from './connection-wire.ts';
 
-export type ConnectionOptions = {
-  handshakeTimeoutMs: number;
-  maxPayload: number;
-  tickIntervalMs: number;
-  /** Requests per identity across its connections. */
-  requests: RequestLimiter;
-  /** Frames per connection, counted before parsing, before login too. */
-  frameRate: Rate;
-  /** S4: failed connects per remote address. */
-  logins: LoginGuard;
-  /** Bad frames (not JSON, wrong shape, binary) a socket may send before `connect` before it is closed. */
-  maxBadFramesBeforeConnect: number;
-  checkFrames: boolean;
-  /** S6: a consumer with this much unsent data is closed (1008) rather than buffered without bound. */
-  maxBufferedBytes: number;
-  /** Shared by the gateway's connections: each socket is corked until the end of the turn, then written once. */
-  turn: Turn;
-  /** Told to clients in hello-ok (`server.publicUrl`), so the links they print reach the Control UI. */
-  publicUrl?: string;
-};
+export type { ConnectionOptions } from './connection-wire.ts';
 
 const nobody: Viewer = { identity: { id: '', role: 'operator', scopes: new Set() }, subscribed: () => false };
 
 /** Methods whose handlers may wait for minutes and change nothing: a later request of the same client never waits for them. */
 const WAITS: ReadonlySet<string> = new Set(['question.waitAnswer', 'secret.waitResult']);
 
-/** connect's params with the token left out of the U+0000 check (P4 judges the token). */
-function withoutToken(params: unknown): unknown {
-  if (!params || typeof params !== 'object' || Array.isArray(params)) return params;
-  const { auth, ...rest } = params as { auth?: unknown };
-  return auth && typeof auth === 'object' && !Array.isArray(auth) ? { ...rest, auth: { ...auth, token: '' } } : rest;
-}
-
 /** One socket: challenge, handshake (P4), hello-ok (P5), then requests through the dispatch table. */
-export class Connection implements Subscriber {
-  readonly connId = newId('c');
-  private state: 'handshake' | 'open' | 'closed' = 'handshake';
+export class Connection extends ConnectionWire implements Subscriber {
   /** Settles once the connection was recorded (Q7 presence): true, or false when the store refused. */
   private present: Promise<boolean> | null = null;
   private info: ConnInfo | undefined;
@@ -85,9 +36,6 @@ export class Connection implements Subscriber {
   /** One lane: the newest of this client's requests whose handler has not settled yet (long waits left out). */
   private handling: Promise<unknown> | null = null;
   private readonly frames: FrameGate;
-  private badFrames = 0;
-  /** P4/Q12: the protocol agreed in `connect`; a protocol-1 client gets question kinds lowered. */
-  private protocol = PROTOCOL_VERSION;
   /** U18: the agent this socket makes present, while it is open. */
   private presence: { agentId: string; demo: boolean } | null = null;
   private handshakeTimer: TimerHandle | null = null;
@@ -95,15 +43,15 @@ export class Connection implements Subscriber {
   private readonly closed = new Promise<void>((ok) => (this.closedResolve = ok));
 
   constructor(
-    private readonly ws: WebSocket,
-    /** The socket under `ws`, held until the end of the turn so its frames leave together, after their commit. */
-    private readonly socket: Duplex,
-    private readonly core: Core,
-    private readonly opts: ConnectionOptions,
+    ws: WebSocket,
+    socket: Duplex,
+    core: Core,
+    opts: ConnectionOptions,
     private readonly onClosed: (conn: Connection) => void,
     /** The peer's address, for S4 and the logs. */
-    private readonly remoteAddress = 'unknown',
+    remoteAddress = 'unknown',
   ) {
+    super(ws, socket, core, opts, remoteAddress);
     this.frames = new FrameGate(opts.frameRate, ws, 2 * opts.maxPayload, (data, isBinary) => this.handleFrame(data, isBinary), () => {
       this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, 'closing: frames far past the frame limit');
       this.close(CloseCode.policy, 'too many frames: slow down');
@@ -131,53 +79,6 @@ export class Connection implements Subscriber {
 
   whenClosed(): Promise<void> {
     return this.closed;
-  }
-
-  close(code: number, reason: string): void {
-    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
-  }
-
-  /** Text for this connection alone, or a frame built once for every recipient of the same event. */
-  send(frame: string | WireFrame, response = false): void {
-    if (this.ws.readyState !== this.ws.OPEN) return;
-    const out = this.protocol === 1 ? forProtocolOne(frame) : frame;
-    if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
-      // S6: the close frame queues behind what is unsent; ws destroys the socket if the peer never reads it.
-      this.opts.turn.hold(this.socket, true);
-      this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress, unsent: this.ws.bufferedAmount }, `closing: more than ${this.opts.maxBufferedBytes} bytes unsent`);
-      this.close(CloseCode.policy, `slow consumer: more than ${Math.round(this.opts.maxBufferedBytes / 1048576)} MiB unsent`);
-      return;
-    }
-    this.opts.turn.hold(this.socket, response);
-    // Every frame goes under ws, framed here (one buffer, one write): without extensions ws queues nothing, so frames
-    // never interleave, and nothing of ws's own sender runs per frame.
-    this.socket.write(typeof out === 'string' ? textFrame(out) : out);
-  }
-
-  private sendFrame(frame: ServerFrame): void {
-    if (this.opts.checkFrames) {
-      const ok = ServerFrame.safeParse(frame);
-      if (!ok.success) throw new Error(`outgoing frame breaks ServerFrame: ${ok.error.message}`);
-      const wrong = ok.data.type === 'res' && !ok.data.ok ? errorDetailsProblem(ok.data.error) : null;
-      if (wrong) throw new Error(`outgoing frame breaks ErrorDetails: ${wrong}`);
-    }
-    // Responses (and the handshake) leave at the end of this turn; only event-only sockets may wait.
-    this.send(JSON.stringify(frame), true);
-  }
-
-  /** P3, and before `connect` a socket that keeps sending junk is not worth keeping open. */
-  private badFrame(id: string | null, error: AskdockError): void {
-    this.replyError(id, error);
-    if (this.state !== 'handshake' || ++this.badFrames < this.opts.maxBadFramesBeforeConnect) return;
-    this.core.opts.log.warn({ connId: this.connId, address: this.remoteAddress }, `closing: ${this.badFrames} bad frames before connect`);
-    this.close(CloseCode.policy, `${this.badFrames} bad frames before connect`);
-  }
-
-  private replyError(id: string | null, error: AskdockError | ErrorShape, method?: string): void {
-    const shape = error instanceof AskdockError ? error.toShape() : error;
-    // Refusals are the client's business; one line each says which and why, at debug unless the gateway failed.
-    if (shape.code !== 'UNAVAILABLE') this.core.opts.log.debug({ connId: this.connId, method, code: shape.code }, shape.message);
-    this.sendFrame({ type: 'res', id, ok: false, error: shape });
   }
 
   private handleFrame(data: RawData, isBinary: boolean): void {
@@ -290,14 +191,6 @@ export class Connection implements Subscriber {
       if (ok) this.sendFrame({ type: 'res', id, ok: true, payload: outcome });
       else this.replyError(id, this.toError(method, outcome), method);
     }, scope ?? undefined);
-  }
-
-  private toError(method: string, err: unknown): AskdockError {
-    if (err instanceof AskdockError) return err;
-    // Only a busy database is worth retrying; anything else is a bug a retry would repeat.
-    const busy = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? ''));
-    this.core.opts.log.error({ connId: this.connId, method, code: 'UNAVAILABLE', err }, `${method} failed`);
-    return new AskdockError('UNAVAILABLE', `internal error in ${method}: ${(err as Error)?.message ?? String(err)}`, { retryable: busy });
   }
 
   /** P4: the first request must be connect with a known token and a common protocol version. */
