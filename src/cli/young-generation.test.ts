@@ -27,7 +27,10 @@ describe('the node flags askdock ships with', () => {
 
   it('[S5] npm start runs the gateway with the same flags as the shebang', () => {
     const start = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
-    expect(start).toBe(`node ${shippedNodeFlags().join(' ')} bin/askdock.js start`);
+    // The command that runs the gateway is the last one (the CLI's compiled JavaScript is brought up to date before it).
+    const steps = start.split(' && ');
+    expect(steps.at(-1)).toBe(`node ${shippedNodeFlags().join(' ')} bin/askdock.js start`);
+    expect(steps.slice(0, -1).every((step) => !step.includes('bin/askdock.js'))).toBe(true);
   });
 });
 
