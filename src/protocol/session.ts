@@ -13,8 +13,7 @@ export type AgentPresence = z.infer<typeof AgentPresence>;
 /** The client name the demo agent of `askdock start` connects with (U18: its gateway needs no "Connect an agent"). */
 export const DEMO_AGENT_CLIENT_NAME = 'askdock-demo-agent';
 
-/** The agent identity `askdock start` makes for Claude Code, Codex and MCP clients, apart from the demo agent's (A6). */
-export const INTEGRATION_AGENT_ID = 'integrations';
+export { INTEGRATION_AGENT_ID } from './identities.ts';
 
 export const Session = z.object({
   key: z.string(),

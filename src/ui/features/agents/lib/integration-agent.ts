@@ -1,4 +1,4 @@
-import { INTEGRATION_AGENT_ID } from '../../../../protocol/index.ts';
+import { INTEGRATION_AGENT_ID } from '../../../../protocol/identities.ts';
 import type { ConnectInfo } from '../api/get-connect-info.ts';
 
 type ConnectAgentInfo = ConnectInfo['agents'][number];
