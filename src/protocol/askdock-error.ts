@@ -22,6 +22,9 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',
+  'POLICY_INVALID',
+  'ROUTING_INVALID',
+  'AUDIT_KEY_MISSING',
 ] as const;
 
 /** Close codes the gateway uses (P3, P4, P6). */

@@ -27,6 +27,10 @@ export const events = {
   /** K1: a secret request, never its value. */
   'secret.requested': z.object({ request: SecretRequestRecord }),
   'secret.resolved': z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome }),
+  /** G12: the policy was (re)loaded, or a reload failed and the previous one stays (admins only). */
+  'policy.updated': z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
+  /** G12: a grant was made, revoked or ended (admins only). */
+  'policy.grants.updated': z.object({}),
 } as const;
 
 export type Events = typeof events;

@@ -11,3 +11,4 @@ export * from './frames.ts';
 export * from './methods.ts';
 export * from './events.ts';
 export * from './search.ts';
+export * from './policy.ts';

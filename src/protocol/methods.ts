@@ -5,6 +5,7 @@ import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Su
 import { Role, Scope } from './scopes.ts';
 import { SearchParams, SearchResponse } from './search.ts';
 import { PushSubscriptionId, PushSubscriptionInfo, PushSubscriptionInput, PushUnsubscribeParams } from './push.ts';
+import { ApprovalDecision, ApprovalRequest, GrantRequest, PolicyCheckParams, PolicyCheckResult, PolicyGetResult } from './policy.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -65,6 +66,8 @@ export const ResolveParams = z.union([
     answers: Answers,
     resolutionId: z.string().min(1).max(128).optional(),
     surface: Surface.optional(),
+    /** G12: an "Always allow…" answer to an approval asks for a grant, made in the same transaction. */
+    grant: GrantRequest.optional(),
   }),
   z.object({ id: Key, skip: z.literal(true), resolutionId: z.string().min(1).max(128).optional(), surface: Surface.optional() }),
   z.object({ id: Key, cancel: z.literal(true), reason: z.string().max(200).optional() }),
@@ -79,6 +82,8 @@ export const QuestionRequestParams = z.object({
   privileged: z.boolean().optional(),
   questions: QuestionList,
   timeoutMs: z.number({ error: 'timeoutMs must be a number' }).finite().optional(),
+  /** G11: an approval the gateway decides by its policy before anyone is asked. */
+  approval: ApprovalRequest.optional(),
 });
 export type QuestionRequestParams = z.infer<typeof QuestionRequestParams>;
 export type QuestionRequestInput = z.input<typeof QuestionRequestParams>;
@@ -88,6 +93,8 @@ const WaitResult = z.object({
   answers: Answers.optional(),
   reason: z.string().optional(),
   resolutionId: z.string().optional(),
+  /** G11: how an approval was decided. */
+  decision: ApprovalDecision.optional(),
 });
 
 /**
@@ -177,7 +184,8 @@ export const methods = {
   },
   'question.request': {
     params: QuestionRequestParams,
-    result: z.object({ id: z.string(), expiresAtMs: z.number().nullable() }),
+    // G11: a policy decision answers at once with `status` and `decision`.
+    result: z.object({ id: z.string(), expiresAtMs: z.number().nullable(), status: z.literal('answered').optional(), decision: ApprovalDecision.optional() }),
     scopes: ['agent.run'] as Scope[],
   },
   'question.waitAnswer': {
@@ -281,6 +289,16 @@ export const methods = {
   'push.unsubscribe': {
     params: PushUnsubscribeParams,
     result: z.object({ unsubscribed: z.boolean() }),
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
+  },
+  /** G12: the policy in force, its grants, and why the last reload failed (admins only). */
+  'policy.get': { params: Empty, result: PolicyGetResult, scopes: ['operator.admin'] as Scope[] },
+  /** G9/G12: what the policy decides for a request; an agent checks for itself. */
+  'policy.check': { params: PolicyCheckParams, result: PolicyCheckResult, scopes: ['operator.admin', 'agent.run'] as Scope[] },
+  /** G12: an admin or the grant's maker ends a grant. */
+  'policy.grant.revoke': {
+    params: z.object({ id: Key }),
+    result: z.object({ revoked: z.boolean() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
 } as const;
