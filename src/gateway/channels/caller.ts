@@ -1,7 +1,6 @@
 import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
 import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
-import { nulRefusal } from '../dispatch.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../infra/ids.ts';
 import type { ChannelDispatch, ChannelParts } from './parts.ts';
@@ -48,9 +47,6 @@ export class ChannelCaller {
   async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
-    // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
-    const nul = nulRefusal(method, params);
-    if (nul) throw nul;
     const result = (await this.dispatch(method, params, this.conn(identity))) as Result<M>;
     await new Promise<void>((done, fail) =>
       this.hub.whenDurable((committed) =>

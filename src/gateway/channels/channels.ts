@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
-import { dispatch } from '../dispatch.ts';
+import { dispatch, nulRefusal } from '../dispatch.ts';
 import { neverCancelled } from '../hub/waiters.ts';
 import { LEASE_MS, RENEW_EVERY_MS } from '../infra/duties.ts';
 import type { SharedStore } from '../store/postgres/store.ts';
@@ -61,7 +61,12 @@ export class Channels {
    */
   static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
     const parts: ChannelParts = { store: core.store, hub: core.hub, access: core.access };
-    const call: ChannelDispatch = (method, params, conn) => dispatch(method, params, { core, conn, cancellation: neverCancelled }, opts.checkFrames);
+    const call: ChannelDispatch = (method, params, conn) => {
+      // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
+      const nul = nulRefusal(method, params);
+      if (nul) throw nul;
+      return dispatch(method, params, { core, conn, cancellation: neverCancelled }, opts.checkFrames);
+    };
     const out = new Channels(opts, core.cluster ? { store: core.cluster, gatewayId: core.gatewayId } : null);
     for (const name of CHANNEL_NAMES) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);

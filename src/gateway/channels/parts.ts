@@ -8,5 +8,5 @@ import type { RoomParts } from '../sessions/room-parts.ts';
  */
 export type ChannelParts = Pick<RoomParts, 'store' | 'hub' | 'access'>;
 
-/** H4: runs one method as `conn` through the gateway's dispatch (scopes, A3 visibility, validation): its result or a promise of it. */
+/** H4: runs one method as `conn` through the gateway's dispatch (P3, scopes, A3 visibility, validation): its result or a promise of it. */
 export type ChannelDispatch = (method: MethodName, params: unknown, conn: ConnInfo) => unknown;
