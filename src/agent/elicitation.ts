@@ -18,7 +18,7 @@ export type ElicitationRequest =
 export type ElicitOutcome =
   | { action: 'accept'; content?: Record<string, FieldValue> }
   | { action: 'decline'; skipped: boolean }
-  | { action: 'cancel'; reason: 'expired' | 'cancelled' | 'chosen' };
+  | { action: 'cancel'; reason: 'expired' | 'cancelled' };
 
 export type ElicitOptions = PromptOptions & {
   /** Who asks, shown with each question: the MCP server's name. */
