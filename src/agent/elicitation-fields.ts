@@ -166,6 +166,8 @@ export function ruleText(f: Field): string {
   if (p.minLength !== undefined) parts.push(`at least ${p.minLength} characters`);
   if (p.maxLength !== undefined) parts.push(`at most ${p.maxLength} characters`);
   if (p.format) parts.push(`format ${p.format}`);
+  const def = f.choices?.find((c) => c.value === p.default)?.label ?? (['string', 'number', 'boolean'].includes(typeof p.default) ? String(p.default) : undefined);
+  if (def !== undefined && def !== '') parts.push(`suggested: ${def}`);
   parts.push(f.required ? 'required' : 'optional');
   return parts.join(', ');
 }

@@ -12,7 +12,11 @@ describe('X5/Q12 schema mapping: each field asked as the kind that fits', () => 
     for (const format of ['email', 'uri', 'date', 'date-time'] as const) {
       expect(asked({ type: 'string', format })).toMatchObject({ kind: 'input', input: { type: format } });
     }
-    expect(asked({ type: 'integer', minimum: 1, maximum: 5, default: 2 })).toMatchObject({ kind: 'input', input: { type: 'integer', minimum: 1, maximum: 5, default: 2 } });
+    expect(asked({ type: 'integer', minimum: 1, maximum: 5, default: 2 })).toMatchObject({
+      kind: 'input',
+      input: { type: 'integer', minimum: 1, maximum: 5, default: 2 },
+      detail: 'Expects: A whole number, at least 1, at most 5, suggested: 2, required',
+    });
     expect(asked({ type: 'number', minimum: 0.5 }, false)).toMatchObject({ kind: 'input', input: { type: 'number', minimum: 0.5, required: false } });
     expect(asked({ type: 'string', minLength: 3, maxLength: 40 })).toMatchObject({ kind: 'input', input: { type: 'string', minLength: 3, maxLength: 40 } });
     // An exclusive integer bound is the next whole number; an exclusive number bound stays with the agent's own check.
