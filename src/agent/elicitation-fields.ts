@@ -115,17 +115,19 @@ function defaultFor(spec: InputSpec, value: unknown): InputSpec['default'] {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Q12: the input spec of a typed field; a bound the gateway cannot hold (an exclusive one on a number) stays with the agent's check. */
+/** Q12: the input spec of a typed field, in the words the gateway checks (inclusive bounds). */
 function inputSpecOf(f: Field): InputSpec {
   const p = f.prop;
   const type: InputSpec['type'] =
     p.type === 'number' || p.type === 'integer' || p.type === 'boolean' ? p.type : (FORMATS.find((x) => x === p.format) ?? 'string');
   const spec: InputSpec = { type };
   if (type === 'number' || type === 'integer') {
+    // An exclusive bound is the next whole number for an integer; for a number the gateway holds the bound itself and
+    // only the bound's own value is left to the agent's check (asked again).
     const { low, high } = numberBounds(p);
     const integer = type === 'integer';
-    if (low && (!low.exclusive || integer)) spec.minimum = low.exclusive ? Math.floor(low.value) + 1 : low.value;
-    if (high && (!high.exclusive || integer)) spec.maximum = high.exclusive ? Math.ceil(high.value) - 1 : high.value;
+    if (low) spec.minimum = low.exclusive && integer ? Math.floor(low.value) + 1 : low.value;
+    if (high) spec.maximum = high.exclusive && integer ? Math.ceil(high.value) - 1 : high.value;
     if (spec.minimum !== undefined && spec.maximum !== undefined && spec.minimum > spec.maximum) delete spec.maximum;
   } else if (type !== 'boolean') {
     if (Number.isInteger(p.minLength) && p.minLength! >= 0) spec.minLength = p.minLength;

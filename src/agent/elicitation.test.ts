@@ -19,9 +19,11 @@ describe('X5/Q12 schema mapping: each field asked as the kind that fits', () => 
     });
     expect(asked({ type: 'number', minimum: 0.5 }, false)).toMatchObject({ kind: 'input', input: { type: 'number', minimum: 0.5, required: false } });
     expect(asked({ type: 'string', minLength: 3, maxLength: 40 })).toMatchObject({ kind: 'input', input: { type: 'string', minLength: 3, maxLength: 40 } });
-    // An exclusive integer bound is the next whole number; an exclusive number bound stays with the agent's own check.
+    // An exclusive integer bound is the next whole number; an exclusive number bound is held by the gateway up to
+    // the bound's own value, which the agent's check refuses.
     expect(asked({ type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 }).input).toEqual({ type: 'integer', minimum: 1, maximum: 9 });
-    expect(asked({ type: 'number', exclusiveMinimum: 0 }).input).toEqual({ type: 'number' });
+    expect(asked({ type: 'number', exclusiveMinimum: 0, maximum: 1 }).input).toEqual({ type: 'number', minimum: 0, maximum: 1 });
+    expect(readField(field({ type: 'number', exclusiveMinimum: 0, maximum: 1 }), ['0'])).toEqual({ problem: '0 is not more than 0' });
     for (const prop of [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] as SchemaProperty[]) {
       expect(asked(prop, false).options ?? []).toEqual([]);
     }
