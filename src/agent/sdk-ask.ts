@@ -1,7 +1,7 @@
 /** The SDK's asking (T1-T5, Q9, Q11): question.request with a client-chosen id, waiting in slices, and cancelling on abort. */
 import type { GatewayClient } from '../client/client.ts';
 import { newId } from '../lib/ids.ts';
-import { AskdockError, type QuestionItemInput } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/index.ts';
 import { toAskUserResult, type AskUserCall, type AskUserResult } from './ask-user.ts';
 
 export type AskOptions = {
@@ -91,7 +91,7 @@ export async function requestInTurn(client: GatewayClient, id: string, call: Ask
  * Q12: an item as the request sends it. A parsed `input` question holds an empty option list (the record's shape),
  * which a request refuses (2-4 options or none), so an item without options goes without the list.
  */
-function asSent({ options, ...item }: AskUserCall['questions'][number]): QuestionItemInput {
+function asSent({ options, ...item }: AskUserCall['questions'][number]) {
   return options.length ? { ...item, options } : item;
 }
 
