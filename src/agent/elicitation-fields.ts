@@ -4,7 +4,7 @@
  * `confirm`, a short required list a `choice`. A number comes back as a number and a boolean as a boolean; nothing is
  * read back from a label the agent made up.
  */
-import { CONFIRM_LABELS, cutCodePoints, cutHeader, DESCRIPTION_MAX, LABEL_MAX, QUESTION_TEXT_MAX, type InputSpec, type QuestionItemInput } from '../protocol/index.ts';
+import { ANSWER_MAX, CONFIRM_LABELS, cutCodePoints, cutHeader, DESCRIPTION_MAX, LABEL_MAX, QUESTION_TEXT_MAX, type InputSpec, type QuestionItemInput } from '../protocol/index.ts';
 
 export type SchemaProperty = {
   type?: string;
@@ -112,7 +112,7 @@ const FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
 function defaultFor(spec: InputSpec, value: unknown): InputSpec['default'] {
   if (spec.type === 'number' || spec.type === 'integer') return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   if (spec.type === 'boolean') return typeof value === 'boolean' ? value : undefined;
-  return typeof value === 'string' ? value : undefined;
+  return typeof value === 'string' && value.length <= ANSWER_MAX ? value : undefined;
 }
 
 /** Q12: the input spec of a typed field, in the words the gateway checks (inclusive bounds). */

@@ -24,6 +24,9 @@ describe('X5/Q12 schema mapping: each field asked as the kind that fits', () => 
     expect(asked({ type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 }).input).toEqual({ type: 'integer', minimum: 1, maximum: 9 });
     expect(asked({ type: 'number', exclusiveMinimum: 0, maximum: 1 }).input).toEqual({ type: 'number', minimum: 0, maximum: 1 });
     expect(readField(field({ type: 'number', exclusiveMinimum: 0, maximum: 1 }), ['0'])).toEqual({ problem: '0 is not more than 0' });
+    // A default the input spec cannot carry (of another type, or too long to be an answer) is left out, never refused.
+    expect(asked({ type: 'integer', default: 'two' }).input).toEqual({ type: 'integer' });
+    expect(QuestionList.safeParse([asked({ type: 'string', default: 'x'.repeat(5000) })]).success).toBe(true);
     for (const prop of [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] as SchemaProperty[]) {
       expect(asked(prop, false).options ?? []).toEqual([]);
     }
