@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planEscalation } from './plan.ts';
-import { fixtureRouting, maySee } from './testing-fixture.ts';
+import { fixtureRouting, maySee } from '../testing/routing-fixture.ts';
 
 const MIN = 60_000;
 // Wednesday 2026-03-25 10:00 in Berlin (CET): ana's day (the rotation: ana Mon 23rd, bo Tue, ana Wed).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledge, advanceRoute, approve, handOff, mayAnswer, startRoute, type RouteEnv, type RouteState } from './state.ts';
-import { fixtureRouting, maySee } from './testing-fixture.ts';
+import { fixtureRouting, maySee } from '../testing/routing-fixture.ts';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-03-25T09:00:00Z'); // Wed 10:00 Berlin: ana is on call.

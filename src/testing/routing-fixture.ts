@@ -1,7 +1,10 @@
-/** A routing config the plan and state tests share: a business-hours rotation in Berlin, then the team. */
-import { parseRouting } from './config.ts';
-import { simpleToolMatcher } from './tool-matcher.ts';
-import type { RoutingConfig } from './types.ts';
+/** Routing configs the tests share: a business-hours rotation in Berlin then the team, and the docs' worked example. */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseRouting } from '../routing/config.ts';
+import { simpleToolMatcher } from '../routing/tool-matcher.ts';
+import type { RoutingConfig } from '../routing/types.ts';
 
 export function fixtureRouting(extra: { escalations?: object } = {}): RoutingConfig {
   const r = parseRouting(
@@ -27,3 +30,11 @@ export function fixtureRouting(extra: { escalations?: object } = {}): RoutingCon
 
 /** A3 in the tests: eve may not see the question. */
 export const maySee = (identity: string) => identity !== 'eve';
+
+/** The first ```json block of docs/routing.md: its worked example, a whole gateway config. */
+export function routingDocExample(): { text: string; raw: { routing: unknown } } {
+  const doc = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../docs/routing.md'), 'utf8');
+  const text = /```json\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!text) throw new Error('docs/routing.md has no json block');
+  return { text, raw: JSON.parse(text) as { routing: unknown } };
+}
