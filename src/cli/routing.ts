@@ -81,7 +81,7 @@ function test(argv: string[]): number {
   }
   const choice = chooseRoute(parsed.routing.routes, args.facts, simpleToolMatcher);
   const plan = choice
-    ? planEscalation({ choice, kind: args.facts.kind, createdAtMs: args.atMs, expiresAtMs: args.atMs + args.timeoutMs, targets: { routing: parsed.routing } })
+    ? planEscalation({ choice, kind: args.facts.kind, createdAtMs: args.atMs, expiresAtMs: args.atMs + args.timeoutMs, targets: { routing: parsed.routing, identities } })
     : null;
   process.stdout.write(printPlan({ choice, plan, atMs: args.atMs, timeoutMs: args.timeoutMs, json: args.json }));
   return EXIT.answered;

@@ -38,8 +38,9 @@ export function names(p: Problems, path: string, value: unknown): [string, unkno
     return [];
   }
   const entries = Object.entries(value);
-  for (const [name] of entries) if (!NAME.test(name)) p.add(child(path, name), 'a name uses letters, digits, "_", "." and "-" only');
-  return entries.filter(([name]) => NAME.test(name));
+  const good = (name: string) => NAME.test(name) && name !== '__proto__';
+  for (const [name] of entries) if (!good(name)) p.add(child(path, name), 'a name uses letters, digits, "_", "." and "-" only (and is not "__proto__")');
+  return entries.filter(([name]) => good(name));
 }
 
 /** A list of identity ids, each one the config's identities know. */

@@ -99,10 +99,12 @@ describe('the routing config', () => {
   it('[E1] names, kinds and the block itself are checked', () => {
     expect(problemsOf([])).toEqual(['routing: must be an object']);
     expect(problemsOf({ groups: { 'on call': { members: ['ana'] } }, routes: [{ match: { kind: 'mail' }, escalation: 'x' }] })).toEqual([
-      'routing.groups["on call"]: a name uses letters, digits, "_", "." and "-" only',
+      'routing.groups["on call"]: a name uses letters, digits, "_", "." and "-" only (and is not "__proto__")',
       'routing.routes[0].match.kind: must be one of question, approval, elicitation, secret (or a list of them), got "mail"',
       'routing.routes[0].escalation: unknown escalation "x": not in routing.escalations',
     ]);
+    // A name that would reach the prototype of the object it is stored in.
+    expect(problemsOf(JSON.parse('{"groups": {"__proto__": {"members": ["ana"]}}}'))).toEqual(['routing.groups.__proto__: a name uses letters, digits, "_", "." and "-" only (and is not "__proto__")']);
     expect(problemsOf({ routs: [] })).toEqual(['routing.routs: unknown field (known: groups, schedules, escalations, routes)']);
   });
 });

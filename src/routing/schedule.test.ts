@@ -69,6 +69,16 @@ describe('who is on call', () => {
     expect(onCallNow(hourly, at('2026-03-29T00:30:00Z'))).toMatchObject({ next: { identity: 'cy' }, nextAtMs: at('2026-03-29T01:00:00Z') });
   });
 
+  it('[E1] a 1h rotation over the hour the autumn change repeats: one shift lasts two hours, none flips back', () => {
+    const hourly = schedule({ timezone: 'Europe/Berlin', layers: [{ members: ['ana', 'bo', 'cy'], rotation: '1h', handoff: '00:00', start: '2026-10-25T01:00' }] });
+    // 2026-10-25: 01:00 CEST = 23:00Z (24th), 02:00-03:00 runs twice (00:00Z-01:00Z in CEST, 01:00Z-02:00Z in CET).
+    expect(who(hourly, '2026-10-24T23:30:00Z')).toBe('ana');
+    expect(who(hourly, '2026-10-25T00:30:00Z')).toBe('ana');
+    expect(who(hourly, '2026-10-25T01:30:00Z')).toBe('bo');
+    expect(who(hourly, '2026-10-25T02:30:00Z')).toBe('cy');
+    expect(onCallNow(hourly, at('2026-10-24T23:30:00Z'))).toMatchObject({ next: { identity: 'bo' }, nextAtMs: at('2026-10-25T01:00:00Z') });
+  });
+
   it('[E1] the last layer that covers the instant wins; restrict windows are in local time', () => {
     const s = schedule({
       timezone: 'Europe/Berlin',

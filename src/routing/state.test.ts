@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { acknowledge, advanceRoute, approve, handOff, mayAnswer, startRoute, type RouteEnv, type RouteState } from './state.ts';
-import { fixtureRouting, maySee } from '../testing/routing-fixture.ts';
+import { fixtureIdentities, fixtureRouting, maySee } from '../testing/routing-fixture.ts';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-03-25T09:00:00Z'); // Wed 10:00 Berlin: ana is on call.
 const routing = fixtureRouting();
-const env: RouteEnv = { escalation: routing.escalations.prod, kind: 'approval', targets: { routing, maySee } };
+const env: RouteEnv = { escalation: routing.escalations.prod, kind: 'approval', targets: { routing, maySee, identities: fixtureIdentities } };
 const ana = { identity: 'ana', isAdmin: false };
 const bo = { identity: 'bo', isAdmin: false };
 const cy = { identity: 'cy', isAdmin: false };
@@ -83,11 +83,12 @@ describe('a routed question\'s route state', () => {
     expect(h.state.nextAtMs).toBe(s0.nextAtMs);
   });
 
-  it('[E6] a hand-off from someone not eligible, to a schedule, to an unknown group or to someone who may not see it is refused', () => {
+  it('[E6] a hand-off from someone not eligible, to a schedule, to an unknown group or person, or to someone who may not see it is refused', () => {
     const s0 = startRoute(env, T0).state;
     expect(handOff(s0, bo, 'identity:cy', undefined, T0, env)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(handOff(s0, ana, 'schedule:primary', undefined, T0, env)).toMatchObject({ ok: false, code: 'INVALID_REQUEST' });
     expect(handOff(s0, ana, 'group:nope', undefined, T0, env)).toMatchObject({ ok: false, code: 'INVALID_REQUEST', message: 'to: unknown target "group:nope"' });
+    expect(handOff(s0, ana, 'identity:zed', undefined, T0, env)).toMatchObject({ ok: false, code: 'INVALID_REQUEST', message: 'to: unknown target "identity:zed"' });
     expect(handOff(s0, ana, 'identity:eve', undefined, T0, env)).toMatchObject({ ok: false, code: 'INVALID_REQUEST', message: 'to: nobody in "identity:eve" may see this question' });
   });
 

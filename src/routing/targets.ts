@@ -8,6 +8,8 @@ export interface TargetContext {
   sessionOwner?: string;
   /** A3: whether the identity may see the question. Routing never widens who sees it: anyone else is skipped. */
   maySee?: (identity: string) => boolean;
+  /** The config's identity ids: an `identity:` target outside them (a hand-off typed by a person) is unknown. */
+  identities?: readonly string[];
 }
 
 export type SkipReason = 'nobody-on-call' | 'may-not-see' | 'no-session-owner' | 'unknown-target';
@@ -19,7 +21,7 @@ function membersOf(target: Target, atMs: number, ctx: TargetContext): string[] |
   const colon = target.indexOf(':');
   const kind = target.slice(0, colon);
   const name = target.slice(colon + 1);
-  if (kind === 'identity') return [name];
+  if (kind === 'identity') return !ctx.identities || ctx.identities.includes(name) ? [name] : 'unknown-target';
   if (kind === 'group' && Object.hasOwn(ctx.routing.groups, name)) return ctx.routing.groups[name].members;
   if (kind === 'schedule' && Object.hasOwn(ctx.routing.schedules, name)) {
     const who = onCallAt(ctx.routing.schedules[name], atMs);

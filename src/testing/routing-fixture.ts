@@ -22,11 +22,14 @@ export function fixtureRouting(extra: { escalations?: object } = {}): RoutingCon
       },
       routes: [{ match: { kind: 'approval' }, escalation: 'prod', quorum: 2 }],
     },
-    { identities: ['ana', 'bo', 'cy', 'eve', 'root'], tools: simpleToolMatcher },
+    { identities: fixtureIdentities, tools: simpleToolMatcher },
   );
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.routing;
 }
+
+/** The fixture's identity ids. */
+export const fixtureIdentities = ['ana', 'bo', 'cy', 'eve', 'root'];
 
 /** A3 in the tests: eve may not see the question. */
 export const maySee = (identity: string) => identity !== 'eve';
