@@ -19,7 +19,7 @@
  */
 export { parseRouting, emptyRouting, formatProblems, type RoutingContext, type RoutingResult } from './config.ts';
 export { parseDuration, formatDuration } from './duration.ts';
-export { onCallAt, onCallNow, type OnCall, type OnCallNow } from './schedule.ts';
+export { onCallAt, onCallNow, schedulesStatus, type OnCall, type OnCallNow } from './schedule.ts';
 export { chooseRoute, globMatches, type AskFacts, type RouteChoice } from './match.ts';
 export { simpleToolMatcher, requestOfRule, type ToolMatcher, type ToolRequest } from './tool-matcher.ts';
 export { reach, type Skip, type SkipReason, type TargetContext } from './targets.ts';

@@ -29,6 +29,14 @@ describe('planning an escalation', () => {
     expect(p.quorum).toBe(2);
   });
 
+  it('[E1] session-owner reaches the operator who owns the question\'s session, and is skipped without one', () => {
+    const extra = { escalations: { owner: { steps: [{ notify: ['session-owner'], wait: '5m' }] } } };
+    const routing = fixtureRouting(extra);
+    const input = { choice: { routes: [0], escalation: 'owner' }, kind: 'question' as const, createdAtMs: WED_10 };
+    expect(planEscalation({ ...input, targets: { routing, sessionOwner: 'cy' } }).steps[0].notify).toEqual(['cy']);
+    expect(planEscalation({ ...input, targets: { routing } }).steps[0].skipped).toEqual([{ target: 'session-owner', reason: 'no-session-owner' }]);
+  });
+
   it('[E3] a target who may not see the question is skipped, and the skip says so', () => {
     expect(plan(WED_10).steps[1].skipped).toEqual([{ target: 'group:ops', reason: 'may-not-see', identity: 'eve' }]);
   });

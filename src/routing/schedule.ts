@@ -112,3 +112,11 @@ export function onCallNow(schedule: Schedule, atMs: number): OnCallNow {
   }
   return { now, next: null, nextAtMs: null };
 }
+
+/** E12 `routing.status`: each schedule's person now and next, by identity id (null: nobody). */
+export function schedulesStatus(schedules: Record<string, Schedule>, atMs: number): { name: string; now: string | null; next: string | null; nextAtMs: number | null }[] {
+  return Object.values(schedules).map((s) => {
+    const { now, next, nextAtMs } = onCallNow(s, atMs);
+    return { name: s.name, now: now?.identity ?? null, next: next?.identity ?? null, nextAtMs };
+  });
+}
