@@ -1,8 +1,6 @@
 /** E10: what `askdock routing test` prints: the route, each step's time and people, the steps past the timeout, the end. */
-import { formatDuration, type Plan, type PlannedStep, type RouteChoice } from '../routing/index.ts';
-import { terminalJson, terminalText } from '../lib/terminal-text.ts';
-
-export interface PrintInput { choice: RouteChoice | null; plan: Plan | null; atMs: number; timeoutMs: number; json: boolean }
+import { formatDuration, type DryRun, type PlannedStep } from '../routing/index.ts';
+import { terminalText } from '../lib/terminal-text.ts';
 
 const REASONS: Record<string, string> = {
   'nobody-on-call': 'nobody on call then',
@@ -19,18 +17,18 @@ function stepLine(s: PlannedStep, atMs: number): string[] {
   return lines;
 }
 
-export function printPlan({ choice, plan, atMs, timeoutMs, json }: PrintInput): string {
-  const expiresAtMs = atMs + timeoutMs;
-  if (json) return terminalJson({ route: choice, atMs, expiresAtMs, steps: plan?.steps ?? [], unreached: plan?.unreached ?? [], exhausted: plan?.exhausted ?? null }) + '\n';
-  if (!choice || !plan) return 'no route matches: the question goes to everyone who may see it, as without routing\n';
-  const routes = choice.routes.map((i) => `routing.routes[${i}]`).join(', ');
+export function printDryRun({ route, atMs, expiresAtMs, steps, unreached, exhausted }: DryRun): string {
+  if (!route || !exhausted) return 'no route matches: the question goes to everyone who may see it, as without routing\n';
+  const timeoutMs = expiresAtMs - atMs;
+  const routes = route.routes.map((i) => `routing.routes[${i}]`).join(', ');
   const lines = [
-    `route: ${routes} -> escalation "${plan.escalation}"${plan.quorum !== undefined ? `, quorum ${plan.quorum}` : ''}`,
+    `route: ${routes} -> escalation "${route.escalation}"${route.quorum !== undefined ? `, quorum ${route.quorum}` : ''}`,
     `asked at ${new Date(atMs).toISOString()}, expires after ${formatDuration(timeoutMs)}`,
-    ...plan.steps.flatMap((s) => stepLine(s, atMs)),
+    ...steps.flatMap((s) => stepLine(s, atMs)),
   ];
-  if (plan.unreached.length) lines.push(`not reached before it expires (+${formatDuration(timeoutMs)}):`, ...plan.unreached.flatMap((s) => stepLine(s, atMs)));
-  const end = plan.exhausted;
-  lines.push(end.reached ? `then at +${formatDuration(end.atMs - atMs)} the steps run out: ${end.action}` : `then at +${formatDuration(timeoutMs)} it expires (the steps would run out at +${formatDuration(end.atMs - atMs)}: ${end.action})`);
+  if (unreached.length) lines.push(`not reached before it expires (+${formatDuration(timeoutMs)}):`, ...unreached.flatMap((s) => stepLine(s, atMs)));
+  lines.push(exhausted.reached
+    ? `then at +${formatDuration(exhausted.atMs - atMs)} the steps run out: ${exhausted.action}`
+    : `then at +${formatDuration(timeoutMs)} it expires (the steps would run out at +${formatDuration(exhausted.atMs - atMs)}: ${exhausted.action})`);
   return terminalText(lines.join('\n')) + '\n';
 }

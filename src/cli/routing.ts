@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { ConfigError, loadConfig } from '../gateway/auth.ts';
 import { clampTimeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
-import { ASK_KINDS, chooseRoute, parseRouting, planEscalation, requestOfRule, simpleToolMatcher, type AskFacts, type AskKind } from '../routing/index.ts';
+import { ASK_KINDS, dryRun, parseRouting, requestOfRule, simpleToolMatcher, type AskFacts, type AskKind } from '../routing/index.ts';
 import { EXIT, intFlag, usageError } from './args.ts';
 import { readFlags } from './flags.ts';
-import { printPlan } from './routing-print.ts';
-import { terminalText } from '../lib/terminal-text.ts';
+import { printDryRun } from './routing-print.ts';
+import { terminalJson, terminalText } from '../lib/terminal-text.ts';
 
 export const ROUTING_USAGE = [
   'usage: askdock routing test --config FILE [--kind question|approval|elicitation|secret] [--agent A] [--source S]',
@@ -79,11 +79,8 @@ function test(argv: string[]): number {
     for (const p of parsed.problems) process.stderr.write(`askdock routing test: config ${terminalText(args.config)}: ${terminalText(`${p.path}: ${p.problem}`)}\n`);
     return EXIT.failure;
   }
-  const choice = chooseRoute(parsed.routing.routes, args.facts, simpleToolMatcher);
-  const plan = choice
-    ? planEscalation({ choice, kind: args.facts.kind, createdAtMs: args.atMs, expiresAtMs: args.atMs + args.timeoutMs, targets: { routing: parsed.routing, identities } })
-    : null;
-  process.stdout.write(printPlan({ choice, plan, atMs: args.atMs, timeoutMs: args.timeoutMs, json: args.json }));
+  const result = dryRun({ routing: parsed.routing, facts: args.facts, atMs: args.atMs, timeoutMs: args.timeoutMs, tools: simpleToolMatcher, identities });
+  process.stdout.write(args.json ? terminalJson(result) + '\n' : printDryRun(result));
   return EXIT.answered;
 }
 

@@ -23,6 +23,7 @@ export { onCallAt, onCallNow, schedulesStatus, type OnCall, type OnCallNow } fro
 export { chooseRoute, globMatches, type AskFacts, type RouteChoice } from './match.ts';
 export { simpleToolMatcher, requestOfRule, type ToolMatcher, type ToolRequest } from './tool-matcher.ts';
 export { reach, type Skip, type SkipReason, type TargetContext } from './targets.ts';
+export { dryRun, type DryRun, type DryRunInput } from './dry-run.ts';
 export { planEscalation, exhaustedAction, type Plan, type PlannedStep, type PlanInput } from './plan.ts';
 export {
   startRoute, advanceRoute, acknowledge, handOff, approve, mayAnswer,
