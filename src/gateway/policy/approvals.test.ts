@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { failure, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
 
 /** The test identities with a policy: npm tests allowed, rm -rf denied, git push asked (with a reason), the rest asked. */
 export const policyConfig: GatewayConfig = {
@@ -90,6 +91,32 @@ describe('approvals decided by the policy (G11, G6)', () => {
     await admin.call('question.resolve', { id: res.id, answers: { approval: ['not that file'] } });
     const waited = await agent.call('question.waitAnswer', { id: res.id });
     expect(waited.decision).toMatchObject({ behavior: 'deny', decidedBy: 'person', message: 'not that file', rules: [] });
+  });
+});
+
+describe('approvals nobody answers (G10, G11)', () => {
+  it('[G10][G11] an approval that expires is denied, decided by timeout', async () => {
+    const clock = new FakeClock();
+    const { agent, session } = await setup({ clock });
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main'), timeoutMs: 30_000 });
+    const wait = agent.call('question.waitAnswer', { id: res.id });
+    clock.advance(30_000);
+    expect(await wait).toMatchObject({ status: 'expired', decision: { behavior: 'deny', decidedBy: 'timeout', rules: ['push'] } });
+  });
+
+  it('[G5] a grant ends at its expiry: an agent grant lasts 7 days, then the request asks again', async () => {
+    const clock = new FakeClock();
+    const { admin, agent, session } = await setup({ clock });
+    const ask = () => agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    const first = await ask();
+    await admin.call('question.resolve', { id: first.id, answers: { approval: ['Always allow for this agent for 7 days'] } });
+    const [grant] = (await admin.call('policy.get', {})).grants;
+    expect(grant.expiresAt - clock.now()).toBe(7 * 24 * 60 * 60 * 1000);
+    clock.advance(7 * 24 * 60 * 60 * 1000 - 1);
+    expect((await ask()).decision?.decidedBy).toBe('grant');
+    clock.advance(1);
+    expect((await ask()).status).toBeUndefined();
+    expect((await admin.call('policy.get', {})).grants).toEqual([]);
   });
 });
 
