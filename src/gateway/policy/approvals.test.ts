@@ -1,20 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
-import { failure, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { policyConfig } from '../../testing/policy-config.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-
-/** The test identities with a policy: npm tests allowed, rm -rf denied, git push asked (with a reason), the rest asked. */
-export const policyConfig: GatewayConfig = {
-  ...testConfig,
-  approvals: {
-    rules: [
-      { id: 'npm-tests', rule: 'Bash(npm run test *)', decision: 'allow' },
-      { id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'deny', reason: 'nothing is deleted wholesale' },
-      { id: 'push', rule: 'Bash(git push *)', decision: 'ask', reason: 'pushing leaves the machine' },
-    ],
-    unmatched: 'ask',
-  },
-};
 
 let t: TestGateway | undefined;
 afterEach(async () => {
