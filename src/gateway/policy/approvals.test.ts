@@ -138,6 +138,16 @@ describe('grants (G5, G7, G12)', () => {
     await admin.waitEvent('question.requested', (p) => p.question.id === third.id);
   });
 
+  it('[G5][PT5] an offer chosen in a plain reply (its number, typed in the TUI) makes the grant too', async () => {
+    const { admin, agent, session } = await setup();
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const first = await agent.call('question.request', { sessionKey: session.key, runId, approval: bash('npm run build') });
+    await admin.call('chat.send', { sessionKey: session.key, message: '3', idempotencyKey: 'reply-offer-1', replyTo: { questionId: first.id } });
+    const waited = await agent.call('question.waitAnswer', { id: first.id });
+    expect(waited).toMatchObject({ status: 'answered', answers: { approval: ['Always allow in this session'] }, decision: { behavior: 'allow', grantId: expect.any(String) } });
+    expect((await admin.call('policy.get', {})).grants.map((g) => [g.id, g.scope])).toEqual([[waited.decision!.grantId, 'session']]);
+  });
+
   it('[G5] a grant is an allow rule: an ask rule still wins over it', async () => {
     const { admin, agent, session } = await setup();
     const first = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
