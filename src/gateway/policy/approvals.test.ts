@@ -81,6 +81,20 @@ describe('approvals decided by the policy (G11, G6)', () => {
   });
 });
 
+describe('approval requests checked (G11, Q2)', () => {
+  it('[G11] a bad approval is refused naming each field; questions may be left out only when an approval is given', async () => {
+    const { agent, session } = await setup();
+    const bad = await failure(agent.call('question.request', { sessionKey: session.key, approval: { tool: '', input: 'rm' as never } }));
+    expect(bad.code).toBe('INVALID_REQUEST');
+    expect(bad.details).toEqual([
+      { path: 'approval.tool', problem: 'approval.tool must not be empty' },
+      { path: 'approval.input', problem: 'approval.input must be an object' },
+    ]);
+    const none = await failure(agent.call('question.request', { sessionKey: session.key } as never));
+    expect(none.details).toEqual([{ path: 'questions', problem: 'questions are required (unless approval is given)' }]);
+  });
+});
+
 describe('approvals nobody answers (G10, G11)', () => {
   it('[G10][G11] an approval that expires is denied, decided by timeout', async () => {
     const clock = new FakeClock();
