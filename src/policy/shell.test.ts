@@ -30,6 +30,10 @@ describe('[G3] the shell split', () => {
     expect(texts('env')).toEqual(['env']);
     expect(texts('X=1')).toEqual(['X=1']);
   });
+  it('[G3] a function body is judged like any other commands', () => {
+    expect(splitCommand('function f { rm -rf /; }')).toMatchObject({ parts: [{ text: 'rm -rf /' }], hazards: ['a function definition'] });
+    expect(splitCommand('function f() { ls; }').parts).toEqual([{ text: 'ls', full: 'ls' }]);
+  });
   it('[G3] the real parser judges validity: what it refuses asks', async () => {
     const a = await analyzeCommand('if true; then ls');
     expect(a.hazards.some((h) => h.startsWith('the command does not parse'))).toBe(true);
@@ -40,7 +44,11 @@ describe('[G3] the shell split', () => {
     if (!res.ok) throw new Error('policy');
     const parse = vi.mocked(sh.parse);
     parse.mockClear();
-    await decide(res.policy, { tool: 'Bash', input: { command: 'tool1 a && tool2 b; tool3 c' } });
+    const facts = { tool: 'Bash', input: { command: 'tool1 a && tool2 b; tool3 c' } };
+    expect((await decide(res.policy, facts)).decision).toBe('allow');
+    expect(parse).toHaveBeenCalledTimes(1);
+    // The same command again is not parsed again.
+    expect((await decide(res.policy, facts)).decision).toBe('allow');
     expect(parse).toHaveBeenCalledTimes(1);
   });
 });
