@@ -61,6 +61,14 @@ describe('[G3] shell commands are judged part by part', () => {
       expect((await decide(p, bash(c))).decision, c).toBe('allow');
     }
     expect((await decide(p, bash('timeout 5 rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('command ls -la'))).decision).toBe('allow');
+    expect((await decide(p, bash('exec ls'))).decision).toBe('allow');
+  });
+  it('[G3] sudo, doas and xargs are seen through by deny rules, never by allow rules', async () => {
+    expect((await decide(p, bash('sudo rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('sudo -u root nohup rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('ls | xargs -n 1 rm -f'))).decision).toBe('deny');
+    expect((await decide(p, bash('sudo ls'))).decision).toBe('ask');
   });
   it('[G3] inside subshells, braces, if and for the commands are judged; a case statement asks', async () => {
     expect((await decide(p, bash('(ls && echo a) || { echo b; }'))).decision).toBe('allow');
