@@ -76,6 +76,15 @@ describe('[G3] shell commands are judged part by part', () => {
     expect((await decide(p, bash('for f in a b; do echo $f; done'))).decision).toBe('allow');
     expect((await decide(p, bash('case x in a) ls;; esac'))).decision).toBe('ask');
   });
+  it('[G3] a command name from a variable, a brace expansion or a glob is never allowed, even by a bare Bash rule', async () => {
+    const all = policy([{ rule: 'Bash', decision: 'allow' }]);
+    for (const c of ['$CMD -rf /', '{rm,-rf,/}', '"$EDITOR" x', '/bin/r? -rf /']) {
+      const v = await decide(all, bash(c));
+      expect(v.decision, c).toBe('ask');
+      expect(v.reason, c).toMatch(/command name askdock cannot read/);
+    }
+    expect((await decide(all, bash('ls -la {a,b}*'))).decision).toBe('allow');
+  });
   it('[G3] a command that does not parse asks', async () => {
     const v = await decide(p, bash('ls "unterminated'));
     expect(v.decision).toBe('ask');

@@ -3,7 +3,7 @@
  * bodies are walked into; `case` and function definitions are hazards (the command asks); wrappers (`timeout N`,
  * `nice [-n N]`, `nohup`, `env X=1`) and leading assignments (`VAR=1 cmd`) are seen through.
  */
-import { lex, type LexContext, type Tok } from './lexer.ts';
+import { hazard, lex, type LexContext, type Tok } from './lexer.ts';
 import { runsAs, stripWrappers } from './wrappers.ts';
 
 export interface ShellPart {
@@ -120,16 +120,16 @@ function simple(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): void
       const target = toks[k + 1];
       const raw = target?.t === 'w' ? target.raw : '';
       if (target?.t === 'w') k++;
-      if (writes(tok.op, raw)) {
-        const why = `a writing redirection (${tok.op} ${raw})`;
-        if (!ctx.hazards.includes(why)) ctx.hazards.push(why);
-      }
+      if (writes(tok.op, raw)) hazard(ctx, `a writing redirection (${tok.op} ${raw})`);
     } else if (tok.t === 'w') words.push(tok.raw);
   }
   if (!words.length) return;
   if (words[0] === 'time') words.splice(0, words[1] === '-p' ? 2 : 1);
   if (!words.length) return;
   const stripped = stripWrappers(words);
+  const name = stripped[0] ?? words[0];
+  // A name from a variable, a substitution, a brace expansion or a glob ({rm,-rf,x}) runs what no rule can see.
+  if (/[$`{}*?[\]]/.test(name)) hazard(ctx, `a command name askdock cannot read (${name})`);
   const text = (stripped.length ? stripped : words).join(' ');
   const inner = runsAs(stripped);
   parts.push({ text, full: words.join(' '), ...(inner && inner !== text ? { inner } : {}) });
