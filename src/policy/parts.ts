@@ -4,7 +4,7 @@
  * `nice [-n N]`, `nohup`, `env X=1`) and leading assignments (`VAR=1 cmd`) are seen through.
  */
 import { hazard, lex, type LexContext, type Tok } from './lexer.ts';
-import { runsAs, stripWrappers } from './wrappers.ts';
+import { ASSIGNMENT, runsAs, stripWrappers } from './wrappers.ts';
 
 export interface ShellPart {
   /** The command a rule judges: its words without wrappers, assignments or redirections. */
@@ -129,7 +129,7 @@ function simple(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): void
   const stripped = stripWrappers(words);
   const name = stripped[0] ?? words[0];
   // A name from a variable, a substitution, a brace expansion or a glob ({rm,-rf,x}) runs what no rule can see.
-  if (/[$`{}*?[\]]/.test(name)) hazard(ctx, `a command name askdock cannot read (${name})`);
+  if (!ASSIGNMENT.test(name) && /[$`{}*?[\]]/.test(name)) hazard(ctx, `a command name askdock cannot read (${name})`);
   const text = (stripped.length ? stripped : words).join(' ');
   const inner = runsAs(stripped);
   parts.push({ text, full: words.join(' '), ...(inner && inner !== text ? { inner } : {}) });

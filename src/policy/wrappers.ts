@@ -5,7 +5,7 @@
  * `sudo rm -rf x`, but `Bash(ls *)` does not allow `sudo ls`.
  */
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** Skips `-x` flags from `k`; those in `withValue` take the next word too. Returns the first word after them. */
 function skipFlags(w: readonly string[], k: number, withValue: readonly string[]): number {
