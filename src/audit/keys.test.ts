@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../testing/temp-dirs.ts';
 import {
   AuditConfig,
   auditKeyFileIn,
@@ -14,15 +14,7 @@ import {
 } from './keys.ts';
 import { formatSignerKey, openNote, parseVerifierKey, signNote } from './note.ts';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'askdock-audit-keys-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('askdock-audit-keys-');
 const now = new Date('2026-12-01T10:00:00.000Z');
 
 describe('audit keys (L3)', () => {
