@@ -72,4 +72,17 @@ describe('askdock audit key (L3)', () => {
     const empty = temp();
     expect(await askdockAudit('key', '--db', join(empty, 'askdock.db'))).toMatchObject({ code: 1, err: expect.stringContaining(`no audit key in ${join(empty, 'audit.key')}`) });
   });
+
+  it('[L3] --rotate adds a signing key to the key file and prints old and new', async () => {
+    const data = temp();
+    const { keys } = loadOrCreateKeyFile(auditKeyFileIn(data), { origin: 'askdock.test/log', now: new Date() });
+    const rotated = await askdockAudit('key', '--key-file', auditKeyFileIn(data), '--rotate');
+    expect(rotated.code).toBe(0);
+    const lines = rotated.out.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(formatVerifierKey(keys[0]));
+    expect(lines[1]).toMatch(/^askdock\.test\/log\+[0-9a-f]{8}\+/);
+    expect(lines[1]).not.toBe(lines[0]);
+    expect((await askdockAudit('key', '--key-file', join(temp(), 'none.key'), '--rotate')).code).toBe(1);
+  });
 });

@@ -1,14 +1,14 @@
 /**
  * `askdock audit verify DIR --key KEY [--receipt FILE]` (L6): checks an export offline, with nothing but the gateway's
  * public key. Exit 0 valid, 1 tampered, 2 incomplete, 3 bad usage.
- * `askdock audit key [--db FILE|postgres://…] [--config FILE] [--key-file FILE]` (L3): prints the verifier keys of the
- * gateway's data folder, one a line. Exit 0 printed, 1 no key, 2 bad usage.
+ * `askdock audit key [--db FILE|postgres://…] [--config FILE] [--key-file FILE] [--rotate]` (L3): prints the verifier
+ * keys of the gateway's data folder, one a line; `--rotate` first adds a new signing key. Exit 0 printed, 1 no key, 2 bad usage.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readExportDir } from '../audit/export-dir.ts';
-import { AuditConfig, auditKeyFileIn, keysFromConfig, readKeyFileIfAny, type DatedKey } from '../audit/keys.ts';
+import { AuditConfig, auditKeyFileIn, keysFromConfig, readKeyFileIfAny, rotateKeyFile, type DatedKey } from '../audit/keys.ts';
 import { formatVerifierKey, parseVerifierKey, type VerifierKey } from '../audit/note.ts';
 import { verifyExport, type Problem } from '../audit/verify.ts';
 import { terminalText } from '../lib/terminal-text.ts';
@@ -17,8 +17,9 @@ export const AUDIT_USAGE = [
   'usage: askdock audit verify DIR --key KEY [--receipt FILE]',
   '         KEY: a verifier key as `askdock audit key` prints it, or a file of them (one a line, or the JSON of /.well-known/askdock/audit-keys)',
   '         exit: 0 valid, 1 tampered, 2 incomplete (a gap, a missing proof, an unknown key), 3 bad usage',
-  '       askdock audit key [--db FILE|postgres://…] [--config FILE] [--key-file FILE]',
-  '         prints the verifier keys of the gateway\'s audit key file (./.askdock/audit.key unless told), one a line',
+  '       askdock audit key [--db FILE|postgres://…] [--config FILE] [--key-file FILE] [--rotate]',
+  '         prints the verifier keys of the gateway\'s audit key file (./.askdock/audit.key unless told), one a line;',
+  '         --rotate adds a new signing key first (the gateway uses it from its next start; the old keys stay listed)',
 ].join('\n');
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
@@ -100,10 +101,11 @@ export function auditKeyFileOf(flags: { db?: string; config?: string; keyFile?: 
 }
 
 function keyCommand(argv: string[], io: Io): number {
-  let flags: { db?: string; config?: string; keyFile?: string };
+  let flags: { db?: string; config?: string; keyFile?: string; rotate?: boolean };
   try {
-    const { values } = parseArgs({ args: argv, strict: true, options: { db: { type: 'string' }, config: { type: 'string' }, 'key-file': { type: 'string' } } });
-    flags = { db: values.db, config: values.config, keyFile: values['key-file'] };
+    const options = { db: { type: 'string' }, config: { type: 'string' }, 'key-file': { type: 'string' }, rotate: { type: 'boolean' } } as const;
+    const { values } = parseArgs({ args: argv, strict: true, options });
+    flags = { db: values.db, config: values.config, keyFile: values['key-file'], rotate: values.rotate };
   } catch (err) {
     io.err(`askdock audit key: ${(err as Error).message}\n${AUDIT_USAGE}`);
     return 2;
@@ -111,7 +113,10 @@ function keyCommand(argv: string[], io: Io): number {
   let keys: DatedKey[] | undefined;
   const file = auditKeyFileOf(flags);
   try {
-    if (flags.config) {
+    if (flags.rotate) {
+      if (!readKeyFileIfAny(file)) throw new Error(`--rotate: no audit key in ${file} to rotate`);
+      rotateKeyFile(file, new Date());
+    } else if (flags.config) {
       const raw = JSON.parse(readFileSync(flags.config, 'utf8')) as { audit?: unknown };
       if (raw.audit !== undefined) keys = keysFromConfig(AuditConfig.parse(raw.audit));
     }

@@ -48,6 +48,7 @@ export function exportOf({ size = 12, at = [4, 9], signer = newKey(), pick = () 
   const tree = new MerkleTree(log.entries.map(entryLeaf));
   const sizes = [...at, tree.size];
   const entries = log.entries.filter(pick);
+  const picked = new Set(entries.map((e) => e.index));
   const files = buildExport({
     origin: ORIGIN,
     tree,
@@ -55,7 +56,7 @@ export function exportOf({ size = 12, at = [4, 9], signer = newKey(), pick = () 
     checkpoints: sizes.map((size) => signCheckpoint(ORIGIN, tree, signer, size)),
     keys: [signer],
     signer,
-    answers: log.answers.filter((a) => entries.some((e) => e.index === a.entryIndex)),
+    answers: log.answers.filter((a) => picked.has(a.entryIndex)),
     createdAtMs: 1_765_000_000_000,
     ...rest,
   });
