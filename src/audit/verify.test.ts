@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ORIGIN, exportOf, newKey, receiptFor } from '../testing/audit-log.ts';
+import { ORIGIN, exportOf, makeLog, newKey, receiptFor } from '../testing/audit-log.ts';
 import { entryLeaf } from './entry.ts';
-import { signCheckpoint } from './export.ts';
+import { buildExport, signCheckpoint } from './export.ts';
+import { FILES, SignedManifest, fileDigest, signManifest, type ExportFiles } from './export-format.ts';
 import { MerkleTree } from './merkle.ts';
-import { FILES, type ExportFiles } from './export-format.ts';
 import { verifyExport } from './verify.ts';
 
 const edit = (files: ExportFiles, name: string, change: (lines: string[]) => string[]) => {
@@ -39,6 +39,10 @@ describe('offline verify of an export (L6)', () => {
     const { files, signer } = exportOf();
     const swapped = edit(files, FILES.entries, (lines) => lines.map((l, i) => (i === 5 ? lines[6] : i === 6 ? lines[5] : l)));
     expect(verifyExport(swapped, [signer])).toMatchObject({ exit: 1, problem: { file: 'entries.jsonl', line: 6, entryIndex: 5 } });
+    // In an export filtered by session no gap gives it away: the order does.
+    const filtered = exportOf({ pick: (e) => e.sessionKey === 'web', filter: { sessionKey: 'web' } });
+    const reordered = edit(filtered.files, FILES.entries, (lines) => lines.map((l, i) => (i === 2 ? lines[3] : i === 3 ? lines[2] : l)));
+    expect(verifyExport(reordered, [filtered.signer])).toMatchObject({ exit: 1, problem: { file: 'entries.jsonl', line: 4, entryIndex: 6, detail: 'entry 6 comes after entry 7: out of order' } });
   });
 
   it('[L6] a checkpoint replaced: exit 1 naming its line in checkpoints.txt', () => {
@@ -58,6 +62,13 @@ describe('offline verify of an export (L6)', () => {
     const result = verifyExport(files, [newKey()]);
     expect(result).toMatchObject({ exit: 2, problem: { file: 'manifest.json' } });
     if (result.exit === 2) expect(result.problem.detail).toMatch(/signed only by keys not trusted here: askdock.test\/audit \([0-9a-f]{8}\)/);
+  });
+
+  it('[L6] an edited manifest no longer matches its signature: exit 1 naming manifest.json', () => {
+    const { files, signer } = exportOf();
+    const edited = edit(files, FILES.manifest, (lines) => lines.map((l) => l.replace('"createdAtMs": 1765000000000', '"createdAtMs": 1765000000001')));
+    expect(edited.get(FILES.manifest)).not.toBe(files.get(FILES.manifest));
+    expect(verifyExport(edited, [signer])).toMatchObject({ exit: 1, problem: { file: 'manifest.json', detail: expect.stringContaining('does not verify') } });
   });
 
   it('[L6] a key found only inside the export is never trusted on its own', () => {
@@ -110,5 +121,27 @@ describe('offline verify of an export (L6)', () => {
     expect(verifyExport(files, [signer], { file: 'r.jws', text: receiptFor(log.entries[5], newKey()) })).toMatchObject({ exit: 2, problem: { file: 'r.jws' } });
     const wrong = receiptFor({ ...log.entries[5], answersDigest: log.entries[7].answersDigest }, signer);
     expect(verifyExport(files, [signer], { file: 'r.jws', text: wrong })).toMatchObject({ exit: 1, problem: { file: 'r.jws', entryIndex: 5 } });
+  });
+
+  it('[L3] after a rotation, checkpoints signed by the old key need the old key too: without it, incomplete (2)', () => {
+    const old = newKey();
+    const signer = newKey();
+    const log = makeLog(12);
+    const tree = new MerkleTree(log.entries.map(entryLeaf));
+    const checkpoints = [signCheckpoint(ORIGIN, tree, old, 4), signCheckpoint(ORIGIN, tree, old, 9), signCheckpoint(ORIGIN, tree, signer)];
+    const files = buildExport({ origin: ORIGIN, tree, entries: log.entries, checkpoints, keys: [old, signer], signer, answers: log.answers, createdAtMs: 0 });
+    expect(verifyExport(files, [old, signer])).toMatchObject({ exit: 0 });
+    expect(verifyExport(files, [signer])).toMatchObject({ exit: 2, problem: { file: 'checkpoints.txt', line: 1 } });
+  });
+
+  it('[L6] an export signed without the proof of an entry is incomplete (2), naming the entry', () => {
+    const { files, signer } = exportOf();
+    const proofs = files.get(FILES.proofs)!.split('\n').filter((l) => !l.includes('"index":3,'));
+    const { manifest } = SignedManifest.parse(JSON.parse(files.get(FILES.manifest)!));
+    const copy = new Map(files);
+    copy.set(FILES.proofs, proofs.join('\n'));
+    copy.set(FILES.manifest, signManifest({ ...manifest, files: { ...manifest.files, [FILES.proofs]: fileDigest(proofs.join('\n')) } }, [signer]));
+    expect(verifyExport(copy, [signer])).toMatchObject({ exit: 2, problem: { file: 'proofs.jsonl', entryIndex: 3 } });
+    expect(verifyExport(edit(files, FILES.proofs, (lines) => lines.filter((l) => !l.includes('"index":3,'))), [signer])).toMatchObject({ exit: 1, problem: { file: 'proofs.jsonl', entryIndex: 3 } });
   });
 });

@@ -76,7 +76,13 @@ function verifyCommand(argv: string[], io: Io): number {
     io.err(`askdock audit verify: ${terminalText((err as Error).message)}\n${AUDIT_USAGE}`);
     return 3;
   }
-  const result = verifyExport(readExportDir(dir), keys, receipt);
+  let result;
+  try {
+    result = verifyExport(readExportDir(dir), keys, receipt);
+  } catch (err) {
+    io.out(`incomplete: ${terminalText((err as Error).message)}`);
+    return 2;
+  }
   if (result.exit !== 0) {
     const word = result.exit === 1 ? 'tampered' : 'incomplete';
     io.out(`${word}: ${terminalText(where(result.problem))}: ${terminalText(result.problem.detail)}`);
