@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { canonicalJson } from './canonical.ts';
+import { leafHash } from './merkle.ts';
+
+/** L1: what the log records. Each event names the change it was written with, in the same transaction. */
+export const AUDIT_EVENTS = [
+  'question.asked',
+  'question.notified',
+  'question.escalated',
+  'question.acknowledged',
+  'question.handedOff',
+  'question.answered',
+  'question.skipped',
+  'question.expired',
+  'question.cancelled',
+  'policy.allowed',
+  'policy.denied',
+  'grant.allowed',
+  'grant.made',
+  'grant.revoked',
+  'policy.loaded',
+  'audit.acknowledged',
+] as const;
+
+const digest = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256 digest');
+const text = z.string().min(1);
+
+/**
+ * One entry: what happened, when, who (identity, agent, surface), the question and session, the rules, and digests of
+ * the question, its input and its answers; never an answer's text or a secret (those stay in the gateway's tables).
+ */
+export const AuditEntry = z
+  .object({
+    v: z.literal(1),
+    index: z.number().int().nonnegative(),
+    atMs: z.number().int().nonnegative(),
+    event: z.enum(AUDIT_EVENTS),
+    identity: text.optional(),
+    agentId: text.optional(),
+    surface: text.optional(),
+    questionId: text.optional(),
+    sessionKey: text.optional(),
+    kind: text.optional(),
+    status: text.optional(),
+    decidedBy: text.optional(),
+    rules: z.array(text).optional(),
+    grantId: text.optional(),
+    questionDigest: digest.optional(),
+    inputDigest: digest.optional(),
+    answersDigest: digest.optional(),
+    detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  })
+  .strict();
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/**
+ * What a verifier needs of an entry it reads. Loose on purpose: a newer gateway may record more, and the hash covers
+ * whatever is there.
+ */
+export const EntryHead = z.object({ v: z.literal(1), index: z.number().int().nonnegative(), atMs: z.number().int().nonnegative(), event: text }).loose();
+export type EntryHead = z.infer<typeof EntryHead>;
+
+/** The leaf the tree holds: the entry's canonical JSON, which is also its line in entries.jsonl. */
+export function entryLine(entry: AuditEntry): string {
+  const parsed = AuditEntry.safeParse(entry);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TypeError(`audit entry ${issue.path.join('.') || '$'}: ${issue.message}`);
+  }
+  return canonicalJson(parsed.data);
+}
+
+export const entryLeaf = (entry: AuditEntry): Buffer => leafHash(entryLine(entry));

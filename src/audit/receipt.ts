@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { canonicalJson, parseCanonical } from './canonical.ts';
+import { ed25519Sign, ed25519Verify } from './ed25519.ts';
+import type { SignerKey, VerifierKey } from './note.ts';
+
+const digest = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256 digest');
+
+/**
+ * L4: what a receipt says. Strict: a field not listed here (an answer's text, a secret) makes the receipt refuse to be
+ * built, rather than being signed into a token that leaves the gateway.
+ */
+export const ReceiptPayload = z
+  .object({
+    v: z.literal(1),
+    iss: z.string().min(1),
+    questionId: z.string().min(1),
+    kind: z.string().min(1),
+    askedBy: z.string().min(1),
+    agentId: z.string().min(1).optional(),
+    sessionKey: z.string().min(1).optional(),
+    questionDigest: digest,
+    inputDigest: digest.optional(),
+    status: z.enum(['answered', 'skipped', 'expired', 'cancelled', 'allowed', 'denied']),
+    answersDigest: digest.optional(),
+    decidedBy: z.enum(['person', 'policy', 'grant', 'timeout']),
+    resolvedBy: z.object({ identity: z.string().min(1), surface: z.string().min(1), atMs: z.number().int().nonnegative() }).strict().optional(),
+    rules: z.array(z.string().min(1)).optional(),
+    grantId: z.string().min(1).optional(),
+    entryIndex: z.number().int().nonnegative(),
+    iat: z.number().int().nonnegative(),
+  })
+  .strict();
+export type ReceiptPayload = z.infer<typeof ReceiptPayload>;
+
+export class ReceiptError extends Error {
+  readonly code = 'AUDIT_RECEIPT';
+}
+
+function checkPayload(value: unknown): ReceiptPayload {
+  const parsed = ReceiptPayload.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+  throw new ReceiptError(`receipt payload ${issue.path.join('.') || '$'}: ${issue.message}${keys}`);
+}
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** A compact JWS (RFC 7515), alg EdDSA, kid the signed-note key id; header and payload are canonical JSON. */
+export function signReceipt(payload: ReceiptPayload, key: SignerKey): string {
+  const input = `${b64(canonicalJson({ alg: 'EdDSA', kid: key.keyId.toString('hex') }))}.${b64(canonicalJson(checkPayload(payload)))}`;
+  return `${input}.${ed25519Sign(key.privateKey, input).toString('base64url')}`;
+}
+
+export type CheckedReceipt =
+  | { ok: true; payload: ReceiptPayload; key: VerifierKey }
+  | { ok: false; problem: 'malformed' | 'unknown-key' | 'bad-signature'; detail: string };
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+export function verifyReceipt(jws: string, trusted: VerifierKey[]): CheckedReceipt {
+  const parts = jws.trim().split('.');
+  if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p))) return { ok: false, problem: 'malformed', detail: 'not a compact JWS (three base64url parts)' };
+  const [head, body, sig] = parts;
+  let header: { alg?: unknown; kid?: unknown; crit?: unknown };
+  try {
+    header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, problem: 'malformed', detail: 'the JWS header is not JSON' };
+  }
+  if (header.alg !== 'EdDSA') return { ok: false, problem: 'malformed', detail: `alg must be EdDSA, got ${JSON.stringify(header.alg)}` };
+  if (header.crit !== undefined) return { ok: false, problem: 'malformed', detail: 'crit header parameters are not understood here' };
+  const key = trusted.find((k) => k.keyId.toString('hex') === header.kid);
+  if (!key) return { ok: false, problem: 'unknown-key', detail: `signed by key id ${JSON.stringify(header.kid)}, which is not trusted here` };
+  if (!ed25519Verify(key.publicKey, `${head}.${body}`, Buffer.from(sig, 'base64url')))
+    return { ok: false, problem: 'bad-signature', detail: `the signature of ${key.name} (${key.keyId.toString('hex')}) does not verify` };
+  try {
+    return { ok: true, payload: checkPayload(parseCanonical(Buffer.from(body, 'base64url').toString('utf8'))), key };
+  } catch (err) {
+    return { ok: false, problem: 'malformed', detail: (err as Error).message };
+  }
+}
