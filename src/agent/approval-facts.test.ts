@@ -27,8 +27,9 @@ describe('what each agent asks, as the approval the policy judges (G4, G11)', ()
   it('[G4] Codex: apply_patch is one Edit for every file the patch adds, updates, deletes or moves to', () => {
     const patch = ['*** Begin Patch', '*** Update File: src/a.ts', '@@', '-a', '+b', '*** Move to: src/b.ts', '*** Add File: docs/n.md', '+x', '*** Delete File: old.txt', '*** End Patch', ''].join('\n');
     expect(patchedFiles(patch)).toEqual(['src/a.ts', 'src/b.ts', 'docs/n.md', 'old.txt']);
-    const approvals = codexApprovals('apply_patch', { command: patch }, { cwd: '/w' });
-    expect(approvals.map((a) => [a.tool, a.input.file_path])).toEqual([['Edit', 'src/a.ts'], ['Edit', 'src/b.ts'], ['Edit', 'docs/n.md'], ['Edit', 'old.txt']]);
+    const approvals = codexApprovals('apply_patch', { command: patch.replace('old.txt', '/tmp/old.txt') }, { cwd: '/w' });
+    // Named absolutely, as Claude Code's Edit names its file: a relative path is read from the folder Codex runs in.
+    expect(approvals.map((a) => [a.tool, a.input.file_path])).toEqual([['Edit', '/w/src/a.ts'], ['Edit', '/w/src/b.ts'], ['Edit', '/w/docs/n.md'], ['Edit', '/tmp/old.txt']]);
     // A patch naming no file is judged as the tool it is (the policy then asks, as for any unmatched tool).
     expect(codexApprovals('apply_patch', { command: 'nonsense' })).toEqual([{ tool: 'apply_patch', input: { command: 'nonsense' }, agent: 'codex' }]);
   });

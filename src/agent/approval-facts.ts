@@ -3,6 +3,7 @@
  * agent, suggestions}`. Claude Code's tools are judged as they are named; Codex's shell tool as `Bash` with its
  * command, and its apply_patch as `Edit` of each file the patch touches; an MCP server's tool as `mcp__<server>__<tool>`.
  */
+import { isAbsolute, resolve } from 'node:path';
 import type { ApprovalRequest } from '../protocol/policy.ts';
 import type { PermissionSuggestion } from './approvals.ts';
 
@@ -71,7 +72,7 @@ export function claudeApproval(toolName: string, toolInput: Record<string, unkno
 
 /**
  * G4: a Codex approval as the policy judges it: its shell tool as `Bash {command}`, apply_patch as one `Edit
- * {file_path}` for every file the patch touches (each must be allowed), anything else as named.
+ * {file_path}` (absolute, from `cwd`) for every file the patch touches (each must be allowed), anything else as named.
  */
 export function codexApprovals(toolName: string, toolInput: Record<string, unknown>, where: Where = {}): ApprovalRequest[] {
   const base = { ...(where.cwd ? { cwd: where.cwd } : {}), agent: 'codex' };
@@ -82,7 +83,9 @@ export function codexApprovals(toolName: string, toolInput: Record<string, unkno
   if (toolName === 'apply_patch') {
     const patch = patchText(toolInput);
     const files = patch ? patchedFiles(patch) : [];
-    if (files.length > 0) return files.map((file_path) => ({ tool: 'Edit', input: { file_path, patch }, ...base }));
+    // Like Claude Code's Edit, the file is named absolutely: a patch's relative path is read from the folder it runs in.
+    const absolute = (file: string) => (where.cwd && !isAbsolute(file) ? resolve(where.cwd, file) : file);
+    if (files.length > 0) return files.map((file) => ({ tool: 'Edit', input: { file_path: absolute(file), patch }, ...base }));
   }
   return [{ tool: toolName.slice(0, TOOL_MAX), input: toolInput, ...base }];
 }

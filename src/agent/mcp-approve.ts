@@ -67,7 +67,7 @@ export class ApprovalGate {
       if (!outcome.decision) return { forward: false, result: toolError(`No answer in askdock (${outcome.reason}); ${approval.tool} was not called.`) };
       this.opts.log(`${approval.tool} ${decidedBy(outcome.decision)}`);
       if (outcome.decision.behavior === 'allow') return { forward: true };
-      return { forward: false, result: toolError(`${approval.tool} was denied: ${denyMessage(outcome.decision)}`) };
+      return { forward: false, result: toolError(`${approval.tool} was ${decidedBy(outcome.decision)}: ${denyMessage(outcome.decision)}`) };
     } catch (err) {
       if (controller.signal.aborted) return null;
       const why = err instanceof Error ? err.message : String(err);
