@@ -11,7 +11,8 @@ const commands: Record<string, Command> = {
   mcp: { summary: 'an MCP server on stdio exposing ask_user and request_secret [--session KEY]', load: () => import('./mcp.ts') },
   tui: { summary: 'the terminal client [--url ws://H:N] [--token T] [--session KEY] [--local]', load: () => import('./tui.ts') },
   hook: { summary: 'a permission hook for Claude Code and Codex: one hook event on stdin [--timeout S] [--session KEY]', load: () => import('./hook.ts') },
-  'mcp-proxy': { summary: 'wraps an MCP server, answering its elicitations: askdock mcp-proxy -- COMMAND ARGS', load: () => import('./mcp-proxy.ts') },
+  'mcp-proxy': { summary: 'wraps an MCP server, answering its elicitations [--approve: its tool calls too]: askdock mcp-proxy -- COMMAND ARGS', load: () => import('./mcp-proxy.ts') },
+  policy: { summary: "the approval policy: check -- 'Bash(git push)', import claude-code|codex FILE…, grants, revoke ID", load: () => import('./policy.ts') },
   secret: { summary: 'print a stored secret for a script: askdock secret get NAME', load: () => import('./secret-command.ts') },
 };
 
