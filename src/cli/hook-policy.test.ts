@@ -45,7 +45,8 @@ describe('askdock hook through the approval policy (G4)', { timeout: 120_000 }, 
   /** Runs the hook on `event` that the policy decides at once: its output, and that nobody was asked. */
   async function decidedAtOnce(event: string) {
     const before = asked.length;
-    const out = await startHook(t, event).done;
+    // A request wrongly asked ends within the shortest timeout rather than the default two minutes.
+    const out = await startHook(t, event, ['--timeout', '30']).done;
     expect(out.code).toBe(0);
     expect(asked.length).toBe(before);
     return { ...out, json: JSON.parse(out.stdout) };
@@ -90,11 +91,16 @@ describe('askdock hook through the approval policy (G4)', { timeout: 120_000 }, 
     expect((await elsewhere.done).stdout).toBe('');
   });
 
-  it('[G4][G1] Codex: its shell tool is judged as Bash, with rules for agent codex; Claude Code is not bound by them', async () => {
-    const codex = await decidedAtOnce(codexBash('npm publish --tag next'));
-    expect(codex.json).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'releases go through CI' } } });
+  it('[G4] Codex: its shell tool is judged as Bash: an allowed command is allowed at once, a denied one denied with the rule\'s reason', async () => {
     const allowed = await decidedAtOnce(codexBash('git status'));
     expect(allowed.json).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    const denied = await decidedAtOnce(codexBash('git push origin main'));
+    expect(denied.json).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'main is protected: open a pull request' } } });
+  });
+
+  it('[G4][G1] a rule for agent codex binds Codex\'s hook and not Claude Code\'s (the approval names its agent)', async () => {
+    const codex = await decidedAtOnce(codexBash('npm publish --tag next'));
+    expect(codex.json).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'releases go through CI' } } });
     const requested = nextEvent(t.operator, 'question.requested');
     const claude = startHook(t, claudeBash('npm publish --tag next', 'claude-publish'));
     const question = await hookAsks(t.operator, claude, requested);
