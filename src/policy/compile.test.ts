@@ -31,6 +31,12 @@ describe('[G10] a policy that does not load names every fault with its place', (
       { path: 'approvals.rules[0].tests.notMatch[0]', problem: 'failing test: "Bash(git push *)" matches "Bash(git push)"' },
     ]);
   });
+  it('[G10] an example too deeply nested to judge is a fault, not a crash', () => {
+    const deep = `Bash(echo ${'$('.repeat(20_000)}x${')'.repeat(20_000)})`;
+    expect(problems({ rules: [{ id: 'e', rule: 'Bash(echo *)', decision: 'allow', tests: { match: [deep] } }] })).toEqual([
+      { path: 'approvals.rules[0].tests.match[0]', problem: expect.stringMatching(/cannot be judged/) },
+    ]);
+  });
   it('[G1] an unsafe $regex is refused at load, naming its path; a bad operator too', () => {
     expect(problems({ rules: [{ id: 'q', rule: 'mcp__db__query', decision: 'allow', args: { sql: { $regex: '(a+)+$' }, n: { $lt: 'ten', $near: 1 } } }] })).toEqual([
       { path: 'approvals.rules[0].args.sql.$regex', problem: expect.stringMatching(/could backtrack without bound/) },

@@ -162,8 +162,14 @@ function runTests(rule: CompiledRule, tests: { match: string[]; notMatch: string
       problems.push({ path, problem: `${JSON.stringify(example)} is not a tool request: ${facts}` });
       return;
     }
-    const split = facts.tool === 'Bash' ? splitCommand(String(facts.input.command)) : undefined;
-    const got = ruleMatches(m, facts, rule.decision, split);
+    let got: boolean;
+    try {
+      const split = facts.tool === 'Bash' ? splitCommand(String(facts.input.command)) : undefined;
+      got = ruleMatches(m, facts, rule.decision, split);
+    } catch (err) {
+      problems.push({ path, problem: `${JSON.stringify(example)} cannot be judged: ${(err as Error).message}` });
+      return;
+    }
     if (got !== want) problems.push({ path, problem: `failing test: "${rule.rule}" ${want ? 'does not match' : 'matches'} ${JSON.stringify(example)}` });
   };
   tests.match.forEach((e, k) => check(e, true, `${at}.match[${k}]`));

@@ -73,6 +73,8 @@ describe('[G3] shell commands are judged part by part', () => {
     expect(v.decision).toBe('ask');
     expect(v.reason).toMatch(/does not parse/);
     expect((await decide(p, bash('ls ) (('))).decision).toBe('ask');
+    // What can still be read of it may deny: nothing is allowed because parsing failed, and a deny still denies.
+    expect((await decide(p, bash('rm -rf / "'))).decision).toBe('deny');
   });
   it('[G3] quoted operators are words, not separators', async () => {
     expect((await decide(p, bash("echo 'a; rm x' \"b && rm y\""))).decision).toBe('allow');

@@ -34,6 +34,18 @@ describe('[G1] Claude Code permission-rule grammar', () => {
     expect(check('Edit(/docs)', ['Edit(/docs/a/b.md)'], ['Edit(/docsx/a.md)'])).toEqual([]);
     expect(check('Edit(/src/**)', [], ['Edit(/src/../etc/passwd)'])).toEqual([]);
   });
+  it('[G1] a folder pattern with a trailing slash covers what is inside', () => {
+    expect(check('Read(./src/)', ['Read(./src/a/b.ts)'], ['Read(./srcx/a.ts)'])).toEqual([]);
+    expect(check('Read(//)', ['Read(//etc/hosts)'])).toEqual([]);
+  });
+  it('[G1] many-star rules against long requests finish (no backtracking blow-up) and decide right', async () => {
+    const long = `echo ${'a '.repeat(20_000)}b`;
+    expect(check('Bash(* * * * * * * * x)', [], [`Bash(${long})`])).toEqual([]);
+    expect(check('Bash(echo * * * * * * * b)', [`Bash(${long})`])).toEqual([]);
+    const deep = `./${'a'.repeat(20_000)}`;
+    expect(check('Read(./*a*a*a*a*a*a*a*b)', [], [`Read(${deep})`])).toEqual([]);
+    expect(check('Read(./**/**/**/**/x)', [], [`Read(./${'d/'.repeat(2_000)}y)`])).toEqual([]);
+  });
   it('[G1] Edit rules cover the other tools that edit files; Write rules only Write', () => {
     expect(check('Edit(/src/**)', ['Write(/src/a.ts)', 'MultiEdit(/src/a.ts)', 'NotebookEdit(/src/n.ipynb)'], ['Read(/src/a.ts)'])).toEqual([]);
     expect(check('Write(/src/**)', ['Write(/src/a.ts)'], ['Edit(/src/a.ts)'])).toEqual([]);

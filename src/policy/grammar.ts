@@ -6,7 +6,7 @@
 
 export type ParsedRule =
   | { kind: 'tool'; tool: string } // every use of the tool (or its family)
-  | { kind: 'bash'; pattern: RegExp; spec: string }
+  | { kind: 'bash'; test: (command: string) => boolean; spec: string }
   | { kind: 'path'; tool: string; spec: string }
   | { kind: 'domain'; host: string }
   | { kind: 'mcp'; name: RegExp };
@@ -41,7 +41,7 @@ export function parseRule(text: unknown): RuleParse {
   if (spec === '') return { ok: false, why: `${name}() has an empty specifier; write ${name} alone for every use` };
   if (name === 'Bash') {
     if (spec === '*') return { ok: true, rule: { kind: 'tool', tool: 'Bash' } };
-    return { ok: true, rule: { kind: 'bash', pattern: bashPattern(spec), spec } };
+    return { ok: true, rule: { kind: 'bash', test: bashPattern(spec), spec } };
   }
   if ((PATH_TOOLS as readonly string[]).includes(name)) {
     if (spec === '*' || spec === '**') return { ok: true, rule: { kind: 'tool', tool: name } };
@@ -77,15 +77,32 @@ function escapeRegex(s: string): string {
  * `*` matches anything (also spaces); a trailing ` *` also matches the bare command (`ls *` matches `ls` and `ls -la`,
  * not `lsof`); the legacy suffix `:*` means ` *` (`npm run test:*` = `npm run test *`).
  */
-export function bashPattern(spec: string): RegExp {
-  let body = spec.endsWith(':*') ? `${spec.slice(0, -2)} *` : spec;
-  let tail = '';
-  if (body.endsWith(' *')) {
-    body = body.slice(0, -2);
-    tail = '(?: .*)?';
+export function bashPattern(spec: string): (command: string) => boolean {
+  const body = spec.endsWith(':*') ? `${spec.slice(0, -2)} *` : spec;
+  const pieces = body.split('*');
+  if (!body.endsWith(' *')) return (command) => wildcard(pieces, command);
+  const bare = body.slice(0, -2).split('*');
+  return (command) => wildcard(pieces, command) || wildcard(bare, command);
+}
+
+/**
+ * Whether `text` is the pieces joined by runs of any characters. The first piece is a prefix, the last a suffix, the
+ * others are found leftmost in order: linear in the text for each piece, so an agent's long command cannot make a
+ * many-star rule backtrack (a regular expression would).
+ */
+export function wildcard(pieces: readonly string[], text: string): boolean {
+  const first = pieces[0];
+  if (pieces.length === 1) return text === first;
+  const last = pieces[pieces.length - 1];
+  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let k = 1; k < pieces.length - 1; k++) {
+    const found = text.indexOf(pieces[k], at);
+    if (found < 0 || found + pieces[k].length > end) return false;
+    at = found + pieces[k].length;
   }
-  const re = body.split('*').map(escapeRegex).join('.*');
-  return new RegExp(`^${re}${tail}$`, 's');
+  return true;
 }
 
 /** `mcp__server` covers every tool of that server; `*` is a wildcard within the name. */

@@ -40,8 +40,8 @@ export function agentApplies(m: Matcher, agent: string | undefined): boolean {
 export function partMatches(m: Matcher, part: ShellPart, decision: RuleDecision): boolean {
   if (m.parsed.kind === 'tool') return m.parsed.tool === 'Bash';
   if (m.parsed.kind !== 'bash') return false;
-  const re = m.parsed.pattern;
-  return re.test(part.text) || (decision !== 'allow' && re.test(part.full));
+  const test = m.parsed.test;
+  return test(part.text) || (decision !== 'allow' && test(part.full));
 }
 
 function hostOf(input: Record<string, unknown>): string | null {

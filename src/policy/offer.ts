@@ -47,6 +47,14 @@ function pathOffer(facts: ApprovalFacts): string | null {
 
 /** G7: the agent's first suggestion within the grammar, else askdock's own; null where no safe rule can be formed. */
 export function offeredRule(facts: ApprovalFacts, suggestions: readonly string[] = []): string | null {
+  try {
+    return offer(facts, suggestions);
+  } catch {
+    return null; // a request askdock cannot read offers no rule
+  }
+}
+
+function offer(facts: ApprovalFacts, suggestions: readonly string[]): string | null {
   const suggested = suggestions.find((s) => parseRule(s).ok);
   if (suggested) return suggested;
   let rule: string | null = null;

@@ -29,34 +29,46 @@ export function absolutePattern(spec: string, bases: PathBases): string | null {
   return trimmed.includes('/') ? posix.join(bases.cwd, spec) : posix.join(bases.cwd, '**', trimmed);
 }
 
-const cache = new Map<string, RegExp>();
-
-/** `*` and `?` stay within a segment; `/**` spans any number of segments (also none). */
-export function globToRegex(abs: string): RegExp {
-  const hit = cache.get(abs);
-  if (hit) return hit;
-  let re = '';
-  for (let i = 0; i < abs.length; ) {
-    if (abs.startsWith('/**', i) && (i + 3 === abs.length || abs[i + 3] === '/')) {
-      re += '(?:/.*)?';
-      i += 3;
-    } else if (abs[i] === '*') {
-      while (abs[i] === '*') i++;
-      re += '[^/]*';
-    } else if (abs[i] === '?') {
-      re += '[^/]';
+/** One path segment against one pattern segment: `*` any run, `?` one character; O(pattern × segment), no backtracking blow-up. */
+export function segmentMatches(pat: string, seg: string): boolean {
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < seg.length) {
+    if (i < pat.length && (pat[i] === '?' || (pat[i] !== '*' && pat[i] === seg[j]))) {
       i++;
-    } else {
-      re += abs[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
-      i++;
-    }
+      j++;
+    } else if (i < pat.length && pat[i] === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
   }
-  const last = abs.slice(abs.lastIndexOf('/') + 1);
-  const covers = /[*?]/.test(last) ? '' : '(?:/.*)?';
-  const compiled = new RegExp(`^${re}${covers}$`, 's');
-  if (cache.size > 2000) cache.clear();
-  cache.set(abs, compiled);
-  return compiled;
+  while (pat[i] === '*') i++;
+  return i === pat.length;
+}
+
+/** An absolute pattern against an absolute path, segment by segment; `**` spans any number of segments (also none). */
+export function globMatches(abs: string, file: string): boolean {
+  const pat = abs.replace(/\/+$/, '').split('/');
+  const path = file.split('/');
+  // A pattern whose last segment has no wildcard also covers what is inside that folder, as in .gitignore.
+  const covers = !/[*?]/.test(pat[pat.length - 1]);
+  const seen = new Uint8Array((pat.length + 1) * (path.length + 1)); // 0 unknown, 1 no, 2 yes
+  const at = (pi: number, si: number): boolean => {
+    const key = pi * (path.length + 1) + si;
+    if (seen[key]) return seen[key] === 2;
+    let ok: boolean;
+    if (pi === pat.length) ok = si === path.length || (covers && si > 0);
+    else if (pat[pi] === '**') ok = at(pi + 1, si) || (si < path.length && at(pi, si + 1));
+    else ok = si < path.length && segmentMatches(pat[pi], path[si]) && at(pi + 1, si + 1);
+    seen[key] = ok ? 2 : 1;
+    return ok;
+  };
+  return at(0, 0);
 }
 
 /** The absolute, normalised file a request touches, or null when it names none or it cannot be placed. */
@@ -72,5 +84,5 @@ export function requestPath(input: Record<string, unknown>, bases: PathBases): s
 
 export function pathMatches(spec: string, file: string, bases: PathBases): boolean {
   const abs = absolutePattern(spec, bases);
-  return abs !== null && globToRegex(abs).test(file);
+  return abs !== null && globMatches(abs, file);
 }
