@@ -72,7 +72,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     return print(checked.result);
   }
-  return withGateway(COMMAND, CHECK_USAGE, values, 'agent', async (agent) =>
+  // An agent checks for itself only (G12): checking for another agent takes an operator.admin token, which the local
+  // setup's identities file has.
+  return withGateway(COMMAND, CHECK_USAGE, values, agentId ? 'operator' : 'agent', async (agent) =>
     print(await agent.client.request('policy.check', { tool: call.tool, input: call.input, cwd: process.cwd(), ...(agentId ? { agent: agentId } : {}) })),
   );
 }

@@ -30,6 +30,16 @@ describe('askdock policy check, grants and revoke against a running gateway (G5,
     expect(human.stdout.split('\n')[0]).toBe('Bash(git status): allow');
   });
 
+  it('[G9][G12] --agent against a gateway: an admin checks for any agent; an agent\'s token for another agent is refused', async () => {
+    const admin = await askdock(t.operatorToken, 'policy', 'check', '--agent', 'codex', '--json', '--', 'Bash(git status)');
+    expect(admin.code).toBe(0);
+    expect(JSON.parse(admin.stdout).decision).toBe('allow');
+    const refused = await askdock(t.agentToken, 'policy', 'check', '--agent', 'someone-else', '--', 'Bash(git status)');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('(FORBIDDEN)');
+  });
+
   it('[G9] no gateway there: exit 1 saying so', async () => {
     const out = await runAskdock(['policy', 'check', '--url', 'ws://127.0.0.1:9', '--token', t.agentToken, '--', 'Bash(ls)'], { cwd: t.dir });
     expect(out.code).toBe(1);
