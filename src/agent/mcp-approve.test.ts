@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,5 +66,26 @@ describe('askdock mcp-proxy --approve: every tools/call decided by the approval 
     await t.operator.request('question.resolve', { id: asked[1].id, answers: { approval: ['Allow'] } });
     expect(textOf(await second)).toBe('counted to 40');
     expect(JSON.parse(textOf(await client.callTool({ name: 'seen', arguments: {} })))).toEqual(['count:3', 'count:40']);
+  });
+});
+
+describe('askdock mcp-proxy --approve without askdock set up (G10)', { timeout: 120_000 }, () => {
+  it('[G4][G10] with no token every tools/call is refused with an error result saying why; tools/list still passes', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'askdock-approve-unset-'));
+    let stderr = '';
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-proxy', '--approve', '--', ...SERVER], cwd, env: getDefaultEnvironment(), stderr: 'pipe' });
+    transport.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const client = new Client({ name: 'approve-unset', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((x) => x.name)).toContain('count');
+      const refused = await client.callTool({ name: 'count', arguments: { n: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('askdock could not decide whether mcp__shop-tools__count may run');
+      expect(stderr).toContain('--approve: every tools/call is refused until askdock is set up');
+    } finally {
+      await client.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
