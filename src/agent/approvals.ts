@@ -5,7 +5,7 @@
  * share (hooks, the Agent SDK's canUseTool): allow (with updatedInput) or deny with a message. Framework-free:
  * `askdock hook` and `askdockCanUseTool` both use it.
  */
-import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
+import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
 import type { ApprovalRequest } from '../protocol/policy.ts';
 import { claudeApproval } from './approval-facts.ts';
 import { denyMessage, requestAll } from './approval-request.ts';
@@ -23,52 +23,12 @@ export type ToolRequest = { toolName: string; toolInput: Record<string, unknown>
 
 /** Claude Code's permission result (PermissionRequest hook `decision`, canUseTool's PermissionResult). */
 export type ToolDecision =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionSuggestion[] }
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
   | { behavior: 'deny'; message: string };
 
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
 export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
 export const SKIPPED_MESSAGE = 'The person skipped these questions in askdock without answering; continue with your own judgment.';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-const oneLine = (s: string, max: number) => {
-  const line = s.trim().replace(/\s+/g, ' ');
-  return Array.from(line).length > max ? `${cutCodePoints(line, max - 1)}…` : line;
-};
-
-/** What the tool will act on, for the question: the command, the file, the address, the pattern. */
-export function target(input: Record<string, unknown>): string | undefined {
-  return str(input.command) ?? str(input.file_path) ?? str(input.notebook_path) ?? str(input.path) ?? str(input.url) ?? str(input.pattern) ?? str(input.query);
-}
-
-/** Lines of `text` each marked with `mark` (a diff side). */
-const marked = (mark: string, text: string) => text.split('\n').map((line) => `${mark}${line}`).join('\n');
-
-/** X2: what the tool will do as preformatted text: the command, the file and its diff or new content, else its input. */
-export function toolDetail(toolName: string, input: Record<string, unknown>): string {
-  const file = str(input.file_path) ?? str(input.notebook_path);
-  let detail: string;
-  if (typeof input.command === 'string') {
-    detail = `$ ${input.command}`;
-    if (str(input.description)) detail += `\n\n# ${input.description}`;
-  } else if (file && typeof input.content === 'string') {
-    detail = `${file} (new content)\n\n${input.content}`;
-  } else if (file && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
-    detail = `--- ${file}\n+++ ${file}\n${marked('-', input.old_string)}\n${marked('+', input.new_string)}`;
-  } else if (file && Array.isArray(input.edits)) {
-    const hunks = input.edits.map((e: { old_string?: unknown; new_string?: unknown }) =>
-      `@@\n${marked('-', String(e.old_string ?? ''))}\n${marked('+', String(e.new_string ?? ''))}`,
-    );
-    detail = `--- ${file}\n+++ ${file}\n${hunks.join('\n')}`;
-  } else if (typeof input.plan === 'string') {
-    detail = input.plan;
-  } else if (file && typeof input.new_source === 'string') {
-    detail = `${file}\n\n${input.new_source}`;
-  } else {
-    detail = `${toolName}\n${JSON.stringify(input, null, 2)}`;
-  }
-  return detail.length > QUESTION_DETAIL_MAX ? `${detail.slice(0, QUESTION_DETAIL_MAX - 2)}\n…` : detail;
-}
 
 type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
 
