@@ -61,12 +61,29 @@ describe('[G3] shell commands are judged part by part', () => {
       expect((await decide(p, bash(c))).decision, c).toBe('allow');
     }
     expect((await decide(p, bash('timeout 5 rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('command ls -la'))).decision).toBe('allow');
+    expect((await decide(p, bash('exec ls'))).decision).toBe('allow');
+  });
+  it('[G3] sudo, doas and xargs are seen through by deny rules, never by allow rules', async () => {
+    expect((await decide(p, bash('sudo rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('sudo -u root nohup rm -rf /'))).decision).toBe('deny');
+    expect((await decide(p, bash('ls | xargs -n 1 rm -f'))).decision).toBe('deny');
+    expect((await decide(p, bash('sudo ls'))).decision).toBe('ask');
   });
   it('[G3] inside subshells, braces, if and for the commands are judged; a case statement asks', async () => {
     expect((await decide(p, bash('(ls && echo a) || { echo b; }'))).decision).toBe('allow');
     expect((await decide(p, bash('if ls; then echo a; else rm x; fi'))).decision).toBe('deny');
     expect((await decide(p, bash('for f in a b; do echo $f; done'))).decision).toBe('allow');
     expect((await decide(p, bash('case x in a) ls;; esac'))).decision).toBe('ask');
+  });
+  it('[G3] a command name from a variable, a brace expansion or a glob is never allowed, even by a bare Bash rule', async () => {
+    const all = policy([{ rule: 'Bash', decision: 'allow' }]);
+    for (const c of ['$CMD -rf /', '{rm,-rf,/}', '"$EDITOR" x', '/bin/r? -rf /']) {
+      const v = await decide(all, bash(c));
+      expect(v.decision, c).toBe('ask');
+      expect(v.reason, c).toMatch(/command name askdock cannot read/);
+    }
+    expect((await decide(all, bash('ls -la {a,b}*'))).decision).toBe('allow');
   });
   it('[G3] a command that does not parse asks', async () => {
     const v = await decide(p, bash('ls "unterminated'));

@@ -16,7 +16,7 @@ const OPS = [';;&', '&>>', '<<<', '<<-', '&&', '||', '|&', ';;', ';&', '&>', '>>
 const REDIRS = new Set(['&>>', '<<<', '<<-', '&>', '>>', '>|', '>&', '<<', '<&', '<>', '<', '>']);
 const BREAK = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
-function hazard(ctx: LexContext, why: string): void {
+export function hazard(ctx: LexContext, why: string): void {
   if (!ctx.hazards.includes(why)) ctx.hazards.push(why);
 }
 

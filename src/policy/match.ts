@@ -36,12 +36,13 @@ export function agentApplies(m: Matcher, agent: string | undefined): boolean {
   return !m.agents || (agent !== undefined && m.agents.some((g) => g.test(agent)));
 }
 
-/** Whether a Bash rule covers one part; allow rules judge the unwrapped command, deny and ask rules either form. */
+/** Whether a Bash rule covers one part; allow rules judge the unwrapped command, deny and ask rules every form. */
 export function partMatches(m: Matcher, part: ShellPart, decision: RuleDecision): boolean {
   if (m.parsed.kind === 'tool') return m.parsed.tool === 'Bash';
   if (m.parsed.kind !== 'bash') return false;
   const test = m.parsed.test;
-  return test(part.text) || (decision !== 'allow' && test(part.full));
+  if (test(part.text)) return true;
+  return decision !== 'allow' && (test(part.full) || (part.inner !== undefined && test(part.inner)));
 }
 
 function hostOf(input: Record<string, unknown>): string | null {

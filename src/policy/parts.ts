@@ -3,13 +3,16 @@
  * bodies are walked into; `case` and function definitions are hazards (the command asks); wrappers (`timeout N`,
  * `nice [-n N]`, `nohup`, `env X=1`) and leading assignments (`VAR=1 cmd`) are seen through.
  */
-import { lex, type LexContext, type Tok } from './lexer.ts';
+import { hazard, lex, type LexContext, type Tok } from './lexer.ts';
+import { ASSIGNMENT, runsAs, stripWrappers } from './wrappers.ts';
 
 export interface ShellPart {
   /** The command a rule judges: its words without wrappers, assignments or redirections. */
   text: string;
   /** The same command as written, wrappers and assignments included. */
   full: string;
+  /** The command another runs for it (`sudo rm x`, `xargs rm`: `rm x`, `rm`), which deny and ask rules also judge. */
+  inner?: string;
 }
 
 export interface ShellSplit {
@@ -24,7 +27,6 @@ const OPENERS = new Set(['if', 'while', 'until', 'for', 'select', '{']);
 const CLOSERS = new Set(['fi', 'done', '}']);
 const DROPPED = new Set(['then', 'else', 'elif', 'do', '!']);
 const SEPARATORS = new Set([';', '&', '\n', ';;', ';&', ';;&']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
 function isOp(tok: Tok | undefined, op: string): boolean {
@@ -35,42 +37,6 @@ function writes(op: string, target: string): boolean {
   if (target === '/dev/null') return false; // discarding output writes no file
   if (op === '>&') return !/^(\d+|-)$/.test(target);
   return WRITES.has(op);
-}
-
-/** Drops leading assignments and process wrappers; an unknown wrapper option keeps the wrapper in the text. */
-export function stripWrappers(words: readonly string[]): string[] {
-  let w = words.slice();
-  for (let changed = true; changed && w.length; ) {
-    changed = false;
-    let skip = 0;
-    while (skip < w.length && ASSIGNMENT.test(w[skip])) skip++;
-    const cmd = w[skip];
-    if (cmd === 'nohup') skip++;
-    else if (cmd === 'timeout') {
-      let k = skip + 1;
-      while (w[k]?.startsWith('-')) k += ['-s', '-k', '--signal', '--kill-after'].includes(w[k]) ? 2 : 1;
-      if (k < w.length - 1) skip = k + 1;
-    } else if (cmd === 'nice') {
-      const a = w[skip + 1];
-      if (a === '-n' || a === '--adjustment') skip += 3;
-      else if (a !== undefined && /^(-\d+|--adjustment=.*)$/.test(a)) skip += 2;
-      else skip++;
-    } else if (cmd === 'env') {
-      let k = skip + 1;
-      for (;;) {
-        const a = w[k];
-        if (a === '-i' || a === '-' || a === '--ignore-environment' || (a !== undefined && (ASSIGNMENT.test(a) || a.startsWith('--unset=')))) k++;
-        else if (a === '-u' || a === '--unset') k += 2;
-        else break;
-      }
-      if (w[k] === undefined || !w[k].startsWith('-')) skip = k;
-    }
-    if (skip > 0 && skip < w.length) {
-      w = w.slice(skip);
-      changed = true;
-    }
-  }
-  return w;
 }
 
 /** Walks tokens into simple commands; `into` collects parts and hazards across nested substitutions. */
@@ -154,17 +120,19 @@ function simple(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): void
       const target = toks[k + 1];
       const raw = target?.t === 'w' ? target.raw : '';
       if (target?.t === 'w') k++;
-      if (writes(tok.op, raw)) {
-        const why = `a writing redirection (${tok.op} ${raw})`;
-        if (!ctx.hazards.includes(why)) ctx.hazards.push(why);
-      }
+      if (writes(tok.op, raw)) hazard(ctx, `a writing redirection (${tok.op} ${raw})`);
     } else if (tok.t === 'w') words.push(tok.raw);
   }
   if (!words.length) return;
   if (words[0] === 'time') words.splice(0, words[1] === '-p' ? 2 : 1);
   if (!words.length) return;
   const stripped = stripWrappers(words);
-  parts.push({ text: (stripped.length ? stripped : words).join(' '), full: words.join(' ') });
+  const name = stripped[0] ?? words[0];
+  // A name from a variable, a substitution, a brace expansion or a glob ({rm,-rf,x}) runs what no rule can see.
+  if (!ASSIGNMENT.test(name) && /[$`{}*?[\]]/.test(name)) hazard(ctx, `a command name askdock cannot read (${name})`);
+  const text = (stripped.length ? stripped : words).join(' ');
+  const inner = runsAs(stripped);
+  parts.push({ text, full: words.join(' '), ...(inner && inner !== text ? { inner } : {}) });
 }
 
 /** Splits a command with the lexer alone (sync); shell.ts adds the real parser's verdict. */

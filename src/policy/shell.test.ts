@@ -29,6 +29,7 @@ describe('[G3] the shell split', () => {
     expect(splitCommand('FOO=1 timeout --signal KILL 5 nice -5 nohup env -i A=1 make -j4').parts).toEqual([{ text: 'make -j4', full: 'FOO=1 timeout --signal KILL 5 nice -5 nohup env -i A=1 make -j4' }]);
     expect(texts('env')).toEqual(['env']);
     expect(texts('X=1')).toEqual(['X=1']);
+    expect(splitCommand('X=$HOME/bin').hazards).toEqual([]);
   });
   it('[G3] a function body is judged like any other commands', () => {
     expect(splitCommand('function f { rm -rf /; }')).toMatchObject({ parts: [{ text: 'rm -rf /' }], hazards: ['a function definition'] });
