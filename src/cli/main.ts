@@ -13,6 +13,7 @@ const commands: Record<string, Command> = {
   hook: { summary: 'a permission hook for Claude Code and Codex: one hook event on stdin [--timeout S] [--session KEY]', load: () => import('./hook.ts') },
   'mcp-proxy': { summary: 'wraps an MCP server, answering its elicitations [--approve: its tool calls too]: askdock mcp-proxy -- COMMAND ARGS', load: () => import('./mcp-proxy.ts') },
   policy: { summary: "the approval policy: check -- 'Bash(git push)', import claude-code|codex FILE…, grants, revoke ID", load: () => import('./policy.ts') },
+  routing: { summary: 'dry-run routing: askdock routing test --config FILE [--kind K] [--tool RULE] [--at ISO-TIME] [--json]', load: () => import('./routing.ts') },
   secret: { summary: 'print a stored secret for a script: askdock secret get NAME', load: () => import('./secret-command.ts') },
 };
 
