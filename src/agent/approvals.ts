@@ -1,121 +1,34 @@
 /**
- * X2/X3: what agents already ask, asked in askdock. A tool approval becomes one question (Allow / Deny / Always allow,
- * the tool's input as `detail`); Claude Code's AskUserQuestion is asked as it stands. The decision comes back in the
- * shape Claude Code's permission results share (hooks, the Agent SDK's canUseTool): allow (with updatedInput,
- * updatedPermissions) or deny with a message. Framework-free: `askdock hook` and `askdockCanUseTool` both use it.
+ * X2/X3, G4: what agents already ask, asked in askdock. A tool approval goes to the gateway as `question.request
+ * {approval}`, decided by the one policy (or a person, through the approval question the gateway builds); Claude
+ * Code's AskUserQuestion is asked as it stands. The decision comes back in the shape Claude Code's permission results
+ * share (hooks, the Agent SDK's canUseTool): allow (with updatedInput) or deny with a message. Framework-free:
+ * `askdock hook` and `askdockCanUseTool` both use it.
  */
-import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
-import { APPROVAL_ALLOW, APPROVAL_ALWAYS, APPROVAL_DENY, readApproval } from '../answers/kinds/approval.ts';
+import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
+import type { ApprovalRequest } from '../protocol/policy.ts';
+import { claudeApproval } from './approval-facts.ts';
+import { denyMessage, requestAll } from './approval-request.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import type { Agent } from './sdk.ts';
 
 /** A permission rule update as Claude Code suggests it (`permission_suggestions`, the SDK's `suggestions`). */
 export type PermissionSuggestion = { type: string; rules?: { toolName: string; ruleContent?: string }[]; behavior?: string; destination?: string; mode?: string; directories?: string[] };
 
-export type ToolRequest = { toolName: string; toolInput: Record<string, unknown>; suggestions?: PermissionSuggestion[] };
+/**
+ * A tool the agent asks to run. `agent` names it for the policy (`claude-code`, `codex`, `sdk`); `approvals` are what
+ * the policy judges when that is not the tool as named (Codex's patch: one `Edit` per file), each of which must be allowed.
+ */
+export type ToolRequest = { toolName: string; toolInput: Record<string, unknown>; suggestions?: PermissionSuggestion[]; agent?: string; cwd?: string; approvals?: ApprovalRequest[] };
 
 /** Claude Code's permission result (PermissionRequest hook `decision`, canUseTool's PermissionResult). */
 export type ToolDecision =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionSuggestion[] }
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
   | { behavior: 'deny'; message: string };
 
-export const ALLOW = APPROVAL_ALLOW;
-export const DENY = APPROVAL_DENY;
-export const ALWAYS_ALLOW = APPROVAL_ALWAYS;
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
 export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
-export const DENIED_MESSAGE = 'The person denied this in askdock.';
 export const SKIPPED_MESSAGE = 'The person skipped these questions in askdock without answering; continue with your own judgment.';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-const oneLine = (s: string, max: number) => {
-  const line = s.trim().replace(/\s+/g, ' ');
-  return Array.from(line).length > max ? `${cutCodePoints(line, max - 1)}…` : line;
-};
-
-/** What the tool will act on, for the question: the command, the file, the address, the pattern. */
-function target(input: Record<string, unknown>): string | undefined {
-  return str(input.command) ?? str(input.file_path) ?? str(input.notebook_path) ?? str(input.path) ?? str(input.url) ?? str(input.pattern) ?? str(input.query);
-}
-
-/** Lines of `text` each marked with `mark` (a diff side). */
-const marked = (mark: string, text: string) => text.split('\n').map((line) => `${mark}${line}`).join('\n');
-
-/** X2: what the tool will do as preformatted text: the command, the file and its diff or new content, else its input. */
-export function toolDetail(toolName: string, input: Record<string, unknown>): string {
-  const file = str(input.file_path) ?? str(input.notebook_path);
-  let detail: string;
-  if (typeof input.command === 'string') {
-    detail = `$ ${input.command}`;
-    if (str(input.description)) detail += `\n\n# ${input.description}`;
-  } else if (file && typeof input.content === 'string') {
-    detail = `${file} (new content)\n\n${input.content}`;
-  } else if (file && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
-    detail = `--- ${file}\n+++ ${file}\n${marked('-', input.old_string)}\n${marked('+', input.new_string)}`;
-  } else if (file && Array.isArray(input.edits)) {
-    const hunks = input.edits.map((e: { old_string?: unknown; new_string?: unknown }) =>
-      `@@\n${marked('-', String(e.old_string ?? ''))}\n${marked('+', String(e.new_string ?? ''))}`,
-    );
-    detail = `--- ${file}\n+++ ${file}\n${hunks.join('\n')}`;
-  } else if (typeof input.plan === 'string') {
-    detail = input.plan;
-  } else if (file && typeof input.new_source === 'string') {
-    detail = `${file}\n\n${input.new_source}`;
-  } else {
-    detail = `${toolName}\n${JSON.stringify(input, null, 2)}`;
-  }
-  return detail.length > QUESTION_DETAIL_MAX ? `${detail.slice(0, QUESTION_DETAIL_MAX - 2)}\n…` : detail;
-}
-
-/** The rule an "Always allow" would add, as a person reads it: `Bash(npm test:*)`. */
-export function describeSuggestions(suggestions: PermissionSuggestion[]): string {
-  const parts = suggestions.map((s) => {
-    if (s.rules?.length) return s.rules.map((r) => (r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName)).join(', ');
-    if (s.mode) return `mode ${s.mode}`;
-    if (s.directories?.length) return `access to ${s.directories.join(', ')}`;
-    return s.type;
-  });
-  return cutCodePoints(`Adds the rule ${parts.join('; ')}, so this is not asked again`, DESCRIPTION_MAX);
-}
-
-/**
- * X2: the label of the option that applies the suggestions: "Always allow" for rules; a mode change says what it does
- * and for how long (`setMode` acceptEdits for the session: "Allow edits for this session").
- */
-export function alwaysAllowLabel(suggestions: PermissionSuggestion[]): string {
-  const mode = suggestions.every((sug) => sug.type === 'setMode' && sug.mode) ? suggestions[0]?.mode : undefined;
-  if (!mode) return ALWAYS_ALLOW;
-  const what = mode === 'acceptEdits' ? 'Allow edits' : mode === 'bypassPermissions' ? 'Allow every tool' : `Switch to ${mode} mode`;
-  const when = suggestions[0].destination === undefined || suggestions[0].destination === 'session' ? 'for this session' : 'from now on';
-  return cutCodePoints(`${what} ${when}`, LABEL_MAX);
-}
-
-/** X2: the approval question: header the tool's name, `Allow <tool> <what>?`, Allow / Deny (/ Always allow). */
-export function approvalQuestion(req: ToolRequest): QuestionItemInput {
-  const what = target(req.toolInput);
-  const question = what ? `Allow ${req.toolName} ${oneLine(what, 160)}?` : `Allow ${req.toolName}?`;
-  const options: { label: string; description?: string }[] = [{ label: ALLOW }, { label: DENY }];
-  if (req.suggestions?.length) options.push({ label: alwaysAllowLabel(req.suggestions), description: describeSuggestions(req.suggestions) });
-  return {
-    id: 'approval',
-    kind: 'approval',
-    header: cutCodePoints(req.toolName.replace(/^mcp__/, '') || req.toolName, HEADER_MAX),
-    question: cutCodePoints(question, QUESTION_TEXT_MAX),
-    options,
-    detail: toolDetail(req.toolName, req.toolInput),
-  };
-}
-
-/** X2: an approval's answer as the decision: Allow, Always allow (the suggested rules), Deny, or Other's text as a deny message. */
-export function approvalDecision(req: ToolRequest, values: string[]): ToolDecision {
-  const question = approvalQuestion(req);
-  const decision = readApproval({ ...question, options: question.options ?? [] }, values);
-  // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
-  const input = req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {};
-  if (decision.behavior === 'allow') return { behavior: 'allow', ...input };
-  if (decision.behavior === 'always') return { behavior: 'allow', ...input, updatedPermissions: req.suggestions ?? [] };
-  return { behavior: 'deny', message: decision.message ?? DENIED_MESSAGE };
-}
 
 type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
 
@@ -167,9 +80,12 @@ export type ToolOutcome = { decision: ToolDecision } | { decision: null; reason:
 export async function decideTool(agent: Agent, req: ToolRequest, opts: PromptOptions = {}): Promise<ToolOutcome> {
   const questions = req.toolName === ASK_USER_QUESTION_TOOL ? askUserQuestions(req.toolInput) : null;
   if (!questions) {
-    const result = await askPrompt(agent, [approvalQuestion(req)], opts);
-    if (result.status !== 'answered') return { decision: null, reason: result.reason };
-    return { decision: approvalDecision(req, result.answers.answers.approval ?? []) };
+    const approvals = req.approvals ?? [claudeApproval(req.toolName, req.toolInput, req.suggestions, req.agent ?? 'claude-code', { cwd: req.cwd })];
+    const outcome = await requestAll(agent, approvals, opts);
+    if (!outcome.decision) return { decision: null, reason: outcome.reason };
+    if (outcome.decision.behavior === 'deny') return { decision: { behavior: 'deny', message: denyMessage(outcome.decision) } };
+    // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
+    return { decision: { behavior: 'allow', ...(req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {}) } };
   }
   const answers: Record<string, string[]> = {};
   for (const prompt of askUserQuestionPrompts(questions)) {

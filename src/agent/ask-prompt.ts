@@ -18,7 +18,7 @@ export type PromptOptions = {
 
 /** Asks `questions` (1..3) and waits; an aborted signal cancels the question and rejects with an AbortError. */
 /** What a tool's input carries may hold U+0000, which no frame may (P3): it is shown as ␀ rather than refused. */
-const visibleNul = <T>(value: T): T =>
+export const visibleNul = <T>(value: T): T =>
   typeof value === 'string'
     ? (value.replaceAll('\u0000', '\u2400') as T)
     : Array.isArray(value)

@@ -18,17 +18,21 @@ describe('askdockCanUseTool, the Claude Agent SDK callback', { timeout: 60_000 }
     await t?.close();
   });
 
-  it('[X4] an approval asked as X2; Always allow returns the SDK\'s allow with the suggested rules', async () => {
+  it('[X4][G4] an approval goes to the gateway as agent sdk; "Always allow in this session" allows with no rule written into the SDK\'s settings (G5)', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const input = { command: 'npm test -- --run', description: 'Run the tests' };
     const result = canUseTool('Bash', input, options(new AbortController().signal, SUGGESTIONS));
     const { question } = await requested;
-    expect(question.questions[0]).toMatchObject({ header: 'Bash', question: 'Allow Bash npm test -- --run?' });
-    expect(question.questions[0].options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow']);
+    expect(question.questions[0]).toMatchObject({ id: 'approval', kind: 'approval' });
+    const labels = question.questions[0].options.map((o) => o.label);
+    expect(labels.slice(0, 2)).toEqual(['Allow', 'Deny']);
+    expect(labels).toContain('Always allow in this session');
     const { sessions } = await t.operator.request('sessions.list', {});
     expect(sessions.find((s) => s.key === question.sessionKey)?.title).toBe('Claude Agent SDK · shop');
-    await t.operator.request('question.resolve', { id: question.id, answers: { approval: ['Always allow'] } });
-    expect(await result).toEqual({ behavior: 'allow', updatedInput: input, updatedPermissions: SUGGESTIONS, toolUseID: 'toolu_01' });
+    await t.operator.request('question.resolve', { id: question.id, answers: { approval: ['Always allow in this session'] } });
+    expect(await result).toEqual({ behavior: 'allow', updatedInput: input, toolUseID: 'toolu_01' });
+    // The grant's rule (the SDK's suggestion) now allows the same command at once, with nobody asked.
+    expect(await canUseTool('Bash', input, options(new AbortController().signal))).toEqual({ behavior: 'allow', updatedInput: input, toolUseID: 'toolu_01' });
   });
 
   it('[X4][Q12] an approval is asked as an approval question, and the answer a person types in any case is read as the decision', async () => {

@@ -1,12 +1,13 @@
 /**
- * X4: a ready `canUseTool` callback for the Claude Agent SDK. Permission requests and AskUserQuestion are asked in
- * askdock as X2/X3 and answered with the SDK's own allow/deny results; the SDK's abort signal cancels the question (T5).
+ * X4, G4: a ready `canUseTool` callback for the Claude Agent SDK. Permission requests are decided by the gateway's
+ * approval policy (agent `sdk`; a person asked when it says ask), AskUserQuestion is asked in askdock as X3, both
+ * answered with the SDK's own allow/deny results; the SDK's abort signal cancels the question (T5).
  *
  *   import { query } from '@anthropic-ai/claude-agent-sdk';
  *   const canUseTool = askdockCanUseTool({ url: 'ws://127.0.0.1:7420', token });
  *   for await (const m of query({ prompt, options: { canUseTool } })) { ... }
  */
-import type { CanUseTool, PermissionResult, PermissionUpdate } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, PermissionResult } from '@anthropic-ai/claude-agent-sdk';
 import { connect, type Agent } from './sdk.ts';
 import { ownSessionParams } from './own-session.ts';
 import { decideTool, type PermissionSuggestion } from './approvals.ts';
@@ -25,6 +26,8 @@ export type AskdockCanUseToolOptions = {
 };
 
 export const CAN_USE_TOOL_CLIENT_NAME = 'Claude Agent SDK';
+/** G11: the agent id the policy's `agents` globs see. */
+export const CAN_USE_TOOL_AGENT = 'sdk';
 const DEFAULT_TIMEOUT_SECONDS = 120;
 
 /** A `canUseTool` that asks through askdock; with no answer (expired, cancelled) the tool is denied and the model is told why. */
@@ -46,19 +49,15 @@ export function askdockCanUseTool(options: AskdockCanUseToolOptions): CanUseTool
     const sessionKey = await session(a);
     const outcome = await decideTool(
       a,
-      { toolName, toolInput: input, ...(opts.suggestions?.length ? { suggestions: opts.suggestions as PermissionSuggestion[] } : {}) },
+      { toolName, toolInput: input, agent: CAN_USE_TOOL_AGENT, cwd: options.cwd ?? process.cwd(), ...(opts.suggestions?.length ? { suggestions: opts.suggestions as PermissionSuggestion[] } : {}) },
       { sessionKey, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, signal: opts.signal },
     );
     const toolUseID = opts.toolUseID;
     if (!outcome.decision) return { behavior: 'deny', message: `No answer in askdock (${outcome.reason}); the tool was not run.`, toolUseID };
     const d = outcome.decision;
     if (d.behavior === 'deny') return { behavior: 'deny', message: d.message, toolUseID };
-    return {
-      behavior: 'allow',
-      updatedInput: d.updatedInput ?? input,
-      ...(d.updatedPermissions ? { updatedPermissions: d.updatedPermissions as PermissionUpdate[] } : {}),
-      toolUseID,
-    };
+    // G5: "Always allow" is a grant the gateway keeps, not a rule written into the SDK's settings.
+    return { behavior: 'allow', updatedInput: d.updatedInput ?? input, toolUseID };
   };
   return Object.assign(canUseTool, {
     close() {

@@ -2,7 +2,8 @@
  * X5: `askdock mcp-proxy -- COMMAND ARGS`. An MCP server on stdio that runs COMMAND as an MCP server on stdio and
  * passes every JSON-RPC message both ways unchanged (tools, resources, prompts, notifications, progress, cancellation),
  * except the wrapped server's `elicitation/create`, which askdock answers. The proxy offers the wrapped server
- * elicitation in form and url modes whatever the real client supports.
+ * elicitation in form and url modes whatever the real client supports. With `approve` (G4) every `tools/call` is first
+ * an approval the gateway decides (src/agent/mcp-approve.ts).
  */
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -12,6 +13,7 @@ import { ownSessionParams } from './own-session.ts';
 import { terminalText } from '../lib/terminal-text.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from './elicitation.ts';
 import { ElicitationQueue } from './elicitation-queue.ts';
+import { ApprovalGate } from './mcp-approve.ts';
 
 export type ProxyOptions = {
   url: string;
@@ -31,6 +33,10 @@ export type ProxyOptions = {
   log?: (line: string) => void;
   /** Aborted when the caller is gone without a word (X6): ends the proxy as a closed stdin does. */
   signal?: AbortSignal;
+  /** G4: every tools/call is an approval decided by the gateway before the server sees it. */
+  approve?: boolean;
+  /** The server's name in rules (`mcp__<name>__<tool>`) and session titles; else its serverInfo.name, else the command. */
+  serverName?: string;
 };
 
 type Id = string | number;
@@ -46,7 +52,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
   const upstream = new StdioClientTransport({ command: opts.command, args: opts.args, cwd: opts.cwd, stderr: 'inherit', env: process.env as Record<string, string> });
   const downstream = new StdioServerTransport(opts.stdin as never, opts.stdout as never);
 
-  let serverName = opts.command;
+  let serverName = opts.serverName ?? opts.command;
   let agentPromise: Promise<Agent> | null = null;
   let sessionPromise: Promise<string> | null = null;
   /** Requests of the real client the wrapped server has not answered yet, by the client's id, newest last. */
@@ -108,6 +114,25 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
     }
   };
 
+  const gate = opts.approve
+    ? new ApprovalGate({ agent, session, serverName: () => serverName, cwd: opts.cwd ?? process.cwd(), timeoutSeconds: ELICIT_TIMEOUT_SECONDS, log, track: (p) => {
+        running.add(p);
+        void p.finally(() => running.delete(p));
+      } })
+    : null;
+
+  /** G4: a tools/call waits for its approval; allowed, it goes to the server, else the proxy answers it. */
+  const approveCall = async (message: JSONRPCMessage, msg: Msg) => {
+    const outcome = await gate!.check(msg.id as Id, msg.params);
+    if (!outcome) return;
+    if (!outcome.forward) {
+      await downstream.send({ jsonrpc: '2.0', id: msg.id, result: outcome.result } as JSONRPCMessage).catch(() => undefined);
+      return;
+    }
+    inFlight.set(msg.id as Id, msg);
+    void upstream.send(message).catch((err) => log(`could not pass a message to the server: ${err instanceof Error ? err.message : String(err)}`));
+  };
+
   const lastInFlight = () => Array.from(inFlight.keys()).pop();
 
   const answerElicitation = async (msg: Msg) => {
@@ -152,9 +177,18 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       void upstream.send({ ...msg, params } as JSONRPCMessage);
       return;
     }
+    if (gate && msg.method === 'tools/call' && msg.id !== undefined) {
+      void approveCall(message, msg);
+      return;
+    }
     if (msg.method && msg.id !== undefined) inFlight.set(msg.id, msg);
     if (msg.method === 'notifications/cancelled') {
       const requestId = msg.params?.requestId as Id | undefined;
+      // A call still waiting for its approval was never sent: withdraw the question, tell the server nothing.
+      if (requestId !== undefined && gate?.has(requestId)) {
+        gate.cancel(requestId, 'cancelled by the client');
+        return;
+      }
       if (requestId !== undefined) {
         cancelDuring(requestId);
         // A request the proxy is retrying is cancelled under the id the server knows.
@@ -203,7 +237,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
         if (clientId !== msg.id) message = { ...msg, id: clientId } as JSONRPCMessage;
       }
       const info = msg.result?.serverInfo as { name?: unknown } | undefined;
-      if (typeof info?.name === 'string' && info.name.trim()) serverName = info.name.trim();
+      if (!opts.serverName && typeof info?.name === 'string' && info.name.trim()) serverName = info.name.trim();
     }
     void downstream.send(message).catch(() => undefined);
   };
@@ -218,6 +252,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       process.off('SIGTERM', stop);
       opts.signal?.removeEventListener('abort', stop);
       for (const entry of asking.values()) entry.controller.abort(new Error('the proxy is closing'));
+      gate?.closeAll('the proxy is closing');
       // The questions' cancels go out before the connection to the gateway closes (T5).
       void Promise.allSettled([...running])
         .then(async () => {
@@ -230,6 +265,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       if (clientGone) return;
       clientGone = true;
       for (const entry of asking.values()) entry.controller.abort(new Error('the client closed the connection'));
+      gate?.closeAll('the client closed the connection');
       void upstream.close();
     }
     const stdin = opts.stdin ?? process.stdin;

@@ -1,7 +1,7 @@
 /** The SDK's asking (T1-T5, Q9, Q11): question.request with a client-chosen id, waiting in slices, and cancelling on abort. */
 import type { GatewayClient } from '../client/client.ts';
 import { newId } from '../lib/ids.ts';
-import { AskdockError } from '../protocol/index.ts';
+import { AskdockError, type ParamsInput, type Result } from '../protocol/index.ts';
 import { toAskUserResult, type AskUserCall, type AskUserResult } from './ask-user.ts';
 
 export type AskOptions = {
@@ -25,6 +25,9 @@ export type AskOptions = {
 export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
 
 export type Asked = { id: string; expiresAtMs: number | null };
+type QuestionRequestInput = ParamsInput<'question.request'>;
+type QuestionRequestResult = Result<'question.request'>;
+type WaitAnswerResult = Result<'question.waitAnswer'>;
 
 /** How long one question.waitAnswer holds at the gateway before the SDK asks again. */
 const WAIT_SLICE_MS = 20_000;
@@ -70,10 +73,15 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 }
 
 /** Q11 with `waitTurn`: the session's blocking question is this identity's own, so it may wait for it to end. */
-export async function requestInTurn(client: GatewayClient, id: string, call: AskUserCall, opts: AskOptions): Promise<Asked> {
+export function requestInTurn(client: GatewayClient, id: string, call: AskUserCall, opts: AskOptions): Promise<Asked> {
+  return inTurn(client, id, () => requestQuestion(client, id, call, 'blocking', opts), opts);
+}
+
+/** Sends a blocking question.request with `send`; with `waitTurn`, a QUESTION_PENDING of this identity's own is waited out first. */
+export async function inTurn<T>(client: GatewayClient, id: string, send: () => Promise<T>, opts: Pick<AskOptions, 'waitTurn' | 'signal'>): Promise<T> {
   for (;;) {
     try {
-      return await requestQuestion(client, id, call, 'blocking', opts);
+      return await send();
     } catch (err) {
       const first = err instanceof AskdockError && err.code === 'QUESTION_PENDING' ? (err.details as { id?: string } | undefined)?.id : undefined;
       if (!opts.waitTurn || first === undefined || first === id) throw err;
@@ -113,11 +121,15 @@ export async function requestQuestion(
     // Async questions wait for their answer forever unless a timeout was asked for (Q3).
     ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
   };
+  return sendQuestion(client, params);
+}
+
+/** question.request retried over reconnects: the gateway answers a repeat of the same id with the same record, so it never asks twice. */
+export async function sendQuestion(client: GatewayClient, params: QuestionRequestInput): Promise<QuestionRequestResult> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await client.request('question.request', params);
     } catch (err) {
-      // The gateway answers a repeat of the same ask with the same record, so retrying after a drop never asks twice.
       if (!isRetryable(err) || attempt >= 5) throw err;
       await client.ready(60_000);
     }
@@ -126,6 +138,12 @@ export async function requestQuestion(
 
 /** question.waitAnswer in slices until the question ends; a wait cut by a reconnect is simply asked again. */
 export async function waitForAnswer(client: GatewayClient, id: string, signal?: AbortSignal): Promise<AskUserResult> {
+  const wait = await waitForEnd(client, id, signal);
+  return toAskUserResult(wait.status, wait.answers)!;
+}
+
+/** The question's end as question.waitAnswer reports it (with an approval's `decision`, G11). */
+export async function waitForEnd(client: GatewayClient, id: string, signal?: AbortSignal): Promise<WaitAnswerResult> {
   for (;;) {
     let wait;
     try {
@@ -139,8 +157,7 @@ export async function waitForAnswer(client: GatewayClient, id: string, signal?: 
       if (isRetryable(err) && !signal?.aborted) continue;
       throw err;
     }
-    const result = toAskUserResult(wait.status, wait.answers);
-    if (result) return result;
+    if (wait.status !== 'pending') return wait;
   }
 }
 

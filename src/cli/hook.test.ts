@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import { readHookEvent } from './hook.ts';
-import { approvalQuestion, type ToolRequest } from '../agent/approvals.ts';
 import { RestartableGateway } from '../testing/restartable-gateway.ts';
 import { testConfig, tokenOf } from '../testing/gateway-harness.ts';
 import { createNodeClient } from '../client/node.ts';
@@ -14,11 +13,6 @@ import { hookAsks, hookFixture, startHook } from '../testing/hook-process.ts';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const fixture = hookFixture;
 const HOOK_FIXTURES = readdirSync(resolve(HERE, '../testing/hook-fixtures')).map((f) => f.replace(/\.json$/, ''));
-
-function toolRequest(name: string): ToolRequest {
-  const e = JSON.parse(fixture(name));
-  return { toolName: e.tool_name, toolInput: e.tool_input, ...(e.permission_suggestions ? { suggestions: e.permission_suggestions } : {}) };
-}
 
 describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () => {
   let t: TestGateway;
@@ -45,15 +39,11 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     return { ...out, records };
   }
 
-  it('[X2] a Bash approval asks Allow / Deny / Always allow with the command as detail; Allow prints allow [X1]', async () => {
+  it('[G4][X2] with no policy a Bash approval is the gateway\'s approval question (Allow / Deny first); Allow prints allow [X1]', async () => {
     const { stdout, records } = await answered('claude-bash', () => ({ answers: { approval: ['Allow'] } }));
     const q = records[0].questions[0];
-    expect(q.header).toBe('Bash');
-    expect(q.question).toBe('Allow Bash rm -rf node_modules?');
-    expect(q.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow']);
-    expect(q.options[2].description).toContain('Bash(rm -rf node_modules)');
-    // The detail sent with it (the gateway keeps it once Q2 detail is stored).
-    expect(approvalQuestion(toolRequest('claude-bash')).detail).toBe('$ rm -rf node_modules\n\n# Remove node_modules directory');
+    expect(q.kind).toBe('approval');
+    expect(q.options.slice(0, 2).map((o) => o.label)).toEqual(['Allow', 'Deny']);
     expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
   });
 
@@ -92,12 +82,6 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     }
   });
 
-  it('[X2] Always allow returns the suggested rules as updatedPermissions', async () => {
-    const { stdout } = await answered('claude-bash', () => ({ answers: { approval: ['Always allow'] } }));
-    const suggestions = JSON.parse(fixture('claude-bash')).permission_suggestions;
-    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedPermissions: suggestions } } });
-  });
-
   it('[X2] Deny denies; Other\'s text denies with that text as the message', async () => {
     const deny = await answered('claude-bash', () => ({ answers: { approval: ['Deny'] } }));
     expect(JSON.parse(deny.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'The person denied this in askdock.' } } });
@@ -107,31 +91,18 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     });
   });
 
-  it('[X2] Edit shows the file and its diff; Write the file and its new content; no Always allow without a suggestion', async () => {
+  it('[G4] Edit and Write are asked as approvals and Allow allows them; an MCP tool denied prints deny', async () => {
     const edit = await answered('claude-edit', () => ({ answers: { approval: ['Allow'] } }));
-    const e = edit.records[0].questions[0];
-    expect(e.question).toBe('Allow Edit /home/dev/shop/src/price.ts?');
-    expect(e.options.map((o) => o.label)).toEqual(['Allow', 'Deny']);
-    expect(approvalQuestion(toolRequest('claude-edit')).detail).toBe(
-      '--- /home/dev/shop/src/price.ts\n+++ /home/dev/shop/src/price.ts\n-export const VAT = 0.19;\n-export const ROUND = 2;\n+export const VAT = 0.21;\n+export const ROUND = 2;',
-    );
+    expect(edit.records[0].questions[0].kind).toBe('approval');
+    expect(JSON.parse(edit.stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
     const write = await answered('claude-write', () => ({ answers: { approval: ['Allow'] } }));
-    expect(approvalQuestion(toolRequest('claude-write')).detail).toBe('/home/dev/shop/notes.txt (new content)\n\nfile content\nsecond line\n');
     expect(JSON.parse(write.stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
-  });
-
-  it('[X2] an MCP tool: header cut to 12, its input as detail', async () => {
-    const { records, stdout } = await answered('claude-mcp-tool', () => ({ answers: { approval: ['Deny'] } }));
-    const q = records[0].questions[0];
-    expect(q.header).toBe('memory__crea');
-    expect(q.question).toBe('Allow mcp__memory__create_entities?');
-    expect(approvalQuestion(toolRequest('claude-mcp-tool')).detail).toContain('"observations": [');
-    expect(JSON.parse(stdout).hookSpecificOutput.decision.behavior).toBe('deny');
+    const mcp = await answered('claude-mcp-tool', () => ({ answers: { approval: ['Deny'] } }));
+    expect(JSON.parse(mcp.stdout).hookSpecificOutput.decision.behavior).toBe('deny');
   });
 
   it('[X1] Codex: "Codex · <folder>", and the decision Codex reads', async () => {
     const { stdout, records } = await answered('codex-bash', () => ({ answers: { approval: ['Allow'] } }));
-    expect(records[0].questions[0].question).toBe('Allow Bash npm publish?');
     expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
     const { sessions } = await t.operator.request('sessions.list', {});
     expect(sessions.find((s) => s.key === records[0].sessionKey)?.title).toMatch(/^Codex · shop · /);

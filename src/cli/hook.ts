@@ -1,6 +1,7 @@
 /**
- * `askdock hook`: a permission hook for Claude Code and Codex (X1-X3). Reads one hook event on stdin, asks in askdock
- * and prints the decision JSON the agent documents. No answer in time, Skip, a cancel, no gateway or a bad event:
+ * `askdock hook`: a permission hook for Claude Code and Codex (X1-X3, G4). Reads one hook event on stdin; a tool
+ * approval is decided by the gateway's approval policy (a person asked when it says ask), AskUserQuestion and
+ * elicitations are asked in askdock; prints the decision JSON the agent documents. No answer in time, Skip, a cancel, no gateway or a bad event:
  * nothing on stdout and exit 0, so the agent asks in its own terminal; nothing is ever allowed by default.
  */
 import { createHash } from 'node:crypto';
@@ -9,7 +10,8 @@ import { isRefusedToken, refusedTokenMessage, resolveEndpoint } from './endpoint
 import { connect, type Agent } from '../agent/sdk.ts';
 import { clampTimeoutSeconds } from '../agent/ask-user.ts';
 import { ownSessionTitle } from '../agent/own-session.ts';
-import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision } from '../agent/approvals.ts';
+import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision, type ToolRequest } from '../agent/approvals.ts';
+import { codexApprovals } from '../agent/approval-facts.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
 import { questionPageUrl } from '../client/client.ts';
 import { terminalText } from '../lib/terminal-text.ts';
@@ -24,6 +26,16 @@ export const HOOK_DEFAULT_TIMEOUT_SECONDS = 120;
 export type AgentKind = 'Claude Code' | 'Codex';
 
 type HookEvent = Record<string, unknown>;
+
+/** Codex's file-editing tool, judged by the policy as `Edit` of each file it patches. */
+const CODEX_PATCH_TOOL = 'apply_patch';
+
+/** G4/G11: the tool request of a hook event, with what the policy judges for the agent that sent it. */
+export function hookToolRequest(event: Extract<ReadEvent, { kind: 'tool' }>): ToolRequest {
+  const base = { toolName: event.toolName, toolInput: event.toolInput, cwd: event.cwd };
+  if (event.agent === 'Codex') return { ...base, agent: 'codex', approvals: codexApprovals(event.toolName, event.toolInput, { cwd: event.cwd }) };
+  return { ...base, agent: 'claude-code', ...(event.suggestions ? { suggestions: event.suggestions } : {}) };
+}
 
 /** What the hook was asked, read from the event; or why it cannot be read. */
 export type ReadEvent =
@@ -59,7 +71,9 @@ export function readHookEvent(raw: string): ReadEvent {
     if (!isObject(e.tool_input)) missing.push('tool_input (an object)');
     if (missing.length) return { kind: 'bad', why: `the ${name} event lacks ${missing.join(', ')}` };
     if (nestedDeeperThan(e.tool_input)) return { kind: 'bad', why: tooDeep('tool_input') };
-    if (name === 'PreToolUse' && e.tool_name !== ASK_USER_QUESTION_TOOL) return { kind: 'ignored', why: `PreToolUse for ${String(e.tool_name)} is left to the agent (only AskUserQuestion is asked there)` };
+    // Codex asks no PermissionRequest for its patches: its PreToolUse for apply_patch is judged as Edit (G4).
+    const codexPatch = agent === 'Codex' && e.tool_name === CODEX_PATCH_TOOL;
+    if (name === 'PreToolUse' && e.tool_name !== ASK_USER_QUESTION_TOOL && !codexPatch) return { kind: 'ignored', why: `PreToolUse for ${String(e.tool_name)} is left to the agent (only AskUserQuestion and Codex's apply_patch are asked there)` };
     const suggestions = Array.isArray(e.permission_suggestions) && e.permission_suggestions.length > 0 ? (e.permission_suggestions as PermissionSuggestion[]) : undefined;
     return { kind: 'tool', event: name, agent, sessionId: e.session_id as string, cwd: e.cwd as string, ...transcript, toolName: e.tool_name as string, toolInput: e.tool_input as Record<string, unknown>, ...(suggestions ? { suggestions } : {}) };
   }
@@ -142,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
     const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
     const opts = { sessionKey, timeoutSeconds, signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
     if (event.kind === 'tool') {
-      const outcome = await decideTool(agent, { toolName: event.toolName, toolInput: event.toolInput, ...(event.suggestions ? { suggestions: event.suggestions } : {}) }, opts);
+      const outcome = await decideTool(agent, hookToolRequest(event), opts);
       if (!outcome.decision) {
         say(`no answer (${outcome.reason}); the agent asks in its own terminal`);
         return 0;

@@ -42,8 +42,8 @@ export function terminalLine(text: string): string {
 
 /**
  * JSON for a terminal or a pipe: the same value, with DEL, C1 and the invisible characters written as `\uXXXX`
- * escapes (JSON.stringify already escapes C0, ESC among them, but prints these raw).
+ * escapes (JSON.stringify already escapes C0, ESC among them, but prints these raw); `indent` spaces a level, else one line.
  */
-export function terminalJson(value: unknown): string {
-  return JSON.stringify(value).replace(new RegExp(`[\\u007f-\\u009f]|${INVISIBLE.source}`, 'g'), escapeOf);
+export function terminalJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(new RegExp(`[\\u007f-\\u009f]|${INVISIBLE.source}`, 'g'), escapeOf);
 }

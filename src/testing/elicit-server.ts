@@ -21,6 +21,15 @@ export const DEPLOY_SCHEMA = {
 
 const server = new McpServer({ name: 'shop-tools', version: '1.0.0' });
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+/** The calls `count` and `delete_all` received, for `seen` to tell (G4: a denied call never reaches the server). */
+const seen: string[] = [];
+
+server.registerTool('delete_all', { description: 'Deletes everything (it only records the call)', inputSchema: { target: z.string() } }, async ({ target }) => {
+  seen.push(`delete_all:${target}`);
+  return text(`deleted ${target}`);
+});
+
+server.registerTool('seen', { description: 'The calls of count and delete_all so far', inputSchema: {} }, async () => text(JSON.stringify(seen)));
 
 server.registerTool('deploy', { description: 'Deploys after asking how', inputSchema: {} }, async () => {
   const result = await server.server.elicitInput({ mode: 'form', message: 'How should shop deploy?', requestedSchema: DEPLOY_SCHEMA as never });
@@ -49,6 +58,7 @@ server.registerTool('finish_login', { description: 'Says the sign-in page is don
 });
 
 server.registerTool('count', { description: 'Counts to n with progress', inputSchema: { n: z.number().int() } }, async ({ n }, extra) => {
+  seen.push(`count:${n}`);
   const token = extra._meta?.progressToken;
   for (let i = 1; i <= n; i++) {
     if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: n, message: `step ${i}` } });

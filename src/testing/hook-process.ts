@@ -42,3 +42,16 @@ export async function hookAsks(operator: GatewayClient, hook: Hook, requested = 
   const { question } = await Promise.race([requested, ended]);
   return question;
 }
+
+/** Runs `askdock ARGS` to its end with ASKDOCK_URL / ASKDOCK_TOKEN cleared (unless `env` sets them); what it printed. */
+export function runAskdock(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<HookOutput> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.ASKDOCK_URL;
+  delete env.ASKDOCK_TOKEN;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise<HookOutput>((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+}
