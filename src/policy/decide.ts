@@ -27,7 +27,7 @@ export async function decide(policy: CompiledPolicy, facts: ApprovalFacts, grant
     for (const rule of rules) {
       try {
         const m = matcherFor(rule);
-        if (agentApplies(m, facts.agent)) live.push({ rule, m });
+        if (agentApplies(m, facts.agent, facts.agentKind)) live.push({ rule, m });
       } catch {
         // A rule that cannot be evaluated counts as ask (G10); a grant that cannot is simply not applied.
         if (rule.layer !== 'grant') live.push({ rule, m: null });

@@ -32,8 +32,9 @@ export function matcherFor(rule: { rule: string; args?: Record<string, ArgCondit
   return m;
 }
 
-export function agentApplies(m: Matcher, agent: string | undefined): boolean {
-  return !m.agents || (agent !== undefined && m.agents.some((g) => g.test(agent)));
+export function agentApplies(m: Matcher, agent: string | undefined, agentKind?: string): boolean {
+  if (!m.agents) return true;
+  return m.agents.some((g) => (agent !== undefined && g.test(agent)) || (agentKind !== undefined && g.test(agentKind)));
 }
 
 /** Whether a Bash rule covers one part; allow rules judge the unwrapped command, deny and ask rules every form. */

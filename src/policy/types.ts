@@ -44,6 +44,8 @@ export interface ApprovalFacts {
   input: Record<string, unknown>;
   cwd?: string;
   agent?: string;
+  /** The kind of agent the request names itself (`claude-code`, `codex`, `sdk`, `mcp`): `agents` globs match it or `agent`. */
+  agentKind?: string;
   projectRoot?: string;
 }
 

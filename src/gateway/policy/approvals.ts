@@ -13,6 +13,9 @@ import { storedItems } from '../questions/question-records.ts';
 import { approvalItems, approvalOffers, APPROVAL_ITEM_ID } from './approval-question.ts';
 import { decisionOf } from './approval-decision.ts';
 import { grantApplies, type GrantPlace } from './grants.ts';
+import { factsOf, grantAgent } from './facts.ts';
+
+export { factsOf, grantAgent };
 import type { PolicySource } from './policy-source.ts';
 
 const where = 'question.request';
@@ -26,11 +29,6 @@ export type ApprovalParts = RoomParts & {
   messages: Pick<Messages, 'appendMessage'>;
   stamps: Pick<OrderStamps, 'questionCreated'>;
 };
-
-/** G1 facts of an approval: the agent is the identity asking, whatever the request says of itself. */
-export function factsOf(approval: Pick<ApprovalRequest, 'tool' | 'input' | 'cwd'>, agentId: string): ApprovalFacts {
-  return { tool: approval.tool, input: approval.input, ...(approval.cwd !== undefined ? { cwd: approval.cwd } : {}), agent: agentId };
-}
 
 /** G6: the one line a session gets for an allowed or denied request. */
 export function noticeText(facts: ApprovalFacts, decision: ApprovalDecision): string {
@@ -71,7 +69,7 @@ export class ApprovalDesk {
       if (existing) return replayed(identity, existing, digest);
     }
     const sessionKey = await askSession(this.parts, identity, where, p);
-    const place: GrantPlace = { ...(sessionKey !== undefined ? { sessionKey } : {}), ...(facts.cwd !== undefined ? { project: facts.cwd } : {}), agent: identity.id };
+    const place: GrantPlace = { ...(sessionKey !== undefined ? { sessionKey } : {}), ...(facts.cwd !== undefined ? { project: facts.cwd } : {}), agent: grantAgent(facts) };
     const verdict = await decide(this.parts.source.current.policy, facts, await this.grantsFor(place));
     const offers = approvalOffers(offeredRule(facts, p.approval.suggestions), { session: sessionKey !== undefined, project: facts.cwd !== undefined });
     const items = approvalItems(facts, p.approval, verdict, offers);

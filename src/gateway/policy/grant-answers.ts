@@ -7,6 +7,7 @@ import type { RoomParts } from '../sessions/room-parts.ts';
 import type { EventAudience, StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
 import { chosenOffer, personDecision } from './approval-decision.ts';
 import { grantBinding, grantExpiry } from './grants.ts';
+import { factsOf, grantAgent } from './facts.ts';
 
 const where = 'question.resolve';
 /** G12: the policy's events go to operator.admin alone. */
@@ -47,7 +48,7 @@ export async function answerApprovalIn(
   }
   if (scope === 'everyone' && !identity.scopes.has('operator.admin'))
     throw new AskdockError('FORBIDDEN', 'a grant for everyone needs scope operator.admin', { details: { needed: ['operator.admin'] } });
-  const binding = grantBinding(scope, { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(approval.request.cwd !== undefined ? { project: approval.request.cwd } : {}), agent: q.askedBy });
+  const binding = grantBinding(scope, { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(approval.request.cwd !== undefined ? { project: approval.request.cwd } : {}), agent: grantAgent(factsOf(approval.request, q.askedBy)) });
   if (typeof binding === 'string') throw invalidRequest(where, [{ path: 'grant.scope', problem: `no ${scope} grant here: ${binding}` }]);
   const now = parts.clock.now();
   const grant: StoredGrant = {
