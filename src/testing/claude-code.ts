@@ -68,8 +68,6 @@ async function removeWhenIdle(dir: string, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-const conversationRequests = (api: FakeModelApi) => api.requests().filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).length;
-
 /** Starts `claude` in `projectDir`, with the hook's gateway and token in its environment; resolves once its prompt shows. */
 export async function startClaudeCode(opts: StartClaudeCode): Promise<ClaudeCode> {
   const home = mkdtempSync(join(tmpdir(), 'askdock-claude-home-'));
@@ -91,7 +89,7 @@ export async function startClaudeCode(opts: StartClaudeCode): Promise<ClaudeCode
   };
   const screen = TmuxScreen.start(['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), CLAUDE_BIN], { cwd: opts.projectDir });
   const stop = async () => {
-    // Ctrl-C twice is how a person leaves Claude Code; it then finishes its writes to HOME before exiting.
+    // Ctrl-C (twice at an idle prompt) is how a person leaves Claude Code; it finishes its writes to HOME as it exits.
     const end = Date.now() + 30_000;
     while (Date.now() < end) {
       const now = screen.capture();
@@ -114,13 +112,13 @@ export async function startClaudeCode(opts: StartClaudeCode): Promise<ClaudeCode
     sendKeys: (keys) => screen.send(keys),
     waitForScreen,
     async prompt(text) {
-      const before = conversationRequests(opts.fakeApi);
+      const before = opts.fakeApi.conversationRequests().length;
       screen.type(text);
       // The prompt line shows what was typed (after a no-break space) before Enter submits it.
       await waitForScreen(new RegExp(`❯\\s${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       screen.send(['Enter']);
       const end = Date.now() + 90_000;
-      while (conversationRequests(opts.fakeApi) === before) {
+      while (opts.fakeApi.conversationRequests().length === before) {
         if (Date.now() > end) throw new Error(`the prompt "${text}" sent no request to the fake model API; the screen:\n${screen.capture()}`);
         await new Promise((r) => setTimeout(r, 200));
       }

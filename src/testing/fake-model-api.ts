@@ -19,6 +19,8 @@ export type FakeModelApi = {
   reply(...replies: ScriptedReply[]): void;
   /** Every request so far, in arrival order. */
   requests(): RecordedRequest[];
+  /** The requests of the conversation (those offering tools), in arrival order. */
+  conversationRequests(): RecordedRequest[];
   /** Paths the fake does not know (the CLI asked for something new). */
   unknownPaths(): string[];
   /** The `tool_result` blocks of every conversation request so far. */
@@ -130,6 +132,7 @@ export async function startFakeModelApi(): Promise<FakeModelApi> {
     url: `http://127.0.0.1:${port}`,
     reply: (...replies) => void queue.push(...replies),
     requests: () => [...recorded],
+    conversationRequests: () => recorded.filter((r) => isConversation(r.body)),
     unknownPaths: () => [...unknown],
     toolResults,
     async waitForToolResult(match, timeoutMs = 90_000) {
