@@ -1,10 +1,12 @@
 import { resolvedNotice } from '../../answers/summary.ts';
+import { readPolicyNotice } from '../../lib/policy-notice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { TuiState } from './tui-store.ts';
 
 export type TranscriptRow = {
   key: string;
-  who: 'you' | 'agent' | 'system' | 'notice';
+  /** `decision`: G6, an approval the policy, a grant or a person allowed or denied (a dim line of its own). */
+  who: 'you' | 'agent' | 'system' | 'notice' | 'decision';
   text: string;
   ok?: boolean;
   /** A notice's questions, shown beside it as the Control UI's summary shows them: headers the notice lacks, and the wording. */
@@ -27,7 +29,7 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
   if (!s.sessionKey) return [];
   const rows: (TranscriptRow & { at: number; order: number })[] = [];
   for (const m of s.messages[s.sessionKey] ?? []) {
-    const who = m.role === 'assistant' ? 'agent' : m.role === 'system' ? 'system' : 'you';
+    const who = m.role === 'assistant' ? 'agent' : m.role !== 'system' ? 'you' : readPolicyNotice(m.text) ? 'decision' : 'system';
     rows.push({ key: m.id, who, text: m.text, at: m.createdAtMs, order: m.seq });
   }
   for (const q of Object.values(s.questions)) {
