@@ -6,6 +6,7 @@ import { GatewayConfig } from '../gateway/config.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
+import { PolicyLoadError } from '../gateway/policy/policy-load.ts';
 
 const USAGE =
   'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S] [--public-url URL]';
@@ -105,6 +106,11 @@ export async function run(argv: string[]): Promise<number> {
       ...gatewayEnvironment(),
     });
   } catch (err) {
+    // G10: fail closed, exit 1, with the file, the place in it and the problem.
+    if (err instanceof PolicyLoadError) {
+      process.stderr.write(`askdock gateway: ${err.message}\n`);
+      return 1;
+    }
     if (err instanceof ConfigError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);
       return 2;

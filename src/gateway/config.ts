@@ -69,6 +69,8 @@ export const GatewayConfig = z.object({
       subject: z.string().regex(/^(mailto:|https:\/\/)/, { error: 'subject must start with mailto: or https://' }).optional(),
     })
     .optional(),
+  /** PRODUCT G1: the approval policy (`rules`, `unmatched`, `file`); compiled by src/policy, which names each fault (G10). */
+  approvals: z.unknown().optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
   channels: z.unknown().optional(),
 });

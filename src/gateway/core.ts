@@ -22,6 +22,8 @@ import { canSeeEvent, viewDependsOnIdentityOnly, type QuestionLike, type Session
 import { SessionAccess } from './sessions/session-access.ts';
 import { SessionViews } from './sessions/session-views.ts';
 import { Messages, type NewMessage } from './sessions/messages.ts';
+import { PolicyRoom } from './policy/policy-room.ts';
+import { PolicySource } from './policy/policy-source.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -41,6 +43,8 @@ export type CoreOptions = {
   secretBox?: SecretBox;
   /** U17: the config's `push` section. */
   push?: PushOptions;
+  /** G1: the approval policy in force (default: no rules, every approval asks). */
+  approvals?: PolicySource;
 };
 
 /** Everything a handler needs, wired once per gateway. */
@@ -71,6 +75,8 @@ export class Core {
   readonly stamps: OrderStamps;
   /** U18: agents connected here and runs open, announced as `session.presence`. */
   readonly presence: AgentPresenceTracker;
+  /** G: approvals decided by the policy, grants, and the policy's admin view. */
+  readonly policy: PolicyRoom;
 
   constructor(
     readonly store: Store,
@@ -106,6 +112,9 @@ export class Core {
     const secrets = this.secrets;
     this.runs = new RunService({ ...parts, messages: this.messages, stamps: this.stamps, questionsEnded: (tx, ended, phase) => onRunEnded(this, tx, ended, phase), secrets });
     this.push = new PushService({ ...parts, auth }, opts.push);
+    const source = opts.approvals ?? PolicySource.none(clock, opts.log);
+    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps });
+    this.questions.approvals = this.policy;
     this.duties = this.cluster
       ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
@@ -149,6 +158,7 @@ export class Core {
     await this.questions.start();
     this.secrets.start();
     this.push.start();
+    this.policy.start();
     this.duties?.start();
     void this.prune();
   }
@@ -158,6 +168,7 @@ export class Core {
     this.questions.stop();
     this.secrets.stop();
     this.push.stop();
+    this.policy.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
     await this.hub.settle();

@@ -27,6 +27,7 @@ import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } fr
 import { Turn } from './hub/turn.ts';
 import { textFrame } from './hub/wire.ts';
 import { createLogger, type GatewayLog } from './infra/logger.ts';
+import { PolicySource } from './policy/policy-source.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -199,9 +200,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const { store, owned } = await openStore(opts);
   let identities: Awaited<ReturnType<typeof resolveIdentities>>;
   let secretBox: SecretBox;
+  let approvals: PolicySource;
   try {
     identities = await resolveIdentities(opts, store);
     checkTokenLengths(identities.config, identities.where, isLoopbackHost(host), (line) => log.warn(line));
+    // G10: a policy that does not load stops the start (PolicyLoadError), naming the file, the place and the problem.
+    approvals = PolicySource.load(identities.config.approvals, opts.configPath ? { configFile: opts.configPath } : {}, clock, log);
     secretBox = await secretBoxFor(opts, store, log);
   } catch (err) {
     if (owned) await store.close();
@@ -238,6 +242,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     log,
     turn,
     secretBox,
+    approvals,
     push: {
       ...identities.config.push,
       allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],

@@ -80,10 +80,14 @@ export const QuestionRequestParams = z.object({
   runId: Key.optional(),
   mode: QuestionMode.optional(),
   privileged: z.boolean().optional(),
-  questions: QuestionList,
+  /** Required unless `approval` is given: then the gateway makes the approval's question (G11). */
+  questions: QuestionList.optional(),
   timeoutMs: z.number({ error: 'timeoutMs must be a number' }).finite().optional(),
   /** G11: an approval the gateway decides by its policy before anyone is asked. */
   approval: ApprovalRequest.optional(),
+}).superRefine((p, ctx) => {
+  if (p.questions === undefined && p.approval === undefined)
+    ctx.addIssue({ code: 'custom', path: ['questions'], message: 'questions are required (unless approval is given)', input: p });
 });
 export type QuestionRequestParams = z.infer<typeof QuestionRequestParams>;
 export type QuestionRequestInput = z.input<typeof QuestionRequestParams>;

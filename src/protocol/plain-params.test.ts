@@ -85,7 +85,7 @@ describe('plainParams', () => {
     expect(fast).toMatchObject({ questions: [{ detail: '$ rm -rf build\n  --force\n' }, { id: 'blank' }] });
     const confirm = { questions: [{ id: 'go', header: 'Go', question: 'Deploy now?', kind: 'confirm' }] };
     expect(plainParams('question.request', confirm)).toBeUndefined();
-    expect(methods['question.request'].params.parse(confirm).questions[0].options).toEqual([{ label: 'Yes' }, { label: 'No' }]);
+    expect(methods['question.request'].params.parse(confirm).questions![0].options).toEqual([{ label: 'Yes' }, { label: 'No' }]);
   });
 
   it('leaves every other method to its schema', () => {

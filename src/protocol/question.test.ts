@@ -39,8 +39,8 @@ describe('question.request params', () => {
     const r = QuestionRequestParams.parse({
       questions: [{ ...good.questions[0], header: '  🚀 Deployment target  ' }],
     });
-    expect(Array.from(r.questions[0].header)).toHaveLength(12);
-    expect(r.questions[0].header.startsWith('🚀 Deploymen')).toBe(true);
+    expect(Array.from(r.questions![0].header)).toHaveLength(12);
+    expect(r.questions![0].header.startsWith('🚀 Deploymen')).toBe(true);
   });
 
   it('[Q2] refuses duplicate question ids and more than 3 questions', () => {
@@ -53,13 +53,13 @@ describe('question.request params', () => {
 
   it('[Q2] keeps multiSelect only when true', () => {
     const r = QuestionRequestParams.parse({ questions: [{ ...good.questions[0], multiSelect: false }] });
-    expect('multiSelect' in r.questions[0] && r.questions[0].multiSelect !== undefined).toBe(false);
+    expect('multiSelect' in r.questions![0] && r.questions![0].multiSelect !== undefined).toBe(false);
   });
 
   it('[Q2][U16] takes an http or https url up to 2000 characters, and names the field for anything else', () => {
     const q = good.questions[0];
-    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: ' https://example.com/pr/42 ' }] }).questions[0].url).toBe('https://example.com/pr/42');
-    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: 'http://127.0.0.1:3000/login' }] }).questions[0].url).toBe('http://127.0.0.1:3000/login');
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: ' https://example.com/pr/42 ' }] }).questions![0].url).toBe('https://example.com/pr/42');
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, url: 'http://127.0.0.1:3000/login' }] }).questions![0].url).toBe('http://127.0.0.1:3000/login');
     for (const url of ['javascript:alert(1)', 'ftp://example.com/x', 'example.com', 'data:text/html,hi', '', `https://example.com/${'a'.repeat(2000)}`, 42]) {
       const r = QuestionRequestParams.safeParse({ questions: [{ ...q, url }] });
       expect(r.success, String(url).slice(0, 40)).toBe(false);
@@ -137,11 +137,11 @@ describe('question detail', () => {
   it('[Q2][X2] keeps a detail exactly as given, whitespace and all', () => {
     const detail = '$ rm -rf build\n  --force\n\t<script>alert(1)</script>\n';
     const r = QuestionRequestParams.parse({ questions: [{ ...q, detail }] });
-    expect(r.questions[0].detail).toBe(detail);
+    expect(r.questions![0].detail).toBe(detail);
   });
 
   it('[Q2][X2] takes 16 000 characters and names the field past them, beside every other fault', () => {
-    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: 'x'.repeat(16_000) }] }).questions[0].detail).toHaveLength(16_000);
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: 'x'.repeat(16_000) }] }).questions![0].detail).toHaveLength(16_000);
     const r = QuestionRequestParams.safeParse({ questions: [{ ...q, question: '', detail: 'x'.repeat(16_001) }] });
     const problems = zodProblems(r.error!);
     expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'questions[0].detail', problem: 'detail must be at most 16000 characters' })]));
@@ -151,6 +151,6 @@ describe('question detail', () => {
   });
 
   it('[Q2] treats a blank detail as absent', () => {
-    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: ' \n ' }] }).questions[0].detail).toBeUndefined();
+    expect(QuestionRequestParams.parse({ questions: [{ ...q, detail: ' \n ' }] }).questions![0].detail).toBeUndefined();
   });
 });

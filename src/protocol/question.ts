@@ -158,9 +158,9 @@ export const TerminalStatus = z.enum(['answered', 'skipped', 'expired', 'cancell
 export const Answers = z.record(z.string(), z.array(z.string()));
 export type Answers = z.infer<typeof Answers>;
 
-export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|push|hook|mcp-proxy|channel:[a-z0-9_-]+)$/;
+export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|push|hook|mcp-proxy|policy|channel:[a-z0-9_-]+)$/;
 export const Surface = z.string().regex(SURFACE_PATTERN, {
-  error: 'surface must be control-ui, tui, cli, plain-text, link, sdk, push, hook, mcp-proxy or channel:<name>',
+  error: 'surface must be control-ui, tui, cli, plain-text, link, sdk, push, hook, mcp-proxy, policy or channel:<name>',
 });
 export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), atMs: z.number() });
 export type ResolvedBy = z.infer<typeof ResolvedBy>;

@@ -1,12 +1,8 @@
-import { AskdockError } from '../../protocol/index.ts';
 import type { HandlerTable } from './types.ts';
 
-// G12: the policy room answers these once it is built; until then they are refused as unavailable.
-const notYet = (): never => {
-  throw new AskdockError('UNAVAILABLE', 'the approval policy is not available on this gateway', { retryable: false });
-};
+/** G12: thin over the policy room. */
 export const policyHandlers: Pick<HandlerTable, 'policy.get' | 'policy.check' | 'policy.grant.revoke'> = {
-  'policy.get': notYet,
-  'policy.check': notYet,
-  'policy.grant.revoke': notYet,
+  'policy.get': (_p, { core }) => core.policy.get(),
+  'policy.check': (p, { core, conn }) => core.policy.check(conn.identity, p),
+  'policy.grant.revoke': (p, { core, conn }) => core.policy.revoke(conn.identity, p.id),
 };

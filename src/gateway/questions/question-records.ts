@@ -10,7 +10,7 @@ export function isTerminal(q: Pick<QuestionRecord, 'status'>): boolean {
 
 /** The public record (Q1): gateway bookkeeping stays inside. */
 export function toPublic(q: StoredQuestion): QuestionRecord {
-  const { resolutionId: _rid, askerClientId: _cid, ...record } = q;
+  const { resolutionId: _rid, askerClientId: _cid, approval: _approval, ...record } = q;
   return record;
 }
 

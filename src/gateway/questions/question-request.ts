@@ -1,10 +1,10 @@
-import { AskdockError, clampTimeoutMs, type Params, type Session } from '../../protocol/index.ts';
+import { AskdockError, clampTimeoutMs, invalidRequest, type Params, type Session } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import { newId } from '../infra/ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
 import { askSession, requireMayAsk } from '../runs/run-authority.ts';
-import type { StoredQuestion } from '../store/types.ts';
+import type { StoredApproval, StoredQuestion } from '../store/types.ts';
 
 const where = 'question.request';
 
@@ -17,9 +17,12 @@ export async function newQuestion(
   identity: Identity,
   clientId: string,
   p: Params<'question.request'>,
+  approval?: StoredApproval,
 ): Promise<{ existing: StoredQuestion; record?: never } | ({ existing?: never; record: StoredQuestion } & SessionBefore)> {
   const { store, clock } = core;
   requireMayAsk(identity, where);
+  // G11: only an approval comes without questions, and the policy room gives it the approval's question.
+  if (p.questions === undefined) throw invalidRequest(where, [{ path: 'questions', problem: 'questions are required (unless approval is given)' }]);
   const items = storedItems(p.questions);
   const mode = p.mode ?? 'blocking';
   // Q3: async questions never expire unless a timeout is given.
@@ -72,6 +75,7 @@ export async function newQuestion(
     expiresAtMs: timeoutMs === null ? null : now + timeoutMs,
     status: 'pending',
     askerClientId: clientId,
+    ...(approval ? { approval } : {}),
   };
   return { record, session, pending };
 }

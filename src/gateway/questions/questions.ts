@@ -1,5 +1,5 @@
 import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
-import { AskdockError, type Params, type QuestionRecord, type ReplyTo, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Answers, type GrantRequest, type Params, type QuestionRecord, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -13,7 +13,7 @@ import { noteQuestion, type HeardQuestion } from './question-heard.ts';
 import { openCount, QuestionOutcomes, type Outcome } from './question-outcomes.ts';
 import type { Cancellation } from '../hub/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
-import type { StoredQuestion } from '../store/types.ts';
+import type { StoredApproval, StoredQuestion } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
@@ -24,7 +24,14 @@ export function defaultSurface(identity: Identity): string {
 }
 
 /** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
+/** G5/G11: what an answer to an approval adds inside its transaction (the policy room): its decision and any grant. */
+export type ApprovalAnswers = {
+  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined;
+};
+
 export class QuestionManager {
+  /** Set once the policy room is built (Core). */
+  approvals: ApprovalAnswers | null = null;
   private readonly waiters: AnswerWaiters;
   private readonly outcomes: QuestionOutcomes;
   /** Q7 and D3: expiry and the absent askers (question-duties.ts). */
@@ -95,10 +102,11 @@ export class QuestionManager {
   }
 
   /** Q2, Q3, Q11: stores a new pending question and announces it (Q8); a same-asker resend gets the first one back. */
-  async request(identity: Identity, clientId: string, p: Params<'question.request'>): Promise<Result<'question.request'>> {
+  /** `approval`: G11, the approval the policy room asks a person about (kept with the record). */
+  async request(identity: Identity, clientId: string, p: Params<'question.request'>, approval?: StoredApproval): Promise<Result<'question.request'>> {
     // Checked inside the writing transaction: on a shared database another gateway may have just used the id (Q2) or asked in the session (Q11).
     const record = await this.core.hub.commit(async (tx) => {
-      const made = await newQuestion(this.core, identity, clientId, p);
+      const made = await newQuestion(this.core, identity, clientId, p, approval);
       if (made.existing) return made.existing;
       // One serialisation of the record, for the store and the event.
       const question = toPublic(made.record);
@@ -221,7 +229,10 @@ export class QuestionManager {
       throw alreadyTerminal(q);
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
-    const reply = await this.outcomes.asyncReplyIn(tx, identity, q, checked.answers);
+    if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of answers' }]);
+    const approval = await this.approvals?.answeredIn(tx, identity, q, checked.answers, p.grant, resolvedBy);
+    const answered = approval ? { ...q, approval } : q;
+    const reply = await this.outcomes.asyncReplyIn(tx, identity, answered, checked.answers);
     const outcome = {
       status: 'answered' as const,
       answers: checked.answers,
@@ -230,7 +241,7 @@ export class QuestionManager {
       ...(reply ? { replyMessageId: reply } : {}),
     };
     // A reply message moved the session (its last message): read it after.
-    await this.outcomes.finishIn(tx, q, outcome, reply ? undefined : before);
+    await this.outcomes.finishIn(tx, answered, outcome, reply ? undefined : before);
     return { status: 'answered', answers: checked.answers };
   }
 

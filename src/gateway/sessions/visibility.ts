@@ -97,6 +97,7 @@ export type AccessLookup = (sessionKey: string) => SessionLike | undefined;
 export function canSeeEvent(viewer: Viewer, audience: EventAudience, accessOf: AccessLookup): boolean {
   const { identity } = viewer;
   if (audience.onlyIdentity !== undefined && audience.onlyIdentity !== identity.id) return false;
+  if (audience.onlyScope !== undefined && !identity.scopes.has(audience.onlyScope)) return false;
   const session = audience.sessionKey === null ? undefined : accessOf(audience.sessionKey);
   const also = audience.questionViewersOnly;
   if (also && !canSeeQuestion(identity, { sessionKey: audience.sessionKey, ...also }, session?.createdBy)) return false;

@@ -4,7 +4,7 @@ import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, creat
 import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
-import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
+import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredGrant, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -22,6 +22,7 @@ export function createMemoryStore(): Store {
   const secrets = new Map<string, StoredSecret>();
   const pushSubscriptions = new Map<string, PushSubscriptionRow>();
   const pushKeyPair = new Map<'keys', PushKeys>();
+  const grants = new Map<string, StoredGrant>();
   let events: StoredEvent[] = [];
   let latestSeq = 0;
   let nextN = 1;
@@ -318,6 +319,29 @@ export function createMemoryStore(): Store {
     listPushSubscriptions(identity) {
       open();
       return [...pushSubscriptions.values()].filter((s) => identity === undefined || s.identity === identity).map(copyJson);
+    },
+
+    insertGrant(g) {
+      open();
+      if (grants.has(g.id)) throw new Error(`grant "${g.id}" already exists`);
+      put(grants, g.id, copyJson(g));
+    },
+    getGrant(id) {
+      open();
+      const found = grants.get(id);
+      return found ? copyJson(found) : undefined;
+    },
+    listGrants(liveAtMs) {
+      open();
+      const live = (g: StoredGrant) => liveAtMs === undefined || (g.revokedAtMs === undefined && g.expiresAt > liveAtMs);
+      return [...grants.values()].filter(live).sort((a, b) => a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : 1)).map(copyJson);
+    },
+    revokeGrant(id, atMs) {
+      open();
+      const found = grants.get(id);
+      if (!found || found.revokedAtMs !== undefined) return false;
+      put(grants, id, { ...found, revokedAtMs: atMs });
+      return true;
     },
 
     getMeta(key) {

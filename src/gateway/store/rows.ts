@@ -129,7 +129,7 @@ export function storedRecordJson(q: StoredQuestion, publicJson: string): string 
 
 type GatewayOnlyField = Exclude<keyof StoredQuestion, keyof QuestionRecord>;
 /** Every field of StoredQuestion beyond QuestionRecord: one more there fails to compile here until storedRecordJson writes it too. */
-const GATEWAY_ONLY_FIELDS = Object.keys({ resolutionId: 0, askerClientId: 0 } satisfies Record<GatewayOnlyField, 0>) as GatewayOnlyField[];
+const GATEWAY_ONLY_FIELDS = Object.keys({ resolutionId: 0, askerClientId: 0, approval: 0 } satisfies Record<GatewayOnlyField, 0>) as GatewayOnlyField[];
 
 /** A run's columns, in table order; `recovery` as a boolean (SQLite wants it as 0/1). */
 export function runColumns(run: RunRow) {

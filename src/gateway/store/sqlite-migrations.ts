@@ -204,6 +204,18 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   (db) => db.exec(`ALTER TABLE push_subscriptions ADD COLUMN token_hash TEXT NOT NULL DEFAULT '';`),
   // U19/A3: each search index also holds who may see a row, so a search never reads one hidden from its identity.
   (db) => db.exec(scopedSearchIndexes(TOKENIZE, questionText)),
+  // G5: grants ("Always allow…"), each with its scope's binding in its record; live ones are listed by expiry.
+  (db) =>
+    db.exec(`
+      CREATE TABLE policy_grants (
+        id TEXT PRIMARY KEY,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        revoked_at_ms INTEGER,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX policy_grants_live ON policy_grants (expires_at_ms) WHERE revoked_at_ms IS NULL;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import { prepareSearch } from './sqlite-search.ts';
 import { prepareLatestPrivileged } from './latest-privileged.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
+import { sqliteGrantMethods } from './sqlite-grants.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
 import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
@@ -298,6 +299,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       return search(scope);
     },
     ...sqlitePushMethods(db),
+    ...sqliteGrantMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

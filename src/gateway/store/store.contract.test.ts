@@ -11,7 +11,7 @@ import { createMemoryStore } from './memory.ts';
 import { openPostgresStore, type SharedStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
 import { freshSchema } from '../../testing/postgres.ts';
-import type { RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredSecretRequest } from './types.ts';
+import type { RunRow, SessionRow, Store, StoredEvent, StoredGrant, StoredQuestion, StoredSecretRequest } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '../../..');
@@ -67,6 +67,19 @@ const run = (runId: string, over: Partial<RunRow> = {}): RunRow => ({
   ...over,
 });
 
+// Through JSON, as a store gives it back: a binding left out (`sessionKey: undefined`) is no key at all.
+const grant = (id: string, over: Partial<StoredGrant> = {}): StoredGrant => JSON.parse(JSON.stringify({
+  id,
+  rule: 'Bash(npm run test *)',
+  scope: 'session',
+  expiresAt: 1_000_000,
+  grantedBy: 'op',
+  questionId: 'q1',
+  sessionKey: 's1',
+  createdAtMs: 1_000,
+  ...over,
+})) as StoredGrant;
+
 const event = (atMs: number, over: Partial<Omit<StoredEvent, 'seq'>> = {}): Omit<StoredEvent, 'seq'> => ({
   event: 'chat',
   payload: { atMs },
@@ -90,6 +103,7 @@ async function seed(store: Store): Promise<void> {
   await store.insertRun(run('r2', { sessionKey: null, startedAtMs: 1_200 }));
   await store.appendEvent(event(1_000));
   await store.appendEvent(event(2_000, { event: 'session.updated', audience: { sessionKey: 's2' } }));
+  await store.insertGrant(grant('g1'));
   await store.setMeta('boot', 'one');
 }
 
@@ -122,6 +136,8 @@ async function dump(store: Store) {
     latestSeq: await store.latestSeq(),
     oldestSeq: await store.oldestEventSeq(),
     meta: await Promise.all(KNOWN.meta.map(async (k) => await store.getMeta(k))),
+    grants: await store.listGrants(),
+    liveGrants: await store.listGrants(5_000),
   };
 }
 
@@ -142,6 +158,8 @@ async function writeEverything(store: Store): Promise<void> {
   await store.appendEvent(event(9_001));
   await store.setMeta('boot', 'two');
   await store.setMeta('other', 'x');
+  await store.insertGrant(grant('g-new', { scope: 'project', project: '/repo', sessionKey: undefined, createdAtMs: 9_000 }));
+  await store.revokeGrant('g1', 9_000);
 }
 
 // ---- the contract, run on every implementation -----------------------------------------------
@@ -712,6 +730,41 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
       });
     });
 
+    describe('grants', () => {
+      it('[G5] stores grants and lists the live ones oldest first: unrevoked and not yet expired', async () => {
+        await store.insertGrant(grant('g2', { createdAtMs: 2_000, scope: 'agent', agent: 'claude-code', sessionKey: undefined, expiresAt: 3_000 }));
+        await store.insertGrant(grant('g1'));
+        await store.insertGrant(grant('g3', { createdAtMs: 3_000, scope: 'everyone', sessionKey: undefined }));
+        expect(await store.getGrant('g2')).toStrictEqual(grant('g2', { createdAtMs: 2_000, scope: 'agent', agent: 'claude-code', sessionKey: undefined, expiresAt: 3_000 }));
+        expect(await store.getGrant('nope')).toBeUndefined();
+        expect((await store.listGrants(2_999)).map((g) => g.id)).toEqual(['g1', 'g2', 'g3']);
+        // Expiry: a grant is no longer live at its expiresAt.
+        expect((await store.listGrants(3_000)).map((g) => g.id)).toEqual(['g1', 'g3']);
+        await expect(async () => await store.insertGrant(grant('g1'))).rejects.toThrow();
+      });
+
+      it('[G5] a revoked grant is no longer live, keeps when it was revoked, and is revoked once', async () => {
+        await store.insertGrant(grant('g1'));
+        await store.insertGrant(grant('g2', { createdAtMs: 2_000 }));
+        expect(await store.revokeGrant('g1', 5_000)).toBe(true);
+        expect(await store.revokeGrant('g1', 6_000)).toBe(false);
+        expect(await store.revokeGrant('missing', 6_000)).toBe(false);
+        expect((await store.listGrants(5_000)).map((g) => g.id)).toEqual(['g2']);
+        expect(await store.getGrant('g1')).toStrictEqual(grant('g1', { revokedAtMs: 5_000 }));
+        expect((await store.listGrants()).map((g) => g.id)).toEqual(['g1', 'g2']);
+      });
+
+      it('[G5][R3] a grant made in a rolled-back transaction is not kept', async () => {
+        await expect(async () =>
+          store.transaction(async () => {
+            await store.insertGrant(grant('g1'));
+            throw new Error('undo');
+          }),
+        ).rejects.toThrow('undo');
+        expect(await store.getGrant('g1')).toBeUndefined();
+      });
+    });
+
     describe('search', async () => {
       type Scope = Parameters<Store['search']>[0];
       const everyQuestion = { sessionKeys: null, sessionless: true };
@@ -1110,8 +1163,8 @@ describe('sqlite store on disk', () => {
   it('[S5][K1] an older file learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(`${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS}`);
+      raw.exec(`${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS}`);
       raw.close();
     })));
 
@@ -1198,6 +1251,9 @@ const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
 const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search;
   DROP FUNCTION askdock_session_vector(text, text); DROP FUNCTION askdock_message_vector(text, text, text); DROP FUNCTION askdock_question_vector(text, text);
   ALTER TABLE messages DROP COLUMN privileged_asker; DROP FUNCTION askdock_question_text(text);`;
+/** G5: the grants' step, the last in both stores. */
+const UNDO_GRANTS = `DROP TABLE policy_grants;`;
+const GRANT_STEPS = 1;
 /** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
 /** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
@@ -1252,7 +1308,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS}`);
+      await raw.query(`${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS}`);
       await raw.end();
     })));
 

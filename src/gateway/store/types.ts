@@ -1,4 +1,4 @@
-import type { ChatMessage, EventName, Phase, QuestionRecord, QuestionStatus, SecretRequestRecord, SecretStatus, Session, StopReason } from '../../protocol/index.ts';
+import type { ApprovalDecision, ApprovalRequest, ChatMessage, EventName, Phase, PolicyGrant, QuestionRecord, QuestionStatus, Scope, SecretRequestRecord, SecretStatus, Session, StopReason } from '../../protocol/index.ts';
 
 /** Who may see an event (A3/A4), stored beside it so resume (R2) can filter without re-reading records. */
 export type EventAudience = {
@@ -18,6 +18,8 @@ export type EventAudience = {
    * privileged): each viewer's own count follows from it, so a fan-out or replay need not read them. Absent: read.
    */
   pending?: { askedBy: string; privileged?: true }[];
+  /** Only identities holding this scope see it (G12: the policy's events go to operator.admin alone). */
+  onlyScope?: Scope;
 };
 
 export type StoredEvent = {
@@ -37,7 +39,27 @@ export type StoredQuestion = QuestionRecord & {
   resolutionId?: string;
   /** The asking client's `connect.client.id`: its reconnect keeps a blocking question alive (Q7). */
   askerClientId?: string;
+  /** G11: the approval this question asks for, and how the gateway reads its answers. */
+  approval?: StoredApproval;
 };
+
+/** G7: an "Always allow…" option the gateway offered: answering it allows and makes a grant of `rule` in `scope`. */
+export type ApprovalOffer = { label: string; scope: PolicyGrant['scope']; rule: string };
+
+/** G11/G7: an approval as kept with its question record (never on the wire as such). */
+export type StoredApproval = {
+  request: ApprovalRequest;
+  /** G7: a person's Allow applies to this exact request (tool, input, folder). */
+  digest: string;
+  /** The rules that made it ask (G11 `rules` on a person's decision). */
+  askedRules: string[];
+  offers: ApprovalOffer[];
+  /** Set once decided (by the policy, a grant, a person or the clock). */
+  decision?: ApprovalDecision;
+};
+
+/** G5: a grant as stored; `revokedAtMs` once revoked. A grant is live while unrevoked and before `expiresAt`. */
+export type StoredGrant = PolicyGrant & { createdAtMs: number; revokedAtMs?: number };
 
 export type RunRow = {
   runId: string;
@@ -230,6 +252,15 @@ export interface SyncStore {
   deletePushSubscription(endpoint: string, identity?: string): boolean;
   /** Oldest first; every identity's when `identity` is not given. */
   listPushSubscriptions(identity?: string): PushSubscriptionRow[];
+
+  // grants (G5): "Always allow…" answers, made in the transaction of the answer
+  /** A taken id throws. */
+  insertGrant(g: StoredGrant): void;
+  getGrant(id: string): StoredGrant | undefined;
+  /** Oldest first: with `liveAtMs`, only the unrevoked grants whose expiresAt is after it; else every grant. */
+  listGrants(liveAtMs?: number): StoredGrant[];
+  /** Marks a live grant revoked; false when there is none by that id, or it was already revoked. */
+  revokeGrant(id: string, atMs: number): boolean;
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

@@ -209,6 +209,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_search ON messages USING gin (askdock_message_vector(text, session_key, privileged_asker));
   CREATE INDEX questions_search ON questions USING gin (askdock_question_vector(record, session_key));
   `,
+  // G5: grants ("Always allow…"), each with its scope's binding in its record; live ones are listed by expiry.
+  `
+  CREATE TABLE policy_grants (
+    id text PRIMARY KEY,
+    created_at_ms bigint NOT NULL,
+    expires_at_ms bigint NOT NULL,
+    revoked_at_ms bigint,
+    record text NOT NULL
+  );
+  CREATE INDEX policy_grants_live ON policy_grants (expires_at_ms) WHERE revoked_at_ms IS NULL;
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */

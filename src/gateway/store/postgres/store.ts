@@ -21,6 +21,7 @@ import { lanesFor, Postgres, type QueryResult } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
+import { grantMethods } from './grants.ts';
 import { pushMethods, SubscriptionCache } from './push.ts';
 import { SeqRange } from './numbering.ts';
 import { Transactions } from './transactions.ts';
@@ -364,6 +365,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
 
     ...secretMethods(q, insert, locking),
     ...pushMethods(q, pushCache),
+    ...grantMethods(q, insert),
 
     search(scope) {
       return searchPostgres(q, scope);

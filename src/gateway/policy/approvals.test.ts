@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayConfig } from '../config.ts';
+import { failure, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+
+/** The test identities with a policy: npm tests allowed, rm -rf denied, git push asked (with a reason), the rest asked. */
+export const policyConfig: GatewayConfig = {
+  ...testConfig,
+  approvals: {
+    rules: [
+      { id: 'npm-tests', rule: 'Bash(npm run test *)', decision: 'allow' },
+      { id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'deny', reason: 'nothing is deleted wholesale' },
+      { id: 'push', rule: 'Bash(git push *)', decision: 'ask', reason: 'pushing leaves the machine' },
+    ],
+    unmatched: 'ask',
+  },
+};
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function setup(over: Parameters<typeof startTestGateway>[0] = {}) {
+  t = await startTestGateway({ config: policyConfig, ...over });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent', { clientId: 'agent-client' });
+  const { session } = await admin.call('sessions.create', { title: 'Work' });
+  return { admin, agent, session };
+}
+
+const bash = (command: string) => ({ tool: 'Bash', input: { command } });
+
+describe('approvals decided by the policy (G11, G6)', () => {
+  it('[G11][G6] an allowed request is answered at once: no question reaches a person, the session gets the one-line notice', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run test src/a.test.ts') });
+    expect(res).toEqual({ id: res.id, expiresAtMs: null, status: 'answered', decision: { behavior: 'allow', decidedBy: 'policy', rules: ['npm-tests'] } });
+    const notice = await admin.waitEvent('chat', (p) => p.message.role === 'system');
+    expect(notice.message.text).toBe('✓ Allowed Bash(npm run test src/a.test.ts) · rule npm-tests');
+    // The notice was committed with the record: by now any question.requested would have arrived before it.
+    expect(admin.eventsNamed('question.requested')).toEqual([]);
+    expect((await admin.call('question.list', { status: 'pending' })).questions).toEqual([]);
+    const { messages } = await admin.call('chat.history', { sessionKey: session.key });
+    expect(messages.map((m) => [m.role, m.text])).toEqual([['system', '✓ Allowed Bash(npm run test src/a.test.ts) · rule npm-tests']]);
+    const { question } = await admin.call('question.get', { id: res.id });
+    expect(question).toMatchObject({ status: 'answered', resolvedBy: { identity: 'policy', surface: 'policy' }, answers: { approval: ['Allow'] } });
+    // A resend with the same id answers the first result, decision included (Q2).
+    const again = await agent.call('question.request', { id: res.id, sessionKey: session.key, approval: bash('npm run test src/a.test.ts') });
+    expect(again).toEqual(res);
+  });
+
+  it('[G11][G6] a denied request is answered at once with the rule and its reason; nothing is pending', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('rm -rf /') });
+    expect(res.decision).toEqual({ behavior: 'deny', decidedBy: 'policy', rules: ['no-rm'], message: 'nothing is deleted wholesale' });
+    const notice = await admin.waitEvent('chat', (p) => p.message.role === 'system');
+    expect(notice.message.text).toBe('✕ Denied Bash(rm -rf /) · rule no-rm');
+    expect(admin.eventsNamed('question.requested')).toEqual([]);
+    expect((await agent.call('question.waitAnswer', { id: res.id, timeoutMs: 0 })).decision).toEqual(res.decision);
+  });
+
+  it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
+    expect(res.status).toBeUndefined();
+    expect(res.expiresAtMs).toEqual(expect.any(Number));
+    const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    const [item] = question.questions;
+    expect(item.kind).toBe('approval');
+    expect(item.question).toContain('rule push (Bash(git push *)) asks: pushing leaves the machine');
+    expect(item.detail).toBe('git push origin main');
+    expect(item.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow in this session', 'Always allow for this agent for 7 days']);
+    expect(item.options[2].description).toMatch(/^Rule: Bash\(git push /);
+    await admin.call('question.resolve', { id: res.id, answers: { approval: ['Allow'] } });
+    const waited = await agent.call('question.waitAnswer', { id: res.id });
+    expect(waited.decision).toEqual({
+      behavior: 'allow',
+      decidedBy: 'person',
+      rules: ['push'],
+      resolvedBy: { identity: 'admin', surface: 'cli', atMs: expect.any(Number) },
+    });
+  });
+
+  it('[G11][Q12] typed text denies with that text as the message; an unmatched request says no rule matched', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Edit', input: { file_path: 'src/a.ts' }, cwd: '/repo' } });
+    const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    expect(question.questions[0].question).toContain('no rule matched');
+    await admin.call('question.resolve', { id: res.id, answers: { approval: ['not that file'] } });
+    const waited = await agent.call('question.waitAnswer', { id: res.id });
+    expect(waited.decision).toMatchObject({ behavior: 'deny', decidedBy: 'person', message: 'not that file', rules: [] });
+  });
+});
+
+describe('grants (G5, G7, G12)', () => {
+  it('[G5][G7] "Always allow in this session" makes a grant: the next identical request is allowed by it, until it is revoked', async () => {
+    const { admin, agent, session } = await setup();
+    const ask = () => agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    const first = await ask();
+    const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === first.id);
+    const offer = question.questions[0].options.find((o) => o.label === 'Always allow in this session')!;
+    await admin.call('question.resolve', { id: first.id, answers: { approval: [offer.label] } });
+    await admin.waitEvent('policy.grants.updated');
+    const decided = (await agent.call('question.waitAnswer', { id: first.id })).decision!;
+    expect(decided).toMatchObject({ behavior: 'allow', decidedBy: 'person', grantId: expect.any(String) });
+
+    const { grants } = await admin.call('policy.get', {});
+    expect(grants).toEqual([
+      expect.objectContaining({ id: decided.grantId, rule: offer.description!.replace('Rule: ', ''), scope: 'session', sessionKey: session.key, grantedBy: 'admin', questionId: first.id }),
+    ]);
+    // Nothing lasts past 30 days.
+    expect(grants[0].expiresAt - grants[0].createdAtMs!).toBe(30 * 24 * 60 * 60 * 1000);
+
+    const second = await ask();
+    expect(second.decision).toEqual({ behavior: 'allow', decidedBy: 'grant', rules: [decided.grantId], grantId: decided.grantId });
+    const notice = await admin.waitEvent('chat', (p) => p.message.role === 'system');
+    expect(notice.message.text).toBe(`✓ Allowed Bash(npm run build) · grant ${decided.grantId}`);
+
+    expect(await admin.call('policy.grant.revoke', { id: decided.grantId! })).toEqual({ revoked: true });
+    expect((await admin.call('policy.get', {})).grants).toEqual([]);
+    const third = await ask();
+    expect(third.status).toBeUndefined();
+    await admin.waitEvent('question.requested', (p) => p.question.id === third.id);
+  });
+
+  it('[G5] a grant is an allow rule: an ask rule still wins over it', async () => {
+    const { admin, agent, session } = await setup();
+    const first = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
+    await admin.call('question.resolve', { id: first.id, answers: { approval: ['Always allow in this session'] } });
+    const second = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
+    expect(second.status).toBeUndefined();
+  });
+
+  it('[G5][R3] grants outlive a restart (SQLite file)', async () => {
+    let { admin, agent, session } = await setup();
+    const first = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    await admin.call('question.resolve', { id: first.id, answers: { approval: ['Always allow for this agent for 7 days'] } });
+    const dir = t!.dir;
+    await t!.close({ keepDir: true });
+    t = await startTestGateway({ config: policyConfig, dir });
+    admin = await t.connect('admin');
+    agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { grants } = await admin.call('policy.get', {});
+    expect(grants.map((g) => [g.scope, g.agent, g.questionId])).toEqual([['agent', 'agent', first.id]]);
+    const next = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    expect(next.decision).toMatchObject({ behavior: 'allow', decidedBy: 'grant', grantId: grants[0].id });
+  });
+
+  it('[G12][A3] only admins read the policy; a grant is revoked by an admin or its maker, anyone else is refused', async () => {
+    const { admin, agent, session } = await setup();
+    const guest = await t!.connect('guest');
+    const reader = await t!.connect('reader');
+    const questions = await t!.connect('questions');
+    for (const who of [guest, reader, questions, agent]) expect((await failure(who.call('policy.get', {}))).code).toBe('FORBIDDEN');
+    expect((await failure(reader.call('policy.check', { tool: 'Bash', input: { command: 'rm -rf /' } }))).code).toBe('FORBIDDEN');
+    // An agent checks for itself only.
+    expect(await agent.call('policy.check', { tool: 'Bash', input: { command: 'rm -rf /' } })).toEqual({
+      decision: 'deny',
+      matchedRules: [{ id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'deny', layer: 'config' }],
+    });
+    expect((await failure(agent.call('policy.check', { tool: 'Bash', agent: 'agent2' }))).code).toBe('FORBIDDEN');
+
+    const first = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    await questions.call('question.resolve', { id: first.id, answers: { approval: ['Always allow in this session'] } });
+    const [grant] = (await admin.call('policy.get', {})).grants;
+    expect(grant.grantedBy).toBe('questions');
+    // Admins hear of it; nobody else does.
+    await admin.waitEvent('policy.grants.updated');
+    expect([guest, reader, questions, agent].map((c) => c.eventsNamed('policy.grants.updated').length)).toEqual([0, 0, 0, 0]);
+
+    const refused = await failure(guest.call('policy.grant.revoke', { id: grant.id }));
+    expect(refused.code).toBe('FORBIDDEN');
+    const unknown = await failure(admin.call('policy.grant.revoke', { id: 'gr-nope' }));
+    expect(unknown.code).toBe('INVALID_REQUEST');
+    expect(unknown.message).toContain('no grant "gr-nope"');
+    expect(await questions.call('policy.grant.revoke', { id: grant.id })).toEqual({ revoked: true });
+    // A grant for everyone is an admin's to make.
+    const next = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run lint') });
+    const wide = await failure(questions.call('question.resolve', { id: next.id, answers: { approval: ['Allow'] }, grant: { scope: 'everyone' } }));
+    expect(wide.code).toBe('FORBIDDEN');
+    await admin.call('question.resolve', { id: next.id, answers: { approval: ['Allow'] }, grant: { scope: 'everyone' } });
+    expect((await admin.call('policy.get', {})).grants.map((g) => g.scope)).toEqual(['everyone']);
+  });
+});

@@ -1,0 +1,66 @@
+import { AskdockError, invalidRequest, type Answers, type GrantRequest, type ResolvedBy } from '../../protocol/index.ts';
+import { checkRuleText } from '../../policy/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Tx } from '../hub/hub.ts';
+import { newId } from '../infra/ids.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import type { EventAudience, StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
+import { chosenOffer, personDecision } from './approval-decision.ts';
+import { grantBinding, grantExpiry } from './grants.ts';
+
+const where = 'question.resolve';
+/** G12: the policy's events go to operator.admin alone. */
+export const ADMINS: EventAudience = { sessionKey: null, onlyScope: 'operator.admin' };
+
+/** The rule a grant keeps: the one asked for (in the grammar), else the offered one. */
+function grantRule(approval: StoredApproval, asked: GrantRequest | undefined, offered: string | undefined): string {
+  if (asked?.rule !== undefined) {
+    const why = checkRuleText(asked.rule);
+    if (why !== null) throw invalidRequest(where, [{ path: 'grant.rule', problem: why }]);
+    return asked.rule;
+  }
+  const rule = offered ?? approval.offers[0]?.rule;
+  if (rule === undefined) throw invalidRequest(where, [{ path: 'grant', problem: 'no rule can be formed for this request: name one in grant.rule, or answer Allow' }]);
+  return rule;
+}
+
+/**
+ * G5/G12, inside the transaction of a person's answer to an approval: the decision it carries, and the grant an
+ * "Always allow…" answer (an offer's label, or `grant:{scope}`) makes, in the same transaction.
+ */
+export async function answerApprovalIn(
+  parts: Pick<RoomParts, 'store' | 'clock'>,
+  tx: Tx,
+  identity: Identity,
+  q: StoredQuestion & { approval: StoredApproval },
+  answers: Answers,
+  asked: GrantRequest | undefined,
+  resolvedBy: ResolvedBy,
+): Promise<StoredApproval> {
+  const { approval } = q;
+  const offer = chosenOffer(approval, q, answers);
+  const scope = asked?.scope ?? offer?.scope;
+  const allows = personDecision(approval, q, answers, resolvedBy).behavior === 'allow';
+  if (scope === undefined || !allows) {
+    if (asked) throw invalidRequest(where, [{ path: 'grant', problem: 'only an Allow makes a grant' }]);
+    return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
+  }
+  if (scope === 'everyone' && !identity.scopes.has('operator.admin'))
+    throw new AskdockError('FORBIDDEN', 'a grant for everyone needs scope operator.admin', { details: { needed: ['operator.admin'] } });
+  const binding = grantBinding(scope, { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(approval.request.cwd !== undefined ? { project: approval.request.cwd } : {}), agent: q.askedBy });
+  if (typeof binding === 'string') throw invalidRequest(where, [{ path: 'grant.scope', problem: `no ${scope} grant here: ${binding}` }]);
+  const now = parts.clock.now();
+  const grant: StoredGrant = {
+    id: newId('gr'),
+    rule: grantRule(approval, asked, offer?.rule),
+    scope,
+    expiresAt: grantExpiry(scope, now),
+    grantedBy: identity.id,
+    questionId: q.id,
+    ...binding,
+    createdAtMs: now,
+  };
+  await parts.store.insertGrant(grant);
+  await tx.emit('policy.grants.updated', {}, ADMINS);
+  return { ...approval, decision: personDecision(approval, q, answers, resolvedBy, grant.id) };
+}

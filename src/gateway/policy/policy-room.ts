@@ -1,0 +1,110 @@
+import { AskdockError, invalidRequest, type Answers, type ApprovalRequest, type GrantRequest, type Params, type PolicyGrant, type ResolvedBy, type Result } from '../../protocol/index.ts';
+import { decide } from '../../policy/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Tx } from '../hub/hub.ts';
+import { forbidden } from '../sessions/visibility.ts';
+import type { StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
+import { decisionOf } from './approval-decision.ts';
+import { ApprovalDesk, factsOf, type ApprovalParts } from './approvals.ts';
+import { ADMINS, answerApprovalIn } from './grant-answers.ts';
+import { APPROVAL_ITEM_ID } from './approval-question.ts';
+import type { PolicyState } from './policy-source.ts';
+
+const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
+
+function grantView(g: StoredGrant): PolicyGrant {
+  const { revokedAtMs: _revoked, ...view } = g;
+  return view;
+}
+
+/**
+ * The approval policy's room (PRODUCT G, PROTOCOL G11-G12): approvals decided by the policy and the grants, the
+ * grants a person's "Always allow…" makes, and what admins read of it. Built with what it uses.
+ */
+export class PolicyRoom {
+  private readonly desk: ApprovalDesk;
+  private stopUpdates: (() => void) | null = null;
+
+  constructor(private readonly parts: ApprovalParts) {
+    this.desk = new ApprovalDesk(parts);
+  }
+
+  /** Watches the policy file and tells admins each reload (G10: a failed one with why). */
+  start(): void {
+    this.stopUpdates = this.parts.source.onUpdated((state) => this.announce(state));
+    this.parts.source.start();
+  }
+
+  stop(): void {
+    this.stopUpdates?.();
+    this.parts.source.stop();
+  }
+
+  private announce(state: PolicyState): void {
+    const payload = { loadedAtMs: state.loadedAtMs, ...(state.error !== undefined ? { error: state.error } : {}) };
+    this.parts.hub.sendLive('policy.updated', payload, (viewer) => isAdmin(viewer.identity));
+  }
+
+  /** G11: question.request with an approval. */
+  request(identity: Identity, clientId: string, p: Params<'question.request'> & { approval: ApprovalRequest }): Promise<Result<'question.request'>> {
+    return this.desk.request(identity, clientId, p);
+  }
+
+  /** G5/G12: inside the answer's transaction (QuestionManager.resolve): its decision, and its grant when it asks for one. */
+  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined {
+    if (!q.approval) {
+      if (grant) throw invalidRequest('question.resolve', [{ path: 'grant', problem: `question "${q.id}" is not an approval` }]);
+      return undefined;
+    }
+    return answerApprovalIn(this.parts, tx, identity, { ...q, approval: q.approval }, answers, grant, resolvedBy);
+  }
+
+  /** G11: question.waitAnswer of an approval carries its decision (the record is read only for an approval's outcome). */
+  async withDecision(id: string, result: Result<'question.waitAnswer'>): Promise<Result<'question.waitAnswer'>> {
+    if (result.status === 'pending' || result.status === 'cancelled') return result;
+    if (result.status === 'answered' && !(result.answers && APPROVAL_ITEM_ID in result.answers)) return result;
+    const q = await this.parts.store.getQuestion(id);
+    const decision = q && decisionOf(q);
+    return decision ? { ...result, decision } : result;
+  }
+
+  /** G12 policy.get (operator.admin): the rules with their layers, the live grants, and why the last reload failed. */
+  async get(): Promise<Result<'policy.get'>> {
+    const { policy, loadedAtMs, error } = this.parts.source.current;
+    const grants = await this.parts.store.listGrants(this.parts.clock.now());
+    return {
+      rules: policy.rules.map((r) => ({ id: r.id, rule: r.rule, decision: r.decision, layer: r.layer, ...(r.reason !== undefined ? { reason: r.reason } : {}) })),
+      grants: grants.map(grantView),
+      unmatched: policy.unmatched,
+      loadedAtMs,
+      ...(error !== undefined ? { error } : {}),
+    };
+  }
+
+  /** G9/G12 policy.check: an admin checks for any agent, an agent for itself. */
+  async check(identity: Identity, p: Params<'policy.check'>): Promise<Result<'policy.check'>> {
+    const admin = isAdmin(identity);
+    if (!admin && p.agent !== undefined && p.agent !== identity.id)
+      throw forbidden(`policy.check for agent "${p.agent}"`, ['operator.admin'], identity);
+    const agent = admin ? (p.agent ?? identity.id) : identity.id;
+    const facts = factsOf({ tool: p.tool, input: p.input ?? {}, cwd: p.cwd }, agent);
+    const grants = await this.desk.grantsFor({ ...(p.cwd !== undefined ? { project: p.cwd } : {}), agent });
+    const verdict = await decide(this.parts.source.current.policy, facts, grants);
+    return { decision: verdict.decision, matchedRules: verdict.matchedRules };
+  }
+
+  /** G12 policy.grant.revoke: an admin or the grant's maker; anyone else is refused. */
+  async revoke(identity: Identity, id: string): Promise<Result<'policy.grant.revoke'>> {
+    const { store, hub, clock } = this.parts;
+    const grant = await store.getGrant(id);
+    if (!grant) throw invalidRequest('policy.grant.revoke', [{ path: 'id', problem: `no grant "${id}": policy.get lists the grants in force` }]);
+    if (!isAdmin(identity) && grant.grantedBy !== identity.id)
+      throw new AskdockError('FORBIDDEN', `grant "${id}" may be revoked by an admin (operator.admin) or by ${grant.grantedBy}, who made it`, { details: { id } });
+    const revoked = await hub.commit(async (tx) => {
+      const done = await store.revokeGrant(id, clock.now());
+      if (done) await tx.emit('policy.grants.updated', {}, ADMINS);
+      return done;
+    });
+    return { revoked };
+  }
+}

@@ -1,0 +1,91 @@
+/** G6/G7: how a request is named in notices, the rule "Always allow" would make, and the digest an Allow binds to. */
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import canonicalize from 'canonicalize';
+import { parseRule, PATH_TOOLS } from './grammar.ts';
+import { splitCommand } from './parts.ts';
+import { requestPath } from './paths.ts';
+import type { ApprovalFacts } from './types.ts';
+
+/**
+ * Tools whose first non-flag word is a subcommand, so the offered rule keeps it (`git push *`, not `git *`); for the
+ * script runners a `run`/`exec` subcommand keeps one more word (`npm run test *`). Other commands keep their name alone.
+ */
+const SUBCOMMAND_TOOLS = new Set(['npm', 'yarn', 'pnpm', 'bun', 'npx', 'git', 'cargo', 'docker', 'kubectl', 'go', 'pip', 'pip3', 'uv', 'poetry', 'make', 'gh', 'helm', 'terraform', 'dotnet', 'mvn', 'gradle']);
+const RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+function bashOffer(command: unknown): string | null {
+  if (typeof command !== 'string' || command.includes('\n')) return null;
+  const split = splitCommand(command);
+  // A compound command, a substitution or a writing redirection: no rule can be formed safely.
+  if (split.hazards.length || split.parts.length !== 1 || split.statements !== 1) return null;
+  const words = split.parts[0].text.split(' ');
+  const name = words[0];
+  if (!name || !PLAIN_WORD.test(name)) return null;
+  const lead = [name];
+  if (SUBCOMMAND_TOOLS.has(name)) {
+    const rest = words.slice(1).filter((w) => !w.startsWith('-'));
+    const sub = rest[0];
+    if (sub && PLAIN_WORD.test(sub)) {
+      lead.push(sub);
+      if (RUNNERS.has(sub) && rest[1] && PLAIN_WORD.test(rest[1]) && words.indexOf(rest[1]) === words.indexOf(sub) + 1) lead.push(rest[1]);
+    }
+  }
+  return `Bash(${lead.join(' ')} *)`;
+}
+
+function pathOffer(facts: ApprovalFacts): string | null {
+  const root = facts.projectRoot ?? facts.cwd;
+  const file = requestPath(facts.input, { cwd: facts.cwd, projectRoot: facts.projectRoot });
+  if (!root || !file) return null;
+  const rel = posix.relative(posix.normalize(root), posix.dirname(file));
+  if (rel.startsWith('..') || posix.isAbsolute(rel) || /[*?[\]()]/.test(rel)) return null;
+  const tool = ['MultiEdit', 'NotebookEdit'].includes(facts.tool) ? 'Edit' : facts.tool;
+  return `${tool}(/${rel ? `${rel}/` : ''}**)`;
+}
+
+/** G7: the agent's first suggestion within the grammar, else askdock's own; null where no safe rule can be formed. */
+export function offeredRule(facts: ApprovalFacts, suggestions: readonly string[] = []): string | null {
+  const suggested = suggestions.find((s) => parseRule(s).ok);
+  if (suggested) return suggested;
+  let rule: string | null = null;
+  if (facts.tool === 'Bash') rule = bashOffer(facts.input.command);
+  else if ((PATH_TOOLS as readonly string[]).includes(facts.tool)) rule = pathOffer(facts);
+  else if (facts.tool === 'WebFetch' && typeof facts.input.url === 'string') {
+    try {
+      rule = `WebFetch(domain:${new URL(facts.input.url).hostname.toLowerCase()})`;
+    } catch {
+      rule = null;
+    }
+  } else rule = facts.tool;
+  return rule !== null && parseRule(rule).ok ? rule : null;
+}
+
+const DESCRIBE_MAX = 200;
+
+/** G6: a request named like a rule: `Bash(npm run test)`, `Edit(src/a.ts)`, `mcp__github__create_issue`. */
+export function describeRequest(facts: ApprovalFacts): string {
+  const clip = (s: string) => {
+    const one = s.replace(/\s*\n\s*/g, ' ⏎ ');
+    return one.length > DESCRIBE_MAX ? `${one.slice(0, DESCRIBE_MAX - 1)}…` : one;
+  };
+  if (facts.tool === 'Bash' && typeof facts.input.command === 'string') return `Bash(${clip(facts.input.command)})`;
+  if ((PATH_TOOLS as readonly string[]).includes(facts.tool)) {
+    const file = requestPath(facts.input, { cwd: facts.cwd, projectRoot: facts.projectRoot });
+    if (file) {
+      const base = facts.projectRoot ?? facts.cwd;
+      const rel = base ? posix.relative(base, file) : '';
+      return `${facts.tool}(${clip(rel && !rel.startsWith('..') ? rel : file)})`;
+    }
+  }
+  if (facts.tool === 'WebFetch' && typeof facts.input.url === 'string') return `WebFetch(${clip(facts.input.url)})`;
+  return facts.tool;
+}
+
+/** G7: SHA-256 hex of the RFC 8785 JSON of {tool, input, cwd} (cwd null when unknown). */
+export function approvalDigest(facts: ApprovalFacts): string {
+  const text = canonicalize({ tool: facts.tool, input: facts.input, cwd: facts.cwd ?? null });
+  if (text === undefined) throw new Error('the request cannot be written as canonical JSON');
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,33 @@
+/**
+ * G3: a shell command judged part by part. mvdan/sh (sh-syntax, WebAssembly) decides whether the command is valid
+ * bash and where its top-level statements and their redirections are; the lexer (lexer.ts, parts.ts) splits each
+ * statement further. A command that does not parse, or where the two disagree, can never be allowed by a rule.
+ */
+import { parse } from 'sh-syntax';
+import { splitCommand, type ShellSplit } from './parts.ts';
+
+export type { ShellPart, ShellSplit } from './parts.ts';
+export { splitCommand } from './parts.ts';
+
+export const UNPARSED = 'the command does not parse as a shell command';
+
+export async function analyzeCommand(command: string): Promise<ShellSplit> {
+  const split = splitCommand(command);
+  const hazards = [...split.hazards];
+  try {
+    const file = await parse(command, { keepComments: false });
+    if (file.Stmts.length !== split.statements) hazards.push('the command has a structure askdock cannot see');
+    for (const stmt of file.Stmts) {
+      for (const r of stmt.Redirs ?? []) {
+        const target = r.Word?.Lit ?? '';
+        const writing = ['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.Op) || (r.Op === '>&' && !/^(\d+|-)$/.test(target));
+        if (writing && target !== '/dev/null' && !hazards.some((h) => h.startsWith('a writing redirection'))) {
+          hazards.push(`a writing redirection (${r.Op} ${target})`);
+        }
+      }
+    }
+  } catch (err) {
+    hazards.push(`${UNPARSED} (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return { ...split, hazards };
+}
