@@ -34,6 +34,8 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
   }
   for (const q of Object.values(s.questions)) {
     if (q.sessionKey !== s.sessionKey || q.status === 'pending') continue;
+    // G6: an approval the policy or a grant decided asked nobody; its system message is the line for it.
+    if (q.resolvedBy?.surface === 'policy') continue;
     // Answered here: by this process, or (ended before it saw the question, e.g. before a restart) from a terminal of
     // this identity. Anything else, the Control UI, a channel, another identity, is "Answered elsewhere".
     const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;
