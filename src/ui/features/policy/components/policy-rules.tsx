@@ -15,12 +15,19 @@ function byLayer(rules: readonly PolicyRuleView[]): [string, PolicyRuleView[]][]
 
 function LayerTable({ layer, rules }: { layer: string; rules: PolicyRuleView[] }) {
   const titleId = useId();
+  const { title, key } = layerTitle(layer);
   return (
     <div className="policy-group">
       <h3 id={titleId} className="policy-group-title">
-        {layerTitle(layer)}
+        {title}
+        {key && (
+          <>
+            {' '}
+            <code className="policy-id">{key}</code>
+          </>
+        )}
       </h3>
-      <table className="policy-table" aria-labelledby={titleId}>
+      <table className="policy-table policy-rules-table" aria-labelledby={titleId}>
         <thead>
           <tr>
             <th scope="col">Rule</th>

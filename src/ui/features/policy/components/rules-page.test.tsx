@@ -83,8 +83,8 @@ describe('[G12] the Rules page', () => {
   it('[G12][U12] lists the rules by layer with their decisions and reasons, the unmatched default, and every live grant', async () => {
     show(gateway().client, <RulesPage />);
     expect(screen.getByRole('heading', { level: 1, name: 'Rules' })).toBeInTheDocument();
-    const config = await screen.findByRole('table', { name: 'From the config (approvals.rules)' });
-    const file = screen.getByRole('table', { name: 'From the policy file (approvals.file)' });
+    const config = await screen.findByRole('table', { name: 'Config approvals.rules' });
+    const file = screen.getByRole('table', { name: 'Policy file approvals.file' });
     expect(within(config).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual([
       'Bash(npm run test *) npm-testsAllow—',
       'Bash(git push *) pushAska person looks first',
@@ -167,7 +167,7 @@ describe('[G10] a policy reload that failed, for admins', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Approval policy not reloaded: /etc/askdock/policy.json: rules[1].decision: unknown decision "alow"; the previous policy is in force.',
     );
-    expect(screen.getByRole('table', { name: 'From the config (approvals.rules)' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Config approvals.rules' })).toBeInTheDocument();
   });
 
   it('[G10] a policy.updated {error} event tells an admin on any page, with the way to the rules; a good reload clears it', async () => {

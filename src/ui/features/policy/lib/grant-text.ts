@@ -26,9 +26,9 @@ export function endsIn(expiresAt: number, nowMs: number): string {
 
 export const DECISION_WORD: Record<PolicyDecision, string> = { allow: 'Allow', ask: 'Ask', deny: 'Deny' };
 
-/** A rule layer's heading: the config's `approvals.rules`, or the file `approvals.file` names. */
-export function layerTitle(layer: string): string {
-  if (layer === 'config') return 'From the config (approvals.rules)';
-  if (layer === 'file') return 'From the policy file (approvals.file)';
-  return `From ${layer}`;
+/** A rule layer's heading and the config key it comes from: the config's `approvals.rules`, or the file `approvals.file` names. */
+export function layerTitle(layer: string): { title: string; key?: string } {
+  if (layer === 'config') return { title: 'Config', key: 'approvals.rules' };
+  if (layer === 'file') return { title: 'Policy file', key: 'approvals.file' };
+  return { title: layer };
 }
