@@ -48,6 +48,8 @@ describe('[G7] the approval in the dock', () => {
       const radio = within(dock()).getByRole('radio', { name: label });
       expect(radio).toHaveAccessibleDescription('Bash(npm run test *)');
     }
+    // Q12: typed text denies with it as the agent's message, and the field says so.
+    expect(within(dock()).getByRole('textbox', { name: 'Other' })).toHaveAttribute('placeholder', 'Or deny, telling the agent why');
     const rule = within(dock()).getAllByText('Bash(npm run test *)')[0];
     expect(rule).toHaveClass('qd-option-rule');
     const { violations } = await axe.run(dock(), { rules: { 'color-contrast': { enabled: false } } });
