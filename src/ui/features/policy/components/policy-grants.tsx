@@ -3,7 +3,7 @@ import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
-import { Link, questionPath } from '../../../lib/router.tsx';
+import { Link, questionPath, sessionPath } from '../../../lib/router.tsx';
 import { useRevokeGrant } from '../api/revoke-grant.ts';
 import { endsIn, grantReach } from '../lib/grant-text.ts';
 import { RevokeGrantButton } from './revoke-grant-button.tsx';
@@ -20,7 +20,13 @@ function GrantRow({ grant, now, busy, onRevoke }: { grant: PolicyGrant; now: num
         {reach.value && (
           <>
             {' '}
-            <code className="policy-id">{reach.value}</code>
+            {grant.scope === 'session' ? (
+              <Link to={sessionPath(reach.value)} className="policy-link policy-id">
+                {reach.value}
+              </Link>
+            ) : (
+              <code className="policy-id">{reach.value}</code>
+            )}
           </>
         )}
       </td>

@@ -97,6 +97,7 @@ describe('[G12] the Rules page', () => {
     const grants = screen.getByRole('table', { name: 'Grants' });
     const lint = within(grants).getByRole('row', { name: /Bash\(npm run lint \*\)/ });
     expect(lint).toHaveTextContent('This session s_1');
+    expect(within(lint).getByRole('link', { name: 's_1' })).toHaveAttribute('href', '/s/s_1');
     expect(lint).toHaveTextContent('ana');
     expect(lint).toHaveTextContent('in 24 h');
     expect(within(lint).getByRole('link', { name: 'Question q-lint' })).toHaveAttribute('href', '/q/q-lint');
