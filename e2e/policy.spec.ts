@@ -1,4 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
+import { startGateway } from '../src/gateway/gateway.ts';
+import { silentLogger } from '../src/gateway/infra/logger.ts';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { seriousAxeViolations } from './axe.ts';
@@ -84,6 +90,64 @@ test.describe('[G5][G6][G7][G12] approvals, grants and the Rules page', () => {
       await agent.request('question.resolve', { id: third.id, cancel: true });
     } finally {
       agent.close();
+    }
+  });
+
+  test('[G10][G12][A5] the rules by layer for an admin; a policy file that stops loading tells admins on every page and keeps the rules; a non-admin sees none of it', async ({ page, browser }) => {
+    // A gateway of its own: its config names a policy file this test breaks.
+    const dir = mkdtempSync(join(tmpdir(), 'askdock-e2e-policy-'));
+    const admin = `adk_${'a'.repeat(40)}`;
+    const reader = `adk_${'b'.repeat(40)}`;
+    writeFileSync(join(dir, 'policy.json'), JSON.stringify({ rules: [{ id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'deny', reason: 'never delete trees' }] }));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        identities: [
+          { id: 'ana', token: admin, role: 'operator', scopes: ['operator.admin'] },
+          { id: 'bo', token: reader, role: 'operator', scopes: ['operator.questions'] },
+          { id: 'agent', token: `adk_${'c'.repeat(40)}`, role: 'agent', scopes: ['agent.run'] },
+        ],
+        approvals: { file: 'policy.json', rules: [{ id: 'npm-tests', rule: 'Bash(npm run test *)', decision: 'allow', reason: 'tests only read' }] },
+      }),
+    );
+    const uiDir = fileURLToPath(new URL('../dist', import.meta.url));
+    const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'askdock.db'), configPath: join(dir, 'config.json'), uiDir, log: silentLogger() });
+    const other = await browser.newPage();
+    try {
+      await page.goto(`${gateway.url}/rules?token=${admin}`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Rules' })).toBeVisible();
+      const config = page.getByRole('table', { name: 'Config approvals.rules' });
+      await expect(config.getByRole('row', { name: /Bash\(npm run test \*\)/ })).toContainText('Allow');
+      const file = page.getByRole('table', { name: 'Policy file approvals.file' });
+      await expect(file.getByRole('row', { name: /Bash\(rm -rf \*\)/ })).toContainText('Denynever delete trees');
+      await expect(page.getByRole('alert')).toHaveCount(0);
+
+      // The file breaks (the gateway watches it): the reload fails, the previous rules stay, and the admin is told on the page and everywhere else.
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify({ rules: [{ id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'refuse' }] }));
+      const alert = page.getByRole('alert');
+      // A file watch, not a clock: a bound generous enough for a loaded machine.
+      await expect(alert).toContainText('Approval policy not reloaded:', { timeout: 30_000 });
+      await expect(alert).toContainText('rules[0].decision');
+      await expect(alert).toContainText('the previous policy is in force.');
+      await expect(file.getByRole('row', { name: /Bash\(rm -rf \*\)/ })).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Inbox' }).click();
+      await expect(page.getByRole('alert')).toContainText('Approval policy not reloaded:');
+      await page.getByRole('alert').getByRole('link', { name: 'See the rules' }).click();
+      await expect(page).toHaveURL(/\/rules$/);
+
+      // A5: without operator.admin there is no Rules entry and no alert, and the page itself says it is for admins.
+      await other.goto(`${gateway.url}/inbox?token=${reader}`);
+      const nav = other.getByRole('navigation', { name: 'Sessions' });
+      await expect(nav.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Rules' })).toHaveCount(0);
+      await expect(other.getByRole('alert')).toHaveCount(0);
+      await other.goto(`${gateway.url}/rules`);
+      await expect(other.getByText('Only an admin sees the approval policy and its grants.')).toBeVisible();
+    } finally {
+      await other.close();
+      await gateway.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
