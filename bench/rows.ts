@@ -13,6 +13,7 @@ import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
 import { HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
+import type { PolicyFigures } from './policy.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -26,6 +27,7 @@ export type Results = {
   scaleout?: ScaleoutFigures;
   search?: SearchFigures;
   hookStart?: HookStart;
+  policy?: PolicyFigures;
 };
 
 /** U19: a search's median round trip over 1,000 sessions x 100 messages. */
@@ -36,6 +38,16 @@ function searchRows(f: SearchFigures): Row[] {
   return [
     { section: s, figure: 'search round trip, p50 / p95', measured: pair(f.search.p50, f.search.p95), baseline: `chat.history (100) ${pair(f.history.p50, f.history.p95)}`, ratio: times(ratio(f.search.p50, f.history.p50)), aim: `p50 < ${SEARCH_AIM_MS} ms`, met: f.search.p50 < SEARCH_AIM_MS },
     ...Object.entries(f.queries).map(([query, mean]) => ({ section: s, figure: `  "${query}", mean`, measured: ms(mean), baseline: '', ratio: '', aim: '', met: null })),
+  ];
+}
+
+/** G11: an approval the policy decides, beside a plain question.request on the same gateway (no aim: a ratio to watch). */
+function policyRows(f: PolicyFigures): Row[] {
+  const s = `Approval policy (${f.rules.toLocaleString('en')} rules)`;
+  const cpu = (x: number | null) => (x === null ? 'n/a' : ms(x));
+  return [
+    { section: s, figure: 'question.request {approval} decided, p50 / p99', measured: pair(f.decision.p50, f.decision.p99), baseline: `plain question.request ${pair(f.plain.p50, f.plain.p99)}`, ratio: times(ratio(f.decision.p50, f.plain.p50)), aim: '', met: null },
+    { section: s, figure: 'gateway CPU per request', measured: cpu(f.decisionCpuMs), baseline: `plain ${cpu(f.plainCpuMs)}`, ratio: f.decisionCpuMs !== null && f.plainCpuMs !== null ? times(ratio(f.decisionCpuMs, f.plainCpuMs)) : 'n/a', aim: '', met: null },
   ];
 }
 
@@ -245,5 +257,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
     ...(r.search ? searchRows(r.search) : []),
     ...(r.hookStart ? hookRows(r.hookStart) : []),
+    ...(r.policy ? policyRows(r.policy) : []),
   ];
 }

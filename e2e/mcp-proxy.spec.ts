@@ -13,7 +13,7 @@ const SERVER = path('../src/testing/elicit-server.ts');
 type Question = EventPayload<'question.requested'>['question'];
 
 test.describe('askdock mcp-proxy answered in the Control UI', () => {
-  test('[X5][U11] a proxied form elicitation answered on its link page; the next prompt skipped declines', async ({ page, openApp, gateway }, testInfo) => {
+  test('[X5][U11][Q12] a proxied form elicitation answered on its link page with typed controls; a refused value stays unanswered; the next prompt skipped declines', async ({ page, openApp, gateway }, testInfo) => {
     test.setTimeout(90_000);
     const operator = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e-proxy-operator', mode: 'cli' } });
     await operator.start();
@@ -34,7 +34,10 @@ test.describe('askdock mcp-proxy answered in the Control UI', () => {
       await expect.poll(() => asked.length, { timeout: 30_000 }).toBe(1);
       await openApp(page, `/q/${asked[0].id}`);
       await page.getByRole('group', { name: 'Region', exact: true }).getByRole('radio', { name: 'eu-west' }).click();
-      await page.getByRole('group', { name: 'Size', exact: true }).getByRole('textbox', { name: 'Other' }).fill('xlarge');
+      // Q12: six sizes are a typed field with its list, not four options and free text.
+      const size = page.getByRole('radiogroup', { name: 'Which machine size?' });
+      await size.getByText('xlarge', { exact: true }).click();
+      await expect(size.getByRole('radio', { name: 'xlarge' })).toBeChecked();
       await page.getByRole('group', { name: 'Backups', exact: true }).getByRole('radio', { name: 'Yes' }).click();
       const shot = testInfo.outputPath('proxied-elicitation.png');
       await page.screenshot({ path: shot, fullPage: true });
@@ -44,7 +47,14 @@ test.describe('askdock mcp-proxy answered in the Control UI', () => {
 
       await expect.poll(() => asked.length, { timeout: 30_000 }).toBe(2);
       await openApp(page, `/q/${asked[1].id}`);
-      await expect(page.getByRole('group', { name: 'Replicas', exact: true }).getByRole('radio', { name: '2 (Recommended)' })).toBeVisible();
+      // Q12: replicas is a number field with its bounds; a value above them is refused beside the field and nothing is sent.
+      const replicas = page.getByRole('group', { name: 'Replicas', exact: true }).getByRole('spinbutton');
+      await expect(replicas).toHaveAttribute('max', '5');
+      await replicas.fill('9');
+      await page.getByRole('group', { name: 'Contact', exact: true }).getByRole('textbox').fill('ops@shop.example');
+      await page.getByRole('button', { name: 'Submit', exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'must be at most 5 (maximum)' })).toBeVisible();
+      expect((await operator.request('question.get', { id: asked[1].id })).question.status).toBe('pending');
       await page.getByRole('button', { name: 'Skip', exact: true }).click();
       await expect(page.getByRole('heading', { name: 'Skipped' })).toBeVisible();
       const result = await call;

@@ -23,6 +23,8 @@ export type BenchGatewayOptions = {
   dir?: string;
   /** Writes rows into the database file before the gateway opens it (seeding at scale without a round trip each). */
   seed?: (dbFile: string) => void | Promise<void>;
+  /** Config keys beside the identities (the approval policy's `approvals`). */
+  config?: Omit<Partial<GatewayConfig>, 'identities'>;
 };
 
 /** An operator and an agent with fresh tokens, and a rate limit no benchmark reaches. */
@@ -45,7 +47,7 @@ export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise
   await opts.seed?.(join(dir, 'bench.db'));
   const { config, operatorToken, agentToken } = benchIdentities();
   const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify(config));
+  writeFileSync(configPath, JSON.stringify({ ...config, ...opts.config }));
   const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
   const pid = child.proc.pid!;
   // A bench that dies half-way must not leave its gateway running.

@@ -43,7 +43,7 @@ describe('validateAskUser', () => {
         questions: [
           {
             id: 'deploy_target',
-            header: 'Deploy targe',
+            header: 'Deploy',
             question: 'Where should I deploy?',
             options: [{ label: 'Staging (Recommended)', description: 'safe' }, { label: 'Production' }],
           },

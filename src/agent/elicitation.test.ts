@@ -1,103 +1,99 @@
 import { describe, expect, it } from 'vitest';
 import { QuestionList } from '../protocol/index.ts';
-import { fieldQuestion, readField, schemaFields, type SchemaProperty } from './elicitation.ts';
+import { fieldQuestion, readField, schemaFields, type SchemaProperty } from './elicitation-fields.ts';
 
 const field = (prop: SchemaProperty, required = true) =>
   schemaFields({ properties: { value: prop }, required: required ? ['value'] : [] })[0];
+const asked = (prop: SchemaProperty, required = true) => fieldQuestion(field(prop, required));
 
-describe('X5 schema mapping', () => {
-  it('[X5] every field becomes a valid askdock question (2-4 options, snake_case ids)', () => {
-    const fields = schemaFields({
-      properties: {
-        firstName: { type: 'string', title: 'First name' },
-        'API Region': { type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'America' }] },
-        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
-        agree: { type: 'boolean', default: false },
-      },
-      required: ['firstName'],
+describe('X5/Q12 schema mapping: each field asked as the kind that fits', () => {
+  it('[X5][Q12] typed fields are input questions with their spec, never options to pick from', () => {
+    expect(asked({ type: 'string', title: 'Name' })).toMatchObject({ kind: 'input', input: { type: 'string' }, header: 'Name' });
+    for (const format of ['email', 'uri', 'date', 'date-time'] as const) {
+      expect(asked({ type: 'string', format })).toMatchObject({ kind: 'input', input: { type: format } });
+    }
+    expect(asked({ type: 'integer', minimum: 1, maximum: 5, default: 2 })).toMatchObject({
+      kind: 'input',
+      input: { type: 'integer', minimum: 1, maximum: 5, default: 2 },
+      detail: 'Expects: A whole number, at least 1, at most 5, suggested: 2, required',
     });
-    expect(fields.map((f) => f.id)).toEqual(['first_name', 'api_region', 'tags', 'agree']);
-    const questions = fields.map((f) => fieldQuestion(f, 'srv'));
-    expect(QuestionList.safeParse(questions).success).toBe(false); // four questions: more than one prompt holds
-    expect(QuestionList.safeParse(questions.slice(0, 3)).success).toBe(true);
-    expect(QuestionList.safeParse(questions.slice(3)).success).toBe(true);
-    expect(questions[0].options.map((o) => o.label)).toEqual(['Decline', 'Cancel']);
-    expect(questions[1].options.map((o) => o.label)).toEqual(['Europe', 'America']);
-    expect(questions[2]).toMatchObject({ multiSelect: true, options: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] });
-    expect(questions[3].options.map((o) => o.label)).toEqual(['No (Recommended)', 'Yes']);
+    expect(asked({ type: 'number', minimum: 0.5 }, false)).toMatchObject({ kind: 'input', input: { type: 'number', minimum: 0.5, required: false } });
+    expect(asked({ type: 'string', minLength: 3, maxLength: 40 })).toMatchObject({ kind: 'input', input: { type: 'string', minLength: 3, maxLength: 40 } });
+    // An exclusive integer bound is the next whole number; an exclusive number bound is held by the gateway up to
+    // the bound's own value, which the agent's check refuses.
+    expect(asked({ type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 }).input).toEqual({ type: 'integer', minimum: 1, maximum: 9 });
+    expect(asked({ type: 'number', exclusiveMinimum: 0, maximum: 1 }).input).toEqual({ type: 'number', minimum: 0, maximum: 1 });
+    expect(readField(field({ type: 'number', exclusiveMinimum: 0, maximum: 1 }), ['0'])).toEqual({ problem: '0 is not more than 0' });
+    // A default the input spec cannot carry (of another type, or too long to be an answer) is left out, never refused.
+    expect(asked({ type: 'integer', default: 'two' }).input).toEqual({ type: 'integer' });
+    expect(QuestionList.safeParse([asked({ type: 'string', default: 'x'.repeat(5000) })]).success).toBe(true);
+    for (const prop of [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] as SchemaProperty[]) {
+      expect(asked(prop, false).options ?? []).toEqual([]);
+    }
   });
 
-  it('[X5] answers are typed by the schema: oneOf gives its const, boolean true/false, arrays their values', () => {
+  it('[X5][Q12] a required yes/no is a confirm; an optional one, or one with a default, a boolean input that may stay empty', () => {
+    expect(asked({ type: 'boolean', title: 'Backups' })).toMatchObject({ kind: 'confirm', header: 'Backups' });
+    expect(asked({ type: 'boolean' }, false)).toMatchObject({ kind: 'input', input: { type: 'boolean', required: false } });
+    expect(asked({ type: 'boolean', default: true })).toMatchObject({ kind: 'input', input: { type: 'boolean', default: true } });
+  });
+
+  it('[X5][Q12] a required list of 2-4 is a choice with its titles; a longer or optional one an input with enum', () => {
+    const region = asked({ type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'America' }], default: 'us' });
+    expect(region.kind).toBeUndefined();
+    expect(region.options).toEqual([{ label: 'America (Recommended)', description: 'The default' }, { label: 'Europe' }]);
+    const size = asked({ type: 'string', enum: ['xs', 's', 'm', 'l', 'xl'], default: 'm' });
+    expect(size).toMatchObject({ kind: 'input', input: { type: 'string', enum: ['xs', 's', 'm', 'l', 'xl'], default: 'm' } });
+    expect(asked({ type: 'string', enum: ['a', 'b'] }, false)).toMatchObject({ kind: 'input', input: { enum: ['a', 'b'], required: false } });
+    expect(asked({ type: 'array', items: { enum: ['a', 'b', 'c'] } })).toMatchObject({ multiSelect: true, options: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] });
+  });
+
+  it('[X5][X6] no field offers Decline, Cancel or Leave empty as if they were its answers: those belong to the prompt', () => {
+    const fields = schemaFields({
+      properties: { name: { type: 'string' }, age: { type: 'integer' }, agree: { type: 'boolean' }, size: { type: 'string', enum: ['s', 'm', 'l', 'xl', 'xxl'] } },
+      required: ['agree'],
+    });
+    const labels = fields.flatMap((f) => (fieldQuestion(f).options ?? []).map((o) => o.label));
+    expect(labels).not.toEqual(expect.arrayContaining(['Decline']));
+    expect(labels).not.toEqual(expect.arrayContaining(['Cancel']));
+    expect(labels).not.toEqual(expect.arrayContaining(['Leave empty']));
+    const questions = fields.map((f) => fieldQuestion(f));
+    expect(QuestionList.safeParse(questions.slice(0, 3)).success).toBe(true);
+    expect(QuestionList.safeParse(questions.slice(3)).success).toBe(true);
+  });
+});
+
+describe('X5/Q12 answers read back typed from the kind', () => {
+  it('[X5][Q12] a number is a number, a boolean a boolean, an enum its own value', () => {
+    expect(readField(field({ type: 'integer', minimum: 1, maximum: 5 }), ['2'])).toEqual({ value: 2 });
+    expect(readField(field({ type: 'number' }), ['-1.5e2'])).toEqual({ value: -150 });
+    expect(readField(field({ type: 'boolean' }, false), ['true'])).toEqual({ value: true });
+    expect(readField(field({ type: 'boolean' }, false), ['false'])).toEqual({ value: false });
+    expect(readField(field({ type: 'boolean' }), ['Yes'])).toEqual({ value: true });
+    expect(readField(field({ type: 'boolean' }), ['No'])).toEqual({ value: false });
     expect(readField(field({ type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'America' }] }), ['America'])).toEqual({ value: 'us' });
-    expect(readField(field({ type: 'boolean', default: false }), ['No (Recommended)'])).toEqual({ value: false });
+    expect(readField(field({ type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'America' }], default: 'us' }), ['America (Recommended)'])).toEqual({ value: 'us' });
+    const long = field({ type: 'string', oneOf: ['a', 'b', 'c', 'd', 'e'].map((c) => ({ const: c, title: `Tier ${c.toUpperCase()}` })) });
+    expect(readField(long, ['Tier E'])).toEqual({ value: 'e' });
+    expect(readField(field({ type: 'string', format: 'email' }), ['a@b.example'])).toEqual({ value: 'a@b.example' });
     expect(readField(field({ type: 'array', items: { enum: ['a', 'b', 'c'] } }), ['a', 'c'])).toEqual({ value: ['a', 'c'] });
     expect(readField(field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, maxItems: 1 }), ['a', 'c'])).toEqual({ problem: 'choose at most 1' });
   });
 
-  it('[X5] free text is checked against type, bounds, length and format', () => {
-    expect(readField(field({ type: 'number', minimum: 0.5, maximum: 2 }), ['1.5'])).toEqual({ value: 1.5 });
-    expect(readField(field({ type: 'number', minimum: 0.5 }), ['0.1'])).toEqual({ problem: '0.1 is less than 0.5' });
-    expect(readField(field({ type: 'integer' }), ['2.5'])).toEqual({ problem: '"2.5" is not a whole number' });
-    expect(readField(field({ type: 'number' }), ['lots'])).toEqual({ problem: '"lots" is not a number' });
-    expect(readField(field({ type: 'string', minLength: 3 }), ['ab'])).toEqual({ problem: 'it must be at least 3 characters' });
-    expect(readField(field({ type: 'string', maxLength: 3 }), ['abcd'])).toEqual({ problem: 'it must be at most 3 characters' });
-    expect(readField(field({ type: 'string', format: 'email' }), ['a@b.example'])).toEqual({ value: 'a@b.example' });
-    expect(readField(field({ type: 'string', format: 'uri' }), ['not a uri'])).toEqual({ problem: '"not a uri" is not an address (URI)' });
-    expect(readField(field({ type: 'string', format: 'uri' }), ['https://example.com/x'])).toEqual({ value: 'https://example.com/x' });
-    expect(readField(field({ type: 'string', format: 'date' }), ['2026-12-03'])).toEqual({ value: '2026-12-03' });
-    expect(readField(field({ type: 'string', format: 'date' }), ['3 Dec'])).toMatchObject({ problem: expect.stringContaining('not a date') });
-    expect(readField(field({ type: 'string', format: 'date-time' }), ['2026-12-03T08:00:00Z'])).toEqual({ value: '2026-12-03T08:00:00Z' });
-    expect(readField(field({ type: 'string', format: 'date-time' }), ['2026-12-03'])).toMatchObject({ problem: expect.stringContaining('date and time') });
+  it('[X5][Q12] an optional field left out is empty; a required one left out is refused', () => {
+    expect(readField(field({ type: 'string' }, false), undefined)).toEqual({ empty: true });
+    expect(readField(field({ type: 'integer' }, false), [])).toEqual({ empty: true });
+    expect(readField(field({ type: 'string', title: 'Name' }), undefined)).toEqual({ problem: 'Name is required' });
   });
 
-  it('[X5] minimum and maximum are inclusive: an integer 1..5 takes 1 and 5 and refuses 0 and 6', async () => {
-    const replicas = field({ type: 'integer', minimum: 1, maximum: 5 });
-    expect(readField(replicas, ['1'])).toEqual({ value: 1 });
-    expect(readField(replicas, ['5'])).toEqual({ value: 5 });
-    expect(readField(replicas, ['0'])).toEqual({ problem: '0 is less than 1' });
-    expect(readField(replicas, ['6'])).toEqual({ problem: '6 is more than 5' });
-    expect(fieldQuestion(replicas, 'srv').detail).toBe('Expects: A whole number, at least 1, at most 5, required');
-  });
-
-  it('[X5] exclusiveMinimum and exclusiveMaximum are exclusive (JSON Schema 2020-12 numbers, draft 4 booleans)', async () => {
+  it('[X5] an exclusive bound the gateway was not given is checked here and names the rule', () => {
     const ratio = field({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 });
     expect(readField(ratio, ['0.5'])).toEqual({ value: 0.5 });
     expect(readField(ratio, ['0'])).toEqual({ problem: '0 is not more than 0' });
     expect(readField(ratio, ['1'])).toEqual({ problem: '1 is not less than 1' });
-    expect(readField(ratio, ['-0.1'])).toEqual({ problem: '-0.1 is not more than 0' });
-    expect(fieldQuestion(ratio, 'srv').detail).toBe('Expects: A number, more than 0, less than 1, required');
-    // An inclusive number keeps its ends.
-    const share = field({ type: 'number', minimum: 0, maximum: 1 });
-    expect(readField(share, ['0'])).toEqual({ value: 0 });
-    expect(readField(share, ['1'])).toEqual({ value: 1 });
-    // Draft 4: `true` makes minimum / maximum exclusive, `false` leaves them inclusive.
+    expect(fieldQuestion(ratio).detail).toBe('Expects: A number, more than 0, less than 1, required');
     const draft4 = field({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false });
     expect(readField(draft4, ['0'])).toEqual({ problem: '0 is not more than 0' });
     expect(readField(draft4, ['1'])).toEqual({ value: 1 });
-    // Both kinds given: the tighter bound rules.
-    const both = field({ type: 'integer', minimum: 1, exclusiveMinimum: 1, maximum: 10, exclusiveMaximum: 5 });
-    expect(readField(both, ['1'])).toEqual({ problem: '1 is not more than 1' });
-    expect(readField(both, ['2'])).toEqual({ value: 2 });
-    expect(readField(both, ['5'])).toEqual({ problem: '5 is not less than 5' });
-  });
-
-  it('[X5] minLength and maxLength are inclusive, counted in characters', async () => {
-    const code = field({ type: 'string', minLength: 3, maxLength: 5 });
-    expect(readField(code, ['abc'])).toEqual({ value: 'abc' });
-    expect(readField(code, ['abcde'])).toEqual({ value: 'abcde' });
-    expect(readField(code, ['ab'])).toEqual({ problem: 'it must be at least 3 characters' });
-    expect(readField(code, ['abcdef'])).toEqual({ problem: 'it must be at most 5 characters' });
-    // Characters, not UTF-16 units: five emoji are five characters.
-    expect(readField(code, ['\u{1F600}'.repeat(5)])).toEqual({ value: '\u{1F600}'.repeat(5) });
-  });
-
-  it('[X5] more than 4 values: free text checked against the list; required cannot be left empty', () => {
-    const sizes = field({ type: 'string', enum: ['xs', 's', 'm', 'l', 'xl'] });
-    expect(readField(sizes, ['XL'])).toEqual({ value: 'xl' });
-    expect(readField(sizes, ['huge'])).toEqual({ problem: '"huge" is not one of: xs, s, m, l, xl' });
-    expect(fieldQuestion(sizes, 'srv').detail).toBe('Expects: One of: xs, s, m, l, xl, required');
-    expect(readField(field({ type: 'string' }), ['Leave empty'])).toEqual({ problem: 'value is required' });
-    expect(readField(field({ type: 'string' }, false), ['Leave empty'])).toEqual({ special: 'empty' });
-    expect(readField(field({ type: 'string' }), ['Decline'])).toEqual({ special: 'decline' });
   });
 });

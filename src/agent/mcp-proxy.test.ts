@@ -67,28 +67,48 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(progress).toEqual([1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
   });
 
-  it('[X5] a form elicitation: fields as questions, 3 a prompt, values checked and asked again, typed content back', async () => {
+  /** Answers `question` as an operator and expects the gateway to refuse it; the problems it names. */
+  async function refused(question: Record_, answers: Record<string, string[]>): Promise<unknown> {
+    const err = await t.operator.request('question.resolve', { id: question.id, answers }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'QUESTION_INVALID_ANSWER' });
+    return (err as { details?: unknown }).details;
+  }
+
+  it('[X5][Q12] a form elicitation: each field asked as its kind, 3 a prompt, typed values checked by the gateway and sent back typed', async () => {
     const call = proxied.callTool({ name: 'deploy', arguments: {} });
-    // Prompt 1: region (enum of 3, its default first), size (enum of 6: free text), confirm (boolean).
-    const first = await answerNext(() => ({ answers: { region: ['eu-west'], size: ['huge'], confirm: ['Yes'] } }));
-    expect(first.questions.map((q) => q.id)).toEqual(['region', 'size', 'confirm']);
+    // Prompt 1: region (a required list of 3: a choice, its default first), size (6 values: an input with enum), confirm (a required yes/no).
+    await eventually(() => (asked.length > seen ? true : undefined), 60_000);
+    const first = asked[seen];
+    expect(first.questions.map((q) => [q.id, q.kind ?? 'choice'])).toEqual([['region', 'choice'], ['size', 'input'], ['confirm', 'confirm']]);
     expect(first.questions[0]).toMatchObject({ header: 'Region', question: 'Which region should it run in?' });
     expect(first.questions[0].options.map((o) => o.label)).toEqual(['us-east (Recommended)', 'eu-west', 'ap-south']);
-    expect(first.questions[1].options.map((o) => o.label)).toEqual(['nano', 'micro', 'small', 'medium']);
-    expect(first.questions[2].options.map((o) => o.label)).toEqual(['Yes', 'No']);
+    expect(first.questions[1].input).toEqual({ type: 'string', enum: ['nano', 'micro', 'small', 'medium', 'large', 'xlarge'] });
     const { sessions } = await t.operator.request('sessions.list', {});
     expect(sessions.find((s) => s.key === first.sessionKey)?.title).toMatch(/^shop-tools · /);
-    // "huge" is no size: size alone is asked again.
-    const again = await answerNext(() => ({ answers: { size: ['xlarge'] } }));
-    expect(again.questions.map((q) => q.id)).toEqual(['size']);
-    // Prompt 2: replicas (integer 1..5, default 2), email (format email, required), note (optional).
-    const second = await answerNext(() => ({ answers: { replicas: ['9'], email: ['bob'], note: ['Leave empty'] } }));
-    expect(second.questions.map((q) => q.id)).toEqual(['replicas', 'email', 'note']);
-    expect(second.questions[0].options[0].label).toBe('2 (Recommended)');
-    expect(second.questions[2].options[0].label).toBe('Leave empty');
-    const third = await answerNext(() => ({ answers: { replicas: ['2 (Recommended)'], email: ['ops@shop.example'] } }));
-    expect(third.questions.map((q) => q.id)).toEqual(['replicas', 'email']);
+    // "huge" is no size: the gateway refuses it naming the rule, and the question stays unanswered.
+    expect(JSON.stringify(await refused(first, { region: ['eu-west'], size: ['huge'], confirm: ['Yes'] }))).toContain('must be one of nano, micro, small, medium, large, xlarge (enum)');
+    expect((await t.operator.request('question.get', { id: first.id })).question.status).toBe('pending');
+    await answerNext(() => ({ answers: { region: ['eu-west'], size: ['XLarge'], confirm: ['Yes'] } }));
+    // Prompt 2: replicas (integer 1..5, default 2), email (format email, required), note (optional, at most 40 characters).
+    await eventually(() => (asked.length > seen ? true : undefined), 60_000);
+    const second = asked[seen];
+    expect(second.questions.map((q) => [q.id, q.kind, q.input])).toEqual([
+      ['replicas', 'input', { type: 'integer', minimum: 1, maximum: 5, default: 2 }],
+      ['email', 'input', { type: 'email' }],
+      ['note', 'input', { type: 'string', maxLength: 40, required: false }],
+    ]);
+    expect(second.questions.every((q) => q.options.length === 0)).toBe(true);
+    const problems = JSON.stringify(await refused(second, { replicas: ['9'], email: ['bob'] }));
+    expect(problems).toContain('must be at most 5 (maximum)');
+    expect(problems).toContain('must be an email address (email)');
+    // The optional note is left out; nothing is asked again.
+    await answerNext(() => ({ answers: { replicas: ['2'], email: ['ops@shop.example'] } }));
+    // Typed as the schema says: a number as a number, a boolean as a boolean, the enum's own spelling.
     expect(resultOf(await call)).toEqual({ action: 'accept', content: { region: 'eu-west', size: 'xlarge', confirm: true, replicas: 2, email: 'ops@shop.example' } });
+    expect(asked.length).toBe(seen);
   });
 
   it('[X5] several elicitations at once: one queue, each asked once, in the order they came, each answer to its own', async () => {
@@ -113,14 +133,13 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(relay.sent('question.request')).toBe(4);
   });
 
-  it("[X5] form mode: Decline answers decline and Cancel answers cancel, never each other's", async () => {
-    const declined = proxied.callTool({ name: 'survey', arguments: { n: 1 } });
-    const q = await answerNext(() => ({ answers: { answer: ['Decline'] } }));
-    expect(q.questions[0].options.map((o) => o.label)).toEqual(['Decline', 'Cancel']);
-    expect(resultOf(await declined)).toEqual([{ action: 'decline' }]);
-    const cancelled = proxied.callTool({ name: 'survey', arguments: { n: 1 } });
-    await answerNext(() => ({ answers: { answer: ['Cancel'] } }));
-    expect(resultOf(await cancelled)).toEqual([{ action: 'cancel' }]);
+  it('[X5][Q12] form mode: no field offers Decline or Cancel; Skip declines the whole request at once', async () => {
+    const declined = proxied.callTool({ name: 'deploy', arguments: {} });
+    const q = await answerNext(() => ({ skip: true }));
+    expect(q.questions.flatMap((x) => x.options.map((o) => o.label))).not.toEqual(expect.arrayContaining(['Decline']));
+    expect(q.questions.flatMap((x) => x.options.map((o) => o.label))).not.toEqual(expect.arrayContaining(['Cancel']));
+    // Declined at the first prompt: the other fields are never asked.
+    expect(resultOf(await declined)).toEqual({ action: 'decline' });
   });
 
   it('[X5] Skip declines', async () => {

@@ -87,6 +87,14 @@ export async function requestInTurn(client: GatewayClient, id: string, call: Ask
   }
 }
 
+/**
+ * Q12: an item as the request sends it. A parsed `input` question holds an empty option list (the record's shape),
+ * which a request refuses (2-4 options or none), so an item without options goes without the list.
+ */
+function asSent({ options, ...item }: AskUserCall['questions'][number]) {
+  return options.length ? { ...item, options } : item;
+}
+
 /** question.request with a client-chosen id, retried over reconnects. */
 export async function requestQuestion(
   client: GatewayClient,
@@ -98,7 +106,7 @@ export async function requestQuestion(
   const params = {
     id,
     mode,
-    questions: call.questions,
+    questions: call.questions.map(asSent),
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
     ...(opts.runId ? { runId: opts.runId } : {}),
     ...(opts.privileged ? { privileged: true } : {}),

@@ -11,6 +11,7 @@ import { resolveEndpoint, type Endpoint } from './endpoint.ts';
 import { connect } from '../agent/sdk.ts';
 import { questionPageUrl } from '../client/client.ts';
 import { terminalJson, terminalText } from '../lib/terminal-text.ts';
+import { SEVERAL_FIELD, severalField } from '../answers/kinds/choice.ts';
 
 export const ASK_USAGE = [
   'usage: askdock ask "Question?" -o A -o B [-o C] [-o D] [--multi] [--header H] [--link URL] [--timeout S] [--session KEY] [--json]',
@@ -55,7 +56,7 @@ function flagFor(path: string, options: string[]): string {
   if (path === 'questions[0].options') return '-o';
   if (path === 'questions[0].header') return '--header';
   if (path === 'questions[0].question') return 'the question';
-  if (path === 'questions[0].multiSelect') return '--multi';
+  if (path === `questions[0].${SEVERAL_FIELD}`) return '--multi';
   if (path === 'questions[0].url') return '--link';
   if (path === 'timeoutSeconds') return '--timeout';
   return path;
@@ -112,7 +113,7 @@ export function readAskArgs(argv: string[], env: NodeJS.ProcessEnv = process.env
         header: header ?? headerFromQuestion(question),
         question,
         options: options.map((label) => ({ label })),
-        ...(values.multi ? { multiSelect: true } : {}),
+        ...severalField(values.multi === true),
         ...(link !== undefined ? { url: link } : {}),
       },
     ],

@@ -151,7 +151,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const outcome = await askElicitation(agent, event.request, { ...opts, source: event.server });
-    if (outcome.action === 'accept' || (outcome.action === 'decline' && !outcome.skipped) || (outcome.action === 'cancel' && outcome.reason === 'chosen')) {
+    if (outcome.action === 'accept' || (outcome.action === 'decline' && !outcome.skipped)) {
       const out = { hookEventName: 'Elicitation', action: outcome.action, ...(outcome.action === 'accept' && outcome.content ? { content: outcome.content } : {}) };
       process.stdout.write(JSON.stringify({ hookSpecificOutput: out }) + '\n');
       return 0;

@@ -12,6 +12,7 @@ const commands: Record<string, Command> = {
   tui: { summary: 'the terminal client [--url ws://H:N] [--token T] [--session KEY] [--local]', load: () => import('./tui.ts') },
   hook: { summary: 'a permission hook for Claude Code and Codex: one hook event on stdin [--timeout S] [--session KEY]', load: () => import('./hook.ts') },
   'mcp-proxy': { summary: 'wraps an MCP server, answering its elicitations: askdock mcp-proxy -- COMMAND ARGS', load: () => import('./mcp-proxy.ts') },
+  routing: { summary: 'dry-run routing: askdock routing test --config FILE [--kind K] [--tool RULE] [--at ISO-TIME] [--json]', load: () => import('./routing.ts') },
   secret: { summary: 'print a stored secret for a script: askdock secret get NAME', load: () => import('./secret-command.ts') },
 };
 

@@ -1,5 +1,5 @@
 import { AskdockError, CloseCode } from '../protocol/askdock-error.ts';
-import type { EventFrame, EventName, EventPayload, HelloOk, MethodName, ParamsInput, Result, ServerFrame } from '../protocol/index.ts';
+import type { EventFrame, EventName, EventPayload, HelloOk, MethodName, ParamsInput, Result } from '../protocol/index.ts';
 import { backoffDelay } from '../lib/backoff.ts';
 import { newId } from '../lib/ids.ts';
 import { Listeners } from '../lib/listeners.ts';
@@ -8,6 +8,7 @@ import { firstHello } from './first-hello.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
 import { connectFrame } from './handshake.ts';
 import { PendingRequests } from './pending.ts';
+import { makeSocket, shutSocket, wireSocket, type Abandon, type SocketEnd } from './socket-link.ts';
 import type { AnyHandler, ConnectionState, FrameChecks, GatewayClientOptions, HelloHandler, RequestOptions, SocketLike, StartOptions } from './types.ts';
 import { gatewayUrls, toSocketUrl } from './urls.ts';
 
@@ -40,7 +41,7 @@ export class GatewayClient {
   private readonly waiters = new ReadyWaiters();
   private watchdog?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
-  private abandon?: (code: number, reason: string) => void;
+  private abandon?: Abandon;
   private stopped = false;
   private handshakeDone = false;
   private tickIntervalMs = 15_000;
@@ -89,17 +90,7 @@ export class GatewayClient {
     clearTimeout(this.watchdog);
     const s = this.socket;
     this.socket = null;
-    if (s) {
-      s.onclose = null;
-      s.onmessage = null;
-      // A socket still connecting reports its close as an error: heard here, so Node's `ws` never throws it.
-      s.onerror = () => undefined;
-      try {
-        s.close(CloseCode.normal, 'client closed');
-      } catch {
-        /* already closed */
-      }
-    }
+    if (s) shutSocket(s, CloseCode.normal, 'client closed');
     this.failAll(new AskdockError('UNAVAILABLE', 'client closed', { retryable: false }), true);
     this.setState({ status: 'closed', attempt: 0 });
   }
@@ -159,13 +150,6 @@ export class GatewayClient {
     this.stateHandlers.emit(next);
   }
 
-  private makeSocket(url: string): SocketLike {
-    if (this.options.socket) return this.options.socket(url);
-    const Ctor = (globalThis as { WebSocket?: new (u: string) => SocketLike }).WebSocket;
-    if (!Ctor) throw new Error('no WebSocket available: pass `socket` (e.g. from src/client/node.ts)');
-    return new Ctor(url);
-  }
-
   private open() {
     if (this.stopped) return;
     if (!this.checks) return this.openWithChecks();
@@ -174,68 +158,35 @@ export class GatewayClient {
     this.setState({ ...this._state, status, nextAttemptAtMs: undefined });
     let socket: SocketLike;
     try {
-      socket = this.makeSocket(toSocketUrl(this.url));
+      socket = makeSocket(this.options, toSocketUrl(this.url));
     } catch (err) {
       this.scheduleReconnect({ code: 'UNAVAILABLE', message: String(err) });
       return;
     }
     this.socket = socket;
-    let fatal: { code: string; message: string } | null = null;
-    /** What the socket said went wrong (Node's `ws` names it, e.g. "connect ECONNREFUSED 127.0.0.1:7420"; browsers do not). */
-    let socketError: string | null = null;
-    const checks = this.checks;
-    socket.onmessage = (ev) => {
-      if (this.socket !== socket) return;
-      this.armWatchdog();
-      let frame: ServerFrame | null;
-      try {
-        frame = checks.frame(JSON.parse(String(ev.data)));
-      } catch {
-        frame = null;
-      }
-      if (!frame) return; // a frame this client cannot read is ignored, never fatal
-      if (frame.type === 'event') this.handleEvent(frame);
-      else if (frame.id === '__connect') {
-        if (frame.ok) this.handleHello(frame.payload);
-        else fatal = frame.error;
-      } else if (frame.id !== null) this.pending.settle(frame.id, frame);
-    };
-    socket.onerror = (ev) => {
-      // onclose follows; keep what went wrong for the state's lastError.
-      const message = (ev as { message?: unknown } | null)?.message;
-      if (typeof message === 'string' && message) socketError = message;
-    };
-    const closed = (ev: { code: number; reason: string }) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.abandon = undefined;
-      clearTimeout(this.watchdog);
-      this.handshakeDone = false;
-      this.pending.connectionLost();
-      if (ev.code === CloseCode.unauthorized || ev.code === CloseCode.noCommonVersion) {
-        const err = fatal ?? { code: ev.code === CloseCode.unauthorized ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: ev.reason || 'rejected' };
-        this.stopped = true;
-        this.failAll(AskdockError.from({ code: err.code as never, message: err.message }), true);
-        this.setState({ status: 'closed', attempt: this._state.attempt, lastError: err });
-        return;
-      }
-      this.scheduleReconnect({ code: 'UNAVAILABLE', message: socketError ?? `connection closed (${ev.code})` });
-    };
-    socket.onclose = closed;
-    // A dead peer never completes the closing handshake, so giving up must not wait for it.
-    this.abandon = (code, reason) => {
-      socket.onclose = null;
-      socket.onmessage = null;
-      try {
-        socket.close(code, reason);
-      } catch {
-        /* already closing */
-      }
-      closed({ code, reason });
-    };
-    socket.onopen = () => {
-      /* the gateway speaks first with connect.challenge */
-    };
+    this.abandon = wireSocket(socket, this.checks, () => this.socket === socket, {
+      heard: () => this.armWatchdog(),
+      event: (frame) => this.handleEvent(frame),
+      hello: (payload) => this.handleHello(payload),
+      result: (id, frame) => this.pending.settle(id, frame),
+      closed: (end) => this.socketClosed(end),
+    });
+  }
+
+  private socketClosed({ code, reason, refused, socketError }: SocketEnd) {
+    this.socket = null;
+    this.abandon = undefined;
+    clearTimeout(this.watchdog);
+    this.handshakeDone = false;
+    this.pending.connectionLost();
+    if (code === CloseCode.unauthorized || code === CloseCode.noCommonVersion) {
+      const err = refused ?? { code: code === CloseCode.unauthorized ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: reason || 'rejected' };
+      this.stopped = true;
+      this.failAll(AskdockError.from({ code: err.code as never, message: err.message }), true);
+      this.setState({ status: 'closed', attempt: this._state.attempt, lastError: err });
+      return;
+    }
+    this.scheduleReconnect({ code: 'UNAVAILABLE', message: socketError ?? `connection closed (${code})` });
   }
 
   private handleEvent(frame: EventFrame) {

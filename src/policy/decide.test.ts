@@ -130,4 +130,11 @@ describe('[G1] agents, args, files and MCP tools', () => {
     expect(v.decision).toBe('ask');
     expect(v.matchedRules.map((r) => r.id)).toContain('bad');
   });
+  it('[G10] a policy that throws while deciding asks', async () => {
+    const v = await decide({ rules: null, unmatched: 'allow', sources: [] } as unknown as CompiledPolicy, bash('ls'));
+    expect(v).toMatchObject({ decision: 'ask', decidedBy: 'unmatched', reason: expect.stringMatching(/failed while deciding/) });
+  });
+  it('[G10] a grant outside the grammar allows nothing', async () => {
+    expect((await decide(policy([]), bash('ls'), [{ id: 'g', rule: 'Bash(ls' }])).decision).toBe('ask');
+  });
 });

@@ -8,8 +8,8 @@ import { requestPath } from './paths.ts';
 import type { ApprovalFacts } from './types.ts';
 
 /**
- * Tools whose first non-flag word is a subcommand, so the offered rule keeps it (`git push *`, not `git *`); for the
- * script runners a `run`/`exec` subcommand keeps one more word (`npm run test *`). Other commands keep their name alone.
+ * How many leading words the offered rule keeps: the command name alone (`ls *`), plus the subcommand for tools whose
+ * second word is one (`git push *`, not `git *`), plus the script for a runner's `run`/`exec` (`npm run test *`).
  */
 const SUBCOMMAND_TOOLS = new Set(['npm', 'yarn', 'pnpm', 'bun', 'npx', 'git', 'cargo', 'docker', 'kubectl', 'go', 'pip', 'pip3', 'uv', 'poetry', 'make', 'gh', 'helm', 'terraform', 'dotnet', 'mvn', 'gradle']);
 const RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
@@ -24,13 +24,13 @@ function bashOffer(command: unknown): string | null {
   const name = words[0];
   if (!name || !PLAIN_WORD.test(name)) return null;
   const lead = [name];
-  if (SUBCOMMAND_TOOLS.has(name)) {
-    const rest = words.slice(1).filter((w) => !w.startsWith('-'));
-    const sub = rest[0];
-    if (sub && PLAIN_WORD.test(sub)) {
-      lead.push(sub);
-      if (RUNNERS.has(sub) && rest[1] && PLAIN_WORD.test(rest[1]) && words.indexOf(rest[1]) === words.indexOf(sub) + 1) lead.push(rest[1]);
-    }
+  if (SUBCOMMAND_TOOLS.has(name) && words.length > 1) {
+    // The rule's words must be the command's first words, so a flag before the subcommand (git -C dir status)
+    // leaves no narrow rule, and a rule of the tool's name alone would be too broad.
+    const [sub, next] = [words[1], words[2]];
+    if (sub.startsWith('-') || !PLAIN_WORD.test(sub)) return null;
+    lead.push(sub);
+    if (RUNNERS.has(sub) && next !== undefined && !next.startsWith('-') && PLAIN_WORD.test(next)) lead.push(next);
   }
   return `Bash(${lead.join(' ')} *)`;
 }

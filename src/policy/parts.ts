@@ -27,6 +27,10 @@ const SEPARATORS = new Set([';', '&', '\n', ';;', ';&', ';;&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
+function isOp(tok: Tok | undefined, op: string): boolean {
+  return tok?.t === 'op' && tok.op === op;
+}
+
 function writes(op: string, target: string): boolean {
   if (target === '/dev/null') return false; // discarding output writes no file
   if (op === '>&') return !/^(\d+|-)$/.test(target);
@@ -75,7 +79,7 @@ function walk(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): number
   let depth = 0;
   let statements = 0;
   let open = false;
-  let skipToSeparator = false;
+  let skipToSeparator = false; // the words of `for NAME in WORDS` are no command
   let caseDepth = 0;
   const flush = () => {
     if (!skipToSeparator && cmd.length) simple(cmd, ctx, parts);
@@ -90,7 +94,7 @@ function walk(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): number
       continue;
     }
     if (tok.t === 'op') {
-      if (tok.op === '(' && cmd.length === 1 && cmd[0].t === 'w' && toks[k + 1]?.t === 'op' && (toks[k + 1] as { op: string }).op === ')') {
+      if (tok.op === '(' && cmd.length === 1 && cmd[0].t === 'w' && isOp(toks[k + 1], ')')) {
         ctx.hazards.push('a function definition');
         cmd = [];
         k++;
@@ -116,9 +120,15 @@ function walk(toks: readonly Tok[], ctx: LexContext, parts: ShellPart[]): number
         caseDepth = 1;
         continue;
       }
-      if (w === 'function' || w === 'coproc') {
-        ctx.hazards.push(`a ${w} definition`);
-        skipToSeparator = w === 'function';
+      if (w === 'coproc') {
+        ctx.hazards.push('a coproc');
+        continue;
+      }
+      if (w === 'function') {
+        // `function NAME [()] BODY`: the body's commands are judged like any others.
+        ctx.hazards.push('a function definition');
+        if (toks[k + 1]?.t === 'w') k++;
+        if (isOp(toks[k + 1], '(') && isOp(toks[k + 2], ')')) k += 2;
         continue;
       }
       if (OPENERS.has(w) || CLOSERS.has(w) || DROPPED.has(w)) {

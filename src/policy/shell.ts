@@ -11,7 +11,27 @@ export { splitCommand } from './parts.ts';
 
 export const UNPARSED = 'the command does not parse as a shell command';
 
-export async function analyzeCommand(command: string): Promise<ShellSplit> {
+// Starting mvdan/sh's WebAssembly runtime costs ~20 ms a parse, and agents repeat their commands: keep recent results.
+const CACHE_MAX = 500;
+const CACHE_TEXT_MAX = 4096;
+const cache = new Map<string, Promise<ShellSplit>>();
+
+/** The parts and hazards of a command; the same text is parsed once while it stays among the recent ones. */
+export function analyzeCommand(command: string): Promise<ShellSplit> {
+  if (command.length > CACHE_TEXT_MAX) return analyze(command);
+  const hit = cache.get(command);
+  if (hit) {
+    cache.delete(command);
+    cache.set(command, hit);
+    return hit;
+  }
+  const fresh = analyze(command);
+  cache.set(command, fresh);
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  return fresh;
+}
+
+async function analyze(command: string): Promise<ShellSplit> {
   const split = splitCommand(command);
   const hazards = [...split.hazards];
   try {

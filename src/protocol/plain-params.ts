@@ -1,9 +1,8 @@
 import { REQUEST_ID_PATTERN, type MethodName, type Params } from './methods.ts';
 import { QUESTION_ITEM_KEYS, SURFACE_PATTERN } from './question.ts';
 import {
-  cutCodePoints,
+  cutHeader,
   DESCRIPTION_MAX,
-  HEADER_MAX,
   isLinkUrl,
   LABEL_MAX,
   QUESTION_DETAIL_MAX,
@@ -70,7 +69,7 @@ function plainItem(raw: unknown): Obj | undefined {
   // Kinds other than `choice` (their own field rules) go to the schema.
   if (('kind' in raw && raw.kind !== 'choice') || 'input' in raw) return undefined;
   if (typeof id !== 'string' || !QUESTION_ID_PATTERN.test(id) || typeof raw.header !== 'string') return undefined;
-  const header = cutCodePoints(raw.header.trim(), HEADER_MAX);
+  const header = cutHeader(raw.header.trim());
   const question = trimmedFits(raw.question, 1, QUESTION_TEXT_MAX);
   if (header.length < 1 || question === undefined) return undefined;
   const outOptions = plainList(options, 2, 4, plainOption);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -84,7 +84,7 @@ const ItemFields = z.object({
   id: z.string({ error: 'id must be a string' }).regex(QUESTION_ID_PATTERN, { error: 'id must be snake_case: ^[a-z][a-z0-9_]*$' }),
   header: z
     .string({ error: 'header must be a string' })
-    .transform((s) => cutCodePoints(s.trim(), HEADER_MAX))
+    .transform((s) => cutHeader(s.trim()))
     .pipe(z.string().min(1, { error: 'header must not be blank' })),
   question: trimmed(1, QUESTION_TEXT_MAX, 'question'),
   kind: z.enum(KIND_IDS, { error: `kind must be one of ${KIND_IDS.join(', ')}` }).optional(),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nulPaths } from './rules.ts';
+import { cutHeader, nulPaths } from './rules.ts';
 
 describe('the protocol modules the Control UI loads first', () => {
   it('rules.ts, askdock-error.ts and version.ts import no schema library, only types', () => {
@@ -19,5 +19,32 @@ describe('nulPaths', () => {
     expect(nulPaths(value, JSON.stringify(value))).toHaveLength(3);
     expect(nulPaths({ text: 'C:\\u0000' }, JSON.stringify({ text: 'C:\\u0000' }))).toEqual([]);
     expect(nulPaths({ text: 'plain' })).toEqual([]);
+  });
+});
+
+describe('cutHeader', () => {
+  it('[Q2][T1] cuts a long header at the last space within 12 characters, never mid-word', () => {
+    expect(cutHeader('String with format')).toBe('String with');
+    expect(cutHeader('Number in range')).toBe('Number in');
+    expect(cutHeader('Ship the release now')).toBe('Ship the');
+    expect(cutHeader('A very long header indeed')).toBe('A very long');
+    // The twelfth character ends a word: the whole word is kept.
+    expect(cutHeader('Deploy where now')).toBe('Deploy where');
+  });
+
+  it('[Q2][T1] a header that fits is kept as it is, and cutting twice cuts once', () => {
+    expect(cutHeader('Environment')).toBe('Environment');
+    expect(cutHeader('exactly 12 c')).toBe('exactly 12 c');
+    for (const text of ['String with format', 'memory__create_entities', '🚀 Deployment target', 'a b c d e f g h i j k l m']) {
+      expect(cutHeader(cutHeader(text))).toBe(cutHeader(text));
+    }
+  });
+
+  it('[Q2][T1] a word longer than half the limit, or no space at all, is cut by code point, never half an emoji', () => {
+    expect(cutHeader('memory__create_entities')).toBe('memory__crea');
+    // Cutting at the only space would leave just the emoji.
+    expect(cutHeader('🚀 Supercalifragilistic')).toBe('🚀 Supercalif');
+    expect(cutHeader('🚀 Deployment target')).toBe('🚀 Deployment');
+    expect(cutHeader('🚀'.repeat(14))).toBe('🚀'.repeat(12));
   });
 });

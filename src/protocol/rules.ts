@@ -51,6 +51,26 @@ export function cutCodePoints(text: string, max: number): string {
   return points.length > max ? points.slice(0, max).join('') : text;
 }
 
+/**
+ * Q2/T1: a header cut to `max` code points on a word: at the last space within the limit when one keeps at least
+ * half of it, else by code point. A header that fits comes back as it is, so cutting twice cuts once.
+ */
+export function cutHeader(text: string, max = HEADER_MAX): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  // The cut falls between words already when the next character is a space.
+  if (/\s/u.test(points[max])) return points.slice(0, max).join('').trimEnd();
+  let space = -1;
+  for (let i = max - 1; i > 0; i--) {
+    if (/\s/u.test(points[i])) {
+      space = i;
+      break;
+    }
+  }
+  const kept = space >= 0 ? points.slice(0, space).join('').trimEnd() : '';
+  return Array.from(kept).length * 2 >= max ? kept : points.slice(0, max).join('');
+}
+
 /** Free text is always allowed, so an authored "Other" / "Other…" / "Other (specify)" option is refused. */
 export function isAuthoredOther(label: string): boolean {
   const plain = label.trim().toLowerCase().replace(/[\s.…:!?]+$/u, '');

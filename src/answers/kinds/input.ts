@@ -29,13 +29,20 @@ const HINTS: Record<InputSpec['type'], string> = {
   uri: 'an address like https://example.com',
 };
 
-/** What the field takes, in words: `a number from 1 to 10`. */
+/** The asker's suggested value in words (X5: an elicitation field's `default`), or nothing. */
+function suggested(spec: InputSpec): string {
+  if (spec.default === undefined || spec.default === '') return '';
+  const value = typeof spec.default === 'boolean' ? (spec.default ? 'yes' : 'no') : String(spec.default);
+  return ` (suggested: ${value})`;
+}
+
+/** What the field takes, in words: `a number from 1 to 10`, with the suggested value when the asker gave one. */
 export function inputWanted(item: KindItem): string {
   const spec = specOf(item);
-  if (spec.enum?.length) return `one of ${spec.enum.join(', ')}`;
+  if (spec.enum?.length) return `one of ${spec.enum.join(', ')}${suggested(spec)}`;
   const from = spec.minimum !== undefined ? ` from ${spec.minimum}` : '';
   const to = spec.maximum !== undefined ? `${from ? ' to' : ' up to'} ${spec.maximum}` : '';
-  return `${HINTS[spec.type]}${from}${to}`;
+  return `${HINTS[spec.type]}${from}${to}${suggested(spec)}`;
 }
 
 export const inputKind: QuestionKind = {

@@ -107,6 +107,17 @@ const CASES = {
       prompt: { titleNote: '', hint: 'Reply with yes or no, or skip.' },
     },
     {
+      // X5: an elicitation field's default is named as the asker's suggestion, never sent on nobody's word.
+      item: { id: 'size', header: 'Size', question: 'Which size?', kind: 'input', options: [], input: { type: 'string', enum: ['s', 'm', 'l', 'xl', 'xxl'], default: 'm' } },
+      steps: [{ type: 'huge' }, { pick: 'xl' }],
+      sends: ['xl'],
+      reply: 'xl',
+      summary: 'Size: xl',
+      oneTap: ['s', 'm', 'l', 'xl', 'xxl'],
+      refused: { values: ['huge'], problem: 'must be one of s, m, l, xl, xxl (enum)' },
+      prompt: { titleNote: '', hint: 'Reply with one of s, m, l, xl, xxl (suggested: m), or skip.' },
+    },
+    {
       item: { id: 'day', header: 'Day', question: 'Which day?', kind: 'input', options: [], input: { type: 'date' } },
       steps: [{ type: '2026-12-31' }],
       sends: ['2026-12-31'],

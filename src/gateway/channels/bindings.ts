@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Core } from '../core.ts';
+import type { ChannelParts } from './parts.ts';
 import type { ChannelName } from './registry.ts';
 
 /** Where a question was posted, and whether its outcome is shown there yet (H5). */
@@ -16,7 +16,7 @@ export function questionToken(questionId: string): string {
  */
 export class ChannelBindings {
   constructor(
-    private readonly core: Core,
+    private readonly parts: Pick<ChannelParts, 'store' | 'hub'>,
     private readonly name: ChannelName,
   ) {}
 
@@ -25,12 +25,12 @@ export class ChannelBindings {
   }
 
   private async get(kind: string, id: string): Promise<string | undefined> {
-    return await this.core.store.getMeta(this.key(kind, id));
+    return await this.parts.store.getMeta(this.key(kind, id));
   }
 
   private async set(entries: [kind: string, id: string, value: string][]): Promise<void> {
-    await this.core.hub.commit(async () => {
-      for (const [kind, id, value] of entries) (await this.core.store.setMeta(this.key(kind, id), value));
+    await this.parts.hub.commit(async () => {
+      for (const [kind, id, value] of entries) (await this.parts.store.setMeta(this.key(kind, id), value));
     });
   }
 

@@ -1,11 +1,9 @@
 import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
 import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
-import type { Core } from '../core.ts';
-import { dispatch, nulRefusal } from '../dispatch.ts';
-import { neverCancelled } from '../hub/waiters.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../infra/ids.ts';
+import type { ChannelDispatch, ChannelParts } from './parts.ts';
 
 /**
  * H4: what a channel does for a platform user goes through the same method dispatch (scopes, A3 visibility,
@@ -16,10 +14,10 @@ export class ChannelCaller {
   private readonly conns = new Map<string, ConnInfo>();
 
   constructor(
-    private readonly core: Core,
+    private readonly hub: Pick<ChannelParts['hub'], 'whenDurable'>,
+    private readonly dispatch: ChannelDispatch,
     config: GatewayConfig,
     private readonly surface: string,
-    private readonly checkFrames: boolean,
   ) {
     for (const entry of config.identities)
       this.identities.set(entry.id, { id: entry.id, role: entry.role, scopes: new Set(entry.scopes) });
@@ -49,13 +47,9 @@ export class ChannelCaller {
   async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
-    // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
-    const nul = nulRefusal(method, params);
-    if (nul) throw nul;
-    const ctx = { core: this.core, conn: this.conn(identity), cancellation: neverCancelled };
-    const result = (await dispatch(method, params, ctx, this.checkFrames)) as Result<M>;
+    const result = (await this.dispatch(method, params, this.conn(identity))) as Result<M>;
     await new Promise<void>((done, fail) =>
-      this.core.hub.whenDurable((committed) =>
+      this.hub.whenDurable((committed) =>
         committed ? done() : fail(new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save it`, { retryable: true })),
       ),
     );

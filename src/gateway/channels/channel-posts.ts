@@ -1,11 +1,11 @@
 import { cutDetail } from '../../answers/detail-lines.ts';
 import type { ChatMessage, QuestionRecord } from '../../protocol/index.ts';
-import type { Core } from '../core.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import type { StoredEvent } from '../store/types.ts';
 import type { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import type { ChannelOptions } from './channel.ts';
+import type { ChannelParts } from './parts.ts';
 import { ChannelOutbox } from './outbox.ts';
 import { CHANNELS } from './registry.ts';
 import { outcomePost, questionPost, withCodeBlock } from './render.ts';
@@ -13,7 +13,7 @@ import { splitText } from './split-text.ts';
 import { ChannelApiError, type ChannelAdapter, type Post } from './types.ts';
 
 type PostsDeps = {
-  core: Core;
+  parts: ChannelParts;
   adapter: ChannelAdapter;
   bindings: ChannelBindings;
   caller: ChannelCaller;
@@ -83,7 +83,7 @@ export class ChannelPosts {
   /** A4 for a shared conversation: only what its session's creator may answer, and never a privileged question. */
   async mayPost(q: QuestionRecord): Promise<boolean> {
     if (q.privileged || !q.sessionKey) return false;
-    const owner = await this.deps.core.ownerOf(q.sessionKey);
+    const owner = await this.deps.parts.access.ownerOf(q.sessionKey);
     const identity = owner ? this.deps.caller.identity(owner) : undefined;
     return !!identity && canAnswerQuestion(identity, q, owner);
   }
@@ -128,7 +128,7 @@ export class ChannelPosts {
   sync(questionId: string): void {
     const sent = { parts: 0 };
     this.outbox.enqueue(`question ${questionId}`, async () => {
-      const q = await this.deps.core.store.getQuestion(questionId);
+      const q = await this.deps.parts.store.getQuestion(questionId);
       if (!q?.sessionKey) return;
       const posted = await this.deps.bindings.post(q.id);
       const conversation = posted?.conversation ?? (await this.deps.bindings.conversationOf(q.sessionKey));
@@ -159,9 +159,9 @@ export class ChannelPosts {
 
   /** After a restart: every pending question of a bound session is posted, every resolved one shows its outcome. */
   async recover(): Promise<void> {
-    for (const session of await this.deps.core.store.listSessions()) {
+    for (const session of await this.deps.parts.store.listSessions()) {
       if (!(await this.deps.bindings.conversationOf(session.key))) continue;
-      for (const q of await this.deps.core.store.listQuestions({ sessionKey: session.key })) {
+      for (const q of await this.deps.parts.store.listQuestions({ sessionKey: session.key })) {
         const posted = await this.deps.bindings.post(q.id);
         if (q.status === 'pending' ? !posted?.ref && await this.mayPost(q) : posted?.ref && !posted.outcomeShown) this.sync(q.id);
       }

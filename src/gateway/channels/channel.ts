@@ -4,11 +4,11 @@ import { credentialWarning, detectCredential } from '../../answers/credentials.t
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import { replyHint } from '../../answers/readable-prompt.ts';
 import { AskdockError, type AnswerProblem, type QuestionRecord } from '../../protocol/index.ts';
-import type { Core } from '../core.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
+import type { ChannelParts } from './parts.ts';
 import { hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
@@ -51,14 +51,14 @@ export class Channel implements ChannelSink {
   private readonly held = new Map<string, Inbound>();
 
   constructor(
-    private readonly core: Core,
+    private readonly parts: ChannelParts,
     readonly adapter: ChannelAdapter,
     private readonly caller: ChannelCaller,
     private readonly opts: ChannelOptions,
   ) {
     this.surface = `channel:${adapter.name}`;
-    this.bindings = new ChannelBindings(core, adapter.name);
-    this.posts = new ChannelPosts({ core, adapter, bindings: this.bindings, caller, opts, log: (line) => this.log(line) });
+    this.bindings = new ChannelBindings(parts, adapter.name);
+    this.posts = new ChannelPosts({ parts, adapter, bindings: this.bindings, caller, opts, log: (line) => this.log(line) });
   }
 
   private log(line: string): void {
@@ -72,7 +72,7 @@ export class Channel implements ChannelSink {
    */
   async attach(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = this.core.hub.listenAll((ev) => void this.posts.onEvent(ev));
+    this.unlisten = this.parts.hub.listenAll((ev) => void this.posts.onEvent(ev));
     await this.posts.recover();
   }
 
@@ -187,7 +187,7 @@ export class Channel implements ChannelSink {
 
   private async sessionFor(conversation: string, identityId: string, title?: string): Promise<string> {
     const bound = await this.bindings.sessionOf(conversation);
-    if (bound && await this.core.store.getSession(bound)) return bound;
+    if (bound && await this.parts.store.getSession(bound)) return bound;
     const { session } = await this.caller.call(identityId, 'sessions.create', title ? { title } : {});
     await this.bindings.bind(conversation, session.key);
     this.log(`conversation ${conversation} is session ${session.key}`);
@@ -198,9 +198,9 @@ export class Channel implements ChannelSink {
   private async replyTarget(sessionKey: string, identityId: string): Promise<QuestionRecord | undefined> {
     const identity = this.caller.identity(identityId);
     if (!identity) return undefined;
-    const owner = await this.core.ownerOf(sessionKey);
+    const owner = await this.parts.access.ownerOf(sessionKey);
     const pending: QuestionRecord[] = [];
-    for (const q of await this.core.store.listQuestions({ sessionKey, status: 'pending' }))
+    for (const q of await this.parts.store.listQuestions({ sessionKey, status: 'pending' }))
       if (q.runId !== undefined && q.retiredAtMs === undefined && canAnswerQuestion(identity, q, owner) && await this.bindings.post(q.id)) pending.push(q);
     return pending.find((q) => q.mode === 'blocking') ?? pending.at(-1);
   }
@@ -211,7 +211,7 @@ export class Channel implements ChannelSink {
       if (!identityId) return { ignored: true };
       const parsed = parseAction(p.action);
       const id = parsed ? await this.bindings.questionOfToken(parsed.token) : undefined;
-      const q = id ? (await this.core.store.getQuestion(id)) : undefined;
+      const q = id ? (await this.parts.store.getQuestion(id)) : undefined;
       if (!parsed || !q || (await this.bindings.post(q.id))?.conversation !== p.conversation) return { notice: 'This question is not here any more.', refused: true };
       if (!hasButtons(q)) return { notice: 'Answer this question in the Control UI.', refused: true };
       // H4: a question without a run is posted with its buttons, but only the Control UI or the TUI answers it.
@@ -256,7 +256,7 @@ export class Channel implements ChannelSink {
 
   private async checkMayAnswer(identityId: string, q: QuestionRecord): Promise<void> {
     const identity = this.caller.identity(identityId);
-    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? (await this.core.ownerOf(q.sessionKey)) : undefined))
+    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? (await this.parts.access.ownerOf(q.sessionKey)) : undefined))
       throw new AskdockError('FORBIDDEN', `identity "${identityId}" may not answer question "${q.id}"`);
   }
 

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config.ts';
 import type { Core } from '../core.ts';
+import { dispatch, nulRefusal } from '../dispatch.ts';
+import { neverCancelled } from '../hub/waiters.ts';
 import { LEASE_MS, RENEW_EVERY_MS } from '../infra/duties.ts';
 import type { SharedStore } from '../store/postgres/store.ts';
 import { ChannelCaller } from './caller.ts';
 import { Channel } from './channel.ts';
 import type { ChannelsConfig } from './config.ts';
+import type { ChannelDispatch, ChannelParts } from './parts.ts';
 import { CHANNEL_NAMES, CHANNELS, type ChannelName } from './registry.ts';
 import type { ChannelAdapter, ChannelRoute } from './types.ts';
 import { backoffDelay } from '../../lib/backoff.ts';
@@ -52,16 +55,27 @@ export class Channels {
     private readonly shared: { store: SharedStore; gatewayId: string } | null,
   ) {}
 
+  /**
+   * The one place the channels meet the gateway's Core: each channel's rooms get only the parts they use and a way
+   * through the dispatch.
+   */
   static async create(core: Core, config: GatewayConfig, channels: ChannelsConfig, opts: ChannelsOptions): Promise<Channels> {
+    const parts: ChannelParts = { store: core.store, hub: core.hub, access: core.access };
+    const call: ChannelDispatch = (method, params, conn) => {
+      // P3 as for a socket's frame: a platform may deliver a NUL that no store can keep.
+      const nul = nulRefusal(method, params);
+      if (nul) throw nul;
+      return dispatch(method, params, { core, conn, cancellation: neverCancelled }, opts.checkFrames);
+    };
     const out = new Channels(opts, core.cluster ? { store: core.cluster, gatewayId: core.gatewayId } : null);
     for (const name of CHANNEL_NAMES) {
       const log = (line: string) => opts.log(`askdock channel ${name}: ${line}`);
       const adapter = await adapterFor(name, channels, log);
       const users = channels[name]?.users;
       if (!adapter || !users) continue;
-      const caller = new ChannelCaller(core, config, `channel:${name}`, opts.checkFrames);
+      const caller = new ChannelCaller(core.hub, call, config, `channel:${name}`);
       const mayPost = out.shared ? () => out.mayPost(channel) : undefined;
-      const channel: Channel = new Channel(core, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}), ...(opts.pageUrl ? { pageUrl: opts.pageUrl } : {}), ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) });
+      const channel: Channel = new Channel(parts, adapter, caller, { users, log: opts.log, ...(opts.retry ? { retry: opts.retry } : {}), ...(mayPost ? { mayPost } : {}), ...(opts.pageUrl ? { pageUrl: opts.pageUrl } : {}), ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}) });
       out.list.push(channel);
       for (const route of adapter.routes) out.routes.set(route.path, route);
     }

@@ -1,19 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
-import { failure, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
-
-/** The test identities with a policy: npm tests allowed, rm -rf denied, git push asked (with a reason), the rest asked. */
-export const policyConfig: GatewayConfig = {
-  ...testConfig,
-  approvals: {
-    rules: [
-      { id: 'npm-tests', rule: 'Bash(npm run test *)', decision: 'allow' },
-      { id: 'no-rm', rule: 'Bash(rm -rf *)', decision: 'deny', reason: 'nothing is deleted wholesale' },
-      { id: 'push', rule: 'Bash(git push *)', decision: 'ask', reason: 'pushing leaves the machine' },
-    ],
-    unmatched: 'ask',
-  },
-};
+import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { policyConfig } from '../../testing/policy-config.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -93,6 +81,46 @@ describe('approvals decided by the policy (G11, G6)', () => {
   });
 });
 
+describe('approval requests checked (G11, Q2)', () => {
+  it('[G11] a bad approval is refused naming each field; questions may be left out only when an approval is given', async () => {
+    const { agent, session } = await setup();
+    const bad = await failure(agent.call('question.request', { sessionKey: session.key, approval: { tool: '', input: 'rm' as never } }));
+    expect(bad.code).toBe('INVALID_REQUEST');
+    expect(bad.details).toEqual([
+      { path: 'approval.tool', problem: 'approval.tool must not be empty' },
+      { path: 'approval.input', problem: 'approval.input must be an object' },
+    ]);
+    const none = await failure(agent.call('question.request', { sessionKey: session.key } as never));
+    expect(none.details).toEqual([{ path: 'questions', problem: 'questions are required (unless approval is given)' }]);
+  });
+});
+
+describe('approvals nobody answers (G10, G11)', () => {
+  it('[G10][G11] an approval that expires is denied, decided by timeout', async () => {
+    const clock = new FakeClock();
+    const { agent, session } = await setup({ clock });
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main'), timeoutMs: 30_000 });
+    const wait = agent.call('question.waitAnswer', { id: res.id });
+    clock.advance(30_000);
+    expect(await wait).toMatchObject({ status: 'expired', decision: { behavior: 'deny', decidedBy: 'timeout', rules: ['push'] } });
+  });
+
+  it('[G5] a grant ends at its expiry: an agent grant lasts 7 days, then the request asks again', async () => {
+    const clock = new FakeClock();
+    const { admin, agent, session } = await setup({ clock });
+    const ask = () => agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
+    const first = await ask();
+    await admin.call('question.resolve', { id: first.id, answers: { approval: ['Always allow for this agent for 7 days'] } });
+    const [grant] = (await admin.call('policy.get', {})).grants;
+    expect(grant.expiresAt - clock.now()).toBe(7 * 24 * 60 * 60 * 1000);
+    clock.advance(7 * 24 * 60 * 60 * 1000 - 1);
+    expect((await ask()).decision?.decidedBy).toBe('grant');
+    clock.advance(1);
+    expect((await ask()).status).toBeUndefined();
+    expect((await admin.call('policy.get', {})).grants).toEqual([]);
+  });
+});
+
 describe('grants (G5, G7, G12)', () => {
   it('[G5][G7] "Always allow in this session" makes a grant: the next identical request is allowed by it, until it is revoked', async () => {
     const { admin, agent, session } = await setup();
@@ -122,6 +150,16 @@ describe('grants (G5, G7, G12)', () => {
     const third = await ask();
     expect(third.status).toBeUndefined();
     await admin.waitEvent('question.requested', (p) => p.question.id === third.id);
+  });
+
+  it('[G5][PT5] an offer chosen in a plain reply (its number, typed in the TUI) makes the grant too', async () => {
+    const { admin, agent, session } = await setup();
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const first = await agent.call('question.request', { sessionKey: session.key, runId, approval: bash('npm run build') });
+    await admin.call('chat.send', { sessionKey: session.key, message: '3', idempotencyKey: 'reply-offer-1', replyTo: { questionId: first.id } });
+    const waited = await agent.call('question.waitAnswer', { id: first.id });
+    expect(waited).toMatchObject({ status: 'answered', answers: { approval: ['Always allow in this session'] }, decision: { behavior: 'allow', grantId: expect.any(String) } });
+    expect((await admin.call('policy.get', {})).grants.map((g) => [g.id, g.scope])).toEqual([[waited.decision!.grantId, 'session']]);
   });
 
   it('[G5] a grant is an allow rule: an ask rule still wins over it', async () => {

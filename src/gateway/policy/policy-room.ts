@@ -40,9 +40,12 @@ export class PolicyRoom {
     this.parts.source.stop();
   }
 
+  /** A reload changes what this gateway decides by: stored (R1) for admins, so one who reconnects hears of a failed one. */
   private announce(state: PolicyState): void {
     const payload = { loadedAtMs: state.loadedAtMs, ...(state.error !== undefined ? { error: state.error } : {}) };
-    this.parts.hub.sendLive('policy.updated', payload, (viewer) => isAdmin(viewer.identity));
+    this.parts.hub
+      .commit(async (tx) => void (await tx.emit('policy.updated', payload, ADMINS)))
+      .catch((err: unknown) => this.parts.log.error({ err }, 'announcing the policy reload failed'));
   }
 
   /** G11: question.request with an approval. */

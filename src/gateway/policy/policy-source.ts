@@ -68,11 +68,12 @@ export class PolicySource {
     return this.state;
   }
 
-  /** Watches `approvals.file` (its folder: editors replace a file rather than write it) and listens for SIGHUP. */
+  /** Watches `approvals.file` (its folder: editors replace a file rather than write it) and listens for SIGHUP, when there is one. */
   start(): void {
-    process.on('SIGHUP', this.onHangUp);
+    // Only a file can change under a running gateway; without one SIGHUP keeps its usual meaning.
     const file = policyFileOf(this.approvals, this.origin);
     if (!file) return;
+    process.on('SIGHUP', this.onHangUp);
     try {
       this.watcher = watch(dirname(file), (_kind, name) => {
         if (name !== null && name !== basename(file)) return;

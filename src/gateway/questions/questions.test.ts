@@ -98,7 +98,7 @@ describe('question.request', () => {
     );
   });
 
-  it('[Q2] refuses 0 or 4 questions and cuts a long header instead of rejecting it', async () => {
+  it('[Q2] refuses 0 or 4 questions and cuts a long header on a word instead of rejecting it', async () => {
     const { agent, admin } = await setup();
     expect((await failure(agent.call('question.request', { questions: [] }))).details).toEqual([
       { path: 'questions', problem: 'questions must have 1 to 3 entries' },
@@ -107,7 +107,7 @@ describe('question.request', () => {
     expect((await failure(agent.call('question.request', { questions: four }))).code).toBe('INVALID_REQUEST');
     const { id } = await agent.call('question.request', { questions: [item({ header: '  A very long header indeed ' })] });
     const { question } = await admin.call('question.get', { id });
-    expect(question.questions[0].header).toBe('A very long ');
+    expect(question.questions[0].header).toBe('A very long');
   });
 
   it('[Q3] defaults the timeout to 900 s and clamps it to 30 s..3600 s', async () => {

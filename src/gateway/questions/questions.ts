@@ -256,7 +256,9 @@ export class QuestionManager {
     const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
     const { q, answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
-    await this.outcomes.finishIn(tx, q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+    // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
+    const approval = answers && !reply.skipped ? await this.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
+    await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
   }
 
   /** Ends a pending question inside a commit (question-outcomes.ts). */

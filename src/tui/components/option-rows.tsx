@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
 import type { ItemDraft } from '../../answers/collect.ts';
-import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 import { promptControl } from '../prompt/kind-rows.ts';
@@ -14,7 +13,7 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
   const control = promptControl(item);
   const rows = control.rows(item);
   const n = rows.length;
-  const several = choosesSeveral(item);
+  const several = control.toggles(item);
   return (
     <Box flexDirection="column">
       {rows.map((option, i) => {

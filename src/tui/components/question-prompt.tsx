@@ -1,11 +1,11 @@
 import { Box, Text, useInput } from 'ink';
 import { EMPTY_ITEM } from '../../answers/collect.ts';
-import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { promptToggles } from '../prompt/kind-rows.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -97,7 +97,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{terminalText(draft.problem)}</Text> : null}
-      <Text dimColor>{promptHint(choosesSeveral(item), draft.step, count)}</Text>
+      <Text dimColor>{promptHint(promptToggles(item), draft.step, count)}</Text>
     </Box>
   );
 }

@@ -1,8 +1,7 @@
 import { collectAnswers, EMPTY_ITEM, itemProblem, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
-import { choosesSeveral } from '../../answers/kinds/choice.ts';
 import { detectCredentialIn, credentialWarning } from '../../answers/credentials.ts';
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
-import { promptRows } from './kind-rows.ts';
+import { promptRows, promptToggles } from './kind-rows.ts';
 
 /** One prompt's draft in the terminal: where the person is, what they picked and typed (kept for the process's life, V6). */
 export type PromptDraft = {
@@ -79,7 +78,7 @@ function pick(record: Record_, draft: PromptDraft, index: number): PromptStep {
   const items = { ...draft.items, [item.id]: withOptionPicked(item, itemDraft(draft, item.id), label) };
   const next = { ...draft, items, cursor: index, problem: undefined };
   // V2: single-select goes on at once; multi-select toggles and waits for Enter.
-  return choosesSeveral(item) ? { draft: next } : advance(record, next);
+  return promptToggles(item) ? { draft: next } : advance(record, next);
 }
 
 /** V2 keys on the options: ↑/↓ and Enter, 1..9, Space (multi-select), Esc, ← back, `[` / `]` between requests. */
@@ -103,11 +102,11 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
     return { draft: { ...otherChanged(record, draft, itemDraft(draft, item.id).other + key.input), editingOther: true, problem: undefined } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
   const onOption = draft.cursor < n;
-  if (key.input === ' ' && choosesSeveral(item) && onOption) return pick(record, draft, draft.cursor);
+  if (key.input === ' ' && promptToggles(item) && onOption) return pick(record, draft, draft.cursor);
   if (!key.return) return { draft };
   if (draft.cursor === n) return { draft: { ...draft, editingOther: true, problem: undefined } };
   if (draft.cursor === n + 1) return { draft, effect: { kind: 'skip' } };
-  if (!choosesSeveral(item)) return pick(record, draft, draft.cursor);
+  if (!promptToggles(item)) return pick(record, draft, draft.cursor);
   // Multi-select: Enter confirms; with nothing chosen yet it takes the highlighted option.
   const d = itemDraft(draft, item.id);
   const taken = d.chosen.length || d.other.trim() ? draft : pick(record, draft, draft.cursor).draft;

@@ -6,7 +6,7 @@ import type { SecretRequestRecord } from '../../protocol/index.ts';
 import { Composer } from '../features/chat/components/composer.tsx';
 import { dockCodeReady, QuestionDock } from '../features/questions/index.tsx';
 import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
-import { fakeClient, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
+import { fakeClient, lunchRecord, resetStores, setup } from '../../testing/ui-questions.tsx';
 import { useComposerChecks } from './composer-checks.tsx';
 
 function Harness({ sendChat }: { sendChat: (text: string) => Promise<void> }) {

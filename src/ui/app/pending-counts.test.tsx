@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
 import { QuestionDock } from '../features/questions/index.tsx';
 import { skipActions } from '../features/questions/stores/skips.ts';
-import { composer, deployRecord, lunchRecord, resetStores, setup } from '../features/questions/test-helpers.tsx';
+import { composer, deployRecord, lunchRecord, resetStores, setup } from '../../testing/ui-questions.tsx';
 import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
 import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
 import { InboxLink } from './inbox-link.tsx';

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { Listeners } from '../../../lib/listeners.ts';
+import { LISTEN_CHECK_MS, POOL_SIZE, SESSION_LIMITS, SILENT_NETWORK } from './limits.ts';
+import { NotifyConnection } from './listen.ts';
 import { PreparedStatements } from './prepared.ts';
 
 export { inlined as inline } from './prepared.ts';
+export { lanesFor, MAX_LANES } from './limits.ts';
 
 export type QueryResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
 export type Query = (sql: string, params?: unknown[], guard?: boolean) => Promise<QueryResult>;
@@ -12,34 +14,6 @@ export type Query = (sql: string, params?: unknown[], guard?: boolean) => Promis
 const asNumber = (v: string | null) => (v === null ? null : Number(v));
 pg.types.setTypeParser(20, asNumber);
 pg.types.setTypeParser(1700, asNumber);
-
-/** Per session: no statement, lock wait or idle transaction can hold the gateway (or another gateway) for long. */
-const SESSION_LIMITS = { statement_timeout: 30_000, lock_timeout: 20_000, idle_in_transaction_session_timeout: 30_000 };
-/**
- * A connection whose network went silent (a peer gone without a word, a dropped route) would otherwise wait forever:
- * TCP keepalives, and an answer awaited at most this long (past `statement_timeout`, so a silent network is what hits it;
- * a round trip of several statements each waiting out a lock could too), after which the connection is dropped
- * (`dropIfSilent`) or, idle in the pool, replaced.
- */
-const SILENT_NETWORK = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 45_000 };
-/** How often the LISTEN connection, otherwise idle, is asked to answer; one that has not answered by the next time is replaced. */
-const LISTEN_CHECK_MS = 15_000;
-/** At most how many transactions (groups of units) a gateway runs at once on PostgreSQL (D5), each on a connection of its own. */
-export const MAX_LANES = 16;
-/** The lanes' connections and some for reads outside them; three gateways stay well inside PostgreSQL's 100 connections. */
-const POOL_SIZE = MAX_LANES + 8;
-
-/**
- * How many lanes a gateway runs, from the database's round trip as measured when it starts. Lanes are there to keep
- * working while the network carries a lane's statements: one unit after another in a lane costs a few round trips each,
- * so a far database needs many lanes to keep the gateway busy. A near one does not, and there every lane more means
- * smaller groups, so more commits for the same work, each costing both sides CPU: two lanes up to a quarter of a
- * millisecond, then one more per eighth of a millisecond, up to MAX_LANES (2 ms and more).
- */
-export function lanesFor(roundTripMs: number): number {
-  if (!Number.isFinite(roundTripMs)) return MAX_LANES;
-  return Math.min(MAX_LANES, Math.max(2, Math.ceil(roundTripMs * 8)));
-}
 
 /**
  * What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended.
@@ -87,26 +61,20 @@ export class Postgres {
   /** Connections of open transactions, dropped (not returned) on close: PostgreSQL rolls them back. */
   readonly open = new Set<pg.PoolClient>();
   private closed = false;
-  private listener: pg.Client | null = null;
-  /** Ends the LISTEN connection now (and its checks): set while one is connecting or connected. */
-  private stopListening: (() => void) | null = null;
-  private listenDelay = 100;
-  private readonly notifyListeners = new Listeners<[string]>();
-  private readonly reconnectListeners = new Listeners();
+  /** The LISTEN connection, when there is a channel to listen on. */
+  private readonly notices: NotifyConnection | null;
   /** The newest seq known to be on disk: this gateway's commits return, and notifications are sent, only once flushed. */
   private flushedSeq = 0;
-  private readonly listenCheckMs: number;
 
   constructor(
-    private readonly url: string,
-    private readonly channel: string | null,
+    url: string,
+    channel: string | null,
     { listenCheckMs = LISTEN_CHECK_MS, queryTimeoutMs = SILENT_NETWORK.query_timeout }: { listenCheckMs?: number; queryTimeoutMs?: number } = {},
   ) {
-    this.listenCheckMs = listenCheckMs;
     this.pool = new pg.Pool({ connectionString: url, application_name: 'askdock', max: POOL_SIZE, ...SESSION_LIMITS, ...SILENT_NETWORK, query_timeout: queryTimeoutMs });
     // A connection that broke while idle in the pool: the pool drops it; nothing waits on it.
     this.pool.on('error', () => {});
-    if (channel) this.listen();
+    this.notices = channel ? new NotifyConnection(url, channel, listenCheckMs, (seq) => this.flushedUpTo(seq)) : null;
   }
 
   /**
@@ -293,81 +261,23 @@ export class Postgres {
 
   /** `payload` of every NOTIFY on the channel. */
   onNotify(fn: (payload: string) => void): () => void {
-    return this.notifyListeners.add(fn);
+    return this.notices ? this.notices.onNotify(fn) : () => {};
   }
 
   /** After LISTEN (re)connected: notifications sent while it was away are lost, so listeners catch up. */
   onListening(fn: () => void): () => void {
-    return this.reconnectListeners.add(fn);
-  }
-
-  private listen(): void {
-    if (this.closed || !this.channel) return;
-    const c = new pg.Client({ connectionString: this.url, application_name: 'askdock-listen', keepAlive: SILENT_NETWORK.keepAlive, keepAliveInitialDelayMillis: SILENT_NETWORK.keepAliveInitialDelayMillis });
-    let failed = false;
-    let check: NodeJS.Timeout | undefined;
-    const stop = () => {
-      clearInterval(check);
-      if (this.listener === c) this.listener = null;
-      if (this.stopListening === stop) this.stopListening = null;
-      c.end().catch(() => {});
-      // A silent network would keep the goodbye (and the socket) waiting: the socket goes now.
-      (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    };
-    this.stopListening = stop;
-    const retry = () => {
-      clearInterval(check);
-      if (failed) return;
-      failed = true;
-      stop();
-      if (this.closed) return;
-      setTimeout(() => this.listen(), this.listenDelay).unref();
-      this.listenDelay = Math.min(this.listenDelay * 2, 2000);
-    };
-    c.on('error', retry);
-    c.on('end', retry);
-    c.on('notification', (n) => {
-      const payload = n.payload ?? '';
-      // A commit's notification names its last seq, sent once the commit was on disk.
-      const seq = /^\d+/.exec(payload);
-      if (seq) this.flushedUpTo(Number(seq[0]));
-      this.notifyListeners.emit(payload);
-    });
-    c.connect()
-      .then(() => c.query(`LISTEN ${this.channel}`))
-      .then(() => {
-        // Failed meanwhile (retried already), or closed.
-        if (failed) return;
-        if (this.closed) return stop();
-        this.listener = c;
-        this.listenDelay = 100;
-        // Notifications go unheard on a connection whose network went silent, and nothing else would tell: it is asked
-        // to answer now and then, and replaced (the listeners then catch up) when it has not answered by the next time.
-        let asked = false;
-        check = setInterval(() => {
-          if (asked) return retry();
-          asked = true;
-          c.query('SELECT 1').then(
-            () => (asked = false),
-            () => retry(),
-          );
-        }, this.listenCheckMs);
-        check.unref();
-        this.reconnectListeners.emit();
-      })
-      .catch(retry);
+    return this.notices ? this.notices.onListening(fn) : () => {};
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.notifyListeners.clear();
-    this.reconnectListeners.clear();
+    this.notices?.clear();
     const ends: Promise<unknown>[] = [];
     // An open transaction's connection is dropped, not returned: PostgreSQL rolls the transaction back.
     for (const client of this.open) client.release(true);
     this.open.clear();
-    this.stopListening?.();
+    this.notices?.close();
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);
   }

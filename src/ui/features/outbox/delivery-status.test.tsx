@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { AskdockError } from '../../../protocol/index.ts';
 import type { OutboxRow, OutboxState } from '../../lib/outbox/machine.ts';
 import { createOutbox, type Outbox } from '../../lib/outbox/outbox.ts';
-import { FakeClient } from '../../lib/outbox/outbox-fakes.ts';
+import { FakeClient } from '../../../testing/outbox-fakes.ts';
 import { createMemoryStorage } from '../../lib/outbox/storage.ts';
 import { OutboxProvider } from '../../lib/outbox/use-outbox.ts';
 import { DeliveryStatus } from './delivery-status.tsx';

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayProvider } from '../../lib/gateway.tsx';
-import { fakeClient } from '../questions/test-helpers.tsx';
+import { fakeClient } from '../../../testing/ui-questions.tsx';
 import { NotificationMenu } from './notification-menu.tsx';
 
 /**

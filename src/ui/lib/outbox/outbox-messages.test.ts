@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError, type ChatMessage } from '../../../protocol/index.ts';
 import { OutboxRow } from './machine.ts';
-import { FakeClient, outboxMaker } from './outbox-fakes.ts';
+import { FakeClient, outboxMaker } from '../../../testing/outbox-fakes.ts';
 import { createOutboxStorage } from './storage.ts';
 import { read } from '../shape.ts';
 

@@ -4,7 +4,7 @@ import { AskdockError, type ChatMessage } from '../../../protocol/index.ts';
 import { formatAsyncAnswerText } from '../../../answers/async-reply.ts';
 import type { OutboxRow } from './machine.ts';
 import { createOutbox, messageConfirmsRow, type Outbox } from './outbox.ts';
-import { FakeClient, channelHub, outboxMaker } from './outbox-fakes.ts';
+import { FakeClient, channelHub, outboxMaker } from '../../../testing/outbox-fakes.ts';
 import { createMemoryStorage, createOutboxStorage } from './storage.ts';
 
 const lunch = { id: 'lunch', header: 'Lunch', question: 'What should we order?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] };

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createOutbox, type Outbox } from './outbox.ts';
-import { FakeClient } from './outbox-fakes.ts';
+import { FakeClient } from '../../../testing/outbox-fakes.ts';
 import { createMemoryStorage } from './storage.ts';
 import type { OutboxRow } from './machine.ts';
 import {

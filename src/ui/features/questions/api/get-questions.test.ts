@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { deployRecord, lunchRecord } from '../test-helpers.tsx';
+import { deployRecord, lunchRecord } from '../../../../testing/ui-questions.tsx';
 import { mergeRecords, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
 
 describe('questions query', () => {

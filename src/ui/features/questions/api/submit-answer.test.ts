@@ -5,7 +5,7 @@ import { AskdockError } from '../../../../protocol/index.ts';
 import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
 import { withResolution } from './get-questions.ts';
 import { answerRoute, endedElsewhere, resolveWithDraft, submitProblem, terminalOutcome } from './submit-answer.ts';
-import { questionRecord } from '../lib/test-record.ts';
+import { questionRecord } from '../../../../testing/question-record.ts';
 
 const pending = questionRecord();
 

@@ -6,7 +6,7 @@ import { DeliveryStatus } from '../../outbox/delivery-status.tsx';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { dockCodeReady, QuestionDock, useQuestionTranscriptItems } from '../index.tsx';
 import { useSkipsStore } from '../stores/skips.ts';
-import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import type { SummarySlots } from './summary-slots.ts';
 
 // The app hands the summaries the outbox feature's real delivery line (app/use-summary-slots.ts); so does this test,

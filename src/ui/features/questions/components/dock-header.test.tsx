@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dockCodeReady, QuestionDock } from '../index.tsx';
-import { composer, deployRecord, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, lunchRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import { urgencyOf } from './time-left.tsx';
 
 const header = () => screen.getByRole('region', { name: 'Questions' }).querySelector('.qd-header') as HTMLElement;

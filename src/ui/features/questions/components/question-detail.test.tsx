@@ -5,7 +5,7 @@ import axe from 'axe-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { dockCodeReady, QuestionDock } from '../index.tsx';
-import { composer, deployRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import { QuestionDetail } from './question-detail.tsx';
 
 const DIFF = ['--- a/app.ts', '+++ b/app.ts', '@@ -1,2 +1,2 @@', '-const key = "sk-live-0123456789abcdef0123";', '+const key = process.env.KEY;', '', '\tkept'].join('\n');

@@ -9,7 +9,7 @@ import { AskdockError } from '../../../../protocol/index.ts';
 import { dockCodeReady, QuestionDock, expandDock, useQuestionTranscriptItems } from '../index.tsx';
 import { answersFingerprint } from '../lib/resolved-here.ts';
 import { DRAFTS_STORAGE_KEY, useDraftsStore } from '../stores/drafts.ts';
-import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, fakeClient, lunchRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 
 function Transcript({ sessionKey }: { sessionKey: string }) {
   const items = useQuestionTranscriptItems(sessionKey);

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AskdockError, type QuestionRecord } from '../../../../protocol/index.ts';
-import { deployRecord, fakeClient, resetStores, setup } from '../test-helpers.tsx';
+import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import QuestionLinkPage from './question-link-page.tsx';
 
 const linkRecord = (over: Partial<QuestionRecord> = {}) => deployRecord({ sessionKey: undefined, ...over });

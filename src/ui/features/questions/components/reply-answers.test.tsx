@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../protocol/index.ts';
-import { lunchRecord, resetStores, setup } from '../test-helpers.tsx';
+import { lunchRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import { ReplyAnswers } from './reply-answers.tsx';
 
 const reply = (text: string, over: Partial<ChatMessage> = {}): ChatMessage => ({

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import { QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
-import { composer, deployRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 
 const VALUE = 'sk-proj-4fQ9xL2mR8tZ1vB7nK3cH6jW0pY5sD2aE9uG';
 

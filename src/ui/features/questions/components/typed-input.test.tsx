@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { InputSpec } from '../../../../protocol/rules.ts';
-import { deployRecord, fakeClient, resetStores, setup } from '../test-helpers.tsx';
+import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import QuestionLinkPage from './question-link-page.tsx';
 
 /** A one-question `input` prompt asking "How many replicas?" with `input`. */

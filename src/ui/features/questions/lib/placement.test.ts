@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deployRecord, lunchRecord } from '../test-helpers.tsx';
+import { deployRecord, lunchRecord } from '../../../../testing/ui-questions.tsx';
 import { INBOX_KEY } from '../../../lib/inbox.ts';
 import { answersFingerprint } from './resolved-here.ts';
 import { inDock, inTranscript, NO_MARKS, outcomeOf, pickCurrent, type LocalMarks } from './placement.ts';

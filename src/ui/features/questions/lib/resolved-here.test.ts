@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answersFingerprint, resolvedHere, SKIP_FINGERPRINT } from './resolved-here.ts';
-import { questionRecord as record } from './test-record.ts';
+import { questionRecord as record } from '../../../../testing/question-record.ts';
 import { formatTimeLeft } from './time-left.ts';
 
 describe('what this browser sent', () => {

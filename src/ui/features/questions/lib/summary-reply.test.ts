@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../protocol/index.ts';
 import type { OutboxRow } from '../../../lib/outbox/machine.ts';
-import { deployRecord, lunchRecord } from '../test-helpers.tsx';
+import { deployRecord, lunchRecord } from '../../../../testing/ui-questions.tsx';
 import { summaryReply } from './summary-reply.ts';
 
 const row = (over: Partial<OutboxRow> = {}): OutboxRow => ({

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetStores } from '../test-helpers.tsx';
+import { resetStores } from '../../../../testing/ui-questions.tsx';
 import { readSkips, skipActions, SKIPS_STORAGE_KEY, undoOpen, UNDO_WINDOW_MS, useSkipsStore } from './skips.ts';
 
 beforeEach(resetStores);

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
-import { fakeClient } from '../../questions/test-helpers.tsx';
+import { fakeClient } from '../../../../testing/ui-questions.tsx';
 import { RenameSession } from './rename-session.tsx';
 
 afterEach(cleanup);

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
-import { fakeClient } from '../../questions/test-helpers.tsx';
+import { fakeClient } from '../../../../testing/ui-questions.tsx';
 import { sessionsKey } from '../api/get-sessions.ts';
 import { useSessionsSync } from '../api/use-sessions-sync.ts';
 import { sortSessions } from '../lib/session-list.ts';

@@ -1,4 +1,4 @@
-import type { QuestionRecord } from '../../../../protocol/index.ts';
+import type { QuestionRecord } from '../protocol/index.ts';
 
 /** A pending two-question prompt (single-select `env`, multi-select `notify`) for the tests of question logic. */
 export function questionRecord(over: Partial<QuestionRecord> = {}): QuestionRecord {

@@ -1,9 +1,9 @@
 /** Test doubles for the outbox: a gateway client with a tiny in-memory chat.send, and a BroadcastChannel hub. */
-import type { ConnectionState, ConnectionStatus } from '../../../client/client.ts';
-import { AskdockError, type ChatMessage, type EventName, type EventPayload, type MethodName } from '../../../protocol/index.ts';
-import { createOutbox, type ChannelLike, type Outbox, type OutboxClient, type OutboxOptions } from './outbox.ts';
-import { createMemoryStorage } from './storage.ts';
-import { Listeners } from '../../../lib/listeners.ts';
+import type { ConnectionState, ConnectionStatus } from '../client/client.ts';
+import { AskdockError, type ChatMessage, type EventName, type EventPayload, type MethodName } from '../protocol/index.ts';
+import { createOutbox, type ChannelLike, type Outbox, type OutboxClient, type OutboxOptions } from '../ui/lib/outbox/outbox.ts';
+import { createMemoryStorage } from '../ui/lib/outbox/storage.ts';
+import { Listeners } from '../lib/listeners.ts';
 
 export type Call = {
   method: MethodName;

@@ -1,0 +1,95 @@
+/**
+ * E10: `askdock routing test`: which route a question would follow and whom each step reaches, worked out from the
+ * config file alone (no gateway). Exit 0 with the answer, 1 when the config's routing has faults (each named), 2 on bad flags.
+ */
+import { readFileSync } from 'node:fs';
+import { DateTime } from 'luxon';
+import { ConfigError, loadConfig } from '../gateway/auth.ts';
+import { clampTimeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
+import { ASK_KINDS, dryRun, parseRouting, requestOfRule, simpleToolMatcher, type AskFacts, type AskKind } from '../routing/index.ts';
+import { EXIT, intFlag, usageError } from './args.ts';
+import { readFlags } from './flags.ts';
+import { printDryRun } from './routing-print.ts';
+import { terminalJson, terminalText } from '../lib/terminal-text.ts';
+
+export const ROUTING_USAGE = [
+  'usage: askdock routing test --config FILE [--kind question|approval|elicitation|secret] [--agent A] [--source S]',
+  '                            [--session KEY] [--tool RULE] [--at ISO-TIME] [--timeout S] [--json]',
+].join('\n');
+
+const FLAGS = {
+  config: { type: 'string' }, kind: { type: 'string' }, agent: { type: 'string' }, source: { type: 'string' }, session: { type: 'string' },
+  tool: { type: 'string' }, at: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+type TestArgs = { config: string; facts: AskFacts; atMs: number; timeoutMs: number; json: boolean };
+
+function readArgs(argv: string[]): TestArgs | 'help' | string[] {
+  const { values, positionals, problems } = readFlags(argv, FLAGS, 'routing test');
+  if (values.help) return 'help';
+  const v = values as Record<string, string | undefined>;
+  if (positionals.length) problems.push(`unexpected argument "${positionals[0]}"`);
+  // Until the gateway serves routing.test, the dry run reads the config file itself.
+  if (v.config === undefined) problems.push('--config: needed (the config file whose routing to test)');
+  const tool = v.tool === undefined ? undefined : requestOfRule(v.tool);
+  if (v.tool !== undefined && !tool) problems.push(`--tool: must be a tool request such as "Bash(git push origin main)" or "mcp__github__create_issue", got "${v.tool}"`);
+  const kind = v.kind ?? (tool ? 'approval' : 'question');
+  if (!(ASK_KINDS as readonly string[]).includes(kind)) problems.push(`--kind: must be one of ${ASK_KINDS.join(', ')}, got "${kind}"`);
+  else if (tool && kind !== 'approval') problems.push('--tool: only an approval names a tool (leave out --kind, or give --kind approval)');
+  const at = v.at === undefined ? null : DateTime.fromISO(v.at, { setZone: true });
+  if (at && (!at.isValid || !/(Z|[+-]\d\d:?\d\d)$/.test(v.at ?? '')))
+    problems.push(`--at: must be an ISO time with its offset, such as 2026-03-25T10:00+01:00 or 2026-03-25T09:00Z, got "${v.at}"`);
+  let timeoutS: number | undefined;
+  try {
+    timeoutS = intFlag('--timeout', v.timeout, 'a whole number of seconds');
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  if (timeoutS !== undefined && (timeoutS * 1000 < MIN_TIMEOUT_MS || timeoutS * 1000 > MAX_TIMEOUT_MS))
+    problems.push(`--timeout: must be ${MIN_TIMEOUT_MS / 1000}..${MAX_TIMEOUT_MS / 1000} seconds (a question's timeout), got ${timeoutS}`);
+  if (problems.length) return problems;
+  const facts: AskFacts = { kind: kind as AskKind, ...(v.agent ? { agent: v.agent } : {}), ...(v.source ? { source: v.source } : {}), ...(v.session ? { session: v.session } : {}), ...(tool ? { tool } : {}) };
+  return {
+    config: v.config as string,
+    facts,
+    atMs: at ? at.toMillis() : Date.now(),
+    timeoutMs: timeoutS === undefined ? DEFAULT_TIMEOUT_MS : clampTimeoutMs(timeoutS * 1000),
+    json: values.json === true,
+  };
+}
+
+function test(argv: string[]): number {
+  const args = readArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(ROUTING_USAGE + '\n');
+    return 0;
+  }
+  if (Array.isArray(args)) return usageError('routing test', new Error(args.join('\n')), ROUTING_USAGE);
+  let identities: string[];
+  let raw: unknown;
+  try {
+    identities = loadConfig(args.config).identities.map((i) => i.id);
+    raw = (JSON.parse(readFileSync(args.config, 'utf8')) as { routing?: unknown }).routing;
+  } catch (err) {
+    process.stderr.write(`askdock routing test: ${terminalText(err instanceof ConfigError ? err.message : String(err))}\n`);
+    return EXIT.failure;
+  }
+  const parsed = parseRouting(raw, { identities, tools: simpleToolMatcher });
+  if (!parsed.ok) {
+    for (const p of parsed.problems) process.stderr.write(`askdock routing test: config ${terminalText(args.config)}: ${terminalText(`${p.path}: ${p.problem}`)}\n`);
+    return EXIT.failure;
+  }
+  const result = dryRun({ routing: parsed.routing, facts: args.facts, atMs: args.atMs, timeoutMs: args.timeoutMs, tools: simpleToolMatcher, identities });
+  process.stdout.write(args.json ? terminalJson(result) + '\n' : printDryRun(result));
+  return EXIT.answered;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'test') return test(rest);
+  if (sub === '--help' || sub === '-h' || sub === undefined) {
+    (sub ? process.stdout : process.stderr).write(ROUTING_USAGE + '\n');
+    return sub ? 0 : EXIT.usage;
+  }
+  return usageError('routing', new Error(`unknown subcommand "${sub}" (askdock routing test ...)`), ROUTING_USAGE);
+}

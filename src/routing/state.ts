@@ -1,0 +1,132 @@
+/**
+ * E2-E6, E11: one routed question's route state, as PROTOCOL E11 shapes it, and its changes as pure functions of the
+ * state, the config and the time given. Each change returns the new state and what the gateway should do about it
+ * (notify, record skips, end the question); the state given is never changed.
+ */
+import { exhaustedAction, totalSteps } from './plan.ts';
+import { reach, type Skip, type TargetContext } from './targets.ts';
+import type { AskKind, Escalation, Exhausted } from './types.ts';
+
+export interface RouteState {
+  escalation: string;
+  /** The step last run, counted across repeats. */
+  step: number;
+  notified: string[];
+  /** When the next step runs (or the steps run out); absent once they have. */
+  nextAtMs?: number;
+  ackedBy?: { identity: string; atMs: number; untilMs: number };
+  quorum?: { needed: number; approvals: { identity: string; surface: string; atMs: number }[] };
+  handoffs?: { from: string; to: string; note?: string; atMs: number }[];
+  /** Who may answer besides operator.admin (E3). */
+  eligible: string[];
+}
+
+export interface RouteEnv { escalation: Escalation; kind: AskKind; targets: TargetContext }
+
+export interface RouteChange {
+  state: RouteState;
+  /** People to notify now (not notified before). */
+  notify: string[];
+  skipped: Skip[];
+  /** The steps ran out: what happens to the question. */
+  exhausted?: Exhausted;
+}
+
+export type Refusal = { ok: false; code: 'FORBIDDEN' | 'INVALID_REQUEST'; message: string; eligible?: string[] };
+
+const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((x) => !a.includes(x))];
+
+/** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody. */
+function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv): RouteChange {
+  const skipped: Skip[] = [];
+  for (let s = from; s < totalSteps(env.escalation); s++) {
+    const step = env.escalation.steps[s % env.escalation.steps.length];
+    const r = reach(step.notify, nowMs, env.targets);
+    skipped.push(...r.skipped);
+    if (r.identities.length === 0) continue;
+    const notify = r.identities.filter((i) => !state.notified.includes(i));
+    const next = { ...state, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
+    return { state: next, notify, skipped };
+  }
+  const { nextAtMs: _done, ...rest } = state;
+  return { state: { ...rest, step: Math.max(state.step, totalSteps(env.escalation) - 1) }, notify: [], skipped, exhausted: exhaustedAction(env.escalation, env.kind) };
+}
+
+/** E2: a routed question starts at its first step; `quorum` only for approvals (E5). */
+export function startRoute(env: RouteEnv, nowMs: number, quorum?: number): RouteChange {
+  const initial: RouteState = {
+    escalation: env.escalation.name,
+    step: 0,
+    notified: [],
+    eligible: [],
+    ...(quorum !== undefined && env.kind === 'approval' ? { quorum: { needed: quorum, approvals: [] } } : {}),
+  };
+  return runFrom(initial, 0, nowMs, env);
+}
+
+/** E2: the next step, once its time has come; before that, nothing changes. A late call runs one step, not every missed one. */
+export function advanceRoute(state: RouteState, nowMs: number, env: RouteEnv): RouteChange {
+  if (state.nextAtMs === undefined || nowMs < state.nextAtMs) return { state, notify: [], skipped: [] };
+  const { ackedBy, ...rest } = state;
+  const kept = ackedBy && ackedBy.untilMs > nowMs ? { ...rest, ackedBy } : rest;
+  return runFrom(kept, state.step + 1, nowMs, env);
+}
+
+/** E3: everyone notified so far (handoff targets among them), and operator.admin. */
+export function mayAnswer(state: RouteState, identity: string, isAdmin: boolean): boolean {
+  return isAdmin || state.eligible.includes(identity);
+}
+
+function refuse(state: RouteState, identity: string): Refusal {
+  return { ok: false, code: 'FORBIDDEN', message: `${identity} may not answer this question: it waits for ${state.eligible.join(', ') || 'nobody yet'}`, eligible: state.eligible };
+}
+
+export interface Actor { identity: string; isAdmin: boolean }
+
+/**
+ * E4: "I'm on it" pauses escalation for the escalation's ackTimeout from now: the step's deadline moves by the time
+ * the pause adds, so when it ends escalation goes on from where it was.
+ */
+export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: RouteEnv): { ok: true; state: RouteState } | Refusal {
+  if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
+  const untilMs = nowMs + env.escalation.ackTimeoutMs;
+  const pausedUntil = state.ackedBy && state.ackedBy.untilMs > nowMs ? state.ackedBy.untilMs : nowMs;
+  const added = untilMs - pausedUntil;
+  return {
+    ok: true,
+    state: { ...state, ackedBy: { identity: by.identity, atMs: nowMs, untilMs }, ...(state.nextAtMs !== undefined ? { nextAtMs: state.nextAtMs + added } : {}) },
+  };
+}
+
+/** E6: someone who may answer passes the question to a person or a group, who are notified and may answer. */
+export function handOff(state: RouteState, by: Actor, to: string, note: string | undefined, nowMs: number, env: RouteEnv): ({ ok: true } & RouteChange) | Refusal {
+  if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
+  if (!/^(identity|group):./.test(to)) return { ok: false, code: 'INVALID_REQUEST', message: `to: must be "identity:<id>" or "group:<name>", got "${to}"` };
+  const r = reach([to], nowMs, env.targets);
+  if (r.skipped.some((s) => s.reason === 'unknown-target')) return { ok: false, code: 'INVALID_REQUEST', message: `to: unknown target "${to}"` };
+  if (r.identities.length === 0) return { ok: false, code: 'INVALID_REQUEST', message: `to: nobody in "${to}" may see this question` };
+  const notify = r.identities.filter((i) => !state.notified.includes(i));
+  const handoff = { from: by.identity, to, ...(note ? { note } : {}), atMs: nowMs };
+  return {
+    ok: true,
+    state: { ...state, notified: union(state.notified, notify), eligible: union(state.eligible, r.identities), handoffs: [...(state.handoffs ?? []), handoff] },
+    notify,
+    skipped: r.skipped,
+  };
+}
+
+export type Verdict = 'allowed' | 'denied' | 'pending';
+
+/**
+ * E5: an answer to a routed approval. Without a quorum the first eligible answer decides. With one, Allows count once
+ * per identity (two surfaces of one person are one approval) until `needed`; the first Deny denies.
+ */
+export function approve(state: RouteState, by: Actor, behavior: 'allow' | 'deny', surface: string, nowMs: number): ({ ok: true; verdict: Verdict; state: RouteState }) | Refusal {
+  if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
+  if (behavior === 'deny') return { ok: true, verdict: 'denied', state };
+  if (!state.quorum) return { ok: true, verdict: 'allowed', state };
+  const { needed, approvals } = state.quorum;
+  const counted = approvals.some((a) => a.identity === by.identity) ? approvals : [...approvals, { identity: by.identity, surface, atMs: nowMs }];
+  const next = { ...state, quorum: { needed, approvals: counted } };
+  return { ok: true, verdict: counted.length >= needed ? 'allowed' : 'pending', state: next };
+}
