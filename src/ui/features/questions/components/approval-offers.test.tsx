@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { OFFER_AGENT, OFFER_PROJECT, OFFER_SESSION } from '../../../../answers/kinds/approval-offers.ts';
 import { dockCodeReady, QuestionDock } from '../index.tsx';
-import { composer, deployRecord, resetStores, setup } from '../test-helpers.tsx';
+import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 
 /** An approval as the gateway asks it (G7): Allow, Deny, then the offers, each naming its rule. */
 const approvalRecord = (): QuestionRecord =>
