@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { PolicyGrant } from '../../../../protocol/policy.ts';
 import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
@@ -61,9 +62,20 @@ export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
   const now = useMinuteClock();
   const revoke = useRevokeGrant();
   const live = grants.filter((g) => g.expiresAt > now);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const revoked = useRef(false);
+  // A revoked grant's row (and its Revoke button, which had focus) leaves: focus goes to the list's heading, not the page.
+  useEffect(() => {
+    if (!revoked.current || !heading.current) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost) {
+      revoked.current = false;
+      heading.current.focus();
+    }
+  }, [live.length]);
   return (
     <section className="policy-section" aria-labelledby="policy-grants-title">
-      <h2 id="policy-grants-title" className="policy-section-title">
+      <h2 id="policy-grants-title" ref={heading} tabIndex={-1} className="policy-section-title">
         Grants
       </h2>
       <p className="muted policy-lead">Made by "Always allow…" answers. A grant allows like a rule, but a deny or ask rule still wins over it.</p>
@@ -90,7 +102,16 @@ export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
           </thead>
           <tbody>
             {live.map((grant) => (
-              <GrantRow key={grant.id} grant={grant} now={now} busy={revoke.isPending && revoke.variables === grant.id} onRevoke={(id) => revoke.mutate(id)} />
+              <GrantRow
+                key={grant.id}
+                grant={grant}
+                now={now}
+                busy={revoke.isPending && revoke.variables === grant.id}
+                onRevoke={(id) => {
+                  revoked.current = true;
+                  revoke.mutate(id);
+                }}
+              />
             ))}
           </tbody>
         </table>

@@ -123,6 +123,8 @@ describe('[G12] the Rules page', () => {
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Revoke grant' }));
     // Optimistic: gone while the gateway still works on it.
     await waitFor(() => expect(screen.queryByRole('row', { name: /npm run lint/ })).toBeNull());
+    // The button that had focus left with its row: focus lands on the list's heading.
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Grants' })).toHaveFocus());
     expect(calls(client, 'policy.grant.revoke')).toEqual([['policy.grant.revoke', { id: 'g1' }]]);
     release();
     client.emit('policy.grants.updated', {});
