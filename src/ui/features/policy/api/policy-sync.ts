@@ -1,5 +1,6 @@
+import { useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
+import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
 import { policyKey, policyReloadFailed } from './get-policy.ts';
 
 /**
@@ -8,11 +9,17 @@ import { policyKey, policyReloadFailed } from './get-policy.ts';
  */
 export function usePolicySync() {
   const qc = useQueryClient();
+  const helloSeen = useRef(useGateway().hello !== null);
   useGatewayEvent('policy.updated', ({ error }) => {
     policyReloadFailed(qc, error);
     void qc.invalidateQueries({ queryKey: policyKey });
   });
   useGatewayEvent('policy.grants.updated', () => void qc.invalidateQueries({ queryKey: policyKey }));
-  // Events missed while away: read it again after every reconnect.
-  useGatewayHello(() => void qc.invalidateQueries({ queryKey: policyKey }));
+  // After a reconnect, read it again: policy.updated is sent live only, so even a resumed connection may have missed
+  // one. The first connect's read is the query's own.
+  useGatewayHello(() => {
+    const reconnect = helloSeen.current;
+    helloSeen.current = true;
+    if (reconnect) void qc.invalidateQueries({ queryKey: policyKey });
+  });
 }

@@ -38,6 +38,7 @@ type Handler = (payload: unknown) => void;
 /** A gateway client whose `policy.*` requests answer from `answer`; events are emitted by hand. */
 function fakeClient(answer: (method: string, params: Record<string, unknown>) => Promise<unknown>, scopes = ['operator.admin']) {
   const handlers = new Map<string, Listeners<[unknown]>>();
+  const hellos = new Listeners<[unknown]>();
   const request = vi.fn(answer);
   const client = {
     request,
@@ -47,9 +48,10 @@ function fakeClient(answer: (method: string, params: Record<string, unknown>) =>
       if (!handlers.has(event)) handlers.set(event, new Listeners());
       return handlers.get(event)!.add(handler);
     },
-    onHello: () => () => {},
+    onHello: (handler: Handler) => hellos.add(handler),
     onState: () => () => {},
     emit: (event: string, payload: unknown) => act(() => handlers.get(event)?.emit(payload)),
+    reconnect: (resumed: boolean) => act(() => hellos.emit({ ...client.hello, resumed })),
   };
   return client;
 }
@@ -192,6 +194,20 @@ describe('[G10] a policy reload that failed, for admins', () => {
     state.policy = { ...POLICY, loadedAtMs: NOW };
     client.emit('policy.updated', { loadedAtMs: NOW });
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});
+
+describe('[G12][U11] after a reconnect', () => {
+  it('[U11][G10] the first connect reads the policy once; every reconnect, resumed or not, reads it again (a reload failing meanwhile shows)', async () => {
+    const { client, state } = gateway();
+    show(client, <PolicyBanner onRulesPage={false} />);
+    await waitFor(() => expect(calls(client, 'policy.get')).toHaveLength(1));
+    await act(async () => {});
+    expect(calls(client, 'policy.get')).toHaveLength(1);
+    state.policy = { ...POLICY, error: 'approvals.rules[0].decision: unknown decision' };
+    client.reconnect(true);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Approval policy not reloaded: approvals.rules[0].decision: unknown decision');
+    expect(calls(client, 'policy.get')).toHaveLength(2);
   });
 });
 
