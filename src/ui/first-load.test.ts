@@ -24,8 +24,22 @@ describe('the Control UI first load (issue 20: at most 120 KB gzipped)', () => {
       for (const m of text.matchAll(/^import\s+(type\s+)?([^;]*?)\s+from\s+'([^']+)'/gm)) {
         const [, typeOnly, names, from] = m;
         if (typeOnly || /^\{(\s*type\s+[^,}]+,?)*\s*\}$/.test(names)) continue;
-        const schemaModule = /protocol\/(index|errors|question|session|secret|frames|methods|events|scopes)\.ts$/.test(from);
+        const schemaModule = /protocol\/(index|errors|question|session|secret|frames|methods|events|scopes|policy)\.ts$/.test(from);
         if (from === 'zod' || from.startsWith('zod/') || schemaModule) offenders.push(`${name}: ${m[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('[G12] the Rules page and what only it uses are reached only through import(), never a static import', () => {
+    const PAGE = /features\/policy\/(components\/(rules-page|policy-rules|policy-grants|revoke-grant-button|decision-badge)\.tsx|lib\/grant-text\.ts|api\/revoke-grant\.ts|policy\.css)$/;
+    const offenders: string[] = [];
+    for (const file of sources(join(ROOT, 'ui'))) {
+      const name = relative(ROOT, file);
+      if (PAGE.test(name)) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
+        const from = m[1] ?? m[2];
+        if (PAGE.test(join(file, '..', from).replace(/\\/g, '/'))) offenders.push(`${name}: ${m[0]}`);
       }
     }
     expect(offenders).toEqual([]);

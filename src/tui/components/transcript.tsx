@@ -15,6 +15,13 @@ function Row({ row }: { row: TranscriptRow }) {
         {row.detail ? <Text dimColor wrap="wrap">{`  — ${terminalLine(row.detail)}`}</Text> : null}
       </Box>
     );
+  // G6: an approval decided without a question, or answered: quiet, one line, no author column.
+  if (row.who === 'decision')
+    return (
+      <Box flexShrink={0}>
+        <Text dimColor wrap="wrap">{`  ${terminalLine(row.text)}`}</Text>
+      </Box>
+    );
   const who = WHO[row.who];
   return (
     <Box flexShrink={0}>

@@ -37,4 +37,10 @@ describe('the TUI transcript notices (V5)', () => {
     const rows = transcriptRows({ ...base, questions, seenPending: { a: true, b: true }, mine: { a: true } });
     expect(rows.map((r) => r.text)).toEqual(['✓ Color: Blue', 'Answered elsewhere']);
   });
+
+  it('[G6] an approval the policy or a grant decided gets no "Answered elsewhere" notice: its system message says it', () => {
+    const questions = { p: record('p', { identity: 'policy', surface: 'policy', atMs: 2 }) };
+    const messages = { s1: [{ id: 'm1', sessionKey: 's1', role: 'system' as const, text: '✓ Allowed Bash(npm run test) · rule npm-tests', authorId: 'policy', createdAtMs: 2, seq: 1 }] };
+    expect(transcriptRows({ ...base, questions, messages }).map((r) => [r.who, r.text])).toEqual([['decision', '✓ Allowed Bash(npm run test) · rule npm-tests']]);
+  });
 });

@@ -1,10 +1,12 @@
 import { resolvedNotice } from '../../answers/summary.ts';
+import { readPolicyNotice } from '../../lib/policy-notice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { TuiState } from './tui-store.ts';
 
 export type TranscriptRow = {
   key: string;
-  who: 'you' | 'agent' | 'system' | 'notice';
+  /** `decision`: G6, an approval the policy, a grant or a person allowed or denied (a dim line of its own). */
+  who: 'you' | 'agent' | 'system' | 'notice' | 'decision';
   text: string;
   ok?: boolean;
   /** A notice's questions, shown beside it as the Control UI's summary shows them: headers the notice lacks, and the wording. */
@@ -27,11 +29,13 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
   if (!s.sessionKey) return [];
   const rows: (TranscriptRow & { at: number; order: number })[] = [];
   for (const m of s.messages[s.sessionKey] ?? []) {
-    const who = m.role === 'assistant' ? 'agent' : m.role === 'system' ? 'system' : 'you';
+    const who = m.role === 'assistant' ? 'agent' : m.role !== 'system' ? 'you' : readPolicyNotice(m.text) ? 'decision' : 'system';
     rows.push({ key: m.id, who, text: m.text, at: m.createdAtMs, order: m.seq });
   }
   for (const q of Object.values(s.questions)) {
     if (q.sessionKey !== s.sessionKey || q.status === 'pending') continue;
+    // G6: an approval the policy or a grant decided asked nobody; its system message is the line for it.
+    if (q.resolvedBy?.surface === 'policy') continue;
     // Answered here: by this process, or (ended before it saw the question, e.g. before a restart) from a terminal of
     // this identity. Anything else, the Control UI, a channel, another identity, is "Answered elsewhere".
     const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;

@@ -8,6 +8,8 @@ import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // The question link page is rare on first load, so it is fetched only when opened.
 const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/components/question-link-page.tsx'), (m) => m.default);
+// G12: the Rules page is for admins, now and then: none of it is in the first load.
+export const RulesPage = lazyWithRetry(() => import('../features/policy/components/rules-page.tsx'), (m) => m.default);
 
 export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {
@@ -15,6 +17,12 @@ export function AppRoutes({ route }: { route: Route }) {
       return <HomePage />;
     case 'inbox':
       return <InboxPage />;
+    case 'rules':
+      return (
+        <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="the rules" />}>
+          <RulesPage />
+        </LazyBoundary>
+      );
     case 'session':
       return <SessionPage sessionKey={route.sessionKey} />;
     case 'question':

@@ -5,7 +5,9 @@ import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
-import { AppRoutes } from './app-routes.tsx';
+import { AppRoutes, RulesPage } from './app-routes.tsx';
+import { PolicyBanner } from '../features/policy/components/policy-banner.tsx';
+import { RulesLink } from '../features/policy/components/rules-link.tsx';
 import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
@@ -47,9 +49,13 @@ export function AppShell() {
       {/* A question link (/q/<id>) is a page of its own: one card, no sessions list beside it. */}
       <div className="app-body" data-solo={solo || undefined}>
         {!solo && (
-          <SessionsSidebar activeKey={route.name === 'session' ? route.sessionKey : undefined} first={<InboxLink active={route.name === 'inbox'} />} />
+          <SessionsSidebar
+            activeKey={route.name === 'session' ? route.sessionKey : undefined}
+            first={<InboxLink active={route.name === 'inbox'} after={<RulesLink active={route.name === 'rules'} onPreload={RulesPage.preload} />} />}
+          />
         )}
         <main className="app-main">
+          <PolicyBanner onRulesPage={route.name === 'rules'} />
           <AppRoutes route={route} />
         </main>
       </div>

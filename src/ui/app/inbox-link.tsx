@@ -1,10 +1,11 @@
+import type { ReactNode } from 'react';
 import { PendingBadge } from '../components/ui/pending-badge.tsx';
 import { usePendingCount } from '../features/questions/index.tsx';
 import { INBOX_KEY, INBOX_PATH } from '../lib/inbox.ts';
 import { Link } from '../lib/router.tsx';
 
-/** U15: first in the Sessions list, where questions asked without a session dock, with how many wait there. */
-export function InboxLink({ active }: { active: boolean }) {
+/** U15: first in the Sessions list, where questions asked without a session dock, with how many wait there; `after`: more such pages (Rules). */
+export function InboxLink({ active, after }: { active: boolean; after?: ReactNode }) {
   const count = usePendingCount(INBOX_KEY);
   return (
     <div className="inbox-row">
@@ -15,6 +16,7 @@ export function InboxLink({ active }: { active: boolean }) {
         <span className="session-link-title">Inbox</span>
         <PendingBadge count={count} />
       </Link>
+      {after}
     </div>
   );
 }

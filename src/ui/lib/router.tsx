@@ -6,6 +6,7 @@ import { INBOX_PATH } from './inbox.ts';
 export type Route =
   | { name: 'home' }
   | { name: 'inbox' }
+  | { name: 'rules' }
   | { name: 'session'; sessionKey: string }
   | { name: 'question'; id: string }
   | { name: 'not-found'; path: string };
@@ -21,6 +22,9 @@ function subscribe(listener: () => void): () => void {
     if (listeners.size === 0) window.removeEventListener('popstate', notify);
   };
 }
+
+/** G12: the approval policy's rules and grants (admins). */
+export const RULES_PATH = '/rules';
 
 export function sessionPath(sessionKey: string): string {
   return `/s/${encodeURIComponent(sessionKey)}`;
@@ -41,6 +45,7 @@ function decode(part: string): string | null {
 export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { name: 'home' };
   if (pathname === INBOX_PATH || pathname === `${INBOX_PATH}/`) return { name: 'inbox' };
+  if (pathname === RULES_PATH || pathname === `${RULES_PATH}/`) return { name: 'rules' };
   const match = /^\/(s|q)\/([^/]+)\/?$/.exec(pathname);
   const value = match ? decode(match[2]) : null;
   if (match && value) return match[1] === 's' ? { name: 'session', sessionKey: value } : { name: 'question', id: value };

@@ -2,6 +2,8 @@ import { memo, useId, type ComponentType } from 'react';
 import type { ChatMessage } from '../../../../protocol/index.ts';
 import type { TranscriptMessage } from '../lib/history-cache.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { readPolicyNotice } from '../../../../lib/policy-notice.ts';
+import { PolicyNoticeRow } from './policy-notice-row.tsx';
 
 const AUTHOR: Record<TranscriptMessage['role'], string> = { user: 'You', assistant: 'Agent', system: 'System' };
 
@@ -14,6 +16,8 @@ type Props = {
 /** One chat message; an assistant reply still streaming is marked busy and shows a caret. Memoised: a new message re-renders its own row only. */
 export const MessageItem = memo(function MessageItem({ message, ReplyBody }: Props) {
   const authorId = useId();
+  const notice = message.role === 'system' ? readPolicyNotice(message.text) : null;
+  if (notice) return <PolicyNoticeRow message={message} notice={notice} />;
   const reply = ReplyBody !== undefined && message.replyTo !== undefined;
   return (
     <article

@@ -21,7 +21,9 @@ import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@t
 import type { GatewayClient } from '../../../../client/client.ts';
 import { requestUntilAnswered } from '../../../../client/resend.ts';
 import type { Answers, ErrorDetails, QuestionRecord, Result } from '../../../../protocol/index.ts';
+import type { GrantScope } from '../../../../protocol/policy.ts';
 import { formatAsyncAnswerText } from '../../../../answers/async-reply.ts';
+import { grantRequestOf } from '../../../../answers/kinds/approval-offers.ts';
 import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
@@ -34,7 +36,8 @@ import { questionResolved, questionsKey } from './get-questions.ts';
 /** Q1: where an answer came from. */
 export type AnswerSurface = 'control-ui' | 'link';
 
-export type Resolution = { kind: 'answer'; answers: Answers } | { kind: 'skip' };
+/** `grant`: G12, an approval answered with an "Always allow…" offer asks for a grant of that scope. */
+export type Resolution = { kind: 'answer'; answers: Answers; grant?: { scope: GrantScope } } | { kind: 'skip' };
 type Variables = { record: QuestionRecord } & Resolution;
 
 /** Every submit shares this key prefix, so one record reads busy whichever road its answer took. */
@@ -68,7 +71,7 @@ export function resolveWithDraft(client: GatewayClient, id: string, resolution: 
   const sent =
     resolution.kind === 'skip'
       ? requestUntilAnswered(client, 'question.resolve', { id, skip: true, resolutionId, surface })
-      : requestUntilAnswered(client, 'question.resolve', { id, answers: resolution.answers, resolutionId, surface });
+      : requestUntilAnswered(client, 'question.resolve', { id, answers: resolution.answers, resolutionId, surface, ...(resolution.grant && { grant: resolution.grant }) });
   draftActions().submitStarted(id, resolution.kind === 'answer' ? resolution.answers : 'skip', resolutionId);
   return sent;
 }
@@ -155,7 +158,10 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
     },
   });
 
-  const answer = (answers: Answers) => mutation.mutate({ record, kind: 'answer', answers }, { onSuccess: onDone });
+  const answer = (answers: Answers) => {
+    const grant = grantRequestOf(record.questions, answers);
+    mutation.mutate({ record, kind: 'answer', answers, ...(grant && { grant }) }, { onSuccess: onDone });
+  };
   const skip = () => {
     if (record.mode === 'async' && surface === 'control-ui') {
       skipActions().asyncSkipped(record.id);

@@ -2,6 +2,7 @@ import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group.tsx';
 import { itemAnswer, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
+import { isOffer } from '../../../../answers/kinds/approval-offers.ts';
 import { useDraftActions, useItemDraft } from '../stores/drafts.ts';
 import { optionKey } from '../commands.ts';
 import { optionId, problemId, questionTextId } from './dom-ids.ts';
@@ -49,7 +50,8 @@ export function OptionList({ recordId, item, locked, attempted }: Props) {
             {option.label}
           </label>
           {option.description && (
-            <span id={descId} className="qd-option-desc">
+            // G7: an "Always allow…" offer's description is the rule its grant would make, shown as code.
+            <span id={descId} className={isOffer(item, option.label) ? 'qd-option-desc qd-option-rule' : 'qd-option-desc'}>
               {option.description}
             </span>
           )}

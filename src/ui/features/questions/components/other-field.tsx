@@ -14,6 +14,8 @@ export function OtherField({ recordId, item, locked }: Props) {
   const id = otherId(recordId, item.id);
   const multi = choosesSeveral(item);
   const key = optionKey(item.options.length + 1);
+  // Q12: an approval's typed text denies, and the agent reads it as the reason.
+  const placeholder = item.kind === 'approval' ? 'Or deny, telling the agent why' : multi ? 'Add your own answer beside the choices' : 'Or type your own answer';
   return (
     <div className="qd-option qd-other" data-filled={text.trim() !== '' || undefined}>
       {key && (
@@ -30,7 +32,7 @@ export function OtherField({ recordId, item, locked }: Props) {
         rows={1}
         value={text}
         readOnly={locked}
-        placeholder={multi ? 'Add your own answer beside the choices' : 'Or type your own answer'}
+        placeholder={placeholder}
         onChange={(e) => otherTextChanged(recordId, item, e.target.value)}
       />
     </div>

@@ -25,6 +25,13 @@ describe('where a question shows, and what its summary says', () => {
     expect(pickCurrent([lunchRecord(), own], 'gone')?.id).toBe('q-deploy');
   });
 
+  it('[G6][G11] an approval the policy or a grant decided has no summary in the transcript (its notice tells it); one a person answered has', () => {
+    const decided = deployRecord({ status: 'answered', answers: { env: ['Allow'] }, resolvedBy: { identity: 'policy', surface: 'policy', atMs: 2 } });
+    expect(inTranscript(decided, 's1', NO_MARKS)).toBe(false);
+    expect(inTranscript({ ...decided, resolvedBy: { identity: 'ana', surface: 'control-ui', atMs: 2 } }, 's1', NO_MARKS)).toBe(true);
+    expect(inDock(decided, 's1', NO_MARKS)).toBe(false);
+  });
+
   it('[Q10][U8] a retired reminder leaves the dock for the transcript, where it reads "No longer pending"', () => {
     expect(inDock(retired, 's1', NO_MARKS)).toBe(false);
     expect(inTranscript(retired, 's1', NO_MARKS)).toBe(true);

@@ -43,6 +43,8 @@ export function inDock(record: QuestionRecord, sessionKey: string, marks: LocalM
  */
 export function inTranscript(record: QuestionRecord, sessionKey: string, marks: LocalMarks): boolean {
   if (dockKeyOf(record) !== sessionKey) return false;
+  // G6/G11: an approval the policy or a grant decided asked nobody: its one-line notice in the conversation tells it.
+  if (record.resolvedBy?.surface === 'policy') return false;
   return record.status !== 'pending' || record.retiredAtMs !== undefined || handledHere(record, marks);
 }
 

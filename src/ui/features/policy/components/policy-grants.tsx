@@ -1,0 +1,121 @@
+import { useEffect, useRef } from 'react';
+import type { PolicyGrant } from '../../../../protocol/policy.ts';
+import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
+import { errorMessage } from '../../../lib/error-message.ts';
+import { Link, questionPath, sessionPath } from '../../../lib/router.tsx';
+import { useRevokeGrant } from '../api/revoke-grant.ts';
+import { endsIn, grantReach } from '../lib/grant-text.ts';
+import { RevokeGrantButton } from './revoke-grant-button.tsx';
+
+function GrantRow({ grant, now, busy, onRevoke }: { grant: PolicyGrant; now: number; busy: boolean; onRevoke: (id: string) => void }) {
+  const reach = grantReach(grant);
+  return (
+    <tr>
+      <th scope="row" className="policy-rule-cell">
+        <code className="policy-code">{grant.rule}</code>
+      </th>
+      <td data-label="Applies to">
+        {reach.words}
+        {reach.value && (
+          <>
+            {' '}
+            {grant.scope === 'session' ? (
+              <Link to={sessionPath(reach.value)} className="policy-link policy-id">
+                {reach.value}
+              </Link>
+            ) : (
+              <code className="policy-id">{reach.value}</code>
+            )}
+          </>
+        )}
+      </td>
+      <td data-label="Made by">
+        {grant.grantedBy}
+        {grant.createdAtMs !== undefined && (
+          <>
+            {', '}
+            <RelativeTime ms={grant.createdAtMs} className="muted" />
+          </>
+        )}
+      </td>
+      <td data-label="From">
+        <Link to={questionPath(grant.questionId)} className="policy-link policy-id" aria-label={`Question ${grant.questionId}`}>
+          {grant.questionId}
+        </Link>
+      </td>
+      <td data-label="Ends">
+        <time dateTime={new Date(grant.expiresAt).toISOString()} title={exactTime(grant.expiresAt)}>
+          {endsIn(grant.expiresAt, now)}
+        </time>
+      </td>
+      <td className="policy-actions">
+        <RevokeGrantButton grant={grant} busy={busy} onRevoke={onRevoke} />
+      </td>
+    </tr>
+  );
+}
+
+/** G5/G12: every live grant: its rule, where it applies, who made it from which question, when it ends, and Revoke. */
+export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
+  const now = useMinuteClock();
+  const revoke = useRevokeGrant();
+  const live = grants.filter((g) => g.expiresAt > now);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const revoked = useRef(false);
+  // A revoked grant's row (and its Revoke button, which had focus) leaves: focus goes to the list's heading, not the page.
+  useEffect(() => {
+    if (!revoked.current || !heading.current) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost) {
+      revoked.current = false;
+      heading.current.focus();
+    }
+  }, [live.length]);
+  return (
+    <section className="policy-section" aria-labelledby="policy-grants-title">
+      <h2 id="policy-grants-title" ref={heading} tabIndex={-1} className="policy-section-title">
+        Grants
+      </h2>
+      <p className="muted policy-lead">Made by "Always allow…" answers. A grant allows like a rule, but a deny or ask rule still wins over it.</p>
+      {revoke.isError && (
+        <p className="inline-error" role="alert">
+          Not revoked: {errorMessage(revoke.error)}
+        </p>
+      )}
+      {live.length === 0 ? (
+        <p className="muted policy-empty">No grants in force.</p>
+      ) : (
+        <table className="policy-table policy-grants" aria-labelledby="policy-grants-title">
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">Applies to</th>
+              <th scope="col">Made by</th>
+              <th scope="col">From</th>
+              <th scope="col">Ends</th>
+              <th scope="col">
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {live.map((grant) => (
+              <GrantRow
+                key={grant.id}
+                grant={grant}
+                now={now}
+                busy={revoke.isPending && revoke.variables === grant.id}
+                onRevoke={(id) => {
+                  revoked.current = true;
+                  revoke.mutate(id);
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
