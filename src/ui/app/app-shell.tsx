@@ -14,6 +14,7 @@ import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The notification menu and the install control load just after the first screen: neither is needed to read or answer.
 const NotificationMenu = lazyWithRetry(() => import('../features/push/notification-menu.tsx'), (m) => m.NotificationMenu);
+const AccountMenu = lazyWithRetry(() => import('./account-menu.tsx'), (m) => m.AccountMenu);
 const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx'), (m) => m.InstallApp);
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
@@ -42,6 +43,9 @@ export function AppShell() {
             <InstallApp />
           </LazyBoundary>
           <ThemeToggle />
+          <LazyBoundary pending={<span className="btn-icon header-placeholder" aria-hidden="true" />}>
+            <AccountMenu />
+          </LazyBoundary>
         </div>
       </header>
       {/* A question link (/q/<id>) is a page of its own: one card, no sessions list beside it. */}
