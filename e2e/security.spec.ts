@@ -22,7 +22,12 @@ test.describe('security in the browser (S1, S2, S4)', () => {
     await expect(link.getByRole('heading', { name: 'Question no longer available' })).toBeVisible();
     await expect(link.getByRole('textbox', { name: 'Token' })).toHaveCount(0);
 
+    // The top bar's one menu holds the theme too: Dark pins it.
     await link.getByRole('button', { name: 'Account' }).click();
+    await link.getByRole('menuitemradio', { name: 'Dark' }).click();
+    await expect(link.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await link.getByRole('button', { name: 'Account' }).click();
+    await expect(link.getByRole('menuitemradio', { name: 'Dark' })).toBeChecked();
     await link.getByRole('menuitem', { name: /Sign out/ }).click();
     await expect(link.getByRole('textbox', { name: 'Token' })).toBeVisible();
     expect(await link.evaluate(() => [sessionStorage.getItem('askdock.token'), localStorage.getItem('askdock.token')])).toEqual([null, null]);

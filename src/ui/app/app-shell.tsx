@@ -3,7 +3,6 @@ import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
-import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { HeaderSlot } from './header-slot.tsx';
@@ -42,7 +41,7 @@ export function AppShell() {
           <LazyBoundary>
             <InstallApp />
           </LazyBoundary>
-          <ThemeToggle />
+          {/* The theme and Sign out, in one menu. */}
           <LazyBoundary pending={<span className="btn-icon header-placeholder" aria-hidden="true" />}>
             <AccountMenu />
           </LazyBoundary>
