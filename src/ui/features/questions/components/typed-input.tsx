@@ -32,7 +32,7 @@ export function TypedInput({ recordId, item, locked, attempted }: KindControlPro
   const id = otherId(recordId, item.id);
   const numeric = spec.type === 'number' || spec.type === 'integer';
   return (
-    <div className="qd-option qd-other" data-filled={draft.other.trim() !== '' || undefined}>
+    <div className="qd-option qd-other qd-typed" data-filled={draft.other.trim() !== '' || undefined} data-invalid={problem ? true : undefined}>
       <input
         id={id}
         className="qd-other-input"
