@@ -13,7 +13,7 @@ const SERVER = path('../src/testing/elicit-server.ts');
 type Question = EventPayload<'question.requested'>['question'];
 
 test.describe('askdock mcp-proxy answered in the Control UI', () => {
-  test('[X5][U11][Q12] a proxied form elicitation answered on its link page with typed controls; a refused value stays unanswered; the next prompt skipped declines', async ({ page, openApp, gateway }, testInfo) => {
+  test('[X5][U11][Q12] a proxied form elicitation answered on its link page with typed controls; a refused value stays unanswered, its rule under the field; the next prompt skipped declines', async ({ page, openApp, gateway }, testInfo) => {
     test.setTimeout(90_000);
     const operator = createNodeClient({ url: gateway.url, token: gateway.operatorToken, client: { name: 'e2e-proxy-operator', mode: 'cli' } });
     await operator.start();
@@ -53,7 +53,11 @@ test.describe('askdock mcp-proxy answered in the Control UI', () => {
       await replicas.fill('9');
       await page.getByRole('group', { name: 'Contact', exact: true }).getByRole('textbox').fill('ops@shop.example');
       await page.getByRole('button', { name: 'Submit', exact: true }).click();
-      await expect(page.getByRole('alert').filter({ hasText: 'must be at most 5 (maximum)' })).toBeVisible();
+      const refused = page.getByRole('alert').filter({ hasText: 'must be at most 5 (maximum)' });
+      await expect(refused).toBeVisible();
+      // Q5: the refusal reads under the value, not beside it where a longer value would run into it.
+      const [field, error] = [await replicas.boundingBox(), await refused.boundingBox()];
+      expect(error!.y).toBeGreaterThanOrEqual(field!.y + field!.height - 1);
       expect((await operator.request('question.get', { id: asked[1].id })).question.status).toBe('pending');
       await page.getByRole('button', { name: 'Skip', exact: true }).click();
       await expect(page.getByRole('heading', { name: 'Skipped' })).toBeVisible();

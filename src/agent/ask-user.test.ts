@@ -43,7 +43,7 @@ describe('validateAskUser', () => {
         questions: [
           {
             id: 'deploy_target',
-            header: 'Deploy',
+            header: 'Deploy…',
             question: 'Where should I deploy?',
             options: [{ label: 'Staging (Recommended)', description: 'safe' }, { label: 'Production' }],
           },
@@ -71,10 +71,10 @@ describe('validateAskUser', () => {
     expect('multiSelect' in v.questions[1]).toBe(false);
   });
 
-  it('[T1] cuts the header to 12 code points, never half an emoji', () => {
+  it('[T1] cuts the header to 12 code points with its ellipsis, never half an emoji', () => {
     const v = parseAskUser({ questions: [question({ header: '🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀' })] });
     expect(Array.from(v.questions[0].header)).toHaveLength(12);
-    expect(v.questions[0].header).toBe('🚀'.repeat(12));
+    expect(v.questions[0].header).toBe(`${'🚀'.repeat(11)}…`);
   });
 
   it('[T3] returns every field at fault at once', () => {

@@ -5,12 +5,29 @@
 import { own } from '../protocol/rules.ts';
 import type { Answers, QuestionRecord } from '../protocol/index.ts';
 import { kindOf, type ItemDraft } from './kinds/index.ts';
-import { mayStayEmpty } from './kinds/input.ts';
+import { inputPreset, mayStayEmpty } from './kinds/input.ts';
 
 export type QuestionItemRecord = QuestionRecord['questions'][number];
 export type { ItemDraft };
 
 export const EMPTY_ITEM: ItemDraft = Object.freeze({ chosen: Object.freeze([]) as unknown as string[], other: '' });
+
+const STARTS = new WeakMap<QuestionItemRecord, ItemDraft>();
+
+/**
+ * X5: a question's draft before anything is picked or typed: its preset value (an input's `default`) chosen or
+ * typed in, else nothing. The same object each time for the same question, so a store selector can return it.
+ */
+export function startingDraft(item: QuestionItemRecord): ItemDraft {
+  const preset = inputPreset(item);
+  if (preset === undefined) return EMPTY_ITEM;
+  let draft = STARTS.get(item);
+  if (!draft) {
+    draft = kindOf(item).draftOf(item, [preset]);
+    STARTS.set(item, draft);
+  }
+  return draft;
+}
 
 /** Picking an option, as the question's kind reads it (U4: single choices replace, several toggle). */
 export function withOptionPicked(item: QuestionItemRecord, draft: ItemDraft, label: string): ItemDraft {
@@ -24,7 +41,7 @@ export function withOtherText(item: QuestionItemRecord, draft: ItemDraft, text: 
 
 /** The values sent for one question (U4). */
 export function itemAnswer(item: QuestionItemRecord, draft: ItemDraft | undefined): string[] {
-  return kindOf(item).answer(item, draft ?? EMPTY_ITEM);
+  return kindOf(item).answer(item, draft ?? startingDraft(item));
 }
 
 /** Q5: what the question's kind refuses in a non-blank draft (`must be at least 1 (minimum)`), or null. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cutHeader, nulPaths } from './rules.ts';
+import { cutHeader, HEADER_MAX, nulPaths } from './rules.ts';
 
 describe('the protocol modules the Control UI loads first', () => {
   it('rules.ts, askdock-error.ts and version.ts import no schema library, only types', () => {
@@ -23,16 +23,19 @@ describe('nulPaths', () => {
 });
 
 describe('cutHeader', () => {
-  it('[Q2][T1] cuts a long header at the last space within 12 characters, never mid-word', () => {
-    expect(cutHeader('String with format')).toBe('String with');
-    expect(cutHeader('Number in range')).toBe('Number in');
-    expect(cutHeader('Ship the release now')).toBe('Ship the');
-    expect(cutHeader('A very long header indeed')).toBe('A very long');
-    // The twelfth character ends a word: the whole word is kept.
-    expect(cutHeader('Deploy where now')).toBe('Deploy where');
+  it('[Q2][T1] cuts a long header at the last space that leaves room for an ellipsis, never mid-word, within 12 characters', () => {
+    expect(cutHeader('String with format')).toBe('String with…');
+    expect(cutHeader('Number in range')).toBe('Number in…');
+    expect(cutHeader('Ship the release now')).toBe('Ship the…');
+    expect(cutHeader('A very long header indeed')).toBe('A very long…');
+    // The twelfth character ends a word, but the ellipsis needs its place: the word goes.
+    expect(cutHeader('Deploy where now')).toBe('Deploy…');
+    for (const text of ['String with format', 'Deploy where now', 'memory__create_entities', '🚀 Deployment target']) {
+      expect(Array.from(cutHeader(text)).length).toBeLessThanOrEqual(HEADER_MAX);
+    }
   });
 
-  it('[Q2][T1] a header that fits is kept as it is, and cutting twice cuts once', () => {
+  it('[Q2][T1] a header that fits is kept as it is, with no ellipsis, and cutting twice cuts once', () => {
     expect(cutHeader('Environment')).toBe('Environment');
     expect(cutHeader('exactly 12 c')).toBe('exactly 12 c');
     for (const text of ['String with format', 'memory__create_entities', '🚀 Deployment target', 'a b c d e f g h i j k l m']) {
@@ -41,10 +44,10 @@ describe('cutHeader', () => {
   });
 
   it('[Q2][T1] a word longer than half the limit, or no space at all, is cut by code point, never half an emoji', () => {
-    expect(cutHeader('memory__create_entities')).toBe('memory__crea');
+    expect(cutHeader('memory__create_entities')).toBe('memory__cre…');
     // Cutting at the only space would leave just the emoji.
-    expect(cutHeader('🚀 Supercalifragilistic')).toBe('🚀 Supercalif');
-    expect(cutHeader('🚀 Deployment target')).toBe('🚀 Deployment');
-    expect(cutHeader('🚀'.repeat(14))).toBe('🚀'.repeat(12));
+    expect(cutHeader('🚀 Supercalifragilistic')).toBe('🚀 Supercali…');
+    expect(cutHeader('🚀 Deployment target')).toBe('🚀 Deploymen…');
+    expect(cutHeader('🚀'.repeat(14))).toBe(`${'🚀'.repeat(11)}…`);
   });
 });

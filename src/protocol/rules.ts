@@ -51,24 +51,28 @@ export function cutCodePoints(text: string, max: number): string {
   return points.length > max ? points.slice(0, max).join('') : text;
 }
 
+/** What a cut header ends with, within its `max` code points. */
+export const HEADER_CUT_MARK = '…';
+
 /**
- * Q2/T1: a header cut to `max` code points on a word: at the last space within the limit when one keeps at least
- * half of it, else by code point. A header that fits comes back as it is, so cutting twice cuts once.
+ * Q2/T1: a header cut to `max` code points on a word, ending in an ellipsis that counts within `max`: at the last space
+ * that leaves room for it when that keeps at least half of the limit, else by code point. A header that fits comes back
+ * as it is, so cutting twice cuts once.
  */
 export function cutHeader(text: string, max = HEADER_MAX): string {
   const points = Array.from(text);
   if (points.length <= max) return text;
-  // The cut falls between words already when the next character is a space.
-  if (/\s/u.test(points[max])) return points.slice(0, max).join('').trimEnd();
+  const room = max - 1;
   let space = -1;
-  for (let i = max - 1; i > 0; i--) {
+  for (let i = room; i > 0; i--) {
     if (/\s/u.test(points[i])) {
       space = i;
       break;
     }
   }
   const kept = space >= 0 ? points.slice(0, space).join('').trimEnd() : '';
-  return Array.from(kept).length * 2 >= max ? kept : points.slice(0, max).join('');
+  const head = Array.from(kept).length * 2 >= max ? kept : points.slice(0, room).join('').trimEnd();
+  return head + HEADER_CUT_MARK;
 }
 
 /** Free text is always allowed, so an authored "Other" / "Other…" / "Other (specify)" option is refused. */

@@ -81,8 +81,8 @@ export function TuiApp({ store, actions, local }: Props) {
         record={current.record}
         index={current.index}
         count={current.count}
-        draft={actions.draftOf(id)}
-        getDraft={() => actions.draftOf(id)}
+        draft={actions.draftOf(current.record)}
+        getDraft={() => actions.draftOf(current.record)}
         onDraft={(d) => actions.setDraft(id, d)}
         onEffect={onEffect}
       />

@@ -18,6 +18,13 @@ export function inputChoices(item: KindItem): readonly string[] | null {
 /** Q12: an input the asker marked `required: false` may be sent without a value. */
 export const mayStayEmpty = (item: KindItem): boolean => item.kind === 'input' && specOf(item).required === false;
 
+/** X5: the asker's `default` (an elicitation field's) as the value the field starts with, prefilled and editable; or none. */
+export function inputPreset(item: KindItem): string | undefined {
+  if (item.kind !== 'input') return undefined;
+  const given = specOf(item).default;
+  return given === undefined || given === '' ? undefined : String(given);
+}
+
 const HINTS: Record<InputSpec['type'], string> = {
   string: 'your answer',
   number: 'a number',

@@ -107,7 +107,7 @@ describe('question.request', () => {
     expect((await failure(agent.call('question.request', { questions: four }))).code).toBe('INVALID_REQUEST');
     const { id } = await agent.call('question.request', { questions: [item({ header: '  A very long header indeed ' })] });
     const { question } = await admin.call('question.get', { id });
-    expect(question.questions[0].header).toBe('A very long');
+    expect(question.questions[0].header).toBe('A very long…');
   });
 
   it('[Q3] defaults the timeout to 900 s and clamps it to 30 s..3600 s', async () => {

@@ -18,7 +18,7 @@ const inputRecord = (input: InputSpec): QuestionRecord => ({
 
 /** The prompt with its draft kept as the app keeps it; every effect lands in `effects`. */
 function Harness({ record, effects }: { record: QuestionRecord; effects: PromptEffect[] }) {
-  const [draft, setDraft] = useState<PromptDraft>(emptyDraft);
+  const [draft, setDraft] = useState<PromptDraft>(() => emptyDraft(record));
   const ref = useRef(draft);
   const onDraft = (next: PromptDraft) => {
     ref.current = next;
@@ -75,5 +75,42 @@ describe('QuestionPrompt for a typed input', () => {
     await write('1');
     await until(() => effects.length > 0);
     expect(effects).toEqual([{ kind: 'submit', answers: { n: ['true'] } }]);
+  });
+
+  it('[X5] a default is prefilled in the typed entry: Enter opens it holding the value, Enter again sends it unedited', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={inputRecord({ type: 'integer', minimum: 1, maximum: 10, default: 3 })} effects={effects} />);
+    const frame = await until((f) => f.includes('How many replicas?'));
+    expect(frame).toMatch(/Type an answer… 3/);
+    await write('\r');
+    await until((f) => f.includes('✎'));
+    expect(ink.lastFrame()).toMatch(/✎ 3/);
+    await write('\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { n: ['3'] } }]);
+  });
+
+  it('[X5] a prefilled default stays editable: Backspace and a digit send the new value', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={inputRecord({ type: 'integer', minimum: 1, maximum: 10, default: 3 })} effects={effects} />);
+    await until((f) => f.includes('How many replicas?'));
+    await write('\r');
+    await until((f) => f.includes('✎'));
+    expect(ink.lastFrame()).toMatch(/✎ 3/);
+    // The field listens once it is mounted: Backspace again until the value is gone (a second one on empty does nothing).
+    for (let i = 0; i < 400 && /✎ 3/.test(ink.lastFrame() ?? ''); i++) await write('\x7f');
+    await until((f) => !/✎ 3/.test(f));
+    await write('7\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { n: ['7'] } }]);
+  });
+
+  it('[X5] a boolean\'s default is the highlighted row, so Enter sends it', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={inputRecord({ type: 'boolean', default: false })} effects={effects} />);
+    await until((f) => f.includes('Restart after deploy?'));
+    await write('\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { n: ['false'] } }]);
   });
 });

@@ -1,10 +1,9 @@
 import { Box, Text, useInput } from 'ink';
-import { EMPTY_ITEM } from '../../answers/collect.ts';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
-import { otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
+import { itemDraft as draftOfItem, otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { promptToggles } from '../prompt/kind-rows.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
@@ -45,7 +44,7 @@ function DetailLines({ detail }: { detail: string | undefined }) {
 /** V2: the prompt in place of the composer, one question at a time. */
 export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
   const item = record.questions[Math.min(draft.step, record.questions.length - 1)];
-  const itemDraft = draft.items[item.id] ?? EMPTY_ITEM;
+  const itemDraft = draftOfItem(draft, item);
   const apply = ({ draft: next, effect }: PromptStep) => {
     onDraft(next);
     if (effect) onEffect(effect);
@@ -58,7 +57,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
         else if (k.key.return) apply(otherSubmitted(record, now));
         // The step this key lands in, not the rendered one: a burst may have crossed to the next question.
-        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (now.items[record.questions[now.step].id]?.other ?? '') + k.input));
+        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (draftOfItem(now, record.questions[now.step]).other) + k.input));
       }
     },
     { isActive: !draft.editingOther },

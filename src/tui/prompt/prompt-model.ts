@@ -1,4 +1,4 @@
-import { collectAnswers, EMPTY_ITEM, itemProblem, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
+import { collectAnswers, itemProblem, startingDraft, withOptionPicked, withOtherText, type ItemDraft } from '../../answers/collect.ts';
 import { detectCredentialIn, credentialWarning } from '../../answers/credentials.ts';
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
 import { promptRows, promptToggles } from './kind-rows.ts';
@@ -15,7 +15,11 @@ export type PromptDraft = {
   problem?: string;
 };
 
-export const emptyDraft = (): PromptDraft => ({ step: 0, cursor: 0, items: {}, editingOther: false });
+/** A prompt not yet touched; given its record, the cursor starts on a preset choice (X5: a boolean's default). */
+export function emptyDraft(record?: Pick<QuestionRecord, 'questions'>): PromptDraft {
+  const draft: PromptDraft = { step: 0, cursor: 0, items: {}, editingOther: false };
+  return record?.questions.length ? { ...draft, cursor: cursorAt(record, draft, 0) } : draft;
+}
 
 /** The keys a prompt reacts to, as Ink reports them. */
 export type PromptKey = {
@@ -36,8 +40,10 @@ export type PromptEffect =
 export type PromptStep = { draft: PromptDraft; effect?: PromptEffect };
 
 type Record_ = Pick<QuestionRecord, 'questions'>;
+type Item = QuestionRecord['questions'][number];
 
-const itemDraft = (draft: PromptDraft, id: string) => draft.items[id] ?? EMPTY_ITEM;
+/** A question's draft: what was picked or typed, else its preset value (X5). */
+export const itemDraft = (draft: PromptDraft, item: Item): ItemDraft => draft.items[item.id] ?? startingDraft(item);
 
 /** Rows of the current question: its options, then Other… and Skip. */
 export const rowCount = (record: Record_, draft: PromptDraft) => promptRows(record.questions[draft.step]).length + 2;
@@ -45,7 +51,7 @@ export const rowCount = (record: Record_, draft: PromptDraft) => promptRows(reco
 /** The row to highlight on arriving at a question: its first chosen option, else the first row. */
 function cursorAt(record: Record_, draft: PromptDraft, step: number): number {
   const item = record.questions[step];
-  const chosen = itemDraft(draft, item.id).chosen;
+  const chosen = itemDraft(draft, item).chosen;
   return Math.max(0, promptRows(item).findIndex((o) => chosen.includes(o.value)));
 }
 
@@ -60,12 +66,12 @@ function advance(record: Record_, draft: PromptDraft): PromptStep {
     return { draft: { ...draft, step, cursor: 0, editingOther: false, problem: `${q.header} needs an answer: pick an option or type one in Other…` } };
   }
   // Q5: a value its kind refuses is named at its question before anything is sent.
-  const refused = record.questions.findIndex((q) => itemProblem(q, itemDraft(draft, q.id)) !== null);
+  const refused = record.questions.findIndex((q) => itemProblem(q, itemDraft(draft, q)) !== null);
   if (refused >= 0) {
     const q = record.questions[refused];
-    return { draft: { ...draft, step: refused, cursor: 0, editingOther: false, problem: `${q.header} ${itemProblem(q, itemDraft(draft, q.id))}.` } };
+    return { draft: { ...draft, step: refused, cursor: 0, editingOther: false, problem: `${q.header} ${itemProblem(q, itemDraft(draft, q))}.` } };
   }
-  const typed = record.questions.map((q) => itemDraft(draft, q.id).other);
+  const typed = record.questions.map((q) => itemDraft(draft, q).other);
   const match = detectCredentialIn(typed);
   if (match) return { draft: { ...draft, editingOther: false, confirm: { answers: collected.answers, warning: credentialWarning(match) } } };
   return { draft: { ...draft, editingOther: false, problem: undefined }, effect: { kind: 'submit', answers: collected.answers } };
@@ -75,7 +81,7 @@ function pick(record: Record_, draft: PromptDraft, index: number): PromptStep {
   const item = record.questions[draft.step];
   const label = promptRows(item)[index]?.value;
   if (label === undefined) return { draft };
-  const items = { ...draft.items, [item.id]: withOptionPicked(item, itemDraft(draft, item.id), label) };
+  const items = { ...draft.items, [item.id]: withOptionPicked(item, itemDraft(draft, item), label) };
   const next = { ...draft, items, cursor: index, problem: undefined };
   // V2: single-select goes on at once; multi-select toggles and waits for Enter.
   return promptToggles(item) ? { draft: next } : advance(record, next);
@@ -99,7 +105,7 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   const n = promptRows(item).length;
   // Q12: a typed field with nothing to pick takes what is typed, digits too, in its entry.
   if (n === 0 && key.input && !key.return && !/[\x00-\x1f]/.test(key.input))
-    return { draft: { ...otherChanged(record, draft, itemDraft(draft, item.id).other + key.input), editingOther: true, problem: undefined } };
+    return { draft: { ...otherChanged(record, draft, itemDraft(draft, item).other + key.input), editingOther: true, problem: undefined } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
   const onOption = draft.cursor < n;
   if (key.input === ' ' && promptToggles(item) && onOption) return pick(record, draft, draft.cursor);
@@ -108,7 +114,7 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   if (draft.cursor === n + 1) return { draft, effect: { kind: 'skip' } };
   if (!promptToggles(item)) return pick(record, draft, draft.cursor);
   // Multi-select: Enter confirms; with nothing chosen yet it takes the highlighted option.
-  const d = itemDraft(draft, item.id);
+  const d = itemDraft(draft, item);
   const taken = d.chosen.length || d.other.trim() ? draft : pick(record, draft, draft.cursor).draft;
   return advance(record, taken);
 }
@@ -116,15 +122,15 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
 /** The Other field's text as typed (kept in the draft, U6). */
 export function otherChanged(record: Record_, draft: PromptDraft, text: string): PromptDraft {
   const item = record.questions[draft.step];
-  return { ...draft, items: { ...draft.items, [item.id]: withOtherText(item, itemDraft(draft, item.id), text) } };
+  return { ...draft, items: { ...draft.items, [item.id]: withOtherText(item, itemDraft(draft, item), text) } };
 }
 
 /** V2: Enter in Other sends its text as the answer (goes on like a taken option); blank text just goes back to the options. */
 export function otherSubmitted(record: Record_, draft: PromptDraft): PromptStep {
   const item = record.questions[draft.step];
-  if (!itemDraft(draft, item.id).other.trim()) return { draft: { ...draft, editingOther: false } };
+  if (!itemDraft(draft, item).other.trim()) return { draft: { ...draft, editingOther: false } };
   // Q5: a value the kind refuses stays in the field with the rule it breaks, and nothing is sent.
-  const problem = itemProblem(item, itemDraft(draft, item.id));
+  const problem = itemProblem(item, itemDraft(draft, item));
   if (problem) return { draft: { ...draft, problem: `${item.header} ${problem}.` } };
   return advance(record, { ...draft, editingOther: false });
 }

@@ -120,8 +120,8 @@ export class TuiActions {
     update(this.store, (s) => ({ drafts: { ...s.drafts, [id]: draft } }));
   }
 
-  draftOf(id: string): PromptDraft {
-    return this.store.getState().drafts[id] ?? emptyDraft();
+  draftOf(record: Pick<QuestionRecord, 'id' | 'questions'>): PromptDraft {
+    return this.store.getState().drafts[record.id] ?? emptyDraft(record);
   }
 
   /** PT1-PT4 read here first, so a reply that fits no rule shows why and sends nothing (V4); PT5 on the gateway. */

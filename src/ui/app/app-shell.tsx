@@ -3,7 +3,6 @@ import { QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
-import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
 import { AppRoutes, RulesPage } from './app-routes.tsx';
 import { PolicyBanner } from '../features/policy/components/policy-banner.tsx';
@@ -16,6 +15,7 @@ import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The notification menu and the install control load just after the first screen: neither is needed to read or answer.
 const NotificationMenu = lazyWithRetry(() => import('../features/push/notification-menu.tsx'), (m) => m.NotificationMenu);
+const AccountMenu = lazyWithRetry(() => import('./account-menu.tsx'), (m) => m.AccountMenu);
 const InstallApp = lazyWithRetry(() => import('../features/push/install-app.tsx'), (m) => m.InstallApp);
 
 /** The layout: header with the connection state, sessions on the left, the page in the middle. */
@@ -43,7 +43,10 @@ export function AppShell() {
           <LazyBoundary>
             <InstallApp />
           </LazyBoundary>
-          <ThemeToggle />
+          {/* The theme and Sign out, in one menu. */}
+          <LazyBoundary pending={<span className="btn-icon header-placeholder" aria-hidden="true" />}>
+            <AccountMenu />
+          </LazyBoundary>
         </div>
       </header>
       {/* A question link (/q/<id>) is a page of its own: one card, no sessions list beside it. */}

@@ -7,7 +7,7 @@ type Props = { onToken: (token: string, remember: boolean) => void; problem?: st
 
 export default function SignInPage({ onToken, problem, initialToken = '' }: Props) {
   const [token, setToken] = useState(initialToken);
-  const [remember, setRemember] = useState(false);
+  const [remember, setRemember] = useState(true);
   const inputId = useId();
   const rememberId = useId();
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -38,10 +38,10 @@ export default function SignInPage({ onToken, problem, initialToken = '' }: Prop
           value={token}
           onChange={(event) => setToken(event.target.value)}
         />
-        {/* S4: by default the token lives only as long as this tab. */}
+        {/* Remembered for this browser by default, so a question link opens in a new tab; unticked, this tab only. */}
         <div className="sign-in-remember">
           <Checkbox id={rememberId} checked={remember} onCheckedChange={(value) => setRemember(value === true)} />
-          <label htmlFor={rememberId}>Remember me</label>
+          <label htmlFor={rememberId}>Remember me on this browser</label>
         </div>
         <Button type="submit" variant="primary" disabled={!token.trim()}>
           Sign in

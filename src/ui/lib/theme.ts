@@ -20,12 +20,14 @@ function apply(choice: ThemeChoice) {
   else root.dataset.theme = choice;
 }
 
-type ThemeState = { choice: ThemeChoice; themeCycled: () => void };
+type ThemeState = { choice: ThemeChoice; themeChosen: (choice: ThemeChoice) => void };
 
-export const useTheme = create<ThemeState>((set, get) => ({
+/** The choices in the order the menu offers them. */
+export const THEME_CHOICES: readonly ThemeChoice[] = ORDER;
+
+export const useTheme = create<ThemeState>((set) => ({
   choice: stored(),
-  themeCycled: () => {
-    const choice = ORDER[(ORDER.indexOf(get().choice) + 1) % ORDER.length];
+  themeChosen: (choice) => {
     try {
       if (choice === 'system') localStorage.removeItem(KEY);
       else localStorage.setItem(KEY, choice);

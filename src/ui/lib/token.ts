@@ -2,14 +2,16 @@ const KEY = 'askdock.token';
 
 /**
  * The token for this tab: from the address (`#token=`, which never reaches a server or a Referer; or `?token=`, read once
- * and then removed from the address bar), else this tab's sessionStorage, else one the person chose to remember.
+ * and then removed from the address bar), else this tab's sessionStorage, else the one this browser remembers. A token
+ * from the address is remembered for the browser, so a question link opened in a new tab is not asked for it again;
+ * Sign out forgets it (docs/security.md).
  */
 export function takeToken(): string | null {
   const url = new URL(window.location.href);
   const fragment = new URLSearchParams(url.hash.replace(/^#/, ''));
   const fromUrl = fragment.get('token') || url.searchParams.get('token');
   if (fromUrl) {
-    sessionStorage.setItem(KEY, fromUrl);
+    keepToken(fromUrl);
     fragment.delete('token');
     url.searchParams.delete('token');
     const hash = fragment.toString();
@@ -19,6 +21,7 @@ export function takeToken(): string | null {
   return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY);
 }
 
+/** Sign out, or a refused token: this tab and the browser forget it. */
 export function forgetToken() {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
@@ -26,8 +29,8 @@ export function forgetToken() {
   if (typeof navigator !== 'undefined') navigator.serviceWorker?.controller?.postMessage({ type: 'token', token: null });
 }
 
-/** A token typed into the sign-in form: for this tab only, unless the person ticked "Remember me". */
-export function keepToken(token: string, remember = false) {
+/** A signed-in token: remembered for this browser, unless the person unticked "Remember me" (then this tab only). */
+export function keepToken(token: string, remember = true) {
   sessionStorage.setItem(KEY, token);
   if (remember) localStorage.setItem(KEY, token);
   else localStorage.removeItem(KEY);

@@ -69,3 +69,9 @@ export const InstallIcon = () => (
     <path d="M2.75 10.5v1.75c0 .97.78 1.75 1.75 1.75h7c.97 0 1.75-.78 1.75-1.75V10.5" />
   </Icon>
 );
+export const PersonIcon = () => (
+  <Icon>
+    <circle cx="8" cy="5.5" r="2.5" />
+    <path d="M3 14c.6-2.6 2.6-4 5-4s4.4 1.4 5 4" />
+  </Icon>
+);

@@ -12,7 +12,7 @@ type Props = { recordId: string; item: QuestionItemRecord; locked: boolean; atte
 
 /** Options as full-width cards (the whole card takes the click; its number key before the label) over radios (single-select) or Radix checkboxes (multi-select), each named by its label (U12). */
 export function OptionList({ recordId, item, locked, attempted }: Props) {
-  const draft = useItemDraft(recordId, item.id);
+  const draft = useItemDraft(recordId, item);
   const { optionPicked } = useDraftActions();
   const multi = choosesSeveral(item);
   const labelledBy = questionTextId(recordId, item.id);

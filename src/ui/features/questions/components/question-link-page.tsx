@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { Fragment, useEffect } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { useQuestion } from '../api/get-question.ts';
 import { draftActions } from '../stores/drafts.ts';
+import { HeaderText } from './header-text.tsx';
 import { LinkAnswerForm } from './link-answer-form.tsx';
 import { LinkOutcome, LinkNotice } from './link-outcome.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -47,7 +48,6 @@ function QuestionLinkCard({ id }: { id: string }) {
 type PendingProps = { record: QuestionRecord; refreshError: Error | null; retrying: boolean; onRetry: () => void };
 
 function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingProps) {
-  const title = record.questions.map((q) => q.header).join(' · ');
   return (
     <article className="question-link" aria-labelledby="question-link-title" data-mode={record.mode}>
       <header className="ql-head">
@@ -63,7 +63,14 @@ function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingPro
             </>
           )}
         </p>
-        <h1 id="question-link-title">{title}</h1>
+        <h1 id="question-link-title">
+          {record.questions.map((q, i) => (
+            <Fragment key={q.id}>
+              {i > 0 && ' · '}
+              <HeaderText header={q.header} whole={q.question} />
+            </Fragment>
+          ))}
+        </h1>
         {record.sessionKey && (
           <Link className="ql-conversation" to={sessionPath(record.sessionKey)}>
             Open the conversation

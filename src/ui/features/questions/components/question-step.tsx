@@ -2,6 +2,7 @@ import type { QuestionItemRecord } from '../../../../answers/collect.ts';
 import { choosesSeveral } from '../../../../answers/kinds/choice.ts';
 import { kindIdOf } from '../../../../answers/kinds/index.ts';
 import { headerId, questionTextId } from './dom-ids.ts';
+import { HeaderText } from './header-text.tsx';
 import { OpenLink } from './open-link.tsx';
 import { QuestionDetail } from './question-detail.tsx';
 import { KIND_CONTROLS } from './kind-controls.tsx';
@@ -16,7 +17,7 @@ export function QuestionStep({ recordId, item, locked, attempted, wholeDetail }:
     <div className="qd-question" role="group" aria-labelledby={headerId(recordId, item.id)} data-question-id={item.id}>
       <div className="qd-question-head">
         <span id={headerId(recordId, item.id)} className="qd-chip">
-          {item.header}
+          <HeaderText header={item.header} whole={item.question} />
         </span>
         {choosesSeveral(item) && <span className="qd-muted">Choose one or more</span>}
       </div>

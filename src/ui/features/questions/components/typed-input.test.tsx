@@ -81,4 +81,35 @@ describe('TypedInput', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(resolves(client)).toEqual([['question.resolve', expect.objectContaining({ answers: {} })]]));
   });
+
+  it('[X5] a default is prefilled in the field, editable, and Submit without editing sends it', async () => {
+    const user = userEvent.setup();
+    const client = clientWith(inputRecord({ type: 'integer', minimum: 1, maximum: 10, default: 3 }));
+    setup([], client).render(<QuestionLinkPage id="q-deploy" />);
+    const field = await screen.findByRole('spinbutton', { name: 'How many replicas?' });
+    expect(field).toHaveValue(3);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resolves(client)).toEqual([['question.resolve', expect.objectContaining({ answers: { n: ['3'] } })]]));
+  });
+
+  it('[X5] a prefilled default can be replaced before sending', async () => {
+    const user = userEvent.setup();
+    const client = clientWith(inputRecord({ type: 'string', default: 'eu-west' }));
+    setup([], client).render(<QuestionLinkPage id="q-deploy" />);
+    const field = await screen.findByRole('textbox', { name: 'How many replicas?' });
+    expect(field).toHaveValue('eu-west');
+    await user.clear(field);
+    await user.type(field, 'us-east');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resolves(client)).toEqual([['question.resolve', expect.objectContaining({ answers: { n: ['us-east'] } })]]));
+  });
+
+  it('[X5] a boolean\'s default is the chosen radio, and Submit sends it', async () => {
+    const user = userEvent.setup();
+    const client = clientWith(inputRecord({ type: 'boolean', default: false }));
+    setup([], client).render(<QuestionLinkPage id="q-deploy" />);
+    expect(await screen.findByRole('radio', { name: 'No' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(resolves(client)).toEqual([['question.resolve', expect.objectContaining({ answers: { n: ['false'] } })]]));
+  });
 });

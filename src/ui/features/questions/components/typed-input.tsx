@@ -21,7 +21,7 @@ const WORDS: Record<string, string> = { true: 'Yes', false: 'No' };
 
 /** Q12: an `input` question's control: Yes / No for a boolean, a list for an enum, else the typed field with its bounds. */
 export function TypedInput({ recordId, item, locked, attempted }: KindControlProps) {
-  const draft = useItemDraft(recordId, item.id);
+  const draft = useItemDraft(recordId, item);
   const { otherTextChanged } = useDraftActions();
   const spec = item.input ?? { type: 'string' };
   const labelledBy = questionTextId(recordId, item.id);
@@ -32,7 +32,7 @@ export function TypedInput({ recordId, item, locked, attempted }: KindControlPro
   const id = otherId(recordId, item.id);
   const numeric = spec.type === 'number' || spec.type === 'integer';
   return (
-    <div className="qd-option qd-other" data-filled={draft.other.trim() !== '' || undefined}>
+    <div className="qd-option qd-other qd-typed" data-filled={draft.other.trim() !== '' || undefined} data-invalid={problem ? true : undefined}>
       <input
         id={id}
         className="qd-other-input"
@@ -63,7 +63,7 @@ type ChoicesProps = { recordId: string; item: KindControlProps['item']; locked: 
 
 /** A boolean's Yes / No or an enum's values as radios; an optional one can be cleared by choosing it again. */
 function TypedChoices({ recordId, item, locked, choices, labelledBy }: ChoicesProps) {
-  const draft = useItemDraft(recordId, item.id);
+  const draft = useItemDraft(recordId, item);
   const { optionPicked, otherTextChanged } = useDraftActions();
   const optional = item.input?.required === false;
   return (

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { own } from '../../../../protocol/rules.ts';
 import type { Answers } from '../../../../protocol/index.ts';
-import { EMPTY_ITEM, withOptionPicked, withOtherText, type ItemDraft, type QuestionItemRecord } from '../../../../answers/collect.ts';
+import { startingDraft, withOptionPicked, withOtherText, type ItemDraft, type QuestionItemRecord } from '../../../../answers/collect.ts';
 import { answersFingerprint, SKIP_FINGERPRINT } from '../lib/resolved-here.ts';
 import { followOtherTabs } from './cross-tab.ts';
 import { array, count, number, object, optional, read, record, string, type Checked } from '../../../lib/shape.ts';
@@ -141,8 +141,8 @@ export const useDraftsStore = create<DraftsState>()(
           const draft = own(s.drafts, recordId) ?? emptyDraft();
           return { drafts: { ...s.drafts, [recordId]: { ...draft, ...change(draft), touchedAtMs: Date.now() } } };
         });
-      const updateItem = (recordId: string, itemId: string, change: (item: ItemDraft) => ItemDraft) =>
-        touch(recordId, (draft) => ({ items: { ...draft.items, [itemId]: change(own(draft.items, itemId) ?? EMPTY_ITEM) } }));
+      const updateItem = (recordId: string, item: QuestionItemRecord, change: (draft: ItemDraft) => ItemDraft) =>
+        touch(recordId, (draft) => ({ items: { ...draft.items, [item.id]: change(own(draft.items, item.id) ?? startingDraft(item)) } }));
       const dropDraft = (recordId: string) =>
         set((s) => {
           if (!Object.hasOwn(s.drafts, recordId)) return s;
@@ -159,8 +159,8 @@ export const useDraftsStore = create<DraftsState>()(
         drafts: {},
         sent: {},
         actions: {
-          optionPicked: (recordId, item, label) => updateItem(recordId, item.id, (draft) => withOptionPicked(item, draft, label)),
-          otherTextChanged: (recordId, item, text) => updateItem(recordId, item.id, (draft) => withOtherText(item, draft, text)),
+          optionPicked: (recordId, item, label) => updateItem(recordId, item, (draft) => withOptionPicked(item, draft, label)),
+          otherTextChanged: (recordId, item, text) => updateItem(recordId, item, (draft) => withOtherText(item, draft, text)),
           stepChanged: (recordId, step) => touch(recordId, () => ({ step })),
           submitStarted: (recordId, answers, given) => {
             const resolutionId = own(get().drafts, recordId)?.resolutionId ?? given ?? newResolutionId();
@@ -211,9 +211,9 @@ followOtherTabs(useDraftsStore, DRAFTS_STORAGE_KEY);
 
 const NOTHING_SENT: string[] = Object.freeze([]) as unknown as string[];
 
-/** One question's draft; re-renders only when that question's draft changes. */
-export const useItemDraft = (recordId: string, itemId: string): ItemDraft =>
-  useDraftsStore((s) => own(own(s.drafts, recordId)?.items, itemId) ?? EMPTY_ITEM);
+/** One question's draft (X5: its preset value until touched); re-renders only when that question's draft changes. */
+export const useItemDraft = (recordId: string, item: QuestionItemRecord): ItemDraft =>
+  useDraftsStore((s) => own(own(s.drafts, recordId)?.items, item.id) ?? startingDraft(item));
 export const useDraftStep = (recordId: string): number => useDraftsStore((s) => own(s.drafts, recordId)?.step ?? 0);
 /** Fingerprints of what this browser sent for the record (answers, or SKIP_FINGERPRINT), from either surface. */
 export const useSentHere = (recordId: string): string[] => useDraftsStore((s) => own(s.sent, recordId)?.answers ?? NOTHING_SENT);
