@@ -1,14 +1,16 @@
 /**
  * G11: question.request {approval} decided by a policy of 1,000 rules, beside a plain question.request in the same run
- * and on the same gateway: the round trip (p50 / p99) and the gateway's CPU per request, as ratios.
+ * and on the same gateway: the round trip (p50 / p99) and the gateway's CPU per request, as ratios. Every approval
+ * carries a command of its own (bench/lib/policy-commands.ts), so each is parsed and judged afresh, never a cached one.
  */
 import { performance } from 'node:perf_hooks';
 import { meterCpu } from './lib/cpu.ts';
 import { startBenchGateway } from './lib/bench-gateway.ts';
+import { distinctCommands } from './lib/policy-commands.ts';
 import { RawClient } from './lib/raw-client.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 
-export type PolicyFigures = { rules: number; decision: Summary; plain: Summary; decisionCpuMs: number | null; plainCpuMs: number | null };
+export type PolicyFigures = { rules: number; distinctCommands: number; decision: Summary; plain: Summary; decisionCpuMs: number | null; plainCpuMs: number | null };
 
 /** Rules of every kind the grammar has (shell prefixes, paths, MCP tools, args), and the one the measured request meets. */
 export function benchRules(count: number): unknown[] {
@@ -29,7 +31,9 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
     const operator = await RawClient.connect(gateway.wsUrl, gateway.operatorToken, 'cli');
     const agent = await RawClient.connect(gateway.wsUrl, gateway.agentToken, 'agent');
     const { session } = await operator.ok('sessions.create', { title: 'Policy bench' });
-    const approval = { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'npm run test src/a.test.ts' } } };
+    const commands = distinctCommands(20 + perKind);
+    let next = 0;
+    const approval = () => ({ sessionKey: session.key, mode: 'async', approval: { tool: 'Bash', input: { command: commands[next++] } } });
     const plain = { sessionKey: session.key, mode: 'async', questions: [{ id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'A' }, { label: 'B' }] }] };
     const run = async (params: unknown, out: number[]) => {
       const t0 = performance.now();
@@ -39,7 +43,7 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
     };
     // Warm both paths, then alternate blocks of each so the machine's load falls on both alike.
     for (let i = 0; i < 20; i++) {
-      await run(approval, []);
+      await run(approval(), []);
       await run(plain, []);
     }
     const times = { decision: [] as number[], plain: [] as number[] };
@@ -47,7 +51,7 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
     for (let done = 0; done < perKind; done += block) {
       for (const kind of ['decision', 'plain'] as const) {
         const end = meterCpu([gateway.pid], undefined);
-        for (let i = 0; i < block; i++) await run(kind === 'decision' ? approval : plain, times[kind]);
+        for (let i = 0; i < block; i++) await run(kind === 'decision' ? approval() : plain, times[kind]);
         const used = end().gatewaysMs;
         if (used === null) cpu.known = false;
         else cpu[kind] += used;
@@ -58,6 +62,7 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
     const n = times.decision.length;
     return {
       rules: ruleCount,
+      distinctCommands: next,
       decision: summarize(times.decision),
       plain: summarize(times.plain),
       decisionCpuMs: cpu.known ? cpu.decision / n : null,

@@ -131,7 +131,7 @@ if (only.has('hook')) {
 }
 
 if (only.has('policy')) {
-  step('approval policy: 300 question.request {approval} decided by 1,000 rules, beside 300 plain question.request');
+  step('approval policy: 300 question.request {approval}, each a different command, decided by 1,000 rules, beside 300 plain question.request');
   results.policy = await measurePolicy();
 }
 

@@ -2,14 +2,10 @@
  * G2/G3: the verdict on one request. The most restrictive matching rule decides (deny > ask > allow); grants are allow
  * rules of layer 'grant'; a Bash command is judged part by part; an error while evaluating asks, never allows.
  */
-import { agentApplies, matcherFor, partMatches, ruleMatches, type Matcher } from './match.ts';
+import { partMatches, ruleMatches } from './match.ts';
+import { bashCandidates, grantEntries, toolCandidates, type Live } from './rule-index.ts';
 import { analyzeCommand, type ShellSplit } from './shell.ts';
 import { stricter, type ApprovalFacts, type CompiledPolicy, type CompiledRule, type GrantRule, type MatchedRuleRef, type RuleDecision, type Verdict } from './types.ts';
-
-interface Live {
-  rule: CompiledRule;
-  m: Matcher | null;
-}
 
 function ref(r: CompiledRule, decision: RuleDecision = r.decision): MatchedRuleRef {
   return { id: r.id, rule: r.rule, decision, layer: r.layer };
@@ -21,19 +17,11 @@ function failed(err: unknown): Verdict {
 
 export async function decide(policy: CompiledPolicy, facts: ApprovalFacts, grants: readonly GrantRule[] = []): Promise<Verdict> {
   try {
-    const rules: CompiledRule[] = [...policy.rules, ...grants.map((g) => ({ id: g.id, rule: g.rule, decision: 'allow' as const, layer: 'grant' }))];
-    const live: Live[] = [];
+    // Only the rules that could apply are tried (rule-index.ts); grants are allow rules after the policy's.
+    const granted = grantEntries(grants, policy.rules.length, facts);
     const matched: MatchedRuleRef[] = [];
-    for (const rule of rules) {
-      try {
-        const m = matcherFor(rule);
-        if (agentApplies(m, facts.agent, facts.agentKind)) live.push({ rule, m });
-      } catch {
-        // A rule that cannot be evaluated counts as ask (G10); a grant that cannot is simply not applied.
-        if (rule.layer !== 'grant') live.push({ rule, m: null });
-      }
-    }
-    if (facts.tool === 'Bash') return await decideBash(policy, facts, live, matched);
+    if (facts.tool === 'Bash') return await decideBash(policy, facts, granted, matched);
+    const live = [...toolCandidates(policy.rules, facts.tool, facts), ...granted];
     let decision: RuleDecision | null = null;
     for (const { rule, m } of live) {
       let d: RuleDecision | null = null;
@@ -47,19 +35,20 @@ export async function decide(policy: CompiledPolicy, facts: ApprovalFacts, grant
       matched.push(ref(rule, d));
       decision = decision === null ? d : stricter(decision, d);
     }
-    return verdict(policy, decision, matched, rules);
+    return verdict(policy, decision, matched, live);
   } catch (err) {
     return failed(err);
   }
 }
 
-async function decideBash(policy: CompiledPolicy, facts: ApprovalFacts, live: Live[], matched: MatchedRuleRef[]): Promise<Verdict> {
+async function decideBash(policy: CompiledPolicy, facts: ApprovalFacts, granted: Live[], matched: MatchedRuleRef[]): Promise<Verdict> {
   const command = facts.input.command;
   const split: ShellSplit =
     typeof command === 'string' && command.trim() !== ''
       ? await analyzeCommand(command)
       : { parts: [], hazards: ['the request names no command'], statements: 0 };
   const seen = new Set<CompiledRule>();
+  const tried = new Set<Live>();
   let whole: RuleDecision | null = null;
   let unmatchedPart = false;
   let allowedByGrantOnly = false;
@@ -67,7 +56,9 @@ async function decideBash(policy: CompiledPolicy, facts: ApprovalFacts, live: Li
   for (const part of units) {
     let d: RuleDecision | null = null;
     let policyAllow = false;
-    for (const { rule, m } of live) {
+    const candidates = [...bashCandidates(policy.rules, part ? [part.text, part.full, part.inner] : [], facts), ...granted];
+    for (const e of candidates) tried.add(e);
+    for (const { rule, m } of candidates) {
       let hit: RuleDecision | null = null;
       try {
         if (m === null) hit = stricter(rule.decision, 'ask');
@@ -88,6 +79,7 @@ async function decideBash(policy: CompiledPolicy, facts: ApprovalFacts, live: Li
     const partDecision = d ?? policy.unmatched;
     whole = whole === null ? partDecision : stricter(whole, partDecision);
   }
+  const live = [...tried];
   let decision = whole ?? policy.unmatched;
   if (split.hazards.length && decision === 'allow') {
     return { decision: 'ask', matchedRules: matched, decidedBy: 'unmatched', reason: `${split.hazards.join('; ')}: never allowed by a rule` };
@@ -111,11 +103,11 @@ function reasonOf(live: Live[], matched: MatchedRuleRef[], decision: RuleDecisio
   return first ? live.find((l) => l.rule.id === first.id && l.rule.layer === first.layer)?.rule.reason : undefined;
 }
 
-function verdict(policy: CompiledPolicy, decision: RuleDecision | null, matched: MatchedRuleRef[], rules: CompiledRule[]): Verdict {
+function verdict(policy: CompiledPolicy, decision: RuleDecision | null, matched: MatchedRuleRef[], live: Live[]): Verdict {
   if (decision === null) return { decision: policy.unmatched, matchedRules: [], decidedBy: 'unmatched', reason: 'no rule matched' };
   const policyHit = matched.find((r) => r.decision === decision && r.layer !== 'grant');
   if (policyHit) {
-    return { decision, matchedRules: matched, decidedBy: 'policy', reason: rules.find((r) => r.id === policyHit.id && r.layer === policyHit.layer)?.reason };
+    return { decision, matchedRules: matched, decidedBy: 'policy', reason: live.find((l) => l.rule.id === policyHit.id && l.rule.layer === policyHit.layer)?.rule.reason };
   }
   const grant = matched.find((r) => r.layer === 'grant');
   return { decision, matchedRules: matched, decidedBy: 'grant', grantId: grant?.id };

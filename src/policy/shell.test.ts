@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as sh from 'sh-syntax';
+import * as sh from './sh-parse.ts';
 import { analyzeCommand, splitCommand } from './shell.ts';
 import { compilePolicy } from './compile.ts';
 import { decide } from './decide.ts';
 
-vi.mock('sh-syntax', async (original) => {
-  const real = await original<typeof import('sh-syntax')>();
-  return { ...real, parse: vi.fn(real.parse) };
+vi.mock('./sh-parse.ts', async (original) => {
+  const real = await original<typeof import('./sh-parse.ts')>();
+  return { ...real, parseShell: vi.fn(real.parseShell) };
 });
 
 const texts = (c: string) => splitCommand(c).parts.map((p) => p.text);
@@ -43,7 +43,7 @@ describe('[G3] the shell split', () => {
   it('[G3] one parse per decision, however many rules', async () => {
     const res = compilePolicy({ rules: Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, rule: `Bash(tool${i} *)`, decision: 'allow' })) });
     if (!res.ok) throw new Error('policy');
-    const parse = vi.mocked(sh.parse);
+    const parse = vi.mocked(sh.parseShell);
     parse.mockClear();
     const facts = { tool: 'Bash', input: { command: 'tool1 a && tool2 b; tool3 c' } };
     expect((await decide(res.policy, facts)).decision).toBe('allow');

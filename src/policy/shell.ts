@@ -3,7 +3,7 @@
  * bash and where its top-level statements and their redirections are; the lexer (lexer.ts, parts.ts) splits each
  * statement further. A command that does not parse, or where the two disagree, can never be allowed by a rule.
  */
-import { parse } from 'sh-syntax';
+import { parseShell } from './sh-parse.ts';
 import { splitCommand, type ShellSplit } from './parts.ts';
 
 export type { ShellPart, ShellSplit } from './parts.ts';
@@ -11,7 +11,7 @@ export { splitCommand } from './parts.ts';
 
 export const UNPARSED = 'the command does not parse as a shell command';
 
-// Starting mvdan/sh's WebAssembly runtime costs ~20 ms a parse, and agents repeat their commands: keep recent results.
+// A parse costs tens of microseconds (sh-parse.ts), the lexer as much again; agents repeat their commands: keep recent results.
 const CACHE_MAX = 500;
 const CACHE_TEXT_MAX = 4096;
 const cache = new Map<string, Promise<ShellSplit>>();
@@ -35,7 +35,7 @@ async function analyze(command: string): Promise<ShellSplit> {
   const split = splitCommand(command);
   const hazards = [...split.hazards];
   try {
-    const file = await parse(command, { keepComments: false });
+    const file = await parseShell(command, { keepComments: false });
     if (file.Stmts.length !== split.statements) hazards.push('the command has a structure askdock cannot see');
     for (const stmt of file.Stmts) {
       for (const r of stmt.Redirs ?? []) {
