@@ -24,6 +24,7 @@ import { SessionViews } from './sessions/session-views.ts';
 import { Messages, type NewMessage } from './sessions/messages.ts';
 import { PolicyRoom } from './policy/policy-room.ts';
 import { PolicySource } from './policy/policy-source.ts';
+import type { RoutingConfig } from '../routing/index.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -45,6 +46,8 @@ export type CoreOptions = {
   push?: PushOptions;
   /** G1: the approval policy in force (default: no rules, every approval asks). */
   approvals?: PolicySource;
+  /** E1: the routing config (default: no routes, nothing is routed). */
+  routing?: RoutingConfig;
 };
 
 /** Everything a handler needs, wired once per gateway. */
