@@ -14,6 +14,8 @@ export const MIN_TOKEN_LENGTH = 24;
 export const IdentityConfig = z
   .object({
     id: z.string().min(1),
+    /** E8: the name others see ("approved by Ana"); default the id. */
+    name: z.string().min(1).max(100).optional(),
     token: z.string().min(1, { error: 'token must not be empty' }).optional(),
     /** S4: the hex SHA-256 of the token, so the config file need not hold the token itself. */
     tokenSha256: z
