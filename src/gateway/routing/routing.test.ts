@@ -105,3 +105,23 @@ describe('routing.status and routing.test (E12)', () => {
     expect((await ana.call('routing.status', {})).questions).toEqual([{ id, step: 0, nextAtMs: clock.now() + 5 * MIN }]);
   });
 });
+
+describe('escalation across a restart (E2, D3)', () => {
+  it('[E2][D3] a step whose deadline passed while the gateway was down runs once on start, and the next one waits its own time', async () => {
+    const before = new FakeClock();
+    const { agent, session } = await setup(before);
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', timeoutMs: 3_600_000 });
+    const gw = t as TestGateway;
+    const { dir, dbPath } = gw;
+    await gw.close({ keepDir: true });
+    // Down for 20 minutes: the first step's 5 minutes ran out, and would have run out for the second too had it started then.
+    const after = new FakeClock(before.now() + 20 * MIN);
+    t = await startTestGateway({ config: routingConfig, clock: after, dir, dbPath });
+    const bo = await connectPerson(t, 'bo');
+    await expect.poll(async () => (await bo.call('question.get', { id })).question.route?.step, { timeout: 10_000 }).toBe(1);
+    const { question } = await bo.call('question.get', { id });
+    expect(question.status).toBe('pending');
+    expect(question.route).toMatchObject({ notified: ['ana', 'bo', 'cy'], nextAtMs: after.now() + 10 * MIN });
+    expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+  });
+});
