@@ -34,6 +34,7 @@ export type RoutingHooks = {
   routeNew(identity: Identity, record: StoredQuestion, p: Params<'question.request'>): Promise<StoredQuestion>;
   noted(q: Pick<StoredQuestion, 'route'>): void;
   checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined>;
+  requireEligible(identity: Identity, q: StoredQuestion): void;
 };
 
 export class QuestionManager {
@@ -264,14 +265,21 @@ export class QuestionManager {
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
   async checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): Promise<CheckedReply> {
     const q = await this.visible(identity, replyTo.questionId);
-    return checkReply(identity, q, await this.owner(q), sessionKey, replyTo, text);
+    const checked = checkReply(identity, q, await this.owner(q), sessionKey, replyTo, text);
+    // E3: a plain reply answers a routed question only from those it waits for (and admins), as question.resolve does.
+    if (!isTerminal(q)) this.routing?.requireEligible(identity, q);
+    return checked;
   }
 
   /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
   async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<void> {
     const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
-    const { q, answers } = reply;
+    const { answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
+    // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.
+    const routed = answers && !reply.skipped ? await this.routing?.checkAnswerIn(tx, identity, reply.q, answers, surface) : undefined;
+    if (routed?.pending) return;
+    const q = routed?.q ?? reply.q;
     // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
     const approval = answers && !reply.skipped ? await this.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
     await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });

@@ -92,7 +92,7 @@ export class RoutingRoom {
   async checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined> {
     const route = q.route;
     if (!route) return undefined;
-    if (!mayAnswer(route, identity.id, isAdmin(identity))) throw this.notEligible(identity, route);
+    this.requireEligible(identity, q);
     if (!answers || !route.quorum || !q.approval) return undefined;
     const item = approvalItem(q);
     const behavior = readApproval(item, answers[item.id] ?? []).behavior === 'deny' ? 'deny' : 'allow';
@@ -103,6 +103,11 @@ export class RoutingRoom {
     // Short of the quorum: the approval is kept (once per identity) and the question stays pending.
     if (next.route?.quorum?.approvals.length !== route.quorum.approvals.length) await this.saveIn(tx, next);
     return { pending: next.route?.quorum as QuorumState, q: next };
+  }
+
+  /** E3: refuses an identity a routed question does not wait for. */
+  requireEligible(identity: Identity, q: StoredQuestion): void {
+    if (q.route && !mayAnswer(q.route, identity.id, isAdmin(identity))) throw this.notEligible(identity, q.route);
   }
 
   private notEligible(identity: Identity, route: RouteState): AskdockError {

@@ -125,3 +125,19 @@ describe('escalation across a restart (E2, D3)', () => {
     expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
   });
 });
+
+describe('plain replies to a routed question (E3)', () => {
+  it('[E3] a reply in the chat from someone the question does not wait for is refused and answers nothing', async () => {
+    t = await startTestGateway({ config: routingConfig, clock: new FakeClock() });
+    const guest = await t.connect('guest', { mode: 'tui' });
+    const agent = await t.connect('agent', { mode: 'agent' });
+    const ana = await connectPerson(t, 'ana');
+    const { session } = await guest.call('sessions.create', {});
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, runId, questions: [item()], timeoutMs: 3_600_000 });
+    const refused = await failure(guest.call('chat.send', { sessionKey: session.key, message: '1', idempotencyKey: 'plain-reply-1', replyTo: { questionId: id } }));
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.details).toEqual({ eligible: ['ana'] });
+    expect((await ana.call('question.get', { id })).question.status).toBe('pending');
+  });
+});
