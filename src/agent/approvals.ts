@@ -106,6 +106,12 @@ export function approvalQuestion(req: ToolRequest): QuestionItemInput {
   };
 }
 
+/** E8: the agent hears who decided: a deny's message names them (an allow carries no text the agent reads). */
+export function withAnswerer(decision: ToolDecision, name: string | undefined): ToolDecision {
+  if (name === undefined || decision.behavior === 'allow') return decision;
+  return { ...decision, message: `${decision.message} (denied by ${name})` };
+}
+
 /** X2: an approval's answer as the decision: Allow, Always allow (the suggested rules), Deny, or Other's text as a deny message. */
 export function approvalDecision(req: ToolRequest, values: string[]): ToolDecision {
   const question = approvalQuestion(req);
@@ -169,7 +175,7 @@ export async function decideTool(agent: Agent, req: ToolRequest, opts: PromptOpt
   if (!questions) {
     const result = await askPrompt(agent, [approvalQuestion(req)], opts);
     if (result.status !== 'answered') return { decision: null, reason: result.reason };
-    return { decision: approvalDecision(req, result.answers.answers.approval ?? []) };
+    return { decision: withAnswerer(approvalDecision(req, result.answers.answers.approval ?? []), result.resolvedBy?.name) };
   }
   const answers: Record<string, string[]> = {};
   for (const prompt of askUserQuestionPrompts(questions)) {

@@ -64,3 +64,4 @@ export type QuorumState = z.infer<typeof QuorumState>;
 
 /** E8: who answered, as the agent hears it: the identity, the display name and the surface. */
 export const ResolvedByView = z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number() });
+export type ResolvedByView = z.infer<typeof ResolvedByView>;

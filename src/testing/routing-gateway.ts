@@ -9,7 +9,7 @@ export const personToken = (id: Person) => `token-of-person-${id}-0123456789`;
 
 /**
  * A two-step escalation (Ana, then the ops group of Bo and Cy; 5 and 10 minutes, denied when it runs out) for approvals
- * (two approvers) and ask_user questions (kept when it runs out).
+ * (two approvers) and ask_user questions (kept when it runs out); what an agent's hook asks goes to Bo.
  */
 export const routingConfig: GatewayConfig = {
   ...testConfig,
@@ -21,10 +21,12 @@ export const routingConfig: GatewayConfig = {
     groups: { ops: { members: ['bo', 'cy'] } },
     escalations: {
       deploy: { steps: [{ notify: ['identity:ana'], wait: '5m' }, { notify: ['group:ops'], wait: '10m' }], exhausted: 'deny' },
+      hooks: { steps: [{ notify: ['identity:bo'], wait: '5m' }], exhausted: 'expire' },
       team: { steps: [{ notify: ['identity:ana'], wait: '5m' }, { notify: ['group:ops'], wait: '10m' }], exhausted: 'keep' },
     },
     routes: [
       { match: { kind: ['approval'] }, escalation: 'deploy', quorum: 2 },
+      { match: { source: 'hook:*' }, escalation: 'hooks' },
       { match: { kind: ['question'] }, escalation: 'team' },
     ],
   },

@@ -163,6 +163,19 @@ export class RoutingRoom {
     return { route };
   }
 
+  /**
+   * E8: question.waitAnswer of a routed question carries who answered (with their display name and surface), the
+   * quorum's approvals and the escalation trail (its route).
+   */
+  async withTrail(id: string, result: Result<'question.waitAnswer'>): Promise<Result<'question.waitAnswer'>> {
+    if (!this.routed || result.status === 'pending') return result;
+    const q = await this.parts.store.getQuestion(id);
+    if (!q?.route) return result;
+    const named = q.resolvedBy && { ...q.resolvedBy, name: this.parts.auth.displayName(q.resolvedBy.identity) };
+    const decision = result.decision?.resolvedBy ? { ...result.decision, resolvedBy: { ...result.decision.resolvedBy, name: this.parts.auth.displayName(result.decision.resolvedBy.identity) } } : result.decision;
+    return { ...result, ...(named ? { resolvedBy: named } : {}), ...(decision ? { decision } : {}), route: q.route };
+  }
+
   /** E12 routing.status: each schedule now and next, and the routed questions the caller may see. */
   async status(identity: Identity): Promise<Result<'routing.status'>> {
     const questions: Result<'routing.status'>['questions'] = [];
