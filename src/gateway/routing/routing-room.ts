@@ -157,7 +157,7 @@ export class RoutingRoom {
         throw invalidRequest('question.handoff', [{ path: 'to', problem: r.message.replace(/^to: /, '') }]);
       }
       const next = { ...q, route: withSkips(r, now) };
-      await this.saveIn(tx, next);
+      await saveRouteIn(this.parts, tx, next, r.notify);
       return next.route;
     });
     return { route };
