@@ -141,3 +141,17 @@ describe('plain replies to a routed question (E3)', () => {
     expect((await ana.call('question.get', { id })).question.status).toBe('pending');
   });
 });
+
+describe('what asks (E1)', () => {
+  it('[E1] source names what asks: an MCP server through the proxy asks an elicitation (no route here matches it), hooks go their own way; a malformed source is refused by name', async () => {
+    const { agent, session } = await setup();
+    const ask = (source?: string) => agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', ...(source ? { source } : {}) });
+    const get = async (id: string) => (await agent.call('question.get', { id })).question.route;
+    expect((await get((await ask()).id))?.escalation).toBe('team');
+    expect(await get((await ask('hook:codex')).id)).toMatchObject({ escalation: 'hooks', notified: ['bo'] });
+    expect(await get((await ask('mcp-proxy:github')).id)).toBeUndefined();
+    const refused = await failure(ask('somewhere'));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.message).toContain('source');
+  });
+});
