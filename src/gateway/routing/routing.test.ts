@@ -68,9 +68,10 @@ describe('routed questions (E2, E3, E11)', () => {
     const { agent, ana, cy, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await failure(ana.call('question.handoff', { id, to: 'identity:nobody' }))).code).toBe('INVALID_REQUEST');
-    const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service' });
+    const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service', drafts: { env: ['Production'] } });
     expect(route.eligible).toEqual(['ana', 'cy']);
-    expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number) }]);
+    expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number), drafts: { env: ['Production'] } }]);
+    expect((await cy.waitEvent('question.routed', (p) => p.id === id)).notify).toEqual(['cy']);
     expect(await cy.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
   });
 });
