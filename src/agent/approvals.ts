@@ -30,6 +30,11 @@ export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
 export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
 export const SKIPPED_MESSAGE = 'The person skipped these questions in askdock without answering; continue with your own judgment.';
 
+/** E8: the agent hears who decided: a deny's message names them (an allow carries no text the agent reads). */
+export function withAnswerer(message: string, name: string | undefined): string {
+  return name === undefined ? message : `${message} (denied by ${name})`;
+}
+
 type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
 
 /** X3: AskUserQuestion's questions, or null when its input is not that shape. */
@@ -83,7 +88,7 @@ export async function decideTool(agent: Agent, req: ToolRequest, opts: PromptOpt
     const approvals = req.approvals ?? [claudeApproval(req.toolName, req.toolInput, req.suggestions, req.agent ?? 'claude-code', { cwd: req.cwd })];
     const outcome = await requestAll(agent, approvals, opts);
     if (!outcome.decision) return { decision: null, reason: outcome.reason };
-    if (outcome.decision.behavior === 'deny') return { decision: { behavior: 'deny', message: denyMessage(outcome.decision) } };
+    if (outcome.decision.behavior === 'deny') return { decision: { behavior: 'deny', message: withAnswerer(denyMessage(outcome.decision), outcome.decision.resolvedBy?.name) } };
     // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
     return { decision: { behavior: 'allow', ...(req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {}) } };
   }

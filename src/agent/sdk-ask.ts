@@ -20,6 +20,8 @@ export type AskOptions = {
   waitTurn?: boolean;
   /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
   onAsked?: (asked: Asked) => void;
+  /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for the gateway's routes. */
+  askSource?: string;
 };
 
 export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
@@ -118,6 +120,7 @@ export async function requestQuestion(
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
     ...(opts.runId ? { runId: opts.runId } : {}),
     ...(opts.privileged ? { privileged: true } : {}),
+    ...(opts.askSource !== undefined ? { source: opts.askSource } : {}),
     // Async questions wait for their answer forever unless a timeout was asked for (Q3).
     ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
   };
@@ -139,7 +142,7 @@ export async function sendQuestion(client: GatewayClient, params: QuestionReques
 /** question.waitAnswer in slices until the question ends; a wait cut by a reconnect is simply asked again. */
 export async function waitForAnswer(client: GatewayClient, id: string, signal?: AbortSignal): Promise<AskUserResult> {
   const wait = await waitForEnd(client, id, signal);
-  return toAskUserResult(wait.status, wait.answers)!;
+  return toAskUserResult(wait.status, wait.answers, wait)!;
 }
 
 /** The question's end as question.waitAnswer reports it (with an approval's `decision`, G11). */
