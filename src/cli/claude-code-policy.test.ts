@@ -6,11 +6,10 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
+import { describe, expect, it } from 'vitest';
 import { testConfig } from '../testing/gateway-harness.ts';
 import { toolResultText, type ContentBlock } from '../testing/fake-model-api.ts';
-import { startClaudeRun, type ClaudeRun } from '../testing/claude-code.ts';
+import { claudeCodeSuite } from '../testing/claude-code-suite.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import type { EventPayload } from '../protocol/index.ts';
 
@@ -30,63 +29,39 @@ const config: GatewayConfig = {
 type Question = EventPayload<'question.requested'>['question'];
 
 describe('Claude Code through askdock hook and the approval policy', { timeout: 400_000 }, () => {
-  let t: TestGateway;
-  let run: ClaudeRun | undefined;
   /** Every question any operator client was shown, from the gateway's start. */
   const asked: Question[] = [];
-  beforeAll(async () => {
-    t = await startTestGateway({ config });
-    t.operator.on('question.requested', (p) => void asked.push(p.question));
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-  afterEach(async () => {
-    await run?.stop();
-    run = undefined;
-  }, 60_000);
-
-  /** A fresh project holding `files`, the hook wired, a fake model and `claude` at its prompt. */
-  async function start(files: Record<string, string> = {}) {
-    run = await startClaudeRun({ gatewayUrl: t.url, token: t.agentToken, files });
-    return run;
-  }
+  const suite = claudeCodeSuite({ config, onGateway: (t) => void t.operator.on('question.requested', (p) => void asked.push(p.question)) });
+  const start = (files: Record<string, string> = {}) => suite.start(files);
+  const askedAfter = (prompt: string) => suite.askedAfter(prompt);
+  const admin = () => suite.t.operator;
 
   const bash = (command: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'Work on files' } } });
 
   /** The next tool_result the model reads that it has not read before (each names the tool call it answers). */
   function newToolResult(seen: Set<string>) {
-    return run!.api.waitForToolResult((r: ContentBlock) => r.tool_use_id !== undefined && !seen.has(r.tool_use_id), 120_000).then(
+    return suite.run!.api.waitForToolResult((r: ContentBlock) => r.tool_use_id !== undefined && !seen.has(r.tool_use_id), 120_000).then(
       (r) => {
         seen.add(r.tool_use_id!);
         return r;
       },
       (err: Error) => {
         // What the person at the terminal and the operator saw says where it stopped.
-        throw new Error(`${err.message}\nquestions asked: ${JSON.stringify(asked.map((q) => q.questions[0].question))}\nthe screen:\n${run?.claude.screen()}`);
+        throw new Error(`${err.message}\nquestions asked: ${JSON.stringify(asked.map((q) => q.questions[0].question))}\nthe screen:\n${suite.run?.claude.screen()}`);
       },
     );
   }
 
   /** The askdock session of this run: the hook titles it `Claude Code · <folder> · …`. */
   async function runSession(dir: string) {
-    const { sessions } = await t.operator.request('sessions.list', {});
+    const { sessions } = await admin().request('sessions.list', {});
     const mine = sessions.filter((s) => s.title.startsWith(`Claude Code · ${basename(dir)}`));
     expect(mine).toHaveLength(1);
     return mine[0].key;
   }
 
-  /** Submits `prompt`; resolves with the approval question it leads to, as the operator sees it. */
-  async function askedAfter(prompt: string) {
-    const requested = nextEvent(t.operator, 'question.requested', () => true, 120_000);
-    // Awaited below; a failed prompt must not leave it rejecting unheard.
-    requested.catch(() => undefined);
-    await run!.claude.prompt(prompt);
-    return (await requested).question;
-  }
-
   async function systemLines(sessionKey: string) {
-    const { messages } = await t.operator.request('chat.history', { sessionKey });
+    const { messages } = await admin().request('chat.history', { sessionKey });
     return messages.filter((m) => m.role === 'system').map((m) => m.text);
   }
 
@@ -127,13 +102,13 @@ describe('Claude Code through askdock hook and the approval policy', { timeout: 
     const item = question.questions[0];
     expect(item.question).toContain('no rule matched');
     expect(item.options.map((o) => o.label)).toContain('Always allow in this session');
-    await t.operator.request('question.resolve', { id: question.id, answers: { [item.id]: ['Always allow in this session'] } });
+    await admin().request('question.resolve', { id: question.id, answers: { [item.id]: ['Always allow in this session'] } });
     expect((await newToolResult(seen)).is_error ?? false).toBe(false);
     const copy = join(dir, 'copy.txt');
     expect(readFileSync(copy, 'utf8')).toBe('note\n');
     // Removed after each run, so the file shows whether the next one ran.
     rmSync(copy);
-    const { grants } = await t.operator.request('policy.get', {});
+    const { grants } = await admin().request('policy.get', {});
     expect(grants).toHaveLength(1);
     const [grant] = grants;
     expect(grant).toMatchObject({ scope: 'session', sessionKey: question.sessionKey, questionId: question.id });
@@ -149,11 +124,11 @@ describe('Claude Code through askdock hook and the approval policy', { timeout: 
     expect(await systemLines(question.sessionKey!)).toContain(`✓ Allowed Bash(${command}) · grant ${grant.id}`);
 
     // 3. Revoked (what the Rules page does): the same command asks again, and the answer decides.
-    expect(await t.operator.request('policy.grant.revoke', { id: grant.id })).toEqual({ revoked: true });
+    expect(await admin().request('policy.grant.revoke', { id: grant.id })).toEqual({ revoked: true });
     api.reply(bash(command));
     const third = await askedAfter('and once more');
     expect(third.sessionKey).toBe(question.sessionKey);
-    await t.operator.request('question.resolve', { id: third.id, answers: { [third.questions[0].id]: ['Deny'] } });
+    await admin().request('question.resolve', { id: third.id, answers: { [third.questions[0].id]: ['Deny'] } });
     const denied = await newToolResult(seen);
     expect(denied.is_error).toBe(true);
     expect(toolResultText(denied)).toContain('The person denied this in askdock.');
@@ -165,7 +140,7 @@ describe('Claude Code through askdock hook and the approval policy', { timeout: 
     api.reply(bash('echo hi | tee -a log.txt'), { text: 'Finished.' });
     const question = await askedAfter('log it');
     expect(question.questions[0].options.map((o) => o.label)).toEqual(['Allow', 'Deny']);
-    await t.operator.request('question.resolve', { id: question.id, answers: { [question.questions[0].id]: ['Allow'] } });
+    await admin().request('question.resolve', { id: question.id, answers: { [question.questions[0].id]: ['Allow'] } });
     expect((await newToolResult(new Set())).is_error ?? false).toBe(false);
     expect(readFileSync(join(dir, 'log.txt'), 'utf8')).toBe('hi\n');
   });
