@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import canonicalize from 'canonicalize';
+import { decide } from './decide.ts';
 import { parseRule, PATH_TOOLS } from './grammar.ts';
 import { splitCommand } from './parts.ts';
 import { requestPath } from './paths.ts';
@@ -45,18 +46,32 @@ function pathOffer(facts: ApprovalFacts): string | null {
   return `${tool}(/${rel ? `${rel}/` : ''}**)`;
 }
 
-/** G7: the agent's first suggestion within the grammar, else askdock's own; null where no safe rule can be formed. */
-export function offeredRule(facts: ApprovalFacts, suggestions: readonly string[] = []): string | null {
+/**
+ * G7: the rule "Always allow" offers: the agent's first suggestion that would let this very request through, else
+ * askdock's own if it would; null where no rule can. An agent's suggestion may cover less than its request (Claude
+ * Code suggests `Bash(tee -a log.txt)` for `echo x | tee -a log.txt`, leaving out the part it deems read-only), and a
+ * grant of it would ask again for the same command (G3 judges every part).
+ */
+export async function offeredRule(facts: ApprovalFacts, suggestions: readonly string[] = []): Promise<string | null> {
+  let own: string | null;
   try {
-    return offer(facts, suggestions);
+    own = ownOffer(facts);
   } catch {
-    return null; // a request askdock cannot read offers no rule
+    own = null; // a request askdock cannot read offers no rule of its own
   }
+  for (const rule of [...suggestions.filter((s) => parseRule(s).ok), ...(own !== null ? [own] : [])]) {
+    if (await grantCovers(facts, rule)) return rule;
+  }
+  return null;
 }
 
-function offer(facts: ApprovalFacts, suggestions: readonly string[]): string | null {
-  const suggested = suggestions.find((s) => parseRule(s).ok);
-  if (suggested) return suggested;
+/** Whether a grant of `rule`, with no other rule in force, allows the request (every part of a command, G3). */
+async function grantCovers(facts: ApprovalFacts, rule: string): Promise<boolean> {
+  const verdict = await decide({ rules: [], unmatched: 'ask', sources: [] }, facts, [{ id: 'offer', rule }]);
+  return verdict.decision === 'allow';
+}
+
+function ownOffer(facts: ApprovalFacts): string | null {
   let rule: string | null = null;
   if (facts.tool === 'Bash') rule = bashOffer(facts.input.command);
   else if ((PATH_TOOLS as readonly string[]).includes(facts.tool)) rule = pathOffer(facts);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from './gateway-child.ts';
 import { BIN, TmuxScreen } from './tmux.ts';
-import type { FakeModelApi } from './fake-model-api.ts';
+import { startFakeModelApi, type FakeModelApi } from './fake-model-api.ts';
 
 export const CLAUDE_BIN = join(REPO, 'node_modules', '.bin', 'claude');
 
@@ -124,5 +124,34 @@ export async function startClaudeCode(opts: StartClaudeCode): Promise<ClaudeCode
       }
     },
     stop,
+  };
+}
+
+/** One `claude` run in a fresh project folder with the hook wired, and the fake model it talks to. */
+export type ClaudeRun = { dir: string; api: FakeModelApi; claude: ClaudeCode; stop(): Promise<void> };
+
+/** Creates a project folder holding `files`, wires `askdock hook`, starts a fake model and `claude` at its prompt. */
+export async function startClaudeRun(opts: { gatewayUrl: string; token: string; files?: Record<string, string> }): Promise<ClaudeRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-claude-project-'));
+  for (const [name, body] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), body);
+  writeHookSettings(dir);
+  const api = await startFakeModelApi();
+  let claude: ClaudeCode;
+  try {
+    claude = await startClaudeCode({ projectDir: dir, gatewayUrl: opts.gatewayUrl, token: opts.token, fakeApi: api });
+  } catch (err) {
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    dir,
+    api,
+    claude,
+    async stop() {
+      await claude.stop();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
