@@ -15,8 +15,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function setup() {
-  t = await startTestGateway({ config: routingConfig, clock: new FakeClock() });
+async function setup(config = routingConfig) {
+  t = await startTestGateway({ config, clock: new FakeClock() });
   const admin = await t.connect('admin');
   const ana = await connectPerson(t, 'ana');
   const { session } = await admin.call('sessions.create', { title: 'Work' });
@@ -36,7 +36,10 @@ describe('the agent hears who answered (E8)', () => {
   });
 
   it('[E8][E1] a hook approval is routed by its source; a Deny reaches the agent naming who denied it', async () => {
-    const { session } = await setup();
+    // The source's route first: a hook's approval is a G11 approval, which the shared config routes by kind.
+    const routing = routingConfig.routing as { routes: unknown[] };
+    const bySourceFirst = { ...routingConfig, routing: { ...routing, routes: [routing.routes[1], routing.routes[0], routing.routes[2]] } };
+    const { session } = await setup(bySourceFirst);
     const bo = await connectPerson(t as TestGateway, 'bo');
     const decided = decideTool(agent as Agent, { toolName: 'Bash', toolInput: { command: 'git push origin main' } }, { sessionKey: session.key, askSource: 'hook:claude-code' });
     const { question } = await bo.waitEvent('question.requested');

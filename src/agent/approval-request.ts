@@ -45,6 +45,8 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
     approval: visibleNul(approval),
     timeoutMs: clampTimeoutSeconds(opts.timeoutSeconds) * 1000,
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
+    // E1: what asks (hook:claude-code, sdk, mcp-proxy:<server>), for routes to match.
+    ...(opts.askSource !== undefined ? { source: opts.askSource } : {}),
   };
   const cancel = async (err: unknown) => {
     if (!signal?.aborted) return err;
