@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClient } from '../../../testing/outbox-fakes.ts';
-import { lazyOutbox } from './lazy-outbox.ts';
+import { chatListenedEarly, lazyOutbox } from './lazy-outbox.ts';
 import type { OutboxRow } from './machine.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
 import { createMemoryStorage } from './storage.ts';
@@ -68,5 +68,21 @@ describe('the outbox whose code loads after the first screen (U9-U11)', () => {
     expect(loads).toHaveLength(2);
     arrive();
     expect((await second).text).toBe('again');
+  });
+});
+
+describe('the client the late outbox listens through', () => {
+  it('[U11] a live message reaches the outbox before the page listeners added while its code was loading', () => {
+    const client = new FakeClient('connected');
+    const early = chatListenedEarly(client);
+    const heard: string[] = [];
+    client.on('chat', () => heard.push('log'));
+    const off = early.on!('chat', () => heard.push('outbox'));
+    const message: Parameters<FakeClient['emitChat']>[0] = { id: 'm1', sessionKey: 's1', role: 'user', text: 'ship it', authorId: 'op', createdAtMs: 1, seq: 1 };
+    client.emitChat(message);
+    off();
+    client.emitChat(message);
+    expect(heard).toEqual(['outbox', 'log', 'log']);
+    expect(early.state).toBe(client.state);
   });
 });

@@ -1,7 +1,7 @@
 import { newId } from '../../../lib/ids.ts';
 import { Listeners } from '../../../lib/listeners.ts';
 import type { OutboxRow } from './machine.ts';
-import type { Outbox } from './outbox.ts';
+import type { Outbox, OutboxClient } from './outbox.ts';
 
 const NONE: readonly OutboxRow[] = Object.freeze([]);
 
@@ -56,5 +56,26 @@ export function lazyOutbox(load: (tabId: string) => Promise<Outbox>): Outbox {
       disposed = true;
       real?.dispose();
     },
+  };
+}
+
+/**
+ * The client as the outbox sees it, its `chat` listener registered now rather than when the outbox's code arrives: a
+ * live message confirms its outbox row before the page's other listeners add it to the log, as when the outbox was
+ * made with the first render (the pending row and the logged message never show together).
+ */
+export function chatListenedEarly(client: OutboxClient): OutboxClient {
+  const on = client.on?.bind(client);
+  if (!on) return client;
+  type ChatListener = Parameters<typeof on<'chat'>>[1];
+  const chat = new Listeners<Parameters<ChatListener>>();
+  on('chat', (...args) => chat.emit(...args));
+  return {
+    request: client.request.bind(client),
+    onState: client.onState.bind(client),
+    get state() {
+      return client.state;
+    },
+    on: ((event: string, listener: ChatListener) => (event === 'chat' ? chat.add(listener) : on(event as 'chat', listener))) as typeof on,
   };
 }

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../../protocol/index.ts';
 import { useGateway } from '../gateway.tsx';
 import type { OutboxRow } from './machine.ts';
 import { retryingImport } from '../retrying-import.ts';
-import { lazyOutbox } from './lazy-outbox.ts';
+import { chatListenedEarly, lazyOutbox } from './lazy-outbox.ts';
 import type { Outbox, OutboxClient } from './outbox.ts';
 
 const OutboxContext = createContext<Outbox | null>(null);
@@ -19,7 +19,8 @@ const outboxChunk = retryingImport(() => import('./browser-outbox.ts'));
 export function browserOutbox(client: OutboxClient): Outbox {
   let outbox = outboxes.get(client);
   if (!outbox) {
-    outbox = lazyOutbox((tabId) => outboxChunk.load().then((m) => m.createBrowserOutbox(client, tabId)));
+    const early = chatListenedEarly(client);
+    outbox = lazyOutbox((tabId) => outboxChunk.load().then((m) => m.createBrowserOutbox(early, tabId)));
     outboxes.set(client, outbox);
   }
   return outbox;
