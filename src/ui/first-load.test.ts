@@ -41,6 +41,12 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
     expect(late.filter((m) => first.has(m))).toEqual([]);
   });
 
+  it('[U12] the first screen\'s screen-reader-only text and live region need no component library (radix-ui loads with the dialogs and menus)', () => {
+    const first = firstLoadGraph();
+    expect(first.has('ui/features/questions/components/live-announcer.tsx')).toBe(true);
+    expect([...first].filter((m) => m === 'radix-ui' || m.startsWith('@radix-ui/'))).toEqual([]);
+  });
+
 
   it('browser code reaches zod only through a lazily loaded chunk', () => {
     const offenders: string[] = [];
