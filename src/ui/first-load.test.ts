@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -14,7 +14,40 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('the Control UI first load (issue 20: at most 120 KB gzipped)', () => {
+/** What main.tsx loads before any `import()`: the app's own modules (relative to src/) and the packages by name. */
+function firstLoadGraph(): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    const name = relative(ROOT, file);
+    if (seen.has(name)) return;
+    seen.add(name);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?(?:([^;'"]*?)\s+from\s+)?'([^']+)'/gm)) {
+      const [, typeOnly, names, from] = m;
+      if (typeOnly || (names && /^\{(\s*type\s+[^,}]+,?)*\s*\}$/.test(names))) continue;
+      if (from.startsWith('.')) visit(resolve(dirname(file), from));
+      else seen.add(from);
+    }
+  };
+  visit(join(ROOT, 'ui/main.tsx'));
+  return seen;
+}
+
+describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
+  it('[U11] the outbox sender, its IndexedDB storage and idb arrive as a chunk after the first screen', () => {
+    const first = firstLoadGraph();
+    expect(first.has('ui/main.tsx') && first.has('ui/lib/outbox/use-outbox.ts')).toBe(true);
+    const late = ['ui/lib/outbox/outbox.ts', 'ui/lib/outbox/pump.ts', 'ui/lib/outbox/storage.ts', 'idb'];
+    expect(late.filter((m) => first.has(m))).toEqual([]);
+  });
+
+  it('[U12] the first screen\'s screen-reader-only text and live region need no component library (radix-ui loads with the dialogs and menus)', () => {
+    const first = firstLoadGraph();
+    expect(first.has('ui/features/questions/components/live-announcer.tsx')).toBe(true);
+    expect([...first].filter((m) => m === 'radix-ui' || m.startsWith('@radix-ui/'))).toEqual([]);
+  });
+
+
   it('browser code reaches zod only through a lazily loaded chunk', () => {
     const offenders: string[] = [];
     for (const file of ['ui', 'client', 'answers', 'lib'].flatMap((d) => sources(join(ROOT, d)))) {

@@ -2,22 +2,25 @@ import { createContext, createElement, useContext, useEffect, useRef, useSyncExt
 import type { ChatMessage } from '../../../protocol/index.ts';
 import { useGateway } from '../gateway.tsx';
 import type { OutboxRow } from './machine.ts';
-import { createOutbox, OUTBOX_CHANNEL, type ChannelLike, type Outbox, type OutboxClient } from './outbox.ts';
-import { createOutboxStorage } from './storage.ts';
+import { retryingImport } from '../retrying-import.ts';
+import { chatListenedEarly, lazyOutbox } from './lazy-outbox.ts';
+import type { Outbox, OutboxClient } from './outbox.ts';
 
 const OutboxContext = createContext<Outbox | null>(null);
 
 const outboxes = new WeakMap<OutboxClient, Outbox>();
+const outboxChunk = retryingImport(() => import('./browser-outbox.ts'));
 
 /**
- * The tab's one outbox for a client: IndexedDB storage and the `askdock-outbox` BroadcastChannel. Made once and
- * kept for the page's life, so React StrictMode's double mounts never start two senders.
+ * The tab's one outbox for a client: IndexedDB storage and the `askdock-outbox` BroadcastChannel, its code loaded
+ * as the app starts (a chunk of its own). Made once and kept for the page's life, so React StrictMode's double mounts
+ * never start two senders.
  */
 export function browserOutbox(client: OutboxClient): Outbox {
   let outbox = outboxes.get(client);
   if (!outbox) {
-    const Channel = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
-    outbox = createOutbox({ client, storage: createOutboxStorage(), channel: Channel ? new Channel(OUTBOX_CHANNEL) : null });
+    const early = chatListenedEarly(client);
+    outbox = lazyOutbox((tabId) => outboxChunk.load().then((m) => m.createBrowserOutbox(early, tabId)));
     outboxes.set(client, outbox);
   }
   return outbox;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { VisuallyHidden } from 'radix-ui';
+import { VisuallyHidden } from '../../../components/ui/visually-hidden.tsx';
 import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
 import { announcementFor } from '../lib/model.ts';
@@ -21,8 +21,8 @@ export function LiveAnnouncer({ sessionKey }: { sessionKey: string }) {
     });
   });
   return (
-    <VisuallyHidden.Root role="status" aria-live="polite" aria-atomic="true">
+    <VisuallyHidden role="status" aria-live="polite" aria-atomic="true">
       {message}
-    </VisuallyHidden.Root>
+    </VisuallyHidden>
   );
 }
