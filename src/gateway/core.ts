@@ -24,6 +24,8 @@ import { SessionViews } from './sessions/session-views.ts';
 import { Messages, type NewMessage } from './sessions/messages.ts';
 import { PolicyRoom } from './policy/policy-room.ts';
 import { PolicySource } from './policy/policy-source.ts';
+import { AuditRoom } from './audit/audit-room.ts';
+import type { DatedKey } from '../audit/index.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -45,6 +47,8 @@ export type CoreOptions = {
   push?: PushOptions;
   /** G1: the approval policy in force (default: no rules, every approval asks). */
   approvals?: PolicySource;
+  /** L3/L8: the audit log's signing keys (null: unsigned) and its origin (the checkpoints' first line). */
+  audit?: { keys: DatedKey[] | null; origin: string };
 };
 
 /** Everything a handler needs, wired once per gateway. */
@@ -77,6 +81,8 @@ export class Core {
   readonly presence: AgentPresenceTracker;
   /** G: approvals decided by the policy, grants, and the policy's admin view. */
   readonly policy: PolicyRoom;
+  /** L1-L8: the audit log, its checkpoints, receipts' keys and exports. */
+  readonly audit: AuditRoom;
 
   constructor(
     readonly store: Store,
@@ -115,6 +121,7 @@ export class Core {
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
     this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps });
     this.questions.approvals = this.policy;
+    this.audit = new AuditRoom({ ...parts, keys: opts.audit?.keys ?? null, origin: opts.audit?.origin ?? 'askdock.local/audit', duties: () => this.duties });
     this.duties = this.cluster
       ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;
@@ -159,6 +166,7 @@ export class Core {
     this.secrets.start();
     this.push.start();
     this.policy.start();
+    await this.audit.start();
     this.duties?.start();
     void this.prune();
   }
@@ -169,6 +177,7 @@ export class Core {
     this.secrets.stop();
     this.push.stop();
     this.policy.stop();
+    this.audit.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
     await this.hub.settle();

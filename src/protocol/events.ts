@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentPresence, ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
+import { AuditIntegrity, Receipt } from './audit.ts';
 import { SecretOutcome, SecretRequestRecord } from './secret.ts';
 
 /** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
@@ -22,6 +23,8 @@ export const events = {
     resolvedBy: ResolvedBy.optional(),
     reason: z.string().optional(),
     replyMessageId: z.string().optional(),
+    /** L4/L9: the decision's signed receipt. */
+    receipt: Receipt.optional(),
   }),
   'question.retired': z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
   /** K1: a secret request, never its value. */
@@ -31,6 +34,8 @@ export const events = {
   'policy.updated': z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
   /** G12: a grant was made, revoked or ended (admins only). */
   'policy.grants.updated': z.object({}),
+  /** L7/L8: the audit log's self-check (admins only): `ok:false` until an admin acknowledges. */
+  'audit.integrity': AuditIntegrity,
 } as const;
 
 export type Events = typeof events;

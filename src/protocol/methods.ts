@@ -6,6 +6,7 @@ import { Role, Scope } from './scopes.ts';
 import { SearchParams, SearchResponse } from './search.ts';
 import { PushSubscriptionId, PushSubscriptionInfo, PushSubscriptionInput, PushUnsubscribeParams } from './push.ts';
 import { ApprovalDecision, ApprovalRequest, GrantRequest, PolicyCheckParams, PolicyCheckResult, PolicyGetResult } from './policy.ts';
+import { AuditAcknowledgeParams, AuditAcknowledgeResult, AuditCheckpointParams, AuditCheckpointResult, AuditExportParams, AuditExportResult, AuditProofParams, AuditProofResult, Receipt } from './audit.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -99,6 +100,8 @@ const WaitResult = z.object({
   resolutionId: z.string().optional(),
   /** G11: how an approval was decided. */
   decision: ApprovalDecision.optional(),
+  /** L4/L9: the signed receipt of the decision (absent while open, and when the log is unsigned, L8). */
+  receipt: Receipt.optional(),
 });
 
 /**
@@ -305,6 +308,14 @@ export const methods = {
     result: z.object({ revoked: z.boolean() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
+  /** L3/L9: the newest signed checkpoint; `sign:true` (admins) signs one now. */
+  'audit.checkpoint': { params: AuditCheckpointParams, result: AuditCheckpointResult, scopes: ['operator.admin', 'operator.read'] as Scope[] },
+  /** L9: an entry's inclusion proof. */
+  'audit.proof': { params: AuditProofParams, result: AuditProofResult, scopes: ['operator.admin', 'operator.read'] as Scope[] },
+  /** L5/L9: the export's files, a page at a time (admins only). */
+  'audit.export': { params: AuditExportParams, result: AuditExportResult, scopes: ['operator.admin'] as Scope[] },
+  /** L7: an admin acknowledges a failed self-check, so checkpoints are signed again. */
+  'audit.acknowledge': { params: AuditAcknowledgeParams, result: AuditAcknowledgeResult, scopes: ['operator.admin'] as Scope[] },
 } as const;
 
 export type Methods = typeof methods;

@@ -196,6 +196,8 @@ export const QuestionRecord = z.object({
   reason: z.string().optional(),
   retiredAtMs: z.number().optional(),
   replyMessageId: z.string().optional(),
+  /** L4/L9: the decision's signed receipt, once decided (never while the log is unsigned, L8). */
+  receipt: z.string().optional(),
 });
 export type QuestionRecord = z.infer<typeof QuestionRecord>;
 
