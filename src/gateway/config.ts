@@ -71,6 +71,8 @@ export const GatewayConfig = z.object({
     .optional(),
   /** PRODUCT G1: the approval policy (`rules`, `unmatched`, `file`); compiled by src/policy, which names each fault (G10). */
   approvals: z.unknown().optional(),
+  /** PRODUCT L3: the audit log's `origin` and signing `keys` (src/audit AuditConfig checks it; a bad one leaves the log unsigned, L8). */
+  audit: z.unknown().optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
   channels: z.unknown().optional(),
 });

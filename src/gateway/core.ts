@@ -119,9 +119,9 @@ export class Core {
     this.runs = new RunService({ ...parts, messages: this.messages, stamps: this.stamps, questionsEnded: (tx, ended, phase) => onRunEnded(this, tx, ended, phase), secrets });
     this.push = new PushService({ ...parts, auth }, opts.push);
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
-    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps });
-    this.questions.approvals = this.policy;
     this.audit = new AuditRoom({ ...parts, keys: opts.audit?.keys ?? null, origin: opts.audit?.origin ?? 'askdock.local/audit', duties: () => this.duties });
+    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps, audit: this.audit });
+    this.questions.approvals = this.policy;
     this.duties = this.cluster
       ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
       : null;

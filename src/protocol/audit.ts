@@ -8,7 +8,13 @@ const filterKey = z.string().min(1).max(128);
 
 /** L9: `audit.checkpoint {sign?}`: the newest signed note; `sign:true` signs one now (L3). Null while none is signed (or unsigned, L8). */
 export const AuditCheckpointParams = z.object({ sign: z.boolean({ error: 'sign must be a boolean' }).optional() }).strict();
-export const AuditCheckpointResult = z.object({ checkpoint: z.string().nullable(), treeSize: count, unsigned: z.boolean().optional() });
+export const AuditCheckpointResult = z.object({
+  checkpoint: z.string().nullable(),
+  treeSize: count,
+  unsigned: z.boolean().optional(),
+  /** L7: the last self-check (admins): `ok:false` holds the signing until `audit.acknowledge`. */
+  integrity: z.object({ ok: z.boolean(), detail: z.string().optional() }).optional(),
+});
 
 /** L9: `audit.proof {index, size?}`: the inclusion proof of entry `index` in the tree of `size` (the newest checkpoint's size by default). */
 export const AuditProofParams = z.object({ index: count, size: count.optional() }).strict();

@@ -97,7 +97,7 @@ export class AuditRoom {
 
   private async failed(detail: string): Promise<void> {
     this.integrity = { ok: false, detail };
-    this.parts.log.error({ detail }, 'the audit log failed its self-check: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
+    this.parts.log.error({ detail }, 'the audit log does not match its signed checkpoints: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
     await this.parts.hub.commit(async (tx) => void (await tx.emit('audit.integrity', { ok: false, detail }, ADMINS)));
   }
 
@@ -109,7 +109,8 @@ export class AuditRoom {
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
     const checkpoint = p.sign ? await this.signNow() : await this.log.latest();
-    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: (await this.log.current()).size, ...(this.signed ? {} : { unsigned: true }) };
+    const integrity = identity.scopes.has('operator.admin') ? { integrity: { ...this.integrity } } : {};
+    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: (await this.log.current()).size, ...(this.signed ? {} : { unsigned: true }), ...integrity };
   }
 
   async proof(p: Params<'audit.proof'>): Promise<Result<'audit.proof'>> {
