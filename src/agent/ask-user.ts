@@ -51,9 +51,10 @@ export type AskUserCall = {
 export type NoAnswerReason = 'skipped' | 'expired' | 'cancelled';
 
 /** T2: what the tool returns. The outer `answers` is the protocol's envelope; the inner map is keyed by question id. */
+/** `receipt` (L4): the gateway's signed receipt of the decision, when its audit log is signed. */
 export type AskUserResult =
-  | { status: 'answered'; answers: { answers: Answers } }
-  | { status: 'no_answer'; reason: NoAnswerReason };
+  | { status: 'answered'; answers: { answers: Answers }; receipt?: string }
+  | { status: 'no_answer'; reason: NoAnswerReason; receipt?: string };
 
 export const ASK_USER_DESCRIPTION = [
   'Ask the user one to three multiple-choice questions and wait for the answers.',
@@ -139,6 +140,8 @@ export const ASK_USER_OUTPUT_SCHEMA = {
       },
     },
     reason: { type: 'string', enum: ['skipped', 'expired', 'cancelled'] },
+    /** L4: the gateway's signed receipt of the decision (a compact JWS), when its audit log is signed. */
+    receipt: { type: 'string' },
   },
 } as const;
 

@@ -29,6 +29,8 @@ describe('askdock audit export and verify against a running gateway (L5, L6)', {
     await admin.client.request('question.resolve', { id: asked.id, answers: { approval: ['Allow'] } });
     const waited = await agent.client.request('question.waitAnswer', { id: asked.id });
     expect(waited.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // L4: the SDK's result carries the same receipt.
+    expect((await agent.waitAnswer(asked.id)).receipt).toBe(waited.receipt);
 
     const doc = (await (await fetch(`${t.url.replace(/^ws/, 'http').replace(/\/ws$/, '')}/.well-known/askdock/audit-keys`)).json()) as { keys: { verifierKey: string }[] };
     const key = doc.keys[0].verifierKey;
