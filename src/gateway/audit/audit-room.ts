@@ -72,19 +72,28 @@ export class AuditRoom {
 
   /** L7 then L2: checks the stored log, and signs a checkpoint over it unless a failed check waits for an admin. */
   signNow(): Promise<string | null> {
+    // One unit among the others (hub.exclusive): the entries it reads and the checkpoint it writes never interleave
+    // with a unit's; a failed check is told to admins after it, in a unit of its own.
     const run = this.signing.then(async () => {
-      if (!(await this.check())) return null;
-      this.sinceCheckpoint = 0;
-      try {
-        return await this.log.sign(this.parts.clock.now());
-      } catch (err) {
-        if (!(err instanceof IntegrityError)) throw err;
-        await this.failed(err.message);
-        return null;
-      }
+      const { note, problem } = await this.parts.hub.exclusive(() => this.signOnce());
+      if (problem !== undefined) await this.failed(problem);
+      return note;
     });
     this.signing = run.catch(() => undefined);
     return run;
+  }
+
+  private async signOnce(): Promise<{ note: string | null; problem?: string }> {
+    if (!this.integrity.ok) return { note: null };
+    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    if (!result.ok) return { note: null, problem: result.detail };
+    this.sinceCheckpoint = 0;
+    try {
+      return { note: await this.log.sign(this.parts.clock.now()) };
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      return { note: null, problem: err.message };
+    }
   }
 
   /** L7: the self-check; a mismatch is logged and told to admins once, and holds the signing until acknowledged. */
@@ -133,7 +142,7 @@ export class AuditRoom {
       return e;
     });
     this.integrity = { ok: true };
-    await this.log.restart(this.parts.clock.now());
+    await this.parts.hub.exclusive(() => this.log.restart(this.parts.clock.now()));
     return { acknowledged: true, entryIndex: entry.index };
   }
 
