@@ -94,4 +94,20 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(after).toMatchObject({ treeSize: 3, integrity: { ok: true } });
     expect(after.checkpoint!.split('\n')[1]).toBe('3');
   });
+
+  it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { session } = await admin.call('sessions.create', { title: 'Many' });
+    // Each request the policy allows is one entry.
+    for (let i = 0; i < 256; i++) await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: `npm run test t${i}` } } });
+    let size = 0;
+    for (let polls = 0; polls < 600 && size < 256; polls++) {
+      const { checkpoint } = await admin.call('audit.checkpoint', {});
+      size = checkpoint ? Number(checkpoint.split('\n')[1]) : 0;
+      if (size < 256) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(size).toBe(256);
+  });
 });
