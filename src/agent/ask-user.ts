@@ -56,9 +56,10 @@ export type NoAnswerReason = 'skipped' | 'expired' | 'cancelled';
 /** E8: who answered a routed question, and its escalation trail, as the gateway tells it. */
 export type AnsweredBy = { resolvedBy?: ResolvedByView; route?: RouteState };
 
+/** `receipt` (L4): the gateway's signed receipt of the decision, when its audit log is signed. */
 export type AskUserResult =
-  | ({ status: 'answered'; answers: { answers: Answers } } & AnsweredBy)
-  | { status: 'no_answer'; reason: NoAnswerReason };
+  | ({ status: 'answered'; answers: { answers: Answers }; receipt?: string } & AnsweredBy)
+  | { status: 'no_answer'; reason: NoAnswerReason; receipt?: string };
 
 export const ASK_USER_DESCRIPTION = [
   'Ask the user one to three multiple-choice questions and wait for the answers.',
@@ -144,6 +145,8 @@ export const ASK_USER_OUTPUT_SCHEMA = {
       },
     },
     reason: { type: 'string', enum: ['skipped', 'expired', 'cancelled'] },
+    /** L4: the gateway's signed receipt of the decision (a compact JWS), when its audit log is signed. */
+    receipt: { type: 'string' },
   },
 } as const;
 

@@ -45,7 +45,7 @@ async function askThroughMcp(g: Awaited<ReturnType<typeof gatewayOn>>, clientNam
     const call = client.callTool({ name: 'ask_user', arguments: ASK });
     const { question } = await requested;
     await g.operator.request('question.resolve', { id: question.id, answers: { env: ['Staging'] } });
-    expect((await call).structuredContent).toEqual({ status: 'answered', answers: { answers: { env: ['Staging'] } } });
+    expect((await call).structuredContent).toEqual({ status: 'answered', answers: { answers: { env: ['Staging'] } }, receipt: expect.any(String) });
     expect(question.sessionKey).toBeDefined();
     return question.sessionKey!;
   } finally {

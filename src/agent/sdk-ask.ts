@@ -142,7 +142,8 @@ export async function sendQuestion(client: GatewayClient, params: QuestionReques
 /** question.waitAnswer in slices until the question ends; a wait cut by a reconnect is simply asked again. */
 export async function waitForAnswer(client: GatewayClient, id: string, signal?: AbortSignal): Promise<AskUserResult> {
   const wait = await waitForEnd(client, id, signal);
-  return toAskUserResult(wait.status, wait.answers, wait)!;
+  const result = toAskUserResult(wait.status, wait.answers, wait)!;
+  return wait.receipt !== undefined ? { ...result, receipt: wait.receipt } : result;
 }
 
 /** The question's end as question.waitAnswer reports it (with an approval's `decision`, G11). */

@@ -12,6 +12,7 @@ import { AuditConfig, auditKeyFileIn, keysFromConfig, readKeyFileIfAny, rotateKe
 import { formatVerifierKey, parseVerifierKey, type VerifierKey } from '../audit/note.ts';
 import { verifyExport, type Problem } from '../audit/verify.ts';
 import { terminalText } from '../lib/terminal-text.ts';
+import { acknowledgeCommand, exportCommand, EXPORT_USAGE } from './audit-export.ts';
 
 export const AUDIT_USAGE = [
   'usage: askdock audit verify DIR --key KEY [--receipt FILE]',
@@ -29,11 +30,13 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const [action, ...rest] = argv;
   if (action === 'verify') return verifyCommand(rest, io);
   if (action === 'key') return keyCommand(rest, io);
+  if (action === 'export') return exportCommand(rest);
+  if (action === 'acknowledge') return acknowledgeCommand(rest);
   if (action === '--help' || action === '-h' || action === 'help') {
-    io.out(AUDIT_USAGE);
+    io.out(`${AUDIT_USAGE}\n${EXPORT_USAGE}`);
     return 0;
   }
-  io.err(`askdock audit: ${action ? `unknown action "${action}"` : 'missing action'}: verify or key\n${AUDIT_USAGE}`);
+  io.err(`askdock audit: ${action ? `unknown action "${action}"` : 'missing action'}: verify, key, export or acknowledge\n${AUDIT_USAGE}`);
   return 2;
 }
 

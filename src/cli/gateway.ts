@@ -8,6 +8,7 @@ import { gatewayEnvironment } from './gateway-env.ts';
 import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
 import { PolicyLoadError } from '../gateway/policy/policy-load.ts';
 import { RoutingLoadError } from '../gateway/routing/routing-load.ts';
+import { auditStartLine } from '../gateway/audit/audit-keys.ts';
 
 const USAGE =
   'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S] [--public-url URL]';
@@ -127,6 +128,7 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => done('SIGTERM'));
   });
   process.stdout.write(`askdock gateway listening on http://${urlHost(gateway.host)}:${gateway.port}\n`);
+  process.stdout.write(`${auditStartLine(gateway.audit)}\n`);
   // A1: with generated identities (no --config) the Control UI address with the operator token, on every start.
   const operator = flags.config ? undefined : gateway.identities.identities.find((i) => i.scopes.includes('operator.admin'));
   if (operator?.token) process.stdout.write(`Control UI: ${gateway.publicUrl}/?token=${encodeURIComponent(operator.token)}\n`);

@@ -75,6 +75,8 @@ export const GatewayConfig = z.object({
   approvals: z.unknown().optional(),
   /** PRODUCT E1: groups, schedules, escalations and routes; validated by src/routing, which names each fault by its path. */
   routing: z.unknown().optional(),
+  /** PRODUCT L3: the audit log's `origin` and signing `keys` (src/audit AuditConfig checks it; a bad one leaves the log unsigned, L8). */
+  audit: z.unknown().optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
   channels: z.unknown().optional(),
 });

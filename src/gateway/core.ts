@@ -26,6 +26,8 @@ import { PolicyRoom } from './policy/policy-room.ts';
 import { PolicySource } from './policy/policy-source.ts';
 import { emptyRouting, type RoutingConfig } from '../routing/index.ts';
 import { RoutingRoom } from './routing/routing-room.ts';
+import { AuditRoom } from './audit/audit-room.ts';
+import type { DatedKey } from '../audit/index.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -49,6 +51,8 @@ export type CoreOptions = {
   approvals?: PolicySource;
   /** E1: the routing config (default: no routes, nothing is routed). */
   routing?: RoutingConfig;
+  /** L3/L8: the audit log's signing keys (null: unsigned) and its origin (the checkpoints' first line). */
+  audit?: { keys: DatedKey[] | null; origin: string };
 };
 
 /** Everything a handler needs, wired once per gateway. */
@@ -83,6 +87,8 @@ export class Core {
   readonly policy: PolicyRoom;
   /** E: routes, escalation, acknowledgements, hand-offs and quorums. */
   readonly routing: RoutingRoom;
+  /** L1-L8: the audit log, its checkpoints, receipts' keys and exports. */
+  readonly audit: AuditRoom;
 
   constructor(
     readonly store: Store,
@@ -119,7 +125,8 @@ export class Core {
     this.runs = new RunService({ ...parts, messages: this.messages, stamps: this.stamps, questionsEnded: (tx, ended, phase) => onRunEnded(this, tx, ended, phase), secrets });
     this.push = new PushService({ ...parts, auth }, opts.push);
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
-    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps });
+    this.audit = new AuditRoom({ ...parts, keys: opts.audit?.keys ?? null, origin: opts.audit?.origin ?? 'askdock.local/audit', duties: () => this.duties });
+    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps, audit: this.audit });
     this.questions.approvals = this.policy;
     this.routing = new RoutingRoom({
       ...parts,
@@ -181,6 +188,7 @@ export class Core {
     this.push.start();
     this.policy.start();
     this.routing.start();
+    await this.audit.start();
     this.duties?.start();
     void this.prune();
   }
@@ -192,6 +200,7 @@ export class Core {
     this.push.stop();
     this.policy.stop();
     this.routing.stop();
+    this.audit.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
     await this.hub.settle();

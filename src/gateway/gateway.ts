@@ -30,6 +30,7 @@ import { createLogger, type GatewayLog } from './infra/logger.ts';
 import { loadRouting } from './routing/routing-load.ts';
 import type { RoutingConfig } from '../routing/index.ts';
 import { PolicySource } from './policy/policy-source.ts';
+import { auditKeysRoute, auditSetup, type AuditSetup } from './audit/audit-keys.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 export const DEFAULT_TICK_INTERVAL_MS = 15_000;
@@ -43,6 +44,8 @@ export const DEFAULT_MAX_BAD_FRAMES_BEFORE_CONNECT = 100;
 export const DEFAULT_MAX_PENDING_QUESTIONS = 1000;
 
 export type GatewayOptions = {
+  /** L3: false leaves the audit log unsigned (L8: entries kept, no checkpoints, no receipts); default: signed. */
+  auditSigning?: boolean;
   host?: string;
   port?: number;
   /** SQLite file (its directory also holds `identities.json` when no config is given), or a `postgres://` URL (D1). */
@@ -114,6 +117,8 @@ export type RunningGateway = {
   channels: Channels;
   /** U17: Web Push (`idle()` settles once every push started has ended). */
   push: PushService;
+  /** L3/L8: the audit log's keys, or why it is unsigned. */
+  audit: AuditSetup;
   close(): Promise<void>;
 };
 
@@ -204,6 +209,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   let secretBox: SecretBox;
   let approvals: PolicySource;
   let routing: RoutingConfig;
+  let audit: AuditSetup;
   try {
     identities = await resolveIdentities(opts, store);
     checkTokenLengths(identities.config, identities.where, isLoopbackHost(host), (line) => log.warn(line));
@@ -212,6 +218,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     // E1: so does a routing block that does not validate (RoutingLoadError), with every fault's path.
     routing = loadRouting(identities.config.routing, identities.config.identities.map((i) => i.id), opts.configPath ? { configFile: opts.configPath } : {});
     secretBox = await secretBoxFor(opts, store, log);
+    audit =
+      opts.auditSigning === false
+        ? { keys: null, origin: 'askdock.local/audit', why: 'signing turned off' }
+        : auditSetup(identities.config.audit, secretKeyFileOf(opts), new Date(clock.now()), log);
   } catch (err) {
     if (owned) await store.close();
     throw err;
@@ -249,6 +259,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     secretBox,
     approvals,
     routing,
+    audit: { keys: audit.keys, origin: audit.origin },
     push: {
       ...identities.config.push,
       allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],
@@ -268,6 +279,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   });
 
   const connections = new Set<Connection>();
+  const auditKeys = auditKeysRoute(audit);
   // Shared frames are written pre-built under ws (wire.ts), which holds only while no extension is negotiated.
   const wss = new WebSocketServer({ noServer: true, maxPayload: connOpts.maxPayload, perMessageDeflate: false });
   const reach: ReachPolicy = {
@@ -277,7 +289,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   };
   const trustedProxies = trustedProxySet(identities.config.trustedProxies);
   // Channel webhooks get the same S2 headers and S3 Host check as every other answer.
-  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => channels.handle(req, res)));
+  const server: Server = createServer(createHttpHandler(opts.uiDir ?? resolve(REPO_ROOT, 'dist'), reach, (req, res) => auditKeys(req, res) || channels.handle(req, res)));
   const ownUrl = () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 7420);
@@ -375,6 +387,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     store,
     channels,
     push: core.push,
+    audit,
     close,
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentPresence, ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
 import { RouteState } from './routing.ts';
+import { AuditIntegrity, Receipt } from './audit.ts';
 import { SecretOutcome, SecretRequestRecord } from './secret.ts';
 
 /** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
@@ -23,6 +24,8 @@ export const events = {
     resolvedBy: ResolvedBy.optional(),
     reason: z.string().optional(),
     replyMessageId: z.string().optional(),
+    /** L4/L9: the decision's signed receipt. */
+    receipt: Receipt.optional(),
   }),
   'question.retired': z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
   /** K1: a secret request, never its value. */
@@ -34,6 +37,8 @@ export const events = {
   'policy.grants.updated': z.object({}),
   /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved); `notify`: who it reached just now. */
   'question.routed': z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
+  /** L7/L8: the audit log's self-check (admins only): `ok:false` until an admin acknowledges. */
+  'audit.integrity': AuditIntegrity,
 } as const;
 
 export type Events = typeof events;

@@ -13,3 +13,4 @@ export * from './events.ts';
 export * from './search.ts';
 export * from './policy.ts';
 export * from './routing.ts';
+export * from './audit.ts';

@@ -9,6 +9,7 @@ import {
   QuestionAckParams, QuestionHandoffParams, QuestionSource, QuorumState, ResolvedByView, RouteResult, RouteState, RoutingStatusResult, RoutingTestParams, RoutingTestResult,
 } from './routing.ts';
 import { ApprovalDecision, ApprovalRequest, GrantRequest, PolicyCheckParams, PolicyCheckResult, PolicyGetResult } from './policy.ts';
+import { AuditAcknowledgeParams, AuditAcknowledgeResult, AuditCheckpointParams, AuditCheckpointResult, AuditExportParams, AuditExportResult, AuditProofParams, AuditProofResult, Receipt } from './audit.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
 const Key = z.string().min(1).max(128);
@@ -107,6 +108,8 @@ const WaitResult = z.object({
   /** E8: who answered (with their display name), the approvals of a quorum and the escalation trail. */
   resolvedBy: ResolvedByView.optional(),
   route: RouteState.optional(),
+  /** L4/L9: the signed receipt of the decision (absent while open, and when the log is unsigned, L8). */
+  receipt: Receipt.optional(),
 });
 
 /**
@@ -326,6 +329,14 @@ export const methods = {
   },
   /** E12: the route a described question would take and each step's people, without asking anyone. */
   'routing.test': { params: RoutingTestParams, result: RoutingTestResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write'] as Scope[] },
+  /** L3/L9: the newest signed checkpoint; `sign:true` (admins) signs one now. */
+  'audit.checkpoint': { params: AuditCheckpointParams, result: AuditCheckpointResult, scopes: ['operator.admin'] as Scope[] },
+  /** L9: an entry's inclusion proof. */
+  'audit.proof': { params: AuditProofParams, result: AuditProofResult, scopes: ['operator.admin'] as Scope[] },
+  /** L5/L9: the export's files, a page at a time (admins only). */
+  'audit.export': { params: AuditExportParams, result: AuditExportResult, scopes: ['operator.admin'] as Scope[] },
+  /** L7: an admin acknowledges a failed self-check, so checkpoints are signed again. */
+  'audit.acknowledge': { params: AuditAcknowledgeParams, result: AuditAcknowledgeResult, scopes: ['operator.admin'] as Scope[] },
 } as const;
 
 export type Methods = typeof methods;

@@ -199,6 +199,8 @@ export const QuestionRecord = z.object({
   replyMessageId: z.string().optional(),
   /** E11: a routed question's escalation, who it waits for and who may answer. */
   route: RouteState.optional(),
+  /** L4/L9: the decision's signed receipt, once decided (never while the log is unsigned, L8). */
+  receipt: z.string().optional(),
 });
 export type QuestionRecord = z.infer<typeof QuestionRecord>;
 

@@ -36,7 +36,7 @@ export function fastClock(speed: number): Clock {
   };
 }
 
-export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?: number; config?: GatewayConfig } = {}): Promise<TestGateway> {
+export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?: number; config?: GatewayConfig; auditSigning?: boolean } = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'askdock-agent-'));
   const gateway = await startGateway({
     host: '127.0.0.1',
@@ -44,6 +44,8 @@ export async function startTestGateway(opts: { clock?: Clock; requesterGraceMs?:
     dbPath: join(dir, 'askdock.db'),
     checkFrames: true,
     log: silentLogger(),
+    // Receipts are checked in src/gateway/audit/; elsewhere results are compared whole, without one.
+    auditSigning: opts.auditSigning ?? false,
     ...(opts.config ? { config: opts.config } : {}),
     ...(opts.clock ? { clock: opts.clock, handshakeTimeoutMs: 10_000_000, tickIntervalMs: 10_000_000 } : {}),
     ...(opts.requesterGraceMs !== undefined ? { requesterGraceMs: opts.requesterGraceMs } : {}),

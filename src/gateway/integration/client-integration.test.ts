@@ -49,7 +49,7 @@ describe('with the shared GatewayClient', () => {
     });
 
     const { id } = await agent.request('question.request', { questions: [item()] });
-    expect(await agent.request('question.waitAnswer', { id })).toEqual({ status: 'answered', answers: { env: ['Production'] } });
+    expect(await agent.request('question.waitAnswer', { id })).toEqual({ status: 'answered', answers: { env: ['Production'] }, receipt: expect.any(String) });
 
     await gw.close();
     gw = await gateway(db, port);

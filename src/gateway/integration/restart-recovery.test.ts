@@ -66,7 +66,7 @@ describe('gateway restart recovery', () => {
       expect((await admin2.call('question.get', { id: 'q-async' })).question.status).toBe('pending');
 
       await admin2.call('question.resolve', { id: 'q-kept', answers: { env: ['Production'] } });
-      expect(await wait).toEqual({ status: 'answered', answers: { env: ['Production'] } });
+      expect(await wait).toEqual({ status: 'answered', answers: { env: ['Production'] }, receipt: expect.any(String) });
       expect(logs.filter((l) => /failed/.test(l))).toEqual([]);
     } finally {
       await gw.close();

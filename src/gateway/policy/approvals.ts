@@ -17,6 +17,8 @@ import { factsOf, grantAgent } from './facts.ts';
 
 export { factsOf, grantAgent };
 import type { PolicySource } from './policy-source.ts';
+import type { AuditRoom } from '../audit/audit-room.ts';
+import { recordDecided } from '../audit/question-entries.ts';
 
 const where = 'question.request';
 /** Who a decision the policy or a grant made is resolved by (Q1 `resolvedBy`, surface `policy`). */
@@ -28,6 +30,8 @@ export type ApprovalParts = RoomParts & {
   questions: Pick<QuestionManager, 'request'>;
   messages: Pick<Messages, 'appendMessage'>;
   stamps: Pick<OrderStamps, 'questionCreated'>;
+  /** L1/L4: the policy's decisions are entries of the audit log, with a receipt. */
+  audit: AuditRoom;
 };
 
 /** G6: the one line a session gets for an allowed or denied request. */
@@ -109,6 +113,8 @@ export class ApprovalDesk {
         resolvedBy: { identity: POLICY_IDENTITY, surface: 'policy', atMs: now },
         approval,
       };
+      const receipt = await recordDecided(this.parts.audit, record, now);
+      if (receipt !== undefined) record.receipt = receipt;
       await store.insertQuestion(record, undefined, p.id === undefined);
       if (sessionKey !== undefined) await messages.appendMessage(tx, { sessionKey, role: 'system', text: noticeText(facts, decision), authorId: POLICY_IDENTITY, state: 'final' });
     }, sessionKey);

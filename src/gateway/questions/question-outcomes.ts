@@ -6,6 +6,7 @@ import type { Tx } from '../hub/hub.ts';
 import { supersedeRuns } from '../runs/run-authority.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import { questionAudience } from './question-records.ts';
+import { recordDecided } from '../audit/question-entries.ts';
 import type { SessionBefore } from './question-request.ts';
 import type { AnswerWaiters } from './question-waiters.ts';
 
@@ -44,6 +45,9 @@ export class QuestionOutcomes {
   /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
   async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore): Promise<StoredQuestion> {
     const done: StoredQuestion = { ...q, ...outcome };
+    // L1/L4: the decision's entry and receipt, in this transaction.
+    const receipt = await recordDecided(this.core.audit, done, this.core.clock.now());
+    if (receipt !== undefined) done.receipt = receipt;
     const key = done.sessionKey;
     let session: Session | undefined;
     let pending: StoredQuestion[] | undefined;
@@ -73,6 +77,7 @@ export class QuestionOutcomes {
         ...(done.resolvedBy ? { resolvedBy: done.resolvedBy } : {}),
         ...(done.reason !== undefined ? { reason: done.reason } : {}),
         ...(done.replyMessageId !== undefined ? { replyMessageId: done.replyMessageId } : {}),
+        ...(done.receipt !== undefined ? { receipt: done.receipt } : {}),
       },
       questionAudience(done),
     );

@@ -7,7 +7,7 @@ import { Waiters, type Cancellation } from '../hub/waiters.ts';
 type WaitResult = Result<'question.waitAnswer'>;
 
 /** What a wait needs of its question. */
-export type WaitedQuestion = Pick<StoredQuestion, 'id' | 'status' | 'answers' | 'reason' | 'resolutionId'>;
+export type WaitedQuestion = Pick<StoredQuestion, 'id' | 'status' | 'answers' | 'reason' | 'resolutionId'> & { receipt?: string };
 
 function waitResult(q: WaitedQuestion, includeResolutionId: boolean | undefined): WaitResult {
   return {
@@ -15,6 +15,7 @@ function waitResult(q: WaitedQuestion, includeResolutionId: boolean | undefined)
     ...(q.answers ? { answers: q.answers } : {}),
     ...(q.reason !== undefined ? { reason: q.reason } : {}),
     ...(includeResolutionId && q.resolutionId !== undefined ? { resolutionId: q.resolutionId } : {}),
+    ...(q.receipt !== undefined ? { receipt: q.receipt } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, creat
 import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
+import { memoryAuditMethods } from './memory-audit.ts';
 import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredGrant, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
@@ -343,6 +344,8 @@ export function createMemoryStore(): Store {
       put(grants, id, { ...found, revokedAtMs: atMs });
       return true;
     },
+
+    ...memoryAuditMethods(journal),
 
     getMeta(key) {
       open();

@@ -216,6 +216,13 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       );
       CREATE INDEX policy_grants_live ON policy_grants (expires_at_ms) WHERE revoked_at_ms IS NULL;
     `),
+  // L1/L2: the audit log (appended only), the answers' text and salt kept apart from it, and the signed checkpoints.
+  (db) =>
+    db.exec(`
+      CREATE TABLE audit_entries (idx INTEGER PRIMARY KEY, line TEXT NOT NULL);
+      CREATE TABLE audit_answers (idx INTEGER PRIMARY KEY, question_id TEXT NOT NULL, salt BLOB NOT NULL, answers TEXT NOT NULL);
+      CREATE TABLE audit_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL);
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,7 @@ import { prepareLatestPrivileged } from './latest-privileged.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { sqliteGrantMethods } from './sqlite-grants.ts';
+import { sqliteAuditMethods } from './sqlite-audit.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
 import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
@@ -300,6 +301,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     },
     ...sqlitePushMethods(db),
     ...sqliteGrantMethods(db),
+    ...sqliteAuditMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

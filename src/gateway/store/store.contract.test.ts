@@ -11,6 +11,7 @@ import { createMemoryStore } from './memory.ts';
 import { openPostgresStore, type SharedStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
 import { freshSchema } from '../../testing/postgres.ts';
+import { auditContract } from './audit-contract.ts';
 import type { RunRow, SessionRow, Store, StoredEvent, StoredGrant, StoredQuestion, StoredSecretRequest } from './types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -774,6 +775,8 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
       });
     });
 
+    auditContract(() => store);
+
     describe('search', async () => {
       type Scope = Parameters<Store['search']>[0];
       const everyQuestion = { sessionKeys: null, sessionless: true };
@@ -1172,8 +1175,8 @@ describe('sqlite store on disk', () => {
   it('[S5][K1] an older file learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(`${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS}`);
+      raw.exec(`${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS}`);
       raw.close();
     })));
 
@@ -1263,6 +1266,8 @@ const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_se
 /** G5: the grants' step, the last in both stores. */
 const UNDO_GRANTS = `DROP TABLE policy_grants;`;
 const GRANT_STEPS = 1;
+const UNDO_AUDIT = `DROP TABLE audit_entries; DROP TABLE audit_answers; DROP TABLE audit_checkpoints;`;
+const AUDIT_STEPS = 1;
 /** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
 /** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
@@ -1317,7 +1322,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS}`);
+      await raw.query(`${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS}`);
       await raw.end();
     })));
 

@@ -1,3 +1,4 @@
+import type { AuditStoreMethods } from './audit-rows.ts';
 import type { ApprovalDecision, ApprovalRequest, ChatMessage, EventName, Phase, PolicyGrant, QuestionRecord, QuestionStatus, Scope, SecretRequestRecord, SecretStatus, Session, StopReason } from '../../protocol/index.ts';
 
 /** Who may see an event (A3/A4), stored beside it so resume (R2) can filter without re-reading records. */
@@ -261,6 +262,14 @@ export interface SyncStore {
   listGrants(liveAtMs?: number): StoredGrant[];
   /** Marks a live grant revoked; false when there is none by that id, or it was already revoked. */
   revokeGrant(id: string, atMs: number): boolean;
+
+  // L1: the audit log (audit-rows.ts), appended in the transaction of each change it records
+  appendAudit: AuditStoreMethods['appendAudit'];
+  auditSize: AuditStoreMethods['auditSize'];
+  auditLines: AuditStoreMethods['auditLines'];
+  auditAnswers: AuditStoreMethods['auditAnswers'];
+  insertAuditCheckpoint: AuditStoreMethods['insertAuditCheckpoint'];
+  auditCheckpoints: AuditStoreMethods['auditCheckpoints'];
 
   // small key/value for gateway bookkeeping
   getMeta(key: string): string | undefined;

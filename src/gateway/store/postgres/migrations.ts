@@ -220,6 +220,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX policy_grants_live ON policy_grants (expires_at_ms) WHERE revoked_at_ms IS NULL;
   `,
+  // L1/L2: the audit log (appended only), the answers' text and salt kept apart from it, and the signed checkpoints.
+  `
+  CREATE TABLE audit_entries (idx bigint PRIMARY KEY, line text NOT NULL);
+  CREATE TABLE audit_answers (idx bigint PRIMARY KEY, question_id text NOT NULL, salt bytea NOT NULL, answers text NOT NULL);
+  CREATE TABLE audit_checkpoints (size bigint PRIMARY KEY, note text NOT NULL, signed_at_ms bigint NOT NULL);
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */

@@ -22,6 +22,7 @@ import { migrate } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
 import { grantMethods } from './grants.ts';
+import { auditMethods } from './audit.ts';
 import { pushMethods, SubscriptionCache } from './push.ts';
 import { SeqRange } from './numbering.ts';
 import { Transactions } from './transactions.ts';
@@ -366,6 +367,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     ...secretMethods(q, insert, locking),
     ...pushMethods(q, pushCache),
     ...grantMethods(q, insert),
+    ...auditMethods(q),
 
     search(scope) {
       return searchPostgres(q, scope);

@@ -1,0 +1,113 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseVerifierKey, verifyExport, verifyReceipt, type ExportFiles } from '../../audit/index.ts';
+import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import type { TestClient } from '../../testing/ws-client.ts';
+import { policyConfig } from '../../testing/policy-config.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** What `askdock audit export` does: every page of audit.export, assembled into the files. */
+async function exportFiles(admin: TestClient, params: Record<string, unknown> = {}): Promise<ExportFiles> {
+  const files: ExportFiles = new Map();
+  let page = await admin.call('audit.export', params);
+  for (;;) {
+    files.set(page.file, (files.get(page.file) ?? '') + page.data);
+    if (!page.next) break;
+    page = await admin.call('audit.export', { exportId: page.exportId, ...page.next });
+  }
+  return files;
+}
+
+async function publicKeys(gw: TestGateway) {
+  const res = await fetch(`${gw.gw.url}/.well-known/askdock/audit-keys`);
+  const doc = (await res.json()) as { keys: { verifierKey: string }[] };
+  return doc.keys.map((k) => parseVerifierKey(k.verifierKey));
+}
+
+async function answeredApproval(gw: TestGateway) {
+  const admin = await gw.connect('admin');
+  const agent = await gw.connect('agent', { clientId: 'agent-client' });
+  const { session } = await admin.call('sessions.create', { title: 'Work' });
+  const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'git push origin main' } } });
+  await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+  await admin.call('question.resolve', { id: res.id, answers: { approval: ['Allow'] } });
+  return { admin, agent, id: res.id, waited: await agent.call('question.waitAnswer', { id: res.id }) };
+}
+
+describe('the audit log through the gateway (L1-L7, L9)', () => {
+  it('[L4][L5][L6] an approval answered gives the waiting agent a receipt; the export verifies with only the public key; one changed byte names the entry', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const { admin, id, waited } = await answeredApproval(t);
+    expect(waited.decision?.behavior).toBe('allow');
+    const keys = await publicKeys(t);
+    const receipt = verifyReceipt(waited.receipt!, keys);
+    expect(receipt).toMatchObject({ ok: true, payload: { questionId: id, status: 'allowed', decidedBy: 'person', askedBy: 'agent', rules: ['push'] } });
+    expect(JSON.stringify(receipt)).not.toContain('Allow"');
+    // question.get and question.resolved carry the same receipt.
+    expect((await admin.call('question.get', { id })).question.receipt).toBe(waited.receipt);
+    expect(admin.eventsNamed('question.resolved').find((p) => p.id === id)?.receipt).toBe(waited.receipt);
+
+    const files = await exportFiles(admin);
+    expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['question.asked', 'question.answered']);
+    expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 2, answers: 1, treeSize: 2 } });
+
+    const entries = files.get('entries.jsonl')!;
+    const tampered = new Map(files).set('entries.jsonl', entries.replace('"question.answered"', '"question.answerex"'));
+    const bad = verifyExport(tampered, keys);
+    expect(bad.exit).toBe(1);
+    expect(JSON.stringify(bad)).toMatch(/entries\.jsonl/);
+  });
+
+  it('[A3][L5] a guest-scoped identity may not export the log', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const guest = await t.connect('guest');
+    expect(await failure(guest.call('audit.export', {}))).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('[L7] an audit row edited in the SQLite file is found after restart, shown to admins, and nothing is signed over it until acknowledged', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const first = await answeredApproval(t);
+    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(2);
+    const dir = t.dir;
+    await t.close({ keepDir: true });
+    const raw = new Database(t.dbPath);
+    raw.prepare(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 0`).run();
+    raw.close();
+
+    t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
+    expect(t.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
+    const admin = await t.connect('admin');
+    const held = await admin.call('audit.checkpoint', { sign: true });
+    expect(held.integrity).toMatchObject({ ok: false, detail: expect.stringMatching(/checkpoint of size 2/) });
+    expect(held.checkpoint!.split('\n')[1]).toBe('2');
+
+    const ack = await admin.call('audit.acknowledge', { note: 'row 0 restored from backup' });
+    expect(ack).toEqual({ acknowledged: true, entryIndex: 2 });
+    const integrity = await admin.waitEvent('audit.integrity', (p) => p.ok);
+    expect(integrity).toMatchObject({ ok: true });
+    const after = await admin.call('audit.checkpoint', {});
+    expect(after).toMatchObject({ treeSize: 3, integrity: { ok: true } });
+    expect(after.checkpoint!.split('\n')[1]).toBe('3');
+  });
+
+  it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { session } = await admin.call('sessions.create', { title: 'Many' });
+    // Each request the policy allows is one entry.
+    for (let i = 0; i < 256; i++) await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: `npm run test t${i}` } } });
+    let size = 0;
+    for (let polls = 0; polls < 600 && size < 256; polls++) {
+      const { checkpoint } = await admin.call('audit.checkpoint', {});
+      size = checkpoint ? Number(checkpoint.split('\n')[1]) : 0;
+      if (size < 256) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(size).toBe(256);
+  });
+});

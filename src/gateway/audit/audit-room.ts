@@ -1,0 +1,152 @@
+import { AskdockError, type Params, type Result } from '../../protocol/index.ts';
+import type { DatedKey } from '../../audit/index.ts';
+import type { Identity } from '../auth.ts';
+import type { TimerHandle } from '../infra/clock.ts';
+import type { Duties } from '../infra/duties.ts';
+import { ADMINS } from '../policy/grant-answers.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
+import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
+import { AuditExports } from './audit-export.ts';
+
+/** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
+export const CHECKPOINT_EVERY_ENTRIES = 256;
+export const CHECKPOINT_EVERY_MS = 60_000;
+const ACK_META = 'audit.acknowledgedAtMs';
+
+export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; duties: () => Duties | null };
+
+/**
+ * The audit log's room (PRODUCT L1-L8, PROTOCOL L9): entries appended in the callers' transactions, the checkpoint
+ * duty with its self-check, the admin's acknowledgement of a failed one, proofs and exports. Built with what it uses.
+ */
+export class AuditRoom {
+  readonly log: AuditLog;
+  private readonly exports: AuditExports;
+  private integrity: Integrity = { ok: true };
+  private sinceCheckpoint = 0;
+  private timer: TimerHandle | null = null;
+  private signing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly parts: AuditParts) {
+    this.log = new AuditLog(parts.store, parts.keys, parts.origin);
+    this.exports = new AuditExports(parts, this.log, () => this.signNow());
+  }
+
+  get signed(): boolean {
+    return this.log.signed;
+  }
+
+  /** L1: inside the caller's transaction: the entry with its index. */
+  async record(entry: NewAuditEntry, kept?: KeptAnswerInput) {
+    const appended = await this.parts.store.appendAudit(entry, kept);
+    if (++this.sinceCheckpoint >= CHECKPOINT_EVERY_ENTRIES) queueMicrotask(() => void this.duty());
+    return appended;
+  }
+
+  /** L7 at start: the self-check; then the checkpoint duty every 60 s. */
+  async start(): Promise<void> {
+    await this.check();
+    this.schedule();
+  }
+
+  stop(): void {
+    if (this.timer) this.parts.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    this.timer = this.parts.clock.setTimeout(() => void this.duty().finally(() => this.timer && this.schedule()), CHECKPOINT_EVERY_MS);
+  }
+
+  /** D3: only the duty holder signs (one signer across gateways). */
+  async duty(): Promise<void> {
+    const duties = this.parts.duties();
+    if (duties && !duties.held) return;
+    try {
+      await this.signNow();
+    } catch (err) {
+      this.parts.log.error({ err }, 'signing an audit checkpoint failed');
+    }
+  }
+
+  /** L7 then L2: checks the stored log, and signs a checkpoint over it unless a failed check waits for an admin. */
+  signNow(): Promise<string | null> {
+    // One unit among the others (hub.exclusive): the entries it reads and the checkpoint it writes never interleave
+    // with a unit's; a failed check is told to admins after it, in a unit of its own.
+    const run = this.signing.then(async () => {
+      const { note, problem } = await this.parts.hub.exclusive(() => this.signOnce());
+      if (problem !== undefined) await this.failed(problem);
+      return note;
+    });
+    this.signing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async signOnce(): Promise<{ note: string | null; problem?: string }> {
+    if (!this.integrity.ok) return { note: null };
+    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    if (!result.ok) return { note: null, problem: result.detail };
+    this.sinceCheckpoint = 0;
+    try {
+      return { note: await this.log.sign(this.parts.clock.now()) };
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      return { note: null, problem: err.message };
+    }
+  }
+
+  /** L7: the self-check; a mismatch is logged and told to admins once, and holds the signing until acknowledged. */
+  private async check(): Promise<boolean> {
+    if (!this.integrity.ok) return false;
+    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    if (!result.ok) await this.failed(result.detail);
+    return result.ok;
+  }
+
+  private async failed(detail: string): Promise<void> {
+    this.integrity = { ok: false, detail };
+    this.parts.log.error({ detail }, 'the audit log does not match its signed checkpoints: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
+    await this.parts.hub.commit(async (tx) => void (await tx.emit('audit.integrity', { ok: false, detail }, ADMINS)));
+  }
+
+  /** What admins see of the log's state (snapshot, `audit.checkpoint`). */
+  state(): { ok: boolean; detail?: string; unsigned?: boolean } {
+    return { ...this.integrity, ...(this.signed ? {} : { unsigned: true }) };
+  }
+
+  async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
+    if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
+    const checkpoint = p.sign ? await this.signNow() : await this.log.latest();
+    const integrity = identity.scopes.has('operator.admin') ? { integrity: { ...this.integrity } } : {};
+    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: (await this.log.current()).size, ...(this.signed ? {} : { unsigned: true }), ...integrity };
+  }
+
+  async proof(p: Params<'audit.proof'>): Promise<Result<'audit.proof'>> {
+    const tree = await this.log.current();
+    const checkpoint = await this.log.latest();
+    const size = p.size ?? (checkpoint ? Number(checkpoint.split('\n')[1]) : tree.size);
+    if (size > tree.size || p.index >= size)
+      throw new AskdockError('INVALID_REQUEST', `audit.proof: index ${p.index} must be below size ${size}, and size at most the log's ${tree.size} entries`);
+    return { index: p.index, treeSize: size, inclusion: tree.inclusionProof(p.index, size).map((h) => h.toString('base64')), checkpoint };
+  }
+
+  /** L7: an admin acknowledges a failed check (itself an entry); checkpoints are signed again from the log as it is. */
+  async acknowledge(identity: Identity, p: Params<'audit.acknowledge'>): Promise<Result<'audit.acknowledge'>> {
+    if (this.integrity.ok) return { acknowledged: false };
+    const atMs = this.parts.clock.now();
+    const entry = await this.parts.hub.commit(async (tx) => {
+      const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail: { problem: this.integrity.ok ? '' : this.integrity.detail, ...(p.note ? { note: p.note } : {}) } });
+      await this.parts.store.setMeta(ACK_META, String(atMs));
+      await tx.emit('audit.integrity', { ok: true }, ADMINS);
+      return e;
+    });
+    this.integrity = { ok: true };
+    await this.parts.hub.exclusive(() => this.log.restart(this.parts.clock.now()));
+    return { acknowledged: true, entryIndex: entry.index };
+  }
+
+  exportPage(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {
+    return this.exports.page(identity, p);
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { entryLine } from '../../audit/index.ts';
+import type { Store } from './types.ts';
+
+const asked = (questionId: string) => ({ atMs: 1_000, event: 'question.asked' as const, identity: 'agent', questionId });
+
+/** L1: the audit log's part of the store contract, run by store.contract.test.ts against every store. */
+export function auditContract(store: () => Store): void {
+  describe('audit log', () => {
+    it('[L1] appends hand out indexes 0, 1, 2… with each entry stored as its canonical line', async () => {
+      const s = store();
+      const a = await s.appendAudit(asked('q1'));
+      const b = await s.appendAudit(asked('q2'), { questionId: 'q2', salt: Buffer.alloc(16, 7), answers: { pick: ['A'] } });
+      expect([a.index, b.index]).toEqual([0, 1]);
+      expect(await s.auditSize()).toBe(2);
+      expect(await s.auditLines(0, 10)).toEqual([
+        { index: 0, line: entryLine(a) },
+        { index: 1, line: entryLine(b) },
+      ]);
+      expect(await s.auditLines(1, 2)).toEqual([{ index: 1, line: entryLine(b) }]);
+      expect(await s.auditAnswers(0, 10)).toEqual([{ entryIndex: 1, questionId: 'q2', salt: Buffer.alloc(16, 7), answers: { pick: ['A'] } }]);
+    });
+
+    it('[L1][R3] an entry appended in a rolled-back transaction leaves nothing, and the next one takes its index', async () => {
+      const s = store();
+      await s.appendAudit(asked('q1'));
+      await expect(async () =>
+        s.transaction(async () => {
+          await s.appendAudit(asked('q2'), { questionId: 'q2', salt: Buffer.alloc(16, 1), answers: 'x' });
+          throw new Error('undo');
+        }),
+      ).rejects.toThrow('undo');
+      expect(await s.auditSize()).toBe(1);
+      expect(await s.auditAnswers(0, 10)).toEqual([]);
+      expect((await s.appendAudit(asked('q3'))).index).toBe(1);
+      expect((await s.auditLines(0, 10)).map((r) => r.index)).toEqual([0, 1]);
+    });
+
+    it('[L2] checkpoints are kept once per size, smallest first', async () => {
+      const s = store();
+      await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 2 });
+      await s.insertAuditCheckpoint({ size: 2, note: 'two', signedAtMs: 1 });
+      await s.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
+      expect(await s.auditCheckpoints()).toEqual([
+        { size: 2, note: 'two', signedAtMs: 1 },
+        { size: 5, note: 'five', signedAtMs: 2 },
+      ]);
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import { entryLine, type AuditEntry, type KeptAnswer } from '../../audit/index.ts';
+
+/** L1: an entry as it is appended: everything but its index, which the store hands out under the transaction. */
+export type NewAuditEntry = Omit<AuditEntry, 'index' | 'v'>;
+/** An answer's text and salt, kept apart from the entry that holds only its digest (L4/L5). */
+export type KeptAnswerInput = { questionId: string; salt: Buffer; answers: unknown };
+/** A signed checkpoint (L2): the tree's size and the C2SP note. */
+export type AuditCheckpointRow = { size: number; note: string; signedAtMs: number };
+
+/** L1: the audit log's part of the store. Appends only: no row is ever updated or deleted. */
+export interface AuditStoreMethods {
+  /** In the caller's transaction: the next index (no gaps, one log across gateways), the entry's line, its kept answer. */
+  appendAudit(entry: NewAuditEntry, kept?: KeptAnswerInput): AuditEntry;
+  auditSize(): number;
+  /** The stored lines of entries `from` <= index < `to`, in order, with their indexes (a deleted row leaves a hole). */
+  auditLines(from: number, to: number): { index: number; line: string }[];
+  /** The kept answers of entries `from` <= index < `to`. */
+  auditAnswers(from: number, to: number): KeptAnswer[];
+  insertAuditCheckpoint(c: AuditCheckpointRow): void;
+  /** Oldest (smallest) first. */
+  auditCheckpoints(): AuditCheckpointRow[];
+}
+
+/** The entry with its index, and its canonical line (the leaf the tree hashes). */
+export function indexedEntry(entry: NewAuditEntry, index: number): { entry: AuditEntry; line: string } {
+  const full = { v: 1, index, ...entry } as AuditEntry;
+  return { entry: full, line: entryLine(full) };
+}
+
+export type AuditAnswerDbRow = { idx: number | string; question_id: string; salt: Buffer; answers: string };
+export const toKeptAnswer = (r: AuditAnswerDbRow): KeptAnswer => ({
+  entryIndex: Number(r.idx),
+  questionId: r.question_id,
+  salt: Buffer.from(r.salt),
+  answers: JSON.parse(r.answers) as unknown,
+});

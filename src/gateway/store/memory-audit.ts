@@ -1,0 +1,41 @@
+import type { KeptAnswer } from '../../audit/index.ts';
+import { indexedEntry, type AuditCheckpointRow, type AuditStoreMethods } from './audit-rows.ts';
+import type { createUndoJournal } from './memory-journal.ts';
+
+/** L1 in memory: the audit log as arrays; a rolled-back transaction pops what it appended. */
+export function memoryAuditMethods(journal: Pick<ReturnType<typeof createUndoJournal>, 'open' | 'undoable'>): AuditStoreMethods {
+  const { open, undoable } = journal;
+  const lines: string[] = [];
+  const answers = new Map<number, KeptAnswer>();
+  const checkpoints: AuditCheckpointRow[] = [];
+  return {
+    appendAudit(entry, kept) {
+      open();
+      const { entry: full, line } = indexedEntry(entry, lines.length);
+      lines.push(line);
+      undoable(() => lines.pop());
+      if (kept) {
+        answers.set(full.index, { entryIndex: full.index, questionId: kept.questionId, salt: Buffer.from(kept.salt), answers: structuredClone(kept.answers) });
+        undoable(() => answers.delete(full.index));
+      }
+      return full;
+    },
+    auditSize: () => (open(), lines.length),
+    auditLines(from, to) {
+      open();
+      return lines.slice(from, to).map((line, i) => ({ index: from + i, line }));
+    },
+    auditAnswers(from, to) {
+      open();
+      return [...answers.values()].filter((a) => a.entryIndex >= from && a.entryIndex < to).sort((a, b) => a.entryIndex - b.entryIndex);
+    },
+    insertAuditCheckpoint(c) {
+      open();
+      if (checkpoints.some((k) => k.size === c.size)) return;
+      checkpoints.push({ ...c });
+      checkpoints.sort((a, b) => a.size - b.size);
+      undoable(() => checkpoints.splice(checkpoints.findIndex((k) => k.size === c.size), 1));
+    },
+    auditCheckpoints: () => (open(), checkpoints.map((c) => ({ ...c }))),
+  };
+}

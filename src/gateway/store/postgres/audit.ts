@@ -1,0 +1,41 @@
+import { indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods } from '../audit-rows.ts';
+import type { Store } from '../types.ts';
+import type { QueryResult } from './pool.ts';
+
+type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
+type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : S[K] };
+
+/**
+ * L1 on PostgreSQL: one log for every gateway of the database. An append takes the log's transaction lock first, so
+ * two gateways hand out indexes one after the other and leave no gap (a rolled-back append frees its index).
+ */
+export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store> {
+  return {
+    async appendAudit(entry, kept) {
+      await q(`SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`);
+      const n = Number((await q(`SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries`)).rows[0].n);
+      const { entry: full, line } = indexedEntry(entry, n);
+      await q(`INSERT INTO audit_entries (idx, line) VALUES ($1, $2)`, [full.index, line]);
+      if (kept) await q(`INSERT INTO audit_answers (idx, question_id, salt, answers) VALUES ($1, $2, $3, $4)`, [full.index, kept.questionId, kept.salt, JSON.stringify(kept.answers)]);
+      return full;
+    },
+    async auditSize() {
+      return Number((await q(`SELECT COUNT(*) AS n FROM audit_entries`)).rows[0].n);
+    },
+    async auditLines(from, to) {
+      const r = await q(`SELECT idx, line FROM audit_entries WHERE idx >= $1 AND idx < $2 ORDER BY idx`, [from, to]);
+      return r.rows.map((row) => ({ index: Number(row.idx), line: String(row.line) }));
+    },
+    async auditAnswers(from, to) {
+      const r = await q(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= $1 AND idx < $2 ORDER BY idx`, [from, to]);
+      return (r.rows as AuditAnswerDbRow[]).map(toKeptAnswer);
+    },
+    async insertAuditCheckpoint(c) {
+      await q(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size) DO NOTHING`, [c.size, c.note, c.signedAtMs]);
+    },
+    async auditCheckpoints() {
+      const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
+      return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type Database from 'better-sqlite3';
+import { indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods } from './audit-rows.ts';
+
+/** L1 on SQLite: the audit log, appended in the transaction of the change it records. */
+export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
+  const next = db.prepare<[], { n: number }>(`SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries`);
+  const insert = db.prepare(`INSERT INTO audit_entries (idx, line) VALUES (?, ?)`);
+  const keep = db.prepare(`INSERT INTO audit_answers (idx, question_id, salt, answers) VALUES (?, ?, ?, ?)`);
+  const size = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM audit_entries`);
+  const lines = db.prepare<[number, number], { idx: number; line: string }>(`SELECT idx, line FROM audit_entries WHERE idx >= ? AND idx < ? ORDER BY idx`);
+  const answers = db.prepare<[number, number], AuditAnswerDbRow>(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= ? AND idx < ? ORDER BY idx`);
+  const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
+  const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
+  return {
+    appendAudit(entry, kept) {
+      const { entry: full, line } = indexedEntry(entry, next.get()!.n);
+      insert.run(full.index, line);
+      if (kept) keep.run(full.index, kept.questionId, kept.salt, JSON.stringify(kept.answers));
+      return full;
+    },
+    auditSize: () => size.get()!.n,
+    auditLines: (from, to) => lines.all(from, to).map((r) => ({ index: r.idx, line: r.line })),
+    auditAnswers: (from, to) => answers.all(from, to).map(toKeptAnswer),
+    insertAuditCheckpoint(c) {
+      insertCheckpoint.run(c.size, c.note, c.signedAtMs);
+    },
+    auditCheckpoints: () => checkpoints.all().map((r) => ({ size: r.size, note: r.note, signedAtMs: r.signed_at_ms })),
+  };
+}
