@@ -63,6 +63,22 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(JSON.stringify(bad)).toMatch(/entries\.jsonl/);
   });
 
+  it('[L1][G5] a grant made by an answer and its revocation are entries of the log, in order, with who did each', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { session } = await admin.call('sessions.create', { title: 'Work' });
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'git push origin main' } } });
+    await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    await admin.call('question.resolve', { id: res.id, answers: { approval: ['Allow'] }, grant: { scope: 'session' } });
+    const [grant] = (await admin.call('policy.get', {})).grants;
+    await admin.call('policy.grant.revoke', { id: grant.id });
+    const entries = (await exportFiles(admin)).get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries.map((e) => e.event)).toEqual(['question.asked', 'grant.made', 'question.answered', 'grant.revoked']);
+    expect(entries[1]).toMatchObject({ identity: 'admin', grantId: grant.id, questionId: res.id, detail: { rule: grant.rule, scope: 'session' } });
+    expect(entries[3]).toMatchObject({ identity: 'admin', grantId: grant.id });
+  });
+
   it('[A3][L5] a guest-scoped identity may not export the log', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true });
     const guest = await t.connect('guest');

@@ -7,6 +7,8 @@ import type { RoomParts } from '../sessions/room-parts.ts';
 import type { EventAudience, StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
 import { chosenOffer, personDecision } from './approval-decision.ts';
 import { grantBinding, grantExpiry } from './grants.ts';
+import type { AuditRoom } from '../audit/audit-room.ts';
+import { recordGrant } from '../audit/grant-entries.ts';
 import { factsOf, grantAgent } from './facts.ts';
 
 const where = 'question.resolve';
@@ -30,7 +32,7 @@ function grantRule(approval: StoredApproval, asked: GrantRequest | undefined, of
  * "Always allow…" answer (an offer's label, or `grant:{scope}`) makes, in the same transaction.
  */
 export async function answerApprovalIn(
-  parts: Pick<RoomParts, 'store' | 'clock'>,
+  parts: Pick<RoomParts, 'store' | 'clock'> & { audit: AuditRoom },
   tx: Tx,
   identity: Identity,
   q: StoredQuestion & { approval: StoredApproval },
@@ -62,6 +64,7 @@ export async function answerApprovalIn(
     createdAtMs: now,
   };
   await parts.store.insertGrant(grant);
+  await recordGrant(parts.audit, 'grant.made', grant, identity.id, now);
   await tx.emit('policy.grants.updated', {}, ADMINS);
   return { ...approval, decision: personDecision(approval, q, answers, resolvedBy, grant.id) };
 }

@@ -5,6 +5,7 @@ import type { Tx } from '../hub/hub.ts';
 import { forbidden } from '../sessions/visibility.ts';
 import type { StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
 import { decisionOf } from './approval-decision.ts';
+import { recordGrant } from '../audit/grant-entries.ts';
 import { ApprovalDesk, factsOf, type ApprovalParts } from './approvals.ts';
 import { ADMINS, answerApprovalIn } from './grant-answers.ts';
 import { APPROVAL_ITEM_ID } from './approval-question.ts';
@@ -104,7 +105,9 @@ export class PolicyRoom {
     if (!isAdmin(identity) && grant.grantedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `grant "${id}" may be revoked by an admin (operator.admin) or by ${grant.grantedBy}, who made it`, { details: { id } });
     const revoked = await hub.commit(async (tx) => {
-      const done = await store.revokeGrant(id, clock.now());
+      const now = clock.now();
+      const done = await store.revokeGrant(id, now);
+      if (done) await recordGrant(this.parts.audit, 'grant.revoked', grant, identity.id, now);
       if (done) await tx.emit('policy.grants.updated', {}, ADMINS);
       return done;
     });
