@@ -134,6 +134,7 @@ export class Core {
       auth,
       questions: this.questions,
       dutyHeld: () => !this.duties || this.duties.held,
+      audit: this.audit,
     });
     this.questions.routing = this.routing;
     this.duties = this.cluster

@@ -4,6 +4,7 @@ import type { Tx } from '../hub/hub.ts';
 import { ExpiryScheduler } from '../questions/question-timers.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { RoutingParts } from './routing-room.ts';
+import { recordRoute } from '../audit/route-entries.ts';
 import { questionAudience } from '../questions/question-records.ts';
 
 /** E2's reason for a question whose steps ran out. */
@@ -105,6 +106,7 @@ export class RouteDuty {
       return;
     }
     await this.saveIn(tx, next, change.notify);
+    if (change.notify.length > 0) await recordRoute(this.parts.audit, 'question.escalated', q, now, { detail: { step: route.step, notified: change.notify.join(',') } });
   }
 
   private saveIn(tx: Tx, q: StoredQuestion, notify?: readonly string[]): Promise<void> {

@@ -11,6 +11,8 @@ import { canSeeQuestion } from '../sessions/visibility.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import { askFacts, chooseFor, envOf } from './route-env.ts';
 import { RouteDuty, saveRouteIn } from './route-duty.ts';
+import type { AuditRoom } from '../audit/audit-room.ts';
+import { recordRoute } from '../audit/route-entries.ts';
 
 export type RoutingParts = RoomParts & {
   routing: RoutingConfig;
@@ -18,6 +20,8 @@ export type RoutingParts = RoomParts & {
   questions: Pick<QuestionManager, 'finishIn'>;
   /** D3: whether this gateway holds the once-only duties (always, on one gateway). */
   dutyHeld: () => boolean;
+  /** L1: where route changes are recorded (absent: not recorded). */
+  audit?: AuditRoom;
 };
 
 const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
@@ -138,6 +142,7 @@ export class RoutingRoom {
       if (!r.ok) throw this.notEligible(identity, q.route as RouteState);
       const next = { ...q, route: r.state as RouteState };
       await this.saveIn(tx, next);
+      await recordRoute(this.parts.audit, 'question.acknowledged', q, this.parts.clock.now(), { identity: identity.id });
       return next.route;
     });
     if (route.nextAtMs !== undefined) this.duty.note(route.nextAtMs);
@@ -161,6 +166,7 @@ export class RoutingRoom {
       const handoffs = p.drafts && route.handoffs ? [...route.handoffs.slice(0, -1), { ...route.handoffs[route.handoffs.length - 1], drafts: p.drafts }] : route.handoffs;
       const next = { ...q, route: { ...route, ...(handoffs ? { handoffs } : {}) } };
       await saveRouteIn(this.parts, tx, next, r.notify);
+      await recordRoute(this.parts.audit, 'question.handedOff', q, now, { identity: identity.id, detail: { to: p.to, notified: r.notify.join(',') } });
       return next.route;
     });
     return { route };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TestClient } from '../../testing/ws-client.ts';
 import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
@@ -22,9 +23,21 @@ async function setup(clock = new FakeClock()) {
 
 const push = { tool: 'Bash', input: { command: 'git push origin main' } };
 
+/** L1: the audit log's entries of one question, as an unsigned export lists them (event and who). */
+async function auditOf(admin: TestClient, id: string): Promise<{ event: string; identity?: string; detail?: Record<string, unknown> }[]> {
+  let text = '';
+  let page = await admin.call('audit.export', { unsigned: true });
+  for (;;) {
+    if (page.file === 'entries.jsonl') text += page.data;
+    if (!page.next) break;
+    page = await admin.call('audit.export', { exportId: page.exportId, ...page.next });
+  }
+  return text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.questionId === id);
+}
+
 describe('routed questions (E2, E3, E11)', () => {
-  it('[E2][E3][E11] a routed question waits for its first step; anyone else is refused with who it waits for; after the wait the group is notified', async () => {
-    const { clock, agent, ana, bo, session } = await setup();
+  it('[E2][E3][E11][L1] a routed question waits for its first step; anyone else is refused with who it waits for; after the wait the group is notified', async () => {
+    const { clock, admin, agent, ana, bo, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     const { question } = await bo.waitEvent('question.requested', (p) => p.question.id === id);
     expect(question.route).toMatchObject({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: clock.now() + 5 * MIN });
@@ -36,6 +49,10 @@ describe('routed questions (E2, E3, E11)', () => {
     const routed = await ana.waitEvent('question.routed', (p) => p.id === id);
     expect(routed.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: clock.now() + 10 * MIN });
     expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+    // L1: the step is an entry of the audit log, between the asking and the answer.
+    const entries = await auditOf(admin, id);
+    expect(entries.map((e) => e.event)).toEqual(['question.asked', 'question.escalated', 'question.answered']);
+    expect(entries[1].detail).toEqual({ step: 1, notified: 'bo,cy' });
   });
 
   it('[E2] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
@@ -48,8 +65,8 @@ describe('routed questions (E2, E3, E11)', () => {
     expect(await wait).toMatchObject({ status: 'expired', reason: 'escalation-exhausted', decision: { behavior: 'deny', decidedBy: 'timeout' } });
   });
 
-  it('[E4] "I\'m on it" pauses the escalation for 30 minutes, then it goes on from where it was; someone not eligible may not acknowledge', async () => {
-    const { clock, agent, ana, bo, session } = await setup();
+  it('[E4][L1] "I\'m on it" pauses the escalation for 30 minutes, then it goes on from where it was; someone not eligible may not acknowledge', async () => {
+    const { clock, admin, agent, ana, bo, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await failure(bo.call('question.ack', { id }))).details).toEqual({ eligible: ['ana'] });
     const { route } = await ana.call('question.ack', { id });
@@ -62,10 +79,11 @@ describe('routed questions (E2, E3, E11)', () => {
     const step = (await ana.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1)).route;
     expect(step).toMatchObject({ notified: ['ana', 'bo', 'cy'], nextAtMs: t0 + 45 * MIN });
     expect(ana.eventsNamed('question.routed').filter((p) => p.id === id && p.route.step === 1)).toHaveLength(1);
+    expect((await auditOf(admin, id)).map((e) => [e.event, e.identity])).toEqual([['question.asked', 'agent'], ['question.acknowledged', 'ana'], ['question.escalated', undefined]]);
   });
 
-  it('[E6] a hand-off passes the question to a named person with a note; they may answer', async () => {
-    const { agent, ana, cy, session } = await setup();
+  it('[E6][L1] a hand-off passes the question to a named person with a note; they may answer', async () => {
+    const { admin, agent, ana, cy, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await failure(ana.call('question.handoff', { id, to: 'identity:nobody' }))).code).toBe('INVALID_REQUEST');
     const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service', drafts: { env: ['Production'] } });
@@ -73,6 +91,8 @@ describe('routed questions (E2, E3, E11)', () => {
     expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number), drafts: { env: ['Production'] } }]);
     expect((await cy.waitEvent('question.routed', (p) => p.id === id)).notify).toEqual(['cy']);
     expect(await cy.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+    const handedOff = (await auditOf(admin, id)).find((e) => e.event === 'question.handedOff');
+    expect(handedOff).toMatchObject({ identity: 'ana', detail: { to: 'identity:cy', notified: 'cy' } });
   });
 });
 
