@@ -14,6 +14,8 @@ export type PromptOptions = {
   signal?: AbortSignal;
   /** Called once the gateway holds the question (its id, e.g. to cancel it from elsewhere). */
   onAsked?: (id: string) => void;
+  /** E1: what asks, for the gateway's routes (`hook:claude-code`, `mcp-proxy:<server>`). */
+  askSource?: string;
 };
 
 /** Asks `questions` (1..3) and waits; an aborted signal cancels the question and rejects with an AbortError. */
@@ -40,7 +42,7 @@ export async function askPrompt(agent: Agent, questions: QuestionItemInput[], op
     return abortError(signal);
   };
   try {
-    await raceAbort(requestInTurn(agent.client, id, call, { ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}), waitTurn: true, signal }), signal);
+    await raceAbort(requestInTurn(agent.client, id, call, { ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}), ...(opts.askSource !== undefined ? { askSource: opts.askSource } : {}), waitTurn: true, signal }), signal);
   } catch (err) {
     throw await cancel(err);
   }

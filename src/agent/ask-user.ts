@@ -23,6 +23,8 @@ import {
   type QuestionItem,
   type QuestionItemInput,
   type QuestionStatus,
+  type ResolvedByView,
+  type RouteState,
 } from '../protocol/index.ts';
 import { answerLines, answersAsNamed } from '../answers/summary.ts';
 
@@ -51,8 +53,11 @@ export type AskUserCall = {
 export type NoAnswerReason = 'skipped' | 'expired' | 'cancelled';
 
 /** T2: what the tool returns. The outer `answers` is the protocol's envelope; the inner map is keyed by question id. */
+/** E8: who answered a routed question, and its escalation trail, as the gateway tells it. */
+export type AnsweredBy = { resolvedBy?: ResolvedByView; route?: RouteState };
+
 export type AskUserResult =
-  | { status: 'answered'; answers: { answers: Answers } }
+  | ({ status: 'answered'; answers: { answers: Answers } } & AnsweredBy)
   | { status: 'no_answer'; reason: NoAnswerReason };
 
 export const ASK_USER_DESCRIPTION = [
@@ -271,12 +276,12 @@ export function parseAskUser(input: unknown): AskUserCall {
 }
 
 /** Maps a terminal record status (from question.waitAnswer or question.get) to T2; null while still pending. */
-export function toAskUserResult(status: QuestionStatus, answers?: Answers): AskUserResult | null {
+export function toAskUserResult(status: QuestionStatus, answers?: Answers, by: AnsweredBy = {}): AskUserResult | null {
   switch (status) {
     case 'pending':
       return null;
     case 'answered':
-      return { status: 'answered', answers: { answers: answers ?? {} } };
+      return { status: 'answered', answers: { answers: answers ?? {} }, ...(by.resolvedBy ? { resolvedBy: by.resolvedBy } : {}), ...(by.route ? { route: by.route } : {}) };
     default:
       return { status: 'no_answer', reason: status };
   }

@@ -20,6 +20,8 @@ export type AskOptions = {
   waitTurn?: boolean;
   /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
   onAsked?: (asked: Asked) => void;
+  /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for the gateway's routes. */
+  askSource?: string;
 };
 
 export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
@@ -118,6 +120,7 @@ export async function requestQuestion(
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
     ...(opts.runId ? { runId: opts.runId } : {}),
     ...(opts.privileged ? { privileged: true } : {}),
+    ...(opts.askSource !== undefined ? { source: opts.askSource } : {}),
     // Async questions wait for their answer forever unless a timeout was asked for (Q3).
     ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
   };

@@ -7,6 +7,7 @@ import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
 import { boundHeapGrowth } from '../gateway/infra/heap-growth.ts';
 import { PolicyLoadError } from '../gateway/policy/policy-load.ts';
+import { RoutingLoadError } from '../gateway/routing/routing-load.ts';
 
 const USAGE =
   'usage: askdock gateway [--host H] [--port N] [--db FILE|postgres://user:pass@host:port/db] [--config FILE] [--secrets-key FILE] [--ui DIR] [--requester-grace S] [--public-url URL]';
@@ -106,8 +107,8 @@ export async function run(argv: string[]): Promise<number> {
       ...gatewayEnvironment(),
     });
   } catch (err) {
-    // G10: fail closed, exit 1, with the file, the place in it and the problem.
-    if (err instanceof PolicyLoadError) {
+    // G10/E1: fail closed, exit 1, with the file, the place in it and the problem.
+    if (err instanceof PolicyLoadError || err instanceof RoutingLoadError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);
       return 1;
     }

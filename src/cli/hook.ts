@@ -24,6 +24,8 @@ const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127
 export const HOOK_DEFAULT_TIMEOUT_SECONDS = 120;
 
 export type AgentKind = 'Claude Code' | 'Codex';
+/** E1: what asks, as a route's `match.source` names it. */
+const HOOK_SOURCE: Record<AgentKind, string> = { 'Claude Code': 'hook:claude-code', Codex: 'hook:codex' };
 
 type HookEvent = Record<string, unknown>;
 
@@ -154,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
     agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
     if (controller.signal.aborted) return 0;
     const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
-    const opts = { sessionKey, timeoutSeconds, signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
+    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
     if (event.kind === 'tool') {
       const outcome = await decideTool(agent, hookToolRequest(event), opts);
       if (!outcome.decision) {

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { ConfigError, loadConfig } from '../gateway/auth.ts';
 import { clampTimeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
-import { ASK_KINDS, dryRun, parseRouting, requestOfRule, simpleToolMatcher, type AskFacts, type AskKind } from '../routing/index.ts';
+import { routeToolMatcher } from '../policy/index.ts';
+import { ASK_KINDS, dryRun, parseRouting, requestOfRule, type AskFacts, type AskKind } from '../routing/index.ts';
 import { EXIT, intFlag, usageError } from './args.ts';
 import { readFlags } from './flags.ts';
 import { printDryRun } from './routing-print.ts';
@@ -74,12 +75,12 @@ function test(argv: string[]): number {
     process.stderr.write(`askdock routing test: ${terminalText(err instanceof ConfigError ? err.message : String(err))}\n`);
     return EXIT.failure;
   }
-  const parsed = parseRouting(raw, { identities, tools: simpleToolMatcher });
+  const parsed = parseRouting(raw, { identities, tools: routeToolMatcher });
   if (!parsed.ok) {
     for (const p of parsed.problems) process.stderr.write(`askdock routing test: config ${terminalText(args.config)}: ${terminalText(`${p.path}: ${p.problem}`)}\n`);
     return EXIT.failure;
   }
-  const result = dryRun({ routing: parsed.routing, facts: args.facts, atMs: args.atMs, timeoutMs: args.timeoutMs, tools: simpleToolMatcher, identities });
+  const result = dryRun({ routing: parsed.routing, facts: args.facts, atMs: args.atMs, timeoutMs: args.timeoutMs, tools: routeToolMatcher, identities });
   process.stdout.write(args.json ? terminalJson(result) + '\n' : printDryRun(result));
   return EXIT.answered;
 }

@@ -151,8 +151,10 @@ export class Authenticator {
   readonly defaultAgentId: string | null;
   /** U18 "Connect an agent" (operator.admin only): each agent's token, null where the config keeps only its hash. */
   readonly agentTokens: ReadonlyMap<string, string | null>;
+  private readonly names: ReadonlyMap<string, string>;
 
   constructor(config: GatewayConfig) {
+    this.names = new Map(config.identities.flatMap((i) => (i.name !== undefined ? [[i.id, i.name] as const] : [])));
     this.entries = config.identities.map((entry) => ({
       hash: tokenHash(entry),
       pushTag: createHash('sha256').update('askdock push subscription\0').update(tokenHash(entry)).digest('base64url'),
@@ -168,6 +170,16 @@ export class Authenticator {
     this.agentIds = new Set(agents);
     this.agentTokens = new Map(config.identities.filter((i) => i.role === 'agent').map((i) => [i.id, i.token ?? null]));
     this.defaultAgentId = config.defaultAgent ?? agents[0] ?? null;
+  }
+
+  /** E1: every identity's id, in config order (routing's `identity:` targets name them). */
+  get identityIds(): string[] {
+    return this.entries.map((entry) => entry.identity.id);
+  }
+
+  /** E8: how a person is named to others: the config's `name`, else the id. */
+  displayName(id: string): string {
+    return this.names.get(id) ?? id;
   }
 
   /** The configured identity of this id (U17: whose push subscription it is), or undefined when the config no longer has it. */

@@ -14,6 +14,8 @@ export const MIN_TOKEN_LENGTH = 24;
 export const IdentityConfig = z
   .object({
     id: z.string().min(1),
+    /** E8: the name others see ("approved by Ana"); default the id. */
+    name: z.string().min(1).max(100).optional(),
     token: z.string().min(1, { error: 'token must not be empty' }).optional(),
     /** S4: the hex SHA-256 of the token, so the config file need not hold the token itself. */
     tokenSha256: z
@@ -71,6 +73,8 @@ export const GatewayConfig = z.object({
     .optional(),
   /** PRODUCT G1: the approval policy (`rules`, `unmatched`, `file`); compiled by src/policy, which names each fault (G10). */
   approvals: z.unknown().optional(),
+  /** PRODUCT E1: groups, schedules, escalations and routes; validated by src/routing, which names each fault by its path. */
+  routing: z.unknown().optional(),
   /** PRODUCT H1-H7: Telegram, Slack and Discord; the gateway checks this section's fields itself. */
   channels: z.unknown().optional(),
 });

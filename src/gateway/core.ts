@@ -24,6 +24,8 @@ import { SessionViews } from './sessions/session-views.ts';
 import { Messages, type NewMessage } from './sessions/messages.ts';
 import { PolicyRoom } from './policy/policy-room.ts';
 import { PolicySource } from './policy/policy-source.ts';
+import { emptyRouting, type RoutingConfig } from '../routing/index.ts';
+import { RoutingRoom } from './routing/routing-room.ts';
 
 /** R2: events are kept at least this long and at least this many. */
 export const KEEP_EVENTS = 10_000;
@@ -45,6 +47,8 @@ export type CoreOptions = {
   push?: PushOptions;
   /** G1: the approval policy in force (default: no rules, every approval asks). */
   approvals?: PolicySource;
+  /** E1: the routing config (default: no routes, nothing is routed). */
+  routing?: RoutingConfig;
 };
 
 /** Everything a handler needs, wired once per gateway. */
@@ -77,6 +81,8 @@ export class Core {
   readonly presence: AgentPresenceTracker;
   /** G: approvals decided by the policy, grants, and the policy's admin view. */
   readonly policy: PolicyRoom;
+  /** E: routes, escalation, acknowledgements, hand-offs and quorums. */
+  readonly routing: RoutingRoom;
 
   constructor(
     readonly store: Store,
@@ -115,14 +121,29 @@ export class Core {
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
     this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps });
     this.questions.approvals = this.policy;
+    this.routing = new RoutingRoom({
+      ...parts,
+      routing: opts.routing ?? emptyRouting(),
+      auth,
+      questions: this.questions,
+      dutyHeld: () => !this.duties || this.duties.held,
+    });
+    this.questions.routing = this.routing;
     this.duties = this.cluster
-      ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.questions.runDuties(justTaken), opts.log)
+      ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.runDuties(justTaken), opts.log)
       : null;
     this.hub.onHeard((ev) => {
       this.questions.heard(ev.event, ev.payload).catch((err: unknown) => opts.log.error({ err }, 'hearing an event failed'));
       this.secrets.heard(ev.event, ev.payload);
+      this.routing.heard(ev.event, ev.payload);
     });
     this.hub.listenAll((ev) => this.runPresence(ev));
+  }
+
+  /** D3: the duty holder's turn: questions' expiry and absent askers, and escalation steps right after a takeover. */
+  private async runDuties(justTaken: boolean): Promise<void> {
+    if (justTaken) this.routing.duty.sweepNow();
+    await this.questions.runDuties(justTaken);
   }
 
   /** U18: a run opened or ended, here or (shared database) on another gateway. */
@@ -159,6 +180,7 @@ export class Core {
     this.secrets.start();
     this.push.start();
     this.policy.start();
+    this.routing.start();
     this.duties?.start();
     void this.prune();
   }
@@ -169,6 +191,7 @@ export class Core {
     this.secrets.stop();
     this.push.stop();
     this.policy.stop();
+    this.routing.stop();
     if (this.pruneTimer) this.clock.clearTimeout(this.pruneTimer);
     this.pruneTimer = null;
     await this.hub.settle();

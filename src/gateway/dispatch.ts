@@ -20,11 +20,12 @@ import { agentHandlers } from './handlers/agents.ts';
 import { secretHandlers } from './handlers/secrets.ts';
 import { sessionHandlers } from './handlers/sessions.ts';
 import { policyHandlers } from './handlers/policy.ts';
+import { routingHandlers } from './handlers/routing.ts';
 import type { Ctx, Handler, HandlerTable } from './handlers/types.ts';
 import { requireMethodScope } from './sessions/visibility.ts';
 
 /** One table keyed by method name; every family contributes its own handlers. */
-const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers, ...searchHandlers, ...pushHandlers, ...agentHandlers, ...policyHandlers };
+const table: HandlerTable = { ...sessionHandlers, ...chatHandlers, ...questionHandlers, ...secretHandlers, ...searchHandlers, ...pushHandlers, ...agentHandlers, ...policyHandlers, ...routingHandlers };
 
 const [answerBranch, skipBranch, cancelBranch] = ResolveParams.options;
 const [provideBranch, provideSkipBranch] = SecretProvideParams.options;

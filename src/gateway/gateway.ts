@@ -27,6 +27,8 @@ import { frameRate, requestRates, RequestLimiter, type Rate, type RoleRates } fr
 import { Turn } from './hub/turn.ts';
 import { textFrame } from './hub/wire.ts';
 import { createLogger, type GatewayLog } from './infra/logger.ts';
+import { loadRouting } from './routing/routing-load.ts';
+import type { RoutingConfig } from '../routing/index.ts';
 import { PolicySource } from './policy/policy-source.ts';
 
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -201,11 +203,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   let identities: Awaited<ReturnType<typeof resolveIdentities>>;
   let secretBox: SecretBox;
   let approvals: PolicySource;
+  let routing: RoutingConfig;
   try {
     identities = await resolveIdentities(opts, store);
     checkTokenLengths(identities.config, identities.where, isLoopbackHost(host), (line) => log.warn(line));
     // G10: a policy that does not load stops the start (PolicyLoadError), naming the file, the place and the problem.
     approvals = PolicySource.load(identities.config.approvals, opts.configPath ? { configFile: opts.configPath } : {}, clock, log);
+    // E1: so does a routing block that does not validate (RoutingLoadError), with every fault's path.
+    routing = loadRouting(identities.config.routing, identities.config.identities.map((i) => i.id), opts.configPath ? { configFile: opts.configPath } : {});
     secretBox = await secretBoxFor(opts, store, log);
   } catch (err) {
     if (owned) await store.close();
@@ -243,6 +248,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     turn,
     secretBox,
     approvals,
+    routing,
     push: {
       ...identities.config.push,
       allowedEndpoints: [...(identities.config.push?.allowedEndpoints ?? []), ...(opts.pushAllowedEndpoints ?? [])],

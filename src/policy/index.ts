@@ -20,3 +20,4 @@ export { approvalDigest, describeRequest, offeredRule } from './offer.ts';
 export { exampleFacts } from './examples.ts';
 export { importClaudeCode } from './imports/claude-code.ts';
 export { importCodex } from './imports/codex.ts';
+export { routeToolMatcher } from './route-tool-matcher.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentPresence, ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
+import { RouteState } from './routing.ts';
 import { SecretOutcome, SecretRequestRecord } from './secret.ts';
 
 /** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
@@ -31,6 +32,8 @@ export const events = {
   'policy.updated': z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
   /** G12: a grant was made, revoked or ended (admins only). */
   'policy.grants.updated': z.object({}),
+  /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved). */
+  'question.routed': z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState }),
 } as const;
 
 export type Events = typeof events;

@@ -12,3 +12,4 @@ export * from './methods.ts';
 export * from './events.ts';
 export * from './search.ts';
 export * from './policy.ts';
+export * from './routing.ts';

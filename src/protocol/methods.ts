@@ -5,6 +5,9 @@ import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Su
 import { Role, Scope } from './scopes.ts';
 import { SearchParams, SearchResponse } from './search.ts';
 import { PushSubscriptionId, PushSubscriptionInfo, PushSubscriptionInput, PushUnsubscribeParams } from './push.ts';
+import {
+  QuestionAckParams, QuestionHandoffParams, QuestionSource, QuorumState, ResolvedByView, RouteResult, RouteState, RoutingStatusResult, RoutingTestParams, RoutingTestResult,
+} from './routing.ts';
 import { ApprovalDecision, ApprovalRequest, GrantRequest, PolicyCheckParams, PolicyCheckResult, PolicyGetResult } from './policy.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 
@@ -85,6 +88,8 @@ export const QuestionRequestParams = z.object({
   timeoutMs: z.number({ error: 'timeoutMs must be a number' }).finite().optional(),
   /** G11: an approval the gateway decides by its policy before anyone is asked. */
   approval: ApprovalRequest.optional(),
+  /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for a route's `match.source`. */
+  source: QuestionSource.optional(),
 }).superRefine((p, ctx) => {
   if (p.questions === undefined && p.approval === undefined)
     ctx.addIssue({ code: 'custom', path: ['questions'], message: 'questions are required (unless approval is given)', input: p });
@@ -99,6 +104,9 @@ const WaitResult = z.object({
   resolutionId: z.string().optional(),
   /** G11: how an approval was decided. */
   decision: ApprovalDecision.optional(),
+  /** E8: who answered (with their display name), the approvals of a quorum and the escalation trail. */
+  resolvedBy: ResolvedByView.optional(),
+  route: RouteState.optional(),
 });
 
 /**
@@ -203,9 +211,14 @@ export const methods = {
   },
   'question.resolve': {
     params: ResolveParams,
-    result: z.object({ status: QuestionStatus, answers: Answers.optional() }),
+    // E5: an Allow that leaves a quorum short answers `{status: "pending", quorum}`.
+    result: z.object({ status: QuestionStatus, answers: Answers.optional(), quorum: QuorumState.optional() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
   },
+  /** E4: "I'm on it": pauses the escalation (an eligible identity). */
+  'question.ack': { params: QuestionAckParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] },
+  /** E6: passes the question to a person or a group, with a note and the drafts so far. */
+  'question.handoff': { params: QuestionHandoffParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] },
   'question.get': {
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
@@ -305,6 +318,14 @@ export const methods = {
     result: z.object({ revoked: z.boolean() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[],
   },
+  /** E12: each schedule's person now and next, and the routed questions the caller may see. */
+  'routing.status': {
+    params: Empty,
+    result: RoutingStatusResult,
+    scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write'] as Scope[],
+  },
+  /** E12: the route a described question would take and each step's people, without asking anyone. */
+  'routing.test': { params: RoutingTestParams, result: RoutingTestResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write'] as Scope[] },
 } as const;
 
 export type Methods = typeof methods;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RouteState } from './routing.ts';
 import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
@@ -196,6 +197,8 @@ export const QuestionRecord = z.object({
   reason: z.string().optional(),
   retiredAtMs: z.number().optional(),
   replyMessageId: z.string().optional(),
+  /** E11: a routed question's escalation, who it waits for and who may answer. */
+  route: RouteState.optional(),
 });
 export type QuestionRecord = z.infer<typeof QuestionRecord>;
 

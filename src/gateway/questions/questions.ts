@@ -1,5 +1,5 @@
 import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
-import { AskdockError, invalidRequest, type Answers, type GrantRequest, type Params, type QuestionRecord, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Answers, type GrantRequest, type Params, type QuestionRecord, type QuorumState, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -29,9 +29,19 @@ export type ApprovalAnswers = {
   answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined;
 };
 
+/** E2-E5: what routing adds to asking and answering (the routing room). */
+export type RoutingHooks = {
+  routeNew(identity: Identity, record: StoredQuestion, p: Params<'question.request'>): Promise<StoredQuestion>;
+  noted(q: Pick<StoredQuestion, 'route'>): void;
+  checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined>;
+  requireEligible(identity: Identity, q: StoredQuestion): void;
+};
+
 export class QuestionManager {
   /** Set once the policy room is built (Core). */
   approvals: ApprovalAnswers | null = null;
+  /** Set once the routing room is built (Core). */
+  routing: RoutingHooks | null = null;
   private readonly waiters: AnswerWaiters;
   private readonly outcomes: QuestionOutcomes;
   /** Q7 and D3: expiry and the absent askers (question-duties.ts). */
@@ -108,6 +118,7 @@ export class QuestionManager {
     const record = await this.core.hub.commit(async (tx) => {
       const made = await newQuestion(this.core, identity, clientId, p, approval);
       if (made.existing) return made.existing;
+      if (this.routing) made.record = await this.routing.routeNew(identity, made.record, p);
       // One serialisation of the record, for the store and the event.
       const question = toPublic(made.record);
       const publicJson = JSON.stringify(question);
@@ -125,6 +136,7 @@ export class QuestionManager {
       return made.record;
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
+    this.routing?.noted(record);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 
@@ -209,6 +221,8 @@ export class QuestionManager {
     if (!canAnswerQuestion(identity, q, await this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
     const resolvedBy = { identity: identity.id, surface: p.surface ?? surface ?? defaultSurface(identity), atMs };
+    // E3: a routed question waits for those notified so far (and admins); E5: a quorum's short Allow is held.
+    if (!isTerminal(q)) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
     if ('skip' in p) {
       if (isTerminal(q)) {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
@@ -230,8 +244,11 @@ export class QuestionManager {
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
     if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of answers' }]);
-    const approval = await this.approvals?.answeredIn(tx, identity, q, checked.answers, p.grant, resolvedBy);
-    const answered = approval ? { ...q, approval } : q;
+    const routed = await this.routing?.checkAnswerIn(tx, identity, q, checked.answers, resolvedBy.surface);
+    if (routed?.pending) return { status: 'pending', quorum: routed.pending };
+    const asked = routed?.q ?? q;
+    const approval = await this.approvals?.answeredIn(tx, identity, asked, checked.answers, p.grant, resolvedBy);
+    const answered = approval ? { ...asked, approval } : asked;
     const reply = await this.outcomes.asyncReplyIn(tx, identity, answered, checked.answers);
     const outcome = {
       status: 'answered' as const,
@@ -248,14 +265,21 @@ export class QuestionManager {
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
   async checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): Promise<CheckedReply> {
     const q = await this.visible(identity, replyTo.questionId);
-    return checkReply(identity, q, await this.owner(q), sessionKey, replyTo, text);
+    const checked = checkReply(identity, q, await this.owner(q), sessionKey, replyTo, text);
+    // E3: a plain reply answers a routed question only from those it waits for (and admins), as question.resolve does.
+    if (!isTerminal(q)) this.routing?.requireEligible(identity, q);
+    return checked;
   }
 
   /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
   async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<void> {
     const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
-    const { q, answers } = reply;
+    const { answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
+    // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.
+    const routed = answers && !reply.skipped ? await this.routing?.checkAnswerIn(tx, identity, reply.q, answers, surface) : undefined;
+    if (routed?.pending) return;
+    const q = routed?.q ?? reply.q;
     // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
     const approval = answers && !reply.skipped ? await this.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
     await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });

@@ -497,6 +497,15 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         expect((await store.getQuestion('nope'))).toBeUndefined();
       });
 
+      it('[E11] keeps a routed question\'s route with its record, and each change of it, listed with the pending questions', async () => {
+        const route = { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: 10_000, quorum: { needed: 2, approvals: [] } };
+        await store.insertQuestion(question('q1', { route }));
+        expect((await store.getQuestion('q1'))?.route).toStrictEqual(route);
+        const stepped = { ...route, step: 1, notified: ['ana', 'bo'], eligible: ['ana', 'bo'], nextAtMs: 20_000, skipped: [{ target: 'schedule:primary', reason: 'nobody-on-call', atMs: 10_000 }] };
+        await store.updateQuestion(question('q1', { route: stepped }));
+        expect((await store.listQuestions({ status: 'pending' })).map((q) => q.route)).toStrictEqual([stepped]);
+      });
+
       it('[Q6] lists questions oldest first, filtered by session and status', async () => {
         await store.insertQuestion(question('q1', { createdAtMs: 3_000 }));
         await store.insertQuestion(question('q2', { sessionKey: 's2', createdAtMs: 1_000 }));

@@ -1,0 +1,120 @@
+import { advanceRoute, type RouteEnv } from '../../routing/index.ts';
+import type { RouteState } from '../../protocol/index.ts';
+import type { Tx } from '../hub/hub.ts';
+import { ExpiryScheduler } from '../questions/question-timers.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import type { RoutingParts } from './routing-room.ts';
+import { questionAudience } from '../questions/question-records.ts';
+
+/** E2's reason for a question whose steps ran out. */
+export const EXHAUSTED_REASON = 'escalation-exhausted';
+
+const dueAt = (q: StoredQuestion) => q.route?.nextAtMs;
+
+/**
+ * E2/E11 as a duty (D3): one timer at the earliest step deadline of the pending routed questions. Firing runs each
+ * due question's next step once, in one transaction, on the gateway holding the duties; a deadline that passed while
+ * the gateway was down runs on start. The route lives in the record, so an answer that ends the question ends its
+ * escalation in the same transaction (E7): a finished question is no longer pending and never read here again.
+ */
+export class RouteDuty {
+  private readonly timer: ExpiryScheduler;
+
+  constructor(
+    private readonly parts: RoutingParts,
+    private readonly envFor: (q: StoredQuestion) => Promise<RouteEnv | undefined>,
+  ) {
+    const log = (what: string, err: unknown) => parts.log.error({ err }, `${what} failed`);
+    this.timer = new ExpiryScheduler(
+      parts.clock,
+      async () => {
+        try {
+          return await this.nextAtMs();
+        } catch (err) {
+          log('reading the next escalation step', err);
+          return parts.clock.now() + 1000;
+        }
+      },
+      async (now) => {
+        if (!parts.dutyHeld()) return false;
+        try {
+          await this.runDue(now);
+          return true;
+        } catch (err) {
+          log('running escalation steps', err);
+          return false;
+        }
+      },
+    );
+  }
+
+  start(): void {
+    this.timer.start();
+  }
+
+  stop(): void {
+    this.timer.stop();
+  }
+
+  /** A route's deadline made or heard of: wake for it if it comes first. */
+  note(atMs: number): void {
+    this.timer.noteExpiry(atMs);
+  }
+
+  /** D3: this gateway just took the duties over: run what is due now. */
+  sweepNow(): void {
+    this.timer.sweepNow();
+  }
+
+  private async routedPending(): Promise<StoredQuestion[]> {
+    return (await this.parts.store.listQuestions({ status: 'pending' })).filter((q) => dueAt(q) !== undefined);
+  }
+
+  private async nextAtMs(): Promise<number | null> {
+    let next: number | null = null;
+    for (const q of await this.routedPending()) {
+      const at = dueAt(q) as number;
+      if (next === null || at < next) next = at;
+    }
+    return next;
+  }
+
+  private async runDue(now: number): Promise<void> {
+    if (!(await this.routedPending()).some((q) => (dueAt(q) as number) <= now)) return;
+    // Read again inside the transaction: another gateway may have answered or stepped some meanwhile (D3).
+    await this.parts.hub.commit(async (tx) => {
+      for (const q of await this.routedPending()) if ((dueAt(q) as number) <= now) await this.stepIn(tx, q, now);
+    });
+  }
+
+  /** One step of one question: the next targets notified, or `exhausted` applied (E2). */
+  private async stepIn(tx: Tx, q: StoredQuestion, now: number): Promise<void> {
+    const env = await this.envFor(q);
+    if (!env) {
+      // Its escalation left the config: it stays pending for those already notified.
+      const { nextAtMs: _gone, ...route } = q.route as RouteState;
+      return this.saveIn(tx, { ...q, route });
+    }
+    const change = advanceRoute(q.route as RouteState, now, env);
+    const skipped = change.skipped.map((s) => ({ ...s, atMs: now }));
+    const route: RouteState = { ...change.state, ...(skipped.length ? { skipped: [...(change.state as RouteState).skipped ?? [], ...skipped] } : {}) };
+    const next = { ...q, route };
+    if (change.exhausted === 'deny' || change.exhausted === 'expire') {
+      // An approval's expired record reads as deny by timeout (G10); E2 names why.
+      await this.parts.questions.finishIn(tx, next, { status: 'expired', reason: EXHAUSTED_REASON });
+      return;
+    }
+    await this.saveIn(tx, next);
+  }
+
+  private saveIn(tx: Tx, q: StoredQuestion): Promise<void> {
+    return saveRouteIn(this.parts, tx, q);
+  }
+}
+
+/** E11: a route changed: stored with its record, and `question.routed` to those who may see the question. */
+export async function saveRouteIn(parts: Pick<RoutingParts, 'store'>, tx: Tx, q: StoredQuestion): Promise<void> {
+  if (!q.route) return;
+  parts.store.updateQuestion(q);
+  await tx.emit('question.routed', { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), route: q.route }, questionAudience(q));
+}

@@ -1,0 +1,49 @@
+/** E1-E3: what the routing core needs of one question: its facts for a route, and who its targets reach. */
+import { routeToolMatcher } from '../../policy/index.ts';
+import type { Params } from '../../protocol/index.ts';
+import { chooseRoute, exhaustedAction, type AskFacts, type AskKind, type RouteEnv, type RoutingConfig } from '../../routing/index.ts';
+import type { Authenticator, Identity } from '../auth.ts';
+import { canSeeQuestion } from '../sessions/visibility.ts';
+import type { StoredQuestion } from '../store/types.ts';
+
+/** E1: what asks. An approval (G11), an MCP server's elicitation (through the proxy), else ask_user. */
+export function askKindOf(p: Pick<Params<'question.request'>, 'approval' | 'source'>): AskKind {
+  if (p.approval) return 'approval';
+  return p.source?.startsWith('mcp-proxy:') ? 'elicitation' : 'question';
+}
+
+export function askFacts(identity: Identity, q: StoredQuestion, p: Pick<Params<'question.request'>, 'approval' | 'source'>): AskFacts {
+  return {
+    kind: askKindOf(p),
+    agent: identity.id,
+    ...(p.source !== undefined ? { source: p.source } : {}),
+    ...(q.sessionKey !== undefined ? { session: q.sessionKey } : {}),
+    ...(p.approval ? { tool: { tool: p.approval.tool, input: p.approval.input } } : {}),
+  };
+}
+
+export function chooseFor(routing: RoutingConfig, facts: AskFacts) {
+  return chooseRoute(routing.routes, facts, routeToolMatcher);
+}
+
+/** The escalation a routed question follows, and its targets as the question's viewers allow (A3: never widened). */
+export function envOf(routing: RoutingConfig, auth: Authenticator, q: StoredQuestion, owner: string | undefined): RouteEnv | undefined {
+  const escalation = q.route ? routing.escalations[q.route.escalation] : undefined;
+  if (!escalation) return undefined;
+  const kind: AskKind = q.approval ? 'approval' : 'question';
+  return {
+    escalation,
+    kind,
+    targets: {
+      routing,
+      ...(owner !== undefined ? { sessionOwner: owner } : {}),
+      identities: auth.identityIds,
+      maySee: (id) => {
+        const who = auth.identityById(id);
+        return who !== undefined && canSeeQuestion(who, q, owner);
+      },
+    },
+  };
+}
+
+export { exhaustedAction };

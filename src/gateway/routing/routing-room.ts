@@ -1,0 +1,201 @@
+import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
+import { readApproval } from '../../answers/kinds/approval.ts';
+import { acknowledge, approve, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
+import { routeToolMatcher } from '../../policy/index.ts';
+import type { Authenticator, Identity } from '../auth.ts';
+import type { Tx } from '../hub/hub.ts';
+import { approvalItem } from '../policy/approval-decision.ts';
+import type { QuestionManager } from '../questions/questions.ts';
+import type { RoomParts } from '../sessions/room-parts.ts';
+import { canSeeQuestion } from '../sessions/visibility.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import { askFacts, chooseFor, envOf } from './route-env.ts';
+import { RouteDuty, saveRouteIn } from './route-duty.ts';
+
+export type RoutingParts = RoomParts & {
+  routing: RoutingConfig;
+  auth: Authenticator;
+  questions: Pick<QuestionManager, 'finishIn'>;
+  /** D3: whether this gateway holds the once-only duties (always, on one gateway). */
+  dutyHeld: () => boolean;
+};
+
+const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
+
+/** E11: a change's skips kept in the route (E3: a skipped target is recorded). */
+export function withSkips(change: RouteChange, atMs: number): RouteState {
+  if (change.skipped.length === 0) return change.state as RouteState;
+  const prior = (change.state as RouteState).skipped ?? [];
+  return { ...change.state, skipped: [...prior, ...change.skipped.map((s) => ({ ...s, atMs }))] };
+}
+
+/**
+ * Routing's room (PRODUCT E1-E10, PROTOCOL E11-E12): a question's route chosen and started when it is asked, who may
+ * answer it, acknowledgements, hand-offs, quorums, and the escalation duty. Built with what it uses.
+ */
+export class RoutingRoom {
+  readonly duty: RouteDuty;
+
+  constructor(private readonly parts: RoutingParts) {
+    this.duty = new RouteDuty(parts, (q) => this.envFor(q));
+  }
+
+  get routed(): boolean {
+    return this.parts.routing.routes.length > 0;
+  }
+
+  start(): void {
+    if (this.routed) this.duty.start();
+  }
+
+  stop(): void {
+    this.duty.stop();
+  }
+
+  private async ownerOf(q: StoredQuestion): Promise<string | undefined> {
+    return q.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(q.sessionKey);
+  }
+
+  private async envFor(q: StoredQuestion) {
+    return envOf(this.parts.routing, this.parts.auth, q, await this.ownerOf(q));
+  }
+
+  /** E2: in question.request's transaction, before the insert: the record with its route's first step, or as it was. */
+  async routeNew(identity: Identity, record: StoredQuestion, p: Params<'question.request'>): Promise<StoredQuestion> {
+    if (!this.routed) return record;
+    const choice = chooseFor(this.parts.routing, askFacts(identity, record, p));
+    if (!choice) return record;
+    const draft: StoredQuestion = { ...record, route: { escalation: choice.escalation, step: 0, notified: [], eligible: [] } };
+    const env = await this.envFor(draft);
+    if (!env) return record;
+    const change = startRoute(env, record.createdAtMs, choice.quorum);
+    const route = withSkips(change, record.createdAtMs);
+    // Nobody reachable at all: the duty applies `exhausted` at once.
+    return { ...record, route: change.exhausted ? { ...route, nextAtMs: record.createdAtMs } : route };
+  }
+
+  /** D2: a route made or changed on another gateway: this one wakes for its deadline too, should it take the duty. */
+  heard(event: string, payload: unknown): void {
+    const route = event === 'question.routed' ? (payload as { route?: RouteState }).route : event === 'question.requested' ? (payload as { question: { route?: RouteState } }).question.route : undefined;
+    if (route?.nextAtMs !== undefined && this.routed) this.duty.note(route.nextAtMs);
+  }
+
+  /** After the commit: the duty wakes at the new route's deadline. */
+  noted(q: Pick<StoredQuestion, 'route'>): void {
+    if (q.route?.nextAtMs !== undefined) this.duty.note(q.route.nextAtMs);
+  }
+
+  /**
+   * E3/E5, in question.resolve's transaction: refuses an identity that may not answer (FORBIDDEN with the eligible),
+   * and holds an Allow that leaves a quorum short (the record keeps the approval; the answer is `pending`).
+   */
+  async checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined> {
+    const route = q.route;
+    if (!route) return undefined;
+    this.requireEligible(identity, q);
+    if (!answers || !route.quorum || !q.approval) return undefined;
+    const item = approvalItem(q);
+    const behavior = readApproval(item, answers[item.id] ?? []).behavior === 'deny' ? 'deny' : 'allow';
+    const verdict = approve(route, { identity: identity.id, isAdmin: isAdmin(identity) }, behavior, surface, this.parts.clock.now());
+    if (!verdict.ok) throw this.notEligible(identity, route);
+    const next: StoredQuestion = { ...q, route: verdict.state as RouteState };
+    if (verdict.verdict !== 'pending') return { q: next };
+    // Short of the quorum: the approval is kept (once per identity) and the question stays pending.
+    if (next.route?.quorum?.approvals.length !== route.quorum.approvals.length) await this.saveIn(tx, next);
+    return { pending: next.route?.quorum as QuorumState, q: next };
+  }
+
+  /** E3: refuses an identity a routed question does not wait for. */
+  requireEligible(identity: Identity, q: StoredQuestion): void {
+    if (q.route && !mayAnswer(q.route, identity.id, isAdmin(identity))) throw this.notEligible(identity, q.route);
+  }
+
+  private notEligible(identity: Identity, route: RouteState): AskdockError {
+    return new AskdockError('FORBIDDEN', `${identity.id} may not answer this question: it waits for ${route.eligible.join(', ') || 'nobody yet'}`, {
+      details: { eligible: route.eligible },
+    });
+  }
+
+  private saveIn(tx: Tx, q: StoredQuestion): Promise<void> {
+    return saveRouteIn(this.parts, tx, q);
+  }
+
+  private async routedQuestion(identity: Identity, id: string, where: string): Promise<StoredQuestion> {
+    const q = await this.parts.store.getQuestion(id);
+    if (!q || !canSeeQuestion(identity, q, await this.ownerOf(q))) throw new AskdockError('QUESTION_NOT_FOUND', `no question "${id}"`, { details: { id } });
+    if (q.status !== 'pending') throw new AskdockError('QUESTION_ALREADY_TERMINAL', `question "${id}" is already ${q.status}`, { details: { id, status: q.status } });
+    if (!q.route) throw invalidRequest(where, [{ path: 'id', problem: `question "${id}" is not routed: no route matched it` }]);
+    return q;
+  }
+
+  /** E4 question.ack: "I'm on it" pauses the escalation for its ackTimeout. */
+  async ack(identity: Identity, p: Params<'question.ack'>): Promise<Result<'question.ack'>> {
+    const route = await this.parts.hub.commit(async (tx) => {
+      const q = await this.routedQuestion(identity, p.id, 'question.ack');
+      const env = await this.envFor(q);
+      if (!env) throw invalidRequest('question.ack', [{ path: 'id', problem: `question "${p.id}" follows an escalation the config no longer has` }]);
+      const r = acknowledge(q.route as RouteState, { identity: identity.id, isAdmin: isAdmin(identity) }, this.parts.clock.now(), env);
+      if (!r.ok) throw this.notEligible(identity, q.route as RouteState);
+      const next = { ...q, route: r.state as RouteState };
+      await this.saveIn(tx, next);
+      return next.route;
+    });
+    if (route.nextAtMs !== undefined) this.duty.note(route.nextAtMs);
+    return { route };
+  }
+
+  /** E6 question.handoff: the target is notified and may answer; the note and drafts go with it. */
+  async handoff(identity: Identity, p: Params<'question.handoff'>): Promise<Result<'question.handoff'>> {
+    const route = await this.parts.hub.commit(async (tx) => {
+      const q = await this.routedQuestion(identity, p.id, 'question.handoff');
+      const env = await this.envFor(q);
+      if (!env) throw invalidRequest('question.handoff', [{ path: 'id', problem: `question "${p.id}" follows an escalation the config no longer has` }]);
+      const now = this.parts.clock.now();
+      const r = handOff(q.route as RouteState, { identity: identity.id, isAdmin: isAdmin(identity) }, p.to, p.note, now, env);
+      if (!r.ok) {
+        if (r.code === 'FORBIDDEN') throw this.notEligible(identity, q.route as RouteState);
+        throw invalidRequest('question.handoff', [{ path: 'to', problem: r.message.replace(/^to: /, '') }]);
+      }
+      const next = { ...q, route: withSkips(r, now) };
+      await this.saveIn(tx, next);
+      return next.route;
+    });
+    return { route };
+  }
+
+  /**
+   * E8: question.waitAnswer of a routed question carries who answered (with their display name and surface), the
+   * quorum's approvals and the escalation trail (its route).
+   */
+  async withTrail(id: string, result: Result<'question.waitAnswer'>): Promise<Result<'question.waitAnswer'>> {
+    if (!this.routed || result.status === 'pending') return result;
+    const q = await this.parts.store.getQuestion(id);
+    if (!q?.route) return result;
+    const named = q.resolvedBy && { ...q.resolvedBy, name: this.parts.auth.displayName(q.resolvedBy.identity) };
+    const decision = result.decision?.resolvedBy ? { ...result.decision, resolvedBy: { ...result.decision.resolvedBy, name: this.parts.auth.displayName(result.decision.resolvedBy.identity) } } : result.decision;
+    return { ...result, ...(named ? { resolvedBy: named } : {}), ...(decision ? { decision } : {}), route: q.route };
+  }
+
+  /** E12 routing.status: each schedule now and next, and the routed questions the caller may see. */
+  async status(identity: Identity): Promise<Result<'routing.status'>> {
+    const questions: Result<'routing.status'>['questions'] = [];
+    for (const q of await this.parts.store.listQuestions({ status: 'pending' })) {
+      if (!q.route || !canSeeQuestion(identity, q, await this.ownerOf(q))) continue;
+      const { step, nextAtMs, ackedBy } = q.route;
+      questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}) });
+    }
+    return { schedules: schedulesStatus(this.parts.routing.schedules, this.parts.clock.now()), questions };
+  }
+
+  /** E12 routing.test: the route a described question would take, offline (no one is asked). */
+  test(p: Params<'routing.test'>): Result<'routing.test'> {
+    const atMs = p.at !== undefined ? Date.parse(p.at) : this.parts.clock.now();
+    const tool = p.tool !== undefined ? requestOfRule(p.tool) : undefined;
+    if (p.tool !== undefined && !tool) throw invalidRequest('routing.test', [{ path: 'tool', problem: `"${p.tool}" must name one request, such as "Bash(git push origin main)"` }]);
+    const kind = p.kind ?? (tool ? 'approval' : 'question');
+    const facts = { kind, ...(p.agent !== undefined ? { agent: p.agent } : {}), ...(p.source !== undefined ? { source: p.source } : {}), ...(tool ? { tool } : {}) };
+    const run = dryRun({ routing: this.parts.routing, facts, atMs, timeoutMs: 24 * 3_600_000, tools: routeToolMatcher, identities: this.parts.auth.identityIds });
+    const view = (s: { step: number; atMs: number; notify: string[] }) => ({ step: s.step, atMs: s.atMs, notify: s.notify });
+    return { route: run.route, steps: run.steps.map(view), unreached: run.unreached.map(view) };
+  }
+}

@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
+import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const MIN = 60_000;
+
+async function setup(clock = new FakeClock()) {
+  t = await startTestGateway({ config: routingConfig, clock });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent', { clientId: 'agent-client' });
+  const [ana, bo, cy] = await Promise.all([connectPerson(t, 'ana'), connectPerson(t, 'bo'), connectPerson(t, 'cy')]);
+  const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+  return { clock, admin, agent, ana, bo, cy, session };
+}
+
+const push = { tool: 'Bash', input: { command: 'git push origin main' } };
+
+describe('routed questions (E2, E3, E11)', () => {
+  it('[E2][E3][E11] a routed question waits for its first step; anyone else is refused with who it waits for; after the wait the group is notified', async () => {
+    const { clock, agent, ana, bo, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    const { question } = await bo.waitEvent('question.requested', (p) => p.question.id === id);
+    expect(question.route).toMatchObject({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: clock.now() + 5 * MIN });
+    const refused = await failure(bo.call('question.resolve', { id, answers: { env: ['Staging'] } }));
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.details).toEqual({ eligible: ['ana'] });
+    expect((await bo.call('question.get', { id })).question.status).toBe('pending');
+    clock.advance(5 * MIN);
+    const routed = await ana.waitEvent('question.routed', (p) => p.id === id);
+    expect(routed.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: clock.now() + 10 * MIN });
+    expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+  });
+
+  it('[E2] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
+    const { clock, agent, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
+    const wait = agent.call('question.waitAnswer', { id });
+    clock.advance(5 * MIN);
+    await agent.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1);
+    clock.advance(10 * MIN);
+    expect(await wait).toMatchObject({ status: 'expired', reason: 'escalation-exhausted', decision: { behavior: 'deny', decidedBy: 'timeout' } });
+  });
+
+  it('[E4] "I\'m on it" pauses the escalation for 30 minutes, then it goes on from where it was; someone not eligible may not acknowledge', async () => {
+    const { clock, agent, ana, bo, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    expect((await failure(bo.call('question.ack', { id }))).details).toEqual({ eligible: ['ana'] });
+    const { route } = await ana.call('question.ack', { id });
+    expect(route.ackedBy).toEqual({ identity: 'ana', atMs: clock.now(), untilMs: clock.now() + 30 * MIN });
+    expect(route.nextAtMs).toBe(clock.now() + 35 * MIN);
+    const t0 = clock.now();
+    clock.advance(5 * MIN);
+    clock.advance(30 * MIN);
+    // The second step ran when the pause ended (35 minutes in), not at its first deadline: its own wait counts from then.
+    const step = (await ana.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1)).route;
+    expect(step).toMatchObject({ notified: ['ana', 'bo', 'cy'], nextAtMs: t0 + 45 * MIN });
+    expect(ana.eventsNamed('question.routed').filter((p) => p.id === id && p.route.step === 1)).toHaveLength(1);
+  });
+
+  it('[E6] a hand-off passes the question to a named person with a note; they may answer', async () => {
+    const { agent, ana, cy, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    expect((await failure(ana.call('question.handoff', { id, to: 'identity:nobody' }))).code).toBe('INVALID_REQUEST');
+    const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service' });
+    expect(route.eligible).toEqual(['ana', 'cy']);
+    expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number) }]);
+    expect(await cy.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+  });
+});
+
+describe('two-person approval (E5)', () => {
+  it('[E5] an Allow short of the quorum answers pending; the same person twice counts once; a second person allows it', async () => {
+    const { clock, agent, admin, ana, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
+    const first = await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'tui' });
+    expect(first).toEqual({ status: 'pending', quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'tui', atMs: clock.now() }] } });
+    expect(await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'control-ui' })).toEqual(first);
+    expect((await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).status).toBe('pending');
+    expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
+    expect(await agent.call('question.waitAnswer', { id })).toMatchObject({ status: 'answered', decision: { behavior: 'allow', decidedBy: 'person' } });
+  });
+
+  it('[E5] the first Deny denies at once', async () => {
+    const { agent, ana, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
+    expect(await ana.call('question.resolve', { id, answers: { approval: ['Deny'] } })).toMatchObject({ status: 'answered' });
+    expect(await agent.call('question.waitAnswer', { id })).toMatchObject({ decision: { behavior: 'deny', decidedBy: 'person' } });
+  });
+});
+
+describe('routing.status and routing.test (E12)', () => {
+  it('[E12] routing.test tells the route and each step\'s people; routing.status lists the routed questions the caller may see', async () => {
+    const { clock, agent, ana, session } = await setup();
+    const test = await ana.call('routing.test', { tool: 'Bash(git push origin main)' });
+    expect(test.route).toEqual({ routes: [0], escalation: 'deploy', quorum: 2 });
+    expect(test.steps.map((s) => [s.atMs - clock.now(), s.notify])).toEqual([[0, ['ana']], [5 * MIN, ['bo', 'cy']]]);
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    expect((await ana.call('routing.status', {})).questions).toEqual([{ id, step: 0, nextAtMs: clock.now() + 5 * MIN }]);
+  });
+});
+
+describe('escalation across a restart (E2, D3)', () => {
+  it('[E2][D3] a step whose deadline passed while the gateway was down runs once on start, and the next one waits its own time', async () => {
+    const before = new FakeClock();
+    const { agent, session } = await setup(before);
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', timeoutMs: 3_600_000 });
+    const gw = t as TestGateway;
+    const { dir, dbPath } = gw;
+    await gw.close({ keepDir: true });
+    // Down for 20 minutes: the first step's 5 minutes ran out, and would have run out for the second too had it started then.
+    const after = new FakeClock(before.now() + 20 * MIN);
+    t = await startTestGateway({ config: routingConfig, clock: after, dir, dbPath });
+    const bo = await connectPerson(t, 'bo');
+    await expect.poll(async () => (await bo.call('question.get', { id })).question.route?.step, { timeout: 10_000 }).toBe(1);
+    const { question } = await bo.call('question.get', { id });
+    expect(question.status).toBe('pending');
+    expect(question.route).toMatchObject({ notified: ['ana', 'bo', 'cy'], nextAtMs: after.now() + 10 * MIN });
+    expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+  });
+});
+
+describe('plain replies to a routed question (E3)', () => {
+  it('[E3] a reply in the chat from someone the question does not wait for is refused and answers nothing', async () => {
+    t = await startTestGateway({ config: routingConfig, clock: new FakeClock() });
+    const guest = await t.connect('guest', { mode: 'tui' });
+    const agent = await t.connect('agent', { mode: 'agent' });
+    const ana = await connectPerson(t, 'ana');
+    const { session } = await guest.call('sessions.create', {});
+    const { runId } = await agent.call('run.start', { sessionKey: session.key });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, runId, questions: [item()], timeoutMs: 3_600_000 });
+    const refused = await failure(guest.call('chat.send', { sessionKey: session.key, message: '1', idempotencyKey: 'plain-reply-1', replyTo: { questionId: id } }));
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.details).toEqual({ eligible: ['ana'] });
+    expect((await ana.call('question.get', { id })).question.status).toBe('pending');
+  });
+});

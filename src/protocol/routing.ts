@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** E1: where a question comes from, as a route's `match.source` names it. */
+export const QuestionSource = z
+  .string()
+  .max(128)
+  .regex(/^(hook:[a-z0-9_-]+|mcp-proxy:.+|sdk|mcp|cli)$/, { error: 'source must be hook:<agent>, mcp-proxy:<server>, sdk, mcp or cli' });
+
+/** E3: a target routing passed over, and why (nobody on call, may not see the question, ...). */
+export const RouteSkip = z.object({ target: z.string(), reason: z.string(), identity: z.string().optional(), atMs: z.number().optional() });
+
+/** E11: a routed question's route state, part of its record. */
+export const RouteState = z.object({
+  escalation: z.string(),
+  step: z.number().int().nonnegative(),
+  notified: z.array(z.string()),
+  nextAtMs: z.number().optional(),
+  ackedBy: z.object({ identity: z.string(), atMs: z.number(), untilMs: z.number() }).optional(),
+  quorum: z.object({ needed: z.number().int().positive(), approvals: z.array(z.object({ identity: z.string(), surface: z.string(), atMs: z.number() })) }).optional(),
+  handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number() })).optional(),
+  eligible: z.array(z.string()),
+  skipped: z.array(RouteSkip).optional(),
+});
+export type RouteState = z.infer<typeof RouteState>;
+
+const Id = z.string().min(1).max(128);
+const HandoffTarget = z.string().max(200).regex(/^(identity|group):.+$/, { error: 'to must be "identity:<id>" or "group:<name>"' });
+
+export const QuestionAckParams = z.object({ id: Id });
+export const QuestionHandoffParams = z.object({
+  id: Id,
+  to: HandoffTarget,
+  note: z.string().max(2000, { error: 'note must be at most 2000 characters' }).optional(),
+  /** E6: the sender's drafts so far, per question item; the target's surfaces start from them. */
+  drafts: z.record(z.string().max(128), z.array(z.string().max(10_000)).max(64)).optional(),
+});
+export const RouteResult = z.object({ route: RouteState });
+
+export const RoutingStatusResult = z.object({
+  schedules: z.array(z.object({ name: z.string(), now: z.string().nullable(), next: z.string().nullable(), nextAtMs: z.number().nullable() })),
+  questions: z.array(z.object({ id: z.string(), step: z.number(), nextAtMs: z.number().optional(), ackedBy: RouteState.shape.ackedBy })),
+});
+export type RoutingStatusResult = z.infer<typeof RoutingStatusResult>;
+
+export const RoutingTestParams = z.object({
+  kind: z.enum(['question', 'approval', 'elicitation', 'secret']).optional(),
+  agent: z.string().max(128).optional(),
+  source: QuestionSource.optional(),
+  tool: z.string().max(1000).optional(),
+  /** ISO time; default now. */
+  at: z.iso.datetime({ offset: true, error: 'at must be an ISO time such as 2026-03-02T09:00:00Z' }).optional(),
+});
+const PlannedStepView = z.object({ step: z.number(), atMs: z.number(), notify: z.array(z.string()) });
+export const RoutingTestResult = z.object({
+  route: z.object({ routes: z.array(z.number()), escalation: z.string(), quorum: z.number().optional() }).nullable(),
+  steps: z.array(PlannedStepView),
+  unreached: z.array(PlannedStepView),
+});
+export type RoutingTestResult = z.infer<typeof RoutingTestResult>;
+
+/** E5: a quorum's state; an Allow that leaves it short answers `{status: "pending", quorum}`. */
+export const QuorumState = RouteState.shape.quorum.unwrap();
+export type QuorumState = z.infer<typeof QuorumState>;
+
+/** E8: who answered, as the agent hears it: the identity, the display name and the surface. */
+export const ResolvedByView = z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number() });
+export type ResolvedByView = z.infer<typeof ResolvedByView>;
