@@ -80,6 +80,7 @@ async function askUser(ctx: ToolContext, call: ToolCall<AskUserCall>): Promise<C
     const result = await ctx.agent.askUser(call.raw as never, {
       signal: call.signal,
       sessionKey,
+      askSource: 'mcp',
       waitTurn: !ctx.fixedSession,
       onAsked: ({ id }) => {
         pageUrl = questionPageUrl(ctx.agent.client.hello?.server.publicUrl ?? ctx.url, id);

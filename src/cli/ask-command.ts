@@ -192,6 +192,7 @@ export async function runAsk(argv: string[]): Promise<number> {
     const result = await agent.askUser(args.input, {
       signal: controller.signal,
       sessionKey,
+      askSource: 'cli',
       waitTurn: !args.sessionKey,
       // U11: the question's own page, for a person who is not looking at the Control UI right now.
       onAsked: ({ id }) => process.stderr.write(`askdock ask: waiting for an answer; answer it at ${questionPageUrl(agent.client.hello?.server.publicUrl ?? endpoint.url, id)}\n`),

@@ -32,8 +32,8 @@ export const events = {
   'policy.updated': z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
   /** G12: a grant was made, revoked or ended (admins only). */
   'policy.grants.updated': z.object({}),
-  /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved). */
-  'question.routed': z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState }),
+  /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved); `notify`: who it reached just now. */
+  'question.routed': z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
 } as const;
 
 export type Events = typeof events;

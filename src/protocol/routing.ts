@@ -17,7 +17,8 @@ export const RouteState = z.object({
   nextAtMs: z.number().optional(),
   ackedBy: z.object({ identity: z.string(), atMs: z.number(), untilMs: z.number() }).optional(),
   quorum: z.object({ needed: z.number().int().positive(), approvals: z.array(z.object({ identity: z.string(), surface: z.string(), atMs: z.number() })) }).optional(),
-  handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number() })).optional(),
+  /** E6: `drafts`, the sender's answers typed so far, for the target's surfaces to start from. */
+  handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number(), drafts: z.record(z.string(), z.array(z.string())).optional() })).optional(),
   eligible: z.array(z.string()),
   skipped: z.array(RouteSkip).optional(),
 });

@@ -147,7 +147,14 @@ export class PushService {
   private async fanOut(ev: StoredEvent): Promise<void> {
     if (ev.event === 'question.requested') {
       const q = (ev.payload as { question: QuestionRecord }).question;
-      await this.sendToViewers(q, questionPayload(q), questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal');
+      // E2: a routed question is pushed to its step's people only.
+      await this.sendToViewers(q, questionPayload(q), questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', q.route?.notified);
+    } else if (ev.event === 'question.routed') {
+      // E2/E6: the next step's people (or a hand-off's target) get it now.
+      const { id, notify } = ev.payload as { id: string; notify?: string[] };
+      if (!notify?.length) return;
+      const q = await this.parts.store.getQuestion(id);
+      if (q?.status === 'pending') await this.sendToViewers(q, questionPayload(q), questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', notify);
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
@@ -161,6 +168,7 @@ export class PushService {
     payload: PushPayload,
     ttlS: number,
     urgency: PushJob['urgency'],
+    only?: readonly string[],
   ): Promise<void> {
     const subs = await this.live(await this.subscriptions());
     if (subs.length === 0) return;
@@ -169,7 +177,7 @@ export class PushService {
     const owner = q.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(q.sessionKey);
     for (const sub of subs) {
       const identity = this.parts.auth.identityById(sub.identity);
-      if (!identity || !canSeeQuestion(identity, q, owner)) continue;
+      if (!identity || !canSeeQuestion(identity, q, owner) || (only && !only.includes(identity.id))) continue;
       const run = this.delivery.deliver({ sub, payload, ttlS, urgency }).catch((err: unknown) =>
         this.parts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
       );

@@ -4,6 +4,8 @@ import { failure, item, startTestGateway, testConfig, type TestGateway } from '.
 import { freshSchema } from '../../testing/postgres.ts';
 import { FakePushService } from '../../testing/fake-push-service.ts';
 import { endpointProblem } from './endpoints.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
+import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
 
 let t: TestGateway | undefined;
 let fake: FakePushService | undefined;
@@ -214,5 +216,28 @@ describe('U17 Web Push with several gateways (D2, D3)', () => {
       await cluster.close();
       await schema.drop();
     }
+  });
+});
+
+describe('Web Push follows the escalation (E2)', () => {
+  it('[E2][U17] a routed question is pushed to its first step\'s people only, and to the next step\'s when it runs', async () => {
+    const clock = new FakeClock();
+    fake = await FakePushService.start();
+    t = await startTestGateway({ config: routingConfig, clock, pushAllowedEndpoints: [fake.origin] });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent');
+    const people = { ana: await connectPerson(t, 'ana'), bo: await connectPerson(t, 'bo'), cy: await connectPerson(t, 'cy') };
+    for (const [name, c] of Object.entries(people)) await c.call('push.subscribe', { subscription: fake.subscriber(`${name}-phone`).toJSON() });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin-phone').toJSON() });
+    const { session } = await admin.call('sessions.create', { title: 'Work' });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    await expect.poll(() => fake?.received.length).toBe(1);
+    await t.gw.push.idle();
+    expect(fake.received.map((r) => r.subscription)).toEqual(['ana-phone']);
+    clock.advance(5 * 60_000);
+    await expect.poll(() => fake?.received.length, { timeout: 10_000 }).toBe(3);
+    await t.gw.push.idle();
+    expect(fake.received.map((r) => r.subscription).sort()).toEqual(['ana-phone', 'bo-phone', 'cy-phone']);
+    expect(fake.received.every((r) => (r.payload as { id?: string }).id === id)).toBe(true);
   });
 });

@@ -104,17 +104,18 @@ export class RouteDuty {
       await this.parts.questions.finishIn(tx, next, { status: 'expired', reason: EXHAUSTED_REASON });
       return;
     }
-    await this.saveIn(tx, next);
+    await this.saveIn(tx, next, change.notify);
   }
 
-  private saveIn(tx: Tx, q: StoredQuestion): Promise<void> {
-    return saveRouteIn(this.parts, tx, q);
+  private saveIn(tx: Tx, q: StoredQuestion, notify?: readonly string[]): Promise<void> {
+    return saveRouteIn(this.parts, tx, q, notify);
   }
 }
 
 /** E11: a route changed: stored with its record, and `question.routed` to those who may see the question. */
-export async function saveRouteIn(parts: Pick<RoutingParts, 'store'>, tx: Tx, q: StoredQuestion): Promise<void> {
+export async function saveRouteIn(parts: Pick<RoutingParts, 'store'>, tx: Tx, q: StoredQuestion, notify: readonly string[] = []): Promise<void> {
   if (!q.route) return;
   parts.store.updateQuestion(q);
-  await tx.emit('question.routed', { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), route: q.route }, questionAudience(q));
+  const payload = { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), route: q.route, ...(notify.length ? { notify: [...notify] } : {}) };
+  await tx.emit('question.routed', payload, questionAudience(q));
 }

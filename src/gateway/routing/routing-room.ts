@@ -156,8 +156,11 @@ export class RoutingRoom {
         if (r.code === 'FORBIDDEN') throw this.notEligible(identity, q.route as RouteState);
         throw invalidRequest('question.handoff', [{ path: 'to', problem: r.message.replace(/^to: /, '') }]);
       }
-      const next = { ...q, route: withSkips(r, now) };
-      await this.saveIn(tx, next);
+      const route = withSkips(r, now);
+      // E6: the drafts go with the hand-off they were typed before.
+      const handoffs = p.drafts && route.handoffs ? [...route.handoffs.slice(0, -1), { ...route.handoffs[route.handoffs.length - 1], drafts: p.drafts }] : route.handoffs;
+      const next = { ...q, route: { ...route, ...(handoffs ? { handoffs } : {}) } };
+      await saveRouteIn(this.parts, tx, next, r.notify);
       return next.route;
     });
     return { route };

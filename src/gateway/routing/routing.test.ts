@@ -68,9 +68,10 @@ describe('routed questions (E2, E3, E11)', () => {
     const { agent, ana, cy, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await failure(ana.call('question.handoff', { id, to: 'identity:nobody' }))).code).toBe('INVALID_REQUEST');
-    const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service' });
+    const { route } = await ana.call('question.handoff', { id, to: 'identity:cy', note: 'you know this service', drafts: { env: ['Production'] } });
     expect(route.eligible).toEqual(['ana', 'cy']);
-    expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number) }]);
+    expect(route.handoffs).toEqual([{ from: 'ana', to: 'identity:cy', note: 'you know this service', atMs: expect.any(Number), drafts: { env: ['Production'] } }]);
+    expect((await cy.waitEvent('question.routed', (p) => p.id === id)).notify).toEqual(['cy']);
     expect(await cy.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
   });
 });
@@ -139,5 +140,19 @@ describe('plain replies to a routed question (E3)', () => {
     expect(refused.code).toBe('FORBIDDEN');
     expect(refused.details).toEqual({ eligible: ['ana'] });
     expect((await ana.call('question.get', { id })).question.status).toBe('pending');
+  });
+});
+
+describe('what asks (E1)', () => {
+  it('[E1] source names what asks: an MCP server through the proxy asks an elicitation (no route here matches it), hooks go their own way; a malformed source is refused by name', async () => {
+    const { agent, session } = await setup();
+    const ask = (source?: string) => agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', ...(source ? { source } : {}) });
+    const get = async (id: string) => (await agent.call('question.get', { id })).question.route;
+    expect((await get((await ask()).id))?.escalation).toBe('team');
+    expect(await get((await ask('hook:codex')).id)).toMatchObject({ escalation: 'hooks', notified: ['bo'] });
+    expect(await get((await ask('mcp-proxy:github')).id)).toBeUndefined();
+    const refused = await failure(ask('somewhere'));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.message).toContain('source');
   });
 });
