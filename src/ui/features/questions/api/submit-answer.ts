@@ -29,7 +29,7 @@ import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { retryingImport } from '../../../lib/retrying-import.ts';
-import { forbiddenText } from '../../routing/lib/route-text.ts';
+import { forbiddenText } from '../../../../lib/route-text.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';

@@ -1,5 +1,5 @@
 import { useNow } from '../../../lib/use-now.ts';
-import { formatCountdown } from '../lib/route-text.ts';
+import { formatCountdown } from '../../../../lib/route-text.ts';
 
 /** E9: "in 4:12" until the next step. It alone ticks, so the dock around it does not re-render each second. */
 export function RouteCountdown({ atMs, paused }: { atMs: number; paused?: boolean }) {

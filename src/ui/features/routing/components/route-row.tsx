@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { useNow } from '../../../lib/use-now.ts';
 import { useAck } from '../api/route-actions.ts';
 import { useMayAnswer } from '../hooks/use-may-answer.ts';
-import { ackText, quorumText, waitsForText } from '../lib/route-text.ts';
+import { ackText, quorumText, waitsForText } from '../../../../lib/route-text.ts';
 import '../routing.css';
 import { HandoffPopover } from './handoff-popover.tsx';
 import { RouteCountdown } from './route-countdown.tsx';

@@ -1,4 +1,4 @@
-import type { RouteState } from '../../../../protocol/routing.ts';
+import type { RouteState } from '../protocol/routing.ts';
 
 /** "4:12", "1:02:03": the time until a route's next step. */
 export function formatCountdown(msLeft: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteState } from '../../../../protocol/routing.ts';
+import type { RouteState } from '../protocol/routing.ts';
 import { ackText, forbiddenText, formatCountdown, mayAnswer, quorumText, waitsForText } from './route-text.ts';
 
 const route: RouteState = { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: 10_000 };
