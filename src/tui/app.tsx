@@ -61,6 +61,7 @@ export function TuiApp({ store, actions, local }: Props) {
     if (effect.kind === 'submit') void actions.answer(current.record, effect.answers);
     else if (effect.kind === 'skip') void actions.skip(current.record);
     else if (effect.kind === 'close') actions.closePrompt();
+    else if (effect.kind === 'ack') void actions.ack(current.record);
     else actions.switchRequest(effect.by);
   };
   let bottom;

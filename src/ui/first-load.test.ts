@@ -14,6 +14,20 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Files of `ui` that import something `page` matches, other than `page`'s own files. */
+function staticImportsOf(page: RegExp): string[] {
+  const offenders: string[] = [];
+  for (const file of sources(join(ROOT, 'ui'))) {
+    const name = relative(ROOT, file);
+    if (page.test(name)) continue;
+    for (const m of readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
+      const from = m[1] ?? m[2];
+      if (page.test(join(file, '..', from).replace(/\\/g, '/'))) offenders.push(`${name}: ${m[0]}`);
+    }
+  }
+  return offenders;
+}
+
 /** What main.tsx loads before any `import()`: the app's own modules (relative to src/) and the packages by name. */
 function firstLoadGraph(): Set<string> {
   const seen = new Set<string>();
@@ -66,15 +80,11 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
 
   it('[G12] the Rules page and what only it uses are reached only through import(), never a static import', () => {
     const PAGE = /features\/policy\/(components\/(rules-page|policy-rules|policy-grants|revoke-grant-button|decision-badge)\.tsx|lib\/grant-text\.ts|api\/revoke-grant\.ts|policy\.css)$/;
-    const offenders: string[] = [];
-    for (const file of sources(join(ROOT, 'ui'))) {
-      const name = relative(ROOT, file);
-      if (PAGE.test(name)) continue;
-      for (const m of readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
-        const from = m[1] ?? m[2];
-        if (PAGE.test(join(file, '..', from).replace(/\\/g, '/'))) offenders.push(`${name}: ${m[0]}`);
-      }
-    }
-    expect(offenders).toEqual([]);
+    expect(staticImportsOf(PAGE)).toEqual([]);
+  });
+
+  it('[E9] the On call page and the dock\'s routing row (with its hand-off popover) are reached only through import()', () => {
+    const PAGE = /features\/routing\/(components\/(on-call-page|route-row|handoff-popover|route-countdown)\.tsx|api\/route-actions\.ts|routing\.css)$/;
+    expect(staticImportsOf(PAGE)).toEqual([]);
   });
 });

@@ -114,3 +114,42 @@ describe('QuestionPrompt for a typed input', () => {
     expect(effects).toEqual([{ kind: 'submit', answers: { n: ['false'] } }]);
   });
 });
+
+describe('QuestionPrompt for a routed question (E4, E9)', () => {
+  const routed = (route: QuestionRecord['route']): QuestionRecord => ({
+    id: 'q2',
+    askedBy: 'agent',
+    mode: 'blocking',
+    questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
+    createdAtMs: 1,
+    expiresAtMs: null,
+    status: 'pending',
+    route,
+  });
+
+  it('[E9][E4] the header says who it waits for and when it moves on; `a` acknowledges; once acked it says who is on it', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: Date.now() + 252_500 })} effects={effects} />);
+    const frame = await until((f) => f.includes('For ana'));
+    expect(frame).toMatch(/next step in 4:1[23]/);
+    expect(frame).toContain("a: I'm on it");
+    await write('a');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'ack' }]);
+    ink.unmount();
+    const acked = { identity: 'ana', atMs: Date.now(), untilMs: Date.now() + 1_800_000 };
+    ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: Date.now() + 60_000, ackedBy: acked })} effects={[]} />);
+    const after = await until((f) => f.includes('ana is on it'));
+    expect(after).not.toContain('next step in');
+  });
+
+  it('[E4] `a` on a question without a route does nothing', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed(undefined)} effects={effects} />);
+    await until((f) => f.includes('Which environment?'));
+    expect(ink.lastFrame()).not.toContain('For ');
+    await write('a1');
+    await until(() => effects.length > 0 || (ink!.lastFrame() ?? '').includes('●'));
+    expect(effects.some((e) => e.kind === 'ack')).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@ import { promptToggles } from '../prompt/kind-rows.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
+import { RouteLine } from './route-line.tsx';
 
 type Props = {
   record: QuestionRecord;
@@ -74,6 +75,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
+      {record.route ? <RouteLine route={record.route} /> : null}
       <Text>{terminalText(item.question, { tabSize: 4 })}</Text>
       <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {terminalLine((item as { url?: string }).url!)}</Text> : null}

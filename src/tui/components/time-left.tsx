@@ -7,12 +7,18 @@ export function formatTimeLeft(ms: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')} left`;
 }
 
-/** V3: the time remaining, every second. */
-export function TimeLeft({ expiresAtMs, now = Date.now }: { expiresAtMs: number; now?: () => number }) {
+/** The time, read again every second, for a countdown (V3, E9). */
+export function useSecondClock(now: () => number = Date.now): number {
   const [at, setAt] = useState(now);
   useEffect(() => {
     const timer = setInterval(() => setAt(now()), 1000);
     return () => clearInterval(timer);
   }, [now]);
+  return at;
+}
+
+/** V3: the time remaining, every second. */
+export function TimeLeft({ expiresAtMs, now = Date.now }: { expiresAtMs: number; now?: () => number }) {
+  const at = useSecondClock(now);
   return <Text color="yellow">{formatTimeLeft(expiresAtMs - at)}</Text>;
 }

@@ -35,11 +35,13 @@ export type PromptEffect =
   | { kind: 'submit'; answers: Answers }
   | { kind: 'skip' }
   | { kind: 'close' }
-  | { kind: 'switch'; by: -1 | 1 };
+  | { kind: 'switch'; by: -1 | 1 }
+  /** E4: `a`, "I'm on it" for a routed question. */
+  | { kind: 'ack' };
 
 export type PromptStep = { draft: PromptDraft; effect?: PromptEffect };
 
-type Record_ = Pick<QuestionRecord, 'questions'>;
+type Record_ = Pick<QuestionRecord, 'questions'> & { route?: QuestionRecord['route'] };
 type Item = QuestionRecord['questions'][number];
 
 /** A question's draft: what was picked or typed, else its preset value (X5). */
@@ -107,6 +109,7 @@ export function promptKey(record: Record_, draft: PromptDraft, key: PromptKey): 
   if (n === 0 && key.input && !key.return && !/[\x00-\x1f]/.test(key.input))
     return { draft: { ...otherChanged(record, draft, itemDraft(draft, item).other + key.input), editingOther: true, problem: undefined } };
   if (/^[1-9]$/.test(key.input)) return pick(record, draft, Number(key.input) - 1);
+  if (key.input === 'a' && record.route) return { draft, effect: { kind: 'ack' } };
   const onOption = draft.cursor < n;
   if (key.input === ' ' && promptToggles(item) && onOption) return pick(record, draft, draft.cursor);
   if (!key.return) return { draft };

@@ -153,6 +153,16 @@ export class TuiActions {
     await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
   }
 
+  /** E4: "I'm on it": `question.ack`; the route comes back (and to every surface by question.routed). */
+  async ack(q: QuestionRecord): Promise<void> {
+    try {
+      const { route } = await this.client.request('question.ack', { id: q.id });
+      update(this.store, (s) => (s.questions[q.id] ? { questions: { ...s.questions, [q.id]: { ...s.questions[q.id], route } } } : {}));
+    } catch (err) {
+      this.flash(`Not acknowledged: ${errorText(err)}`, 'error');
+    }
+  }
+
   async skip(q: QuestionRecord): Promise<void> {
     await this.send(q, () => this.client.request('question.resolve', { id: q.id, skip: true, surface: 'tui', resolutionId: key() }));
   }

@@ -96,6 +96,10 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
         return withQuestion(s, { ...q, ...outcome });
       }),
     ),
+    // E11: a routed question's route (a step ran, someone is on it, an approval counted) reaches the prompt's header.
+    client.on('question.routed', (p) =>
+      update(store, (s) => (s.questions[p.id] ? { questions: { ...s.questions, [p.id]: { ...s.questions[p.id], route: p.route } } } : {})),
+    ),
     client.on('question.retired', (p) =>
       update(store, (s) => {
         const q = s.questions[p.id];

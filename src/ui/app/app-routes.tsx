@@ -11,6 +11,9 @@ const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/compo
 // G12: the Rules page is for admins, now and then: none of it is in the first load.
 export const RulesPage = lazyWithRetry(() => import('../features/policy/components/rules-page.tsx'), (m) => m.default);
 
+// E9: the On call page, for routed gateways: its own chunk too.
+export const OnCallPage = lazyWithRetry(() => import('../features/routing/components/on-call-page.tsx'), (m) => m.default);
+
 export function AppRoutes({ route }: { route: Route }) {
   switch (route.name) {
     case 'home':
@@ -21,6 +24,12 @@ export function AppRoutes({ route }: { route: Route }) {
       return (
         <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="the rules" />}>
           <RulesPage />
+        </LazyBoundary>
+      );
+    case 'on-call':
+      return (
+        <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="the on-call page" />}>
+          <OnCallPage />
         </LazyBoundary>
       );
     case 'session':

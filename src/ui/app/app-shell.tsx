@@ -4,9 +4,10 @@ import { ConnectionStatus } from '../features/connection/components/connection-s
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
-import { AppRoutes, RulesPage } from './app-routes.tsx';
+import { AppRoutes, OnCallPage, RulesPage } from './app-routes.tsx';
 import { PolicyBanner } from '../features/policy/components/policy-banner.tsx';
 import { RulesLink } from '../features/policy/components/rules-link.tsx';
+import { OnCallLink } from '../features/routing/components/on-call-link.tsx';
 import { HeaderSlot } from './header-slot.tsx';
 import { InboxLink } from './inbox-link.tsx';
 import { SessionsSidebar } from './sessions-sidebar.tsx';
@@ -54,7 +55,12 @@ export function AppShell() {
         {!solo && (
           <SessionsSidebar
             activeKey={route.name === 'session' ? route.sessionKey : undefined}
-            first={<InboxLink active={route.name === 'inbox'} after={<RulesLink active={route.name === 'rules'} onPreload={RulesPage.preload} />} />}
+            first={<InboxLink active={route.name === 'inbox'} after={
+                  <>
+                    <RulesLink active={route.name === 'rules'} onPreload={RulesPage.preload} />
+                    <OnCallLink active={route.name === 'on-call'} onPreload={OnCallPage.preload} />
+                  </>
+                } />}
           />
         )}
         <main className="app-main">

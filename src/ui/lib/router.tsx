@@ -7,6 +7,7 @@ export type Route =
   | { name: 'home' }
   | { name: 'inbox' }
   | { name: 'rules' }
+  | { name: 'on-call' }
   | { name: 'session'; sessionKey: string }
   | { name: 'question'; id: string }
   | { name: 'not-found'; path: string };
@@ -25,6 +26,9 @@ function subscribe(listener: () => void): () => void {
 
 /** G12: the approval policy's rules and grants (admins). */
 export const RULES_PATH = '/rules';
+
+/** E9: each schedule's person now and next, and the open routed questions. */
+export const ON_CALL_PATH = '/on-call';
 
 export function sessionPath(sessionKey: string): string {
   return `/s/${encodeURIComponent(sessionKey)}`;
@@ -46,6 +50,7 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { name: 'home' };
   if (pathname === INBOX_PATH || pathname === `${INBOX_PATH}/`) return { name: 'inbox' };
   if (pathname === RULES_PATH || pathname === `${RULES_PATH}/`) return { name: 'rules' };
+  if (pathname === ON_CALL_PATH || pathname === `${ON_CALL_PATH}/`) return { name: 'on-call' };
   const match = /^\/(s|q)\/([^/]+)\/?$/.exec(pathname);
   const value = match ? decode(match[2]) : null;
   if (match && value) return match[1] === 's' ? { name: 'session', sessionKey: value } : { name: 'question', id: value };

@@ -5,6 +5,7 @@ import { afterNextPaintOrLeave } from '../../../lib/after-paint.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { useAttention } from '../hooks/use-attention.ts';
 import { draftActions } from '../stores/drafts.ts';
+import { attachRoutingSync } from '../../routing/api/routing-sync.ts';
 import { attachSecretRequestsSync } from './get-secret-requests.ts';
 import { helloReceived, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
 
@@ -24,6 +25,8 @@ export function attachQuestionsSync(client: GatewayClient, qc: QueryClient): () 
     client.on('question.retired', (e) => questionRetired(qc, e)),
     // W4: secret requests dock beside questions and follow the same socket.
     attachSecretRequestsSync(client, qc),
+    // E11: a routed question's route changes (a step, an ack, a hand-off, an approval) reach the dock the same way.
+    attachRoutingSync(client, qc),
   ];
   return () => offs.forEach((off) => off());
 }

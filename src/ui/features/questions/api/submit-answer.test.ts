@@ -67,6 +67,11 @@ describe('resolving a question from the dock or the link page', () => {
     expect(submitProblem(null)).toBeNull();
   });
 
+  it('[E3] an answer refused because the routed question waits for others says for whom, in words', () => {
+    const refused = new AskdockError('FORBIDDEN', 'not eligible', { details: { eligible: ['ana', 'bo'] } });
+    expect(submitProblem(refused)).toBe('Not yours to answer: Waiting for ana, bo.');
+  });
+
   it('[Q8] a question.resolved event fills in the record; what it leaves out stays', () => {
     const resolvedBy = { identity: 'op', surface: 'tui', atMs: 5 };
     const ended = withResolution({ ...pending, reason: 'kept' }, { id: 'q1', status: 'answered', answers: { env: ['Staging'] }, resolvedBy });

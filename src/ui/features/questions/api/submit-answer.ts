@@ -29,6 +29,7 @@ import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { retryingImport } from '../../../lib/retrying-import.ts';
+import { forbiddenText } from '../../../../lib/route-text.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
 import { questionResolved, questionsKey } from './get-questions.ts';
@@ -99,10 +100,18 @@ export async function terminalOutcome(error: unknown): Promise<TerminalOutcome |
   return outcome;
 }
 
+/** E3: the identities a routed question waits for, as a FORBIDDEN refusal names them in `details.eligible`. */
+function eligibleOf(error: unknown): string[] | undefined {
+  const eligible = (error as { details?: { eligible?: unknown } } | null)?.details?.eligible;
+  return Array.isArray(eligible) ? eligible.filter((e): e is string => typeof e === 'string') : undefined;
+}
+
 /** What a failed submit says under the form; nothing when the record simply ended (its outcome shows instead). */
 export function submitProblem(error: unknown): string | null {
   if (!error || endedElsewhere(error)) return null;
   if (errorCode(error) === 'QUESTION_INVALID_ANSWER') return `Not accepted: ${errorMessage(error)}`;
+  const waiting = errorCode(error) === 'FORBIDDEN' ? forbiddenText(eligibleOf(error)) : null;
+  if (waiting) return `Not yours to answer: ${waiting}.`;
   return `Not sent: ${errorMessage(error)}. Your answers are kept; try again.`;
 }
 

@@ -9,6 +9,12 @@ import { DockHeader } from './dock-header.tsx';
 import { QuestionStep } from './question-step.tsx';
 import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
+import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
+import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
+import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
+
+// E9: routed questions are rare; their row (and its hand-off popover) is a chunk of its own.
+const RouteRow = lazyWithRetry(() => import('../../routing/components/route-row.tsx'), (m) => m.default);
 
 type Props = {
   sessionKey: string;
@@ -23,6 +29,7 @@ type Props = {
 /** One request, expanded: a stepper on wide screens, stacked cards on narrow ones (U2, U12). */
 export const RequestPanel = memo(function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative, sessionTitle }: Props) {
   const stacked = useNarrow();
+  const mayAnswer = useMayAnswer(record.route);
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
   const goToStep = (n: number) => {
@@ -69,13 +76,18 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record, pos
       onKeyDown={(e) => dispatchKey(e, ctx)}
     >
       <DockHeader record={record} ctx={ctx} position={position} sessionTitle={sessionTitle} />
+      {record.route && (
+        <LazyBoundary pending={null} failed={null}>
+          <RouteRow record={{ ...record, route: record.route }} />
+        </LazyBoundary>
+      )}
       <div className="qd-questions">
         {items.map((item) => (
           <QuestionStep
             key={`${record.id}:${item.id}`}
             recordId={record.id}
             item={item}
-            locked={form.busy}
+            locked={form.busy || !mayAnswer}
             attempted={form.attempted.includes(item.id)}
           />
         ))}

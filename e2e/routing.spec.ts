@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { startGateway } from '../src/gateway/gateway.ts';
+import { silentLogger } from '../src/gateway/infra/logger.ts';
+import { createNodeClient } from '../src/client/node.ts';
+import { seriousAxeViolations } from './axe.ts';
+import { expect, test } from './fixtures.ts';
+import { newSession } from './sessions.ts';
+
+const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
+const routingOf = (page: Page) => dockOf(page).getByRole('group', { name: 'Routing' });
+const sessionKeyOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+const ANA = `adk_${'a'.repeat(40)}`;
+const BO = `adk_${'b'.repeat(40)}`;
+const AGENT = `adk_${'c'.repeat(40)}`;
+
+/** A gateway of its own with routing: a question goes to Ana, then to ops (Bo); an approval needs two of Ana and Bo. */
+async function routedGateway() {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-e2e-routing-'));
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      identities: [
+        { id: 'ana', name: 'Ana', token: ANA, role: 'operator', scopes: ['operator.admin'] },
+        { id: 'bo', name: 'Bo', token: BO, role: 'operator', scopes: ['operator.questions'] },
+        { id: 'agent', token: AGENT, role: 'agent', scopes: ['agent.run'] },
+      ],
+      routing: {
+        groups: { ops: { members: ['bo'] } },
+        schedules: { primary: { timezone: 'UTC', layers: [{ members: ['ana'], rotation: 'daily', handoff: '09:00' }] } },
+        escalations: {
+          team: { steps: [{ notify: ['schedule:primary'], wait: '10m' }, { notify: ['group:ops'], wait: '10m' }], exhausted: 'keep' },
+          pair: { steps: [{ notify: ['identity:ana', 'identity:bo'], wait: '10m' }], exhausted: 'deny' },
+        },
+        routes: [
+          { match: { kind: ['approval'] }, escalation: 'pair', quorum: 2 },
+          { match: { kind: ['question'] }, escalation: 'team' },
+        ],
+      },
+    }),
+  );
+  const uiDir = fileURLToPath(new URL('../dist', import.meta.url));
+  const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'askdock.db'), configPath: join(dir, 'config.json'), uiDir, log: silentLogger() });
+  const agent = createNodeClient({ url: gateway.wsUrl, token: AGENT, client: { name: 'e2e routing sdk', mode: 'agent' } });
+  await agent.start();
+  return {
+    gateway,
+    agent,
+    close: async () => {
+      agent.close();
+      await gateway.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
+  test('[E9][E4][E5] the dock says who it waits for with a countdown, "I\'m on it" shows who is on it, a quorum shows 1 of 2 approvals, the On call page lists who is on call', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
+    const { gateway, agent, close } = await routedGateway();
+    try {
+      await page.goto(`${gateway.url}/?token=${ANA}`);
+      await newSession(page);
+      const sessionKey = sessionKeyOf(page);
+
+      // A question: Ana is on call, so it waits for her, and moves on in about ten minutes.
+      await agent.request('question.request', {
+        sessionKey,
+        questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
+        timeoutMs: 3_600_000,
+      });
+      const row = routingOf(page);
+      await expect(row).toContainText('For ana');
+      await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
+      await row.getByRole('button', { name: "I'm on it" }).click();
+      await expect(row).toContainText('ana is on it');
+      await expect(row.getByRole('button', { name: "I'm on it" })).toHaveCount(0);
+
+      // The On call page: the schedule's person now, and the open routed question.
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      await expect(page).toHaveURL(/\/on-call$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'On call' })).toBeVisible();
+      const schedules = page.getByRole('region', { name: 'Schedules' });
+      await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('ana');
+      await expect(page.getByRole('region', { name: 'Open routed questions' }).getByRole('link', { name: 'Env' })).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // Ana answers it; then a two-person approval: her Allow leaves it waiting for one more.
+      await page.goBack();
+      const dock = dockOf(page);
+      await dock.getByRole('radio', { name: 'Staging' }).check();
+      await page.keyboard.press('Control+Enter');
+      await expect(dock).toHaveCount(0);
+      await agent.request('question.request', { sessionKey, approval: { tool: 'Bash', input: { command: 'git push origin main' } }, timeoutMs: 3_600_000 });
+      await expect(dock.getByRole('radio', { name: 'Allow', exact: true })).toBeVisible();
+      await expect(routingOf(page)).toContainText('0 of 2 approvals');
+      await dock.getByRole('radio', { name: 'Allow', exact: true }).check();
+      await page.keyboard.press('Control+Enter');
+      await expect(page.getByText('1 of 2 approvals (ana)')).toBeVisible();
+    } finally {
+      await close();
+    }
+  });
+});

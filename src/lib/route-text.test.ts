@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteState } from '../protocol/routing.ts';
+import { ackText, forbiddenText, formatCountdown, mayAnswer, quorumText, waitsForText } from './route-text.ts';
+
+const route: RouteState = { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: 10_000 };
+
+describe('route text (E3-E5, E9)', () => {
+  it('[E9] the countdown reads minutes and seconds, hours when long', () => {
+    expect(formatCountdown(252_000)).toBe('4:12');
+    expect(formatCountdown(3_723_000)).toBe('1:02:03');
+    expect(formatCountdown(-5)).toBe('0:00');
+    expect(waitsForText(route)).toBe('ana');
+  });
+  it('[E4] "ana is on it" only while the acknowledgement holds', () => {
+    const acked = { ...route, ackedBy: { identity: 'ana', atMs: 0, untilMs: 1_000 } };
+    expect(ackText(acked, 500)).toBe('ana is on it');
+    expect(ackText(acked, 1_000)).toBeNull();
+    expect(ackText(route, 0)).toBeNull();
+  });
+  it('[E5] the quorum counts each person once and names them', () => {
+    const q = { ...route, quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'control-ui', atMs: 1 }, { identity: 'ana', surface: 'tui', atMs: 2 }] } };
+    expect(quorumText(q)).toBe('1 of 2 approvals (ana)');
+    expect(quorumText(route)).toBeNull();
+  });
+  it('[E3] only the notified and admins may answer; the refusal names who it waits for', () => {
+    expect(mayAnswer(route, 'ana', false)).toBe(true);
+    expect(mayAnswer(route, 'bo', false)).toBe(false);
+    expect(mayAnswer(route, 'bo', true)).toBe(true);
+    expect(forbiddenText(['ana', 'bo'])).toBe('Waiting for ana, bo');
+  });
+});

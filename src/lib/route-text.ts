@@ -1,0 +1,39 @@
+import type { RouteState } from '../protocol/routing.ts';
+
+/** "4:12", "1:02:03": the time until a route's next step. */
+export function formatCountdown(msLeft: number): string {
+  const total = Math.max(0, Math.ceil(msLeft / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** E9: who the question waits for: the people notified so far. */
+export function waitsForText(route: RouteState): string {
+  return route.notified.length > 0 ? route.notified.join(', ') : 'nobody yet';
+}
+
+/** E4: "ana is on it" while an acknowledgement holds. */
+export function ackText(route: RouteState, nowMs: number): string | null {
+  const ack = route.ackedBy;
+  return ack && ack.untilMs > nowMs ? `${ack.identity} is on it` : null;
+}
+
+/** E5: "1 of 2 approvals (ana)". */
+export function quorumText(route: RouteState): string | null {
+  const q = route.quorum;
+  if (!q) return null;
+  const who = [...new Set(q.approvals.map((a) => a.identity))];
+  return `${who.length} of ${q.needed} approvals${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+}
+
+/** E3: whether `identity` may answer: notified so far, or an admin. */
+export function mayAnswer(route: RouteState, identity: string | undefined, admin: boolean): boolean {
+  return admin || (identity !== undefined && route.eligible.includes(identity));
+}
+
+/** E3: the refusal of an answer from someone the question does not wait for, in words. */
+export function forbiddenText(eligible: string[] | undefined): string | null {
+  return eligible && eligible.length > 0 ? `Waiting for ${eligible.join(', ')}` : null;
+}

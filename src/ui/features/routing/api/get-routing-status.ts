@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { useGateway } from '../../../lib/gateway.tsx';
+
+export const routingStatusKey = ['routing', 'status'] as const;
+
+/** E12 `routing.status`: each schedule's person now and next, and the open routed questions this identity may see. */
+export function useRoutingStatus() {
+  const client = useGateway();
+  return useQuery({ queryKey: routingStatusKey, queryFn: () => client.request('routing.status', {}), staleTime: 30_000 });
+}
+
+/** The On call entry shows only where the gateway routes: a schedule, or a routed question, in its status. */
+export function useHasRouting(): boolean {
+  const { data } = useRoutingStatus();
+  return data !== undefined && (data.schedules.length > 0 || data.questions.length > 0);
+}

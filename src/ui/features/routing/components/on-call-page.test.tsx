@@ -1,0 +1,46 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import OnCallPage from './on-call-page.tsx';
+import { OnCallLink } from './on-call-link.tsx';
+
+const STATUS = {
+  schedules: [{ name: 'primary', now: 'ana', next: 'bo', nextAtMs: Date.now() + 3_600_000 }],
+  questions: [{ id: 'q-deploy', step: 0, nextAtMs: Date.now() + 252_500 }],
+};
+
+function routingClient(status: unknown) {
+  const client = fakeClient('ana');
+  client.request.mockImplementation(async (method) => {
+    if (method === 'routing.status') return status;
+    throw new Error(`unexpected ${method}`);
+  });
+  return client;
+}
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('the On call page (E9, E12)', () => {
+  it('[E9] lists each schedule\'s person now and next, and each open routed question with its step and timer', async () => {
+    setup([deployRecord({ id: 'q-deploy' })], routingClient(STATUS)).render(<OnCallPage />);
+    const schedules = within(await screen.findByRole('region', { name: 'Schedules' }));
+    const row = within(schedules.getByRole('row', { name: /primary/ }));
+    expect(row.getByRole('cell', { name: 'ana' })).toBeInTheDocument();
+    expect(row.getAllByRole('cell')[1]).toHaveTextContent(/^bo from /);
+    const questions = within(screen.getByRole('region', { name: 'Open routed questions' }));
+    expect(questions.getByRole('link', { name: deployRecord().questions[0].header })).toHaveAttribute('href', '/q/q-deploy');
+    expect(questions.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
+  });
+
+  it('[E9] the entry shows where the gateway routes, and not where routing.status has nothing', async () => {
+    setup([], routingClient(STATUS)).render(<OnCallLink active={false} />);
+    expect(await screen.findByRole('link', { name: 'On call' })).toHaveAttribute('href', '/on-call');
+    cleanup();
+    const client = routingClient({ schedules: [], questions: [] });
+    setup([], client).render(<OnCallLink active={false} />);
+    await expect.poll(() => client.request.mock.calls.some(([m]) => m === 'routing.status')).toBe(true);
+    expect(screen.queryByRole('link', { name: 'On call' })).toBeNull();
+  });
+});

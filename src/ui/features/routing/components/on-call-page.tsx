@@ -1,0 +1,99 @@
+import type { ReactNode } from 'react';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { errorMessage } from '../../../lib/error-message.ts';
+import { Link, questionPath } from '../../../lib/router.tsx';
+import { useQuestions } from '../../questions/api/get-questions.ts';
+import { useRoutingStatus } from '../api/get-routing-status.ts';
+import { RouteCountdown } from './route-countdown.tsx';
+import '../routing.css';
+
+/** The open question's first header, from the questions cache, to name it on the page. */
+function useQuestionTitles(): Map<string, string> {
+  return useQuestions((list) => new Map(list.map((r) => [r.id, r.questions[0]?.header ?? r.id]))) ?? new Map();
+}
+
+/** A table with its column headings. */
+function Table({ cols, children }: { cols: string[]; children: ReactNode }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {cols.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** `/on-call` (E9, E12): each schedule's person now and next, and every open routed question with its step and timer. Its own chunk. */
+export default function OnCallPage() {
+  const status = useRoutingStatus();
+  const titles = useQuestionTitles();
+  const now = Date.now();
+  let body;
+  if (status.isError) body = <p className="inline-error">Could not load who is on call: {errorMessage(status.error)}</p>;
+  else if (!status.data) body = <p className="muted">Loading…</p>;
+  else
+    body = (
+      <>
+        <section aria-labelledby="oncall-schedules">
+          <h2 id="oncall-schedules">Schedules</h2>
+          {status.data.schedules.length === 0 ? (
+            <p className="muted">No schedules.</p>
+          ) : (
+            <Table cols={["Schedule", "Now", "Next"]}>
+                {status.data.schedules.map((s) => (
+                  <tr key={s.name}>
+                    <th scope="row">{s.name}</th>
+                    <td>{s.now ?? <span className="muted">nobody</span>}</td>
+                    <td>
+                      {s.next ?? <span className="muted">nobody</span>}
+                      {s.nextAtMs !== null && (
+                        <span className="muted">
+                          {' '}
+                          from <RelativeTime ms={s.nextAtMs} />
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+            </Table>
+          )}
+        </section>
+        <section aria-labelledby="oncall-questions">
+          <h2 id="oncall-questions">Open routed questions</h2>
+          {status.data.questions.length === 0 ? (
+            <p className="muted">None waiting.</p>
+          ) : (
+            <Table cols={["Question", "Step", "Next step"]}>
+                {status.data.questions.map((q) => (
+                  <tr key={q.id}>
+                    <td>
+                      <Link to={questionPath(q.id)}>{titles.get(q.id) ?? q.id}</Link>
+                    </td>
+                    <td>{q.step + 1}</td>
+                    <td>
+                      {q.ackedBy && q.ackedBy.untilMs > now ? `${q.ackedBy.identity} is on it` : q.nextAtMs !== undefined ? <RouteCountdown atMs={q.nextAtMs} /> : <span className="muted">last step</span>}
+                    </td>
+                  </tr>
+                ))}
+            </Table>
+          )}
+        </section>
+      </>
+    );
+  return (
+    <div className="oncall-page">
+      <header>
+        <h1>On call</h1>
+        <p className="muted">Who routed questions reach now and next, and the questions waiting on a step.</p>
+      </header>
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RouteState } from '../../../../protocol/routing.ts';
+import { dockCodeReady, QuestionDock } from '../../questions/index.tsx';
+import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+
+const route = (over: Partial<RouteState> = {}): RouteState => ({ escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], ...over });
+const routingRow = async () => within(await screen.findByRole('group', { name: 'Routing' }, { timeout: 20_000 }));
+const person = (identity: string) => {
+  const client = fakeClient(identity);
+  (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
+  return client;
+};
+
+beforeAll(() => Promise.all([dockCodeReady, import('./route-row.tsx')]));
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('the dock\'s routing row (E4, E5, E9)', () => {
+  it('[E9] names who the question waits for and counts down to the next step', async () => {
+    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 252_500 }) });
+    await act(async () => void setup([rec], person('ana')).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const row = await routingRow();
+    expect(row.getByText(/For ana/)).toBeInTheDocument();
+    expect(row.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
+  });
+
+  it('[E4] "I\'m on it" sends question.ack and the row then reads "ana is on it"', async () => {
+    const client = person('ana');
+    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 60_000 }) });
+    client.request.mockImplementation(async (method) => {
+      if (method === 'question.ack') return { route: route({ ackedBy: { identity: 'ana', atMs: Date.now(), untilMs: Date.now() + 1_800_000 } }) };
+      throw new Error(`unexpected ${method}`);
+    });
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    fireEvent.click((await routingRow()).getByRole('button', { name: "I'm on it" }));
+    expect(await screen.findByText('ana is on it')).toBeInTheDocument();
+    expect(client.request).toHaveBeenCalledWith('question.ack', { id: rec.id });
+    expect((await routingRow()).queryByRole('button', { name: "I'm on it" })).toBeNull();
+  });
+
+  it('[E5][E11] a question.routed event shows the quorum so far and who gave it', async () => {
+    const rec = deployRecord({ route: route({ quorum: { needed: 2, approvals: [] } }) });
+    const client = person('ana');
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    expect((await routingRow()).getByText('0 of 2 approvals')).toBeInTheDocument();
+    act(() => client.emit('question.routed', { id: rec.id, route: route({ quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'control-ui', atMs: 1 }] } }) }));
+    expect(await screen.findByText('1 of 2 approvals (ana)')).toBeInTheDocument();
+  });
+
+  it('[E3] someone it does not wait for reads it with who it waits for, without "I\'m on it"', async () => {
+    const rec = deployRecord({ route: route({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'] }) });
+    await act(async () => void setup([rec], person('cy')).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const row = await routingRow();
+    expect(row.getByText('Waiting for ana, bo: you can read it but not answer')).toBeInTheDocument();
+    expect(row.queryByRole('button', { name: "I'm on it" })).toBeNull();
+    expect(row.queryByRole('button', { name: 'Hand off…' })).toBeNull();
+  });
+});
