@@ -60,7 +60,7 @@ describe('a submit while the gateway is down', () => {
     gateway = await gatewayOn();
     expect(await submit).toMatchObject({ status: 'answered', answers: { env: ['Production'] } });
     await asked;
-    expect(results).toEqual([{ status: 'answered', answers: { answers: { env: ['Production'] } } }]);
+    expect(results).toEqual([{ status: 'answered', answers: { answers: { env: ['Production'] } }, receipt: expect.any(String) }]);
 
     const { question } = await page.request('question.get', { id: 'q-outage' });
     expect(question).toMatchObject({ status: 'answered', answers: { env: ['Production'] }, resolvedBy: { identity: 'admin', surface: 'control-ui' } });
