@@ -13,11 +13,15 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
   return {
     async appendAudit(entry, kept) {
       await q(`SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`);
-      const n = Number((await q(`SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries`)).rows[0].n);
-      const { entry: full, line } = indexedEntry(entry, n);
-      await q(`INSERT INTO audit_entries (idx, line) VALUES ($1, $2)`, [full.index, line]);
-      if (kept) await q(`INSERT INTO audit_answers (idx, question_id, salt, answers) VALUES ($1, $2, $3, $4)`, [full.index, kept.questionId, kept.salt, JSON.stringify(kept.answers)]);
-      return full;
+      // One more round trip: the next index, the entry's line with it and the kept answer are written by one statement.
+      const { head, tail } = lineAround(entry);
+      const answers = kept ? [kept.questionId, kept.salt, JSON.stringify(kept.answers)] : [];
+      const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, $4, $5 FROM e)` : '';
+      const r = await q(
+        `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`,
+        [head, tail, ...answers],
+      );
+      return indexedEntry(entry, Number(r.rows[0].idx)).entry;
     },
     async auditSize() {
       return Number((await q(`SELECT COUNT(*) AS n FROM audit_entries`)).rows[0].n);
@@ -38,4 +42,15 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
     },
   };
+}
+
+/**
+ * An entry's canonical line split around its index (RFC 8785 writes an integer as its decimal digits), so the database
+ * puts the index it hands out in the line. The top-level `index` is the last `"index":` the line holds: only `detail`
+ * (sorted before it) may hold another such key, and what follows it holds strings only.
+ */
+export function lineAround(entry: Parameters<typeof indexedEntry>[0]): { head: string; tail: string } {
+  const { line } = indexedEntry(entry, 0);
+  const at = line.lastIndexOf('"index":0');
+  return { head: line.slice(0, at + '"index":'.length), tail: line.slice(at + '"index":0'.length) };
 }
