@@ -39,7 +39,8 @@ export class AuditRoom {
 
   /** L1: inside the caller's transaction: the entry with its index. */
   async record(entry: NewAuditEntry, kept?: KeptAnswerInput) {
-    const appended = await this.parts.store.appendAudit(entry, kept);
+    // An entry's time is whole milliseconds (L1), whatever clock the gateway runs on.
+    const appended = await this.parts.store.appendAudit({ ...entry, atMs: Math.floor(entry.atMs) }, kept);
     if (++this.sinceCheckpoint >= CHECKPOINT_EVERY_ENTRIES) queueMicrotask(() => void this.duty());
     return appended;
   }

@@ -63,7 +63,7 @@ describe('several gateways on one PostgreSQL database', () => {
     const waiting = agent.call('question.waitAnswer', { id, includeResolutionId: true });
     const first = await lateB.call('question.resolve', { id, answers: { env: ['Production'] }, resolutionId: 'res-b-1' });
     expect(first).toEqual({ status: 'answered', answers: { env: ['Production'] } });
-    expect(await waiting).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolutionId: 'res-b-1' });
+    expect(await waiting).toEqual({ status: 'answered', answers: { env: ['Production'] }, resolutionId: 'res-b-1', receipt: expect.any(String) });
 
     const adminA = await c.connect(0, 'admin');
     const late = await adminA.request('question.resolve', { id, answers: { env: ['Staging'] } });

@@ -82,7 +82,7 @@ async function askAndAnswer(agent: TestClient, operator: TestClient, label: stri
   const { id } = await agent.call('question.request', { questions: [item()] });
   const waiting = agent.call('question.waitAnswer', { id });
   await operator.call('question.resolve', { id, answers: { env: [label] } });
-  expect(await waiting).toEqual({ status: 'answered', answers: { env: [label] } });
+  expect(await waiting).toEqual({ status: 'answered', answers: { env: [label] }, receipt: expect.any(String) });
 }
 
 describe.skipIf(!NGINX)("docs/deploy.md's nginx in front of three gateways", () => {
