@@ -139,7 +139,7 @@ test.describe('secrets and the credential guard', () => {
       const alert = page.getByRole('alertdialog');
       await expect(alert).toContainText('AWS access key');
       await alert.getByRole('button', { name: 'Send anyway' }).click();
-      expect(await result).toEqual({ status: 'answered', answers: { answers: { env: ['AKIAIOSFODNN7EXAMPLE'] } } });
+      expect(await result).toEqual({ status: 'answered', answers: { answers: { env: ['AKIAIOSFODNN7EXAMPLE'] } }, receipt: expect.any(String) });
     } finally {
       abort.abort();
       agent.close();
