@@ -42,7 +42,7 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
   const logRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const header = [history.hasNextPage, history.status, entries.length === 0].join();
-  const { virtualizer, onScroll, onKeyDown } = useTranscriptVirtualizer(logRef, listRef, entries, header);
+  const { virtualizer, onScroll, onKeyDown, onReaderInput } = useTranscriptVirtualizer(logRef, listRef, entries, header);
   const rows = virtualizer.getVirtualItems();
   const newest = entries.at(-1);
   const lastSent = newest?.kind === 'message' && newest.message.role === 'user' ? entries.length - 1 : -1;
@@ -62,6 +62,9 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
       className="transcript"
       onScroll={onScroll}
       onKeyDown={onKeyDown}
+      onWheel={onReaderInput}
+      onTouchMove={onReaderInput}
+      onPointerDown={onReaderInput}
     >
       {history.hasNextPage && (
         <div className="transcript-earlier">

@@ -9,6 +9,11 @@ describe('following the conversation end (C5, U1)', () => {
     expect(followsAfterScroll(true, 2300, at(2300, 3000, 200))).toBe(true);
   });
 
+  it('[U1] the view moved up by the page itself (a row measured smaller, a log that shrank), not by the reader, still follows', () => {
+    expect(followsAfterScroll(true, 2300, at(2000, 3000, 700), false)).toBe(true);
+    expect(followsAfterScroll(true, 2300, at(2000, 3000, 700), true)).toBe(false);
+  });
+
   it('[C5] moving up stops following, moving down short of the end keeps it stopped, reaching the end follows again', () => {
     expect(followsAfterScroll(true, 2300, at(2000, 3000, 700))).toBe(false);
     expect(followsAfterScroll(false, 2000, at(2100, 3000, 700))).toBe(false);

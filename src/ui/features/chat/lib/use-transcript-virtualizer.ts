@@ -25,18 +25,23 @@ function estimateRow(entry: TranscriptEntry | undefined): number {
 
 /**
  * Whether the reader follows the conversation's end after a scroll event. Near the end, they follow again. Away from
- * it, they stop following only by moving up: a scroll event is read at the next frame, and the log may have shrunk
- * meanwhile (the dock opened above the composer in the same frame as a new message's scroll to the end), which leaves
- * the end out of view but was no move of theirs.
+ * it, they stop following only by moving up themselves (`readerMoved`: a wheel, a touch, the scroll bar or a key just
+ * before): a scroll event is read at the next frame, and the log may have shrunk meanwhile (the dock opened above the
+ * composer in the same frame as a new message's scroll to the end), and rows measured smaller than their estimate move
+ * the view up too; neither was a move of theirs.
  */
 export function followsAfterScroll(
   following: boolean,
   lastTop: number,
   el: Pick<HTMLElement, 'scrollTop' | 'scrollHeight' | 'clientHeight'>,
+  readerMoved = true,
 ): boolean {
   if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) return true;
-  return el.scrollTop < lastTop ? false : following;
+  return el.scrollTop < lastTop && readerMoved ? false : following;
 }
+
+/** A scroll event this soon after the reader's own input (a wheel turn, a drag, a key held) is theirs. */
+const READER_INPUT_MS = 1000;
 
 const renderedIndexes = (range: Range): number[] =>
   range.count <= RENDER_ALL_UP_TO ? Array.from({ length: range.count }, (_, i) => i) : defaultRangeExtractor(range);
@@ -76,10 +81,15 @@ export function useTranscriptVirtualizer(
 
   const following = useRef(true);
   const lastTop = useRef(0);
+  const readerInputAt = useRef(Number.NEGATIVE_INFINITY);
+  const onReaderInput = useCallback(() => {
+    readerInputAt.current = performance.now();
+  }, []);
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    following.current = followsAfterScroll(following.current, lastTop.current, el);
+    const readerMoved = performance.now() - readerInputAt.current < READER_INPUT_MS;
+    following.current = followsAfterScroll(following.current, lastTop.current, el, readerMoved);
     lastTop.current = el.scrollTop;
   }, [scrollRef]);
 
@@ -97,6 +107,7 @@ export function useTranscriptVirtualizer(
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLElement>) => {
+      onReaderInput();
       if (e.target !== e.currentTarget || e.altKey || e.shiftKey || e.metaKey || (e.key !== 'End' && e.key !== 'Home')) return;
       // The browser's animated End/Home would be cut short by the corrections for rows measured on the way.
       e.preventDefault();
@@ -104,7 +115,7 @@ export function useTranscriptVirtualizer(
       if (e.key === 'End') virtualizer.scrollToEnd();
       else e.currentTarget.scrollTo({ top: 0 });
     },
-    [virtualizer],
+    [virtualizer, onReaderInput],
   );
 
   useLayoutEffect(() => {
@@ -112,5 +123,5 @@ export function useTranscriptVirtualizer(
     if (entries.length > 0 && following.current && !virtualizer.isAtEnd()) virtualizer.scrollToEnd();
   }, [entries, virtualizer]);
 
-  return { virtualizer, onScroll, onKeyDown };
+  return { virtualizer, onScroll, onKeyDown, onReaderInput };
 }
