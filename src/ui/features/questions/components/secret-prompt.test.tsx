@@ -39,7 +39,8 @@ describe('SecretPrompt', () => {
     const user = userEvent.setup();
     const { client } = renderWithSecret();
     const dock = screen.getByRole('region', { name: 'Questions' });
-    expect(within(dock).getByText('OPENAI_API_KEY')).toBeInTheDocument();
+    // The secret prompt's code arrives as a lazy chunk: wait for it as a person would.
+    expect(await within(dock).findByText('OPENAI_API_KEY')).toBeInTheDocument();
     const field = within(dock).getByLabelText('Secret value');
     expect(field).toHaveAttribute('type', 'password');
     await user.type(field, VALUE);
@@ -61,7 +62,7 @@ describe('SecretPrompt', () => {
   it('[W4] Skip sends skip and nothing else; an empty Submit sends nothing', async () => {
     const user = userEvent.setup();
     const { client } = renderWithSecret();
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Type the value, or Skip.');
     expect(client.request.mock.calls.filter(([m]) => m === 'secret.provide')).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Skip' }));
@@ -81,7 +82,7 @@ describe('SecretPrompt', () => {
     const user = userEvent.setup();
     renderWithSecret([secretRecord()], [deployRecord()]);
     const dock = screen.getByRole('region', { name: 'Questions' });
-    expect(within(dock).getByLabelText('Secret value')).toBeInTheDocument();
+    expect(await within(dock).findByLabelText('Secret value')).toBeInTheDocument();
     expect(within(dock).getAllByRole('button', { name: 'Submit' })).toHaveLength(1);
     expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
     expect(within(dock).queryByRole('radio')).toBeNull();
@@ -91,7 +92,7 @@ describe('SecretPrompt', () => {
     expect(within(dock).queryByLabelText('Secret value')).toBeNull();
     expect(within(dock).getAllByRole('button', { name: 'Skip' })).toHaveLength(1);
     await user.click(within(dock).getByRole('button', { name: 'Enter secret' }));
-    expect(within(dock).getByLabelText('Secret value')).toBeInTheDocument();
+    expect(await within(dock).findByLabelText('Secret value')).toBeInTheDocument();
     // Its field has focus: what is typed next goes there, never into the composer.
     await waitFor(() => expect(within(dock).getByLabelText('Secret value')).toHaveFocus());
     expect(within(dock).queryByRole('radio')).toBeNull();
