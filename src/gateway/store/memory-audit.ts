@@ -1,9 +1,9 @@
 import type { KeptAnswer } from '../../audit/index.ts';
 import { indexedEntry, type AuditCheckpointRow, type AuditStoreMethods } from './audit-rows.ts';
-import type { createUndoJournal } from './memory-journal.ts';
+import type { UndoJournal } from './memory-journal.ts';
 
 /** L1 in memory: the audit log as arrays; a rolled-back transaction pops what it appended. */
-export function memoryAuditMethods(journal: Pick<ReturnType<typeof createUndoJournal>, 'open' | 'undoable'>): AuditStoreMethods {
+export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable'>): AuditStoreMethods {
   const { open, undoable } = journal;
   const lines: string[] = [];
   const answers = new Map<number, KeptAnswer>();

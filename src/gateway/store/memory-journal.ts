@@ -17,6 +17,8 @@ function isThenable(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+export type UndoJournal = ReturnType<typeof createUndoJournal>;
+
 /**
  * The memory store's transactions: every write inside one records how to undo itself, so a transaction that throws
  * undoes only its own writes (like a savepoint) and a group, an outer transaction held open across calls, undoes

@@ -5,7 +5,10 @@ import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
 import { memoryAuditMethods } from './memory-audit.ts';
-import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredGrant, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
+import { memorySecretMethods } from './memory-secrets.ts';
+import { memoryPushMethods } from './memory-push.ts';
+import { memoryGrantMethods } from './memory-grants.ts';
+import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, SyncStore } from './types.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -19,18 +22,11 @@ export function createMemoryStore(): Store {
   const questions = new Map<string, Entry<StoredQuestion>>();
   const runs = new Map<string, Entry<RunRow>>();
   const meta = new Map<string, string>();
-  const secretRequests = new Map<string, Entry<StoredSecretRequest>>();
-  const secrets = new Map<string, StoredSecret>();
-  const pushSubscriptions = new Map<string, PushSubscriptionRow>();
-  const pushKeyPair = new Map<'keys', PushKeys>();
-  const grants = new Map<string, StoredGrant>();
   let events: StoredEvent[] = [];
   let latestSeq = 0;
-  let nextN = 1;
   const journal = createUndoJournal();
   const { open, undoable, put, insert, replace } = journal;
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
-  const secretKey = (owner: string, name: string) => JSON.stringify([owner, name]);
 
   function pendingBySession(): Map<string, number> {
     const counts = new Map<string, number>();
@@ -252,99 +248,13 @@ export function createMemoryStore(): Store {
         .map((e) => shapeRun(e.value));
     },
 
-    insertSecretRequest(r) {
-      open();
-      insert(secretRequests, 'secret request', r.id, copyJson(r));
-    },
-    getSecretRequest(id) {
-      open();
-      const entry = secretRequests.get(id);
-      return entry ? copyJson(entry.value) : undefined;
-    },
-    updateSecretRequest(r) {
-      open();
-      replace(secretRequests, 'secret request', r.id, copyJson(r));
-    },
-    listSecretRequests(filter) {
-      open();
-      return [...secretRequests.values()]
-        .filter((e) => filter.status === undefined || e.value.status === filter.status)
-        .sort((a, b) => a.value.createdAtMs - b.value.createdAtMs || a.n - b.n)
-        .map((e) => copyJson(e.value));
-    },
-    putSecret(secret) {
-      open();
-      put(secrets, secretKey(secret.owner, secret.name), copyJson(secret));
-    },
-    getSecret(owner, name) {
-      open();
-      const found = secrets.get(secretKey(owner, name));
-      return found ? copyJson(found) : undefined;
-    },
-
     search(scope) {
       open();
       return searchEntries(scope, { sessions: sessions.values(), messages: messages.values(), questions: questions.values() });
     },
-    pushKeys(fresh) {
-      open();
-      if (!pushKeyPair.has('keys')) put(pushKeyPair, 'keys', copyJson(fresh));
-      return copyJson(pushKeyPair.get('keys')!);
-    },
-    putPushSubscription(sub, keep) {
-      open();
-      const before = pushSubscriptions.get(sub.endpoint);
-      if (before && before.identity !== sub.identity) return { stored: false, reason: 'taken' };
-      // Replaced, not updated in place: a re-subscription moves to the end (oldest first).
-      if (before) {
-        pushSubscriptions.delete(sub.endpoint);
-        undoable(() => pushSubscriptions.set(sub.endpoint, before));
-      }
-      put(pushSubscriptions, sub.endpoint, copyJson(sub));
-      const own = [...pushSubscriptions.values()].filter((s) => s.identity === sub.identity);
-      const dropped = keep === undefined ? [] : own.slice(0, Math.max(0, own.length - keep));
-      for (const old of dropped) {
-        pushSubscriptions.delete(old.endpoint);
-        undoable(() => pushSubscriptions.set(old.endpoint, old));
-      }
-      return { stored: true, dropped: dropped.map((s) => s.endpoint) };
-    },
-    deletePushSubscription(endpoint, identity) {
-      open();
-      const found = pushSubscriptions.get(endpoint);
-      if (!found || (identity !== undefined && found.identity !== identity)) return false;
-      pushSubscriptions.delete(endpoint);
-      undoable(() => pushSubscriptions.set(endpoint, found));
-      return true;
-    },
-    listPushSubscriptions(identity) {
-      open();
-      return [...pushSubscriptions.values()].filter((s) => identity === undefined || s.identity === identity).map(copyJson);
-    },
-
-    insertGrant(g) {
-      open();
-      if (grants.has(g.id)) throw new Error(`grant "${g.id}" already exists`);
-      put(grants, g.id, copyJson(g));
-    },
-    getGrant(id) {
-      open();
-      const found = grants.get(id);
-      return found ? copyJson(found) : undefined;
-    },
-    listGrants(liveAtMs) {
-      open();
-      const live = (g: StoredGrant) => liveAtMs === undefined || (g.revokedAtMs === undefined && g.expiresAt > liveAtMs);
-      return [...grants.values()].filter(live).sort((a, b) => a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : 1)).map(copyJson);
-    },
-    revokeGrant(id, atMs) {
-      open();
-      const found = grants.get(id);
-      if (!found || found.revokedAtMs !== undefined) return false;
-      put(grants, id, { ...found, revokedAtMs: atMs });
-      return true;
-    },
-
+    ...memorySecretMethods(journal),
+    ...memoryPushMethods(journal),
+    ...memoryGrantMethods(journal),
     ...memoryAuditMethods(journal),
 
     getMeta(key) {
