@@ -4,8 +4,6 @@ import { PRIVILEGED_ASKER } from './sqlite-search-scope.ts';
 
 type Db = Database.Database;
 
-export type SecretDbRow = { owner: string; name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
-
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Db) {
   return {
@@ -121,22 +119,6 @@ export function prepareStatements(db: Db) {
       `SELECT seq FROM events WHERE at_ms >= ? ORDER BY seq LIMIT 1`,
     ),
     eventsDropBelow: db.prepare(`DELETE FROM events WHERE seq < ?`),
-
-    secretRequestInsert: db.prepare(
-      `INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES (@id, @status, @createdAtMs, @record)`,
-    ),
-    secretRequestUpdate: db.prepare(`UPDATE secret_requests SET status = @status, record = @record WHERE id = @id`),
-    secretRequestGet: db.prepare<[string], { record: string }>(`SELECT record FROM secret_requests WHERE id = ?`),
-    secretRequestsAll: db.prepare<[], { record: string }>(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`),
-    secretRequestsByStatus: db.prepare<[string], { record: string }>(
-      `SELECT record FROM secret_requests WHERE status = ? ORDER BY created_at_ms, n`,
-    ),
-    secretPut: db.prepare(
-      `INSERT INTO secrets (owner, name, ciphertext, stored_by, request_id, stored_at_ms) VALUES (@owner, @name, @ciphertext, @storedBy, @requestId, @storedAtMs)
-       ON CONFLICT (owner, name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
-         request_id = excluded.request_id, stored_at_ms = excluded.stored_at_ms`,
-    ),
-    secretGet: db.prepare<[string, string], SecretDbRow>(`SELECT * FROM secrets WHERE owner = ? AND name = ?`),
 
     metaGet: db.prepare<[string], { value: string }>(`SELECT value FROM meta WHERE key = ?`),
     metaSet: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),

@@ -10,9 +10,11 @@ import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { sqliteGrantMethods } from './sqlite-grants.ts';
 import { sqliteAuditMethods } from './sqlite-audit.ts';
+import { sqliteSecretMethods } from './sqlite-secrets.ts';
+import { sqliteTransactions } from './sqlite-transactions.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
-import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
+import type { IdempotentResult, Store, SyncStore } from './types.ts';
 
 /** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
 export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'; checkpoints: 'inline' | 'background' };
@@ -46,11 +48,6 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const latestPrivileged = prepareLatestPrivileged(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
-  // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
-  const tx = db.transaction((fn: () => unknown) => fn());
-  const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
-  let grouped = false;
-  let units = 0;
   let checkpointer: Checkpointer | undefined;
   const synchronousNow = () => SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
   if (opts.checkpointInBackground && file !== ':memory:') {
@@ -69,52 +66,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       return { journalMode, synchronous: synchronousNow(), checkpoints: checkpointer ? 'background' : 'inline' };
     },
 
-    transaction<T>(fn: () => T): T {
-      try {
-        return tx.immediate(fn) as T;
-      } catch (error) {
-        known?.clear();
-        throw error;
-      }
-    },
-
-    openUnit() {
-      // Inside a group (or another unit): a savepoint; else its own IMMEDIATE transaction.
-      const nested = db.inTransaction;
-      const name = `askdock_unit${units++}`;
-      db.exec(nested ? `SAVEPOINT ${name}` : 'BEGIN IMMEDIATE');
-      return {
-        release() {
-          units--;
-          db.exec(nested ? `RELEASE ${name}` : 'COMMIT');
-        },
-        rollback() {
-          units--;
-          known?.clear();
-          if (!db.inTransaction) return;
-          db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
-        },
-      };
-    },
-
-    beginGroup() {
-      if (db.inTransaction) throw new Error('store: beginGroup inside an open transaction');
-      group.begin.run();
-      grouped = true;
-    },
-    commitGroup() {
-      if (!grouped) throw new Error('store: commitGroup without beginGroup');
-      // A failed COMMIT leaves the transaction open: the group stays until rollbackGroup ends it.
-      group.commit.run();
-      grouped = false;
-    },
-    rollbackGroup() {
-      if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
-      grouped = false;
-      known?.clear();
-      // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
-      if (db.inTransaction) group.rollback.run();
-    },
+    ...sqliteTransactions(db, known),
 
     appendEvent(e, payloadJson) {
       const info = q.eventInsert.run(e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs);
@@ -273,32 +225,10 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       return rows.map(toRun);
     },
 
-    insertSecretRequest(r) {
-      q.secretRequestInsert.run({ id: r.id, status: r.status, createdAtMs: r.createdAtMs, record: toJson(r) });
-    },
-    getSecretRequest(id) {
-      const r = q.secretRequestGet.get(id);
-      return r ? (JSON.parse(r.record) as StoredSecretRequest) : undefined;
-    },
-    updateSecretRequest(r) {
-      if (q.secretRequestUpdate.run({ id: r.id, status: r.status, record: toJson(r) }).changes === 0) throw missingRow('secret request', r.id);
-    },
-    listSecretRequests({ status }) {
-      const rows = status === undefined ? q.secretRequestsAll.all() : q.secretRequestsByStatus.all(status);
-      return rows.map((r) => JSON.parse(r.record) as StoredSecretRequest);
-    },
-    putSecret(secret) {
-      q.secretPut.run({ ...secret, requestId: secret.requestId ?? null });
-    },
-    getSecret(owner, name) {
-      const r = q.secretGet.get(owner, name);
-      if (!r) return undefined;
-      return { owner: r.owner, name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
-    },
-
     search(scope) {
       return search(scope);
     },
+    ...sqliteSecretMethods(db),
     ...sqlitePushMethods(db),
     ...sqliteGrantMethods(db),
     ...sqliteAuditMethods(db),

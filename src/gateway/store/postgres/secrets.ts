@@ -1,11 +1,9 @@
+import { toSecret, toSecretRequest, type SecretDbRow } from '../secret-rows.ts';
 import { missingRow, toJson } from '../shape.ts';
-import type { Store, StoredSecretRequest } from '../types.ts';
+import type { Store } from '../types.ts';
 import type { QueryResult } from './pool.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
-type SecretDbRow = { owner: string; name: string; ciphertext: string; stored_by: string; request_id: string | null; stored_at_ms: number };
-
-const toRequest = (r: Record<string, unknown>) => JSON.parse(String(r.record)) as StoredSecretRequest;
 
 /** K1 on PostgreSQL: secret requests (never a value) and secrets as ciphertext only, encrypted above the store. */
 export function secretMethods(
@@ -20,7 +18,7 @@ export function secretMethods(
     },
     async getSecretRequest(id) {
       const r = (await q(`SELECT record FROM secret_requests WHERE id = $1${locking()}`, [id])).rows[0];
-      return r ? toRequest(r) : undefined;
+      return r ? toSecretRequest(r) : undefined;
     },
     async updateSecretRequest(r) {
       if ((await q(`UPDATE secret_requests SET status = $2, record = $3 WHERE id = $1`, [r.id, r.status, toJson(r)])).rowCount === 0)
@@ -31,7 +29,7 @@ export function secretMethods(
         status === undefined
           ? (await q(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`))
           : await q(`SELECT record FROM secret_requests WHERE status = $1 ORDER BY created_at_ms, n`, [status]);
-      return rows.rows.map(toRequest);
+      return rows.rows.map(toSecretRequest);
     },
     async putSecret(secret) {
       await q(
@@ -44,8 +42,7 @@ export function secretMethods(
     async getSecret(owner, name) {
       const r = (await q(`SELECT owner, name, ciphertext, stored_by, request_id, stored_at_ms FROM secrets WHERE owner = $1 AND name = $2`, [owner, name]))
         .rows[0] as SecretDbRow | undefined;
-      if (!r) return undefined;
-      return { owner: r.owner, name: r.name, ciphertext: r.ciphertext, storedBy: r.stored_by, storedAtMs: r.stored_at_ms, ...(r.request_id ? { requestId: r.request_id } : {}) };
+      return r ? toSecret(r) : undefined;
     },
   };
 }
