@@ -7,7 +7,7 @@ import { DIVISION_BY_ZERO, dropIfSilent, type Postgres, type TxContext } from '.
  * taken from the pool for as long as the transaction (or group) is open. One at a time per store: the next outer
  * transaction or group waits, without holding up the event loop, until this one ended. No lock is taken at BEGIN:
  * transactions of different gateways run side by side, each row they change locked by PostgreSQL as they change it
- * (and a session, a question, a run read inside a transaction locked as it is read, store.ts), and the numbers are
+ * (and a session, a question, a run read inside a transaction locked as it is read, queries.ts), and the numbers are
  * taken at commit (Numbering).
  */
 export class Transactions implements TxContext {
