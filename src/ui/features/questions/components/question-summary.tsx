@@ -31,6 +31,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
   const reply = summaryReply(record, marks.row, slots?.replies);
   const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
   const Delivery = slots?.Delivery;
+  const Receipt = slots?.Receipt;
   return (
     // The group keeps the outcome's name (what was done with the question); the pill says where it stands.
     <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={status}>
@@ -41,6 +42,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
         {shown.where && <span className="qd-summary-where">{shown.where}</span>}
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
         <OwnPageLink recordId={record.id} />
+        {Receipt && record.receipt && <Receipt receipt={record.receipt} />}
       </div>
       {note && (
         <p id={noteId} className="qd-summary-note">
