@@ -41,7 +41,7 @@ export function ReceiptPopover({ receipt }: { receipt: string }) {
         >
           <p className="au-popover-title">Signed receipt</p>
           <p className="au-receipt-line">{line}</p>
-          <textarea ref={field} className="au-receipt-jws" aria-label="Receipt (compact JWS)" value={receipt} readOnly rows={4} spellCheck={false} />
+          <textarea ref={field} className="au-receipt-jws" aria-label="Receipt (compact JWS)" value={receipt} readOnly rows={5} spellCheck={false} />
           <div className="au-receipt-actions">
             <Button ref={copyButton} size="sm" variant="primary" aria-label="Copy receipt" onClick={() => void copy()}>
               Copy

@@ -41,8 +41,10 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
         </span>
         {shown.where && <span className="qd-summary-where">{shown.where}</span>}
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
-        <OwnPageLink recordId={record.id} />
-        {Receipt && record.receipt && <Receipt receipt={record.receipt} />}
+        <span className="qd-summary-links">
+          <OwnPageLink recordId={record.id} />
+          {Receipt && record.receipt && <Receipt receipt={record.receipt} />}
+        </span>
       </div>
       {note && (
         <p id={noteId} className="qd-summary-note">
