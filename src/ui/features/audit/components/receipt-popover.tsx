@@ -7,9 +7,10 @@ import '../audit.css';
 
 /**
  * L4: a decided question's receipt: what it records in one line, the signed JWS whole, and Copy. Opens from a button
- * on the question's summary; Escape or a click outside closes it and focus returns to that button.
+ * on the question's summary (at once when that was pressed before this code arrived); Escape or a click outside
+ * closes it and focus returns to that button.
  */
-export function ReceiptPopover({ receipt }: { receipt: string }) {
+export function ReceiptPopover({ receipt, openAtStart = false }: { receipt: string; openAtStart?: boolean }) {
   const [said, setSaid] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
   const copyButton = useRef<HTMLButtonElement>(null);
@@ -21,7 +22,7 @@ export function ReceiptPopover({ receipt }: { receipt: string }) {
     setSaid('Selected: press Ctrl+C to copy');
   };
   return (
-    <Popover.Root onOpenChange={() => setSaid('')}>
+    <Popover.Root defaultOpen={openAtStart} onOpenChange={() => setSaid('')}>
       <Popover.Trigger asChild>
         <Button size="sm" variant="ghost" className="au-receipt-trigger">
           Receipt
