@@ -111,6 +111,25 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(after.checkpoint!.split('\n')[1]).toBe('3');
   });
 
+  it('[L7] an audit row deleted in the SQLite file: audit.checkpoint still answers admins the failed check (the Control UI\'s banner reads it there)', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const first = await answeredApproval(t);
+    await answeredApproval(t).then((second) => second.admin.call('audit.checkpoint', { sign: true }));
+    expect((await first.admin.call('audit.checkpoint', {})).treeSize).toBe(4);
+    const dir = t.dir;
+    await t.close({ keepDir: true });
+    const raw = new Database(t.dbPath);
+    raw.prepare('DELETE FROM audit_entries WHERE idx = 1').run();
+    raw.close();
+
+    t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
+    const admin = await t.connect('admin');
+    const state = await admin.call('audit.checkpoint', {});
+    expect(state.integrity).toEqual({ ok: false, detail: 'entry 1 is missing from the log' });
+    expect(state.treeSize).toBe(3);
+    expect(state.checkpoint!.split('\n')[1]).toBe('4');
+  });
+
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
     const admin = await t.connect('admin');

@@ -120,7 +120,17 @@ export class AuditRoom {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
     const checkpoint = p.sign ? await this.signNow() : await this.log.latest();
     const integrity = identity.scopes.has('operator.admin') ? { integrity: { ...this.integrity } } : {};
-    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: (await this.log.current()).size, ...(this.signed ? {} : { unsigned: true }), ...integrity };
+    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), ...integrity };
+  }
+
+  /** The entries stored; a log with a hole (a deleted row, L7) still answers how many rows it holds, so admins read the failed check. */
+  private async size(): Promise<number> {
+    try {
+      return (await this.log.current()).size;
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      return this.parts.store.auditSize();
+    }
   }
 
   async proof(p: Params<'audit.proof'>): Promise<Result<'audit.proof'>> {

@@ -6,6 +6,7 @@ import { Link, useRoute } from '../lib/router.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
 import { AppRoutes, OnCallPage, RulesPage } from './app-routes.tsx';
 import { PolicyBanner } from '../features/policy/components/policy-banner.tsx';
+import { AuditBanner } from '../features/audit/components/audit-banner.tsx';
 import { RulesLink } from '../features/policy/components/rules-link.tsx';
 import { OnCallLink } from '../features/routing/components/on-call-link.tsx';
 import { HeaderSlot } from './header-slot.tsx';
@@ -65,6 +66,7 @@ export function AppShell() {
         )}
         <main className="app-main">
           <PolicyBanner onRulesPage={route.name === 'rules'} />
+          <AuditBanner />
           <AppRoutes route={route} />
         </main>
       </div>

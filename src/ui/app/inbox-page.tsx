@@ -1,6 +1,10 @@
 import { useMemo } from 'react';
-import { QuestionDock, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { ReceiptSlot } from '../features/audit/components/receipt-slot.tsx';
+import { QuestionDock, useQuestionTranscriptItems, type SummarySlots } from '../features/questions/index.tsx';
 import { INBOX_KEY } from '../lib/inbox.ts';
+
+/** L4: a decided question's receipt, as in a session's transcript; the Inbox has no replies or outbox to show. */
+const INBOX_SLOTS: SummarySlots = { Receipt: ReceiptSlot };
 
 /** The Inbox has no conversation to write in: the dock sits above this note instead of a composer. */
 function InboxNote() {
@@ -9,7 +13,7 @@ function InboxNote() {
 
 /** `/inbox` (U15): docks every sessionless question this person may answer, and keeps their summaries after they end. */
 export function InboxPage() {
-  const items = useQuestionTranscriptItems(INBOX_KEY);
+  const items = useQuestionTranscriptItems(INBOX_KEY, INBOX_SLOTS);
   const sorted = useMemo(() => [...items].sort((a, b) => a.atMs - b.atMs), [items]);
   const note = useMemo(() => <InboxNote />, []);
   return (

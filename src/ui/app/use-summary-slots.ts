@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../protocol/index.ts';
 import { useHistory } from '../features/chat/api/get-history.ts';
 import { flattenHistory } from '../features/chat/lib/history-cache.ts';
 import { DeliveryStatus } from '../features/outbox/delivery-status.tsx';
+import { ReceiptSlot } from '../features/audit/components/receipt-slot.tsx';
 import type { SummarySlots } from '../features/questions/index.tsx';
 import { useOutboxHistoryConfirm } from '../lib/outbox/use-outbox.ts';
 
@@ -12,8 +13,8 @@ const sameReplies = (a: Replies, b: Replies) =>
   a.size === b.size && [...a].every(([id, m]) => b.get(id)?.text === m.text && b.get(id)?.replyTo === m.replyTo);
 
 /**
- * Wires the question summaries of one session to the other features: the outbox's delivery line, and the saved
- * replies from the chat history (U9). Loaded history also confirms outbox rows saved while this tab was away.
+ * Wires the question summaries of one session to the other features: the outbox's delivery line, the saved
+ * replies from the chat history (U9) and the receipt of a decided question (L4). Loaded history also confirms outbox rows saved while this tab was away.
  */
 export function useSummarySlots(sessionKey: string): SummarySlots {
   const history = useHistory(sessionKey);
@@ -28,5 +29,5 @@ export function useSummarySlots(sessionKey: string): SummarySlots {
     return previous.current;
   }, [messages]);
 
-  return useMemo(() => ({ Delivery: DeliveryStatus, replies }), [replies]);
+  return useMemo(() => ({ Delivery: DeliveryStatus, replies, Receipt: ReceiptSlot }), [replies]);
 }

@@ -17,7 +17,7 @@ export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
 export { useProvideSecretValue } from './api/provide-secret.ts';
 export { ReplyAnswers } from './components/reply-answers.tsx';
-export type { DeliverySlotProps, SummarySlots } from './components/summary-slots.ts';
+export type { DeliverySlotProps, ReceiptSlotProps, SummarySlots } from './components/summary-slots.ts';
 
 export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNode };
 

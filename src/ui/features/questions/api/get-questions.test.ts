@@ -31,4 +31,11 @@ describe('questions query', () => {
     expect(deploy).toMatchObject({ status: 'answered', answers: { env: ['Production'] }, resolvedBy });
     expect(lunch).toMatchObject({ status: 'pending', retiredAtMs: 9 });
   });
+
+  it('[L4][L9] the receipt a question.resolved event carries stays on the cached record, for the summary to show', () => {
+    const qc = new QueryClient();
+    qc.setQueryData<QuestionRecord[]>(questionsKey, [deployRecord()]);
+    questionResolved(qc, { id: 'q-deploy', status: 'answered', answers: { env: ['Production'] }, receipt: 'aGVhZA.Ym9keQ.c2ln' });
+    expect(qc.getQueryData<QuestionRecord[]>(questionsKey)![0]).toMatchObject({ status: 'answered', receipt: 'aGVhZA.Ym9keQ.c2ln' });
+  });
 });

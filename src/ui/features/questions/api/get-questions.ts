@@ -109,5 +109,6 @@ export function withResolution(record: QuestionRecord, e: EventPayload<'question
     resolvedBy: e.resolvedBy ?? record.resolvedBy,
     reason: e.reason ?? record.reason,
     replyMessageId: e.replyMessageId ?? record.replyMessageId,
+    receipt: e.receipt ?? record.receipt,
   };
 }

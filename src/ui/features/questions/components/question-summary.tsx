@@ -31,6 +31,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
   const reply = summaryReply(record, marks.row, slots?.replies);
   const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
   const Delivery = slots?.Delivery;
+  const Receipt = slots?.Receipt;
   return (
     // The group keeps the outcome's name (what was done with the question); the pill says where it stands.
     <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={status}>
@@ -40,7 +41,10 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
         </span>
         {shown.where && <span className="qd-summary-where">{shown.where}</span>}
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
-        <OwnPageLink recordId={record.id} />
+        <span className="qd-summary-links">
+          <OwnPageLink recordId={record.id} />
+          {Receipt && record.receipt && <Receipt receipt={record.receipt} />}
+        </span>
       </div>
       {note && (
         <p id={noteId} className="qd-summary-note">
