@@ -5,6 +5,7 @@ import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
 import { memoryAuditMethods } from './memory-audit.ts';
+import { memoryRouteIndex } from './memory-routing.ts';
 import type { IdempotentResult, PushKeys, PushSubscriptionRow, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, StoredGrant, StoredSecret, StoredSecretRequest, SyncStore } from './types.ts';
 
 /**
@@ -29,6 +30,7 @@ export function createMemoryStore(): Store {
   let nextN = 1;
   const journal = createUndoJournal();
   const { open, undoable, put, insert, replace } = journal;
+  const routes = memoryRouteIndex(questions, undoable);
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
   const secretKey = (owner: string, name: string) => JSON.stringify([owner, name]);
 
@@ -190,6 +192,7 @@ export function createMemoryStore(): Store {
 
     insertQuestion(q, recordJson) {
       open();
+      if (!questions.has(q.id)) routes.note(q);
       insert(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
     },
     getQuestion(id) {
@@ -199,6 +202,7 @@ export function createMemoryStore(): Store {
     },
     updateQuestion(q) {
       open();
+      if (questions.has(q.id)) routes.note(q);
       replace(questions, 'question', q.id, copyJson(q));
     },
     listQuestions(filter) {
@@ -346,6 +350,7 @@ export function createMemoryStore(): Store {
     },
 
     ...memoryAuditMethods(journal),
+    ...routes.methods,
 
     getMeta(key) {
       open();

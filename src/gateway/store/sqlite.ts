@@ -10,6 +10,7 @@ import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { sqliteGrantMethods } from './sqlite-grants.ts';
 import { sqliteAuditMethods } from './sqlite-audit.ts';
+import { sqliteRouteMethods } from './sqlite-routing.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
 import type { IdempotentResult, Store, StoredSecretRequest, SyncStore } from './types.ts';
@@ -302,6 +303,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     ...sqlitePushMethods(db),
     ...sqliteGrantMethods(db),
     ...sqliteAuditMethods(db),
+    ...sqliteRouteMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

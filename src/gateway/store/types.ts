@@ -1,4 +1,5 @@
 import type { AuditStoreMethods } from './audit-rows.ts';
+import type { RouteStoreMethods } from './route-rows.ts';
 import type { ApprovalDecision, ApprovalRequest, ChatMessage, EventName, Phase, PolicyGrant, QuestionRecord, QuestionStatus, Scope, SecretRequestRecord, SecretStatus, Session, StopReason } from '../../protocol/index.ts';
 
 /** Who may see an event (A3/A4), stored beside it so resume (R2) can filter without re-reading records. */
@@ -218,6 +219,8 @@ export interface SyncStore {
   dueQuestions(nowMs: number): StoredQuestion[];
   /** The earliest expiresAtMs among pending questions, or null. */
   nextExpiryMs(): number | null;
+  dueRoutes: RouteStoreMethods['dueRoutes'];
+  nextRouteMs: RouteStoreMethods['nextRouteMs'];
 
   // runs (C4, Q7, Q10)
   insertRun(run: RunRow): void;

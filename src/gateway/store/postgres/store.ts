@@ -29,6 +29,7 @@ import { Transactions } from './transactions.ts';
 import { clusterMethods, isDeadlock, type SharedStore } from './cluster.ts';
 import { channelFor, redactUrl, schemaOf } from './names.ts';
 import { latestPrivilegedPostgres } from '../latest-privileged.ts';
+import { postgresRouteMethods } from './routing.ts';
 
 export type { SharedStore } from './cluster.ts';
 export { isDeadlock, isSharedStore } from './cluster.ts';
@@ -385,6 +386,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...clusterMethods(pg),
+    ...postgresRouteMethods(q, sessionsFirst),
     async questionSession(id) {
       // After what the request waits for (its client's earlier requests): a question asked just before is found.
       const r = (await q(`SELECT session_key FROM questions WHERE id = $1`, [id])).rows[0];
