@@ -4,31 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store, StoredQuestion } from '../store/types.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import { addRoutedCopies, countingStore } from '../../testing/counting-store.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
 
 const MIN = 60_000;
-const READS = ['getQuestion', 'listQuestions', 'dueQuestions', 'dueRoutes'] as const;
-
-/** The store, counting the question records each read hands back: what the gateway examined. */
-function counting(store: Store): { store: Store; examined: () => number; reset: () => void } {
-  let n = 0;
-  const wrapped = new Proxy(store, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (!(READS as readonly PropertyKey[]).includes(key) || typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        const out = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as StoredQuestion | StoredQuestion[] | undefined;
-        n += Array.isArray(out) ? out.length : out ? 1 : 0;
-        return out;
-      };
-    },
-  });
-  return { store: wrapped, examined: () => n, reset: () => void (n = 0) };
-}
-
 const stores = {
   memory: () => ({ store: createMemoryStore(), done: () => undefined }),
   sqlite: () => {
@@ -51,7 +33,7 @@ afterEach(async () => {
 async function examinedForOneStep(kind: keyof typeof stores, waiting: number): Promise<number> {
   const clock = new FakeClock();
   const { store: inner, done } = stores[kind]();
-  const count = counting(inner);
+  const count = countingStore(inner);
   const t: TestGateway = await startTestGateway({ config: routingConfig, clock, store: count.store });
   cleanup.push(done, () => inner.close(), () => t.close());
   const admin = await t.connect('admin');
@@ -60,12 +42,7 @@ async function examinedForOneStep(kind: keyof typeof stores, waiting: number): P
   const { session } = await admin.call('sessions.create', { title: 'Many waiting' });
   const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', timeoutMs: 3_600_000 });
   const asked = (await inner.getQuestion(id)) as StoredQuestion;
-  await inner.transaction(async () => {
-    for (let i = 1; i < waiting; i++) {
-      const route = { ...asked.route!, nextAtMs: asked.createdAtMs + 65 * MIN };
-      await inner.insertQuestion({ ...asked, id: `${id}-later-${i}`, route });
-    }
-  });
+  await addRoutedCopies(inner, asked, waiting, () => asked.createdAtMs + 65 * MIN);
   expect(await inner.listQuestions({ status: 'pending' })).toHaveLength(waiting);
   count.reset();
   clock.advance(5 * MIN);
