@@ -14,6 +14,7 @@ import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
 import { HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
 import type { PolicyFigures } from './policy.ts';
+import { routingRows, type RoutingFigures } from './routing.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -28,6 +29,7 @@ export type Results = {
   search?: SearchFigures;
   hookStart?: HookStart;
   policy?: PolicyFigures;
+  routing?: RoutingFigures;
 };
 
 /** U19: a search's median round trip over 1,000 sessions x 100 messages. */
@@ -263,5 +265,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.search ? searchRows(r.search) : []),
     ...(r.hookStart ? hookRows(r.hookStart) : []),
     ...(r.policy ? policyRows(r.policy) : []),
+    ...(r.routing ? routingRows(r.routing) : []),
   ];
 }

@@ -38,3 +38,15 @@ export async function connectPerson(t: TestGateway, id: Person) {
   if (!res.ok) throw new Error(`connect as ${id} failed: ${JSON.stringify(res.error)}`);
   return c;
 }
+
+/** Questions go to Ana, then after `first` to the ops group (Bo and Cy) for `second`; kept for everyone notified after. */
+export function twoStepConfig(first: string, second: string): GatewayConfig {
+  return {
+    ...routingConfig,
+    routing: {
+      groups: { ops: { members: ['bo', 'cy'] } },
+      escalations: { team: { steps: [{ notify: ['identity:ana'], wait: first }, { notify: ['group:ops'], wait: second }], exhausted: 'keep' } },
+      routes: [{ match: { kind: ['question'] }, escalation: 'team' }],
+    },
+  };
+}

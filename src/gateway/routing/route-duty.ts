@@ -10,7 +10,8 @@ import { questionAudience } from '../questions/question-records.ts';
 /** E2's reason for a question whose steps ran out. */
 export const EXHAUSTED_REASON = 'escalation-exhausted';
 
-const dueAt = (q: StoredQuestion) => q.route?.nextAtMs;
+/** Steps taken in one transaction; more due ones go in the next. */
+const STEPS_PER_COMMIT = 100;
 
 /**
  * E2/E11 as a duty (D3): one timer at the earliest step deadline of the pending routed questions. Firing runs each
@@ -67,25 +68,23 @@ export class RouteDuty {
     this.timer.sweepNow();
   }
 
-  private async routedPending(): Promise<StoredQuestion[]> {
-    return (await this.parts.store.listQuestions({ status: 'pending' })).filter((q) => dueAt(q) !== undefined);
+  private nextAtMs(): Promise<number | null> {
+    return this.parts.store.nextRouteMs();
   }
 
-  private async nextAtMs(): Promise<number | null> {
-    let next: number | null = null;
-    for (const q of await this.routedPending()) {
-      const at = dueAt(q) as number;
-      if (next === null || at < next) next = at;
-    }
-    return next;
-  }
-
+  /** The due steps, from the store's index of deadlines: a tick reads the due questions only, however many wait. */
   private async runDue(now: number): Promise<void> {
-    if (!(await this.routedPending()).some((q) => (dueAt(q) as number) <= now)) return;
-    // Read again inside the transaction: another gateway may have answered or stepped some meanwhile (D3).
-    await this.parts.hub.commit(async (tx) => {
-      for (const q of await this.routedPending()) if ((dueAt(q) as number) <= now) await this.stepIn(tx, q, now);
-    });
+    let next = await this.nextAtMs();
+    while (next !== null && next <= now) {
+      // Read inside the transaction: another gateway may have answered or stepped some meanwhile (D3).
+      const stepped = await this.parts.hub.commit(async (tx) => {
+        const due = await this.parts.store.dueRoutes(now, STEPS_PER_COMMIT);
+        for (const q of due) await this.stepIn(tx, q, now);
+        return due.length;
+      });
+      if (stepped < STEPS_PER_COMMIT) return;
+      next = await this.nextAtMs();
+    }
   }
 
   /** One step of one question: the next targets notified, or `exhausted` applied (E2). */

@@ -2,17 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { startCluster } from '../../testing/gateway-cluster.ts';
 import { item } from '../../testing/gateway-harness.ts';
 import { freshSchema } from '../../testing/postgres.ts';
-import { routingConfig } from '../../testing/routing-gateway.ts';
+import { twoStepConfig } from '../../testing/routing-gateway.ts';
 
 // The shortest wait the config allows (5 s), on real clocks: each gateway is its own process.
-const config = {
-  ...routingConfig,
-  routing: {
-    groups: { ops: { members: ['bo', 'cy'] } },
-    escalations: { team: { steps: [{ notify: ['identity:ana'], wait: '5s' }, { notify: ['group:ops'], wait: '5s' }], exhausted: 'keep' } },
-    routes: [{ match: { kind: ['question'] }, escalation: 'team' }],
-  },
-};
+const config = twoStepConfig('5s', '5s');
 
 describe('escalation on several gateways (E2, D3)', () => {
   it('[E2][D3] on two gateways of one database each step runs once, whichever gateway the question was asked through', { timeout: 120_000 }, async () => {

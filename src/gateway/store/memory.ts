@@ -9,6 +9,7 @@ import { memorySecretMethods } from './memory-secrets.ts';
 import { memoryPushMethods } from './memory-push.ts';
 import { memoryGrantMethods } from './memory-grants.ts';
 import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, SyncStore } from './types.ts';
+import { memoryRouteIndex } from './memory-routing.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
@@ -26,6 +27,7 @@ export function createMemoryStore(): Store {
   let latestSeq = 0;
   const journal = createUndoJournal();
   const { open, undoable, put, insert, replace } = journal;
+  const routes = memoryRouteIndex(questions, undoable);
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
 
   function pendingBySession(): Map<string, number> {
@@ -186,6 +188,7 @@ export function createMemoryStore(): Store {
 
     insertQuestion(q, recordJson) {
       open();
+      if (!questions.has(q.id)) routes.note(q);
       insert(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
     },
     getQuestion(id) {
@@ -195,6 +198,7 @@ export function createMemoryStore(): Store {
     },
     updateQuestion(q) {
       open();
+      if (questions.has(q.id)) routes.note(q);
       replace(questions, 'question', q.id, copyJson(q));
     },
     listQuestions(filter) {
@@ -256,6 +260,7 @@ export function createMemoryStore(): Store {
     ...memoryPushMethods(journal),
     ...memoryGrantMethods(journal),
     ...memoryAuditMethods(journal),
+    ...routes.methods,
 
     getMeta(key) {
       open();

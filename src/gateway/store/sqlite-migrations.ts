@@ -223,6 +223,12 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE TABLE audit_answers (idx INTEGER PRIMARY KEY, question_id TEXT NOT NULL, salt BLOB NOT NULL, answers TEXT NOT NULL);
       CREATE TABLE audit_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL);
     `),
+  // E2/E11: pending questions by their next escalation step's deadline (sqlite-routing.ts reads it by the same expression).
+  (db) =>
+    db.exec(`
+      CREATE INDEX questions_route_due ON questions (json_extract(record, '$.route.nextAtMs'), n)
+        WHERE status = 'pending' AND json_extract(record, '$.route.nextAtMs') IS NOT NULL;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import { sqliteGrantMethods } from './sqlite-grants.ts';
 import { sqliteAuditMethods } from './sqlite-audit.ts';
 import { sqliteSecretMethods } from './sqlite-secrets.ts';
 import { sqliteTransactions } from './sqlite-transactions.ts';
+import { sqliteRouteMethods } from './sqlite-routing.ts';
 import { missingRow, shapeMessage, shapeSessionRow, toJson } from './shape.ts';
 import { asyncStore } from './async-store.ts';
 import type { IdempotentResult, Store, SyncStore } from './types.ts';
@@ -232,6 +233,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     ...sqlitePushMethods(db),
     ...sqliteGrantMethods(db),
     ...sqliteAuditMethods(db),
+    ...sqliteRouteMethods(db),
 
     getMeta(key) {
       return q.metaGet.get(key)?.value;

@@ -1175,8 +1175,8 @@ describe('sqlite store on disk', () => {
   it('[S5][K1] an older file learns who asked each question and each secret its owner when it is migrated', async () =>
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
-      raw.exec(`${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS}`);
+      raw.exec(`DROP INDEX questions_route_due; ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS - ROUTE_STEPS}`);
       raw.close();
     })));
 
@@ -1268,6 +1268,9 @@ const UNDO_GRANTS = `DROP TABLE policy_grants;`;
 const GRANT_STEPS = 1;
 const UNDO_AUDIT = `DROP TABLE audit_entries; DROP TABLE audit_answers; DROP TABLE audit_checkpoints;`;
 const AUDIT_STEPS = 1;
+// E2/E11: the index of escalation deadlines (one step).
+const UNDO_ROUTES_POSTGRES = `DROP INDEX questions_route_due; DROP FUNCTION askdock_route_due(text);`;
+const ROUTE_STEPS = 1;
 /** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
 /** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
@@ -1322,7 +1325,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS}`);
+      await raw.query(`${UNDO_ROUTES_POSTGRES} ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS + ROUTE_STEPS}`);
       await raw.end();
     })));
 

@@ -1,4 +1,5 @@
 import type { AuditStoreMethods } from './audit-rows.ts';
+import type { RouteStoreMethods } from './route-rows.ts';
 import type { ChatMessage, QuestionStatus, Session } from '../../protocol/index.ts';
 import type { IdempotentResult, RunRow, SessionIdempotency, SessionRow, StoredEvent, StoredQuestion } from './types-records.ts';
 import type { LatestPrivilegedReply, PrivilegedReplyFilter, SearchStoreMethods } from './types-search.ts';
@@ -92,6 +93,8 @@ export interface SyncStore extends SecretStoreMethods, SearchStoreMethods, PushS
   dueQuestions(nowMs: number): StoredQuestion[];
   /** The earliest expiresAtMs among pending questions, or null. */
   nextExpiryMs(): number | null;
+  dueRoutes: RouteStoreMethods['dueRoutes'];
+  nextRouteMs: RouteStoreMethods['nextRouteMs'];
 
   // runs (C4, Q7, Q10)
   insertRun(run: RunRow): void;

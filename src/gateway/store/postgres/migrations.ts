@@ -226,6 +226,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE audit_answers (idx bigint PRIMARY KEY, question_id text NOT NULL, salt bytea NOT NULL, answers text NOT NULL);
   CREATE TABLE audit_checkpoints (size bigint PRIMARY KEY, note text NOT NULL, signed_at_ms bigint NOT NULL);
   `,
+  // E2/E11: pending questions by their next escalation step's deadline (routing.ts reads it by the same function).
+  `
+  CREATE FUNCTION askdock_route_due(record text) RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+    SELECT (record::json #>> '{route,nextAtMs}')::double precision
+  $f$;
+  CREATE INDEX questions_route_due ON questions (askdock_route_due(record), n)
+    WHERE status = 'pending' AND askdock_route_due(record) IS NOT NULL;
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */

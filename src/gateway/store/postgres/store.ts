@@ -16,6 +16,7 @@ import { SeqRange } from './numbering.ts';
 import { Transactions } from './transactions.ts';
 import { clusterMethods, isDeadlock, type SharedStore } from './cluster.ts';
 import { channelFor, redactUrl, schemaOf } from './names.ts';
+import { postgresRouteMethods } from './routing.ts';
 
 export type { SharedStore } from './cluster.ts';
 export { isDeadlock, isSharedStore } from './cluster.ts';
@@ -96,6 +97,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     },
 
     ...clusterMethods(pg),
+    ...postgresRouteMethods(q, db.sessionsFirst),
     readCommitted: (fn) => unwaited.run(true, fn),
     readsAfter: (before, fn) => unwaited.run(before, fn),
     reserveSeq: () => (pg.inTransaction() ? numbering().reserve() : null),
