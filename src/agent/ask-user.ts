@@ -3,7 +3,7 @@
  * its JSON Schema and description (T1, T4), validation that reports every field at fault (T3),
  * normalisation, timeout clamping and the result shapes with their text for the model (T2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AskdockError,
   DEFAULT_TIMEOUT_MS,
