@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ClientFlags } from './args.ts';
 import { isRefusedToken, refusedTokenMessage, resolveEndpoint, type Endpoint } from './endpoint.ts';
 import { connect, type Agent } from '../agent/sdk.ts';
-import { clampTimeoutSeconds } from '../agent/ask-user.ts';
+import { clampTimeoutSeconds } from '../agent/ask-user-result.ts';
 import { ownSessionTitle } from '../agent/own-session.ts';
 import { decideTool, type ToolDecision, type ToolRequest } from '../agent/approvals.ts';
 import { codexApprovals } from '../agent/approval-facts.ts';
