@@ -12,7 +12,7 @@ import type { ScaleoutFigures } from './scaleout.ts';
 import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
-import { HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
+import { HOOK_OVER_NODE_AIM_MS, HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
 import type { PolicyFigures } from './policy.ts';
 import { routingRows, type RoutingFigures } from './routing.ts';
 
@@ -244,12 +244,14 @@ function crossGatewayRows(c: CrossGateway): Row[] {
   ];
 }
 
-/** X1: the hook's start, compiled bin against the sources through tsx. */
+/** X1: the hook's start as shipped (its bundle), against the compiled modules, tsx, and an empty Node in the same loop. */
 function hookRows(h: HookStart): Row[] {
   const s = 'askdock hook start (one per tool call)';
   return [
-    { section: s, figure: 'spawn -> its question at the gateway, p50 / p95', measured: pair(h.compiled.p50, h.compiled.p95), baseline: `through tsx ${pair(h.sources.p50, h.sources.p95)}`, ratio: times(ratio(h.compiled.p50, h.sources.p50)), aim: `p50 <= ${HOOK_START_AIM_MS} ms`, met: h.compiled.p50 <= HOOK_START_AIM_MS },
-    { section: s, figure: "  floor: node -e '' spawn -> exit, p50 / p95", measured: pair(h.bareNode.p50, h.bareNode.p95), baseline: '', ratio: times(ratio(h.compiled.p50, h.bareNode.p50)), aim: '', met: null },
+    { section: s, figure: 'spawn -> its question at the gateway, p50 / p95', measured: pair(h.bundled.p50, h.bundled.p95), baseline: `compiled modules ${pair(h.modules.p50, h.modules.p95)}`, ratio: times(ratio(h.bundled.p50, h.modules.p50)), aim: `p50 <= ${HOOK_START_AIM_MS} ms`, met: h.bundled.p50 <= HOOK_START_AIM_MS },
+    { section: s, figure: '  through tsx (the sources), p50 / p95', measured: pair(h.sources.p50, h.sources.p95), baseline: '', ratio: times(ratio(h.bundled.p50, h.sources.p50)), aim: '', met: null },
+    { section: s, figure: "  node -e '' spawn -> exit (same loop), p50 / p95", measured: pair(h.bareNode.p50, h.bareNode.p95), baseline: '', ratio: times(ratio(h.bundled.p50, h.bareNode.p50)), aim: '', met: null },
+    { section: s, figure: "  askdock's part: hook p50 - node -e '' p50", measured: ms(h.overNodeP50), baseline: `compiled modules ${ms(h.modules.p50 - h.bareNode.p50)}`, ratio: '', aim: `<= ${HOOK_OVER_NODE_AIM_MS} ms`, met: h.overNodeP50 <= HOOK_OVER_NODE_AIM_MS },
   ];
 }
 

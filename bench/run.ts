@@ -127,7 +127,7 @@ if (only.has('search')) {
 }
 
 if (only.has('hook')) {
-  step('hook start: askdock hook from spawn to its question at the gateway, compiled (20) and through tsx (5)');
+  step("hook start: askdock hook from spawn to its question at the gateway: its bundle, the compiled modules (20 each), tsx (5), node -e '' between");
   results.hookStart = await measureHookStart(ROOT);
 }
 

@@ -9,12 +9,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freshCli } from './cli-dist.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { entry } = process.env.ASKDOCK_CLI_SOURCES === '1' ? { entry: null } : freshCli(root);
+const { entry, hook } = process.env.ASKDOCK_CLI_SOURCES === '1' ? { entry: null, hook: null } : freshCli(root);
+const argv = process.argv.slice(2);
 let main;
-if (entry) ({ main } = await import(pathToFileURL(entry).href));
+// `askdock hook` starts on every tool call: its one-file bundle, without the command table.
+if (hook && argv[0] === 'hook') main = async (args) => (await import(pathToFileURL(hook).href)).run(args.slice(1));
+else if (entry) ({ main } = await import(pathToFileURL(entry).href));
 else {
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
   ({ main } = await import('../src/cli/main.ts'));
 }
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(argv);

@@ -8,24 +8,27 @@ export const STAMP = '.build.json';
 
 /**
  * The compiled entry (`dist-cli/cli/main.js`) when dist-cli was built from the sources as they are now: every
- * source it was compiled from still there and not changed since the build began. Otherwise null, with why.
+ * source it was compiled from still there and not changed since the build began, and `hook` the bundle `askdock
+ * hook` runs (null when the build made none). Otherwise `entry` is null, with why.
  */
 export function freshCli(root) {
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(join(root, DIST_CLI, STAMP), 'utf8'));
   } catch {
-    return { entry: null, why: `${DIST_CLI}/ is not built` };
+    return { entry: null, hook: null, why: `${DIST_CLI}/ is not built` };
   }
-  if (!Array.isArray(stamp.sources) || typeof stamp.startedAtMs !== 'number') return { entry: null, why: `${DIST_CLI}/${STAMP} is not one this build writes` };
+  if (!Array.isArray(stamp.sources) || typeof stamp.startedAtMs !== 'number') return { entry: null, hook: null, why: `${DIST_CLI}/${STAMP} is not one this build writes` };
   for (const source of stamp.sources) {
     let mtimeMs;
     try {
       mtimeMs = statSync(join(root, source)).mtimeMs;
     } catch {
-      return { entry: null, why: `${source} is gone` };
+      return { entry: null, hook: null, why: `${source} is gone` };
     }
-    if (mtimeMs > stamp.startedAtMs) return { entry: null, why: `${source} changed since the build` };
+    if (mtimeMs > stamp.startedAtMs) return { entry: null, hook: null, why: `${source} changed since the build` };
   }
-  return { entry: join(root, DIST_CLI, 'cli', 'main.js'), why: '' };
+  // X1: `askdock hook`'s bundle (scripts/cli-bundle.mjs), when this build made one.
+  const hook = typeof stamp.hook === 'string' ? join(root, DIST_CLI, stamp.hook) : null;
+  return { entry: join(root, DIST_CLI, 'cli', 'main.js'), hook, why: '' };
 }

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DIST_CLI, STAMP, freshCli } from '../bin/cli-dist.js';
+import { HOOK_BUNDLE_ENTRY, bundleHook, bundleSources } from './cli-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, DIST_CLI);
@@ -50,8 +51,16 @@ if (tsc.status !== 0) {
   // npm start and npm test go on through tsx then; `npm run build:cli` itself fails.
   process.exit(process.argv.includes('--if-stale') ? 0 : (tsc.status ?? 1));
 }
-const sources = [...emitted(next).map(sourceOf), 'tsconfig.cli.json', 'tsconfig.json'];
+const compiled = emitted(next).map(sourceOf);
+// X1: `askdock hook` from one bundle; the bin runs the compiled modules for it when there is none (`hook` unset).
+let hook;
+try {
+  hook = { entry: HOOK_BUNDLE_ENTRY, sources: bundleSources(await bundleHook(root, next)) };
+} catch (err) {
+  process.stderr.write(`askdock: the hook did not bundle (${err instanceof Error ? err.message : String(err)}); askdock hook runs the compiled modules\n`);
+}
+const sources = [...new Set([...compiled, ...(hook?.sources ?? [])])].concat('tsconfig.cli.json', 'tsconfig.json');
 // The stamp goes last: the bin uses dist-cli/ only once it is there.
-writeFileSync(join(next, STAMP), JSON.stringify({ startedAtMs, sources }, null, 1) + '\n');
+writeFileSync(join(next, STAMP), JSON.stringify({ startedAtMs, sources, ...(hook ? { hook: hook.entry } : {}) }, null, 1) + '\n');
 rmSync(out, { recursive: true, force: true });
 renameSync(next, out);

@@ -5,8 +5,7 @@
  * labels back: the decision is the gateway's.
  */
 import type { ApprovalDecision, ApprovalRequest } from '../protocol/policy.ts';
-import type { NoAnswerReason } from './ask-user.ts';
-import { clampTimeoutSeconds } from './ask-user.ts';
+import { clampTimeoutSeconds, type NoAnswerReason } from './ask-user-result.ts';
 import type { PromptOptions } from './ask-prompt.ts';
 import { visibleNul } from './ask-prompt.ts';
 import { abortError, cancelQuestion, inTurn, newQuestionId, raceAbort, sendQuestion, waitForEnd } from './sdk-ask.ts';

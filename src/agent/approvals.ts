@@ -11,6 +11,9 @@ import { claudeApproval } from './approval-facts.ts';
 import { denyMessage, requestAll } from './approval-request.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import type { Agent } from './sdk.ts';
+import { ASK_USER_QUESTION_TOOL, EXIT_PLAN_MODE_TOOL } from './tool-names.ts';
+
+export { ASK_USER_QUESTION_TOOL, EXIT_PLAN_MODE_TOOL };
 
 /** A permission rule update as Claude Code suggests it (`permission_suggestions`, the SDK's `suggestions`). */
 export type PermissionSuggestion = { type: string; rules?: { toolName: string; ruleContent?: string }[]; behavior?: string; destination?: string; mode?: string; directories?: string[] };
@@ -26,8 +29,6 @@ export type ToolDecision =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
   | { behavior: 'deny'; message: string };
 
-export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion';
-export const EXIT_PLAN_MODE_TOOL = 'ExitPlanMode';
 export const SKIPPED_MESSAGE = 'The person skipped these questions in askdock without answering; continue with your own judgment.';
 
 /** E8: the agent hears who decided: a deny's message names them (an allow carries no text the agent reads). */

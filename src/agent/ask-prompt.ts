@@ -3,7 +3,7 @@
  * with the protocol's rules, asked in its session, waited on, and cancelled at once when the signal aborts (T5, X6).
  */
 import { QuestionList, type QuestionItemInput } from '../protocol/index.ts';
-import { clampTimeoutSeconds, askUserError, type AskUserResult } from './ask-user.ts';
+import { clampTimeoutSeconds, askUserError, type AskUserResult } from './ask-user-result.ts';
 import { abortError, cancelQuestion, newQuestionId, raceAbort, requestInTurn, waitForAnswer } from './sdk-ask.ts';
 import type { Agent } from './sdk.ts';
 import { zodProblems } from '../protocol/index.ts';

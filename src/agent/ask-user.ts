@@ -3,63 +3,33 @@
  * its JSON Schema and description (T1, T4), validation that reports every field at fault (T3),
  * normalisation, timeout clamping and the result shapes with their text for the model (T2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
-  AskdockError,
-  DEFAULT_TIMEOUT_MS,
   HEADER_MAX,
   LABEL_MAX,
   DESCRIPTION_MAX,
-  MAX_TIMEOUT_MS,
-  MIN_TIMEOUT_MS,
   QUESTION_TEXT_MAX,
   QUESTION_ID_PATTERN,
   QUESTION_URL_MAX,
   QuestionList,
   formatPath,
-  type Answers,
   own,
   type FieldProblem,
   type QuestionItem,
   type QuestionItemInput,
-  type QuestionStatus,
-  type ResolvedByView,
-  type RouteState,
 } from '../protocol/index.ts';
 import { answerLines, answersAsNamed } from '../answers/summary.ts';
+import { askUserError, clampTimeoutSeconds, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, type AskUserCall, type AskUserQuestion, type AskUserResult, type NoAnswerReason } from './ask-user-result.ts';
+
+export * from './ask-user-result.ts';
 
 export const ASK_USER_TOOL_NAME = 'ask_user';
-
-export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
-export const MIN_TIMEOUT_SECONDS = MIN_TIMEOUT_MS / 1000;
-export const MAX_TIMEOUT_SECONDS = MAX_TIMEOUT_MS / 1000;
 
 /** What a caller (a model, the SDK user, the CLI) passes. */
 export type AskUserInput = {
   questions: QuestionItemInput[];
   timeoutSeconds?: number;
 };
-
-/** A normalised question: trimmed, header cut, `multiSelect` present only when true. */
-export type AskUserQuestion = Omit<QuestionItem, 'multiSelect'> & { multiSelect?: true };
-
-/** A validated, normalised call. `timeoutGiven` matters for async questions, which only expire when asked to (Q3). */
-export type AskUserCall = {
-  questions: AskUserQuestion[];
-  timeoutSeconds: number;
-  timeoutGiven: boolean;
-};
-
-export type NoAnswerReason = 'skipped' | 'expired' | 'cancelled';
-
-/** T2: what the tool returns. The outer `answers` is the protocol's envelope; the inner map is keyed by question id. */
-/** E8: who answered a routed question, and its escalation trail, as the gateway tells it. */
-export type AnsweredBy = { resolvedBy?: ResolvedByView; route?: RouteState };
-
-/** `receipt` (L4): the gateway's signed receipt of the decision, when its audit log is signed. */
-export type AskUserResult =
-  | ({ status: 'answered'; answers: { answers: Answers }; receipt?: string } & AnsweredBy)
-  | { status: 'no_answer'; reason: NoAnswerReason; receipt?: string };
 
 export const ASK_USER_DESCRIPTION = [
   'Ask the user one to three multiple-choice questions and wait for the answers.',
@@ -259,35 +229,11 @@ function sortProblems(problems: FieldProblem[]): FieldProblem[] {
   return [...problems].sort((a, b) => (key(a.path) < key(b.path) ? -1 : key(a.path) > key(b.path) ? 1 : 0));
 }
 
-/** T1/Q3: default 900 s, clamped to 30..3600. Expects an integer (validateAskUser checks that). */
-export function clampTimeoutSeconds(seconds: number | undefined): number {
-  if (seconds === undefined) return DEFAULT_TIMEOUT_SECONDS;
-  return Math.min(MAX_TIMEOUT_SECONDS, Math.max(MIN_TIMEOUT_SECONDS, seconds));
-}
-
-/** The error every surface throws for a bad call: INVALID_REQUEST with the field-level problems in `details`. */
-export function askUserError(problems: FieldProblem[]): AskdockError {
-  const list = problems.map((p) => `${p.path}: ${p.problem}`).join('; ');
-  return new AskdockError('INVALID_REQUEST', `invalid ask_user call: ${list}`, { details: problems });
-}
-
 /** Validates or throws askUserError. */
 export function parseAskUser(input: unknown): AskUserCall {
   const v = validateAskUser(input);
   if (!v.ok) throw askUserError(v.problems);
   return v.value;
-}
-
-/** Maps a terminal record status (from question.waitAnswer or question.get) to T2; null while still pending. */
-export function toAskUserResult(status: QuestionStatus, answers?: Answers, by: AnsweredBy = {}): AskUserResult | null {
-  switch (status) {
-    case 'pending':
-      return null;
-    case 'answered':
-      return { status: 'answered', answers: { answers: answers ?? {} }, ...(by.resolvedBy ? { resolvedBy: by.resolvedBy } : {}), ...(by.route ? { route: by.route } : {}) };
-    default:
-      return { status: 'no_answer', reason: status };
-  }
 }
 
 const NO_ANSWER_TEXT: Record<NoAnswerReason, string> = {

@@ -2,7 +2,7 @@
 import type { GatewayClient } from '../client/client.ts';
 import { newId } from '../lib/ids.ts';
 import { AskdockError, type ParamsInput, type Result } from '../protocol/index.ts';
-import { toAskUserResult, type AskUserCall, type AskUserResult } from './ask-user.ts';
+import { toAskUserResult, type AskUserCall, type AskUserResult } from './ask-user-result.ts';
 
 export type AskOptions = {
   sessionKey?: string;

@@ -14,7 +14,7 @@ import {
   type StopReason,
 } from '../protocol/index.ts';
 import { ownSessionParams, type OwnSessionOptions } from './own-session.ts';
-import { parseAskUser, type AskUserInput, type AskUserResult } from './ask-user.ts';
+import type { AskUserInput, AskUserResult } from './ask-user.ts';
 import {
   abortError,
   cancelQuestion,
@@ -31,6 +31,12 @@ import { askingDenied, requestSecret, type SecretInput, type SecretOptions, type
 
 export { abortError, type AskOptions, type AsyncAskOptions } from './sdk-ask.ts';
 export type { UserMessage } from './sdk-messages.ts';
+
+/**
+ * T3: an ask_user call checked. ask-user.ts (its zod schemas, the JSON Schema made from them) loads with the first
+ * call: a hook or proxy that never calls askUser starts without it.
+ */
+const parseCall = async (input: AskUserInput) => (await import('./ask-user.ts')).parseAskUser(input);
 
 export type ConnectOptions = {
   /** One gateway, or several (D4: a list or `ws://a:7420,ws://b:7420`), tried in turn. */
@@ -78,7 +84,7 @@ export class Agent {
    * A dropped connection is survived: the same question is waited on after the reconnect.
    */
   async askUser(input: AskUserInput, opts: AskOptions = {}): Promise<AskUserResult> {
-    const call = parseAskUser(input);
+    const call = await parseCall(input);
     this.requireMayAsk('question.request');
     const { signal } = opts;
     if (signal?.aborted) throw abortError(signal);
@@ -114,7 +120,7 @@ export class Agent {
 
   /** Asks without waiting (Q9): the answer arrives later as a user message with `replyTo.questionId`. */
   async askUserAsync(input: AskUserInput, opts: AsyncAskOptions = {}): Promise<{ id: string; expiresAtMs: number | null }> {
-    const call = parseAskUser(input);
+    const call = await parseCall(input);
     this.requireMayAsk('question.request');
     return requestQuestion(this.client, opts.id ?? newQuestionId(), call, 'async', opts);
   }

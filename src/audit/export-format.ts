@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalJson, sha256 } from './canonical.ts';
 import { ed25519Sign, ed25519Verify } from './ed25519.ts';
 import type { SignerKey, VerifierKey } from './note.ts';

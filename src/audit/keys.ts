@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { newSeed } from './ed25519.ts';
 import { formatSignerKey, formatVerifierKey, parseSignerKey, signerFromSeed, type SignerKey, type VerifierKey } from './note.ts';
 

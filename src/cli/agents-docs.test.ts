@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionOutput, readHookEvent } from './hook.ts';
+import { readHookEvent } from './hook.ts';
+import { decisionOutput } from './hook-ask.ts';
 import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import { parseCodexToml } from '../testing/codex-toml.ts';
 

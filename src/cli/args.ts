@@ -1,6 +1,6 @@
 /** Small helpers the `askdock` commands share for flags and their errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AskdockError } from '../protocol/index.ts';
+import { AskdockError } from '../protocol/askdock-error.ts';
 import { terminalText } from '../lib/terminal-text.ts';
 
 /** Exit codes of agent-side commands (`askdock ask` documents them). */

@@ -33,8 +33,8 @@ function build(stamp: unknown | null = { startedAtMs: Date.now() + 60_000, sourc
   if (stamp !== null) writeFileSync(join(root, 'dist-cli', '.build.json'), JSON.stringify(stamp));
 }
 
-const askdock = (env: NodeJS.ProcessEnv = {}) => {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'askdock.js'), 'hook', '--x'], { encoding: 'utf8', env: { ...process.env, ASKDOCK_CLI_SOURCES: '', ...env } });
+const askdock = (env: NodeJS.ProcessEnv = {}, command = 'hook') => {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'askdock.js'), command, '--x'], { encoding: 'utf8', env: { ...process.env, ASKDOCK_CLI_SOURCES: '', ...env } });
   expect(r.stderr).toBe('');
   return r.stdout;
 };
@@ -66,5 +66,16 @@ describe('bin/askdock.js', { timeout: 60_000 }, () => {
     const after = new Date(startedAtMs + 10_000);
     utimesSync(join(root, 'src', 'cli', 'main.ts'), after, after);
     expect(askdock()).toBe('sources hook --x');
+  });
+
+  it('[X1] askdock hook runs the hook bundle the stamp names, without the command table; other commands run main.js', () => {
+    build({ startedAtMs: Date.now() + 60_000, sources: ['src/cli/main.ts'], hook: 'hook/hook.js' });
+    mkdirSync(join(root, 'dist-cli', 'hook'));
+    writeFileSync(join(root, 'dist-cli', 'hook', 'hook.js'), "export async function run(argv) { process.stdout.write(`hook bundle ${argv.join(' ')}`); return 0; }\n");
+    expect(askdock()).toBe('hook bundle --x');
+    expect(askdock({}, 'ask')).toBe('compiled ask --x');
+    // A build without the bundle (an older one, or esbuild failed): the compiled modules, as before.
+    build({ startedAtMs: Date.now() + 60_000, sources: ['src/cli/main.ts'] });
+    expect(askdock()).toBe('compiled hook --x');
   });
 });

@@ -3,20 +3,16 @@
  * approval is decided by the gateway's approval policy (a person asked when it says ask), AskUserQuestion and
  * elicitations are asked in askdock; prints the decision JSON the agent documents. No answer in time, Skip, a cancel, no gateway or a bad event:
  * nothing on stdout and exit 0, so the agent asks in its own terminal; nothing is ever allowed by default.
+ *
+ * This module is the hook's entry (the compiled bin runs it bundled, scripts/cli-bundle.mjs): it reads the event with
+ * nothing else loaded, so an event it does not ask about ends before the client, ws and the protocol's schemas load;
+ * hook-ask.ts, which connects and asks, is imported only for an event that is asked.
  */
-import { createHash } from 'node:crypto';
 import { clientFlags, intFlag } from './args.ts';
-import { isRefusedToken, refusedTokenMessage, resolveEndpoint } from './endpoint.ts';
-import { connect, type Agent } from '../agent/sdk.ts';
-import { clampTimeoutSeconds } from '../agent/ask-user.ts';
-import { ownSessionTitle } from '../agent/own-session.ts';
-import { ASK_USER_QUESTION_TOOL, decideTool, type PermissionSuggestion, type ToolDecision, type ToolRequest } from '../agent/approvals.ts';
-import { codexApprovals } from '../agent/approval-facts.ts';
-import { askElicitation, type ElicitationRequest, type RequestedSchema } from '../agent/elicitation.ts';
-import { questionPageUrl } from '../client/client.ts';
+import { ASK_USER_QUESTION_TOOL } from '../agent/tool-names.ts';
+import type { PermissionSuggestion } from '../agent/approvals.ts';
+import type { ElicitationRequest, RequestedSchema } from '../agent/elicitation.ts';
 import { terminalText } from '../lib/terminal-text.ts';
-import { watchCaller } from './caller-gone.ts';
-import { runLabel } from './hook-title.ts';
 import { HOOK_INPUT_MAX_DEPTH, nestedDeeperThan, readBounded } from './hook-input.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
@@ -24,20 +20,11 @@ const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127
 export const HOOK_DEFAULT_TIMEOUT_SECONDS = 120;
 
 export type AgentKind = 'Claude Code' | 'Codex';
-/** E1: what asks, as a route's `match.source` names it. */
-const HOOK_SOURCE: Record<AgentKind, string> = { 'Claude Code': 'hook:claude-code', Codex: 'hook:codex' };
 
 type HookEvent = Record<string, unknown>;
 
 /** Codex's file-editing tool, judged by the policy as `Edit` of each file it patches. */
 const CODEX_PATCH_TOOL = 'apply_patch';
-
-/** G4/G11: the tool request of a hook event, with what the policy judges for the agent that sent it. */
-export function hookToolRequest(event: Extract<ReadEvent, { kind: 'tool' }>): ToolRequest {
-  const base = { toolName: event.toolName, toolInput: event.toolInput, cwd: event.cwd };
-  if (event.agent === 'Codex') return { ...base, agent: 'codex', approvals: codexApprovals(event.toolName, event.toolInput, { cwd: event.cwd }) };
-  return { ...base, agent: 'claude-code', ...(event.suggestions ? { suggestions: event.suggestions } : {}) };
-}
 
 /** What the hook was asked, read from the event; or why it cannot be read. */
 export type ReadEvent =
@@ -96,29 +83,6 @@ export function readHookEvent(raw: string): ReadEvent {
   return { kind: 'ignored', why: `${String(name)} events are not asked (askdock hook takes PermissionRequest, PreToolUse with AskUserQuestion and Elicitation)` };
 }
 
-/** X1: the decision JSON the event's hook documents. */
-export function decisionOutput(event: 'PermissionRequest' | 'PreToolUse', agent: AgentKind, d: ToolDecision): unknown {
-  if (event === 'PreToolUse') {
-    return d.behavior === 'allow'
-      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}) } }
-      : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: d.message } };
-  }
-  // Codex's PermissionRequest refuses updatedInput and updatedPermissions (it fails closed on them).
-  const decision = agent === 'Codex' && d.behavior === 'allow' ? { behavior: 'allow' } : d;
-  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
-}
-
-/**
- * X1: one askdock session per agent session, titled `Claude Code · <folder> · <its first prompt>` (or the time it
- * first asked), so the runs of one folder are told apart; the title is the one its first question set.
- */
-export async function hookSession(agent: Agent, kind: AgentKind, sessionId: string, cwd: string, transcriptPath?: string): Promise<string> {
-  const digest = createHash('sha256').update(JSON.stringify([kind, sessionId])).digest('hex');
-  const title = `${ownSessionTitle({ clientName: kind, cwd })} · ${runLabel(transcriptPath)}`.slice(0, 200);
-  const session = await agent.createSession({ title, idempotencyKey: `hook:${digest.slice(0, 40)}` });
-  return session.key;
-}
-
 /** Lines name the event's tool, server and folder, which any command or MCP server sets: cleaned for the terminal. */
 const say = (line: string) => process.stderr.write(`askdock hook: ${terminalText(line)}\n`);
 
@@ -126,10 +90,8 @@ export async function run(argv: string[]): Promise<number> {
   const values = clientFlags('hook', argv, USAGE, { timeout: { type: 'string' } }, process.stderr);
   if (typeof values === 'number') return values;
   let timeoutSeconds: number;
-  let endpoint;
   try {
     timeoutSeconds = intFlag('--timeout', values.timeout as string | undefined, `a whole number of seconds (default ${HOOK_DEFAULT_TIMEOUT_SECONDS})`) ?? HOOK_DEFAULT_TIMEOUT_SECONDS;
-    endpoint = resolveEndpoint(values);
   } catch (err) {
     // Even a bad setup leaves the agent its own prompt: exit 0, say why.
     say(err instanceof Error ? err.message : String(err));
@@ -141,50 +103,6 @@ export async function run(argv: string[]): Promise<number> {
     say(event.why);
     return 0;
   }
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('the hook was stopped'));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
-  // X6: a wrapper killed without passing the signal on (npx, sh -c) leaves nobody to read the answer: withdraw it.
-  const caller = watchCaller((why) => controller.abort(new Error(`the hook was stopped: ${why}`)));
-  let agent: Agent | undefined;
-  // X1: the person at the terminal waits --timeout for the agent's own prompt, whatever waits first (another approval
-  // of the same session ahead of this one, several prompts in a row): one deadline for all of it.
-  const deadline = setTimeout(() => controller.abort(new Error(`no answer within ${clampTimeoutSeconds(timeoutSeconds)} s`)), clampTimeoutSeconds(timeoutSeconds) * 1000);
-  try {
-    agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
-    if (controller.signal.aborted) return 0;
-    const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
-    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
-    if (event.kind === 'tool') {
-      const outcome = await decideTool(agent, hookToolRequest(event), opts);
-      if (!outcome.decision) {
-        say(`no answer (${outcome.reason}); the agent asks in its own terminal`);
-        return 0;
-      }
-      process.stdout.write(JSON.stringify(decisionOutput(event.event, event.agent, outcome.decision)) + '\n');
-      return 0;
-    }
-    const outcome = await askElicitation(agent, event.request, { ...opts, source: event.server });
-    if (outcome.action === 'accept' || (outcome.action === 'decline' && !outcome.skipped)) {
-      const out = { hookEventName: 'Elicitation', action: outcome.action, ...(outcome.action === 'accept' && outcome.content ? { content: outcome.content } : {}) };
-      process.stdout.write(JSON.stringify({ hookSpecificOutput: out }) + '\n');
-      return 0;
-    }
-    say(`no answer (${outcome.action === 'decline' ? 'skipped' : outcome.reason}); the agent asks in its own terminal`);
-    return 0;
-  } catch (err) {
-    if (controller.signal.aborted) say(`${controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped'}; the question was withdrawn, the agent asks in its own terminal`);
-    else if (isRefusedToken(err)) say(`${refusedTokenMessage(values, endpoint.url)}; the agent asks in its own terminal`);
-    else say(`${err instanceof Error ? err.message : String(err)}; the agent asks in its own terminal`);
-    return 0;
-  } finally {
-    clearTimeout(deadline);
-    caller.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
-    agent?.close();
-  }
+  const { askFromHook } = await import('./hook-ask.ts');
+  return askFromHook(values, event, timeoutSeconds, say);
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** L4/L9: a receipt, a compact JWS (EdDSA): three base64url parts. */
 export const Receipt = z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { error: 'receipt must be a compact JWS' });

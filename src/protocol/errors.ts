@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Answers, ResolvedBy, TerminalStatus } from './question.ts';
 import { ERROR_CODES, formatPath } from './askdock-error.ts';
 

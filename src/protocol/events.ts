@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentPresence, ChatMessage, ChatState, Session, StopReason } from './session.ts';
 import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.ts';
 import { RouteState } from './routing.ts';

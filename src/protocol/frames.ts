@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorShape } from './errors.ts';
 
 /** P2: every frame on the socket, discriminated on `type`. Payloads are checked per method / event. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentPresence, ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
 import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
 import { Answers, QuestionList, QuestionMode, QuestionRecord, QuestionStatus, Surface } from './question.ts';

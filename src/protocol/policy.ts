@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** G1/G2: what a rule or the policy decides. */
 export const PolicyDecision = z.enum(['allow', 'ask', 'deny']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** U17: a browser push subscription as `PushSubscription.toJSON()` gives it; keys are base64url. */
 const Base64Url = (what: string, min: number, max: number) =>

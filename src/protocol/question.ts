@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RouteState } from './routing.ts';
 import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** E1: where a question comes from, as a route's `match.source` names it. */
 export const QuestionSource = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** U19: what a person may type into the search box. */
 export const SEARCH_QUERY_MAX = 200;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SECRET_DESCRIPTION_MAX, SECRET_NAME_PATTERN, SECRET_VALUE_MAX } from './rules.ts';
 
 export const SecretName = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPath } from '../../protocol/index.ts';
 import { CHANNEL_NAMES, CHANNELS } from './registry.ts';
 

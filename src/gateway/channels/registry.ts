@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChannelAdapter } from './types.ts';
 
 /** What a platform can do, for rendering: channels branch on these, never on a platform's name. */
