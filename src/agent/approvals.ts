@@ -7,6 +7,7 @@
  */
 import { cutCodePoints, HEADER_MAX, LABEL_MAX, QUESTION_TEXT_MAX, DESCRIPTION_MAX, type QuestionItemInput } from '../protocol/index.ts';
 import type { ApprovalRequest } from '../protocol/policy.ts';
+import { SEVERAL_FIELD, severalField } from '../answers/kinds/choice.ts';
 import { claudeApproval } from './approval-facts.ts';
 import { denyMessage, requestAll } from './approval-request.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
@@ -36,7 +37,8 @@ export function withAnswerer(message: string, name: string | undefined): string 
   return name === undefined ? message : `${message} (denied by ${name})`;
 }
 
-type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[]; multiSelect?: boolean };
+/** Claude Code's AskUserQuestion item; it names its several-choice field as the wire does. */
+type AskQuestionInput = { question: string; header?: string; options?: { label: string; description?: string }[] } & Partial<Record<typeof SEVERAL_FIELD, boolean>>;
 
 /** X3: AskUserQuestion's questions, or null when its input is not that shape. */
 export function askUserQuestions(input: Record<string, unknown>): AskQuestionInput[] | null {
@@ -53,7 +55,7 @@ export function askUserQuestionPrompts(questions: AskQuestionInput[]): QuestionI
     header: cutCodePoints((q.header ?? '').trim() || `Question ${i + 1}`, HEADER_MAX),
     question: cutCodePoints(q.question, QUESTION_TEXT_MAX),
     options: (q.options ?? []).map((o) => ({ label: cutCodePoints(o.label, LABEL_MAX), ...(o.description ? { description: cutCodePoints(o.description, DESCRIPTION_MAX) } : {}) })),
-    ...(q.multiSelect ? { multiSelect: true } : {}),
+    ...severalField(Boolean(q[SEVERAL_FIELD])),
   }));
   const prompts: QuestionItemInput[][] = [];
   // 4 questions: 2 + 2 reads better than 3 + 1.

@@ -35,7 +35,7 @@ export async function askPrompt(agent: Agent, questions: QuestionItemInput[], op
   const { signal } = opts;
   if (signal?.aborted) throw abortError(signal);
   const id = newQuestionId();
-  const call = { questions: parsed.data.map((q) => ({ ...q, multiSelect: q.multiSelect ? (true as const) : undefined })), timeoutSeconds: clampTimeoutSeconds(opts.timeoutSeconds), timeoutGiven: true };
+  const call = { questions: parsed.data, timeoutSeconds: clampTimeoutSeconds(opts.timeoutSeconds), timeoutGiven: true };
   const cancel = async (err: unknown) => {
     if (!signal?.aborted) return err;
     await cancelQuestion(agent.client, id, 'aborted');

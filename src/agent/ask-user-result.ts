@@ -5,14 +5,15 @@
  */
 import { AskdockError } from '../protocol/askdock-error.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
+import type { SEVERAL_FIELD, severalField } from '../answers/kinds/choice.ts';
 import type { Answers, FieldProblem, QuestionItem, QuestionStatus, ResolvedByView, RouteState } from '../protocol/index.ts';
 
 export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_MS / 1000;
 export const MIN_TIMEOUT_SECONDS = MIN_TIMEOUT_MS / 1000;
 export const MAX_TIMEOUT_SECONDS = MAX_TIMEOUT_MS / 1000;
 
-/** A normalised question: trimmed, header cut, `multiSelect` present only when true. */
-export type AskUserQuestion = Omit<QuestionItem, 'multiSelect'> & { multiSelect?: true };
+/** A normalised question: trimmed, header cut, the several-choice field (kinds/choice.ts) present only when true. */
+export type AskUserQuestion = Omit<QuestionItem, typeof SEVERAL_FIELD> & ReturnType<typeof severalField>;
 
 /** A validated, normalised call. `timeoutGiven` matters for async questions, which only expire when asked to (Q3). */
 export type AskUserCall = {

@@ -12,6 +12,7 @@
 import { newId } from '../lib/ids.ts';
 import { AskdockError, type QuestionItemInput, type QuestionRecord } from '../protocol/index.ts';
 import { answerLines } from '../answers/summary.ts';
+import { severalField } from '../answers/kinds/choice.ts';
 import type { AskUserResult } from './ask-user.ts';
 import { abortError, isSuperseded, type Agent, type UserMessage } from './sdk.ts';
 
@@ -30,7 +31,7 @@ export const DEPLOY_QUESTIONS: QuestionItemInput[] = [
     header: 'Notify',
     question: 'Who should I notify when the deploy is done?',
     options: [{ label: 'Email' }, { label: 'Slack' }, { label: 'Pager' }],
-    multiSelect: true,
+    ...severalField(true),
   },
 ];
 

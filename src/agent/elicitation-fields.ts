@@ -4,6 +4,7 @@
  * `confirm`, a short required list a `choice`. A number comes back as a number and a boolean as a boolean; nothing is
  * read back from a label the agent made up.
  */
+import { severalField } from '../answers/kinds/choice.ts';
 import { ANSWER_MAX, CONFIRM_LABELS, cutCodePoints, cutHeader, DESCRIPTION_MAX, LABEL_MAX, QUESTION_TEXT_MAX, type InputSpec, type QuestionItemInput } from '../protocol/index.ts';
 
 export type SchemaProperty = {
@@ -193,7 +194,7 @@ export function fieldQuestion(f: Field): QuestionItemInput {
     if (i >= 0) options = [{ label: asLabel(def.label + RECOMMENDED), description: 'The default' }, ...options.filter((_, j) => j !== i)];
   }
   if (plan.multi && !f.required && options.length < 4) options.push({ label: LEAVE_EMPTY, description: cutCodePoints('Send no value for this field', DESCRIPTION_MAX) });
-  return { ...base, options, ...(plan.multi ? { multiSelect: true } : {}) };
+  return { ...base, options, ...severalField(plan.multi) };
 }
 
 export type FieldRead = { value: FieldValue } | { empty: true } | { problem: string };

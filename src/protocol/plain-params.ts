@@ -1,5 +1,5 @@
 import { REQUEST_ID_PATTERN, type MethodName, type Params } from './methods.ts';
-import { QUESTION_ITEM_KEYS, SURFACE_PATTERN } from './question.ts';
+import { QUESTION_ITEM_KEYS, SEVERAL_FIELD, SURFACE_PATTERN } from './question.ts';
 import {
   cutHeader,
   DESCRIPTION_MAX,
@@ -77,9 +77,10 @@ function plainItem(raw: unknown): Obj | undefined {
   const item: Obj = { id, header, question };
   if ('kind' in raw) item.kind = raw.kind;
   item.options = outOptions;
-  if ('multiSelect' in raw) {
-    if (typeof raw.multiSelect !== 'boolean') return undefined;
-    item.multiSelect = raw.multiSelect ? true : undefined;
+  if (SEVERAL_FIELD in raw) {
+    const several = raw[SEVERAL_FIELD];
+    if (typeof several !== 'boolean') return undefined;
+    item[SEVERAL_FIELD] = several ? true : undefined;
   }
   if ('url' in raw) {
     const url = trimmedFits(raw.url, 0, QUESTION_URL_MAX);

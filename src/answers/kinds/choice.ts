@@ -5,15 +5,19 @@
 import { readMulti, readSingle, splitMultiBody } from './choice-reading.ts';
 import type { ItemDraft, KindItem, QuestionKind } from './kind.ts';
 import { authoredLabel } from './labels.ts';
+import { SEVERAL_FIELD } from '../../protocol/question.ts';
 
 /** The item field (on the wire and in the ask_user tool) that makes a `choice` question take several options. */
-export const SEVERAL_FIELD = 'multiSelect';
+export { SEVERAL_FIELD };
 
 /** Whether a `choice` question takes several options (checkboxes) rather than one (radios). */
-export const choosesSeveral = (item: KindItem): boolean => item[SEVERAL_FIELD] === true;
+export const choosesSeveral = (item: { readonly multiSelect?: unknown }): boolean => item[SEVERAL_FIELD] === true;
 
 /** The field to spread into a `choice` item: present only when several options may be chosen, as items are stored. */
 export const severalField = (several: boolean): { multiSelect?: true } => (several ? { [SEVERAL_FIELD]: true } : {});
+
+/** The field as a parsed item (protocol `QuestionItem`) holds it: always there, `true` or undefined. */
+export const parsedSeveralField = (several: boolean): { multiSelect: true | undefined } => ({ [SEVERAL_FIELD]: several ? true : undefined });
 const several = choosesSeveral;
 
 export const choiceKind: QuestionKind = {

@@ -1,5 +1,6 @@
 import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type GrantScope, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
+import { parsedSeveralField } from '../../answers/kinds/choice.ts';
 import { describeRequest, type ApprovalFacts, type Verdict } from '../../policy/index.ts';
 import type { ApprovalOffer } from '../store/types.ts';
 
@@ -54,7 +55,7 @@ export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, v
       header: 'Approval',
       question,
       kind: 'approval',
-      multiSelect: undefined,
+      ...parsedSeveralField(false),
       options: [
         { label: APPROVAL_ALLOW, description: 'This request only' },
         { label: APPROVAL_DENY },

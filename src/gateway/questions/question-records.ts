@@ -1,6 +1,7 @@
 import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/index.ts';
 import type { AnswerProblem, QuestionItem } from '../../protocol/index.ts';
 import type { EventAudience, StoredQuestion } from '../store/types.ts';
+import { choosesSeveral, severalField } from '../../answers/kinds/choice.ts';
 
 /** Small pure helpers about question records, shared by the question manager and its run hooks. */
 
@@ -18,7 +19,7 @@ export function questionAudience(q: Pick<QuestionRecord, 'sessionKey' | 'askedBy
   return { sessionKey: q.sessionKey ?? null, question: { askedBy: q.askedBy, privileged: q.privileged === true } };
 }
 
-/** Items as stored: no empty descriptions, multiSelect only when true, kind only when not `choice`, so resends compare equal. */
+/** Items as stored: no empty descriptions, the several-choice field only when true, kind only when not `choice`, so resends compare equal. */
 export function storedItems(items: QuestionItem[]): QuestionRecord['questions'] {
   return items.map((item) => ({
     id: item.id,
@@ -26,7 +27,7 @@ export function storedItems(items: QuestionItem[]): QuestionRecord['questions'] 
     question: item.question,
     ...(item.kind && item.kind !== 'choice' ? { kind: item.kind } : {}),
     options: item.options.map((o) => (o.description ? { label: o.label, description: o.description } : { label: o.label })),
-    ...(item.multiSelect ? { multiSelect: true } : {}),
+    ...severalField(choosesSeveral(item)),
     ...(item.url ? { url: item.url } : {}),
     ...(item.detail ? { detail: item.detail } : {}),
     ...(item.input ? { input: item.input } : {}),
@@ -39,7 +40,7 @@ export function sameItems(a: QuestionRecord['questions'], b: QuestionRecord['que
   return a.every((x, i) => {
     const y = b[i];
     if (x.id !== y.id || x.header !== y.header || x.question !== y.question) return false;
-    if (!!x.multiSelect !== !!y.multiSelect || x.options.length !== y.options.length || (x.url ?? '') !== (y.url ?? '')) return false;
+    if (choosesSeveral(x) !== choosesSeveral(y) || x.options.length !== y.options.length || (x.url ?? '') !== (y.url ?? '')) return false;
     if ((x.detail ?? '') !== (y.detail ?? '') || (x.kind ?? 'choice') !== (y.kind ?? 'choice')) return false;
     if (JSON.stringify(x.input ?? null) !== JSON.stringify(y.input ?? null)) return false;
     return x.options.every((o, j) => o.label === y.options[j].label && (o.description ?? '') === (y.options[j].description ?? ''));

@@ -1,6 +1,8 @@
 import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
-import { AskdockError, invalidRequest, type Answers, type GrantRequest, type Params, type QuestionRecord, type QuorumState, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Params, type QuestionRecord, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
+import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
+import { defaultSurface } from './surface.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
@@ -19,25 +21,7 @@ import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEv
 
 type WaitResult = Result<'question.waitAnswer'>;
 
-/** Where an answer came from when the caller does not say (Q1 `surface`). */
-export function defaultSurface(identity: Identity): string {
-  return identity.role === 'agent' ? 'sdk' : 'control-ui';
-}
-
 /** The question lifecycle, Q1..Q11: request, wait, resolve, expire, cancel and async replies. */
-/** G5/G11: what an answer to an approval adds inside its transaction (the policy room): its decision and any grant. */
-export type ApprovalAnswers = {
-  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined;
-};
-
-/** E2-E5: what routing adds to asking and answering (the routing room). */
-export type RoutingHooks = {
-  routeNew(identity: Identity, record: StoredQuestion, p: Params<'question.request'>): Promise<StoredQuestion>;
-  noted(q: Pick<StoredQuestion, 'route'>): void;
-  checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined>;
-  requireEligible(identity: Identity, q: StoredQuestion): void;
-};
-
 export class QuestionManager {
   /** Set once the policy room is built (Core). */
   approvals: ApprovalAnswers | null = null;

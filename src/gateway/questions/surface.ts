@@ -1,4 +1,5 @@
 import type { ClientMode } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
 
 /** Who is answering, as far as the surface goes: the connection's `client.mode`, or what an in-process adapter names. */
 export type SurfaceSource = { mode: ClientMode; surface?: string };
@@ -21,4 +22,9 @@ export function connectionSurface(source: SurfaceSource): string | undefined {
 export function replySurface(source: SurfaceSource, mode: 'blocking' | 'async'): string {
   if (mode === 'async') return connectionSurface(source) ?? 'plain-text';
   return source.surface ?? (source.mode === 'tui' ? 'tui' : 'plain-text');
+}
+
+/** Where an answer came from when the caller does not say (Q1 `surface`). */
+export function defaultSurface(identity: Identity): string {
+  return identity.role === 'agent' ? 'sdk' : 'control-ui';
 }

@@ -1,0 +1,18 @@
+/** What the rooms built beside the question lifecycle add to it: the policy room's answers and the routing room's hooks. */
+import type { Answers, GrantRequest, Params, QuorumState, ResolvedBy } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Tx } from '../hub/hub.ts';
+import type { StoredApproval, StoredQuestion } from '../store/types.ts';
+
+/** G5/G11: what an answer to an approval adds inside its transaction (the policy room): its decision and any grant. */
+export type ApprovalAnswers = {
+  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined;
+};
+
+/** E2-E5: what routing adds to asking and answering (the routing room). */
+export type RoutingHooks = {
+  routeNew(identity: Identity, record: StoredQuestion, p: Params<'question.request'>): Promise<StoredQuestion>;
+  noted(q: Pick<StoredQuestion, 'route'>): void;
+  checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined>;
+  requireEligible(identity: Identity, q: StoredQuestion): void;
+};
