@@ -69,6 +69,12 @@ describe('channel posts', () => {
     expect(outcomePost(record({ status: 'expired' })).text.endsWith('Expired')).toBe(true);
   });
 
+  it('[E7] a routed question\'s outcome says who answered it, and where', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['dana'], eligible: ['dana'] };
+    const post = outcomePost(record({ status: 'answered', answers: { env: ['Staging'] }, route, resolvedBy: { identity: 'dana', name: 'Dana', surface: 'channel:slack', atMs: 1 } }));
+    expect(post.text).toBe('Environment: Where to?\n\nAnswered: Staging\nAnswered by Dana · Slack');
+  });
+
   it('[H3] button data fits Telegram\'s 64 bytes for the longest question id, and reads back', () => {
     const id = 'q'.repeat(128);
     const data = action(id, 'other');

@@ -1,5 +1,6 @@
 import { readableOutcome, readablePrompt, type ReadableItem } from '../../answers/readable-prompt.ts';
 import { kindOf } from '../../answers/kinds/index.ts';
+import { answeredByText } from '../../lib/answered-by.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
 import { fitText } from './split-text.ts';
@@ -93,12 +94,13 @@ function promptPost(q: QuestionRecord, can: ChannelCapabilities, publicUrl?: str
 }
 
 /**
- * H5: the posted prompt once resolved: its questions, then the outcome; no buttons. Within `limit` (as `measure`
+ * H5: the posted prompt once resolved: its questions, then the outcome (E7: and who answered a routed one); no buttons. Within `limit` (as `measure`
  * counts), the questions' titles give way first, so the outcome always shows.
  */
 export function outcomePost(q: QuestionRecord, limit = Infinity, measure: (s: string) => number = (s) => s.length): Post {
   const titles = itemsOf(q).map(title).join('\n');
-  const outcome = readableOutcome(q) ?? '';
+  // E7: a routed question's outcome says who answered it, and where.
+  const outcome = [readableOutcome(q), answeredByText(q)].filter(Boolean).join('\n');
   const whole = `${titles}\n\n${outcome}`.trim();
   if (measure(whole) <= limit) return { text: whole, buttons: [] };
   const room = limit - measure(outcome) - 2;

@@ -49,6 +49,8 @@ describe('routed questions (E2, E3, E11)', () => {
     const routed = await ana.waitEvent('question.routed', (p) => p.id === id);
     expect(routed.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: clock.now() + 10 * MIN });
     expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+    // E7: every surface reads who answered by the name the config gives.
+    expect((await ana.waitEvent('question.resolved', (p) => p.id === id)).resolvedBy).toMatchObject({ identity: 'bo', name: 'Bo' });
     // L1: the step is an entry of the audit log, between the asking and the answer.
     const entries = await auditOf(admin, id);
     expect(entries.map((e) => e.event)).toEqual(['question.asked', 'question.escalated', 'question.answered']);
