@@ -38,12 +38,12 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
             <RouteCountdown atMs={route.nextAtMs} paused={acked !== null} />
           </>
         )}
+        {words?.unreached?.map((label, i) => (
+          <span key={i} className="rt-unreached">
+            {` · ${label}: not reached before it expires`}
+          </span>
+        ))}
       </span>
-      {words?.unreached?.map((label, i) => (
-        <span key={i} className="rt-unreached">
-          {label}: not reached before it expires
-        </span>
-      ))}
       {acked && <span className="rt-pill rt-acked">{acked}</span>}
       {quorum && <span className="rt-pill rt-quorum">{quorum}</span>}
       {!eligible && <span className="rt-readonly">Waiting for {waitsFor}: you can read it but not answer</span>}
