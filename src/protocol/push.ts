@@ -71,6 +71,7 @@ export const PushPayload = z.discriminatedUnion('type', [
     /** The question's link page, `/q/<id>`. */
     path: z.string(),
   }),
-  z.object({ type: z.literal('close'), id: z.string() }),
+  /** `text`: E7, what the notification turns into instead of closing ("Answered by Ana · TUI"). */
+  z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional() }),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;

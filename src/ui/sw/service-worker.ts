@@ -184,6 +184,16 @@ function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]>
 
 // --- notifications ---
 
+/**
+ * A question's notification once it is resolved: closed, or (E7, a routed question) turned quietly into who answered it,
+ * without its actions; a tap on it still opens the question's page.
+ */
+function closeOrSay(n: Notification & { data?: unknown }, text: string | undefined): Promise<void> | void {
+  if (text === undefined) return n.close();
+  const { actions: _actions, itemId: _itemId, ...data } = (n.data ?? {}) as Record<string, unknown>;
+  return sw.registration.showNotification(n.title, { body: text, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
+}
+
 sw.addEventListener('push', (event: PushEvent) => {
   let payload: PushPayload;
   try {
@@ -192,7 +202,7 @@ sw.addEventListener('push', (event: PushEvent) => {
     return;
   }
   if (payload.type === 'close') {
-    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => list.forEach((n) => n.close())));
+    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map((n) => closeOrSay(n, payload.text)))));
     return;
   }
   event.waitUntil(
