@@ -42,11 +42,12 @@ describe('a routed question in askdock tui (E4, E9)', { timeout: 120_000 }, () =
       timeoutMs: 3_600_000,
     });
     await screen.waitFor('Which environment?', 60_000);
-    expect(await screen.waitFor(/For ana · next step in [45]:\d\d/)).toContain("a: I'm on it");
+    // E9: by display name, and the step it moves on to, once routing.status has said.
+    expect(await screen.waitFor(/For Ana · to ops in [45]:\d\d/)).toContain("a: I'm on it");
     screen.send(['a']);
     const after = await screen.waitFor('Ana is on it', 60_000);
     expect(after).not.toContain("a: I'm on it");
-    expect(after).not.toMatch(/next step in/);
+    expect(after).not.toMatch(/to ops in/);
     // The gateway holds the acknowledgement: the escalation is paused for half an hour, by Ana.
     const { question } = await t.operator.request('question.get', { id });
     expect(question.route?.ackedBy).toMatchObject({ identity: 'ana', name: 'Ana' });
