@@ -234,6 +234,8 @@ describe('Web Push follows the escalation (E2)', () => {
     await expect.poll(() => fake?.received.length).toBe(1);
     await t.gw.push.idle();
     expect(fake.received.map((r) => r.subscription)).toEqual(['ana-phone']);
+    // E4: the step's people may take it from the notification.
+    expect(fake.received[0].payload).toMatchObject({ type: 'question', id, ack: true });
     clock.advance(5 * 60_000);
     await expect.poll(() => fake?.received.length, { timeout: 10_000 }).toBe(3);
     await t.gw.push.idle();

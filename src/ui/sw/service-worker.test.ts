@@ -16,6 +16,8 @@ const shown: Shown[] = [];
 
 /** What reached the gateway over `/ws`: every `question.resolve` request's params, in order. */
 const resolved: unknown[] = [];
+/** Every `question.ack` request's params (E4: "I'm on it" from a notification). */
+const acked: unknown[] = [];
 
 /** The gateway's socket as the worker sees it: offline it errors and closes; online it answers like the gateway. */
 class GatewaySocket {
@@ -33,6 +35,7 @@ class GatewaySocket {
   send(text: string) {
     const req = JSON.parse(text) as { id: string; method: string; params: unknown };
     if (req.method === 'question.resolve') resolved.push(req.params);
+    if (req.method === 'question.ack') acked.push(req.params);
     setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: 'res', id: req.id, ok: true, payload: {} }) }));
   }
   close() {
@@ -139,5 +142,20 @@ describe('E7 a resolved question\'s notification', () => {
     expect(shown[0]).toMatchObject({ title: 'Env', tag: 'q_routed', body: 'Answered by Bo · TUI', data: { id: 'q_routed', path: '/q/q_routed' } });
     expect(shown[0].actions).toBeUndefined();
     expect((shown[0].data as { actions?: unknown }).actions).toBeUndefined();
+  });
+});
+
+describe('E4 "I\'m on it" from a notification', () => {
+  it('[E4] a routed question\'s notification offers "I\'m on it" (alone where the browser shows two actions, never one answer of two); a tap sends question.ack and answers nothing', async () => {
+    await fire('message', { data: { type: 'token', token: 'adk_phone' } });
+    online = true;
+    const payload = { type: 'question', id: 'q_take', itemId: 'env', title: 'Env', body: 'Which?', actions: ['Staging', 'Production'], path: '/q/q_take', ack: true };
+    await fire('push', { data: { text: () => JSON.stringify(payload) } });
+    const note = shown.find((n) => n.tag === 'q_take');
+    expect(note?.actions).toEqual([{ action: 'ack', title: "I'm on it" }]);
+    const before = resolved.length;
+    await fire('notificationclick', { action: 'ack', notification: { data: payload, close: () => undefined } });
+    expect(acked).toEqual([{ id: 'q_take' }]);
+    expect(resolved).toHaveLength(before);
   });
 });
