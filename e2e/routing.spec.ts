@@ -74,10 +74,10 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
         timeoutMs: 3_600_000,
       });
       const row = routingOf(page);
-      await expect(row).toContainText('For ana');
+      await expect(row).toContainText('For Ana · to ops in');
       await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
       await row.getByRole('button', { name: "I'm on it" }).click();
-      await expect(row).toContainText('ana is on it');
+      await expect(row).toContainText('Ana is on it');
       await expect(row.getByRole('button', { name: "I'm on it" })).toHaveCount(0);
 
       // The On call page: the schedule's person now, and the open routed question.
@@ -100,7 +100,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(routingOf(page)).toContainText('0 of 2 approvals');
       await dock.getByRole('radio', { name: 'Allow', exact: true }).check();
       await page.keyboard.press('Control+Enter');
-      await expect(page.getByText('1 of 2 approvals (ana)')).toBeVisible();
+      await expect(page.getByText('1 of 2 approvals (Ana)')).toBeVisible();
     } finally {
       await close();
     }

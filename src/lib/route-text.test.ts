@@ -14,12 +14,15 @@ describe('route text (E3-E5, E9)', () => {
   it('[E4] "ana is on it" only while the acknowledgement holds', () => {
     const acked = { ...route, ackedBy: { identity: 'ana', atMs: 0, untilMs: 1_000 } };
     expect(ackText(acked, 500)).toBe('ana is on it');
+    expect(ackText({ ...route, ackedBy: { ...acked.ackedBy, name: 'Ana' } }, 500)).toBe('Ana is on it');
     expect(ackText(acked, 1_000)).toBeNull();
     expect(ackText(route, 0)).toBeNull();
   });
   it('[E5] the quorum counts each person once and names them', () => {
     const q = { ...route, quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'control-ui', atMs: 1 }, { identity: 'ana', surface: 'tui', atMs: 2 }] } };
     expect(quorumText(q)).toBe('1 of 2 approvals (ana)');
+    const named = { ...route, quorum: { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1 }, { identity: 'bo', name: 'Bo', surface: 'tui', atMs: 2 }] } };
+    expect(quorumText(named)).toBe('2 of 2 approvals (Ana, Bo)');
     expect(quorumText(route)).toBeNull();
   });
   it('[E3] only the notified and admins may answer; the refusal names who it waits for', () => {

@@ -14,18 +14,18 @@ export function waitsForText(route: RouteState): string {
   return route.notified.length > 0 ? route.notified.join(', ') : 'nobody yet';
 }
 
-/** E4: "ana is on it" while an acknowledgement holds. */
+/** E4: "Ana is on it" (the display name, else the id) while an acknowledgement holds. */
 export function ackText(route: RouteState, nowMs: number): string | null {
   const ack = route.ackedBy;
-  return ack && ack.untilMs > nowMs ? `${ack.identity} is on it` : null;
+  return ack && ack.untilMs > nowMs ? `${ack.name ?? ack.identity} is on it` : null;
 }
 
-/** E5: "1 of 2 approvals (ana)". */
+/** E5: "1 of 2 approvals (Ana)": each person once, by display name. */
 export function quorumText(route: RouteState): string | null {
   const q = route.quorum;
   if (!q) return null;
-  const who = [...new Set(q.approvals.map((a) => a.identity))];
-  return `${who.length} of ${q.needed} approvals${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+  const who = new Map(q.approvals.map((a) => [a.identity, a.name ?? a.identity]));
+  return `${who.size} of ${q.needed} approvals${who.size > 0 ? ` (${[...who.values()].join(', ')})` : ''}`;
 }
 
 /** E3: whether `identity` may answer: notified so far, or an admin. */

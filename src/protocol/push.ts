@@ -70,7 +70,10 @@ export const PushPayload = z.discriminatedUnion('type', [
     actions: z.array(z.string()).length(2).optional(),
     /** The question's link page, `/q/<id>`. */
     path: z.string(),
+    /** E4: a routed question: the notification offers "I'm on it" (question.ack). */
+    ack: z.literal(true).optional(),
   }),
-  z.object({ type: z.literal('close'), id: z.string() }),
+  /** `text`: E7, what the notification turns into instead of closing ("Answered by Ana · TUI"). */
+  z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional() }),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;

@@ -166,7 +166,8 @@ export const SURFACE_PATTERN = /^(control-ui|tui|cli|plain-text|link|sdk|push|ho
 export const Surface = z.string().regex(SURFACE_PATTERN, {
   error: 'surface must be control-ui, tui, cli, plain-text, link, sdk, push, hook, mcp-proxy, policy or channel:<name>',
 });
-export const ResolvedBy = z.object({ identity: z.string(), surface: z.string(), atMs: z.number() });
+/** `name`: the person's display name (E7 "Answered by Ana"), absent for the policy and older records. */
+export const ResolvedBy = z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number() });
 export type ResolvedBy = z.infer<typeof ResolvedBy>;
 
 /** A stored question as every client sees it (Q1). Items are already normalised. */

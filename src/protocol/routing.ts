@@ -15,8 +15,12 @@ export const RouteState = z.object({
   step: z.number().int().nonnegative(),
   notified: z.array(z.string()),
   nextAtMs: z.number().optional(),
-  ackedBy: z.object({ identity: z.string(), atMs: z.number(), untilMs: z.number() }).optional(),
-  quorum: z.object({ needed: z.number().int().positive(), approvals: z.array(z.object({ identity: z.string(), surface: z.string(), atMs: z.number() })) }).optional(),
+  /** E4: `name`, the person's display name ("Ana is on it"). */
+  ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),
+  /** E5: each approval with its giver's display name (`name`), for "1 of 2 approvals (Ana)". */
+  quorum: z
+    .object({ needed: z.number().int().positive(), approvals: z.array(z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number() })) })
+    .optional(),
   /** E6: `drafts`, the sender's answers typed so far, for the target's surfaces to start from. */
   handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number(), drafts: z.record(z.string(), z.array(z.string())).optional() })).optional(),
   eligible: z.array(z.string()),
@@ -39,7 +43,20 @@ export const RouteResult = z.object({ route: RouteState });
 
 export const RoutingStatusResult = z.object({
   schedules: z.array(z.object({ name: z.string(), now: z.string().nullable(), next: z.string().nullable(), nextAtMs: z.number().nullable() })),
-  questions: z.array(z.object({ id: z.string(), step: z.number(), nextAtMs: z.number().optional(), ackedBy: RouteState.shape.ackedBy })),
+  questions: z.array(
+    z.object({
+      id: z.string(),
+      step: z.number(),
+      nextAtMs: z.number().optional(),
+      ackedBy: RouteState.shape.ackedBy,
+      /** E9: who the question waits for now, by display name or group name ("ops", "Ana"). */
+      waitsFor: z.array(z.string()).optional(),
+      /** E9: who the next step reaches, named the same way, when it comes before the question expires. */
+      next: z.array(z.string()).optional(),
+      /** E9: the steps the question expires before, each named by who it would reach. */
+      unreached: z.array(z.string()).optional(),
+    }),
+  ),
 });
 export type RoutingStatusResult = z.infer<typeof RoutingStatusResult>;
 

@@ -29,4 +29,5 @@ export {
   startRoute, advanceRoute, acknowledge, handOff, approve, mayAnswer,
   type RouteState, type RouteEnv, type RouteChange, type Refusal, type Actor, type Verdict,
 } from './state.ts';
+export { describeRoute, type RouteView, type ViewInput } from './view.ts';
 export * from './types.ts';

@@ -86,6 +86,7 @@ export function TuiApp({ store, actions, local }: Props) {
         getDraft={() => actions.draftOf(current.record)}
         onDraft={(d) => actions.setDraft(id, d)}
         onEffect={onEffect}
+        routeWords={state.routeWords[id]}
       />
     );
   } else if (state.confirm) {

@@ -9,7 +9,7 @@ import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
-import { hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
+import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
 export type ChannelOptions = {
@@ -151,6 +151,12 @@ export class Channel implements ChannelSink {
       await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
       return;
     }
+    // E4: `ack` to a routed question takes it ("I'm on it") and answers nothing.
+    if (target.route && m.text.trim().toLowerCase() === ACK_REPLY) {
+      const taken = await this.acknowledge(identityId, target, m.conversation);
+      if (taken.refused) this.say(m.conversation, `Not taken: ${taken.notice}`);
+      return;
+    }
     try {
       await this.reply(identityId, sessionKey, target, m.text, idempotencyKey);
     } catch (err) {
@@ -224,7 +230,20 @@ export class Channel implements ChannelSink {
     });
   }
 
+  /** E4: "I'm on it" from this channel; the conversation hears who took it ("Ana is on it"). */
+  private async acknowledge(identityId: string, q: QuestionRecord, conversation: string): Promise<PressReply> {
+    try {
+      const { route } = await this.caller.call(identityId, 'question.ack', { id: q.id });
+      this.say(conversation, `${route.ackedBy?.name ?? identityId} is on it`);
+      return { notice: "You're on it" };
+    } catch (err) {
+      const notice = err instanceof AskdockError && err.code === 'FORBIDDEN' ? 'This question waits for someone else.' : this.pressRefusal(err);
+      return { notice, refused: true };
+    }
+  }
+
   private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
+    if (choice === 'ack') return this.acknowledge(identityId, q, p.conversation);
     // A repeat of this person's own press answers as the first did (Q5); another person's press finds it resolved.
     const resolution = { surface: this.surface, resolutionId: pressResolutionId(this.adapter.name, identityId, p.ref, choice) };
     if (choice === 'other') {

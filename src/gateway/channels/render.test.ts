@@ -69,6 +69,20 @@ describe('channel posts', () => {
     expect(outcomePost(record({ status: 'expired' })).text.endsWith('Expired')).toBe(true);
   });
 
+  it('[E7] a routed question\'s outcome says who answered it, and where', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['dana'], eligible: ['dana'] };
+    const post = outcomePost(record({ status: 'answered', answers: { env: ['Staging'] }, route, resolvedBy: { identity: 'dana', name: 'Dana', surface: 'channel:slack', atMs: 1 } }));
+    expect(post.text).toBe('Environment: Where to?\n\nAnswered: Staging\nAnswered by Dana · Slack');
+  });
+
+  it('[E4] a routed prompt offers "I\'m on it": a button under one that has buttons, a reply `ack` in the hint of one that has none', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['dana'], eligible: ['dana'] };
+    expect(questionPost(record({ route }), CHANNELS.slack.capabilities).buttons.map((b) => b.label)).toEqual(['Staging', 'Production', 'Skip', "I'm on it"]);
+    const several = record({ route, questions: [{ ...record().questions[0], multiSelect: true }] });
+    expect(questionPost(several, CHANNELS.slack.capabilities).text).toMatch(/Reply ack if you are on it\.$/);
+    expect(questionPost(record(), CHANNELS.slack.capabilities).text).not.toContain('ack');
+  });
+
   it('[H3] button data fits Telegram\'s 64 bytes for the longest question id, and reads back', () => {
     const id = 'q'.repeat(128);
     const data = action(id, 'other');

@@ -1,5 +1,6 @@
-import { readableOutcome, readablePrompt, type ReadableItem } from '../../answers/readable-prompt.ts';
+import { readableOutcome, readablePrompt, replyHint, type ReadableItem } from '../../answers/readable-prompt.ts';
 import { kindOf } from '../../answers/kinds/index.ts';
+import { answeredByText } from '../../lib/answered-by.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
 import { fitText } from './split-text.ts';
@@ -14,16 +15,20 @@ export function hasButtons(q: QuestionRecord): boolean {
   return q.questions.length === 1 && kindOf(q.questions[0]).oneTap(q.questions[0]) !== null;
 }
 
+/** E4: the button (and, as `ack`, the reply) that takes a routed question without answering it. */
+export const ACK_LABEL = "I'm on it";
+export const ACK_REPLY = 'ack';
+
 /** H4: what a question without a run says under its prompt, and to a press on it. */
 export const RUNLESS_NOTICE = 'This question can only be answered in the Control UI or the TUI.';
 
-/** Button data: the question's token and the choice (`0`..`3`, `skip`, `other`). */
+/** Button data: the question's token and the choice (`0`..`3`, `skip`, `other`, `ack`). */
 export function action(questionId: string, choice: string): string {
   return `${questionToken(questionId)}:${choice}`;
 }
 
 export function parseAction(data: string): { token: string; choice: string } | null {
-  const m = /^([A-Za-z0-9_-]{16}):(\d|skip|other)$/.exec(data);
+  const m = /^([A-Za-z0-9_-]{16}):(\d|skip|other|ack)$/.exec(data);
   return m ? { token: m[1], choice: m[2] } : null;
 }
 
@@ -79,7 +84,8 @@ function promptPost(q: QuestionRecord, can: ChannelCapabilities, publicUrl?: str
   // its notice stands where the reply hint would.
   const runless = q.runId === undefined;
   const items = itemsOf(q);
-  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : undefined), buttons: [...linkButtons(q), ...pageButton(q, publicUrl)] };
+  const ackHint = q.route && !runless ? ` Reply ${ACK_REPLY} if you are on it.` : '';
+  if (!hasButtons(q)) return { text: readablePrompt(items, runless ? RUNLESS_NOTICE : `${replyHint(items)}${ackHint}`), buttons: [...linkButtons(q), ...pageButton(q, publicUrl)] };
   const item = items[0];
   const described = item.options.filter((o) => o.description);
   const notes = described.map((o) => `• ${o.label}: ${o.description}`);
@@ -87,18 +93,22 @@ function promptPost(q: QuestionRecord, can: ChannelCapabilities, publicUrl?: str
   const buttons: PostButton[] = item.options.map((o, i) => ({ kind: 'option', label: o.label, action: action(q.id, String(i)) }));
   // Telegram asks for the free text with Force Reply; elsewhere any reply in the conversation is the free text.
   if (can.forceReply) buttons.push({ kind: 'other', label: 'Other…', action: action(q.id, 'other') });
-  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') }, ...linkButtons(q), ...pageButton(q, publicUrl));
+  buttons.push({ kind: 'skip', label: 'Skip', action: action(q.id, 'skip') });
+  // E4: a routed question can be taken ("I'm on it") without answering it.
+  if (q.route && !runless) buttons.push({ kind: 'ack', label: ACK_LABEL, action: action(q.id, 'ack') });
+  buttons.push(...linkButtons(q), ...pageButton(q, publicUrl));
   const hint = runless ? `\n\n${RUNLESS_NOTICE}` : can.forceReply ? '' : '\nOr reply with your own words.';
   return { text: text + hint, buttons };
 }
 
 /**
- * H5: the posted prompt once resolved: its questions, then the outcome; no buttons. Within `limit` (as `measure`
+ * H5: the posted prompt once resolved: its questions, then the outcome (E7: and who answered a routed one); no buttons. Within `limit` (as `measure`
  * counts), the questions' titles give way first, so the outcome always shows.
  */
 export function outcomePost(q: QuestionRecord, limit = Infinity, measure: (s: string) => number = (s) => s.length): Post {
   const titles = itemsOf(q).map(title).join('\n');
-  const outcome = readableOutcome(q) ?? '';
+  // E7: a routed question's outcome says who answered it, and where.
+  const outcome = [readableOutcome(q), answeredByText(q)].filter(Boolean).join('\n');
   const whole = `${titles}\n\n${outcome}`.trim();
   if (measure(whole) <= limit) return { text: whole, buttons: [] };
   const room = limit - measure(outcome) - 2;

@@ -6,6 +6,8 @@ export type PostButton =
   | { kind: 'option'; label: string; action: string }
   | { kind: 'skip'; label: string; action: string }
   | { kind: 'other'; label: string; action: string }
+  /** E4: "I'm on it" under a routed question. */
+  | { kind: 'ack'; label: string; action: string }
   | { kind: 'link'; label: string; url: string };
 
 /** What a channel posts or edits: text, and the buttons beneath it (none once resolved). */

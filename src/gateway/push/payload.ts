@@ -28,6 +28,8 @@ export function questionPayload(q: QuestionRecord): PushPayload {
     title: first.header,
     ...(twoWay ? { itemId: first.id, actions: [...taps] } : {}),
     path: `/q/${encodeURIComponent(q.id)}`,
+    // E4: pushed only to the step's people, who may all take it.
+    ...(q.route ? { ack: true as const } : {}),
   };
   let body = cut(first.question, BODY_MAX) + more;
   while (Buffer.byteLength(JSON.stringify({ ...base, body })) > MAX_PAYLOAD_BYTES) body = cut(body, [...body].length - 50);

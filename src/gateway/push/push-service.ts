@@ -4,6 +4,7 @@ import type { Authenticator, Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
+import { answeredByText } from '../../lib/answered-by.ts';
 import { PushDelivery, type DeliveryOptions, type PushJob } from './delivery.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
 import { questionPayload, questionTtlS, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
@@ -158,14 +159,19 @@ export class PushService {
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
-      await this.sendToViewers(() => this.parts.store.getQuestion(id), { type: 'close', id }, TTL_WITHOUT_EXPIRY_S, 'normal');
+      // E7: a routed question's notification turns into who answered it.
+      const close = (q: QuestionRecord): PushPayload => {
+        const text = answeredByText(q);
+        return { type: 'close', id, ...(text ? { text } : {}) };
+      };
+      await this.sendToViewers(() => this.parts.store.getQuestion(id), close, TTL_WITHOUT_EXPIRY_S, 'normal');
     }
   }
 
   /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */
   private async sendToViewers(
     question: QuestionRecord | (() => Promise<QuestionRecord | undefined>),
-    payload: PushPayload,
+    payload: PushPayload | ((q: QuestionRecord) => PushPayload),
     ttlS: number,
     urgency: PushJob['urgency'],
     only?: readonly string[],
@@ -175,10 +181,11 @@ export class PushService {
     const q = typeof question === 'function' ? await question() : question;
     if (!q) return;
     const owner = q.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(q.sessionKey);
+    const said = typeof payload === 'function' ? payload(q) : payload;
     for (const sub of subs) {
       const identity = this.parts.auth.identityById(sub.identity);
       if (!identity || !canSeeQuestion(identity, q, owner) || (only && !only.includes(identity.id))) continue;
-      const run = this.delivery.deliver({ sub, payload, ttlS, urgency }).catch((err: unknown) =>
+      const run = this.delivery.deliver({ sub, payload: said, ttlS, urgency }).catch((err: unknown) =>
         this.parts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
       );
       this.pending.add(run);

@@ -234,10 +234,18 @@ describe('Web Push follows the escalation (E2)', () => {
     await expect.poll(() => fake?.received.length).toBe(1);
     await t.gw.push.idle();
     expect(fake.received.map((r) => r.subscription)).toEqual(['ana-phone']);
+    // E4: the step's people may take it from the notification.
+    expect(fake.received[0].payload).toMatchObject({ type: 'question', id, ack: true });
     clock.advance(5 * 60_000);
     await expect.poll(() => fake?.received.length, { timeout: 10_000 }).toBe(3);
     await t.gw.push.idle();
     expect(fake.received.map((r) => r.subscription).sort()).toEqual(['ana-phone', 'bo-phone', 'cy-phone']);
     expect(fake.received.every((r) => (r.payload as { id?: string }).id === id)).toBe(true);
+    // E7: once Bo answers, each phone's notification turns into who answered it, and where.
+    await people.bo.call('question.resolve', { id, answers: { env: ['Staging'] }, surface: 'tui' });
+    await expect.poll(() => fake?.received.filter((r) => (r.payload as { type: string }).type === 'close').length, { timeout: 10_000 }).toBe(4);
+    await t.gw.push.idle();
+    const closes = fake.received.filter((r) => (r.payload as { type: string }).type === 'close');
+    expect(closes.map((r) => r.payload)).toEqual(Array(4).fill({ type: 'close', id, text: 'Answered by Bo · TUI' }));
   });
 });

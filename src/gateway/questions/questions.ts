@@ -206,7 +206,7 @@ export class QuestionManager {
     }
     if (!canAnswerQuestion(identity, q, await this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-    const resolvedBy = { identity: identity.id, surface: p.surface ?? surface ?? defaultSurface(identity), atMs };
+    const resolvedBy = this.answeredBy(identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
     // E3: a routed question waits for those notified so far (and admins); E5: a quorum's short Allow is held.
     if (!isTerminal(q)) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
     if ('skip' in p) {
@@ -248,6 +248,12 @@ export class QuestionManager {
     return { status: 'answered', answers: checked.answers };
   }
 
+  /** Who answered, with the display name others see (E7 "Answered by Ana") when the config gives one. */
+  private answeredBy(identity: Identity, surface: string, atMs: number): ResolvedBy {
+    const name = this.core.auth.displayName(identity.id);
+    return { identity: identity.id, ...(name !== identity.id ? { name } : {}), surface, atMs };
+  }
+
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
   async checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): Promise<CheckedReply> {
     const q = await this.visible(identity, replyTo.questionId);
@@ -259,7 +265,7 @@ export class QuestionManager {
 
   /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
   async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<void> {
-    const resolvedBy = { identity: identity.id, surface, atMs: this.core.clock.now() };
+    const resolvedBy = this.answeredBy(identity, surface, this.core.clock.now());
     const { answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
     // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.

@@ -1,6 +1,6 @@
 import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
 import { readApproval } from '../../answers/kinds/approval.ts';
-import { acknowledge, approve, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
+import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -102,11 +102,19 @@ export class RoutingRoom {
     const behavior = readApproval(item, answers[item.id] ?? []).behavior === 'deny' ? 'deny' : 'allow';
     const verdict = approve(route, { identity: identity.id, isAdmin: isAdmin(identity) }, behavior, surface, this.parts.clock.now());
     if (!verdict.ok) throw this.notEligible(identity, route);
-    const next: StoredQuestion = { ...q, route: verdict.state as RouteState };
+    const next: StoredQuestion = { ...q, route: this.named(verdict.state as RouteState) };
     if (verdict.verdict !== 'pending') return { q: next };
     // Short of the quorum: the approval is kept (once per identity) and the question stays pending.
     if (next.route?.quorum?.approvals.length !== route.quorum.approvals.length) await this.saveIn(tx, next);
     return { pending: next.route?.quorum as QuorumState, q: next };
+  }
+
+  /** E4/E5: who is on it and who approved, with the display names every surface shows ("Ana is on it"). */
+  private named(route: RouteState): RouteState {
+    const name = (id: string) => this.parts.auth.displayName(id);
+    const ackedBy = route.ackedBy && { ...route.ackedBy, name: name(route.ackedBy.identity) };
+    const quorum = route.quorum && { ...route.quorum, approvals: route.quorum.approvals.map((a) => ({ ...a, name: name(a.identity) })) };
+    return { ...route, ...(ackedBy ? { ackedBy } : {}), ...(quorum ? { quorum } : {}) };
   }
 
   /** E3: refuses an identity a routed question does not wait for. */
@@ -140,7 +148,7 @@ export class RoutingRoom {
       if (!env) throw invalidRequest('question.ack', [{ path: 'id', problem: `question "${p.id}" follows an escalation the config no longer has` }]);
       const r = acknowledge(q.route as RouteState, { identity: identity.id, isAdmin: isAdmin(identity) }, this.parts.clock.now(), env);
       if (!r.ok) throw this.notEligible(identity, q.route as RouteState);
-      const next = { ...q, route: r.state as RouteState };
+      const next = { ...q, route: this.named(r.state as RouteState) };
       await this.saveIn(tx, next);
       await recordRoute(this.parts.audit, 'question.acknowledged', q, this.parts.clock.now(), { identity: identity.id });
       return next.route;
@@ -191,9 +199,18 @@ export class RoutingRoom {
     for (const q of await this.parts.store.listQuestions({ status: 'pending' })) {
       if (!q.route || !canSeeQuestion(identity, q, await this.ownerOf(q))) continue;
       const { step, nextAtMs, ackedBy } = q.route;
-      questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}) });
+      questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}), ...(await this.inWords(q)) });
     }
     return { schedules: schedulesStatus(this.parts.routing.schedules, this.parts.clock.now()), questions };
+  }
+
+  /** E9: who a routed question waits for, who is next and what it never reaches, in words (src/routing/view.ts). */
+  private async inWords(q: StoredQuestion) {
+    const env = await this.envFor(q);
+    if (!env || !q.route) return {};
+    const input = { route: q.route, escalation: env.escalation, targets: env.targets, expiresAtMs: q.expiresAtMs, nowMs: this.parts.clock.now() };
+    const view = describeRoute({ ...input, displayName: (id) => this.parts.auth.displayName(id) });
+    return { waitsFor: view.waitsFor, ...(view.next ? { next: view.next } : {}), ...(view.unreached.length ? { unreached: view.unreached } : {}) };
   }
 
   /** E12 routing.test: the route a described question would take, offline (no one is asked). */

@@ -49,6 +49,8 @@ describe('routed questions (E2, E3, E11)', () => {
     const routed = await ana.waitEvent('question.routed', (p) => p.id === id);
     expect(routed.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: clock.now() + 10 * MIN });
     expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+    // E7: every surface reads who answered by the name the config gives.
+    expect((await ana.waitEvent('question.resolved', (p) => p.id === id)).resolvedBy).toMatchObject({ identity: 'bo', name: 'Bo' });
     // L1: the step is an entry of the audit log, between the asking and the answer.
     const entries = await auditOf(admin, id);
     expect(entries.map((e) => e.event)).toEqual(['question.asked', 'question.escalated', 'question.answered']);
@@ -70,7 +72,7 @@ describe('routed questions (E2, E3, E11)', () => {
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await failure(bo.call('question.ack', { id }))).details).toEqual({ eligible: ['ana'] });
     const { route } = await ana.call('question.ack', { id });
-    expect(route.ackedBy).toEqual({ identity: 'ana', atMs: clock.now(), untilMs: clock.now() + 30 * MIN });
+    expect(route.ackedBy).toEqual({ identity: 'ana', name: 'Ana', atMs: clock.now(), untilMs: clock.now() + 30 * MIN });
     expect(route.nextAtMs).toBe(clock.now() + 35 * MIN);
     const t0 = clock.now();
     clock.advance(5 * MIN);
@@ -101,7 +103,7 @@ describe('two-person approval (E5)', () => {
     const { clock, agent, admin, ana, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
     const first = await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'tui' });
-    expect(first).toEqual({ status: 'pending', quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'tui', atMs: clock.now() }] } });
+    expect(first).toEqual({ status: 'pending', quorum: { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: clock.now() }] } });
     expect(await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'control-ui' })).toEqual(first);
     expect((await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).status).toBe('pending');
     expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
@@ -123,7 +125,12 @@ describe('routing.status and routing.test (E12)', () => {
     expect(test.route).toEqual({ routes: [0], escalation: 'deploy', quorum: 2 });
     expect(test.steps.map((s) => [s.atMs - clock.now(), s.notify])).toEqual([[0, ['ana']], [5 * MIN, ['bo', 'cy']]]);
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
-    expect((await ana.call('routing.status', {})).questions).toEqual([{ id, step: 0, nextAtMs: clock.now() + 5 * MIN }]);
+    expect((await ana.call('routing.status', {})).questions).toEqual([{ id, step: 0, nextAtMs: clock.now() + 5 * MIN, waitsFor: ['Ana'], next: ['ops'] }]);
+    // E9: a question that expires before the second step says so, by the group the step would reach.
+    const short = await agent.call('question.request', { sessionKey: session.key, questions: [item()], mode: 'async', timeoutMs: 4 * MIN });
+    const status = (await ana.call('routing.status', {})).questions.find((q) => q.id === short.id);
+    expect(status).toMatchObject({ waitsFor: ['Ana'], unreached: ['ops'] });
+    expect(status?.next).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { QuestionItemInput, QuestionRecord } from '../../protocol/index.ts';
 import type { Clock } from '../../gateway/infra/clock.ts';
+import type { GatewayConfig } from '../../gateway/config.ts';
 import { startTestGateway, testConfig, type TestGateway } from '../gateway-harness.ts';
 import type { TestClient } from '../ws-client.ts';
 import type { ChannelName } from '../../gateway/channels/registry.ts';
@@ -48,13 +49,14 @@ export type ChannelWorld = {
 };
 
 /** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
-export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock } = {}): Promise<ChannelWorld> {
+/** `config`: what the test's gateway config has besides the usual (routing, names of the identities). */
+export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock; config?: Partial<GatewayConfig> } = {}): Promise<ChannelWorld> {
   if (!opts.dir) await driver.start();
   const { log, lines: logs } = memoryLogger();
   const announced: string[] = [];
   const users = { [driver.ids.alice]: 'guest', [driver.ids.bob]: 'guest2' };
   const t = await startTestGateway({
-    config: { ...testConfig, channels: { [driver.name]: driver.config(users) } },
+    config: { ...testConfig, ...opts.config, channels: { [driver.name]: driver.config(users) } },
     log,
     announce: (line) => announced.push(line),
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },

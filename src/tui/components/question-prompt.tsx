@@ -9,6 +9,7 @@ import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
 import { RouteLine } from './route-line.tsx';
+import type { RouteWords } from '../state/route-words.ts';
 
 type Props = {
   record: QuestionRecord;
@@ -20,6 +21,8 @@ type Props = {
   getDraft: () => PromptDraft;
   onDraft: (draft: PromptDraft) => void;
   onEffect: (effect: PromptEffect) => void;
+  /** E9: the routed question in words (who it waits for, who is next), once routing.status has said. */
+  routeWords?: RouteWords;
 };
 
 /** X2: how many lines of a detail the prompt shows; the rest is `… N more lines`. */
@@ -43,7 +46,7 @@ function DetailLines({ detail }: { detail: string | undefined }) {
 
 
 /** V2: the prompt in place of the composer, one question at a time. */
-export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect }: Props) {
+export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect, routeWords }: Props) {
   const item = record.questions[Math.min(draft.step, record.questions.length - 1)];
   const itemDraft = draftOfItem(draft, item);
   const apply = ({ draft: next, effect }: PromptStep) => {
@@ -75,7 +78,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
-      {record.route ? <RouteLine route={record.route} /> : null}
+      {record.route ? <RouteLine route={record.route} words={routeWords} /> : null}
       <Text>{terminalText(item.question, { tabSize: 4 })}</Text>
       <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {terminalLine((item as { url?: string }).url!)}</Text> : null}

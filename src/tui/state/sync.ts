@@ -1,3 +1,4 @@
+import { watchRouteWords } from './route-words.ts';
 import type { GatewayClient } from '../../client/client.ts';
 import type { ChatMessage, HelloOk, QuestionRecord, Session } from '../../protocol/index.ts';
 import { reconcile, type Connection, type TuiState, type TuiStore } from './tui-store.ts';
@@ -100,6 +101,7 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
     client.on('question.routed', (p) =>
       update(store, (s) => (s.questions[p.id] ? { questions: { ...s.questions, [p.id]: { ...s.questions[p.id], route: p.route } } } : {})),
     ),
+    watchRouteWords(client, store),
     client.on('question.retired', (p) =>
       update(store, (s) => {
         const q = s.questions[p.id];

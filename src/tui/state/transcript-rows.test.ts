@@ -32,6 +32,13 @@ describe('the TUI transcript notices (V5)', () => {
     ]);
   });
 
+  it('[E7] a routed question answered elsewhere says who answered it and where', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['dana'], eligible: ['dana'] };
+    const questions = { r: { ...record('r', { identity: 'dana', name: 'Dana', surface: 'control-ui', atMs: 2 }), route } };
+    const rows = transcriptRows({ ...base, questions, seenPending: { r: true } });
+    expect(rows.map((r) => r.text)).toEqual(['Answered by Dana · Control UI']);
+  });
+
   it('[V5] seen pending here: answered by this process is ✓, by anyone else `Answered elsewhere`', () => {
     const questions = { a: record('a', { identity: 'operator', surface: 'tui', atMs: 2 }), b: record('b', { identity: 'operator', surface: 'tui', atMs: 3 }) };
     const rows = transcriptRows({ ...base, questions, seenPending: { a: true, b: true }, mine: { a: true } });

@@ -1,4 +1,5 @@
 import { resolvedNotice } from '../../answers/summary.ts';
+import { answeredByText } from '../../lib/answered-by.ts';
 import { readPolicyNotice } from '../../lib/policy-notice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { TuiState } from './tui-store.ts';
@@ -40,7 +41,8 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
     // this identity. Anything else, the Control UI, a channel, another identity, is "Answered elsewhere".
     const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;
     const ours = s.mine[q.id] === true || (!s.seenPending[q.id] && fromHere);
-    const text = resolvedNotice(q, ours);
+    // E7: a routed question answered by someone else says who, and where ("Answered by Dana · Control UI").
+    const text = (!ours && answeredByText(q)) || resolvedNotice(q, ours);
     if (!text) continue;
     const ok = text.startsWith('✓');
     rows.push({ key: `q:${q.id}`, who: 'notice', text, ok, detail: askedText(q.questions, ok), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });

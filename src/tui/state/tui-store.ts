@@ -1,3 +1,4 @@
+import type { RouteWords } from './route-words.ts';
 import { createStore } from 'zustand/vanilla';
 import type { ChatMessage, QuestionRecord, Session } from '../../protocol/index.ts';
 import type { PromptDraft } from '../prompt/prompt-model.ts';
@@ -17,6 +18,8 @@ export type TuiState = {
   sessionKey: string | null;
   messages: Record<string, ChatMessage[]>;
   questions: Record<string, QuestionRecord>;
+  /** E9: routed questions in words (routing.status): who each waits for and who is next, by display name. */
+  routeWords: Record<string, RouteWords>;
   /** When this process saw a question end, for its place in the transcript. */
   endedAtMs: Record<string, number>;
   /** Questions this process answered (V5: the others read "Answered elsewhere"). */
@@ -41,6 +44,7 @@ export const initialState = (): TuiState => ({
   sessionKey: null,
   messages: {},
   questions: {},
+  routeWords: {},
   endedAtMs: {},
   mine: {},
   seenPending: {},

@@ -10,8 +10,14 @@ const listeners = new Map<string, Listener>();
 const cached = new Set<string>();
 let online = true;
 
+/** The notifications the worker shows, as the browser keeps them (one per tag). */
+type Shown = { title: string; tag: string; body: string; data: unknown; actions?: unknown; close: () => void };
+const shown: Shown[] = [];
+
 /** What reached the gateway over `/ws`: every `question.resolve` request's params, in order. */
 const resolved: unknown[] = [];
+/** Every `question.ack` request's params (E4: "I'm on it" from a notification). */
+const acked: unknown[] = [];
 
 /** The gateway's socket as the worker sees it: offline it errors and closes; online it answers like the gateway. */
 class GatewaySocket {
@@ -29,6 +35,7 @@ class GatewaySocket {
   send(text: string) {
     const req = JSON.parse(text) as { id: string; method: string; params: unknown };
     if (req.method === 'question.resolve') resolved.push(req.params);
+    if (req.method === 'question.ack') acked.push(req.params);
     setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: 'res', id: req.id, ok: true, payload: {} }) }));
   }
   close() {
@@ -47,7 +54,13 @@ beforeAll(async () => {
   vi.stubGlobal('__ASKDOCK_SHELL__', { version: 'v1', files: ['/assets/app-abc.js'], protocol: 1 });
   vi.stubGlobal('self', {
     location: new URL('https://askdock.test/'),
-    registration: { sync: { register: async () => undefined } },
+    registration: {
+      sync: { register: async () => undefined },
+      getNotifications: async ({ tag }: { tag: string }) => shown.filter((n) => n.tag === tag),
+      showNotification: async (title: string, options: { tag: string; body: string; data: unknown }) => {
+        shown.splice(0, shown.length, ...shown.filter((n) => n.tag !== options.tag), { title, ...options, close: () => shown.splice(shown.findIndex((x) => x.tag === options.tag), 1) });
+      },
+    },
     clients: { claim: async () => undefined },
     skipWaiting: async () => undefined,
     addEventListener: (type: string, fn: Listener) => listeners.set(type, fn),
@@ -112,5 +125,37 @@ describe('U17 notification actions through the outbox', () => {
     await Promise.all([fire('sync', { tag: 'askdock-outbox' }), fire('message', { data: { type: 'flush' } })]);
     await fire('sync', { tag: 'askdock-outbox' });
     expect(resolved).toEqual([{ id: 'q_lunch', answers: { lunch: ['Pizza'] }, resolutionId: expect.stringMatching(/^push-q_lunch-/), surface: 'push' }]);
+  });
+});
+
+describe('E7 a resolved question\'s notification', () => {
+  const push = (payload: unknown) => fire('push', { data: { text: () => JSON.stringify(payload) } });
+  const question = (id: string) => ({ type: 'question', id, itemId: 'env', title: 'Env', body: 'Which?', actions: ['Staging', 'Production'], path: `/q/${id}` });
+
+  it('[E7] turns into who answered a routed question, without its actions; an unrouted one just closes', async () => {
+    await push(question('q_routed'));
+    await push(question('q_plain'));
+    expect(shown.map((n) => n.tag)).toEqual(['q_routed', 'q_plain']);
+    await push({ type: 'close', id: 'q_routed', text: 'Answered by Bo · TUI' });
+    await push({ type: 'close', id: 'q_plain' });
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ title: 'Env', tag: 'q_routed', body: 'Answered by Bo · TUI', data: { id: 'q_routed', path: '/q/q_routed' } });
+    expect(shown[0].actions).toBeUndefined();
+    expect((shown[0].data as { actions?: unknown }).actions).toBeUndefined();
+  });
+});
+
+describe('E4 "I\'m on it" from a notification', () => {
+  it('[E4] a routed question\'s notification offers "I\'m on it" (alone where the browser shows two actions, never one answer of two); a tap sends question.ack and answers nothing', async () => {
+    await fire('message', { data: { type: 'token', token: 'adk_phone' } });
+    online = true;
+    const payload = { type: 'question', id: 'q_take', itemId: 'env', title: 'Env', body: 'Which?', actions: ['Staging', 'Production'], path: '/q/q_take', ack: true };
+    await fire('push', { data: { text: () => JSON.stringify(payload) } });
+    const note = shown.find((n) => n.tag === 'q_take');
+    expect(note?.actions).toEqual([{ action: 'ack', title: "I'm on it" }]);
+    const before = resolved.length;
+    await fire('notificationclick', { action: 'ack', notification: { data: payload, close: () => undefined } });
+    expect(acked).toEqual([{ id: 'q_take' }]);
+    expect(resolved).toHaveLength(before);
   });
 });

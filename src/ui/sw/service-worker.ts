@@ -72,7 +72,9 @@ sw.addEventListener('fetch', (event: FetchEvent) => {
 
 // --- the outbox: answers chosen on a notification, kept until the gateway has them ---
 
-type Pending = { questionId: string; itemId: string; label: string; resolutionId: string };
+/** An answer to send; or (E4) with `ack`, "I'm on it" for question `ack`, kept under `ack:<id>` beside its answer. */
+type Pending = { questionId: string; itemId: string; label: string; resolutionId: string; ack?: string };
+const ACK_ACTION = 'ack';
 const DB = 'askdock-push';
 
 function db(): Promise<IDBDatabase> {
@@ -125,7 +127,7 @@ async function sendAll(): Promise<void> {
 }
 
 /** Final outcomes: answered now, or already answered / gone (nothing to send again). */
-const SETTLED_ERRORS = new Set(['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND', 'INVALID_REQUEST']);
+const SETTLED_ERRORS = new Set(['QUESTION_ALREADY_TERMINAL', 'QUESTION_NOT_FOUND', 'INVALID_REQUEST', 'FORBIDDEN']);
 
 function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]> {
   return new Promise((finish) => {
@@ -167,12 +169,16 @@ function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]>
         if (!frame.ok) return end();
         for (const e of entries)
           socket.send(
-            JSON.stringify({
-              type: 'req',
-              id: e.questionId,
-              method: 'question.resolve',
-              params: { id: e.questionId, answers: { [e.itemId]: [e.label] }, resolutionId: e.resolutionId, surface: 'push' },
-            }),
+            JSON.stringify(
+              e.ack !== undefined
+                ? { type: 'req', id: e.questionId, method: 'question.ack', params: { id: e.ack } }
+                : {
+                    type: 'req',
+                    id: e.questionId,
+                    method: 'question.resolve',
+                    params: { id: e.questionId, answers: { [e.itemId]: [e.label] }, resolutionId: e.resolutionId, surface: 'push' },
+                  },
+            ),
           );
         return;
       }
@@ -184,6 +190,16 @@ function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]>
 
 // --- notifications ---
 
+/**
+ * A question's notification once it is resolved: closed, or (E7, a routed question) turned quietly into who answered it,
+ * without its actions; a tap on it still opens the question's page.
+ */
+function closeOrSay(n: Notification & { data?: unknown }, text: string | undefined): Promise<void> | void {
+  if (text === undefined) return n.close();
+  const { actions: _actions, itemId: _itemId, ...data } = (n.data ?? {}) as Record<string, unknown>;
+  return sw.registration.showNotification(n.title, { body: text, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
+}
+
 sw.addEventListener('push', (event: PushEvent) => {
   let payload: PushPayload;
   try {
@@ -192,7 +208,7 @@ sw.addEventListener('push', (event: PushEvent) => {
     return;
   }
   if (payload.type === 'close') {
-    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => list.forEach((n) => n.close())));
+    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map((n) => closeOrSay(n, payload.text)))));
     return;
   }
   event.waitUntil(
@@ -203,7 +219,7 @@ sw.addEventListener('push', (event: PushEvent) => {
         icon: '/icons/icon-192.png',
         badge: '/icons/badge-96.png',
         data: payload,
-        ...(payload.actions ? { actions: payload.actions.map((title, i) => ({ action: String(i), title })) } : {}),
+        ...notificationActions(payload),
       }),
       // A wake-up is also a chance to send what an earlier offline tap queued.
       flush().catch(() => undefined),
@@ -211,12 +227,28 @@ sw.addEventListener('push', (event: PushEvent) => {
   );
 });
 
+/**
+ * A question's actions: its two answers; a routed one's (E4) "I'm on it" before them, or alone where the browser shows
+ * too few actions for all three (never one answer without the other).
+ */
+function notificationActions(payload: Extract<PushPayload, { type: 'question' }>): { actions?: { action: string; title: string }[] } {
+  const answers = (payload.actions ?? []).map((title, i) => ({ action: String(i), title }));
+  if (!payload.ack) return answers.length ? { actions: answers } : {};
+  const ack = { action: ACK_ACTION, title: "I'm on it" };
+  const room = (globalThis as { Notification?: { maxActions?: number } }).Notification?.maxActions ?? 2;
+  return { actions: room >= answers.length + 1 ? [ack, ...answers] : [ack] };
+}
+
 /** A tap on a notification: an action's label is queued as the answer and sent; the body opens the question's link page. */
 function onNotificationTap(notification: Notification & { data: unknown }, action: string): Promise<unknown> | undefined {
   const payload = notification.data as Extract<PushPayload, { type: 'question' }> | null;
   if (!payload) return undefined;
-  const label = action !== '' ? payload.actions?.[Number(action)] : undefined;
   notification.close();
+  if (action === ACK_ACTION && payload.ack) {
+    const entry = { questionId: `ack:${payload.id}`, ack: payload.id, itemId: '', label: '', resolutionId: '' };
+    return enqueue(entry).then(() => flush()).catch(() => undefined);
+  }
+  const label = action !== '' ? payload.actions?.[Number(action)] : undefined;
   if (label !== undefined && payload.itemId) {
     const entry = { questionId: payload.id, itemId: payload.itemId, label, resolutionId: `push-${payload.id}-${crypto.randomUUID()}` };
     return enqueue(entry)

@@ -2,6 +2,7 @@ import { memo, useId } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../../answers/async-reply.ts';
+import { answeredByText } from '../../../../lib/answered-by.ts';
 import { useSentHere } from '../stores/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
 import { deliveryNote } from '../../../lib/outbox/machine.ts';
@@ -32,6 +33,8 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
   const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
   const Delivery = slots?.Delivery;
   const Receipt = slots?.Receipt;
+  // E7: a routed question says who answered it, and where ("Approved by Dana · TUI").
+  const by = answeredByText(record);
   return (
     // The group keeps the outcome's name (what was done with the question); the pill says where it stands.
     <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={status}>
@@ -39,7 +42,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
         <span className="qd-summary-outcome" role="status" aria-describedby={note ? noteId : undefined}>
           {status}
         </span>
-        {shown.where && <span className="qd-summary-where">{shown.where}</span>}
+        {by ? <span className="qd-summary-where">{by}</span> : shown.where && <span className="qd-summary-where">{shown.where}</span>}
         <SummaryActions recordId={record.id} sessionKey={sessionKey} outcome={outcome} skippedAtMs={marks.skippedAtMs} retiredAtMs={record.retiredAtMs} />
         <span className="qd-summary-links">
           <OwnPageLink recordId={record.id} />

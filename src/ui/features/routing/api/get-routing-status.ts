@@ -14,3 +14,9 @@ export function useHasRouting(): boolean {
   const { data } = useRoutingStatus();
   return data !== undefined && (data.schedules.length > 0 || data.questions.length > 0);
 }
+
+/** E9: one routed question's route in words (who it waits for, who is next, what it never reaches), once the status has loaded. */
+export function useRouteWords(id: string) {
+  const { data } = useRoutingStatus();
+  return data?.questions.find((q) => q.id === id);
+}

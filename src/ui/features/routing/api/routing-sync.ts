@@ -12,5 +12,13 @@ export function questionRouted(qc: QueryClient, e: EventPayload<'question.routed
 }
 
 export function attachRoutingSync(client: GatewayClient, qc: QueryClient): () => void {
-  return client.on('question.routed', (e) => questionRouted(qc, e));
+  const routed = client.on('question.routed', (e) => questionRouted(qc, e));
+  // E9: a new routed question's words (who it waits for, who is next) come with the next routing.status.
+  const asked = client.on('question.requested', (e) => {
+    if (e.question.route) void qc.invalidateQueries({ queryKey: routingStatusKey });
+  });
+  return () => {
+    routed();
+    asked();
+  };
 }

@@ -7,7 +7,7 @@ export function RouteCountdown({ atMs, paused }: { atMs: number; paused?: boolea
   const left = atMs - now;
   return (
     <span role="timer" className="rt-countdown" aria-label={paused ? 'paused' : `moves on in ${formatCountdown(left)}`}>
-      {paused ? 'paused' : left > 0 ? `in ${formatCountdown(left)}` : 'moving on…'}
+      {paused ? '(paused)' : left > 0 ? `in ${formatCountdown(left)}` : 'moving on…'}
     </span>
   );
 }

@@ -26,6 +26,32 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect(row.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
   });
 
+  it('[E9] names them as the gateway words it: "For Ana · to ops in 4:12", and a step the question expires before is "not reached before it expires"', async () => {
+    const client = person('ana');
+    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 252_500 }) });
+    const words = { id: rec.id, step: 0, nextAtMs: rec.route?.nextAtMs, waitsFor: ['Ana'], next: ['ops'], unreached: ['Dana'] };
+    client.request.mockImplementation(async (method) => {
+      if (method === 'routing.status') return { schedules: [], questions: [words] };
+      throw new Error(`unexpected ${method}`);
+    });
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const row = await routingRow();
+    expect(await row.findByText(/^For Ana · to ops/)).toHaveTextContent(/^For Ana · to ops in 4:1[23] · Dana: not reached before it expires$/);
+  });
+
+  it('[E9] a next step the question expires before gets no countdown', async () => {
+    const client = person('ana');
+    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 252_500 }) });
+    client.request.mockImplementation(async (method) => {
+      if (method === 'routing.status') return { schedules: [], questions: [{ id: rec.id, step: 0, waitsFor: ['Ana'], unreached: ['ops'] }] };
+      throw new Error(`unexpected ${method}`);
+    });
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const row = await routingRow();
+    expect(await row.findByText(/^For Ana/)).toHaveTextContent(/^For Ana · ops: not reached before it expires$/);
+    expect(row.queryByRole('timer')).toBeNull();
+  });
+
   it('[E4] "I\'m on it" sends question.ack and the row then reads "ana is on it"', async () => {
     const client = person('ana');
     const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 60_000 }) });

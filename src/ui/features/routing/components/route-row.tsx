@@ -3,6 +3,7 @@ import type { RouteState } from '../../../../protocol/routing.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useNow } from '../../../lib/use-now.ts';
 import { useAck } from '../api/route-actions.ts';
+import { useRouteWords } from '../api/get-routing-status.ts';
 import { useMayAnswer } from '../hooks/use-may-answer.ts';
 import { ackText, quorumText, waitsForText } from '../../../../lib/route-text.ts';
 import '../routing.css';
@@ -21,20 +22,31 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
   const now = useNow(route.ackedBy !== undefined, 30_000);
   const acked = ackText(route, now);
   const quorum = quorumText(route);
+  // Until routing.status has answered (or from a gateway without it), the people notified, by id.
+  const words = useRouteWords(record.id);
+  const waitsFor = words?.waitsFor?.join(', ') ?? waitsForText(route);
+  const nextTo = words?.next?.join(', ');
+  // E9: a next step the question expires before gets no countdown, only its "not reached".
+  const nextUnreached = words !== undefined && !words.next && (words.unreached?.length ?? 0) > 0;
   return (
     <div className="rt-row" role="group" aria-label="Routing">
       <span className="rt-for">
-        For {waitsForText(route)}
-        {route.nextAtMs !== undefined && (
+        For {waitsFor}
+        {route.nextAtMs !== undefined && !nextUnreached && (
           <>
-            {' · next step '}
+            {nextTo ? ` · to ${nextTo} ` : ' · next step '}
             <RouteCountdown atMs={route.nextAtMs} paused={acked !== null} />
           </>
         )}
+        {words?.unreached?.map((label, i) => (
+          <span key={i} className="rt-unreached">
+            {` · ${label}: not reached before it expires`}
+          </span>
+        ))}
       </span>
       {acked && <span className="rt-pill rt-acked">{acked}</span>}
       {quorum && <span className="rt-pill rt-quorum">{quorum}</span>}
-      {!eligible && <span className="rt-readonly">Waiting for {waitsForText(route)}: you can read it but not answer</span>}
+      {!eligible && <span className="rt-readonly">Waiting for {waitsFor}: you can read it but not answer</span>}
       {eligible && (
         <span className="rt-actions">
           {!acked && (

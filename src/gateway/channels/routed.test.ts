@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testConfig } from '../../testing/gateway-harness.ts';
+import { deploy } from '../../testing/channels/scenario-items.ts';
+import { until } from '../../testing/channels/fake-http.ts';
+import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
+import { SlackDriver } from '../../testing/channels/fake-slack.ts';
+import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
+import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
+
+/** Alice (identity guest, named Alice) owns her conversation's session; its questions are routed to her first, then to admin. */
+const config = {
+  identities: testConfig.identities.map((i) => (i.id === 'guest' ? { ...i, name: 'Alice' } : i)),
+  routing: {
+    escalations: { team: { steps: [{ notify: ['session-owner'], wait: '5m' }, { notify: ['identity:admin'], wait: '10m' }], exhausted: 'keep' as const } },
+    routes: [{ match: { kind: ['question' as const] }, escalation: 'team' }],
+  },
+};
+
+const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
+
+describe.each(drivers.map((make) => [make().name, make] as const))('a routed question in a %s channel (E4, E7)', (name, make) => {
+  let driver: PlatformDriver;
+  let w: ChannelWorld;
+  beforeEach(async () => {
+    driver = make();
+    w = await startChannelWorld(driver, { config });
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  const posted = (what: string, fn: (m: SeenMessage) => boolean) => until(() => driver.messages().find(fn), what);
+  const surface = { telegram: 'Telegram', slack: 'Slack', discord: 'Discord' }[name];
+
+  it('[E4][E7] "I\'m on it" is a button under the prompt: it takes the question without answering; the answer\'s edit says who answered, and where', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the prompt', (m) => m.buttons.includes('Staging'));
+    expect(prompt.buttons).toContain("I'm on it");
+    await driver.press(driver.ids.alice, prompt, "I'm on it");
+    await posted('who is on it', (m) => m.text === 'Alice is on it');
+    const q = await w.question(id);
+    expect(q.status).toBe('pending');
+    expect(q.route?.ackedBy).toMatchObject({ identity: 'guest', name: 'Alice' });
+    await driver.press(driver.ids.alice, prompt, 'Staging');
+    const edited = await posted('the outcome', (m) => m.ref === prompt.ref && m.buttons.length === 0);
+    expect(edited.text).toContain(`Answered by Alice · ${surface}`);
+  });
+
+  it('[E4] a reply `ack` takes the question and answers nothing; a press from someone it does not wait for is refused', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the prompt', (m) => m.buttons.includes('Staging'));
+    await driver.press(driver.ids.bob, prompt, "I'm on it");
+    await until(() => driver.notices().includes('You may not answer this question.') || undefined, 'the refusal');
+    expect((await w.question(id)).route?.ackedBy).toBeUndefined();
+    await driver.userSays(driver.ids.alice, 'ack');
+    await posted('who is on it', (m) => m.text === 'Alice is on it');
+    const q = await w.question(id);
+    expect(q.status).toBe('pending');
+    expect(q.route?.ackedBy?.identity).toBe('guest');
+    expect(q.answers).toBeUndefined();
+  });
+});
