@@ -1,17 +1,11 @@
-import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type GrantScope, type QuestionItem } from '../../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
+import { APPROVAL_OFFERS } from '../../answers/kinds/approval-offers.ts';
 import { describeRequest, type ApprovalFacts, type Verdict } from '../../policy/index.ts';
 import type { ApprovalOffer } from '../store/types.ts';
 
 /** The id of the one item of an approval question the gateway makes. */
 export const APPROVAL_ITEM_ID = 'approval';
-
-/** G7: each "Always allow…" offer's words, by the scope of the grant it makes. */
-export const OFFER_LABELS: Record<Exclude<GrantScope, 'everyone'>, string> = {
-  session: 'Always allow in this session',
-  project: 'Always allow in this project for 7 days',
-  agent: 'Always allow for this agent for 7 days',
-};
 
 /** Why the policy asks: the rules that said ask (with their reasons), or that none matched. */
 export function askReason(verdict: Verdict): string {
@@ -35,11 +29,9 @@ export type OfferPlaces = { session: boolean; project: boolean };
 /** G7: the offers, only where a rule can be formed and the scope has something to bind to. */
 export function approvalOffers(rule: string | null, places: OfferPlaces): ApprovalOffer[] {
   if (rule === null) return [];
-  const offers: ApprovalOffer[] = [];
-  if (places.session) offers.push({ label: OFFER_LABELS.session, scope: 'session', rule });
-  if (places.project) offers.push({ label: OFFER_LABELS.project, scope: 'project', rule });
-  offers.push({ label: OFFER_LABELS.agent, scope: 'agent', rule });
-  return offers;
+  // The words and their order are the answer kinds' (the dock, the TUI and a resolve read the same list).
+  const bound = { session: places.session, project: places.project, agent: true };
+  return APPROVAL_OFFERS.filter((o) => bound[o.scope]).map((o) => ({ label: o.label, scope: o.scope, rule }));
 }
 
 /**
