@@ -15,6 +15,16 @@ export function askReason(verdict: Verdict): string {
   return verdict.reason ? `${named} asks: ${verdict.reason}` : `${named} asks`;
 }
 
+/** G6/G11: what decided a request nobody was asked about: the rules (or the grant) that said so, or the unmatched default. */
+export function decidedReason(verdict: Verdict): string {
+  const done = verdict.decision === 'allow' ? 'allowed' : 'denied';
+  const deciding = verdict.matchedRules.filter((r) => r.decision === verdict.decision && (verdict.decidedBy === 'grant') === (r.layer === 'grant'));
+  if (deciding.length === 0) return `${done}: no rule matched${verdict.reason && verdict.reason !== 'no rule matched' ? ` (${verdict.reason})` : ''}`;
+  const by = verdict.decidedBy === 'grant' ? 'grant' : 'rule';
+  const named = `${done} by ${by}${deciding.length > 1 ? 's' : ''} ${deciding.map((r) => `${r.id} (${r.rule})`).join(', ')}`;
+  return verdict.reason && verdict.decision === 'deny' ? `${named}: ${verdict.reason}` : named;
+}
+
 /** X2: what the person reads under the question: a shell command as is, any other input as indented JSON. */
 export function approvalDetail(approval: ApprovalRequest): string {
   const command = approval.input.command;
@@ -39,7 +49,8 @@ export function approvalOffers(rule: string | null, places: OfferPlaces): Approv
  * naming its rule; the input as `detail`; the question says what is asked and why.
  */
 export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, verdict: Verdict, offers: readonly ApprovalOffer[]): QuestionItem[] {
-  const question = cutCodePoints(`Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.`, QUESTION_TEXT_MAX);
+  const text = verdict.decision === 'ask' ? `Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
+  const question = cutCodePoints(text, QUESTION_TEXT_MAX);
   return [
     {
       id: APPROVAL_ITEM_ID,
