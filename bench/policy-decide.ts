@@ -3,7 +3,7 @@
  *   node --import tsx bench/policy-decide.ts [count]      (add --cpu-prof to see the functions)
  */
 import { approvalDigest, compilePolicy, decide, offeredRule, type ApprovalFacts } from '../src/policy/index.ts';
-import { splitCommand } from '../src/policy/parts.ts';
+import { plainWords, splitCommand } from '../src/policy/parts.ts';
 import { parseShell } from '../src/policy/sh-parse.ts';
 import { distinctCommands } from './lib/policy-commands.ts';
 import { benchRules } from './policy.ts';
@@ -40,3 +40,11 @@ await per('decide, an MCP tool call', n, async () => {
   for (let i = 0; i < n; i++) await decide(policy, { tool: 'mcp__server7__create', input: { size: i }, agent: 'a' });
 })();
 await per('approvalDigest + offeredRule (the gateway adds these)', n, () => more.forEach((c) => (approvalDigest(facts(c)), offeredRule(facts(c)))))();
+const plain = distinctCommands(n, 4).filter((c) => plainWords(c) !== null);
+const compound = distinctCommands(n, 5).filter((c) => plainWords(c) === null);
+await per(`decide, ${plain.length} commands of plain words (no parse)`, plain.length, async () => {
+  for (const c of plain) await decide(policy, facts(c));
+})();
+await per(`decide, ${compound.length} other commands (lexer + mvdan/sh)`, compound.length, async () => {
+  for (const c of compound) await decide(policy, facts(c));
+})();

@@ -4,13 +4,14 @@
  * carries a command of its own (bench/lib/policy-commands.ts), so each is parsed and judged afresh, never a cached one.
  */
 import { performance } from 'node:perf_hooks';
+import { compilePolicy, decide } from '../src/policy/index.ts';
 import { meterCpu } from './lib/cpu.ts';
 import { startBenchGateway } from './lib/bench-gateway.ts';
 import { distinctCommands } from './lib/policy-commands.ts';
 import { RawClient } from './lib/raw-client.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 
-export type PolicyFigures = { rules: number; distinctCommands: number; decision: Summary; plain: Summary; decisionCpuMs: number | null; plainCpuMs: number | null };
+export type PolicyFigures = { rules: number; distinctCommands: number; decision: Summary; plain: Summary; decisionCpuMs: number | null; plainCpuMs: number | null; decideCpuMs: number };
 
 /** Rules of every kind the grammar has (shell prefixes, paths, MCP tools, args), and the one the measured request meets. */
 export function benchRules(count: number): unknown[] {
@@ -60,7 +61,9 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
     operator.close();
     agent.close();
     const n = times.decision.length;
+    const decideCpuMs = await decisionCpu(1000);
     return {
+      decideCpuMs,
       rules: ruleCount,
       distinctCommands: next,
       decision: summarize(times.decision),
@@ -71,4 +74,20 @@ export async function measurePolicy(perKind = 300, block = 50, ruleCount = 1000)
   } finally {
     await gateway.close();
   }
+}
+
+/**
+ * CPU per decide() in this process: the same rules, `count` different commands never decided before, after a warm-up
+ * long enough for the JIT to settle (the gateway is a long-running process; 100 warm-up commands measured 3-5x more).
+ */
+async function decisionCpu(count: number): Promise<number> {
+  const res = compilePolicy({ rules: benchRules(1000), unmatched: 'ask' });
+  if (!res.ok) throw new Error(JSON.stringify(res.problems));
+  const facts = (command: string) => ({ tool: 'Bash', input: { command }, cwd: '/p', agent: 'agent' });
+  for (const c of distinctCommands(3000, 7)) await decide(res.policy, facts(c));
+  const commands = distinctCommands(count, 8);
+  const c0 = process.cpuUsage();
+  for (const c of commands) await decide(res.policy, facts(c));
+  const used = process.cpuUsage(c0);
+  return (used.user + used.system) / 1000 / count;
 }

@@ -15,6 +15,7 @@ import type { SearchFigures } from './search.ts';
 import { HOOK_OVER_NODE_AIM_MS, HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
 import type { PolicyFigures } from './policy.ts';
 import { routingRows, type RoutingFigures } from './routing.ts';
+import { policyRows } from './policy-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -40,21 +41,6 @@ function searchRows(f: SearchFigures): Row[] {
   return [
     { section: s, figure: 'search round trip, p50 / p95', measured: pair(f.search.p50, f.search.p95), baseline: `chat.history (100) ${pair(f.history.p50, f.history.p95)}`, ratio: times(ratio(f.search.p50, f.history.p50)), aim: `p50 < ${SEARCH_AIM_MS} ms`, met: f.search.p50 < SEARCH_AIM_MS },
     ...Object.entries(f.queries).map(([query, mean]) => ({ section: s, figure: `  "${query}", mean`, measured: ms(mean), baseline: '', ratio: '', aim: '', met: null })),
-  ];
-}
-
-/** G11 (issue 54): a policy decision adds at most this much gateway CPU to a question.request, at 1,000 rules. */
-export const POLICY_AIM_MS = 0.1;
-
-/** G11: an approval the policy decides (a different command each time), beside a plain question.request on the same gateway. */
-function policyRows(f: PolicyFigures): Row[] {
-  const s = `Approval policy (${f.rules.toLocaleString('en')} rules, ${f.distinctCommands} different commands)`;
-  const cpu = (x: number | null) => (x === null ? 'n/a' : ms(x));
-  const adds = f.decisionCpuMs !== null && f.plainCpuMs !== null ? f.decisionCpuMs - f.plainCpuMs : null;
-  return [
-    { section: s, figure: 'question.request {approval} decided, p50 / p99', measured: pair(f.decision.p50, f.decision.p99), baseline: `plain question.request ${pair(f.plain.p50, f.plain.p99)}`, ratio: times(ratio(f.decision.p50, f.plain.p50)), aim: '', met: null },
-    { section: s, figure: 'gateway CPU per request', measured: cpu(f.decisionCpuMs), baseline: `plain ${cpu(f.plainCpuMs)}`, ratio: f.decisionCpuMs !== null && f.plainCpuMs !== null ? times(ratio(f.decisionCpuMs, f.plainCpuMs)) : 'n/a', aim: '', met: null },
-    { section: s, figure: '  a decision adds (decided - plain)', measured: cpu(adds), baseline: '', ratio: '', aim: `<= ${POLICY_AIM_MS} ms`, met: adds === null ? null : adds <= POLICY_AIM_MS },
   ];
 }
 

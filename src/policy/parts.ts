@@ -144,3 +144,25 @@ export function splitCommand(command: string): ShellSplit {
   for (let q = 0; q < ctx.nested.length; q++) walk(ctx.nested[q], ctx, parts);
   return { parts, hazards: [...new Set(ctx.hazards)], statements };
 }
+
+/**
+ * A command of plain words only (letters, digits and `_@%+=:,./~-`, split by spaces or tabs), none of them a word the
+ * shell's grammar gives a meaning (`if`, `done`, `let`...): bash can read it only as one simple command with no
+ * redirection, expansion or substitution, so the real parser has nothing to add and the lexer nothing to find.
+ */
+const PLAIN = /^[ \t]*[\w@%+=:,./~-]+(?:[ \t]+[\w@%+=:,./~-]+)*[ \t]*$/;
+const GRAMMAR_WORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'let', 'declare', 'local', 'export', 'readonly', 'typeset', 'nameref', 'alias']);
+
+export function plainWords(command: string): string[] | null {
+  if (!PLAIN.test(command)) return null;
+  const words = command.trim().split(/[ \t]+/);
+  return words.some((w) => GRAMMAR_WORDS.has(w)) ? null : words;
+}
+
+/** splitCommand for plain words (plainWords): the same parts, without the lexer. */
+export function splitPlain(words: readonly string[]): ShellSplit {
+  const ctx: LexContext = { hazards: [], nested: [] };
+  const parts: ShellPart[] = [];
+  const statements = walk(words.map((raw): Tok => ({ t: 'w', raw })), ctx, parts);
+  return { parts, hazards: [...new Set(ctx.hazards)], statements };
+}

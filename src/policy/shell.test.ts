@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as sh from './sh-parse.ts';
-import { analyzeCommand, splitCommand } from './shell.ts';
+import { analyzeCommand, splitCommand, UNPARSED } from './shell.ts';
 import { compilePolicy } from './compile.ts';
 import { decide } from './decide.ts';
 
@@ -39,6 +39,25 @@ describe('[G3] the shell split', () => {
     const a = await analyzeCommand('if true; then ls');
     expect(a.hazards.some((h) => h.startsWith('the command does not parse'))).toBe(true);
     expect((await analyzeCommand('ls -la | wc -l')).hazards).toEqual([]);
+  });
+  it('[G3] a command of plain words is judged without the parser, as the parser and the lexer would judge it', async () => {
+    const parse = vi.mocked(sh.parseShell);
+    const plain = ['npm run test src/a.test.ts', '  git log --oneline -n 5 -- src/x.ts\t', 'FOO=1 timeout 30 npx tsc -p a.json', 'sudo rm -rf /', 'cd ~/w', 'x=1', 'nice -n 5 make'];
+    for (const c of plain) {
+      parse.mockClear();
+      const judged = await analyzeCommand(c);
+      expect(parse, c).not.toHaveBeenCalled();
+      expect(judged, c).toEqual(splitCommand(c));
+      const file = await sh.parseShell(c, { keepComments: false });
+      expect([file.Stmts.length, file.Stmts[0].Redirs ?? []], c).toEqual([1, []]);
+    }
+    // Anything else goes to the parser: quotes, operators, expansions, and the words bash's grammar reads itself.
+    for (const c of ['fi x', 'done', 'let =', 'time ls', 'echo if', "echo 'a'", 'ls | wc', 'echo $HOME', 'ls > f', 'echo a # b', 'ls\nrm x']) {
+      parse.mockClear();
+      await analyzeCommand(c);
+      expect(parse, c).toHaveBeenCalledTimes(1);
+    }
+    expect((await analyzeCommand('fi x')).hazards.some((h) => h.startsWith(UNPARSED))).toBe(true);
   });
   it('[G3] one parse per decision, however many rules', async () => {
     const res = compilePolicy({ rules: Array.from({ length: 20 }, (_, i) => ({ id: `r${i}`, rule: `Bash(tool${i} *)`, decision: 'allow' })) });

@@ -4,7 +4,7 @@
  * statement further. A command that does not parse, or where the two disagree, can never be allowed by a rule.
  */
 import { parseShell } from './sh-parse.ts';
-import { splitCommand, type ShellSplit } from './parts.ts';
+import { plainWords, splitCommand, splitPlain, type ShellSplit } from './parts.ts';
 
 export type { ShellPart, ShellSplit } from './parts.ts';
 export { splitCommand } from './parts.ts';
@@ -32,6 +32,9 @@ export function analyzeCommand(command: string): Promise<ShellSplit> {
 }
 
 async function analyze(command: string): Promise<ShellSplit> {
+  // Plain words are one simple command to bash and to the lexer alike: judged by the same walk, without either parse.
+  const plain = plainWords(command);
+  if (plain) return splitPlain(plain);
   const split = splitCommand(command);
   const hazards = [...split.hazards];
   try {

@@ -23,4 +23,9 @@ describe('[G3] wrappers', () => {
     expect(runsAs('doas sudo ls'.split(' '))).toBe('ls');
     expect(runsAs('ls -la'.split(' '))).toBeUndefined();
   });
+  it('[G3] only sudo, doas and xargs run another command: a command named like an object\'s property runs none', () => {
+    expect(runsAs('toString rm -rf /'.split(' '))).toBeUndefined();
+    expect(runsAs('constructor -u x rm -rf /'.split(' '))).toBeUndefined();
+    expect(runsAs('sudo -u x rm -rf /'.split(' '))).toBe('rm -rf /');
+  });
 });

@@ -56,18 +56,19 @@ export function stripWrappers(words: readonly string[]): string[] {
   }
 }
 
-const RUNNERS: Record<string, readonly string[]> = {
-  sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '--user', '--group', '--prompt'],
-  doas: ['-u', '-C'],
-  xargs: ['-n', '-I', '-L', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file'],
-};
+// A Map, not an object: a command named `constructor` or `toString` is no runner.
+const RUNNERS = new Map<string, readonly string[]>([
+  ['sudo', ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '--user', '--group', '--prompt']],
+  ['doas', ['-u', '-C']],
+  ['xargs', ['-n', '-I', '-L', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']],
+]);
 
 /** The command `sudo`, `doas` or `xargs` runs (with its own wrappers dropped), or undefined. */
 export function runsAs(words: readonly string[]): string | undefined {
   let w = words;
   let changed = false;
-  while (w.length && RUNNERS[w[0]]) {
-    const k = skipFlags(w, 1, RUNNERS[w[0]]);
+  for (let flags = RUNNERS.get(w[0]); w.length && flags; flags = RUNNERS.get(w[0])) {
+    const k = skipFlags(w, 1, flags);
     if (k >= w.length) break;
     w = stripWrappers(w.slice(k));
     changed = true;

@@ -1,18 +1,12 @@
-import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type GrantScope, type QuestionItem } from '../../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { parsedSeveralField } from '../../answers/kinds/choice.ts';
+import { APPROVAL_OFFERS } from '../../answers/kinds/approval-offers.ts';
 import { describeRequest, type ApprovalFacts, type Verdict } from '../../policy/index.ts';
 import type { ApprovalOffer } from '../store/types.ts';
 
 /** The id of the one item of an approval question the gateway makes. */
 export const APPROVAL_ITEM_ID = 'approval';
-
-/** G7: each "Always allow…" offer's words, by the scope of the grant it makes. */
-export const OFFER_LABELS: Record<Exclude<GrantScope, 'everyone'>, string> = {
-  session: 'Always allow in this session',
-  project: 'Always allow in this project for 7 days',
-  agent: 'Always allow for this agent for 7 days',
-};
 
 /** Why the policy asks: the rules that said ask (with their reasons), or that none matched. */
 export function askReason(verdict: Verdict): string {
@@ -20,6 +14,16 @@ export function askReason(verdict: Verdict): string {
   if (asking.length === 0) return 'no rule matched';
   const named = asking.map((r) => `rule ${r.id} (${r.rule})`).join(', ');
   return verdict.reason ? `${named} asks: ${verdict.reason}` : `${named} asks`;
+}
+
+/** G6/G11: what decided a request nobody was asked about: the rules (or the grant) that said so, or the unmatched default. */
+export function decidedReason(verdict: Verdict): string {
+  const done = verdict.decision === 'allow' ? 'allowed' : 'denied';
+  const deciding = verdict.matchedRules.filter((r) => r.decision === verdict.decision && (verdict.decidedBy === 'grant') === (r.layer === 'grant'));
+  if (deciding.length === 0) return `${done}: no rule matched${verdict.reason && verdict.reason !== 'no rule matched' ? ` (${verdict.reason})` : ''}`;
+  const by = verdict.decidedBy === 'grant' ? 'grant' : 'rule';
+  const named = `${done} by ${by}${deciding.length > 1 ? 's' : ''} ${deciding.map((r) => `${r.id} (${r.rule})`).join(', ')}`;
+  return verdict.reason && verdict.decision === 'deny' ? `${named}: ${verdict.reason}` : named;
 }
 
 /** X2: what the person reads under the question: a shell command as is, any other input as indented JSON. */
@@ -36,11 +40,9 @@ export type OfferPlaces = { session: boolean; project: boolean };
 /** G7: the offers, only where a rule can be formed and the scope has something to bind to. */
 export function approvalOffers(rule: string | null, places: OfferPlaces): ApprovalOffer[] {
   if (rule === null) return [];
-  const offers: ApprovalOffer[] = [];
-  if (places.session) offers.push({ label: OFFER_LABELS.session, scope: 'session', rule });
-  if (places.project) offers.push({ label: OFFER_LABELS.project, scope: 'project', rule });
-  offers.push({ label: OFFER_LABELS.agent, scope: 'agent', rule });
-  return offers;
+  // The words and their order are the answer kinds' (the dock, the TUI and a resolve read the same list).
+  const bound = { session: places.session, project: places.project, agent: true };
+  return APPROVAL_OFFERS.filter((o) => bound[o.scope]).map((o) => ({ label: o.label, scope: o.scope, rule }));
 }
 
 /**
@@ -48,7 +50,8 @@ export function approvalOffers(rule: string | null, places: OfferPlaces): Approv
  * naming its rule; the input as `detail`; the question says what is asked and why.
  */
 export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, verdict: Verdict, offers: readonly ApprovalOffer[]): QuestionItem[] {
-  const question = cutCodePoints(`Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.`, QUESTION_TEXT_MAX);
+  const text = verdict.decision === 'ask' ? `Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
+  const question = cutCodePoints(text, QUESTION_TEXT_MAX);
   return [
     {
       id: APPROVAL_ITEM_ID,

@@ -33,6 +33,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(messages.map((m) => [m.role, m.text])).toEqual([['system', '✓ Allowed Bash(npm run test src/a.test.ts) · rule npm-tests']]);
     const { question } = await admin.call('question.get', { id: res.id });
     expect(question).toMatchObject({ status: 'answered', resolvedBy: { identity: 'policy', surface: 'policy' }, answers: { approval: ['Allow'] } });
+    // Nobody was asked: the record names the rule that decided, not why a person would have been asked.
+    expect(question.questions[0].question).toBe('Bash(npm run test src/a.test.ts) allowed by rule npm-tests (Bash(npm run test *)).');
     // A resend with the same id answers the first result, decision included (Q2).
     const again = await agent.call('question.request', { id: res.id, sessionKey: session.key, approval: bash('npm run test src/a.test.ts') });
     expect(again).toEqual(res);
@@ -46,6 +48,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(notice.message.text).toBe('✕ Denied Bash(rm -rf /) · rule no-rm');
     expect(admin.eventsNamed('question.requested')).toEqual([]);
     expect((await agent.call('question.waitAnswer', { id: res.id, timeoutMs: 0 })).decision).toEqual(res.decision);
+    const { question } = await admin.call('question.get', { id: res.id });
+    expect(question.questions[0].question).toBe('Bash(rm -rf /) denied by rule no-rm (Bash(rm -rf *)): nothing is deleted wholesale.');
   });
 
   it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
@@ -144,6 +148,8 @@ describe('grants (G5, G7, G12)', () => {
     expect(second.decision).toEqual({ behavior: 'allow', decidedBy: 'grant', rules: [decided.grantId], grantId: decided.grantId });
     const notice = await admin.waitEvent('chat', (p) => p.message.role === 'system');
     expect(notice.message.text).toBe(`✓ Allowed Bash(npm run build) · grant ${decided.grantId}`);
+    const granted = (await admin.call('question.get', { id: second.id })).question.questions[0];
+    expect(granted.question).toBe(`Bash(npm run build) allowed by grant ${decided.grantId} (${grants[0].rule}).`);
 
     expect(await admin.call('policy.grant.revoke', { id: decided.grantId! })).toEqual({ revoked: true });
     expect((await admin.call('policy.get', {})).grants).toEqual([]);

@@ -75,7 +75,9 @@ export class ApprovalDesk {
     const sessionKey = await askSession(this.parts, identity, where, p);
     const place: GrantPlace = { ...(sessionKey !== undefined ? { sessionKey } : {}), ...(facts.cwd !== undefined ? { project: facts.cwd } : {}), agent: grantAgent(facts) };
     const verdict = await decide(this.parts.source.current.policy, facts, await this.grantsFor(place));
-    const offers = approvalOffers(await offeredRule(facts, p.approval.suggestions), { session: sessionKey !== undefined, project: facts.cwd !== undefined });
+    // G7: offers belong to a question a person answers; a request the policy decided has none (and skips their cost).
+    const offered = verdict.decision === 'ask' ? await offeredRule(facts, p.approval.suggestions) : null;
+    const offers = approvalOffers(offered, { session: sessionKey !== undefined, project: facts.cwd !== undefined });
     const items = approvalItems(facts, p.approval, verdict, offers);
     const askedRules = verdict.matchedRules.filter((r) => r.decision === 'ask').map((r) => r.id);
     const approval: StoredApproval = { request: p.approval, digest, askedRules, offers };
