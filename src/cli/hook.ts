@@ -122,6 +122,9 @@ export async function hookSession(agent: Agent, kind: AgentKind, sessionId: stri
 /** Lines name the event's tool, server and folder, which any command or MCP server sets: cleaned for the terminal. */
 const say = (line: string) => process.stderr.write(`askdock hook: ${terminalText(line)}\n`);
 
+/** L4: the receipt of each decided question, in the hook's log (its stderr), for `askdock audit verify --receipt`. */
+const logReceipt = (id: string, receipt: string) => say(`receipt of ${id}: ${receipt}`);
+
 export async function run(argv: string[]): Promise<number> {
   const values = clientFlags('hook', argv, USAGE, { timeout: { type: 'string' } }, process.stderr);
   if (typeof values === 'number') return values;
@@ -156,7 +159,7 @@ export async function run(argv: string[]): Promise<number> {
     agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
     if (controller.signal.aborted) return 0;
     const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
-    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
+    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`), onReceipt: logReceipt };
     if (event.kind === 'tool') {
       const outcome = await decideTool(agent, hookToolRequest(event), opts);
       if (!outcome.decision) {
