@@ -190,6 +190,7 @@ export class Core {
     this.policy.start();
     this.routing.start();
     await this.audit.start();
+    await this.policy.recordStart();
     this.duties?.start();
     void this.prune();
   }

@@ -21,3 +21,19 @@ export async function recordRoute(
     ...(who.detail ? { detail: who.detail } : {}),
   });
 }
+
+/**
+ * L1, in the asking transaction: who a routed question was first put before (its first step's people, E2). A question
+ * with no route is shown to everyone who may see it, which its `question.asked` entry already says; later steps are
+ * `question.escalated` entries.
+ */
+export async function recordNotified(audit: AuditRoom, q: StoredQuestion): Promise<void> {
+  if (!q.route || q.route.notified.length === 0) return;
+  await audit.record({
+    atMs: q.createdAtMs,
+    event: 'question.notified',
+    questionId: q.id,
+    ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    detail: { escalation: q.route.escalation, step: q.route.step, notified: q.route.notified.join(',') },
+  });
+}
