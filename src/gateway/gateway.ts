@@ -221,7 +221,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     audit =
       opts.auditSigning === false
         ? { keys: null, origin: 'askdock.local/audit', why: 'signing turned off' }
-        : auditSetup(identities.config.audit, secretKeyFileOf(opts), new Date(clock.now()), log);
+        : await auditSetup(identities.config.audit, secretKeyFileOf(opts), new Date(clock.now()), log, isSharedStore(store) ? { store, box: secretBox } : undefined);
   } catch (err) {
     if (owned) await store.close();
     throw err;
