@@ -10,7 +10,8 @@ import type { Store } from '../store/types.ts';
 /** Where the log's signing keys are kept, sealed with the secrets key, on a database several gateways share. */
 const SEALED_KEYS_META = 'audit.signingKeys';
 
-const ids = (keys: DatedKey[]) => keys.map((k) => k.keyId);
+// A key is known by its name and public key (keyId is a Buffer: compared by value, never by reference).
+const ids = (keys: DatedKey[]) => keys.map((k) => `${k.name}+${k.publicKey.toString('base64')}`);
 /** True when `longer` holds every key of `shorter`, in order, and maybe newer ones (a rotation). */
 const extendsKeys = (longer: DatedKey[], shorter: DatedKey[]) => longer.length >= shorter.length && ids(shorter).every((id, i) => ids(longer)[i] === id);
 
