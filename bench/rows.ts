@@ -14,6 +14,8 @@ import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
 import { HOOK_START_AIM_MS, type HookStart } from './hook-start.ts';
 import type { PolicyFigures } from './policy.ts';
+import type { AuditFigures } from './audit.ts';
+import { auditRows } from './audit-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -28,6 +30,7 @@ export type Results = {
   search?: SearchFigures;
   hookStart?: HookStart;
   policy?: PolicyFigures;
+  audit?: AuditFigures;
 };
 
 /** U19: a search's median round trip over 1,000 sessions x 100 messages. */
@@ -263,5 +266,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.search ? searchRows(r.search) : []),
     ...(r.hookStart ? hookRows(r.hookStart) : []),
     ...(r.policy ? policyRows(r.policy) : []),
+    ...(r.audit ? auditRows(r.audit) : []),
   ];
 }

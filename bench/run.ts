@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search,hook,policy] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search,hook,policy,audit] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
@@ -23,6 +23,7 @@ import { measureScaleout } from './scaleout.ts';
 import { measureSearch } from './search.ts';
 import { measureHookStart } from './hook-start.ts';
 import { measurePolicy } from './policy.ts';
+import { measureAudit } from './audit.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
 import { findChromium, launchChromium } from './lib/chromium.ts';
@@ -35,7 +36,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search', 'hook', 'policy'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search', 'hook', 'policy', 'audit'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -133,6 +134,11 @@ if (only.has('hook')) {
 if (only.has('policy')) {
   step('approval policy: 300 question.request {approval}, each a different command, decided by 1,000 rules, beside 300 plain question.request');
   results.policy = await measurePolicy();
+}
+
+if (only.has('audit')) {
+  step('audit log: 400 question round trips on a signed gateway (receipts, checkpoints) beside 400 on an unsigned one');
+  results.audit = await measureAudit();
 }
 
 load.end = loadavg()[0];
