@@ -11,8 +11,9 @@ import { startBenchGateway, type BenchGateway } from './lib/bench-gateway.ts';
 import { RawClient } from './lib/raw-client.ts';
 import type { Summary } from './lib/stats.ts';
 import type { GatewayConfig } from '../src/gateway/config.ts';
+import type { ExportFigures } from './audit-export.ts';
 
-export type AuditFigures = { roundTrips: number; signed: Summary; unsigned: Summary; signedCpuMs: number | null; unsignedCpuMs: number | null };
+export type AuditFigures = { roundTrips: number; signed: Summary; unsigned: Summary; signedCpuMs: number | null; unsignedCpuMs: number | null; exported?: ExportFigures };
 
 /** A key that cannot be used: the gateway runs unsigned (L8), which is what "signing off" means. */
 const UNSIGNED: Omit<Partial<GatewayConfig>, 'identities'> = { audit: { keys: [{ signerKey: 'not-a-key', validFrom: '2026-01-01T00:00:00Z' }] } } as never;

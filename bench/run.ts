@@ -24,6 +24,7 @@ import { measureSearch } from './search.ts';
 import { measureHookStart } from './hook-start.ts';
 import { measurePolicy } from './policy.ts';
 import { measureAudit } from './audit.ts';
+import { measureExportVerify } from './audit-export.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
 import { findChromium, launchChromium } from './lib/chromium.ts';
@@ -139,6 +140,8 @@ if (only.has('policy')) {
 if (only.has('audit')) {
   step('audit log: 400 question round trips on a signed gateway (receipts, checkpoints) beside 400 on an unsigned one');
   results.audit = await measureAudit();
+  step('audit log: an export of 100,000 entries built and verified in process (context)');
+  results.audit.exported = measureExportVerify();
 }
 
 load.end = loadavg()[0];
