@@ -16,6 +16,8 @@ import { HOOK_OVER_NODE_AIM_MS, HOOK_START_AIM_MS, type HookStart } from './hook
 import type { PolicyFigures } from './policy.ts';
 import { routingRows, type RoutingFigures } from './routing.ts';
 import { policyRows } from './policy-rows.ts';
+import type { AuditFigures } from './audit.ts';
+import { auditRows } from './audit-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -31,6 +33,7 @@ export type Results = {
   hookStart?: HookStart;
   policy?: PolicyFigures;
   routing?: RoutingFigures;
+  audit?: AuditFigures;
 };
 
 /** U19: a search's median round trip over 1,000 sessions x 100 messages. */
@@ -254,5 +257,6 @@ export function buildRows(r: Results): Row[] {
     ...(r.hookStart ? hookRows(r.hookStart) : []),
     ...(r.policy ? policyRows(r.policy) : []),
     ...(r.routing ? routingRows(r.routing) : []),
+    ...(r.audit ? auditRows(r.audit) : []),
   ];
 }

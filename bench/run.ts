@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search,hook,policy,routing] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search,hook,policy,routing,audit] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
@@ -24,6 +24,8 @@ import { measureSearch } from './search.ts';
 import { measureHookStart } from './hook-start.ts';
 import { measurePolicy } from './policy.ts';
 import { measureRouting } from './routing.ts';
+import { measureAudit } from './audit.ts';
+import { measureExportVerify } from './audit-export.ts';
 import { connectOperator, startBenchGateway } from './lib/bench-gateway.ts';
 import { buildBareReact, ensureUiBuilt } from './lib/build.ts';
 import { findChromium, launchChromium } from './lib/chromium.ts';
@@ -36,7 +38,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search', 'hook', 'policy', 'routing'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search', 'hook', 'policy', 'routing', 'audit'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -139,6 +141,12 @@ if (only.has('policy')) {
 if (only.has('routing')) {
   step('routing: 300 question round trips routed beside 300 unrouted; escalation steps with 1 and 1,000 others pending');
   results.routing = await measureRouting();
+}
+if (only.has('audit')) {
+  step('audit log: 400 question round trips on a signed gateway (receipts, checkpoints) beside 400 on an unsigned one');
+  results.audit = await measureAudit();
+  step('audit log: an export of 100,000 entries built and verified in process (context)');
+  results.audit.exported = measureExportVerify();
 }
 
 load.end = loadavg()[0];

@@ -59,7 +59,10 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
   } catch (err) {
     throw await cancel(err);
   }
-  if (asked.status === 'answered' && asked.decision) return { decision: asked.decision };
+  if (asked.status === 'answered' && asked.decision) {
+    if (asked.receipt !== undefined) opts.onReceipt?.(id, asked.receipt);
+    return { decision: asked.decision };
+  }
   opts.onAsked?.(id);
   let end;
   try {
@@ -67,6 +70,7 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
   } catch (err) {
     throw await cancel(err);
   }
+  if (end.receipt !== undefined) opts.onReceipt?.(id, end.receipt);
   if (end.status === 'answered') {
     // An approval answered without the gateway's decision is no decision: nothing is allowed by default.
     return end.decision ? { decision: end.decision } : { decision: null, reason: 'cancelled' };

@@ -16,6 +16,8 @@ export type PromptOptions = {
   onAsked?: (id: string) => void;
   /** E1: what asks, for the gateway's routes (`hook:claude-code`, `mcp-proxy:<server>`). */
   askSource?: string;
+  /** L4: called with the gateway's signed receipt of each decided question (none while its log is unsigned). */
+  onReceipt?: (id: string, receipt: string) => void;
 };
 
 /** Asks `questions` (1..3) and waits; an aborted signal cancels the question and rejects with an AbortError. */
@@ -47,9 +49,12 @@ export async function askPrompt(agent: Agent, questions: QuestionItemInput[], op
     throw await cancel(err);
   }
   opts.onAsked?.(id);
+  let result: AskUserResult;
   try {
-    return await waitForAnswer(agent.client, id, signal);
+    result = await waitForAnswer(agent.client, id, signal);
   } catch (err) {
     throw await cancel(err);
   }
+  if (result.receipt !== undefined) opts.onReceipt?.(id, result.receipt);
+  return result;
 }

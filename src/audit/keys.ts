@@ -113,13 +113,29 @@ export function readKeyFileIfAny(file: string): DatedKey[] | undefined {
 
 /** Key rotation: a new key (same name) becomes the signer from `now`; the old ones stay so what they signed verifies. */
 export function rotateKeyFile(file: string, now: Date): DatedKey[] {
-  const path = resolve(file);
-  const keys = readKeyFile(path);
+  const keys = readKeyFile(resolve(file));
   const next = [...keys, { ...signerFromSeed(keys[keys.length - 1].name, newSeed()), validFrom: now.toISOString() }];
-  const temp = `${path}.${randomBytes(4).toString('hex')}.new`;
-  if (!writeNewFile(temp, fileText(next))) throw new AuditKeyError(`cannot write ${temp}: it exists`);
-  renameSync(temp, path);
+  saveKeyFile(file, next);
   return next;
+}
+
+/** Replaces (or makes) the key file with `keys`, owner-only, in one rename. */
+export function saveKeyFile(file: string, keys: DatedKey[]): void {
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${randomBytes(4).toString('hex')}.new`;
+  if (!writeNewFile(temp, fileText(keys))) throw new AuditKeyError(`cannot write ${temp}: it exists`);
+  renameSync(temp, path);
+}
+
+/** The key list as the key file holds it (signer keys with their dates), e.g. to keep it sealed elsewhere. */
+export const keysText = (keys: DatedKey[]): string => fileText(keys);
+
+/** Reads what keysText wrote; `where` names it in an error. */
+export function keysFromText(text: string, where: string): DatedKey[] {
+  const parsed = KeyFile.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new AuditKeyError(`${where}: ${parsed.error.issues[0].message}`);
+  return readKeys(parsed.data.keys, `${where}: `);
 }
 
 export const signerOf = (keys: DatedKey[]): DatedKey => keys[keys.length - 1];

@@ -77,7 +77,9 @@ export async function askFromHook(values: ClientFlags, event: AskedEvent, timeou
     agent = await connect({ ...endpoint, name: 'askdock-hook', mode: 'cli', connectTimeoutMs: 10_000 });
     if (controller.signal.aborted) return 0;
     const sessionKey = values.session ?? (await hookSession(agent, event.agent, event.sessionId, event.cwd, event.transcriptPath));
-    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`) };
+    const opts = { sessionKey, timeoutSeconds, askSource: HOOK_SOURCE[event.agent], signal: controller.signal, onAsked: (id: string) => say(`waiting for an answer; answer it at ${questionPageUrl(endpoint.url, id)}`),
+    // L4: the receipt of each decided question, in the hook's log (its stderr), for `askdock audit verify --receipt`.
+    onReceipt: (id: string, receipt: string) => say(`receipt of ${id}: ${receipt}`) };
     if (event.kind === 'tool') {
       const outcome = await decideTool(agent, hookToolRequest(event), opts);
       if (!outcome.decision) {

@@ -124,7 +124,7 @@ export async function loadSettings(opts: GatewayOptions, store: Store, owned: bo
     const audit: AuditSetup =
       opts.auditSigning === false
         ? { keys: null, origin: 'askdock.local/audit', why: 'signing turned off' }
-        : auditSetup(identities.config.audit, secretKeyFileOf(opts), new Date(clock.now()), log);
+        : await auditSetup(identities.config.audit, secretKeyFileOf(opts), new Date(clock.now()), log, isSharedStore(store) ? { store, box: secretBox } : undefined);
     const publicUrl = publicUrlOf(opts.publicUrl, identities.config.publicUrl);
     return { identities, approvals, routing, secretBox, audit, publicUrl };
   } catch (err) {

@@ -27,6 +27,7 @@ import { PolicySource } from './policy/policy-source.ts';
 import { emptyRouting, type RoutingConfig } from '../routing/index.ts';
 import { RoutingRoom } from './routing/routing-room.ts';
 import { AuditRoom } from './audit/audit-room.ts';
+import { recordNotified } from './audit/route-entries.ts';
 import type { DatedKey } from '../audit/index.ts';
 
 /** R2: events are kept at least this long and at least this many. */
@@ -126,6 +127,7 @@ export class Core {
     this.push = new PushService({ ...parts, auth }, opts.push);
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
     this.audit = new AuditRoom({ ...parts, keys: opts.audit?.keys ?? null, origin: opts.audit?.origin ?? 'askdock.local/audit', duties: () => this.duties });
+    this.push.onNotified = (q, identities) => this.hub.commit(() => recordNotified(this.audit, q, { surface: 'push', identities }));
     this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps, audit: this.audit });
     this.questions.approvals = this.policy;
     this.routing = new RoutingRoom({
@@ -190,6 +192,7 @@ export class Core {
     this.policy.start();
     this.routing.start();
     await this.audit.start();
+    await this.policy.recordStart();
     this.duties?.start();
     void this.prune();
   }

@@ -65,8 +65,8 @@ const WaitResult = z.object({
 export const questionMethods = {
   'question.request': {
     params: QuestionRequestParams,
-    // G11: a policy decision answers at once with `status` and `decision`.
-    result: z.object({ id: z.string(), expiresAtMs: z.number().nullable(), status: z.literal('answered').optional(), decision: ApprovalDecision.optional() }),
+    // G11: a policy decision answers at once with `status` and `decision` (and its receipt, L4).
+    result: z.object({ id: z.string(), expiresAtMs: z.number().nullable(), status: z.literal('answered').optional(), decision: ApprovalDecision.optional(), receipt: Receipt.optional() }),
     scopes: ['agent.run'] as Scope[],
   },
   'question.waitAnswer': {

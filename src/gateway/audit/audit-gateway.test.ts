@@ -53,8 +53,8 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(admin.eventsNamed('question.resolved').find((p) => p.id === id)?.receipt).toBe(waited.receipt);
 
     const files = await exportFiles(admin);
-    expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['question.asked', 'question.answered']);
-    expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 2, answers: 1, treeSize: 2 } });
+    expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
+    expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 3, answers: 1, treeSize: 3 } });
 
     const entries = files.get('entries.jsonl')!;
     const tampered = new Map(files).set('entries.jsonl', entries.replace('"question.answered"', '"question.answerex"'));
@@ -74,9 +74,9 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     const [grant] = (await admin.call('policy.get', {})).grants;
     await admin.call('policy.grant.revoke', { id: grant.id });
     const entries = (await exportFiles(admin)).get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
-    expect(entries.map((e) => e.event)).toEqual(['question.asked', 'grant.made', 'question.answered', 'grant.revoked']);
-    expect(entries[1]).toMatchObject({ identity: 'admin', grantId: grant.id, questionId: res.id, detail: { rule: grant.rule, scope: 'session' } });
-    expect(entries[3]).toMatchObject({ identity: 'admin', grantId: grant.id });
+    expect(entries.map((e) => e.event)).toEqual(['policy.loaded', 'question.asked', 'grant.made', 'question.answered', 'grant.revoked']);
+    expect(entries[2]).toMatchObject({ identity: 'admin', grantId: grant.id, questionId: res.id, detail: { rule: grant.rule, scope: 'session' } });
+    expect(entries[4]).toMatchObject({ identity: 'admin', grantId: grant.id });
   });
 
   it('[A3][L5] a guest-scoped identity may not export the log', async () => {
@@ -88,27 +88,29 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
   it('[L7] an audit row edited in the SQLite file is found after restart, shown to admins, and nothing is signed over it until acknowledged', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true });
     const first = await answeredApproval(t);
-    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(2);
+    // The policy loaded at start, the question asked, its answer.
+    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
     const dir = t.dir;
     await t.close({ keepDir: true });
     const raw = new Database(t.dbPath);
-    raw.prepare(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 0`).run();
+    raw.prepare(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 1`).run();
     raw.close();
 
     t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
     expect(t.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
     const admin = await t.connect('admin');
     const held = await admin.call('audit.checkpoint', { sign: true });
-    expect(held.integrity).toMatchObject({ ok: false, detail: expect.stringMatching(/checkpoint of size 2/) });
-    expect(held.checkpoint!.split('\n')[1]).toBe('2');
+    expect(held.integrity).toMatchObject({ ok: false, detail: expect.stringMatching(/checkpoint of size 3/) });
+    expect(held.checkpoint!.split('\n')[1]).toBe('3');
 
     const ack = await admin.call('audit.acknowledge', { note: 'row 0 restored from backup' });
-    expect(ack).toEqual({ acknowledged: true, entryIndex: 2 });
+    // After the restart's policy load (entry 3).
+    expect(ack).toEqual({ acknowledged: true, entryIndex: 4 });
     const integrity = await admin.waitEvent('audit.integrity', (p) => p.ok);
     expect(integrity).toMatchObject({ ok: true });
     const after = await admin.call('audit.checkpoint', {});
-    expect(after).toMatchObject({ treeSize: 3, integrity: { ok: true } });
-    expect(after.checkpoint!.split('\n')[1]).toBe('3');
+    expect(after).toMatchObject({ treeSize: 5, integrity: { ok: true } });
+    expect(after.checkpoint!.split('\n')[1]).toBe('5');
   });
 
   it('[L7] an audit row deleted in the SQLite file: audit.checkpoint still answers admins the failed check (the Control UI\'s banner reads it there)', async () => {
@@ -135,8 +137,8 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     const admin = await t.connect('admin');
     const agent = await t.connect('agent', { clientId: 'agent-client' });
     const { session } = await admin.call('sessions.create', { title: 'Many' });
-    // Each request the policy allows is one entry.
-    for (let i = 0; i < 256; i++) await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: `npm run test t${i}` } } });
+    // Each request the policy allows is one entry, after the policy's load.
+    for (let i = 0; i < 255; i++) await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: `npm run test t${i}` } } });
     let size = 0;
     for (let polls = 0; polls < 600 && size < 256; polls++) {
       const { checkpoint } = await admin.call('audit.checkpoint', {});

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { AuditConfig, AuditKeyError, auditKeyFileIn, auditKeysDocument, keysFromConfig, loadOrCreateKeyFile, type DatedKey } from '../../audit/index.ts';
-import { defaultOrigin } from '../../audit/keys.ts';
+import { defaultOrigin, readKeyFileIfAny } from '../../audit/keys.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
+import type { Store } from '../store/types.ts';
+import { sharedAuditKeys } from './shared-keys.ts';
 import { newSeed } from '../../audit/ed25519.ts';
 import { signerFromSeed } from '../../audit/note.ts';
 import type { GatewayLog } from '../infra/logger.ts';
@@ -11,12 +14,16 @@ export type AuditSetup = { keys: DatedKey[] | null; origin: string; why?: string
 
 export const AUDIT_KEYS_PATH = '/.well-known/askdock/audit-keys';
 
+/** What a gateway on a database several gateways share uses to keep one key for all of them (shared-keys.ts). */
+export type SharedKeyStore = { store: Store; box: SecretBox };
+
 /**
  * L3 at start: keys from the config's `audit` section, else the key file in the data folder (made on first start,
- * owner-only), else (a gateway with no data folder, memory only) a key that lives as long as the process. A key that
- * cannot be used leaves the log unsigned (L8), said in the start line and to admins.
+ * owner-only; on a database several gateways share, the database's key, see shared-keys.ts), else (a gateway with no
+ * data folder, memory only) a key that lives as long as the process. A key that cannot be used leaves the log unsigned
+ * (L8), said in the start line and to admins.
  */
-export function auditSetup(config: unknown, secretKeyFile: string | undefined, now: Date, log: GatewayLog): AuditSetup {
+export async function auditSetup(config: unknown, secretKeyFile: string | undefined, now: Date, log: GatewayLog, shared?: SharedKeyStore): Promise<AuditSetup> {
   const parsed = AuditConfig.safeParse(config ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -30,7 +37,9 @@ export function auditSetup(config: unknown, secretKeyFile: string | undefined, n
       return { keys: [{ ...signerFromSeed(origin, newSeed()), validFrom: now.toISOString() }], origin };
     }
     const file = auditKeyFileIn(dirname(secretKeyFile));
-    const { keys } = loadOrCreateKeyFile(file, { ...(parsed.data.origin ? { origin: parsed.data.origin } : {}), now });
+    const keys = shared
+      ? await sharedAuditKeys(shared.store, shared.box, file, readKeyFileIfAny(file), parsed.data.origin, now, log)
+      : loadOrCreateKeyFile(file, { ...(parsed.data.origin ? { origin: parsed.data.origin } : {}), now }).keys;
     return { keys, origin: keys[keys.length - 1].name, file };
   } catch (err) {
     if (err instanceof AuditKeyError) return unsigned(err.message, log);

@@ -37,6 +37,8 @@ export class AuditLog {
   /** L7: rebuilds the tree from every stored line and checks it against the last signed checkpoint. */
   async selfCheck(acknowledgedAtMs = 0): Promise<Integrity> {
     this.tree = new MerkleTree();
+    // The checkpoints before the entries: another gateway may sign one meanwhile, over entries read after it.
+    const checkpoints = await this.store.auditCheckpoints();
     let tree: MerkleTree;
     try {
       tree = await this.current();
@@ -46,7 +48,7 @@ export class AuditLog {
     }
     // Every checkpoint is checked: the smallest that fails bounds where the changed entry lies.
     // Checkpoints signed before an admin acknowledged a failed check are not checked again (L7).
-    for (const { note, signedAtMs } of await this.store.auditCheckpoints()) {
+    for (const { note, signedAtMs } of checkpoints) {
       if (signedAtMs < acknowledgedAtMs) continue;
       const signed = parseCheckpoint(bodyOf(note));
       if (signed.size > tree.size) return { ok: false, detail: `the checkpoint of size ${signed.size} covers more entries than the log holds (${tree.size})` };
@@ -59,8 +61,9 @@ export class AuditLog {
   /** L2: signs the tree's checkpoint when it grew, after checking it extends the last one; the note, or null when unsigned. */
   async sign(atMs: number, fresh = false): Promise<string | null> {
     if (!this.keys) return null;
-    const tree = await this.current();
+    // The last checkpoint before the entries, as in selfCheck: the tree read after it is never smaller.
     const last = (await this.store.auditCheckpoints()).at(-1);
+    const tree = await this.current();
     if (last && !fresh) {
       const old = parseCheckpoint(bodyOf(last.note));
       if (old.size === tree.size) return last.note;

@@ -37,6 +37,11 @@ export class AuditRoom {
     return this.log.signed;
   }
 
+  /** The gateway's clock, for an entry recorded apart from a change (a push sent). */
+  now(): number {
+    return this.parts.clock.now();
+  }
+
   /** L1: inside the caller's transaction: the entry with its index. */
   async record(entry: NewAuditEntry, kept?: KeptAnswerInput) {
     // An entry's time is whole milliseconds (L1), whatever clock the gateway runs on.

@@ -21,3 +21,22 @@ export async function recordRoute(
     ...(who.detail ? { detail: who.detail } : {}),
   });
 }
+
+/**
+ * L1: who a question was put before. In the asking transaction, a routed question's first step's people (E2); a
+ * question with no route is shown to everyone who may see it, which its `question.asked` entry already says, and later
+ * steps are `question.escalated` entries. With `by`, a surface that reached people on its own (a push, sent in a
+ * unit of its own once the question was committed).
+ */
+export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
+  const route = q.route;
+  if (!by && (!route || route.notified.length === 0)) return;
+  await audit.record({
+    atMs: by ? audit.now() : q.createdAtMs,
+    event: 'question.notified',
+    ...(by ? { surface: by.surface } : {}),
+    questionId: q.id,
+    ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(',') },
+  });
+}

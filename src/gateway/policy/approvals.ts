@@ -98,6 +98,7 @@ export class ApprovalDesk {
     const { store, hub, messages, stamps } = this.parts;
     const decision = approval.decision;
     const id = p.id ?? newId('q');
+    let receipt: string | undefined;
     await hub.commit(async (tx) => {
       const now = stamps.questionCreated();
       const record: StoredQuestion = {
@@ -115,12 +116,12 @@ export class ApprovalDesk {
         resolvedBy: { identity: POLICY_IDENTITY, surface: 'policy', atMs: now },
         approval,
       };
-      const receipt = await recordDecided(this.parts.audit, record, now);
+      receipt = await recordDecided(this.parts.audit, record, now);
       if (receipt !== undefined) record.receipt = receipt;
       await store.insertQuestion(record, undefined, p.id === undefined);
       if (sessionKey !== undefined) await messages.appendMessage(tx, { sessionKey, role: 'system', text: noticeText(facts, decision), authorId: POLICY_IDENTITY, state: 'final' });
     }, sessionKey);
-    return { id, expiresAtMs: null, status: 'answered', decision };
+    return { id, expiresAtMs: null, status: 'answered', decision, ...(receipt !== undefined ? { receipt } : {}) };
   }
 }
 
@@ -130,5 +131,5 @@ function replayed(identity: Identity, existing: StoredQuestion, digest: string):
     throw new AskdockError('QUESTION_ID_IN_USE', `question id "${existing.id}" is already used: leave id out or pick another`, { details: { id: existing.id } });
   const decision = decisionOf(existing);
   const settled = existing.status === 'answered' && decision !== undefined;
-  return { id: existing.id, expiresAtMs: existing.expiresAtMs, ...(settled ? { status: 'answered' as const, decision } : {}) };
+  return { id: existing.id, expiresAtMs: existing.expiresAtMs, ...(settled ? { status: 'answered' as const, decision, ...(existing.receipt !== undefined ? { receipt: existing.receipt } : {}) } : {}) };
 }

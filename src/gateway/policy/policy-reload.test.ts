@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { auditEntries } from '../../testing/audit-entries.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -24,6 +25,11 @@ async function withPolicyFile(rules: unknown[]) {
   // The config file names the identities; the harness's own config object would win over it.
   t = await startTestGateway({ configPath: config, dir, config: undefined });
   return { file, admin: await t.connect('admin'), agent: await t.connect('agent') };
+}
+
+/** L1: the audit log's policy.loaded entries. */
+async function policyLoads(admin: Parameters<typeof auditEntries>[0]) {
+  return (await auditEntries(admin)).filter((e) => e.event === 'policy.loaded');
 }
 
 describe('the policy file, re-read (G1, G10)', () => {
@@ -56,5 +62,30 @@ describe('the policy file, re-read (G1, G10)', () => {
     process.emit('SIGHUP', 'SIGHUP');
     await admin.waitEvent('policy.updated', (p) => p.loadedAtMs >= before.loadedAtMs && p.error === undefined, 10_000);
     await expect.poll(async () => (await admin.call('policy.get', {})).rules.map((r) => r.id), { timeout: 10_000 }).toEqual(['no-push']);
+  });
+
+  it('[L1][G10] the policy loaded at start, a reload and a failed reload are audit entries: the file, the rule count, the digest in force, why it failed', async () => {
+    const { file, admin } = await withPolicyFile([allowTests]);
+    const [start] = await policyLoads(admin);
+    expect(start).toMatchObject({ status: 'loaded', detail: { source: file, rules: 1 } });
+    expect(start.detail?.policyDigest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    writeFileSync(file, rulesFile([allowTests, denyPush]));
+    await expect.poll(async () => (await policyLoads(admin)).some((e) => e.detail?.rules === 2), { timeout: 10_000 }).toBe(true);
+    const reloaded = (await policyLoads(admin)).find((e) => e.detail?.rules === 2)!;
+    expect(reloaded).toMatchObject({ status: 'loaded', detail: { source: file } });
+    expect(reloaded.detail?.policyDigest).not.toBe(start.detail?.policyDigest);
+
+    writeFileSync(file, rulesFile([allowTests, { ...denyPush, decision: 'never' }]));
+    await expect.poll(async () => (await policyLoads(admin)).some((e) => e.status === 'failed'), { timeout: 10_000 }).toBe(true);
+    const failed = (await policyLoads(admin)).find((e) => e.status === 'failed')!;
+    expect(failed.detail?.error).toContain('rules[1].decision');
+    // The policy before it stays in force, and the entry names its digest.
+    expect(failed.detail).toMatchObject({ source: file, rules: 2, policyDigest: reloaded.detail?.policyDigest });
+  });
+
+  it('[L1] a gateway with no policy records no policy load', async () => {
+    t = await startTestGateway({});
+    expect(await policyLoads(await t.connect('admin'))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { forbidden } from '../sessions/visibility.ts';
 import type { StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
 import { decisionOf } from './approval-decision.ts';
 import { recordGrant } from '../audit/grant-entries.ts';
+import { recordPolicyLoaded } from '../audit/policy-entries.ts';
 import { ApprovalDesk, factsOf, type ApprovalParts } from './approvals.ts';
 import { ADMINS, answerApprovalIn } from './grant-answers.ts';
 import { APPROVAL_ITEM_ID } from './approval-question.ts';
@@ -45,8 +46,21 @@ export class PolicyRoom {
   private announce(state: PolicyState): void {
     const payload = { loadedAtMs: state.loadedAtMs, ...(state.error !== undefined ? { error: state.error } : {}) };
     this.parts.hub
-      .commit(async (tx) => void (await tx.emit('policy.updated', payload, ADMINS)))
+      .commit(async (tx) => {
+        await tx.emit('policy.updated', payload, ADMINS);
+        await this.recordLoad(state);
+      })
       .catch((err: unknown) => this.parts.log.error({ err }, 'announcing the policy reload failed'));
+  }
+
+  /** L1: the policy this gateway started with, an entry of the audit log (none when it has no policy). */
+  async recordStart(): Promise<void> {
+    if (this.parts.source.source !== undefined) await this.parts.hub.commit(() => this.recordLoad(this.parts.source.current));
+  }
+
+  private async recordLoad(state: PolicyState): Promise<void> {
+    const source = this.parts.source.source;
+    if (source !== undefined) await recordPolicyLoaded(this.parts.audit, state, source);
   }
 
   /** G11: question.request with an approval. */

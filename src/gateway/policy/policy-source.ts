@@ -48,6 +48,12 @@ export class PolicySource {
     return this.state;
   }
 
+  /** L1: where the policy comes from (its file, or `config` for rules given inline); undefined when there is none. */
+  get source(): string | undefined {
+    if (this.approvals === undefined) return undefined;
+    return policyFileOf(this.approvals, this.origin) ?? (this.origin.configFile ? `config ${this.origin.configFile}` : 'config');
+  }
+
   onUpdated(fn: (state: PolicyState) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);

@@ -38,6 +38,8 @@ export class PushService {
   private reading: Promise<PushSubscriptionRow[]> | null = null;
   private readonly failures = new FailureCounts();
   private readonly delivery: PushDelivery;
+  /** L1: told who a question's push went to (the audit log's `question.notified`, surface push). */
+  onNotified: ((q: QuestionRecord, identities: string[]) => Promise<void>) | null = null;
 
   constructor(
     private readonly parts: RoomParts & { readonly auth: Pick<Authenticator, 'identityById' | 'pushTokenTag'> },
@@ -182,15 +184,19 @@ export class PushService {
     if (!q) return;
     const owner = q.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(q.sessionKey);
     const said = typeof payload === 'function' ? payload(q) : payload;
+    const reached = new Set<string>();
     for (const sub of subs) {
       const identity = this.parts.auth.identityById(sub.identity);
       if (!identity || !canSeeQuestion(identity, q, owner) || (only && !only.includes(identity.id))) continue;
+      reached.add(identity.id);
       const run = this.delivery.deliver({ sub, payload: said, ttlS, urgency }).catch((err: unknown) =>
         this.parts.log.error({ err, endpointOrigin: new URL(sub.endpoint).origin }, 'a push failed'),
       );
       this.pending.add(run);
       void run.finally(() => this.pending.delete(run));
     }
+    if (said.type === 'question' && reached.size > 0 && this.onNotified)
+      await this.onNotified(q, [...reached]).catch((err: unknown) => this.parts.log.error({ err }, 'recording a push in the audit log failed'));
   }
 
   private subscriptions(): Promise<PushSubscriptionRow[]> {

@@ -6,6 +6,7 @@ import { FakePushService } from '../../testing/fake-push-service.ts';
 import { endpointProblem } from './endpoints.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
+import { auditEntries } from '../../testing/audit-entries.ts';
 
 let t: TestGateway | undefined;
 let fake: FakePushService | undefined;
@@ -67,6 +68,19 @@ describe('U17 Web Push', () => {
       ['admin-phone', { type: 'close', id }],
     ]);
     expect(fake.problems).toEqual([]);
+  });
+
+  it('[L1][U17] who a question was pushed to is an audit entry (surface push), naming each identity once and no one who may not see it', async () => {
+    const { t, fake, admin, agent, guest, sessionKey } = await setup();
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin-phone').toJSON() });
+    await admin.call('push.subscribe', { subscription: fake.subscriber('admin-laptop').toJSON() });
+    await guest.call('push.subscribe', { subscription: fake.subscriber('guest-phone').toJSON() });
+    const { id } = await agent.call('question.request', { sessionKey, questions: [item()], timeoutMs: 600_000 });
+    await expect.poll(() => fake.received.length).toBe(2);
+    await t.gw.push.idle();
+    const notified = async () => (await auditEntries(admin)).filter((e) => e.event === 'question.notified' && e.questionId === id);
+    await expect.poll(async () => (await notified()).length).toBe(1);
+    expect(await notified()).toMatchObject([{ surface: 'push', detail: { notified: 'admin' } }]);
   });
 
   it('[U17][A3] a privileged question reaches no subscription whose identity may not see it; an async one has no high urgency and no actions past two options', async () => {

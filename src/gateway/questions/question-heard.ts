@@ -24,8 +24,9 @@ export function noteQuestion(questionsHeard: Map<string, HeardQuestion>, ev: Sto
     if (questionsHeard.size > QUESTIONS_HEARD_KEPT) questionsHeard.delete(questionsHeard.keys().next().value!);
   } else if (ev.event === 'question.resolved') {
     // Its outcome as a read would give it (bar the resolutionId, which the event does not tell).
-    const { id, status, answers, reason } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string };
+    const { id, status, answers, reason, receipt } = ev.payload as { id: string; status: QuestionRecord['status']; answers?: Answers; reason?: string; receipt?: string };
     const q = questionsHeard.get(id);
-    if (q) questionsHeard.set(id, { ...q, status, ...(answers ? { answers } : {}), ...(reason !== undefined ? { reason } : {}) });
+    // L4: with its receipt, so a wait answered from what was heard carries it as a read would.
+    if (q) questionsHeard.set(id, { ...q, status, ...(answers ? { answers } : {}), ...(reason !== undefined ? { reason } : {}), ...(receipt !== undefined ? { receipt } : {}) });
   }
 }

@@ -3,6 +3,7 @@ import type { TestClient } from '../../testing/ws-client.ts';
 import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
+import { auditEntries } from '../../testing/audit-entries.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -23,17 +24,8 @@ async function setup(clock = new FakeClock()) {
 
 const push = { tool: 'Bash', input: { command: 'git push origin main' } };
 
-/** L1: the audit log's entries of one question, as an unsigned export lists them (event and who). */
-async function auditOf(admin: TestClient, id: string): Promise<{ event: string; identity?: string; detail?: Record<string, unknown> }[]> {
-  let text = '';
-  let page = await admin.call('audit.export', { unsigned: true });
-  for (;;) {
-    if (page.file === 'entries.jsonl') text += page.data;
-    if (!page.next) break;
-    page = await admin.call('audit.export', { exportId: page.exportId, ...page.next });
-  }
-  return text.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.questionId === id);
-}
+/** L1: the audit log's entries of one question. */
+const auditOf = async (admin: TestClient, id: string) => (await auditEntries(admin)).filter((e) => e.questionId === id);
 
 describe('routed questions (E2, E3, E11)', () => {
   it('[E2][E3][E11][L1] a routed question waits for its first step; anyone else is refused with who it waits for; after the wait the group is notified', async () => {
@@ -51,10 +43,11 @@ describe('routed questions (E2, E3, E11)', () => {
     expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
     // E7: every surface reads who answered by the name the config gives.
     expect((await ana.waitEvent('question.resolved', (p) => p.id === id)).resolvedBy).toMatchObject({ identity: 'bo', name: 'Bo' });
-    // L1: the step is an entry of the audit log, between the asking and the answer.
+    // L1: who was first notified and the step are entries of the audit log, between the asking and the answer.
     const entries = await auditOf(admin, id);
-    expect(entries.map((e) => e.event)).toEqual(['question.asked', 'question.escalated', 'question.answered']);
-    expect(entries[1].detail).toEqual({ step: 1, notified: 'bo,cy' });
+    expect(entries.map((e) => e.event)).toEqual(['question.asked', 'question.notified', 'question.escalated', 'question.answered']);
+    expect(entries[1].detail).toEqual({ escalation: 'team', step: 0, notified: 'ana' });
+    expect(entries[2].detail).toEqual({ step: 1, notified: 'bo,cy' });
   });
 
   it('[E2] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
@@ -81,7 +74,7 @@ describe('routed questions (E2, E3, E11)', () => {
     const step = (await ana.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1)).route;
     expect(step).toMatchObject({ notified: ['ana', 'bo', 'cy'], nextAtMs: t0 + 45 * MIN });
     expect(ana.eventsNamed('question.routed').filter((p) => p.id === id && p.route.step === 1)).toHaveLength(1);
-    expect((await auditOf(admin, id)).map((e) => [e.event, e.identity])).toEqual([['question.asked', 'agent'], ['question.acknowledged', 'ana'], ['question.escalated', undefined]]);
+    expect((await auditOf(admin, id)).map((e) => [e.event, e.identity])).toEqual([['question.asked', 'agent'], ['question.notified', undefined], ['question.acknowledged', 'ana'], ['question.escalated', undefined]]);
   });
 
   it('[E6][L1] a hand-off passes the question to a named person with a note; they may answer', async () => {
