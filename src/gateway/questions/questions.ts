@@ -260,7 +260,7 @@ export class QuestionManager {
       ...(reply ? { replyMessageId: reply } : {}),
     };
     // A reply message moved the session (its last message): read it after.
-    await this.outcomes.finishIn(tx, answered, outcome, reply ? undefined : before);
+    await this.outcomes.finishIn(tx, answered, outcome, reply ? undefined : before, reply !== undefined);
     return { status: 'answered', answers: checked.answers };
   }
 

@@ -18,6 +18,12 @@ export type NewMessage = {
   /** A3: the message answers a privileged question asked by this agent, so it is privileged too. */
   privilegedReplyOf?: string;
   state: ChatState;
+  /**
+   * The caller sends this session's `session.updated` later in the same unit, read after this message and to every
+   * reader this one would reach (a question's outcome, QuestionOutcomes.finishIn): this message sends none of its own,
+   * which would carry nothing the later one does not.
+   */
+  sessionUpdatedFollows?: true;
 };
 
 /** How many pending questions a session.updated event may carry in its audience (more: the fan-out reads them). */
@@ -123,6 +129,7 @@ export class Messages {
       { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
+    if (m.sessionUpdatedFollows) return message;
     if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
     // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
     else await this.emitSessionAs(tx, m.sessionKey, await this.access.getSession(m.sessionKey).then((s) => s && movedTo(s, now)), { askedBy: asker, privileged: true });
