@@ -22,7 +22,10 @@ async function updatesUntilMarker(owner: TestClient, clients: TestClient[], sess
   );
 }
 
-it('[C5][Q9] an async question answered with question.resolve sends each reader of its session one session.updated, with the count and the reply as last message', async () => {
+type Answer = (admin: TestClient, id: string, sessionKey: string) => Promise<unknown>;
+
+/** Asks an async question, answers it with `answer`, and returns the session.updated events each reader got for it. */
+async function answeredUpdates(answer: Answer) {
   t = await startTestGateway();
   const admin = await t.connect('admin');
   const reader = await t.connect('reader');
@@ -32,13 +35,25 @@ it('[C5][Q9] an async question answered with question.resolve sends each reader 
   await updatesUntilMarker(admin, [admin, reader], session.key, 'asked');
   admin.events.length = 0;
   reader.events.length = 0;
-  await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
+  await answer(admin, id, session.key);
   const { messages } = await admin.call('chat.history', { sessionKey: session.key });
   const replyAt = messages[messages.length - 1].createdAtMs;
-  const [toAdmin, toReader] = await updatesUntilMarker(admin, [admin, reader], session.key, 'answered');
-  // One each (two before: the reply's and the count's), and it carries both changes.
-  expect(toAdmin).toEqual([expect.objectContaining({ pendingQuestions: 0, lastMessageAtMs: replyAt })]);
-  expect(toReader).toEqual([expect.objectContaining({ pendingQuestions: 0, lastMessageAtMs: replyAt })]);
   const listed = (await reader.call('sessions.list', {})).sessions.find((s) => s.key === session.key);
   expect(listed).toMatchObject({ pendingQuestions: 0, lastMessageAtMs: replyAt });
+  return { replyAt, updates: await updatesUntilMarker(admin, [admin, reader], session.key, 'answered') };
+}
+
+it('[C5][Q9] an async question answered with question.resolve sends each reader of its session one session.updated, with the count and the reply as last message', async () => {
+  const { replyAt, updates } = await answeredUpdates((admin, id) => admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } }));
+  // One each (two before: the reply's and the count's), and it carries both changes.
+  const one = [expect.objectContaining({ pendingQuestions: 0, lastMessageAtMs: replyAt })];
+  expect(updates).toEqual([one, one]);
+});
+
+it('[C5][Q9] an async question answered by a chat reply sends each reader of its session one session.updated, with the count and the reply as last message', async () => {
+  const { replyAt, updates } = await answeredUpdates((admin, id, sessionKey) =>
+    admin.call('chat.send', { sessionKey, message: 'Sushi', idempotencyKey: 'reply-key-0001', replyTo: { questionId: id, answers: { lunch: ['Sushi'] } } }),
+  );
+  const one = [expect.objectContaining({ pendingQuestions: 0, lastMessageAtMs: replyAt })];
+  expect(updates).toEqual([one, one]);
 });

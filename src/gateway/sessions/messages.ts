@@ -129,10 +129,19 @@ export class Messages {
       { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    if (m.sessionUpdatedFollows) return message;
-    if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
-    // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
-    else await this.emitSessionAs(tx, m.sessionKey, await this.access.getSession(m.sessionKey).then((s) => s && movedTo(s, now)), { askedBy: asker, privileged: true });
+    if (!m.sessionUpdatedFollows) await this.emitMovedBy(tx, message, asker);
     return message;
+  }
+
+  /**
+   * The `session.updated` a saved message sends: appendMessage's own, or its caller's when it said one would follow
+   * (`sessionUpdatedFollows`) and in the end none did. `privilegedReplyOf` as in NewMessage.
+   */
+  async emitMovedBy(tx: Tx, message: ChatMessage, privilegedReplyOf: string | undefined): Promise<void> {
+    const key = message.sessionKey;
+    if (privilegedReplyOf === undefined) return await this.emitSessionUpdated(tx, key);
+    // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
+    const moved = await this.access.getSession(key).then((s) => s && movedTo(s, message.createdAtMs));
+    await this.emitSessionAs(tx, key, moved, { askedBy: privilegedReplyOf, privileged: true });
   }
 }
