@@ -263,4 +263,8 @@ export class Core {
   appendMessage(tx: Tx, m: NewMessage): Promise<ChatMessage> {
     return this.messages.appendMessage(tx, m);
   }
+
+  emitMovedBy(tx: Tx, message: ChatMessage, privilegedReplyOf: string | undefined): Promise<void> {
+    return this.messages.emitMovedBy(tx, message, privilegedReplyOf);
+  }
 }

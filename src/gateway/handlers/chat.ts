@@ -39,12 +39,16 @@ export const chatHandlers: Pick<HandlerTable, ChatMethods> = {
         ...(p.replyTo ? { replyTo: { questionId: p.replyTo.questionId, ...(answers ? { answers } : {}) } } : {}),
         ...(privileged ? { privilegedReplyOf: reply.q.askedBy } : {}),
         state: 'final',
+        // A plain reply that ends its question: the outcome's session.updated, read after this message, tells its
+        // readers (a privileged one keeps its own, to its question's readers, as before).
+        ...(reply && !privileged ? { sessionUpdatedFollows: true as const } : {}),
       });
       await core.store.putIdempotent(identity.id, p.idempotencyKey, { messageId: message.id, seq: message.seq }, message.createdAtMs);
       // RU2: a message that is not the reply to a run's blocking question ends that run's turn.
       await supersedeRuns(core, tx, session.key, p.replyTo?.questionId);
       // Q9, PT5: the question turns answered (or skipped) in the same transaction that saves its reply.
-      if (reply) await core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode));
+      const ended = reply !== undefined && (await core.questions.recordReply(tx, identity, reply, message.id, replySurface(conn, reply.q.mode)));
+      if (reply && !privileged && !ended) await core.emitMovedBy(tx, message, undefined);
       return { messageId: message.id, seq: message.seq, deduped: false };
     }, session.key);
     // On a shared database the message is numbered as its transaction commits.

@@ -37,13 +37,15 @@ export class QuestionOutcomes {
       // A3: the answer of a privileged question is privileged too.
       ...(q.privileged ? { privilegedReplyOf: q.askedBy } : {}),
       state: 'final',
+      // finishIn follows in this unit and tells the same readers of the session, read after this message.
+      sessionUpdatedFollows: true,
     });
     await supersedeRuns(this.core, tx, q.sessionKey, q.id);
     return message.id;
   }
 
   /** Ends a pending question inside a commit: store, Q8 event, session count, then wakes the waiters after commit. */
-  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore): Promise<StoredQuestion> {
+  async finishIn(tx: Tx, q: StoredQuestion, outcome: Outcome, before?: SessionBefore, movedByReply = false): Promise<StoredQuestion> {
     const done: StoredQuestion = { ...q, ...outcome };
     // L1/L4: the decision's entry and receipt, in this transaction.
     const receipt = await recordDecided(this.core.audit, done, this.core.clock.now());
@@ -81,7 +83,11 @@ export class QuestionOutcomes {
       },
       questionAudience(done),
     );
-    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, done, pending);
+    // A plain reply of asyncReplyIn moved the session for every reader (its last message) and sent no session.updated
+    // of its own: this one goes to all of them, each told the count it may see (session-views.ts); a privileged
+    // reply's readers are the question's, as for the count.
+    const told = movedByReply && done.privileged !== true ? undefined : done;
+    if (key !== undefined) await this.core.emitSessionAs(tx, key, session, told, pending);
     tx.after(() => this.waiters.wake(done));
     return done;
   }

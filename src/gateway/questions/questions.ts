@@ -246,7 +246,7 @@ export class QuestionManager {
       ...(reply ? { replyMessageId: reply } : {}),
     };
     // A reply message moved the session (its last message): read it after.
-    await this.outcomes.finishIn(tx, answered, outcome, reply ? undefined : before);
+    await this.outcomes.finishIn(tx, answered, outcome, reply ? undefined : before, reply !== undefined);
     return { status: 'answered', answers: checked.answers };
   }
 
@@ -266,17 +266,22 @@ export class QuestionManager {
   }
 
   /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
-  async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<void> {
+  /**
+   * Returns whether the question was ended: then its outcome's session.updated, read after the reply, told the reply's
+   * readers of it too (QuestionOutcomes.finishIn); short of a quorum (E5) the caller sends the reply's own.
+   */
+  async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<boolean> {
     const resolvedBy = this.answeredBy(identity, surface, this.core.clock.now());
     const { answers } = reply;
     const status = reply.skipped ? 'skipped' : 'answered';
     // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.
     const routed = answers && !reply.skipped ? await this.routing?.checkAnswerIn(tx, identity, reply.q, answers, surface) : undefined;
-    if (routed?.pending) return;
+    if (routed?.pending) return false;
     const q = routed?.q ?? reply.q;
     // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
     const approval = answers && !reply.skipped ? await this.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
-    await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId });
+    await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId }, undefined, !reply.q.privileged);
+    return true;
   }
 
   /** Ends a pending question inside a commit (question-outcomes.ts). */

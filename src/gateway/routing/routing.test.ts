@@ -103,6 +103,20 @@ describe('two-person approval (E5)', () => {
     expect(await agent.call('question.waitAnswer', { id })).toMatchObject({ status: 'answered', decision: { behavior: 'allow', decidedBy: 'person' } });
   });
 
+  it('[E5][C5] a chat reply short of the quorum still moves the session for its readers: its last message, the question still counted', async () => {
+    const { agent, admin, session } = await setup();
+    const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', approval: push, timeoutMs: 3_600_000 });
+    await admin.waitEvent('session.updated', (e) => e.session.key === session.key && e.session.pendingQuestions === 1);
+    admin.events.length = 0;
+    const reply = { questionId: id, answers: { approval: ['Allow'] } };
+    const sent = await admin.call('chat.send', { sessionKey: session.key, message: 'Allow', idempotencyKey: 'short-of-quorum', replyTo: reply });
+    expect((await admin.call('question.get', { id })).question.status).toBe('pending');
+    const { messages } = await admin.call('chat.history', { sessionKey: session.key });
+    const replyAt = messages.find((m) => m.id === sent.messageId)?.createdAtMs;
+    const moved = await admin.waitEvent('session.updated', (e) => e.session.key === session.key && e.session.lastMessageAtMs === replyAt, 20_000);
+    expect(moved.session.pendingQuestions).toBe(1);
+  });
+
   it('[E5] the first Deny denies at once', async () => {
     const { agent, ana, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });

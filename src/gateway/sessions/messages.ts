@@ -18,6 +18,12 @@ export type NewMessage = {
   /** A3: the message answers a privileged question asked by this agent, so it is privileged too. */
   privilegedReplyOf?: string;
   state: ChatState;
+  /**
+   * The caller sends this session's `session.updated` later in the same unit, read after this message and to every
+   * reader this one would reach (a question's outcome, QuestionOutcomes.finishIn): this message sends none of its own,
+   * which would carry nothing the later one does not.
+   */
+  sessionUpdatedFollows?: true;
 };
 
 /** How many pending questions a session.updated event may carry in its audience (more: the fan-out reads them). */
@@ -123,9 +129,19 @@ export class Messages {
       { sessionKey: m.sessionKey, ...(privileged ? { questionViewersOnly: { askedBy: asker, privileged: true } } : {}) },
     );
     if (got !== seq) throw new Error(`message seq ${seq} does not match its event seq ${got}`);
-    if (!privileged) await this.emitSessionUpdated(tx, m.sessionKey);
-    // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
-    else await this.emitSessionAs(tx, m.sessionKey, await this.access.getSession(m.sessionKey).then((s) => s && movedTo(s, now)), { askedBy: asker, privileged: true });
+    if (!m.sessionUpdatedFollows) await this.emitMovedBy(tx, message, asker);
     return message;
+  }
+
+  /**
+   * The `session.updated` a saved message sends: appendMessage's own, or its caller's when it said one would follow
+   * (`sessionUpdatedFollows`) and in the end none did. `privilegedReplyOf` as in NewMessage.
+   */
+  async emitMovedBy(tx: Tx, message: ChatMessage, privilegedReplyOf: string | undefined): Promise<void> {
+    const key = message.sessionKey;
+    if (privilegedReplyOf === undefined) return await this.emitSessionUpdated(tx, key);
+    // A3: only those who may read the reply hear the session moved by it (the stored session never moves).
+    const moved = await this.access.getSession(key).then((s) => s && movedTo(s, message.createdAtMs));
+    await this.emitSessionAs(tx, key, moved, { askedBy: privilegedReplyOf, privileged: true });
   }
 }
