@@ -62,7 +62,7 @@ export class AuditLog {
   async sign(atMs: number, fresh = false): Promise<string | null> {
     if (!this.keys) return null;
     // The last checkpoint before the entries, as in selfCheck: the tree read after it is never smaller.
-    const last = (await this.store.auditCheckpoints()).at(-1);
+    const last = await this.store.latestAuditCheckpoint();
     const tree = await this.current();
     if (last && !fresh) {
       const old = parseCheckpoint(bodyOf(last.note));
@@ -82,7 +82,7 @@ export class AuditLog {
   }
 
   async latest(): Promise<string | null> {
-    return (await this.store.auditCheckpoints()).at(-1)?.note ?? null;
+    return (await this.store.latestAuditCheckpoint())?.note ?? null;
   }
 }
 

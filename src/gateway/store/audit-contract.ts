@@ -38,6 +38,7 @@ export function auditContract(store: () => Store): void {
 
     it('[L2] checkpoints are kept once per size, smallest first', async () => {
       const s = store();
+      expect(await s.latestAuditCheckpoint()).toBeUndefined();
       await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 2 });
       await s.insertAuditCheckpoint({ size: 2, note: 'two', signedAtMs: 1 });
       await s.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
@@ -45,6 +46,8 @@ export function auditContract(store: () => Store): void {
         { size: 2, note: 'two', signedAtMs: 1 },
         { size: 5, note: 'five', signedAtMs: 2 },
       ]);
+      // The newest alone, read without the others (the Control UI asks on every admin's page load).
+      expect(await s.latestAuditCheckpoint()).toEqual({ size: 5, note: 'five', signedAtMs: 2 });
     });
   });
 }

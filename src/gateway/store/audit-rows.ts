@@ -19,6 +19,8 @@ export interface AuditStoreMethods {
   insertAuditCheckpoint(c: AuditCheckpointRow): void;
   /** Oldest (smallest) first. */
   auditCheckpoints(): AuditCheckpointRow[];
+  /** The largest checkpoint alone (one row read, however many were signed), or undefined before the first. */
+  latestAuditCheckpoint(): AuditCheckpointRow | undefined;
 }
 
 /** The entry with its index, and its canonical line (the leaf the tree hashes). */

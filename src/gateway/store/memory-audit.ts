@@ -37,5 +37,10 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       undoable(() => checkpoints.splice(checkpoints.findIndex((k) => k.size === c.size), 1));
     },
     auditCheckpoints: () => (open(), checkpoints.map((c) => ({ ...c }))),
+    latestAuditCheckpoint() {
+      open();
+      const last = checkpoints.at(-1);
+      return last ? { ...last } : undefined;
+    },
   };
 }

@@ -11,6 +11,7 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const answers = db.prepare<[number, number], AuditAnswerDbRow>(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= ? AND idx < ? ORDER BY idx`);
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
   const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
+  const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size DESC LIMIT 1`);
   return {
     appendAudit(entry, kept) {
       const { entry: full, line } = indexedEntry(entry, next.get()!.n);
@@ -25,5 +26,9 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
       insertCheckpoint.run(c.size, c.note, c.signedAtMs);
     },
     auditCheckpoints: () => checkpoints.all().map((r) => ({ size: r.size, note: r.note, signedAtMs: r.signed_at_ms })),
+    latestAuditCheckpoint() {
+      const r = latest.get();
+      return r ? { size: r.size, note: r.note, signedAtMs: r.signed_at_ms } : undefined;
+    },
   };
 }

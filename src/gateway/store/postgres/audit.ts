@@ -41,6 +41,10 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
       return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
     },
+    async latestAuditCheckpoint() {
+      const row = (await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size DESC LIMIT 1`)).rows[0];
+      return row ? { size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) } : undefined;
+    },
   };
 }
 
