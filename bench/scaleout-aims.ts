@@ -22,7 +22,7 @@ export function perRoundTrip(r: ScaleoutRow): { gatewaysMs: number | null; datab
 
 /**
  * Round trips/s where each of the row's gateways has a core of its own and PostgreSQL four: the lesser of what the
- * gateways' cores and the database's cores each allow at the measured cost per round trip (bench/FINDINGS.md section 47).
+ * gateways' cores and the database's cores each allow at the measured cost per round trip (the formula: bench/FINDINGS.md, "PostgreSQL's share against pgbench" of issue 57).
  */
 export function projectedRoundTripsPerSec(gateways: number, gatewaysMs: number, databaseMs: number): number {
   const byGateways = (gateways * PROJECTION.coresPerGateway * 1000) / gatewaysMs;

@@ -1268,6 +1268,10 @@ const UNDO_GRANTS = `DROP TABLE policy_grants;`;
 const GRANT_STEPS = 1;
 const UNDO_AUDIT = `DROP TABLE audit_entries; DROP TABLE audit_answers; DROP TABLE audit_checkpoints;`;
 const AUDIT_STEPS = 1;
+/** U19/D5: a question's search vector as a column (PostgreSQL only, the last step). */
+const UNDO_QUESTION_SEARCH_POSTGRES = `DROP INDEX questions_search; ALTER TABLE questions DROP COLUMN search;
+  CREATE INDEX questions_search ON questions USING gin (askdock_question_vector(record, session_key));`;
+const QUESTION_SEARCH_STEPS = 1;
 /** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
 /** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
@@ -1322,7 +1326,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS}`);
+      await raw.query(`${UNDO_QUESTION_SEARCH_POSTGRES} ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS + QUESTION_SEARCH_STEPS}`);
       await raw.end();
     })));
 

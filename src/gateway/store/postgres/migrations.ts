@@ -226,6 +226,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE audit_answers (idx bigint PRIMARY KEY, question_id text NOT NULL, salt bytea NOT NULL, answers text NOT NULL);
   CREATE TABLE audit_checkpoints (size bigint PRIMARY KEY, note text NOT NULL, signed_at_ms bigint NOT NULL);
   `,
+  // U19/D5: a question's search vector as a column written with the row from text and scope words the gateway computes
+  // (questions.ts), instead of an index expression that parses the record's JSON on every write.
+  `
+  ALTER TABLE questions ADD COLUMN search tsvector;
+  UPDATE questions SET search = askdock_question_vector(record, session_key);
+  DROP INDEX questions_search;
+  CREATE INDEX questions_search ON questions USING gin (search);
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */
