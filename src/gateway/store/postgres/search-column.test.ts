@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshSchema, type TestSchema } from '../../../testing/postgres.ts';
+import { questionRecord } from '../../../testing/question-record.ts';
 import type { StoredQuestion } from '../types.ts';
 import { openPostgresStore, type SharedStore } from './store.ts';
 
@@ -13,20 +14,8 @@ afterEach(async () => {
   schema = undefined;
 });
 
-const question = (id: string, over: Partial<StoredQuestion> = {}): StoredQuestion => ({
-  id,
-  sessionKey: 's1',
-  askedBy: 'agent',
-  mode: 'blocking',
-  questions: [
-    { id: 'env', header: 'Deploy target', question: 'Where should it go?', options: [{ label: 'Staging' }, { label: 'Production' }] },
-    { id: 'why', header: 'Reason', question: 'Why now?', options: [{ label: 'Hotfix' }, { label: 'Release' }] },
-  ],
-  createdAtMs: 1_000,
-  expiresAtMs: 901_000,
-  status: 'pending',
-  ...over,
-});
+/** The two-question prompt of the question tests, in a session, as stored. */
+const question = (id: string, over: Partial<StoredQuestion> = {}): StoredQuestion => ({ ...questionRecord({ id, sessionKey: 's1' }), ...over });
 
 describe('[U19] PostgreSQL search column', () => {
   it('[U19][A3] a question written or rewritten stores the vector the migration computes from its record, so search finds the same rows', async () => {
@@ -36,7 +25,7 @@ describe('[U19] PostgreSQL search column', () => {
     await store.insertQuestion(question('q-none', { sessionKey: undefined, askedBy: 'other-agent' }));
     await store.insertQuestion(question('q-priv', { privileged: true }));
     await store.insertQuestion(question('q-answered'));
-    await store.updateQuestion(question('q-answered', { status: 'answered', answers: { env: ['Staging', 'Canary west'], why: ['Hotfix'] } }));
+    await store.updateQuestion(question('q-answered', { status: 'answered', answers: { env: ['Staging', 'Canary west'], notify: ['Email', 'Pager'] } }));
     const raw = new pg.Client({ connectionString: schema.url });
     await raw.connect();
     try {
