@@ -9,6 +9,7 @@ import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { ScaleoutFigures } from './scaleout.ts';
+import { databaseShareRows, projectionRow } from './scaleout-aims.ts';
 import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
@@ -200,7 +201,10 @@ function scaleoutRows(f: ScaleoutFigures): Row[] {
     });
     const cpu = r.cpu && cpuRow(r.cpu, r.roundTripsPerSec);
     if (cpu) rows.push({ section: s, ...cpu, ratio: '', aim: '', met: null });
+    const projected = projectionRow(s, r);
+    if (projected) rows.push(projected);
   }
+  rows.push(...databaseShareRows(s, f));
   return rows;
 }
 

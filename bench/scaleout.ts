@@ -10,6 +10,7 @@ import { delayingProxy } from '../src/testing/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 import { meterCpu, type CpuSplit } from './lib/cpu.ts';
+import { measurePgbench, type PgbenchFigures } from './lib/pgbench.ts';
 
 /** One setup under the same load: how many gateways, on which store, the database how far away (each way). */
 export type ScaleoutRow = {
@@ -24,7 +25,14 @@ export type ScaleoutRow = {
   cpu?: CpuSplit;
   error?: string;
 };
-export type ScaleoutFigures = { chains: number; seconds: number; database: string; rows: ScaleoutRow[] };
+export type ScaleoutFigures = {
+  chains: number;
+  seconds: number;
+  database: string;
+  rows: ScaleoutRow[];
+  /** The baseline of PostgreSQL's own share: pgbench's write transaction on a server started as the rows' are. */
+  pgbench?: PgbenchFigures | { error: string };
+};
 
 const QUESTION = [{ id: 'env', header: 'Environment', question: 'Where to?', options: [{ label: 'Staging' }, { label: 'Production' }] }];
 const CHAINS = 32;
@@ -161,7 +169,17 @@ export async function measureScaleout(step: (what: string) => void): Promise<Sca
     }
   };
   let database = '';
+  let pgbench: ScaleoutFigures['pgbench'];
   try {
+    step('scale-out: pgbench tpcb-like on a throwaway PostgreSQL like the rows\' (the baseline of PostgreSQL\'s share)');
+    const bench = await openRunSchema(given, 'askdock_pgbench', { fsync: true });
+    try {
+      pgbench = await measurePgbench(bench, 16, SECONDS);
+    } catch (err) {
+      pgbench = { error: (err as Error).message.slice(0, 200) };
+    } finally {
+      await bench.drop().catch(() => undefined);
+    }
     await measure({ setup: '1 gateway, SQLite', store: 'sqlite', gateways: 1, delayMs: 0 }, ['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
     for (const delayMs of [0, 1]) {
       for (const count of [1, 3]) {
@@ -192,5 +210,5 @@ export async function measureScaleout(step: (what: string) => void): Promise<Sca
     killAll();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { chains: CHAINS, seconds: SECONDS, database, rows };
+  return { chains: CHAINS, seconds: SECONDS, database, rows, pgbench };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 /** Where Debian's postgresql package puts its server binaries; `ASKDOCK_PG_BIN` points elsewhere. */
-const PG_BIN = process.env.ASKDOCK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+export const PG_BIN = process.env.ASKDOCK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** `pid`: the server's postmaster process (its backends are its children), for a bench that reads their CPU time. */
 export type TestPostgres = { url: string; pid: number; stop(): void };

@@ -1271,6 +1271,10 @@ const AUDIT_STEPS = 1;
 // E2/E11: the index of escalation deadlines (one step).
 const UNDO_ROUTES_POSTGRES = `DROP INDEX questions_route_due; DROP FUNCTION askdock_route_due(text);`;
 const ROUTE_STEPS = 1;
+/** U19/D5: a question's search vector as a column (PostgreSQL only, the last step). */
+const UNDO_QUESTION_SEARCH_POSTGRES = `DROP INDEX questions_search; ALTER TABLE questions DROP COLUMN search;
+  CREATE INDEX questions_search ON questions USING gin (askdock_question_vector(record, session_key));`;
+const QUESTION_SEARCH_STEPS = 1;
 /** How many schema steps those undo (the scoped search indexes, after them, are counted apart). */
 const UNDONE_STEPS = 4;
 /** On PostgreSQL, the steps after them, undone too: a chat event's message_id, the flush table, the scoped search indexes. */
@@ -1325,7 +1329,7 @@ describe('postgres store on a server', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new pg.Client({ connectionString: harness.url });
       await raw.connect();
-      await raw.query(`${UNDO_ROUTES_POSTGRES} ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS + ROUTE_STEPS}`);
+      await raw.query(`${UNDO_QUESTION_SEARCH_POSTGRES} ${UNDO_ROUTES_POSTGRES} ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_POSTGRES} ${UNDO_SEARCH_POSTGRES} ${UNDO_ASKER_STEPS} ALTER TABLE events DROP COLUMN message_id; DROP TABLE askdock_flush;\n       UPDATE askdock_schema SET version = version - ${UNDONE_STEPS + POSTGRES_STEPS_AFTER + SECRET_OWNER_STEPS + PUSH_TOKEN_STEPS + GRANT_STEPS + AUDIT_STEPS + ROUTE_STEPS + QUESTION_SEARCH_STEPS}`);
       await raw.end();
     })));
 

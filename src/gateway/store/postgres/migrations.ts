@@ -234,6 +234,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX questions_route_due ON questions (askdock_route_due(record), n)
     WHERE status = 'pending' AND askdock_route_due(record) IS NOT NULL;
   `,
+  // U19/D5: a question's search vector as a column written with the row from text and scope words the gateway computes
+  // (questions.ts), instead of an index expression that parses the record's JSON on every write.
+  `
+  ALTER TABLE questions ADD COLUMN search tsvector;
+  UPDATE questions SET search = askdock_question_vector(record, session_key);
+  DROP INDEX questions_search;
+  CREATE INDEX questions_search ON questions USING gin (search);
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */

@@ -1,8 +1,18 @@
 import type { QuestionStatus } from '../../../protocol/index.ts';
 import { OPEN_QUESTION, questionColumns, toQuestion } from '../rows.ts';
+import { questionRowWords, questionSearchText } from '../search.ts';
 import { missingRow } from '../shape.ts';
+import type { StoredQuestion } from '../types.ts';
 import type { SharedStore } from './cluster.ts';
 import { rowsOf, type PgQueries } from './queries.ts';
+import { spell } from './search.ts';
+
+/**
+ * U19/D5: the search column's value, made from the text and scope words the gateway computes (the same as the
+ * migration's askdock_question_vector), so PostgreSQL does not parse the record's JSON on every write of a question.
+ */
+const SEARCH = `to_tsvector('simple', $9) || array_to_tsvector($10::text[])`;
+const searchColumns = (q: StoredQuestion): [string, string[]] => [questionSearchText(q), questionRowWords(q, spell).map((w) => `#${w}`)];
 
 type QuestionMethods = Pick<
   SharedStore,
@@ -14,13 +24,14 @@ export function questionMethods(db: PgQueries): QuestionMethods {
   const { q, writeOne, locking, sessionsFirst } = db;
   return {
     async insertQuestion(question, recordJson, idIsNew) {
-      const sql = `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`;
+      const sql = `INSERT INTO questions (id, session_key, status, expires_at_ms, created_at_ms, retired_at_ms, record, asked_by, search)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${SEARCH}) ON CONFLICT (id) DO NOTHING`;
       const taken = () => new Error(`store: question "${question.id}" already exists`);
       // An id just made cannot be taken: the insert may go with the transaction's next statement (pg.writeOne).
-      if (idIsNew) return await writeOne(sql, questionColumns(question, recordJson), taken);
+      const params = [...questionColumns(question, recordJson), ...searchColumns(question)];
+      if (idIsNew) return await writeOne(sql, params, taken);
       // A taken id leaves the transaction usable (as a guarded insert would) in one statement rather than three.
-      const r = await q(sql, questionColumns(question, recordJson));
+      const r = await q(sql, params);
       if (r.rowCount === 0) throw taken();
     },
     async getQuestion(id) {
@@ -33,8 +44,8 @@ export function questionMethods(db: PgQueries): QuestionMethods {
       // In a transaction the question was read (and locked) first: the update may go with the next statement (pg.writeOne).
       await writeOne(
         `UPDATE questions SET session_key = $2, status = $3, expires_at_ms = $4, created_at_ms = $5, retired_at_ms = $6, record = $7,
-         asked_by = $8 WHERE id = $1`,
-        questionColumns(question),
+         asked_by = $8, search = ${SEARCH} WHERE id = $1`,
+        [...questionColumns(question), ...searchColumns(question)],
         () => missingRow('question', question.id),
       );
     },

@@ -6,7 +6,7 @@ import type { QueryResult } from './pool.ts';
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
 
 /** The scope words of the migration's askdock_*_vector functions: '#', then a kind and the md5 of the value. */
-const spell: Spell = (kind, value) => kind + createHash('md5').update(value, 'utf8').digest('hex');
+export const spell: Spell = (kind, value) => kind + createHash('md5').update(value, 'utf8').digest('hex');
 
 /** A tsquery of the scope words (taken as written, no text search parsing), or null when there are none. */
 function scopeQuery(words: ScopeWords): string | null {
@@ -24,7 +24,7 @@ function matching(vector: string, words: ScopeWords): string | null {
   return `${vector} @@ ${scope === null ? `to_tsquery('simple', $1)` : `(to_tsquery('simple', $1) && $3::tsquery)`}`;
 }
 
-/** U19 on PostgreSQL: full-text search over the GIN indexes of migrations.ts, newest first. */
+/** U19 on PostgreSQL: full-text search over the GIN indexes of migrations.ts (a question's over its search column), newest first. */
 export async function searchPostgres(q: Query, scope: SearchScope): Promise<SearchCandidate[]> {
   if (scope.terms.length === 0 || scope.limit <= 0) return [];
   const run = async (vector: string, columns: string, table: string, words: ScopeWords) => {
@@ -56,7 +56,7 @@ export async function searchPostgres(q: Query, scope: SearchScope): Promise<Sear
   }
   if (scope.questions) {
     const questions = await run(
-      'askdock_question_vector(record, session_key)',
+      'search',
       'id, session_key, askdock_question_text(record) AS body, created_at_ms',
       'questions',
       questionWords(scope.questions, spell),
