@@ -79,7 +79,10 @@ export class Commits {
   /** Runs `fn` after every unit of work (of every lane) and fan-out asked for before it, and before those asked for after it. */
   exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
     const follow = this.follow;
-    const before = follow ? [...this.lanes.map((lane) => lane.queue), follow.queue] : this.lanes.map((lane) => lane.queue);
+    // With several lanes each open group commits in its own lane first: a group may hold a lock that another lane's
+    // unit waits for (the audit log's, L1), so waiting for every lane before any group commits could wait for itself.
+    const lanes = this.lanes.length === 1 ? [this.lanes[0].queue] : this.lanes.map((lane) => this.inLane(lane, () => this.settleGroup(lane)));
+    const before = follow ? [...lanes, follow.queue] : lanes;
     const run = Promise.allSettled(before).then(fn);
     const done = run.then(settled, settled);
     for (const lane of this.lanes) lane.queue = done;

@@ -272,4 +272,15 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     expect(reads.length).toBeGreaterThanOrEqual(1);
     expect(reads.length).toBeLessThanOrEqual(6);
   });
+  it('[D5][L1] two lanes appending to the audit log (one lock for the log) with a snapshot asked between them: neither waits on the other', async () => {
+    const { hub, store, a, b } = await setup();
+    const asked = (questionId: string) => ({ atMs: 1_000, event: 'question.asked' as const, identity: 'agent', questionId });
+    // Lane a's group takes the log's lock and stays open until its turn ends; lane b's append waits for that lock.
+    const first = hub.commit(() => store.appendAudit(asked('qa')), a);
+    const second = hub.commit(() => store.appendAudit(asked('qb')), b);
+    // A snapshot (quiet) asked meanwhile must not hold lane a's commit behind lane b's wait for the lock.
+    const snapshot = hub.quiet(() => 'snapshot');
+    expect(await settledOrHeld(Promise.all([first, second, snapshot]))).not.toBe('held');
+    expect((await Promise.all([first, second])).map((e) => e.index).sort()).toEqual([0, 1]);
+  });
 });
