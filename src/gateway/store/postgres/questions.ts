@@ -11,8 +11,9 @@ import { spell } from './search.ts';
  * U19/D5: the search column's value, made from the text and scope words the gateway computes (the same as the
  * migration's askdock_question_vector), so PostgreSQL does not parse the record's JSON on every write of a question.
  */
-const SEARCH = `to_tsvector('simple', $9) || array_to_tsvector($10::text[])`;
-const searchColumns = (q: StoredQuestion): [string, string[]] => [questionSearchText(q), questionRowWords(q, spell).map((w) => `#${w}`)];
+const SEARCH = `to_tsvector('simple', $9) || array_to_tsvector(string_to_array($10, ' '))`;
+/** The scope words as one space-separated text (they hold none), so the write can be carried by a later statement (pg.writeOne takes literals, not arrays). */
+const searchColumns = (q: StoredQuestion): [string, string] => [questionSearchText(q), questionRowWords(q, spell).map((w) => `#${w}`).join(' ')];
 
 type QuestionMethods = Pick<
   SharedStore,
