@@ -1,5 +1,6 @@
 import { REQUEST_ID_PATTERN, type MethodName, type Params } from './methods.ts';
-import { QUESTION_ITEM_KEYS, SEVERAL_FIELD, SURFACE_PATTERN } from './question.ts';
+import { QUESTION_ITEM_KEYS, SURFACE_PATTERN } from './question.ts';
+import { SEVERAL_FIELD } from './rules.ts';
 import {
   cutHeader,
   DESCRIPTION_MAX,

@@ -105,9 +105,6 @@ export const QUESTION_ITEM_KEYS: readonly string[] = Object.keys(ItemFields.shap
 const OWN_LABELS: Partial<Record<KindId, readonly string[]>> = { confirm: CONFIRM_LABELS, link: LINK_LABELS };
 
 /** Q12: which fields each kind takes: options for choice and approval, none for the others; url for link; input for input. */
-/** The wire field that makes a `choice` question take several options (Q2; answers/kinds/choice.ts reads it). */
-export const SEVERAL_FIELD = 'multiSelect';
-
 export const QuestionItem = ItemFields.superRefine((item, ctx) => {
   const kind = item.kind ?? 'choice';
   const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: item });

@@ -5,6 +5,9 @@
 import type { MethodName } from './methods.ts';
 import type { QuestionRecord } from './question.ts';
 
+/** The wire field that makes a `choice` question take several options (Q2; answers/kinds/choice.ts reads it). */
+export const SEVERAL_FIELD = 'multiSelect';
+
 export const QUESTION_ID_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const HEADER_MAX = 12;
 export const QUESTION_TEXT_MAX = 1000;

@@ -5,7 +5,7 @@
 import { readMulti, readSingle, splitMultiBody } from './choice-reading.ts';
 import type { ItemDraft, KindItem, QuestionKind } from './kind.ts';
 import { authoredLabel } from './labels.ts';
-import { SEVERAL_FIELD } from '../../protocol/question.ts';
+import { SEVERAL_FIELD } from '../../protocol/rules.ts';
 
 /** The item field (on the wire and in the ask_user tool) that makes a `choice` question take several options. */
 export { SEVERAL_FIELD };
