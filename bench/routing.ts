@@ -2,7 +2,8 @@
  * E1/E2 (issue 55): what routing costs. The question round trip (question.request, then question.resolve by the person
  * it is routed to) on a gateway with a routing block beside one without, in the same run, in alternating blocks; and
  * the escalation duty's cost per step with 1 and with 1,000 other routed questions pending: process CPU and the question
- * records the step read (flat when the duty reads due steps by their deadline rather than every pending question).
+ * records the step read (flat when the duty reads due steps by their deadline rather than every pending question); and
+ * how late a step runs on a real clock with 1,000 pending beside round trips (routing-lateness.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import type { StoredQuestion } from '../src/gateway/store/types.ts';
 import { addRoutedCopies, countingStore } from '../src/testing/counting-store.ts';
 import { FakeClock } from '../src/testing/fake-clock.ts';
 import { meterCpu } from './lib/cpu.ts';
+import { ask, latenessRows, measureLateness, type LatenessFigures } from './routing-lateness.ts';
 import { benchIdentities, startBenchGateway } from './lib/bench-gateway.ts';
 import { RawClient, type EventFrame } from './lib/raw-client.ts';
 import { ratio, summarize, type Summary } from './lib/stats.ts';
@@ -22,7 +24,7 @@ import { ms, pair, times, type Row } from './lib/table.ts';
 
 /** `waiting`: routed questions pending beside the `steps` that fall due. */
 export type DutyFigures = { waiting: number; steps: number; cpuMsPerStep: number; readPerStep: number };
-export type RoutingFigures = { routed: Summary; plain: Summary; routedCpuMs: number | null; plainCpuMs: number | null; duty: DutyFigures[] };
+export type RoutingFigures = { routed: Summary; plain: Summary; routedCpuMs: number | null; plainCpuMs: number | null; duty: DutyFigures[]; lateness: LatenessFigures };
 
 /** Every question to the operator for an hour, then kept: a route chosen and a first step started on each request. */
 function routingBlock(firstWait: string) {
@@ -31,8 +33,6 @@ function routingBlock(firstWait: string) {
     routes: [{ match: { kind: ['question', 'approval', 'elicitation'] }, escalation: 'all' }],
   };
 }
-
-const ask = (sessionKey: string) => ({ sessionKey, mode: 'async', timeoutMs: 3_600_000, questions: [{ id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'A' }, { label: 'B' }] }] });
 
 async function roundTrips(perKind: number, block: number): Promise<Pick<RoutingFigures, 'routed' | 'plain' | 'routedCpuMs' | 'plainCpuMs'>> {
   const gateways = { routed: await startBenchGateway({ config: { routing: routingBlock('1h') } }), plain: await startBenchGateway() };
@@ -126,7 +126,7 @@ export async function measureRouting(perKind = 300, block = 50, steps = 50): Pro
   const runs: Record<number, DutyFigures[]> = { 1: [], 1000: [] };
   for (let i = 0; i < 2; i++) for (const waiting of [1, 1000]) runs[waiting].push(await dutyPerStep(waiting, steps));
   for (const waiting of [1, 1000]) duty.push(runs[waiting].reduce((a, b) => (a.cpuMsPerStep <= b.cpuMsPerStep ? a : b)));
-  return { ...trips, duty };
+  return { ...trips, duty, lateness: await measureLateness() };
 }
 
 /** E2 (issue 55): the duty's CPU per step may grow at most this much from 1 to 1,000 other routed questions pending. */
@@ -142,5 +142,6 @@ export function routingRows(f: RoutingFigures): Row[] {
     { section: s, figure: '  gateway CPU per round trip', measured: cpu(f.routedCpuMs), baseline: `no routing ${cpu(f.plainCpuMs)}`, ratio: f.routedCpuMs !== null && f.plainCpuMs !== null ? times(ratio(f.routedCpuMs, f.plainCpuMs)) : 'n/a', aim: '', met: null },
     { section: s, figure: `escalation step, CPU (gateway and its client) with ${many.waiting.toLocaleString('en')} others pending`, measured: ms(many.cpuMsPerStep), baseline: `${few.waiting} pending ${ms(few.cpuMsPerStep)}`, ratio: times(growth), aim: `<= ${ROUTING_DUTY_FLAT}x (flat)`, met: growth <= ROUTING_DUTY_FLAT },
     { section: s, figure: '  question records read per step', measured: String(many.readPerStep), baseline: `${few.waiting} pending ${few.readPerStep}`, ratio: times(ratio(many.readPerStep, few.readPerStep)), aim: 'equal', met: many.readPerStep === few.readPerStep },
+    ...latenessRows(f.lateness, s),
   ];
 }

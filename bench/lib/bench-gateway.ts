@@ -25,6 +25,8 @@ export type BenchGatewayOptions = {
   seed?: (dbFile: string) => void | Promise<void>;
   /** Config keys beside the identities (the approval policy's `approvals`). */
   config?: Omit<Partial<GatewayConfig>, 'identities'>;
+  /** Identities beside the operator and the agent (a second asker, whose pending questions count apart). */
+  moreIdentities?: GatewayConfig['identities'];
 };
 
 /** An operator and an agent with fresh tokens, and a rate limit no benchmark reaches. */
@@ -47,7 +49,7 @@ export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise
   await opts.seed?.(join(dir, 'bench.db'));
   const { config, operatorToken, agentToken } = benchIdentities();
   const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify({ ...config, ...opts.config }));
+  writeFileSync(configPath, JSON.stringify({ ...config, ...opts.config, identities: [...config.identities, ...(opts.moreIdentities ?? [])] }));
   const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
   const pid = child.proc.pid!;
   // A bench that dies half-way must not leave its gateway running.
