@@ -87,4 +87,7 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
     const PAGE = /features\/routing\/(components\/(on-call-page|route-row|handoff-popover|route-countdown)\.tsx|api\/route-actions\.ts|routing\.css)$/;
     expect(staticImportsOf(PAGE)).toEqual([]);
   });
+  it('[U15] the Inbox page is reached only through import(): the first screen is a session or the home page', () => {
+    expect(staticImportsOf(/ui\/app\/inbox-page\.tsx$/)).toEqual([]);
+  });
 });

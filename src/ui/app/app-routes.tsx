@@ -1,6 +1,5 @@
 import type { Route } from '../lib/router.tsx';
 import { HomePage } from './home-page.tsx';
-import { InboxPage } from './inbox-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { SessionPage } from './session-page.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
@@ -11,6 +10,9 @@ const QuestionLinkPage = lazyWithRetry(() => import('../features/questions/compo
 // G12: the Rules page is for admins, now and then: none of it is in the first load.
 export const RulesPage = lazyWithRetry(() => import('../features/policy/components/rules-page.tsx'), (m) => m.default);
 
+// U15: the Inbox (sessionless questions) is seldom the first screen: its own chunk, fetched when its link is pointed at.
+export const InboxPage = lazyWithRetry(() => import('./inbox-page.tsx'), (m) => m.InboxPage);
+
 // E9: the On call page, for routed gateways: its own chunk too.
 export const OnCallPage = lazyWithRetry(() => import('../features/routing/components/on-call-page.tsx'), (m) => m.default);
 
@@ -19,7 +21,11 @@ export function AppRoutes({ route }: { route: Route }) {
     case 'home':
       return <HomePage />;
     case 'inbox':
-      return <InboxPage />;
+      return (
+        <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="the Inbox" />}>
+          <InboxPage />
+        </LazyBoundary>
+      );
     case 'rules':
       return (
         <LazyBoundary pending={<p className="muted page-note">Loading…</p>} failed={<LoadFailed what="the rules" />}>

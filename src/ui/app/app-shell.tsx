@@ -4,7 +4,7 @@ import { ConnectionStatus } from '../features/connection/components/connection-s
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
 import { ConnectAgentButton } from '../features/agents/components/connect-agent-button.tsx';
-import { AppRoutes, OnCallPage, RulesPage } from './app-routes.tsx';
+import { AppRoutes, InboxPage, OnCallPage, RulesPage } from './app-routes.tsx';
 import { PolicyBanner } from '../features/policy/components/policy-banner.tsx';
 import { AuditBanner } from '../features/audit/components/audit-banner.tsx';
 import { RulesLink } from '../features/policy/components/rules-link.tsx';
@@ -56,7 +56,7 @@ export function AppShell() {
         {!solo && (
           <SessionsSidebar
             activeKey={route.name === 'session' ? route.sessionKey : undefined}
-            first={<InboxLink active={route.name === 'inbox'} after={
+            first={<InboxLink active={route.name === 'inbox'} onPreload={InboxPage.preload} after={
                   <>
                     <RulesLink active={route.name === 'rules'} onPreload={RulesPage.preload} />
                     <OnCallLink active={route.name === 'on-call'} onPreload={OnCallPage.preload} />
