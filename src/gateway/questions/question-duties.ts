@@ -3,7 +3,7 @@ import type { Core } from '../core.ts';
 import { SharedPresence } from '../sessions/shared-presence.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { QuestionOutcomes } from './question-outcomes.ts';
-import { ExpiryScheduler, RequesterPresence } from './question-timers.ts';
+import { dutyTimer, RequesterPresence, type ExpiryScheduler } from './question-timers.ts';
 
 /** Q7 and D3: a question's timers: its expiry, and the grace period of an asker that went away; the duty holder's sweeps. */
 export class QuestionDuties {
@@ -17,28 +17,14 @@ export class QuestionDuties {
   ) {
     // Timer callbacks have no caller to report to: a failing store is logged, and expiry retries a second later.
     const log = (what: string, err: unknown) => core.opts.log.error({ err }, `${what} failed`);
-    this.expiry = new ExpiryScheduler(
-      core.clock,
-      async () => {
-        try {
-          return await core.store.nextExpiryMs();
-        } catch (err) {
-          log('reading the next expiry', err);
-          return core.clock.now() + 1000;
-        }
-      },
-      async (now) => {
-        // D3: only the gateway holding the duties expires; the others look again a second later.
-        if (core.duties && !core.duties.held) return false;
-        try {
-          await this.expireDue(now);
-          return true;
-        } catch (err) {
-          log('expiring questions', err);
-          return false;
-        }
-      },
-    );
+    this.expiry = dutyTimer({
+      clock: core.clock,
+      log,
+      // D3: only the gateway holding the duties expires; the others look again a second later.
+      held: () => !core.duties || core.duties.held,
+      next: { what: 'reading the next expiry', read: () => core.store.nextExpiryMs() },
+      due: { what: 'expiring questions', run: (now) => this.expireDue(now) },
+    });
     const giveUp = async (askedBy: string, clientId: string) => {
       try {
         await this.cancelInactive(askedBy, clientId);

@@ -70,6 +70,42 @@ export class ExpiryScheduler {
   }
 }
 
+/** A duty's timer (Q7 expiry, E2 escalation): its two steps, each named for the log, and who does it. */
+export type DutyTimer = {
+  clock: Clock;
+  /** Timer callbacks have no caller to report to: a failing store is logged, and the timer looks again a second later. */
+  log: (what: string, err: unknown) => void;
+  /** D3: whether this gateway does the duty now; where not, it looks again a second later. */
+  held: () => boolean;
+  next: { what: string; read: () => Promise<number | null> };
+  due: { what: string; run: (nowMs: number) => Promise<void> };
+};
+
+/** An ExpiryScheduler for a duty: reads its next deadline and runs what is due, each failure logged, not thrown. */
+export function dutyTimer({ clock, log, held, next, due }: DutyTimer): ExpiryScheduler {
+  return new ExpiryScheduler(
+    clock,
+    async () => {
+      try {
+        return await next.read();
+      } catch (err) {
+        log(next.what, err);
+        return clock.now() + 1000;
+      }
+    },
+    async (now) => {
+      if (!held()) return false;
+      try {
+        await due.run(now);
+        return true;
+      } catch (err) {
+        log(due.what, err);
+        return false;
+      }
+    },
+  );
+}
+
 /**
  * Q7 requester-inactive: counts open connections per asking client; when the last one closes, a grace timer
  * starts, and a reconnect of the same client (same identity and client id) within it keeps its questions waiting.

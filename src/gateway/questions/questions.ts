@@ -1,5 +1,5 @@
 import { normaliseAnswers } from '../../answers/kinds/check-answers.ts';
-import { AskdockError, invalidRequest, type Params, type QuestionRecord, type ReplyTo, type ResolvedBy, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Params, type QuestionRecord, type ReplyTo, type Result } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
 import { defaultSurface } from './surface.ts';
@@ -7,6 +7,7 @@ import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
 import { checkReply, type CheckedReply } from './question-replies.ts';
+import { answeredBy, recordReplyIn } from './question-reply-record.ts';
 import { newQuestion, type SessionBefore } from './question-request.ts';
 import type { ExpiryScheduler } from './question-timers.ts';
 import { AnswerWaiters } from './question-waiters.ts';
@@ -208,7 +209,7 @@ export class QuestionManager {
     }
     if (!canAnswerQuestion(identity, q, await this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-    const resolvedBy = this.answeredBy(identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
+    const resolvedBy = answeredBy(this.core, identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
     // E3: a routed question waits for those notified so far (and admins); E5: a quorum's short Allow is held.
     if (!isTerminal(q)) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
     if ('skip' in p) {
@@ -250,12 +251,6 @@ export class QuestionManager {
     return { status: 'answered', answers: checked.answers };
   }
 
-  /** Who answered, with the display name others see (E7 "Answered by Ana") when the config gives one. */
-  private answeredBy(identity: Identity, surface: string, atMs: number): ResolvedBy {
-    const name = this.core.auth.displayName(identity.id);
-    return { identity: identity.id, ...(name !== identity.id ? { name } : {}), surface, atMs };
-  }
-
   /** Q9 and PT5: validates a chat reply before anything is saved (see question-replies.ts). */
   async checkReply(identity: Identity, sessionKey: string, replyTo: ReplyTo, text: string): Promise<CheckedReply> {
     const q = await this.visible(identity, replyTo.questionId);
@@ -265,23 +260,10 @@ export class QuestionManager {
     return checked;
   }
 
-  /** Q9 and PT5: inside the transaction that saves the reply message; `surface` is the sender's (surface.ts). */
-  /**
-   * Returns whether the question was ended: then its outcome's session.updated, read after the reply, told the reply's
-   * readers of it too (QuestionOutcomes.finishIn); short of a quorum (E5) the caller sends the reply's own.
-   */
-  async recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<boolean> {
-    const resolvedBy = this.answeredBy(identity, surface, this.core.clock.now());
-    const { answers } = reply;
-    const status = reply.skipped ? 'skipped' : 'answered';
-    // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.
-    const routed = answers && !reply.skipped ? await this.routing?.checkAnswerIn(tx, identity, reply.q, answers, surface) : undefined;
-    if (routed?.pending) return false;
-    const q = routed?.q ?? reply.q;
-    // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
-    const approval = answers && !reply.skipped ? await this.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
-    await this.outcomes.finishIn(tx, approval ? { ...q, approval } : q, { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId }, undefined, !reply.q.privileged);
-    return true;
+  /** Q9 and PT5: a reply's outcome, inside the transaction that saves the reply message (question-reply-record.ts). */
+  recordReply(tx: Tx, identity: Identity, reply: CheckedReply, messageId: string, surface: string): Promise<boolean> {
+    const { core, outcomes, routing, approvals } = this;
+    return recordReplyIn({ core, outcomes, routing, approvals }, tx, identity, reply, messageId, surface);
   }
 
   /** Ends a pending question inside a commit (question-outcomes.ts). */

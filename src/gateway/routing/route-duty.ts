@@ -1,7 +1,7 @@
 import { advanceRoute, type RouteEnv } from '../../routing/index.ts';
 import type { RouteState } from '../../protocol/index.ts';
 import type { Tx } from '../hub/hub.ts';
-import { ExpiryScheduler } from '../questions/question-timers.ts';
+import { dutyTimer, type ExpiryScheduler } from '../questions/question-timers.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { RoutingParts } from './routing-room.ts';
 import { recordRoute } from '../audit/route-entries.ts';
@@ -27,27 +27,13 @@ export class RouteDuty {
     private readonly envFor: (q: StoredQuestion) => Promise<RouteEnv | undefined>,
   ) {
     const log = (what: string, err: unknown) => parts.log.error({ err }, `${what} failed`);
-    this.timer = new ExpiryScheduler(
-      parts.clock,
-      async () => {
-        try {
-          return await this.nextAtMs();
-        } catch (err) {
-          log('reading the next escalation step', err);
-          return parts.clock.now() + 1000;
-        }
-      },
-      async (now) => {
-        if (!parts.dutyHeld()) return false;
-        try {
-          await this.runDue(now);
-          return true;
-        } catch (err) {
-          log('running escalation steps', err);
-          return false;
-        }
-      },
-    );
+    this.timer = dutyTimer({
+      clock: parts.clock,
+      log,
+      held: () => parts.dutyHeld(),
+      next: { what: 'reading the next escalation step', read: () => this.nextAtMs() },
+      due: { what: 'running escalation steps', run: (now) => this.runDue(now) },
+    });
   }
 
   start(): void {

@@ -1,6 +1,6 @@
 import type { ChatMessage, Session } from '../../protocol/index.ts';
-import { copyJson, missingRow, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
-import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal, type Entry } from './memory-journal.ts';
+import { copyJson, shapeMessage, shapeRun, shapeSessionRow } from './shape.ts';
+import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, createUndoJournal } from './memory-journal.ts';
 import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
@@ -10,23 +10,27 @@ import { memoryPushMethods } from './memory-push.ts';
 import { memoryGrantMethods } from './memory-grants.ts';
 import type { IdempotentResult, RunRow, SessionRow, Store, StoredEvent, StoredQuestion, SyncStore } from './types.ts';
 import { memoryRouteIndex } from './memory-routing.ts';
+import { memoryTable } from './memory-table.ts';
 
 /**
  * The Store in process memory, for tests and throwaway gateways: same results as the SQLite store, nothing kept on close.
  * Rollback replays an undo journal, so a nested transaction that throws undoes only its own writes, like a savepoint.
  */
 export function createMemoryStore(): Store {
-  const sessions = new Map<string, Entry<SessionRow>>();
-  const messages = new Map<string, Entry<ChatMessage>>();
+  const journal = createUndoJournal();
+  const { open, undoable, put, insert } = journal;
+  const sessionTable = memoryTable<SessionRow>(journal, 'session', (s) => s.key, shapeSessionRow);
+  const messageTable = memoryTable<ChatMessage>(journal, 'message', (m) => m.id, shapeMessage);
+  const questionTable = memoryTable<StoredQuestion>(journal, 'question', (q) => q.id, copyJson);
+  const runs = memoryTable<RunRow>(journal, 'run', (r) => r.runId, shapeRun);
+  const { rows: sessions } = sessionTable;
+  const { rows: messages } = messageTable;
+  const { rows: questions } = questionTable;
   const idempotency = new Map<string, IdempotentResult>();
   const sessionKeys = new Map<string, string>();
-  const questions = new Map<string, Entry<StoredQuestion>>();
-  const runs = new Map<string, Entry<RunRow>>();
   const meta = new Map<string, string>();
   let events: StoredEvent[] = [];
   let latestSeq = 0;
-  const journal = createUndoJournal();
-  const { open, undoable, put, insert, replace } = journal;
   const routes = memoryRouteIndex(questions, undoable);
   const idempotencyKey = (identity: string, key: string) => JSON.stringify([identity, key]);
 
@@ -108,7 +112,7 @@ export function createMemoryStore(): Store {
       open();
       const idemKey = idem ? idempotencyKey(idem.identity, idem.key) : undefined;
       if (idemKey !== undefined && sessionKeys.has(idemKey)) throw new Error(`store: session idempotency key "${idem!.key}" already used`);
-      insert(sessions, 'session', row.key, shapeSessionRow(row));
+      sessionTable.insert(row);
       if (idemKey !== undefined) put(sessionKeys, idemKey, row.key);
     },
     sessionByIdempotencyKey(identity, key) {
@@ -118,10 +122,7 @@ export function createMemoryStore(): Store {
       return entry ? toSession(entry.value, pendingBySession()) : undefined;
     },
     renameSession(key, title) {
-      open();
-      const entry = sessions.get(key);
-      if (!entry) throw missingRow('session', key);
-      replace(sessions, 'session', key, { ...entry.value, title });
+      sessionTable.patch(key, (row) => ({ ...row, title }));
     },
     getSession(key) {
       open();
@@ -134,33 +135,19 @@ export function createMemoryStore(): Store {
       return [...sessions.values()].sort(byNewestActivity).map((e) => toSession(e.value, counts));
     },
     touchSession(key, atMs) {
-      open();
-      const entry = sessions.get(key);
-      if (!entry) throw missingRow('session', key);
       // Never moves back, so a late write with an older clock cannot reorder the session list.
-      const last = Math.max(entry.value.lastMessageAtMs ?? atMs, atMs);
-      replace(sessions, 'session', key, { ...entry.value, lastMessageAtMs: last });
+      sessionTable.patch(key, (row) => ({ ...row, lastMessageAtMs: Math.max(row.lastMessageAtMs ?? atMs, atMs) }));
     },
     latestPrivilegedReplies(filter) {
       open();
       return latestPrivilegedInMemory(messages.values(), questions, filter);
     },
 
-    insertMessage(msg) {
-      open();
-      insert(messages, 'message', msg.id, shapeMessage(msg));
-    },
+    insertMessage: messageTable.insert,
     updateMessageText(id, text) {
-      open();
-      const entry = messages.get(id);
-      if (!entry) throw missingRow('message', id);
-      replace(messages, 'message', id, { ...entry.value, text });
+      messageTable.patch(id, (msg) => ({ ...msg, text }));
     },
-    getMessage(id) {
-      open();
-      const entry = messages.get(id);
-      return entry ? shapeMessage(entry.value) : undefined;
-    },
+    getMessage: messageTable.get,
     history(sessionKey, limit, before) {
       open();
       const take = Math.max(0, Math.trunc(limit));
@@ -191,23 +178,16 @@ export function createMemoryStore(): Store {
       if (!questions.has(q.id)) routes.note(q);
       insert(questions, 'question', q.id, recordJson === undefined ? copyJson(q) : (JSON.parse(recordJson) as StoredQuestion));
     },
-    getQuestion(id) {
-      open();
-      const entry = questions.get(id);
-      return entry ? copyJson(entry.value) : undefined;
-    },
+    getQuestion: questionTable.get,
     updateQuestion(q) {
       open();
       if (questions.has(q.id)) routes.note(q);
-      replace(questions, 'question', q.id, copyJson(q));
+      questionTable.replace(q);
     },
     listQuestions(filter) {
-      open();
-      return [...questions.values()]
-        .filter((e) => filter.sessionKey === undefined || e.value.sessionKey === filter.sessionKey)
-        .filter((e) => filter.status === undefined || e.value.status === filter.status)
-        .sort(byCreated)
-        .map((e) => copyJson(e.value));
+      const kept = (q: StoredQuestion) =>
+        (filter.sessionKey === undefined || q.sessionKey === filter.sessionKey) && (filter.status === undefined || q.status === filter.status);
+      return questionTable.list(kept, byCreated);
     },
     countPendingAskedBy(askedBy) {
       open();
@@ -216,11 +196,7 @@ export function createMemoryStore(): Store {
       return n;
     },
     dueQuestions(nowMs) {
-      open();
-      return [...questions.values()]
-        .filter((e) => e.value.status === 'pending' && e.value.expiresAtMs != null && e.value.expiresAtMs <= nowMs)
-        .sort(byExpiry)
-        .map((e) => copyJson(e.value));
+      return questionTable.list((q) => q.status === 'pending' && q.expiresAtMs != null && q.expiresAtMs <= nowMs, byExpiry);
     },
     nextExpiryMs() {
       open();
@@ -231,25 +207,11 @@ export function createMemoryStore(): Store {
       return next;
     },
 
-    insertRun(run) {
-      open();
-      insert(runs, 'run', run.runId, shapeRun(run));
-    },
-    getRun(runId) {
-      open();
-      const entry = runs.get(runId);
-      return entry ? shapeRun(entry.value) : undefined;
-    },
-    updateRun(run) {
-      open();
-      replace(runs, 'run', run.runId, shapeRun(run));
-    },
+    insertRun: runs.insert,
+    getRun: runs.get,
+    updateRun: runs.replace,
     activeRuns(sessionKey) {
-      open();
-      return [...runs.values()]
-        .filter((e) => e.value.endedAtMs === undefined && (sessionKey === undefined || e.value.sessionKey === sessionKey))
-        .sort(byStarted)
-        .map((e) => shapeRun(e.value));
+      return runs.list((run) => run.endedAtMs === undefined && (sessionKey === undefined || run.sessionKey === sessionKey), byStarted);
     },
 
     search(scope) {

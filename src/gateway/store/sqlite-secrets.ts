@@ -1,15 +1,15 @@
 import type Database from 'better-sqlite3';
 import { toSecret, toSecretRequest, type SecretDbRow } from './secret-rows.ts';
 import { missingRow, toJson } from './shape.ts';
+import { sqliteRecordTable } from './sqlite-record-table.ts';
 import type { SecretStoreMethods } from './types.ts';
 
 /** K1 on SQLite: secret requests (never a value) and secrets as ciphertext only, encrypted above the store. */
 export function sqliteSecretMethods(db: Database.Database): SecretStoreMethods {
   const requestInsert = db.prepare(`INSERT INTO secret_requests (id, status, created_at_ms, record) VALUES (@id, @status, @createdAtMs, @record)`);
   const requestUpdate = db.prepare(`UPDATE secret_requests SET status = @status, record = @record WHERE id = @id`);
-  const requestGet = db.prepare<[string], { record: string }>(`SELECT record FROM secret_requests WHERE id = ?`);
-  const requestsAll = db.prepare<[], { record: string }>(`SELECT record FROM secret_requests ORDER BY created_at_ms, n`);
-  const requestsByStatus = db.prepare<[string], { record: string }>(`SELECT record FROM secret_requests WHERE status = ? ORDER BY created_at_ms, n`);
+  const requests = sqliteRecordTable(db, { table: 'secret_requests', columns: 'record', order: 'created_at_ms, n' }, toSecretRequest);
+  const requestsWith = requests.listing<string>('status = ?');
   const secretPut = db.prepare(
     `INSERT INTO secrets (owner, name, ciphertext, stored_by, request_id, stored_at_ms) VALUES (@owner, @name, @ciphertext, @storedBy, @requestId, @storedAtMs)
      ON CONFLICT (owner, name) DO UPDATE SET ciphertext = excluded.ciphertext, stored_by = excluded.stored_by,
@@ -20,16 +20,11 @@ export function sqliteSecretMethods(db: Database.Database): SecretStoreMethods {
     insertSecretRequest(r) {
       requestInsert.run({ id: r.id, status: r.status, createdAtMs: r.createdAtMs, record: toJson(r) });
     },
-    getSecretRequest(id) {
-      const r = requestGet.get(id);
-      return r ? toSecretRequest(r) : undefined;
-    },
+    getSecretRequest: requests.get,
     updateSecretRequest(r) {
       if (requestUpdate.run({ id: r.id, status: r.status, record: toJson(r) }).changes === 0) throw missingRow('secret request', r.id);
     },
-    listSecretRequests({ status }) {
-      return (status === undefined ? requestsAll.all() : requestsByStatus.all(status)).map(toSecretRequest);
-    },
+    listSecretRequests: ({ status }) => requestsWith(status),
     putSecret(secret) {
       secretPut.run({ ...secret, requestId: secret.requestId ?? null });
     },
