@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import { indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods } from './audit-rows.ts';
+import { indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
 
 /** L1 on SQLite: the audit log, appended in the transaction of the change it records. */
 export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const next = db.prepare<[], { n: number }>(`SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries`);
-  const insert = db.prepare(`INSERT INTO audit_entries (idx, line) VALUES (?, ?)`);
+  // Inserts only while `idx` is still the next index: the guess and its check are one statement.
+  const insertNext = db.prepare(`INSERT INTO audit_entries (idx, line) SELECT ?, ? WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM audit_entries) = ?`);
   const keep = db.prepare(`INSERT INTO audit_answers (idx, question_id, salt, answers) VALUES (?, ?, ?, ?)`);
   const size = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM audit_entries`);
   const lines = db.prepare<[number, number], { idx: number; line: string }>(`SELECT idx, line FROM audit_entries WHERE idx >= ? AND idx < ? ORDER BY idx`);
@@ -12,10 +13,28 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
   const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
   const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size DESC LIMIT 1`);
+  /**
+   * The index after the last append, kept so an append is one statement, not a read and an insert. A unit rolled back
+   * (or a row written by another connection) makes the guess wrong: the insert then changes nothing and the index is
+   * read again, so the log never gets a hole or a duplicate.
+   */
+  let guess: number | undefined;
+  const insertEntry = (entry: NewAuditEntry) => {
+    for (let attempt = 0; ; attempt++) {
+      const fresh = guess === undefined;
+      const index = (guess ??= next.get()!.n);
+      const indexed = indexedEntry(entry, index);
+      if (insertNext.run(index, indexed.line, index).changes === 1) {
+        guess = index + 1;
+        return indexed.entry;
+      }
+      guess = undefined;
+      if (fresh || attempt > 0) throw new Error(`audit: entry ${index} is not the next index of the log`);
+    }
+  };
   return {
     appendAudit(entry, kept) {
-      const { entry: full, line } = indexedEntry(entry, next.get()!.n);
-      insert.run(full.index, line);
+      const full = insertEntry(entry);
       if (kept) keep.run(full.index, kept.questionId, kept.salt, JSON.stringify(kept.answers));
       return full;
     },
