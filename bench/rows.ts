@@ -19,6 +19,8 @@ import { routingRows, type RoutingFigures } from './routing.ts';
 import { policyRows } from './policy-rows.ts';
 import type { AuditFigures } from './audit.ts';
 import { auditRows } from './audit-rows.ts';
+import type { PgClientFigures } from './pgclient.ts';
+import { pgClientRows } from './pgclient-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -30,6 +32,7 @@ export type Results = {
   scale?: ScaleFigures;
   crossGateway?: CrossGateway;
   scaleout?: ScaleoutFigures;
+  pgclient?: PgClientFigures;
   search?: SearchFigures;
   hookStart?: HookStart;
   policy?: PolicyFigures;
@@ -255,6 +258,7 @@ export function buildRows(r: Results): Row[] {
     ...(r.scale ? scaleRows(r.scale) : []),
     ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
     ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
+    ...(r.pgclient ? pgClientRows(r.pgclient) : []),
     ...(r.search ? searchRows(r.search) : []),
     ...(r.hookStart ? hookRows(r.hookStart) : []),
     ...(r.policy ? policyRows(r.policy) : []),
