@@ -116,7 +116,7 @@ async function block(client: ClientUnderTest, url: string, rec: RoundTripStateme
  * same texts: a query of several statements by the simple protocol, each statement prepared once per connection
  * (PREPARE, then EXECUTE by name). The clients take turns in one sitting; each block's CPU is this process's.
  */
-export async function measurePgClient(step: (what: string) => void): Promise<PgClientFigures> {
+export async function measurePgClient(step: (what: string) => void, order: ClientName[] = ORDER): Promise<PgClientFigures> {
   const schema = await openRunSchema(process.env.ASKDOCK_BENCH_POSTGRES_URL, 'askdock_pgclient', { fsync: true });
   try {
     step('database client: recording one question round trip of a PostgreSQL gateway');
@@ -125,8 +125,8 @@ export async function measurePgClient(step: (what: string) => void): Promise<PgC
     if (!notify) throw new Error('pgclient bench: the recorded commit sends no notification');
     const clients = Object.fromEntries([nodePg, postgresJs(false), postgresJs(true)].map((c) => [c.name, c])) as Record<ClientName, ClientUnderTest>;
     const blocks: PgClientBlock[] = [];
-    const warm = [...new Set(ORDER)];
-    for (const name of [...warm, ...ORDER]) {
+    const warm = [...new Set(order)];
+    for (const name of [...warm, ...order]) {
       step(`database client: ${ROUND_TRIPS_PER_BLOCK} round trips through ${name}`);
       blocks.push(await block(clients[name], schema.url, rec, notify, schema.serverPid));
     }
