@@ -9,7 +9,7 @@ import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { ScaleoutFigures } from './scaleout.ts';
-import { databaseShareRows, projectionRow } from './scaleout-aims.ts';
+import { databaseShareRows, gatewayCpuRows, projectionRow } from './scaleout-aims.ts';
 import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
@@ -19,6 +19,8 @@ import { routingRows, type RoutingFigures } from './routing.ts';
 import { policyRows } from './policy-rows.ts';
 import type { AuditFigures } from './audit.ts';
 import { auditRows } from './audit-rows.ts';
+import type { PgClientFigures } from './pgclient.ts';
+import { pgClientRows } from './pgclient-rows.ts';
 
 export type Results = {
   question?: QuestionPath;
@@ -30,6 +32,7 @@ export type Results = {
   scale?: ScaleFigures;
   crossGateway?: CrossGateway;
   scaleout?: ScaleoutFigures;
+  pgclient?: PgClientFigures;
   search?: SearchFigures;
   hookStart?: HookStart;
   policy?: PolicyFigures;
@@ -153,8 +156,12 @@ function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | und
   return rows;
 }
 
-/** Issue 35's scale-out aims (D5), each against a row of the same run. */
-export const SCALEOUT_AIMS = { postgresOverSqlite: 0.5, threeOverOneAt1ms: 2.5, threeAt1msRoundTripsPerSec: 1000, healthzP99Ms: 50 };
+/**
+ * The scale-out guard kept from issue 35 (D5). Its throughput aims (one PostgreSQL gateway >= 0.5x SQLite, three at 1 ms
+ * >= 2.5x one and >= 1,000/s) measured the two shared cores rather than the design; issue 57 holds each gateway's CPU per
+ * round trip instead (scaleout-aims.ts GATEWAY_CPU), and those throughput ratios stay as context.
+ */
+export const SCALEOUT_AIMS = { healthzP99Ms: 50 };
 
 function scaleoutRows(f: ScaleoutFigures): Row[] {
   const s = `Scale-out (${f.chains} round trips at once, ${f.seconds} s each, ${f.database})`;
@@ -170,24 +177,18 @@ function scaleoutRows(f: ScaleoutFigures): Row[] {
     }
     let baseline = '';
     let shown = '';
-    let aim = '';
-    let met: boolean | null = null;
-    if (r === sqlite) aim = 'within 10 % of the previous run (trend)';
+    const aim = r === sqlite ? 'within 10 % of the previous run (trend)' : '';
+    // Context since issue 57 (the aims are on CPU per round trip, gatewayCpuRows).
     if (r === one0 && sqlite) {
-      const x = ratio(r.roundTripsPerSec, sqlite.roundTripsPerSec);
       baseline = `1 SQLite gateway ${sqlite.roundTripsPerSec}/s`;
-      shown = times(x);
-      aim = `>= ${SCALEOUT_AIMS.postgresOverSqlite}x SQLite`;
-      met = x >= SCALEOUT_AIMS.postgresOverSqlite;
+      shown = times(ratio(r.roundTripsPerSec, sqlite.roundTripsPerSec));
     }
-    if (r.store === 'postgres' && r.gateways === 3 && r.delayMs === 1 && one1) {
-      const x = ratio(r.roundTripsPerSec, one1.roundTripsPerSec);
-      baseline = `1 gateway at 1 ms ${one1.roundTripsPerSec}/s`;
-      shown = times(x);
-      aim = `>= ${SCALEOUT_AIMS.threeOverOneAt1ms}x and >= ${SCALEOUT_AIMS.threeAt1msRoundTripsPerSec}/s`;
-      met = x >= SCALEOUT_AIMS.threeOverOneAt1ms && r.roundTripsPerSec >= SCALEOUT_AIMS.threeAt1msRoundTripsPerSec;
+    const one = r.store === 'postgres' && r.gateways === 3 ? (r.delayMs === 0 ? one0 : r.delayMs === 1 ? one1 : undefined) : undefined;
+    if (one) {
+      baseline = `1 gateway ${r.delayMs === 0 ? 'local' : `at ${r.delayMs} ms`} ${one.roundTripsPerSec}/s`;
+      shown = times(ratio(r.roundTripsPerSec, one.roundTripsPerSec));
     }
-    rows.push({ section: s, figure: `${r.setup}: round trips/s`, measured: `${r.roundTripsPerSec}/s`, baseline, ratio: shown, aim, met });
+    rows.push({ section: s, figure: `${r.setup}: round trips/s`, measured: `${r.roundTripsPerSec}/s`, baseline, ratio: shown, aim, met: null });
     rows.push({ section: s, figure: `  round trip p50 / p99, n=${r.roundTrip.n}`, measured: pair(r.roundTrip.p50, r.roundTrip.p99), baseline: '', ratio: '', aim: '', met: null });
     const healthAim = r.store === 'postgres';
     rows.push({
@@ -204,7 +205,7 @@ function scaleoutRows(f: ScaleoutFigures): Row[] {
     const projected = projectionRow(s, r);
     if (projected) rows.push(projected);
   }
-  rows.push(...databaseShareRows(s, f));
+  rows.push(...gatewayCpuRows(s, f), ...databaseShareRows(s, f));
   return rows;
 }
 
@@ -257,6 +258,7 @@ export function buildRows(r: Results): Row[] {
     ...(r.scale ? scaleRows(r.scale) : []),
     ...(r.crossGateway ? crossGatewayRows(r.crossGateway) : []),
     ...(r.scaleout ? scaleoutRows(r.scaleout) : []),
+    ...(r.pgclient ? pgClientRows(r.pgclient) : []),
     ...(r.search ? searchRows(r.search) : []),
     ...(r.hookStart ? hookRows(r.hookStart) : []),
     ...(r.policy ? policyRows(r.policy) : []),

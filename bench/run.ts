@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the Control UI and the end-to-end question path, each figure beside a baseline measured in the
  * same run (this machine is shared and noisy: compare ratios across runs, not raw milliseconds).
- *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,search,hook,policy,routing,audit] [--json bench/results/latest.json]
+ *   node --import tsx bench/run.ts [--only question,panel,load,gateway,scale,cross,scaleout,pgclient,search,hook,policy,routing,audit] [--json bench/results/latest.json]
  *                                  [--history bench/results/history.jsonl] [--no-history]
  * Each run appends its figures to the history file and prints, beside each ratio, the ratio of the previous run.
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
  * `cross` runs two gateways on PostgreSQL (ASKDOCK_BENCH_POSTGRES_URL, else a throwaway server from Debian's binaries).
  * `scaleout` runs one SQLite gateway, then one and three PostgreSQL gateways with the database 0 and 1 ms away (D5).
+ * `pgclient` replays one question round trip's database statements through pg and through postgres, taking turns (D5).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -20,6 +21,7 @@ import { measureGatewayMemory } from './gateway-memory.ts';
 import { runGatewayBench } from './gateway-runs.ts';
 import { measureScale } from './scale.ts';
 import { measureScaleout } from './scaleout.ts';
+import { measurePgClient } from './pgclient.ts';
 import { measureSearch } from './search.ts';
 import { measureHookStart } from './hook-start.ts';
 import { measurePolicy } from './policy.ts';
@@ -38,7 +40,7 @@ import { measurePanel } from './ui/panel.ts';
 import { measureQuestionPath } from './ui/question-latency.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'search', 'hook', 'policy', 'routing', 'audit'] as const;
+const PARTS = ['question', 'panel', 'load', 'gateway', 'scale', 'cross', 'scaleout', 'pgclient', 'search', 'hook', 'policy', 'routing', 'audit'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -120,6 +122,14 @@ if (only.has('scaleout')) {
     results.scaleout = await measureScaleout(step);
   } catch (err) {
     process.stderr.write(`bench: the scale-out rows failed: ${(err as Error).message}\n`);
+  }
+}
+
+if (only.has('pgclient')) {
+  try {
+    results.pgclient = await measurePgClient(step);
+  } catch (err) {
+    process.stderr.write(`bench: the database client rows failed: ${(err as Error).message}\n`);
   }
 }
 

@@ -7,6 +7,12 @@ import type { ScaleoutFigures, ScaleoutRow } from './scaleout.ts';
  * holds two durable write transactions: the ask and the answer, each acknowledged only once committed (R3).
  */
 export const DATABASE_SHARE = { writeTransactionsPerRoundTrip: 2, overPgbench: 1.5 };
+/**
+ * Issue 57's aims on the gateways' own CPU per question round trip (items 1 and 3): one PostgreSQL gateway against one
+ * SQLite gateway (what the database client and the shared-database work cost), and three PostgreSQL gateways summed
+ * against one (whether a gateway more adds cost or only capacity), each at the same distance to the database.
+ */
+export const GATEWAY_CPU = { postgresOverSqlite: 2, threeOverOne: 1.3 };
 /** The deployment the projection sizes: each gateway on a core of its own, PostgreSQL on four. */
 export const PROJECTION = { coresPerGateway: 1, databaseCores: 4 };
 
@@ -61,6 +67,29 @@ export function databaseShareRows(section: string, f: ScaleoutFigures): Row[] {
     aim: `<= ${DATABASE_SHARE.overPgbench}x pgbench x write transactions`,
     met: Number.isFinite(x) ? x <= DATABASE_SHARE.overPgbench : false,
   });
+  return rows;
+}
+
+/**
+ * The verdict rows of GATEWAY_CPU: one local PostgreSQL gateway's CPU ms per round trip against one SQLite gateway's;
+ * at each distance, three PostgreSQL gateways' summed against one's.
+ */
+export function gatewayCpuRows(section: string, f: ScaleoutFigures): Row[] {
+  const find = (store: string, gateways: number, delayMs: number) => f.rows.find((r) => r.store === store && r.gateways === gateways && r.delayMs === delayMs && !r.error);
+  const gatewaysMs = (r: ScaleoutRow | undefined) => (r ? perRoundTrip(r).gatewaysMs : null);
+  const rows: Row[] = [];
+  const held = (figure: string, measured: number | null, baseline: string, base: number | null, aim: number, over: string) => {
+    if (measured === null || base === null) return;
+    const x = ratio(measured, base);
+    rows.push({ section, figure, measured: measured.toFixed(2), baseline: `${baseline} ${base.toFixed(2)}`, ratio: times(x), aim: `<= ${aim}x ${over}`, met: Number.isFinite(x) ? x <= aim : false });
+  };
+  const sqlite = gatewaysMs(find('sqlite', 1, 0));
+  held('1 gateway, PostgreSQL: gateway CPU ms per round trip', gatewaysMs(find('postgres', 1, 0)), '1 SQLite gateway', sqlite, GATEWAY_CPU.postgresOverSqlite, 'SQLite');
+  for (const delayMs of [0, 1]) {
+    const where = delayMs === 0 ? 'local' : `${delayMs} ms away`;
+    const one = gatewaysMs(find('postgres', 1, delayMs));
+    held(`3 gateways, PostgreSQL ${where}: summed gateway CPU ms per round trip`, gatewaysMs(find('postgres', 3, delayMs)), `1 gateway ${where}`, one, GATEWAY_CPU.threeOverOne, 'one gateway');
+  }
   return rows;
 }
 

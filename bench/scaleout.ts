@@ -144,7 +144,9 @@ const NO_FIGURES = { roundTripsPerSec: 0, roundTrip: summarize([]), healthz: sum
  * D5: one SQLite gateway beside one and three PostgreSQL gateways, the database 0 ms and 1 ms away each way (a
  * delaying proxy), all under the same load, in one run. The throwaway server keeps fsync on, as a deployment does.
  */
-export async function measureScaleout(step: (what: string) => void): Promise<ScaleoutFigures> {
+export async function measureScaleout(step: (what: string) => void, only?: { sqlite: boolean; postgres: { gateways: number; delayMs: number }[]; pgbench: boolean }): Promise<ScaleoutFigures> {
+  // A same-sitting A/B of a change runs the rows it moves only (FINDINGS); `npm run bench` runs them all.
+  const runs = (gateways: number, delayMs: number) => !only || only.postgres.some((r) => r.gateways === gateways && r.delayMs === delayMs);
   const given = process.env.ASKDOCK_BENCH_POSTGRES_URL;
   const dir = mkdtempSync(join(tmpdir(), 'askdock-bench-scaleout-'));
   const { config, operatorToken, agentToken } = benchIdentities();
@@ -171,18 +173,22 @@ export async function measureScaleout(step: (what: string) => void): Promise<Sca
   let database = '';
   let pgbench: ScaleoutFigures['pgbench'];
   try {
-    step('scale-out: pgbench tpcb-like on a throwaway PostgreSQL like the rows\' (the baseline of PostgreSQL\'s share)');
-    const bench = await openRunSchema(given, 'askdock_pgbench', { fsync: true });
-    try {
-      pgbench = await measurePgbench(bench, 16, SECONDS);
-    } catch (err) {
-      pgbench = { error: (err as Error).message.slice(0, 200) };
-    } finally {
-      await bench.drop().catch(() => undefined);
+    if (!only || only.pgbench) {
+      step('scale-out: pgbench tpcb-like on a throwaway PostgreSQL like the rows\' (the baseline of PostgreSQL\'s share)');
+      const bench = await openRunSchema(given, 'askdock_pgbench', { fsync: true });
+      try {
+        pgbench = await measurePgbench(bench, 16, SECONDS);
+      } catch (err) {
+        pgbench = { error: (err as Error).message.slice(0, 200) };
+      } finally {
+        await bench.drop().catch(() => undefined);
+      }
     }
-    await measure({ setup: '1 gateway, SQLite', store: 'sqlite', gateways: 1, delayMs: 0 }, ['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
+    if (!only || only.sqlite)
+      await measure({ setup: '1 gateway, SQLite', store: 'sqlite', gateways: 1, delayMs: 0 }, ['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
     for (const delayMs of [0, 1]) {
       for (const count of [1, 3]) {
+        if (!runs(count, delayMs)) continue;
         // A schema of its own per row: every row starts on an empty database.
         const schema = await openRunSchema(given, 'askdock_scaleout', { fsync: true });
         database = given ? 'ASKDOCK_BENCH_POSTGRES_URL' : 'throwaway PostgreSQL, fsync on';

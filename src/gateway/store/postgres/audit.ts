@@ -12,15 +12,20 @@ type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (
 export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store> {
   return {
     async appendAudit(entry, kept) {
-      await q(`SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`);
-      // One more round trip: the next index, the entry's line with it and the kept answer are written by one statement.
+      // The next index, the entry's line with it and the kept answer are written by one statement, sent in the same
+      // round trip as the lock (and what the transaction put off): statements of one query run in order, each reading
+      // from a snapshot taken as it starts, so the insert reads the log once the lock is held.
       const { head, tail } = lineAround(entry);
-      const answers = kept ? [kept.questionId, kept.salt, JSON.stringify(kept.answers)] : [];
-      const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, $4, $5 FROM e)` : '';
-      const r = await q(
-        `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`,
-        [head, tail, ...answers],
-      );
+      // The salt as hex text: every parameter a plain value, so the statement can share the lock's query (pool.ts).
+      const answers = kept ? [kept.questionId, kept.salt.toString('hex'), JSON.stringify(kept.answers)] : [];
+      const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, decode($4, 'hex'), $5 FROM e)` : '';
+      const [, r] = await Promise.all([
+        q(`SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`),
+        q(
+          `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`,
+          [head, tail, ...answers],
+        ),
+      ]);
       return indexedEntry(entry, Number(r.rows[0].idx)).entry;
     },
     async auditSize() {

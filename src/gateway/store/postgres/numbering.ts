@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type pg from 'pg';
 import { FLUSH_SQL } from './pool.ts';
+import { quoteLiteral } from './literal.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
@@ -136,13 +136,13 @@ export class Numbering {
    * The statements that number this transaction's events and commit it (see the class), and how many results follow the
    * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end.
    */
-  commitSql(client: pg.PoolClient, channel: string | null): { sql: string; tail: number; mark: string | null } {
+  commitSql(channel: string | null): { sql: string; tail: number; mark: string | null } {
     if (this.events.length === 0) return { sql: 'COMMIT', tail: 0, mark: null };
     // Left on the connection by the numbering commit (a setting made in a transaction is undone with it): whether that
     // commit went through can be asked when what follows it in the round trip failed.
     const mark = `${MARK}.${++marks}`;
     const n = this.events.length;
-    const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
+    const lit = (v: string | null) => (v === null ? 'NULL' : quoteLiteral(v));
     const rows = this.events
       .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${lit(e.payload)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
       .filter((row) => row !== null);
@@ -152,15 +152,15 @@ export class Numbering {
                SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
       : `, e AS (SELECT 1 WHERE false)`;
     const messages = this.messages.length
-      ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => client.escapeLiteral(m.id)).join(', ')})
+      ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => quoteLiteral(m.id)).join(', ')})
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
     const told = channel ? this.told() : null;
     // The notification's text, kept on the connection until the notifying transaction sends it.
     const notice = channel
-      ? `, set_config('askdock.told', (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${client.escapeLiteral(told)}` : ''}, false)`
+      ? `, set_config('askdock.told', (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${quoteLiteral(told)}` : ''}, false)`
       : '';
-    const notify = channel ? `; SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : '';
+    const notify = channel ? `; SELECT pg_notify(${quoteLiteral(channel)}, current_setting('askdock.told'))` : '';
     const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
       SELECT base${notice}, set_config('askdock.numbered', '${mark} ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s;
@@ -169,10 +169,10 @@ export class Numbering {
   }
 
   /** What follows the numbering commit when the round trip that carried it failed after it: the flush, then the notification. */
-  static finishSql(client: pg.PoolClient, channel: string | null): { flush: string; notify: string | null } {
+  static finishSql(channel: string | null): { flush: string; notify: string | null } {
     return {
       flush: `BEGIN; ${FLUSH_SQL}; COMMIT`,
-      notify: channel ? `SELECT pg_notify(${client.escapeLiteral(channel)}, current_setting('askdock.told'))` : null,
+      notify: channel ? `SELECT pg_notify(${quoteLiteral(channel)}, current_setting('askdock.told'))` : null,
     };
   }
 

@@ -34,7 +34,7 @@ describe('D5 statements sharing a round trip', () => {
     const sql = `SELECT $1::text AS a, $2::bigint AS b, $3::bigint AS c, $4::float8 AS d, $5::boolean AS e, $6::boolean AS f,
       $7::text AS g, $8::text AS h, $9::text AS i, $10::text AS j, 10 - $2 AS k, $1 = $1 AS l`;
     const apart = (await client.query(sql, params)).rows;
-    const text = inline(client, sql, params);
+    const text = inline(sql, params);
     expect(text).not.toBeNull();
     // Sent as one statement of several, after another.
     const together = (await client.query(`SELECT 1; ${text}`)) as unknown as pg.QueryResult[];
@@ -43,11 +43,11 @@ describe('D5 statements sharing a round trip', () => {
   });
 
   it('[D5] a parameter that is not a plain value, or one the statement names but lacks, keeps the statement apart', () => {
-    expect(inline(client, 'SELECT $1', [[1, 2]])).toBeNull();
-    expect(inline(client, 'SELECT $1', [{ a: 1 }])).toBeNull();
-    expect(inline(client, 'SELECT $1', [Number.NaN])).toBeNull();
-    expect(inline(client, 'SELECT $1, $2', ['x'])).toBeNull();
-    expect(inline(client, 'SELECT 1', [])).toBe('SELECT 1');
+    expect(inline('SELECT $1', [[1, 2]])).toBeNull();
+    expect(inline('SELECT $1', [{ a: 1 }])).toBeNull();
+    expect(inline('SELECT $1', [Number.NaN])).toBeNull();
+    expect(inline('SELECT $1, $2', ['x'])).toBeNull();
+    expect(inline('SELECT 1', [])).toBe('SELECT 1');
   });
 });
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { quoteLiteral } from './literal.ts';
 
 /** How many different statement texts get a prepared name; any past that (none the store sends) go unprepared. */
 const MAX_PREPARED = 1000;
@@ -39,7 +40,7 @@ export class PreparedStatements {
 
   /** For a query of several statements; null where a parameter cannot be written as a literal. */
   piece(client: pg.ClientBase, sql: string, params?: unknown[]): Piece | null {
-    const literals = literalsOf(client, params);
+    const literals = literalsOf(params);
     if (literals === null) return null;
     const id = this.id(sql);
     // EXECUTE takes exactly the parameters the statement names.
@@ -65,11 +66,11 @@ export class PreparedStatements {
 }
 
 /** Each parameter as a quoted literal (an untyped literal takes its type from where it stands, as a parameter does). */
-function literalsOf(client: pg.ClientBase, params?: unknown[]): string[] | null {
+function literalsOf(params?: unknown[]): string[] | null {
   const literals: string[] = [];
   for (const v of params ?? []) {
     if (v === null || v === undefined) literals.push('NULL');
-    else if (typeof v === 'string') literals.push(client.escapeLiteral(v));
+    else if (typeof v === 'string') literals.push(quoteLiteral(v));
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint' || typeof v === 'boolean') literals.push(`'${String(v)}'`);
     else return null;
   }
@@ -90,7 +91,7 @@ function inline(sql: string, literals: string[]): string | null {
  * `sql` with its parameters written in as quoted literals, so it can share a round trip with other statements; null
  * where a parameter is not a plain value (those go as parameters, on their own).
  */
-export function inlined(client: pg.ClientBase, sql: string, params?: unknown[]): string | null {
-  const literals = literalsOf(client, params);
+export function inlined(sql: string, params?: unknown[]): string | null {
+  const literals = literalsOf(params);
   return literals === null ? null : inline(sql, literals);
 }

@@ -167,7 +167,7 @@ export class Transactions implements TxContext {
    */
   private async commit(): Promise<void> {
     const client = this.client!;
-    const { sql, tail, mark } = this.numbering.commitSql(client, this.channel);
+    const { sql, tail, mark } = this.numbering.commitSql(this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
     let results: pg.QueryResult | pg.QueryResult[];
@@ -207,7 +207,7 @@ export class Transactions implements TxContext {
       return null;
     }
     if (!left?.startsWith(`${mark} `)) return null;
-    const { flush, notify } = Numbering.finishSql(client, this.channel);
+    const { flush, notify } = Numbering.finishSql(this.channel);
     try {
       await client.query(flush);
     } catch {
