@@ -58,7 +58,12 @@ export function clusterMethods(pg: Postgres): ClusterMethods {
         const told = /^(\d+)(?: (\d+) (\[.*))?$/s.exec(payload);
         if (!told) return;
         const seq = Number(told[1]);
-        if (Number.isSafeInteger(seq)) fn(seq, told[3] === undefined ? undefined : toldEvents(Number(told[2]), told[3]));
+        if (!Number.isSafeInteger(seq)) return;
+        if (told[3] === undefined) return fn(seq);
+        const base = Number(told[2]);
+        const text = told[3];
+        // Parsed only when asked: a gateway hearing its own commit after the commit's answer has its events already.
+        fn(seq, { first: base + 1, events: () => toldEvents(base, text) });
       });
       const offListening = pg.onListening(() => fn(null));
       return () => {
