@@ -14,8 +14,8 @@ export interface FollowOptions {
   log: GatewayLog;
   /** Reads (ahead of a fan-out) what the view will need of these events. */
   prepare: (events: StoredEvent[]) => Promise<void>;
-  /** Sends one committed event to the subscribers (`text`: its payload JSON as stored, when known). */
-  send: (ev: StoredEvent, text: string | undefined) => void;
+  /** Sends a run of committed events, in seq order, to the subscribers (`texts[i]`: the payload JSON as stored, when known). */
+  send: (events: StoredEvent[], texts: (string | undefined)[]) => void;
   /** The in-process listeners of every committed event, this gateway's and the others'. */
   allListeners: Listeners<[StoredEvent]>;
 }
@@ -60,18 +60,21 @@ export class Follow {
     // null: LISTEN reconnected and may have missed notifications, so read what is new anyway.
     const noticed = (seq: number | null) => {
       // A commit's notification tells its last seq; this gateway's own are fanned out from its settled groups.
-      if (seq !== null && (seq <= this.fanned || seq <= this.goingOut || this.ownCommitted.has(seq))) return;
+      if (seq !== null && this.knows(seq)) return;
       this.mustRead = true;
       this.queueCatchUp();
     };
     this.unlisten = o.store.onCommitted((seq, told) => {
       // Before start() has read where to begin, nothing is fanned out (start reads once it knows).
       if (!this.started) return;
-      if (told) {
+      // This gateway's own commit, its answer come first: its events are known here, nothing to parse or read.
+      if (told && seq !== null && this.knowsAll(told.first, seq)) return;
+      const events = told?.events();
+      if (events) {
         // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
         // Notifications are sent after their commits' flushes, so they may arrive out of seq order: a seq not heard
         // yet is waited for, then read (queueCatchUp).
-        for (const ev of told) if (ev.seq > this.fanned && ev.seq > this.goingOut && !this.ownCommitted.has(ev.seq)) this.ownCommitted.set(ev.seq, { ev, text: undefined });
+        for (const ev of events) if (!this.knows(ev.seq)) this.ownCommitted.set(ev.seq, { ev, text: undefined });
         return this.queueCatchUp();
       }
       // The notification of a commit of this gateway's own may arrive before the commit's answer does: decided once the
@@ -79,6 +82,19 @@ export class Follow {
       if (seq === null || this.commitsOnTheWay.size === 0) return noticed(seq);
       void Promise.all(this.commitsOnTheWay).then(() => noticed(seq));
     });
+  }
+
+  /** Whether event `seq` went out, is going out, or waits here to go out. */
+  private knows(seq: number): boolean {
+    return seq <= this.fanned || seq <= this.goingOut || this.ownCommitted.has(seq);
+  }
+
+  /** Whether every seq from `first` to `last` is known here (a commit's notification, told after its answer came). */
+  private knowsAll(first: number, last: number): boolean {
+    if (last <= this.fanned) return true;
+    if (last - first > 10_000) return false;
+    for (let seq = first; seq <= last; seq++) if (!this.knows(seq)) return false;
+    return true;
   }
 
   /** Before the first commit: events committed before this gateway started are not fanned out again. */
@@ -180,7 +196,7 @@ export class Follow {
           } finally {
             this.goingOut = 0;
           }
-          for (const o of own) this.deliver(o.ev, o.text);
+          this.deliver(own);
           // Any put back meanwhile (an own commit's answer after its notification told its events) already went out.
           for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);
           continue;
@@ -195,7 +211,7 @@ export class Follow {
         this.mustRead = false;
         const page = await this.o.store.eventsAfter(this.fanned, pageSize);
         await this.o.prepare(page);
-        for (const ev of page) this.deliver(ev, undefined);
+        this.deliver(page.map((ev) => ({ ev, text: undefined })));
         for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);
         if (page.length === pageSize) this.mustRead = true;
         else if (this.ownCommitted.size > 0 && !this.ownCommitted.has(this.fanned + 1)) return;
@@ -233,13 +249,22 @@ export class Follow {
     return run;
   }
 
-  /** Sends one committed event (in seq order) and lets this gateway's listeners of every event hear it. */
-  private deliver(ev: StoredEvent, text: string | undefined): void {
+  /**
+   * Sends a run of committed events (in seq order) at once, so a connection takes one write per run, not one per event,
+   * then lets this gateway's listeners of every event hear them.
+   */
+  private deliver(run: { ev: StoredEvent; text: string | undefined }[]): void {
+    if (run.length === 0) return;
     const log = this.o.log;
-    this.fanned = ev.seq;
-    this.o.send(ev, text);
-    runHook(log, 'hearing an event', () => this.heard(ev));
-    this.o.allListeners.each((fn) => runHook(log, 'event listener', () => fn(ev)));
+    this.fanned = run[run.length - 1].ev.seq;
+    this.o.send(
+      run.map((o) => o.ev),
+      run.map((o) => o.text),
+    );
+    for (const { ev } of run) {
+      runHook(log, 'hearing an event', () => this.heard(ev));
+      this.o.allListeners.each((fn) => runHook(log, 'event listener', () => fn(ev)));
+    }
   }
 
   /** The group's events were numbered as it committed (D2): its own listeners get the real seqs, and they go out from here. */

@@ -78,7 +78,7 @@ export class EventHub {
             store: store as FollowedStore,
             log,
             prepare,
-            send: (ev, text) => this.fanOut([ev], text === undefined ? undefined : [text]),
+            send: (events, texts) => this.fanOut(events, texts),
             allListeners: this.allListeners,
           })
         : null;
@@ -199,7 +199,7 @@ export class EventHub {
    * yet get every frame of them in one buffer, built once per key: a socket takes one write per commit, not one per
    * event (with fifty operators, a stream write per frame cost more than the frames).
    */
-  private fanOut(events: StoredEvent[], texts?: string[]): void {
+  private fanOut(events: StoredEvent[], texts?: (string | undefined)[]): void {
     if (events.length === 0) return;
     const shared = events.map((ev, i) => sharedFrame(ev, texts?.[i]));
     const decided = events.map(() => new Map<object, string | WireFrame | null>());

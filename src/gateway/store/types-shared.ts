@@ -15,6 +15,16 @@ export interface LaneStore {
  * What a database several gateways share can do, declared by its store; a single gateway's store leaves each out, and
  * the default (named on each) is what a single gateway does. Only where the gateway is assembled asks which engine runs.
  */
+/**
+ * A commit's events as its notice carries them. Its seqs (`first` to the notice's seq, holes left by pruning aside) are
+ * known before anything is parsed: a gateway that knows them all already (its own commit, answered first) reads no more.
+ */
+export type ToldCommit = {
+  readonly first: number;
+  /** The events, parsed now (undefined when the notice cannot be read: then they are read from the database). */
+  events(): StoredEvent[] | undefined;
+};
+
 export interface SharedCapabilities {
   /** Other gateways commit to this store too (default: none does, so this gateway's own writes are all there is). */
   readonly shared?: true;
@@ -22,10 +32,10 @@ export interface SharedCapabilities {
   readonly lanes?: number;
   lane?(i: number): LaneStore;
   /**
-   * Runs `fn(seq, events)` for each commit of any gateway (`seq` its last one, `events` what it committed when the
-   * notice could carry them), and `fn(null)` when notices may have been missed (default: no notices).
+   * Runs `fn(seq, told)` for each commit of any gateway (`seq` its last one, `told` what it committed when the notice
+   * could carry it), and `fn(null)` when notices may have been missed (default: no notices).
    */
-  onCommitted?(fn: (seq: number | null, events?: StoredEvent[]) => void): () => void;
+  onCommitted?(fn: (seq: number | null, told?: ToldCommit) => void): () => void;
   /** Runs `fn` with its reads taking what is committed now, not waiting for this gateway's open transactions (default: `fn()`). */
   readCommitted?<T>(fn: () => Promise<T>): Promise<T>;
   /**

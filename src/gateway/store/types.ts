@@ -15,7 +15,7 @@ export type { LatestPrivilegedReply, PrivilegedReplyFilter, SearchCandidate, Sea
 export type { SecretStoreMethods, StoredSecret, StoredSecretRequest } from './types-secrets.ts';
 export type { PushKeys, PushPutResult, PushStoreMethods, PushSubscriptionRow } from './types-push.ts';
 export type { GrantStoreMethods, StoredGrant } from './types-grants.ts';
-export type { LaneStore, SharedCapabilities } from './types-shared.ts';
+export type { LaneStore, SharedCapabilities, ToldCommit } from './types-shared.ts';
 export { laneStores } from './types-shared.ts';
 
 /**
