@@ -19,7 +19,7 @@ test.describe('code that cannot be fetched (U11)', () => {
   test('[U11] a chunk that cannot load leaves the app up and shows Offline; back online the missing pieces appear', async ({ page, context, openApp }) => {
     await openApp(page);
     await newSession(page);
-    const unblock = await blockChunks(page, ['transcript', 'rename-session']);
+    const unblock = await blockChunks(page, ['session-conversation', 'rename-session']);
     await page.reload();
 
     const status = page.getByRole('status', { name: 'Connection' });

@@ -50,7 +50,9 @@ export async function startBenchGateway(opts: BenchGatewayOptions = {}): Promise
   const { config, operatorToken, agentToken } = benchIdentities();
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify({ ...config, ...opts.config, identities: [...config.identities, ...(opts.moreIdentities ?? [])] }));
-  const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath]);
+  // BENCH_UI: the Control UI from another build's directory (an A/B of two builds in one sitting); dist/ otherwise.
+  const ui = process.env.BENCH_UI ? ['--ui', process.env.BENCH_UI] : [];
+  const child = await spawnGateway(['--port', '0', '--db', join(dir, 'bench.db'), '--config', configPath, ...ui]);
   const pid = child.proc.pid!;
   // A bench that dies half-way must not leave its gateway running.
   const killOnExit = () => child.proc.kill('SIGKILL');

@@ -9,61 +9,21 @@
  */
 import { writeFileSync } from 'node:fs';
 import { summarize } from '../lib/stats.ts';
-import { newBenchContext, openSession, pageIdle, signalFromPage } from './page-tools.ts';
+import { jsSamples, printJs } from './js-samples.ts';
+import { newBenchContext, openSession } from './page-tools.ts';
+import { markArrivals, tracedRounds } from './traced-round.ts';
 import { withTraceRig } from './trace-rig.ts';
 
 const count = Number(process.argv[2] ?? 30);
 
-/** In the page before its scripts: a mark when a question's frame reaches the socket, ahead of the app's listener. */
-function markArrivals() {
-  const Native = WebSocket;
-  (window as unknown as { WebSocket: typeof WebSocket }).WebSocket = class extends Native {
-    constructor(url: string | URL, protocols?: string | string[]) {
-      super(url, protocols);
-      this.addEventListener('message', (e) => {
-        const n = /"question\.requested".*Traced question (\d+):/.exec(String(e.data))?.[1];
-        if (n) performance.mark(`arrive-${n}`);
-      });
-    }
-  };
-}
-
-/** In the page: a mark once the frame after the question's commit is done (as the question bench takes it). */
-function markPaints() {
-  const seen = new Set<string>();
-  const dock = document.querySelector('.qd-dock') ?? document.body;
-  new MutationObserver(() => {
-    const n = /Traced question (\d+):/.exec(dock.querySelector('[role="region"][aria-label="Questions"]')?.textContent ?? '')?.[1];
-    if (!n || seen.has(n)) return;
-    seen.add(n);
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => (performance.mark(`painted-${n}`), (window as unknown as { traceShown(n: string): void }).traceShown(n));
-      channel.port2.postMessage(null);
-    });
-  }).observe(dock, { subtree: true, childList: true, characterData: true });
-}
-
 type TraceEvent = { ph: string; name: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } };
 
-await withTraceRig(async ({ gateway, browser, operator, agent, sessionKey }) => {
+await withTraceRig(async (rig) => {
+  const { gateway, browser, sessionKey } = rig;
   const context = await newBenchContext(browser);
   await context.addInitScript(markArrivals);
   const page = await openSession(context, gateway, sessionKey);
-  const shown = await signalFromPage(page, 'traceShown');
-  await page.evaluate(markPaints);
-  const round = async (n: number) => {
-    await pageIdle(page);
-    const next = shown();
-    let id = '';
-    const off = operator.on('question.requested', ({ question }) => void (question.sessionKey === sessionKey && (id = question.id)));
-    const asked = agent.askUser({ questions: [{ id: 'pick', header: 'Bench', question: `Traced question ${n}: which one?`, options: [{ label: 'Alpha' }, { label: 'Beta' }] }] }, { sessionKey });
-    await next;
-    off();
-    // Answered from Node once the page has shown it, so the window holds the question's work alone.
-    await operator.request('question.resolve', { id, answers: { pick: ['Alpha'] } });
-    await asked;
-  };
+  const round = await tracedRounds(page, rig);
   for (let n = 0; n < 5; n++) await round(n);
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel', 'cc', 'viz', ...(process.env.TRACE_JS ? ['disabled-by-default-v8.cpu_profiler'] : [])] });
   for (let n = 5; n < 5 + count; n++) await round(n);
@@ -95,4 +55,5 @@ await withTraceRig(async ({ gateway, browser, operator, agent, sessionKey }) => 
   console.log('   wall ms    cpu ms  per question, thread and event');
   for (const [key, s] of [...sums].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 40))
     console.log(`${(s.wall / 1000 / windows.length).toFixed(2).padStart(8)}  ${(s.cpu / 1000 / windows.length).toFixed(2).padStart(8)}  ${key}`);
+  if (process.env.TRACE_JS) printJs(jsSamples(events as unknown as Parameters<typeof jsSamples>[0], windows), windows.length);
 });

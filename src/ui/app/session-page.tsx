@@ -3,11 +3,10 @@ import type { TranscriptExtraItem } from '../features/chat/lib/interleave.ts';
 import { useSessionAgentId, useSessionPresence, useSessionTitle } from '../features/sessions/api/get-sessions.ts';
 import { useIsDemoAgent } from '../features/agents/api/get-connect-info.ts';
 import { AbsentAgentNote, AgentPresenceIndicator } from '../features/sessions/components/agent-presence.tsx';
-import { QuestionDock, ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { QuestionDock } from '../features/questions/index.tsx';
 import { useQuestions } from '../features/questions/api/get-questions.ts';
 import { RunStatus } from '../features/chat/components/run-status.tsx';
 import { SessionComposer } from './session-composer.tsx';
-import { useSummarySlots } from './use-summary-slots.ts';
 import { InTopBarWhenNarrow } from './header-slot.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { useOutbox } from '../lib/outbox/use-outbox.ts';
@@ -15,9 +14,9 @@ import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
 
 // Renaming is rare: its dialog's code stays out of the first load.
 const RenameSession = lazyWithRetry(() => import('../features/sessions/components/rename-session.tsx'), (m) => m.RenameSession);
-const Transcript = lazyWithRetry(() => import('../features/chat/components/transcript.tsx'), (m) => m.Transcript);
+const Conversation = lazyWithRetry(() => import('./session-conversation.tsx'), (m) => m.SessionConversation);
 // Fetched as soon as the app starts, beside the connection and the history it waits for; the composer never waits for it.
-Transcript.preload();
+Conversation.preload();
 // The outbox's chat messages in the transcript (U11): fetched at start too, so a message typed offline later shows.
 const PendingMessagesFeed = lazyWithRetry(() => import('./pending-messages-feed.tsx'), (m) => m.PendingMessagesFeed);
 PendingMessagesFeed.preload();
@@ -42,16 +41,27 @@ const transcriptFailed = (
   </TranscriptStandIn>
 );
 
+/**
+ * While the agent waits on a blocking question it is not "working": the dock says what it waits for. Read by the two
+ * lines that show it, so a question arriving or ending renders them again and not the page.
+ */
+const useWaitingOnQuestion = (sessionKey: string): boolean =>
+  useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
+
+function Presence({ sessionKey, presence }: { sessionKey: string; presence: ReturnType<typeof useSessionPresence> }) {
+  return <AgentPresenceIndicator presence={presence} waiting={useWaitingOnQuestion(sessionKey)} />;
+}
+
+function SessionRunStatus({ sessionKey }: { sessionKey: string }) {
+  return <RunStatus sessionKey={sessionKey} waiting={useWaitingOnQuestion(sessionKey)} />;
+}
+
 /** `/s/<sessionKey>`: the conversation, with the question dock directly above the composer. */
 export function SessionPage({ sessionKey }: { sessionKey: string }) {
   // Only the title: a session's activity changes with every message and question, and must not redraw the page.
   const title = useSessionTitle(sessionKey);
-  const questionItems = useQuestionTranscriptItems(sessionKey, useSummarySlots(sessionKey));
   const [pendingItems, setPendingItems] = useState(NO_ITEMS);
   const outbox = useOutbox();
-  const extraItems = useMemo(() => (pendingItems.length ? [...questionItems, ...pendingItems] : questionItems), [questionItems, pendingItems]);
-  // While the agent waits on a blocking question it is not "working": the dock says what it waits for.
-  const waiting = useQuestions((rs) => rs.some((r) => r.sessionKey === sessionKey && r.status === 'pending' && r.mode === 'blocking')) ?? false;
   // Keyed, so each session gets a composer of its own (its draft, and the focus New session asks for).
   const composer = useMemo(() => <SessionComposer key={sessionKey} sessionKey={sessionKey} />, [sessionKey]);
   const presence = useSessionPresence(sessionKey);
@@ -64,7 +74,7 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
       <InTopBarWhenNarrow>
         <div className="session-title-row">
           <h1 className="session-title">{title ?? 'Session'}</h1>
-          <AgentPresenceIndicator presence={presence} waiting={waiting} />
+          <Presence sessionKey={sessionKey} presence={presence} />
           {title !== undefined && (
             <LazyBoundary>
               <RenameSession sessionKey={sessionKey} title={title} />
@@ -76,9 +86,9 @@ export function SessionPage({ sessionKey }: { sessionKey: string }) {
         <PendingMessagesFeed key={sessionKey} sessionKey={sessionKey} outbox={outbox} onItems={setPendingItems} />
       </LazyBoundary>
       <LazyBoundary pending={transcriptPending} failed={transcriptFailed}>
-        <Transcript key={sessionKey} sessionKey={sessionKey} extraItems={extraItems} ReplyBody={ReplyAnswers} lastSentNote={absentNote} demoAgent={demoAgent} />
+        <Conversation key={sessionKey} sessionKey={sessionKey} pendingItems={pendingItems} lastSentNote={absentNote} demoAgent={demoAgent} />
       </LazyBoundary>
-      <RunStatus sessionKey={sessionKey} waiting={waiting} />
+      <SessionRunStatus sessionKey={sessionKey} />
       <div className="dock-area">
         <QuestionDock sessionKey={sessionKey} composer={composer} sessionTitle={title} />
       </div>

@@ -7,6 +7,9 @@ import { SessionsNav } from '../features/sessions/components/sessions-nav.tsx';
  * The sessions list with the questions feature's counts. Read here rather than in the shell: every question event
  * changes the counts, and only the list shows them, so the page beside it is not drawn again for each one.
  */
+// One element for every render: the counts change with each question, the search box never does.
+const searchBox = <SearchBox />;
+
 export function SessionsSidebar({ activeKey, first }: { activeKey?: string; first?: ReactNode }) {
-  return <SessionsNav activeKey={activeKey} top={<SearchBox />} first={first} pendingCounts={usePendingRequestCounts()} />;
+  return <SessionsNav activeKey={activeKey} top={searchBox} first={first} pendingCounts={usePendingRequestCounts()} />;
 }

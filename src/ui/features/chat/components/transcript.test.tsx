@@ -2,37 +2,17 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { ChatMessage } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { Transcript } from './transcript.tsx';
 import '../../../../testing/resize-observer.ts';
+import { fakeTranscriptLayout, transcriptMessage } from '../../../../testing/transcript-layout.ts';
 
-
-// jsdom lays nothing out: give the log a viewport's size and every row a message's height, as a browser would.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ width: 800, height: 70 }));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
-
-const message = (n: number): ChatMessage => ({
-  id: `m${n}`,
-  sessionKey: 's1',
-  role: n % 2 ? 'user' : 'assistant',
-  text: `Message number ${n}.`,
-  authorId: 'someone',
-  createdAtMs: n * 1000,
-  seq: n,
-});
+fakeTranscriptLayout();
+const message = transcriptMessage;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
 
 type Page = { messages: ChatMessage[]; hasMore: boolean };

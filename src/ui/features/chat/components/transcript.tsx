@@ -22,7 +22,8 @@ export type TranscriptProps = {
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
 
-function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody']; note?: ReactNode }) {
+/** Memoised: the log re-renders on every scroll, resize and measure of the virtualizer, and its rows' props stay the same. */
+const EntryView = memo(function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody']; note?: ReactNode }) {
   if (entry.kind === 'extra') return <div className="transcript-extra">{entry.item.node}</div>;
   return (
     <>
@@ -30,7 +31,7 @@ function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBo
       {note}
     </>
   );
-}
+});
 
 /**
  * The conversation (U12 log "Conversation"): saved history, "Load earlier", live messages and extra items.

@@ -29,6 +29,9 @@ const MenuIcon = ({ open }: { open: boolean }) => (
   </svg>
 );
 
+// The same element each render: the list renders again for every count and minute, the button never changes.
+const newSessionButton = <NewSessionButton />;
+
 /** Whether the list is a drawer now (under 640 px, as the stylesheet says); wide screens always show it. */
 const isDrawer = () => typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 639.98px)').matches;
 
@@ -95,7 +98,7 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
           )}
         </Button>
         <h2 className="sessions-heading">Sessions</h2>
-        <NewSessionButton />
+        {newSessionButton}
       </div>
       <div className="sessions-top">{top}</div>
       <div id={listId} className="sessions-body">
