@@ -87,4 +87,10 @@ describe('askdock hook: what a start loads', { timeout: 60_000 }, () => {
     expect(written.sort()).toEqual(Object.keys(meta.outputs).map((k) => k.split('/').at(-1)!).sort());
     expect(readFileSync(join(out, HOOK_BUNDLE_DIR, 'hook.js'), 'utf8')).toContain('PermissionRequest');
   });
+
+  it("[X1] the hook makes no locale-dependent call: ICU's locale data would load on its first use, on every start", () => {
+    const code = readdirSync(join(out, HOOK_BUNDLE_DIR)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(out, HOOK_BUNDLE_DIR, f), 'utf8'));
+    expect(code.length).toBeGreaterThan(1);
+    expect(code.flatMap((c) => c.match(/\btoLocale\w*String\b|\bIntl\.\w+|\blocaleCompare\b/g) ?? [])).toEqual([]);
+  });
 });
