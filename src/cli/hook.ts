@@ -103,6 +103,7 @@ export async function run(argv: string[]): Promise<number> {
     say(event.why);
     return 0;
   }
+  await import('./hook-zod.ts');
   const { askFromHook } = await import('./hook-ask.ts');
   return askFromHook(values, event, timeoutSeconds, say);
 }
