@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freshCli } from './cli-dist.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { entry, hook } = process.env.ASKDOCK_CLI_SOURCES === '1' ? { entry: null, hook: null } : freshCli(root);
 const argv = process.argv.slice(2);
+const { entry, hook } = process.env.ASKDOCK_CLI_SOURCES === '1' ? { entry: null, hook: null } : freshCli(root, argv[0]);
 let main;
 // `askdock hook` starts on every tool call: its one-file bundle, without the command table.
 if (hook && argv[0] === 'hook') main = async (args) => (await import(pathToFileURL(hook).href)).run(args.slice(1));

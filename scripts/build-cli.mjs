@@ -55,12 +55,13 @@ const compiled = emitted(next).map(sourceOf);
 // X1: `askdock hook` from one bundle; the bin runs the compiled modules for it when there is none (`hook` unset).
 let hook;
 try {
-  hook = { entry: HOOK_BUNDLE_ENTRY, sources: bundleSources(await bundleHook(root, next)) };
+  hook = { entry: HOOK_BUNDLE_ENTRY, sources: bundleSources(await bundleHook(root, next)).concat('tsconfig.json') };
 } catch (err) {
   process.stderr.write(`askdock: the hook did not bundle (${err instanceof Error ? err.message : String(err)}); askdock hook runs the compiled modules\n`);
 }
-const sources = [...new Set([...compiled, ...(hook?.sources ?? [])])].concat('tsconfig.cli.json', 'tsconfig.json');
+const sources = [...new Set([...compiled, ...(hook?.sources ?? []), 'tsconfig.cli.json', 'tsconfig.json'])];
 // The stamp goes last: the bin uses dist-cli/ only once it is there.
-writeFileSync(join(next, STAMP), JSON.stringify({ startedAtMs, sources, ...(hook ? { hook: hook.entry } : {}) }, null, 1) + '\n');
+// `hookSources`: what the hook's bundle was made from, all the bin checks for `askdock hook` (bin/cli-dist.js).
+writeFileSync(join(next, STAMP), JSON.stringify({ startedAtMs, sources, ...(hook ? { hook: hook.entry, hookSources: hook.sources } : {}) }, null, 1) + '\n');
 rmSync(out, { recursive: true, force: true });
 renameSync(next, out);

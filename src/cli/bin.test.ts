@@ -78,4 +78,22 @@ describe('bin/askdock.js', { timeout: 60_000 }, () => {
     build({ startedAtMs: Date.now() + 60_000, sources: ['src/cli/main.ts'] });
     expect(askdock()).toBe('compiled hook --x');
   });
+
+  it("[X1] askdock hook checks only the sources its bundle was made from: an edit outside them keeps the hook on its bundle", () => {
+    const startedAtMs = Date.now();
+    build({ startedAtMs, sources: ['src/cli/main.ts', 'src/cli/hook.ts'], hook: 'hook/hook.js', hookSources: ['src/cli/hook.ts'] });
+    mkdirSync(join(root, 'dist-cli', 'hook'));
+    writeFileSync(join(root, 'dist-cli', 'hook', 'hook.js'), "export async function run(argv) { process.stdout.write(`hook bundle ${argv.join(' ')}`); return 0; }\n");
+    writeFileSync(join(root, 'src', 'cli', 'hook.ts'), '');
+    const before = new Date(startedAtMs - 10_000);
+    const after = new Date(startedAtMs + 10_000);
+    utimesSync(join(root, 'src', 'cli', 'hook.ts'), before, before);
+    utimesSync(join(root, 'src', 'cli', 'main.ts'), after, after);
+    expect(askdock()).toBe('hook bundle --x');
+    // Every other command checks every source: main.ts changed, so they run the sources.
+    expect(askdock({}, 'ask')).toBe('sources ask --x');
+    // A source of the bundle edited after the build: the hook runs the sources too.
+    utimesSync(join(root, 'src', 'cli', 'hook.ts'), after, after);
+    expect(askdock()).toBe('sources hook --x');
+  });
 });

@@ -87,4 +87,20 @@ describe('askdock hook: what a start loads', { timeout: 60_000 }, () => {
     expect(written.sort()).toEqual(Object.keys(meta.outputs).map((k) => k.split('/').at(-1)!).sort());
     expect(readFileSync(join(out, HOOK_BUNDLE_DIR, 'hook.js'), 'utf8')).toContain('PermissionRequest');
   });
+
+  it("[X1] the hook makes no locale-dependent call: ICU's locale data would load on its first use, on every start", () => {
+    const code = readdirSync(join(out, HOOK_BUNDLE_DIR)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(out, HOOK_BUNDLE_DIR, f), 'utf8'));
+    expect(code.length).toBeGreaterThan(1);
+    expect(code.flatMap((c) => c.match(/\btoLocale\w*String\b|\bIntl\.\w+|\blocaleCompare\b/g) ?? [])).toEqual([]);
+  });
+
+  it('[X1] the event is read from the descriptor: process.stdin, a stream made on first use, is never made', () => {
+    const count = `let n = 0; const d = Object.getOwnPropertyDescriptor(process, 'stdin'); Object.defineProperty(process, 'stdin', { configurable: true, get() { n++; return d.get.call(process); } }); process.on('exit', () => process._rawDebug('STDIN ' + n));`;
+    const runner = `const { run } = await import(${JSON.stringify(pathToFileURL(join(out, HOOK_BUNDLE_DIR, 'hook.js')).href)}); process.exitCode = await run([]);`;
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(count)}`, '--input-type=module', '-e', runner], { input: JSON.stringify(event({ hook_event_name: 'PreToolUse', tool_name: 'Bash' })), encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(0);
+    // The event was read whole: it is judged (left to the agent), not refused as unreadable.
+    expect(r.stderr).toContain('PreToolUse for Bash is left to the agent');
+    expect(r.stderr).toMatch(/^STDIN 0$/m);
+  });
 });

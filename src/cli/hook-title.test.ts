@@ -46,4 +46,11 @@ describe('the run label of a hook session (X1)', () => {
     const late = transcript([{ type: 'user', message: { role: 'user', content: 'too far in' } }], `${JSON.stringify({ type: 'summary', summary: 'y'.repeat(TRANSCRIPT_HEAD_BYTES) })}\n`);
     expect(runLabel(late, at)).toBe('Dec 6 07:04');
   });
+
+  it("[X1] the time label names each month as English's locale data does, without loading it", () => {
+    for (let month = 0; month < 12; month++) {
+      const at = new Date(2026, month, 9, 23, 5);
+      expect(startedAt(at)).toBe(`${at.toLocaleString('en', { month: 'short' })} 9 23:05`);
+    }
+  });
 });

@@ -57,9 +57,15 @@ export function firstPrompt(path: string | undefined): string {
   return '';
 }
 
-/** The local date and minute, as a person reads a clock: `Dec 6 07:24`. */
+/** English's short month names, as `toLocaleString('en', { month: 'short' })` gives them. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The local date and minute, as a person reads a clock: `Dec 6 07:24`. X1: named from a table, not by
+ * `toLocaleString`, whose first call loads ICU's locale data (10-30 ms of every hook start that has no transcript).
+ */
 export function startedAt(now: Date = new Date()): string {
-  const month = now.toLocaleString('en', { month: 'short' });
+  const month = MONTHS[now.getMonth()];
   return `${month} ${now.getDate()} ${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
 }
 

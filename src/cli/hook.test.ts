@@ -197,6 +197,19 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     expect(out.stdout).toBe('');
   });
 
+  it('[X1] an approval asked and answered compiles no parser: hello, the session, the question and its answer are read as they come', async () => {
+    // zod's JIT would compile a parser (`new Function`) per object schema it first meets, work a hook never earns back:
+    // a preload counts every function compiled from a string.
+    const count = `let n = 0; globalThis.Function = new Proxy(Function, { construct(f, a) { n++; return Reflect.construct(f, a); }, apply(f, s, a) { n++; return Reflect.apply(f, s, a); } }); process.on('exit', () => process._rawDebug('COMPILED ' + n));`;
+    const requested = nextEvent(t.operator, 'question.requested');
+    const hook = startHook(t, fixture('claude-bash'), [], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import "data:text/javascript,${encodeURIComponent(count)}"` } });
+    const question = await hookAsks(t.operator, hook, requested);
+    await t.operator.request('question.resolve', { id: question.id, answers: { approval: ['Allow'] } });
+    const out = await hook.done;
+    expect(JSON.parse(out.stdout).hookSpecificOutput.decision.behavior).toBe('allow');
+    expect(out.stderr.match(/^COMPILED (\d+)$/m)?.[1]).toBe('0');
+  });
+
   it('[X1] a bad event prints nothing, says why on stderr and exits 0', async () => {
     for (const [stdin, why] of [
       ['not json', 'not JSON'],

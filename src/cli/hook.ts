@@ -13,7 +13,7 @@ import { ASK_USER_QUESTION_TOOL } from '../agent/tool-names.ts';
 import type { PermissionSuggestion } from '../agent/approvals.ts';
 import type { ElicitationRequest, RequestedSchema } from '../agent/elicitation.ts';
 import { terminalText } from '../lib/terminal-text.ts';
-import { HOOK_INPUT_MAX_DEPTH, nestedDeeperThan, readBounded } from './hook-input.ts';
+import { HOOK_INPUT_MAX_DEPTH, nestedDeeperThan, readStdin } from './hook-input.ts';
 
 const USAGE = 'usage: askdock hook [--timeout S] [--session KEY] [--url ws://127.0.0.1:7420] [--token T]   (reads one hook event on stdin)';
 /** X1: the person at the terminal waits this long before the agent shows its own prompt. */
@@ -97,12 +97,13 @@ export async function run(argv: string[]): Promise<number> {
     say(err instanceof Error ? err.message : String(err));
     return 0;
   }
-  const input = await readBounded(process.stdin);
+  const input = await readStdin();
   const event = input.ok ? readHookEvent(input.text) : ({ kind: 'bad', why: input.why } as const);
   if (event.kind === 'bad' || event.kind === 'ignored') {
     say(event.why);
     return 0;
   }
+  await import('./hook-zod.ts');
   const { askFromHook } = await import('./hook-ask.ts');
   return askFromHook(values, event, timeoutSeconds, say);
 }

@@ -4,19 +4,20 @@ import { Answers, QuestionRecord, QuestionStatus, ResolvedBy } from './question.
 import { RouteState } from './routing.ts';
 import { AuditIntegrity, Receipt } from './audit.ts';
 import { SecretOutcome, SecretRequestRecord } from './secret.ts';
+import { lazyTable } from './lazy-table.ts';
 
-/** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6). */
-export const events = {
-  'connect.challenge': z.object({ nonce: z.string(), ts: z.number() }),
-  tick: z.object({ ts: z.number() }),
-  chat: z.object({ sessionKey: z.string(), runId: z.string().optional(), message: ChatMessage, state: ChatState }),
-  'session.updated': z.object({ session: Session }),
+/** Every event the gateway sends, by name (C5, Q8, Q10, P4, P6); X1: each schema built when first read (lazy-table.ts). */
+export const events = lazyTable({
+  'connect.challenge': () => z.object({ nonce: z.string(), ts: z.number() }),
+  tick: () => z.object({ ts: z.number() }),
+  chat: () => z.object({ sessionKey: z.string(), runId: z.string().optional(), message: ChatMessage, state: ChatState }),
+  'session.updated': () => z.object({ session: Session }),
   /** U18: a session's agent connected, left, or a run opened or ended in it; live only (no seq): the snapshot carries the current state. */
-  'session.presence': z.object({ sessionKey: z.string(), agentPresence: AgentPresence }),
-  'run.started': z.object({ runId: z.string(), sessionKey: z.string().nullable(), recovery: z.boolean() }),
-  'run.ended': z.object({ runId: z.string(), sessionKey: z.string().nullable(), stopReason: StopReason }),
-  'question.requested': z.object({ question: QuestionRecord }),
-  'question.resolved': z.object({
+  'session.presence': () => z.object({ sessionKey: z.string(), agentPresence: AgentPresence }),
+  'run.started': () => z.object({ runId: z.string(), sessionKey: z.string().nullable(), recovery: z.boolean() }),
+  'run.ended': () => z.object({ runId: z.string(), sessionKey: z.string().nullable(), stopReason: StopReason }),
+  'question.requested': () => z.object({ question: QuestionRecord }),
+  'question.resolved': () => z.object({
     id: z.string(),
     sessionKey: z.string().optional(),
     status: QuestionStatus,
@@ -27,19 +28,19 @@ export const events = {
     /** L4/L9: the decision's signed receipt. */
     receipt: Receipt.optional(),
   }),
-  'question.retired': z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
+  'question.retired': () => z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
   /** K1: a secret request, never its value. */
-  'secret.requested': z.object({ request: SecretRequestRecord }),
-  'secret.resolved': z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome }),
+  'secret.requested': () => z.object({ request: SecretRequestRecord }),
+  'secret.resolved': () => z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome }),
   /** G12: the policy was (re)loaded, or a reload failed and the previous one stays (admins only). */
-  'policy.updated': z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
+  'policy.updated': () => z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
   /** G12: a grant was made, revoked or ended (admins only). */
-  'policy.grants.updated': z.object({}),
+  'policy.grants.updated': () => z.object({}),
   /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved); `notify`: who it reached just now. */
-  'question.routed': z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
+  'question.routed': () => z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
   /** L7/L8: the audit log's self-check (admins only): `ok:false` until an admin acknowledges. */
-  'audit.integrity': AuditIntegrity,
-} as const;
+  'audit.integrity': () => AuditIntegrity,
+});
 
 export type Events = typeof events;
 

@@ -63,13 +63,13 @@ const WaitResult = z.object({
 });
 
 export const questionMethods = {
-  'question.request': {
+  'question.request': () => ({
     params: QuestionRequestParams,
     // G11: a policy decision answers at once with `status` and `decision` (and its receipt, L4).
     result: z.object({ id: z.string(), expiresAtMs: z.number().nullable(), status: z.literal('answered').optional(), decision: ApprovalDecision.optional(), receipt: Receipt.optional() }),
     scopes: ['agent.run'] as Scope[],
-  },
-  'question.waitAnswer': {
+  }),
+  'question.waitAnswer': () => ({
     params: z.object({
       id: Key,
       timeoutMs: z.number().int().nonnegative().optional(),
@@ -77,33 +77,33 @@ export const questionMethods = {
     }),
     result: WaitResult,
     scopes: ['agent.run'] as Scope[],
-  },
-  'question.resolve': {
+  }),
+  'question.resolve': () => ({
     params: ResolveParams,
     // E5: an Allow that leaves a quorum short answers `{status: "pending", quorum}`.
     result: z.object({ status: QuestionStatus, answers: Answers.optional(), quorum: QuorumState.optional() }),
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run'] as Scope[],
-  },
+  }),
   /** E4: "I'm on it": pauses the escalation (an eligible identity). */
-  'question.ack': { params: QuestionAckParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] },
+  'question.ack': () => ({ params: QuestionAckParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] }),
   /** E6: passes the question to a person or a group, with a note and the drafts so far. */
-  'question.handoff': { params: QuestionHandoffParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] },
-  'question.get': {
+  'question.handoff': () => ({ params: QuestionHandoffParams, result: RouteResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write'] as Scope[] }),
+  'question.get': () => ({
     params: z.object({ id: Key }),
     result: z.object({ question: QuestionRecord }),
     // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
-  },
-  'question.list': {
+  }),
+  'question.list': () => ({
     params: z.object({ sessionKey: Key.optional(), status: QuestionStatus.optional() }),
     result: z.object({ questions: z.array(QuestionRecord) }),
     // A3: operator.read and operator.write may ask and see none (A4: an empty list, QUESTION_NOT_FOUND).
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
-  },
-  search: {
+  }),
+  search: () => ({
     params: SearchParams,
     result: SearchResponse,
     // U19: every reader searches what it may read; the results are filtered by A3/A6 like every other read.
     scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write', 'agent.run'] as Scope[],
-  },
-} as const;
+  }),
+};

@@ -6,7 +6,7 @@ import type { Scope } from './scopes.ts';
 import { Empty, IdempotencyKey, Key } from './method-parts.ts';
 
 export const sessionMethods = {
-  'sessions.create': {
+  'sessions.create': () => ({
     params: z.object({
       title: z.string().max(SESSION_TITLE_MAX, { error: `title must be at most ${SESSION_TITLE_MAX} characters` }).optional(),
       agentId: z.string().min(1).max(128).optional(),
@@ -14,8 +14,8 @@ export const sessionMethods = {
     }),
     result: z.object({ session: Session }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-  },
-  'sessions.update': {
+  }),
+  'sessions.update': () => ({
     params: z.object({
       sessionKey: Key,
       title: z
@@ -26,13 +26,13 @@ export const sessionMethods = {
     }),
     result: z.object({ session: Session }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-  },
-  'sessions.list': {
+  }),
+  'sessions.list': () => ({
     params: Empty,
     result: z.object({ sessions: z.array(Session) }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-  },
-  'chat.send': {
+  }),
+  'chat.send': () => ({
     params: z.object({
       sessionKey: Key,
       message: z
@@ -44,8 +44,8 @@ export const sessionMethods = {
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
-  },
-  'chat.history': {
+  }),
+  'chat.history': () => ({
     params: z.object({
       sessionKey: Key,
       limit: z.number().int().min(1).max(500).optional(),
@@ -53,18 +53,18 @@ export const sessionMethods = {
     }),
     result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
     scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
-  },
-  'chat.abort': {
+  }),
+  'chat.abort': () => ({
     params: z.object({ sessionKey: Key, runId: Key.optional() }),
     result: z.object({ aborted: z.array(z.string()) }),
     scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
-  },
-  'run.start': {
+  }),
+  'run.start': () => ({
     params: z.object({ sessionKey: Key.optional(), recovery: z.boolean().optional(), parentRunId: Key.optional() }),
     result: z.object({ runId: z.string() }),
     scopes: ['agent.run'] as Scope[],
-  },
-  'chat.inject': {
+  }),
+  'chat.inject': () => ({
     params: z.object({
       runId: Key,
       text: z.string().max(MESSAGE_MAX),
@@ -73,15 +73,15 @@ export const sessionMethods = {
     }),
     result: z.object({ messageId: z.string() }),
     scopes: ['agent.run'] as Scope[],
-  },
-  'run.end': {
+  }),
+  'run.end': () => ({
     params: z.object({ runId: Key, stopReason: StopReason, phase: Phase.optional() }),
     result: z.object({ ended: z.boolean() }),
     scopes: ['agent.run'] as Scope[],
-  },
-  'agent.subscribe': {
+  }),
+  'agent.subscribe': () => ({
     params: z.object({ sessionKey: Key.optional() }),
     result: z.object({ subscribed: z.boolean() }),
     scopes: ['agent.run'] as Scope[],
-  },
-} as const;
+  }),
+};

@@ -16,9 +16,13 @@ export const hookFixture = (name: string) => readFileSync(resolve(HERE, 'hook-fi
 export type HookOutput = { code: number | null; stdout: string; stderr: string };
 export type Hook = { child: ChildProcess; done: Promise<HookOutput>; stderr: () => string };
 
-/** Runs `askdock hook` with `stdin` as its event; `keepOpen` writes it without ending stdin (as a caller still writing). */
-export function startHook(t: { url: string; agentToken: string; dir: string }, stdin: string | Buffer, extra: string[] = [], opts: { keepOpen?: boolean } = {}): Hook {
-  const child = spawn(process.execPath, [BIN, 'hook', '--url', t.url, '--token', t.agentToken, ...extra], { cwd: t.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Runs `askdock hook` with `stdin` as its event; `keepOpen` writes it without ending stdin (as a caller still writing);
+ * `env` is added to the test's environment.
+ */
+export function startHook(t: { url: string; agentToken: string; dir: string }, stdin: string | Buffer, extra: string[] = [], opts: { keepOpen?: boolean; env?: NodeJS.ProcessEnv } = {}): Hook {
+  const env = opts.env ? { ...process.env, ...opts.env } : process.env;
+  const child = spawn(process.execPath, [BIN, 'hook', '--url', t.url, '--token', t.agentToken, ...extra], { cwd: t.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
