@@ -50,7 +50,7 @@ export class AuditRoom {
     return appended;
   }
 
-  /** L7 at start: the self-check; then the checkpoint duty every 60 s. */
+  /** L7 at start: the self-check against every checkpoint; then the checkpoint duty every 60 s. */
   async start(): Promise<void> {
     await this.check();
     this.schedule();
@@ -105,7 +105,7 @@ export class AuditRoom {
   /** L7: the self-check; a mismatch is logged and told to admins once, and holds the signing until acknowledged. */
   private async check(): Promise<boolean> {
     if (!this.integrity.ok) return false;
-    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0), true);
     if (!result.ok) await this.failed(result.detail);
     return result.ok;
   }
