@@ -8,6 +8,7 @@ import type { RoomParts } from '../sessions/room-parts.ts';
 import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
+import { QuestionDigests } from './question-digests.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
 export const CHECKPOINT_EVERY_ENTRIES = 256;
@@ -22,6 +23,8 @@ export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; 
  */
 export class AuditRoom {
   readonly log: AuditLog;
+  /** L4: a question's digests, made when it is asked and used again for its decision. */
+  readonly digests = new QuestionDigests();
   private readonly exports: AuditExports;
   private integrity: Integrity = { ok: true };
   private sinceCheckpoint = 0;
