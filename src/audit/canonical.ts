@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** A value that cannot be written as canonical JSON, or a line that is not canonical JSON. */
@@ -110,9 +110,11 @@ export function parseCanonical(line: string): unknown {
 }
 
 export function sha256(...parts: (Buffer | Uint8Array | string)[]): Buffer {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest();
+  // One part (a digest's JSON, a leaf, a node) in one call: no hash object made.
+  if (parts.length === 1) return hash('sha256', parts[0], 'buffer');
+  const running = createHash('sha256');
+  for (const part of parts) running.update(part);
+  return running.digest();
 }
 
 /** L4: base64url SHA-256 of the value's canonical JSON (a question, its input). */
