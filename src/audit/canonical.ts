@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** A value that cannot be written as canonical JSON, or a line that is not canonical JSON. */
@@ -6,13 +6,75 @@ export class AuditFormatError extends Error {
   readonly code = 'AUDIT_FORMAT';
 }
 
-/** RFC 8785 (JCS): sorted keys by UTF-16 code units, ECMAScript number form, no whitespace. */
+/**
+ * RFC 8785 (JCS): sorted keys by UTF-16 code units, ECMAScript number form, no whitespace. Written in one pass over
+ * plain values; anything else (no JSON form, a lone surrogate) is left to the checked path, which names what and where.
+ */
 export function canonicalJson(value: unknown): string {
+  try {
+    return plain(value);
+  } catch {
+    return checkedCanonicalJson(value);
+  }
+}
+
+/** The value checked, then written by the `canonicalize` package: the reference the one-pass writer gives the same text as. */
+export function checkedCanonicalJson(value: unknown): string {
   checkJsonValue(value, '$');
   try {
     return canonicalize(value) as string;
   } catch (err) {
     throw new AuditFormatError(`canonical JSON (RFC 8785): ${(err as Error).message}`);
+  }
+}
+
+/** A lone surrogate (JCS refuses it): with the u flag a pair is one code point, not matched. */
+const LONE_SURROGATE = /\p{Cs}/u;
+class NotPlain extends Error {}
+
+/** What JSON.stringify escapes in a string (a quote, a backslash, a control character), or a surrogate. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON.stringify writes it: most need no escape and are only quoted. */
+const text = (s: string): string => {
+  if (!ESCAPED.test(s)) return `"${s}"`;
+  if (LONE_SURROGATE.test(s)) throw new NotPlain();
+  return JSON.stringify(s);
+};
+
+/** Strings and numbers as JSON.stringify writes them (RFC 8785 section 3.2.2 is that form). */
+function plain(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return text(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new NotPlain();
+      return JSON.stringify(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value)) throw new NotPlain();
+          out += (i ? ',' : '') + plain(value[i]);
+        }
+        return out + ']';
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) throw new NotPlain();
+      const record = value as Record<string, unknown>;
+      let out = '{';
+      for (const key of Object.keys(record).sort()) {
+        const item = record[key];
+        if (item === undefined) continue;
+        out += (out.length > 1 ? ',' : '') + text(key) + ':' + plain(item);
+      }
+      return out + '}';
+    }
+    default:
+      throw new NotPlain();
   }
 }
 
@@ -48,9 +110,11 @@ export function parseCanonical(line: string): unknown {
 }
 
 export function sha256(...parts: (Buffer | Uint8Array | string)[]): Buffer {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest();
+  // One part (a digest's JSON, a leaf, a node) in one call: no hash object made.
+  if (parts.length === 1) return hash('sha256', parts[0], 'buffer');
+  const running = createHash('sha256');
+  for (const part of parts) running.update(part);
+  return running.digest();
 }
 
 /** L4: base64url SHA-256 of the value's canonical JSON (a question, its input). */

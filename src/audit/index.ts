@@ -10,7 +10,7 @@
  * the keys at start, receipts, the export); docs/audit.md describes both.
  */
 export { canonicalJson, digestOf, saltedDigestOf, SALT_BYTES } from './canonical.ts';
-export { AUDIT_EVENTS, AuditEntry, entryLeaf, entryLine } from './entry.ts';
+export { AUDIT_EVENTS, AuditEntry, builtEntryLine, entryLeaf, entryLine } from './entry.ts';
 export { buildExport, signCheckpoint, ExportError, type ExportInput, type KeptAnswer } from './export.ts';
 export { readExportDir, writeExportDir } from './export-dir.ts';
 export { FILES, type ExportFiles } from './export-format.ts';
@@ -27,5 +27,5 @@ export {
 } from './keys.ts';
 export { MerkleTree, leafHash, verifyConsistency, verifyInclusion } from './merkle.ts';
 export { formatCheckpoint, formatVerifierKey, openNote, parseCheckpoint, parseVerifierKey, signNote } from './note.ts';
-export { ReceiptPayload, signReceipt, verifyReceipt } from './receipt.ts';
+export { ReceiptPayload, signBuiltReceipt, signReceipt, verifyReceipt } from './receipt.ts';
 export { verifyExport, type VerifyResult } from './verify.ts';

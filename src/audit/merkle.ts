@@ -6,12 +6,13 @@ const NODE = Buffer.from([0x01]);
 
 export const EMPTY_ROOT = sha256(Buffer.alloc(0));
 
+/** A line's leaf: its UTF-8 after the 0x00 byte, which U+0000 is in UTF-8, hashed in one call. */
 export function leafHash(leaf: Buffer | Uint8Array | string): Buffer {
-  return sha256(LEAF, leaf);
+  return typeof leaf === 'string' ? sha256('\u0000' + leaf) : sha256(Buffer.concat([LEAF, leaf]));
 }
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return sha256(NODE, left, right);
+  return sha256(Buffer.concat([NODE, left, right]));
 }
 
 /** The largest power of two smaller than n (n > 1). */

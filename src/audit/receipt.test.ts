@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, digestOf } from './canonical.ts';
 import { newSeed, publicKeyObject } from './ed25519.ts';
 import { signerFromSeed } from './note.ts';
-import { signReceipt, verifyReceipt, type ReceiptPayload } from './receipt.ts';
+import { signBuiltReceipt, signReceipt, verifyReceipt, type ReceiptPayload } from './receipt.ts';
 
 const key = signerFromSeed('askdock.test/audit', newSeed());
 const other = signerFromSeed('askdock.test/audit', newSeed());
@@ -55,5 +55,14 @@ describe('receipts (compact JWS, EdDSA)', () => {
     const hs = `${Buffer.from('{"alg":"none","kid":"x"}').toString('base64url')}.${jws.split('.')[1]}.${sig}`;
     expect(verifyReceipt(hs, [key])).toMatchObject({ ok: false, problem: 'malformed', detail: 'alg must be EdDSA, got "none"' });
     expect(verifyReceipt('not.a jws', [key])).toMatchObject({ ok: false, problem: 'malformed' });
+  });
+});
+
+describe('receipts the gateway builds (L4)', () => {
+  it('[L4] a built payload is signed to the same bytes as through the full check, and an unlisted field is still refused, naming it', () => {
+    expect(signBuiltReceipt(payload, key)).toBe(signReceipt(payload, key));
+    expect(() => signBuiltReceipt({ ...payload, answers: ['rm -rf /'] } as ReceiptPayload, key)).toThrow(/receipt payload \$: .*\(answers\)/);
+    const resolvedBy = { ...payload.resolvedBy!, text: 'yes' } as ReceiptPayload['resolvedBy'];
+    expect(() => signBuiltReceipt({ ...payload, resolvedBy }, key)).toThrow(/\(resolvedBy\.text\)/);
   });
 });

@@ -46,10 +46,42 @@ function checkPayload(value: unknown): ReceiptPayload {
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
+/** The protected header is the same for every receipt of a key: its base64url canonical JSON, made once per key. */
+const headers = new WeakMap<SignerKey, string>();
+function headerOf(key: SignerKey): string {
+  let header = headers.get(key);
+  if (header === undefined) {
+    header = b64(canonicalJson({ alg: 'EdDSA', kid: key.keyId.toString('hex') }));
+    headers.set(key, header);
+  }
+  return header;
+}
+
+function signPayloadJson(payloadJson: string, key: SignerKey): string {
+  const input = `${headerOf(key)}.${b64(payloadJson)}`;
+  return `${input}.${ed25519Sign(key.privateKey, input).toString('base64url')}`;
+}
+
 /** A compact JWS (RFC 7515), alg EdDSA, kid the signed-note key id; header and payload are canonical JSON. */
 export function signReceipt(payload: ReceiptPayload, key: SignerKey): string {
-  const input = `${b64(canonicalJson({ alg: 'EdDSA', kid: key.keyId.toString('hex') }))}.${b64(canonicalJson(checkPayload(payload)))}`;
-  return `${input}.${ed25519Sign(key.privateKey, input).toString('base64url')}`;
+  return signPayloadJson(canonicalJson(checkPayload(payload)), key);
+}
+
+const PAYLOAD_FIELDS = new Set(Object.keys(ReceiptPayload.shape));
+const RESOLVED_BY_FIELDS = new Set(['identity', 'surface', 'atMs']);
+
+/**
+ * The same receipt, for a payload the gateway built from its own typed values: only the fields are checked (a field
+ * not listed, such as an answer's text, is still refused), not each value's form, which the types hold; what comes
+ * from outside goes through the full check (`signReceipt`, `verifyReceipt`).
+ */
+export function signBuiltReceipt(payload: ReceiptPayload, key: SignerKey): string {
+  const unlisted = [
+    ...Object.keys(payload).filter((k) => !PAYLOAD_FIELDS.has(k)),
+    ...Object.keys(payload.resolvedBy ?? {}).filter((k) => !RESOLVED_BY_FIELDS.has(k)).map((k) => `resolvedBy.${k}`),
+  ];
+  if (unlisted.length) throw new ReceiptError(`receipt payload $: fields not listed in a receipt (${unlisted.join(', ')})`);
+  return signPayloadJson(canonicalJson(payload), key);
 }
 
 export type CheckedReceipt =

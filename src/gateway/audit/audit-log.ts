@@ -1,10 +1,30 @@
 import { leafHash, MerkleTree, parseCheckpoint, signCheckpoint, signerOf, verifyConsistency, type DatedKey } from '../../audit/index.ts';
+import type { AuditCheckpointRow } from '../store/audit-rows.ts';
 import type { Store } from '../store/types.ts';
 
 /** L7: what the self-check found. */
 export type Integrity = { ok: true } | { ok: false; detail: string };
 
 const bodyOf = (note: string) => note.split('\n\n')[0] + '\n';
+
+/** L7: the stored lines the self-check reads and hashes between two turns of the event loop. */
+export const CHECK_CHUNK = 1024;
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The smallest checkpoint the tree does not match, as a failed check. Checkpoints signed before an admin acknowledged
+ * a failed check are not checked again (L7).
+ */
+function firstFailure(checkpoints: AuditCheckpointRow[], tree: MerkleTree, acknowledgedAtMs: number): Integrity | undefined {
+  for (const { note, signedAtMs } of checkpoints) {
+    if (signedAtMs < acknowledgedAtMs) continue;
+    const signed = parseCheckpoint(bodyOf(note));
+    if (signed.size > tree.size) return { ok: false, detail: `the checkpoint of size ${signed.size} covers more entries than the log holds (${tree.size})` };
+    if (!tree.root(signed.size).equals(signed.root))
+      return { ok: false, detail: `the stored entries no longer match the checkpoint of size ${signed.size}: an entry below index ${signed.size} was changed` };
+  }
+  return undefined;
+}
 
 /**
  * The gateway's view of the audit log (L2/L7): the Merkle tree over the stored lines, kept in step with the store (other
@@ -23,22 +43,39 @@ export class AuditLog {
     return this.keys !== null;
   }
 
-  /** The tree over every stored entry, read on from where it stopped; a hole (a deleted row) is a failed check. */
+  /**
+   * The tree over every stored entry, read on from where it stopped, CHECK_CHUNK lines at a time with a turn of the event
+   * loop between (a large log never holds `/healthz` up); a hole (a deleted row) is a failed check.
+   */
   async current(): Promise<MerkleTree> {
+    // The tree this read started on: a self-check may start a new one meanwhile, and another read may add to this one.
+    const tree = this.tree;
     const size = await this.store.auditSize();
-    if (size < this.tree.size) throw new IntegrityError(`the log holds ${size} entries, fewer than the ${this.tree.size} already read`);
-    for (const row of await this.store.auditLines(this.tree.size, Number.MAX_SAFE_INTEGER)) {
-      if (row.index !== this.tree.size) throw new IntegrityError(`entry ${this.tree.size} is missing from the log`);
-      this.tree.append(leafHash(row.line));
+    if (size < tree.size) throw new IntegrityError(`the log holds ${size} entries, fewer than the ${tree.size} already read`);
+    for (let first = true; ; first = false) {
+      if (!first) await yieldTurn();
+      const rows = await this.store.auditLines(tree.size, tree.size + CHECK_CHUNK);
+      for (const row of rows) {
+        if (row.index < tree.size) continue;
+        if (row.index !== tree.size) throw new IntegrityError(`entry ${tree.size} is missing from the log`);
+        tree.append(leafHash(row.line));
+      }
+      // A whole chunk missing while rows were counted beyond it is a hole too.
+      if (rows.length === 0 && tree.size < size) throw new IntegrityError(`entry ${tree.size} is missing from the log`);
+      if (rows.length < CHECK_CHUNK && tree.size >= size) return tree;
     }
-    return this.tree;
   }
 
-  /** L7: rebuilds the tree from every stored line and checks it against the last signed checkpoint. */
-  async selfCheck(acknowledgedAtMs = 0): Promise<Integrity> {
+  /**
+   * L7: rebuilds the tree from every stored line and checks it against the last signed checkpoint, which the signing
+   * (`sign`) proved extends every one before it. Only when that fails, or with `every` (at start), are all checkpoints
+   * read: the smallest that fails bounds where the changed entry lies.
+   */
+  async selfCheck(acknowledgedAtMs = 0, every = false): Promise<Integrity> {
     this.tree = new MerkleTree();
     // The checkpoints before the entries: another gateway may sign one meanwhile, over entries read after it.
-    const checkpoints = await this.store.auditCheckpoints();
+    const latest = every ? undefined : await this.store.latestAuditCheckpoint();
+    const checkpoints = every ? await this.store.auditCheckpoints() : latest ? [latest] : [];
     let tree: MerkleTree;
     try {
       tree = await this.current();
@@ -46,16 +83,11 @@ export class AuditLog {
       if (err instanceof IntegrityError) return { ok: false, detail: err.message };
       throw err;
     }
-    // Every checkpoint is checked: the smallest that fails bounds where the changed entry lies.
-    // Checkpoints signed before an admin acknowledged a failed check are not checked again (L7).
-    for (const { note, signedAtMs } of checkpoints) {
-      if (signedAtMs < acknowledgedAtMs) continue;
-      const signed = parseCheckpoint(bodyOf(note));
-      if (signed.size > tree.size) return { ok: false, detail: `the checkpoint of size ${signed.size} covers more entries than the log holds (${tree.size})` };
-      if (!tree.root(signed.size).equals(signed.root))
-        return { ok: false, detail: `the stored entries no longer match the checkpoint of size ${signed.size}: an entry below index ${signed.size} was changed` };
-    }
-    return { ok: true };
+    const failed = firstFailure(checkpoints, tree, acknowledgedAtMs);
+    if (!failed || every) return failed ?? { ok: true };
+    // Those no larger than the last one read before the entries: one signed since may cover entries not read here.
+    const earlier = (await this.store.auditCheckpoints()).filter((c) => c.size <= latest!.size);
+    return firstFailure(earlier, tree, acknowledgedAtMs) ?? failed;
   }
 
   /** L2: signs the tree's checkpoint when it grew, after checking it extends the last one; the note, or null when unsigned. */

@@ -8,6 +8,7 @@ import type { RoomParts } from '../sessions/room-parts.ts';
 import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
+import { QuestionDigests } from './question-digests.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
 export const CHECKPOINT_EVERY_ENTRIES = 256;
@@ -22,6 +23,8 @@ export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; 
  */
 export class AuditRoom {
   readonly log: AuditLog;
+  /** L4: a question's digests, made when it is asked and used again for its decision. */
+  readonly digests = new QuestionDigests();
   private readonly exports: AuditExports;
   private integrity: Integrity = { ok: true };
   private sinceCheckpoint = 0;
@@ -50,7 +53,7 @@ export class AuditRoom {
     return appended;
   }
 
-  /** L7 at start: the self-check; then the checkpoint duty every 60 s. */
+  /** L7 at start: the self-check against every checkpoint; then the checkpoint duty every 60 s. */
   async start(): Promise<void> {
     await this.check();
     this.schedule();
@@ -105,7 +108,7 @@ export class AuditRoom {
   /** L7: the self-check; a mismatch is logged and told to admins once, and holds the signing until acknowledged. */
   private async check(): Promise<boolean> {
     if (!this.integrity.ok) return false;
-    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0), true);
     if (!result.ok) await this.failed(result.detail);
     return result.ok;
   }

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { digestOf, saltedDigestOf, SALT_BYTES, signReceipt, signerOf, type AuditEntry, type ReceiptPayload } from '../../audit/index.ts';
+import { saltedDigestOf, SALT_BYTES, signBuiltReceipt, signerOf, type AuditEntry, type ReceiptPayload } from '../../audit/index.ts';
 import { decisionOf } from '../policy/approval-decision.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { AuditRoom } from './audit-room.ts';
 
 const kindOf = (q: StoredQuestion) => (q.approval ? 'approval' : (q.questions[0]?.kind ?? 'question'));
-const inputOf = (q: StoredQuestion) => (q.approval ? { inputDigest: digestOf(q.approval.request) } : {});
 
 /** L1, in the question's transaction: it was asked. */
 export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<void> {
@@ -17,8 +16,7 @@ export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
     ...(q.approval?.request.agent ? { agentId: q.approval.request.agent } : {}),
     kind: kindOf(q),
-    questionDigest: digestOf(q.questions),
-    ...inputOf(q),
+    ...audit.digests.asked(q),
   });
 }
 
@@ -40,8 +38,7 @@ export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: n
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
     ...(q.approval?.request.agent ? { agentId: q.approval.request.agent } : {}),
-    questionDigest: digestOf(q.questions),
-    ...inputOf(q),
+    ...audit.digests.decided(q),
     ...(answersDigest ? { answersDigest } : {}),
     ...(decision?.rules.length ? { rules: decision.rules } : {}),
     ...(decision?.grantId ? { grantId: decision.grantId } : {}),
@@ -54,5 +51,5 @@ export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: n
   if (!keys) return undefined;
   const resolvedBy = q.resolvedBy ? { resolvedBy: { identity: q.resolvedBy.identity, surface: q.resolvedBy.surface, atMs: q.resolvedBy.atMs } } : {};
   const payload: ReceiptPayload = { v: 1, iss: audit.log.origin, kind: kindOf(q), askedBy: q.askedBy, status, decidedBy, ...resolvedBy, ...shared, entryIndex: entry.index, iat: Math.floor(atMs / 1000) };
-  return signReceipt(payload, signerOf(keys));
+  return signBuiltReceipt(payload, signerOf(keys));
 }

@@ -1,4 +1,4 @@
-import { entryLine, type AuditEntry, type KeptAnswer } from '../../audit/index.ts';
+import { builtEntryLine, type AuditEntry, type KeptAnswer } from '../../audit/index.ts';
 
 /** L1: an entry as it is appended: everything but its index, which the store hands out under the transaction. */
 export type NewAuditEntry = Omit<AuditEntry, 'index' | 'v'>;
@@ -23,10 +23,10 @@ export interface AuditStoreMethods {
   latestAuditCheckpoint(): AuditCheckpointRow | undefined;
 }
 
-/** The entry with its index, and its canonical line (the leaf the tree hashes). */
+/** The entry with its index, and its canonical line (the leaf the tree hashes); the entry is the gateway's own (L1). */
 export function indexedEntry(entry: NewAuditEntry, index: number): { entry: AuditEntry; line: string } {
   const full = { v: 1, index, ...entry } as AuditEntry;
-  return { entry: full, line: entryLine(full) };
+  return { entry: full, line: builtEntryLine(full) };
 }
 
 export type AuditAnswerDbRow = { idx: number | string; question_id: string; salt: Buffer; answers: string };
