@@ -23,7 +23,11 @@ const message = () => screen.getByRole('textbox', { name: 'Message' });
 const alert = () => screen.getByRole('alertdialog');
 const chatSends = (client: ReturnType<typeof fakeClient>) => client.request.mock.calls.filter(([m]) => m === 'chat.send');
 
-beforeAll(() => dockCodeReady);
+// The dialog and the checks are lazy chunks: loaded once here, so no step below races their first import on a busy machine.
+beforeAll(async () => {
+  await dockCodeReady;
+  await Promise.all([import('../components/ui/alert-dialog.tsx'), import('./composer-check-questions.ts')]);
+});
 beforeEach(resetStores);
 afterEach(cleanup);
 
@@ -51,6 +55,7 @@ describe('composer checks', () => {
     const { client, render } = setup([lunchRecord()]);
     render(<Harness sendChat={sendChat} />);
     await user.type(message(), 'sushi{Enter}');
+    await screen.findByRole('alertdialog');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(message()).toHaveValue('sushi');
