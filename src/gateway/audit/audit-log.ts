@@ -1,4 +1,4 @@
-import { leafHash, MerkleTree, parseCheckpoint, signCheckpoint, signerOf, verifyConsistency, type DatedKey } from '../../audit/index.ts';
+import { leafHash, MerkleTree, openNote, parseCheckpoint, signCheckpoint, signerOf, verifyConsistency, type DatedKey } from '../../audit/index.ts';
 import type { AuditCheckpointRow } from '../store/audit-rows.ts';
 import type { Store } from '../store/types.ts';
 
@@ -74,7 +74,13 @@ export class AuditLog {
   async selfCheck(acknowledgedAtMs = 0, every = false): Promise<Integrity> {
     this.tree = new MerkleTree();
     // The checkpoints before the entries: another gateway may sign one meanwhile, over entries read after it.
-    const latest = every ? undefined : await this.store.latestAuditCheckpoint();
+    let latest = every ? undefined : await this.store.latestAuditCheckpoint();
+    // The last one stands for all only when it counts (signed after any acknowledgement) and is signed by a key of ours:
+    // a row rewritten in the database, or one an acknowledgement set aside, sends the check through every checkpoint.
+    if (latest && !this.standsForAll(latest, acknowledgedAtMs)) {
+      latest = undefined;
+      every = true;
+    }
     const checkpoints = every ? await this.store.auditCheckpoints() : latest ? [latest] : [];
     let tree: MerkleTree;
     try {
@@ -88,6 +94,11 @@ export class AuditLog {
     // Those no larger than the last one read before the entries: one signed since may cover entries not read here.
     const earlier = (await this.store.auditCheckpoints()).filter((c) => c.size <= latest!.size);
     return firstFailure(earlier, tree, acknowledgedAtMs) ?? failed;
+  }
+
+  private standsForAll(checkpoint: AuditCheckpointRow, acknowledgedAtMs: number): boolean {
+    if (checkpoint.signedAtMs < acknowledgedAtMs) return false;
+    return this.keys === null || openNote(checkpoint.note, this.keys).ok;
   }
 
   /** L2: signs the tree's checkpoint when it grew, after checking it extends the last one; the note, or null when unsigned. */

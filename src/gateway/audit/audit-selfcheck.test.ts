@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newSeed } from '../../audit/ed25519.ts';
+import { leafHash, MerkleTree, signCheckpoint, signerOf } from '../../audit/index.ts';
 import { signerFromSeed } from '../../audit/note.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
@@ -122,5 +123,34 @@ describe('the self-check with every checkpoint (L7)', () => {
       },
     });
     expect(await new AuditLog(watched(holed, seen, () => 0), keys, ORIGIN).selfCheck()).toEqual({ ok: false, detail: 'entry 1 is missing from the log' });
+  });
+
+  it('[L7] a last checkpoint rewritten over an edit, signed by no key of ours, sends the check through every checkpoint', async () => {
+    const store = await signedAt([3, 5, 7]);
+    const edited = (await store.auditLines(0, 7)).map((r) => (r.index === 1 ? r.line.replace('"agent"', '"someone"') : r.line));
+    const stranger = [{ ...signerFromSeed(ORIGIN, newSeed()), validFrom: '2026-12-01T00:00:00.000Z' }];
+    const forged = signCheckpoint(ORIGIN, new MerkleTree(edited.map(leafHash)), signerOf(stranger));
+    const latest = (await store.latestAuditCheckpoint())!;
+    const rewritten = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === 'latestAuditCheckpoint') return async () => ({ ...latest, note: forged });
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const seen: Seen = { checkpointRows: 0, lineReads: [] };
+    const log = new AuditLog(watched(rewritten, seen, () => 0, { index: 1 }), keys, ORIGIN);
+    expect(await log.selfCheck()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 3: an entry below index 3 was changed' });
+  });
+
+  it('[L7] when the largest checkpoint was set aside by an acknowledgement, the ones signed after it are still checked', async () => {
+    const store = createMemoryStore();
+    const signer = new AuditLog(store, keys, ORIGIN);
+    await append(store, 5);
+    await signer.sign(5_000);
+    await append(store, 2);
+    await signer.sign(1_000);
+    const seen: Seen = { checkpointRows: 0, lineReads: [] };
+    const log = new AuditLog(watched(store, seen, () => 0, { index: 1 }), keys, ORIGIN);
+    expect(await log.selfCheck(3_000)).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 5: an entry below index 5 was changed' });
   });
 });
