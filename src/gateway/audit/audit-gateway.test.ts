@@ -29,6 +29,15 @@ async function publicKeys(gw: TestGateway) {
   return doc.keys.map((k) => parseVerifierKey(k.verifierKey));
 }
 
+/** Stops the gateway, keeping its folder, and changes its SQLite file as someone with the file would; the folder. */
+async function stopAndEdit(gw: TestGateway, sql: string): Promise<string> {
+  await gw.close({ keepDir: true });
+  const raw = new Database(gw.dbPath);
+  raw.prepare(sql).run();
+  raw.close();
+  return gw.dir;
+}
+
 async function answeredApproval(gw: TestGateway) {
   const admin = await gw.connect('admin');
   const agent = await gw.connect('agent', { clientId: 'agent-client' });
@@ -90,11 +99,7 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     const first = await answeredApproval(t);
     // The policy loaded at start, the question asked, its answer.
     expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
-    const dir = t.dir;
-    await t.close({ keepDir: true });
-    const raw = new Database(t.dbPath);
-    raw.prepare(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 1`).run();
-    raw.close();
+    const dir = await stopAndEdit(t, `UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 1`);
 
     t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
     expect(t.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
@@ -119,11 +124,7 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     await answeredApproval(t).then((second) => second.admin.call('audit.checkpoint', { sign: true }));
     // The policy's load (entry 0), then each approval's asking and answer.
     expect((await first.admin.call('audit.checkpoint', {})).treeSize).toBe(5);
-    const dir = t.dir;
-    await t.close({ keepDir: true });
-    const raw = new Database(t.dbPath);
-    raw.prepare('DELETE FROM audit_entries WHERE idx = 1').run();
-    raw.close();
+    const dir = await stopAndEdit(t, 'DELETE FROM audit_entries WHERE idx = 1');
 
     t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
     const admin = await t.connect('admin');
@@ -132,6 +133,25 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     // The rows stored: four of the five left, and the restart's policy load.
     expect(state.treeSize).toBe(5);
     expect(state.checkpoint!.split('\n')[1]).toBe('5');
+  });
+
+  it('[L7] the last entries deleted and acknowledged: checkpoints are signed again over the log as it is, not held by one signed before', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const first = await answeredApproval(t);
+    await answeredApproval(t);
+    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(5);
+    const dir = await stopAndEdit(t, 'DELETE FROM audit_entries WHERE idx >= 3');
+
+    t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
+    const admin = await t.connect('admin');
+    // Three rows left and the restart's policy load: fewer than the checkpoint of size 5 covers.
+    expect((await admin.call('audit.checkpoint', {})).integrity).toMatchObject({ ok: false, detail: expect.stringMatching(/checkpoint of size 5/) });
+    // The acknowledgement is entry 4: the log is back at size 5, with other entries than the checkpoint signed before.
+    expect(await admin.call('audit.acknowledge', { note: 'the last rows were lost with a disk' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    await answeredApproval(t);
+    const after = await admin.call('audit.checkpoint', { sign: true });
+    expect(after).toMatchObject({ treeSize: 7, integrity: { ok: true } });
+    expect(after.checkpoint!.split('\n')[1]).toBe('7');
   });
 
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {

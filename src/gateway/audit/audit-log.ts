@@ -96,20 +96,31 @@ export class AuditLog {
     return firstFailure(earlier, tree, acknowledgedAtMs) ?? failed;
   }
 
+  /**
+   * The largest checkpoint signed since the last acknowledgement: the log an acknowledgement restarted from may be smaller
+   * than a checkpoint signed before it, which new checkpoints no longer extend.
+   */
+  private async lastSince(acknowledgedAtMs: number): Promise<AuditCheckpointRow | undefined> {
+    const latest = (await this.store.latestAuditCheckpoint()) ?? undefined;
+    if (!latest || latest.signedAtMs >= acknowledgedAtMs) return latest;
+    return (await this.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs).at(-1);
+  }
+
   private standsForAll(checkpoint: AuditCheckpointRow, acknowledgedAtMs: number): boolean {
     if (checkpoint.signedAtMs < acknowledgedAtMs) return false;
     return this.keys === null || openNote(checkpoint.note, this.keys).ok;
   }
 
   /** L2: signs the tree's checkpoint when it grew, after checking it extends the last one; the note, or null when unsigned. */
-  async sign(atMs: number, fresh = false): Promise<string | null> {
+  async sign(atMs: number, fresh = false, acknowledgedAtMs = 0): Promise<string | null> {
     if (!this.keys) return null;
     // The last checkpoint before the entries, as in selfCheck: the tree read after it is never smaller.
-    const last = await this.store.latestAuditCheckpoint();
+    const last = fresh ? undefined : await this.lastSince(acknowledgedAtMs);
     const tree = await this.current();
-    if (last && !fresh) {
+    if (last) {
       const old = parseCheckpoint(bodyOf(last.note));
       if (old.size === tree.size) return last.note;
+      if (old.size > tree.size) throw new IntegrityError(`the log holds ${tree.size} entries, fewer than the checkpoint of size ${old.size}`);
       if (!verifyConsistency(old.size, tree.size, old.root, tree.root(), tree.consistencyProof(old.size, tree.size)))
         throw new IntegrityError(`the log does not extend the checkpoint of size ${old.size}`);
     }

@@ -94,11 +94,12 @@ export class AuditRoom {
 
   private async signOnce(): Promise<{ note: string | null; problem?: string }> {
     if (!this.integrity.ok) return { note: null };
-    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0));
+    const acknowledgedAtMs = Number((await this.parts.store.getMeta(ACK_META)) ?? 0);
+    const result = await this.log.selfCheck(acknowledgedAtMs);
     if (!result.ok) return { note: null, problem: result.detail };
     this.sinceCheckpoint = 0;
     try {
-      return { note: await this.log.sign(this.parts.clock.now()) };
+      return { note: await this.log.sign(this.parts.clock.now(), false, acknowledgedAtMs) };
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
       return { note: null, problem: err.message };
