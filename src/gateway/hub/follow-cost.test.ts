@@ -120,8 +120,10 @@ describe("D5 following another gateway's commits on PostgreSQL", () => {
     await expect.poll(() => allowed.frames.length, { timeout: 20_000 }).toBe(6);
     await expect.poll(() => refused.frames.map((f) => f.title), { timeout: 20_000 }).toEqual(['open-b', 'open-f']);
     expect(refused.frames.map((f) => f.seq)).toEqual([2, 6]);
-    // The run made only of what it may not see sent it nothing at all (not even an empty write).
-    expect(refused.writes).toBe(2);
+    // The run made only of what it may not see sent it nothing at all (not even an empty write): every write carried a
+    // frame. (Runs heard together may go in one write, so the count is a bound, not a number.)
+    expect(refused.writes).toBeGreaterThanOrEqual(1);
+    expect(refused.writes).toBeLessThanOrEqual(refused.frames.length);
     hub.stopListening();
   });
 
