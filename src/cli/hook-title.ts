@@ -4,6 +4,7 @@
  * the transcript the hook event names; when there is none to read, the time the run first asked.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { dayAndClockText } from '../lib/clock-text.ts';
 
 /** Only the start of a transcript is read: the first prompt is near its top, and a transcript grows without bound. */
 export const TRANSCRIPT_HEAD_BYTES = 256 * 1024;
@@ -57,17 +58,10 @@ export function firstPrompt(path: string | undefined): string {
   return '';
 }
 
-/** English's short month names, as `toLocaleString('en', { month: 'short' })` gives them. */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /**
- * The local date and minute, as a person reads a clock: `Dec 6 07:24`. X1: named from a table, not by
- * `toLocaleString`, whose first call loads ICU's locale data (10-30 ms of every hook start that has no transcript).
+ * The local date and minute, as a person reads a clock: `Dec 6 07:24` (the Control UI writes its times the same way).
  */
-export function startedAt(now: Date = new Date()): string {
-  const month = MONTHS[now.getMonth()];
-  return `${month} ${now.getDate()} ${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
-}
+export const startedAt = (now: Date = new Date()): string => dayAndClockText(now);
 
 /** What follows `Claude Code · <folder> · ` in the run's session title. */
 export function runLabel(transcriptPath: string | undefined, now: Date = new Date()): string {

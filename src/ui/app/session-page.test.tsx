@@ -6,6 +6,7 @@ import { deployRecord, resetStores, setup } from '../../testing/ui-questions.tsx
 import { fakeTranscriptLayout } from '../../testing/transcript-layout.ts';
 import '../../testing/resize-observer.ts';
 import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
+import { runLabel } from '../../cli/hook-title.ts';
 import { SessionPage } from './session-page.tsx';
 
 // The rename control sits in the page's title row and renders whenever the page does: counting it counts the page.
@@ -61,4 +62,25 @@ describe('SessionPage', () => {
     await screen.findByText('Agent working');
     expect(page.renders).toBe(0);
   }, 60_000);
+});
+
+/** The first time of day in a text, as written: `18:08`, `06:08 PM`. */
+const clockIn = (text: string | null) => text?.match(/\d{1,2}:\d{2}(?:\s?[AP]M)?/i)?.[0];
+
+describe('one clock in the session header', () => {
+  it('[U18] the absent line, its hover title and a hook session\'s title write the same instant the same way', async () => {
+    const { client, queryClient, render } = setup([]);
+    Object.assign(client, { hello: { ...client.hello, features: { methods: [], events: [] } } });
+    // Today, in the evening: a 12-hour clock and a 24-hour one differ, and a time today is written without its day.
+    const at = new Date();
+    at.setHours(18, 8, 0, 0);
+    const title = `claude-code · repo · ${runLabel(undefined, at)}`;
+    queryClient.setQueryData(sessionsKey, [{ ...session, title, agentPresence: { state: 'absent', sinceMs: at.getTime() } }]);
+    render(<SessionPage sessionKey="s1" />);
+    const heading = await screen.findByRole('heading', { name: title });
+    const absent = await screen.findByText(/^Agent absent since/);
+    expect(clockIn(heading.textContent)).toBe('18:08');
+    expect(clockIn(absent.textContent)).toBe(clockIn(heading.textContent));
+    expect(clockIn(absent.closest('[title]')?.getAttribute('title') ?? null)).toBe('18:08');
+  });
 });

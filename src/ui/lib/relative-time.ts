@@ -1,8 +1,6 @@
 import { useSyncExternalStore } from 'react';
+import { dayText, fullTimeText } from '../../lib/clock-text.ts';
 import { Listeners } from '../../lib/listeners.ts';
-
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayOfYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
 /** "just now", "2 min ago", "3 h ago", "yesterday", then the date: how long ago, in words a person reads at a glance. */
 export function relativeTime(ms: number, nowMs: number): string {
@@ -14,11 +12,11 @@ export function relativeTime(ms: number, nowMs: number): string {
   if (hours < 24) return `${hours} h ago`;
   const days = Math.floor((startOfDay(nowMs) - startOfDay(ms)) / 86_400_000);
   if (days === 1) return 'yesterday';
-  return dayOfYear.format(new Date(ms));
+  return dayText(ms);
 }
 
-/** The exact time, for a hover title beside a relative one. */
-export const exactTime = (ms: number): string => exact.format(new Date(ms));
+/** The exact time, for a hover title beside a relative one: `Dec 6, 2026, 18:08`, in every time's one clock. */
+export const exactTime = (ms: number): string => fullTimeText(ms);
 
 function startOfDay(ms: number): number {
   const d = new Date(ms);

@@ -1,13 +1,11 @@
 import type { AgentPresence } from '../../../../protocol/index.ts';
 import './agent-presence.css';
+import { clockText, dayAndClockText } from '../../../../lib/clock-text.ts';
 import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dayAndClock = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-
-/** "14:05" today, "Dec 2, 14:05" before: when the agent left. */
+/** "14:05" today, "Dec 2 14:05" before: when the agent left, in the clock a session's title uses. */
 function since(ms: number, nowMs: number): string {
-  return new Date(ms).toDateString() === new Date(nowMs).toDateString() ? clock.format(ms) : dayAndClock.format(ms);
+  return new Date(ms).toDateString() === new Date(nowMs).toDateString() ? clockText(ms) : dayAndClockText(ms);
 }
 
 /**
