@@ -80,13 +80,16 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(row).toContainText('Ana is on it');
       await expect(row.getByRole('button', { name: "I'm on it" })).toHaveCount(0);
 
-      // The On call page: the schedule's person now, and the open routed question.
+      // The On call page: the schedule's person now, and the open routed question with who is on it.
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
       await expect(page).toHaveURL(/\/on-call$/);
       await expect(page.getByRole('heading', { level: 1, name: 'On call' })).toBeVisible();
       const schedules = page.getByRole('region', { name: 'Schedules' });
-      await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('ana');
-      await expect(page.getByRole('region', { name: 'Open routed questions' }).getByRole('link', { name: 'Env' })).toBeVisible();
+      // People by display name, with the identity id beside it.
+      await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('Ana (ana)');
+      const open = page.getByRole('region', { name: 'Open routed questions' });
+      await expect(open.getByRole('link', { name: 'Env' })).toBeVisible();
+      await expect(open.getByRole('row', { name: /Env/ })).toContainText('Ana (ana) is on it');
       expect(await seriousAxeViolations(page)).toEqual([]);
 
       // Ana answers it; then a two-person approval: her Allow leaves it waiting for one more.

@@ -42,7 +42,18 @@ export const QuestionHandoffParams = z.object({
 export const RouteResult = z.object({ route: RouteState });
 
 export const RoutingStatusResult = z.object({
-  schedules: z.array(z.object({ name: z.string(), now: z.string().nullable(), next: z.string().nullable(), nextAtMs: z.number().nullable() })),
+  schedules: z.array(
+    z.object({
+      name: z.string(),
+      /** The identity on call now and the one after it, by id (null: nobody). */
+      now: z.string().nullable(),
+      next: z.string().nullable(),
+      nextAtMs: z.number().nullable(),
+      /** E9: their display names (the config's `name`, else the id), for the pages that list people. */
+      nowName: z.string().optional(),
+      nextName: z.string().optional(),
+    }),
+  ),
   questions: z.array(
     z.object({
       id: z.string(),

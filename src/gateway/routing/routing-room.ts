@@ -201,7 +201,13 @@ export class RoutingRoom {
       const { step, nextAtMs, ackedBy } = q.route;
       questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}), ...(await this.inWords(q)) });
     }
-    return { schedules: schedulesStatus(this.parts.routing.schedules, this.parts.clock.now()), questions };
+    // E9: each person on call by display name too, as the On call page lists them.
+    const schedules = schedulesStatus(this.parts.routing.schedules, this.parts.clock.now()).map((s) => ({
+      ...s,
+      ...(s.now !== null ? { nowName: this.parts.auth.displayName(s.now) } : {}),
+      ...(s.next !== null ? { nextName: this.parts.auth.displayName(s.next) } : {}),
+    }));
+    return { schedules, questions };
   }
 
   /** E9: who a routed question waits for, who is next and what it never reaches, in words (src/routing/view.ts). */

@@ -141,6 +141,18 @@ describe('routing.status and routing.test (E12)', () => {
   });
 });
 
+describe('routing.status names people (E9, E12)', () => {
+  it('[E9] each schedule\'s person now and next comes by id and by the display name the config gives', async () => {
+    const schedules = { primary: { timezone: 'UTC', layers: [{ members: ['ana', 'bo'], rotation: 'daily', handoff: '09:00' }] } };
+    t = await startTestGateway({ config: { ...routingConfig, routing: { ...(routingConfig.routing as object), schedules } }, clock: new FakeClock() });
+    const ana = await connectPerson(t, 'ana');
+    const [primary] = (await ana.call('routing.status', {})).schedules;
+    const named = { ana: 'Ana', bo: 'Bo' } as Record<string, string>;
+    expect([primary.now, primary.next].sort()).toEqual(['ana', 'bo']);
+    expect(primary).toMatchObject({ nowName: named[primary.now ?? ''], nextName: named[primary.next ?? ''] });
+  });
+});
+
 describe('escalation across a restart (E2, D3)', () => {
   it('[E2][D3] a step whose deadline passed while the gateway was down runs once on start, and the next one waits its own time', async () => {
     const before = new FakeClock();

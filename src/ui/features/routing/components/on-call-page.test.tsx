@@ -34,6 +34,20 @@ describe('the On call page (E9, E12)', () => {
     expect(questions.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
   });
 
+  it('[E9] names each person on call and whoever is on a question by display name, with the identity id beside it', async () => {
+    const named = {
+      schedules: [{ ...STATUS.schedules[0], nowName: 'Ana Lima', nextName: 'Bo Berg' }],
+      questions: [{ ...STATUS.questions[0], ackedBy: { identity: 'cy', name: 'Cy Chen', atMs: Date.now(), untilMs: Date.now() + 1_800_000 } }],
+    };
+    setup([deployRecord({ id: 'q-deploy' })], routingClient(named)).render(<OnCallPage />);
+    const schedules = within(await screen.findByRole('region', { name: 'Schedules' }));
+    const [nowCell, nextCell] = within(schedules.getByRole('row', { name: /primary/ })).getAllByRole('cell');
+    expect(nowCell).toHaveTextContent(/^Ana Lima \(ana\)$/);
+    expect(nextCell).toHaveTextContent(/^Bo Berg \(bo\) from /);
+    const questions = within(screen.getByRole('region', { name: 'Open routed questions' }));
+    expect(questions.getByRole('row', { name: /Cy Chen \(cy\) is on it/ })).toBeInTheDocument();
+  });
+
   it('[E9] the entry shows where the gateway routes, and not where routing.status has nothing', async () => {
     setup([], routingClient(STATUS)).render(<OnCallLink active={false} />);
     expect(await screen.findByRole('link', { name: 'On call' })).toHaveAttribute('href', '/on-call');

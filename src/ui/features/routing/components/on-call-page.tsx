@@ -12,6 +12,21 @@ function useQuestionTitles(): Map<string, string> {
   return useQuestions((list) => new Map(list.map((r) => [r.id, r.questions[0]?.header ?? r.id]))) ?? new Map();
 }
 
+/**
+ * E9: a person as people know them, by display name; the identity id beside it (in smaller, muted text) where the two
+ * differ, since routes and hand-offs name people by id.
+ */
+function Person({ id, name }: { id: string; name?: string }) {
+  if (!name || name === id) return <span className="oncall-person">{id}</span>;
+  return (
+    <span className="oncall-person">
+      {name} <span className="oncall-id">({id})</span>
+    </span>
+  );
+}
+
+const nobody = <span className="muted">nobody</span>;
+
 /** A table with its column headings. */
 function Table({ cols, children }: { cols: string[]; children: ReactNode }) {
   return (
@@ -50,9 +65,9 @@ export default function OnCallPage() {
                 {status.data.schedules.map((s) => (
                   <tr key={s.name}>
                     <th scope="row">{s.name}</th>
-                    <td>{s.now ?? <span className="muted">nobody</span>}</td>
+                    <td>{s.now === null ? nobody : <Person id={s.now} name={s.nowName} />}</td>
                     <td>
-                      {s.next ?? <span className="muted">nobody</span>}
+                      {s.next === null ? nobody : <Person id={s.next} name={s.nextName} />}
                       {s.nextAtMs !== null && (
                         <span className="muted">
                           {' '}
@@ -78,7 +93,11 @@ export default function OnCallPage() {
                     </td>
                     <td>{q.step + 1}</td>
                     <td>
-                      {q.ackedBy && q.ackedBy.untilMs > now ? `${q.ackedBy.identity} is on it` : q.nextAtMs !== undefined ? <RouteCountdown atMs={q.nextAtMs} /> : <span className="muted">last step</span>}
+                      {q.ackedBy && q.ackedBy.untilMs > now ? (
+                        <>
+                          <Person id={q.ackedBy.identity} name={q.ackedBy.name} /> is on it
+                        </>
+                      ) : q.nextAtMs !== undefined ? <RouteCountdown atMs={q.nextAtMs} /> : <span className="muted">last step</span>}
                     </td>
                   </tr>
                 ))}
