@@ -201,6 +201,53 @@ test.describe('question dock', () => {
     }
   });
 
+  test('[U6][U12] with two requests pending, the header fits at 390 px: who asks on a line of its own, the pager, the time or mode and Collapse in sight; one row at 1280 px', async ({
+    page,
+    openApp,
+    gateway,
+  }, testInfo) => {
+    const dock = await askDeploy(page, openApp);
+    const agent = await connect({ url: gateway.url, token: gateway.agentToken, name: 'e2e second asker' });
+    /** The header's controls, each wholly inside the dock's width, and their rows (by vertical centre). */
+    const rowsOfHeader = async () => {
+      const box = (await dock.boundingBox())!;
+      const rows = new Set<number>();
+      for (const name of ['Previous request', 'Next request', 'Collapse questions']) {
+        const b = (await dock.getByRole('button', { name }).boundingBox())!;
+        expect(b.x, name).toBeGreaterThanOrEqual(box.x);
+        expect(b.x + b.width, name).toBeLessThanOrEqual(box.x + box.width);
+        rows.add(Math.round(b.y + b.height / 2));
+      }
+      return rows.size;
+    };
+    try {
+      await agent.askUserAsync({ questions: LUNCH_QUESTIONS }, { sessionKey: decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!) });
+      await expect(dock.getByText('1/2')).toBeVisible();
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const position of ['1/2', '2/2']) {
+        if (position === '2/2') await dock.getByRole('button', { name: 'Next request' }).click();
+        await expect(dock.getByText(position)).toBeVisible();
+        await expect(dock.getByText('Asked by', { exact: true })).toBeVisible();
+        expect(await rowsOfHeader()).toBe(1);
+        await shoot(page, testInfo, `header-two-requests-${position.replace('/', '-of-')}-390`);
+      }
+      // Shortened on screen, whole (and once) for screen readers.
+      await expect(dock.getByText('Not blocking', { exact: true })).toBeVisible();
+      expect((await dock.ariaSnapshot()).match(/Not blocking[^\n]*/g)).toEqual(['Not blocking the agent']);
+      const asker = dock.getByText('Asked by', { exact: true });
+      const collapse = dock.getByRole('button', { name: 'Collapse questions' });
+      expect((await asker.boundingBox())!.y + (await asker.boundingBox())!.height).toBeLessThanOrEqual((await collapse.boundingBox())!.y);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect(await rowsOfHeader()).toBe(1);
+      // Who asks shares the row with the controls there.
+      const [a, c] = [(await asker.boundingBox())!, (await collapse.boundingBox())!];
+      expect(a.y).toBeLessThan(c.y + c.height);
+      expect(c.y).toBeLessThan(a.y + a.height);
+    } finally {
+      agent.close();
+    }
+  });
+
   test('[U6][U7] two browsers of one person answer one question: one wins, the other says "Answered elsewhere" (in another tab or browser)', async ({ page, browser, openApp }, testInfo) => {
     const dockA = await askDeploy(page, openApp);
     const other = await browser.newContext();

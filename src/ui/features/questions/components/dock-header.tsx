@@ -41,7 +41,15 @@ export function DockHeader({ record, ctx, position, sessionTitle }: Props) {
         </span>
       )}
       <span className="qd-header-end">
-        {record.mode === 'async' && <span className="qd-pill">Not blocking the agent</span>}
+        {record.mode === 'async' && (
+          <span className="qd-pill">
+            <span className="qd-pill-text">Not blocking the agent</span>
+            {/* Where the header is narrow (questions.css); screen readers hear the whole text. */}
+            <span className="qd-pill-short" aria-hidden="true">
+              Not blocking
+            </span>
+          </span>
+        )}
         {record.mode === 'blocking' && record.expiresAtMs !== null && <TimeLeft expiresAtMs={record.expiresAtMs} />}
         <CommandButton command={commands.collapse} ctx={ctx} variant="ghost" short="Collapse" hint={false} />
       </span>
