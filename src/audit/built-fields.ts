@@ -34,13 +34,24 @@ function badDetail(value: unknown): string | undefined {
   return undefined;
 }
 
-type Shape = { fields: FieldKinds; required: readonly string[] };
+/** A shape ready for checking: its fields in a Map (one lookup per field, whatever the object's hidden class). */
+export type BuiltShape = { readonly kinds: ReadonlyMap<string, Kind>; readonly required: readonly string[] };
+type Kind = Exclude<FieldKind, { fields: FieldKinds }> | BuiltShape;
+
+export function builtShape(fields: FieldKinds, required: readonly string[]): BuiltShape {
+  const kinds = new Map<string, Kind>();
+  for (const [key, kind] of Object.entries(fields)) {
+    const nested = typeof kind === 'object' && !Array.isArray(kind) ? (kind as { fields: FieldKinds; required: readonly string[] }) : undefined;
+    kinds.set(key, nested ? builtShape(nested.fields, nested.required) : (kind as Kind));
+  }
+  return { kinds, required };
+}
 
 /**
  * What is wrong with `value` as a `kind`: [where below the field ('' for the field itself), what], or undefined when
  * nothing is. No closures and no strings built unless something is wrong: this runs for every field of every entry.
  */
-function problemOf(kind: FieldKind, value: unknown): [string, string] | undefined {
+function problemOf(kind: Kind, value: unknown): [string, string] | undefined {
   switch (kind) {
     case 'one':
       return value === 1 ? undefined : ['', 'must be 1'];
@@ -60,7 +71,7 @@ function problemOf(kind: FieldKind, value: unknown): [string, string] | undefine
     default: {
       if (Array.isArray(kind)) return kind.includes(value as string) ? undefined : ['', `must be one of ${kind.join(', ')}`];
       if (!isPlainObject(value)) return ['', 'must be an object'];
-      const problem = shapeProblem(kind as Shape, value);
+      const problem = shapeProblem(kind as BuiltShape, value);
       return problem && [`.${problem.unlisted ? '' : problem.path}`, problem.problem];
     }
   }
@@ -69,11 +80,11 @@ function problemOf(kind: FieldKind, value: unknown): [string, string] | undefine
 type ShapeProblem = { unlisted: string[] | undefined; path: string; problem: string };
 
 /** One pass over `value`'s fields: those not listed (nested ones by path), else the first wrong value or missing field. */
-function shapeProblem(shape: Shape, value: Record<string, unknown>): ShapeProblem | undefined {
+function shapeProblem(shape: BuiltShape, value: Record<string, unknown>): ShapeProblem | undefined {
   let unlisted: string[] | undefined;
   let first: ShapeProblem | undefined;
   for (const key of Object.keys(value)) {
-    const kind = shape.fields[key];
+    const kind = shape.kinds.get(key);
     if (kind === undefined) {
       (unlisted ??= []).push(key);
       continue;
@@ -83,7 +94,7 @@ function shapeProblem(shape: Shape, value: Record<string, unknown>): ShapeProble
     const problem = problemOf(kind, item);
     if (problem === undefined) continue;
     // A nested object's unlisted fields count as unlisted here (by path); its other problems as this field's.
-    const nested = typeof kind === 'object' && !Array.isArray(kind) && isPlainObject(item) ? shapeProblem(kind as Shape, item) : undefined;
+    const nested = typeof kind === 'object' && !Array.isArray(kind) && isPlainObject(item) ? shapeProblem(kind as BuiltShape, item) : undefined;
     if (nested?.unlisted) for (const inner of nested.unlisted) (unlisted ??= []).push(`${key}.${inner}`);
     else first = { unlisted: undefined, path: key + problem[0], problem: problem[1] };
   }
@@ -97,7 +108,7 @@ function shapeProblem(shape: Shape, value: Record<string, unknown>): ShapeProble
  * Throws `fail(message)` for the fields not listed (all of them named: "<name> $: fields not listed in <listedIn>
  * (a, b)"), then for the first value not of its kind or a required field missing ("<name> <field>: must be ...").
  */
-export function checkBuilt(what: { name: string; listedIn: string }, shape: Shape, value: object, fail: (message: string) => Error): void {
+export function checkBuilt(what: { name: string; listedIn: string }, shape: BuiltShape, value: object, fail: (message: string) => Error): void {
   const problem = shapeProblem(shape, value as Record<string, unknown>);
   if (problem === undefined) return;
   if (problem.unlisted) throw fail(`${what.name} $: fields not listed in ${what.listedIn} (${problem.unlisted.join(', ')})`);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { checkBuilt, type FieldKinds } from './built-fields.ts';
+import { builtShape, checkBuilt, type FieldKinds } from './built-fields.ts';
 import { canonicalJson } from './canonical.ts';
 import { leafHash } from './merkle.ts';
 
@@ -92,7 +92,7 @@ const ENTRY_KINDS = {
   answersDigest: 'digest',
   detail: 'detail',
 } as const satisfies Record<keyof AuditEntry, FieldKinds[string]>;
-const ENTRY_SHAPE = { fields: ENTRY_KINDS, required: ['v', 'index', 'atMs', 'event'] };
+const ENTRY_SHAPE = builtShape(ENTRY_KINDS, ['v', 'index', 'atMs', 'event']);
 const ENTRY_NAME = { name: 'audit entry', listedIn: 'an entry' };
 
 /**

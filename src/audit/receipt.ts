@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { checkBuilt, type FieldKinds } from './built-fields.ts';
+import { builtShape, checkBuilt, type FieldKinds } from './built-fields.ts';
 import { canonicalJson, parseCanonical } from './canonical.ts';
 import { ed25519Sign, ed25519Verify } from './ed25519.ts';
 import type { SignerKey, VerifierKey } from './note.ts';
@@ -88,10 +88,7 @@ const PAYLOAD_KINDS = {
   entryIndex: 'count',
   iat: 'count',
 } as const satisfies Record<keyof ReceiptPayload, FieldKinds[string]>;
-const PAYLOAD_SHAPE = {
-  fields: PAYLOAD_KINDS,
-  required: ['v', 'iss', 'questionId', 'kind', 'askedBy', 'questionDigest', 'status', 'decidedBy', 'entryIndex', 'iat'],
-};
+const PAYLOAD_SHAPE = builtShape(PAYLOAD_KINDS, ['v', 'iss', 'questionId', 'kind', 'askedBy', 'questionDigest', 'status', 'decidedBy', 'entryIndex', 'iat']);
 const PAYLOAD_NAME = { name: 'receipt payload', listedIn: 'a receipt' };
 
 /**
