@@ -26,4 +26,31 @@ describe('an entry the gateway builds (L1)', () => {
     expect(builtEntryLine({ ...entry, grantId: undefined })).toBe(entryLine(entry));
     expect(() => builtEntryLine({ ...entry, answers: ['Yes'] } as AuditEntry)).toThrow(/audit entry \$: .*\(answers\)/);
   });
+
+  it('[L1] a value not of its field\'s kind is refused before it is stored, naming the field, wherever the full check refuses it', () => {
+    const bad: [keyof AuditEntry, unknown][] = [
+      ['v', 2],
+      ['index', -1],
+      ['index', 1.5],
+      ['atMs', '1700000000123'],
+      ['atMs', Number.NaN],
+      ['event', 'question.read'],
+      ['identity', ''],
+      ['surface', 7],
+      ['rules', ['ok', '']],
+      ['rules', 'npm-tests'],
+      ['questionDigest', 'short'],
+      ['answersDigest', null],
+      ['detail', { note: { nested: true } }],
+      ['detail', { n: Number.POSITIVE_INFINITY }],
+      ['detail', ['a']],
+    ];
+    for (const [field, value] of bad) {
+      const built = { ...entry, [field]: value } as AuditEntry;
+      expect(() => entryLine(built), `${field}: ${String(value)}`).toThrow();
+      expect(() => builtEntryLine(built), `${field}: ${String(value)}`).toThrow(new RegExp(`^audit entry ${field}(\\.\\w+)?: `));
+    }
+    const { atMs: _atMs, ...noTime } = entry;
+    expect(() => builtEntryLine(noTime as AuditEntry)).toThrow('audit entry atMs: is required');
+  });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { builtShape, checkBuilt, type FieldKinds } from './built-fields.ts';
 import { canonicalJson } from './canonical.ts';
 import { leafHash } from './merkle.ts';
 
@@ -70,16 +71,37 @@ export function entryLine(entry: AuditEntry): string {
   return canonicalJson(parsed.data);
 }
 
-const ENTRY_FIELDS = new Set(Object.keys(AuditEntry.shape));
+/** AuditEntry's fields by kind, for what the gateway builds (built-fields.ts); a field added above fails to compile here. */
+const ENTRY_KINDS = {
+  v: 'one',
+  index: 'count',
+  atMs: 'count',
+  event: AUDIT_EVENTS,
+  identity: 'text',
+  agentId: 'text',
+  surface: 'text',
+  questionId: 'text',
+  sessionKey: 'text',
+  kind: 'text',
+  status: 'text',
+  decidedBy: 'text',
+  rules: 'texts',
+  grantId: 'text',
+  questionDigest: 'digest',
+  inputDigest: 'digest',
+  answersDigest: 'digest',
+  detail: 'detail',
+} as const satisfies Record<keyof AuditEntry, FieldKinds[string]>;
+const ENTRY_SHAPE = builtShape(ENTRY_KINDS, ['v', 'index', 'atMs', 'event']);
+const ENTRY_NAME = { name: 'audit entry', listedIn: 'an entry' };
 
 /**
- * The line of an entry the gateway built from its own typed values: only its fields are checked (one not listed, such
- * as an answer's text, is refused), not each value's form, which the types hold; entries read from outside (an export)
- * go through the full check (`entryLine`). The same line as `entryLine` for the same entry.
+ * The line of an entry the gateway built itself: its fields and values checked in one pass (a field not listed, such
+ * as an answer's text, or a value not of its field's kind is refused, naming the field), not by the schema parse that
+ * entries read from outside (an export) go through (`entryLine`). The same line as `entryLine` for the same entry.
  */
 export function builtEntryLine(entry: AuditEntry): string {
-  const unlisted = Object.keys(entry).filter((k) => !ENTRY_FIELDS.has(k));
-  if (unlisted.length) throw new TypeError(`audit entry $: fields not listed in an entry (${unlisted.join(', ')})`);
+  checkBuilt(ENTRY_NAME, ENTRY_SHAPE, entry, (message) => new TypeError(message));
   return canonicalJson(entry);
 }
 

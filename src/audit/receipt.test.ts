@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, digestOf } from './canonical.ts';
 import { newSeed, publicKeyObject } from './ed25519.ts';
 import { signerFromSeed } from './note.ts';
-import { signBuiltReceipt, signReceipt, verifyReceipt, type ReceiptPayload } from './receipt.ts';
+import { ReceiptError, signBuiltReceipt, signReceipt, verifyReceipt, type ReceiptPayload } from './receipt.ts';
 
 const key = signerFromSeed('askdock.test/audit', newSeed());
 const other = signerFromSeed('askdock.test/audit', newSeed());
@@ -64,5 +64,29 @@ describe('receipts the gateway builds (L4)', () => {
     expect(() => signBuiltReceipt({ ...payload, answers: ['rm -rf /'] } as ReceiptPayload, key)).toThrow(/receipt payload \$: .*\(answers\)/);
     const resolvedBy = { ...payload.resolvedBy!, text: 'yes' } as ReceiptPayload['resolvedBy'];
     expect(() => signBuiltReceipt({ ...payload, resolvedBy }, key)).toThrow(/\(resolvedBy\.text\)/);
+  });
+
+  it('[L4] a value not of its field\'s kind is refused before it is signed, naming the field, wherever the full check refuses it', () => {
+    const bad: [string, unknown][] = [
+      ['v', 2],
+      ['iss', ''],
+      ['status', 'maybe'],
+      ['decidedBy', 'nobody'],
+      ['questionDigest', 'short'],
+      ['answersDigest', 42],
+      ['entryIndex', 1.5],
+      ['iat', -1],
+      ['rules', [1]],
+      ['resolvedBy', 'ana'],
+      ['resolvedBy', { identity: 'ana', surface: 'dock' }],
+      ['resolvedBy', { identity: 'ana', surface: 'dock', atMs: '5' }],
+    ];
+    for (const [field, value] of bad) {
+      const built = { ...payload, [field]: value } as ReceiptPayload;
+      expect(() => signReceipt(built, key), `${field}: ${JSON.stringify(value)}`).toThrow(ReceiptError);
+      expect(() => signBuiltReceipt(built, key), `${field}: ${JSON.stringify(value)}`).toThrow(new RegExp(`^receipt payload ${field}(\\.\\w+)?: `));
+    }
+    const { questionDigest: _digest, ...noDigest } = payload;
+    expect(() => signBuiltReceipt(noDigest as ReceiptPayload, key)).toThrow('receipt payload questionDigest: is required');
   });
 });

@@ -6,7 +6,7 @@ type Db = Database.Database;
 /** FTS5 word rules for every index: Unicode words, accents folded, so "cafe" finds "café"; short prefixes indexed, so a two- or three-letter prefix is one lookup. */
 const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'`;
 /** A question record's searchable text: each header and question, then the answers (store/search.ts says the same in JS). */
-const questionText = (record: string) => `
+export const questionText = (record: string) => `
   (SELECT group_concat(json_extract(value, '$.header') || ' ' || json_extract(value, '$.question'), ' ') FROM json_each(${record}, '$.questions'))
   || COALESCE(' ' || (SELECT group_concat(value, ' ') FROM json_tree(${record}, '$.answers') WHERE type = 'text'), '')`;
 
@@ -229,6 +229,9 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE INDEX questions_route_due ON questions (json_extract(record, '$.route.nextAtMs'), n)
         WHERE status = 'pending' AND json_extract(record, '$.route.nextAtMs') IS NOT NULL;
     `),
+  // U19: a question's search row is written by the store once per commit (sqlite-question-index.ts), not by a trigger in
+  // each unit; the delete trigger stays.
+  (db) => db.exec(`DROP TRIGGER questions_fts_insert; DROP TRIGGER questions_fts_update;`),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,7 +10,7 @@ const hexWord = (kind: string, column: string) => `'${kind}' || hex(${column})`;
 const MESSAGE_SCOPE = (r: string) =>
   `${hexWord('s', `${r}.session_key`)} || CASE WHEN ${r}.privileged_asker IS NULL THEN ' public' ELSE ' ' || ${hexWord('p', `${r}.privileged_asker`)} END`;
 const SESSION_SCOPE = (r: string) => hexWord('s', `${r}.key`);
-const QUESTION_SCOPE = (r: string) => `
+export const QUESTION_SCOPE = (r: string) => `
   CASE WHEN ${r}.session_key IS NULL THEN 'nosession' ELSE 'insession ' || ${hexWord('s', `${r}.session_key`)} END
   || ' ' || ${hexWord('a', `json_extract(${r}.record, '$.askedBy')`)}
   || CASE WHEN json_extract(${r}.record, '$.privileged') = 1 THEN ' privileged' ELSE ' open' END`;

@@ -1,14 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { KnownRecords } from './known-records.ts';
+import type { QuestionIndex } from './sqlite-question-index.ts';
 import type { SyncStore } from './types.ts';
 
 type TransactionMethods = Pick<SyncStore, 'transaction' | 'openUnit' | 'beginGroup' | 'commitGroup' | 'rollbackGroup'>;
 
 /**
  * R3 on SQLite: transactions, the units of the Store's asynchronous `transaction`, and group commit. Whatever is rolled
- * back, `known` forgets every row it kept (known-records.ts).
+ * back, `known` forgets every row it kept (known-records.ts). `index` hears of each one opened, committed and rolled back
+ * (sqlite-question-index.ts writes the search rows of a commit before its COMMIT).
  */
-export function sqliteTransactions(db: Database.Database, known: KnownRecords | null): TransactionMethods {
+export function sqliteTransactions(db: Database.Database, known: KnownRecords | null, index: QuestionIndex): TransactionMethods {
   // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read lock; nested calls become savepoints.
   const tx = db.transaction((fn: () => unknown) => fn());
   const group = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
@@ -16,12 +18,21 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
   let units = 0;
   return {
     transaction<T>(fn: () => T): T {
+      index.opened();
+      let out: T;
       try {
-        return tx.immediate(fn) as T;
+        out = tx.immediate(() => {
+          const result = fn();
+          index.committing();
+          return result;
+        }) as T;
       } catch (error) {
+        index.rolledBack();
         known?.clear();
         throw error;
       }
+      index.released();
+      return out;
     },
 
     openUnit() {
@@ -29,14 +40,30 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
       const nested = db.inTransaction;
       const name = `askdock_unit${units++}`;
       db.exec(nested ? `SAVEPOINT ${name}` : 'BEGIN IMMEDIATE');
+      index.opened();
       return {
         release() {
           units--;
-          db.exec(nested ? `RELEASE ${name}` : 'COMMIT');
+          if (nested) {
+            db.exec(`RELEASE ${name}`);
+            return index.released();
+          }
+          try {
+            index.committing();
+            db.exec('COMMIT');
+          } catch (error) {
+            // Nothing of the unit stays: not its rows, not its search rows.
+            known?.clear();
+            index.rolledBack();
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw error;
+          }
+          index.released();
         },
         rollback() {
           units--;
           known?.clear();
+          index.rolledBack();
           if (!db.inTransaction) return;
           db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
         },
@@ -46,18 +73,23 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
     beginGroup() {
       if (db.inTransaction) throw new Error('store: beginGroup inside an open transaction');
       group.begin.run();
+      index.opened();
       grouped = true;
     },
     commitGroup() {
       if (!grouped) throw new Error('store: commitGroup without beginGroup');
-      // A failed COMMIT leaves the transaction open: the group stays until rollbackGroup ends it.
+      // A failed COMMIT (or search rows that fail to be written) leaves the transaction open: the group stays until
+      // rollbackGroup ends it.
+      index.committing();
       group.commit.run();
+      index.released();
       grouped = false;
     },
     rollbackGroup() {
       if (!grouped) throw new Error('store: rollbackGroup without beginGroup');
       grouped = false;
       known?.clear();
+      index.rolledBack();
       // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
       if (db.inTransaction) group.rollback.run();
     },

@@ -3,6 +3,7 @@ import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { questionColumns, runColumns, sessionRowOf, toEvent, toMessage, toQuestion, toRun, toSession, type MessageDbRow } from './rows.ts';
 import { keepAckedSeq, lockDatabase } from './sqlite-guard.ts';
 import { KnownRecords } from './known-records.ts';
+import { QuestionIndex } from './sqlite-question-index.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareSearch } from './sqlite-search.ts';
 import { prepareLatestPrivileged } from './latest-privileged.ts';
@@ -49,6 +50,9 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const latestPrivileged = prepareLatestPrivileged(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
+  const index = new QuestionIndex(db);
+  /** A question's row and its search row in one transaction (the caller's, or one of their own). */
+  const questionWrite = (write: () => void) => (index.open ? write() : store.transaction(write));
   let checkpointer: Checkpointer | undefined;
   const synchronousNow = () => SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
   if (opts.checkpointInBackground && file !== ':memory:') {
@@ -67,7 +71,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       return { journalMode, synchronous: synchronousNow(), checkpoints: checkpointer ? 'background' : 'inline' };
     },
 
-    ...sqliteTransactions(db, known),
+    ...sqliteTransactions(db, known, index),
 
     appendEvent(e, payloadJson) {
       const info = q.eventInsert.run(e.event, payloadJson ?? toJson(e.payload), toJson(e.audience), e.atMs);
@@ -176,7 +180,10 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
 
     insertQuestion(question, recordJson) {
       const columns = questionColumns(question, recordJson);
-      q.questionInsert.run(...columns);
+      questionWrite(() => {
+        q.questionInsert.run(...columns);
+        index.inserted(question.id);
+      });
       known?.questions.set(question.id, columns[6]);
     },
     getQuestion(id) {
@@ -188,7 +195,10 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     },
     updateQuestion(question) {
       const [id, ...set] = questionColumns(question);
-      if (q.questionUpdate.run(...set, id).changes === 0) throw missingRow('question', question.id);
+      questionWrite(() => {
+        if (q.questionUpdate.run(...set, id).changes === 0) throw missingRow('question', question.id);
+        index.updated(id);
+      });
       known?.questions.set(id, set[5]);
     },
     listQuestions(filter: { sessionKey?: string; status?: QuestionStatus }) {
@@ -227,6 +237,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
     },
 
     search(scope) {
+      // The questions written in the open transaction are found, as the table holds them.
+      index.write();
       return search(scope);
     },
     ...sqliteSecretMethods(db),

@@ -1176,7 +1176,7 @@ describe('sqlite store on disk', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
       raw.exec(`DROP INDEX questions_route_due; ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS - ROUTE_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS - ROUTE_STEPS - QUESTION_INDEX_STEPS}`);
       raw.close();
     })));
 
@@ -1257,7 +1257,7 @@ const PUSH_TOKEN_STEPS = 1;
 /** U19/A3: the scoped search indexes' step, after the push token's on SQLite (PostgreSQL counts it in POSTGRES_STEPS_AFTER). */
 const SEARCH_SCOPE_STEPS = 1;
 const UNDO_SEARCH_SQLITE = ['messages', 'sessions', 'questions']
-  .map((t) => `DROP TRIGGER ${t}_fts_insert; DROP TRIGGER ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
+  .map((t) => `DROP TRIGGER IF EXISTS ${t}_fts_insert; DROP TRIGGER IF EXISTS ${t}_fts_update; DROP TRIGGER ${t}_fts_delete; DROP TABLE ${t}_fts;`)
   .join(' ')
   .concat(' DROP INDEX messages_privileged; ALTER TABLE messages DROP COLUMN privileged_asker;');
 const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_search; DROP INDEX questions_search;
@@ -1271,6 +1271,8 @@ const AUDIT_STEPS = 1;
 // E2/E11: the index of escalation deadlines (one step).
 const UNDO_ROUTES_POSTGRES = `DROP INDEX questions_route_due; DROP FUNCTION askdock_route_due(text);`;
 const ROUTE_STEPS = 1;
+/** U19: the questions' search rows written by the store, not by triggers (SQLite only, the last step; undoing it needs nothing). */
+const QUESTION_INDEX_STEPS = 1;
 /** U19/D5: a question's search vector as a column (PostgreSQL only, the last step). */
 const UNDO_QUESTION_SEARCH_POSTGRES = `DROP INDEX questions_search; ALTER TABLE questions DROP COLUMN search;
   CREATE INDEX questions_search ON questions USING gin (askdock_question_vector(record, session_key));`;
