@@ -24,8 +24,8 @@ const keys = [{ ...signerFromSeed(ORIGIN, newSeed()), validFrom: '2026-12-01T00:
 const admin: Identity = { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) };
 const EDIT = `UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = `;
 
-/** A database as a gateway uses it, and a way to change one stored line as someone with the database would. */
-type AuditDatabase = { store: Store; edit(index: number): Promise<void>; close(): Promise<void> };
+/** A database as a gateway uses it, and a way to change its rows as someone with the database would. */
+type AuditDatabase = { store: Store; run(sql: string): Promise<void>; close(): Promise<void> };
 
 const databases: [string, () => Promise<AuditDatabase>][] = [
   [
@@ -36,9 +36,9 @@ const databases: [string, () => Promise<AuditDatabase>][] = [
       const store = openSqliteStore(file);
       return {
         store,
-        async edit(index) {
+        async run(sql) {
           const raw = new Database(file);
-          raw.prepare(EDIT + Number(index)).run();
+          raw.prepare(sql).run();
           raw.close();
         },
         async close() {
@@ -55,10 +55,10 @@ const databases: [string, () => Promise<AuditDatabase>][] = [
       const store = await openPostgresStore(schema.url);
       return {
         store,
-        async edit(index) {
+        async run(sql) {
           const raw = new pg.Client({ connectionString: schema.url });
           await raw.connect();
-          await raw.query(EDIT + Number(index));
+          await raw.query(sql);
           await raw.end();
         },
         async close() {
@@ -77,7 +77,8 @@ afterEach(async () => {
 
 /**
  * The audit room of a gateway on the database, started (on `shared`'s hub when given: two rooms on one connection);
- * `linesRead` counts the stored lines it read (rows of `auditLines`); `edit` changes a line between the gateway's units.
+ * `linesRead` counts the stored lines it read (rows of `auditLines`); `edit` changes a line and `removeFrom` deletes the
+ * last ones, between the gateway's units.
  */
 async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub) {
   const store = db.store;
@@ -108,7 +109,9 @@ async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub)
     hub.commit(async () => {
       for (let i = 0; i < count; i++) await room.record({ atMs: clock.now(), event: 'question.asked', identity: 'agent', questionId: `q-${clock.now()}-${i}` });
     });
-  return { room, hub, append, logs: lines, linesRead: () => linesRead, edit: (index: number) => hub.quiet(() => db.edit(index)) };
+  return { room, hub, append, logs: lines, linesRead: () => linesRead, edit: (index: number) => hub.quiet(() => db.run(EDIT + index)),
+    removeFrom: (index: number) => hub.quiet(() => db.run(`DELETE FROM audit_entries WHERE idx >= ${index}`)),
+  };
 }
 
 async function open(makeDatabase: () => Promise<AuditDatabase>) {
@@ -129,7 +132,8 @@ async function signedGateway(makeDatabase: () => Promise<AuditDatabase>, entries
 const latestSize = async (store: Store) => (await store.latestAuditCheckpoint())?.size ?? 0;
 const storedLines = async (store: Store) => (await store.auditLines(0, await store.auditSize())).map((r) => r.line);
 const rootOf = (lines: string[]) => new MerkleTree(lines.map(leafHash)).root();
-const signedRoot = async (store: Store) => parseCheckpoint((await store.latestAuditCheckpoint())!.note.split('\n\n')[0] + '\n').root;
+const rootOfNote = (note: string) => parseCheckpoint(note.split('\n\n')[0] + '\n').root;
+const signedRoot = async (store: Store) => rootOfNote((await store.latestAuditCheckpoint())!.note);
 
 describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7) on %s', (_name, makeDatabase) => {
   it('[L7] automatic checkpoints within 60 s read only the entries new since; the first after 60 s, and an admin\'s sign, read the whole log again', async () => {
@@ -241,6 +245,20 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     await duty.room.duty();
     expect(duty.room.state()).toEqual({ ok: true });
     expect(await latestSize(db.store)).toBe(7);
+    expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+
+  it('[L7] an acknowledgement that leaves the log at the size of a checkpoint signed before: the checkpoint it signs is kept and is the one `audit.checkpoint` shows', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 5);
+    const before = (await gw.room.checkpoint(admin, {})).checkpoint;
+    await gw.removeFrom(4);
+    expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    // The acknowledgement is entry 4: the log is back at 5 entries, not those the checkpoint before signed.
+    expect(await gw.room.acknowledge(admin, {})).toEqual({ acknowledged: true, entryIndex: 4 });
+    const after = await gw.room.checkpoint(admin, {});
+    expect(after).toMatchObject({ treeSize: 5, integrity: { ok: true } });
+    expect(after.checkpoint).not.toBe(before);
+    expect(rootOfNote(after.checkpoint!)).toEqual(rootOf(await storedLines(db.store)));
     expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
   });
 });
