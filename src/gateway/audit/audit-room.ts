@@ -31,7 +31,7 @@ export class AuditRoom {
   private timer: TimerHandle | null = null;
   private signing: Promise<unknown> = Promise.resolve();
   /** L7: when the last full re-read of the log finished (the gateway's clock), and the acknowledgement it was made under. */
-  private reread: { atMs: number; acknowledgedAtMs: number } | null = null;
+  private lastReread: { atMs: number; acknowledgedAtMs: number } | null = null;
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
@@ -101,14 +101,14 @@ export class AuditRoom {
   private async signOnce(full: boolean): Promise<{ note: string | null; problem?: string }> {
     if (!this.integrity.ok) return { note: null };
     const acknowledgedAtMs = await this.acknowledgedAtMs();
-    const last = this.reread;
+    const last = this.lastReread;
     // The lines read before stand only under the acknowledgement they were read under: one since starts the log afresh.
     const sameStart = last?.acknowledgedAtMs === acknowledgedAtMs;
     const reread = full || !sameStart || this.parts.clock.now() - last.atMs >= CHECKPOINT_EVERY_MS;
     if (reread) {
       const result = await this.log.selfCheck(acknowledgedAtMs, false, sameStart);
       if (!result.ok) return { note: null, problem: result.detail };
-      this.reread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
+      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
     }
     this.sinceCheckpoint = 0;
     try {
@@ -131,7 +131,7 @@ export class AuditRoom {
     const acknowledgedAtMs = await this.acknowledgedAtMs();
     const result = await this.log.selfCheck(acknowledgedAtMs, true);
     if (!result.ok) await this.failed(result.detail);
-    else this.reread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
+    else this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
     return result.ok;
   }
 
@@ -186,7 +186,7 @@ export class AuditRoom {
     // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
     await this.parts.hub.exclusive(async () => {
       await this.log.restart(this.parts.clock.now());
-      this.reread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
+      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
     });
     return { acknowledged: true, entryIndex: entry.index };
   }
