@@ -2,7 +2,7 @@
  * Gateway benchmark (printed, not asserted): question round trips with 1 agent and N operator connections,
  * beside a bare `ws` echo round trip measured in the same run.
  *   node --import tsx bench/gateway.ts [--operators 50] [--seconds 4] [--chains 32] [--memory] [--only latency|throughput]
- *                                      [--json bench/results/gateway.json] [--profile FILE.cpuprofile]
+ *                                      [--json bench/results/gateway.json] [--profile FILE.cpuprofile] [--audit-entries N]
  * One round trip: agent question.request (in a session) -> question.requested at a subscribed operator -> question.resolve
  * -> the agent's question.waitAnswer returns. Two figures:
  *  - latency: one chain, each round trip after the last (the SDK's request -> waitAnswer), p50/p99 per round trip;
@@ -15,6 +15,7 @@
  * `--profile` writes a CPU profile of the gateway thread during the throughput phase only, or with `--only latency`
  * the one-chain phase (not the warm-up, not the echo server, which runs on the same thread):
  * `node bench/profiles/categories.mjs FILE` sorts it.
+ * `--audit-entries N` stores N audit entries before the gateway starts: a long-running gateway's log (L7's cost).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -183,14 +184,16 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       json: { type: 'string', default: resolve(dirname(fileURLToPath(import.meta.url)), 'results/gateway.json') },
       profile: { type: 'string' },
+      'audit-entries': { type: 'string', default: '0' },
     },
   });
   const operators = Number(values.operators);
   const seconds = Number(values.seconds);
   const chains = Number(values.chains);
+  const auditEntries = Number(values['audit-entries']);
   const badOnly = values.only !== undefined && values.only !== 'latency' && values.only !== 'throughput';
-  if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0) || !Number.isInteger(chains) || chains < 1 || badOnly) {
-    process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--chains C>=1] [--memory] [--only latency|throughput] [--json FILE]\n');
+  if (!Number.isInteger(operators) || operators < 1 || !(seconds > 0) || !Number.isInteger(chains) || chains < 1 || !Number.isInteger(auditEntries) || auditEntries < 0 || badOnly) {
+    process.stderr.write('usage: node --import tsx bench/gateway.ts [--operators N>=1] [--seconds S>0] [--chains C>=1] [--memory] [--only latency|throughput] [--json FILE] [--audit-entries N>=0]\n');
     process.exit(2);
   }
   const config: GatewayConfig = {
@@ -207,11 +210,15 @@ async function main(): Promise<void> {
     ? null
     : openSqliteStore(join(dir, 'bench.db'), { checkpointInBackground: true, exclusive: true, syncFull: process.env.ASKDOCK_SYNC === 'FULL' });
   const settings = sqlite?.settings();
+  const store = sqlite ?? createMemoryStore();
+  await store.transaction(async () => {
+    for (let i = 0; i < auditEntries; i++) await store.appendAudit({ atMs: 1_700_000_000_000 + i, event: 'question.asked', identity: 'agent', questionId: `preloaded-${i}` });
+  });
   const gw = await startGateway({
     port: 0,
     config,
     checkFrames: false,
-    store: sqlite ?? createMemoryStore(),
+    store,
     rateLimit: { burst: 1_000_000, perSecond: 1_000_000 },
     log: createLogger({ pretty: process.stderr.isTTY }),
   });
@@ -266,13 +273,14 @@ async function main(): Promise<void> {
   await listen.ask('stop');
   const echo = { p50Ms: round(pct(echoRun.lat, 50)), p99Ms: round(pct(echoRun.lat, 99)) };
 
-  const store = settings ? `sqlite (${settings.journalMode}, synchronous=${settings.synchronous}, ${settings.checkpoints} checkpoints)` : 'memory';
+  const storeName = settings ? `sqlite (${settings.journalMode}, synchronous=${settings.synchronous}, ${settings.checkpoints} checkpoints)` : 'memory';
   const result = {
     at: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
     loadAverage1m: round(loadavg()[0], 2),
-    store,
+    store: storeName,
+    auditEntriesBefore: auditEntries,
     operators,
     chains,
     seconds,
@@ -307,7 +315,7 @@ async function main(): Promise<void> {
   const widths = [38, 22, 26];
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('') + '\n';
   const out = process.stdout;
-  out.write(`askdock gateway bench: ${store}, ${operators} operators, node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);
+  out.write(`askdock gateway bench: ${storeName}, ${operators} operators${auditEntries ? `, ${auditEntries} audit entries stored before` : ''}, node ${process.version}, ${result.cpus} cpus, load ${result.loadAverage1m}\n`);
   out.write(line(['', 'latency: 1 chain', `throughput: ${chains} chains`]));
   out.write(line(widths.map((w) => '-'.repeat(w - 2))));
   for (const row of rows) out.write(line(row));

@@ -26,9 +26,20 @@ function firstFailure(checkpoints: AuditCheckpointRow[], tree: MerkleTree, ackno
   return undefined;
 }
 
+/** The tree read again against the one read before it (its size and root): a line changed after it was read is a failed check. */
+function changedSinceRead(read: { size: number; root: Buffer }, tree: MerkleTree): Integrity | undefined {
+  if (read.size === 0) return undefined;
+  if (tree.size < read.size) return { ok: false, detail: `the log holds ${tree.size} entries, fewer than the ${read.size} already read` };
+  if (!tree.root(read.size).equals(read.root))
+    return { ok: false, detail: `the stored entries no longer match the ${read.size} read before: an entry below index ${read.size} was changed after it was read` };
+  return undefined;
+}
+
 /**
- * The gateway's view of the audit log (L2/L7): the Merkle tree over the stored lines, kept in step with the store (other
- * gateways append too), the self-check against the last signed checkpoint, and the signing of new checkpoints.
+ * The gateway's view of the audit log (L2/L7): the Merkle tree over the stored lines as first read, kept in step with the
+ * store (other gateways append too) by reading only the lines new since; checkpoints are signed over it, so none covers
+ * a line changed after it was read. The self-check (`selfCheck`) reads every stored line again into a fresh tree and
+ * compares it with the last signed checkpoint.
  */
 export class AuditLog {
   private tree = new MerkleTree();
@@ -69,9 +80,11 @@ export class AuditLog {
   /**
    * L7: rebuilds the tree from every stored line and checks it against the last signed checkpoint, which the signing
    * (`sign`) proved extends every one before it. Only when that fails, or with `every` (at start), are all checkpoints
-   * read: the smallest that fails bounds where the changed entry lies.
+   * read: the smallest that fails bounds where the changed entry lies. With `sinceRead` the lines read before (the tree
+   * this one replaces) must be among them unchanged too: none read since the last checkpoint was changed meanwhile.
    */
-  async selfCheck(acknowledgedAtMs = 0, every = false): Promise<Integrity> {
+  async selfCheck(acknowledgedAtMs = 0, every = false, sinceRead = false): Promise<Integrity> {
+    const read = sinceRead ? { size: this.tree.size, root: this.tree.root() } : undefined;
     this.tree = new MerkleTree();
     // The checkpoints before the entries: another gateway may sign one meanwhile, over entries read after it.
     let latest = every ? undefined : await this.store.latestAuditCheckpoint();
@@ -90,7 +103,8 @@ export class AuditLog {
       throw err;
     }
     const failed = firstFailure(checkpoints, tree, acknowledgedAtMs);
-    if (!failed || every) return failed ?? { ok: true };
+    if (!failed) return (read && changedSinceRead(read, tree)) || { ok: true };
+    if (every) return failed;
     // Those no larger than the last one read before the entries: one signed since may cover entries not read here.
     const earlier = (await this.store.auditCheckpoints()).filter((c) => c.size <= latest!.size);
     return firstFailure(earlier, tree, acknowledgedAtMs) ?? failed;

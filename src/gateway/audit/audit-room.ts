@@ -30,10 +30,12 @@ export class AuditRoom {
   private sinceCheckpoint = 0;
   private timer: TimerHandle | null = null;
   private signing: Promise<unknown> = Promise.resolve();
+  /** L7: when the last full re-read of the log finished (the gateway's clock), and the acknowledgement it was made under. */
+  private lastReread: { atMs: number; acknowledgedAtMs: number } | null = null;
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
-    this.exports = new AuditExports(parts, this.log, () => this.signNow());
+    this.exports = new AuditExports(parts, this.log, () => this.signNow(true));
   }
 
   get signed(): boolean {
@@ -79,12 +81,16 @@ export class AuditRoom {
     }
   }
 
-  /** L7 then L2: checks the stored log, and signs a checkpoint over it unless a failed check waits for an admin. */
-  signNow(): Promise<string | null> {
+  /**
+   * L2 with L7: signs a checkpoint over the log as read so far (the entries new since are read on), unless a failed
+   * check waits for an admin. The whole log is read again first when `full` (an admin's sign, an export), when the
+   * last full re-read finished CHECKPOINT_EVERY_MS or more ago, and after an acknowledgement this gateway did not see.
+   */
+  signNow(full = false): Promise<string | null> {
     // One unit among the others (hub.exclusive): the entries it reads and the checkpoint it writes never interleave
     // with a unit's; a failed check is told to admins after it, in a unit of its own.
     const run = this.signing.then(async () => {
-      const { note, problem } = await this.parts.hub.exclusive(() => this.signOnce());
+      const { note, problem } = await this.parts.hub.exclusive(() => this.signOnce(full));
       if (problem !== undefined) await this.failed(problem);
       return note;
     });
@@ -92,25 +98,40 @@ export class AuditRoom {
     return run;
   }
 
-  private async signOnce(): Promise<{ note: string | null; problem?: string }> {
+  private async signOnce(full: boolean): Promise<{ note: string | null; problem?: string }> {
     if (!this.integrity.ok) return { note: null };
-    const acknowledgedAtMs = Number((await this.parts.store.getMeta(ACK_META)) ?? 0);
-    const result = await this.log.selfCheck(acknowledgedAtMs);
-    if (!result.ok) return { note: null, problem: result.detail };
+    const acknowledgedAtMs = await this.acknowledgedAtMs();
+    const last = this.lastReread;
+    // The lines read before stand only under the acknowledgement they were read under: one since starts the log afresh.
+    const sameStart = last?.acknowledgedAtMs === acknowledgedAtMs;
+    const reread = full || !sameStart || this.parts.clock.now() - last.atMs >= CHECKPOINT_EVERY_MS;
+    if (reread) {
+      const result = await this.log.selfCheck(acknowledgedAtMs, false, sameStart);
+      if (!result.ok) return { note: null, problem: result.detail };
+      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
+    }
     this.sinceCheckpoint = 0;
     try {
       return { note: await this.log.sign(this.parts.clock.now(), false, acknowledgedAtMs) };
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
-      return { note: null, problem: err.message };
+      // The lines read on do not extend the last checkpoint: the whole log is read again before a failure is told
+      // (another gateway's acknowledgement may have started the log afresh meanwhile).
+      return reread ? { note: null, problem: err.message } : this.signOnce(true);
     }
   }
 
-  /** L7: the self-check; a mismatch is logged and told to admins once, and holds the signing until acknowledged. */
+  private async acknowledgedAtMs(): Promise<number> {
+    return Number((await this.parts.store.getMeta(ACK_META)) ?? 0);
+  }
+
+  /** L7 at start: the full re-read against every checkpoint; a mismatch is logged and told to admins, and holds the signing until acknowledged. */
   private async check(): Promise<boolean> {
     if (!this.integrity.ok) return false;
-    const result = await this.log.selfCheck(Number((await this.parts.store.getMeta(ACK_META)) ?? 0), true);
+    const acknowledgedAtMs = await this.acknowledgedAtMs();
+    const result = await this.log.selfCheck(acknowledgedAtMs, true);
     if (!result.ok) await this.failed(result.detail);
+    else this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
     return result.ok;
   }
 
@@ -127,7 +148,7 @@ export class AuditRoom {
 
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
-    const checkpoint = p.sign ? await this.signNow() : await this.log.latest();
+    const checkpoint = p.sign ? await this.signNow(true) : await this.log.latest();
     const integrity = identity.scopes.has('operator.admin') ? { integrity: { ...this.integrity } } : {};
     return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), ...integrity };
   }
@@ -162,7 +183,11 @@ export class AuditRoom {
       return e;
     });
     this.integrity = { ok: true };
-    await this.parts.hub.exclusive(() => this.log.restart(this.parts.clock.now()));
+    // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
+    await this.parts.hub.exclusive(async () => {
+      await this.log.restart(this.parts.clock.now());
+      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
+    });
     return { acknowledged: true, entryIndex: entry.index };
   }
 

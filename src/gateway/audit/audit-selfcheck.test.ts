@@ -69,8 +69,8 @@ function ticker(): { turn: () => number; stop: () => void } {
   return { turn: () => turns, stop: () => void (running = false) };
 }
 
-describe('the self-check with every checkpoint (L7)', () => {
-  it('[L7] the check with a checkpoint reads the last checkpoint alone, not every one signed', async () => {
+describe('the full re-read of the log (L7: at start, on an admin\'s sign or an export, and once a minute with a checkpoint)', () => {
+  it('[L7] a full re-read with a checkpoint reads the last checkpoint alone, not every one signed', async () => {
     const store = await signedAt([3, 5, 7, 9, 11]);
     const seen: Seen = { checkpointRows: 0, lineReads: [] };
     expect(await new AuditLog(watched(store, seen, () => 0), keys, ORIGIN).selfCheck()).toEqual({ ok: true });
@@ -84,7 +84,7 @@ describe('the self-check with every checkpoint (L7)', () => {
     expect(seen.checkpointRows).toBe(3);
   });
 
-  it('[L7] a stored entry edited while the gateway runs: the next check fails and names the smallest checkpoint over it', async () => {
+  it('[L7] a stored entry edited while the gateway runs: the next full re-read fails and names the smallest checkpoint over it', async () => {
     const store = await signedAt([3, 5, 7]);
     const seen: Seen = { checkpointRows: 0, lineReads: [] };
     const log = new AuditLog(watched(store, seen, () => 0, { index: 1 }), keys, ORIGIN);

@@ -36,18 +36,27 @@ export function auditContract(store: () => Store): void {
       expect((await s.auditLines(0, 10)).map((r) => r.index)).toEqual([0, 1]);
     });
 
-    it('[L2] checkpoints are kept once per size, smallest first', async () => {
+    it('[L2][L7] checkpoints are kept as signed: the same note once; another note of a size already signed (after an acknowledgement) is kept and is the latest', async () => {
       const s = store();
       expect(await s.latestAuditCheckpoint()).toBeUndefined();
-      await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 2 });
       await s.insertAuditCheckpoint({ size: 2, note: 'two', signedAtMs: 1 });
-      await s.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
-      expect(await s.auditCheckpoints()).toEqual([
-        { size: 2, note: 'two', signedAtMs: 1 },
-        { size: 5, note: 'five', signedAtMs: 2 },
-      ]);
+      await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 2 });
+      // Two gateways signing the same tree sign the same note.
+      await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 3 });
       // The newest alone, read without the others (the Control UI asks on every admin's page load).
       expect(await s.latestAuditCheckpoint()).toEqual({ size: 5, note: 'five', signedAtMs: 2 });
+      // An acknowledgement restarts the log from its rows: signed again at a size already signed, over other entries.
+      await s.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 4 });
+      expect(await s.latestAuditCheckpoint()).toEqual({ size: 5, note: 'again', signedAtMs: 4 });
+      // One left smaller than a checkpoint signed before it: the last signed is the latest, the list stays smallest first.
+      await s.insertAuditCheckpoint({ size: 3, note: 'three', signedAtMs: 5 });
+      expect(await s.latestAuditCheckpoint()).toEqual({ size: 3, note: 'three', signedAtMs: 5 });
+      expect(await s.auditCheckpoints()).toEqual([
+        { size: 2, note: 'two', signedAtMs: 1 },
+        { size: 3, note: 'three', signedAtMs: 5 },
+        { size: 5, note: 'five', signedAtMs: 2 },
+        { size: 5, note: 'again', signedAtMs: 4 },
+      ]);
     });
   });
 }

@@ -16,10 +16,11 @@ export interface AuditStoreMethods {
   auditLines(from: number, to: number): { index: number; line: string }[];
   /** The kept answers of entries `from` <= index < `to`. */
   auditAnswers(from: number, to: number): KeptAnswer[];
+  /** Kept in the order signed; a note already kept is not kept twice, another note of a size already signed is. */
   insertAuditCheckpoint(c: AuditCheckpointRow): void;
-  /** Oldest (smallest) first. */
+  /** Smallest first; of one size, the first signed first. */
   auditCheckpoints(): AuditCheckpointRow[];
-  /** The largest checkpoint alone (one row read, however many were signed), or undefined before the first. */
+  /** The checkpoint signed last alone (one row read, however many were signed), or undefined before the first. */
   latestAuditCheckpoint(): AuditCheckpointRow | undefined;
 }
 

@@ -7,6 +7,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
   const { open, undoable } = journal;
   const lines: string[] = [];
   const answers = new Map<number, KeptAnswer>();
+  /** In the order they were signed. */
   const checkpoints: AuditCheckpointRow[] = [];
   return {
     appendAudit(entry, kept) {
@@ -31,12 +32,13 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
     },
     insertAuditCheckpoint(c) {
       open();
-      if (checkpoints.some((k) => k.size === c.size)) return;
+      // The same note twice is kept once; another note of a size already signed (after an acknowledgement) is kept too.
+      if (checkpoints.some((k) => k.size === c.size && k.note === c.note)) return;
       checkpoints.push({ ...c });
-      checkpoints.sort((a, b) => a.size - b.size);
-      undoable(() => checkpoints.splice(checkpoints.findIndex((k) => k.size === c.size), 1));
+      undoable(() => checkpoints.pop());
     },
-    auditCheckpoints: () => (open(), checkpoints.map((c) => ({ ...c }))),
+    // Smallest first; of one size, the first signed first (a stable sort keeps the signing order).
+    auditCheckpoints: () => (open(), checkpoints.map((c) => ({ ...c })).sort((a, b) => a.size - b.size)),
     latestAuditCheckpoint() {
       open();
       const last = checkpoints.at(-1);

@@ -9,7 +9,7 @@ function auditDb() {
   db.exec(`
     CREATE TABLE audit_entries (idx INTEGER PRIMARY KEY, line TEXT NOT NULL);
     CREATE TABLE audit_answers (idx INTEGER PRIMARY KEY, question_id TEXT NOT NULL, salt BLOB NOT NULL, answers TEXT NOT NULL);
-    CREATE TABLE audit_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL);
+    CREATE TABLE audit_checkpoints (serial INTEGER PRIMARY KEY, size INTEGER NOT NULL, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL, UNIQUE (size, note));
   `);
   const counted = { statements: 0 };
   const prepare = db.prepare.bind(db);

@@ -10,9 +10,10 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const size = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM audit_entries`);
   const lines = db.prepare<[number, number], { idx: number; line: string }>(`SELECT idx, line FROM audit_entries WHERE idx >= ? AND idx < ? ORDER BY idx`);
   const answers = db.prepare<[number, number], AuditAnswerDbRow>(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= ? AND idx < ? ORDER BY idx`);
+  // The same note twice is kept once; another note of a size already signed (after an acknowledgement) is kept too.
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
-  const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
-  const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size DESC LIMIT 1`);
+  const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
+  const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
   /**
    * The index after the last append, kept so an append is one statement, not a read and an insert. A unit rolled back
    * (or a row written by another connection) makes the guess wrong: the insert then changes nothing and the index is

@@ -232,6 +232,21 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // U19: a question's search row is written by the store once per commit (sqlite-question-index.ts), not by a trigger in
   // each unit; the delete trigger stays.
   (db) => db.exec(`DROP TRIGGER questions_fts_insert; DROP TRIGGER questions_fts_update;`),
+  // L2/L7: checkpoints in the order they were signed (a serial), so one signed again at a size already signed (after an
+  // acknowledgement) is kept and is the latest; the same note twice is still kept once. Those before keep their order.
+  (db) =>
+    db.exec(`
+      CREATE TABLE audit_checkpoints_signed (
+        serial INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        note TEXT NOT NULL,
+        signed_at_ms INTEGER NOT NULL,
+        UNIQUE (size, note)
+      );
+      INSERT INTO audit_checkpoints_signed (size, note, signed_at_ms) SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size;
+      DROP TABLE audit_checkpoints;
+      ALTER TABLE audit_checkpoints_signed RENAME TO audit_checkpoints;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -40,14 +40,15 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       return (r.rows as AuditAnswerDbRow[]).map(toKeptAnswer);
     },
     async insertAuditCheckpoint(c) {
-      await q(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size) DO NOTHING`, [c.size, c.note, c.signedAtMs]);
+      // The same note twice is kept once; another note of a size already signed (after an acknowledgement) is kept too.
+      await q(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size, note) DO NOTHING`, [c.size, c.note, c.signedAtMs]);
     },
     async auditCheckpoints() {
-      const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size`);
+      const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
       return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
     },
     async latestAuditCheckpoint() {
-      const row = (await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size DESC LIMIT 1`)).rows[0];
+      const row = (await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0];
       return row ? { size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) } : undefined;
     },
   };

@@ -242,6 +242,20 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX questions_search;
   CREATE INDEX questions_search ON questions USING gin (search);
   `,
+  // L2/L7: checkpoints in the order they were signed (a serial), so one signed again at a size already signed (after an
+  // acknowledgement) is kept and is the latest; the same note twice is still kept once. Those before keep their order.
+  `
+  CREATE TABLE audit_checkpoints_signed (
+    serial bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    size bigint NOT NULL,
+    note text NOT NULL,
+    signed_at_ms bigint NOT NULL,
+    UNIQUE (size, note)
+  );
+  INSERT INTO audit_checkpoints_signed (size, note, signed_at_ms) SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size;
+  DROP TABLE audit_checkpoints;
+  ALTER TABLE audit_checkpoints_signed RENAME TO audit_checkpoints;
+  `,
 ];
 
 /** Applies what is missing, one step per transaction, under a lock so two gateways starting together migrate once. */

@@ -1,0 +1,264 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newSeed } from '../../audit/ed25519.ts';
+import { leafHash, MerkleTree, parseCheckpoint } from '../../audit/index.ts';
+import { signerFromSeed } from '../../audit/note.ts';
+import { freshSchema } from '../../testing/postgres.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
+import type { Identity } from '../auth.ts';
+import { EventHub } from '../hub/hub.ts';
+import { Turn } from '../hub/turn.ts';
+import { memoryLogger } from '../infra/logger.ts';
+import type { SessionAccess } from '../sessions/session-access.ts';
+import { openPostgresStore } from '../store/postgres/store.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import type { Store } from '../store/types.ts';
+import { AuditRoom, CHECKPOINT_EVERY_MS } from './audit-room.ts';
+
+const ORIGIN = 'askdock.local/audit-room';
+const keys = [{ ...signerFromSeed(ORIGIN, newSeed()), validFrom: '2026-12-01T00:00:00.000Z' }];
+const admin: Identity = { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) };
+const EDIT = `UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = `;
+
+/** A database as a gateway uses it, and a way to change its rows as someone with the database would. */
+type AuditDatabase = { store: Store; run(sql: string): Promise<void>; close(): Promise<void> };
+
+const databases: [string, () => Promise<AuditDatabase>][] = [
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'askdock-audit-room-'));
+      const file = join(dir, 'askdock.db');
+      const store = openSqliteStore(file);
+      return {
+        store,
+        async run(sql) {
+          const raw = new Database(file);
+          raw.prepare(sql).run();
+          raw.close();
+        },
+        async close() {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const schema = await freshSchema('auditroom');
+      const store = await openPostgresStore(schema.url);
+      return {
+        store,
+        async run(sql) {
+          const raw = new pg.Client({ connectionString: schema.url });
+          await raw.connect();
+          await raw.query(sql);
+          await raw.end();
+        },
+        async close() {
+          await store.close();
+          await schema.drop();
+        },
+      };
+    },
+  ],
+];
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
+});
+
+/**
+ * The audit room of a gateway on the database, started (on `shared`'s hub when given: two rooms on one connection);
+ * `linesRead` counts the stored lines it read (rows of `auditLines`); `edit` changes a line and `removeFrom` deletes the
+ * last ones, between the gateway's units.
+ */
+async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub) {
+  const store = db.store;
+  const { log, lines } = memoryLogger();
+  let linesRead = 0;
+  const counted = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (name === 'auditLines')
+        return async (from: number, to: number) => {
+          const rows = await target.auditLines(from, to);
+          linesRead += rows.length;
+          return rows;
+        };
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const hub = shared ?? new EventHub({ store, clock, view: (_viewer, _ev, frame) => frame(), checkPayloads: false, log, turn: new Turn(), onRollback: () => {} });
+  if (!shared) await hub.start();
+  const room = new AuditRoom({ store: counted, hub, access: {} as SessionAccess, clock, log, keys, origin: ORIGIN, duties: () => null });
+  await room.start();
+  cleanups.push(() => {
+    room.stop();
+    hub.stopListening();
+  });
+  /** Entries recorded as the gateway's units record them. */
+  const append = (count: number) =>
+    hub.commit(async () => {
+      for (let i = 0; i < count; i++) await room.record({ atMs: clock.now(), event: 'question.asked', identity: 'agent', questionId: `q-${clock.now()}-${i}` });
+    });
+  return { room, hub, append, logs: lines, linesRead: () => linesRead, edit: (index: number) => hub.quiet(() => db.run(EDIT + index)),
+    removeFrom: (index: number) => hub.quiet(() => db.run(`DELETE FROM audit_entries WHERE idx >= ${index}`)),
+  };
+}
+
+async function open(makeDatabase: () => Promise<AuditDatabase>) {
+  const db = await makeDatabase();
+  cleanups.push(() => db.close());
+  return db;
+}
+
+/** A gateway on a fresh database with a checkpoint signed over `entries` entries by its duty. */
+async function signedGateway(makeDatabase: () => Promise<AuditDatabase>, entries: number, clock = new FakeClock()) {
+  const db = await open(makeDatabase);
+  const gw = await gatewayOn(db, clock);
+  await gw.append(entries);
+  await gw.room.duty();
+  return { db, gw };
+}
+
+const latestSize = async (store: Store) => (await store.latestAuditCheckpoint())?.size ?? 0;
+const storedLines = async (store: Store) => (await store.auditLines(0, await store.auditSize())).map((r) => r.line);
+const rootOf = (lines: string[]) => new MerkleTree(lines.map(leafHash)).root();
+const rootOfNote = (note: string) => parseCheckpoint(note.split('\n\n')[0] + '\n').root;
+const signedRoot = async (store: Store) => rootOfNote((await store.latestAuditCheckpoint())!.note);
+
+describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7) on %s', (_name, makeDatabase) => {
+  it('[L7] automatic checkpoints within 60 s read only the entries new since; the first after 60 s, and an admin\'s sign, read the whole log again', async () => {
+    const db = await open(makeDatabase);
+    const store = db.store;
+    const clock = new FakeClock();
+    const gw = await gatewayOn(db, clock);
+    await gw.append(200);
+    await gw.room.duty();
+    expect(await latestSize(store)).toBe(200);
+
+    const before = gw.linesRead();
+    await gw.append(10);
+    await gw.room.duty();
+    await gw.append(7);
+    clock.advance(CHECKPOINT_EVERY_MS - 1);
+    await gw.room.duty();
+    expect(await latestSize(store)).toBe(217);
+    // The 17 new lines, each read once: not the 200 before them again with each checkpoint.
+    expect(gw.linesRead() - before).toBe(17);
+
+    // 60 s after the re-read at start, the duty's own timer: every stored line is read again.
+    const atMinute = gw.linesRead();
+    await gw.append(3);
+    clock.advance(1);
+    await expect.poll(() => latestSize(store), { timeout: 30_000 }).toBe(220);
+    expect(gw.linesRead() - atMinute).toBe(220);
+
+    const beforeSign = gw.linesRead();
+    expect((await gw.room.checkpoint(admin, { sign: true })).treeSize).toBe(220);
+    expect(gw.linesRead() - beforeSign).toBe(220);
+  });
+
+  it('[L7] a row edited while the gateway runs: no checkpoint is signed over it; the first automatic checkpoint 60 s on names it and holds the signing', async () => {
+    const clock = new FakeClock();
+    const { db, gw } = await signedGateway(makeDatabase, 8, clock);
+    const original = await storedLines(db.store);
+    await gw.edit(1);
+    expect((await storedLines(db.store))[1]).not.toBe(original[1]);
+
+    // Within 60 s the checkpoint is signed over the lines as first read: the edited row does not verify against it.
+    await gw.append(4);
+    await gw.room.duty();
+    expect(await latestSize(db.store)).toBe(12);
+    const stored = await storedLines(db.store);
+    expect(await signedRoot(db.store)).toEqual(rootOf([...original, ...stored.slice(8)]));
+    expect(await signedRoot(db.store)).not.toEqual(rootOf(stored));
+    expect(gw.room.state()).toEqual({ ok: true });
+
+    await gw.append(2);
+    clock.advance(CHECKPOINT_EVERY_MS);
+    await expect.poll(() => gw.room.state().ok, { timeout: 30_000 }).toBe(false);
+    expect(gw.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 8: an entry below index 8 was changed' });
+    expect(gw.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
+    const told = (await db.store.eventsAfter(0, 1_000)).filter((e) => e.event === 'audit.integrity');
+    expect(told.map((e) => e.payload)).toEqual([{ ok: false, detail: expect.stringMatching(/checkpoint of size 8:/) }]);
+    // Held until acknowledged: neither the duty nor an admin signs over the 14 entries.
+    await gw.room.duty();
+    expect((await gw.room.checkpoint(admin, { sign: true })).checkpoint!.split('\n')[1]).toBe('12');
+    expect(await latestSize(db.store)).toBe(12);
+  });
+
+  it('[L7] a row edited while the gateway runs is named by the next `audit.checkpoint {sign:true}`, without waiting for the minute', async () => {
+    const { gw } = await signedGateway(makeDatabase, 5);
+    await gw.edit(3);
+    const held = await gw.room.checkpoint(admin, { sign: true });
+    expect(held.integrity).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 5: an entry below index 5 was changed' });
+    expect(held.checkpoint!.split('\n')[1]).toBe('5');
+  });
+
+  it('[L7] a line read after the last checkpoint and edited before the next: the next full re-read names it, nothing is signed over it', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 5);
+    await gw.append(3);
+    // An admin's page load reads the three new lines (audit.checkpoint {} answers the tree's size).
+    expect((await gw.room.checkpoint(admin, {})).treeSize).toBe(8);
+    await gw.edit(6);
+    const held = await gw.room.checkpoint(admin, { sign: true });
+    expect(held.integrity).toEqual({ ok: false, detail: 'the stored entries no longer match the 8 read before: an entry below index 8 was changed after it was read' });
+    expect(await latestSize(db.store)).toBe(5);
+  });
+
+  it('[L7] an export reads the whole log again before it signs its checkpoint', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 5);
+    await gw.edit(2);
+    await gw.room.exportPage(admin, {});
+    expect(gw.room.state()).toEqual({ ok: false, detail: expect.stringMatching(/checkpoint of size 5:/) });
+    expect(await latestSize(db.store)).toBe(5);
+  });
+
+  it('[L7] start still finds a row edited while the gateway was stopped', async () => {
+    const { db, gw: first } = await signedGateway(makeDatabase, 6);
+    first.room.stop();
+    await first.edit(0);
+    const second = await gatewayOn(db, new FakeClock());
+    expect(second.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 6: an entry below index 6 was changed' });
+  });
+
+  it('[L7] an acknowledgement made on another gateway: this one reads the log afresh and signs on, with no failed check of its own', async () => {
+    const db = await open(makeDatabase);
+    const clock = new FakeClock();
+    const duty = await gatewayOn(db, clock);
+    const other = await gatewayOn(db, clock, duty.hub);
+    await duty.append(4);
+    await duty.room.duty();
+    await duty.edit(1);
+    expect((await other.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    expect(await other.room.acknowledge(admin, { note: 'row 1 restored by hand' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    await duty.append(2);
+    await duty.room.duty();
+    expect(duty.room.state()).toEqual({ ok: true });
+    expect(await latestSize(db.store)).toBe(7);
+    expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+
+  it('[L7] an acknowledgement that leaves the log at the size of a checkpoint signed before: the checkpoint it signs is kept and is the one `audit.checkpoint` shows', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 5);
+    const before = (await gw.room.checkpoint(admin, {})).checkpoint;
+    await gw.removeFrom(4);
+    expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    // The acknowledgement is entry 4: the log is back at 5 entries, not those the checkpoint before signed.
+    expect(await gw.room.acknowledge(admin, {})).toEqual({ acknowledged: true, entryIndex: 4 });
+    const after = await gw.room.checkpoint(admin, {});
+    expect(after).toMatchObject({ treeSize: 5, integrity: { ok: true } });
+    expect(after.checkpoint).not.toBe(before);
+    expect(rootOfNote(after.checkpoint!)).toEqual(rootOf(await storedLines(db.store)));
+    expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+});

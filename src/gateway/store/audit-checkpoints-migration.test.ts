@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshSchema } from '../../testing/postgres.ts';
+import { openPostgresStore } from './postgres/store.ts';
+import { openSqliteStore } from './sqlite.ts';
+import type { Store } from './types.ts';
+
+/** The checkpoints table as it was before the serial: one row per size. */
+const KEPT_BY_SIZE = (sizeType: string) => `
+  DROP TABLE audit_checkpoints;
+  CREATE TABLE audit_checkpoints (size ${sizeType} PRIMARY KEY, note text NOT NULL, signed_at_ms ${sizeType} NOT NULL);
+  INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES (5, 'five', 2), (2, 'two', 1);`;
+
+type Older = { open(): Promise<Store>; downgrade(): Promise<void>; cleanup(): Promise<void> | void };
+
+const databases: [string, () => Promise<Older>][] = [
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'askdock-checkpoints-'));
+      const file = join(dir, 'askdock.db');
+      return {
+        open: async () => openSqliteStore(file),
+        async downgrade() {
+          const raw = new Database(file);
+          raw.exec(KEPT_BY_SIZE('INTEGER'));
+          raw.pragma(`user_version = ${(raw.pragma('user_version', { simple: true }) as number) - 1}`);
+          raw.close();
+        },
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const schema = await freshSchema('checkpoints');
+      return {
+        open: () => openPostgresStore(schema.url),
+        async downgrade() {
+          const raw = new pg.Client({ connectionString: schema.url });
+          await raw.connect();
+          await raw.query(`${KEPT_BY_SIZE('bigint')} UPDATE askdock_schema SET version = version - 1;`);
+          await raw.end();
+        },
+        cleanup: () => schema.drop(),
+      };
+    },
+  ],
+];
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
+});
+
+describe.each(databases)('the checkpoints of an older %s database (L2, L7)', (_name, make) => {
+  it('[L2][L7] checkpoints kept by size before the serial keep their order, the largest stays the latest, and one signed again at its size is kept after them', async () => {
+    const db = await make();
+    cleanups.push(() => db.cleanup());
+    await (await db.open()).close();
+    await db.downgrade();
+    const store = await db.open();
+    cleanups.push(() => store.close());
+    expect(await store.auditCheckpoints()).toEqual([
+      { size: 2, note: 'two', signedAtMs: 1 },
+      { size: 5, note: 'five', signedAtMs: 2 },
+    ]);
+    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'five', signedAtMs: 2 });
+    await store.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'again', signedAtMs: 3 });
+  });
+});
