@@ -69,4 +69,32 @@ describe('SQLite question search rows', () => {
     await store.rollbackGroup();
     expect(await found(store, ['deploy'])).toEqual(['q1']);
   });
+
+  it('[U19][R3] after SQLite ends a group by itself, a unit that commits on its own still writes its search row, and it survives a restart', async () => {
+    const file = `${makeTempDir()}/askdock.db`;
+    await openSqliteStore(file).close();
+    // RAISE(ROLLBACK) ends the whole transaction, as SQLite does by itself after SQLITE_FULL.
+    const raw = new Database(file);
+    raw.exec(`CREATE TRIGGER boom BEFORE INSERT ON questions WHEN NEW.id = 'qboom' BEGIN SELECT RAISE(ROLLBACK, 'boom'); END;`);
+    raw.close();
+    const store = openSqliteStore(file);
+    await store.beginGroup();
+    await expect(store.transaction(() => store.insertQuestion({ ...ask(9, 'deploy'), id: 'qboom' }))).rejects.toThrow('boom');
+    await store.transaction(() => store.insertQuestion(ask(1, 'deploy')));
+    // What a gateway killed now leaves on disk: q1 is committed, and so must its search row be.
+    const reader = openSqliteStore(file);
+    expect((await reader.getQuestion('q1'))?.id).toBe('q1');
+    expect(await found(reader, ['deploy'])).toEqual(['q1']);
+    await reader.close();
+    await store.commitGroup().catch(() => store.rollbackGroup());
+    await store.close();
+    const again = openSqliteStore(file);
+    cleanup.push(() => again.close());
+    expect(await found(again, ['deploy'])).toEqual(['q1']);
+    // And the store's counts are right again: a later group's questions are found too.
+    await again.beginGroup();
+    await again.transaction(() => again.insertQuestion(ask(2, 'ship')));
+    await again.commitGroup();
+    expect(await found(again, ['ship'])).toEqual(['q2']);
+  });
 });

@@ -33,10 +33,6 @@ export class QuestionIndex {
     this.remove = db.prepare<[number]>(`DELETE FROM questions_fts WHERE rowid = ?`);
   }
 
-  get open(): boolean {
-    return this.depth > 0;
-  }
-
   inserted(id: string): void {
     this.notes.set(id, false);
   }
@@ -62,9 +58,20 @@ export class QuestionIndex {
     this.depth++;
   }
 
-  /** Before the outermost transaction's COMMIT (depth 1): its notes go in with it. */
+  /** Before the outermost transaction's COMMIT (the caller knows it is one): its notes go in with it. */
   committing(): void {
-    if (this.depth === 1) this.write();
+    this.write();
+  }
+
+  /**
+   * With no transaction open (SQLite may end one by itself, e.g. after SQLITE_FULL or a RAISE(ROLLBACK)), nothing is
+   * open and nothing noted stays: what the ended transaction wrote is gone with it, and the counts start again from 0.
+   */
+  settle(inTransaction: boolean): void {
+    if (inTransaction) return;
+    this.depth = 0;
+    this.written = [];
+    this.notes.clear();
   }
 
   released(): void {

@@ -18,16 +18,19 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
   let units = 0;
   return {
     transaction<T>(fn: () => T): T {
+      const outermost = !db.inTransaction;
+      index.settle(!outermost);
       index.opened();
       let out: T;
       try {
         out = tx.immediate(() => {
           const result = fn();
-          index.committing();
+          if (outermost) index.committing();
           return result;
         }) as T;
       } catch (error) {
         index.rolledBack();
+        index.settle(db.inTransaction);
         known?.clear();
         throw error;
       }
@@ -39,14 +42,20 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
       // Inside a group (or another unit): a savepoint; else its own IMMEDIATE transaction.
       const nested = db.inTransaction;
       const name = `askdock_unit${units++}`;
+      index.settle(nested);
       db.exec(nested ? `SAVEPOINT ${name}` : 'BEGIN IMMEDIATE');
       index.opened();
       return {
         release() {
           units--;
           if (nested) {
-            db.exec(`RELEASE ${name}`);
-            return index.released();
+            try {
+              db.exec(`RELEASE ${name}`);
+            } finally {
+              index.released();
+              index.settle(db.inTransaction);
+            }
+            return;
           }
           try {
             index.committing();
@@ -56,6 +65,7 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
             known?.clear();
             index.rolledBack();
             if (db.inTransaction) db.exec('ROLLBACK');
+            index.settle(false);
             throw error;
           }
           index.released();
@@ -64,14 +74,15 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
           units--;
           known?.clear();
           index.rolledBack();
-          if (!db.inTransaction) return;
-          db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
+          if (db.inTransaction) db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
+          index.settle(db.inTransaction);
         },
       };
     },
 
     beginGroup() {
       if (db.inTransaction) throw new Error('store: beginGroup inside an open transaction');
+      index.settle(false);
       group.begin.run();
       index.opened();
       grouped = true;
@@ -92,6 +103,7 @@ export function sqliteTransactions(db: Database.Database, known: KnownRecords | 
       index.rolledBack();
       // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
       if (db.inTransaction) group.rollback.run();
+      index.settle(false);
     },
   };
 }

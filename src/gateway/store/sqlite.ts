@@ -52,7 +52,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const known = lock ? new KnownRecords() : null;
   const index = new QuestionIndex(db);
   /** A question's row and its search row in one transaction (the caller's, or one of their own). */
-  const questionWrite = (write: () => void) => (index.open ? write() : store.transaction(write));
+  const questionWrite = (write: () => void) => (db.inTransaction ? write() : store.transaction(write));
   let checkpointer: Checkpointer | undefined;
   const synchronousNow = () => SYNCHRONOUS_NAMES[db.pragma('synchronous', { simple: true }) as number] ?? 'FULL';
   if (opts.checkpointInBackground && file !== ':memory:') {
