@@ -8,7 +8,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
   const lines: string[] = [];
   const answers = new Map<number, KeptAnswer>();
   const checkpoints: AuditCheckpointRow[] = [];
-  return {
+  const methods: AuditStoreMethods = {
     appendAudit(entry, kept) {
       open();
       const { entry: full, line } = indexedEntry(entry, lines.length);
@@ -20,6 +20,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       }
       return full;
     },
+    appendAuditUnread: (entry) => void methods.appendAudit(entry),
     auditSize: () => (open(), lines.length),
     auditLines(from, to) {
       open();
@@ -43,4 +44,5 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       return last ? { ...last } : undefined;
     },
   };
+  return methods;
 }
