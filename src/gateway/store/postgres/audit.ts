@@ -1,4 +1,4 @@
-import { entryAt, indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type NewAuditEntry } from '../audit-rows.ts';
+import { entryAt, indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
 import type { Store } from '../types.ts';
 import type { Postgres, QueryResult } from './pool.ts';
 
@@ -7,6 +7,7 @@ type PutOff = Pick<Postgres, 'putOff'>;
 
 /** The log's lock: taken by each append, held until its transaction ends. */
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`;
+
 type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : S[K] };
 
 /**
@@ -14,7 +15,7 @@ type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (
  * two gateways hand out indexes one after the other and leave no gap (a rolled-back append frees its index).
  */
 export function auditMethods(q: Query, pg: PutOff): Async<AuditStoreMethods> & Partial<Store> {
-  const append = async (entry: NewAuditEntry, kept?: Parameters<AuditStoreMethods['appendAudit']>[1], unread = false) => {
+  const append = async (entry: NewAuditEntry, kept?: KeptAnswerInput, unread = false) => {
     // The next index, the entry's line with it and the kept answer are written by one statement, sent in the same
     // round trip as the lock (and what the transaction put off): statements of one query run in order, each reading
     // from a snapshot taken as it starts, so the insert reads the log once the lock is held.
