@@ -6,6 +6,8 @@ import { startThrowawayPostgres } from '../../src/testing/postgres-server.ts';
 export type RunSchema = {
   /** A `postgres://` URL whose connections work in the schema. */
   url: string;
+  /** The same through the throwaway server's Unix socket, when this run started one: how a gateway on its machine connects. */
+  socketUrl?: string;
   /** For the report: where it runs, password hidden. */
   where: string;
   /** The throwaway server's postmaster, when this run started one (bench/lib/cpu.ts reads its CPU time). */
@@ -34,11 +36,15 @@ export async function openRunSchema(given: string | undefined, prefix: string, o
     server?.stop();
     throw err;
   }
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const inSchema = (u: string) => {
+    const url = new URL(u);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return url.toString();
+  };
   const shown = base.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
   return {
-    url: url.toString(),
+    url: inSchema(base),
+    socketUrl: server ? inSchema(server.socketUrl) : undefined,
     where: `PostgreSQL ${server ? '(throwaway) ' : ''}${shown}, schema ${schema}`,
     serverPid: server?.pid,
     async drop() {

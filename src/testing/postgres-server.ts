@@ -9,7 +9,11 @@ import pg from 'pg';
 export const PG_BIN = process.env.ASKDOCK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** `pid`: the server's postmaster process (its backends are its children), for a bench that reads their CPU time. */
-export type TestPostgres = { url: string; pid: number; stop(): void };
+/**
+ * `url` reaches the server over loopback TCP; `socketUrl` through its Unix socket (the socket directory as the URL's
+ * host, as docs/deploy.md tells a gateway on the database's machine to connect).
+ */
+export type TestPostgres = { url: string; socketUrl: string; pid: number; stop(): void };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -78,7 +82,7 @@ export async function startThrowawayPostgres(opts: { fsync?: boolean } = {}): Pr
     await admin.query('CREATE DATABASE askdock_test');
     await admin.end();
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return { url: `postgres://askdock@127.0.0.1:${port}/askdock_test`, pid, stop };
+    return { url: `postgres://askdock@127.0.0.1:${port}/askdock_test`, socketUrl: `postgres://askdock@${encodeURIComponent(socketDir)}:${port}/askdock_test`, pid, stop };
   } catch (err) {
     const log = join(dir, 'server.log');
     const tail = existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : '';

@@ -51,8 +51,21 @@ export class AuditRoom {
   async record(entry: NewAuditEntry, kept?: KeptAnswerInput) {
     // An entry's time is whole milliseconds (L1), whatever clock the gateway runs on.
     const appended = await this.parts.store.appendAudit({ ...entry, atMs: Math.floor(entry.atMs) }, kept);
-    if (++this.sinceCheckpoint >= CHECKPOINT_EVERY_ENTRIES) queueMicrotask(() => void this.duty());
+    this.appended();
     return appended;
+  }
+
+  /**
+   * L1: as `record`, for an entry whose index the caller does not read: the store may write it with the transaction's
+   * next statement (on PostgreSQL no round trip of its own).
+   */
+  async recordUnread(entry: NewAuditEntry): Promise<void> {
+    await this.parts.store.appendAuditUnread({ ...entry, atMs: Math.floor(entry.atMs) });
+    this.appended();
+  }
+
+  private appended(): void {
+    if (++this.sinceCheckpoint >= CHECKPOINT_EVERY_ENTRIES) queueMicrotask(() => void this.duty());
   }
 
   /** L7 at start: the self-check against every checkpoint; then the checkpoint duty every 60 s. */

@@ -11,7 +11,7 @@ export async function recordPolicyLoaded(audit: AuditRoom, state: PolicyState, s
   const { rules, unmatched } = state.policy;
   // Plain data (the compiled rules carry no functions); undefined fields dropped as JSON drops them.
   const policyDigest = digestOf(JSON.parse(JSON.stringify({ rules, unmatched })) as unknown);
-  await audit.record({
+  await audit.recordUnread({
     atMs: state.loadedAtMs,
     event: 'policy.loaded',
     status: state.error === undefined ? 'loaded' : 'failed',

@@ -21,7 +21,10 @@ const keys = [{ ...signerFromSeed(ORIGIN, newSeed()), validFrom: '2026-12-01T00:
 /** The audit room as question-entries.ts uses it: entries into a memory store, the gateway's key and digests. */
 function room(signing = keys) {
   const store = createMemoryStore();
-  const audit = { record: (e: Parameters<AuditRoom['record']>[0]) => store.appendAudit(e), log: { keys: signing, origin: ORIGIN }, digests: new QuestionDigests() };
+  const audit = {
+    record: (e: Parameters<AuditRoom['record']>[0]) => store.appendAudit(e),
+    recordUnread: (e: Parameters<AuditRoom['recordUnread']>[0]) => store.appendAuditUnread(e),
+    log: { keys: signing, origin: ORIGIN }, digests: new QuestionDigests() };
   return { store, audit: audit as unknown as AuditRoom };
 }
 

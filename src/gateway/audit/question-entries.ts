@@ -8,7 +8,7 @@ const kindOf = (q: StoredQuestion) => (q.approval ? 'approval' : (q.questions[0]
 
 /** L1, in the question's transaction: it was asked. */
 export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<void> {
-  await audit.record({
+  await audit.recordUnread({
     atMs: q.createdAtMs,
     event: 'question.asked',
     identity: q.askedBy,

@@ -12,7 +12,7 @@ export async function recordRoute(
   who: { identity?: string; detail?: Record<string, string | number> } = {},
 ): Promise<void> {
   if (!audit) return;
-  await audit.record({
+  await audit.recordUnread({
     atMs,
     event,
     ...(who.identity !== undefined ? { identity: who.identity } : {}),
@@ -31,7 +31,7 @@ export async function recordRoute(
 export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
   const route = q.route;
   if (!by && (!route || route.notified.length === 0)) return;
-  await audit.record({
+  await audit.recordUnread({
     atMs: by ? audit.now() : q.createdAtMs,
     event: 'question.notified',
     ...(by ? { surface: by.surface } : {}),

@@ -36,6 +36,42 @@ export function auditContract(store: () => Store): void {
       expect((await s.auditLines(0, 10)).map((r) => r.index)).toEqual([0, 1]);
     });
 
+    it('[L1] an entry appended unread takes its index in order among the entries around it, and a rolled-back one leaves nothing', async () => {
+      const s = store();
+      await s.appendAuditUnread(asked('q0'));
+      // Several transactions in a row: a store that writes such an entry with the transaction's next statement does so
+      // once its statements are known on the connection (the first ones run at once).
+      for (let round = 0; round < 4; round++) {
+        const read = await s.transaction(async () => {
+          await s.appendAuditUnread(asked(`a${round}`));
+          const b = await s.appendAudit(asked(`b${round}`));
+          await s.appendAuditUnread(asked(`c${round}`));
+          return b.index;
+        });
+        expect(read).toBe(2 + round * 3);
+      }
+      await expect(async () =>
+        s.transaction(async () => {
+          await s.appendAuditUnread(asked('undone'));
+          throw new Error('undo');
+        }),
+      ).rejects.toThrow('undo');
+      await s.transaction(async () => {
+        await s.transaction(async () => s.appendAuditUnread(asked('kept')));
+        await expect(async () =>
+          s.transaction(async () => {
+            await s.appendAuditUnread(asked('undone'));
+            throw new Error('undo');
+          }),
+        ).rejects.toThrow('undo');
+      });
+      const lines = await s.auditLines(0, 100);
+      const ids = lines.map((l) => (JSON.parse(l.line) as { questionId: string }).questionId);
+      expect(ids).toEqual(['q0', ...[0, 1, 2, 3].flatMap((r) => [`a${r}`, `b${r}`, `c${r}`]), 'kept']);
+      expect(lines.map((l) => l.index)).toEqual(ids.map((_, i) => i));
+      expect(lines.every((l, i) => (JSON.parse(l.line) as { index: number }).index === i)).toBe(true);
+    });
+
     it('[L2][L7] checkpoints are kept as signed: the same note once; another note of a size already signed (after an acknowledgement) is kept and is the latest', async () => {
       const s = store();
       expect(await s.latestAuditCheckpoint()).toBeUndefined();

@@ -11,6 +11,12 @@ export type AuditCheckpointRow = { size: number; note: string; signedAtMs: numbe
 export interface AuditStoreMethods {
   /** In the caller's transaction: the next index (no gaps, one log across gateways), the entry's line, its kept answer. */
   appendAudit(entry: NewAuditEntry, kept?: KeptAnswerInput): AuditEntry;
+  /**
+   * As appendAudit, for an entry whose index the caller does not read (a question asked): in a transaction the store may
+   * write it with the transaction's next statement rather than at once (a rollback undoes it as any write). Entries
+   * still take their indexes in the order they were appended.
+   */
+  appendAuditUnread(entry: NewAuditEntry): void;
   auditSize(): number;
   /** The stored lines of entries `from` <= index < `to`, in order, with their indexes (a deleted row leaves a hole). */
   auditLines(from: number, to: number): { index: number; line: string }[];
@@ -26,8 +32,13 @@ export interface AuditStoreMethods {
 
 /** The entry with its index, and its canonical line (the leaf the tree hashes); the entry is the gateway's own (L1). */
 export function indexedEntry(entry: NewAuditEntry, index: number): { entry: AuditEntry; line: string } {
-  const full = { v: 1, index, ...entry } as AuditEntry;
+  const full = entryAt(entry, index);
   return { entry: full, line: builtEntryLine(full) };
+}
+
+/** The entry with its index, where its line was built already (a store whose database writes the index into it). */
+export function entryAt(entry: NewAuditEntry, index: number): AuditEntry {
+  return { v: 1, index, ...entry } as AuditEntry;
 }
 
 export type AuditAnswerDbRow = { idx: number | string; question_id: string; salt: Buffer; answers: string };

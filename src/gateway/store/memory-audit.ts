@@ -9,7 +9,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
   const answers = new Map<number, KeptAnswer>();
   /** In the order they were signed. */
   const checkpoints: AuditCheckpointRow[] = [];
-  return {
+  const methods: AuditStoreMethods = {
     appendAudit(entry, kept) {
       open();
       const { entry: full, line } = indexedEntry(entry, lines.length);
@@ -21,6 +21,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       }
       return full;
     },
+    appendAuditUnread: (entry) => void methods.appendAudit(entry),
     auditSize: () => (open(), lines.length),
     auditLines(from, to) {
       open();
@@ -45,4 +46,5 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       return last ? { ...last } : undefined;
     },
   };
+  return methods;
 }

@@ -39,6 +39,7 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
       if (kept) keep.run(full.index, kept.questionId, kept.salt, JSON.stringify(kept.answers));
       return full;
     },
+    appendAuditUnread: (entry) => void insertEntry(entry),
     auditSize: () => size.get()!.n,
     auditLines: (from, to) => lines.all(from, to).map((r) => ({ index: r.idx, line: r.line })),
     auditAnswers: (from, to) => answers.all(from, to).map(toKeptAnswer),

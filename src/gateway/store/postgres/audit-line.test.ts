@@ -1,16 +1,48 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { builtEntryLine } from '../../../audit/index.ts';
 import { indexedEntry } from '../audit-rows.ts';
-import { lineAround } from './audit.ts';
+import { auditMethods, lineAround } from './audit.ts';
+import type { QueryResult } from './pool.ts';
+
+vi.mock('../../../audit/index.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../audit/index.ts')>();
+  return { ...real, builtEntryLine: vi.fn(real.builtEntryLine) };
+});
+
+const entries = [
+  { atMs: 1, event: 'question.asked' as const, identity: 'agent', questionId: 'q1' },
+  { atMs: 2, event: 'grant.made' as const, identity: 'ana', grantId: 'g1', detail: { index: 0, rule: '"index":0', scope: 'session' } },
+];
 
 describe('the audit line the database completes (L1 on PostgreSQL)', () => {
   it('[L1][L2] the line split around its index, given any index, is the canonical line of the entry with that index', () => {
-    const entries = [
-      { atMs: 1, event: 'question.asked' as const, identity: 'agent', questionId: 'q1' },
-      { atMs: 2, event: 'grant.made' as const, identity: 'ana', grantId: 'g1', detail: { index: 0, rule: '"index":0', scope: 'session' } },
-    ];
     for (const entry of entries) {
       const { head, tail } = lineAround(entry);
       for (const n of [0, 7, 1234567890123]) expect(`${head}${n}${tail}`).toBe(indexedEntry(entry, n).line);
     }
+  });
+
+  it('[L1] an append builds the entry\'s canonical line once: the database writes the index into it, and the entry comes back with that index', async () => {
+    const sent: { sql: string; params?: unknown[] }[] = [];
+    const q = async (sql: string, params?: unknown[]): Promise<QueryResult> => {
+      sent.push({ sql, params });
+      return { rows: [{ idx: 7 }], rowCount: 1, command: 'SELECT' };
+    };
+    const put: unknown[] = [];
+    for (const putOff of [false, true]) {
+      const audit = auditMethods(q, { putOff: (s) => (put.push(s), putOff) });
+      for (const entry of entries) {
+        const expected = indexedEntry(entry, 7).entry;
+        vi.mocked(builtEntryLine).mockClear();
+        const appended = putOff ? await audit.appendAuditUnread!(entry) : await audit.appendAudit!(entry);
+        expect(vi.mocked(builtEntryLine)).toHaveBeenCalledTimes(1);
+        if (!putOff) expect(appended).toEqual(expected);
+      }
+    }
+    // Read appends went to the database at once, the unread ones were put off with the transaction's next statement.
+    expect(sent).toHaveLength(4);
+    expect(put).toHaveLength(2);
+    const { head, tail } = lineAround(entries[0]);
+    expect(sent[1].params).toEqual([head, tail]);
   });
 });
