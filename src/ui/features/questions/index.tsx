@@ -1,8 +1,6 @@
 import { useCallback } from 'react';
-import type { Answers, QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
+import type { QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
 import { dockKeyOf } from '../../lib/inbox.ts';
-import { useOutbox } from '../../lib/outbox/use-outbox.ts';
-import { queueAsyncAnswer } from './api/submit-answer.ts';
 import { useQuestions } from './api/get-questions.ts';
 import { useSecretRequests } from './api/get-secret-requests.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
@@ -56,10 +54,4 @@ export function useOnlyDockedAsync(sessionKey: string): QuestionRecord | undefin
 /** The oldest secret request waiting in this session's dock (W4), if any. */
 export function usePendingSecret(sessionKey: string): SecretRequestRecord | undefined {
   return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => dockKeyOf(r) === sessionKey), [sessionKey]));
-}
-
-/** Answers an async question as the dock would: its Q9 reply queued in the outbox (U9). */
-export function useQueueAsyncAnswer(): (record: QuestionRecord, answers: Answers) => Promise<unknown> {
-  const outbox = useOutbox();
-  return useCallback((record: QuestionRecord, answers: Answers) => queueAsyncAnswer(outbox, record, answers), [outbox]);
 }
