@@ -1,9 +1,10 @@
-// Prints the gzipped JavaScript the Control UI loads before any lazy chunk (budget 110 KB, issue 57; 120 KB in issue 20).
+// Prints the gzipped JavaScript the Control UI loads before any lazy chunk. Issue 57 asks for at most 110 KB (120 KB in
+// issue 20); the budget is held at 108 KB, 1.5 KB over the 106.5 KB `npm run build` reports (bench/FINDINGS.md section 68), so the room made stays.
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
-export const FIRST_LOAD_BUDGET_KB = 110;
+export const FIRST_LOAD_BUDGET_KB = 108;
 const BUDGET_KB = FIRST_LOAD_BUDGET_KB;
 
 export function firstLoadKb(dist = 'dist'): { kb: number; files: string[] } {

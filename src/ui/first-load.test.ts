@@ -78,6 +78,19 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('[U7] the question summaries a transcript shows load with the transcript, not with the first screen', () => {
+    const first = firstLoadGraph();
+    expect(first.has('ui/features/questions/index.tsx')).toBe(true);
+    const late = ['ui/features/questions/components/question-summary.tsx', 'ui/features/questions/components/reply-answers.tsx', 'ui/features/questions/components/summary-answers.tsx'];
+    expect(late.filter((m) => first.has(m))).toEqual([]);
+  });
+
+  it('[U8] an answer\'s way out (submit-answer and the Q9 reply writer) loads with the dock\'s panel and the composer\'s checks', () => {
+    const first = firstLoadGraph();
+    expect(first.has('ui/app/composer-checks.tsx')).toBe(true);
+    expect(['ui/features/questions/api/submit-answer.ts', 'client/resend.ts'].filter((m) => first.has(m))).toEqual([]);
+  });
+
   it('[G12] the Rules page and what only it uses are reached only through import(), never a static import', () => {
     const PAGE = /features\/policy\/(components\/(rules-page|policy-rules|policy-grants|revoke-grant-button|decision-badge)\.tsx|lib\/grant-text\.ts|api\/revoke-grant\.ts|policy\.css)$/;
     expect(staticImportsOf(PAGE)).toEqual([]);

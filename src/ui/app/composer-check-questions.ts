@@ -3,6 +3,9 @@ import { detectCredential, messageCredentialWarning } from '../../answers/creden
 import { readAsChoice } from '../../answers/plain-text.ts';
 import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
 
+// U8: an answer read from a composer message goes into the outbox as the dock's would (its Q9 reply).
+export { queueAsyncAnswer } from '../features/questions/api/submit-answer.ts';
+
 /** What to ask the person about a message before it leaves, or null to send it as it is. */
 export type ComposerQuestion = {
   kind: 'credential' | 'answer';

@@ -6,9 +6,11 @@ import { LazyBoundary } from '../components/lazy-boundary.tsx';
 
 // The dialog's code (a Radix alert dialog) loads the first time a message needs asking about, not with the first screen.
 const ChoiceAlert = lazyWithRetry(() => import('../components/ui/alert-dialog.tsx'), (m) => m.ChoiceAlert);
-// The wording and the readers load with the first message sent, not with the first screen.
+// The wording, the readers and the way an async answer is queued (as the dock queues it) load with the first message
+// sent, not with the first screen.
 const checkQuestions = retryingImport(() => import('./composer-check-questions.ts'));
-import { useOnlyDockedAsync, usePendingSecret, useProvideSecretValue, useQueueAsyncAnswer } from '../features/questions/index.tsx';
+import { useOnlyDockedAsync, usePendingSecret, useProvideSecretValue } from '../features/questions/index.tsx';
+import { useOutbox } from '../lib/outbox/use-outbox.ts';
 
 type Asking = { title: string; description: string; choices: AlertChoice<string>[]; resolve: (choice: string | null) => void };
 
@@ -24,7 +26,7 @@ export const KEPT_TO_EDIT = 'kept here to edit';
 export function useComposerChecks(sessionKey: string, sendMessage: (text: string) => Promise<void>): { send: (text: string) => Promise<void>; dialog: ReactNode } {
   const docked = useOnlyDockedAsync(sessionKey);
   const secret = usePendingSecret(sessionKey);
-  const queueAnswer = useQueueAsyncAnswer();
+  const outbox = useOutbox();
   const provideSecret = useProvideSecretValue();
   const [asking, setAsking] = useState<Asking | null>(null);
   const latest = useRef({ docked, secret });
@@ -38,15 +40,16 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
       const kept = () => new Error(KEPT_TO_EDIT);
       const { docked, secret } = latest.current;
       // A preload that failed (offline) is fetched again here.
-      const question = (await checkQuestions.load()).composerQuestion(text, docked, secret);
+      const checks = await checkQuestions.load();
+      const question = checks.composerQuestion(text, docked, secret);
       if (!question) return sendMessage(text);
       const choice = await ask(question);
       if (choice === null) throw kept();
       if (question.kind === 'credential' && choice === 'secret' && secret) return provideSecret(secret.id, text);
-      if (question.kind === 'answer' && choice === 'answer' && docked && question.answers) return void (await queueAnswer(docked, question.answers));
+      if (question.kind === 'answer' && choice === 'answer' && docked && question.answers) return void (await checks.queueAsyncAnswer(outbox, docked, question.answers));
       return sendMessage(text);
     },
-    [sendMessage, queueAnswer, provideSecret],
+    [sendMessage, outbox, provideSecret],
   );
 
   const settle = (choice: string | null) => {

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { ReceiptSlot } from '../features/audit/components/receipt-slot.tsx';
-import { QuestionDock, useQuestionTranscriptItems, type SummarySlots } from '../features/questions/index.tsx';
+import { QuestionDock, type SummarySlots } from '../features/questions/index.tsx';
+import { useQuestionTranscriptItems } from '../features/questions/transcript.tsx';
 import { INBOX_KEY } from '../lib/inbox.ts';
 
 /** L4: a decided question's receipt, as in a session's transcript; the Inbox has no replies or outbox to show. */

@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { Transcript } from '../features/chat/components/transcript.tsx';
 import type { TranscriptExtraItem } from '../features/chat/lib/interleave.ts';
-import { ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/index.tsx';
+import { ReplyAnswers, useQuestionTranscriptItems } from '../features/questions/transcript.tsx';
 import { useSummarySlots } from './use-summary-slots.ts';
 
 type Props = {

@@ -1,45 +1,18 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
-import type { Answers, QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
+import { useCallback } from 'react';
+import type { QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
 import { dockKeyOf } from '../../lib/inbox.ts';
-import { useOutbox } from '../../lib/outbox/use-outbox.ts';
-import { queueAsyncAnswer } from './api/submit-answer.ts';
 import { useQuestions } from './api/get-questions.ts';
 import { useSecretRequests } from './api/get-secret-requests.ts';
-import { QuestionSummary } from './components/question-summary.tsx';
-import type { SummarySlots } from './components/summary-slots.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
 import { pendingBySession } from './lib/model.ts';
-import { inDock, inTranscript } from './lib/placement.ts';
+import { inDock } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './questions.css';
 
 export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
 export { useProvideSecretValue } from './api/provide-secret.ts';
-export { ReplyAnswers } from './components/reply-answers.tsx';
 export type { DeliverySlotProps, ReceiptSlotProps, SummarySlots } from './components/summary-slots.ts';
-
-export type QuestionTranscriptItem = { key: string; atMs: number; node: ReactNode };
-
-/**
- * Compact summaries of this session's ended, retired, answered-into-the-outbox or skipped questions, for the
- * transcript to interleave by time (U7-U9). A summary stays with the turn that asked, so it sorts by when it was asked.
- */
-export function useQuestionTranscriptItems(sessionKey: string, slots?: SummarySlots): QuestionTranscriptItem[] {
-  const marksOf = useMarksOf(sessionKey);
-  const records = useQuestions(
-    useCallback((all: QuestionRecord[]) => all.filter((r) => inTranscript(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf]),
-  );
-  return useMemo(
-    () =>
-      (records ?? []).map((record) => ({
-        key: `question:${record.id}`,
-        atMs: record.createdAtMs,
-        node: <QuestionSummary record={record} sessionKey={sessionKey} slots={slots} />,
-      })),
-    [records, sessionKey, slots],
-  );
-}
 
 /** U15/W4: how many requests wait in a dock (a session's, or the Inbox's): questions pending and not retired, and secret requests. */
 export function usePendingCount(dockKey: string): number {
@@ -81,10 +54,4 @@ export function useOnlyDockedAsync(sessionKey: string): QuestionRecord | undefin
 /** The oldest secret request waiting in this session's dock (W4), if any. */
 export function usePendingSecret(sessionKey: string): SecretRequestRecord | undefined {
   return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => dockKeyOf(r) === sessionKey), [sessionKey]));
-}
-
-/** Answers an async question as the dock would: its Q9 reply queued in the outbox (U9). */
-export function useQueueAsyncAnswer(): (record: QuestionRecord, answers: Answers) => Promise<unknown> {
-  const outbox = useOutbox();
-  return useCallback((record: QuestionRecord, answers: Answers) => queueAsyncAnswer(outbox, record, answers), [outbox]);
 }
