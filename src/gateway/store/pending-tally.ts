@@ -14,22 +14,28 @@ export type PendingTallyMethods = {
   pendingTallies(sessionKey?: string): PendingTally[];
 };
 
-type Row = { session_key: string; asked_by: string; privileged: number | boolean; n: number | string };
-const toTally = (r: Row): PendingTally => ({ sessionKey: r.session_key, askedBy: r.asked_by, privileged: r.privileged === true || r.privileged === 1, n: Number(r.n) });
+type Row = { session_key: string | null; asked_by: string; privileged: number | boolean; n: number | string };
+const toTally = (r: Row): PendingTally => ({ sessionKey: r.session_key as string, askedBy: r.asked_by, privileged: r.privileged === true || r.privileged === 1, n: Number(r.n) });
 
-/** One aggregate over the open questions: the rows it answers grow with the askers, not with the questions. */
-function tallySql(privileged: string, oneSession: string | null): string {
-  const where = oneSession === null ? 'session_key IS NOT NULL' : `session_key = ${oneSession}`;
-  return `SELECT session_key, asked_by, ${privileged} AS privileged, COUNT(*) AS n FROM questions
-    WHERE ${where} AND ${OPEN_QUESTION} GROUP BY session_key, asked_by, ${privileged}`;
+/**
+ * One aggregate over the open questions: the rows it answers grow with the askers, not with the questions. Of every
+ * session, the open questions are found through the pending ones' index (not every question ever asked in a session),
+ * and the sessionless group is left out after.
+ */
+function tallySql(privileged: string, oneSession: string | null, pendingOnly = ''): string {
+  const where = oneSession === null ? OPEN_QUESTION : `session_key = ${oneSession} AND ${OPEN_QUESTION}`;
+  return `SELECT session_key, asked_by, ${privileged} AS privileged, COUNT(*) AS n FROM questions${oneSession === null ? pendingOnly : ''}
+    WHERE ${where} GROUP BY session_key, asked_by, ${privileged}`;
 }
+const inSessions = (rows: Row[]): PendingTally[] => rows.filter((r) => r.session_key !== null).map(toTally);
 
 /** SQLite: both statements prepared once. */
 export function prepareSqlitePendingTallies(db: Database.Database): PendingTallyMethods['pendingTallies'] {
   const privileged = `(json_type(record, '$.privileged') = 'true')`;
-  const every = db.prepare<[], Row>(tallySql(privileged, null));
+  // Else SQLite walks the index of every question by session (questions_by_session) for the grouping's order.
+  const every = db.prepare<[], Row>(tallySql(privileged, null, ' INDEXED BY questions_pending'));
   const one = db.prepare<[string], Row>(tallySql(privileged, '?'));
-  return (sessionKey) => (sessionKey === undefined ? every.all() : one.all(sessionKey)).map(toTally);
+  return (sessionKey) => inSessions(sessionKey === undefined ? every.all() : one.all(sessionKey));
 }
 
 /** PostgreSQL: records are JSON text, read as the search vector reads them (migrations.ts). */
@@ -39,7 +45,7 @@ export async function postgresPendingTallies(
 ): Promise<PendingTally[]> {
   const privileged = `((record::json->>'privileged') = 'true')`;
   const sql = tallySql(privileged, sessionKey === undefined ? null : '$1');
-  return ((await q(sql, sessionKey === undefined ? [] : [sessionKey])).rows as Row[]).map(toTally);
+  return inSessions((await q(sql, sessionKey === undefined ? [] : [sessionKey])).rows as Row[]);
 }
 
 /** The memory store: the same tallies from its question rows. */
