@@ -117,6 +117,10 @@ export function canSeeEvent(viewer: Viewer, audience: EventAudience, accessOf: A
  */
 export function sessionFor(identity: Identity, session: Session, countVisiblePending: () => number): Session {
   if (seesEveryQuestion(identity)) return session;
-  const canSeeSome = hasAnyScope(identity, ['operator.sessions.write', 'agent.run']);
-  return { ...session, pendingQuestions: canSeeSome ? countVisiblePending() : 0 };
+  return { ...session, pendingQuestions: countsSomeQuestions(identity) ? countVisiblePending() : 0 };
+}
+
+/** Whether some question of a session may count for this identity: an answerer's, a guest's in its own, an agent's own (A3). */
+export function countsSomeQuestions(identity: Identity): boolean {
+  return hasAnyScope(identity, ['operator.admin', 'operator.questions', 'operator.sessions.write', 'agent.run']);
 }

@@ -4,6 +4,7 @@ import { byCreated, byExpiry, byHistoryOrder, byNewestActivity, byStarted, creat
 import { asyncStore } from './async-store.ts';
 import { searchEntries } from './search.ts';
 import { latestPrivilegedInMemory } from './latest-privileged.ts';
+import { memoryPendingTallies } from './pending-tally.ts';
 import { memoryAuditMethods } from './memory-audit.ts';
 import { memorySecretMethods } from './memory-secrets.ts';
 import { memoryPushMethods } from './memory-push.ts';
@@ -188,6 +189,10 @@ export function createMemoryStore(): Store {
       const kept = (q: StoredQuestion) =>
         (filter.sessionKey === undefined || q.sessionKey === filter.sessionKey) && (filter.status === undefined || q.status === filter.status);
       return questionTable.list(kept, byCreated);
+    },
+    pendingTallies(sessionKey) {
+      open();
+      return memoryPendingTallies(questions.values(), sessionKey);
     },
     countPendingAskedBy(askedBy) {
       open();

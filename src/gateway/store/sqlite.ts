@@ -7,6 +7,7 @@ import { QuestionIndex } from './sqlite-question-index.ts';
 import { openCheckedDatabase } from './sqlite-open.ts';
 import { prepareSearch } from './sqlite-search.ts';
 import { prepareLatestPrivileged } from './latest-privileged.ts';
+import { prepareSqlitePendingTallies } from './pending-tally.ts';
 import { prepareStatements } from './sqlite-statements.ts';
 import { sqlitePushMethods } from './sqlite-push.ts';
 import { sqliteGrantMethods } from './sqlite-grants.ts';
@@ -48,6 +49,7 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
   const q = prepareStatements(db);
   const search = prepareSearch(db);
   const latestPrivileged = prepareLatestPrivileged(db);
+  const pendingTallies = prepareSqlitePendingTallies(db);
   // Only with the file held: then no other process writes it (known-records.ts).
   const known = lock ? new KnownRecords() : null;
   const index = new QuestionIndex(db);
@@ -210,6 +212,9 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       else if (status !== undefined) rows = q.questionsByStatus.all(status);
       else rows = q.questionsAll.all();
       return rows.map(toQuestion);
+    },
+    pendingTallies(sessionKey) {
+      return pendingTallies(sessionKey);
     },
     countPendingAskedBy(askedBy) {
       return q.questionsPendingAskedBy.get(askedBy)?.n ?? 0;

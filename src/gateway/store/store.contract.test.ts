@@ -319,6 +319,36 @@ function storeContract(name: string, makeHarness: () => Harness | Promise<Harnes
         await store.updateQuestion({ ...question('q4', { mode: 'async' }), retiredAtMs: 3_000 });
         expect((await store.getSession('s1'))?.pendingQuestions).toBe(0);
       });
+
+      it('[A3][Q10] pendingTallies: open questions per session counted by asker and privilege, without the answered, retired or sessionless', async () => {
+        for (const key of ['s1', 's2']) await store.createSession(sessionRow(key, 1_000));
+        await store.insertQuestion(question('a1', { mode: 'async' }));
+        await store.insertQuestion(question('a2', { mode: 'async' }));
+        await store.insertQuestion(question('p1', { mode: 'async', privileged: true }));
+        await store.insertQuestion(question('o1', { mode: 'async', askedBy: 'other' }));
+        await store.insertQuestion(question('r1', { mode: 'async', retiredAtMs: 1_500 }));
+        await store.insertQuestion(question('d1', { status: 'answered', answers: { pick: ['A'] } }));
+        await store.insertQuestion(question('t1', { sessionKey: 's2', privileged: true, askedBy: 'other' }));
+        await store.insertQuestion(question('n1', { sessionKey: undefined }));
+        const order = (rows: { sessionKey: string; askedBy: string; privileged: boolean }[]) =>
+          [...rows].sort((a, b) => `${a.sessionKey}/${a.askedBy}/${a.privileged}`.localeCompare(`${b.sessionKey}/${b.askedBy}/${b.privileged}`));
+        const s1 = [
+          { sessionKey: 's1', askedBy: 'agent', privileged: false, n: 2 },
+          { sessionKey: 's1', askedBy: 'agent', privileged: true, n: 1 },
+          { sessionKey: 's1', askedBy: 'other', privileged: false, n: 1 },
+        ];
+        const s2 = [{ sessionKey: 's2', askedBy: 'other', privileged: true, n: 1 }];
+        expect(order(await store.pendingTallies('s1'))).toEqual(s1);
+        expect(order(await store.pendingTallies())).toEqual([...s1, ...s2]);
+        expect(await store.pendingTallies('none')).toEqual([]);
+        // An answer and a retirement leave the tallies at once (Q10).
+        await store.updateQuestion({ ...question('a1', { mode: 'async' }), status: 'answered', answers: { pick: ['A'] } });
+        await store.updateQuestion({ ...question('p1', { mode: 'async', privileged: true }), retiredAtMs: 2_000 });
+        expect(order(await store.pendingTallies('s1'))).toEqual([
+          { sessionKey: 's1', askedBy: 'agent', privileged: false, n: 1 },
+          { sessionKey: 's1', askedBy: 'other', privileged: false, n: 1 },
+        ]);
+      });
     });
 
     describe('messages', () => {

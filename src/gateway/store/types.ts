@@ -6,6 +6,7 @@ import type { LatestPrivilegedReply, PrivilegedReplyFilter, SearchStoreMethods }
 import type { SecretStoreMethods } from './types-secrets.ts';
 import type { PushStoreMethods } from './types-push.ts';
 import type { GrantStoreMethods } from './types-grants.ts';
+import type { PendingTallyMethods } from './pending-tally.ts';
 import type { LaneStore, SharedCapabilities } from './types-shared.ts';
 
 // The one storage contract. Each concern's rows and methods have a file of their own (types-*.ts, audit-rows.ts);
@@ -15,6 +16,7 @@ export type { LatestPrivilegedReply, PrivilegedReplyFilter, SearchCandidate, Sea
 export type { SecretStoreMethods, StoredSecret, StoredSecretRequest } from './types-secrets.ts';
 export type { PushKeys, PushPutResult, PushStoreMethods, PushSubscriptionRow } from './types-push.ts';
 export type { GrantStoreMethods, StoredGrant } from './types-grants.ts';
+export type { PendingTally, PendingTallyMethods } from './pending-tally.ts';
 export type { LaneStore, SharedCapabilities, ToldCommit } from './types-shared.ts';
 export { laneStores } from './types-shared.ts';
 
@@ -25,7 +27,7 @@ export { laneStores } from './types-shared.ts';
  * event are committed together or not at all. Secrets (K1), search (U19), Web Push (U17), grants (G5) and the audit log
  * (L1, appended in the transaction of each change it records) are parts of their own, named in the `extends`.
  */
-export interface SyncStore extends SecretStoreMethods, SearchStoreMethods, PushStoreMethods, GrantStoreMethods, AuditStoreMethods {
+export interface SyncStore extends SecretStoreMethods, SearchStoreMethods, PushStoreMethods, GrantStoreMethods, AuditStoreMethods, PendingTallyMethods {
   transaction<T>(fn: () => T): T;
   /**
    * One unit of the Store's asynchronous `transaction`: opened before the unit's function runs, then released (kept) or

@@ -6,6 +6,7 @@ import { eventMethods } from './events.ts';
 import { sessionMethods } from './sessions.ts';
 import { messageMethods } from './messages.ts';
 import { questionMethods } from './questions.ts';
+import { postgresPendingTallies } from '../pending-tally.ts';
 import { runMethods } from './runs.ts';
 import { searchPostgres } from './search.ts';
 import { secretMethods } from './secrets.ts';
@@ -83,6 +84,9 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
 
     search(scope) {
       return searchPostgres(q, scope);
+    },
+    pendingTallies(sessionKey) {
+      return postgresPendingTallies(q, sessionKey);
     },
 
     async getMeta(key) {
