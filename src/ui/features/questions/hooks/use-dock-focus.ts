@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react';
+import { focusAfterPaint } from '../../../lib/focus-after-paint.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useDockUiActions, useFocusRequest } from '../stores/dock-ui.ts';
 
@@ -34,8 +35,20 @@ export function useDockFocus(
     // A question's event can reach the dock before its record reaches the cache: wait for it to show.
     if (focus.recordId && focus.recordId !== shownId) return;
     const toComposer = () => composerRef.current?.querySelector<HTMLElement>(FIELD)?.focus();
-    if (focus.target === 'composer') toComposer();
-    else if (!focusIntoRequest(regionRef.current)) toComposer();
-    focusHandled(focus.tick);
+    const carryOut = () => {
+      if (focus.target === 'composer') toComposer();
+      else if (!focusIntoRequest(regionRef.current)) toComposer();
+      focusHandled(focus.tick);
+    };
+    // A blocking question that came in paints first and takes focus after that frame: keys pressed meanwhile go into it
+    // all the same (focusAfterPaint). Focus moved by the person's own key or click follows at once.
+    if (focus.arrival) {
+      // The composer the question hides lets go of focus now: while it held it, every commit until the deferred focus
+      // read its selection, a forced layout each time, and the browser would blur it by itself after the frame anyway.
+      const held = document.activeElement;
+      if (held instanceof HTMLElement && composerRef.current?.contains(held) && composerRef.current.hidden) held.blur();
+      return focusAfterPaint({ focus: carryOut, yielded: () => focusHandled(focus.tick) });
+    }
+    carryOut();
   }, [focus, shownId, regionRef, composerRef, focusHandled]);
 }
