@@ -46,7 +46,7 @@ describe('a blocking question paints before it takes focus (U6, U3)', () => {
     const { focus } = arrive();
     const first = screen.getByRole('radio', { name: 'Staging (Recommended)' });
     expect(focus).not.toHaveBeenCalled();
-    // The hidden composer let go of focus at once (while it held it, each commit read its selection: a layout each).
+    // The hidden composer let go of focus at once, not in the browser's own blur after the frame.
     expect(document.body).toHaveFocus();
     await nextFrame();
     expect(first).toHaveFocus();

@@ -43,8 +43,8 @@ export function useDockFocus(
     // A blocking question that came in paints first and takes focus after that frame: keys pressed meanwhile go into it
     // all the same (focusAfterPaint). Focus moved by the person's own key or click follows at once.
     if (focus.arrival) {
-      // The composer the question hides lets go of focus now: while it held it, every commit until the deferred focus
-      // read its selection, a forced layout each time, and the browser would blur it by itself after the frame anyway.
+      // The composer the question hides lets go of focus now (the browser would blur it in a task of its own after the
+      // frame): while the hidden field kept focus, that frame laid the page out a second time after the log's resize.
       const held = document.activeElement;
       if (held instanceof HTMLElement && composerRef.current?.contains(held) && composerRef.current.hidden) held.blur();
       return focusAfterPaint({ focus: carryOut, yielded: () => focusHandled(focus.tick) });
