@@ -40,21 +40,8 @@ export function focusAfterPaint({ focus, yielded }: FocusAfterPaint): () => void
     if (!(to instanceof HTMLElement) || e.key === 'Tab' || (from instanceof Node && to.contains(from))) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    to.dispatchEvent(
-      new KeyboardEvent(e.type, {
-        key: e.key,
-        code: e.code,
-        location: e.location,
-        repeat: e.repeat,
-        ctrlKey: e.ctrlKey,
-        metaKey: e.metaKey,
-        altKey: e.altKey,
-        shiftKey: e.shiftKey,
-        bubbles: true,
-        cancelable: true,
-        composed: true,
-      }),
-    );
+    // The event is its own init dictionary: key, code, location, repeat, the modifiers, bubbles and cancelable carry over.
+    to.dispatchEvent(new KeyboardEvent(e.type, e));
   }
   addEventListener('keydown', onKey, true);
   addEventListener('focusin', onOtherFocus, true);
