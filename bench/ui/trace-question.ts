@@ -39,6 +39,11 @@ await withTraceRig(async (rig) => {
   }
   const took = summarize(windows.map(([a, p]) => (p - a) / 1000));
   console.log(`${windows.length} questions; socket -> painted p50 / p95 ${took.p50} / ${took.p95} ms`);
+  // The main thread's own work before the dock is painted: its top-level tasks' thread time inside each window.
+  const mainThread = [...threads].find(([, name]) => name === 'CrRendererMain')?.[0];
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === mainThread);
+  const busy = summarize(windows.map(([a, p]) => tasks.filter((e) => e.ts < p && e.ts + (e.dur ?? 0) > a).reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0), 0) / 1000));
+  console.log(`main thread's task time inside a window (thread time) p50 / p95 ${busy.p50} / ${busy.p95} ms`);
   const sums = new Map<string, { wall: number; cpu: number }>();
   for (const e of events) {
     if (e.ph !== 'X' || !e.dur) continue;

@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react';
+import { focusAfterPaint } from '../../../lib/focus-after-paint.ts';
 import { focusWithoutLayout } from '../../../lib/focus-soon.ts';
 import { useDockUiActions, useFocusRequest } from '../stores/dock-ui.ts';
 
@@ -34,8 +35,20 @@ export function useDockFocus(
     // A question's event can reach the dock before its record reaches the cache: wait for it to show.
     if (focus.recordId && focus.recordId !== shownId) return;
     const toComposer = () => composerRef.current?.querySelector<HTMLElement>(FIELD)?.focus();
-    if (focus.target === 'composer') toComposer();
-    else if (!focusIntoRequest(regionRef.current)) toComposer();
-    focusHandled(focus.tick);
+    const carryOut = () => {
+      if (focus.target === 'composer') toComposer();
+      else if (!focusIntoRequest(regionRef.current)) toComposer();
+      focusHandled(focus.tick);
+    };
+    // A blocking question that came in paints first and takes focus after that frame: keys pressed meanwhile go into it
+    // all the same (focusAfterPaint). Focus moved by the person's own key or click follows at once.
+    if (focus.arrival) {
+      // The composer the question hides lets go of focus now (the browser would blur it in a task of its own after the
+      // frame): while the hidden field kept focus, that frame laid the page out a second time after the log's resize.
+      const held = document.activeElement;
+      if (held instanceof HTMLElement && composerRef.current?.contains(held) && composerRef.current.hidden) held.blur();
+      return focusAfterPaint({ focus: carryOut, yielded: () => focusHandled(focus.tick) });
+    }
+    carryOut();
   }, [focus, shownId, regionRef, composerRef, focusHandled]);
 }

@@ -13,7 +13,14 @@ export type SessionDock = Checked<typeof SessionDockSchema>;
 type Persisted = Checked<typeof PersistedSchema>;
 
 /** Where focus should go after the next render: into the current request, or back to the composer. */
-export type FocusRequest = { sessionKey: string; target: 'request' | 'composer'; tick: number; recordId?: string };
+export type FocusRequest = {
+  sessionKey: string;
+  target: 'request' | 'composer';
+  tick: number;
+  recordId?: string;
+  /** A blocking question came in from the gateway (no key or click of the person's): its first frame comes first. */
+  arrival?: boolean;
+};
 
 type Actions = {
   requestSelected(sessionKey: string, id: string): void;
@@ -77,11 +84,12 @@ export const useDockUiStore = create<DockUiState>()(
       const docked = (s: DockUiState, sessionKey: string, change: Partial<SessionDock>) => ({
         docks: { ...s.docks, [sessionKey]: { ...(own(s.docks, sessionKey) ?? CLOSED), ...change } },
       });
-      const focusOn = (sessionKey: string, target: FocusRequest['target'], recordId?: string): FocusRequest => ({
+      const focusOn = (sessionKey: string, target: FocusRequest['target'], recordId?: string, arrival?: boolean): FocusRequest => ({
         sessionKey,
         target,
         tick: ++ticks,
         recordId,
+        ...(arrival ? { arrival } : {}),
       });
       const reopen = (s: DockUiState, sessionKey: string, id: string, over: number, focus: boolean | undefined) => ({
         ...docked(s, sessionKey, { currentId: id, collapsed: false }),
@@ -105,7 +113,7 @@ export const useDockUiStore = create<DockUiState>()(
               ...(opts?.focus ? { focus: focusOn(sessionKey, 'request') } : {}),
             })),
           blockingQuestionArrived: (sessionKey, id) =>
-            set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id) })),
+            set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id, true) })),
           reminderReopened: (sessionKey, id, { retiredAtMs, focus }) => set((s) => reopen(s, sessionKey, id, retiredAtMs ?? 0, focus)),
           draftReturned: (sessionKey, id, { retiredAtMs, focus }) =>
             set((s) => {
