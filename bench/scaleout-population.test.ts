@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placement, POPULATION } from './scaleout-population.ts';
+import { healthCheckTarget, placement, POPULATION } from './scaleout-population.ts';
 
 const CHAINS = 32;
 /** How many clients of a kind each gateway serves. */
@@ -33,5 +33,12 @@ describe('[D5] issue 57 item 3: every scale-out row serves the same clients', ()
 
   it('[D5] a row without a gateway is refused with the field named', () => {
     expect(() => placement(0, CHAINS)).toThrow(/gateways must be a whole number >= 1, got 0/);
+  });
+
+  it('[D5] the health checks are as many in every row, the gateways of a row taking them in turn', () => {
+    const checks = 20;
+    const taken = (gateways: number) => perGateway(gateways, Array.from({ length: checks }, (_, k) => healthCheckTarget(k, gateways)));
+    expect(taken(1)).toEqual([20]);
+    expect(taken(3)).toEqual([7, 7, 6]);
   });
 });

@@ -37,3 +37,16 @@ export function placement(gateways: number, chains: number, population = POPULAT
     })),
   };
 }
+
+/**
+ * The rows' health checks (GET /healthz, whose p99 is an aim of its own): one every HEALTH_CHECK_EVERY_MS in every row,
+ * taken by the row's gateways in turn. Checking each gateway every 50 ms made the checks a load that tripled with the
+ * gateways: 20 a second cost an idle gateway about 16 ms of CPU a second on this machine, which a row at 25 round trips/s
+ * counted as 0.6 ms per round trip per gateway (bench/FINDINGS.md section 64).
+ */
+export const HEALTH_CHECK_EVERY_MS = 50;
+
+/** The gateway the k-th health check goes to. */
+export function healthCheckTarget(k: number, gateways: number): number {
+  return k % gateways;
+}

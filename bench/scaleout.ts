@@ -6,7 +6,7 @@ import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { spawnGateway, type GatewayChild } from '../src/testing/gateway-child.ts';
 import { benchIdentities } from './lib/bench-gateway.ts';
-import { placement, POPULATION } from './scaleout-population.ts';
+import { HEALTH_CHECK_EVERY_MS, healthCheckTarget, placement, POPULATION } from './scaleout-population.ts';
 import { delayingProxy } from '../src/testing/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
@@ -49,7 +49,7 @@ const WARMUP_MS = 1500;
  * `CHAINS` question round trips at once for `SECONDS`, by the same clients in every row (scaleout-population.ts): chain
  * i's agent asks in a session of its own, and an operator answers it (on another gateway when there are several). A
  * round trip: question.request -> question.requested at the operator -> question.resolve -> the agent's
- * question.waitAnswer returns. Meanwhile each gateway's GET /healthz is sampled every 50 ms.
+ * question.waitAnswer returns. Meanwhile GET /healthz is sampled every HEALTH_CHECK_EVERY_MS, of each gateway in turn.
  */
 async function drive(
   gateways: GatewayChild[],
@@ -99,17 +99,15 @@ async function drive(
       }
     };
     const health: number[] = [];
+    // The health checks are a client too: the same number in every row, taken by the gateways in turn.
     const probe = async () => {
-      while (!stop) {
-        await Promise.all(
-          gateways.map(async (g) => {
-            const t0 = performance.now();
-            const res = await fetch(`${g.url}/healthz`);
-            await res.text();
-            if (measuring) health.push(performance.now() - t0);
-          }),
-        );
-        await new Promise((ok) => setTimeout(ok, 50));
+      for (let k = 0; !stop; k++) {
+        const g = gateways[healthCheckTarget(k, gateways.length)];
+        const t0 = performance.now();
+        const res = await fetch(`${g.url}/healthz`);
+        await res.text();
+        if (measuring) health.push(performance.now() - t0);
+        await new Promise((ok) => setTimeout(ok, HEALTH_CHECK_EVERY_MS));
       }
     };
     const running = [...Array.from({ length: CHAINS }, (_, i) => chain(i)), probe()];
