@@ -4,25 +4,21 @@ import { EventHub } from './hub.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
 import { openPostgresStore } from '../store/postgres/store.ts';
-import type { SharedStore } from '../store/postgres/cluster.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { freshSchema } from '../../testing/postgres.ts';
 
-const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
 type Unit = Parameters<EventHub['commit']>[0];
 const turnEnds = () => new Promise((ok) => setImmediate(() => setImmediate(ok)));
-
-let schema: TestSchema | undefined;
-let store: SharedStore | undefined;
+const opened: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {
-  await store?.close();
-  await schema?.drop();
-  store = schema = undefined;
+  for (const o of opened.splice(0).reverse()) await o.close();
 });
 
-/** A hub on a fresh PostgreSQL schema that counts its lanes' commits and hears every event it sends. */
+/** A hub on a fresh PostgreSQL schema that counts its lanes' commits and hears the title of every session it sends. */
 async function setup() {
-  schema = await freshSchema('fill');
-  store = await openPostgresStore(schema.url);
+  const schema = await freshSchema('fill');
+  opened.push({ close: () => schema.drop() });
+  const store = await openPostgresStore(schema.url);
+  opened.push(store);
   const commits = { n: 0 };
   const lane = store.lane.bind(store);
   store.lane = (i) => {
@@ -33,7 +29,8 @@ async function setup() {
   await hub.start();
   const heard: string[] = [];
   hub.listenAll((ev) => heard.push((ev.payload as { session: { title: string } }).session.title));
-  const emit = (key: string, title: string): Unit => (tx) => tx.emit('session.updated', { session: { ...session(key), title } }, { sessionKey: key });
+  const emit = (key: string, title: string): Unit => (tx) =>
+    tx.emit('session.updated', { session: { key, title, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 } }, { sessionKey: key });
   const durable = () => new Promise<boolean>((ok) => hub.whenDurable(ok));
   return { hub, commits, heard, emit, durable };
 }
