@@ -9,7 +9,7 @@ import type { PanelFigures } from './ui/panel.ts';
 import type { QuestionPath } from './ui/question-latency.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { ScaleoutFigures } from './scaleout.ts';
-import { databaseShareRows, gatewayCpuRows, projectionRow } from './scaleout-aims.ts';
+import { commitsRow, databaseShareRows, gatewayCpuRows, projectionRow } from './scaleout-aims.ts';
 import type { CpuSplit } from './lib/cpu.ts';
 import { scaleRows } from './scale-rows.ts';
 import type { SearchFigures } from './search.ts';
@@ -164,7 +164,9 @@ function gatewayRows(memory: GatewayMemory | undefined, runs: GatewayRun[] | und
 export const SCALEOUT_AIMS = { healthzP99Ms: 50 };
 
 function scaleoutRows(f: ScaleoutFigures): Row[] {
-  const s = `Scale-out (${f.chains} round trips at once, ${f.seconds} s each, ${f.database})`;
+  // Every row serves the same clients (scaleout-population.ts), so its CPU per round trip compares the same work.
+  const served = f.population ? `, ${f.population.operators} operators and ${f.population.agents} agents in every row` : '';
+  const s = `Scale-out (${f.chains} round trips at once${served}, ${f.seconds} s each, ${f.database})`;
   const find = (store: string, gateways: number, delayMs: number) => f.rows.find((r) => r.store === store && r.gateways === gateways && r.delayMs === delayMs && !r.error);
   const sqlite = find('sqlite', 1, 0);
   const one0 = find('postgres', 1, 0);
@@ -202,6 +204,8 @@ function scaleoutRows(f: ScaleoutFigures): Row[] {
     });
     const cpu = r.cpu && cpuRow(r.cpu, r.roundTripsPerSec);
     if (cpu) rows.push({ section: s, ...cpu, ratio: '', aim: '', met: null });
+    const commits = commitsRow(r);
+    if (commits) rows.push({ section: s, ...commits, ratio: '', aim: '', met: null });
     const projected = projectionRow(s, r);
     if (projected) rows.push(projected);
   }

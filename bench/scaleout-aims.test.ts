@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databaseShareRows, gatewayCpuRows, projectedRoundTripsPerSec, projectionRow } from './scaleout-aims.ts';
+import { commitsRow, databaseShareRows, gatewayCpuRows, projectedRoundTripsPerSec, projectionRow } from './scaleout-aims.ts';
 import type { ScaleoutFigures, ScaleoutRow } from './scaleout.ts';
 
 const summary = { n: 0, p50: 0, p99: 0, max: 0, mean: 0 } as unknown as ScaleoutRow['roundTrip'];
@@ -65,5 +65,13 @@ describe('[D5] issue 57 scale-out aims', () => {
       '3 gateways, PostgreSQL local: summed gateway CPU ms per round trip',
       '3 gateways, PostgreSQL 1 ms away: summed gateway CPU ms per round trip',
     ]);
+  });
+
+  it('[D5] a PostgreSQL row tells its commits per round trip, all gateways\' together, and who follows each', () => {
+    // 200 round trips in the window (row()): 300 commits.
+    expect(commitsRow({ ...row(3, 3, 2), commits: 300 })).toMatchObject({ measured: '1.50', baseline: 'each followed by 2 other gateways' });
+    expect(commitsRow({ ...row(1, 3, 2), commits: 40 })).toMatchObject({ measured: '0.20', baseline: '' });
+    // Not counted (SQLite, or a database the bench cannot read): no row.
+    expect(commitsRow(row(1, 1.4, 0, 'sqlite'))).toBeNull();
   });
 });

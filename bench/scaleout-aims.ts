@@ -10,15 +10,19 @@ export const DATABASE_SHARE = { writeTransactionsPerRoundTrip: 2, overPgbench: 1
 /**
  * Issue 57's aims on the gateways' own CPU per question round trip (items 1 and 3): one PostgreSQL gateway against one
  * SQLite gateway (what the database client and the shared-database work cost), and three PostgreSQL gateways summed
- * against one (whether a gateway more adds cost or only capacity), each at the same distance to the database.
+ * against one (whether a gateway more adds cost or only capacity), each at the same distance to the database. Every row
+ * serves the same operators, agents and chains (scaleout-population.ts), so each ratio compares the same work.
  */
 export const GATEWAY_CPU = { postgresOverSqlite: 2, threeOverOne: 1.3 };
 /** The deployment the projection sizes: each gateway on a core of its own, PostgreSQL on four. */
 export const PROJECTION = { coresPerGateway: 1, databaseCores: 4 };
 
+/** The round trips of a row's measured window (0 where its CPU was not metered). */
+const tripsOf = (r: ScaleoutRow) => (r.cpu ? (r.roundTripsPerSec * r.cpu.elapsedMs) / 1000 : 0);
+
 /** CPU ms per round trip of a row's gateways (summed) and of its database, or null where not measured. */
 export function perRoundTrip(r: ScaleoutRow): { gatewaysMs: number | null; databaseMs: number | null } {
-  const trips = r.cpu ? (r.roundTripsPerSec * r.cpu.elapsedMs) / 1000 : 0;
+  const trips = tripsOf(r);
   if (!r.cpu || trips <= 0) return { gatewaysMs: null, databaseMs: null };
   return {
     gatewaysMs: r.cpu.gatewaysMs === null ? null : r.cpu.gatewaysMs / trips,
@@ -107,4 +111,15 @@ export function projectionRow(section: string, r: ScaleoutRow): Row | null {
     aim: '',
     met: null,
   };
+}
+
+/**
+ * A PostgreSQL row's commits that carried events per round trip, all its gateways' together: each costs its gateway a
+ * round trip, a statement and a notification, and every other gateway a notification to follow.
+ */
+export function commitsRow(r: ScaleoutRow): { figure: string; measured: string; baseline: string } | null {
+  const trips = tripsOf(r);
+  if (r.commits === undefined || trips <= 0) return null;
+  const followed = r.gateways > 1 ? `each followed by ${r.gateways - 1} other gateways` : '';
+  return { figure: '  commits per round trip, all gateways', measured: (r.commits / trips).toFixed(2), baseline: followed };
 }

@@ -6,10 +6,12 @@ import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { spawnGateway, type GatewayChild } from '../src/testing/gateway-child.ts';
 import { benchIdentities } from './lib/bench-gateway.ts';
+import { HEALTH_CHECK_EVERY_MS, healthCheckTarget, placement, POPULATION } from './scaleout-population.ts';
 import { delayingProxy } from '../src/testing/delaying-proxy.ts';
 import { openRunSchema } from './lib/postgres-schema.ts';
 import { summarize, type Summary } from './lib/stats.ts';
 import { meterCpu, type CpuSplit } from './lib/cpu.ts';
+import { commitCounter, type CommitCounter } from './lib/commit-count.ts';
 import { measurePgbench, type PgbenchFigures } from './lib/pgbench.ts';
 
 /** One setup under the same load: how many gateways, on which store, the database how far away (each way). */
@@ -23,10 +25,14 @@ export type ScaleoutRow = {
   healthz: Summary;
   /** Where the measured window's CPU went (bench/lib/cpu.ts): on a machine whose cores are all busy, that bounds the row. */
   cpu?: CpuSplit;
+  /** PostgreSQL rows: the commits that carried events in the measured window, all gateways' (bench/lib/commit-count.ts). */
+  commits?: number;
   error?: string;
 };
 export type ScaleoutFigures = {
   chains: number;
+  /** The clients every row serves, whatever its gateways (scaleout-population.ts). */
+  population?: { operators: number; agents: number };
   seconds: number;
   database: string;
   rows: ScaleoutRow[];
@@ -40,16 +46,17 @@ const SECONDS = 5;
 const WARMUP_MS = 1500;
 
 /**
- * `CHAINS` question round trips at once for `SECONDS`, spread over the gateways: chain i's agent asks on gateway
- * i mod n in a session of its own, and an operator on the next gateway answers it (across gateways when there are
- * several). A round trip: question.request -> question.requested at the operator -> question.resolve -> the agent's
- * question.waitAnswer returns. Meanwhile each gateway's GET /healthz is sampled every 50 ms.
+ * `CHAINS` question round trips at once for `SECONDS`, by the same clients in every row (scaleout-population.ts): chain
+ * i's agent asks in a session of its own, and an operator answers it (on another gateway when there are several). A
+ * round trip: question.request -> question.requested at the operator -> question.resolve -> the agent's
+ * question.waitAnswer returns. Meanwhile GET /healthz is sampled every HEALTH_CHECK_EVERY_MS, of each gateway in turn.
  */
 async function drive(
   gateways: GatewayChild[],
   operatorToken: string,
   agentToken: string,
   databasePid?: number,
+  commits?: CommitCounter,
 ): Promise<Omit<ScaleoutRow, 'setup' | 'store' | 'gateways' | 'delayMs'>> {
   const clients: GatewayClient[] = [];
   const client = async (gateway: GatewayChild, token: string, name: string) => {
@@ -59,9 +66,9 @@ async function drive(
     return c;
   };
   try {
-    const n = gateways.length;
-    const agents = await Promise.all(gateways.map((g, i) => client(g, agentToken, `scaleout-agent-${i}`)));
-    const operators = await Promise.all(gateways.map((g, i) => client(g, operatorToken, `scaleout-operator-${i}`)));
+    const place = placement(gateways.length, CHAINS);
+    const agents = await Promise.all(place.agents.map((g, k) => client(gateways[g], agentToken, `scaleout-agent-${k}`)));
+    const operators = await Promise.all(place.operators.map((g, k) => client(gateways[g], operatorToken, `scaleout-operator-${k}`)));
     const mine = new Map<string, GatewayClient>();
     for (const op of operators)
       op.on('question.requested', ({ question }) => {
@@ -70,16 +77,16 @@ async function drive(
       });
     const sessions: string[] = [];
     for (let i = 0; i < CHAINS; i++) {
-      const { session } = await operators[i % n].request('sessions.create', { title: `scale-out ${i}`, agentId: 'agent' });
+      const { session } = await operators[place.chains[i].creator].request('sessions.create', { title: `scale-out ${i}`, agentId: 'agent' });
       sessions.push(session.key);
-      mine.set(session.key, operators[(i + 1) % n]);
+      mine.set(session.key, operators[place.chains[i].answerer]);
     }
     let measuring = false;
     let stop = false;
     const samples: number[] = [];
     let done = 0;
     const chain = async (i: number) => {
-      const agent = agents[i % n];
+      const agent = agents[place.chains[i].agent];
       while (!stop) {
         const t0 = performance.now();
         const { id } = await agent.request('question.request', { sessionKey: sessions[i], questions: QUESTION });
@@ -92,17 +99,15 @@ async function drive(
       }
     };
     const health: number[] = [];
+    // The health checks are a client too: the same number in every row, taken by the gateways in turn.
     const probe = async () => {
-      while (!stop) {
-        await Promise.all(
-          gateways.map(async (g) => {
-            const t0 = performance.now();
-            const res = await fetch(`${g.url}/healthz`);
-            await res.text();
-            if (measuring) health.push(performance.now() - t0);
-          }),
-        );
-        await new Promise((ok) => setTimeout(ok, 50));
+      for (let k = 0; !stop; k++) {
+        const g = gateways[healthCheckTarget(k, gateways.length)];
+        const t0 = performance.now();
+        const res = await fetch(`${g.url}/healthz`);
+        await res.text();
+        if (measuring) health.push(performance.now() - t0);
+        await new Promise((ok) => setTimeout(ok, HEALTH_CHECK_EVERY_MS));
       }
     };
     const running = [...Array.from({ length: CHAINS }, (_, i) => chain(i)), probe()];
@@ -110,6 +115,7 @@ async function drive(
     const waitOr = (ms: number) => Promise.race([new Promise((ok) => setTimeout(ok, ms)), failed]);
     await waitOr(WARMUP_MS);
     measuring = true;
+    const commitsBefore = await commits?.read();
     const cpuDone = meterCpu(
       gateways.map((g) => g.proc.pid ?? -1),
       databasePid,
@@ -119,9 +125,11 @@ async function drive(
     const elapsed = (performance.now() - t0) / 1000;
     measuring = false;
     const cpu = cpuDone();
+    const commitsAfter = await commits?.read();
     stop = true;
     await failed;
-    return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health), cpu: { ...cpu, elapsedMs: elapsed * 1000 } };
+    const committed = commitsBefore === undefined || commitsAfter === undefined ? {} : { commits: commitsAfter - commitsBefore };
+    return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health), cpu: { ...cpu, elapsedMs: elapsed * 1000 }, ...committed };
   } finally {
     for (const c of clients) c.close();
   }
@@ -156,16 +164,20 @@ export async function measureScaleout(step: (what: string) => void, only?: { sql
   const live = new Set<GatewayChild>();
   const killAll = () => live.forEach((g) => g.proc.kill('SIGKILL'));
   process.once('exit', killAll);
-  const measure = async (row: Omit<ScaleoutRow, keyof typeof NO_FIGURES>, args: string[], databasePid?: number) => {
+  const measure = async (row: Omit<ScaleoutRow, keyof typeof NO_FIGURES>, args: string[], databasePid?: number, databaseUrl?: string) => {
     step(`scale-out: ${row.setup}`);
     let gateways: GatewayChild[] = [];
+    let commits: CommitCounter | undefined;
     try {
       gateways = await run(args, row.gateways);
       gateways.forEach((g) => live.add(g));
-      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken, databasePid)) });
+      // Connected once the gateways made the schema; read straight, not through the delaying proxy.
+      if (databaseUrl) commits = await commitCounter(databaseUrl);
+      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken, databasePid, commits)) });
     } catch (err) {
       rows.push({ ...row, ...NO_FIGURES, error: (err as Error).message.slice(0, 200) });
     } finally {
+      await commits?.close();
       await stopAll(gateways);
       gateways.forEach((g) => live.delete(g));
     }
@@ -206,7 +218,7 @@ export async function measureScaleout(step: (what: string) => void, only?: { sql
             url.toString(),
             '--config',
             configPath,
-          ], schema.serverPid);
+          ], schema.serverPid, schema.url);
         } finally {
           await proxy?.close();
           await schema.drop().catch(() => undefined);
@@ -218,5 +230,5 @@ export async function measureScaleout(step: (what: string) => void, only?: { sql
     killAll();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { chains: CHAINS, seconds: SECONDS, database, rows, pgbench };
+  return { chains: CHAINS, population: POPULATION, seconds: SECONDS, database, rows, pgbench };
 }

@@ -248,8 +248,13 @@ export class Postgres {
     return this.pool.connect();
   }
 
-  /** The median of a few round trips of an empty statement to the database, in ms (after one that opens a connection). */
-  async roundTripMs(tries = 5): Promise<number> {
+  /**
+   * The database's distance: the shortest of a few round trips of an empty statement, in ms (after one that opens a
+   * connection). The network's distance is the floor; a busy machine only adds to it (the gateway's turn on a core, the
+   * server's), so a median taken while other work runs made a database next door look far and got it up to sixteen
+   * lanes: smaller groups, more commits per round trip (bench/FINDINGS.md section 64).
+   */
+  async roundTripMs(tries = 7): Promise<number> {
     const client = await this.connect();
     try {
       await client.query('SELECT 1');
@@ -259,7 +264,7 @@ export class Postgres {
         await client.query('SELECT 1');
         took.push(performance.now() - start);
       }
-      return took.sort((a, b) => a - b)[Math.floor(tries / 2)];
+      return Math.min(...took);
     } finally {
       client.release();
     }
