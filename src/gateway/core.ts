@@ -112,7 +112,11 @@ export class Core {
       checkPayloads: opts.checkFrames,
       log: opts.log,
       turn: opts.turn,
-      onRollback: () => this.access.clear(),
+      onRollback: () => {
+        this.access.clear();
+        // L2/L7: audit lines read inside the undone group are not the log's.
+        this.audit?.log.forgetRead();
+      },
       shareKey: (viewer) => (viewDependsOnIdentityOnly(viewer.identity) ? viewer.identity : null),
       prepare: this.views.prepare,
     });

@@ -55,6 +55,15 @@ export class AuditLog {
   }
 
   /**
+   * After a commit group was rolled back: the tree may hold lines read inside it (on SQLite a read in the open group sees
+   * its units' rows), which are gone now. The next read starts again from the stored lines, and the next checkpoint
+   * checks them against the last signed one as `sign` does.
+   */
+  forgetRead(): void {
+    this.tree = new MerkleTree();
+  }
+
+  /**
    * The tree over every stored entry, read on from where it stopped, CHECK_CHUNK lines at a time with a turn of the event
    * loop between (a large log never holds `/healthz` up); a hole (a deleted row) is a failed check.
    */
