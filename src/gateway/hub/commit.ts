@@ -14,26 +14,8 @@ import { Listeners } from '../../lib/listeners.ts';
  * memory; on a shared database several run side by side (Store.lanes), a unit's lane chosen by its key (its
  * session), so the units of one session keep their order.
  */
-type Lane = {
-  store: LaneStore;
-  queue: Promise<unknown>;
-  grouped: Group | null;
-  open: Changes | null;
-  tx: Tx;
-  /** Units asked for in this lane and not ended yet (running or queued). */
-  units: number;
-  /** Units that joined the open group. */
-  joined: number;
-  /** Set when the turn ended while units were still to run: the group commits once they have (`afterUnits`). */
-  drained: (() => void) | null;
-  whenDrained: Promise<void> | null;
-};
+type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
 const noOneWaits = () => {};
-/**
- * On a shared database, how many units a lane's group takes in before the end of a turn commits it even though more
- * units are on their way to it: units asked for while a group's units run join it rather than wait for its commit.
- */
-export const FILL_UNITS = 16;
 
 export interface CommitsOptions {
   store: Store;
@@ -77,7 +59,7 @@ export class Commits {
     this.follow = o.follow;
     o.turn.onSettle(() => this.settle());
     this.lanes = o.laneStores.map((laneStore) => {
-      const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx, units: 0, joined: 0, drained: null, whenDrained: null };
+      const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx };
       lane.tx = this.txOf(lane);
       return lane;
     });
@@ -129,14 +111,27 @@ export class Commits {
    */
   commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null, retried = false): Promise<T> {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
-    lane.units++;
     const run = this.inLane(lane, async () => {
-      try {
-        return await this.runUnit(lane, fn);
-      } finally {
-        lane.units--;
-        this.afterUnits(lane);
+      if (!lane.grouped) {
+        await lane.store.beginGroup();
+        lane.grouped = { ...noChanges(), waiting: [] };
+        this.o.turn.touch();
       }
+      const grouped = lane.grouped;
+      const scope = this.scopes.getStore();
+      if (scope && !scope.answered) scope.groups.add(grouped);
+      const open = noChanges();
+      lane.open = open;
+      let result: T;
+      try {
+        result = await lane.store.transaction(() => fn(lane.tx));
+      } finally {
+        lane.open = null;
+      }
+      grouped.events.push(...open.events);
+      grouped.texts.push(...open.texts);
+      grouped.after.push(...open.after);
+      return result;
     });
     if (retried) return run;
     return run.catch(async (err: unknown) => {
@@ -146,51 +141,6 @@ export class Commits {
       await new Promise<void>((ok) => (lane.grouped ? lane.grouped.waiting.push(() => ok()) : ok()));
       return this.commit(fn, key, true);
     });
-  }
-
-  /** One unit in its lane's group (beginning the group if none is open). */
-  private async runUnit<T>(lane: Lane, fn: (tx: Tx) => Promise<T> | T): Promise<T> {
-    if (!lane.grouped) {
-      await lane.store.beginGroup();
-      lane.grouped = { ...noChanges(), waiting: [] };
-      lane.joined = 0;
-      this.o.turn.touch();
-    }
-    lane.joined++;
-    const grouped = lane.grouped;
-    const scope = this.scopes.getStore();
-    if (scope && !scope.answered) scope.groups.add(grouped);
-    const open = noChanges();
-    lane.open = open;
-    let result: T;
-    try {
-      result = await lane.store.transaction(() => fn(lane.tx));
-    } finally {
-      lane.open = null;
-    }
-    grouped.events.push(...open.events);
-    grouped.texts.push(...open.texts);
-    grouped.after.push(...open.after);
-    return result;
-  }
-
-  /**
-   * A turn ended while the lane's group still had units to run (several lanes, a shared database): the group takes in
-   * what is asked for meanwhile and commits once they ran, rather than committing behind the units queued at the turn's
-   * end and making the later ones wait for that commit to start a group of their own. Fewer, fuller commits for the
-   * same units; a lone unit commits as soon as it ends, as before. At FILL_UNITS the turn's end commits it anyway.
-   */
-  private fills(lane: Lane): Promise<void> | null {
-    if (lane.units === 0 || lane.joined >= FILL_UNITS) return null;
-    return (lane.whenDrained ??= new Promise<void>((ok) => (lane.drained = ok)));
-  }
-
-  /** The lane's last unit ended: a commit the turn's end left to it goes now. */
-  private afterUnits(lane: Lane): void {
-    if (lane.units > 0 || !lane.drained) return;
-    const drained = lane.drained;
-    lane.drained = lane.whenDrained = null;
-    void this.inLane(lane, () => this.settleGroup(lane)).then(drained, drained);
   }
 
   /**
@@ -248,7 +198,7 @@ export class Commits {
       const lane = this.lanes[0];
       return lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
     }
-    const lanes = this.lanes.map((lane) => (lane.grouped ? (this.fills(lane) ?? this.inLane(lane, () => this.settleGroup(lane))) : lane.queue));
+    const lanes = this.lanes.map((lane) => (lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : lane.queue));
     // And what a shared database's groups queued once committed (their events, their answers).
     return Promise.all(lanes).then(() => follow.queue.then(settled));
   }
