@@ -3,6 +3,7 @@ import { connect } from '../src/agent/sdk.ts';
 import { LUNCH_QUESTIONS } from '../src/agent/demo-agent.ts';
 import { expect, test } from './fixtures.ts';
 import { seriousAxeViolations } from './axe.ts';
+import { askLunch } from './lunch.ts';
 import { newSession } from './sessions.ts';
 
 async function send(page: Page, text: string) {
@@ -28,6 +29,14 @@ async function askDeploy(page: Page, openApp: (page: Page, path?: string) => Pro
   await send(page, message);
   await expect(dockOf(page)).toBeVisible();
   return dockOf(page);
+}
+
+/** Whether who asks shows whole: its name is not cut to an ellipsis (U12's header keeps "Asked by <name>" readable). */
+async function askerShowsWhole(dock: Locator) {
+  return dock.getByText('Asked by', { exact: true }).evaluate((label) => {
+    const name = label.parentElement!;
+    return name.scrollWidth <= name.clientWidth;
+  });
 }
 
 test.describe('question dock', () => {
@@ -228,6 +237,7 @@ test.describe('question dock', () => {
         if (position === '2/2') await dock.getByRole('button', { name: 'Next request' }).click();
         await expect(dock.getByText(position)).toBeVisible();
         await expect(dock.getByText('Asked by', { exact: true })).toBeVisible();
+        expect(await askerShowsWhole(dock)).toBe(true);
         expect(await rowsOfHeader()).toBe(1);
         await shoot(page, testInfo, `header-two-requests-${position.replace('/', '-of-')}-390`);
       }
@@ -246,6 +256,35 @@ test.describe('question dock', () => {
     } finally {
       agent.close();
     }
+  });
+
+  test('[U6][U12] with one async request, the header fits at 390 px: who asks whole on a line of its own, "Not blocking the agent" under it with Collapse; one row at 1280 px', async ({
+    page,
+    openApp,
+  }, testInfo) => {
+    const dock = await askLunch(page, openApp);
+    const asker = dock.getByText('Asked by', { exact: true });
+    const pill = dock.getByText('Not blocking the agent', { exact: true });
+    const collapse = dock.getByRole('button', { name: 'Collapse questions' });
+    const box = async (l: Locator) => (await l.boundingBox())!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(asker).toBeVisible();
+    await expect(pill).toBeVisible();
+    expect(await askerShowsWhole(dock)).toBe(true);
+    await shoot(page, testInfo, 'header-one-async-request-390', dock);
+    // The chip is the text's parent: its edge, not its padded text, lines up with the name.
+    const [a, p, c, d] = [await box(asker), await box(pill.locator('..')), await box(collapse), await box(dock)];
+    // Who asks above; the chip starts where the name does and shares its row with Collapse, which stays in the dock.
+    expect(a.y + a.height).toBeLessThanOrEqual(p.y);
+    expect(Math.abs(p.x - a.x)).toBeLessThanOrEqual(1);
+    expect(p.y).toBeLessThan(c.y + c.height);
+    expect(c.y).toBeLessThan(p.y + p.height);
+    expect(c.x + c.width).toBeLessThanOrEqual(d.x + d.width);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await askerShowsWhole(dock)).toBe(true);
+    const [a2, c2] = [await box(asker), await box(collapse)];
+    expect(a2.y).toBeLessThan(c2.y + c2.height);
+    expect(c2.y).toBeLessThan(a2.y + a2.height);
   });
 
   test('[U6][U7] two browsers of one person answer one question: one wins, the other says "Answered elsewhere" (in another tab or browser)', async ({ page, browser, openApp }, testInfo) => {
