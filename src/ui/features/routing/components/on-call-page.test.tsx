@@ -48,6 +48,17 @@ describe('the On call page (E9, E12)', () => {
     expect(questions.getByRole('row', { name: /Cy Chen \(cy\) is on it/ })).toBeInTheDocument();
   });
 
+  it('[E9] says when the next person takes over as a time ahead, not as "just now"', async () => {
+    const tomorrowNine = new Date();
+    tomorrowNine.setDate(tomorrowNine.getDate() + 1);
+    tomorrowNine.setHours(9, 0, 0, 0);
+    const status = { ...STATUS, schedules: [{ ...STATUS.schedules[0], nextName: 'Bo Berg', nextAtMs: tomorrowNine.getTime() }] };
+    setup([deployRecord({ id: 'q-deploy' })], routingClient(status)).render(<OnCallPage />);
+    const schedules = within(await screen.findByRole('region', { name: 'Schedules' }));
+    const nextCell = within(schedules.getByRole('row', { name: /primary/ })).getAllByRole('cell')[1];
+    expect(nextCell).toHaveTextContent(/^Bo Berg \(bo\) from tomorrow 09:00$/);
+  });
+
   it('[E9] the entry shows where the gateway routes, and not where routing.status has nothing', async () => {
     setup([], routingClient(STATUS)).render(<OnCallLink active={false} />);
     expect(await screen.findByRole('link', { name: 'On call' })).toHaveAttribute('href', '/on-call');

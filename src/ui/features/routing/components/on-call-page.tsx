@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
-import { RelativeTime } from '../../../components/relative-time.tsx';
+import { fullTimeText } from '../../../../lib/clock-text.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
+import { useMinuteClock } from '../../../lib/relative-time.ts';
 import { Link, questionPath } from '../../../lib/router.tsx';
 import { useQuestions } from '../../questions/api/get-questions.ts';
 import { useRoutingStatus } from '../api/get-routing-status.ts';
+import { handoffText } from '../lib/handoff-text.ts';
 import { RouteCountdown } from './route-countdown.tsx';
 import '../routing.css';
 
@@ -26,6 +28,16 @@ function Person({ id, name }: { id: string; name?: string }) {
 }
 
 const nobody = <span className="muted">nobody</span>;
+
+/** When the next person takes over: a time ahead ("tomorrow 09:00"), the whole instant on hover. */
+function Handoff({ atMs }: { atMs: number }) {
+  const now = useMinuteClock();
+  return (
+    <time dateTime={new Date(atMs).toISOString()} title={fullTimeText(atMs)}>
+      {handoffText(atMs, now)}
+    </time>
+  );
+}
 
 /** A table with its column headings. */
 function Table({ cols, children }: { cols: string[]; children: ReactNode }) {
@@ -71,7 +83,7 @@ export default function OnCallPage() {
                       {s.nextAtMs !== null && (
                         <span className="muted">
                           {' '}
-                          from <RelativeTime ms={s.nextAtMs} />
+                          from <Handoff atMs={s.nextAtMs} />
                         </span>
                       )}
                     </td>
