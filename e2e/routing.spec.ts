@@ -17,8 +17,11 @@ const ANA = `adk_${'a'.repeat(40)}`;
 const BO = `adk_${'b'.repeat(40)}`;
 const AGENT = `adk_${'c'.repeat(40)}`;
 
-/** A gateway of its own with routing: a question goes to Ana, then to ops (Bo); an approval needs two of Ana and Bo. */
-async function routedGateway() {
+/**
+ * A gateway of its own with routing: a question goes to whoever is on call (Ana), then to ops (Bo); an approval needs two
+ * of Ana and Bo. `rotation` puts more people on the schedule, each a day in turn.
+ */
+async function routedGateway(rotation = ['ana']) {
   const dir = mkdtempSync(join(tmpdir(), 'askdock-e2e-routing-'));
   writeFileSync(
     join(dir, 'config.json'),
@@ -30,7 +33,7 @@ async function routedGateway() {
       ],
       routing: {
         groups: { ops: { members: ['bo'] } },
-        schedules: { primary: { timezone: 'UTC', layers: [{ members: ['ana'], rotation: 'daily', handoff: '09:00' }] } },
+        schedules: { primary: { timezone: 'UTC', layers: [{ members: rotation, rotation: 'daily', handoff: '09:00' }] } },
         escalations: {
           team: { steps: [{ notify: ['schedule:primary'], wait: '10m' }, { notify: ['group:ops'], wait: '10m' }], exhausted: 'keep' },
           pair: { steps: [{ notify: ['identity:ana', 'identity:bo'], wait: '10m' }], exhausted: 'deny' },
@@ -104,6 +107,38 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await dock.getByRole('radio', { name: 'Allow', exact: true }).check();
       await page.keyboard.press('Control+Enter');
       await expect(page.getByText('1 of 2 approvals (Ana)')).toBeVisible();
+    } finally {
+      await close();
+    }
+  });
+
+  test('[E9] on a phone the On call page keeps each person whole on one line ("Ana (ana)") and the hand-off under who comes next', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { gateway, close } = await routedGateway(['ana', 'bo']);
+    try {
+      await page.goto(`${gateway.url}/on-call?token=${ANA}`);
+      const row = page.getByRole('region', { name: 'Schedules' }).getByRole('row', { name: /primary/ });
+      const [nowCell, nextCell] = [row.getByRole('cell').nth(0), row.getByRole('cell').nth(1)];
+      // Whichever of the two is on call today, the other comes next at the 09:00 hand-off.
+      await expect(nextCell).toContainText(/from (tomorrow )?09:00$/);
+      // A person as the page writes one: the display name, then the id (joined by a no-break space).
+      const PERSON = /^(Ana\s\(ana\)|Bo\s\(bo\))$/;
+      /** The distinct lines a piece of text is laid out on. */
+      const linesOf = (text: ReturnType<typeof page.getByText>) =>
+        text.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top + r.height / 2))).size;
+        });
+      for (const person of [nowCell.getByText(PERSON), nextCell.getByText(PERSON)]) {
+        await expect(person).toBeVisible();
+        expect(await linesOf(person)).toBe(1);
+      }
+      const handoff = nextCell.getByText(/^\s*from (tomorrow )?09:00$/);
+      expect(await linesOf(handoff)).toBe(1);
+      const [who, when] = [(await nextCell.getByText(PERSON).boundingBox())!, (await handoff.boundingBox())!];
+      expect(who.y + who.height).toBeLessThanOrEqual(when.y + 1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {
       await close();
     }

@@ -20,9 +20,12 @@ function useQuestionTitles(): Map<string, string> {
  */
 function Person({ id, name }: { id: string; name?: string }) {
   if (!name || name === id) return <span className="oncall-person">{id}</span>;
+  // A no-break space: the id never lands on a line of its own in a narrow column.
   return (
     <span className="oncall-person">
-      {name} <span className="oncall-id">({id})</span>
+      {name}
+      {'\u00a0'}
+      <span className="oncall-id">({id})</span>
     </span>
   );
 }
@@ -81,7 +84,7 @@ export default function OnCallPage() {
                     <td>
                       {s.next === null ? nobody : <Person id={s.next} name={s.nextName} />}
                       {s.nextAtMs !== null && (
-                        <span className="muted">
+                        <span className="muted oncall-handoff">
                           {' '}
                           from <Handoff atMs={s.nextAtMs} />
                         </span>
