@@ -278,6 +278,24 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
   });
 
+  it('[L7][L5] after an acknowledgement of deleted rows, an answer is kept at the index of one that was lost with them', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 3);
+    const answered = (questionId: string, answers: string) =>
+      gw.hub.commit(() => gw.room.record({ atMs: 5_000, event: 'question.answered', identity: 'admin', questionId }, { questionId, salt: Buffer.alloc(16, 1), answers }));
+    expect((await answered('q-lost', 'no')).index).toBe(3);
+    expect((await answered('q-lost-too', 'no')).index).toBe(4);
+    await gw.room.checkpoint(admin, { sign: true });
+    await gw.removeFrom(3);
+    expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    // The acknowledgement is entry 3, the next answer entry 4: where the answer of a lost entry was kept.
+    expect(await gw.room.acknowledge(admin, {})).toEqual({ acknowledged: true, entryIndex: 3 });
+    expect((await answered('q-new', 'yes')).index).toBe(4);
+    expect((await db.store.auditAnswers(3, 6)).map((a) => [a.entryIndex, a.questionId, a.answers])).toEqual([
+      [3, 'q-lost', 'no'],
+      [4, 'q-new', 'yes'],
+    ]);
+  });
+
   it('[L7] an acknowledgement that leaves the log at the size of a checkpoint signed before: the checkpoint it signs is kept and is the one `audit.checkpoint` shows', async () => {
     const { db, gw } = await signedGateway(makeDatabase, 5);
     const before = (await gw.room.checkpoint(admin, {})).checkpoint;
