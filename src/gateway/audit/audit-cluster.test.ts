@@ -1,6 +1,7 @@
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadOrCreateKeyFile, parseVerifierKey, verifyReceipt } from '../../audit/index.ts';
 import { spawnGateway, type GatewayChild } from '../../testing/gateway-child.ts';
@@ -101,6 +102,36 @@ describe('one audit log and one key for the gateways of one PostgreSQL database 
     const verified = await runAskdock(['audit', 'verify', out, '--key', published.keys[0].verifierKey], { cwd: tmpdir() });
     expect(verified.stdout + verified.stderr).toMatch(/^valid: entries 0\.\.7 \(8\)/);
     expect(verified.code).toBe(0);
+  });
+
+  it('[L7] a failed check one gateway found: admins of both read it, and the acknowledgement made on the other clears it, so the first signs again', LONG, async () => {
+    const c = (cluster = await startCluster(2, schema.url, { config: policyConfig }));
+    const [a, b] = c.gateways;
+    const [agent, adminA, adminB] = await Promise.all([connect(a.wsUrl, 'agent'), connect(a.wsUrl, 'admin'), connect(b.wsUrl, 'admin')]);
+    const { session } = await adminA.call('sessions.create', { title: 'Checked' });
+    // Each gateway's policy load (entries 0 and 1), then the decision (entry 2), signed over.
+    await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'npm run test' } } });
+    expect((await adminA.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
+    const raw = new pg.Client({ connectionString: schema.url });
+    await raw.connect();
+    // The decision's time changed in the database: a digit put before it.
+    await raw.query(`UPDATE audit_entries SET line = replace(line, '"atMs":', '"atMs":1') WHERE idx = 2`);
+    await raw.end();
+
+    const failedCheck = { ok: false, detail: 'the stored entries no longer match the checkpoint of size 3: an entry below index 3 was changed' };
+    expect((await adminA.call('audit.checkpoint', { sign: true })).integrity).toEqual(failedCheck);
+    // The other gateway's admins are told, and read the same.
+    expect(await adminB.waitEvent('audit.integrity', (p) => !p.ok)).toMatchObject(failedCheck);
+    expect((await adminB.call('audit.checkpoint', {})).integrity).toEqual(failedCheck);
+
+    expect(await adminB.call('audit.acknowledge', { note: 'row 2 restored from backup' })).toEqual({ acknowledged: true, entryIndex: 3 });
+    expect(await adminA.call('audit.acknowledge', {})).toEqual({ acknowledged: false });
+    expect((await adminA.call('audit.checkpoint', {})).integrity).toEqual({ ok: true });
+    // The first gateway signs again, over the log as it is.
+    await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'npm run lint' } } });
+    const signed = await adminA.call('audit.checkpoint', { sign: true });
+    expect(signed).toMatchObject({ treeSize: 5, integrity: { ok: true } });
+    expect(signed.checkpoint!.split('\n')[1]).toBe('5');
   });
 
   it('[L3][L8] a gateway whose own key file holds another key than the database\'s runs unsigned, naming the file, rather than sign a second log', LONG, async () => {

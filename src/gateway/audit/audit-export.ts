@@ -22,6 +22,8 @@ export class AuditExports {
     private readonly parts: RoomParts,
     private readonly log: AuditLog,
     private readonly signNow: () => Promise<string | null>,
+    /** L7: when an admin last acknowledged a failed check (0 when never). */
+    private readonly acknowledgedAtMs: () => Promise<number>,
   ) {}
 
   async page(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {
@@ -51,16 +53,22 @@ export class AuditExports {
     if (!this.log.signed && !p.unsigned)
       throw new AskdockError('INVALID_REQUEST', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned');
     if (this.log.signed) await this.signNow();
+    const acknowledgedAtMs = await this.acknowledgedAtMs();
     const tree = await this.log.current();
-    const checkpoints = await this.parts.store.auditCheckpoints();
+    // The checkpoints of the log as it stands, one chain (each signed extends the last since the acknowledgement):
+    // those an acknowledgement set aside may be over other entries, or more than the log holds since.
+    const checkpoints = (await this.parts.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs && c.size <= tree.size);
+    // The last of them, in size and so in the order signed: the one the export's entries are proved against.
     const last = checkpoints.at(-1);
-    const size = last ? Number(last.note.split('\n')[1]) : tree.size;
+    const size = last ? last.size : tree.size;
     const chosen = (await this.parts.store.auditLines(0, size))
       .map((r) => AuditEntry.parse(JSON.parse(r.line)))
       .filter((e) => (p.since === undefined || e.atMs >= p.since) && (p.until === undefined || e.atMs <= p.until))
       .filter((e) => (p.sessionKey === undefined || e.sessionKey === p.sessionKey) && (p.agentId === undefined || e.agentId === p.agentId));
-    const wanted = new Set(chosen.map((e) => e.index));
-    const answers = p.redact === 'answers' ? [] : (await this.parts.store.auditAnswers(0, size)).filter((a) => wanted.has(a.entryIndex));
+    // An answer kept for an entry of its question that records answers: one left behind by a row deleted before an
+    // acknowledgement (L7) belongs to no entry now, even where a later entry took its index.
+    const wanted = new Map(chosen.filter((e) => e.answersDigest !== undefined).map((e) => [e.index, e.questionId]));
+    const answers = p.redact === 'answers' ? [] : (await this.parts.store.auditAnswers(0, size)).filter((a) => wanted.get(a.entryIndex) === a.questionId);
     if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p.format);
     const filter = { ...(p.since !== undefined ? { since: p.since } : {}), ...(p.until !== undefined ? { until: p.until } : {}), ...(p.sessionKey ? { sessionKey: p.sessionKey } : {}), ...(p.agentId ? { agentId: p.agentId } : {}) };
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));

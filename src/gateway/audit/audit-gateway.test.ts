@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseVerifierKey, verifyExport, verifyReceipt, type ExportFiles } from '../../audit/index.ts';
-import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { runAskdock } from '../../testing/hook-process.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
 
@@ -23,10 +27,14 @@ async function exportFiles(admin: TestClient, params: Record<string, unknown> = 
   return files;
 }
 
-async function publicKeys(gw: TestGateway) {
+/** The verifier keys the gateway publishes (L3), as `--key` takes them. */
+async function verifierKeys(gw: TestGateway): Promise<string[]> {
   const res = await fetch(`${gw.gw.url}/.well-known/askdock/audit-keys`);
-  const doc = (await res.json()) as { keys: { verifierKey: string }[] };
-  return doc.keys.map((k) => parseVerifierKey(k.verifierKey));
+  return ((await res.json()) as { keys: { verifierKey: string }[] }).keys.map((k) => k.verifierKey);
+}
+
+async function publicKeys(gw: TestGateway) {
+  return (await verifierKeys(gw)).map(parseVerifierKey);
 }
 
 /** Stops the gateway, keeping its folder, and changes its SQLite file as someone with the file would; the folder. */
@@ -152,6 +160,32 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     const after = await admin.call('audit.checkpoint', { sign: true });
     expect(after).toMatchObject({ treeSize: 7, integrity: { ok: true } });
     expect(after.checkpoint!.split('\n')[1]).toBe('7');
+  });
+
+  it('[L5][L6][L7] an acknowledgement that left the log smaller than a checkpoint signed before: the export is proved against the latest checkpoint its entries cover, and `askdock audit verify` passes', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const first = await answeredApproval(t);
+    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
+    await answeredApproval(t);
+    await answeredApproval(t);
+    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(7);
+    const dir = await stopAndEdit(t, 'DELETE FROM audit_entries WHERE idx >= 3');
+
+    t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
+    const admin = await t.connect('admin');
+    // Three rows left, the restart's policy load (entry 3) and the acknowledgement (entry 4): a log of 5, which the
+    // acknowledgement's checkpoint covers, while the checkpoint of size 7 signed before lies past its end.
+    expect(await admin.call('audit.acknowledge', { note: 'the last rows were lost with a disk' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    // An answer recorded at the index of one lost with the rows (entry 6).
+    expect((await answeredApproval(t)).waited.receipt).toBeDefined();
+    const out = join(mkdtempSync(join(tmpdir(), 'askdock-export-')), 'export');
+    const exported = await runAskdock(['audit', 'export', '--out', out], { cwd: t.dir, env: { ASKDOCK_URL: t.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
+    expect(exported.stderr).toBe('');
+    expect(exported.stdout).toMatch(/^exported 7 entries into /);
+    const [key] = await verifierKeys(t);
+    const verified = await runAskdock(['audit', 'verify', out, '--key', key], { cwd: tmpdir() });
+    expect(verified.stdout + verified.stderr).toMatch(/^valid: entries 0\.\.6 \(7\) of a log of 7, .*\nanswers: 2 match/);
+    expect(verified.code).toBe(0);
   });
 
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {

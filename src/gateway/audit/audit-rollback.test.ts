@@ -75,9 +75,9 @@ it('[L2][L7] entries read inside a commit group that is then rolled back are not
   const signed = (await real.latestAuditCheckpoint())!;
   expect(signed.size).toBe(stored.length);
   expect(parseCheckpoint(signed.note.split('\n\n')[0] + '\n').root.equals(new MerkleTree(stored.map(leafHash)).root())).toBe(true);
-  expect(room.state()).toMatchObject({ ok: true });
+  expect(await room.state()).toMatchObject({ ok: true });
   clock.advance(CHECKPOINT_EVERY_MS);
   await append(1);
   await room.duty();
-  expect(room.state()).toMatchObject({ ok: true });
+  expect(await room.state()).toMatchObject({ ok: true });
 });

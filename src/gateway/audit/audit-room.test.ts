@@ -10,6 +10,7 @@ import { signerFromSeed } from '../../audit/note.ts';
 import { freshSchema } from '../../testing/postgres.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import type { Identity } from '../auth.ts';
+import type { Duties } from '../infra/duties.ts';
 import { EventHub } from '../hub/hub.ts';
 import { Turn } from '../hub/turn.ts';
 import { memoryLogger } from '../infra/logger.ts';
@@ -76,11 +77,11 @@ afterEach(async () => {
 });
 
 /**
- * The audit room of a gateway on the database, started (on `shared`'s hub when given: two rooms on one connection);
- * `linesRead` counts the stored lines it read (rows of `auditLines`); `edit` changes a line and `removeFrom` deletes the
- * last ones, between the gateway's units.
+ * The audit room of a gateway on the database, started (on `shared`'s hub when given: two rooms on one connection),
+ * without the duties (D3) when `dutiesHeld` is false; `linesRead` counts the stored lines it read (rows of
+ * `auditLines`); `edit` changes a line and `removeFrom` deletes the last ones, between the gateway's units.
  */
-async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub) {
+async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub, dutiesHeld = true) {
   const store = db.store;
   const { log, lines } = memoryLogger();
   let linesRead = 0;
@@ -98,7 +99,7 @@ async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub)
   });
   const hub = shared ?? new EventHub({ store, clock, view: (_viewer, _ev, frame) => frame(), checkPayloads: false, log, turn: new Turn(), onRollback: () => {} });
   if (!shared) await hub.start();
-  const room = new AuditRoom({ store: counted, hub, access: {} as SessionAccess, clock, log, keys, origin: ORIGIN, duties: () => null });
+  const room = new AuditRoom({ store: counted, hub, access: {} as SessionAccess, clock, log, keys, origin: ORIGIN, duties: () => (dutiesHeld ? null : ({ held: false } as Duties)) });
   await room.start();
   cleanups.push(() => {
     room.stop();
@@ -181,12 +182,12 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     const stored = await storedLines(db.store);
     expect(await signedRoot(db.store)).toEqual(rootOf([...original, ...stored.slice(8)]));
     expect(await signedRoot(db.store)).not.toEqual(rootOf(stored));
-    expect(gw.room.state()).toEqual({ ok: true });
+    expect(await gw.room.state()).toEqual({ ok: true });
 
     await gw.append(2);
     clock.advance(CHECKPOINT_EVERY_MS);
-    await expect.poll(() => gw.room.state().ok, { timeout: 30_000 }).toBe(false);
-    expect(gw.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 8: an entry below index 8 was changed' });
+    await expect.poll(async () => (await gw.room.state()).ok, { timeout: 30_000 }).toBe(false);
+    expect(await gw.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 8: an entry below index 8 was changed' });
     expect(gw.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
     const told = (await db.store.eventsAfter(0, 1_000)).filter((e) => e.event === 'audit.integrity');
     expect(told.map((e) => e.payload)).toEqual([{ ok: false, detail: expect.stringMatching(/checkpoint of size 8:/) }]);
@@ -219,7 +220,7 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     const { db, gw } = await signedGateway(makeDatabase, 5);
     await gw.edit(2);
     await gw.room.exportPage(admin, {});
-    expect(gw.room.state()).toEqual({ ok: false, detail: expect.stringMatching(/checkpoint of size 5:/) });
+    expect(await gw.room.state()).toEqual({ ok: false, detail: expect.stringMatching(/checkpoint of size 5:/) });
     expect(await latestSize(db.store)).toBe(5);
   });
 
@@ -228,7 +229,7 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     first.room.stop();
     await first.edit(0);
     const second = await gatewayOn(db, new FakeClock());
-    expect(second.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 6: an entry below index 6 was changed' });
+    expect(await second.room.state()).toEqual({ ok: false, detail: 'the stored entries no longer match the checkpoint of size 6: an entry below index 6 was changed' });
   });
 
   it('[L7] an acknowledgement made on another gateway: this one reads the log afresh and signs on, with no failed check of its own', async () => {
@@ -243,9 +244,56 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     expect(await other.room.acknowledge(admin, { note: 'row 1 restored by hand' })).toEqual({ acknowledged: true, entryIndex: 4 });
     await duty.append(2);
     await duty.room.duty();
-    expect(duty.room.state()).toEqual({ ok: true });
+    expect(await duty.room.state()).toEqual({ ok: true });
     expect(await latestSize(db.store)).toBe(7);
     expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+
+  it('[L7] a failed check the duty holder found is the same on every gateway, and an acknowledgement on another gateway lets the duty holder sign again', async () => {
+    const db = await open(makeDatabase);
+    const clock = new FakeClock();
+    const duty = await gatewayOn(db, clock);
+    const other = await gatewayOn(db, clock, duty.hub, false);
+    await duty.append(4);
+    await duty.room.duty();
+    await duty.edit(1);
+    await duty.append(2);
+    // The duty's minute: its full re-read finds the edit and holds the signing.
+    clock.advance(CHECKPOINT_EVERY_MS);
+    await duty.room.duty();
+    const failedCheck = { ok: false, detail: 'the stored entries no longer match the checkpoint of size 4: an entry below index 4 was changed' };
+    // Every gateway's admins read the same state, though only the duty holder read the log.
+    expect((await duty.room.checkpoint(admin, {})).integrity).toEqual(failedCheck);
+    expect((await other.room.checkpoint(admin, {})).integrity).toEqual(failedCheck);
+
+    // The acknowledgement lands on the other gateway: it has the failure to acknowledge.
+    expect(await other.room.acknowledge(admin, { note: 'row 1 restored by hand' })).toEqual({ acknowledged: true, entryIndex: 6 });
+    expect(await other.room.acknowledge(admin, {})).toEqual({ acknowledged: false });
+    expect(await duty.room.acknowledge(admin, {})).toEqual({ acknowledged: false });
+    expect((await duty.room.checkpoint(admin, {})).integrity).toEqual({ ok: true });
+    // The duty holder signs again, over the log as it is.
+    await duty.append(3);
+    await duty.room.duty();
+    expect(await latestSize(db.store)).toBe(10);
+    expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+
+  it('[L7][L5] after an acknowledgement of deleted rows, an answer is kept at the index of one that was lost with them', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 3);
+    const answered = (questionId: string, answers: string) =>
+      gw.hub.commit(() => gw.room.record({ atMs: 5_000, event: 'question.answered', identity: 'admin', questionId }, { questionId, salt: Buffer.alloc(16, 1), answers }));
+    expect((await answered('q-lost', 'no')).index).toBe(3);
+    expect((await answered('q-lost-too', 'no')).index).toBe(4);
+    await gw.room.checkpoint(admin, { sign: true });
+    await gw.removeFrom(3);
+    expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    // The acknowledgement is entry 3, the next answer entry 4: where the answer of a lost entry was kept.
+    expect(await gw.room.acknowledge(admin, {})).toEqual({ acknowledged: true, entryIndex: 3 });
+    expect((await answered('q-new', 'yes')).index).toBe(4);
+    expect((await db.store.auditAnswers(3, 6)).map((a) => [a.entryIndex, a.questionId, a.answers])).toEqual([
+      [3, 'q-lost', 'no'],
+      [4, 'q-new', 'yes'],
+    ]);
   });
 
   it('[L7] an acknowledgement that leaves the log at the size of a checkpoint signed before: the checkpoint it signs is kept and is the one `audit.checkpoint` shows', async () => {

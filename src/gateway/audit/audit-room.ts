@@ -14,6 +14,11 @@ import { QuestionDigests } from './question-digests.ts';
 export const CHECKPOINT_EVERY_ENTRIES = 256;
 export const CHECKPOINT_EVERY_MS = 60_000;
 const ACK_META = 'audit.acknowledgedAtMs';
+/**
+ * L7: a failed check, kept in the database for every gateway of it (the detail; empty once acknowledged): the duty
+ * holder that found it stops signing, and an admin acknowledges it on any gateway.
+ */
+const FAILED_META = 'audit.failedCheck';
 
 export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; duties: () => Duties | null };
 
@@ -26,7 +31,6 @@ export class AuditRoom {
   /** L4: a question's digests, made when it is asked and used again for its decision. */
   readonly digests = new QuestionDigests();
   private readonly exports: AuditExports;
-  private integrity: Integrity = { ok: true };
   private sinceCheckpoint = 0;
   private timer: TimerHandle | null = null;
   private signing: Promise<unknown> = Promise.resolve();
@@ -35,7 +39,7 @@ export class AuditRoom {
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
-    this.exports = new AuditExports(parts, this.log, () => this.signNow(true));
+    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs());
   }
 
   get signed(): boolean {
@@ -103,16 +107,16 @@ export class AuditRoom {
     // One unit among the others (hub.exclusive): the entries it reads and the checkpoint it writes never interleave
     // with a unit's; a failed check is told to admins after it, in a unit of its own.
     const run = this.signing.then(async () => {
-      const { note, problem } = await this.parts.hub.exclusive(() => this.signOnce(full));
-      if (problem !== undefined) await this.failed(problem);
+      const { note, problem, acknowledgedAtMs } = await this.parts.hub.exclusive(() => this.signOnce(full));
+      if (problem !== undefined) await this.failed(problem, acknowledgedAtMs!);
       return note;
     });
     this.signing = run.catch(() => undefined);
     return run;
   }
 
-  private async signOnce(full: boolean): Promise<{ note: string | null; problem?: string }> {
-    if (!this.integrity.ok) return { note: null };
+  private async signOnce(full: boolean): Promise<{ note: string | null; problem?: string; acknowledgedAtMs?: number }> {
+    if (!(await this.integrity()).ok) return { note: null };
     const acknowledgedAtMs = await this.acknowledgedAtMs();
     const last = this.lastReread;
     // The lines read before stand only under the acknowledgement they were read under: one since starts the log afresh.
@@ -120,7 +124,7 @@ export class AuditRoom {
     const reread = full || !sameStart || this.parts.clock.now() - last.atMs >= CHECKPOINT_EVERY_MS;
     if (reread) {
       const result = await this.log.selfCheck(acknowledgedAtMs, false, sameStart);
-      if (!result.ok) return { note: null, problem: result.detail };
+      if (!result.ok) return { note: null, problem: result.detail, acknowledgedAtMs };
       this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
     }
     this.sinceCheckpoint = 0;
@@ -130,7 +134,7 @@ export class AuditRoom {
       if (!(err instanceof IntegrityError)) throw err;
       // The lines read on do not extend the last checkpoint: the whole log is read again before a failure is told
       // (another gateway's acknowledgement may have started the log afresh meanwhile).
-      return reread ? { note: null, problem: err.message } : this.signOnce(true);
+      return reread ? { note: null, problem: err.message, acknowledgedAtMs } : this.signOnce(true);
     }
   }
 
@@ -138,31 +142,49 @@ export class AuditRoom {
     return Number((await this.parts.store.getMeta(ACK_META)) ?? 0);
   }
 
+  /** L7: the failed check waiting for an admin, as the database holds it for every gateway of it. */
+  private async integrity(): Promise<Integrity> {
+    const detail = await this.parts.store.getMeta(FAILED_META);
+    return detail ? { ok: false, detail } : { ok: true };
+  }
+
   /** L7 at start: the full re-read against every checkpoint; a mismatch is logged and told to admins, and holds the signing until acknowledged. */
   private async check(): Promise<boolean> {
-    if (!this.integrity.ok) return false;
+    if (!(await this.integrity()).ok) return false;
     const acknowledgedAtMs = await this.acknowledgedAtMs();
     const result = await this.log.selfCheck(acknowledgedAtMs, true);
-    if (!result.ok) await this.failed(result.detail);
+    if (!result.ok) await this.failed(result.detail, acknowledgedAtMs);
     else this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
     return result.ok;
   }
 
-  private async failed(detail: string): Promise<void> {
-    this.integrity = { ok: false, detail };
-    this.parts.log.error({ detail }, 'the audit log does not match its signed checkpoints: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
-    await this.parts.hub.commit(async (tx) => void (await tx.emit('audit.integrity', { ok: false, detail }, ADMINS)));
+  /**
+   * A failed check, found under the acknowledgement `acknowledgedAtMs`, is kept for every gateway and told to admins
+   * once. One found by a read that an acknowledgement made meanwhile (on any gateway) has overtaken is dropped: the
+   * log starts afresh from that acknowledgement, and the next check reads it so.
+   */
+  private async failed(detail: string, acknowledgedAtMs: number): Promise<void> {
+    const current = await this.parts.hub.commit(async (tx) => {
+      // The acknowledgement's key first: on PostgreSQL each key read in a transaction is locked (store getMeta), in the order `acknowledge` takes them.
+      if ((await this.acknowledgedAtMs()) !== acknowledgedAtMs) return false;
+      if ((await this.integrity()).ok) {
+        await this.parts.store.setMeta(FAILED_META, detail);
+        await tx.emit('audit.integrity', { ok: false, detail }, ADMINS);
+      }
+      return true;
+    });
+    if (current) this.parts.log.error({ detail }, 'the audit log does not match its signed checkpoints: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
   }
 
-  /** What admins see of the log's state (snapshot, `audit.checkpoint`). */
-  state(): { ok: boolean; detail?: string; unsigned?: boolean } {
-    return { ...this.integrity, ...(this.signed ? {} : { unsigned: true }) };
+  /** What admins see of the log's state (`audit.checkpoint`): the same on every gateway of the database. */
+  async state(): Promise<{ ok: boolean; detail?: string; unsigned?: boolean }> {
+    return { ...(await this.integrity()), ...(this.signed ? {} : { unsigned: true }) };
   }
 
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
     const checkpoint = p.sign ? await this.signNow(true) : await this.log.latest();
-    const integrity = identity.scopes.has('operator.admin') ? { integrity: { ...this.integrity } } : {};
+    const integrity = identity.scopes.has('operator.admin') ? { integrity: await this.integrity() } : {};
     return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), ...integrity };
   }
 
@@ -187,15 +209,20 @@ export class AuditRoom {
 
   /** L7: an admin acknowledges a failed check (itself an entry); checkpoints are signed again from the log as it is. */
   async acknowledge(identity: Identity, p: Params<'audit.acknowledge'>): Promise<Result<'audit.acknowledge'>> {
-    if (this.integrity.ok) return { acknowledged: false };
     const atMs = this.parts.clock.now();
+    // Read and cleared in one transaction (on PostgreSQL the keys are locked as read): of two admins acknowledging
+    // at once, on one gateway or two, the second reads nothing left to acknowledge.
     const entry = await this.parts.hub.commit(async (tx) => {
-      const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail: { problem: this.integrity.ok ? '' : this.integrity.detail, ...(p.note ? { note: p.note } : {}) } });
+      await this.acknowledgedAtMs();
+      const now = await this.integrity();
+      if (now.ok) return null;
+      const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail: { problem: now.detail, ...(p.note ? { note: p.note } : {}) } });
       await this.parts.store.setMeta(ACK_META, String(atMs));
+      await this.parts.store.setMeta(FAILED_META, '');
       await tx.emit('audit.integrity', { ok: true }, ADMINS);
       return e;
     });
-    this.integrity = { ok: true };
+    if (!entry) return { acknowledged: false };
     // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
     await this.parts.hub.exclusive(async () => {
       await this.log.restart(this.parts.clock.now());

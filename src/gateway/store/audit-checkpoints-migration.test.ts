@@ -75,3 +75,18 @@ describe.each(databases)('the checkpoints of an older %s database (L2, L7)', (_n
     expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'again', signedAtMs: 3 });
   });
 });
+
+describe('a gateway of the version before the serial on a migrated PostgreSQL database (docs/deploy.md, upgrading)', () => {
+  it('[L2][D1] its checkpoint insert, one row per size, is refused by the migrated table: deploy.md has every gateway stopped before the upgrade', async () => {
+    const schema = await freshSchema('oldinsert');
+    cleanups.push(() => schema.drop());
+    await (await openPostgresStore(schema.url)).close();
+    const raw = new pg.Client({ connectionString: schema.url });
+    await raw.connect();
+    cleanups.push(() => raw.end());
+    // The statement as that version sends it (postgres/audit.ts before the serial).
+    const old = raw.query(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size) DO NOTHING`, [3, 'three', 1]);
+    await expect(old).rejects.toMatchObject({ code: '42P10', message: 'there is no unique or exclusion constraint matching the ON CONFLICT specification' });
+    expect((await raw.query(`SELECT size FROM audit_checkpoints`)).rows).toEqual([]);
+  });
+});

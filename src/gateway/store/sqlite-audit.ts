@@ -6,7 +6,8 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const next = db.prepare<[], { n: number }>(`SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries`);
   // Inserts only while `idx` is still the next index: the guess and its check are one statement.
   const insertNext = db.prepare(`INSERT INTO audit_entries (idx, line) SELECT ?, ? WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM audit_entries) = ?`);
-  const keep = db.prepare(`INSERT INTO audit_answers (idx, question_id, salt, answers) VALUES (?, ?, ?, ?)`);
+  // An answer kept at an index taken before (its entry's row deleted, then acknowledged, L7) belonged to no entry now: replaced.
+  const keep = db.prepare(`INSERT OR REPLACE INTO audit_answers (idx, question_id, salt, answers) VALUES (?, ?, ?, ?)`);
   const size = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM audit_entries`);
   const lines = db.prepare<[number, number], { idx: number; line: string }>(`SELECT idx, line FROM audit_entries WHERE idx >= ? AND idx < ? ORDER BY idx`);
   const answers = db.prepare<[number, number], AuditAnswerDbRow>(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= ? AND idx < ? ORDER BY idx`);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { questionText } from './sqlite-migrations.ts';
+import { questionText } from './sqlite-migrations/search.ts';
 import { QUESTION_SCOPE } from './sqlite-search-scope.ts';
 
 type Written = { depth: number; id: string; indexed: boolean };

@@ -21,7 +21,9 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
     const { head, tail } = lineAround(entry);
     // The salt as hex text: every parameter a plain value, so the statement can share the lock's query (pool.ts).
     const answers = kept ? [kept.questionId, kept.salt.toString('hex'), JSON.stringify(kept.answers)] : [];
-    const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, decode($4, 'hex'), $5 FROM e)` : '';
+    // An answer kept at an index taken before (its entry's row deleted, then acknowledged, L7) belonged to no entry now: replaced.
+    const replace = `ON CONFLICT (idx) DO UPDATE SET question_id = excluded.question_id, salt = excluded.salt, answers = excluded.answers`;
+    const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, decode($4, 'hex'), $5 FROM e ${replace})` : '';
     const insert = `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`;
     // Even an entry whose index nobody reads takes the lock in its own unit's round trip: put off to the transaction's
     // next statement, a failed lock (a timeout, a deadlock) would land on the next unit, whose undo then rolls back this

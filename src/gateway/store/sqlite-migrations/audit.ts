@@ -1,0 +1,31 @@
+import type { MigrationStep } from '../migration-step.ts';
+
+// L1/L2/L7: the audit log, the answers kept apart from it, and the signed checkpoints.
+
+// L1/L2: the audit log (appended only), the answers' text and salt kept apart from it, and the signed checkpoints.
+export const auditLog: MigrationStep = {
+  id: 'audit-log',
+  sql: `
+      CREATE TABLE audit_entries (idx INTEGER PRIMARY KEY, line TEXT NOT NULL);
+      CREATE TABLE audit_answers (idx INTEGER PRIMARY KEY, question_id TEXT NOT NULL, salt BLOB NOT NULL, answers TEXT NOT NULL);
+      CREATE TABLE audit_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL);
+    `,
+};
+
+// L2/L7: checkpoints in the order they were signed (a serial), so one signed again at a size already signed (after an
+// acknowledgement) is kept and is the latest; the same note twice is still kept once. Those before keep their order.
+export const auditCheckpointsSerial: MigrationStep = {
+  id: 'audit-checkpoints-serial',
+  sql: `
+      CREATE TABLE audit_checkpoints_signed (
+        serial INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        note TEXT NOT NULL,
+        signed_at_ms INTEGER NOT NULL,
+        UNIQUE (size, note)
+      );
+      INSERT INTO audit_checkpoints_signed (size, note, signed_at_ms) SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size;
+      DROP TABLE audit_checkpoints;
+      ALTER TABLE audit_checkpoints_signed RENAME TO audit_checkpoints;
+    `,
+};
