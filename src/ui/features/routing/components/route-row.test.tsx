@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { dockCodeReady, QuestionDock } from '../../questions/index.tsx';
 import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
@@ -14,8 +14,16 @@ const person = (identity: string) => {
 };
 
 beforeAll(() => Promise.all([dockCodeReady, import('./route-row.tsx')]));
-beforeEach(resetStores);
-afterEach(cleanup);
+// The clock stands still in these tests: a countdown reads the same however long the machine takes to render it.
+const NOW = Date.now();
+beforeEach(() => {
+  vi.spyOn(Date, 'now').mockReturnValue(NOW);
+  resetStores();
+});
+afterEach(() => {
+  cleanup();
+  vi.mocked(Date.now).mockRestore();
+});
 
 describe('the dock\'s routing row (E4, E5, E9)', () => {
   it('[E9] names who the question waits for and counts down to the next step', async () => {
