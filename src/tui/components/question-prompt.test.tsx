@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { useRef, useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { InputSpec } from '../../protocol/rules.ts';
 import { emptyDraft, type PromptDraft, type PromptEffect } from '../prompt/prompt-model.ts';
@@ -32,7 +32,7 @@ afterEach(() => ink?.unmount());
 
 /** Polls the frame until `check` holds (no fixed wait: a loaded machine renders late). */
 async function until(check: (frame: string) => boolean): Promise<string> {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 3000; i++) {
     const frame = ink!.lastFrame() ?? '';
     if (check(frame)) return frame;
     await new Promise((r) => setTimeout(r, 10));
@@ -128,6 +128,9 @@ describe('QuestionPrompt for a routed question (E4, E9)', () => {
   });
 
   it('[E9][E4] the header says who it waits for and when it moves on; `a` acknowledges; once acked it says who is on it', async () => {
+    // The clock stands still here: the countdown reads the same however long the machine takes to render it.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    onTestFinished(() => vi.mocked(Date.now).mockRestore());
     const effects: PromptEffect[] = [];
     ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: Date.now() + 252_500 })} effects={effects} />);
     const frame = await until((f) => f.includes('For ana'));
