@@ -5,6 +5,7 @@
  * when React called it in that commit (mounted, or its function ran again), not when a memo or a bail-out skipped it.
  * Each question's commits fall in three parts: its arrival (frame at the socket to the dock's painted frame), the
  * rest of that arrival (put-off notifications), and its end (the `question.resolved` frame until the next question).
+ * `COMMITS=1` prints the first counted question's commits one by one (when, and which components).
  */
 import { newBenchContext, openSession, pageIdle } from './page-tools.ts';
 import { markArrivals, tracedRounds } from './traced-round.ts';
@@ -80,6 +81,7 @@ await withTraceRig(async (rig) => {
       const part = c.at >= a && c.at < p ? 'arrival' : c.at >= p && c.at < r ? 'after the arrival frame' : c.at >= r && c.at < next ? 'end' : null;
       if (!part) continue;
       commitsIn[part]++;
+      if (process.env.COMMITS && n === 5) console.log(`q5 ${part} commit at +${(c.at - a).toFixed(1)} ms: ${c.names.join(' ')}`);
       for (const name of c.names) parts[part].set(name, (parts[part].get(name) ?? 0) + 1);
     }
   }
