@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { AskdockError, type QuestionItemInput, type Scope } from '../protocol/index.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
@@ -116,6 +116,49 @@ export async function startWithSession(opts: Parameters<typeof startTestGateway>
   const agent = await t.connect('agent', { clientId: 'agent-client' });
   const { session } = await admin.call('sessions.create', { title: 'Work' });
   return { t, admin, agent, session };
+}
+
+export type GatewayPerTest = {
+  /** The gateway the current test started last. */
+  readonly t: TestGateway;
+  start(over?: Parameters<typeof startTestGateway>[0]): Promise<TestGateway>;
+  withSession(opts?: Parameters<typeof startTestGateway>[0]): ReturnType<typeof startWithSession>;
+};
+
+/**
+ * For the tests of the calling file (or describe block): each gateway a test starts through this is closed after it,
+ * unless the test closed it itself.
+ */
+export function gatewayPerTest(): GatewayPerTest {
+  const started: TestGateway[] = [];
+  afterEach(async () => {
+    for (const g of started.slice().reverse()) await g.close();
+  });
+  const track = (g: TestGateway) => {
+    const close = g.close;
+    g.close = async (opts) => {
+      const at = started.indexOf(g);
+      if (at >= 0) started.splice(at, 1);
+      await close(opts);
+    };
+    started.push(g);
+    return g;
+  };
+  return {
+    get t() {
+      const last = started.at(-1);
+      if (!last) throw new Error('gatewayPerTest: this test started no gateway');
+      return last;
+    },
+    async start(over) {
+      return track(await startTestGateway(over));
+    },
+    async withSession(opts) {
+      const world = await startWithSession(opts);
+      track(world.t);
+      return world;
+    },
+  };
 }
 
 /** Lets pending socket frames arrive. */
