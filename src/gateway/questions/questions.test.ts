@@ -4,6 +4,7 @@ import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { failure, item, settle, gatewayPerTest } from '../../testing/gateway-harness.ts';
+import { FOUR_FAULTY, FOUR_FAULTY_PATHS } from '../../testing/question-items.ts';
 
 const gateway = gatewayPerTest();
 
@@ -46,28 +47,9 @@ describe('question.request', () => {
 
   it('[Q2][T3] a request with 4 questions names every other fault too, not only the count', async () => {
     const { agent } = await setup();
-    const err = await failure(
-      agent.call('question.request', {
-        questions: [
-          item({ id: 'Bad-Id' }),
-          item({ id: 'one', options: [{ label: 'Only' }] }),
-          item({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
-          item({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
-        ],
-      }),
-    );
+    const err = await failure(agent.call('question.request', { questions: FOUR_FAULTY.map((over) => item(over)) }));
     expect(err.code).toBe('INVALID_REQUEST');
-    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual(
-      [
-        'questions',
-        'questions[0].id',
-        'questions[1].options',
-        'questions[2].options[0].label',
-        'questions[2].options[1].label',
-        'questions[3].id',
-        'questions[3].options[1].label',
-      ].sort(),
-    );
+    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual([...FOUR_FAULTY_PATHS].sort());
   });
 
   it('[Q2] reports duplicate ids, duplicate labels and an authored Other with their paths', async () => {
