@@ -10,6 +10,7 @@ import {
   toAskUserResult,
   validateAskUser,
 } from './ask-user.ts';
+import { FOUR_FAULTY, FOUR_FAULTY_PATHS } from '../testing/question-items.ts';
 
 const question = (over: Record<string, unknown> = {}) => ({
   id: 'deploy_target',
@@ -129,23 +130,8 @@ describe('validateAskUser', () => {
   });
 
   it('[T3][Q2] four questions report every other fault at once too', () => {
-    const found = problems({
-      questions: [
-        question({ id: 'Bad-Id' }),
-        question({ id: 'one', options: [{ label: 'Only' }] }),
-        question({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
-        question({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
-      ],
-    });
-    expect(found.map((p) => p.path)).toEqual([
-      'questions',
-      'questions[0].id',
-      'questions[1].options',
-      'questions[2].options[0].label',
-      'questions[2].options[1].label',
-      'questions[3].id',
-      'questions[3].options[1].label',
-    ]);
+    const found = problems({ questions: FOUR_FAULTY.map(question) });
+    expect(found.map((p) => p.path)).toEqual(FOUR_FAULTY_PATHS);
   });
 
   it('[T1] takes 2 to 4 options', () => {

@@ -15,6 +15,18 @@ const DEPLOY: AskUserInput = {
   ],
 };
 
+/** Drops the agent's socket and resolves once its client has completed the next handshake. */
+async function dropAndReconnect(agent: Agent): Promise<void> {
+  const reconnected = new Promise<void>((resolve) => {
+    const off = agent.client.onHello(() => {
+      off();
+      resolve();
+    });
+  });
+  agent.client.dropConnection();
+  await reconnected;
+}
+
 describe('SDK against a real gateway', () => {
   let t: TestGateway;
   let agent: Agent;
@@ -121,14 +133,7 @@ describe('SDK against a real gateway', () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const pending = agent.askUser(DEPLOY);
     const { question } = await requested;
-    const reconnected = new Promise<void>((resolve) => {
-      const off = agent.client.onHello(() => {
-        off();
-        resolve();
-      });
-    });
-    agent.client.dropConnection();
-    await reconnected;
+    await dropAndReconnect(agent);
     // The re-sent wait must be at the gateway before the answer, or the answer would be read by question.get only.
     await new Promise((r) => setTimeout(r, 100));
     await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
@@ -201,14 +206,7 @@ describe('SDK against a real gateway', () => {
     const { session } = await t.operator.request('sessions.create', {});
     const got: string[] = [];
     await agent.onUserMessage((m) => got.push(m.text), { sessionKey: session.key });
-    const reconnected = new Promise<void>((resolve) => {
-      const off = agent.client.onHello(() => {
-        off();
-        resolve();
-      });
-    });
-    agent.client.dropConnection();
-    await reconnected;
+    await dropAndReconnect(agent);
     await new Promise((r) => setTimeout(r, 100));
     await t.operator.request('chat.send', { sessionKey: session.key, message: 'after the drop', idempotencyKey: 'key-00000002' });
     await eventually(() => (got.length ? true : undefined));

@@ -8,6 +8,7 @@ import { writeExportDir } from '../audit/export-dir.ts';
 import type { ExportFiles } from '../audit/export-format.ts';
 import { terminalLine } from '../lib/terminal-text.ts';
 import { EXIT, usageError } from './args.ts';
+import { endpointFlags } from './endpoint.ts';
 import { withGateway } from './policy-client.ts';
 
 export const EXPORT_USAGE = [
@@ -62,7 +63,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
       ...(values.format ? { format: 'csv' } : {}),
       ...(values.unsigned ? { unsigned: true } : {}),
     };
-    flags = { ...(values.url ? { url: values.url } : {}), ...(values.token ? { token: values.token } : {}) };
+    flags = endpointFlags(values);
   } catch (err) {
     return usageError(command, err, EXPORT_USAGE);
   }
@@ -88,7 +89,7 @@ export async function acknowledgeCommand(argv: string[]): Promise<number> {
   try {
     const { values } = parseArgs({ args: argv, strict: true, options: { note: { type: 'string' }, url: { type: 'string' }, token: { type: 'string' } } });
     note = values.note;
-    flags = { ...(values.url ? { url: values.url } : {}), ...(values.token ? { token: values.token } : {}) };
+    flags = endpointFlags(values);
   } catch (err) {
     return usageError(command, err, EXPORT_USAGE);
   }

@@ -10,6 +10,12 @@ export const LOCAL_DIR = '.askdock';
 
 export type Endpoint = { url: string; token: string };
 
+/** --url and --token as parseArgs read them, the absent ones left out (resolveEndpoint falls back for those). */
+export const endpointFlags = (values: { url?: string; token?: string }): { url?: string; token?: string } => ({
+  ...(values.url ? { url: values.url } : {}),
+  ...(values.token ? { token: values.token } : {}),
+});
+
 /** The agent identity `askdock start` makes for Claude Code, Codex and MCP clients (src/cli/integration-identity.ts). */
 export { INTEGRATION_AGENT_ID };
 

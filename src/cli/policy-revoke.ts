@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { terminalLine } from '../lib/terminal-text.ts';
 import { EXIT, usageError } from './args.ts';
+import { endpointFlags } from './endpoint.ts';
 import { withGateway } from './policy-client.ts';
 
 export const REVOKE_USAGE = [
@@ -27,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
     if (positionals.length > 1) throw new Error(`one grant at a time: unexpected argument "${positionals[1]}"`);
     id = positionals[0];
     if (!id.trim()) throw new Error('ID: must not be empty');
-    flags = { ...(values.url ? { url: values.url } : {}), ...(values.token ? { token: values.token } : {}) };
+    flags = endpointFlags(values);
   } catch (err) {
     return usageError(COMMAND, err, REVOKE_USAGE);
   }

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { AskdockError, SECRET_NAME_PATTERN } from '../protocol/index.ts';
 import { connect } from '../agent/sdk.ts';
 import { EXIT, failure, usageError } from './args.ts';
-import { resolveEndpoint } from './endpoint.ts';
+import { endpointFlags, resolveEndpoint } from './endpoint.ts';
 
 export const SECRET_USAGE = [
   'usage: askdock secret get NAME [--url ws://127.0.0.1:7420] [--token T]',
@@ -28,7 +28,7 @@ export function parseSecretArgs(argv: string[]): SecretArgs {
   if (!name) throw new Error('NAME: missing; give the secret\'s name, e.g. OPENAI_API_KEY');
   if (!SECRET_NAME_PATTERN.test(name)) throw new Error(`NAME: "${name}" must match ^[A-Z][A-Z0-9_]{0,63}$`);
   if (extra.length) throw new Error(`unexpected argument "${extra[0]}"`);
-  return { name, ...(values.url ? { url: values.url } : {}), ...(values.token ? { token: values.token } : {}) };
+  return { name, ...endpointFlags(values) };
 }
 
 export async function runSecret(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {

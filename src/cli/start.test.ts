@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
-import { nextEvent, startTestGateway } from '../testing/agent-harness.ts';
+import { nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/askdock.js');
 
@@ -204,10 +204,9 @@ describe('askdock start', { timeout: 120_000 }, () => {
 });
 
 describe('askdock demo-agent', { timeout: 120_000 }, () => {
-  it('serves a gateway until Ctrl+C', async () => {
-    const t = await startTestGateway();
-    cleanup.push(() => t.close());
-    const proc = spawnAskdock(['demo-agent', '--url', t.url, '--token', t.agentToken], t.dir);
+  /** Runs the demo agent with `args` against `t`: it connects, echoes, and exits 0 on Ctrl+C. */
+  async function servesUntilCtrlC(t: TestGateway, args: string[]): Promise<void> {
+    const proc = spawnAskdock(args, t.dir);
     cleanup.push(() => {
       if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
     });
@@ -215,6 +214,12 @@ describe('askdock demo-agent', { timeout: 120_000 }, () => {
     expect(await echoes(t.operator, 'ping')).toBe('Echo: ping');
     proc.child.kill('SIGINT');
     expect(await proc.exited).toBe(0);
+  }
+
+  it('serves a gateway until Ctrl+C', async () => {
+    const t = await startTestGateway();
+    cleanup.push(() => t.close());
+    await servesUntilCtrlC(t, ['demo-agent', '--url', t.url, '--token', t.agentToken]);
   });
 
   it('[A1] takes every flag as --flag=VALUE too: a configured token starting with "-" passes as --token=VALUE', async () => {
@@ -228,14 +233,7 @@ describe('askdock demo-agent', { timeout: 120_000 }, () => {
       },
     });
     cleanup.push(() => t.close());
-    const proc = spawnAskdock(['demo-agent', `--url=${t.url}`, `--token=${token}`], t.dir);
-    cleanup.push(() => {
-      if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
-    });
-    await waitFor(proc.err, /connected to/);
-    expect(await echoes(t.operator, 'ping')).toBe('Echo: ping');
-    proc.child.kill('SIGINT');
-    expect(await proc.exited).toBe(0);
+    await servesUntilCtrlC(t, ['demo-agent', `--url=${t.url}`, `--token=${token}`]);
   });
 
   it('exits 1 when the gateway cannot be reached', async () => {

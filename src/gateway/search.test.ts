@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { outcome as code, item, startTestGateway, testConfig, tokenOf, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { outcome as code, connectEach, EVERYONE as ALL, gatewayPerTest, item, testConfig, tokenOf, type Who } from '../testing/gateway-harness.ts';
 import type { TestClient } from '../testing/ws-client.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-const ALL: Who[] = ['admin', 'questions', 'guest', 'guest2', 'reader', 'writer', 'agent', 'agent2'];
+const gateway = gatewayPerTest();
 
 /**
  * Every session and question says "zebra": the guest's session, guest2's, a privileged question and its async reply in
  * the guest's session, a sessionless question, and agent2's own sessionless question.
  */
 async function world(memory = false) {
-  t = await startTestGateway({ memory });
-  const c = {} as Record<Who, TestClient>;
-  for (const who of ALL) c[who] = await t.connect(who);
+  const c = await connectEach(await gateway.start({ memory }), ALL);
   const guestSession = (await c.guest.call('sessions.create', { title: 'zebra crossing' })).session.key;
   const foreignSession = (await c.guest2.call('sessions.create', { title: 'zebra stripes' })).session.key;
   const guestMessage = (await c.guest.call('chat.send', { sessionKey: guestSession, message: 'a zebra in my session', idempotencyKey: 'key-guest-1' })).messageId;
@@ -72,7 +64,7 @@ describe('search (U19)', () => {
 
   it('[U19][A3] a guest that also reads every session finds questions in the sessions it created, and no others', async () => {
     const readGuest = { id: 'guest', token: tokenOf('guest'), role: 'operator' as const, scopes: ['operator.read' as const, 'operator.sessions.write' as const] };
-    t = await startTestGateway({ config: { ...testConfig, identities: testConfig.identities.map((i) => (i.id === 'guest' ? readGuest : i)) } });
+    const t = await gateway.start({ config: { ...testConfig, identities: testConfig.identities.map((i) => (i.id === 'guest' ? readGuest : i)) } });
     const guest = await t.connect('guest');
     const admin = await t.connect('admin');
     const agent = await t.connect('agent');

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { testConfig, tokenOf, type Who } from './gateway-harness.ts';
 import { spawnGateway, type GatewayChild } from './gateway-child.ts';
+import { freshSchema, type TestSchema } from './postgres.ts';
 import { TestClient } from './ws-client.ts';
 
 /** Several `askdock gateway` processes on one PostgreSQL database (D2), each its own process as in production. */
@@ -15,8 +17,10 @@ export type Cluster = {
   close(): Promise<void>;
 };
 
+export type StartedCluster = Cluster & { dir: string; configPath: string };
+
 /** `config`: the one config file every gateway gets (its directory also holds the shared secrets key, K1). */
-export async function startCluster(count: number, dbUrl: string, opts: { config?: GatewayConfig } = {}): Promise<Cluster & { dir: string; configPath: string }> {
+export async function startCluster(count: number, dbUrl: string, opts: { config?: GatewayConfig } = {}): Promise<StartedCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'askdock-cluster-'));
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(opts.config ?? testConfig));
@@ -51,6 +55,44 @@ export async function startCluster(count: number, dbUrl: string, opts: { config?
       await Promise.all(gateways.map((g) => g.exit));
       clearTimeout(stubborn);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type ClusterPerTest = {
+  /** The current test's schema (a gateway started apart from the cluster uses its URL). */
+  readonly schema: TestSchema;
+  /** Starts `count` gateways on the current test's schema; they are closed after the test. */
+  start(count: number, opts?: { config?: GatewayConfig }): Promise<StartedCluster>;
+};
+
+/**
+ * For the tests of the calling file: each gets a fresh PostgreSQL schema, and afterwards the clusters it started are closed
+ * and the schema dropped. Hooks the file adds later run before this cleanup (vitest runs after-hooks as a stack).
+ */
+export function clusterPerTest(prefix: string): ClusterPerTest {
+  let schema: TestSchema | undefined;
+  const clusters: StartedCluster[] = [];
+  beforeEach(async () => {
+    schema = await freshSchema(prefix);
+  });
+  afterEach(async () => {
+    for (const c of clusters.splice(0)) await c.close();
+    await schema?.drop();
+    schema = undefined;
+  });
+  const current = () => {
+    if (!schema) throw new Error('clusterPerTest: no schema outside a test');
+    return schema;
+  };
+  return {
+    get schema() {
+      return current();
+    },
+    async start(count, opts) {
+      const cluster = await startCluster(count, current().url, opts);
+      clusters.push(cluster);
+      return cluster;
     },
   };
 }

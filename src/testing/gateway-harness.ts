@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { AskdockError, type QuestionItemInput, type Scope } from '../protocol/index.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/gateway.ts';
@@ -23,6 +23,8 @@ export const WHO = {
 export type Who = keyof typeof WHO;
 
 export const tokenOf = (who: Who) => `token-of-${who}-0123456789`;
+/** Every identity of testConfig, in the visibility matrix's order. */
+export const EVERYONE = Object.keys(WHO) as Who[];
 
 export const testConfig: GatewayConfig = {
   identities: Object.entries(WHO).map(([id, v]) => ({ id, token: tokenOf(id as Who), role: v.role, scopes: [...v.scopes] })),
@@ -30,6 +32,8 @@ export const testConfig: GatewayConfig = {
 
 /** The test identities plus `qreader`: every session read with operator.questions (operator.questions alone reads none). */
 export const QREADER_TOKEN = 'token-of-qreader-0123456789';
+/** Who, or configWithQuestionsReader's `qreader` (operator.read with operator.questions). */
+export type Viewer = Who | 'qreader';
 export const configWithQuestionsReader: GatewayConfig = {
   ...testConfig,
   identities: [...testConfig.identities, { id: 'qreader', token: QREADER_TOKEN, role: 'operator', scopes: ['operator.read', 'operator.questions'] }],
@@ -51,8 +55,8 @@ export type TestGateway = {
   dir: string;
   dbPath: string;
   clients: TestClient[];
-  /** Opens a socket and completes the handshake as `who`. */
-  connect(who: Who, extra?: Parameters<TestClient['connect']>[1]): Promise<TestClient>;
+  /** Opens a socket and completes the handshake as `who` (`qreader` needs configWithQuestionsReader). */
+  connect(who: Viewer, extra?: Parameters<TestClient['connect']>[1]): Promise<TestClient>;
   /** Opens a socket without a handshake. */
   open(): Promise<TestClient>;
   logs: string[];
@@ -93,7 +97,7 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
     open,
     async connect(who, extra) {
       const c = await open();
-      const res = await c.connect(tokenOf(who), extra);
+      const res = await c.connect(who === 'qreader' ? QREADER_TOKEN : tokenOf(who), extra);
       if (!res.ok) throw new Error(`connect as ${who} failed: ${JSON.stringify(res.error)}`);
       return c;
     },
@@ -109,6 +113,13 @@ export async function startTestGateway(over: GatewayOptions & { memory?: boolean
   };
 }
 
+/** A connection per identity named, each through its handshake, one after the other. */
+export async function connectEach<W extends Viewer>(t: TestGateway, who: readonly W[]): Promise<Record<W, TestClient>> {
+  const c = {} as Record<W, TestClient>;
+  for (const w of who) c[w] = await t.connect(w);
+  return c;
+}
+
 /** A gateway with an admin, an agent (client id `agent-client`) and a session titled Work, the question tests' start. */
 export async function startWithSession(opts: Parameters<typeof startTestGateway>[0] = {}) {
   const t = await startTestGateway(opts);
@@ -116,6 +127,49 @@ export async function startWithSession(opts: Parameters<typeof startTestGateway>
   const agent = await t.connect('agent', { clientId: 'agent-client' });
   const { session } = await admin.call('sessions.create', { title: 'Work' });
   return { t, admin, agent, session };
+}
+
+export type GatewayPerTest = {
+  /** The gateway the current test started last. */
+  readonly t: TestGateway;
+  start(over?: Parameters<typeof startTestGateway>[0]): Promise<TestGateway>;
+  withSession(opts?: Parameters<typeof startTestGateway>[0]): ReturnType<typeof startWithSession>;
+};
+
+/**
+ * For the tests of the calling file (or describe block): each gateway a test starts through this is closed after it,
+ * unless the test closed it itself.
+ */
+export function gatewayPerTest(): GatewayPerTest {
+  const started: TestGateway[] = [];
+  afterEach(async () => {
+    for (const g of started.slice().reverse()) await g.close();
+  });
+  const track = (g: TestGateway) => {
+    const close = g.close;
+    g.close = async (opts) => {
+      const at = started.indexOf(g);
+      if (at >= 0) started.splice(at, 1);
+      await close(opts);
+    };
+    started.push(g);
+    return g;
+  };
+  return {
+    get t() {
+      const last = started.at(-1);
+      if (!last) throw new Error('gatewayPerTest: this test started no gateway');
+      return last;
+    },
+    async start(over) {
+      return track(await startTestGateway(over));
+    },
+    async withSession(opts) {
+      const world = await startWithSession(opts);
+      track(world.t);
+      return world;
+    },
+  };
 }
 
 /** Lets pending socket frames arrive. */

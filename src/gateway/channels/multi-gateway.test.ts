@@ -1,40 +1,34 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest, type StartedCluster } from '../../testing/gateway-cluster.ts';
 import { settle, testConfig } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 import { until } from '../../testing/channels/fake-http.ts';
 import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
 import { deploy } from '../../testing/channels/scenario-items.ts';
 
 // Two gateway processes on one database, both configured with the same Telegram bot (a fake Bot API on loopback).
-let schema: TestSchema;
 let driver: TelegramDriver;
-let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-
+// Registered before the clusters' hooks, so the fake Bot API closes only after the gateways that poll it.
 beforeEach(async () => {
-  schema = await freshSchema('channels');
   driver = new TelegramDriver();
   await driver.start();
 });
 afterEach(async () => {
-  await cluster?.close();
-  cluster = undefined;
   await driver.close();
-  await schema.drop();
 });
+const clusters = clusterPerTest('channels');
 
 const READY = 'askdock channel telegram ready';
 const LONG = { timeout: 180_000 };
-const readyOn = (c: NonNullable<typeof cluster>, i: number) => c.gateways[i].stdout.includes(READY);
+const readyOn = (c: StartedCluster, i: number) => c.gateways[i].stdout.includes(READY);
 
 /**
  * Whether the gateway that posted question `id` has recorded where (in the database). A gateway killed between the
  * platform's answer and that commit leaves the next one to post it again: at least once, as with one gateway.
  */
 async function postRecorded(id: string): Promise<boolean> {
-  const db = new pg.Client({ connectionString: schema.url });
+  const db = new pg.Client({ connectionString: clusters.schema.url });
   await db.connect();
   try {
     const row = (await db.query(`SELECT value FROM meta WHERE key = $1`, [`channel.telegram.post.${id}`])).rows[0] as { value: string } | undefined;
@@ -52,7 +46,7 @@ async function askIn(agent: TestClient, sessionKey: string): Promise<string> {
 describe('a channel on several gateways of one PostgreSQL database (D3)', () => {
   it('[H1][D3] one gateway at a time polls and posts; when it dies another takes the channel over and nothing is posted twice', LONG, async () => {
     const users = { [driver.ids.alice]: 'guest' };
-    const c = (cluster = await startCluster(2, schema.url, { config: { ...testConfig, channels: { telegram: driver.config(users) } } }));
+    const c = await clusters.start(2, { config: { ...testConfig, channels: { telegram: driver.config(users) } } });
     await until(() => readyOn(c, 0), 'gateway 1 runs the channel', 60_000);
     const admin = await c.connect(1, 'admin');
     const agent = await c.connect(1, 'agent');

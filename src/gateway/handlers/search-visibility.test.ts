@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { item, startTestGateway, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
+import { connectEach, EVERYONE as ALL, item, startTestGateway, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 import { createMemoryStore } from '../store/memory.ts';
@@ -12,7 +12,6 @@ const SEARCH_READS = new Set(['listSessions', 'search', 'getSession', 'getQuesti
 
 type Kind = 'memory' | 'sqlite' | 'postgres';
 const KINDS: Kind[] = ['memory', 'sqlite', 'postgres'];
-const ALL: Who[] = ['admin', 'questions', 'guest', 'guest2', 'reader', 'writer', 'agent', 'agent2'];
 
 let t: TestGateway | undefined;
 let store: Store | undefined;
@@ -48,8 +47,7 @@ async function gatewayOn(kind: Kind) {
   });
   store = inner;
   t = await startTestGateway({ store: counted, dir });
-  const c = {} as Record<Who, TestClient>;
-  for (const who of ALL) c[who] = await t.connect(who);
+  const c = await connectEach(t, ALL);
   const measure = async (who: Who, query: string, limit: number) => {
     work = { calls: [], candidates: [] };
     const results = (await c[who].call('search', { query, limit })).results.map((r) => `${r.kind}:${r.id}:${r.sessionTitle}`);

@@ -1,23 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../agent/sdk.ts';
 import type { GatewayClient } from '../../client/client.ts';
 import { createNodeClient } from '../../client/node.ts';
-import { startCluster, type Cluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest, type Cluster } from '../../testing/gateway-cluster.ts';
 import { tokenOf, type Who } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 
-let schema: TestSchema;
-let cluster: Cluster | undefined;
+const clusters = clusterPerTest('failover');
 const clients: { close(): void }[] = [];
 
-beforeEach(async () => {
-  schema = await freshSchema('failover');
-});
-afterEach(async () => {
+afterEach(() => {
   for (const c of clients.splice(0)) c.close();
-  await cluster?.close();
-  cluster = undefined;
-  await schema.drop();
 });
 
 /** A client that starts on gateway `first` and moves on through the others (D4). */
@@ -31,7 +23,7 @@ async function clientOf(c: Cluster, who: Who, first: number): Promise<GatewayCli
 
 describe('a gateway killed under load (D2, D4)', () => {
   it('[D4][R3] SIGKILL of one of three gateways under load loses nothing acknowledged and doubles nothing', { timeout: 180_000 }, async () => {
-    const c = (cluster = await startCluster(3, schema.url));
+    const c = await clusters.start(3);
     const setup = await clientOf(c, 'admin', 1);
     const { session } = await setup.request('sessions.create', { title: 'Load' });
     const senders = await Promise.all([0, 1, 2].map((i) => clientOf(c, 'admin', i)));
@@ -90,7 +82,7 @@ describe('a gateway killed under load (D2, D4)', () => {
   });
 
   it('[D4] the SDK given several URLs asks through one gateway, loses it, and still gets the answer given on another', { timeout: 120_000 }, async () => {
-    const c = (cluster = await startCluster(2, schema.url));
+    const c = await clusters.start(2);
     const agent = await connect({ url: c.gateways.map((g) => g.wsUrl), token: tokenOf('agent'), name: 'failover-agent' });
     clients.push(agent);
     const operator = await clientOf(c, 'admin', 1);

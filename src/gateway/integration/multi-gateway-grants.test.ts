@@ -1,25 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCluster } from '../../testing/gateway-cluster.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
 
-let schema: TestSchema;
-let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-
-beforeEach(async () => {
-  schema = await freshSchema('grants');
-});
-afterEach(async () => {
-  await cluster?.close();
-  cluster = undefined;
-  await schema.drop();
-});
+const clusters = clusterPerTest('grants');
 
 const build = { tool: 'Bash', input: { command: 'npm run build' } };
 
 describe('G5 grants on several gateways of one PostgreSQL database', () => {
   it('[G5][D2] a grant made through one gateway applies on the next request through another, and its revoke too', { timeout: 120_000 }, async () => {
-    const c = (cluster = await startCluster(2, schema.url, { config: policyConfig }));
+    const c = await clusters.start(2, { config: policyConfig });
     const adminA = await c.connect(0, 'admin');
     const agentA = await c.connect(0, 'agent');
     const { session } = await adminA.call('sessions.create', { title: 'Two gateways' });

@@ -1,23 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnGateway } from '../../testing/gateway-child.ts';
-import { startCluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { testConfig, tokenOf } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 import type { GatewayConfig } from '../config.ts';
 
-let schema: TestSchema;
-let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-
-beforeEach(async () => {
-  schema = await freshSchema('secrets');
-});
-afterEach(async () => {
-  await cluster?.close();
-  cluster = undefined;
-  await schema.drop();
-});
+const clusters = clusterPerTest('secrets');
 
 // The agent may read secrets (agent.secrets).
 const config: GatewayConfig = {
@@ -28,7 +17,7 @@ const LONG = { timeout: 120_000 };
 
 describe('K1 secrets on several gateways of one PostgreSQL database', () => {
   it('[K1][D2] a secret stored through one gateway is read through another', LONG, async () => {
-    const c = (cluster = await startCluster(2, schema.url, { config }));
+    const c = await clusters.start(2, { config });
     const agentA = await c.connect(0, 'agent');
     const adminA = await c.connect(0, 'admin');
     const { id } = await agentA.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To deploy' });
@@ -38,7 +27,7 @@ describe('K1 secrets on several gateways of one PostgreSQL database', () => {
     expect(await agentB.call('secret.get', { name: 'DEPLOY_TOKEN' })).toEqual({ value: VALUE });
     // A gateway started later, after both others restarted, still reads it: the key is the shared file, not the process.
     await c.kill(0);
-    const again = await spawnGateway(['--port', '0', '--db', schema.url, '--config', c.configPath], 60_000);
+    const again = await spawnGateway(['--port', '0', '--db', clusters.schema.url, '--config', c.configPath], 60_000);
     const agentC = await TestClient.open(again.wsUrl);
     try {
       expect((await agentC.connect(tokenOf('agent'))).ok).toBe(true);
@@ -51,9 +40,9 @@ describe('K1 secrets on several gateways of one PostgreSQL database', () => {
   });
 
   it('[K1] a gateway given another secrets key than the database was sealed with refuses to start, naming the file', LONG, async () => {
-    const c = (cluster = await startCluster(1, schema.url, { config }));
+    const c = await clusters.start(1, { config });
     const other = join(c.dir, 'other.key');
-    const started = spawnGateway(['--port', '0', '--db', schema.url, '--config', c.configPath, '--secrets-key', other], 60_000);
+    const started = spawnGateway(['--port', '0', '--db', clusters.schema.url, '--config', c.configPath, '--secrets-key', other], 60_000);
     const err = await started.then(
       async (g) => {
         g.proc.kill('SIGKILL');

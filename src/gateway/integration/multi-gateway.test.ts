@@ -1,29 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../testing/gateway-cluster.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clusterPerTest, type Cluster } from '../../testing/gateway-cluster.ts';
 import { item, settle, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { TestClient, type Response } from '../../testing/ws-client.ts';
 import type { ChatMessage } from '../../protocol/session.ts';
 
 // Each gateway is its own process, as in production: two in one process would wait on each other's transactions.
-let schema: TestSchema;
-let cluster: Cluster | undefined;
+const clusters = clusterPerTest('multi');
 let single: TestGateway | undefined;
 
-beforeEach(async () => {
-  schema = await freshSchema('multi');
-});
 afterEach(async () => {
-  await cluster?.close();
   await single?.close();
-  cluster = single = undefined;
-  await schema.drop();
+  single = undefined;
 });
 
-async function gateways(count: number): Promise<Cluster> {
-  cluster = await startCluster(count, schema.url);
-  return cluster;
-}
+const gateways = (count: number): Promise<Cluster> => clusters.start(count);
 
 const seqs = (c: TestClient, after = 0) => c.seqEvents().filter((e) => e.seq! > after).map((e) => `${e.seq}:${e.event}`);
 const errorOf = (r: Response) => r.error?.code;
@@ -31,7 +21,7 @@ const LONG = { timeout: 120_000 };
 
 describe('several gateways on one PostgreSQL database', () => {
   it('[D1] a gateway keeps sessions, messages and questions in PostgreSQL across a restart', LONG, async () => {
-    single = await startTestGateway({ dbPath: schema.url });
+    single = await startTestGateway({ dbPath: clusters.schema.url });
     const admin = await single.connect('admin');
     const agent = await single.connect('agent');
     const { session } = await admin.call('sessions.create', { title: 'Kept' });
@@ -39,7 +29,7 @@ describe('several gateways on one PostgreSQL database', () => {
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
     await single.close();
 
-    single = await startTestGateway({ dbPath: schema.url });
+    single = await startTestGateway({ dbPath: clusters.schema.url });
     const back = await single.connect('admin');
     expect(back.hello!.snapshot.sessions.map((s) => s.title)).toEqual(['Kept']);
     expect(back.hello!.snapshot.pendingQuestions.map((q) => q.id)).toEqual([id]);

@@ -5,9 +5,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO } from '../../testing/gateway-child.ts';
-import { startCluster, type Cluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { item, testConfig, tokenOf, type Who } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { freePort } from '../../testing/restartable-gateway.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 
@@ -17,22 +16,8 @@ const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-
 const PUBLIC = 'askdock.example.com';
 const LONG = { timeout: 180_000 };
 
-let schema: TestSchema | undefined;
-let cluster: (Cluster & { dir: string }) | undefined;
 let nginx: ChildProcess | undefined;
 const clients: TestClient[] = [];
-
-afterEach(async () => {
-  clients.splice(0).forEach((c) => c.close());
-  if (nginx && nginx.exitCode === null) {
-    const gone = new Promise((done) => nginx!.once('exit', done));
-    nginx.kill('SIGQUIT');
-    await gone;
-  }
-  await cluster?.close();
-  await schema?.drop();
-  nginx = cluster = schema = undefined;
-});
 
 /** The documented config with the ports and temp paths of this run; each rewrite must find what the doc says. */
 function docConfig(listen: number, upstreams: number[], dir: string): string {
@@ -86,11 +71,22 @@ async function askAndAnswer(agent: TestClient, operator: TestClient, label: stri
 }
 
 describe.skipIf(!NGINX)("docs/deploy.md's nginx in front of three gateways", () => {
+  const clusters = clusterPerTest('nginx');
+  // After the clusters' hooks, so it runs first: clients and nginx go before the gateways behind them.
+  afterEach(async () => {
+    clients.splice(0).forEach((c) => c.close());
+    if (nginx && nginx.exitCode === null) {
+      const gone = new Promise((done) => nginx!.once('exit', done));
+      nginx.kill('SIGQUIT');
+      await gone;
+    }
+    nginx = undefined;
+  });
+
   it('[D4][S3] spreads agents over the gateways, forwards the upgrade at /ws, keeps the public Host, and skips a SIGKILLed gateway', LONG, async () => {
-    schema = await freshSchema('nginx');
     const port = await freePort();
     const config = { ...testConfig, allowedHosts: [`${PUBLIC}:${port}`], allowedOrigins: [`http://${PUBLIC}:${port}`] };
-    cluster = await startCluster(3, schema.url, { config });
+    const cluster = await clusters.start(3, { config });
     const upstreams = cluster.gateways.map((g) => Number(new URL(g.url).port));
     mkdirSync(join(cluster.dir, 'nginx'));
     const confPath = join(cluster.dir, 'nginx.conf');

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { failure, item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
-import { freshSchema } from '../../testing/postgres.ts';
 import { FakePushService } from '../../testing/fake-push-service.ts';
 import { endpointProblem } from './endpoints.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
@@ -209,27 +208,23 @@ describe('U17 Web Push', () => {
 });
 
 describe('U17 Web Push with several gateways (D2, D3)', () => {
+  const clusters = clusterPerTest('push');
+
   it('[U17][D3] subscriptions and the VAPID key live in the shared store; each question is pushed once across gateways', { timeout: 120_000 }, async () => {
-    const schema = await freshSchema('push');
     const pushFake = (fake = await FakePushService.start());
-    const cluster = await startCluster(2, schema.url, { config: { ...testConfig, push: { allowedEndpoints: [pushFake.origin] } } });
-    try {
-      const admin0 = await cluster.connect(0, 'admin');
-      const admin1 = await cluster.connect(1, 'admin');
-      const agent1 = await cluster.connect(1, 'agent');
-      expect((await admin0.call('push.config', {})).publicKey).toBe((await admin1.call('push.config', {})).publicKey);
-      await admin0.call('push.subscribe', { subscription: pushFake.subscriber('phone').toJSON() });
-      const { session } = await admin1.call('sessions.create', { title: 'Shared' });
-      const { id } = await agent1.call('question.request', { sessionKey: session.key, questions: [item()] });
-      await expect.poll(() => pushFake.received.length, { timeout: 20_000 }).toBe(1);
-      await admin0.call('question.resolve', { id, answers: { env: ['Staging'] } });
-      await expect.poll(() => pushFake.received.some((r) => (r.payload as { type: string }).type === 'close'), { timeout: 20_000 }).toBe(true);
-      expect(pushFake.received.map((r) => (r.payload as { type: string }).type)).toEqual(['question', 'close']);
-      expect(pushFake.problems).toEqual([]);
-    } finally {
-      await cluster.close();
-      await schema.drop();
-    }
+    const cluster = await clusters.start(2, { config: { ...testConfig, push: { allowedEndpoints: [pushFake.origin] } } });
+    const admin0 = await cluster.connect(0, 'admin');
+    const admin1 = await cluster.connect(1, 'admin');
+    const agent1 = await cluster.connect(1, 'agent');
+    expect((await admin0.call('push.config', {})).publicKey).toBe((await admin1.call('push.config', {})).publicKey);
+    await admin0.call('push.subscribe', { subscription: pushFake.subscriber('phone').toJSON() });
+    const { session } = await admin1.call('sessions.create', { title: 'Shared' });
+    const { id } = await agent1.call('question.request', { sessionKey: session.key, questions: [item()] });
+    await expect.poll(() => pushFake.received.length, { timeout: 20_000 }).toBe(1);
+    await admin0.call('question.resolve', { id, answers: { env: ['Staging'] } });
+    await expect.poll(() => pushFake.received.some((r) => (r.payload as { type: string }).type === 'close'), { timeout: 20_000 }).toBe(true);
+    expect(pushFake.received.map((r) => (r.payload as { type: string }).type)).toEqual(['question', 'close']);
+    expect(pushFake.problems).toEqual([]);
   });
 });
 

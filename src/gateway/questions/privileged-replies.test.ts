@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/index.ts';
-import { outcome as code, item, configWithQuestionsReader, QREADER_TOKEN, startTestGateway, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
-import { TestClient } from '../../testing/ws-client.ts';
+import { outcome as code, item, configWithQuestionsReader, gatewayPerTest, type Viewer } from '../../testing/gateway-harness.ts';
+import type { TestClient } from '../../testing/ws-client.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
 const config = configWithQuestionsReader;
-type Viewer = Who | 'qreader';
-const tokenFor = (who: Viewer) => (who === 'qreader' ? QREADER_TOKEN : tokenOf(who));
 /** May not see a privileged question, so not its reply either (A3); agent2 may not even read the session (A6). */
 const REFUSED: Viewer[] = ['guest', 'reader', 'writer', 'agent2'];
 /** operator.admin, operator.read with operator.questions, and the asking agent (subscribed to the session, C6). */
@@ -19,13 +13,9 @@ const GRANTED: Viewer[] = ['admin', 'qreader', 'agent'];
 const ALL: Viewer[] = [...REFUSED, ...GRANTED];
 const SECRETS = ['secret-alpha', 'secret-beta', 'secret-gamma', 'secret-delta'];
 
-async function connect(who: Viewer, extra: Parameters<TestClient['connect']>[1] = {}): Promise<TestClient> {
-  const c = await TestClient.open(t!.gw.wsUrl);
-  t!.clients.push(c);
-  const res = await c.connect(tokenFor(who), who === 'agent' ? { clientId: 'asking-agent', ...extra } : extra);
-  if (!res.ok) throw new Error(`connect as ${who} failed`);
-  return c;
-}
+/** The asking agent connects as client `asking-agent`. */
+const connect = (who: Viewer, extra: Parameters<TestClient['connect']>[1] = {}): Promise<TestClient> =>
+  gateway.t.connect(who, who === 'agent' ? { clientId: 'asking-agent', ...extra } : extra);
 
 /**
  * A guest's session with a message before and after four privileged replies: a chat.send reply with answers, one without
@@ -33,7 +23,7 @@ async function connect(who: Viewer, extra: Parameters<TestClient['connect']>[1] 
  * Each viewer has a live connection, and a cursor taken before the replies.
  */
 async function world() {
-  t = await startTestGateway({ config });
+  await gateway.start({ config });
   const c = {} as Record<Viewer, TestClient>;
   for (const who of ALL) c[who] = await connect(who);
   const sessionKey = (await c.guest.call('sessions.create', { title: 'guest' })).session.key;
@@ -150,7 +140,7 @@ describe('[A3] privileged replies', () => {
   });
 
   it('[A3][U15] a privileged reply as the first message of an untitled session does not title it', async () => {
-    t = await startTestGateway({ config });
+    await gateway.start({ config });
     const admin = await connect('admin');
     const agent = await connect('agent');
     const sessionKey = (await admin.call('sessions.create', {})).session.key;

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { failure, item, startWithSession, type TestGateway } from '../../testing/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { failure, item, gatewayPerTest } from '../../testing/gateway-harness.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
 const replicas = { id: 'replicas', header: 'Replicas', question: 'How many replicas?', kind: 'input' as const, input: { type: 'integer' as const, minimum: 1, maximum: 10 } };
 const go = { id: 'go', header: 'Deploy', question: 'Deploy now?', kind: 'confirm' as const };
 const login = { id: 'login', header: 'Sign in', question: 'Sign in to GitHub', kind: 'link' as const, url: 'https://github.com/login' };
 
-async function setup() {
-  const started = await startWithSession();
-  t = started.t;
-  return started;
-}
+const setup = gateway.withSession;
 
 describe('question kinds on the wire (Q12)', () => {
   it('[Q12] a confirm, a typed input and a link are stored with their kind; the gateway checks an input by its rules', async () => {
@@ -65,7 +57,7 @@ describe('question kinds on the wire (Q12)', () => {
 
   it('[Q12] a protocol-1 client is served: it sees every kind as a choice with the kind labels and answers by label', async () => {
     const { agent, admin } = await setup();
-    const old = await t!.connect('admin', { protocol: 1 });
+    const old = await gateway.t.connect('admin', { protocol: 1 });
     expect(old.hello?.protocol).toBe(1);
     expect(admin.hello?.protocol).toBe(2);
     const flag = { id: 'cache', header: 'Cache', question: 'Keep the cache?', kind: 'input' as const, input: { type: 'boolean' as const } };

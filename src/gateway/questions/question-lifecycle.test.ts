@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { item, settle, startTestGateway, startWithSession, type TestGateway } from '../../testing/gateway-harness.ts';
+import { item, settle, startTestGateway, gatewayPerTest } from '../../testing/gateway-harness.ts';
 import { readsSeeEarlierChanges } from '../../testing/concurrent-requests.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
-async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
-  const started = await startWithSession(opts);
-  t = started.t;
-  return started;
-}
+const setup = gateway.withSession;
 
 describe('expiry and cancellation', () => {
   it('[Q7] expires at expiresAtMs with nobody waiting, and says so in an event', async () => {
@@ -91,14 +83,14 @@ describe('expiry and cancellation', () => {
     await agent.waitClose();
     await settle();
     clock.advance(20_000);
-    const back = await t!.connect('agent', { clientId: 'agent-client' });
+    const back = await gateway.t.connect('agent', { clientId: 'agent-client' });
     clock.advance(60_000);
     await settle();
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
     // A different client id of the same identity does not count.
     back.close();
     await back.waitClose();
-    await t!.connect('agent', { clientId: 'someone-else' });
+    await gateway.t.connect('agent', { clientId: 'someone-else' });
     await settle();
     clock.advance(30_000);
     await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
@@ -114,7 +106,7 @@ describe('expiry and cancellation', () => {
     const expiring = await asker.call('question.request', { questions: [item()], timeoutMs: 30_000 });
     await first.close();
     clock.advance(31_000);
-    t = await startTestGateway({ store, clock });
+    const t = await gateway.start({ store, clock });
     const admin = await t.connect('admin');
     expect((await admin.call('question.get', { id: expiring.id })).question.status).toBe('expired');
     clock.advance(10_000);
@@ -129,7 +121,6 @@ describe('expiry and cancellation', () => {
     clock.advance(30_000);
     await admin.waitEvent('question.resolved', (e) => e.id === kept.id && e.reason === 'requester-inactive');
     await t.close();
-    t = undefined;
     store.close();
   });
 
@@ -140,12 +131,11 @@ describe('expiry and cancellation', () => {
     const asker = await first.connect('agent', { clientId: 'gone-for-good' });
     const { id } = await asker.call('question.request', { questions: [item()] });
     await first.close();
-    t = await startTestGateway({ store, clock });
+    const t = await gateway.start({ store, clock });
     const admin = await t.connect('admin');
     clock.advance(30_000);
     await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
     await t.close();
-    t = undefined;
     store.close();
   });
 
@@ -178,12 +168,10 @@ describe('events', () => {
 
 describe('requests sent without waiting for answers', () => {
   it('[Q4][Q5] a poll sent right after a cancel reads it cancelled, a get right after an answer reads it answered, and a long wait holds up nothing (SQLite)', async () => {
-    t = await startTestGateway();
-    await readsSeeEarlierChanges(t);
+    await readsSeeEarlierChanges(await gateway.start());
   });
 
   it('[Q4][Q5] the same on the memory store', async () => {
-    t = await startTestGateway({ memory: true });
-    await readsSeeEarlierChanges(t);
+    await readsSeeEarlierChanges(await gateway.start({ memory: true }));
   });
 });

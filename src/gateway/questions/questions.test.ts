@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../protocol/index.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { failure, item, settle, startTestGateway, startWithSession, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, item, settle, gatewayPerTest } from '../../testing/gateway-harness.ts';
+import { FOUR_FAULTY, FOUR_FAULTY_PATHS } from '../../testing/question-items.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
-async function setup(opts: Parameters<typeof startTestGateway>[0] = {}) {
-  const started = await startWithSession(opts);
-  t = started.t;
-  return started;
-}
+const setup = gateway.withSession;
 
 describe('question.request', () => {
   it('[Q2] lists every field at fault of one bad request at once', async () => {
@@ -54,28 +47,9 @@ describe('question.request', () => {
 
   it('[Q2][T3] a request with 4 questions names every other fault too, not only the count', async () => {
     const { agent } = await setup();
-    const err = await failure(
-      agent.call('question.request', {
-        questions: [
-          item({ id: 'Bad-Id' }),
-          item({ id: 'one', options: [{ label: 'Only' }] }),
-          item({ id: 'dup', options: [{ label: 'Other' }, { label: 'x'.repeat(65) }] }),
-          item({ id: 'dup', options: [{ label: 'Yes' }, { label: 'yes' }] }),
-        ],
-      }),
-    );
+    const err = await failure(agent.call('question.request', { questions: FOUR_FAULTY.map((over) => item(over)) }));
     expect(err.code).toBe('INVALID_REQUEST');
-    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual(
-      [
-        'questions',
-        'questions[0].id',
-        'questions[1].options',
-        'questions[2].options[0].label',
-        'questions[2].options[1].label',
-        'questions[3].id',
-        'questions[3].options[1].label',
-      ].sort(),
-    );
+    expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual([...FOUR_FAULTY_PATHS].sort());
   });
 
   it('[Q2] reports duplicate ids, duplicate labels and an authored Other with their paths', async () => {
@@ -172,7 +146,7 @@ describe('question.request', () => {
       );
     // The default timeout written out is the same content.
     expect(await agent.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()], timeoutMs: 900_000 })).toEqual(first);
-    const agent2 = await t!.connect('agent2');
+    const agent2 = await gateway.t.connect('agent2');
     expect((await failure(agent2.call('question.request', { id: 'deploy-1', sessionKey: session.key, questions: [item()] }))).code).toBe(
       'QUESTION_ID_IN_USE',
     );
@@ -183,7 +157,7 @@ describe('question.request', () => {
     const { agent, session } = await setup();
     expect((await failure(agent.call('question.request', { sessionKey: 'nope', questions: [item()] }))).code).toBe('SESSION_NOT_FOUND');
     const { runId } = await agent.call('run.start', { sessionKey: session.key });
-    const agent2 = await t!.connect('agent2');
+    const agent2 = await gateway.t.connect('agent2');
     const foreign = await failure(agent2.call('question.request', { runId, questions: [item()] }));
     expect(foreign.details).toEqual([{ path: 'runId', problem: expect.stringContaining(runId) }]);
     await agent.call('run.end', { runId, stopReason: 'end_turn' });
@@ -245,7 +219,7 @@ describe('question.resolve and waitAnswer', () => {
   it('[Q4] only the asker may wait; others get QUESTION_NOT_FOUND or FORBIDDEN', async () => {
     const { agent, admin } = await setup();
     const { id } = await agent.call('question.request', { questions: [item()] });
-    const agent2 = await t!.connect('agent2');
+    const agent2 = await gateway.t.connect('agent2');
     expect((await failure(agent2.call('question.waitAnswer', { id }))).code).toBe('QUESTION_NOT_FOUND');
     expect((await failure(admin.call('question.waitAnswer', { id }))).code).toBe('FORBIDDEN');
   });
@@ -415,13 +389,12 @@ describe('many requests in one turn (group commit)', () => {
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.retryable).toBe(true);
     failCommit = false;
-    t!.logs.length = 0;
+    gateway.t.logs.length = 0;
     expect((await admin.call('question.list', {})).questions).toEqual([]);
     expect(admin.eventsNamed('question.requested')).toEqual([]);
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
-    await t!.close();
-    t = undefined;
+    await gateway.t.close();
     await inner.close();
   });
 });

@@ -1,20 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
-import { startCluster } from '../../testing/gateway-cluster.ts';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { item } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 
-let schema: TestSchema;
-let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-beforeEach(async () => {
-  schema = await freshSchema('counts');
-});
-afterEach(async () => {
-  await cluster?.close();
-  cluster = undefined;
-  await schema.drop();
-});
+const clusters = clusterPerTest('counts');
 
 const LONG = { timeout: 180_000 };
 const countIn = (sessions: Session[], key: string) => sessions.find((s) => s.key === key)?.pendingQuestions;
@@ -26,7 +16,7 @@ const toldCounts = (c: TestClient, key: string) =>
     .map((s) => s.pendingQuestions);
 
 it('[A3][D2] on two gateways of one database, a guest\'s counts follow the other gateway\'s asks and answers and never count the privileged ones', LONG, async () => {
-  const c = (cluster = await startCluster(2, schema.url));
+  const c = await clusters.start(2);
   const guestA = await c.connect(0, 'guest');
   const admin = await c.connect(0, 'admin');
   const guestB = await c.connect(1, 'guest');

@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
-import { item, configWithQuestionsReader, QREADER_TOKEN, startTestGateway, tokenOf, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
-import { TestClient } from '../../testing/ws-client.ts';
+import { item, configWithQuestionsReader, connectEach, gatewayPerTest, type Viewer } from '../../testing/gateway-harness.ts';
+import type { TestClient } from '../../testing/ws-client.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
 const config = configWithQuestionsReader;
-type Viewer = Who | 'qreader';
 /** May read the privileged reply (A3): operator.admin, operator.questions, and the asking agent. */
 const GRANTED: Viewer[] = ['admin', 'qreader', 'agent'];
 /** Read the session, but may not see the privileged question, so not its reply either. */
@@ -18,22 +13,14 @@ const REFUSED: Viewer[] = ['guest', 'reader', 'writer'];
 const ALL = [...GRANTED, ...REFUSED];
 const WAIT_MS = 20_000;
 
-async function connect(who: Viewer): Promise<TestClient> {
-  const c = await TestClient.open(t!.gw.wsUrl);
-  t!.clients.push(c);
-  const res = await c.connect(who === 'qreader' ? QREADER_TOKEN : tokenOf(who));
-  if (!res.ok) throw new Error(`connect as ${who} failed`);
-  return c;
-}
+const connect = (who: Viewer): Promise<TestClient> => gateway.t.connect(who);
 
 /**
  * Two sessions of the guest: `older` gets a message, then `newer` one, then `older` the reply to a privileged question
  * of its agent. Each viewer is connected throughout; the agent is subscribed to both sessions (C6).
  */
 async function world(memory: boolean) {
-  t = await startTestGateway({ config, memory });
-  const c = {} as Record<Viewer, TestClient>;
-  for (const who of ALL) c[who] = await connect(who);
+  const c = await connectEach(await gateway.start({ config, memory }), ALL);
   const older = (await c.guest.call('sessions.create', { title: 'older' })).session.key;
   const newer = (await c.guest.call('sessions.create', { title: 'newer' })).session.key;
   for (const sessionKey of [older, newer]) await c.agent.call('agent.subscribe', { sessionKey });

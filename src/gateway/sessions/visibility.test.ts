@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { outcome as code, item, settle, startTestGateway, type TestGateway, type Who } from '../../testing/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { outcome as code, connectEach, EVERYONE as ALL, gatewayPerTest, item, settle, type Who } from '../../testing/gateway-harness.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-const ALL: Who[] = ['admin', 'questions', 'guest', 'guest2', 'reader', 'writer', 'agent', 'agent2'];
+const gateway = gatewayPerTest();
 
 /** Sessions of admin, guest and guest2; questions in each, one privileged, two sessionless. */
 async function world(memory = false) {
-  t = await startTestGateway({ memory });
-  const c = {} as Record<Who, TestClient>;
-  for (const who of ALL) c[who] = await t.connect(who);
+  const c = await connectEach(await gateway.start({ memory }), ALL);
   const adminSession = (await c.admin.call('sessions.create', { title: 'admin' })).session.key;
   const guestSession = (await c.guest.call('sessions.create', { title: 'guest' })).session.key;
   const foreignSession = (await c.guest2.call('sessions.create', { title: 'guest2' })).session.key;
@@ -55,7 +47,7 @@ describe('visibility matrix', () => {
         const want = expected[who].includes(id) ? 'ok' : 'QUESTION_NOT_FOUND';
         expect(got, `${who} get ${id}`).toBe(want);
       }
-      const fresh = await t!.connect(who);
+      const fresh = await gateway.t.connect(who);
       expect(fresh.hello!.snapshot.pendingQuestions.map((x) => x.id).sort(), `${who} snapshot`).toEqual([...expected[who]].sort());
     }
   });
@@ -146,7 +138,7 @@ describe('visibility matrix', () => {
   it('[A4] several tabs of one identity each get what one tab gets, in one fan-out; other identities still get only theirs', async () => {
     const { c, guestSession, foreignSession } = await world();
     // A second tab of each kind of viewer: the fan-out decides once per identity, so each tab must still see its own.
-    const second = { guest: await t!.connect('guest'), guest2: await t!.connect('guest2'), reader: await t!.connect('reader'), admin: await t!.connect('admin') };
+    const second = { guest: await gateway.t.connect('guest'), guest2: await gateway.t.connect('guest2'), reader: await gateway.t.connect('reader'), admin: await gateway.t.connect('admin') };
     const asked = await c.agent.call('question.request', { sessionKey: guestSession, mode: 'async', questions: [item()] });
     await c.guest.call('question.resolve', { id: asked.id, answers: { env: ['Staging'] } });
     await settle(50);
@@ -171,7 +163,7 @@ describe('visibility matrix', () => {
     }
     expect(second.guest2.eventsNamed('session.updated').every((e) => e.session.key === foreignSession)).toBe(true);
     // C6: an agent's tabs differ by what each subscribed to, so each is decided on its own.
-    const agentTab = await t!.connect('agent');
+    const agentTab = await gateway.t.connect('agent');
     await agentTab.call('agent.subscribe', { sessionKey: guestSession });
     await c.guest.call('chat.send', { sessionKey: guestSession, message: 'for the subscribed tab', idempotencyKey: 'guest-key-tabs' });
     await settle(50);

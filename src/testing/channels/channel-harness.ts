@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import type { QuestionItemInput, QuestionRecord } from '../../protocol/index.ts';
 import type { Clock } from '../../gateway/infra/clock.ts';
 import type { GatewayConfig } from '../../gateway/config.ts';
@@ -103,6 +104,31 @@ export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: st
       logs.length = 0;
       await t.close({ keepDir: !!closeOpts?.restart });
       if (!closeOpts?.restart) await driver.close();
+    },
+  };
+}
+
+/** For the tests of the calling describe block: each gets a new driver made by `make` and a world on it, closed after. */
+export function channelWorldPerTest<D extends PlatformDriver>(make: () => D): { readonly driver: D; readonly w: ChannelWorld } {
+  let current: { driver: D; w: ChannelWorld } | undefined;
+  beforeEach(async () => {
+    const driver = make();
+    current = { driver, w: await startChannelWorld(driver) };
+  });
+  afterEach(async () => {
+    await current?.w.close();
+    current = undefined;
+  });
+  const now = () => {
+    if (!current) throw new Error('channelWorldPerTest: no world outside a test');
+    return current;
+  };
+  return {
+    get driver() {
+      return now().driver;
+    },
+    get w() {
+      return now().w;
     },
   };
 }

@@ -69,6 +69,18 @@ async function settled() {
   await act(() => new Promise((r) => setTimeout(r, 0)));
 }
 
+/** A visit on which the person turns notifications on; the menu is left open showing the choice on. */
+async function visitAndTurnOn() {
+  const first = visit();
+  await settled();
+  await openMenu();
+  await userEvent.click(first.toggle());
+  await screen.findByText(/^New questions now reach this device/);
+  await openMenu();
+  expect(first.toggle()).toHaveAttribute('aria-checked', 'true');
+  return first;
+}
+
 beforeEach(() => {
   browserSubscribed = false;
   subscribeCalls = async () => ((browserSubscribed = true), subscription);
@@ -94,13 +106,7 @@ afterEach(() => {
 
 describe('U17 "Notify me on this device" says what the gateway has', () => {
   it('[U17] turned on, it shows on again on the next visit while the gateway still has this browser', async () => {
-    const first = visit();
-    await settled();
-    await openMenu();
-    await userEvent.click(first.toggle());
-    await screen.findByText(/^New questions now reach this device/);
-    await openMenu();
-    expect(first.toggle()).toHaveAttribute('aria-checked', 'true');
+    const first = await visitAndTurnOn();
 
     const next = visit();
     await settled();
@@ -110,13 +116,7 @@ describe('U17 "Notify me on this device" says what the gateway has', () => {
   });
 
   it('[U17] once the gateway has ended it (token rotated), it shows off, the worker forgets the token, and one click subscribes again', async () => {
-    const first = visit();
-    await settled();
-    await openMenu();
-    await userEvent.click(first.toggle());
-    await screen.findByText(/^New questions now reach this device/);
-    await openMenu();
-    expect(first.toggle()).toHaveAttribute('aria-checked', 'true');
+    const first = await visitAndTurnOn();
     // The config's token was rotated: the gateway ends this browser's subscription; the browser still has its own.
     gatewayIds.clear();
 

@@ -55,10 +55,12 @@ export function isActionTarget(target: EventTarget | null): boolean {
   return target.matches('a[href], button, summary, [role="button"], [role="link"], [role="menuitem"], [role="tab"]');
 }
 
-const continueKey = (e: KeyboardEvent) =>
-  e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !isActionTarget(e.target);
-const continueKeys = (mac: boolean) => (mac ? ['⌘', 'Enter'] : ['Ctrl', 'Enter']);
-const continueShortcut = (mac: boolean) => (mac ? 'Meta+Enter' : 'Control+Enter');
+/** Next and Submit share Ctrl/⌘+Enter: whichever is enabled takes it. */
+const continueBinding: Pick<DockCommand, 'keys' | 'shortcut' | 'keyTest'> = {
+  keys: (mac) => (mac ? ['⌘', 'Enter'] : ['Ctrl', 'Enter']),
+  shortcut: (mac) => (mac ? 'Meta+Enter' : 'Control+Enter'),
+  keyTest: (e) => e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !isActionTarget(e.target),
+};
 const stepping = (ctx: CommandContext) => !ctx.stacked && ctx.questionCount > 1;
 
 const back: DockCommand = {
@@ -70,18 +72,14 @@ const back: DockCommand = {
 const next: DockCommand = {
   id: 'next',
   label: 'Next',
-  keys: continueKeys,
-  shortcut: continueShortcut,
-  keyTest: continueKey,
+  ...continueBinding,
   enabled: (ctx) => stepping(ctx) && ctx.step < ctx.questionCount - 1 && !ctx.busy,
   run: (ctx) => ctx.next(),
 };
 const submit: DockCommand = {
   id: 'submit',
   label: 'Submit',
-  keys: continueKeys,
-  shortcut: continueShortcut,
-  keyTest: continueKey,
+  ...continueBinding,
   enabled: (ctx) => (!stepping(ctx) || ctx.step === ctx.questionCount - 1) && !ctx.busy,
   run: (ctx) => ctx.submit(),
 };

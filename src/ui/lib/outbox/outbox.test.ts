@@ -17,6 +17,22 @@ afterEach(disposeAll);
 const stateOf = (outbox: Outbox, id: string) => outbox.row(id)?.state;
 const until = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 5 });
 const keysSent = (client: FakeClient) => client.sends.map((c) => c.params.idempotencyKey);
+/** An outbox whose client does not answer, once the answer row given to it has been sent. */
+async function firstSendUnanswered() {
+  const client = new FakeClient();
+  client.autoAnswer = false;
+  const outbox = make(client);
+  const row = await outbox.enqueue(answer());
+  await until(() => expect(client.sends).toHaveLength(1));
+  return { client, outbox, row };
+}
+/** An outbox whose first chat.send fails with `err`, and the answer row given to it. */
+async function firstSendFails(err: AskdockError) {
+  const client = new FakeClient();
+  client.failNext.push(err);
+  const outbox = make(client);
+  return { client, outbox, row: await outbox.enqueue(answer()) };
+}
 
 describe('outbox: sending', () => {
   it('[U9][Q9] an enqueued answer goes out as chat.send with replyTo and turns Sent once the gateway saved it', async () => {
@@ -89,10 +105,7 @@ describe('outbox: sending', () => {
   });
 
   it('[U9] a non-retryable error fails the row with the error shown', async () => {
-    const client = new FakeClient();
-    client.failNext.push(new AskdockError('INVALID_REQUEST', 'invalid chat.send: message: must not be empty'));
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
+    const { client, outbox, row } = await firstSendFails(new AskdockError('INVALID_REQUEST', 'invalid chat.send: message: must not be empty'));
     await until(() => expect(stateOf(outbox, row.id)).toBe('failed'));
     expect(outbox.row(row.id)!.error).toEqual({ code: 'INVALID_REQUEST', message: 'invalid chat.send: message: must not be empty' });
     await outbox.pump();
@@ -118,20 +131,14 @@ describe('outbox: sending', () => {
   });
 
   it('[U9] a retryable refusal (RATE_LIMITED) waits retryAfterMs and sends the same key again', async () => {
-    const client = new FakeClient();
-    client.failNext.push(new AskdockError('RATE_LIMITED', 'too many messages', { retryable: true, retryAfterMs: 40 }));
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
+    const { client, outbox, row } = await firstSendFails(new AskdockError('RATE_LIMITED', 'too many messages', { retryable: true, retryAfterMs: 40 }));
     await until(() => expect(outbox.row(row.id)!.error?.code).toBe('RATE_LIMITED'));
     expect(stateOf(outbox, row.id)).toBe('queued');
     await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
     expect(keysSent(client)).toEqual([row.idempotencyKey, row.idempotencyKey]);
   });
   it('[U9] RATE_LIMITED counts as retryable even without the flag', async () => {
-    const client = new FakeClient();
-    client.failNext.push(new AskdockError('RATE_LIMITED', 'too many messages', { retryAfterMs: 20 }));
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
+    const { client, outbox, row } = await firstSendFails(new AskdockError('RATE_LIMITED', 'too many messages', { retryAfterMs: 20 }));
     await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
     expect(client.sends).toHaveLength(2);
   });
@@ -190,11 +197,7 @@ describe('outbox: dropped connections', () => {
   });
 
   it('[U11] a send the client gave up on (UNAVAILABLE) is Unconfirmed, then re-sent once with the same key on the next connection', async () => {
-    const client = new FakeClient();
-    client.autoAnswer = false;
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
-    await until(() => expect(client.sends).toHaveLength(1));
+    const { client, outbox, row } = await firstSendUnanswered();
     client.saveWithoutAnswer(client.sends[0]);
     client.drop();
     client.sends[0].reject(new AskdockError('UNAVAILABLE', 'chat.send timed out after 30000 ms', { retryable: true }));
@@ -209,11 +212,7 @@ describe('outbox: dropped connections', () => {
   });
 
   it('[U11] an unconfirmed row that still cannot be confirmed is not re-sent in a loop on one connection', async () => {
-    const client = new FakeClient();
-    client.autoAnswer = false;
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
-    await until(() => expect(client.sends).toHaveLength(1));
+    const { client, outbox, row } = await firstSendUnanswered();
     client.sends[0].reject(new AskdockError('UNAVAILABLE', 'timed out', { retryable: true }));
     await until(() => expect(stateOf(outbox, row.id)).toBe('unconfirmed'));
     await outbox.pump();
@@ -222,10 +221,7 @@ describe('outbox: dropped connections', () => {
   });
 
   it('[U9] Retry answer re-sends the same idempotency key', async () => {
-    const client = new FakeClient();
-    client.failNext.push(new AskdockError('SESSION_NOT_FOUND', 'no session "s1"'));
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
+    const { client, outbox, row } = await firstSendFails(new AskdockError('SESSION_NOT_FOUND', 'no session "s1"'));
     await until(() => expect(stateOf(outbox, row.id)).toBe('failed'));
     const retried = await outbox.retry(row.id);
     expect(retried).toMatchObject({ id: row.id, idempotencyKey: row.idempotencyKey });
@@ -235,11 +231,7 @@ describe('outbox: dropped connections', () => {
   });
 
   it('[U9][U11] Retry answer on an unconfirmed row whose first send was saved answers deduped: still one message', async () => {
-    const client = new FakeClient();
-    client.autoAnswer = false;
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
-    await until(() => expect(client.sends).toHaveLength(1));
+    const { client, outbox, row } = await firstSendUnanswered();
     client.saveWithoutAnswer(client.sends[0]);
     client.drop();
     await until(() => expect(stateOf(outbox, row.id)).toBe('unconfirmed'));
@@ -291,11 +283,7 @@ describe('outbox: edit and discard', () => {
   });
 
   it('[U9] discarding an unconfirmed row stops its pending send', async () => {
-    const client = new FakeClient();
-    client.autoAnswer = false;
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
-    await until(() => expect(client.sends).toHaveLength(1));
+    const { client, outbox, row } = await firstSendUnanswered();
     client.drop();
     await until(() => expect(stateOf(outbox, row.id)).toBe('unconfirmed'));
     expect(await outbox.discard(row.id)).toBeDefined();
@@ -316,11 +304,7 @@ describe('outbox: history', () => {
   });
 
   it('[U9] a live chat event confirms an in-flight row before the chat.send result arrives', async () => {
-    const client = new FakeClient();
-    client.autoAnswer = false;
-    const outbox = make(client);
-    const row = await outbox.enqueue(answer());
-    await until(() => expect(client.sends).toHaveLength(1));
+    const { client, outbox, row } = await firstSendUnanswered();
     client.emitChat(message({ id: 'm5', text: TEXT, replyTo: { questionId: 'q1' } }));
     await until(() => expect(stateOf(outbox, row.id)).toBe('sent'));
     client.sends[0].resolve({ messageId: 'm5', seq: 5, deduped: false });

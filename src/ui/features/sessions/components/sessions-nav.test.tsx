@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
@@ -36,20 +37,24 @@ function Synced() {
   return <SessionsNav activeKey="s3" />;
 }
 
+/** Renders `ui` with the sessions list already `sessions` and a fake gateway client, which it returns to emit events. */
+function renderWith(sessions: Session[], ui: ReactNode) {
+  const client = fakeClient();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  queryClient.setQueryData(sessionsKey, sessions);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <GatewayProvider client={client}>{ui}</GatewayProvider>
+    </QueryClientProvider>,
+  );
+  return { client };
+}
+
 afterEach(cleanup);
 
 describe('SessionsNav', () => {
   it('[C5] a session.updated event draws again only the row of the session it carries', async () => {
-    const client = fakeClient();
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-    queryClient.setQueryData(sessionsKey, sortSessions(Array.from({ length: 60 }, (_, i) => session(i))));
-    render(
-      <QueryClientProvider client={queryClient}>
-        <GatewayProvider client={client}>
-          <Synced />
-        </GatewayProvider>
-      </QueryClientProvider>,
-    );
+    const { client } = renderWith(sortSessions(Array.from({ length: 60 }, (_, i) => session(i))), <Synced />);
     const nav = screen.getByRole('navigation', { name: 'Sessions' });
     expect(within(nav).getAllByRole('link')).toHaveLength(60);
     drawn.rows.length = 0;
@@ -67,21 +72,13 @@ describe('SessionsNav', () => {
 
   it('[U15] groups rows by last activity (Today, Yesterday, Earlier); each row names its source and tells equal titles apart by agent and last activity', () => {
     const now = Date.now();
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-    queryClient.setQueryData(
-      sessionsKey,
+    renderWith(
       sortSessions([
         session(1, { title: 'deploy', createdAtMs: now - 60_000 }),
         session(2, { title: 'deploy', agentId: 'build-bot', createdAtMs: now - 60_000 - 86_400_000 }),
         session(3, { title: 'Claude Code · web', createdAtMs: now - 10 * 86_400_000 }),
       ]),
-    );
-    render(
-      <QueryClientProvider client={queryClient}>
-        <GatewayProvider client={fakeClient()}>
-          <SessionsNav />
-        </GatewayProvider>
-      </QueryClientProvider>,
+      <SessionsNav />,
     );
     const nav = screen.getByRole('navigation', { name: 'Sessions' });
     const headings = within(nav).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -94,15 +91,7 @@ describe('SessionsNav', () => {
   });
 
   it('[U15] the menu button (the drawer under 640 px) says how many requests wait in the other sessions', () => {
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-    queryClient.setQueryData(sessionsKey, sortSessions([session(1), session(2), session(3)]));
-    render(
-      <QueryClientProvider client={queryClient}>
-        <GatewayProvider client={fakeClient()}>
-          <SessionsNav activeKey="s1" pendingCounts={new Map([['s1', 4], ['s2', 1], ['s3', 2]])} />
-        </GatewayProvider>
-      </QueryClientProvider>,
-    );
+    renderWith(sortSessions([session(1), session(2), session(3)]), <SessionsNav activeKey="s1" pendingCounts={new Map([['s1', 4], ['s2', 1], ['s3', 2]])} />);
     const menu = screen.getByRole('button', { name: /^Open sessions/ });
     expect(menu).toHaveAttribute('aria-label', 'Open sessions, 3 waiting elsewhere');
     expect(menu).toHaveAttribute('aria-expanded', 'false');
@@ -112,17 +101,8 @@ describe('SessionsNav', () => {
 
 describe('SessionsNav presence (U18)', () => {
   it('[U18] each row describes its agent\'s presence; session.presence events change it, session.updated keeps it', async () => {
-    const client = fakeClient();
-    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
     const left = new Date(2027, 0, 15, 14, 5).getTime();
-    queryClient.setQueryData(sessionsKey, [session(3, { agentPresence: { state: 'absent', sinceMs: null } })]);
-    render(
-      <QueryClientProvider client={queryClient}>
-        <GatewayProvider client={client}>
-          <Synced />
-        </GatewayProvider>
-      </QueryClientProvider>,
-    );
+    const { client } = renderWith([session(3, { agentPresence: { state: 'absent', sinceMs: null } })], <Synced />);
     const link = () => within(screen.getByRole('navigation', { name: 'Sessions' })).getByRole('link');
     expect(link()).toHaveAccessibleDescription('No agent connected');
     expect(link()).toHaveAccessibleName(/^Session 3/);
