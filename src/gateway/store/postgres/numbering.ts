@@ -178,24 +178,27 @@ export class Numbering {
 
   /**
    * The events as the commit's notification tells them, so other gateways fan them out without reading them back
-   * (cluster.ts `toldEvents`): per event `[i, event, payload, audience, atMs, m]`, its seq `base + i`, and `m` (when its
-   * message is one of this transaction's) the i of that message's `chat` event, whose seq the message takes. The
-   * payload and audience go as the JSON they are. Null when that would not fit in a notification.
+   * (cluster.ts `toldEvents`): a line of JSON, per event `[i, event, audience, atMs, m, length]`, its seq `base + i`,
+   * `m` (when its message is one of this transaction's) the i of that message's `chat` event, whose seq the message
+   * takes, and `length` its payload's; then the payloads' JSON as stored, one after another. A payload comes as the text
+   * it is, so a gateway that hears it frames it without serialising it again. Null when that would not fit.
    */
   private told(): string | null {
     const ord = new Map(this.events.map((e, i) => [e.seq, i + 1]));
     const messageOrd = new Map(this.messages.map((m) => [m.id, ord.get(m.seq)]));
-    const parts: string[] = [];
-    let bytes = 2;
+    const heads: string[] = [];
+    const payloads: string[] = [];
+    let bytes = 3;
     for (const [i, e] of this.events.entries()) {
       if (e.dropped) continue;
       const m = e.messageId === null ? null : (messageOrd.get(e.messageId) ?? null);
-      const part = `[${i + 1},${JSON.stringify(e.event)},${e.payload},${e.audience},${e.atMs},${m}]`;
-      bytes += Buffer.byteLength(part) + 1;
+      const head = `[${i + 1},${JSON.stringify(e.event)},${e.audience},${e.atMs},${m},${e.payload.length}]`;
+      bytes += Buffer.byteLength(head) + 1 + Buffer.byteLength(e.payload);
       if (bytes > TOLD_BYTES) return null;
-      parts.push(part);
+      heads.push(head);
+      payloads.push(e.payload);
     }
-    return `[${parts.join(',')}]`;
+    return `[${heads.join(',')}]\n${payloads.join('')}`;
   }
 
   /** After the commit: `base` + i is the real seq of the i-th event (from 1). */
