@@ -141,6 +141,21 @@ describe("D5 following another gateway's commits on PostgreSQL", () => {
     }
   });
 
+  it("[D5][D2] another gateway's commit too large for one notification is told in several: every event arrives in order, none read back", async () => {
+    const [mine, other] = await twoStores('followparts');
+    const [hub, theirs] = await twoHubs(mine, other);
+    const reads = countReads(mine);
+    const op = connection('operator');
+    hub.add(op, 0);
+    // Thirty events of about 600 bytes each: some 18,000 bytes, where a notification carries under 8,000.
+    const titles = Array.from({ length: 30 }, (_, i) => `part-${i}-${'x'.repeat(500)}`);
+    await commitTitles(theirs, titles);
+    await expect.poll(() => op.frames.length, { timeout: 20_000 }).toBe(30);
+    expect(op.frames).toEqual(titles.map((title, i) => ({ seq: i + 1, title })));
+    expect(reads).toEqual([]);
+    hub.stopListening();
+  });
+
   it("[A3][D5] a connection refused some of another gateway's events gets none of them in the run it is sent, and the others in order", async () => {
     const [mine, other] = await twoStores('followrefused');
     const [hub, theirs] = await twoHubs(mine, other);
