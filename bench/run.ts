@@ -7,6 +7,8 @@
  * Builds dist/ when it is missing or stale, runs the gateway as a child, drives Debian's Chromium (or CHROMIUM_PATH).
  * `cross` runs two gateways on PostgreSQL (ASKDOCK_BENCH_POSTGRES_URL, else a throwaway server from Debian's binaries).
  * `scaleout` runs one SQLite gateway, then one and three PostgreSQL gateways with the database 0 and 1 ms away (D5).
+ *   With ASKDOCK_BENCH_PROFILE=<dir> each of its gateways writes a CPU profile of the measured window there
+ *   (`node bench/profiles/categories.mjs FILE` sorts one).
  * `pgclient` replays one question round trip's database statements through pg and through postgres, taking turns (D5).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

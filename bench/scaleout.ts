@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { GatewayClient } from '../src/client/client.ts';
 import { createNodeClient } from '../src/client/node.ts';
@@ -57,6 +58,7 @@ async function drive(
   agentToken: string,
   databasePid?: number,
   commits?: CommitCounter,
+  profiles?: string[],
 ): Promise<Omit<ScaleoutRow, 'setup' | 'store' | 'gateways' | 'delayMs'>> {
   const clients: GatewayClient[] = [];
   const client = async (gateway: GatewayChild, token: string, name: string) => {
@@ -115,6 +117,8 @@ async function drive(
     const waitOr = (ms: number) => Promise.race([new Promise((ok) => setTimeout(ok, ms)), failed]);
     await waitOr(WARMUP_MS);
     measuring = true;
+    // ASKDOCK_BENCH_PROFILE: each gateway's CPU profile over the measured window (bench/lib/profile-child.mjs).
+    if (profiles) for (const g of gateways) g.proc.kill('SIGUSR2');
     const commitsBefore = await commits?.read();
     const cpuDone = meterCpu(
       gateways.map((g) => g.proc.pid ?? -1),
@@ -125,9 +129,11 @@ async function drive(
     const elapsed = (performance.now() - t0) / 1000;
     measuring = false;
     const cpu = cpuDone();
+    if (profiles) for (const g of gateways) g.proc.kill('SIGUSR2');
     const commitsAfter = await commits?.read();
     stop = true;
     await failed;
+    for (let waited = 0; profiles && !profiles.every((f) => existsSync(f)) && waited < 30_000; waited += 100) await new Promise((ok) => setTimeout(ok, 100));
     const committed = commitsBefore === undefined || commitsAfter === undefined ? {} : { commits: commitsAfter - commitsBefore };
     return { roundTripsPerSec: Math.round(done / elapsed), roundTrip: summarize(samples), healthz: summarize(health), cpu: { ...cpu, elapsedMs: elapsed * 1000 }, ...committed };
   } finally {
@@ -135,9 +141,24 @@ async function drive(
   }
 }
 
-async function run(args: string[], count: number): Promise<GatewayChild[]> {
+/** Where ASKDOCK_BENCH_PROFILE puts a row's gateways' profiles: `<dir>/<setup>-<gateway>.cpuprofile`. */
+function profilePaths(setup: string, count: number): string[] | undefined {
+  const dir = process.env.ASKDOCK_BENCH_PROFILE;
+  if (!dir) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const name = setup.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  return Array.from({ length: count }, (_, i) => resolve(dir, `${name}-${i + 1}.cpuprofile`));
+}
+
+const PROFILER = fileURLToPath(new URL('./lib/profile-child.mjs', import.meta.url));
+
+async function run(args: string[], count: number, profiles?: string[]): Promise<GatewayChild[]> {
   const gateways: GatewayChild[] = [];
-  for (let i = 0; i < count; i++) gateways.push(await spawnGateway(args, 60_000));
+  for (let i = 0; i < count; i++) {
+    const env = profiles ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${PROFILER}`, ASKDOCK_PROFILE_OUT: profiles[i] } : undefined;
+    if (profiles) rmSync(profiles[i], { force: true });
+    gateways.push(await spawnGateway(args, 60_000, env));
+  }
   return gateways;
 }
 
@@ -169,11 +190,12 @@ export async function measureScaleout(step: (what: string) => void, only?: { sql
     let gateways: GatewayChild[] = [];
     let commits: CommitCounter | undefined;
     try {
-      gateways = await run(args, row.gateways);
+      const profiles = profilePaths(row.setup, row.gateways);
+      gateways = await run(args, row.gateways, profiles);
       gateways.forEach((g) => live.add(g));
       // Connected once the gateways made the schema; read straight, not through the delaying proxy.
       if (databaseUrl) commits = await commitCounter(databaseUrl);
-      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken, databasePid, commits)) });
+      rows.push({ ...row, ...(await drive(gateways, operatorToken, agentToken, databasePid, commits, profiles)) });
     } catch (err) {
       rows.push({ ...row, ...NO_FIGURES, error: (err as Error).message.slice(0, 200) });
     } finally {

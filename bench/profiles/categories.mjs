@@ -15,7 +15,7 @@ const cats = [
   ['gateway code', (f) => /src\/gateway\//.test(f.url)],
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
   ['idle', (f) => f.functionName === '(idle)'],
-  ['the bench itself (profiler)', (f) => /bench\/gateway\.ts/.test(f.url)],
+  ['the bench itself (profiler)', (f) => /bench\/gateway\.ts|bench\/lib\/profile-child\.mjs/.test(f.url)],
   ['module loading (startup)', (f) => /loader|hooks|realm|lexer|esm/.test(f.url) || f.functionName === 'compileSourceTextModule'],
 ];
 const dt = new Map(); p.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));

@@ -107,6 +107,55 @@ describe("D5 following another gateway's commits on PostgreSQL", () => {
     hub.stopListening();
   });
 
+  it("[D5][D2] another gateway's told events are framed from the notification's text: none serialised again, the bytes the committing gateway sent", async () => {
+    const [mine, other] = await twoStores('followtext');
+    const [hub, theirs] = await twoHubs(mine, other);
+    const reads = countReads(mine);
+    const op = connection('operator');
+    const theirOp = connection('operator');
+    hub.add(op, 0);
+    theirs.add(theirOp, 0);
+    const sent: Buffer[] = [];
+    const send = op.send.bind(op);
+    op.send = (out) => (sent.push(Buffer.from(out)), send(out));
+    const theirSent: Buffer[] = [];
+    const theirSend = theirOp.send.bind(theirOp);
+    theirOp.send = (out) => (theirSent.push(Buffer.from(out)), theirSend(out));
+    // Frames serialised whole (eventFrameText without the payload's JSON), here, once the commit was answered.
+    const stringify = JSON.stringify;
+    let serialised = 0;
+    const spy = vi.spyOn(JSON, 'stringify').mockImplementation(((value: unknown, ...rest: unknown[]) => {
+      if ((value as { type?: unknown } | null)?.type === 'event') serialised++;
+      return (stringify as (...a: unknown[]) => string)(value, ...rest);
+    }) as typeof JSON.stringify);
+    try {
+      await commitTitles(theirs, ['one', 'two ünïcode', 'three']);
+      await expect.poll(() => op.frames.length, { timeout: 20_000 }).toBe(3);
+      expect(op.frames.map((f) => f.title)).toEqual(['one', 'two ünïcode', 'three']);
+      expect(serialised).toBe(0);
+      expect(Buffer.concat(sent).equals(Buffer.concat(theirSent))).toBe(true);
+      expect(reads).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      hub.stopListening();
+    }
+  });
+
+  it("[D5][D2] another gateway's commit too large for one notification is told in several: every event arrives in order, none read back", async () => {
+    const [mine, other] = await twoStores('followparts');
+    const [hub, theirs] = await twoHubs(mine, other);
+    const reads = countReads(mine);
+    const op = connection('operator');
+    hub.add(op, 0);
+    // Thirty events of about 600 bytes each: some 18,000 bytes, where a notification carries under 8,000.
+    const titles = Array.from({ length: 30 }, (_, i) => `part-${i}-${'x'.repeat(500)}`);
+    await commitTitles(theirs, titles);
+    await expect.poll(() => op.frames.length, { timeout: 20_000 }).toBe(30);
+    expect(op.frames).toEqual(titles.map((title, i) => ({ seq: i + 1, title })));
+    expect(reads).toEqual([]);
+    hub.stopListening();
+  });
+
   it("[A3][D5] a connection refused some of another gateway's events gets none of them in the run it is sent, and the others in order", async () => {
     const [mine, other] = await twoStores('followrefused');
     const [hub, theirs] = await twoHubs(mine, other);

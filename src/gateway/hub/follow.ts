@@ -74,7 +74,7 @@ export class Follow {
         // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
         // Notifications are sent after their commits' flushes, so they may arrive out of seq order: a seq not heard
         // yet is waited for, then read (queueCatchUp).
-        for (const ev of events) if (!this.knows(ev.seq)) this.ownCommitted.set(ev.seq, { ev, text: undefined });
+        for (const told of events) if (!this.knows(told.ev.seq)) this.ownCommitted.set(told.ev.seq, told);
         return this.queueCatchUp();
       }
       // The notification of a commit of this gateway's own may arrive before the commit's answer does: decided once the

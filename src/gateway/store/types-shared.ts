@@ -22,8 +22,11 @@ export interface LaneStore {
 export type ToldCommit = {
   readonly first: number;
   /** The events, parsed now (undefined when the notice cannot be read: then they are read from the database). */
-  events(): StoredEvent[] | undefined;
+  events(): ToldEvent[] | undefined;
 };
+
+/** A told event, with its payload's JSON as stored when a frame may carry that text as it is (else undefined). */
+export type ToldEvent = { ev: StoredEvent; text: string | undefined };
 
 export interface SharedCapabilities {
   /** Other gateways commit to this store too (default: none does, so this gateway's own writes are all there is). */

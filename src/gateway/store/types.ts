@@ -17,7 +17,7 @@ export type { SecretStoreMethods, StoredSecret, StoredSecretRequest } from './ty
 export type { PushKeys, PushPutResult, PushStoreMethods, PushSubscriptionRow } from './types-push.ts';
 export type { GrantStoreMethods, StoredGrant } from './types-grants.ts';
 export type { PendingTally, PendingTallyMethods } from './pending-tally.ts';
-export type { LaneStore, SharedCapabilities, ToldCommit } from './types-shared.ts';
+export type { LaneStore, SharedCapabilities, ToldCommit, ToldEvent } from './types-shared.ts';
 export { laneStores } from './types-shared.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EventAudience, SharedCapabilities, Store, StoredEvent, ToldCommit } from '../types.ts';
+import type { EventAudience, SharedCapabilities, Store, StoredEvent, ToldCommit, ToldEvent } from '../types.ts';
 import type { Postgres } from './pool.ts';
 
 /**
@@ -31,19 +31,26 @@ export type { LaneStore } from '../types.ts';
 type ClusterMethods = Pick<SharedStore, 'onCommitted' | 'acquireLease' | 'releaseLease' | 'heartbeat' | 'clientConnected' | 'clientDisconnected' | 'clientAbsentSince'>;
 
 /**
- * D2: the events a commit's notification carries (numbering.ts `told`), as a read of them would return them: each
- * seq `base` + its place, a message new in that commit with the seq of its `chat` event. Undefined when unreadable.
+ * D2: the events a commit's notification carries (numbering.ts `told`), as a read of them would return them, each with
+ * its payload's JSON as stored when the frame may carry it as it is: each seq `base` + its place, a message new in that
+ * commit with the seq of its `chat` event (its stored JSON still has the provisional one). Undefined when unreadable.
  */
-function toldEvents(base: number, text: string): StoredEvent[] | undefined {
+function toldEvents(base: number, text: string): ToldEvent[] | undefined {
   try {
-    const rows = JSON.parse(text) as [number, StoredEvent['event'], unknown, EventAudience, number, number | null][];
-    const events = rows.map(([i, event, payload, audience, atMs, m]) => {
-      const message = (payload as { message?: { seq?: number } }).message;
-      if (m !== null && message) message.seq = base + m;
-      return { seq: base + i, event, payload, audience, atMs };
-    });
-    // A message still with a provisional seq is read instead.
-    return events.some((e) => ((e.payload as { message?: { seq?: number } }).message?.seq ?? 0) < 0) ? undefined : events;
+    const line = text.indexOf('\n');
+    if (line < 0) return undefined;
+    const heads = JSON.parse(text.slice(0, line)) as [number, StoredEvent['event'], EventAudience, number, number | null, number][];
+    let at = line + 1;
+    const told: ToldEvent[] = [];
+    for (const [i, event, audience, atMs, m, length] of heads) {
+      const json = text.slice(at, (at += length));
+      const payload = JSON.parse(json) as { message?: { seq?: number } };
+      if (m !== null && payload.message) payload.message.seq = base + m;
+      // A message still with a provisional seq is read instead.
+      if ((payload.message?.seq ?? 0) < 0) return undefined;
+      told.push({ ev: { seq: base + i, event, payload, audience, atMs }, text: m === null ? json : undefined });
+    }
+    return at === text.length ? told : undefined;
   } catch {
     return undefined;
   }
@@ -59,7 +66,7 @@ class ToldText implements ToldCommit {
     this.first = base + 1;
   }
 
-  events(): StoredEvent[] | undefined {
+  events(): ToldEvent[] | undefined {
     return toldEvents(this.base, this.text);
   }
 }

@@ -4,6 +4,15 @@ import { quoteLiteral } from './literal.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
+/** Room for a notification's seqs and brackets beside its events. */
+const TOLD_OVERHEAD = 48;
+/** Between two notifications' texts in the setting that keeps them (a record separator: JSON text never holds one raw). */
+const TOLD_APART = 30;
+
+/** Sends a commit's notifications (`askdock.told`, numbering.ts `notices`), in order. */
+function notifySql(channel: string): string {
+  return `SELECT pg_notify(${quoteLiteral(channel)}, t.text) FROM unnest(string_to_array(current_setting('askdock.told'), chr(${TOLD_APART}))) WITH ORDINALITY AS t(text, n) ORDER BY t.n`;
+}
 
 /** What marks a numbering commit on its connection (`Numbering.commitSql`): this process's, then a count. */
 const MARK = randomBytes(6).toString('hex');
@@ -155,12 +164,9 @@ export class Numbering {
       ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => quoteLiteral(m.id)).join(', ')})
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
-    const told = channel ? this.told() : null;
-    // The notification's text, kept on the connection until the notifying transaction sends it.
-    const notice = channel
-      ? `, set_config('askdock.told', (base + ${n})::text${told ? ` || ' ' || base::text || ' ' || ${quoteLiteral(told)}` : ''}, false)`
-      : '';
-    const notify = channel ? `; SELECT pg_notify(${quoteLiteral(channel)}, current_setting('askdock.told'))` : '';
+    // The notifications' texts, kept on the connection until the notifying transaction sends them.
+    const notice = channel ? `, set_config('askdock.told', ${this.notices()}, false)` : '';
+    const notify = channel ? `; ${notifySql(channel)}` : '';
     const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
       SELECT base${notice}, set_config('askdock.numbered', '${mark} ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s;
@@ -172,30 +178,58 @@ export class Numbering {
   static finishSql(channel: string | null): { flush: string; notify: string | null } {
     return {
       flush: `BEGIN; ${FLUSH_SQL}; COMMIT`,
-      notify: channel ? `SELECT pg_notify(${quoteLiteral(channel)}, current_setting('askdock.told'))` : null,
+      notify: channel ? notifySql(channel) : null,
     };
   }
 
   /**
-   * The events as the commit's notification tells them, so other gateways fan them out without reading them back
-   * (cluster.ts `toldEvents`): per event `[i, event, payload, audience, atMs, m]`, its seq `base + i`, and `m` (when its
-   * message is one of this transaction's) the i of that message's `chat` event, whose seq the message takes. The
-   * payload and audience go as the JSON they are. Null when that would not fit in a notification.
+   * The events as the commit's notifications tell them, so other gateways fan them out without reading them back
+   * (cluster.ts `toldEvents`). Each notification tells a run of the events in a line of JSON, per event `[i, event,
+   * audience, atMs, m, length]`, its seq `base + i`, `m` (when its message is one of this transaction's) the i of that
+   * message's `chat` event, whose seq the message takes, and `length` its payload's; then the payloads' JSON as stored,
+   * one after another (a gateway that hears a payload frames it as the text it is, without serialising it again). A
+   * notification carries at most TOLD_BYTES, so a commit too large for one is told in several, in seq order, each with
+   * the last seq it tells; an event too large for one alone is told by its seq only (and read).
    */
-  private told(): string | null {
+  private told(): { last: number; text: string | null }[] {
     const ord = new Map(this.events.map((e, i) => [e.seq, i + 1]));
     const messageOrd = new Map(this.messages.map((m) => [m.id, ord.get(m.seq)]));
-    const parts: string[] = [];
-    let bytes = 2;
+    const parts: { last: number; text: string | null }[] = [];
+    let heads: string[] = [];
+    let payloads: string[] = [];
+    let bytes = 0;
+    const close = (last: number) => {
+      if (heads.length > 0) parts.push({ last, text: `[${heads.join(',')}]\n${payloads.join('')}` });
+      heads = [];
+      payloads = [];
+      bytes = 0;
+    };
+    let last = 0;
     for (const [i, e] of this.events.entries()) {
       if (e.dropped) continue;
       const m = e.messageId === null ? null : (messageOrd.get(e.messageId) ?? null);
-      const part = `[${i + 1},${JSON.stringify(e.event)},${e.payload},${e.audience},${e.atMs},${m}]`;
-      bytes += Buffer.byteLength(part) + 1;
-      if (bytes > TOLD_BYTES) return null;
-      parts.push(part);
+      const head = `[${i + 1},${JSON.stringify(e.event)},${e.audience},${e.atMs},${m},${e.payload.length}]`;
+      const size = Buffer.byteLength(head) + 1 + Buffer.byteLength(e.payload);
+      if (bytes + size + TOLD_OVERHEAD > TOLD_BYTES) close(last);
+      if (size + TOLD_OVERHEAD > TOLD_BYTES) parts.push({ last: i + 1, text: null });
+      else {
+        heads.push(head);
+        payloads.push(e.payload);
+        bytes += size;
+      }
+      last = i + 1;
     }
-    return `[${parts.join(',')}]`;
+    close(last);
+    return parts;
+  }
+
+  /** The SQL text of the notifications' payloads (`base` the numbering statement's), apart by TOLD_APART. */
+  private notices(): string {
+    const parts = this.told();
+    if (parts.length === 0) return `(base + ${this.events.length})::text`;
+    return parts
+      .map(({ last, text }) => `(base + ${last})::text${text === null ? '' : ` || ' ' || base::text || ' ' || ${quoteLiteral(text)}`}`)
+      .join(` || chr(${TOLD_APART}) || `);
   }
 
   /** After the commit: `base` + i is the real seq of the i-th event (from 1). */
