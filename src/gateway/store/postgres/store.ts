@@ -80,7 +80,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     ...secretMethods(q, insert, locking),
     ...pushMethods(q, pushCache),
     ...grantMethods(q, insert),
-    ...auditMethods(q),
+    ...auditMethods(q, pg),
 
     search(scope) {
       return searchPostgres(q, scope);
