@@ -1,9 +1,8 @@
 import { entryAt, indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
 import type { Store } from '../types.ts';
-import type { Postgres, QueryResult } from './pool.ts';
+import type { QueryResult } from './pool.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
-type PutOff = Pick<Postgres, 'putOff'>;
 
 /** The log's lock: taken by each append, held until its transaction ends. */
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`;
@@ -14,8 +13,8 @@ type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (
  * L1 on PostgreSQL: one log for every gateway of the database. An append takes the log's transaction lock first, so
  * two gateways hand out indexes one after the other and leave no gap (a rolled-back append frees its index).
  */
-export function auditMethods(q: Query, pg: PutOff): Async<AuditStoreMethods> & Partial<Store> {
-  const append = async (entry: NewAuditEntry, kept?: KeptAnswerInput, unread = false) => {
+export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store> {
+  const append = async (entry: NewAuditEntry, kept?: KeptAnswerInput) => {
     // The next index, the entry's line with it and the kept answer are written by one statement, sent in the same
     // round trip as the lock (and what the transaction put off): statements of one query run in order, each reading
     // from a snapshot taken as it starts, so the insert reads the log once the lock is held.
@@ -24,10 +23,9 @@ export function auditMethods(q: Query, pg: PutOff): Async<AuditStoreMethods> & P
     const answers = kept ? [kept.questionId, kept.salt.toString('hex'), JSON.stringify(kept.answers)] : [];
     const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, decode($4, 'hex'), $5 FROM e)` : '';
     const insert = `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`;
-    // An entry whose index nobody reads leaves with the transaction's next statement, often its commit: no round trip
-    // of its own. It takes its index there, after the entries appended before it and before those appended after, and the
-    // log's lock with it: should that fail there (a timeout, a deadlock), its group is not kept at all (transactions.ts).
-    if (unread && pg.putOff([{ sql: LOCK }, { sql: insert, params: [head, tail] }])) return null;
+    // Even an entry whose index nobody reads takes the lock in its own unit's round trip: put off to the transaction's
+    // next statement, a failed lock (a timeout, a deadlock) would undo its whole group, where here only its unit fails (a
+    // deadlock's is run again), and the round trip saved did not show in the gateway's CPU (bench/FINDINGS.md 69).
     const [, r] = await Promise.all([q(LOCK), q(insert, [head, tail, ...answers])]);
     // The line was built once, for the database: the entry alone is what the caller gets.
     return entryAt(entry, Number(r.rows[0].idx));
@@ -35,7 +33,7 @@ export function auditMethods(q: Query, pg: PutOff): Async<AuditStoreMethods> & P
   return {
     appendAudit: async (entry, kept) => (await append(entry, kept))!,
     async appendAuditUnread(entry) {
-      await append(entry, undefined, true);
+      await append(entry);
     },
     async auditSize() {
       return Number((await q(`SELECT COUNT(*) AS n FROM audit_entries`)).rows[0].n);

@@ -146,28 +146,6 @@ export class Postgres {
   }
 
   /**
-   * Statements whose results nobody reads, put off as `writeOne` puts off its write: carried, in order, by the
-   * transaction's next statement. Only inside a transaction, when each is prepared on its connection already and nothing
-   * is gathering (what gathers now was sent before them and must reach the database first): true when they were put
-   * off, false (and nothing done) otherwise. Should one fail, so does the statement carrying it, and the transaction: a
-   * group then keeps none of its units (transactions.ts `lost`), never one without the other.
-   */
-  putOff(statements: { sql: string; params?: unknown[] }[]): boolean {
-    if (this.closed) return false;
-    const ctx = this.unit.getStore();
-    const client = ctx?.client;
-    if (!ctx || !client || this.batches.has(client)) return false;
-    const texts: string[] = [];
-    for (const { sql, params } of statements) {
-      const piece = this.prepared.piece(client, sql, params);
-      if (!piece || piece.prepares) return false;
-      texts.push(piece.text);
-    }
-    for (const text of texts) ctx.putOffWrite(text);
-    return true;
-  }
-
-  /**
    * Statements a transaction's code sends in one go (`Promise.all` of reads) leave together, in the order they
    * were sent, with what the transaction put off: one round trip. If one fails, the transaction is aborted and every
    * statement of the batch fails with its error (as each after it would have anyway).

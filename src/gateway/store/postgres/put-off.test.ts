@@ -106,7 +106,7 @@ describe('D5 a one-row write put off past the unit that wrote it', () => {
     expect((await s.eventsAfter(0, 100)).map((e) => (e.payload as { id: string }).id)).toEqual(['q-0', 'q-after']);
     }));
 
-  it("[L1][R1][R3] the ask's audit lock that fails where it was put off (another gateway holds the log; the wait is cancelled) leaves no question acknowledged without its row and its entry", () =>
+  it("[L1][R1][R3] the ask's audit lock that fails (another gateway holds the log; the wait is cancelled) leaves no question acknowledged without its row and its entry, in its own round trip or put off to the next unit's", () =>
     withHub(async (hub, s, other) => {
       const marker = `q-${randomBytes(4).toString('hex')}`;
       // A first ask on the lane's connection prepares the audit statements there, taking the log's lock in its own unit.

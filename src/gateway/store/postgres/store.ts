@@ -80,7 +80,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     ...secretMethods(q, insert, locking),
     ...pushMethods(q, pushCache),
     ...grantMethods(q, insert),
-    ...auditMethods(q, pg),
+    ...auditMethods(q),
 
     search(scope) {
       return searchPostgres(q, scope);
