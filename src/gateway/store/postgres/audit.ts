@@ -26,8 +26,8 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
     const keep = kept ? `, a AS (INSERT INTO audit_answers (idx, question_id, salt, answers) SELECT idx, $3, decode($4, 'hex'), $5 FROM e ${replace})` : '';
     const insert = `WITH e AS (INSERT INTO audit_entries (idx, line) SELECT n, $1 || n::text || $2 FROM (SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM audit_entries) s RETURNING idx)${keep} SELECT idx FROM e`;
     // Even an entry whose index nobody reads takes the lock in its own unit's round trip: put off to the transaction's
-    // next statement, a failed lock (a timeout, a deadlock) would land on the next unit, whose undo then rolls back this
-    // unit's writes while its events were still committed.
+    // next statement, a failed lock (a timeout, a deadlock) would undo its whole group, where here only its unit fails (a
+    // deadlock's is run again), and the round trip saved did not show in the gateway's CPU (bench/FINDINGS.md 69).
     const [, r] = await Promise.all([q(LOCK), q(insert, [head, tail, ...answers])]);
     // The line was built once, for the database: the entry alone is what the caller gets.
     return entryAt(entry, Number(r.rows[0].idx));

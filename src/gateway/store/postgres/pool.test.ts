@@ -70,11 +70,11 @@ describe('D5 round trips of a transaction', () => {
       await t.commitGroup();
       expect(sent).toEqual([
         `BEGIN; SAVEPOINT askdock_sp0; PREPARE askdock_s0_0 AS SELECT $1::int AS n; EXECUTE askdock_s0_0('1'); PREPARE askdock_s1_1 AS SELECT $1::text AS s; EXECUTE askdock_s1_1(${client.escapeLiteral("it's")})`,
-        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; PREPARE askdock_s2_2 AS SELECT 1 AS one; EXECUTE askdock_s2_2; PREPARE askdock_s3_3 AS SELECT 1 / $1::int AS boom; EXECUTE askdock_s3_3('0')",
-        'ROLLBACK TO SAVEPOINT askdock_sp0; RELEASE SAVEPOINT askdock_sp0',
-        "SAVEPOINT askdock_sp0; PREPARE askdock_s4_4 AS SELECT $1::int + 1 AS two; EXECUTE askdock_s4_4('1')",
-        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; EXECUTE askdock_s0_0('2'); PREPARE askdock_s2_5 AS SELECT 1 AS one; EXECUTE askdock_s2_5",
-        'RELEASE SAVEPOINT askdock_sp0; COMMIT',
+        "RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp2; PREPARE askdock_s2_2 AS SELECT 1 AS one; EXECUTE askdock_s2_2; PREPARE askdock_s3_3 AS SELECT 1 / $1::int AS boom; EXECUTE askdock_s3_3('0')",
+        'ROLLBACK TO SAVEPOINT askdock_sp2; RELEASE SAVEPOINT askdock_sp2',
+        "SAVEPOINT askdock_sp3; PREPARE askdock_s4_4 AS SELECT $1::int + 1 AS two; EXECUTE askdock_s4_4('1')",
+        "RELEASE SAVEPOINT askdock_sp3; SAVEPOINT askdock_sp4; EXECUTE askdock_s0_0('2'); PREPARE askdock_s2_5 AS SELECT 1 AS one; EXECUTE askdock_s2_5",
+        'RELEASE SAVEPOINT askdock_sp4; COMMIT',
       ]);
     } finally {
       await db.close();
@@ -133,7 +133,7 @@ describe('D5 a one-row write put off until the next statement', () => {
       expect((await db.query(`SELECT v FROM ${table} WHERE n = 2`)).rows).toEqual([{ v: '-' }]);
       await t.commitGroup();
       expect(sent).toHaveLength(2);
-      expect(sent[1]).toMatch(/^RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp0; EXECUTE askdock_s\d+_\d+\('2', 'b'\); RELEASE SAVEPOINT askdock_sp0; COMMIT$/);
+      expect(sent[1]).toMatch(/^RELEASE SAVEPOINT askdock_sp0; SAVEPOINT askdock_sp1; EXECUTE askdock_s\d+_\d+\('2', 'b'\); RELEASE SAVEPOINT askdock_sp1; COMMIT$/);
       expect((await db.query(`SELECT n, v FROM ${table} ORDER BY n`)).rows).toEqual([
         { n: 1, v: 'a' },
         { n: 2, v: 'b' },

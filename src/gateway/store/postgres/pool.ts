@@ -118,8 +118,8 @@ export class Postgres {
    * A write that must change exactly one row and whose result nobody reads. Inside a transaction, once its statement is
    * prepared on the transaction's connection and no statements are gathering, it is put off and carried by the
    * transaction's next statement (often its COMMIT): no round trip of its own. Should it change no row, that statement
-   * then fails, and the transaction with it (the unit that wrote it has already returned): only for writes that cannot
-   * miss, such as an update of a row the unit has locked, or an insert under an id just made. Otherwise it runs now and
+   * then fails, and the transaction with it (the unit that wrote it has already returned, so none of its group is kept:
+   * transactions.ts `lost`): only for writes that cannot miss, such as an update of a row the unit has locked, or an insert under an id just made. Otherwise it runs now and
    * a missed row throws `missing()`.
    */
   async writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {

@@ -2,6 +2,13 @@ import type pg from 'pg';
 import { Numbering, type SeqRange } from './numbering.ts';
 import { DIVISION_BY_ZERO, dropIfSilent, type Postgres, type TxContext } from './pool.ts';
 
+/** PostgreSQL's "savepoint does not exist". */
+const NO_SAVEPOINT = '3B001';
+
+/** Why a group cannot be committed: a write put off by one of its units failed once that unit had returned. */
+const lostBy = (cause: unknown) =>
+  new Error(`store: a write put off by a unit that had returned failed (${cause instanceof Error ? cause.message : String(cause)}): its group is undone`, { cause });
+
 /**
  * Transactions, nested savepoints and the gateway's group commit, with the Store contract's rules, on one connection
  * taken from the pool for as long as the transaction (or group) is open. One at a time per store: the next outer
@@ -31,6 +38,10 @@ export class Transactions implements TxContext {
   private sent = 0;
   private put = 0;
   private writes: number[] = [];
+  /** Savepoints named per unit (`askdock_sp<n>`): a unit's undo can only ever roll back to its own. */
+  private units = 0;
+  /** Set once a put-off write failed after the unit that wrote it had returned: the group cannot be committed. */
+  private lost: Error | null = null;
 
   constructor(
     private readonly pg: Postgres,
@@ -79,7 +90,9 @@ export class Transactions implements TxContext {
 
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     const outer = this.depth === 0 && !this.grouped;
-    const savepoint = `askdock_sp${this.depth}`;
+    // A unit asked for after its group was lost fails at once: nothing of the group will be kept.
+    if (!outer && this.lost) throw this.lost;
+    const savepoint = `askdock_sp${this.units++}`;
     if (outer) await this.begin();
     const at = outer ? -1 : this.putOff(`SAVEPOINT ${savepoint}`);
     const mark = this.numbering.mark();
@@ -92,7 +105,9 @@ export class Transactions implements TxContext {
       this.numbering.undo(mark);
       // A statement that timed out is still running on the connection: it goes, and the transaction with it.
       if (this.client) dropIfSilent(this.client, err);
-      await this.undo(outer, savepoint, at);
+      // A unit of the group whose savepoint never ran: what failed was sent ahead of it, put off by a unit that had
+      // returned (a nested one's is its enclosing unit's to undo).
+      if (!(await this.undo(outer, savepoint, at)) && this.grouped && this.depth === 0) throw (this.lost ??= lostBy(err));
       throw err;
     }
     this.depth--;
@@ -130,7 +145,8 @@ export class Transactions implements TxContext {
     const client = this.client;
     this.waiting = [];
     this.writes = [];
-    this.sent = this.put = 0;
+    this.sent = this.put = this.units = 0;
+    this.lost = null;
     this.numbering.clear();
     this.client = null;
     if (client && this.pg.open.delete(client)) client.release();
@@ -166,6 +182,7 @@ export class Transactions implements TxContext {
    * ROLLBACK, not an error: make it one.
    */
   private async commit(): Promise<void> {
+    if (this.lost) throw this.lost;
     const client = this.client!;
     const { sql, tail, mark } = this.numbering.commitSql(this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
@@ -218,22 +235,29 @@ export class Transactions implements TxContext {
     return Number(left.slice(mark.length + 1));
   }
 
-  private async undo(outer: boolean, savepoint: string, at: number): Promise<void> {
+  /**
+   * Undoes a unit that threw. False when its savepoint does not exist: the statement that set it was sent after one that
+   * failed first, a write put off by an earlier unit that had already returned. That unit's writes are lost while its
+   * events are held for the commit, so the group is kept from committing (`lost`): no unit of it is told it was kept.
+   */
+  private async undo(outer: boolean, savepoint: string, at: number): Promise<boolean> {
     if (outer) {
       await this.rollbackQuietly();
       this.ended();
-      return;
+      return true;
     }
     // Its SAVEPOINT never left: nothing of it reached the database. Else what waits after it goes, as does all it did.
-    if (this.takeBack(at, true)) return;
+    if (this.takeBack(at, true)) return true;
     this.waiting = [];
     this.writes = [];
     this.put = this.sent;
     try {
       await this.client!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
-    } catch {
+    } catch (err) {
+      if ((err as { code?: unknown }).code === NO_SAVEPOINT) return false;
       // The connection is gone, and the transaction with it: nothing of it was kept.
     }
+    return true;
   }
 
   async beginGroup(): Promise<void> {
