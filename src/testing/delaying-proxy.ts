@@ -24,8 +24,31 @@ const SERVE = `
 const { createConnection, createServer } = require('node:net');
 const { parentPort, workerData } = require('node:worker_threads');
 const { port, delayMs } = workerData;
-const pipeDelayed = (from, to) =>
-  from.on('data', (chunk) => setTimeout(() => { if (!to.destroyed) to.write(chunk); }, delayMs));
+// A timer may fire a little before its delay by the clock (its start is the loop's cached time), so each chunk carries
+// the instant it is due and waits again until then: a hop is never shorter than delayMs. One queue per direction keeps
+// the chunks in order.
+const pipeDelayed = (from, to) => {
+  const queue = [];
+  let armed = false;
+  const pump = () => {
+    armed = false;
+    const now = performance.now();
+    while (queue.length > 0 && queue[0].due <= now) {
+      const { chunk } = queue.shift();
+      if (!to.destroyed) to.write(chunk);
+    }
+    if (queue.length > 0) arm(queue[0].due - now);
+  };
+  const arm = (ms) => {
+    if (armed) return;
+    armed = true;
+    setTimeout(pump, Math.max(0, Math.ceil(ms)));
+  };
+  from.on('data', (chunk) => {
+    queue.push({ chunk, due: performance.now() + delayMs });
+    arm(delayMs);
+  });
+};
 const server = createServer((client) => {
   const upstream = createConnection({ host: '127.0.0.1', port });
   for (const s of [client, upstream]) {
