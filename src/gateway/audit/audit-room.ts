@@ -39,7 +39,7 @@ export class AuditRoom {
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
-    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs());
+    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs(), () => this.integrity());
   }
 
   get signed(): boolean {
