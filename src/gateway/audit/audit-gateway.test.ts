@@ -236,6 +236,22 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(out.verified.code).toBe(2);
   });
 
+  it('[A5][L7] without operator.admin the integrity state is not read, a failed check is not acknowledged, and no audit.integrity event arrives', async () => {
+    const admin = await changedLog(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 5`);
+    const others = await Promise.all((['questions', 'reader', 'writer', 'guest', 'agent'] as const).map((who) => t!.connect(who, { clientId: `${who}-client` })));
+    for (const other of others) {
+      for (const [method, params] of [['audit.checkpoint', {}], ['audit.acknowledge', { note: 'mine' }], ['audit.proof', { index: 0 }], ['audit.export', {}]] as const)
+        expect(await failure(other.call(method, params))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('operator.admin') });
+    }
+    // Still waiting for an admin: the refused acknowledgements changed nothing.
+    expect((await admin.call('audit.checkpoint', {})).integrity).toMatchObject({ ok: false });
+    expect(await admin.call('audit.acknowledge', {})).toMatchObject({ acknowledged: true });
+    await admin.waitEvent('audit.integrity', (p) => p.ok);
+    // A round trip on each connection after the admin read the event: one sent to them too would be read by then.
+    for (const other of others) await other.call('sessions.list', {}).catch(() => undefined);
+    for (const other of others) expect(other.eventsNamed('audit.integrity')).toEqual([]);
+  });
+
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
     const admin = await t.connect('admin');
