@@ -252,6 +252,16 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     for (const other of others) expect(other.eventsNamed('audit.integrity')).toEqual([]);
   });
 
+  it('[L7] a row in the middle deleted: acknowledging is refused with a clear error (no checkpoint can be signed over the hole) and the failed check stands, rather than recorded and then failing', async () => {
+    const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 1`);
+    const refused = await failure(admin.call('audit.acknowledge', { note: 'row 1 lost' }));
+    expect(refused).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/^audit\.acknowledge: the log holds 7 rows but entries up to 7: 1 missing; .*restore/) });
+    expect((await admin.call('audit.checkpoint', {})).integrity).toEqual({ ok: false, detail: 'entry 1 is missing from the log' });
+    // Nothing recorded, nothing told: no acknowledgement entry, no event saying the log is fine.
+    expect(admin.eventsNamed('audit.integrity').filter((p) => p.ok)).toEqual([]);
+    expect((await admin.call('audit.checkpoint', {})).treeSize).toBe(7);
+  });
+
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
     const admin = await t.connect('admin');
