@@ -55,25 +55,33 @@ export function buildExport(input: ExportInput): ExportFiles {
   ]);
   if (input.redact !== 'answers') files.set(FILES.answers, jsonLines((input.answers ?? []).map(answerLine)));
   if (input.format === 'csv') files.set(FILES.csv, entriesCsv(entries));
-  const filter = input.filter ?? {};
+  return sealExport(files, { ...input, treeSize: tree.size, root: last.root, indexes: entries.map((e) => e.index) });
+}
+
+type Seal = Pick<ExportInput, 'origin' | 'createdAtMs' | 'filter' | 'redact' | 'signer'> & { treeSize: number; root: Buffer; indexes: number[] };
+
+/** The signed manifest over the export's files: the tree the last checkpoint signs, the entries' range, each file's hash. */
+export function sealExport(files: ExportFiles, seal: Seal): ExportFiles {
+  const filter = seal.filter ?? {};
+  const { indexes } = seal;
   const manifest: Manifest = {
     v: 1,
-    origin: input.origin,
-    createdAtMs: input.createdAtMs,
-    treeSize: tree.size,
-    root: last.root.toString('base64'),
-    entries: entries.length
-      ? { first: entries[0].index, last: entries[entries.length - 1].index, count: entries.length, contiguous: filter.sessionKey === undefined && filter.agentId === undefined }
+    origin: seal.origin,
+    createdAtMs: seal.createdAtMs,
+    treeSize: seal.treeSize,
+    root: seal.root.toString('base64'),
+    entries: indexes.length
+      ? { first: indexes[0], last: indexes[indexes.length - 1], count: indexes.length, contiguous: filter.sessionKey === undefined && filter.agentId === undefined }
       : null,
     filter,
-    redacted: input.redact === 'answers' ? ['answers'] : [],
+    redacted: seal.redact === 'answers' ? ['answers'] : [],
     files: Object.fromEntries([...files].map(([name, text]) => [name, fileDigest(text)])),
   };
-  files.set(FILES.manifest, signManifest(manifest, [input.signer]));
+  files.set(FILES.manifest, signManifest(manifest, [seal.signer]));
   return files;
 }
 
-function answerLine(a: KeptAnswer): AnswerLine {
+export function answerLine(a: KeptAnswer): AnswerLine {
   if (a.salt.length !== SALT_BYTES) throw new ExportError(`answers of entry ${a.entryIndex}: the salt must be ${SALT_BYTES} bytes`);
   return { entryIndex: a.entryIndex, questionId: a.questionId, salt: a.salt.toString('base64url'), answers: a.answers };
 }

@@ -59,8 +59,12 @@ class ExportCheck {
       if (fileDigest(text) !== digest) this.changed.add(name);
     }
     const proofs = this.readProofs();
-    const checkpoints = this.checkCheckpoints(proofs.consistency);
+    const signed = this.openCheckpoints();
+    const checkpoints = new Map(signed.map((c) => [c.size, c]));
+    // The entries before the chain: a log changed after it was signed (an export while a failed check waits, L7) is
+    // named by its first entry no checkpoint proves, not by the proof between two checkpoints it broke.
     this.checkEntries(proofs.inclusion, checkpoints);
+    this.checkChain(signed, proofs.consistency);
     const answers = this.checkAnswers();
     const [changed] = this.changed;
     if (changed) throw tampered({ file: changed, detail: 'its SHA-256 differs from the one manifest.json signs' });
@@ -116,12 +120,12 @@ class ExportCheck {
     return { inclusion, consistency };
   }
 
-  private checkCheckpoints(consistency: Map<string, Buffer[]>): Map<number, Checkpoint> {
+  /** Every checkpoint's signature and origin, in growing size; the last is the tree manifest.json signs. */
+  private openCheckpoints(): (Checkpoint & { line: number })[] {
     const file = FILES.checkpoints;
     const notes = splitNotes(this.files.get(file) ?? '');
     if (notes.length === 0) throw new Found(2, { file, detail: 'no checkpoint' });
-    const bySize = new Map<number, Checkpoint>();
-    let before: (Checkpoint & { line: number }) | undefined;
+    const signed: (Checkpoint & { line: number })[] = [];
     for (const { note, line } of notes) {
       const opened = openNote(note, this.trusted);
       if (!opened.ok) {
@@ -135,29 +139,39 @@ class ExportCheck {
         throw tampered({ file, line, detail: (err as Error).message });
       }
       if (c.origin !== this.manifest.origin) throw tampered({ file, line, detail: `origin "${c.origin}" is not the log's ("${this.manifest.origin}")` });
-      if (before) {
-        if (c.size <= before.size) throw tampered({ file, line, detail: `size ${c.size} does not grow from ${before.size} (line ${before.line})` });
-        const proof = consistency.get(`${before.size}:${c.size}`);
-        if (!proof) throw this.incomplete({ file: FILES.proofs, detail: `no consistency proof from size ${before.size} to ${c.size} (checkpoints.txt line ${line})` });
-        if (!verifyConsistency(before.size, c.size, before.root, c.root, proof))
-          throw tampered({ file, line, detail: `the checkpoint of size ${c.size} does not extend the one of size ${before.size} (line ${before.line})` });
-      }
-      bySize.set(c.size, c);
-      before = { ...c, line };
+      const before = signed.at(-1);
+      if (before && c.size <= before.size) throw tampered({ file, line, detail: `size ${c.size} does not grow from ${before.size} (line ${before.line})` });
+      signed.push({ ...c, line });
     }
-    if (before!.size !== this.manifest.treeSize || before!.root.toString('base64') !== this.manifest.root)
-      throw tampered({ file, line: before!.line, detail: `the last checkpoint is not the tree manifest.json signs (size ${this.manifest.treeSize})` });
-    return bySize;
+    const last = signed.at(-1)!;
+    if (last.size !== this.manifest.treeSize || last.root.toString('base64') !== this.manifest.root)
+      throw tampered({ file, line: last.line, detail: `the last checkpoint is not the tree manifest.json signs (size ${this.manifest.treeSize})` });
+    return signed;
+  }
+
+  /** Each checkpoint extends the one before it (consistency proofs). */
+  private checkChain(signed: (Checkpoint & { line: number })[], consistency: Map<string, Buffer[]>): void {
+    const file = FILES.checkpoints;
+    signed.slice(1).forEach((c, i) => {
+      const before = signed[i];
+      const proof = consistency.get(`${before.size}:${c.size}`);
+      if (!proof) throw this.incomplete({ file: FILES.proofs, detail: `no consistency proof from size ${before.size} to ${c.size} (checkpoints.txt line ${c.line})` });
+      if (!verifyConsistency(before.size, c.size, before.root, c.root, proof))
+        throw tampered({ file, line: c.line, detail: `the checkpoint of size ${c.size} does not extend the one of size ${before.size} (line ${before.line})` });
+    });
   }
 
   private checkEntries(inclusion: ReturnType<ExportCheck['readProofs']>['inclusion'], checkpoints: Map<number, Checkpoint>): void {
     const file = FILES.entries;
     const range = this.manifest.entries;
     const lines = linesOf(this.files.get(file) ?? '');
+    // An export of the whole log (no filter) holds every entry the last checkpoint covers, from entry 0.
+    const whole = Object.keys(this.manifest.filter).length === 0;
     let previous: number | undefined;
+    let unproved: Found | undefined;
     lines.forEach((text, i) => {
       const line = i + 1;
-      const expected = previous === undefined ? (range?.first ?? 0) : previous + 1;
+      const expected = previous === undefined ? (whole ? 0 : (range?.first ?? 0)) : previous + 1;
       let entry: Entry;
       try {
         entry = EntryHead.parse(parseCanonical(text)) as Entry;
@@ -167,25 +181,30 @@ class ExportCheck {
       const index = entry.index;
       if (previous !== undefined && index <= previous) throw tampered({ file, line, entryIndex: index, detail: `entry ${index} comes after entry ${previous}: out of order` });
       if (range?.contiguous && index !== expected) throw this.incomplete({ file, line, entryIndex: expected, detail: `entry ${expected} is missing (the next line holds entry ${index})` });
+      this.entries.set(index, entry);
+      previous = index;
       const proof = inclusion.get(index);
-      if (!proof) throw this.incomplete({ file: FILES.proofs, entryIndex: index, detail: `no inclusion proof for entry ${index} (entries.jsonl line ${line})` });
-      const checkpoint = checkpoints.get(proof.treeSize);
-      if (!checkpoint) throw this.incomplete({ file: FILES.proofs, line: proof.line, entryIndex: index, detail: `no checkpoint of size ${proof.treeSize}` });
-      const hashes = proof.hashes.map((h) => Buffer.from(h, 'base64'));
-      if (!verifyInclusion(index, proof.treeSize, leafHash(text), hashes, checkpoint.root)) {
+      const checkpoint = proof && checkpoints.get(proof.treeSize);
+      // A missing proof is named only when nothing else in the file explains it (a gap, a log shorter than signed).
+      if (!proof) unproved ??= this.incomplete({ file: FILES.proofs, entryIndex: index, detail: `no inclusion proof for entry ${index} (entries.jsonl line ${line})` });
+      else if (!checkpoint) unproved ??= this.incomplete({ file: FILES.proofs, line: proof.line, entryIndex: index, detail: `no checkpoint of size ${proof.treeSize}` });
+      else if (!verifyInclusion(index, proof.treeSize, leafHash(text), proof.hashes.map((h) => Buffer.from(h, 'base64')), checkpoint.root)) {
         const blame = this.changed.has(FILES.proofs) && !this.changed.has(file) ? { file: FILES.proofs, line: proof.line } : { file, line };
         throw tampered({ ...blame, entryIndex: index, detail: `entry ${index} is not in the tree the checkpoint of size ${proof.treeSize} signs` });
       }
-      this.entries.set(index, entry);
-      previous = index;
     });
     const count = this.entries.size;
     if (!range) {
       if (count) throw tampered({ file, line: 1, detail: 'manifest.json lists no entries' });
-      return;
-    }
-    if (previous !== range.last || count !== range.count)
+    } else if (previous !== range.last || count !== range.count)
       throw this.incomplete({ file, line: lines.length + 1, entryIndex: (previous ?? range.first - 1) + 1, detail: `manifest.json lists ${range.count} entries up to ${range.last}, the file holds ${count}` });
+    const size = this.manifest.treeSize;
+    if (whole && (previous ?? -1) < size - 1) {
+      const missing = (previous ?? -1) + 1;
+      const ends = previous === undefined ? 'holds none' : `ends at entry ${previous}`;
+      throw this.incomplete({ file, line: lines.length + 1, entryIndex: missing, detail: `entry ${missing} is missing: the checkpoint of size ${size} covers entries 0..${size - 1}, the export ${ends}` });
+    }
+    if (unproved) throw unproved;
   }
 
   private checkAnswers(): number {

@@ -78,6 +78,10 @@ export async function exportCommand(argv: string[]): Promise<number> {
     writeExportDir(out, files);
     const entries = (files.get('entries.jsonl') ?? '').split('\n').filter(Boolean).length;
     process.stdout.write(`exported ${entries} entries into ${terminalLine(out)}: ${[...files.keys()].join(', ')}\n`);
+    if (page.failedCheck !== undefined)
+      process.stderr.write(
+        `askdock audit export: the audit log failed its self-check (${terminalLine(page.failedCheck)}) and no admin has acknowledged it: no fresh checkpoint was signed, and the export holds the entries as stored against the checkpoints as signed; askdock audit verify names where they part\n`,
+      );
     return EXIT.answered;
   });
 }

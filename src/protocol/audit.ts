@@ -50,6 +50,11 @@ export const AuditExportResult = z.object({
   offset: count,
   data: z.string(),
   next: z.object({ file: z.string(), offset: count }).nullable(),
+  /**
+   * L7: the failed self-check no admin has acknowledged yet, when there is one: no fresh checkpoint was signed, and the
+   * export holds the entries as stored against the checkpoints as signed (`askdock audit verify` names where they part).
+   */
+  failedCheck: z.string().optional(),
 });
 
 /** L7: an admin acknowledges a failed self-check; itself an entry. */

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { AUDIT_EXPORT_CHUNK, AskdockError, type Params, type Result } from '../../protocol/index.ts';
-import { AuditEntry, buildExport, entryLine, FILES, MerkleTree, type ExportFiles } from '../../audit/index.ts';
+import { AuditEntry, buildEvidence, buildExport, entryLine, FILES, MerkleTree, type ExportFiles } from '../../audit/index.ts';
 import { entriesCsv } from '../../audit/csv.ts';
 import type { Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
-import type { AuditLog } from './audit-log.ts';
+import { IntegrityError, type AuditLog, type Integrity } from './audit-log.ts';
 
 /** An export is kept this long for its pages. */
 const KEEP_MS = 10 * 60_000;
 
-type Kept = { owner: string; files: [string, string][]; atMs: number };
+type Kept = { owner: string; files: [string, string][]; atMs: number; failedCheck?: string };
 
 /**
  * L5/L9: `audit.export`, paged: the first call builds every file from one view of the log (after a fresh checkpoint);
@@ -24,6 +24,8 @@ export class AuditExports {
     private readonly signNow: () => Promise<string | null>,
     /** L7: when an admin last acknowledged a failed check (0 when never). */
     private readonly acknowledgedAtMs: () => Promise<number>,
+    /** L7: the failed check waiting for an admin, if any. */
+    private readonly integrity: () => Promise<Integrity>,
   ) {}
 
   async page(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {
@@ -31,7 +33,9 @@ export class AuditExports {
     for (const [id, k] of this.kept) if (now - k.atMs > KEEP_MS) this.kept.delete(id);
     if (p.exportId === undefined) {
       const exportId = randomBytes(12).toString('base64url');
-      this.kept.set(exportId, { owner: identity.id, files: [...(await this.build(p, now))], atMs: now });
+      const files = [...(await this.build(p, now))];
+      const integrity = this.log.signed ? await this.integrity() : { ok: true as const };
+      this.kept.set(exportId, { owner: identity.id, files, atMs: now, ...(integrity.ok ? {} : { failedCheck: integrity.detail }) });
       return this.read(exportId, this.kept.get(exportId)!, undefined, 0);
     }
     const k = this.kept.get(p.exportId);
@@ -46,31 +50,30 @@ export class AuditExports {
     if (offset > text.length) throw new AskdockError('INVALID_REQUEST', `audit.export: offset ${offset} is past the end of ${name}`);
     const end = Math.min(text.length, offset + AUDIT_EXPORT_CHUNK);
     const next = end < text.length ? { file: name, offset: end } : at + 1 < k.files.length ? { file: k.files[at + 1][0], offset: 0 } : null;
-    return { exportId, files: k.files.map(([n, t]) => ({ name: n, length: t.length })), file: name, offset, data: text.slice(offset, end), next };
+    const failed = k.failedCheck === undefined ? {} : { failedCheck: k.failedCheck };
+    return { exportId, files: k.files.map(([n, t]) => ({ name: n, length: t.length })), file: name, offset, data: text.slice(offset, end), next, ...failed };
   }
 
   private async build(p: Params<'audit.export'>, now: number): Promise<ExportFiles> {
     if (!this.log.signed && !p.unsigned)
       throw new AskdockError('INVALID_REQUEST', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned');
+    // A fresh checkpoint first, unless a failed check waits for an admin (L7): then none is signed.
     if (this.log.signed) await this.signNow();
     const acknowledgedAtMs = await this.acknowledgedAtMs();
-    const tree = await this.log.current();
-    // The checkpoints of the log as it stands, one chain (each signed extends the last since the acknowledgement):
-    // those an acknowledgement set aside may be over other entries, or more than the log holds since.
-    const checkpoints = (await this.parts.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs && c.size <= tree.size);
+    // The checkpoints of the log since the last acknowledgement, one chain (each signed extends the one before): those
+    // an acknowledgement set aside may be over other entries, or more than the log holds since.
+    const checkpoints = (await this.parts.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs);
+    const failed = this.log.signed && !(await this.integrity()).ok;
+    const tree = failed ? undefined : await this.log.current().catch(unlessBroken);
+    // A log that no longer matches them, unacknowledged: the entries as stored against the checkpoints as signed, so
+    // `askdock audit verify` names offline where they part, never a shorter log that happens to fit an older checkpoint.
+    if (!tree || checkpoints.some((c) => c.size > tree.size)) return this.evidence(p, checkpoints.map((c) => c.note), now);
     // The last of them, in size and so in the order signed: the one the export's entries are proved against.
     const last = checkpoints.at(-1);
     const size = last ? last.size : tree.size;
-    const chosen = (await this.parts.store.auditLines(0, size))
-      .map((r) => AuditEntry.parse(JSON.parse(r.line)))
-      .filter((e) => (p.since === undefined || e.atMs >= p.since) && (p.until === undefined || e.atMs <= p.until))
-      .filter((e) => (p.sessionKey === undefined || e.sessionKey === p.sessionKey) && (p.agentId === undefined || e.agentId === p.agentId));
-    // An answer kept for an entry of its question that records answers: one left behind by a row deleted before an
-    // acknowledgement (L7) belongs to no entry now, even where a later entry took its index.
-    const wanted = new Map(chosen.filter((e) => e.answersDigest !== undefined).map((e) => [e.index, e.questionId]));
-    const answers = p.redact === 'answers' ? [] : (await this.parts.store.auditAnswers(0, size)).filter((a) => wanted.get(a.entryIndex) === a.questionId);
+    const chosen = (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))).filter((e) => picks(p, e));
+    const answers = await this.answersOf(p, chosen, size);
     if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p.format);
-    const filter = { ...(p.since !== undefined ? { since: p.since } : {}), ...(p.until !== undefined ? { until: p.until } : {}), ...(p.sessionKey ? { sessionKey: p.sessionKey } : {}), ...(p.agentId ? { agentId: p.agentId } : {}) };
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));
     return buildExport({
       origin: this.log.origin,
@@ -80,12 +83,89 @@ export class AuditExports {
       keys: this.log.keys,
       signer: this.log.keys[this.log.keys.length - 1],
       answers,
-      filter,
+      filter: filterOf(p),
       ...(p.redact ? { redact: p.redact } : {}),
       ...(p.format ? { format: p.format } : {}),
       createdAtMs: now,
     });
   }
+
+  /**
+   * L7: the export while a failed check waits for an admin: no checkpoint is signed; the stored lines up to the last
+   * checkpoint since the acknowledgement, as they are, against the checkpoints as signed (buildEvidence).
+   */
+  private async evidence(p: Params<'audit.export'>, checkpoints: string[], now: number): Promise<ExportFiles> {
+    const keys = this.log.keys;
+    if (!keys) {
+      // An unsigned log with a hole: what is stored, as any unsigned export (nothing in it is vouched for).
+      const stored = (await this.parts.store.auditLines(0, Number.MAX_SAFE_INTEGER)).map((r) => looseEntry(r.line));
+      return unsignedFiles(stored.filter((e): e is AuditEntry => e !== undefined && picks(p, e)), p.format);
+    }
+    const last = checkpoints.at(-1);
+    if (!last) {
+      const { detail } = (await this.integrity()) as { detail?: string };
+      throw new AskdockError('INVALID_REQUEST', `audit.export: the audit log failed its self-check (${detail ?? 'a hole in the log'}) and no checkpoint was signed since the last acknowledgement to prove its entries against; run askdock audit acknowledge, then export`);
+    }
+    const size = Number(last.split('\n')[1]);
+    const stored = await this.parts.store.auditLines(0, size);
+    const chosen = stored.filter((r) => {
+      const e = looseEntry(r.line);
+      // A line that no longer reads as an entry is evidence: kept whatever the filter.
+      return e === undefined || picks(p, e);
+    });
+    const parsed = chosen.map((r) => looseEntry(r.line)).filter((e): e is AuditEntry => e !== undefined);
+    return buildEvidence({
+      origin: this.log.origin,
+      stored,
+      chosen,
+      checkpoints,
+      keys,
+      signer: keys[keys.length - 1],
+      answers: await this.answersOf(p, parsed, size),
+      filter: filterOf(p),
+      ...(p.redact ? { redact: p.redact } : {}),
+      createdAtMs: now,
+    });
+  }
+
+  /**
+   * An answer kept for an entry of its question that records answers: one left behind by a row deleted before an
+   * acknowledgement (L7) belongs to no entry now, even where a later entry took its index.
+   */
+  private async answersOf(p: Params<'audit.export'>, chosen: AuditEntry[], size: number) {
+    if (p.redact === 'answers') return [];
+    const wanted = new Map(chosen.filter((e) => e.answersDigest !== undefined).map((e) => [e.index, e.questionId]));
+    return (await this.parts.store.auditAnswers(0, size)).filter((a) => wanted.get(a.entryIndex) === a.questionId);
+  }
+}
+
+const picks = (p: Params<'audit.export'>, e: AuditEntry) =>
+  (p.since === undefined || e.atMs >= p.since) &&
+  (p.until === undefined || e.atMs <= p.until) &&
+  (p.sessionKey === undefined || e.sessionKey === p.sessionKey) &&
+  (p.agentId === undefined || e.agentId === p.agentId);
+
+const filterOf = (p: Params<'audit.export'>) => ({
+  ...(p.since !== undefined ? { since: p.since } : {}),
+  ...(p.until !== undefined ? { until: p.until } : {}),
+  ...(p.sessionKey ? { sessionKey: p.sessionKey } : {}),
+  ...(p.agentId ? { agentId: p.agentId } : {}),
+});
+
+/** A stored line as an entry, or undefined when it no longer reads as one (a row edited in the database, L7). */
+function looseEntry(line: string): AuditEntry | undefined {
+  try {
+    const parsed = AuditEntry.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A hole or a shortened log read by the export (L7): undefined, so the export shows it, never a crash. */
+function unlessBroken(err: unknown): undefined {
+  if (err instanceof IntegrityError) return undefined;
+  throw err;
 }
 
 /** L8 with --unsigned: the entries (and a table) with nothing signed; `askdock audit verify` cannot vouch for them. */

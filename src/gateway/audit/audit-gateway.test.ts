@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseVerifierKey, verifyExport, verifyReceipt, type ExportFiles } from '../../audit/index.ts';
+import { splitNotes } from '../../audit/export-format.ts';
 import { failure, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { runAskdock } from '../../testing/hook-process.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
@@ -54,6 +55,39 @@ async function answeredApproval(gw: TestGateway) {
   await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
   await admin.call('question.resolve', { id: res.id, answers: { approval: ['Allow'] } });
   return { admin, agent, id: res.id, waited: await agent.call('question.waitAnswer', { id: res.id }) };
+}
+
+/**
+ * Two approvals after a checkpoint of size 3 and one of size 7, the SQLite file changed by `sql` while stopped, the
+ * gateway started again (its self-check fails): an admin's connection to it.
+ */
+async function changedLog(sql: string) {
+  t = await startTestGateway({ config: policyConfig, auditSigning: true });
+  const first = await answeredApproval(t);
+  expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
+  await answeredApproval(t);
+  await answeredApproval(t);
+  expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(7);
+  const dir = await stopAndEdit(t, sql);
+  t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
+  return t.connect('admin');
+}
+
+/** `askdock audit export` by an admin, then `askdock audit verify` of the folder with the gateway's key, as an auditor runs them. */
+async function exportAndVerify(gw: TestGateway) {
+  const out = join(mkdtempSync(join(tmpdir(), 'askdock-export-')), 'export');
+  const exported = await runAskdock(['audit', 'export', '--out', out], { cwd: gw.dir, env: { ASKDOCK_URL: gw.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
+  const [key] = await verifierKeys(gw);
+  const verified = await runAskdock(['audit', 'verify', out, '--key', key], { cwd: tmpdir() });
+  const checkpoints = exported.code === 0 ? splitNotes(readFileSync(join(out, 'checkpoints.txt'), 'utf8')).map((n) => n.note) : [];
+  return { exported, verified, checkpoints };
+}
+
+/** The log changed by `sql`, nobody acknowledging (L7): export, then verify. */
+async function exportAfter(sql: string) {
+  const admin = await changedLog(sql);
+  expect((await admin.call('audit.checkpoint', {})).integrity?.ok).toBe(false);
+  return exportAndVerify(t!);
 }
 
 describe('the audit log through the gateway (L1-L7, L9)', () => {
@@ -163,29 +197,69 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
   });
 
   it('[L5][L6][L7] an acknowledgement that left the log smaller than a checkpoint signed before: the export is proved against the latest checkpoint its entries cover, and `askdock audit verify` passes', async () => {
-    t = await startTestGateway({ config: policyConfig, auditSigning: true });
-    const first = await answeredApproval(t);
-    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(3);
-    await answeredApproval(t);
-    await answeredApproval(t);
-    expect((await first.admin.call('audit.checkpoint', { sign: true })).treeSize).toBe(7);
-    const dir = await stopAndEdit(t, 'DELETE FROM audit_entries WHERE idx >= 3');
-
-    t = await startTestGateway({ config: policyConfig, dir, auditSigning: true });
-    const admin = await t.connect('admin');
+    const admin = await changedLog('DELETE FROM audit_entries WHERE idx >= 3');
     // Three rows left, the restart's policy load (entry 3) and the acknowledgement (entry 4): a log of 5, which the
     // acknowledgement's checkpoint covers, while the checkpoint of size 7 signed before lies past its end.
     expect(await admin.call('audit.acknowledge', { note: 'the last rows were lost with a disk' })).toEqual({ acknowledged: true, entryIndex: 4 });
     // An answer recorded at the index of one lost with the rows (entry 6).
-    expect((await answeredApproval(t)).waited.receipt).toBeDefined();
-    const out = join(mkdtempSync(join(tmpdir(), 'askdock-export-')), 'export');
-    const exported = await runAskdock(['audit', 'export', '--out', out], { cwd: t.dir, env: { ASKDOCK_URL: t.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
+    expect((await answeredApproval(t!)).waited.receipt).toBeDefined();
+    const { exported, verified } = await exportAndVerify(t!);
     expect(exported.stderr).toBe('');
     expect(exported.stdout).toMatch(/^exported 7 entries into /);
-    const [key] = await verifierKeys(t);
-    const verified = await runAskdock(['audit', 'verify', out, '--key', key], { cwd: tmpdir() });
     expect(verified.stdout + verified.stderr).toMatch(/^valid: entries 0\.\.6 \(7\) of a log of 7, .*\nanswers: 2 match/);
     expect(verified.code).toBe(0);
+  });
+
+  it('[L5][L6][L7] the last rows deleted and nobody has acknowledged: the export carries the checkpoints as signed, and `askdock audit verify` says incomplete, naming the first entry missing below the last checkpoint', async () => {
+    const out = await exportAfter(`DELETE FROM audit_entries WHERE idx >= 3`);
+    // Entries 0..2 as signed (the start's self-check found 3), then the restart's policy load took index 3: the checkpoint of size 7 lies past the log's end.
+    expect(out.exported.stdout).toMatch(/^exported 4 entries into /);
+    expect(out.exported.stderr).toMatch(/the audit log failed its self-check \(the checkpoint of size 7 covers more entries than the log holds \(3\)\)/);
+    expect(out.verified.stdout + out.verified.stderr).toBe('incomplete: entries.jsonl, line 5, entry 4: entry 4 is missing: the checkpoint of size 7 covers entries 0..6, the export ends at entry 3\n');
+    expect(out.verified.code).toBe(2);
+    // Nothing was signed over the failure: the export's last checkpoint is the one of size 7 signed before.
+    expect(out.checkpoints.map((n) => n.split('\n')[1])).toEqual(['3', '7']);
+  });
+
+  it('[L5][L6][L7] a row edited and nobody has acknowledged: `askdock audit verify` of the export says tampered, naming the first entry the checkpoint over it no longer proves', async () => {
+    const out = await exportAfter(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 5`);
+    expect(out.exported.stdout).toMatch(/^exported 7 entries into /);
+    // The entries from the checkpoint of size 3 up to 6 are proved against the one of size 7, which entry 5 as stored breaks.
+    expect(out.verified.stdout).toBe('tampered: entries.jsonl, line 4, entry 3: entry 3 is not in the tree the checkpoint of size 7 signs\n');
+    expect(out.verified.code).toBe(1);
+  });
+
+  it('[L5][L6][L7] a row in the middle deleted and nobody has acknowledged: the export does not fail, and verify says incomplete, naming the missing entry', async () => {
+    const out = await exportAfter(`DELETE FROM audit_entries WHERE idx = 1`);
+    expect(out.exported.code).toBe(0);
+    expect(out.verified.stdout).toBe('incomplete: entries.jsonl, line 2, entry 1: entry 1 is missing (the next line holds entry 2)\n');
+    expect(out.verified.code).toBe(2);
+  });
+
+  it('[A5][L7] without operator.admin the integrity state is not read, a failed check is not acknowledged, and no audit.integrity event arrives', async () => {
+    const admin = await changedLog(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 5`);
+    const others = await Promise.all((['questions', 'reader', 'writer', 'guest', 'agent'] as const).map((who) => t!.connect(who, { clientId: `${who}-client` })));
+    for (const other of others) {
+      for (const [method, params] of [['audit.checkpoint', {}], ['audit.acknowledge', { note: 'mine' }], ['audit.proof', { index: 0 }], ['audit.export', {}]] as const)
+        expect(await failure(other.call(method, params))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('operator.admin') });
+    }
+    // Still waiting for an admin: the refused acknowledgements changed nothing.
+    expect((await admin.call('audit.checkpoint', {})).integrity).toMatchObject({ ok: false });
+    expect(await admin.call('audit.acknowledge', {})).toMatchObject({ acknowledged: true });
+    await admin.waitEvent('audit.integrity', (p) => p.ok);
+    // A round trip on each connection after the admin read the event: one sent to them too would be read by then.
+    for (const other of others) await other.call('sessions.list', {}).catch(() => undefined);
+    for (const other of others) expect(other.eventsNamed('audit.integrity')).toEqual([]);
+  });
+
+  it('[L7] a row in the middle deleted: acknowledging is refused with a clear error (no checkpoint can be signed over the hole) and the failed check stands, rather than recorded and then failing', async () => {
+    const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 1`);
+    const refused = await failure(admin.call('audit.acknowledge', { note: 'row 1 lost' }));
+    expect(refused).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/^audit\.acknowledge: the log holds 7 rows but entries up to 7: 1 missing; .*restore/) });
+    expect((await admin.call('audit.checkpoint', {})).integrity).toEqual({ ok: false, detail: 'entry 1 is missing from the log' });
+    // Nothing recorded, nothing told: no acknowledgement entry, no event saying the log is fine.
+    expect(admin.eventsNamed('audit.integrity').filter((p) => p.ok)).toEqual([]);
+    expect((await admin.call('audit.checkpoint', {})).treeSize).toBe(7);
   });
 
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {

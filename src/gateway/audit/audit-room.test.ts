@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSeed } from '../../audit/ed25519.ts';
-import { leafHash, MerkleTree, parseCheckpoint } from '../../audit/index.ts';
+import { leafHash, MerkleTree, parseCheckpoint, verifyExport } from '../../audit/index.ts';
 import { signerFromSeed } from '../../audit/note.ts';
 import { freshSchema } from '../../testing/postgres.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
@@ -308,5 +308,24 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     expect(after.checkpoint).not.toBe(before);
     expect(rootOfNote(after.checkpoint!)).toEqual(rootOf(await storedLines(db.store)));
     expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
+  });
+  it('[L5][L6][L7] the last rows deleted while the gateway runs, unacknowledged: the export signs nothing and verifies as incomplete at the first entry missing; a hole is not acknowledged', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 5);
+    await gw.append(4);
+    await gw.room.duty();
+    await gw.removeFrom(7);
+    const files = new Map<string, string>();
+    let page = await gw.room.exportPage(admin, {});
+    for (;;) {
+      files.set(page.file, (files.get(page.file) ?? '') + page.data);
+      if (!page.next) break;
+      page = await gw.room.exportPage(admin, { exportId: page.exportId, ...page.next });
+    }
+    expect(page.failedCheck).toBe('the checkpoint of size 9 covers more entries than the log holds (7)');
+    expect(await latestSize(db.store)).toBe(9);
+    expect(verifyExport(files, keys)).toMatchObject({ exit: 2, problem: { file: 'entries.jsonl', line: 8, entryIndex: 7 } });
+    await gw.hub.quiet(() => db.run('DELETE FROM audit_entries WHERE idx = 2'));
+    await expect(gw.room.acknowledge(admin, {})).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('the log holds 6 rows but entries up to 6: 1 missing') });
+    expect(await gw.room.state()).toMatchObject({ ok: false });
   });
 });

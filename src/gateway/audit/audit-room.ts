@@ -39,7 +39,7 @@ export class AuditRoom {
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
-    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs());
+    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs(), () => this.integrity());
   }
 
   get signed(): boolean {
@@ -209,6 +209,11 @@ export class AuditRoom {
 
   /** L7: an admin acknowledges a failed check (itself an entry); checkpoints are signed again from the log as it is. */
   async acknowledge(identity: Identity, p: Params<'audit.acknowledge'>): Promise<Result<'audit.acknowledge'>> {
+    // A missing row cannot be acknowledged away: the tree's leaves are the indexes 0, 1, 2, … and no checkpoint is signed
+    // over a log with one missing, so the check would fail again at once after an acknowledgement recorded as made.
+    const hole = await this.holeOf();
+    if (hole)
+      throw new AskdockError('INVALID_REQUEST', `audit.acknowledge: ${hole}; no checkpoint can be signed over a log with a missing entry, so the problem stands: restore the missing rows from a backup, then acknowledge`);
     const atMs = this.parts.clock.now();
     // Read and cleared in one transaction (on PostgreSQL the keys are locked as read): of two admins acknowledging
     // at once, on one gateway or two, the second reads nothing left to acknowledge.
@@ -229,6 +234,15 @@ export class AuditRoom {
       this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
     });
     return { acknowledged: true, entryIndex: entry.index };
+  }
+
+  /** Rows missing between entry 0 and the last stored one, said as a sentence; undefined when none is. */
+  private async holeOf(): Promise<string | undefined> {
+    const rows = await this.parts.store.auditSize();
+    // Past `rows` lie only entries that a missing one below pushed there: none when the log has no hole.
+    const beyond = await this.parts.store.auditLines(rows, Number.MAX_SAFE_INTEGER);
+    const last = beyond.at(-1)?.index;
+    return last === undefined ? undefined : `the log holds ${rows} rows but entries up to ${last}: ${last + 1 - rows} missing`;
   }
 
   exportPage(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {
