@@ -99,7 +99,8 @@ export async function acknowledgeCommand(argv: string[]): Promise<number> {
   }
   return withGateway(command, EXPORT_USAGE, flags, 'operator', async (agent) => {
     const res = await agent.client.request('audit.acknowledge', note ? { note } : {});
-    process.stdout.write(res.acknowledged ? `acknowledged (entry ${res.entryIndex}): checkpoints are signed again\n` : 'nothing to acknowledge: the audit log passed its self-check\n');
+    const lost = res.lost ? `; the missing entries ${res.lost} are recorded as lost (audit.lost)` : '';
+    process.stdout.write(res.acknowledged ? `acknowledged (entry ${res.entryIndex})${lost}: checkpoints are signed again\n` : 'nothing to acknowledge: the audit log passed its self-check\n');
     return EXIT.answered;
   });
 }

@@ -59,7 +59,12 @@ export const AuditExportResult = z.object({
 
 /** L7: an admin acknowledges a failed self-check; itself an entry. */
 export const AuditAcknowledgeParams = z.object({ note: z.string().max(500).optional() }).strict();
-export const AuditAcknowledgeResult = z.object({ acknowledged: z.boolean(), entryIndex: count.optional() });
+export const AuditAcknowledgeResult = z.object({
+  acknowledged: z.boolean(),
+  entryIndex: count.optional(),
+  /** The indexes whose rows were missing (`"2,5-7"`), each now an `audit.lost` entry; absent when none was. */
+  lost: z.string().optional(),
+});
 
 /** L7/L8: the log's state as admins see it. */
 export const AuditIntegrity = z.object({ ok: z.boolean(), detail: z.string().optional(), unsigned: z.boolean().optional() });

@@ -74,13 +74,13 @@ async function changedLog(sql: string) {
 }
 
 /** `askdock audit export` by an admin, then `askdock audit verify` of the folder with the gateway's key, as an auditor runs them. */
-async function exportAndVerify(gw: TestGateway) {
+async function exportAndVerify(gw: TestGateway, flags: string[] = []) {
   const out = join(mkdtempSync(join(tmpdir(), 'askdock-export-')), 'export');
-  const exported = await runAskdock(['audit', 'export', '--out', out], { cwd: gw.dir, env: { ASKDOCK_URL: gw.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
+  const exported = await runAskdock(['audit', 'export', '--out', out, ...flags], { cwd: gw.dir, env: { ASKDOCK_URL: gw.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
   const [key] = await verifierKeys(gw);
   const verified = await runAskdock(['audit', 'verify', out, '--key', key], { cwd: tmpdir() });
   const checkpoints = exported.code === 0 ? splitNotes(readFileSync(join(out, 'checkpoints.txt'), 'utf8')).map((n) => n.note) : [];
-  return { exported, verified, checkpoints };
+  return { exported, verified, checkpoints, out };
 }
 
 /** The log changed by `sql`, nobody acknowledging (L7): export, then verify. */
@@ -252,14 +252,30 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     for (const other of others) expect(other.eventsNamed('audit.integrity')).toEqual([]);
   });
 
-  it('[L7] a row in the middle deleted: acknowledging is refused with a clear error (no checkpoint can be signed over the hole) and the failed check stands, rather than recorded and then failing', async () => {
-    const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 1`);
-    const refused = await failure(admin.call('audit.acknowledge', { note: 'row 1 lost' }));
-    expect(refused).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/^audit\.acknowledge: the log holds 7 rows but entries up to 7: 1 missing; .*restore/) });
-    expect((await admin.call('audit.checkpoint', {})).integrity).toEqual({ ok: false, detail: 'entry 1 is missing from the log' });
-    // Nothing recorded, nothing told: no acknowledgement entry, no event saying the log is fine.
-    expect(admin.eventsNamed('audit.integrity').filter((p) => p.ok)).toEqual([]);
-    expect((await admin.call('audit.checkpoint', {})).treeSize).toBe(7);
+  it('[L5][L6][L7] a row in the middle deleted and acknowledged with `askdock audit acknowledge`: the lost entry is an `audit.lost` entry in its place, checkpoints and receipts are signed again, and the export verifies showing the loss', async () => {
+    // Entry 2 is the first approval's answer: its kept answer is left behind with no entry recording it.
+    const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 2`);
+    expect((await admin.call('audit.checkpoint', {})).integrity).toEqual({ ok: false, detail: 'entry 2 is missing from the log' });
+    const env = { ASKDOCK_URL: t!.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') };
+    const acked = await runAskdock(['audit', 'acknowledge', '--note', 'row 2 lost'], { cwd: t!.dir, env });
+    expect(acked.stdout).toBe('acknowledged (entry 8); the missing entries 2 are recorded as lost (audit.lost): checkpoints are signed again\n');
+    expect(acked.code).toBe(0);
+    expect((await admin.call('audit.checkpoint', {})).integrity).toEqual({ ok: true });
+
+    const next = await answeredApproval(t!);
+    expect(verifyReceipt(next.waited.receipt!, await publicKeys(t!))).toMatchObject({ ok: true, payload: { questionId: next.id } });
+    const { exported, verified, checkpoints, out } = await exportAndVerify(t!, ['--format', 'csv']);
+    expect(exported.stderr).toBe('');
+    expect(verified.stdout + verified.stderr).toMatch(/^valid: entries 0\.\.10 \(11\) of a log of 11, .*\nanswers: 3 match/);
+    expect(verified.code).toBe(0);
+    expect(checkpoints.at(-1)!.split('\n')[1]).toBe('11');
+    const entries = readFileSync(join(out, 'entries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries[2]).toMatchObject({ index: 2, event: 'audit.lost', identity: 'admin' });
+    expect(readFileSync(join(out, 'entries.csv'), 'utf8').split('\n')[3]).toMatch(/^2,[^,]+,audit\.lost,/);
+    expect(entries[8]).toMatchObject({ event: 'audit.acknowledged', detail: { problem: 'entry 2 is missing from the log', lost: '2', lostCount: 1, note: 'row 2 lost' } });
+    // The kept answer of the lost entry is not exported against its placeholder.
+    const answers = readFileSync(join(out, 'answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).entryIndex);
+    expect(answers).toEqual([4, 6, 10]);
   });
 
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {

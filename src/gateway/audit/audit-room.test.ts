@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSeed } from '../../audit/ed25519.ts';
-import { leafHash, MerkleTree, parseCheckpoint, verifyExport } from '../../audit/index.ts';
+import { entryLine, leafHash, MerkleTree, parseCheckpoint, verifyExport, type AuditEntry } from '../../audit/index.ts';
 import { signerFromSeed } from '../../audit/note.ts';
 import { freshSchema } from '../../testing/postgres.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
@@ -309,7 +309,7 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     expect(rootOfNote(after.checkpoint!)).toEqual(rootOf(await storedLines(db.store)));
     expect(await signedRoot(db.store)).toEqual(rootOf(await storedLines(db.store)));
   });
-  it('[L5][L6][L7] the last rows deleted while the gateway runs, unacknowledged: the export signs nothing and verifies as incomplete at the first entry missing; a hole is not acknowledged', async () => {
+  it('[L5][L6][L7] the last rows deleted while the gateway runs, unacknowledged: the export signs nothing and verifies as incomplete at the first entry missing', async () => {
     const { db, gw } = await signedGateway(makeDatabase, 5);
     await gw.append(4);
     await gw.room.duty();
@@ -324,8 +324,24 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     expect(page.failedCheck).toBe('the checkpoint of size 9 covers more entries than the log holds (7)');
     expect(await latestSize(db.store)).toBe(9);
     expect(verifyExport(files, keys)).toMatchObject({ exit: 2, problem: { file: 'entries.jsonl', line: 8, entryIndex: 7 } });
-    await gw.hub.quiet(() => db.run('DELETE FROM audit_entries WHERE idx = 2'));
-    await expect(gw.room.acknowledge(admin, {})).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('the log holds 6 rows but entries up to 6: 1 missing') });
-    expect(await gw.room.state()).toMatchObject({ ok: false });
+  });
+
+  it('[L7] rows in the middle deleted and acknowledged: each missing index is an `audit.lost` entry written with the acknowledgement, which lists them, and checkpoints are signed again over the whole log', async () => {
+    const { db, gw } = await signedGateway(makeDatabase, 8);
+    await gw.hub.quiet(() => db.run('DELETE FROM audit_entries WHERE idx IN (0, 2, 4, 5)'));
+    expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toEqual({ ok: false, detail: 'entry 0 is missing from the log' });
+    expect(await gw.room.acknowledge(admin, { note: 'rows gone' })).toEqual({ acknowledged: true, entryIndex: 8, lost: '0,2,4-5' });
+    const lines = await storedLines(db.store);
+    const entries = lines.map((line) => JSON.parse(line) as AuditEntry);
+    // Each placeholder stored as its canonical line, as a verifier hashes it from an export.
+    expect(entries.map(entryLine)).toEqual(lines);
+    expect(entries.map((e) => e.event)).toEqual(['audit.lost', 'question.asked', 'audit.lost', 'question.asked', 'audit.lost', 'audit.lost', 'question.asked', 'question.asked', 'audit.acknowledged']);
+    expect(entries[4]).toMatchObject({ index: 4, identity: 'admin', detail: { reason: expect.stringContaining('missing') } });
+    expect(entries[8].detail).toEqual({ problem: 'entry 0 is missing from the log', lost: '0,2,4-5', lostCount: 4, note: 'rows gone' });
+    expect(await gw.room.state()).toEqual({ ok: true });
+    await gw.append(2);
+    const signed = await gw.room.checkpoint(admin, { sign: true });
+    expect(signed).toMatchObject({ treeSize: 11, integrity: { ok: true } });
+    expect(rootOfNote(signed.checkpoint!)).toEqual(rootOf(await storedLines(db.store)));
   });
 });

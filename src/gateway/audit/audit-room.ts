@@ -5,7 +5,7 @@ import type { TimerHandle } from '../infra/clock.ts';
 import type { Duties } from '../infra/duties.ts';
 import { ADMINS } from '../policy/grant-answers.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
-import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
+import type { AuditRun, KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
 import { QuestionDigests } from './question-digests.ts';
@@ -19,6 +19,12 @@ const ACK_META = 'audit.acknowledgedAtMs';
  * holder that found it stops signing, and an admin acknowledges it on any gateway.
  */
 const FAILED_META = 'audit.failedCheck';
+
+/** L7: the indexes an acknowledgement recorded as lost, as `lost: "2,5-7"` and `lostCount: 4`; nothing when none was. */
+function lostDetail(runs: AuditRun[]): Record<string, string | number> {
+  if (runs.length === 0) return {};
+  return { lost: runs.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(','), lostCount: runs.reduce((n, r) => n + r.to - r.from + 1, 0) };
+}
 
 export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; duties: () => Duties | null };
 
@@ -209,11 +215,6 @@ export class AuditRoom {
 
   /** L7: an admin acknowledges a failed check (itself an entry); checkpoints are signed again from the log as it is. */
   async acknowledge(identity: Identity, p: Params<'audit.acknowledge'>): Promise<Result<'audit.acknowledge'>> {
-    // A missing row cannot be acknowledged away: the tree's leaves are the indexes 0, 1, 2, … and no checkpoint is signed
-    // over a log with one missing, so the check would fail again at once after an acknowledgement recorded as made.
-    const hole = await this.holeOf();
-    if (hole)
-      throw new AskdockError('INVALID_REQUEST', `audit.acknowledge: ${hole}; no checkpoint can be signed over a log with a missing entry, so the problem stands: restore the missing rows from a backup, then acknowledge`);
     const atMs = this.parts.clock.now();
     // Read and cleared in one transaction (on PostgreSQL the keys are locked as read): of two admins acknowledging
     // at once, on one gateway or two, the second reads nothing left to acknowledge.
@@ -221,11 +222,16 @@ export class AuditRoom {
       await this.acknowledgedAtMs();
       const now = await this.integrity();
       if (now.ok) return null;
-      const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail: { problem: now.detail, ...(p.note ? { note: p.note } : {}) } });
+      // A row missing below the last one (a hole) is recorded as lost: an `audit.lost` entry at its index, so the tree's
+      // leaves are 0, 1, 2, … again and checkpoints can be signed; the acknowledgement lists the indexes.
+      const lost = await this.parts.store.fillAuditHoles({ atMs: Math.floor(atMs), event: 'audit.lost', identity: identity.id, detail: { reason: 'its stored row was missing when the failed check was acknowledged' } });
+      const losses = lostDetail(lost);
+      const detail = { problem: now.detail, ...losses, ...(p.note ? { note: p.note } : {}) };
+      const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail });
       await this.parts.store.setMeta(ACK_META, String(atMs));
       await this.parts.store.setMeta(FAILED_META, '');
       await tx.emit('audit.integrity', { ok: true }, ADMINS);
-      return e;
+      return { index: e.index, lost: losses.lost };
     });
     if (!entry) return { acknowledged: false };
     // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
@@ -233,16 +239,7 @@ export class AuditRoom {
       await this.log.restart(this.parts.clock.now());
       this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
     });
-    return { acknowledged: true, entryIndex: entry.index };
-  }
-
-  /** Rows missing between entry 0 and the last stored one, said as a sentence; undefined when none is. */
-  private async holeOf(): Promise<string | undefined> {
-    const rows = await this.parts.store.auditSize();
-    // Past `rows` lie only entries that a missing one below pushed there: none when the log has no hole.
-    const beyond = await this.parts.store.auditLines(rows, Number.MAX_SAFE_INTEGER);
-    const last = beyond.at(-1)?.index;
-    return last === undefined ? undefined : `the log holds ${rows} rows but entries up to ${last}: ${last + 1 - rows} missing`;
+    return { acknowledged: true, entryIndex: entry.index, ...(entry.lost !== undefined ? { lost: String(entry.lost) } : {}) };
   }
 
   exportPage(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {

@@ -28,6 +28,31 @@ export interface AuditStoreMethods {
   auditCheckpoints(): AuditCheckpointRow[];
   /** The checkpoint signed last alone (one row read, however many were signed), or undefined before the first. */
   latestAuditCheckpoint(): AuditCheckpointRow | undefined;
+  /**
+   * L7 at an acknowledgement, in its transaction: each index missing below the last stored entry (a deleted row) gets
+   * `placeholder`'s line at that index, so the log has no hole again; the indexes filled, as runs `from` <= i <= `to`.
+   * Nothing else is written: a kept answer at such an index stays unexported (the placeholder records no answers).
+   */
+  fillAuditHoles(placeholder: NewAuditEntry): AuditRun[];
+}
+
+/** Consecutive indexes `from` <= index <= `to`. */
+export type AuditRun = { from: number; to: number };
+
+/** The runs of indexes missing below the last stored one: the gaps between stored rows, and before the first. */
+export const GAPS_SQL = `SELECT 0 AS a, MIN(idx) - 1 AS b FROM audit_entries HAVING MIN(idx) > 0
+  UNION ALL SELECT idx + 1, nxt - 1 FROM (SELECT idx, LEAD(idx) OVER (ORDER BY idx) AS nxt FROM audit_entries) g WHERE nxt > idx + 1
+  ORDER BY a`;
+
+/**
+ * An entry's canonical line split around its index (RFC 8785 writes an integer as its decimal digits), so the database
+ * puts the index in the line. The top-level `index` is the last `"index":` the line holds: only `detail` (sorted
+ * before it) may hold another such key, and what follows it holds strings only.
+ */
+export function lineAround(entry: NewAuditEntry): { head: string; tail: string } {
+  const { line } = indexedEntry(entry, 0);
+  const at = line.lastIndexOf('"index":0');
+  return { head: line.slice(0, at + '"index":'.length), tail: line.slice(at + '"index":0'.length) };
 }
 
 /** The entry with its index, and its canonical line (the leaf the tree hashes); the entry is the gateway's own (L1). */

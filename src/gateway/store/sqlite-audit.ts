@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
+import { GAPS_SQL, indexedEntry, lineAround, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
 
 /** L1 on SQLite: the audit log, appended in the transaction of the change it records. */
 export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
@@ -15,6 +15,9 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
   const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
   const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
+  const gaps = db.prepare<[], { a: number; b: number }>(GAPS_SQL);
+  // The first index cast to an integer: a number is bound as a real, which the line would spell 2.0.
+  const fill = db.prepare(`WITH RECURSIVE s(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO audit_entries (idx, line) SELECT i, ? || i || ? FROM s`);
   /**
    * The index after the last append, kept so an append is one statement, not a read and an insert. A unit rolled back
    * (or a row written by another connection) makes the guess wrong: the insert then changes nothing and the index is
@@ -48,6 +51,12 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
       insertCheckpoint.run(c.size, c.note, c.signedAtMs);
     },
     auditCheckpoints: () => checkpoints.all().map((r) => ({ size: r.size, note: r.note, signedAtMs: r.signed_at_ms })),
+    fillAuditHoles(placeholder) {
+      const runs = gaps.all().map((r) => ({ from: r.a, to: r.b }));
+      const { head, tail } = lineAround(placeholder);
+      for (const { from, to } of runs) fill.run(from, to, head, tail);
+      return runs;
+    },
     latestAuditCheckpoint() {
       const r = latest.get();
       return r ? { size: r.size, note: r.note, signedAtMs: r.signed_at_ms } : undefined;

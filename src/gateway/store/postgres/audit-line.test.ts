@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { builtEntryLine } from '../../../audit/index.ts';
 import { indexedEntry } from '../audit-rows.ts';
-import { auditMethods, lineAround } from './audit.ts';
+import { lineAround } from '../audit-rows.ts';
+import { auditMethods } from './audit.ts';
 import type { QueryResult } from './pool.ts';
 
 vi.mock('../../../audit/index.ts', async (importOriginal) => {

@@ -1,4 +1,5 @@
-import { entryAt, indexedEntry, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
+import { entryAt, GAPS_SQL, lineAround, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
+
 import type { Store } from '../types.ts';
 import type { QueryResult } from './pool.ts';
 
@@ -56,20 +57,18 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
       return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
     },
+    async fillAuditHoles(placeholder) {
+      // Under the log's lock: no append moves the last index while the gaps are read and filled.
+      await q(LOCK);
+      const runs = (await q(GAPS_SQL)).rows.map((r) => ({ from: Number(r.a), to: Number(r.b) }));
+      const { head, tail } = lineAround(placeholder);
+      for (const { from, to } of runs)
+        await q(`INSERT INTO audit_entries (idx, line) SELECT i, $1 || i::text || $2 FROM generate_series($3::bigint, $4::bigint) AS i`, [head, tail, from, to]);
+      return runs;
+    },
     async latestAuditCheckpoint() {
       const row = (await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0];
       return row ? { size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) } : undefined;
     },
   };
-}
-
-/**
- * An entry's canonical line split around its index (RFC 8785 writes an integer as its decimal digits), so the database
- * puts the index it hands out in the line. The top-level `index` is the last `"index":` the line holds: only `detail`
- * (sorted before it) may hold another such key, and what follows it holds strings only.
- */
-export function lineAround(entry: Parameters<typeof indexedEntry>[0]): { head: string; tail: string } {
-  const { line } = indexedEntry(entry, 0);
-  const at = line.lastIndexOf('"index":0');
-  return { head: line.slice(0, at + '"index":'.length), tail: line.slice(at + '"index":0'.length) };
 }
