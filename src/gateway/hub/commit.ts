@@ -119,12 +119,19 @@ export class Commits {
       }
       const grouped = lane.grouped;
       const scope = this.scopes.getStore();
-      if (scope && !scope.answered) scope.groups.add(grouped);
+      // The request waits for this group because of this unit alone (none of its other units joined it).
+      const joined = scope && !scope.answered && !scope.groups.has(grouped) ? scope : null;
+      joined?.groups.add(grouped);
       const open = noChanges();
       lane.open = open;
       let result: T;
       try {
         result = await lane.store.transaction(() => fn(lane.tx));
+      } catch (err) {
+        // Run again in a later group: nothing of this run is kept or answered, so whether this group is kept is no part
+        // of the request's answer (else its second run, kept, would be answered "undone").
+        if (joined && !retried && this.store.mustRetry?.(err)) joined.groups.delete(grouped);
+        throw err;
       } finally {
         lane.open = null;
       }
