@@ -185,12 +185,15 @@ export class Commits {
 
   /**
    * The seq a unit's event or message ends with: on a shared database the one it got at commit (D2), so this waits until
-   * its group committed; elsewhere `seq` itself, at once.
+   * its group committed; elsewhere `seq` itself, at once. Inside a request, for that request's groups only (the unit's
+   * among them): another lane's group, rolled back meanwhile, is no part of it.
    */
   async settledSeq(seq: number): Promise<number> {
     const store = this.store;
     if (seq >= 0 || !store.settledSeq) return seq;
-    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve));
+    const scope = this.scopes.getStore();
+    const own = scope && !scope.answered ? scope : undefined;
+    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve, own));
     if (!committed) throw new Error('the change was not committed');
     return store.settledSeq(seq);
   }
