@@ -119,12 +119,19 @@ export class Commits {
       }
       const grouped = lane.grouped;
       const scope = this.scopes.getStore();
-      if (scope && !scope.answered) scope.groups.add(grouped);
+      // The request waits for this group because of this unit alone (none of its other units joined it).
+      const joined = scope && !scope.answered && !scope.groups.has(grouped) ? scope : null;
+      joined?.groups.add(grouped);
       const open = noChanges();
       lane.open = open;
       let result: T;
       try {
         result = await lane.store.transaction(() => fn(lane.tx));
+      } catch (err) {
+        // Run again in a later group: nothing of this run is kept or answered, so whether this group is kept is no part
+        // of the request's answer (else its second run, kept, would be answered "undone").
+        if (joined && !retried && this.store.mustRetry?.(err)) joined.groups.delete(grouped);
+        throw err;
       } finally {
         lane.open = null;
       }
@@ -178,12 +185,15 @@ export class Commits {
 
   /**
    * The seq a unit's event or message ends with: on a shared database the one it got at commit (D2), so this waits until
-   * its group committed; elsewhere `seq` itself, at once.
+   * its group committed; elsewhere `seq` itself, at once. Inside a request, for that request's groups only (the unit's
+   * among them): another lane's group, rolled back meanwhile, is no part of it.
    */
   async settledSeq(seq: number): Promise<number> {
     const store = this.store;
     if (seq >= 0 || !store.settledSeq) return seq;
-    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve));
+    const scope = this.scopes.getStore();
+    const own = scope && !scope.answered ? scope : undefined;
+    const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve, own));
     if (!committed) throw new Error('the change was not committed');
     return store.settledSeq(seq);
   }

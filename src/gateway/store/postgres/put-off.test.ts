@@ -48,7 +48,7 @@ type Outcome = { id: string; error?: string; acknowledged?: boolean };
  * One request as a handler runs it: a unit that inserts question `id` (as new: `idIsNew`) and emits an event about it;
  * acknowledged when the unit returned and its group was kept (R3: the answer waits for whenDurable).
  */
-function ask(hub: EventHub, s: SharedStore, id: string, idIsNew: boolean, then: 'readBack' | 'audit' | null = null): Promise<Outcome> {
+function ask(hub: EventHub, s: SharedStore, id: string, idIsNew: boolean, then: 'readBack' | 'audit' | 'swallow' | null = null): Promise<Outcome> {
   const scope = new RequestScope();
   const unit = hub.request(scope, () => Promise.resolve(), () =>
     hub.commit(async (tx) => {
@@ -57,6 +57,8 @@ function ask(hub: EventHub, s: SharedStore, id: string, idIsNew: boolean, then: 
       if (then === 'readBack') await s.getQuestion(id);
       // As the ask does (L1): an audit entry whose index nobody reads.
       if (then === 'audit') await s.appendAuditUnread({ atMs: 1_000, event: 'question.asked', identity: 'agent', questionId: id });
+      // A unit that reads in a nested transaction and goes on without it when that fails.
+      if (then === 'swallow') await s.transaction(() => s.getQuestion('q-0')).catch(() => undefined);
       await tx.emit('question.retired', { id }, { sessionKey: 's1' });
     }, 's1'),
   );
@@ -104,6 +106,28 @@ describe('D5 a one-row write put off past the unit that wrote it', () => {
     ]);
     expect((await s.listQuestions({})).map((q) => q.id).sort()).toEqual(['q-0', 'q-after']);
     expect((await s.eventsAfter(0, 100)).map((e) => (e.payload as { id: string }).id)).toEqual(['q-0', 'q-after']);
+    }));
+
+  it('[D5][R1][R3] that fails on the commit itself (no later unit) leaves nothing of its group stored or acknowledged; the lane goes on', () =>
+    withHub(async (hub, s) => {
+      const outcomes = await Promise.all([ask(hub, s, 'q-0', true), ask(hub, s, 'q-refused', true)]);
+      expect(outcomes).toEqual([
+        { id: 'q-0', acknowledged: false },
+        { id: 'q-refused', acknowledged: false },
+      ]);
+      expect(await s.listQuestions({})).toEqual([]);
+      expect(await s.eventsAfter(0, 100)).toEqual([]);
+      expect(await ask(hub, s, 'q-next', true)).toEqual({ id: 'q-next', acknowledged: true });
+      expect((await s.listQuestions({})).map((q) => q.id)).toEqual(['q-next']);
+    }));
+
+  it("[D5][R1][R3] carried by a later unit's nested transaction that the unit gets over is still not acknowledged: the group cannot commit without it", () =>
+    withHub(async (hub, s) => {
+      const outcomes = await Promise.all([ask(hub, s, 'q-0', true), ask(hub, s, 'q-refused', true), ask(hub, s, 'q-c', false, 'swallow'), ask(hub, s, 'q-d', false)]);
+      expect(outcomes.filter((o) => o.acknowledged)).toEqual([]);
+      expect(await s.listQuestions({})).toEqual([]);
+      expect(await s.eventsAfter(0, 100)).toEqual([]);
+      expect(await ask(hub, s, 'q-next', false)).toEqual({ id: 'q-next', acknowledged: true });
     }));
 
   it("[L1][R1][R3] the ask's audit lock that fails (another gateway holds the log; the wait is cancelled) leaves no question acknowledged without its row and its entry, in its own round trip or put off to the next unit's", () =>
