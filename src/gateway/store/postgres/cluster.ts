@@ -63,7 +63,9 @@ class ToldText implements ToldCommit {
     private readonly base: number,
     private readonly text: string,
   ) {
-    this.first = base + 1;
+    // A commit told in several notifications: this one's first event is its heads' first (`[[i,`), not the commit's.
+    const first = /^\[\[(\d+),/.exec(text);
+    this.first = base + (first ? Number(first[1]) : 1);
   }
 
   events(): ToldEvent[] | undefined {
