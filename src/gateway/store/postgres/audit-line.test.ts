@@ -45,3 +45,23 @@ describe('the audit line the database completes (L1 on PostgreSQL)', () => {
     expect(sent[1].params).toEqual([head, tail]);
   });
 });
+
+describe('the holes an acknowledgement fills (L7 on PostgreSQL)', () => {
+  it('[L7] every run of missing indexes is filled by one statement, however many runs the log has: the lock every gateway waits for is held for a fixed number of round trips', async () => {
+    const sent: { sql: string; params?: unknown[] }[] = [];
+    // Every other entry of 0..4000 deleted: 2000 runs of one index each, as the database reports them.
+    const gaps = Array.from({ length: 2000 }, (_, k) => ({ a: String(2 * k + 1), b: String(2 * k + 1) }));
+    const q = async (sql: string, params?: unknown[]): Promise<QueryResult> => {
+      sent.push({ sql, params });
+      return { rows: sql.includes('LEAD(idx)') ? gaps : [], rowCount: 0, command: 'SELECT' };
+    };
+    const runs = await auditMethods(q).fillAuditHoles!({ atMs: 5, event: 'audit.lost', identity: 'admin', detail: { reason: 'gone' } });
+    expect(runs).toHaveLength(2000);
+    expect(runs[1]).toEqual({ from: 3, to: 3 });
+    const inserts = sent.filter((s) => s.sql.startsWith('INSERT'));
+    expect(sent).toHaveLength(3);
+    expect(inserts).toHaveLength(1);
+    // Each run's bounds reach the database, so the statement writes each missing index.
+    expect(inserts[0].params!.slice(2)).toEqual([runs.map((r) => r.from), runs.map((r) => r.to)]);
+  });
+});

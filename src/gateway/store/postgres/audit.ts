@@ -62,8 +62,12 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       await q(LOCK);
       const runs = (await q(GAPS_SQL)).rows.map((r) => ({ from: Number(r.a), to: Number(r.b) }));
       const { head, tail } = lineAround(placeholder);
-      for (const { from, to } of runs)
-        await q(`INSERT INTO audit_entries (idx, line) SELECT i, $1 || i::text || $2 FROM generate_series($3::bigint, $4::bigint) AS i`, [head, tail, from, to]);
+      // One statement for every run (their bounds as two array parameters): a round trip per run, under the lock every
+      // gateway's appends wait for, could outlast their lock_timeout on a log with thousands of scattered deletions.
+      if (runs.length > 0) {
+        const [froms, tos] = [runs.map((r) => r.from), runs.map((r) => r.to)];
+        await q(`INSERT INTO audit_entries (idx, line) SELECT i, $1 || i::text || $2 FROM unnest($3::bigint[], $4::bigint[]) AS r(a, b), generate_series(r.a, r.b) AS i`, [head, tail, froms, tos]);
+      }
       return runs;
     },
     async latestAuditCheckpoint() {
