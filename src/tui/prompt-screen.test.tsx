@@ -32,8 +32,11 @@ describe('the question prompt on screen', () => {
     await h.type('/sessions');
     await h.press(KEY.enter);
     await h.waitFor('Deploys');
-    await h.ask();
-    await new Promise((r) => setTimeout(r, 100));
+    const { id } = await h.ask();
+    // It has reached this terminal (while the list is still open) before the list is left.
+    const tui = h;
+    await expect.poll(() => tui.store.getState().questions[id]?.status).toBe('pending');
+    expect(h.screen()).toContain('Enter open · Esc back');
     await h.press(KEY.esc);
     await h.waitFor('Question 1 of 2');
   });
