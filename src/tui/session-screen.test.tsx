@@ -28,7 +28,7 @@ describe('the session screen', () => {
   it('[V1] `Reconnecting…` while the connection is down, `Connected` once back', async () => {
     h = await startTui();
     h.client.dropConnection();
-    await h.waitFor('Reconnecting…', 2000);
+    await h.waitFor('Reconnecting…');
     await h.waitFor('Connected');
   });
 
@@ -164,7 +164,7 @@ describe('the session screen', () => {
     await h.press('2');
     await h.waitFor('[x] 2. Slack');
     h.client.dropConnection();
-    await h.waitFor('Reconnecting…', 2000);
+    await h.waitFor('Reconnecting…');
     await h.waitFor('Connected');
     expect(h.screen()).toContain('[x] 2. Slack');
     await h.press(KEY.enter);
