@@ -27,6 +27,16 @@ async function dropAndReconnect(agent: Agent): Promise<void> {
   await reconnected;
 }
 
+/**
+ * A round trip on the agent's own new connection. What its client sent on reconnecting (a kept wait, a re-subscription)
+ * went out on that socket before this request, and the gateway takes one connection's requests up in order, so once this
+ * is answered the gateway has those too: no sleep guessing how long that takes.
+ */
+async function afterReconnectSends(agent: Agent, sessionKey?: string): Promise<void> {
+  if (sessionKey) await agent.client.request('chat.history', { sessionKey });
+  else await agent.client.request('question.list', {});
+}
+
 describe('SDK against a real gateway', () => {
   let t: TestGateway;
   let agent: Agent;
@@ -135,7 +145,7 @@ describe('SDK against a real gateway', () => {
     const { question } = await requested;
     await dropAndReconnect(agent);
     // The re-sent wait must be at the gateway before the answer, or the answer would be read by question.get only.
-    await new Promise((r) => setTimeout(r, 100));
+    await afterReconnectSends(agent);
     await t.operator.request('question.resolve', { id: question.id, answers: { deploy_target: ['Production'] } });
     await expect(pending).resolves.toEqual({ status: 'answered', answers: { answers: { deploy_target: ['Production'] } } });
     const { questions } = await t.operator.request('question.list', {});
@@ -207,7 +217,7 @@ describe('SDK against a real gateway', () => {
     const got: string[] = [];
     await agent.onUserMessage((m) => got.push(m.text), { sessionKey: session.key });
     await dropAndReconnect(agent);
-    await new Promise((r) => setTimeout(r, 100));
+    await afterReconnectSends(agent, session.key);
     await t.operator.request('chat.send', { sessionKey: session.key, message: 'after the drop', idempotencyKey: 'key-00000002' });
     await eventually(() => (got.length ? true : undefined));
     expect(got).toEqual(['after the drop']);

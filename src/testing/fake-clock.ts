@@ -23,6 +23,18 @@ export class FakeClock implements Clock {
     this.timers.delete((handle as { id: number }).id);
   }
 
+  /**
+   * Resolves once a timer due at `at` is set: a test moves time only after the code it drives has armed its timer,
+   * however long that takes on a busy machine.
+   */
+  async timerSet(at: number, timeoutMs = 15_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (![...this.timers.values()].some((timer) => timer.at === at)) {
+      if (Date.now() > end) throw new Error(`no timer due at ${at} was set within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   /** Moves time forward, firing every timer that falls due, in order, at its own time. */
   advance(ms: number): void {
     const end = this.t + ms;

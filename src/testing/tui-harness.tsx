@@ -87,8 +87,9 @@ export async function startTui(opts: Parameters<typeof startTestGateway>[0] = {}
       ink.stdin.write(text);
       await settleFrame();
     },
-    waitFor: (text: string | RegExp, timeoutMs = 5000) => until(() => has(text), `"${text}"`, timeoutMs),
-    waitForNo: (text: string | RegExp, timeoutMs = 5000) => until(() => !has(text), `no "${text}"`, timeoutMs),
+    // Generous bounds: a real gateway and Ink render late on a busy machine; a passing wait goes on at once.
+    waitFor: (text: string | RegExp, timeoutMs = 15_000) => until(() => has(text), `"${text}"`, timeoutMs),
+    waitForNo: (text: string | RegExp, timeoutMs = 15_000) => until(() => !has(text), `no "${text}"`, timeoutMs),
     async ask(questions: unknown[] = [ENV, NOTIFY], extra: Record<string, unknown> = {}) {
       const { runId } = await agent.call('run.start', { sessionKey: session.key });
       const { id } = await agent.call('question.request', { sessionKey: session.key, runId, questions: questions as never, ...extra });
@@ -102,6 +103,6 @@ export async function startTui(opts: Parameters<typeof startTestGateway>[0] = {}
     },
   });
   await h.waitFor('Connected');
-  await until(() => store.getState().sessionKey === session.key, 'the session to open', 5000);
+  await until(() => store.getState().sessionKey === session.key, 'the session to open', 15_000);
   return h;
 }

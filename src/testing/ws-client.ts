@@ -18,6 +18,9 @@ import {
   LIVE_EVENTS as LIVE_ONLY,
 } from '../protocol/index.ts';
 
+/** How long `until` and `waitEvent` wait by default (a test's own timeout is 20 s). */
+const UNTIL_MS = 15_000;
+
 export type ReceivedEvent = { event: string; payload: unknown; seq?: number };
 export type Response = { type: 'res'; id: string | null; ok: boolean; payload?: unknown; error?: ReturnType<AskdockError['toShape']> };
 
@@ -143,8 +146,11 @@ export class TestClient {
     });
   }
 
-  /** Waits until `check` returns something defined, re-checking after each frame. */
-  until<T>(check: () => T | undefined, timeoutMs = 2000, what = 'condition'): Promise<T> {
+  /**
+   * Waits until `check` returns something defined, re-checking after each frame. The bound is generous: it only limits
+   * how long a failing test waits, and a busy machine delivers frames late.
+   */
+  until<T>(check: () => T | undefined, timeoutMs = UNTIL_MS, what = 'condition'): Promise<T> {
     return new Promise((ok, fail) => {
       const first = check();
       if (first !== undefined) return ok(first);
@@ -163,7 +169,7 @@ export class TestClient {
     });
   }
 
-  waitEvent<E extends EventName>(name: E, match: (p: EventPayload<E>) => boolean = () => true, timeoutMs = 2000): Promise<EventPayload<E> & { seq?: number }> {
+  waitEvent<E extends EventName>(name: E, match: (p: EventPayload<E>) => boolean = () => true, timeoutMs = UNTIL_MS): Promise<EventPayload<E> & { seq?: number }> {
     return this.until(() => {
       const hit = this.events.find((e) => e.event === name && match(e.payload as EventPayload<E>));
       return hit ? ({ ...(hit.payload as object), seq: hit.seq } as EventPayload<E> & { seq?: number }) : undefined;

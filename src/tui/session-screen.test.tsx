@@ -28,7 +28,7 @@ describe('the session screen', () => {
   it('[V1] `Reconnecting…` while the connection is down, `Connected` once back', async () => {
     h = await startTui();
     h.client.dropConnection();
-    await h.waitFor('Reconnecting…', 2000);
+    await h.waitFor('Reconnecting…');
     await h.waitFor('Connected');
   });
 
@@ -48,8 +48,8 @@ describe('the session screen', () => {
     expect(h.store.getState().sessionKey).toBe(h.sessionKey);
     await h.type('/quit');
     await h.press(KEY.enter);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h.quits).toBe(1);
+    const tui = h;
+    await expect.poll(() => tui.quits).toBe(1);
   });
 
   it('[V1] /sessions with more sessions than fit: the list scrolls with the cursor, and Enter opens the row it shows', async () => {
@@ -81,8 +81,8 @@ describe('the session screen', () => {
     await h.waitFor(/you\s+second line/);
     expect((await history()).map((m) => m.text)).toEqual(['first line', 'second line']);
     await h.type('/quit\r');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h.quits).toBe(1);
+    const tui = h;
+    await expect.poll(() => tui.quits).toBe(1);
   });
 
   it('[V4] Esc returns to the composer with `1 question pending · /question to answer`; /question reopens it with its draft', async () => {
@@ -164,7 +164,7 @@ describe('the session screen', () => {
     await h.press('2');
     await h.waitFor('[x] 2. Slack');
     h.client.dropConnection();
-    await h.waitFor('Reconnecting…', 2000);
+    await h.waitFor('Reconnecting…');
     await h.waitFor('Connected');
     expect(h.screen()).toContain('[x] 2. Slack');
     await h.press(KEY.enter);

@@ -65,7 +65,7 @@ describe('expiry and cancellation', () => {
     const asyncQ = await agent.call('question.request', { mode: 'async', questions: [item()] });
     agent.close();
     await agent.waitClose();
-    await settle();
+    await clock.timerSet(clock.now() + 30_000); // the requester grace has started
     clock.advance(29_999);
     await settle();
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
@@ -81,7 +81,7 @@ describe('expiry and cancellation', () => {
     const { id } = await agent.call('question.request', { questions: [item()] });
     agent.close();
     await agent.waitClose();
-    await settle();
+    await clock.timerSet(clock.now() + 30_000); // the requester grace has started
     clock.advance(20_000);
     const back = await gateway.t.connect('agent', { clientId: 'agent-client' });
     clock.advance(60_000);
@@ -90,8 +90,8 @@ describe('expiry and cancellation', () => {
     // A different client id of the same identity does not count.
     back.close();
     await back.waitClose();
+    await clock.timerSet(clock.now() + 30_000); // the requester grace has started
     await gateway.t.connect('agent', { clientId: 'someone-else' });
-    await settle();
     clock.advance(30_000);
     await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
   });
@@ -117,7 +117,7 @@ describe('expiry and cancellation', () => {
     expect((await admin.call('question.get', { id: kept.id })).question.status).toBe('pending');
     back.close();
     await back.waitClose();
-    await settle();
+    await clock.timerSet(clock.now() + 30_000); // the requester grace has started
     clock.advance(30_000);
     await admin.waitEvent('question.resolved', (e) => e.id === kept.id && e.reason === 'requester-inactive');
     await t.close();
@@ -145,7 +145,7 @@ describe('expiry and cancellation', () => {
     const { id } = await agent.call('question.request', { questions: [item()] });
     agent.close();
     await agent.waitClose();
-    await settle();
+    await clock.timerSet(clock.now() + 1000); // the requester grace has started
     clock.advance(1000);
     await admin.waitEvent('question.resolved', (e) => e.id === id && e.reason === 'requester-inactive');
   });

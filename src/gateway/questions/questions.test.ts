@@ -210,7 +210,7 @@ describe('question.resolve and waitAnswer', () => {
     const { agent } = await setup({ clock });
     const { id } = await agent.call('question.request', { questions: [item()] });
     const wait = agent.call('question.waitAnswer', { id, timeoutMs: 5000 });
-    await settle();
+    await clock.timerSet(clock.now() + 5000);
     clock.advance(5000);
     expect(await wait).toEqual({ status: 'pending' });
     expect(await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).toEqual({ status: 'pending' });

@@ -76,7 +76,8 @@ describe('A6 sessions bound to agents', () => {
     const { admin, agent, agent2, mine } = await twoAgents();
     const q = await activity(admin, agent, mine.key, 1);
     await admin.call('chat.send', { sessionKey: mine.key, message: 'answer', idempotencyKey: 'a6-reply-01', replyTo: { questionId: q, answers: { env: ['Staging'] } } });
-    await settle(80);
+    // The last message reaches its own agent; what was sent before it has reached anyone it was going to reach.
+    await agent.until(() => (agent.eventsNamed('chat').some((e) => e.message.text === 'answer') ? true : undefined));
     expect(agent.eventsNamed('chat').map((e) => e.message.text)).toEqual(['hello 1', 'reply 1', 'answer']);
     for (const ev of ['chat', 'session.updated', 'run.started', 'run.ended', 'question.requested', 'question.resolved']) {
       expect(agent2.events.filter((e) => e.event === ev && JSON.stringify(e.payload).includes(mine.key)), ev).toEqual([]);
@@ -96,14 +97,14 @@ describe('A6 sessions bound to agents', () => {
     const back = await t!.open();
     expect((await back.connect(tokenOf('agent2'), { clientId: 'agent-two', resume: { cursor } })).ok).toBe(true);
     expect(back.hello!.resumed).toBe(true);
-    await settle(80);
+    await back.until(() => (back.eventsNamed('chat').some((e) => e.message.text === 'reply 3') ? true : undefined));
     expect(back.eventsNamed('chat').map((e) => e.message.text)).toEqual(['hello 3', 'reply 3']);
     expect(back.seqEvents().length).toBeGreaterThan(0);
     expect(back.seqEvents().filter((e) => JSON.stringify(e.payload).includes(mine.key))).toEqual([]);
     // The agent whose session it is gets it all back.
     const own = await t!.open();
     await own.connect(tokenOf('agent'), { clientId: 'agent-one', resume: { cursor } });
-    await settle(80);
+    await own.until(() => (own.eventsNamed('chat').some((e) => e.message.text === 'reply 2') ? true : undefined));
     expect(own.eventsNamed('chat').map((e) => e.message.text)).toEqual(['hello 2', 'reply 2']);
   });
 

@@ -101,11 +101,15 @@ describe('visibility matrix', () => {
     }
     await c.admin.call('question.resolve', { id: q.guestPrivileged, skip: true });
     await c.guest.call('question.resolve', { id: q.guest, answers: { env: ['Staging'] } });
-    await settle(50);
+    const wanted = (who: Who) => [q.guestPrivileged, q.guest].filter((id) => expected[who].includes(id));
+    // What each may see has arrived; then nobody has more than that.
+    for (const who of ALL) {
+      const resolved = () => c[who].eventsNamed('question.resolved').map((e) => e.id);
+      await c[who].until(() => (wanted(who).every((id) => resolved().includes(id)) ? true : undefined), undefined, `${who}'s question.resolved`);
+    }
     for (const who of ALL) {
       const seen = c[who].eventsNamed('question.resolved').map((e) => e.id);
-      const want = [q.guestPrivileged, q.guest].filter((id) => expected[who].includes(id));
-      expect(seen.sort(), who).toEqual(want.sort());
+      expect(seen.sort(), who).toEqual(wanted(who).sort());
     }
   });
 
@@ -166,7 +170,7 @@ describe('visibility matrix', () => {
     const agentTab = await gateway.t.connect('agent');
     await agentTab.call('agent.subscribe', { sessionKey: guestSession });
     await c.guest.call('chat.send', { sessionKey: guestSession, message: 'for the subscribed tab', idempotencyKey: 'guest-key-tabs' });
-    await settle(50);
+    await agentTab.waitEvent('chat', (e) => e.message.text === 'for the subscribed tab');
     expect(agentTab.eventsNamed('chat').map((e) => e.message.text)).toEqual(['for the subscribed tab']);
     expect(c.agent.eventsNamed('chat')).toEqual([]);
   });
@@ -177,7 +181,8 @@ describe('visibility matrix', () => {
     expect(await code(c.guest.call('chat.send', { sessionKey: foreignSession, message: 'hi', idempotencyKey: 'guest-key-1' }))).toBe('SESSION_NOT_FOUND');
     await c.guest2.call('chat.send', { sessionKey: foreignSession, message: 'secret', idempotencyKey: 'guest2-key-1' });
     await c.guest.call('chat.send', { sessionKey: guestSession, message: 'mine', idempotencyKey: 'guest-key-2' });
-    await settle(50);
+    await c.guest.waitEvent('chat', (e) => e.message.text === 'mine');
+    for (const text of ['mine', 'secret']) await c.reader.waitEvent('chat', (e) => e.message.text === text);
     expect(c.guest.eventsNamed('chat').map((e) => e.message.text)).toEqual(['mine']);
     expect(c.guest.eventsNamed('session.updated').every((e) => e.session.key === guestSession)).toBe(true);
     expect(c.reader.eventsNamed('chat').map((e) => e.message.text).sort()).toEqual(['mine', 'secret']);

@@ -81,7 +81,7 @@ describe('SQLite storage guards', () => {
       for (let i = 0; i < 5; i++) (await store.appendEvent({ event: 'tick', payload: { i }, audience: { sessionKey: null }, atMs: i }));
     });
     // The acknowledged seq reaches its own file soon after the commit.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (readFileSync(ackedFileFor(db), { encoding: 'utf8', flag: 'a+' }).trim() !== '5' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     // A copy of the main file without its -wal: what a lost WAL (or a careless backup) leaves.
     const copy = join(dir, 'copy.db');

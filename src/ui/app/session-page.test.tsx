@@ -43,7 +43,6 @@ describe('SessionPage', () => {
     await Promise.all([import('./session-conversation.tsx'), import('./pending-messages-feed.tsx')]);
     await act(async () => {
       render(<SessionPage sessionKey="s1" />);
-      await new Promise((r) => setTimeout(r, 50));
     });
     await screen.findByText('No messages yet');
     const log = screen.getByRole('log', { name: 'Conversation' });

@@ -41,8 +41,8 @@ describe('LazyBoundary with lazyWithRetry (U11: a chunk that cannot load never b
   it('[U11] leaves only the piece out while offline, and shows it once the window is back online', async () => {
     const { network, importer, Piece } = pieceBehindNetwork();
     await show(<Page Piece={Piece} />);
-    await vi.waitFor(() => expect(importer).toHaveBeenCalledTimes(2));
-    await vi.waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+    await vi.waitFor(() => expect(importer).toHaveBeenCalledTimes(2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(screen.queryByText('Loading…')).toBeNull(), { timeout: 10_000 });
     expect(importer).toHaveBeenCalledTimes(2);
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Rename s1' })).toBeNull();

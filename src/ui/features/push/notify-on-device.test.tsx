@@ -65,7 +65,7 @@ async function openMenu() {
  * look (push.list, the state) is promise work, done before the next task; act() then renders it.
  */
 async function settled() {
-  await vi.waitFor(() => expect(subscriptionLookups).toBeGreaterThan(0));
+  await vi.waitFor(() => expect(subscriptionLookups).toBeGreaterThan(0), { timeout: 10_000 });
   await act(() => new Promise((r) => setTimeout(r, 0)));
 }
 
@@ -153,7 +153,7 @@ describe('U17 "Notify me on this device" always answers', () => {
     await settled();
     await openMenu();
     await userEvent.click(toggle());
-    await vi.waitFor(() => expect(toggle()).toHaveTextContent('Turning on…'));
+    await vi.waitFor(() => expect(toggle()).toHaveTextContent('Turning on…'), { timeout: 10_000 });
     expect(toggle()).toHaveAttribute('aria-checked', 'false');
     expect(screen.getByRole('button', { name: 'Notifications' })).toHaveAttribute('aria-busy', 'true');
     expect(screen.getByRole('status')).toHaveTextContent('Turning on notifications on this device…');

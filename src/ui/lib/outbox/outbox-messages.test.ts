@@ -9,7 +9,8 @@ import { read } from '../shape.ts';
 const { make, disposeAll } = outboxMaker();
 afterEach(disposeAll);
 
-const until = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 5 });
+// Generous: the bound only limits how long a failing test waits, and a busy machine runs these slowly.
+const until = (check: () => void) => vi.waitFor(check, { timeout: 15_000, interval: 5 });
 const savedTexts = (client: FakeClient, sessionKey = 's1') => client.messages.filter((m) => m.sessionKey === sessionKey).map((m) => m.text);
 
 describe('outbox: chat messages typed in the composer', () => {

@@ -15,7 +15,8 @@ const { make, disposeAll } = outboxMaker();
 afterEach(disposeAll);
 
 const stateOf = (outbox: Outbox, id: string) => outbox.row(id)?.state;
-const until = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 5 });
+// Generous: the bound only limits how long a failing test waits, and a busy machine runs these slowly.
+const until = (check: () => void) => vi.waitFor(check, { timeout: 15_000, interval: 5 });
 const keysSent = (client: FakeClient) => client.sends.map((c) => c.params.idempotencyKey);
 /** An outbox whose client does not answer, once the answer row given to it has been sent. */
 async function firstSendUnanswered() {
@@ -172,9 +173,12 @@ describe('outbox: sending', () => {
     const seen = outbox.row(row.id);
     let notified = 0;
     outbox.subscribe(() => notified++);
-    await new Promise((r) => setTimeout(r, 120));
+    // Two renewals, so the check is not made in the middle of the first one.
+    await until(() => expect(outbox.row(row.id)!.leaseExpiresAtMs).toBeGreaterThan(seen!.leaseExpiresAtMs!));
+    const renewed = outbox.row(row.id)!.leaseExpiresAtMs!;
+    await until(() => expect(outbox.row(row.id)!.leaseExpiresAtMs).toBeGreaterThan(renewed));
+    expect(stateOf(outbox, row.id)).toBe('sending');
     expect(notified).toBe(0);
-    expect(outbox.row(row.id)!.leaseExpiresAtMs).toBeGreaterThan(seen!.leaseExpiresAtMs!);
   });
 });
 
@@ -436,11 +440,17 @@ describe('outbox: reload and tabs', () => {
     const clientB = new FakeClient();
     clientB.messages.push(...clientA.messages);
     for (const [k, v] of clientA.byKey) clientB.byKey.set(k, v);
-    const tabB = make(clientB, { storage, leaseMs: 80 });
+    // Tab B reads its own clock, so "the lease is still live" does not depend on how fast this machine gets here.
+    let atB = 0;
+    const tabB = make(clientB, { storage, leaseMs: 80, now: () => atB });
     await tabB.ready();
     expect(tabB.row(row.id)).toMatchObject({ state: 'sending', sendingBy: tabA.tabId });
+    const expires = tabB.row(row.id)!.leaseExpiresAtMs!;
+    atB = expires - 1;
     await tabB.pump();
     expect(clientB.sends).toHaveLength(0); // the lease is still live
+    atB = expires + 1;
+    await tabB.pump();
     await until(() => expect(stateOf(tabB, row.id)).toBe('sent'));
     expect(clientB.sends.map((c) => c.params.idempotencyKey)).toEqual([row.idempotencyKey]);
     expect(clientB.messages).toHaveLength(1);

@@ -68,7 +68,7 @@ describe('QuestionLinkPage', () => {
     let fail = true;
     const client = clientWith(() => (fail ? new AskdockError('UNAVAILABLE', 'the gateway is restarting') : linkRecord()));
     setup([], client).render(<QuestionLinkPage id="q-deploy" />);
-    expect(await screen.findByRole('heading', { name: 'Could not load the question' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Could not load the question' })).toBeInTheDocument();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('group', { name: 'Environment' })).toBeInTheDocument();
