@@ -179,6 +179,8 @@ export class AuditRoom {
       }
       return true;
     });
+    // Durable before it is read back: an admin's sign answers the integrity the database then holds (read on another connection).
+    await new Promise<void>((ok) => this.parts.hub.whenDurable(() => ok()));
     if (current) this.parts.log.error({ detail }, 'the audit log does not match its signed checkpoints: no checkpoint is signed until an admin runs `askdock audit acknowledge`');
   }
 
