@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,10 +45,11 @@ let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startTestGateway();
 });
+// The packed project holds an installed node_modules: removing it, like the install, takes what the machine's disk gives.
 afterAll(async () => {
   await gateway?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+  await rm(work, { recursive: true, force: true });
+}, 120_000);
 
 function runNode(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
