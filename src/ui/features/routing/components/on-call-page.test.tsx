@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stillClock } from '../../../../testing/still-clock.ts';
 import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 import OnCallPage from './on-call-page.tsx';
 import { OnCallLink } from './on-call-link.tsx';
 
-// The clock stands still in these tests: a countdown reads the same however long the machine takes to render it.
-const NOW = Date.now();
+const NOW = stillClock();
 const STATUS = {
   schedules: [{ name: 'primary', now: 'ana', next: 'bo', nextAtMs: NOW + 3_600_000 }],
   questions: [{ id: 'q-deploy', step: 0, nextAtMs: NOW + 252_500 }],
@@ -21,14 +21,8 @@ function routingClient(status: unknown) {
   return client;
 }
 
-beforeEach(() => {
-  vi.spyOn(Date, 'now').mockReturnValue(NOW);
-  resetStores();
-});
-afterEach(() => {
-  cleanup();
-  vi.mocked(Date.now).mockRestore();
-});
+beforeEach(resetStores);
+afterEach(cleanup);
 
 describe('the On call page (E9, E12)', () => {
   it('[E9] lists each schedule\'s person now and next, and each open routed question with its step and timer', async () => {

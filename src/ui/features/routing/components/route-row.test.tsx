@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stillClock } from '../../../../testing/still-clock.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { dockCodeReady, QuestionDock } from '../../questions/index.tsx';
 import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
@@ -14,16 +15,9 @@ const person = (identity: string) => {
 };
 
 beforeAll(() => Promise.all([dockCodeReady, import('./route-row.tsx')]));
-// The clock stands still in these tests: a countdown reads the same however long the machine takes to render it.
-const NOW = Date.now();
-beforeEach(() => {
-  vi.spyOn(Date, 'now').mockReturnValue(NOW);
-  resetStores();
-});
-afterEach(() => {
-  cleanup();
-  vi.mocked(Date.now).mockRestore();
-});
+stillClock();
+beforeEach(resetStores);
+afterEach(cleanup);
 
 describe('the dock\'s routing row (E4, E5, E9)', () => {
   it('[E9] names who the question waits for and counts down to the next step', async () => {
