@@ -1,26 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { TxStatements, type TxContext } from './in-transaction.ts';
 import { LISTEN_CHECK_MS, POOL_SIZE, SESSION_LIMITS, SILENT_NETWORK } from './limits.ts';
 import { NotifyConnection } from './listen.ts';
 import { PreparedStatements } from './prepared.ts';
+import { shape, type Query } from './results.ts';
 
 export { inlined as inline } from './prepared.ts';
 export { lanesFor, MAX_LANES } from './limits.ts';
-
-export type QueryResult = { rows: Record<string, unknown>[]; rowCount: number; command: string };
-export type Query = (sql: string, params?: unknown[], guard?: boolean) => Promise<QueryResult>;
-
-// bigint and numeric as numbers: every such column holds a seq, a time in ms or a count.
-const asNumber = (v: string | null) => (v === null ? null : Number(v));
-pg.types.setTypeParser(20, asNumber);
-pg.types.setTypeParser(1700, asNumber);
-
-/**
- * What code running inside a transaction runs its statements on (transactions.ts); `client` null once it ended.
- * `deferred` hands over (once) the statements the transaction put off until its next one, e.g. `BEGIN; `, to be sent
- * with it in one round trip.
- */
-export type TxContext = { readonly client: pg.PoolClient | null; deferred(): string; putOffWrite(statement: string): void };
+export type { Query, QueryResult } from './results.ts';
 
 /**
  * A synchronous commit that writes (one row per connection): once it returns, everything committed before it is on disk,
@@ -40,11 +28,6 @@ export function dropIfSilent(client: pg.ClientBase, err: unknown): boolean {
   return true;
 }
 
-/** What a one-row write put off (`writeOne`) raises when it changed no row. */
-export const DIVISION_BY_ZERO = '22012';
-
-type Batched = { sql: string; params?: unknown[]; ok: (r: QueryResult) => void; fail: (err: unknown) => void };
-
 /**
  * PostgreSQL through a `pg` Pool, awaited on the gateway's thread (D1): a statement costs a round trip to the database
  * but never holds up the event loop. Code running inside a transaction (a unit of work, transactions.ts) runs every
@@ -55,9 +38,9 @@ export class Postgres {
   private readonly pool: pg.Pool;
   /** The transaction of the code running now, when that code runs inside one. */
   private readonly unit = new AsyncLocalStorage<TxContext>();
-  /** Per transaction's connection, the statements sent by the code running now, leaving together after it (`together`). */
-  private readonly batches = new WeakMap<pg.PoolClient, Batched[]>();
   private readonly prepared = new PreparedStatements();
+  /** The statements of code running inside a transaction, on its connection. */
+  private readonly tx = new TxStatements(this.prepared);
   /** Connections of open transactions, dropped (not returned) on close: PostgreSQL rolls them back. */
   readonly open = new Set<pg.PoolClient>();
   private closed = false;
@@ -86,41 +69,16 @@ export class Postgres {
     const ctx = this.unit.getStore();
     const client = ctx?.client;
     if (!client) return shape(await this.pool.query(this.prepared.config(sql, params)));
-    if (!guard) return this.together(ctx!, client, sql, params);
-    // Statements sent before this one and still gathering go first: its savepoint must not cover (or undo) them. A
-    // guarded statement is not meant to be sent together with others: one sent while it runs would reach the database
-    // before its savepoint is rolled back, and fail if it failed.
-    const gathering = this.batches.get(client);
-    if (gathering) {
-      this.batches.delete(client);
-      void this.send(ctx!, client, gathering);
-    }
-    // What the transaction put off (BEGIN, a unit's SAVEPOINT, a RELEASE) goes in the same round trip as this statement.
-    const before = ctx!.deferred();
-    const piece = this.prepared.piece(client, sql, params);
-    if (piece === null) {
-      // Queued on the connection ahead of the statement; if it failed, so does the statement.
-      if (before) client.query(before).catch(() => undefined);
-      return this.guarded(client, sql, params);
-    }
-    try {
-      const r = pick(await client.query(`${before}SAVEPOINT askdock_stmt; ${piece.text}; RELEASE SAVEPOINT askdock_stmt`), 2);
-      this.prepared.ran(client, [piece]);
-      return r;
-    } catch (err) {
-      // The statement failed (what came before it rarely can, and then the transaction is lost anyway).
-      await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt').catch(() => undefined);
-      throw err;
-    }
+    return this.tx.query(ctx!, client, sql, params, guard);
   };
 
   /**
    * A write that must change exactly one row and whose result nobody reads. Inside a transaction, once its statement is
    * prepared on the transaction's connection and no statements are gathering, it is put off and carried by the
-   * transaction's next statement (often its COMMIT): no round trip of its own. Should it change no row, that statement
-   * then fails, and the transaction with it (the unit that wrote it has already returned, so none of its group is kept:
-   * transactions.ts `lost`): only for writes that cannot miss, such as an update of a row the unit has locked, or an insert under an id just made. Otherwise it runs now and
-   * a missed row throws `missing()`.
+   * transaction's next statement (often its COMMIT): no round trip of its own (in-transaction.ts). Should it change no
+   * row, that statement then fails, and the transaction with it (the unit that wrote it has already returned, so none of
+   * its group is kept: lost-group.ts): only for writes that cannot miss, such as an update of a row the unit has locked,
+   * or an insert under an id just made. Otherwise it runs now and a missed row throws `missing()`.
    */
   async writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {
     if (this.closed) throw new Error('store: the PostgreSQL store is closed');
@@ -130,80 +88,7 @@ export class Postgres {
       if ((await this.query(sql, params)).rowCount !== 1) throw missing();
       return;
     }
-    const checked = `WITH w AS (${sql} RETURNING 1) SELECT 1 / COUNT(*) AS one FROM w`;
-    const piece = this.batches.has(client) ? null : this.prepared.piece(client, checked, params);
-    if (piece && !piece.prepares) return ctx.putOffWrite(piece.text);
-    try {
-      if (piece) {
-        // Prepared by SQL, so it can be put off next time.
-        await client.query(ctx.deferred() + piece.text);
-        this.prepared.ran(client, [piece]);
-      } else await this.together(ctx, client, checked, params);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === DIVISION_BY_ZERO) throw missing();
-      throw err;
-    }
-  }
-
-  /**
-   * Statements a transaction's code sends in one go (`Promise.all` of reads) leave together, in the order they
-   * were sent, with what the transaction put off: one round trip. If one fails, the transaction is aborted and every
-   * statement of the batch fails with its error (as each after it would have anyway).
-   */
-  private together(ctx: TxContext, client: pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult> {
-    let batch = this.batches.get(client);
-    if (!batch) {
-      const fresh: Batched[] = [];
-      batch = fresh;
-      this.batches.set(client, fresh);
-      // After the code running now (this microtask), before anything it queued later, e.g. its COMMIT.
-      queueMicrotask(() => {
-        // Already sent ahead of a guarded statement.
-        if (this.batches.get(client) !== fresh) return;
-        this.batches.delete(client);
-        void this.send(ctx, client, fresh);
-      });
-    }
-    return new Promise<QueryResult>((ok, fail) => batch.push({ sql, params, ok, fail }));
-  }
-
-  private async send(ctx: TxContext, client: pg.PoolClient, batch: Batched[]): Promise<void> {
-    const before = ctx.deferred();
-    const pieces = before || batch.length > 1 ? batch.map((b) => this.prepared.piece(client, b.sql, b.params)) : [null];
-    if (pieces.some((p) => p === null)) {
-      // One at a time, as parameters (in order on the connection).
-      if (before) client.query(before).catch(() => undefined);
-      for (const b of batch) client.query(this.prepared.config(b.sql, b.params)).then((r) => b.ok(shape(r)), b.fail);
-      return;
-    }
-    try {
-      const r = (await client.query(before + pieces.map((p) => p!.text).join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
-      this.prepared.ran(client, pieces);
-      // Each piece's result is its last statement's (a PREPARE comes before its EXECUTE).
-      const all = Array.isArray(r) ? r : [r];
-      let at = all.length;
-      const results: QueryResult[] = [];
-      for (let i = batch.length - 1; i >= 0; i--) {
-        results[i] = shape(all[at - 1]);
-        at -= pieces[i]!.prepares ? 2 : 1;
-      }
-      batch.forEach((b, i) => b.ok(results[i]));
-    } catch (err) {
-      for (const b of batch) b.fail(err);
-    }
-  }
-
-  private async guarded(client: pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult> {
-    await client.query('SAVEPOINT askdock_stmt');
-    let r: pg.QueryResult;
-    try {
-      r = await client.query(this.prepared.config(sql, params));
-    } catch (err) {
-      await client.query('ROLLBACK TO SAVEPOINT askdock_stmt; RELEASE SAVEPOINT askdock_stmt');
-      throw err;
-    }
-    await client.query('RELEASE SAVEPOINT askdock_stmt');
-    return shape(r);
+    return this.tx.writeOne(ctx, client, sql, params, missing);
   }
 
   /** The transaction the code running now is inside, if any. */
@@ -286,15 +171,4 @@ export class Postgres {
     ends.push(this.pool.end().catch(() => {}));
     await Promise.all(ends);
   }
-}
-
-/** The result of the statement `fromEnd` places from the end of a multi-statement query's. */
-function pick(r: pg.QueryResult | pg.QueryResult[], fromEnd: number): QueryResult {
-  const one = Array.isArray(r) ? r[r.length - fromEnd] : r;
-  return { rows: one.rows, rowCount: one.rowCount ?? 0, command: one.command };
-}
-
-function shape(r: pg.QueryResult | pg.QueryResult[]): QueryResult {
-  const last = Array.isArray(r) ? r[r.length - 1] : r;
-  return { rows: last.rows, rowCount: last.rowCount ?? 0, command: last.command };
 }

@@ -1,13 +1,9 @@
 import type pg from 'pg';
 import { Numbering, type SeqRange } from './numbering.ts';
-import { DIVISION_BY_ZERO, dropIfSilent, type Postgres, type TxContext } from './pool.ts';
-
-/** PostgreSQL's "savepoint does not exist". */
-const NO_SAVEPOINT = '3B001';
-
-/** Why a group cannot be committed: a write put off by one of its units failed once that unit had returned. */
-const lostBy = (cause: unknown) =>
-  new Error(`store: a write put off by a unit that had returned failed (${cause instanceof Error ? cause.message : String(cause)}): its group is undone`, { cause });
+import { DIVISION_BY_ZERO, type TxContext } from './in-transaction.ts';
+import { LostGroup, undoUnit } from './lost-group.ts';
+import { dropIfSilent, type Postgres } from './pool.ts';
+import { PutOffQueue } from './put-off-queue.ts';
 
 /**
  * Transactions, nested savepoints and the gateway's group commit, with the Store contract's rules, on one connection
@@ -28,20 +24,10 @@ export class Transactions implements TxContext {
   private turn: Promise<void> = Promise.resolve();
   private endTurn: () => void = () => {};
   readonly numbering: Numbering;
-  /**
-   * Statements put off until the transaction's next one, which carries them in the same round trip (`deferred`): its
-   * BEGIN, a unit's SAVEPOINT, the RELEASE of the one before. `sent` counts those handed over so far, `put` all put off:
-   * one at position p is still waiting while p >= sent. A unit that sends nothing costs no round trip at all.
-   * `writes`: the positions of the one-row writes put off (Postgres.writeOne), taken back only when undone.
-   */
-  private waiting: string[] = [];
-  private sent = 0;
-  private put = 0;
-  private writes: number[] = [];
-  /** Savepoints named per unit (`askdock_sp<n>`): a unit's undo can only ever roll back to its own. */
-  private units = 0;
-  /** Set once a put-off write failed after the unit that wrote it had returned: the group cannot be committed. */
-  private lost: Error | null = null;
+  /** Statements put off until the transaction's next one, which carries them in the same round trip (`deferred`). */
+  private readonly queue = new PutOffQueue();
+  /** The units' savepoints, and whether the group is lost (a write put off by a unit that had returned failed). */
+  private readonly group = new LostGroup();
 
   constructor(
     private readonly pg: Postgres,
@@ -57,44 +43,20 @@ export class Transactions implements TxContext {
   }
 
   deferred(): string {
-    if (this.waiting.length === 0) return '';
-    const text = this.waiting.join('; ') + '; ';
-    this.sent = this.put;
-    this.waiting = [];
-    this.writes = [];
-    return text;
+    return this.queue.handOver();
   }
 
   putOffWrite(statement: string): void {
-    this.writes.push(this.putOff(statement));
-  }
-
-  /** Puts `statement` off until the next one; its position. */
-  private putOff(statement: string): number {
-    this.waiting.push(statement);
-    return this.put++;
-  }
-
-  /**
-   * Drops what was put off from position `at` on, if it is still waiting: true when it was. A write among it is dropped
-   * only when what wrote it is undone (`undone`); else nothing is.
-   */
-  private takeBack(at: number, undone = false): boolean {
-    if (at < this.sent) return false;
-    if (!undone && this.writes.some((w) => w >= at)) return false;
-    this.waiting.length = at - this.sent;
-    this.put = at;
-    this.writes = this.writes.filter((w) => w < at);
-    return true;
+    this.queue.addWrite(statement);
   }
 
   async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
     const outer = this.depth === 0 && !this.grouped;
     // A unit asked for after its group was lost fails at once: nothing of the group will be kept.
-    if (!outer && this.lost) throw this.lost;
-    const savepoint = `askdock_sp${this.units++}`;
+    if (!outer) this.group.check();
+    const savepoint = this.group.nextSavepoint();
     if (outer) await this.begin();
-    const at = outer ? -1 : this.putOff(`SAVEPOINT ${savepoint}`);
+    const at = outer ? -1 : this.queue.add(`SAVEPOINT ${savepoint}`);
     const mark = this.numbering.mark();
     this.depth++;
     let result: T;
@@ -107,7 +69,7 @@ export class Transactions implements TxContext {
       if (this.client) dropIfSilent(this.client, err);
       // A unit of the group whose savepoint never ran: what failed was sent ahead of it, put off by a unit that had
       // returned (a nested one's is its enclosing unit's to undo).
-      if (!(await this.undo(outer, savepoint, at)) && this.grouped && this.depth === 0) throw (this.lost ??= lostBy(err));
+      if (!(await this.undo(outer, savepoint, at)) && this.grouped && this.depth === 0) throw this.group.lose(err);
       throw err;
     }
     this.depth--;
@@ -117,7 +79,7 @@ export class Transactions implements TxContext {
       } finally {
         this.ended();
       }
-    } else if (!this.takeBack(at)) this.putOff(`RELEASE SAVEPOINT ${savepoint}`);
+    } else if (!this.queue.takeBack(at)) this.queue.add(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
@@ -138,15 +100,13 @@ export class Transactions implements TxContext {
     }
     this.client = client;
     this.pg.open.add(client);
-    this.putOff('BEGIN');
+    this.queue.add('BEGIN');
   }
 
   private ended(): void {
     const client = this.client;
-    this.waiting = [];
-    this.writes = [];
-    this.sent = this.put = this.units = 0;
-    this.lost = null;
+    this.queue.clear();
+    this.group.reset();
     this.numbering.clear();
     this.client = null;
     if (client && this.pg.open.delete(client)) client.release();
@@ -155,7 +115,7 @@ export class Transactions implements TxContext {
 
   private async rollbackQuietly(): Promise<void> {
     // Never begun (its BEGIN still waiting): nothing to undo.
-    if (this.takeBack(0, true)) return;
+    if (this.queue.takeBack(0, true)) return;
     try {
       await this.client?.query('ROLLBACK');
     } catch {
@@ -182,11 +142,11 @@ export class Transactions implements TxContext {
    * ROLLBACK, not an error: make it one.
    */
   private async commit(): Promise<void> {
-    if (this.lost) throw this.lost;
+    this.group.check();
     const client = this.client!;
     const { sql, tail, mark } = this.numbering.commitSql(this.channel);
     // Nothing sent, nothing held: there is nothing to commit.
-    if (sql === 'COMMIT' && this.takeBack(0)) return this.numbering.committed(null);
+    if (sql === 'COMMIT' && this.queue.takeBack(0)) return this.numbering.committed(null);
     let results: pg.QueryResult | pg.QueryResult[];
     try {
       results = (await client.query(this.deferred() + sql)) as unknown as pg.QueryResult | pg.QueryResult[];
@@ -236,9 +196,8 @@ export class Transactions implements TxContext {
   }
 
   /**
-   * Undoes a unit that threw. False when its savepoint does not exist: the statement that set it was sent after one that
-   * failed first, a write put off by an earlier unit that had already returned. That unit's writes are lost while its
-   * events are held for the commit, so the group is kept from committing (`lost`): no unit of it is told it was kept.
+   * Undoes a unit that threw. False when its savepoint does not exist (lost-group.ts `undoUnit`): the group is then kept
+   * from committing (`LostGroup.lose`), so no unit of it is told it was kept.
    */
   private async undo(outer: boolean, savepoint: string, at: number): Promise<boolean> {
     if (outer) {
@@ -247,17 +206,9 @@ export class Transactions implements TxContext {
       return true;
     }
     // Its SAVEPOINT never left: nothing of it reached the database. Else what waits after it goes, as does all it did.
-    if (this.takeBack(at, true)) return true;
-    this.waiting = [];
-    this.writes = [];
-    this.put = this.sent;
-    try {
-      await this.client!.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === NO_SAVEPOINT) return false;
-      // The connection is gone, and the transaction with it: nothing of it was kept.
-    }
-    return true;
+    if (this.queue.takeBack(at, true)) return true;
+    this.queue.dropWaiting();
+    return undoUnit(this.client!, savepoint);
   }
 
   async beginGroup(): Promise<void> {
