@@ -145,6 +145,38 @@ describe('D5 a one-row write put off until the next statement', () => {
     }
   });
 
+  it('[D5][R3] a write put off resolves at once, so the statement its unit sends next joins the reads gathering in the same round trip', async () => {
+    const db = new Postgres(testPostgresUrl(), null);
+    const table = `behind_${Date.now().toString(36)}`;
+    const set = `UPDATE ${table} SET v = $2 WHERE n = $1`;
+    const sent = sentBy(db);
+    const t = new Transactions(db, null, new SeqRange());
+    try {
+      await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, v text NOT NULL)`);
+      await db.query(`INSERT INTO ${table} (n, v) VALUES (1, '-'), (2, '-')`);
+      await t.beginGroup();
+      await t.transaction(() => db.writeOne(set, [1, 'a'], missing));
+      const before = sent.length;
+      const read = await t.transaction(() =>
+        Promise.all([
+          (async () => {
+            await db.writeOne(set, [2, 'b'], missing);
+            return (await db.query(`SELECT v FROM ${table} WHERE n = 2`)).rows;
+          })(),
+          db.query('SELECT 2 AS b').then((r) => r.rows),
+        ]),
+      );
+      const trips = sent.length - before;
+      await t.commitGroup();
+      expect(read).toEqual([[{ v: 'b' }], [{ b: 2 }]]);
+      // One round trip carries the put-off write, the read sent beside it and the read sent after it.
+      expect(trips).toBe(1);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await db.close();
+    }
+  });
+
   it('[D5][R3] one that finds no row fails the statement that carries it and the whole group, naming why; outside a transaction it throws at once', async () => {
     const db = new Postgres(testPostgresUrl(), null);
     const table = `behind_miss_${Date.now().toString(36)}`;

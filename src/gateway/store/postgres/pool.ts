@@ -80,15 +80,18 @@ export class Postgres {
    * its group is kept: lost-group.ts): only for writes that cannot miss, such as an update of a row the unit has locked,
    * or an insert under an id just made. Otherwise it runs now and a missed row throws `missing()`.
    */
-  async writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {
-    if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+  writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
     const ctx = this.unit.getStore();
     const client = ctx?.client;
-    if (!ctx || !client) {
-      if ((await this.query(sql, params)).rowCount !== 1) throw missing();
-      return;
-    }
+    if (!ctx || !client) return this.writeOneNow(sql, params, missing);
+    // Handed back as it is (no wrapping async step): a write put off resolves in the tick it was made, so the unit's
+    // next statement still joins the reads gathering for this round trip.
     return this.tx.writeOne(ctx, client, sql, params, missing);
+  }
+
+  private async writeOneNow(sql: string, params: unknown[], missing: () => Error): Promise<void> {
+    if ((await this.query(sql, params)).rowCount !== 1) throw missing();
   }
 
   /** The transaction the code running now is inside, if any. */
