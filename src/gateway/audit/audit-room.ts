@@ -38,6 +38,8 @@ export class AuditRoom {
   readonly digests = new QuestionDigests();
   private readonly exports: AuditExports;
   private sinceCheckpoint = 0;
+  /** A checkpoint the count called for is on its way: the entries appended until it signs are in it, not a duty more each. */
+  private dutyCalled = false;
   private timer: TimerHandle | null = null;
   private signing: Promise<unknown> = Promise.resolve();
   /** L7: when the last full re-read of the log finished (the gateway's clock), and the acknowledgement it was made under. */
@@ -75,7 +77,10 @@ export class AuditRoom {
   }
 
   private appended(): void {
-    if (++this.sinceCheckpoint >= CHECKPOINT_EVERY_ENTRIES) queueMicrotask(() => void this.duty());
+    if (++this.sinceCheckpoint < CHECKPOINT_EVERY_ENTRIES || this.dutyCalled) return;
+    // The duty waits for its turn among the units (hub.exclusive), and the count stays past the mark until it signs.
+    this.dutyCalled = true;
+    queueMicrotask(() => void this.duty().finally(() => (this.dutyCalled = false)));
   }
 
   /** L7 at start: the self-check against every checkpoint; then the checkpoint duty every 60 s. */
