@@ -5,10 +5,11 @@ import type { TimerHandle } from '../infra/clock.ts';
 import type { Duties } from '../infra/duties.ts';
 import { ADMINS } from '../policy/grant-answers.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
-import type { AuditRun, KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
+import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
 import { QuestionDigests } from './question-digests.ts';
+import { lostSummary } from './lost-runs.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
 export const CHECKPOINT_EVERY_ENTRIES = 256;
@@ -19,12 +20,6 @@ const ACK_META = 'audit.acknowledgedAtMs';
  * holder that found it stops signing, and an admin acknowledges it on any gateway.
  */
 const FAILED_META = 'audit.failedCheck';
-
-/** L7: the indexes an acknowledgement recorded as lost, as `lost: "2,5-7"` and `lostCount: 4`; nothing when none was. */
-function lostDetail(runs: AuditRun[]): Record<string, string | number> {
-  if (runs.length === 0) return {};
-  return { lost: runs.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(','), lostCount: runs.reduce((n, r) => n + r.to - r.from + 1, 0) };
-}
 
 export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; duties: () => Duties | null };
 
@@ -227,13 +222,13 @@ export class AuditRoom {
       // A row missing below the last one (a hole) is recorded as lost: an `audit.lost` entry at its index, so the tree's
       // leaves are 0, 1, 2, … again and checkpoints can be signed; the acknowledgement lists the indexes.
       const lost = await this.parts.store.fillAuditHoles({ atMs: Math.floor(atMs), event: 'audit.lost', identity: identity.id, detail: { reason: 'its stored row was missing when the failed check was acknowledged' } });
-      const losses = lostDetail(lost);
+      const losses = lostSummary(lost);
       const detail = { problem: now.detail, ...losses, ...(p.note ? { note: p.note } : {}) };
       const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail });
       await this.parts.store.setMeta(ACK_META, String(atMs));
       await this.parts.store.setMeta(FAILED_META, '');
       await tx.emit('audit.integrity', { ok: true }, ADMINS);
-      return { index: e.index, lost: losses.lost };
+      return { index: e.index, losses };
     });
     if (!entry) return { acknowledged: false };
     // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
@@ -241,7 +236,7 @@ export class AuditRoom {
       await this.log.restart(this.parts.clock.now());
       this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
     });
-    return { acknowledged: true, entryIndex: entry.index, ...(entry.lost !== undefined ? { lost: String(entry.lost) } : {}) };
+    return { acknowledged: true, entryIndex: entry.index, ...entry.losses };
   }
 
   exportPage(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {
