@@ -8,6 +8,10 @@ import { freshSchema } from '../../testing/postgres.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './types.ts';
+import { auditCheckpointsSerial as pgCheckpointsSerial } from './postgres/migrations/audit.ts';
+import { POSTGRES_STEPS } from './postgres/migrations/steps.ts';
+import { auditCheckpointsSerial } from './sqlite-migrations/audit.ts';
+import { SQLITE_STEPS } from './sqlite-migrations/steps.ts';
 
 /** The checkpoints table as it was before the serial: one row per size. */
 const KEPT_BY_SIZE = (sizeType: string) => `
@@ -15,6 +19,7 @@ const KEPT_BY_SIZE = (sizeType: string) => `
   CREATE TABLE audit_checkpoints (size ${sizeType} PRIMARY KEY, note text NOT NULL, signed_at_ms ${sizeType} NOT NULL);
   INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES (5, 'five', 2), (2, 'two', 1);`;
 
+/** The database as it was before the checkpoints' serial (`downgrade`); the steps from it are run again on `open`. */
 type Older = { open(): Promise<Store>; downgrade(): Promise<void>; cleanup(): Promise<void> | void };
 
 const databases: [string, () => Promise<Older>][] = [
@@ -28,7 +33,7 @@ const databases: [string, () => Promise<Older>][] = [
         async downgrade() {
           const raw = new Database(file);
           raw.exec(KEPT_BY_SIZE('INTEGER'));
-          raw.pragma(`user_version = ${(raw.pragma('user_version', { simple: true }) as number) - 1}`);
+          raw.pragma(`user_version = ${SQLITE_STEPS.indexOf(auditCheckpointsSerial)}`);
           raw.close();
         },
         cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -44,7 +49,7 @@ const databases: [string, () => Promise<Older>][] = [
         async downgrade() {
           const raw = new pg.Client({ connectionString: schema.url });
           await raw.connect();
-          await raw.query(`${KEPT_BY_SIZE('bigint')} UPDATE askdock_schema SET version = version - 1;`);
+          await raw.query(`${KEPT_BY_SIZE('bigint')} UPDATE askdock_schema SET version = ${POSTGRES_STEPS.indexOf(pgCheckpointsSerial)};`);
           await raw.end();
         },
         cleanup: () => schema.drop(),
@@ -67,12 +72,12 @@ describe.each(databases)('the checkpoints of an older %s database (L2, L7)', (_n
     const store = await db.open();
     cleanups.push(() => store.close());
     expect(await store.auditCheckpoints()).toEqual([
-      { size: 2, note: 'two', signedAtMs: 1 },
-      { size: 5, note: 'five', signedAtMs: 2 },
+      { serial: 1, size: 2, note: 'two', signedAtMs: 1 },
+      { serial: 2, size: 5, note: 'five', signedAtMs: 2 },
     ]);
-    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'five', signedAtMs: 2 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ serial: 2, size: 5, note: 'five', signedAtMs: 2 });
     await store.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
-    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'again', signedAtMs: 3 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ serial: 3, size: 5, note: 'again', signedAtMs: 3 });
   });
 });
 
