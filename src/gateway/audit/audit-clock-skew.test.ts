@@ -43,4 +43,22 @@ describe.each(databases)('checkpoints since an acknowledgement, on gateways whos
     expect(signedSizes(files.get('checkpoints.txt')!)).toEqual([5, 8]);
     expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 8, treeSize: 8 } });
   });
+
+  it('[L7][L5] an acknowledgement made on a gateway whose clock lags an hour: the checkpoint signed before it by the other, dated after it, stays set aside', async () => {
+    const db = await open(makeDatabase);
+    const duty = await gatewayOn(db, new FakeClock(1_700_000_000_000 + HOUR));
+    const behind = await gatewayOn(db, new FakeClock(1_700_000_000_000), duty.hub, false);
+    await duty.append(4);
+    await duty.room.duty();
+    await duty.edit(1);
+    expect((await behind.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+    expect(await behind.room.acknowledge(admin, { note: 'row 1 edited by hand' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    await duty.append(2);
+    await duty.room.duty();
+
+    const files = await exportFiles(behind.room);
+    // Not the checkpoint of size 4, signed over row 1 as it was before the edit.
+    expect(signedSizes(files.get('checkpoints.txt')!)).toEqual([5, 7]);
+    expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 7, treeSize: 7 } });
+  });
 });
