@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyExport } from '../../audit/index.ts';
-import { admin, databases, gatewayOn, keys, latestSize, open, ORIGIN } from '../../testing/audit-room-gateway.ts';
+import { admin, databases, gatewayOn, keys, latestSize, open, ORIGIN, type AuditDatabase } from '../../testing/audit-room-gateway.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import type { AuditRoom } from './audit-room.ts';
 
@@ -20,17 +20,26 @@ async function exportFiles(room: AuditRoom): Promise<Map<string, string>> {
 /** The sizes of the checkpoints (C2SP notes: the origin line, then the size) in a checkpoints file. */
 const signedSizes = (text: string) => [...text.matchAll(new RegExp(`^${ORIGIN}\n(\\d+)$`, 'gm'))].map((m) => Number(m[1]));
 
+/**
+ * The duty holder's clock at `dutyMs`, another gateway's at `otherMs`: the duty signs over 4 entries, row 1 is edited,
+ * and the other gateway finds it and acknowledges it (entry 4; its restart signs the checkpoint of size 5).
+ */
+async function acknowledgedBeside(db: AuditDatabase, dutyMs: number, otherMs: number) {
+  const duty = await gatewayOn(db, new FakeClock(dutyMs));
+  const other = await gatewayOn(db, new FakeClock(otherMs), duty.hub, false);
+  await duty.append(4);
+  await duty.room.duty();
+  await duty.edit(1);
+  expect((await other.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
+  expect(await other.room.acknowledge(admin, { note: 'row 1 edited by hand' })).toEqual({ acknowledged: true, entryIndex: 4 });
+  return { duty, other };
+}
+
 describe.each(databases)('checkpoints since an acknowledgement, on gateways whose clocks disagree (L7) on %s', (_name, makeDatabase) => {
   it('[L7][L5] an acknowledgement made on a gateway whose clock runs an hour ahead: the checkpoints the duty holder signs after it count, and the export proves every entry against the last one', async () => {
     const db = await open(makeDatabase);
     // The duty holder's clock lags the other gateway's by an hour.
-    const duty = await gatewayOn(db, new FakeClock(1_700_000_000_000));
-    const ahead = await gatewayOn(db, new FakeClock(1_700_000_000_000 + HOUR), duty.hub, false);
-    await duty.append(4);
-    await duty.room.duty();
-    await duty.edit(1);
-    expect((await ahead.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
-    expect(await ahead.room.acknowledge(admin, { note: 'row 1 restored' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    const { duty } = await acknowledgedBeside(db, 1_700_000_000_000, 1_700_000_000_000 + HOUR);
 
     // Signed by the duty holder after the acknowledgement, by a clock that reads before it.
     await duty.append(3);
@@ -45,14 +54,7 @@ describe.each(databases)('checkpoints since an acknowledgement, on gateways whos
   });
 
   it('[L7][L5] an acknowledgement made on a gateway whose clock lags an hour: the checkpoint signed before it by the other, dated after it, stays set aside', async () => {
-    const db = await open(makeDatabase);
-    const duty = await gatewayOn(db, new FakeClock(1_700_000_000_000 + HOUR));
-    const behind = await gatewayOn(db, new FakeClock(1_700_000_000_000), duty.hub, false);
-    await duty.append(4);
-    await duty.room.duty();
-    await duty.edit(1);
-    expect((await behind.room.checkpoint(admin, { sign: true })).integrity).toMatchObject({ ok: false });
-    expect(await behind.room.acknowledge(admin, { note: 'row 1 edited by hand' })).toEqual({ acknowledged: true, entryIndex: 4 });
+    const { duty, other: behind } = await acknowledgedBeside(await open(makeDatabase), 1_700_000_000_000 + HOUR, 1_700_000_000_000);
     await duty.append(2);
     await duty.room.duty();
 
