@@ -99,8 +99,13 @@ export async function acknowledgeCommand(argv: string[]): Promise<number> {
   }
   return withGateway(command, EXPORT_USAGE, flags, 'operator', async (agent) => {
     const res = await agent.client.request('audit.acknowledge', note ? { note } : {});
-    const lost = res.lost ? `; the missing entries ${res.lost} are recorded as lost (audit.lost)` : '';
+    const lost = res.lost ? `; the missing entries ${res.lost}${moreLost(res)} are recorded as lost (audit.lost)` : '';
     process.stdout.write(res.acknowledged ? `acknowledged (entry ${res.entryIndex})${lost}: checkpoints are signed again\n` : 'nothing to acknowledge: the audit log passed its self-check\n');
     return EXIT.answered;
   });
+}
+
+/** L7: what an acknowledgement's answer does not list of the lost indexes (it lists the first runs only). */
+function moreLost(res: { lostCount?: number; lostRuns?: number }): string {
+  return res.lostRuns === undefined ? '' : ` and more (${res.lostCount} entries in ${res.lostRuns} runs)`;
 }

@@ -62,8 +62,13 @@ export const AuditAcknowledgeParams = z.object({ note: z.string().max(500).optio
 export const AuditAcknowledgeResult = z.object({
   acknowledged: z.boolean(),
   entryIndex: count.optional(),
-  /** The indexes whose rows were missing (`"2,5-7"`), each now an `audit.lost` entry; absent when none was. */
+  /**
+   * The indexes whose rows were missing (`"2,5-7"`), each now an `audit.lost` entry; absent when none was. At most the
+   * first 100 runs are listed: `lostCount` counts every lost index, `lostRuns` (only when more were than are listed) the runs.
+   */
   lost: z.string().optional(),
+  lostCount: count.optional(),
+  lostRuns: count.optional(),
 });
 
 /** L7/L8: the log's state as admins see it. */

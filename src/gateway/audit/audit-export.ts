@@ -22,8 +22,8 @@ export class AuditExports {
     private readonly parts: RoomParts,
     private readonly log: AuditLog,
     private readonly signNow: () => Promise<string | null>,
-    /** L7: when an admin last acknowledged a failed check (0 when never). */
-    private readonly acknowledgedAtMs: () => Promise<number>,
+    /** L7: the serial of the last checkpoint stored before an admin last acknowledged a failed check (0 when never). */
+    private readonly acknowledgedAfter: () => Promise<number>,
     /** L7: the failed check waiting for an admin, if any. */
     private readonly integrity: () => Promise<Integrity>,
   ) {}
@@ -59,10 +59,10 @@ export class AuditExports {
       throw new AskdockError('INVALID_REQUEST', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned');
     // A fresh checkpoint first, unless a failed check waits for an admin (L7): then none is signed.
     if (this.log.signed) await this.signNow();
-    const acknowledgedAtMs = await this.acknowledgedAtMs();
+    const afterSerial = await this.acknowledgedAfter();
     // The checkpoints of the log since the last acknowledgement, one chain (each signed extends the one before): those
     // an acknowledgement set aside may be over other entries, or more than the log holds since.
-    const checkpoints = (await this.parts.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs);
+    const checkpoints = (await this.parts.store.auditCheckpoints()).filter((c) => c.serial > afterSerial);
     const failed = this.log.signed && !(await this.integrity()).ok;
     const tree = failed ? undefined : await this.log.current().catch(unlessBroken);
     // A log that no longer matches them, unacknowledged: the entries as stored against the checkpoints as signed, so

@@ -278,6 +278,14 @@ describe('the audit log through the gateway (L1-L7, L9)', () => {
     expect(answers).toEqual([4, 6, 10]);
   });
 
+  it('[L7] `askdock audit acknowledge` of 201 holes prints the first 100 and how many there were in all', async () => {
+    // Rows at 8, 10, …, 408 written into the file after the 7 entries (0..6): each index 7, 9, …, 407 is missing.
+    await changedLog(`WITH RECURSIVE s(i) AS (SELECT 8 UNION ALL SELECT i + 2 FROM s WHERE i < 408) INSERT INTO audit_entries (idx, line) SELECT i, 'x' FROM s`);
+    const acked = await runAskdock(['audit', 'acknowledge'], { cwd: t!.dir, env: { ASKDOCK_URL: t!.gw.wsUrl, ASKDOCK_TOKEN: tokenOf('admin') } });
+    const listed = Array.from({ length: 100 }, (_, i) => 7 + 2 * i).join(',');
+    expect(acked.stdout).toBe(`acknowledged (entry 410); the missing entries ${listed} and more (201 entries in 201 runs) are recorded as lost (audit.lost): checkpoints are signed again\n`);
+  });
+
   it('[L2] a checkpoint is signed by itself once 256 entries came in, covering them', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true, memory: true });
     const admin = await t.connect('admin');

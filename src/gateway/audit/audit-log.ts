@@ -1,5 +1,5 @@
 import { leafHash, MerkleTree, openNote, parseCheckpoint, signCheckpoint, signerOf, verifyConsistency, type DatedKey } from '../../audit/index.ts';
-import type { AuditCheckpointRow } from '../store/audit-rows.ts';
+import type { AuditCheckpointRow, NewAuditCheckpoint } from '../store/audit-rows.ts';
 import type { Store } from '../store/types.ts';
 
 /** L7: what the self-check found. */
@@ -12,12 +12,12 @@ export const CHECK_CHUNK = 1024;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The smallest checkpoint the tree does not match, as a failed check. Checkpoints signed before an admin acknowledged
- * a failed check are not checked again (L7).
+ * The smallest checkpoint the tree does not match, as a failed check. Checkpoints stored before an admin acknowledged
+ * a failed check (serial `afterSerial` or less) are not checked again (L7).
  */
-function firstFailure(checkpoints: AuditCheckpointRow[], tree: MerkleTree, acknowledgedAtMs: number): Integrity | undefined {
-  for (const { note, signedAtMs } of checkpoints) {
-    if (signedAtMs < acknowledgedAtMs) continue;
+function firstFailure(checkpoints: AuditCheckpointRow[], tree: MerkleTree, afterSerial: number): Integrity | undefined {
+  for (const { note, serial } of checkpoints) {
+    if (serial <= afterSerial) continue;
     const signed = parseCheckpoint(bodyOf(note));
     if (signed.size > tree.size) return { ok: false, detail: `the checkpoint of size ${signed.size} covers more entries than the log holds (${tree.size})` };
     if (!tree.root(signed.size).equals(signed.root))
@@ -92,14 +92,14 @@ export class AuditLog {
    * read: the smallest that fails bounds where the changed entry lies. With `sinceRead` the lines read before (the tree
    * this one replaces) must be among them unchanged too: none read since the last checkpoint was changed meanwhile.
    */
-  async selfCheck(acknowledgedAtMs = 0, every = false, sinceRead = false): Promise<Integrity> {
+  async selfCheck(afterSerial = 0, every = false, sinceRead = false): Promise<Integrity> {
     const read = sinceRead ? { size: this.tree.size, root: this.tree.root() } : undefined;
     this.tree = new MerkleTree();
     // The checkpoints before the entries: another gateway may sign one meanwhile, over entries read after it.
     let latest = every ? undefined : await this.store.latestAuditCheckpoint();
-    // The last one stands for all only when it counts (signed after any acknowledgement) and is signed by a key of ours:
+    // The last one stands for all only when it counts (stored after any acknowledgement) and is signed by a key of ours:
     // a row rewritten in the database, or one an acknowledgement set aside, sends the check through every checkpoint.
-    if (latest && !this.standsForAll(latest, acknowledgedAtMs)) {
+    if (latest && !this.standsForAll(latest, afterSerial)) {
       latest = undefined;
       every = true;
     }
@@ -111,34 +111,38 @@ export class AuditLog {
       if (err instanceof IntegrityError) return { ok: false, detail: err.message };
       throw err;
     }
-    const failed = firstFailure(checkpoints, tree, acknowledgedAtMs);
+    const failed = firstFailure(checkpoints, tree, afterSerial);
     if (!failed) return (read && changedSinceRead(read, tree)) || { ok: true };
     if (every) return failed;
     // Those no larger than the last one read before the entries: one signed since may cover entries not read here.
     const earlier = (await this.store.auditCheckpoints()).filter((c) => c.size <= latest!.size);
-    return firstFailure(earlier, tree, acknowledgedAtMs) ?? failed;
+    return firstFailure(earlier, tree, afterSerial) ?? failed;
   }
 
   /**
-   * The largest checkpoint signed since the last acknowledgement: the log an acknowledgement restarted from may be smaller
-   * than a checkpoint signed before it, which new checkpoints no longer extend.
+   * The largest checkpoint stored since the last acknowledgement (a serial above `afterSerial`): the log an
+   * acknowledgement restarted from may be smaller than a checkpoint signed before it, which new checkpoints no longer extend.
    */
-  private async lastSince(acknowledgedAtMs: number): Promise<AuditCheckpointRow | undefined> {
+  private async lastSince(afterSerial: number): Promise<AuditCheckpointRow | undefined> {
     const latest = (await this.store.latestAuditCheckpoint()) ?? undefined;
-    if (!latest || latest.signedAtMs >= acknowledgedAtMs) return latest;
-    return (await this.store.auditCheckpoints()).filter((c) => c.signedAtMs >= acknowledgedAtMs).at(-1);
+    if (!latest || latest.serial > afterSerial) return latest;
+    return (await this.store.auditCheckpoints()).filter((c) => c.serial > afterSerial).at(-1);
   }
 
-  private standsForAll(checkpoint: AuditCheckpointRow, acknowledgedAtMs: number): boolean {
-    if (checkpoint.signedAtMs < acknowledgedAtMs) return false;
+  private standsForAll(checkpoint: AuditCheckpointRow, afterSerial: number): boolean {
+    if (checkpoint.serial <= afterSerial) return false;
     return this.keys === null || openNote(checkpoint.note, this.keys).ok;
   }
 
-  /** L2: signs the tree's checkpoint when it grew, after checking it extends the last one; the note, or null when unsigned. */
-  async sign(atMs: number, fresh = false, acknowledgedAtMs = 0): Promise<string | null> {
+  /**
+   * L2: signs the tree's checkpoint when it grew, after checking it extends the last one since the acknowledgement
+   * (`afterSerial`); `keep` stores it (by default as is) and answers whether it did. The note, or null when unsigned or
+   * not kept.
+   */
+  async sign(atMs: number, o: SignOptions = {}): Promise<string | null> {
     if (!this.keys) return null;
     // The last checkpoint before the entries, as in selfCheck: the tree read after it is never smaller.
-    const last = fresh ? undefined : await this.lastSince(acknowledgedAtMs);
+    const last = o.fresh ? undefined : await this.lastSince(o.afterSerial ?? 0);
     const tree = await this.current();
     if (last) {
       const old = parseCheckpoint(bodyOf(last.note));
@@ -148,14 +152,16 @@ export class AuditLog {
         throw new IntegrityError(`the log does not extend the checkpoint of size ${old.size}`);
     }
     const note = signCheckpoint(this.origin, tree, signerOf(this.keys));
-    await this.store.insertAuditCheckpoint({ size: tree.size, note, signedAtMs: atMs });
+    const row = { size: tree.size, note, signedAtMs: atMs };
+    if (!o.keep) await this.store.insertAuditCheckpoint(row);
+    else if (!(await o.keep(row))) return null;
     return note;
   }
 
   /** L7 after an acknowledgement: the tree read again from the rows as they are, and a checkpoint signed over it. */
-  async restart(atMs: number): Promise<string | null> {
+  async restart(atMs: number, keep?: SignOptions['keep']): Promise<string | null> {
     this.tree = new MerkleTree();
-    return this.sign(atMs, true);
+    return this.sign(atMs, { fresh: true, ...(keep ? { keep } : {}) });
   }
 
   async latest(): Promise<string | null> {
@@ -164,3 +170,12 @@ export class AuditLog {
 }
 
 export class IntegrityError extends Error {}
+
+export type SignOptions = {
+  /** Signed with no checkpoint to extend (the log restarted by an acknowledgement). */
+  fresh?: boolean;
+  /** L7: the checkpoints stored up to this serial were set aside by the last acknowledgement. */
+  afterSerial?: number;
+  /** Stores the checkpoint, or refuses to (false); by default it is stored as is. */
+  keep?: (c: NewAuditCheckpoint) => Promise<boolean>;
+};

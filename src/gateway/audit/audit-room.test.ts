@@ -1,140 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { newSeed } from '../../audit/ed25519.ts';
-import { entryLine, leafHash, MerkleTree, parseCheckpoint, verifyExport, type AuditEntry } from '../../audit/index.ts';
-import { signerFromSeed } from '../../audit/note.ts';
-import { freshSchema } from '../../testing/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { entryLine, verifyExport, type AuditEntry } from '../../audit/index.ts';
+import { admin, databases, gatewayOn, keys, latestSize, open, rootOf, rootOfNote, signedGateway, signedRoot, storedLines } from '../../testing/audit-room-gateway.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import type { Identity } from '../auth.ts';
-import type { Duties } from '../infra/duties.ts';
-import { EventHub } from '../hub/hub.ts';
-import { Turn } from '../hub/turn.ts';
-import { memoryLogger } from '../infra/logger.ts';
-import type { SessionAccess } from '../sessions/session-access.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store } from '../store/types.ts';
-import { AuditRoom, CHECKPOINT_EVERY_MS } from './audit-room.ts';
-
-const ORIGIN = 'askdock.local/audit-room';
-const keys = [{ ...signerFromSeed(ORIGIN, newSeed()), validFrom: '2026-12-01T00:00:00.000Z' }];
-const admin: Identity = { id: 'admin', role: 'operator', scopes: new Set(['operator.admin']) };
-const EDIT = `UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = `;
-
-/** A database as a gateway uses it, and a way to change its rows as someone with the database would. */
-type AuditDatabase = { store: Store; run(sql: string): Promise<void>; close(): Promise<void> };
-
-const databases: [string, () => Promise<AuditDatabase>][] = [
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'askdock-audit-room-'));
-      const file = join(dir, 'askdock.db');
-      const store = openSqliteStore(file);
-      return {
-        store,
-        async run(sql) {
-          const raw = new Database(file);
-          raw.prepare(sql).run();
-          raw.close();
-        },
-        async close() {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const schema = await freshSchema('auditroom');
-      const store = await openPostgresStore(schema.url);
-      return {
-        store,
-        async run(sql) {
-          const raw = new pg.Client({ connectionString: schema.url });
-          await raw.connect();
-          await raw.query(sql);
-          await raw.end();
-        },
-        async close() {
-          await store.close();
-          await schema.drop();
-        },
-      };
-    },
-  ],
-];
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0).reverse()) await f();
-});
-
-/**
- * The audit room of a gateway on the database, started (on `shared`'s hub when given: two rooms on one connection),
- * without the duties (D3) when `dutiesHeld` is false; `linesRead` counts the stored lines it read (rows of
- * `auditLines`); `edit` changes a line and `removeFrom` deletes the last ones, between the gateway's units.
- */
-async function gatewayOn(db: AuditDatabase, clock: FakeClock, shared?: EventHub, dutiesHeld = true) {
-  const store = db.store;
-  const { log, lines } = memoryLogger();
-  let linesRead = 0;
-  const counted = new Proxy(store, {
-    get(target, name) {
-      const value = Reflect.get(target, name);
-      if (name === 'auditLines')
-        return async (from: number, to: number) => {
-          const rows = await target.auditLines(from, to);
-          linesRead += rows.length;
-          return rows;
-        };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  const hub = shared ?? new EventHub({ store, clock, view: (_viewer, _ev, frame) => frame(), checkPayloads: false, log, turn: new Turn(), onRollback: () => {} });
-  if (!shared) await hub.start();
-  const room = new AuditRoom({ store: counted, hub, access: {} as SessionAccess, clock, log, keys, origin: ORIGIN, duties: () => (dutiesHeld ? null : ({ held: false } as Duties)) });
-  await room.start();
-  cleanups.push(() => {
-    room.stop();
-    hub.stopListening();
-  });
-  /** Entries recorded as the gateway's units record them. */
-  const append = (count: number) =>
-    hub.commit(async () => {
-      for (let i = 0; i < count; i++) await room.record({ atMs: clock.now(), event: 'question.asked', identity: 'agent', questionId: `q-${clock.now()}-${i}` });
-    });
-  return { room, hub, append, logs: lines, linesRead: () => linesRead, edit: (index: number) => hub.quiet(() => db.run(EDIT + index)),
-    removeFrom: (index: number) => hub.quiet(() => db.run(`DELETE FROM audit_entries WHERE idx >= ${index}`)),
-  };
-}
-
-async function open(makeDatabase: () => Promise<AuditDatabase>) {
-  const db = await makeDatabase();
-  cleanups.push(() => db.close());
-  return db;
-}
-
-/** A gateway on a fresh database with a checkpoint signed over `entries` entries by its duty. */
-async function signedGateway(makeDatabase: () => Promise<AuditDatabase>, entries: number, clock = new FakeClock()) {
-  const db = await open(makeDatabase);
-  const gw = await gatewayOn(db, clock);
-  await gw.append(entries);
-  await gw.room.duty();
-  return { db, gw };
-}
-
-const latestSize = async (store: Store) => (await store.latestAuditCheckpoint())?.size ?? 0;
-const storedLines = async (store: Store) => (await store.auditLines(0, await store.auditSize())).map((r) => r.line);
-const rootOf = (lines: string[]) => new MerkleTree(lines.map(leafHash)).root();
-const rootOfNote = (note: string) => parseCheckpoint(note.split('\n\n')[0] + '\n').root;
-const signedRoot = async (store: Store) => rootOfNote((await store.latestAuditCheckpoint())!.note);
+import { CHECKPOINT_EVERY_MS } from './audit-room.ts';
 
 describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7) on %s', (_name, makeDatabase) => {
   it('[L7] automatic checkpoints within 60 s read only the entries new since; the first after 60 s, and an admin\'s sign, read the whole log again', async () => {
@@ -330,7 +198,7 @@ describe.each(databases)('the checkpoint duty reads on from what it read (L2, L7
     const { db, gw } = await signedGateway(makeDatabase, 8);
     await gw.hub.quiet(() => db.run('DELETE FROM audit_entries WHERE idx IN (0, 2, 4, 5)'));
     expect((await gw.room.checkpoint(admin, { sign: true })).integrity).toEqual({ ok: false, detail: 'entry 0 is missing from the log' });
-    expect(await gw.room.acknowledge(admin, { note: 'rows gone' })).toEqual({ acknowledged: true, entryIndex: 8, lost: '0,2,4-5' });
+    expect(await gw.room.acknowledge(admin, { note: 'rows gone' })).toEqual({ acknowledged: true, entryIndex: 8, lost: '0,2,4-5', lostCount: 4 });
     const lines = await storedLines(db.store);
     const entries = lines.map((line) => JSON.parse(line) as AuditEntry);
     // Each placeholder stored as its canonical line, as a verifier hashes it from an export.

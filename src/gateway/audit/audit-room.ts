@@ -5,26 +5,16 @@ import type { TimerHandle } from '../infra/clock.ts';
 import type { Duties } from '../infra/duties.ts';
 import { ADMINS } from '../policy/grant-answers.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
-import type { AuditRun, KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
+import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
 import { QuestionDigests } from './question-digests.ts';
+import { lostSummary } from './lost-runs.ts';
+import { ACK_META, acknowledgementValue, FAILED_META, readAcknowledgement, readIntegrity, sameAcknowledgement, storeCheckpoint, type Acknowledgement, type Kept } from './audit-meta.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
 export const CHECKPOINT_EVERY_ENTRIES = 256;
 export const CHECKPOINT_EVERY_MS = 60_000;
-const ACK_META = 'audit.acknowledgedAtMs';
-/**
- * L7: a failed check, kept in the database for every gateway of it (the detail; empty once acknowledged): the duty
- * holder that found it stops signing, and an admin acknowledges it on any gateway.
- */
-const FAILED_META = 'audit.failedCheck';
-
-/** L7: the indexes an acknowledgement recorded as lost, as `lost: "2,5-7"` and `lostCount: 4`; nothing when none was. */
-function lostDetail(runs: AuditRun[]): Record<string, string | number> {
-  if (runs.length === 0) return {};
-  return { lost: runs.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(','), lostCount: runs.reduce((n, r) => n + r.to - r.from + 1, 0) };
-}
 
 export type AuditParts = RoomParts & { keys: DatedKey[] | null; origin: string; duties: () => Duties | null };
 
@@ -43,11 +33,11 @@ export class AuditRoom {
   private timer: TimerHandle | null = null;
   private signing: Promise<unknown> = Promise.resolve();
   /** L7: when the last full re-read of the log finished (the gateway's clock), and the acknowledgement it was made under. */
-  private lastReread: { atMs: number; acknowledgedAtMs: number } | null = null;
+  private lastReread: { atMs: number; ack: Acknowledgement } | null = null;
 
   constructor(private readonly parts: AuditParts) {
     this.log = new AuditLog(parts.store, parts.keys, parts.origin);
-    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), () => this.acknowledgedAtMs(), () => this.integrity());
+    this.exports = new AuditExports(parts, this.log, () => this.signNow(true), async () => (await this.acknowledgement()).afterSerial, () => this.integrity());
   }
 
   get signed(): boolean {
@@ -115,69 +105,74 @@ export class AuditRoom {
    * last full re-read finished CHECKPOINT_EVERY_MS or more ago, and after an acknowledgement this gateway did not see.
    */
   signNow(full = false): Promise<string | null> {
-    // One unit among the others (hub.exclusive): the entries it reads and the checkpoint it writes never interleave
-    // with a unit's; a failed check is told to admins after it, in a unit of its own.
+    // One unit among the others, with nothing uncommitted (hub.quiet): the entries it reads and the checkpoint it writes
+    // never interleave with a unit's, and the checkpoint is stored in a transaction of its own; a failed check is told
+    // to admins after it, in a unit of its own.
     const run = this.signing.then(async () => {
-      const { note, problem, acknowledgedAtMs } = await this.parts.hub.exclusive(() => this.signOnce(full));
-      if (problem !== undefined) await this.failed(problem, acknowledgedAtMs!);
+      const { note, problem, ack } = await this.parts.hub.quiet(() => this.signOnce(full));
+      if (problem !== undefined) await this.failed(problem, ack!);
       return note;
     });
     this.signing = run.catch(() => undefined);
     return run;
   }
 
-  private async signOnce(full: boolean): Promise<{ note: string | null; problem?: string; acknowledgedAtMs?: number }> {
+  private async signOnce(full: boolean, again = false): Promise<{ note: string | null; problem?: string; ack?: Acknowledgement }> {
     if (!(await this.integrity()).ok) return { note: null };
-    const acknowledgedAtMs = await this.acknowledgedAtMs();
+    const ack = await this.acknowledgement();
     const last = this.lastReread;
     // The lines read before stand only under the acknowledgement they were read under: one since starts the log afresh.
-    const sameStart = last?.acknowledgedAtMs === acknowledgedAtMs;
+    const sameStart = last !== null && sameAcknowledgement(last.ack, ack);
     const reread = full || !sameStart || this.parts.clock.now() - last.atMs >= CHECKPOINT_EVERY_MS;
     if (reread) {
-      const result = await this.log.selfCheck(acknowledgedAtMs, false, sameStart);
-      if (!result.ok) return { note: null, problem: result.detail, acknowledgedAtMs };
-      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
+      const result = await this.log.selfCheck(ack.afterSerial, false, sameStart);
+      if (!result.ok) return { note: null, problem: result.detail, ack };
+      this.lastReread = { atMs: this.parts.clock.now(), ack };
     }
     this.sinceCheckpoint = 0;
+    let kept = 'stored' as Kept;
     try {
-      return { note: await this.log.sign(this.parts.clock.now(), false, acknowledgedAtMs) };
+      // Stored only if, in its transaction, no failed check waits and no acknowledgement came since `ack` (L7).
+      const keep = async (c: Parameters<typeof storeCheckpoint>[1]) => (kept = await storeCheckpoint(this.parts.store, c, ack)) === 'stored';
+      const note = await this.log.sign(this.parts.clock.now(), { afterSerial: ack.afterSerial, keep });
+      // Overtaken by an acknowledgement (on any gateway): signed again, once, over the log it restarted.
+      return kept === 'overtaken' && !again ? this.signOnce(true, true) : { note };
     } catch (err) {
       if (!(err instanceof IntegrityError)) throw err;
       // The lines read on do not extend the last checkpoint: the whole log is read again before a failure is told
       // (another gateway's acknowledgement may have started the log afresh meanwhile).
-      return reread ? { note: null, problem: err.message, acknowledgedAtMs } : this.signOnce(true);
+      return reread ? { note: null, problem: err.message, ack } : this.signOnce(true, again);
     }
   }
 
-  private async acknowledgedAtMs(): Promise<number> {
-    return Number((await this.parts.store.getMeta(ACK_META)) ?? 0);
+  private acknowledgement(): Promise<Acknowledgement> {
+    return readAcknowledgement(this.parts.store);
   }
 
   /** L7: the failed check waiting for an admin, as the database holds it for every gateway of it. */
-  private async integrity(): Promise<Integrity> {
-    const detail = await this.parts.store.getMeta(FAILED_META);
-    return detail ? { ok: false, detail } : { ok: true };
+  private integrity(): Promise<Integrity> {
+    return readIntegrity(this.parts.store);
   }
 
   /** L7 at start: the full re-read against every checkpoint; a mismatch is logged and told to admins, and holds the signing until acknowledged. */
   private async check(): Promise<boolean> {
     if (!(await this.integrity()).ok) return false;
-    const acknowledgedAtMs = await this.acknowledgedAtMs();
-    const result = await this.log.selfCheck(acknowledgedAtMs, true);
-    if (!result.ok) await this.failed(result.detail, acknowledgedAtMs);
-    else this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs };
+    const ack = await this.acknowledgement();
+    const result = await this.log.selfCheck(ack.afterSerial, true);
+    if (!result.ok) await this.failed(result.detail, ack);
+    else this.lastReread = { atMs: this.parts.clock.now(), ack };
     return result.ok;
   }
 
   /**
-   * A failed check, found under the acknowledgement `acknowledgedAtMs`, is kept for every gateway and told to admins
+   * A failed check, found under the acknowledgement `ack`, is kept for every gateway and told to admins
    * once. One found by a read that an acknowledgement made meanwhile (on any gateway) has overtaken is dropped: the
    * log starts afresh from that acknowledgement, and the next check reads it so.
    */
-  private async failed(detail: string, acknowledgedAtMs: number): Promise<void> {
+  private async failed(detail: string, ack: Acknowledgement): Promise<void> {
     const current = await this.parts.hub.commit(async (tx) => {
       // The acknowledgement's key first: on PostgreSQL each key read in a transaction is locked (store getMeta), in the order `acknowledge` takes them.
-      if ((await this.acknowledgedAtMs()) !== acknowledgedAtMs) return false;
+      if (!sameAcknowledgement(await this.acknowledgement(), ack)) return false;
       if ((await this.integrity()).ok) {
         await this.parts.store.setMeta(FAILED_META, detail);
         await tx.emit('audit.integrity', { ok: false, detail }, ADMINS);
@@ -226,27 +221,30 @@ export class AuditRoom {
     // Read and cleared in one transaction (on PostgreSQL the keys are locked as read): of two admins acknowledging
     // at once, on one gateway or two, the second reads nothing left to acknowledge.
     const entry = await this.parts.hub.commit(async (tx) => {
-      await this.acknowledgedAtMs();
+      await this.acknowledgement();
       const now = await this.integrity();
       if (now.ok) return null;
       // A row missing below the last one (a hole) is recorded as lost: an `audit.lost` entry at its index, so the tree's
       // leaves are 0, 1, 2, … again and checkpoints can be signed; the acknowledgement lists the indexes.
       const lost = await this.parts.store.fillAuditHoles({ atMs: Math.floor(atMs), event: 'audit.lost', identity: identity.id, detail: { reason: 'its stored row was missing when the failed check was acknowledged' } });
-      const losses = lostDetail(lost);
+      const losses = lostSummary(lost);
       const detail = { problem: now.detail, ...losses, ...(p.note ? { note: p.note } : {}) };
       const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail });
-      await this.parts.store.setMeta(ACK_META, String(atMs));
+      // The checkpoints stored so far are set aside: those stored after it (a larger serial) count. Every checkpoint is
+      // stored with this key locked (storeCheckpoint), so none is stored meanwhile with a smaller one.
+      const ack = { entry: e.index, afterSerial: (await this.parts.store.latestAuditCheckpoint())?.serial ?? 0 };
+      await this.parts.store.setMeta(ACK_META, acknowledgementValue(ack));
       await this.parts.store.setMeta(FAILED_META, '');
       await tx.emit('audit.integrity', { ok: true }, ADMINS);
-      return { index: e.index, lost: losses.lost };
+      return { index: e.index, losses, ack };
     });
     if (!entry) return { acknowledged: false };
     // The restart reads every line afresh: the full re-read the next checkpoints count 60 s from.
-    await this.parts.hub.exclusive(async () => {
-      await this.log.restart(this.parts.clock.now());
-      this.lastReread = { atMs: this.parts.clock.now(), acknowledgedAtMs: atMs };
+    await this.parts.hub.quiet(async () => {
+      await this.log.restart(this.parts.clock.now(), async (c) => (await storeCheckpoint(this.parts.store, c, entry.ack)) === 'stored');
+      this.lastReread = { atMs: this.parts.clock.now(), ack: entry.ack };
     });
-    return { acknowledged: true, entryIndex: entry.index, ...(entry.lost !== undefined ? { lost: String(entry.lost) } : {}) };
+    return { acknowledged: true, entryIndex: entry.index, ...entry.losses };
   }
 
   exportPage(identity: Identity, p: Params<'audit.export'>): Promise<Result<'audit.export'>> {

@@ -8,6 +8,10 @@ import { freshSchema } from '../../testing/postgres.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './types.ts';
+import { auditCheckpointsSerial as pgCheckpointsSerial } from './postgres/migrations/audit.ts';
+import { POSTGRES_STEPS } from './postgres/migrations/steps.ts';
+import { auditCheckpointsSerial } from './sqlite-migrations/audit.ts';
+import { SQLITE_STEPS } from './sqlite-migrations/steps.ts';
 
 /** The checkpoints table as it was before the serial: one row per size. */
 const KEPT_BY_SIZE = (sizeType: string) => `
@@ -15,7 +19,11 @@ const KEPT_BY_SIZE = (sizeType: string) => `
   CREATE TABLE audit_checkpoints (size ${sizeType} PRIMARY KEY, note text NOT NULL, signed_at_ms ${sizeType} NOT NULL);
   INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES (5, 'five', 2), (2, 'two', 1);`;
 
-type Older = { open(): Promise<Store>; downgrade(): Promise<void>; cleanup(): Promise<void> | void };
+/**
+ * An older database: `downgrade` makes it as it was before the checkpoints' serial, `rewind` runs `before` (SQL) on it
+ * and leaves its last step to run again; the steps from there are run again on `open`.
+ */
+type Older = { open(): Promise<Store>; downgrade(): Promise<void>; rewind(before: string): Promise<void>; cleanup(): Promise<void> | void };
 
 const databases: [string, () => Promise<Older>][] = [
   [
@@ -28,7 +36,13 @@ const databases: [string, () => Promise<Older>][] = [
         async downgrade() {
           const raw = new Database(file);
           raw.exec(KEPT_BY_SIZE('INTEGER'));
-          raw.pragma(`user_version = ${(raw.pragma('user_version', { simple: true }) as number) - 1}`);
+          raw.pragma(`user_version = ${SQLITE_STEPS.indexOf(auditCheckpointsSerial)}`);
+          raw.close();
+        },
+        async rewind(before) {
+          const raw = new Database(file);
+          raw.exec(before);
+          raw.pragma(`user_version = ${SQLITE_STEPS.length - 1}`);
           raw.close();
         },
         cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -44,7 +58,13 @@ const databases: [string, () => Promise<Older>][] = [
         async downgrade() {
           const raw = new pg.Client({ connectionString: schema.url });
           await raw.connect();
-          await raw.query(`${KEPT_BY_SIZE('bigint')} UPDATE askdock_schema SET version = version - 1;`);
+          await raw.query(`${KEPT_BY_SIZE('bigint')} UPDATE askdock_schema SET version = ${POSTGRES_STEPS.indexOf(pgCheckpointsSerial)};`);
+          await raw.end();
+        },
+        async rewind(before) {
+          const raw = new pg.Client({ connectionString: schema.url });
+          await raw.connect();
+          await raw.query(`${before} UPDATE askdock_schema SET version = ${POSTGRES_STEPS.length - 1};`);
           await raw.end();
         },
         cleanup: () => schema.drop(),
@@ -67,12 +87,12 @@ describe.each(databases)('the checkpoints of an older %s database (L2, L7)', (_n
     const store = await db.open();
     cleanups.push(() => store.close());
     expect(await store.auditCheckpoints()).toEqual([
-      { size: 2, note: 'two', signedAtMs: 1 },
-      { size: 5, note: 'five', signedAtMs: 2 },
+      { serial: 1, size: 2, note: 'two', signedAtMs: 1 },
+      { serial: 2, size: 5, note: 'five', signedAtMs: 2 },
     ]);
-    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'five', signedAtMs: 2 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ serial: 2, size: 5, note: 'five', signedAtMs: 2 });
     await store.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
-    expect(await store.latestAuditCheckpoint()).toEqual({ size: 5, note: 'again', signedAtMs: 3 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ serial: 3, size: 5, note: 'again', signedAtMs: 3 });
   });
 });
 
@@ -88,5 +108,34 @@ describe('a gateway of the version before the serial on a migrated PostgreSQL da
     const old = raw.query(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size) DO NOTHING`, [3, 'three', 1]);
     await expect(old).rejects.toMatchObject({ code: '42P10', message: 'there is no unique or exclusion constraint matching the ON CONFLICT specification' });
     expect((await raw.query(`SELECT size FROM audit_checkpoints`)).rows).toEqual([]);
+  });
+});
+
+describe.each(databases)('the acknowledgement of an older %s database (L7)', (_name, make) => {
+  it('[L7] an acknowledgement kept by its time becomes one kept by the last checkpoint stored before it and its entry', async () => {
+    const db = await make();
+    cleanups.push(() => db.cleanup());
+    const first = await db.open();
+    await first.appendAudit({ atMs: 1, event: 'question.asked', identity: 'agent', questionId: 'q1' });
+    await first.appendAudit({ atMs: 2, event: 'audit.acknowledged', identity: 'admin', detail: { problem: 'x' } });
+    await first.appendAudit({ atMs: 3, event: 'question.asked', identity: 'agent', questionId: 'q2' });
+    for (const [size, signedAtMs] of [[1, 100], [1, 150], [2, 300], [3, 400]]) await first.insertAuditCheckpoint({ size, note: `n${size}-${signedAtMs}`, signedAtMs });
+    await first.close();
+    // Acknowledged at 200 by the clock of the gateway that did: the two checkpoints signed before it are set aside.
+    await db.rewind(`INSERT INTO meta (key, value) VALUES ('audit.acknowledgedAtMs', '200');`);
+    const store = await db.open();
+    cleanups.push(() => store.close());
+    expect(JSON.parse((await store.getMeta('audit.acknowledgement'))!)).toEqual({ entry: 1, afterSerial: 2 });
+    expect(await store.getMeta('audit.acknowledgedAtMs')).toBeUndefined();
+  });
+
+  it('[L7] a database never acknowledged gets no acknowledgement', async () => {
+    const db = await make();
+    cleanups.push(() => db.cleanup());
+    await (await db.open()).close();
+    await db.rewind('');
+    const store = await db.open();
+    cleanups.push(() => store.close());
+    expect(await store.getMeta('audit.acknowledgement')).toBeUndefined();
   });
 });

@@ -4,8 +4,13 @@ import { builtEntryLine, type AuditEntry, type KeptAnswer } from '../../audit/in
 export type NewAuditEntry = Omit<AuditEntry, 'index' | 'v'>;
 /** An answer's text and salt, kept apart from the entry that holds only its digest (L4/L5). */
 export type KeptAnswerInput = { questionId: string; salt: Buffer; answers: unknown };
-/** A signed checkpoint (L2): the tree's size and the C2SP note. */
-export type AuditCheckpointRow = { size: number; note: string; signedAtMs: number };
+/**
+ * A signed checkpoint (L2): the tree's size and the C2SP note; `serial` numbers the checkpoints in the order they were
+ * stored (across gateways: what an acknowledgement marks, L7), `signedAtMs` is the signer's clock, for people only.
+ */
+export type AuditCheckpointRow = { serial: number; size: number; note: string; signedAtMs: number };
+/** A checkpoint to store: the store numbers it. */
+export type NewAuditCheckpoint = Omit<AuditCheckpointRow, 'serial'>;
 
 /** L1: the audit log's part of the store. Appends only: no row is ever updated or deleted. */
 export interface AuditStoreMethods {
@@ -23,7 +28,7 @@ export interface AuditStoreMethods {
   /** The kept answers of entries `from` <= index < `to`. */
   auditAnswers(from: number, to: number): KeptAnswer[];
   /** Kept in the order signed; a note already kept is not kept twice, another note of a size already signed is. */
-  insertAuditCheckpoint(c: AuditCheckpointRow): void;
+  insertAuditCheckpoint(c: NewAuditCheckpoint): void;
   /** Smallest first; of one size, the first signed first. */
   auditCheckpoints(): AuditCheckpointRow[];
   /** The checkpoint signed last alone (one row read, however many were signed), or undefined before the first. */
@@ -73,3 +78,6 @@ export const toKeptAnswer = (r: AuditAnswerDbRow): KeptAnswer => ({
   salt: Buffer.from(r.salt),
   answers: JSON.parse(r.answers) as unknown,
 });
+
+export type CheckpointDbRow = { serial: number | string; size: number | string; note: string; signed_at_ms: number | string };
+export const toCheckpointRow = (r: CheckpointDbRow): AuditCheckpointRow => ({ serial: Number(r.serial), size: Number(r.size), note: String(r.note), signedAtMs: Number(r.signed_at_ms) });

@@ -35,7 +35,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       open();
       // The same note twice is kept once; another note of a size already signed (after an acknowledgement) is kept too.
       if (checkpoints.some((k) => k.size === c.size && k.note === c.note)) return;
-      checkpoints.push({ ...c });
+      checkpoints.push({ ...c, serial: checkpoints.length + 1 });
       undoable(() => checkpoints.pop());
     },
     // Smallest first; of one size, the first signed first (a stable sort keeps the signing order).

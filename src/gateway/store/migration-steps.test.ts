@@ -28,6 +28,7 @@ const POSTGRES_RELEASED: ReadonlyArray<readonly [string, string]> = [
   ['routing-due-index', 'eb400b35d9b7d32e'],
   ['search-question-column', '948f675c106c8e80'],
   ['audit-checkpoints-serial', 'c0cadccd28d722ef'],
+  ['audit-acknowledgement-serial', '7c0dbc20e174cbdd'],
 ];
 const SQLITE_RELEASED: ReadonlyArray<readonly [string, string]> = [
   ['core-tables', '72cfda319bada9a6'],
@@ -46,6 +47,7 @@ const SQLITE_RELEASED: ReadonlyArray<readonly [string, string]> = [
   ['routing-due-index', '6cad7754f9a2005d'],
   ['search-question-rows', '75d2503ea096541f'],
   ['audit-checkpoints-serial', 'c6540a3889c3ef98'],
+  ['audit-acknowledgement-serial', 'b7e21c67dda6c07a'],
 ];
 
 const fingerprint = (steps: readonly MigrationStep[]) =>

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { GAPS_SQL, indexedEntry, lineAround, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
+import { GAPS_SQL, indexedEntry, lineAround, toCheckpointRow, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
 
 /** L1 on SQLite: the audit log, appended in the transaction of the change it records. */
 export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
@@ -13,8 +13,8 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const answers = db.prepare<[number, number], AuditAnswerDbRow>(`SELECT idx, question_id, salt, answers FROM audit_answers WHERE idx >= ? AND idx < ? ORDER BY idx`);
   // The same note twice is kept once; another note of a size already signed (after an acknowledgement) is kept too.
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
-  const checkpoints = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
-  const latest = db.prepare<[], { size: number; note: string; signed_at_ms: number }>(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
+  const checkpoints = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
+  const latest = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
   const gaps = db.prepare<[], { a: number; b: number }>(GAPS_SQL);
   // The first index cast to an integer: a number is bound as a real, which the line would spell 2.0.
   const fill = db.prepare(`WITH RECURSIVE s(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO audit_entries (idx, line) SELECT i, ? || i || ? FROM s`);
@@ -50,7 +50,7 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
     insertAuditCheckpoint(c) {
       insertCheckpoint.run(c.size, c.note, c.signedAtMs);
     },
-    auditCheckpoints: () => checkpoints.all().map((r) => ({ size: r.size, note: r.note, signedAtMs: r.signed_at_ms })),
+    auditCheckpoints: () => checkpoints.all().map(toCheckpointRow),
     fillAuditHoles(placeholder) {
       const runs = gaps.all().map((r) => ({ from: r.a, to: r.b }));
       const { head, tail } = lineAround(placeholder);
@@ -59,7 +59,7 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
     },
     latestAuditCheckpoint() {
       const r = latest.get();
-      return r ? { size: r.size, note: r.note, signedAtMs: r.signed_at_ms } : undefined;
+      return r ? toCheckpointRow(r) : undefined;
     },
   };
 }

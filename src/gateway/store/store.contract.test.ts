@@ -1297,8 +1297,11 @@ const UNDO_SEARCH_POSTGRES = `DROP INDEX sessions_search; DROP INDEX messages_se
 const UNDO_GRANTS = `DROP TABLE policy_grants;`;
 const GRANT_STEPS = 1;
 const UNDO_AUDIT = `DROP TABLE audit_entries; DROP TABLE audit_answers; DROP TABLE audit_checkpoints;`;
-/** The audit tables' step and the checkpoints' serial (L7), whose table UNDO_AUDIT drops. */
-const AUDIT_STEPS = 2;
+/**
+ * The audit tables' step, the checkpoints' serial (L7), whose table UNDO_AUDIT drops, and the acknowledgement's mark by
+ * serial (the last step; undoing it needs nothing: it only rewrites a meta key).
+ */
+const AUDIT_STEPS = 3;
 // E2/E11: the index of escalation deadlines (one step).
 const UNDO_ROUTES_POSTGRES = `DROP INDEX questions_route_due; DROP FUNCTION askdock_route_due(text);`;
 const ROUTE_STEPS = 1;

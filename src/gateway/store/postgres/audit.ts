@@ -1,4 +1,4 @@
-import { entryAt, GAPS_SQL, lineAround, toKeptAnswer, type AuditAnswerDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
+import { entryAt, GAPS_SQL, lineAround, toCheckpointRow, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
 
 import type { Store } from '../types.ts';
 import type { QueryResult } from './pool.ts';
@@ -54,8 +54,8 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       await q(`INSERT INTO audit_checkpoints (size, note, signed_at_ms) VALUES ($1, $2, $3) ON CONFLICT (size, note) DO NOTHING`, [c.size, c.note, c.signedAtMs]);
     },
     async auditCheckpoints() {
-      const r = await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
-      return r.rows.map((row) => ({ size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) }));
+      const r = await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
+      return (r.rows as CheckpointDbRow[]).map(toCheckpointRow);
     },
     async fillAuditHoles(placeholder) {
       // Under the log's lock: no append moves the last index while the gaps are read and filled.
@@ -71,8 +71,8 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       return runs;
     },
     async latestAuditCheckpoint() {
-      const row = (await q(`SELECT size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0];
-      return row ? { size: Number(row.size), note: String(row.note), signedAtMs: Number(row.signed_at_ms) } : undefined;
+      const row = (await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0] as CheckpointDbRow | undefined;
+      return row ? toCheckpointRow(row) : undefined;
     },
   };
 }

@@ -29,3 +29,17 @@ export const auditCheckpointsSerial: MigrationStep = {
       ALTER TABLE audit_checkpoints_signed RENAME TO audit_checkpoints;
     `,
 };
+
+// L7: the last acknowledgement marked by the checkpoints stored before it (their serial), not by a gateway's clock:
+// `audit.acknowledgedAtMs` becomes `audit.acknowledgement` = {entry: the acknowledgement's index, afterSerial: the last
+// checkpoint signed before it by that clock}. New steps only: the steps above are released.
+export const auditAcknowledgementSerial: MigrationStep = {
+  id: 'audit-acknowledgement-serial',
+  sql: `
+      INSERT INTO meta (key, value)
+        SELECT 'audit.acknowledgement', '{"entry":' || COALESCE((SELECT MAX(idx) FROM audit_entries WHERE line LIKE '%"event":"audit.acknowledged"%'), -1)
+          || ',"afterSerial":' || COALESCE((SELECT MAX(serial) FROM audit_checkpoints WHERE signed_at_ms < CAST(m.value AS INTEGER)), 0) || '}'
+        FROM meta m WHERE m.key = 'audit.acknowledgedAtMs';
+      DELETE FROM meta WHERE key = 'audit.acknowledgedAtMs';
+    `,
+};

@@ -1,5 +1,5 @@
 import type { MigrationStep } from '../migration-step.ts';
-import { auditCheckpointsSerial, auditLog } from './audit.ts';
+import { auditAcknowledgementSerial, auditCheckpointsSerial, auditLog } from './audit.ts';
 import { coreTables, pendingQuestionsIndex, questionAskedBy, runStreamingMessage, sessionAgentBinding } from './core.ts';
 import { policyGrants, routeDueIndex } from './policy.ts';
 import { pushKeysAndSubscriptions, pushTokenHash } from './push.ts';
@@ -28,4 +28,5 @@ export const SQLITE_STEPS: readonly MigrationStep[] = [
   routeDueIndex,
   questionRowsByStore,
   auditCheckpointsSerial,
+  auditAcknowledgementSerial,
 ];

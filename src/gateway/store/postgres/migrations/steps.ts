@@ -1,5 +1,5 @@
 import type { MigrationStep } from '../../migration-step.ts';
-import { auditCheckpointsSerial, auditLog } from './audit.ts';
+import { auditAcknowledgementSerial, auditCheckpointsSerial, auditLog } from './audit.ts';
 import { clusterDutiesAndPresence, flushRows } from './cluster.ts';
 import { coreTables, eventMessageId, questionAskedBy, runStreamingMessage, sessionAgentBinding } from './core.ts';
 import { policyGrants, routeDueIndex } from './policy.ts';
@@ -31,4 +31,5 @@ export const POSTGRES_STEPS: readonly MigrationStep[] = [
   routeDueIndex,
   questionSearchColumn,
   auditCheckpointsSerial,
+  auditAcknowledgementSerial,
 ];

@@ -1,0 +1,25 @@
+import type { AuditRun } from '../store/audit-rows.ts';
+
+/**
+ * L7: the runs of lost indexes an acknowledgement lists (in its entry and its answer); past them only counts. Every
+ * lost index still gets its `audit.lost` entry: the list is what is said about them, not what is recorded.
+ */
+export const LOST_RUNS_LISTED = 100;
+
+/** What an acknowledgement says of the indexes it recorded as lost. */
+export type LostSummary = {
+  /** The first LOST_RUNS_LISTED runs, as `"2,5-7"`. */
+  lost: string;
+  /** Every index recorded as lost. */
+  lostCount: number;
+  /** How many runs there were, only when more than `lost` lists. */
+  lostRuns?: number;
+};
+
+/** The summary of `runs` (in order), or undefined when none was lost. */
+export function lostSummary(runs: AuditRun[]): LostSummary | undefined {
+  if (runs.length === 0) return undefined;
+  const listed = runs.slice(0, LOST_RUNS_LISTED).map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`));
+  const lostCount = runs.reduce((n, r) => n + r.to - r.from + 1, 0);
+  return { lost: listed.join(','), lostCount, ...(runs.length > LOST_RUNS_LISTED ? { lostRuns: runs.length } : {}) };
+}
