@@ -3,6 +3,15 @@ import { AskdockError } from '../protocol/index.ts';
 import { connect, type Agent } from './sdk.ts';
 import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import type { AskUserInput } from './ask-user.ts';
+import type { GatewayConfig } from '../gateway/config.ts';
+
+/** One set of identities for gateways that must accept the same tokens. */
+const SHARED_CONFIG: GatewayConfig = {
+  identities: [
+    { id: 'op', token: 'operator-token-0123456789ab', role: 'operator', scopes: ['operator.admin'] },
+    { id: 'bot', token: 'agent-token-0123456789abcd', role: 'agent', scopes: ['agent.run'] },
+  ],
+};
 
 const DEPLOY: AskUserInput = {
   questions: [
@@ -15,14 +24,19 @@ const DEPLOY: AskUserInput = {
   ],
 };
 
-/** Drops the agent's socket and resolves once its client has completed the next handshake. */
-async function dropAndReconnect(agent: Agent): Promise<void> {
-  const reconnected = new Promise<void>((resolve) => {
+/** Resolves once the agent's client has completed its next handshake. */
+function nextHello(agent: Agent): Promise<void> {
+  return new Promise<void>((resolve) => {
     const off = agent.client.onHello(() => {
       off();
       resolve();
     });
   });
+}
+
+/** Drops the agent's socket and resolves once its client has completed the next handshake. */
+async function dropAndReconnect(agent: Agent): Promise<void> {
+  const reconnected = nextHello(agent);
   agent.client.dropConnection();
   await reconnected;
 }
@@ -212,7 +226,7 @@ describe('SDK against a real gateway', () => {
     expect(got).toEqual(['hello agent']);
   });
 
-  it('[C6] keeps receiving user messages after a reconnect', async () => {
+  it('[C6] keeps receiving user messages after a dropped connection to the same gateway', async () => {
     const { session } = await t.operator.request('sessions.create', {});
     const got: string[] = [];
     await agent.onUserMessage((m) => got.push(m.text), { sessionKey: session.key });
@@ -221,6 +235,33 @@ describe('SDK against a real gateway', () => {
     await t.operator.request('chat.send', { sessionKey: session.key, message: 'after the drop', idempotencyKey: 'key-00000002' });
     await eventually(() => (got.length ? true : undefined));
     expect(got).toEqual(['after the drop']);
+  });
+});
+
+describe('C6 across gateways', () => {
+  it('[C6][D4] subscribes again on the next gateway of its list, which never heard of its subscription', async () => {
+    // Two gateways on databases of their own: the second keeps nothing of what the agent did on the first, so only the
+    // SDK subscribing again on the new connection brings it the second gateway's user messages.
+    const first = await startTestGateway({ config: SHARED_CONFIG });
+    const second = await startTestGateway({ config: SHARED_CONFIG });
+    const agent = await connect({ url: [first.url, second.url], token: first.agentToken, backoff: { initialMs: 50, maxMs: 200 } });
+    try {
+      expect(agent.client.url).toBe(first.url);
+      const got: string[] = [];
+      await agent.onUserMessage((m) => got.push(m.text));
+      const movedOn = nextHello(agent);
+      await first.close();
+      await movedOn;
+      expect(agent.client.url).toBe(second.url);
+      await afterReconnectSends(agent);
+      const { session } = await second.operator.request('sessions.create', {});
+      await second.operator.request('chat.send', { sessionKey: session.key, message: 'on the second gateway', idempotencyKey: 'key-00000003' });
+      await eventually(() => (got.length ? true : undefined), 15_000);
+      expect(got).toEqual(['on the second gateway']);
+    } finally {
+      agent.close();
+      await second.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { failure, settle, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { failure, startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
+import { roundTrips } from '../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -100,7 +101,8 @@ describe('sessions and chat', () => {
       ['Hello world', 'assistant', runId],
       ['Second', 'assistant', runId],
     ]);
-    await settle();
+    // Events go out in seq order: with the final one in, the deltas before it are too.
+    await admin.waitEvent('chat', (e) => e.message.id === a.messageId && e.state === 'final');
     const chat = admin.eventsNamed('chat').filter((e) => e.message.id === a.messageId);
     expect(chat.map((e) => [e.state, e.message.text, e.runId])).toEqual([
       ['delta', 'Hel', runId],
@@ -155,7 +157,8 @@ describe('sessions and chat', () => {
     await admin.call('chat.send', { sessionKey: s2.key, message: 'to two', idempotencyKey: 'sub-key-2' });
     await admin.call('chat.send', { sessionKey: s3.key, message: 'to three', idempotencyKey: 'sub-key-3' });
     await all.until(() => (all.eventsNamed('chat').length === 2 ? true : undefined));
-    await settle();
+    // Both messages have gone out to every connection: what `one` lacks now, it was not sent.
+    await roundTrips([one]);
     expect(one.eventsNamed('chat').map((e) => [e.sessionKey, e.message.text, e.message.role])).toEqual([[s1.key, 'to one', 'user']]);
     expect(all.eventsNamed('chat').map((e) => e.message.text)).toEqual(['to two', 'to three']);
     expect((await failure(one.call('agent.subscribe', { sessionKey: s2.key }))).code).toBe('SESSION_NOT_FOUND');

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEEP_EVENTS } from './core.ts';
 import { FakeClock } from '../testing/fake-clock.ts';
-import { item, settle, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
+import { item, startTestGateway, type TestGateway, type Who } from '../testing/gateway-harness.ts';
 import type { TestClient } from '../testing/ws-client.ts';
+import { laterCommit } from '../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -21,13 +22,15 @@ describe('resume', () => {
     await admin.call('chat.send', { sessionKey: session.key, message: 'hi', idempotencyKey: 'r1-key-01' });
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()] });
     await admin.call('question.resolve', { id, skip: true });
-    await settle();
+    const later = await t.connect('admin');
+    const cursor = later.hello!.snapshot.cursor;
+    // Once the event numbered as the cursor is in, every earlier one is too (they go out in seq order).
+    await admin.until(() => admin.seqEvents().find((e) => e.seq === cursor), undefined, 'the event at the cursor');
     const got = admin.seqEvents().map((e) => e.seq!);
     expect(got.length).toBeGreaterThanOrEqual(6);
     expect(got).toEqual([...got].sort((a, b) => a - b));
     expect(new Set(got).size).toBe(got.length);
-    const later = await t.connect('admin');
-    expect(later.hello!.snapshot.cursor).toBe(got[got.length - 1]);
+    expect(cursor).toBe(got[got.length - 1]);
   });
 
   it.each(['admin', 'guest', 'agent', 'reader'] as Who[])('[R2] replays exactly the missed events %s may see, in order, then live ones', async (who) => {
@@ -55,19 +58,21 @@ describe('resume', () => {
     await guest.call('question.resolve', { id: q1.id, answers: { env: ['Staging'] } });
     const { runId } = await agent.call('run.start', { sessionKey: own.key });
     await agent.call('chat.inject', { runId, text: 'ok', state: 'final' });
-    await settle(50);
+    // The twin has everything of the above that it may see.
+    await laterCommit(admin, [twin]);
 
     const back = await t.open();
     const res = await back.connect(`token-of-${who}-0123456789`, { resume: { cursor }, ...(who === 'agent' ? { clientId: 'agent-main' } : {}) });
     expect(res.ok).toBe(true);
     expect(back.hello!.resumed).toBe(true);
-    await settle(50);
     const missed = seqs(twin, cursor);
     expect(missed.length, 'the twin saw something').toBeGreaterThan(0);
+    const last = twin.seqEvents().at(-1)!.seq;
+    await back.until(() => back.seqEvents().find((e) => e.seq === last), undefined, 'the replay');
     expect(seqs(back)).toEqual(missed);
     // Replay comes right after hello-ok, before anything live.
     await admin.call('sessions.create', { title: 'after' });
-    await settle(50);
+    await laterCommit(admin, [back, twin]);
     expect(seqs(back)).toEqual(seqs(twin, cursor));
   });
 
@@ -81,8 +86,9 @@ describe('resume', () => {
     await back.connect('token-of-admin-0123456789', { resume: { cursor } });
     expect(back.hello!.resumed).toBe(false);
     expect(back.hello!.snapshot.sessions).toHaveLength(3);
-    await settle();
-    expect(back.seqEvents()).toEqual([]);
+    // Live events reach it from here on: the first one it gets is the barrier's, with nothing replayed before it.
+    const barrier = await laterCommit(admin, [back]);
+    expect(back.seqEvents().map((e) => e.seq)).toEqual([barrier]);
     // A cursor from the future (another database) cannot be resumed either.
     const future = await t.open();
     await future.connect('token-of-admin-0123456789', { resume: { cursor: 10_000_000 } });

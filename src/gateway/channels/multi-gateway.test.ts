@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clusterPerTest, type StartedCluster } from '../../testing/gateway-cluster.ts';
-import { settle, testConfig } from '../../testing/gateway-harness.ts';
+import { testConfig } from '../../testing/gateway-harness.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
 import { until } from '../../testing/channels/fake-http.ts';
 import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
@@ -38,9 +38,9 @@ async function postRecorded(id: string): Promise<boolean> {
   }
 }
 
-async function askIn(agent: TestClient, sessionKey: string): Promise<string> {
+async function askIn(agent: TestClient, sessionKey: string): Promise<{ id: string; runId: string }> {
   const { runId } = await agent.call('run.start', { sessionKey });
-  return (await agent.call('question.request', { sessionKey, runId, questions: [deploy] })).id;
+  return { id: (await agent.call('question.request', { sessionKey, runId, questions: [deploy] })).id, runId };
 }
 
 describe('a channel on several gateways of one PostgreSQL database (D3)', () => {
@@ -55,7 +55,7 @@ describe('a channel on several gateways of one PostgreSQL database (D3)', () => 
     // gateway is posted once, by the gateway that runs the channel.
     await driver.userSays(driver.ids.alice, 'deploy please');
     const session = await until(async () => (await admin.call('sessions.list', {})).sessions.find((s) => s.createdBy === 'guest'), 'her session', 30_000);
-    const first = await askIn(agent, session.key);
+    const { id: first } = await askIn(agent, session.key);
     const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question posted', 30_000);
     expect(readyOn(c, 1)).toBe(false);
     expect(driver.fake.overlappingPolls).toBe(0);
@@ -67,10 +67,13 @@ describe('a channel on several gateways of one PostgreSQL database (D3)', () => 
     await driver.press(driver.ids.alice, prompt, 'Staging');
     await until(async () => (await admin.call('question.get', { id: first })).question.status === 'answered', 'the answer', 30_000);
     await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.text.includes('Answered: Staging')), 'the outcome shown', 30_000);
-    const second = await askIn(agent, session.key);
+    const { id: second, runId } = await askIn(agent, session.key);
     const questionPosts = () => driver.fake.http.callsOf('sendMessage').filter((call) => String(call.body.text).includes('Where should it deploy?'));
     await until(() => questionPosts().length >= 2, 'the second question posted', 30_000);
-    await settle(1500);
+    // The channel sends one job at a time, in order: once a later message of the agent is out, no other post of the
+    // question is waiting behind it.
+    await agent.call('chat.inject', { runId, text: 'Checking the pipeline first', state: 'final' });
+    await until(() => driver.messages().find((m) => m.text.includes('Checking the pipeline first')), 'a later message posted', 30_000);
     // Each question once: the first by the gateway that died, the second by the one that took over.
     expect(questionPosts()).toHaveLength(2);
     expect((await admin.call('question.get', { id: second })).question.status).toBe('pending');

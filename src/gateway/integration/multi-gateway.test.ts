@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterPerTest, type Cluster } from '../../testing/gateway-cluster.ts';
-import { item, settle, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { item, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { TestClient, type Response } from '../../testing/ws-client.ts';
 import type { ChatMessage } from '../../protocol/session.ts';
 
@@ -15,8 +15,19 @@ afterEach(async () => {
 
 const gateways = (count: number): Promise<Cluster> => clusters.start(count);
 
-const seqs = (c: TestClient, after = 0) => c.seqEvents().filter((e) => e.seq! > after).map((e) => `${e.seq}:${e.event}`);
+const seqs = (c: TestClient, after: number, upTo: number) => c.seqEvents().filter((e) => e.seq! > after && e.seq! <= upTo).map((e) => `${e.seq}:${e.event}`);
 const errorOf = (r: Response) => r.error?.code;
+
+/**
+ * `asker` asks an async question after the fact; resolves with its seq once every watcher heard it. Events go out in seq
+ * order on every gateway (D2), so by then each watcher has every event committed before it: what it lacks never came.
+ */
+async function barrier(asker: TestClient, watchers: TestClient[]): Promise<{ id: string; seq: number }> {
+  const { id } = await asker.call('question.request', { mode: 'async', questions: [item({ id: 'barrier' })] });
+  let seq = 0;
+  for (const w of watchers) seq = (await w.waitEvent('question.requested', (p) => p.question.id === id, 30_000)).seq!;
+  return { id, seq };
+}
 const LONG = { timeout: 120_000 };
 
 describe('several gateways on one PostgreSQL database', () => {
@@ -61,7 +72,7 @@ describe('several gateways on one PostgreSQL database', () => {
     const repeat = await adminA.call('question.resolve', { id, answers: { env: ['Production'] }, resolutionId: 'res-b-1' });
     expect(repeat).toEqual(first);
     await watcherA.waitEvent('question.resolved', (p) => p.id === id, 10_000);
-    await settle(300);
+    await barrier(agent, [watcherA, watcherB]);
     expect(watcherA.eventsNamed('question.resolved').filter((p) => p.id === id)).toHaveLength(1);
     expect(watcherB.eventsNamed('question.resolved').filter((p) => p.id === id)).toHaveLength(1);
   });
@@ -161,19 +172,22 @@ describe('several gateways on one PostgreSQL database', () => {
     await agent.call('question.request', { questions: [item()] });
     await guest.call('question.resolve', { id: asked.id, answers: { env: ['Staging'] } });
     await twin.until(() => twin.eventsNamed('question.resolved').find((p) => p.id === asked.id), 10_000, 'the resolve on the twin');
-    await settle(300);
+    // In the guest's session, so the guest may see it: once the twin has it, the twin has everything before it.
+    const mark = await agent.call('question.request', { sessionKey: own.key, mode: 'async', questions: [item({ id: 'barrier' })] });
+    const markSeq = (await twin.waitEvent('question.requested', (p) => p.question.id === mark.id, 10_000)).seq!;
 
     const back = await TestClient.open(c.gateways[1].wsUrl);
     const res = await back.connect(tokenOf('guest'), { resume: { cursor } });
     expect(res.ok).toBe(true);
     expect(back.hello!.resumed).toBe(true);
-    await settle(300);
+    await back.waitEvent('question.requested', (p) => p.question.id === mark.id, 10_000);
     back.close();
-    expect(seqs(back, cursor)).toEqual(seqs(twin, cursor));
-    expect(seqs(back, cursor).length).toBeGreaterThanOrEqual(4);
+    expect(seqs(back, cursor, markSeq)).toEqual(seqs(twin, cursor, markSeq));
+    expect(seqs(back, cursor, markSeq).length).toBeGreaterThanOrEqual(5);
     // A4: the sessionless question is not the guest's to see, on either gateway.
-    expect(back.eventsNamed('question.requested').map((p) => p.question.id)).toEqual([asked.id]);
-    expect(twin.eventsNamed('question.requested').map((p) => p.question.id)).toEqual([asked.id]);
+    const requested = (client: TestClient) => client.eventsNamed('question.requested').map((p) => p.question.id);
+    expect(requested(back)).toEqual([asked.id, mark.id]);
+    expect(requested(twin)).toEqual([asked.id, mark.id]);
   });
 
   it('[D2][R2][C6] an agent subscribed through one gateway resumes on another and gets the user messages it missed', LONG, async () => {
@@ -232,7 +246,7 @@ describe('duties across gateways (D3)', () => {
     // The roaming asker moves to another gateway: its question must outlive the grace period.
     roamer.close();
     await roamer.waitClose();
-    await c.connect(2, 'agent', { clientId: 'roams' });
+    const roamed = await c.connect(2, 'agent', { clientId: 'roams' });
 
     await new Promise((r) => setTimeout(r, Math.max(0, expiresAtMs! - 2_000 - Date.now())));
     const diedAt = Date.now();
@@ -246,7 +260,7 @@ describe('duties across gateways (D3)', () => {
     const cancelled = await watchers[1].waitEvent('question.resolved', (p) => p.id === abandoned, 60_000);
     expect(cancelled).toMatchObject({ status: 'cancelled', reason: 'requester-inactive' });
     expect(Date.now() - diedAt).toBeGreaterThanOrEqual(30_000);
-    await settle(1_000);
+    await barrier(roamed, watchers);
     for (const w of watchers) {
       expect(w.eventsNamed('question.resolved').filter((p) => p.id === expiring)).toHaveLength(1);
       expect(w.eventsNamed('question.resolved').filter((p) => p.id === abandoned)).toHaveLength(1);

@@ -3,7 +3,8 @@ import { connect } from '../../agent/sdk.ts';
 import { createNodeClient } from '../../client/node.ts';
 import { startGateway } from '../gateway.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { item, settle, testConfig, tokenOf } from '../../testing/gateway-harness.ts';
+import { item, testConfig, tokenOf } from '../../testing/gateway-harness.ts';
+import { laterCommit } from '../../testing/barrier.ts';
 import { RestartableGateway } from '../../testing/restartable-gateway.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 import { memoryLogger } from '../infra/logger.ts';
@@ -52,7 +53,8 @@ describe('gateway restart recovery', () => {
       clock.advance(10_000);
       const back = await client(gw.wsUrl, 'agent', 'agent-returns');
       const wait = back.call('question.waitAnswer', { id: 'q-kept', timeoutMs: 600_000 });
-      await settle();
+      // Its own timeout's timer is set once the wait is in place.
+      await clock.timerSet(clock.now() + 600_000);
       // 30 s since the start: the absent asker's grace is over and the 30 s question has run out.
       clock.advance(20_000);
       const cancelled = await admin2.waitEvent('question.resolved', (e) => e.id === 'q-dropped');
@@ -60,7 +62,7 @@ describe('gateway restart recovery', () => {
       const expired = await admin2.waitEvent('question.resolved', (e) => e.id === 'q-expiring');
       expect(expired.status).toBe('expired');
       clock.advance(60_000);
-      await settle();
+      await laterCommit(admin2);
       expect((await admin2.call('question.get', { id: 'q-kept' })).question.status).toBe('pending');
       // Async questions never block their asker, so its absence leaves them be.
       expect((await admin2.call('question.get', { id: 'q-async' })).question.status).toBe('pending');
@@ -100,7 +102,6 @@ describe('gateway restart recovery', () => {
         answers: { env: ['Staging'] },
       });
       expect(await asked).toMatchObject({ status: 'answered', answers: { answers: { env: ['Staging'] } } });
-      await settle(200);
       expect(results).toHaveLength(1);
     } finally {
       agent.close();

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode, EVENT_NAMES, METHOD_NAMES, PROTOCOL_VERSION } from '../../protocol/index.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { item, settle, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { item, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { laterCommit, roundTrips } from '../../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -127,8 +128,10 @@ describe('transport and handshake', () => {
     t = await startTestGateway({ clock });
     const c = await t.open();
     await c.waitEvent('connect.challenge');
+    const due = clock.now() + 10_000;
     clock.advance(9_999);
-    await settle();
+    // Its timer is still armed, so it has not fired: nothing is closing the socket (a request before connect would).
+    await clock.timerSet(due);
     expect(c.closed).toBeUndefined();
     clock.advance(1);
     expect((await c.waitClose()).code).toBe(4003);
@@ -222,7 +225,8 @@ describe('transport and handshake', () => {
     const c = await t.connect('admin');
     expect(c.hello!.policy.tickIntervalMs).toBe(15_000);
     clock.advance(14_999);
-    await settle();
+    // A tick goes out as its timer fires: one fired by now is on the socket ahead of this answer.
+    await roundTrips([c]);
     expect(c.eventsNamed('tick')).toHaveLength(0);
     clock.advance(1);
     await c.waitEvent('tick');
@@ -233,16 +237,20 @@ describe('transport and handshake', () => {
     const agent = await t.connect('agent');
     const { id } = await agent.call('question.request', { questions: [item()] });
     const waiting = agent.request('question.waitAnswer', { id }, 'wait-1');
-    await settle();
+    // A connection's frames are taken up in order: each round trip shows the gateway had the frame sent before it.
+    await roundTrips([agent]);
     agent.cancel('wait-1');
-    await settle();
+    await roundTrips([agent]);
     const admin = await t.connect('admin');
     await admin.call('question.resolve', { id, answers: { env: ['Staging'] } });
-    await settle(80);
+    // A wait still running would be woken by the commit of the resolve; a later commit has gone out after it.
+    await laterCommit(admin, [agent]);
     expect(agent.responses.find((r) => r.id === 'wait-1')).toBeUndefined();
     // The id is free again once its handler stopped.
     const again = await agent.request('question.waitAnswer', { id }, 'wait-1');
     expect(again.payload).toEqual({ status: 'answered', answers: { env: ['Staging'] } });
+    await roundTrips([agent]);
+    expect(agent.responses.filter((r) => r.id === 'wait-1')).toHaveLength(1);
     void waiting;
   });
 
@@ -266,7 +274,8 @@ describe('transport and handshake', () => {
     expect(limited).toHaveLength(2);
     expect(limited[0].error?.retryAfterMs).toBeGreaterThan(0);
     expect(limited[0].error?.retryAfterMs).toBeLessThanOrEqual(1000);
-    await settle(limited[1].error!.retryAfterMs! + 60);
+    // Waiting as long as the gateway said: a busy machine only makes the wait longer, and the bucket fuller.
+    await new Promise((r) => setTimeout(r, limited[1].error!.retryAfterMs!));
     expect((await c.request('sessions.list', {})).ok).toBe(true);
   });
 

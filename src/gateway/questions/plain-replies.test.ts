@@ -3,7 +3,8 @@ import type { ClientMode } from '../../protocol/index.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { connectionSurface, replySurface } from './surface.ts';
-import { failure, item, settle, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { roundTrips } from '../../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -32,7 +33,8 @@ describe('[PT5] plain replies answer blocking questions through chat.send', () =
     const { person, agent, session, ask, reply } = await setup();
     const { id } = await ask();
     const wait = agent.call('question.waitAnswer', { id });
-    await settle();
+    // The gateway has taken the wait up (a connection's frames are read in order).
+    await roundTrips([agent]);
     const sent = await reply(id, '1: 1\nnotify: email, slack');
     expect(await wait).toEqual({ status: 'answered', answers: { env: ['Staging (Recommended)'], notify: ['Email', 'Slack'] } });
     const { question } = await person.call('question.get', { id });

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
 import { memoryLogger } from '../infra/logger.ts';
-import { failure, item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, item, startTestGateway, testConfig, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { TestClient } from '../../testing/ws-client.ts';
 
 let t: TestGateway | undefined;
@@ -55,8 +55,8 @@ describe('question detail', () => {
   it('[Q2][R3] survives a gateway restart on the same file', async () => {
     t = await startTestGateway();
     const agent = await t.connect('agent', { clientId: 'agent-restart' });
+    // Answered once stored (R3): nothing to wait for before the restart.
     const { id } = await agent.call('question.request', { mode: 'async', questions: [approval()] });
-    await settle();
     const { dir, dbPath } = t;
     await t.close({ keepDir: true });
     const { log } = memoryLogger();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { item, settle, startTestGateway, gatewayPerTest } from '../../testing/gateway-harness.ts';
+import { item, startTestGateway, gatewayPerTest } from '../../testing/gateway-harness.ts';
+import { laterCommit } from '../../testing/barrier.ts';
 import { readsSeeEarlierChanges } from '../../testing/concurrent-requests.ts';
 
 const gateway = gatewayPerTest();
@@ -14,7 +15,7 @@ describe('expiry and cancellation', () => {
     const { agent, admin } = await setup({ clock });
     const { id, expiresAtMs } = await agent.call('question.request', { questions: [item()], timeoutMs: 30_000 });
     clock.advance(29_999);
-    await settle();
+    await laterCommit(admin);
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
     clock.advance(1);
     const ev = await admin.waitEvent('question.resolved', (e) => e.id === id);
@@ -27,8 +28,9 @@ describe('expiry and cancellation', () => {
     const clock = new FakeClock();
     const { agent } = await setup({ clock });
     const { id } = await agent.call('question.request', { questions: [item()], timeoutMs: 30_000 });
-    const wait = agent.call('question.waitAnswer', { id });
-    await settle();
+    // A time limit of its own far past the expiry: its timer is set once the wait is in place.
+    const wait = agent.call('question.waitAnswer', { id, timeoutMs: 600_000 });
+    await clock.timerSet(clock.now() + 600_000);
     clock.advance(30_000);
     expect(await wait).toEqual({ status: 'expired' });
   });
@@ -67,7 +69,7 @@ describe('expiry and cancellation', () => {
     await agent.waitClose();
     await clock.timerSet(clock.now() + 30_000); // the requester grace has started
     clock.advance(29_999);
-    await settle();
+    await laterCommit(admin);
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
     clock.advance(1);
     const ev = await admin.waitEvent('question.resolved', (e) => e.id === id);
@@ -85,7 +87,7 @@ describe('expiry and cancellation', () => {
     clock.advance(20_000);
     const back = await gateway.t.connect('agent', { clientId: 'agent-client' });
     clock.advance(60_000);
-    await settle();
+    await laterCommit(admin);
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
     // A different client id of the same identity does not count.
     back.close();
@@ -113,7 +115,7 @@ describe('expiry and cancellation', () => {
     const back = await t.connect('agent', { clientId: 'agent-client' });
     await back.call('question.resolve', { id: dropped.id, cancel: true });
     clock.advance(30_000);
-    await settle();
+    await laterCommit(admin);
     expect((await admin.call('question.get', { id: kept.id })).question.status).toBe('pending');
     back.close();
     await back.waitClose();

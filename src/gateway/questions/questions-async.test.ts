@@ -3,7 +3,8 @@ import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import { createMemoryStore } from '../store/memory.ts';
 import type { Store } from '../store/types.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { failure, item, settle, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { laterCommit } from '../../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -164,7 +165,8 @@ describe('[Q9] async answers arrive as chat replies', () => {
     failUpdates = false;
     expect((await admin.call('chat.history', { sessionKey: session.key })).messages).toEqual([]);
     expect((await admin.call('question.get', { id })).question.status).toBe('pending');
-    await settle();
+    // A later commit has gone out: a chat event of the failed send would be ahead of it.
+    await laterCommit(admin);
     expect(admin.eventsNamed('chat')).toEqual([]);
     // The key was not spent: the retry goes through.
     expect((await admin.call('chat.send', { sessionKey: session.key, message: '> Lunch\nPizza', idempotencyKey: 'reply-key-9', replyTo: { questionId: id } })).deduped).toBe(false);

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { ErrorDetails } from '../../protocol/errors.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { failure, settle, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
+import { roundTrips } from '../../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -90,7 +91,8 @@ describe('K1 secrets', () => {
     const { id } = await agent.call('secret.request', { name: 'GUEST_KEY', description: 'x', sessionKey: own.key });
     await questions.waitEvent('secret.requested', (e) => e.request.id === id);
     await admin.waitEvent('secret.requested', (e) => e.request.id === id);
-    await settle(50);
+    // It went out to every connection in one pass: a round trip on each of the others follows it.
+    await roundTrips([guest, reader, other]);
     for (const c of [guest, reader, other]) expect(c.eventsNamed('secret.requested')).toEqual([]);
     expect((await guest.call('secret.list', {})).requests).toEqual([]);
     expect((await other.call('secret.list', {})).requests).toEqual([]);

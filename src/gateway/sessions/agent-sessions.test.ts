@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
-import { outcome as code, item, settle, startTestGateway, testConfig, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
+import { outcome as code, item, startTestGateway, testConfig, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
 import { TestClient } from '../../testing/ws-client.ts';
+import { roundTrips } from '../../testing/barrier.ts';
 import { oneSessionPerKey } from '../../testing/concurrent-requests.ts';
 
 let t: TestGateway | undefined;
@@ -92,8 +93,8 @@ describe('A6 sessions bound to agents', () => {
     await agent2.waitClose();
     await activity(admin, agent, mine.key, 2);
     const worker = await t!.connect('agent2', { clientId: 'agent-two-worker' });
+    // Every call of the activity was answered after its commit: the replay below reads all of it.
     await activity(admin, worker, theirs.key, 3);
-    await settle(50);
     const back = await t!.open();
     expect((await back.connect(tokenOf('agent2'), { clientId: 'agent-two', resume: { cursor } })).ok).toBe(true);
     expect(back.hello!.resumed).toBe(true);
@@ -203,7 +204,8 @@ describe('C1 sessions.update and titles', () => {
     expect(blank.error?.code).toBe('INVALID_REQUEST');
     expect(JSON.stringify(blank.error?.details)).toContain('title');
     expect((await guest.call('sessions.list', {})).sessions[0].title).toBe('By admin');
-    await settle();
+    // The updates went out to every connection before their answers: a round trip on guest2 follows them.
+    await roundTrips([guest2]);
     expect(guest2.eventsNamed('session.updated')).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { outcome as code, connectEach, EVERYONE as ALL, gatewayPerTest, item, settle, type Who } from '../../testing/gateway-harness.ts';
+import { outcome as code, connectEach, EVERYONE as ALL, gatewayPerTest, item, type Who } from '../../testing/gateway-harness.ts';
 import type { TestClient } from '../../testing/ws-client.ts';
+import { roundTrips } from '../../testing/barrier.ts';
 
 const gateway = gatewayPerTest();
 
@@ -31,7 +32,8 @@ async function world(memory = false) {
     agent: [q.guest, q.guestPrivileged, q.foreign, q.adminSession, q.sessionless],
     agent2: [q.agent2],
   };
-  await settle(50);
+  // Each ask was answered after its events went out to every connection; a round trip on each now follows them.
+  await roundTrips(Object.values(c));
   return { c, q, every, expected, adminSession, guestSession, foreignSession };
 }
 
@@ -107,6 +109,8 @@ describe('visibility matrix', () => {
       const resolved = () => c[who].eventsNamed('question.resolved').map((e) => e.id);
       await c[who].until(() => (wanted(who).every((id) => resolved().includes(id)) ? true : undefined), undefined, `${who}'s question.resolved`);
     }
+    // Those who may see neither have had both resolves sent their way by now, if at all.
+    await roundTrips(Object.values(c));
     for (const who of ALL) {
       const seen = c[who].eventsNamed('question.resolved').map((e) => e.id);
       expect(seen.sort(), who).toEqual(wanted(who).sort());
@@ -145,7 +149,7 @@ describe('visibility matrix', () => {
     const second = { guest: await gateway.t.connect('guest'), guest2: await gateway.t.connect('guest2'), reader: await gateway.t.connect('reader'), admin: await gateway.t.connect('admin') };
     const asked = await c.agent.call('question.request', { sessionKey: guestSession, mode: 'async', questions: [item()] });
     await c.guest.call('question.resolve', { id: asked.id, answers: { env: ['Staging'] } });
-    await settle(50);
+    await roundTrips([...Object.values(c), ...Object.values(second)]);
     for (const who of ['guest', 'guest2', 'reader', 'admin'] as const) {
       for (const tab of [c[who], second[who]]) {
         const requested = tab.eventsNamed('question.requested').filter((e) => e.question.id === asked.id);
@@ -171,6 +175,7 @@ describe('visibility matrix', () => {
     await agentTab.call('agent.subscribe', { sessionKey: guestSession });
     await c.guest.call('chat.send', { sessionKey: guestSession, message: 'for the subscribed tab', idempotencyKey: 'guest-key-tabs' });
     await agentTab.waitEvent('chat', (e) => e.message.text === 'for the subscribed tab');
+    await roundTrips([c.agent]);
     expect(agentTab.eventsNamed('chat').map((e) => e.message.text)).toEqual(['for the subscribed tab']);
     expect(c.agent.eventsNamed('chat')).toEqual([]);
   });
@@ -183,6 +188,7 @@ describe('visibility matrix', () => {
     await c.guest.call('chat.send', { sessionKey: guestSession, message: 'mine', idempotencyKey: 'guest-key-2' });
     await c.guest.waitEvent('chat', (e) => e.message.text === 'mine');
     for (const text of ['mine', 'secret']) await c.reader.waitEvent('chat', (e) => e.message.text === text);
+    await roundTrips([c.guest, c.questions, c.agent]);
     expect(c.guest.eventsNamed('chat').map((e) => e.message.text)).toEqual(['mine']);
     expect(c.guest.eventsNamed('session.updated').every((e) => e.session.key === guestSession)).toBe(true);
     expect(c.reader.eventsNamed('chat').map((e) => e.message.text).sort()).toEqual(['mine', 'secret']);
