@@ -4,6 +4,10 @@ import type { Identity } from '../auth.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../infra/ids.ts';
 import type { ChannelDispatch, ChannelParts } from './parts.ts';
+import { retryTransient, type TransientRetry } from './transient-retry.ts';
+
+/** The calls a channel makes that change state, each carrying the key that makes a repeat answer as the first did. */
+export type KeyedMethod = 'chat.send' | 'question.resolve' | 'sessions.create';
 
 /**
  * H4: what a channel does for a platform user goes through the same method dispatch (scopes, A3 visibility,
@@ -18,6 +22,7 @@ export class ChannelCaller {
     private readonly dispatch: ChannelDispatch,
     config: GatewayConfig,
     private readonly surface: string,
+    private readonly retry: TransientRetry = {},
   ) {
     for (const entry of config.identities)
       this.identities.set(entry.id, { id: entry.id, role: entry.role, scopes: new Set(entry.scopes) });
@@ -54,5 +59,13 @@ export class ChannelCaller {
       ),
     );
     return result;
+  }
+
+  /**
+   * R3 for a person's answer or message: `call`, gone through again with the same params (one key for every try) while
+   * the gateway answers that it could not save it (transient-retry.ts); any other error is thrown at once.
+   */
+  change<M extends KeyedMethod>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
+    return retryTransient(() => this.call(identityId, method, params), this.retry);
   }
 }

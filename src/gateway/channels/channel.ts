@@ -137,7 +137,9 @@ export class Channel implements ChannelSink {
   }
 
   private async send(identityId: string, m: Inbound, confirmed: boolean, heldKey: string): Promise<void> {
-    const sessionKey = await this.sessionFor(m.conversation, identityId, m.conversationTitle);
+    const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
+    const idempotencyKey = `${this.adapter.name}-${digest}`;
+    const sessionKey = await this.sessionFor(m.conversation, identityId, idempotencyKey, m.conversationTitle);
     const target = await this.replyTarget(sessionKey, identityId);
     const credential = target && !confirmed ? detectCredential(m.text) : null;
     if (credential) {
@@ -145,10 +147,8 @@ export class Channel implements ChannelSink {
       this.say(m.conversation, `${credentialWarning(credential)} Reply send to send it; anything else drops it.`);
       return;
     }
-    const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
-    const idempotencyKey = `${this.adapter.name}-${digest}`;
     if (!target) {
-      await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
+      await this.caller.change(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
       return;
     }
     // E4: `ack` to a routed question takes it ("I'm on it") and answers nothing.
@@ -162,7 +162,7 @@ export class Channel implements ChannelSink {
     } catch (err) {
       // H4: resolved in the meantime (elsewhere): the reply is an ordinary message after all.
       if (err instanceof AskdockError && err.code === 'QUESTION_ALREADY_TERMINAL') {
-        await this.caller.call(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
+        await this.caller.change(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
         return;
       }
       if (!(err instanceof AskdockError) || err.code !== 'QUESTION_INVALID_ANSWER') throw err;
@@ -179,22 +179,23 @@ export class Channel implements ChannelSink {
   private async reply(identityId: string, sessionKey: string, q: QuestionRecord, text: string, idempotencyKey: string): Promise<void> {
     const replyTo = { questionId: q.id };
     if (q.mode === 'blocking') {
-      await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo });
+      await this.caller.change(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo });
       return;
     }
     const reading = readPlainTextReply(q.questions, text);
     if (reading.outcome === 'invalid') throw new AskdockError('QUESTION_INVALID_ANSWER', 'reply fits no rule', { details: reading.problems });
     if (reading.outcome === 'skipped') {
-      await this.caller.call(identityId, 'question.resolve', { id: q.id, skip: true, surface: this.surface, resolutionId: idempotencyKey });
+      await this.caller.change(identityId, 'question.resolve', { id: q.id, skip: true, surface: this.surface, resolutionId: idempotencyKey });
       return;
     }
-    await this.caller.call(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo: { ...replyTo, answers: reading.answers } });
+    await this.caller.change(identityId, 'chat.send', { sessionKey, message: text, idempotencyKey, replyTo: { ...replyTo, answers: reading.answers } });
   }
 
-  private async sessionFor(conversation: string, identityId: string, title?: string): Promise<string> {
+  /** `idempotencyKey`: the message's own, so a retry of the create (transient-retry.ts) finds the session it made. */
+  private async sessionFor(conversation: string, identityId: string, idempotencyKey: string, title?: string): Promise<string> {
     const bound = await this.bindings.sessionOf(conversation);
     if (bound && await this.parts.store.getSession(bound)) return bound;
-    const { session } = await this.caller.call(identityId, 'sessions.create', title ? { title } : {});
+    const { session } = await this.caller.change(identityId, 'sessions.create', { idempotencyKey, ...(title ? { title } : {}) });
     await this.bindings.bind(conversation, session.key);
     this.log(`conversation ${conversation} is session ${session.key}`);
     return session.key;
@@ -255,7 +256,7 @@ export class Channel implements ChannelSink {
       return {};
     }
     if (choice === 'skip') {
-      await this.caller.call(identityId, 'question.resolve', { id: q.id, skip: true, ...resolution });
+      await this.caller.change(identityId, 'question.resolve', { id: q.id, skip: true, ...resolution });
       return { notice: 'Skipped' };
     }
     const item = q.questions[0];
@@ -266,9 +267,9 @@ export class Channel implements ChannelSink {
       // Q9: an async answer is an ordinary chat message that names its question.
       const sessionKey = q.sessionKey ?? '';
       const message = formatAsyncAnswerText(q.questions, answers);
-      await this.caller.call(identityId, 'chat.send', { sessionKey, message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
+      await this.caller.change(identityId, 'chat.send', { sessionKey, message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
     } else {
-      await this.caller.call(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+      await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
     }
     return { notice: `Answered: ${option.label}` };
   }

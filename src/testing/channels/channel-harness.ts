@@ -2,6 +2,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { QuestionItemInput, QuestionRecord } from '../../protocol/index.ts';
 import type { Clock } from '../../gateway/infra/clock.ts';
 import type { GatewayConfig } from '../../gateway/config.ts';
+import type { Store } from '../../gateway/store/types.ts';
 import { startTestGateway, testConfig, type TestGateway } from '../gateway-harness.ts';
 import type { TestClient } from '../ws-client.ts';
 import type { ChannelName } from '../../gateway/channels/registry.ts';
@@ -51,7 +52,8 @@ export type ChannelWorld = {
 
 /** Gateway with the platform configured (alice -> guest, bob -> guest2, carol unmapped), an agent and an admin. */
 /** `config`: what the test's gateway config has besides the usual (routing, names of the identities). */
-export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock; config?: Partial<GatewayConfig> } = {}): Promise<ChannelWorld> {
+/** `store`: one the test wraps (to make a group fail); the test closes it. */
+export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: string; clock?: Clock; config?: Partial<GatewayConfig>; store?: Store } = {}): Promise<ChannelWorld> {
   if (!opts.dir) await driver.start();
   const { log, lines: logs } = memoryLogger();
   const announced: string[] = [];
@@ -63,6 +65,7 @@ export async function startChannelWorld(driver: PlatformDriver, opts: { dir?: st
     channelRetry: { baseDelayMs: 50, maxDelayMs: 400 },
     ...(opts.dir ? { dir: opts.dir } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.store ? { store: opts.store } : {}),
   });
   driver.attach?.(t.gw.url);
   await until(() => announced.includes(`askdock channel ${driver.name} ready`), `${driver.name} ready`);
