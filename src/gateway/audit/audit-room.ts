@@ -118,6 +118,9 @@ export class AuditRoom {
   }
 
   private async signOnce(full: boolean, again = false): Promise<{ note: string | null; problem?: string; ack?: Acknowledgement }> {
+    // The count starts again whatever becomes of this sign: while a failed check waits for an admin, the next try is a
+    // checkpoint's worth of entries (or the timer) away, not the next entry.
+    this.sinceCheckpoint = 0;
     if (!(await this.integrity()).ok) return { note: null };
     const ack = await this.acknowledgement();
     const last = this.lastReread;
@@ -129,7 +132,6 @@ export class AuditRoom {
       if (!result.ok) return { note: null, problem: result.detail, ack };
       this.lastReread = { atMs: this.parts.clock.now(), ack };
     }
-    this.sinceCheckpoint = 0;
     let kept = 'stored' as Kept;
     try {
       // Stored only if, in its transaction, no failed check waits and no acknowledgement came since `ack` (L7).
