@@ -275,10 +275,12 @@ describe('connect', () => {
     }
   });
 
-  it('rejects fast with UNAVAILABLE when nothing listens', async () => {
-    const started = Date.now();
-    await expect(connect({ url: 'ws://127.0.0.1:9/ws', token: 'whatever-token' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    expect(Date.now() - started).toBeLessThan(3_000);
+  it('[P7] rejects fast with UNAVAILABLE when nothing listens: on the refusal, not on the connect timeout', async () => {
+    // A timeout longer than the test's own: only a rejection on the refusal itself can pass.
+    const err = await connect({ url: 'ws://127.0.0.1:9/ws', token: 'whatever-token', connectTimeoutMs: 3_600_000 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(String((err as Error).message)).toMatch(/ECONNREFUSED/);
+    expect(String((err as Error).message)).not.toMatch(/within/);
   });
 });
 
@@ -288,9 +290,8 @@ describe('expiry', () => {
     const t = await startTestGateway({ clock: fastClock(100), requesterGraceMs: 3_600_000 });
     const agent = await connect({ url: t.url, token: t.agentToken });
     try {
-      const started = Date.now();
+      // A real 30 s wait would outlast the test's own timeout, so passing shows the gateway's clock set the pace.
       await expect(agent.askUser({ ...DEPLOY, timeoutSeconds: 30 })).resolves.toEqual({ status: 'no_answer', reason: 'expired' });
-      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       agent.close();
       await t.close();

@@ -58,10 +58,12 @@ describe('a gateway killed under load (D2, D4)', () => {
     const loops = [...senders.map(sendLoop), askLoop()];
     // Kill once load is flowing through every gateway.
     const before = () => ackedMessages.length + ackedQuestions.length;
-    while (before() < 30) await new Promise((r) => setTimeout(r, 50));
+    // Waits on the acknowledgements themselves, with a bound far past what a loaded machine needs for 30 of them.
+    const acked = (n: number, what: string) => expect.poll(before, { timeout: 60_000, interval: 50, message: what }).toBeGreaterThanOrEqual(n);
+    await acked(30, 'load flowing before the kill');
     await c.kill(0);
     const atKill = before();
-    while (before() < atKill + 30) await new Promise((r) => setTimeout(r, 50));
+    await acked(atKill + 30, 'load flowing after the kill');
     running = false;
     await Promise.all(loops);
 

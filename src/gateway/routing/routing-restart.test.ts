@@ -5,7 +5,7 @@ import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { RestartableGateway } from '../../testing/restartable-gateway.ts';
 import { personToken, twoStepConfig, type Person } from '../../testing/routing-gateway.ts';
 import { TestClient } from '../../testing/ws-client.ts';
-import { LEASE_MS, RENEW_EVERY_MS } from '../infra/duties.ts';
+import { RENEW_EVERY_MS } from '../infra/duties.ts';
 
 // Ana first, for 15 s of real time (each gateway is its own process); then Bo and Cy, for an hour.
 const config = twoStepConfig('15s', '1h');
@@ -44,6 +44,22 @@ async function stored(url: string, id: string): Promise<{ step: number; notified
   }
 }
 
+/**
+ * Waits until the duty lease was taken `n` more times (by whichever gateway): the holder takes it, then runs the
+ * duties, then takes it again, so after two takes at least one whole run of the duties began after this call.
+ */
+async function dutyRuns(url: string, n: number): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const until = async () => Number((await c.query(`SELECT until_ms FROM leases WHERE name = 'duties'`)).rows[0]?.until_ms ?? 0);
+    const seen = new Set([await until()]);
+    await expect.poll(async () => seen.add(await until()).size, { timeout: 60_000, interval: RENEW_EVERY_MS / 5 }).toBeGreaterThan(n);
+  } finally {
+    await c.end();
+  }
+}
+
 describe('escalation across a SIGKILL on PostgreSQL (E2, E11, D3)', () => {
   it(
     '[E2][E11][D3] a gateway killed before a step\'s deadline: after it passed, the step runs once on start, with two gateways on the database',
@@ -73,8 +89,8 @@ describe('escalation across a SIGKILL on PostgreSQL (E2, E11, D3)', () => {
       // The group was notified: Bo may answer now, through either gateway, and Ana sees it stepped.
       const ana = await connect(first, 'ana');
       expect((await ana.call('question.get', { id })).question.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'] });
-      // Once: whichever gateway holds the duties, and after the duties could have passed between them, still one step.
-      await new Promise((r) => setTimeout(r, 3 * (LEASE_MS + RENEW_EVERY_MS)));
+      // Once: whichever gateway holds the duties, and after they ran again (and could have passed between them), still one step.
+      await dutyRuns(schema.url, 3);
       expect(await stored(schema.url, id)).toEqual({ step: 1, notified: ['ana', 'bo', 'cy'], routedEvents: 1 });
       const bo = await connect(second, 'bo');
       expect(await bo.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });

@@ -417,7 +417,8 @@ describe('outbox: reload and tabs', () => {
     clientB.setStatus('connected');
     await Promise.all([tabA.pump(), tabB.pump(), tabA.pump(), tabB.pump()]);
     await until(() => expect(clientA.sends.length + clientB.sends.length).toBe(3));
-    await new Promise((r) => setTimeout(r, 30));
+    // Both tabs have heard of every claim before they try again: a second send now would be a double.
+    for (const tab of [tabA, tabB]) await until(() => expect(rows.map((r) => tab.row(r.id)?.state)).toEqual(['sending', 'sending', 'sending']));
     await Promise.all([tabA.pump(), tabB.pump()]);
     const keys = [...clientA.sends, ...clientB.sends].map((c) => c.params.idempotencyKey);
     expect(new Set(keys).size).toBe(3);
@@ -461,17 +462,23 @@ describe('outbox: reload and tabs', () => {
     const storage = createMemoryStorage();
     const clientA = new FakeClient();
     clientA.autoAnswer = false;
-    // Seconds, so no stall of a busy machine outlasts a renewal; the loop below still waits past a whole lease.
+    // Seconds, so no stall of a busy machine outlasts a renewal.
     const tabA = make(clientA, { storage, leaseMs: 3_000, channel: hub.open() });
     const row = await tabA.enqueue(answer());
     await until(() => expect(clientA.sends).toHaveLength(1));
     const clientB = new FakeClient();
     const tabB = make(clientB, { storage, leaseMs: 3_000, channel: hub.open() });
     await tabB.ready();
-    for (let i = 0; i < 14; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      await tabB.pump();
-    }
+    const firstExpiry = (await storage.get(row.id))!.leaseExpiresAtMs!;
+    // Tab B keeps trying until tab A renewed past a whole lease: the claim it first took would have run out by then.
+    await vi.waitFor(
+      async () => {
+        await tabB.pump();
+        expect((await storage.get(row.id))!.leaseExpiresAtMs!).toBeGreaterThan(firstExpiry + 3_000);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    await tabB.pump();
     expect(clientB.sends).toHaveLength(0);
     clientA.answer(clientA.sends[0]);
     await until(() => expect(tabB.row(row.id)?.state).toBe('sent'));
