@@ -1,34 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realClock } from '../infra/clock.ts';
 import { EventHub, RequestScope } from './hub.ts';
 import { FILL_UNITS } from './commit.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
-import type { SharedStore } from '../store/postgres/cluster.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
 
 type Tx = Parameters<Parameters<EventHub['commit']>[0]>[0];
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
 const turnEnds = () => new Promise((ok) => setImmediate(() => setImmediate(ok)));
 
-let schema: TestSchema | undefined;
-let store: SharedStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  await schema?.drop();
-  store = schema = undefined;
-});
+const stores = postgresStorePerTest();
 
 /** A hub on PostgreSQL whose lanes' commits are written down in `log`, in order with what the test adds there. */
 async function setup() {
-  schema = await freshSchema('groupjoin');
-  store = await openPostgresStore(schema.url);
+  const { store } = await stores.open('groupjoin');
   const log: string[] = [];
   const lane = store.lane.bind(store);
   store.lane = (i) => {
     const l = lane(i);
-    return { ...l, commitGroup: async () => (await l.commitGroup(), log.push('commit')) };
+    const commitGroup = async () => {
+      await l.commitGroup();
+      log.push('commit');
+    };
+    return { ...l, commitGroup };
   };
   const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
   await hub.start();
