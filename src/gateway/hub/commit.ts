@@ -1,20 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { events } from '../../protocol/index.ts';
 import type { GatewayLog } from '../infra/logger.ts';
 import type { Clock } from '../infra/clock.ts';
-import { toJson } from '../store/shape.ts';
 import type { LaneStore, Store, StoredEvent } from '../store/types.ts';
-import { laneOf, noChanges, runHook, settled, type Changes, type Group, type RequestScope, type Tx } from './units.ts';
+import { laneOf, noChanges, settled, type Group, type RequestScope, type Tx } from './units.ts';
 import type { Turn } from './turn.ts';
 import type { Follow } from './follow.ts';
 import { Listeners } from '../../lib/listeners.ts';
+import { inLane, openLane, type Lane } from './lane.ts';
+import { announce, whenAllKept } from './group-outcome.ts';
 
-/**
- * Units of work run one at a time per lane, each lane with its own group (transaction). One lane with SQLite and
- * memory; on a shared database several run side by side (Store.lanes), a unit's lane chosen by its key (its
- * session), so the units of one session keep their order.
- */
-type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
 const noOneWaits = () => {};
 
 export interface CommitsOptions {
@@ -58,11 +52,7 @@ export class Commits {
     this.store = o.store;
     this.follow = o.follow;
     o.turn.onSettle(() => this.settle());
-    this.lanes = o.laneStores.map((laneStore) => {
-      const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx };
-      lane.tx = this.txOf(lane);
-      return lane;
-    });
+    this.lanes = o.laneStores.map((laneStore) => openLane(laneStore, o));
   }
 
   /**
@@ -81,7 +71,7 @@ export class Commits {
     const follow = this.follow;
     // With several lanes each open group commits in its own lane first: a group may hold a lock that another lane's
     // unit waits for (the audit log's, L1), so waiting for every lane before any group commits could wait for itself.
-    const lanes = this.lanes.length === 1 ? [this.lanes[0].queue] : this.lanes.map((lane) => this.inLane(lane, () => this.settleGroup(lane)));
+    const lanes = this.lanes.length === 1 ? [this.lanes[0].queue] : this.lanes.map((lane) => inLane(lane, () => this.settleGroup(lane)));
     const before = follow ? [...lanes, follow.queue] : lanes;
     const run = Promise.allSettled(before).then(fn);
     const done = run.then(settled, settled);
@@ -95,13 +85,6 @@ export class Commits {
     return this.lanes.length > 1;
   }
 
-  /** Runs `fn` after the units asked for before it in this lane. */
-  private inLane<T>(lane: Lane, fn: () => Promise<T> | T): Promise<T> {
-    const run = lane.queue.then(fn, fn);
-    lane.queue = run.then(settled, settled);
-    return run;
-  }
-
   /**
    * Runs `fn` as one unit of work: a nested transaction of the current group, so if it throws, only its own writes and
    * events are undone. Units run one at a time (`fn` gets the store to itself until its promise settles); one that
@@ -111,7 +94,7 @@ export class Commits {
    */
   commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null, retried = false): Promise<T> {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
-    const run = this.inLane(lane, async () => {
+    const run = inLane(lane, async () => {
       if (!lane.grouped) {
         await lane.store.beginGroup();
         lane.grouped = { ...noChanges(), waiting: [] };
@@ -161,15 +144,7 @@ export class Commits {
     }
     // A request's reads outside its units saw only what was committed: its own units' groups are all it waits for.
     // Otherwise every lane's open group: what was read meanwhile may come from any of them.
-    const open = scope ? [...scope.groups] : this.lanes.flatMap((lane) => (lane.grouped ? [lane.grouped] : []));
-    let left = open.length;
-    let all = true;
-    const one = (committed: boolean) => {
-      all &&= committed;
-      if (--left === 0) fn(all);
-    };
-    if (left === 0) return fn(true);
-    for (const group of open) group.outcome === undefined ? group.waiting.push(one) : one(group.outcome);
+    whenAllKept(scope ? [...scope.groups] : this.lanes.flatMap((lane) => (lane.grouped ? [lane.grouped] : [])), fn);
   }
 
   /**
@@ -206,9 +181,9 @@ export class Commits {
     const follow = this.follow;
     if (!follow) {
       const lane = this.lanes[0];
-      return lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
+      return lane.grouped ? inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
     }
-    const lanes = this.lanes.map((lane) => (lane.grouped ? this.inLane(lane, () => this.settleGroup(lane)) : lane.queue));
+    const lanes = this.lanes.map((lane) => (lane.grouped ? inLane(lane, () => this.settleGroup(lane)) : lane.queue));
     // And what a shared database's groups queued once committed (their events, their answers).
     return Promise.all(lanes).then(() => follow.queue.then(settled));
   }
@@ -242,16 +217,7 @@ export class Commits {
 
   /** Once a group's events went out: its listeners, its after-hooks, then the answers that waited for it. */
   private afterCommit(group: Group, committed: boolean): void {
-    const log = this.o.log;
-    group.outcome = committed;
-    if (committed) {
-      // Listeners hear this gateway's own commits only, so with several gateways each event is heard once.
-      this.listeners.each((fn) => {
-        for (const ev of group.events) runHook(log, 'event listener', () => fn(ev));
-      });
-      for (const fn of group.after) runHook(log, 'after-commit hook', () => fn());
-    }
-    for (const fn of group.waiting) runHook(log, 'answer after commit', () => fn(committed));
+    announce(group, committed, this.o.log, this.listeners);
   }
 
   private async commitGroup(lane: Lane, group: Group): Promise<boolean> {
@@ -268,28 +234,5 @@ export class Commits {
       this.o.onRollback();
       return false;
     }
-  }
-
-  private txOf(lane: Lane): Tx {
-    return {
-      emit: async (event, payload, audience, payloadJson) => {
-        const open = lane.open;
-        if (!open) throw new Error('emit outside a commit');
-        if (this.o.checkPayloads) {
-          const parsed = events[event].safeParse(payload);
-          if (!parsed.success) throw new Error(`event ${event} breaks its schema: ${parsed.error.message}`);
-        }
-        const row = { event, payload, audience, atMs: this.o.clock.now() };
-        const json = payloadJson ?? toJson(payload);
-        const seq = await this.store.appendEvent(row, json);
-        open.events.push({ ...row, seq });
-        open.texts.push(json);
-        return seq;
-      },
-      after: (fn) => {
-        if (!lane.open) throw new Error('after outside a commit');
-        lane.open.after.push(fn);
-      },
-    };
   }
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realClock } from '../infra/clock.ts';
 import { EventHub, RequestScope, laneOf } from './hub.ts';
 import { memoryLogger } from '../infra/logger.ts';
@@ -6,23 +6,16 @@ import { Turn } from './turn.ts';
 import { openPostgresStore } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import type { StoredEvent } from '../store/types.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
 
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
 /** What `p` came to, or 'held' if it had not within a generous while (it is expected to be long settled). */
 const settledOrHeld = <T>(p: Promise<T>) => Promise.race([p, new Promise<'held'>((ok) => setTimeout(() => ok('held'), 5000))]);
 
-let schema: TestSchema | undefined;
-let store: SharedStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  await schema?.drop();
-  store = schema = undefined;
-});
+const stores = postgresStorePerTest();
 
 async function setup() {
-  schema = await freshSchema('lanes');
-  store = await openPostgresStore(schema.url);
+  const { store } = await stores.open('lanes');
   const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
   // Two sessions in different lanes.
   const a = 'session-a';
@@ -122,8 +115,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
   const run = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
 
   it('[D5][D2] its own commits, in one lane or several, go out in seq order without being read back from the database', async () => {
-    schema = await freshSchema('ownfanout');
-    store = await openPostgresStore(schema.url);
+    const { store } = await stores.open('ownfanout');
     // Only this gateway's own commits drive its fan-out here: no notification can ask for a read.
     store.onCommitted = () => () => {};
     const turn = new Turn();
@@ -149,8 +141,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
   });
 
   it("[D5][R1] a commit whose lower seqs belong to its own commit still on the way waits for it: its events go out first, then its answer", async () => {
-    schema = await freshSchema('ownbehind');
-    store = await openPostgresStore(schema.url);
+    const { store } = await stores.open('ownbehind');
     store.onCommitted = () => () => {};
     // Lane of session a: its COMMIT is done in the database (its seqs taken) but reaches the hub only on release.
     const a = 'session-a';
@@ -163,7 +154,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     const lane = store.lane.bind(store);
     store.lane = (i) => {
       const l = lane(i);
-      if (i !== laneOf(a, store!.lanes)) return l;
+      if (i !== laneOf(a, store.lanes)) return l;
       return { ...l, commitGroup: async () => (await l.commitGroup(), committedInDb(), await gate) };
     };
     const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
@@ -192,9 +183,8 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
 
   /** Five rounds: a commit of this gateway, one of another (its title `theirs(round)`), one of this again: what the first hears. */
   async function mixed(theirs: (round: number) => string) {
-    schema = await freshSchema('ownmixed');
-    store = await openPostgresStore(schema.url);
-    const other = await openPostgresStore(schema.url);
+    const { store, url } = await stores.open('ownmixed');
+    const other = await openPostgresStore(url);
     try {
       const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
       const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
@@ -220,8 +210,7 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
   }
 
   it("[D5][R3] a commit whose notification told its events before its own answer came: they go out once, and its answer is not held back", async () => {
-    schema = await freshSchema('toldfirst');
-    store = await openPostgresStore(schema.url);
+    const { store } = await stores.open('toldfirst');
     // The told events are being prepared (as a read for their views would) when the commit's answer arrives.
     let preparing!: () => void;
     const inPrepare = new Promise<void>((ok) => (preparing = ok));
