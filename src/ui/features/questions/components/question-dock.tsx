@@ -20,6 +20,12 @@ const SecretPrompt = preloaded(() => import('./secret-prompt.tsx'), (m) => m.Sec
 export const dockCodeReady: Promise<void> = Promise.all([RequestPanel.ready, SecretPrompt.ready]).then(() => undefined);
 
 const NONE: QuestionRecord[] = [];
+
+/** Blurs the element inside `container` that has focus, if any. */
+function releaseFocus(container: HTMLElement | null) {
+  const held = document.activeElement;
+  if (held instanceof HTMLElement && container?.contains(held)) held.blur();
+}
 const NO_SECRETS: SecretRequestRecord[] = [];
 
 /** Carries out focus requests; its own component, so a request made and handled re-renders nothing else. */
@@ -76,7 +82,12 @@ export const QuestionDock = memo(function QuestionDock({
   useGatewayEvent('question.requested', ({ question }) => {
     const here = dockKeyOf(question) === sessionKey;
     // Async questions never take focus or reopen a collapsed dock (U8).
-    if (here && question.status === 'pending' && question.mode === 'blocking') actions.blockingQuestionArrived(sessionKey, question.id);
+    if (!here || question.status !== 'pending' || question.mode !== 'blocking') return;
+    // The composer this question hides lets go of focus here, before the dock is written into the page: blurred after
+    // that (use-dock-focus), the browser restyles the dock's new elements on the spot, which the frame does anyway.
+    // A secret prompt keeps its place in front of the question, and the composer stays shown: nothing to let go of then.
+    if (!secret) releaseFocus(composerRef.current);
+    actions.blockingQuestionArrived(sessionKey, question.id);
   });
   const shownId = expanded ? current.id : null;
   useReminderEvents(sessionKey);

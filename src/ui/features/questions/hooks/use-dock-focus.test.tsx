@@ -53,6 +53,19 @@ describe('a blocking question paints before it takes focus (U6, U3)', () => {
     expect(focus).toHaveBeenCalledTimes(1);
   });
 
+  it('[U6] the composer lets go of focus before the dock is written into the page, so the blur restyles nothing new', () => {
+    const { client, render } = setup([]);
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    act(() => message.focus());
+    const dockShownAtBlur: boolean[] = [];
+    message.addEventListener('blur', () => dockShownAtBlur.push(screen.queryByRole('region', { name: 'Questions' }) !== null));
+    act(() => client.emit('question.requested', { question: deployRecord() }));
+    expect(screen.getByRole('region', { name: 'Questions' })).toBeInTheDocument();
+    expect(dockShownAtBlur).toEqual([false]);
+    expect(document.body).toHaveFocus();
+  });
+
   it('[U3] a number pressed before that frame picks in the question, and the composer never gets the key', async () => {
     const { message } = arrive();
     const typed = vi.fn();

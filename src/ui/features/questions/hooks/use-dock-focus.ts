@@ -45,6 +45,8 @@ export function useDockFocus(
     if (focus.arrival) {
       // The composer the question hides lets go of focus now (the browser would blur it in a task of its own after the
       // frame): while the hidden field kept focus, that frame laid the page out a second time after the log's resize.
+      // The dock's event handler already let go of it before the dock was rendered (QuestionDock); this is for a request
+      // shown by another way, such as a secret prompt leaving the question in front.
       const held = document.activeElement;
       if (held instanceof HTMLElement && composerRef.current?.contains(held) && composerRef.current.hidden) held.blur();
       return focusAfterPaint({ focus: carryOut, yielded: () => focusHandled(focus.tick) });
