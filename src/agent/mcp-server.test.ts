@@ -113,7 +113,9 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
     controller.abort('the user pressed Esc');
     await expect(call).rejects.toThrow();
     expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
-    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    // Sent by the asker at once (reason `aborted`; Q7's grace would say requester-inactive): T5's second is the
+    // client's, so the bound here leaves room for a loaded machine's scheduling, not for a timer.
+    expect(Date.now() - abortedAt).toBeLessThan(10_000);
   });
 
   it('never writes anything but MCP frames to stdout', async () => {

@@ -139,7 +139,9 @@ describe('SDK against a real gateway', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     const event = await resolved;
-    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    // Sent by the asker at once (reason `aborted`; Q7's grace would say requester-inactive): T5's second is the
+    // client's, so the bound here leaves room for a loaded machine's scheduling, not for a timer.
+    expect(Date.now() - abortedAt).toBeLessThan(10_000);
     expect(event).toMatchObject({ status: 'cancelled', reason: 'aborted' });
     const { question: record } = await t.operator.request('question.get', { id: question.id });
     expect(record).toMatchObject({ status: 'cancelled', reason: 'aborted' });

@@ -201,7 +201,9 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     const sentAt = Date.now();
     run.child.kill('SIGINT');
     expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
-    expect(Date.now() - sentAt).toBeLessThan(1_000);
+    // Sent by the asker at once (reason `aborted`; Q7's grace would say requester-inactive): T5's second is the
+    // client's, so the bound here leaves room for a loaded machine's scheduling, not for a timer.
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
     const out = await run.done;
     expect(out.code).toBe(5);
     expect(JSON.parse(out.stdout)).toEqual({ status: 'no_answer', reason: 'cancelled' });
