@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import type { NewAuditCheckpoint } from '../store/audit-rows.ts';
 import type { Store } from '../store/types.ts';
 import type { Integrity } from './audit-log.ts';
 
 /**
- * L7: the last acknowledgement, kept in the database for every gateway of it: its entry's index (which acknowledgement
- * it was) and the serial of the last checkpoint stored before it. The checkpoints stored after it (a larger serial)
- * are those "since the acknowledgement": the database numbers them, so no gateway's clock decides which they are.
+ * L7: the last acknowledgement, kept in the database for every gateway of it: its entry's index, the serial of the last
+ * checkpoint stored before it, and a nonce of its own. The checkpoints stored after it (a larger serial) are those
+ * "since the acknowledgement": the database numbers them, so no gateway's clock decides which they are. The index and
+ * the serial alone do not tell two acknowledgements apart: with the first's entry deleted with the log's tail (and the
+ * checkpoints since), the next is made at the same index over the same checkpoints; the nonce does.
  */
 export const ACK_META = 'audit.acknowledgement';
 /**
@@ -14,18 +17,22 @@ export const ACK_META = 'audit.acknowledgement';
  */
 export const FAILED_META = 'audit.failedCheck';
 
-export type Acknowledgement = { entry: number; afterSerial: number };
+/** `nonce` is absent from one kept before acknowledgements had one (and from NEVER). */
+export type Acknowledgement = { entry: number; afterSerial: number; nonce?: string };
 /** Before any acknowledgement: every checkpoint counts (serials start at 1). */
 const NEVER: Acknowledgement = { entry: -1, afterSerial: 0 };
 
-export const sameAcknowledgement = (a: Acknowledgement, b: Acknowledgement) => a.entry === b.entry && a.afterSerial === b.afterSerial;
+/** A new acknowledgement, unlike any other (its nonce), whatever its entry and serial. */
+export const newAcknowledgement = (entry: number, afterSerial: number): Acknowledgement => ({ entry, afterSerial, nonce: randomBytes(16).toString('base64url') });
+
+export const sameAcknowledgement = (a: Acknowledgement, b: Acknowledgement) => a.entry === b.entry && a.afterSerial === b.afterSerial && a.nonce === b.nonce;
 
 /** The last acknowledgement; inside a transaction, on PostgreSQL, its key is locked as it is read (store getMeta). */
 export async function readAcknowledgement(store: Store): Promise<Acknowledgement> {
   const saved = await store.getMeta(ACK_META);
   if (!saved) return NEVER;
-  const { entry, afterSerial } = JSON.parse(saved) as Partial<Acknowledgement>;
-  return { entry: Number(entry ?? -1), afterSerial: Number(afterSerial ?? 0) };
+  const { entry, afterSerial, nonce } = JSON.parse(saved) as Partial<Acknowledgement>;
+  return { entry: Number(entry ?? -1), afterSerial: Number(afterSerial ?? 0), ...(typeof nonce === 'string' ? { nonce } : {}) };
 }
 
 export const acknowledgementValue = (ack: Acknowledgement) => JSON.stringify(ack);

@@ -10,7 +10,7 @@ import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
 import { QuestionDigests } from './question-digests.ts';
 import { lostSummary } from './lost-runs.ts';
-import { ACK_META, acknowledgementValue, FAILED_META, readAcknowledgement, readIntegrity, sameAcknowledgement, storeCheckpoint, type Acknowledgement, type Kept } from './audit-meta.ts';
+import { ACK_META, acknowledgementValue, FAILED_META, newAcknowledgement, readAcknowledgement, readIntegrity, sameAcknowledgement, storeCheckpoint, type Acknowledgement, type Kept } from './audit-meta.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
 export const CHECKPOINT_EVERY_ENTRIES = 256;
@@ -234,7 +234,7 @@ export class AuditRoom {
       const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail });
       // The checkpoints stored so far are set aside: those stored after it (a larger serial) count. Every checkpoint is
       // stored with this key locked (storeCheckpoint), so none is stored meanwhile with a smaller one.
-      const ack = { entry: e.index, afterSerial: (await this.parts.store.latestAuditCheckpoint())?.serial ?? 0 };
+      const ack = newAcknowledgement(e.index, (await this.parts.store.latestAuditCheckpoint())?.serial ?? 0);
       await this.parts.store.setMeta(ACK_META, acknowledgementValue(ack));
       await this.parts.store.setMeta(FAILED_META, '');
       await tx.emit('audit.integrity', { ok: true }, ADMINS);
