@@ -8,9 +8,9 @@ import { freshSchema } from '../../testing/postgres.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './types.ts';
-import { auditCheckpointsSerial as pgCheckpointsSerial } from './postgres/migrations/audit.ts';
+import { auditAcknowledgementSerial as pgAcknowledgementSerial, auditCheckpointsSerial as pgCheckpointsSerial } from './postgres/migrations/audit.ts';
 import { POSTGRES_STEPS } from './postgres/migrations/steps.ts';
-import { auditCheckpointsSerial } from './sqlite-migrations/audit.ts';
+import { auditAcknowledgementSerial, auditCheckpointsNeverReused, auditCheckpointsSerial } from './sqlite-migrations/audit.ts';
 import { SQLITE_STEPS } from './sqlite-migrations/steps.ts';
 
 /** The checkpoints table as it was before the serial: one row per size. */
@@ -21,7 +21,7 @@ const KEPT_BY_SIZE = (sizeType: string) => `
 
 /**
  * An older database: `downgrade` makes it as it was before the checkpoints' serial, `rewind` runs `before` (SQL) on it
- * and leaves its last step to run again; the steps from there are run again on `open`.
+ * and leaves the acknowledgement's step to run again; the steps from there are run again on `open`.
  */
 type Older = { open(): Promise<Store>; downgrade(): Promise<void>; rewind(before: string): Promise<void>; cleanup(): Promise<void> | void };
 
@@ -42,7 +42,7 @@ const databases: [string, () => Promise<Older>][] = [
         async rewind(before) {
           const raw = new Database(file);
           raw.exec(before);
-          raw.pragma(`user_version = ${SQLITE_STEPS.length - 1}`);
+          raw.pragma(`user_version = ${SQLITE_STEPS.indexOf(auditAcknowledgementSerial)}`);
           raw.close();
         },
         cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -64,7 +64,7 @@ const databases: [string, () => Promise<Older>][] = [
         async rewind(before) {
           const raw = new pg.Client({ connectionString: schema.url });
           await raw.connect();
-          await raw.query(`${before} UPDATE askdock_schema SET version = ${POSTGRES_STEPS.length - 1};`);
+          await raw.query(`${before} UPDATE askdock_schema SET version = ${POSTGRES_STEPS.indexOf(pgAcknowledgementSerial)};`);
           await raw.end();
         },
         cleanup: () => schema.drop(),
@@ -137,5 +137,33 @@ describe.each(databases)('the acknowledgement of an older %s database (L7)', (_n
     const store = await db.open();
     cleanups.push(() => store.close());
     expect(await store.getMeta('audit.acknowledgement')).toBeUndefined();
+  });
+});
+
+describe('the checkpoints of an older SQLite database, numbered without AUTOINCREMENT (L2, L7)', () => {
+  it('[L2][L7] the numbers kept stay, and the next checkpoint takes one never used: past the largest kept, and past the last acknowledgement\'s when the newest were deleted before the upgrade', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'askdock-checkpoints-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'askdock.db');
+    const first = openSqliteStore(file);
+    for (const size of [1, 2, 3, 4]) await first.insertAuditCheckpoint({ size, note: `n${size}`, signedAtMs: size });
+    await first.close();
+    // As the database was before the step: the newest two deleted after an acknowledgement made once three were stored.
+    const raw = new Database(file);
+    raw.exec(`
+      DELETE FROM audit_checkpoints WHERE serial >= 3;
+      INSERT INTO meta (key, value) VALUES ('audit.acknowledgement', '{"entry":7,"afterSerial":3}');
+      CREATE TABLE plain (serial INTEGER PRIMARY KEY, size INTEGER NOT NULL, note TEXT NOT NULL, signed_at_ms INTEGER NOT NULL, UNIQUE (size, note));
+      INSERT INTO plain SELECT serial, size, note, signed_at_ms FROM audit_checkpoints;
+      DROP TABLE audit_checkpoints;
+      ALTER TABLE plain RENAME TO audit_checkpoints;
+      DELETE FROM sqlite_sequence WHERE name = 'audit_checkpoints';`);
+    raw.pragma(`user_version = ${SQLITE_STEPS.indexOf(auditCheckpointsNeverReused)}`);
+    raw.close();
+    const store = openSqliteStore(file);
+    cleanups.push(() => store.close());
+    expect((await store.auditCheckpoints()).map((c) => [c.serial, c.note])).toEqual([[1, 'n1'], [2, 'n2']]);
+    await store.insertAuditCheckpoint({ size: 5, note: 'n5', signedAtMs: 5 });
+    expect(await store.latestAuditCheckpoint()).toEqual({ serial: 4, size: 5, note: 'n5', signedAtMs: 5 });
   });
 });

@@ -48,6 +48,7 @@ const SQLITE_RELEASED: ReadonlyArray<readonly [string, string]> = [
   ['search-question-rows', '75d2503ea096541f'],
   ['audit-checkpoints-serial', 'c6540a3889c3ef98'],
   ['audit-acknowledgement-serial', 'b7e21c67dda6c07a'],
+  ['audit-checkpoints-never-reused', 'e94bf095b13ff63f'],
 ];
 
 const fingerprint = (steps: readonly MigrationStep[]) =>

@@ -43,3 +43,26 @@ export const auditAcknowledgementSerial: MigrationStep = {
       DELETE FROM meta WHERE key = 'audit.acknowledgedAtMs';
     `,
 };
+
+// L2/L7: a checkpoint's serial is never used again. Without AUTOINCREMENT SQLite numbers a row one past the largest
+// left, so deleting the newest checkpoints handed their numbers to the next ones, which an acknowledgement made before
+// then took for checkpoints it had set aside. AUTOINCREMENT keeps the highest number ever used (sqlite_sequence): it
+// starts from the largest serial kept, or the last acknowledgement's, should the checkpoints up to it be gone already.
+export const auditCheckpointsNeverReused: MigrationStep = {
+  id: 'audit-checkpoints-never-reused',
+  sql: `
+      CREATE TABLE audit_checkpoints_numbered (
+        serial INTEGER PRIMARY KEY AUTOINCREMENT,
+        size INTEGER NOT NULL,
+        note TEXT NOT NULL,
+        signed_at_ms INTEGER NOT NULL,
+        UNIQUE (size, note)
+      );
+      INSERT INTO audit_checkpoints_numbered (serial, size, note, signed_at_ms) SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial;
+      DROP TABLE audit_checkpoints;
+      ALTER TABLE audit_checkpoints_numbered RENAME TO audit_checkpoints;
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'audit_checkpoints', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'audit_checkpoints');
+      UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT CAST(json_extract(value, '$.afterSerial') AS INTEGER) FROM meta WHERE key = 'audit.acknowledgement'), 0))
+        WHERE name = 'audit_checkpoints';
+    `,
+};

@@ -1,5 +1,5 @@
 import type { MigrationStep } from '../migration-step.ts';
-import { auditAcknowledgementSerial, auditCheckpointsSerial, auditLog } from './audit.ts';
+import { auditAcknowledgementSerial, auditCheckpointsNeverReused, auditCheckpointsSerial, auditLog } from './audit.ts';
 import { coreTables, pendingQuestionsIndex, questionAskedBy, runStreamingMessage, sessionAgentBinding } from './core.ts';
 import { policyGrants, routeDueIndex } from './policy.ts';
 import { pushKeysAndSubscriptions, pushTokenHash } from './push.ts';
@@ -29,4 +29,5 @@ export const SQLITE_STEPS: readonly MigrationStep[] = [
   questionRowsByStore,
   auditCheckpointsSerial,
   auditAcknowledgementSerial,
+  auditCheckpointsNeverReused,
 ];
