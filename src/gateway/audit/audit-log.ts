@@ -146,7 +146,12 @@ export class AuditLog {
     const tree = await this.current();
     if (last) {
       const old = parseCheckpoint(bodyOf(last.note));
-      if (old.size === tree.size) return last.note;
+      // Signed at this size already (by another gateway, say): its note stands for ours only over the same root. Over
+      // another, the rows it read are not those read here (one changed in between): a failed check, not a checkpoint.
+      if (old.size === tree.size) {
+        if (tree.root().equals(old.root)) return last.note;
+        throw new IntegrityError(`the checkpoint of size ${old.size} signed meanwhile is over other entries than the ${tree.size} read here`);
+      }
       if (old.size > tree.size) throw new IntegrityError(`the log holds ${tree.size} entries, fewer than the checkpoint of size ${old.size}`);
       if (!verifyConsistency(old.size, tree.size, old.root, tree.root(), tree.consistencyProof(old.size, tree.size)))
         throw new IntegrityError(`the log does not extend the checkpoint of size ${old.size}`);

@@ -54,3 +54,25 @@ describe.each(databases)('the duty holder and a failed check another gateway rec
     expect(await duty.room.state()).toMatchObject({ ok: false });
   });
 });
+
+describe.each(databases)('a checkpoint of the size read, signed by another gateway over other rows (L7) on %s', (_name, makeDatabase) => {
+  it('[L7] the duty holder read 6 entries, one was edited, the other gateway signed 6 over the edit: the duty holder does not take that checkpoint as its own, and the failed check waits for an admin', async () => {
+    const db = await open(makeDatabase);
+    const clock = new FakeClock();
+    const duty = await gatewayOn(db, clock);
+    const other = await gatewayOn(db, clock, undefined, false);
+    await duty.append(4);
+    await duty.room.duty();
+    await duty.append(2);
+    // The duty holder reads the new entries (an admin's look at the log), then row 5 is edited in the database.
+    expect((await duty.room.checkpoint(admin, {})).treeSize).toBe(6);
+    await duty.edit(5);
+    // The other gateway reads the rows only now: the edit is past the checkpoint of 4, so it signs 6 over it.
+    expect(await other.room.checkpoint(admin, { sign: true })).toMatchObject({ treeSize: 6, integrity: { ok: true } });
+    expect(await latestSize(db.store)).toBe(6);
+
+    await duty.room.duty();
+    expect(await duty.room.state()).toMatchObject({ ok: false, detail: expect.stringMatching(/below index 6 was changed/) });
+    expect(duty.logs.join('\n')).toMatch(/does not match its signed checkpoints/);
+  });
+});
