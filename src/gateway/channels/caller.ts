@@ -6,8 +6,12 @@ import { newId } from '../infra/ids.ts';
 import type { ChannelDispatch, ChannelParts } from './parts.ts';
 import { retryTransient, type TransientRetry } from './transient-retry.ts';
 
-/** The calls a channel makes that change state, each carrying the key that makes a repeat answer as the first did. */
-export type KeyedMethod = 'chat.send' | 'question.resolve' | 'sessions.create';
+/**
+ * The calls a channel makes that change state and may go again (P7): each carries the key that makes a repeat answer as
+ * the first did, or, as `question.ack` (E12, no key), is harmless twice: a try that answered UNAVAILABLE was undone,
+ * and were one kept after all, the same identity's second ack only takes the question again from a moment later.
+ */
+export type KeyedMethod = 'chat.send' | 'question.resolve' | 'sessions.create' | 'question.ack';
 
 /**
  * H4: what a channel does for a platform user goes through the same method dispatch (scopes, A3 visibility,
@@ -62,7 +66,7 @@ export class ChannelCaller {
   }
 
   /**
-   * R3 for a person's answer or message: `call`, gone through again with the same params (one key for every try) while
+   * R3 for a person's answer, message or "I'm on it": `call`, gone through again with the same params (one key for every try) while
    * the gateway answers that it could not save it (transient-retry.ts); any other error is thrown at once.
    */
   change<M extends KeyedMethod>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {

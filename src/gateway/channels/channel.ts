@@ -234,7 +234,7 @@ export class Channel implements ChannelSink {
   /** E4: "I'm on it" from this channel; the conversation hears who took it ("Ana is on it"). */
   private async acknowledge(identityId: string, q: QuestionRecord, conversation: string): Promise<PressReply> {
     try {
-      const { route } = await this.caller.call(identityId, 'question.ack', { id: q.id });
+      const { route } = await this.caller.change(identityId, 'question.ack', { id: q.id });
       this.say(conversation, `${route.ackedBy?.name ?? identityId} is on it`);
       return { notice: "You're on it" };
     } catch (err) {

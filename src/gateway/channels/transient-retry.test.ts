@@ -10,11 +10,12 @@ import { retryTransient } from './transient-retry.ts';
 
 /**
  * A store whose group is rolled back at its commit (as a PostgreSQL group the database refused, or a full disk) when it
- * holds the next `lose` answers to a question: the hub undoes the whole group and the unit's call answers UNAVAILABLE.
+ * holds the next `lose` answers to a question (or the next `loseAcks` "I'm on it" of a routed one): the hub undoes the
+ * whole group and the unit's call answers UNAVAILABLE.
  */
 function losingStore() {
   const inner = createMemoryStore();
-  const seam = { lose: 0, answersWritten: 0, doomed: false };
+  const seam = { lose: 0, answersWritten: 0, loseAcks: 0, acksWritten: 0, doomed: false };
   const store: Store = {
     ...inner,
     updateQuestion: async (q) => {
@@ -22,6 +23,12 @@ function losingStore() {
         seam.answersWritten++;
         if (seam.lose > 0) {
           seam.lose--;
+          seam.doomed = true;
+        }
+      } else if (q.route?.ackedBy) {
+        seam.acksWritten++;
+        if (seam.loseAcks > 0) {
+          seam.loseAcks--;
           seam.doomed = true;
         }
       }
@@ -38,6 +45,12 @@ function losingStore() {
   return { inner, store, seam };
 }
 
+/** E4: every question routed to its session's owner first. */
+const ROUTED_TO_OWNER = {
+  escalations: { owner: { steps: [{ notify: ['session-owner'], wait: '5m' }], exhausted: 'keep' as const } },
+  routes: [{ match: { kind: ['question' as const] }, escalation: 'owner' }],
+};
+
 describe('R3 a channel call whose unit the gateway could not save', () => {
   let world: { w: ChannelWorld; close: () => Promise<void> } | undefined;
   afterEach(async () => {
@@ -45,11 +58,11 @@ describe('R3 a channel call whose unit the gateway could not save', () => {
     world = undefined;
   });
 
-  /** Alice's Telegram conversation asked the deploy question (blocking), with its prompt as posted. */
-  async function deployAsked() {
+  /** Alice's Telegram conversation asked the deploy question (blocking), with its prompt as posted; `routed`: to her first. */
+  async function deployAsked(routed = false) {
     const driver = new TelegramDriver();
     const { inner, store, seam } = losingStore();
-    const w = await startChannelWorld(driver, { store });
+    const w = await startChannelWorld(driver, { store, ...(routed ? { config: { routing: ROUTED_TO_OWNER } } : {}) });
     world = { w, close: async () => { await w.close(); await inner.close(); } };
     const key = await w.sessionFromFirstMessage('deploy');
     const id = await w.ask(key, [deploy]);
@@ -91,6 +104,25 @@ describe('R3 a channel call whose unit the gateway could not save', () => {
     expect(seam.answersWritten).toBe(2);
     expect((await w.t.gw.store.history(key, 50)).messages.filter((m) => m.text === 'Staging')).toHaveLength(1);
     expect(await resolvedEvents(w, id)).toHaveLength(1);
+  });
+
+  it('[R3][E4][E12] an "I\'m on it" press or `ack` reply whose first try is undone is tried again: the question is taken once, by its presser', async () => {
+    const { driver, w, id, prompt, seam } = await deployAsked(true);
+    seam.loseAcks = 1;
+    await driver.press(driver.ids.alice, prompt, "I'm on it");
+    await until(() => driver.notices().length > 0 || undefined, 'the press answered');
+    expect(driver.notices()).toEqual(["You're on it"]);
+    expect(seam.acksWritten).toBe(2);
+    const q = await w.question(id);
+    expect({ status: q.status, ackedBy: q.route?.ackedBy?.identity }).toEqual({ status: 'pending', ackedBy: 'guest' });
+    const acked = (await w.t.gw.store.auditLines(0, 1_000)).filter((l) => l.line.includes('"event":"question.acknowledged"'));
+    expect(acked).toHaveLength(1);
+
+    seam.loseAcks = 1;
+    await driver.userSays(driver.ids.alice, 'ack');
+    await until(() => driver.messages().filter((m) => m.text.endsWith(' is on it')).length >= 2 || undefined, 'the reply taken');
+    expect(seam.acksWritten).toBe(4);
+    expect(driver.messages().some((m) => m.text.startsWith('Not taken'))).toBe(false);
   });
 
   it('[R3][H4] a group lost on every try is given up after a bounded number of tries, and the press says to try again', async () => {
