@@ -9,7 +9,7 @@ import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
 import { QuestionDigests } from './question-digests.ts';
-import { lostSummary } from './lost-runs.ts';
+import { LOST_RUNS_LISTED, lostSummary } from './lost-runs.ts';
 import { ACK_META, acknowledgementValue, FAILED_META, newAcknowledgement, readAcknowledgement, readIntegrity, sameAcknowledgement, storeCheckpoint, type Acknowledgement, type Kept } from './audit-meta.ts';
 
 /** L2: a checkpoint at least every this many entries, and at least this often while entries come in. */
@@ -228,7 +228,7 @@ export class AuditRoom {
       if (now.ok) return null;
       // A row missing below the last one (a hole) is recorded as lost: an `audit.lost` entry at its index, so the tree's
       // leaves are 0, 1, 2, … again and checkpoints can be signed; the acknowledgement lists the indexes.
-      const lost = await this.parts.store.fillAuditHoles({ atMs: Math.floor(atMs), event: 'audit.lost', identity: identity.id, detail: { reason: 'its stored row was missing when the failed check was acknowledged' } });
+      const lost = await this.parts.store.fillAuditHoles({ atMs: Math.floor(atMs), event: 'audit.lost', identity: identity.id, detail: { reason: 'its stored row was missing when the failed check was acknowledged' } }, LOST_RUNS_LISTED);
       const losses = lostSummary(lost);
       const detail = { problem: now.detail, ...losses, ...(p.note ? { note: p.note } : {}) };
       const e = await this.record({ atMs, event: 'audit.acknowledged', identity: identity.id, detail });

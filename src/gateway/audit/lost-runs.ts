@@ -1,4 +1,4 @@
-import type { AuditRun } from '../store/audit-rows.ts';
+import type { FilledHoles } from '../store/audit-rows.ts';
 
 /**
  * L7: the runs of lost indexes an acknowledgement lists (in its entry and its answer); past them only counts. Every
@@ -16,10 +16,9 @@ export type LostSummary = {
   lostRuns?: number;
 };
 
-/** The summary of `runs` (in order), or undefined when none was lost. */
-export function lostSummary(runs: AuditRun[]): LostSummary | undefined {
-  if (runs.length === 0) return undefined;
+/** What an acknowledgement says of the holes it filled (the store lists the first LOST_RUNS_LISTED runs), or undefined when none was lost. */
+export function lostSummary({ runs, runCount, lostCount }: FilledHoles): LostSummary | undefined {
+  if (runCount === 0) return undefined;
   const listed = runs.slice(0, LOST_RUNS_LISTED).map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`));
-  const lostCount = runs.reduce((n, r) => n + r.to - r.from + 1, 0);
-  return { lost: listed.join(','), lostCount, ...(runs.length > LOST_RUNS_LISTED ? { lostRuns: runs.length } : {}) };
+  return { lost: listed.join(','), lostCount, ...(runCount > LOST_RUNS_LISTED ? { lostRuns: runCount } : {}) };
 }

@@ -35,19 +35,33 @@ export interface AuditStoreMethods {
   latestAuditCheckpoint(): AuditCheckpointRow | undefined;
   /**
    * L7 at an acknowledgement, in its transaction: each index missing below the last stored entry (a deleted row) gets
-   * `placeholder`'s line at that index, so the log has no hole again; the indexes filled, as runs `from` <= i <= `to`.
-   * Nothing else is written: a kept answer at such an index stays unexported (the placeholder records no answers).
+   * `placeholder`'s line at that index, so the log has no hole again. Nothing else is written: a kept answer at such an
+   * index stays unexported (the placeholder records no answers). What was filled comes back as the first `listed` runs
+   * and the counts: the database finds and fills every run itself, however many there are, and hands back no more.
    */
-  fillAuditHoles(placeholder: NewAuditEntry): AuditRun[];
+  fillAuditHoles(placeholder: NewAuditEntry, listed: number): FilledHoles;
 }
 
 /** Consecutive indexes `from` <= index <= `to`. */
 export type AuditRun = { from: number; to: number };
 
-/** The runs of indexes missing below the last stored one: the gaps between stored rows, and before the first. */
+/** The holes an acknowledgement filled: the first runs (in order), how many runs there were, every index filled. */
+export type FilledHoles = { runs: AuditRun[]; runCount: number; lostCount: number };
+
+/** The runs `a` <= index <= `b` missing below the last stored one: the gaps between stored rows, and before the first. */
 export const GAPS_SQL = `SELECT 0 AS a, MIN(idx) - 1 AS b FROM audit_entries HAVING MIN(idx) > 0
-  UNION ALL SELECT idx + 1, nxt - 1 FROM (SELECT idx, LEAD(idx) OVER (ORDER BY idx) AS nxt FROM audit_entries) g WHERE nxt > idx + 1
-  ORDER BY a`;
+  UNION ALL SELECT idx + 1, nxt - 1 FROM (SELECT idx, LEAD(idx) OVER (ORDER BY idx) AS nxt FROM audit_entries) g WHERE nxt > idx + 1`;
+
+/** The first runs of GAPS_SQL (the limit its one parameter), each row with how many runs and indexes there are in all. */
+export const FIRST_GAPS_SQL = (gaps: string, limit: string) =>
+  `SELECT a, b, COUNT(*) OVER () AS runs, SUM(b - a + 1) OVER () AS lost FROM ${gaps} ORDER BY a LIMIT ${limit}`;
+
+export type GapDbRow = { a: number | string; b: number | string; runs: number | string; lost: number | string };
+export const toFilledHoles = (rows: GapDbRow[]): FilledHoles => ({
+  runs: rows.map((r) => ({ from: Number(r.a), to: Number(r.b) })),
+  runCount: Number(rows[0]?.runs ?? 0),
+  lostCount: Number(rows[0]?.lost ?? 0),
+});
 
 /**
  * An entry's canonical line split around its index (RFC 8785 writes an integer as its decimal digits), so the database

@@ -41,7 +41,7 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
     // Smallest first; of one size, the first signed first (a stable sort keeps the signing order).
     auditCheckpoints: () => (open(), checkpoints.map((c) => ({ ...c })).sort((a, b) => a.size - b.size)),
     // Rows kept in an array have no holes to fill.
-    fillAuditHoles: () => (open(), []),
+    fillAuditHoles: () => (open(), { runs: [], runCount: 0, lostCount: 0 }),
     latestAuditCheckpoint() {
       open();
       const last = checkpoints.at(-1);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { GAPS_SQL, indexedEntry, lineAround, toCheckpointRow, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type NewAuditEntry } from './audit-rows.ts';
+import { FIRST_GAPS_SQL, GAPS_SQL, indexedEntry, lineAround, toCheckpointRow, toFilledHoles, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type GapDbRow, type NewAuditEntry } from './audit-rows.ts';
 
 /** L1 on SQLite: the audit log, appended in the transaction of the change it records. */
 export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
@@ -15,9 +15,10 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
   const checkpoints = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
   const latest = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
-  const gaps = db.prepare<[], { a: number; b: number }>(GAPS_SQL);
-  // The first index cast to an integer: a number is bound as a real, which the line would spell 2.0.
-  const fill = db.prepare(`WITH RECURSIVE s(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO audit_entries (idx, line) SELECT i, ? || i || ? FROM s`);
+  const firstGaps = db.prepare<[number], GapDbRow>(FIRST_GAPS_SQL(`(${GAPS_SQL})`, '?'));
+  // Every missing index, counted up from each run's start, written by one statement (SQLite reads the table whole before
+  // it inserts into it): no run is held outside the database, however many there are.
+  const fill = db.prepare(`WITH RECURSIVE s(i, b) AS (SELECT a, b FROM (${GAPS_SQL}) UNION ALL SELECT i + 1, b FROM s WHERE i < b) INSERT INTO audit_entries (idx, line) SELECT i, ? || i || ? FROM s`);
   /**
    * The index after the last append, kept so an append is one statement, not a read and an insert. A unit rolled back
    * (or a row written by another connection) makes the guess wrong: the insert then changes nothing and the index is
@@ -51,11 +52,11 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
       insertCheckpoint.run(c.size, c.note, c.signedAtMs);
     },
     auditCheckpoints: () => checkpoints.all().map(toCheckpointRow),
-    fillAuditHoles(placeholder) {
-      const runs = gaps.all().map((r) => ({ from: r.a, to: r.b }));
+    fillAuditHoles(placeholder, listed) {
+      const filled = toFilledHoles(firstGaps.all(listed));
       const { head, tail } = lineAround(placeholder);
-      for (const { from, to } of runs) fill.run(from, to, head, tail);
-      return runs;
+      if (filled.runCount > 0) fill.run(head, tail);
+      return filled;
     },
     latestAuditCheckpoint() {
       const r = latest.get();

@@ -47,21 +47,22 @@ describe('the audit line the database completes (L1 on PostgreSQL)', () => {
 });
 
 describe('the holes an acknowledgement fills (L7 on PostgreSQL)', () => {
-  it('[L7] every run of missing indexes is filled by one statement, however many runs the log has: the lock every gateway waits for is held for a fixed number of round trips', async () => {
+  it('[L7] every run of missing indexes is filled by one statement, however many runs the log has, and only the runs listed come back: the lock every gateway waits for is held for a fixed number of round trips', async () => {
     const sent: { sql: string; params?: unknown[] }[] = [];
-    // Every other entry of 0..4000 deleted: 2000 runs of one index each, as the database reports them.
-    const gaps = Array.from({ length: 2000 }, (_, k) => ({ a: String(2 * k + 1), b: String(2 * k + 1) }));
+    // Every other entry of 0..4000 deleted: 2000 runs of one index each; the database answers the first 100 with the counts.
+    const first = Array.from({ length: 100 }, (_, k) => ({ a: String(2 * k + 1), b: String(2 * k + 1), runs: '2000', lost: '2000' }));
     const q = async (sql: string, params?: unknown[]): Promise<QueryResult> => {
       sent.push({ sql, params });
-      return { rows: sql.includes('LEAD(idx)') ? gaps : [], rowCount: 0, command: 'SELECT' };
+      return { rows: sql.includes('LEAD(idx)') ? first : [], rowCount: 0, command: 'SELECT' };
     };
-    const runs = await auditMethods(q).fillAuditHoles!({ atMs: 5, event: 'audit.lost', identity: 'admin', detail: { reason: 'gone' } });
-    expect(runs).toHaveLength(2000);
-    expect(runs[1]).toEqual({ from: 3, to: 3 });
-    const inserts = sent.filter((s) => s.sql.startsWith('INSERT'));
-    expect(sent).toHaveLength(3);
-    expect(inserts).toHaveLength(1);
-    // Each run's bounds reach the database, so the statement writes each missing index.
-    expect(inserts[0].params!.slice(2)).toEqual([runs.map((r) => r.from), runs.map((r) => r.to)]);
+    const filled = await auditMethods(q).fillAuditHoles!({ atMs: 5, event: 'audit.lost', identity: 'admin', detail: { reason: 'gone' } }, 100);
+    expect(filled).toMatchObject({ runCount: 2000, lostCount: 2000 });
+    expect(filled.runs).toHaveLength(100);
+    expect(filled.runs[1]).toEqual({ from: 3, to: 3 });
+    // The lock, then one statement that finds, fills and counts the runs: nothing sent grows with them.
+    expect(sent).toHaveLength(2);
+    expect(sent[1].sql).toMatch(/INSERT INTO audit_entries/);
+    expect(sent[1].params).toHaveLength(3);
+    expect(sent[1].params![2]).toBe(100);
   });
 });

@@ -1,4 +1,4 @@
-import { entryAt, GAPS_SQL, lineAround, toCheckpointRow, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
+import { entryAt, FIRST_GAPS_SQL, GAPS_SQL, lineAround, toCheckpointRow, toFilledHoles, toKeptAnswer, type AuditAnswerDbRow, type CheckpointDbRow, type AuditStoreMethods, type GapDbRow, type KeptAnswerInput, type NewAuditEntry } from '../audit-rows.ts';
 
 import type { Store } from '../types.ts';
 import type { QueryResult } from './pool.ts';
@@ -57,18 +57,16 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
       const r = await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
       return (r.rows as CheckpointDbRow[]).map(toCheckpointRow);
     },
-    async fillAuditHoles(placeholder) {
+    async fillAuditHoles(placeholder, listed) {
       // Under the log's lock: no append moves the last index while the gaps are read and filled.
       await q(LOCK);
-      const runs = (await q(GAPS_SQL)).rows.map((r) => ({ from: Number(r.a), to: Number(r.b) }));
       const { head, tail } = lineAround(placeholder);
-      // One statement for every run (their bounds as two array parameters): a round trip per run, under the lock every
-      // gateway's appends wait for, could outlast their lock_timeout on a log with thousands of scattered deletions.
-      if (runs.length > 0) {
-        const [froms, tos] = [runs.map((r) => r.from), runs.map((r) => r.to)];
-        await q(`INSERT INTO audit_entries (idx, line) SELECT i, $1 || i::text || $2 FROM unnest($3::bigint[], $4::bigint[]) AS r(a, b), generate_series(r.a, r.b) AS i`, [head, tail, froms, tos]);
-      }
-      return runs;
+      // One statement, however many runs the log has (a round trip per run, under the lock every gateway's appends wait
+      // for, could outlast their lock_timeout): the database finds the runs once, fills each index of every one, and
+      // answers only the first `listed` with the counts, so no run the answer does not list leaves it.
+      const fill = `INSERT INTO audit_entries (idx, line) SELECT i, $1 || i::text || $2 FROM g, generate_series(g.a, g.b) AS i`;
+      const r = await q(`WITH g AS MATERIALIZED (${GAPS_SQL}), filled AS (${fill}) ${FIRST_GAPS_SQL('g', '$3')}`, [head, tail, listed]);
+      return toFilledHoles(r.rows as GapDbRow[]);
     },
     async latestAuditCheckpoint() {
       const row = (await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0] as CheckpointDbRow | undefined;
