@@ -1,6 +1,7 @@
 import { AskdockError, type MethodName, type ParamsInput, type Result } from '../../protocol/index.ts';
 import { type GatewayConfig } from '../config.ts';
 import type { Identity } from '../auth.ts';
+import { RequestScope } from '../hub/hub.ts';
 import type { ConnInfo } from '../handlers/types.ts';
 import { newId } from '../infra/ids.ts';
 import type { ChannelDispatch, ChannelParts } from './parts.ts';
@@ -22,7 +23,7 @@ export class ChannelCaller {
   private readonly conns = new Map<string, ConnInfo>();
 
   constructor(
-    private readonly hub: Pick<ChannelParts['hub'], 'whenDurable'>,
+    private readonly hub: Pick<ChannelParts['hub'], 'whenDurable' | 'request' | 'laned'>,
     private readonly dispatch: ChannelDispatch,
     config: GatewayConfig,
     private readonly surface: string,
@@ -56,10 +57,24 @@ export class ChannelCaller {
   async call<M extends MethodName>(identityId: string, method: M, params: ParamsInput<M>): Promise<Result<M>> {
     const identity = this.identities.get(identityId);
     if (!identity) throw new AskdockError('UNAUTHORIZED', `no identity "${identityId}" in the config`);
-    const result = (await this.dispatch(method, params, this.conn(identity))) as Result<M>;
+    const conn = this.conn(identity);
+    const run = () => this.dispatch(method, params, conn);
+    // Units in lanes (a shared database): the call's own scope, as a socket's request has (connection.ts), so it waits
+    // for the groups its own units joined and an UNAVAILABLE means its own change was undone, not another lane's group
+    // (a retry of a change without a key, `question.ack`, would otherwise apply it twice). The channel's calls for a
+    // person run one at a time and each waited for its own durability, so nothing earlier is waited for.
+    const scope = this.hub.laned ? new RequestScope() : undefined;
+    let result: Result<M>;
+    try {
+      result = (await (scope ? this.hub.request(scope, () => Promise.resolve(), run) : run())) as Result<M>;
+    } finally {
+      scope?.finish();
+    }
     await new Promise<void>((done, fail) =>
-      this.hub.whenDurable((committed) =>
-        committed ? done() : fail(new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save it`, { retryable: true })),
+      this.hub.whenDurable(
+        (committed) =>
+          committed ? done() : fail(new AskdockError('UNAVAILABLE', `${method} was undone: the gateway could not save it`, { retryable: true })),
+        scope,
       ),
     );
     return result;
