@@ -3,7 +3,6 @@ import { realClock } from '../infra/clock.ts';
 import { EventHub, RequestScope, laneOf } from './hub.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import type { StoredEvent } from '../store/types.ts';
 import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
@@ -183,30 +182,26 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
 
   /** Five rounds: a commit of this gateway, one of another (its title `theirs(round)`), one of this again: what the first hears. */
   async function mixed(theirs: (round: number) => string) {
-    const { store, url } = await stores.open('ownmixed');
-    const other = await openPostgresStore(url);
-    try {
-      const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
-      const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
-      await hub.start();
-      await otherHub.start();
-      const { seqs, reads } = watch(hub, store);
-      const titles: string[] = [];
-      hub.listenAll((ev) => titles.push((ev.payload as { session: { title: string } }).session.title));
-      const one = (h: EventHub, key: string, title = key) =>
-        h.commit((tx) => tx.emit('session.updated', { session: { ...session(key), title } }, { sessionKey: key }), key).then(() => h.settle());
-      for (let round = 0; round < 5; round++) {
-        await one(hub, `mine-${round}`);
-        await one(otherHub, `theirs-${round}`, theirs(round));
-        await one(hub, `mine-again-${round}`);
-      }
-      await expect.poll(() => seqs.length).toBe(15);
-      expect(seqs).toEqual(run(15));
-      expect(titles).toEqual([0, 1, 2, 3, 4].flatMap((round) => [`mine-${round}`, theirs(round), `mine-again-${round}`]));
-      return reads;
-    } finally {
-      await other.close();
+    const { store } = await stores.open('ownmixed');
+    const { store: other } = await stores.open('ownmixed');
+    const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+    const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+    await hub.start();
+    await otherHub.start();
+    const { seqs, reads } = watch(hub, store);
+    const titles: string[] = [];
+    hub.listenAll((ev) => titles.push((ev.payload as { session: { title: string } }).session.title));
+    const one = (h: EventHub, key: string, title = key) =>
+      h.commit((tx) => tx.emit('session.updated', { session: { ...session(key), title } }, { sessionKey: key }), key).then(() => h.settle());
+    for (let round = 0; round < 5; round++) {
+      await one(hub, `mine-${round}`);
+      await one(otherHub, `theirs-${round}`, theirs(round));
+      await one(hub, `mine-again-${round}`);
     }
+    await expect.poll(() => seqs.length).toBe(15);
+    expect(seqs).toEqual(run(15));
+    expect(titles).toEqual([0, 1, 2, 3, 4].flatMap((round) => [`mine-${round}`, theirs(round), `mine-again-${round}`]));
+    return reads;
   }
 
   it("[D5][R3] a commit whose notification told its events before its own answer came: they go out once, and its answer is not held back", async () => {
