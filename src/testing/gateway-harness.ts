@@ -172,9 +172,6 @@ export function gatewayPerTest(): GatewayPerTest {
   };
 }
 
-/** Lets pending socket frames arrive. */
-export const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-
 /** The AskdockError a call fails with; any other error is thrown again, and a call that succeeds fails the test. */
 export async function failure(p: Promise<unknown>): Promise<AskdockError> {
   try {

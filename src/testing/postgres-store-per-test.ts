@@ -3,20 +3,33 @@ import { openPostgresStore } from '../gateway/store/postgres/store.ts';
 import type { SharedStore } from '../gateway/store/postgres/cluster.ts';
 import { freshSchema, type TestSchema } from './postgres.ts';
 
-/** For the tests of the calling file: `open` gives a store on a fresh schema (and its URL), closed and dropped after the test. */
-export function postgresStorePerTest(): { open(prefix: string): Promise<{ store: SharedStore; url: string }> } {
+export type PostgresPerTest = {
+  /** The URL of the current test's schema, made fresh (named from `prefix`) on the test's first call. */
+  schema(prefix: string): Promise<string>;
+  /** A store on the current test's schema (see `schema`). */
+  open(prefix: string): Promise<{ store: SharedStore; url: string }>;
+};
+
+/**
+ * For the tests of the calling file: a fresh schema per test, and stores on it; after the test every store opened here is
+ * closed and the schema dropped. Hooks the file adds later run before this cleanup (vitest runs after-hooks as a stack).
+ */
+export function postgresStorePerTest(): PostgresPerTest {
   let schema: TestSchema | undefined;
-  let store: SharedStore | undefined;
+  const stores: SharedStore[] = [];
   afterEach(async () => {
-    await store?.close();
+    for (const store of stores.splice(0)) await store.close();
     await schema?.drop();
-    store = schema = undefined;
+    schema = undefined;
   });
+  const schemaUrl = async (prefix: string) => (schema ??= await freshSchema(prefix)).url;
   return {
+    schema: schemaUrl,
     async open(prefix) {
-      schema = await freshSchema(prefix);
-      store = await openPostgresStore(schema.url);
-      return { store, url: schema.url };
+      const url = await schemaUrl(prefix);
+      const store = await openPostgresStore(url);
+      stores.push(store);
+      return { store, url };
     },
   };
 }

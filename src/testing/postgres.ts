@@ -43,3 +43,18 @@ export async function freshSchema(prefix = 't'): Promise<TestSchema> {
     },
   };
 }
+
+/**
+ * How many connections have `table` (of the schema `url` works in) open and wait for a lock another one holds: a
+ * statement that must wait is seen waiting, rather than not seen answering after a while.
+ */
+export async function waitingOnLocks(url: string, table: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query(`SELECT COUNT(DISTINCT pid)::int AS n FROM pg_locks WHERE relation = $1::regclass AND cardinality(pg_blocking_pids(pid)) > 0`, [table]);
+    return (r.rows[0] as { n: number }).n;
+  } finally {
+    await c.end();
+  }
+}

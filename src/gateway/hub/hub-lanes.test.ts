@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { realClock } from '../infra/clock.ts';
 import { EventHub, RequestScope, laneOf } from './hub.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import type { StoredEvent } from '../store/types.ts';
 import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
@@ -13,6 +13,22 @@ const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId
 const settledOrHeld = <T>(p: Promise<T>) => Promise.race([p, new Promise<'held'>((ok) => setTimeout(() => ok('held'), 5000))]);
 
 const stores = postgresStorePerTest();
+afterEach(() => vi.restoreAllMocks());
+
+/** Counts the reads of a session sent outside a transaction (those go through the pool; a transaction has a connection of its own). */
+function sessionReads(): () => number {
+  let reads = 0;
+  const query = pg.Pool.prototype.query as (...args: unknown[]) => unknown;
+  vi.spyOn(pg.Pool.prototype, 'query').mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+    if (text?.includes('FROM sessions s WHERE s.key')) reads++;
+    return query.apply(this, args);
+  } as never);
+  return () => reads;
+}
+
+/** A read of session `key` that waits for nothing: once it is answered, every read asked for before it and free to go was sent. */
+const unwaitedRead = (store: SharedStore, key: string) => store.readCommitted(() => store.getSession(key));
 
 async function setup() {
   const { store } = await stores.open('lanes');
@@ -63,20 +79,23 @@ describe('D5 lanes on PostgreSQL', () => {
     const { held, release } = holdOpen(hub, a, emit);
     await new Promise((ok) => setImmediate(ok));
 
+    const reads = sessionReads();
     let earlierDone!: () => void;
     const earlier = new Promise<void>((ok) => (earlierDone = ok));
     const inRequest = hub.request(new RequestScope(), () => earlier, () => store.getSession('x'));
     const outside = store.getSession('x').then((s) => s?.key);
-    expect(await settledOrHeld(Promise.race([inRequest.then(() => 'read'), new Promise((ok) => setTimeout(() => ok('waiting'), 200))]))).toBe('waiting');
+    // Asked for after both: once it is answered, neither of them was sent.
+    await unwaitedRead(store, 'x');
+    expect(reads()).toBe(1);
     earlierDone();
     expect((await settledOrHeld(inRequest))).toMatchObject({ key: 'x' });
-    let outsideRead = false;
-    void outside.then(() => (outsideRead = true));
-    await new Promise((ok) => setTimeout(ok, 100));
-    expect(outsideRead).toBe(false);
+    // The one outside any request still waits for session a's open group.
+    await unwaitedRead(store, 'x');
+    expect(reads()).toBe(3);
     release();
     await held;
     expect(await outside).toBe('x');
+    expect(reads()).toBe(4);
   });
 
   it("[D5] what runs in a request's context once it was answered (e.g. a timer it armed) joins none of its groups and reads as code outside any request", async () => {
@@ -87,15 +106,18 @@ describe('D5 lanes on PostgreSQL', () => {
     const { held, release } = holdOpen(hub, a, emit);
     await new Promise((ok) => setImmediate(ok));
     // In the answered request's context: the unit joins nothing of it, and a read waits for the open group as outside.
+    const reads = sessionReads();
+    let asked = false;
     const inContext = hub.request(scope, () => Promise.resolve(), async () => {
       await hub.commit(emit(b), b);
+      asked = true;
       return store.getSession('x');
     });
-    let read = false;
-    void inContext.then(() => (read = true));
-    await new Promise((ok) => setTimeout(ok, 200));
+    await expect.poll(() => asked).toBe(true);
+    // Asked for after it: once it is answered, the read in the answered request's context was not sent.
+    await unwaitedRead(store, 'x');
     expect(scope.groups.size).toBe(0);
-    expect(read).toBe(false);
+    expect(reads()).toBe(1);
     release();
     await held;
     expect(await inContext).toMatchObject({ key: 'x' });
@@ -170,8 +192,10 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     const scope = new RequestScope();
     await hub.request(scope, () => Promise.resolve(), () => hub.commit(emit(b), b));
     const bAnswered = new Promise<void>((ok) => hub.whenDurable(() => (order.push('b answered'), ok()), scope));
+    // The catch-up b's commit asks for: once it has run, b's event and answer went out, or were held back.
+    const caughtUp = nextCatchUp(store);
     void hub.settle();
-    await new Promise((ok) => setTimeout(ok, 200));
+    await caughtUp;
     expect(order).toEqual([]);
     release();
     await aSettled;
@@ -181,32 +205,40 @@ describe('D5 fan-out of a gateway\'s own commits on PostgreSQL', () => {
     expect(reads).toEqual([]);
   });
 
+  /** Settles once the hub's next catch-up (its read of what is committed, and what went out after it) has run. */
+  function nextCatchUp(shared: SharedStore): Promise<void> {
+    const readCommitted = shared.readCommitted.bind(shared);
+    return new Promise((ok) => {
+      shared.readCommitted = (fn) => {
+        shared.readCommitted = readCommitted;
+        // A turn later: what the catch-up lets go runs in the microtasks after its read.
+        return readCommitted(fn).finally(() => setImmediate(ok));
+      };
+    });
+  }
+
   /** Five rounds: a commit of this gateway, one of another (its title `theirs(round)`), one of this again: what the first hears. */
   async function mixed(theirs: (round: number) => string) {
-    const { store, url } = await stores.open('ownmixed');
-    const other = await openPostgresStore(url);
-    try {
-      const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
-      const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
-      await hub.start();
-      await otherHub.start();
-      const { seqs, reads } = watch(hub, store);
-      const titles: string[] = [];
-      hub.listenAll((ev) => titles.push((ev.payload as { session: { title: string } }).session.title));
-      const one = (h: EventHub, key: string, title = key) =>
-        h.commit((tx) => tx.emit('session.updated', { session: { ...session(key), title } }, { sessionKey: key }), key).then(() => h.settle());
-      for (let round = 0; round < 5; round++) {
-        await one(hub, `mine-${round}`);
-        await one(otherHub, `theirs-${round}`, theirs(round));
-        await one(hub, `mine-again-${round}`);
-      }
-      await expect.poll(() => seqs.length).toBe(15);
-      expect(seqs).toEqual(run(15));
-      expect(titles).toEqual([0, 1, 2, 3, 4].flatMap((round) => [`mine-${round}`, theirs(round), `mine-again-${round}`]));
-      return reads;
-    } finally {
-      await other.close();
+    const { store } = await stores.open('ownmixed');
+    const { store: other } = await stores.open('ownmixed');
+    const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+    const otherHub = new EventHub({ store: other, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+    await hub.start();
+    await otherHub.start();
+    const { seqs, reads } = watch(hub, store);
+    const titles: string[] = [];
+    hub.listenAll((ev) => titles.push((ev.payload as { session: { title: string } }).session.title));
+    const one = (h: EventHub, key: string, title = key) =>
+      h.commit((tx) => tx.emit('session.updated', { session: { ...session(key), title } }, { sessionKey: key }), key).then(() => h.settle());
+    for (let round = 0; round < 5; round++) {
+      await one(hub, `mine-${round}`);
+      await one(otherHub, `theirs-${round}`, theirs(round));
+      await one(hub, `mine-again-${round}`);
     }
+    await expect.poll(() => seqs.length).toBe(15);
+    expect(seqs).toEqual(run(15));
+    expect(titles).toEqual([0, 1, 2, 3, 4].flatMap((round) => [`mine-${round}`, theirs(round), `mine-again-${round}`]));
+    return reads;
   }
 
   it("[D5][R3] a commit whose notification told its events before its own answer came: they go out once, and its answer is not held back", async () => {

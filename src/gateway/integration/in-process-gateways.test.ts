@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { item, startTestGateway, testConfig, type TestGateway } from '../../testing/gateway-harness.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 import { oneSessionPerKey, readsSeeEarlierChanges } from '../../testing/concurrent-requests.ts';
 import type { GatewayConfig } from '../config.ts';
+import { SecretWaiters } from '../secrets/secret-waiters.ts';
 import type { SharedStore } from '../store/postgres/store.ts';
 
 // Two gateways in ONE process on one database: each keeps its turn's transaction open across callbacks while the
@@ -21,6 +22,7 @@ beforeEach(async () => {
   keyDir = mkdtempSync(join(tmpdir(), 'askdock-inproc-key-'));
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const g of running.splice(0)) await g.close();
   await schema.drop();
   rmSync(keyDir, { recursive: true, force: true });
@@ -50,6 +52,18 @@ function holdReads(store: object, method: 'getQuestion' | 'getSecretRequest'): (
     return answer;
   };
   return release;
+}
+
+/** Settles once a wait for secret request `id` is set on a gateway of this process: from then on only a heard outcome ends it. */
+function secretWaitSet(id: string): Promise<void> {
+  const wait = SecretWaiters.prototype.wait;
+  return new Promise((ok) => {
+    vi.spyOn(SecretWaiters.prototype, 'wait').mockImplementation(function (this: SecretWaiters, r, timeoutMs, cancellation) {
+      const answer = wait.call(this, r, timeoutMs, cancellation);
+      if (r.id === id && answer instanceof Promise) ok();
+      return answer;
+    });
+  });
 }
 
 describe('two PostgreSQL gateways in one process', () => {
@@ -286,9 +300,9 @@ describe('two PostgreSQL gateways in one process', () => {
     const adminB = await b.connect('admin');
     const first = await agent.call('secret.request', { name: 'FIRST_TOKEN', description: 'For the first' });
     await adminB.waitEvent('secret.requested', (e) => e.request.id === first.id, 20_000);
+    const set = secretWaitSet(first.id);
     const waiting = agent.call('secret.waitResult', { id: first.id, timeoutMs: 10_000 });
-    await adminA.waitEvent('secret.requested', (e) => e.request.id === first.id, 20_000);
-    await new Promise((ok) => setTimeout(ok, 100));
+    await set;
     expect(await adminB.call('secret.provide', { id: first.id, value: 'value-one' })).toEqual({ status: 'stored', name: 'FIRST_TOKEN' });
     expect(await waiting).toEqual({ status: 'stored', name: 'FIRST_TOKEN' });
 

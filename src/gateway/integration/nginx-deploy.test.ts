@@ -114,8 +114,7 @@ describe.skipIf(!NGINX)("docs/deploy.md's nginx in front of three gateways", () 
     // One gateway dies: exactly the agent nginx had sent there loses its socket (they were spread), the others go on,
     // and every new connection through nginx reaches a live gateway and is answered.
     await cluster.kill(0);
-    const deadline = Date.now() + 30_000;
-    while (!agents.some((a) => a.closed) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => agents.filter((a) => a.closed).length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(agents.filter((a) => a.closed)).toHaveLength(1);
     for (const agent of agents.filter((a) => !a.closed)) await askAndAnswer(agent, operator, 'Production');
     const after = [await throughProxy(port, 'agent'), await throughProxy(port, 'agent'), await throughProxy(port, 'agent')];

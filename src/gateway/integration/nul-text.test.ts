@@ -2,21 +2,20 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseCode } from '../../protocol/index.ts';
 import { item, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
-import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
 
+const postgres = postgresStorePerTest();
 let gw: TestGateway | undefined;
-let schema: TestSchema | undefined;
+// Runs before the schema is dropped (after-hooks run as a stack).
 afterEach(async () => {
   await gw?.close();
-  await schema?.drop();
-  gw = schema = undefined;
+  gw = undefined;
 });
 
 const NUL = 'must not contain the NUL character (U+0000)';
 
 async function gatewayOn(store: 'sqlite' | 'postgres'): Promise<TestGateway> {
-  if (store === 'postgres') schema = await freshSchema('nul');
-  gw = await startTestGateway(schema ? { dbPath: schema.url } : {});
+  gw = await startTestGateway(store === 'postgres' ? { dbPath: await postgres.schema('nul') } : {});
   return gw;
 }
 
@@ -72,7 +71,7 @@ describe('U+0000 before and around the handshake', () => {
 describe('a store failure while admitting a connection', () => {
   it('[P4] answers the connect with UNAVAILABLE and closes with 1011 instead of leaving it unanswered', { timeout: 60_000 }, async () => {
     const g = await gatewayOn('postgres');
-    const db = new pg.Client({ connectionString: schema!.url });
+    const db = new pg.Client({ connectionString: await postgres.schema('nul') });
     await db.connect();
     await db.query('DROP TABLE presence');
     await db.end();

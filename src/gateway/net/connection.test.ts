@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, EVENT_NAMES, METHOD_NAMES, PROTOCOL_VERSION } from '../../protocol/index.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { item, startTestGateway, tokenOf, type TestGateway } from '../../testing/gateway-harness.ts';
@@ -6,9 +6,13 @@ import { laterCommit, roundTrips } from '../../testing/barrier.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await t?.close();
   t = undefined;
 });
+
+/** The rate limiter's buckets fill on real time (performance.now): held still here, and moved only by `vi.advanceTimersByTime`. */
+const holdRealTime = () => vi.useFakeTimers({ toFake: ['performance'] });
 
 describe('transport and handshake', () => {
   it('[P1] speaks on /ws only; other upgrade paths are refused', async () => {
@@ -265,7 +269,8 @@ describe('transport and handshake', () => {
   });
 
   it('[errors] rate limiting answers RATE_LIMITED with retryAfterMs, then lets requests through again', async () => {
-    // One token a second: five requests sent together always find three tokens, however slow the machine.
+    // Time held still: five requests sent together find three tokens, however slow the machine.
+    holdRealTime();
     t = await startTestGateway({ rateLimit: { burst: 3, perSecond: 1 } });
     const c = await t.connect('admin');
     const results = await Promise.all([1, 2, 3, 4, 5].map(() => c.request('sessions.list', {})));
@@ -274,13 +279,16 @@ describe('transport and handshake', () => {
     expect(limited).toHaveLength(2);
     expect(limited[0].error?.retryAfterMs).toBeGreaterThan(0);
     expect(limited[0].error?.retryAfterMs).toBeLessThanOrEqual(1000);
-    // Waiting as long as the gateway said: a busy machine only makes the wait longer, and the bucket fuller.
-    await new Promise((r) => setTimeout(r, limited[1].error!.retryAfterMs!));
+    // Not a moment before the time the gateway said, and then again.
+    vi.advanceTimersByTime(limited[1].error!.retryAfterMs! - 1);
+    expect((await c.request('sessions.list', {})).error?.code).toBe('RATE_LIMITED');
+    vi.advanceTimersByTime(1);
     expect((await c.request('sessions.list', {})).ok).toBe(true);
   });
 
   it('[errors] policy.rateLimit from the config applies', async () => {
     const { testConfig } = await import('../../testing/gateway-harness.ts');
+    holdRealTime();
     t = await startTestGateway({ config: { ...testConfig, policy: { rateLimit: { burst: 1, perSecond: 1 } } } });
     const c = await t.connect('admin');
     const [a, b] = await Promise.all([c.request('sessions.list', {}), c.request('sessions.list', {})]);

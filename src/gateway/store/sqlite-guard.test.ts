@@ -74,15 +74,14 @@ describe('SQLite storage guards', () => {
     expect(err.message).toContain('backup');
   });
 
-  it('[storage] a lost WAL is noticed at start: the last acknowledged seq is kept outside it', async () => {
+  it('[storage] a lost WAL is noticed at start: the last acknowledged seq is kept outside it', { timeout: 60_000 }, async () => {
     const db = join(dir, 'askdock.db');
     const store = openSqliteStore(db);
     await store.transaction(async () => {
       for (let i = 0; i < 5; i++) (await store.appendEvent({ event: 'tick', payload: { i }, audience: { sessionKey: null }, atMs: i }));
     });
     // The acknowledged seq reaches its own file soon after the commit.
-    const deadline = Date.now() + 30_000;
-    while (readFileSync(ackedFileFor(db), { encoding: 'utf8', flag: 'a+' }).trim() !== '5' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => readFileSync(ackedFileFor(db), { encoding: 'utf8', flag: 'a+' }).trim(), { timeout: 30_000 }).toBe('5');
     // A copy of the main file without its -wal: what a lost WAL (or a careless backup) leaves.
     const copy = join(dir, 'copy.db');
     copyFileSync(db, copy);

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../../protocol/index.ts';
 import { createMemoryStore } from './memory.ts';
 import { openPostgresStore, type SharedStore } from './postgres/store.ts';
 import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
-import { freshSchema } from '../../testing/postgres.ts';
+import { freshSchema, waitingOnLocks } from '../../testing/postgres.ts';
 import { auditContract } from './audit-contract.ts';
 import type { RunRow, SessionRow, Store, StoredEvent, StoredGrant, StoredQuestion, StoredSecretRequest } from './types.ts';
 
@@ -1484,7 +1484,8 @@ describe('postgres store on a server', () => {
       await b.transaction(async () => await b.touchSession('s2', 6_000));
       let bSaw: number | null | undefined;
       const bDone = b.transaction(async () => (bSaw = (await b.getSession('s1'))?.lastMessageAtMs));
-      await new Promise((ok) => setTimeout(ok, 50));
+      // B's read is seen waiting for A's lock.
+      await expect.poll(() => waitingOnLocks(harness.url, 'sessions')).toBe(1);
       expect(bSaw).toBeUndefined();
       release();
       await aDone;

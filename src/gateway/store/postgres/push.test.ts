@@ -1,24 +1,17 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { freshSchema, type TestSchema } from '../../../testing/postgres.ts';
+import { postgresStorePerTest } from '../../../testing/postgres-store-per-test.ts';
 import type { PushSubscriptionRow } from '../types.ts';
 import { Postgres } from './pool.ts';
-import { channelFor, openPostgresStore, schemaOf, type SharedStore } from './store.ts';
+import { channelFor, schemaOf, type SharedStore } from './store.ts';
 
-let schema: TestSchema | undefined;
-const opened: SharedStore[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const s of opened.splice(0)) await s.close();
-  await schema?.drop();
-  schema = undefined;
-});
+const postgres = postgresStorePerTest();
+// Runs before the stores are closed (after-hooks run as a stack).
+afterEach(() => vi.restoreAllMocks());
 
 async function stores(n: number): Promise<SharedStore[]> {
-  schema = await freshSchema('push');
   const all: SharedStore[] = [];
-  for (let i = 0; i < n; i++) all.push(await openPostgresStore(schema.url));
-  opened.push(...all);
+  for (let i = 0; i < n; i++) all.push((await postgres.open('push')).store);
   return all;
 }
 
@@ -119,12 +112,13 @@ describe('U17/D5 push subscriptions cached per gateway on PostgreSQL', () => {
     notices.held = true;
     await a.putPushSubscription(sub('https://push.example/unheard'));
     expect(await endpoints(b)).toEqual([]);
-    const admin = new pg.Client({ connectionString: schema!.url });
+    const url = await postgres.schema('push');
+    const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
       const ended = await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'askdock-listen' AND query = $1`,
-        [`LISTEN ${channelFor(schemaOf(schema!.url))}`],
+        [`LISTEN ${channelFor(schemaOf(url))}`],
       );
       expect(ended.rowCount).toBe(2);
     } finally {
