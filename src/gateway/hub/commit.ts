@@ -6,10 +6,12 @@ import { laneOf, noChanges, settled, type Group, type RequestScope, type Tx } fr
 import type { Turn } from './turn.ts';
 import type { Follow } from './follow.ts';
 import { Listeners } from '../../lib/listeners.ts';
-import { inLane, openLane, type Lane } from './lane.ts';
+import { inLane, openLane, type Filling, type Lane } from './lane.ts';
 import { announce, whenAllKept } from './group-outcome.ts';
 
 const noOneWaits = () => {};
+/** At most this many units join a group past its turn's end (Commits.settleLane), so a stream of units cannot hold it open. */
+export const FILL_UNITS = 16;
 
 export interface CommitsOptions {
   store: Store;
@@ -94,34 +96,17 @@ export class Commits {
    */
   commit<T>(fn: (tx: Tx) => Promise<T> | T, key?: string | null, retried = false): Promise<T> {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
+    lane.pending++;
+    const filling = lane.filling;
+    if (filling && ++filling.joined >= FILL_UNITS) this.askCommit(lane, filling);
     const run = inLane(lane, async () => {
-      if (!lane.grouped) {
-        await lane.store.beginGroup();
-        lane.grouped = { ...noChanges(), waiting: [] };
-        this.o.turn.touch();
-      }
-      const grouped = lane.grouped;
-      const scope = this.scopes.getStore();
-      // The request waits for this group because of this unit alone (none of its other units joined it).
-      const joined = scope && !scope.answered && !scope.groups.has(grouped) ? scope : null;
-      joined?.groups.add(grouped);
-      const open = noChanges();
-      lane.open = open;
-      let result: T;
       try {
-        result = await lane.store.transaction(() => fn(lane.tx));
-      } catch (err) {
-        // Run again in a later group: nothing of this run is kept or answered, so whether this group is kept is no part
-        // of the request's answer (else its second run, kept, would be answered "undone").
-        if (joined && !retried && this.store.mustRetry?.(err)) joined.groups.delete(grouped);
-        throw err;
+        return await this.unit(lane, fn, retried);
       } finally {
-        lane.open = null;
+        lane.pending--;
+        const left = lane.filling;
+        if (left && --left.units === 0) this.askCommit(lane, left);
       }
-      grouped.events.push(...open.events);
-      grouped.texts.push(...open.texts);
-      grouped.after.push(...open.after);
-      return result;
     });
     if (retried) return run;
     return run.catch(async (err: unknown) => {
@@ -131,6 +116,37 @@ export class Commits {
       await new Promise<void>((ok) => (lane.grouped ? lane.grouped.waiting.push(() => ok()) : ok()));
       return this.commit(fn, key, true);
     });
+  }
+
+  /** One unit in its lane's group (begun here if none is open). */
+  private async unit<T>(lane: Lane, fn: (tx: Tx) => Promise<T> | T, retried: boolean): Promise<T> {
+    if (!lane.grouped) {
+      await lane.store.beginGroup();
+      lane.grouped = { ...noChanges(), waiting: [] };
+      this.o.turn.touch();
+    }
+    const grouped = lane.grouped;
+    const scope = this.scopes.getStore();
+    // The request waits for this group because of this unit alone (none of its other units joined it).
+    const joined = scope && !scope.answered && !scope.groups.has(grouped) ? scope : null;
+    joined?.groups.add(grouped);
+    const open = noChanges();
+    lane.open = open;
+    let result: T;
+    try {
+      result = await lane.store.transaction(() => fn(lane.tx));
+    } catch (err) {
+      // Run again in a later group: nothing of this run is kept or answered, so whether this group is kept is no part
+      // of the request's answer (else its second run, kept, would be answered "undone").
+      if (joined && !retried && this.store.mustRetry?.(err)) joined.groups.delete(grouped);
+      throw err;
+    } finally {
+      lane.open = null;
+    }
+    grouped.events.push(...open.events);
+    grouped.texts.push(...open.texts);
+    grouped.after.push(...open.after);
+    return result;
   }
 
   /**
@@ -183,9 +199,36 @@ export class Commits {
       const lane = this.lanes[0];
       return lane.grouped ? inLane(lane, () => this.settleGroup(lane)) : (lane.queue as Promise<void>);
     }
-    const lanes = this.lanes.map((lane) => (lane.grouped ? inLane(lane, () => this.settleGroup(lane)) : lane.queue));
+    const lanes = this.lanes.map((lane) => this.settleLane(lane));
     // And what a shared database's groups queued once committed (their events, their answers).
     return Promise.all(lanes).then(() => follow.queue.then(settled));
+  }
+
+  /**
+   * A shared database's lane at the end of a turn. When a unit its group holds waits for the audit log's lock (L1), held
+   * by another gateway's group, while other gateways commit, its commit could not start before that lock is granted
+   * anyway: until then the units asked for meanwhile join it (up to FILL_UNITS), and its commit is asked for, behind
+   * them, once the units it held have ended. Any other lane commits at once, as before: one whose units all ended, one
+   * that holds the lock (the others wait for its commit), and every lane of a gateway alone on its database, whose
+   * answers would only wait longer (bench/FINDINGS.md 72, 76). Units asked for after that go into its next group.
+   */
+  private settleLane(lane: Lane): Promise<unknown> {
+    const group = lane.grouped;
+    if (!group) return lane.queue;
+    if (lane.filling) return lane.filling.done;
+    const waits = lane.pending > 0 && this.follow?.othersCommitting && lane.store.waitsForLock?.();
+    if (!waits) return inLane(lane, () => this.settleGroup(lane));
+    let ended!: () => void;
+    const done = new Promise<void>((ok) => (ended = ok));
+    lane.filling = { group, units: lane.pending, joined: 0, done, ended };
+    return done;
+  }
+
+  /** The filling group's commit, asked for now: behind the units already asked for in its lane. */
+  private askCommit(lane: Lane, filling: Filling): void {
+    if (lane.filling !== filling) return;
+    lane.filling = null;
+    inLane(lane, () => (lane.grouped === filling.group ? this.settleGroup(lane) : undefined)).then(filling.ended, filling.ended);
   }
 
   /**
@@ -207,6 +250,11 @@ export class Commits {
       throw err;
     }
     lane.grouped = null;
+    // Committed another way (a snapshot's `quiet`) while it was taking in units: nothing is left to ask for.
+    if (lane.filling?.group === group) {
+      lane.filling.ended();
+      lane.filling = null;
+    }
     if (follow) return follow.ownCommit(group, committed, known, () => this.afterCommit(group, committed));
     if (committed) {
       await this.o.prepare(group.events);

@@ -53,6 +53,8 @@ export class Follow {
    */
   private afterCatchUp: { fn: () => void; seqs?: number[] }[] = [];
   private unlisten: (() => void) | null = null;
+  /** Another gateway's commit was heard since this gateway's last own one: the database is shared by busy gateways now. */
+  othersCommitting = false;
   /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
   private heard: (ev: StoredEvent) => void = () => {};
 
@@ -69,6 +71,8 @@ export class Follow {
       if (!this.started) return;
       // This gateway's own commit, its answer come first: its events are known here, nothing to parse or read.
       if (told && seq !== null && this.knowsAll(told.first, seq)) return;
+      // Not known, with none of this gateway's commits on the way: another gateway's.
+      if (this.commitsOnTheWay.size === 0) this.othersCommitting = true;
       const events = told?.events();
       if (events) {
         // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
@@ -131,6 +135,7 @@ export class Follow {
   ownCommit(group: Group, committed: boolean, known: () => void, after: () => void): void {
     try {
       if (committed) this.noteOwnCommit(group);
+      if (committed) this.othersCommitting = false;
     } finally {
       known();
     }

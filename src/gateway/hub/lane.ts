@@ -10,12 +10,28 @@ import { settled, type Changes, type Group, type Tx } from './units.ts';
  * shared database several run side by side (Store.lanes), a unit's lane chosen by its key (its session), so the units
  * of one session keep their order.
  */
-export type Lane = { store: LaneStore; queue: Promise<unknown>; grouped: Group | null; open: Changes | null; tx: Tx };
+export type Lane = {
+  store: LaneStore;
+  queue: Promise<unknown>;
+  grouped: Group | null;
+  open: Changes | null;
+  tx: Tx;
+  /** Units asked for in this lane that have not ended. */
+  pending: number;
+  /** The open group while it takes in units past its turn's end (Commits.settle), until its commit is asked for. */
+  filling: Filling | null;
+};
+
+/**
+ * A group whose turn ended while units it holds still ran: `units` of those are left; `joined` units were asked for
+ * since; `done` settles once the group is settled.
+ */
+export type Filling = { group: Group; units: number; joined: number; done: Promise<void>; ended: () => void };
 
 export type LaneTxOptions = { store: Store; clock: Clock; checkPayloads: boolean };
 
 export function openLane(laneStore: LaneStore, o: LaneTxOptions): Lane {
-  const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx };
+  const lane: Lane = { store: laneStore, queue: Promise.resolve(), grouped: null, open: null, tx: null as unknown as Tx, pending: 0, filling: null };
   lane.tx = txOf(lane, o);
   return lane;
 }

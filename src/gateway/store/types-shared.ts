@@ -9,6 +9,8 @@ export interface LaneStore {
   beginGroup(): Promise<void>;
   commitGroup(): Promise<void>;
   rollbackGroup(): Promise<void>;
+  /** A unit of the open group waits for a lock another gateway's transaction holds (default: never known). */
+  waitsForLock?(): boolean;
 }
 
 /**

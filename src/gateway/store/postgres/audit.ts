@@ -4,6 +4,8 @@ import type { Store } from '../types.ts';
 import type { QueryResult } from './pool.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<QueryResult>;
+/** The transaction an append runs in, which notes whether it waits for the log's lock or holds it (transactions.ts). */
+type LockHolder = { auditLock: 'none' | 'asked' | 'held' };
 
 /** The log's lock: taken by each append, held until its transaction ends. */
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('askdock.audit'))`;
@@ -14,7 +16,17 @@ type Async<S> = { [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (
  * L1 on PostgreSQL: one log for every gateway of the database. An append takes the log's transaction lock first, so
  * two gateways hand out indexes one after the other and leave no gap (a rolled-back append frees its index).
  */
-export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store> {
+export function auditMethods(q: Query, holder: () => LockHolder | undefined = () => undefined): Async<AuditStoreMethods> & Partial<Store> {
+  /** Notes the lock asked for until its answer: a group whose unit waits there may take in more units (hub/commit.ts). */
+  const locked = (lock: Promise<QueryResult>) => {
+    const t = holder();
+    if (t?.auditLock !== 'none') return lock;
+    t.auditLock = 'asked';
+    // Refused (a timeout, a deadlock): its unit is undone, and the lock with it.
+    const now = (state: 'held' | 'none') => () => void (t.auditLock === 'asked' && (t.auditLock = state));
+    lock.then(now('held'), now('none'));
+    return lock;
+  };
   const append = async (entry: NewAuditEntry, kept?: KeptAnswerInput) => {
     // The next index, the entry's line with it and the kept answer are written by one statement, sent in the same
     // round trip as the lock (and what the transaction put off): statements of one query run in order, each reading
@@ -29,7 +41,7 @@ export function auditMethods(q: Query): Async<AuditStoreMethods> & Partial<Store
     // Even an entry whose index nobody reads takes the lock in its own unit's round trip: put off to the transaction's
     // next statement, a failed lock (a timeout, a deadlock) would undo its whole group, where here only its unit fails (a
     // deadlock's is run again), and the round trip saved did not show in the gateway's CPU (bench/FINDINGS.md 69).
-    const [, r] = await Promise.all([q(LOCK), q(insert, [head, tail, ...answers])]);
+    const [, r] = await Promise.all([locked(q(LOCK)), q(insert, [head, tail, ...answers])]);
     // The line was built once, for the database: the entry alone is what the caller gets.
     return entryAt(entry, Number(r.rows[0].idx));
   };

@@ -69,6 +69,8 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
         beginGroup: () => t.beginGroup(),
         commitGroup: () => t.commitGroup(),
         rollbackGroup: () => t.rollbackGroup(),
+        // Its unit waits for the audit log's lock, held by no lane of this gateway: another gateway's transaction has it.
+        waitsForLock: () => t.auditLock === 'asked' && !lanes.some((o) => o.auditLock === 'held'),
       };
     },
 
@@ -80,7 +82,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     ...secretMethods(q, insert, locking),
     ...pushMethods(q, pushCache),
     ...grantMethods(q, insert),
-    ...auditMethods(q),
+    ...auditMethods(q, () => (pg.inTransaction() ? current() : undefined)),
 
     search(scope) {
       return searchPostgres(q, scope);

@@ -28,6 +28,8 @@ export class Transactions implements TxContext {
   private readonly queue = new PutOffQueue();
   /** The units' savepoints, and whether the group is lost (a write put off by a unit that had returned failed). */
   private readonly group = new LostGroup();
+  /** The audit log's lock (audit.ts): asked for by a unit of this transaction and not granted yet, or held until it ends. */
+  auditLock: 'none' | 'asked' | 'held' = 'none';
 
   constructor(
     private readonly pg: Postgres,
@@ -108,6 +110,7 @@ export class Transactions implements TxContext {
     this.queue.clear();
     this.group.reset();
     this.numbering.clear();
+    this.auditLock = 'none';
     this.client = null;
     if (client && this.pg.open.delete(client)) client.release();
     this.endTurn();

@@ -1,0 +1,159 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { realClock } from '../infra/clock.ts';
+import { EventHub, RequestScope } from './hub.ts';
+import { FILL_UNITS } from './commit.ts';
+import { memoryLogger } from '../infra/logger.ts';
+import { Turn } from './turn.ts';
+import { openPostgresStore } from '../store/postgres/store.ts';
+import type { SharedStore } from '../store/postgres/cluster.ts';
+import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+
+type Tx = Parameters<Parameters<EventHub['commit']>[0]>[0];
+const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
+const turnEnds = () => new Promise((ok) => setImmediate(() => setImmediate(ok)));
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 2_000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(ok()).toBe(true);
+};
+
+let schema: TestSchema | undefined;
+const stores: SharedStore[] = [];
+let watcher: pg.Client | undefined;
+afterEach(async () => {
+  await watcher?.end();
+  watcher = undefined;
+  for (const store of stores.splice(0)) await store.close();
+  await schema?.drop();
+  schema = undefined;
+});
+
+/** A gateway (hub) on the test's schema whose lanes' commits are written down in `log`, in order with its answers. */
+async function gateway(url: string) {
+  const store = await openPostgresStore(url);
+  stores.push(store);
+  const log: string[] = [];
+  const lane = store.lane.bind(store);
+  store.lane = (i) => {
+    const l = lane(i);
+    return { ...l, commitGroup: async () => void (await l.commitGroup(), log.push('commit')) };
+  };
+  const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
+  await hub.start();
+  const heard: string[] = [];
+  hub.listenAll((ev) => heard.push(ev.event === 'session.updated' ? (ev.payload as { session: { title: string } }).session.title : ev.event));
+  /**
+   * A unit of session `key` in a request of its own that writes `name` (an audit entry first when `audited`, which takes
+   * the log's lock), held open until `release` when `held`; `answered` once durable.
+   */
+  const unit = (name: string, o: { key?: string; audited?: boolean; held?: boolean } = {}) => {
+    const key = o.key ?? 'session-a';
+    let release!: () => void;
+    const gate = o.held ? new Promise<void>((ok) => (release = ok)) : Promise.resolve();
+    let appending = false;
+    let entered!: () => void;
+    const wrote = new Promise<void>((ok) => (entered = ok));
+    const scope = new RequestScope();
+    const ran = hub.request(scope, () => Promise.resolve(), () =>
+      hub.commit(async (tx: Tx) => {
+        appending = o.audited === true;
+        if (o.audited) await store.appendAuditUnread({ atMs: 1_000, event: 'question.asked', identity: name });
+        await tx.emit('session.updated', { session: { ...session(key), title: name } }, { sessionKey: key });
+        entered();
+        await gate;
+      }, key),
+    );
+    const answered = ran.then(() => {
+      scope.finish();
+      return new Promise<boolean>((ok) => hub.whenDurable(ok, scope));
+    }).then((kept) => (log.push(`answer ${name}`), kept));
+    return { release, ran, answered, wrote, appending: () => appending };
+  };
+  return { hub, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
+}
+
+/**
+ * Returns once `unit` asked for the audit log's lock and the database has a transaction waiting for it (other test
+ * files share the server's advisory locks: theirs may count too, but this unit's append was called before).
+ */
+async function waitsForTheLock(url: string, unit: { appending: () => boolean }) {
+  await until(unit.appending);
+  if (!watcher) {
+    watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+  }
+  const waiting = async () => Number((await watcher!.query(`SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+  for (let i = 0; i < 2_000 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(await waiting()).toBeGreaterThan(0);
+  await turnEnds();
+}
+
+/** Two gateways on one database, the second having heard a commit of the first's. */
+async function two() {
+  schema = await freshSchema('groupjoin');
+  const x = await gateway(schema.url);
+  const y = await gateway(schema.url);
+  const hello = x.unit('hello', { key: 'session-x' });
+  await hello.answered;
+  await until(() => y.heard.includes('hello'));
+  return { x, y };
+}
+
+describe('D5 group commit on a shared database: a group waiting for the audit lock another gateway holds takes in more units', () => {
+  it('[D5][R3][L1] units asked for while the group\'s unit waits for another gateway\'s audit lock join its one commit, answered after it', async () => {
+    const { x, y } = await two();
+    // The first gateway's group holds the audit log's lock until it commits.
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    await waitsForTheLock(schema!.url, first);
+    const second = y.unit('second');
+    const third = y.unit('third');
+    await turnEnds();
+    const before = y.commits();
+    holder.release();
+    expect(await Promise.all([holder.answered, first.answered, second.answered, third.answered])).toEqual([true, true, true, true]);
+    // One commit on the second gateway for the three (two on the code before: the waiting unit's group, then one for the
+    // two asked for while it waited), and every answer after it (R3).
+    expect(y.commits() - before).toBe(1);
+    expect(y.log.slice(y.log.lastIndexOf('commit'))).toEqual(['commit', 'answer first', 'answer second', 'answer third']);
+    await until(() => x.heard.includes('third'));
+    expect(x.heard.filter((t) => ['first', 'second', 'third'].includes(t))).toEqual(['first', 'second', 'third']);
+  });
+
+  it(`[D5] at most ${FILL_UNITS} units join such a group: a stream of units cannot hold it open`, async () => {
+    const { x, y } = await two();
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    await waitsForTheLock(schema!.url, first);
+    const more = Array.from({ length: FILL_UNITS + 2 }, (_, i) => y.unit(`more ${i}`));
+    await turnEnds();
+    const before = y.commits();
+    holder.release();
+    expect(await Promise.all([first, ...more].map((u) => u.answered))).toEqual(Array(FILL_UNITS + 3).fill(true));
+    // The first unit and FILL_UNITS - 1 joiners in one commit, the rest in the next.
+    expect(y.commits() - before).toBe(2);
+    const second = y.log.indexOf('commit', y.log.indexOf('commit', y.log.indexOf('answer hello') + 1) + 1);
+    expect(y.log.indexOf(`answer more ${FILL_UNITS - 2}`)).toBeLessThan(second);
+    expect(y.log.indexOf(`answer more ${FILL_UNITS - 1}`)).toBeGreaterThan(second);
+  });
+
+  it('[D5][R3] a gateway that heard no other gateway commit never holds a group open: each waiting unit commits as before', async () => {
+    schema = await freshSchema('groupjoin');
+    const one = await gateway(schema.url);
+    // The lock held by this gateway's own group in another lane.
+    const holder = one.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = one.unit('first', { audited: true });
+    await waitsForTheLock(schema.url, first);
+    const second = one.unit('second');
+    await turnEnds();
+    holder.release();
+    expect(await Promise.all([holder.answered, first.answered, second.answered])).toEqual([true, true, true]);
+    // The waiting unit's group commits once it ended; the unit asked for after its turn's end goes into the next group.
+    expect(one.commits()).toBe(3);
+    expect(one.log.indexOf('answer first')).toBeLessThan(one.log.lastIndexOf('commit'));
+    expect(one.log.indexOf('answer second')).toBeGreaterThan(one.log.lastIndexOf('commit'));
+  });
+});
