@@ -28,7 +28,7 @@ function roundTrips() {
   return sent;
 }
 
-it('[D5] a question round trip on a PostgreSQL gateway: two database round trips to ask (its audit entry, L1, with its reads) and three to answer (the entry and its lock in one), none to wait; no event or push subscription is read back', { timeout: 120_000 }, async () => {
+it('[D5] a question round trip on a PostgreSQL gateway: three database round trips to ask and three to answer (the audit entry, L1, and its lock in one of each), none to wait; no event or push subscription is read back', { timeout: 120_000 }, async () => {
   gateway = await startTestGateway({ dbPath: schema.url });
   const agent = await gateway.connect('agent');
   const admin = await gateway.connect('admin');
@@ -65,9 +65,9 @@ it('[D5] a question round trip on a PostgreSQL gateway: two database round trips
   const counts = (phase: string) => rounds(phase).map((trips) => trips.filter((s) => firstPrepare(s) === undefined).length);
   const sentTexts = Object.fromEntries(Object.keys(phases).map((p) => [p, rounds(p).map((trips) => trips.map((s) => s.text.slice(0, 160)))]));
   expect({ request: counts('request'), resolve: counts('resolve'), wait: counts('wait') }, JSON.stringify(sentTexts, null, 1)).toEqual({
-    // The reads and the commit each; the ask's audit entry (L1), the log's lock and the statement that takes the next
-    // index, leave with its reads; the answer's (whose index goes into its receipt) in a round trip of its own after them.
-    request: Array(10).fill(2),
+    // Two each, and one more for the audit entry written in the same transaction (L1): the log's lock and the statement
+    // that takes the next index and writes the entry (and its kept answer) leave together.
+    request: Array(10).fill(3),
     resolve: Array(10).fill(3),
     wait: Array(10).fill(0),
   });

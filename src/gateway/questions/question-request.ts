@@ -5,7 +5,6 @@ import { newId } from '../infra/ids.ts';
 import { sameItems, storedItems } from './question-records.ts';
 import { askSession, requireMayAsk } from '../runs/run-authority.ts';
 import type { StoredApproval, StoredQuestion } from '../store/types.ts';
-import { recordAsked } from '../audit/question-entries.ts';
 
 const where = 'question.request';
 
@@ -47,7 +46,23 @@ export async function newQuestion(
     }
   }
   const sessionKey = await askSession(core, identity, where, p);
+  // The reads at once (on a network database they leave in one round trip): the session, locked first as every change
+  // in it does, and its pending questions (Q11, and on a shared database the audience of its session.updated), so
+  // nothing needs reading after the insert.
+  const [session, pending, askerPending] = await Promise.all([
+    sessionKey !== undefined ? core.getSession(sessionKey) : undefined,
+    sessionKey !== undefined && (mode === 'blocking' || store.shared) ? store.listQuestions({ sessionKey, status: 'pending' }) : undefined,
+    core.store.countPendingAskedBy(identity.id),
+  ]);
+  const first = mode === 'blocking' ? pending?.find((q) => q.mode === 'blocking') : undefined;
+  if (first)
+    throw new AskdockError(
+      'QUESTION_PENDING',
+      `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
+      { details: { id: first.id } },
+    );
   const now = core.stamps.questionCreated();
+  await limitPending(core, identity, now, askerPending);
   const record: StoredQuestion = {
     id: p.id ?? newId('q'),
     ...(sessionKey !== undefined ? { sessionKey } : {}),
@@ -62,26 +77,6 @@ export async function newQuestion(
     askerClientId: clientId,
     ...(approval ? { approval } : {}),
   };
-  // The reads at once (on a network database they leave in one round trip): the session, locked first as every change
-  // in it does, and its pending questions (Q11, and on a shared database the audience of its session.updated), so
-  // nothing needs reading after the insert. The ask's audit entry (L1) goes with them, after them (the log's lock is
-  // taken after the session's, as in every unit): should a check below refuse the ask, the unit is undone and the
-  // entry with it (its savepoint left with the reads), so a refused ask leaves no entry, and an ask kept costs no round
-  // trip for it.
-  const [session, pending, askerPending] = await Promise.all([
-    sessionKey !== undefined ? core.getSession(sessionKey) : undefined,
-    sessionKey !== undefined && (mode === 'blocking' || store.shared) ? store.listQuestions({ sessionKey, status: 'pending' }) : undefined,
-    core.store.countPendingAskedBy(identity.id),
-    recordAsked(core.audit, record),
-  ]);
-  const first = mode === 'blocking' ? pending?.find((q) => q.mode === 'blocking') : undefined;
-  if (first)
-    throw new AskdockError(
-      'QUESTION_PENDING',
-      `session "${sessionKey}" already has a pending blocking question "${first.id}": wait for it, or ask with mode "async"`,
-      { details: { id: first.id } },
-    );
-  await limitPending(core, identity, now, askerPending);
   return { record, session, pending };
 }
 

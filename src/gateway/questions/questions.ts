@@ -16,6 +16,7 @@ import { noteQuestion, type HeardQuestion } from './question-heard.ts';
 import { openCount, QuestionOutcomes, type Outcome } from './question-outcomes.ts';
 import type { Cancellation } from '../hub/waiters.ts';
 import { storedRecordJson } from '../store/rows.ts';
+import { recordAsked } from '../audit/question-entries.ts';
 import { recordNotified } from '../audit/route-entries.ts';
 import type { StoredApproval, StoredQuestion } from '../store/types.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
@@ -113,6 +114,7 @@ export class QuestionManager {
       // would now return, so the insert needs no answer and may go with the unit's next statement.
       await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson), p.id === undefined);
       await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
+      await recordAsked(this.core.audit, made.record);
       await recordNotified(this.core.audit, made.record);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
       if (key !== undefined && made.session) {
