@@ -25,6 +25,53 @@ describe('afterNextPaint', () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
+  it('[U1] work put off before one frame asks for that frame once and runs in one task after it, in order', () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    const raf = vi.fn((cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal('requestAnimationFrame', raf);
+    const ran: string[] = [];
+    // As a question's arrival does: the cache's notifications, the dock's storage write, the first choice's focus.
+    afterNextPaint(() => ran.push('notify'));
+    afterNextPaint(() => ran.push('store'));
+    afterNextPaint(() => ran.push('focus'));
+    expect(raf).toHaveBeenCalledTimes(1);
+    frames.shift()!(0);
+    // Put off after that frame's callback: waits for the frame after it.
+    afterNextPaint(() => ran.push('later'));
+    expect(raf).toHaveBeenCalledTimes(2);
+    expect(vi.getTimerCount()).toBe(3);
+    vi.advanceTimersByTime(0);
+    expect(ran).toEqual(['notify', 'store', 'focus']);
+    frames.shift()!(0);
+    vi.advanceTimersByTime(0);
+    expect(ran).toEqual(['notify', 'store', 'focus', 'later']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('[U1] a failure in one piece of put-off work leaves the rest of its batch to run', () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const failures: unknown[] = [];
+    vi.stubGlobal('queueMicrotask', (cb: () => void) => {
+      try {
+        cb();
+      } catch (error) {
+        failures.push(error);
+      }
+    });
+    const after = vi.fn();
+    afterNextPaint(() => {
+      throw new Error('broken');
+    });
+    afterNextPaint(after);
+    frames.shift()!(0);
+    vi.advanceTimersByTime(0);
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(failures).toEqual([new Error('broken')]);
+  });
+
   it('still runs when no frame comes (the tab was hidden before its frame)', () => {
     vi.useFakeTimers();
     vi.stubGlobal('requestAnimationFrame', () => 0);

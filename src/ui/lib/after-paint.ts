@@ -1,9 +1,27 @@
 /** How long work put off until after the next frame waits at most: a tab hidden meanwhile draws no frame to wait for. */
 export const AFTER_PAINT_LATEST_MS = 100;
 
+/** Work waiting for the next frame; the frame's callback hands it to one task, and later calls start a new batch. */
+let waiting: (() => void)[] | null = null;
+let waitingSince = 0;
+
+function runBatch(batch: (() => void)[]): void {
+  for (const fn of batch) {
+    try {
+      fn();
+    } catch (error) {
+      // One failure must not keep the rest of the batch from running; it is still reported as uncaught.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
 /**
  * Runs `fn` in a task after the next frame is out, so work that can wait (a storage write, scrolling into view, the
- * cache's notifications to components) does not hold up what that frame shows. A hidden tab draws no frames: there,
+ * cache's notifications to components) does not hold up what that frame shows. Calls made before one frame share one
+ * animation-frame request and one task after it, in the order they were made. A hidden tab draws no frames: there,
  * and in a tab hidden before its frame came, it runs after a timer instead.
  */
 export function afterNextPaint(fn: () => void): void {
@@ -12,15 +30,28 @@ export function afterNextPaint(fn: () => void): void {
     setTimeout(fn, 0);
     return;
   }
+  // A batch older than its fallback is left alone (a timer that will not run, as under a test's stopped clock).
+  if (waiting && performance.now() - waitingSince < AFTER_PAINT_LATEST_MS) {
+    waiting.push(fn);
+    return;
+  }
+  const batch = (waiting = [fn]);
+  waitingSince = performance.now();
   let ran = false;
   const once = () => {
     if (ran) return;
     ran = true;
     clearTimeout(latest);
-    fn();
+    runBatch(batch);
   };
-  const latest = setTimeout(once, AFTER_PAINT_LATEST_MS);
-  requestAnimationFrame(() => setTimeout(once, 0));
+  const latest = setTimeout(() => {
+    if (waiting === batch) waiting = null;
+    once();
+  }, AFTER_PAINT_LATEST_MS);
+  requestAnimationFrame(() => {
+    if (waiting === batch) waiting = null;
+    setTimeout(once, 0);
+  });
 }
 
 /**

@@ -71,6 +71,10 @@ export function useTranscriptVirtualizer(
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: NEAR_END_PX,
+    // While every row is in the page, a scroll or a resize changes nothing the log shows but its busy flag: its render
+    // waits for a task of its own instead of being forced inside the frame (the dock opening shrinks the log while the
+    // previous answer's scroll to the end still counts as scrolling). Past that, the rows coming into view are drawn at once.
+    useFlushSync: entries.length > RENDER_ALL_UP_TO,
   });
 
   useLayoutEffect(() => {

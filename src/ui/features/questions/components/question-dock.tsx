@@ -1,9 +1,9 @@
 import { memo, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
-import { useGatewayEvent } from '../../../lib/gateway.tsx';
 import { dockKeyOf } from '../../../lib/inbox.ts';
 import { useQuestions } from '../api/get-questions.ts';
 import { useSecretRequests } from '../api/get-secret-requests.ts';
+import { useArrivalFocus } from '../hooks/use-arrival-focus.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
 import { useReminderEvents } from '../hooks/use-reminder-events.ts';
@@ -21,11 +21,6 @@ export const dockCodeReady: Promise<void> = Promise.all([RequestPanel.ready, Sec
 
 const NONE: QuestionRecord[] = [];
 
-/** Blurs the element inside `container` that has focus, if any. */
-function releaseFocus(container: HTMLElement | null) {
-  const held = document.activeElement;
-  if (held instanceof HTMLElement && container?.contains(held)) held.blur();
-}
 const NO_SECRETS: SecretRequestRecord[] = [];
 
 /** Carries out focus requests; its own component, so a request made and handled re-renders nothing else. */
@@ -79,16 +74,7 @@ export const QuestionDock = memo(function QuestionDock({
   const composerRef = useRef<HTMLDivElement>(null);
   const focusWasInside = useRef(false);
 
-  useGatewayEvent('question.requested', ({ question }) => {
-    const here = dockKeyOf(question) === sessionKey;
-    // Async questions never take focus or reopen a collapsed dock (U8).
-    if (!here || question.status !== 'pending' || question.mode !== 'blocking') return;
-    // The composer this question hides lets go of focus here, before the dock is written into the page: blurred after
-    // that (use-dock-focus), the browser restyles the dock's new elements on the spot, which the frame does anyway.
-    // A secret prompt keeps its place in front of the question, and the composer stays shown: nothing to let go of then.
-    if (!secret) releaseFocus(composerRef.current);
-    actions.blockingQuestionArrived(sessionKey, question.id);
-  });
+  useArrivalFocus(sessionKey, composerRef, secret !== undefined);
   const shownId = expanded ? current.id : null;
   useReminderEvents(sessionKey);
   useEffect(() => {
