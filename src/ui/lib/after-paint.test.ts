@@ -72,6 +72,24 @@ describe('afterNextPaint', () => {
     expect(failures).toEqual([new Error('broken')]);
   });
 
+  it("a batch asked through other frame and timer functions (a previous test's stubs, left waiting) is not joined", () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    afterNextPaint(() => {});
+    // Left as it is: its frame never comes and its clock is not moved on. A new clock and new stubs, as the next test's:
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const fn = vi.fn();
+    afterNextPaint(fn);
+    expect(frames).toHaveLength(1);
+    frames.shift()!(0);
+    vi.advanceTimersByTime(0);
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
   it('still runs when no frame comes (the tab was hidden before its frame)', () => {
     vi.useFakeTimers();
     vi.stubGlobal('requestAnimationFrame', () => 0);

@@ -4,6 +4,8 @@ export const AFTER_PAINT_LATEST_MS = 100;
 /** Work waiting for the next frame; the frame's callback hands it to one task, and later calls start a new batch. */
 let waiting: (() => void)[] | null = null;
 let waitingSince = 0;
+/** The frame and timer functions the waiting batch asked with: a batch asked through others (a test's stubs) is not joined. */
+let waitingWith: { raf: typeof requestAnimationFrame; timer: typeof setTimeout } | null = null;
 
 function runBatch(batch: (() => void)[]): void {
   for (const fn of batch) {
@@ -21,7 +23,8 @@ function runBatch(batch: (() => void)[]): void {
 /**
  * Runs `fn` in a task after the next frame is out, so work that can wait (a storage write, scrolling into view, the
  * cache's notifications to components) does not hold up what that frame shows. Calls made before one frame share one
- * animation-frame request and one task after it, in the order they were made. A hidden tab draws no frames: there,
+ * animation-frame request and one task after it, in the order they were made (with no microtask break between them:
+ * a render one piece sets off commits after the later pieces have run, not before them). A hidden tab draws no frames: there,
  * and in a tab hidden before its frame came, it runs after a timer instead.
  */
 export function afterNextPaint(fn: () => void): void {
@@ -30,13 +33,16 @@ export function afterNextPaint(fn: () => void): void {
     setTimeout(fn, 0);
     return;
   }
-  // A batch older than its fallback is left alone (a timer that will not run, as under a test's stopped clock).
-  if (waiting && performance.now() - waitingSince < AFTER_PAINT_LATEST_MS) {
+  // A batch older than its fallback is left alone (a timer that will not run, as under a test's stopped clock), as is
+  // one asked through other frame or timer functions, or under a clock that went back (a test's new fake clock).
+  const age = performance.now() - waitingSince;
+  if (waiting && age >= 0 && age < AFTER_PAINT_LATEST_MS && waitingWith?.raf === requestAnimationFrame && waitingWith.timer === setTimeout) {
     waiting.push(fn);
     return;
   }
   const batch = (waiting = [fn]);
   waitingSince = performance.now();
+  waitingWith = { raf: requestAnimationFrame, timer: setTimeout };
   let ran = false;
   const once = () => {
     if (ran) return;
