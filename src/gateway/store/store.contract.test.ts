@@ -1206,7 +1206,7 @@ describe('sqlite store on disk', () => {
     (await migratesAnOlderSchema(harness, async () => {
       const raw = new Database(harness.file);
       raw.exec(`DROP INDEX questions_route_due; ${UNDO_AUDIT} ${UNDO_GRANTS} ${UNDO_PUSH_TOKEN} ${UNDO_SECRET_OWNER_SQLITE} ${UNDO_SEARCH_SQLITE} ${UNDO_ASKER_STEPS}`);
-      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - AUDIT_STEPS - ROUTE_STEPS - QUESTION_INDEX_STEPS}`);
+      raw.pragma(`user_version = ${SCHEMA_VERSION - UNDONE_STEPS - SECRET_OWNER_STEPS - PUSH_TOKEN_STEPS - SEARCH_SCOPE_STEPS - GRANT_STEPS - SQLITE_AUDIT_STEPS - ROUTE_STEPS - QUESTION_INDEX_STEPS}`);
       raw.close();
     })));
 
@@ -1302,6 +1302,8 @@ const UNDO_AUDIT = `DROP TABLE audit_entries; DROP TABLE audit_answers; DROP TAB
  * serial (the last step; undoing it needs nothing: it only rewrites a meta key).
  */
 const AUDIT_STEPS = 3;
+/** On SQLite, one step more: the checkpoints' table rebuilt so their serials are never reused (AUTOINCREMENT). */
+const SQLITE_AUDIT_STEPS = AUDIT_STEPS + 1;
 // E2/E11: the index of escalation deadlines (one step).
 const UNDO_ROUTES_POSTGRES = `DROP INDEX questions_route_due; DROP FUNCTION askdock_route_due(text);`;
 const ROUTE_STEPS = 1;
