@@ -129,14 +129,15 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     await waitsForTheLock(schema!.url, first);
     const more = Array.from({ length: FILL_UNITS + 2 }, (_, i) => y.unit(`more ${i}`));
     await turnEnds();
-    const before = y.commits();
+    const before = y.log.length;
     holder.release();
     expect(await Promise.all([first, ...more].map((u) => u.answered))).toEqual(Array(FILL_UNITS + 3).fill(true));
     // The first unit and FILL_UNITS - 1 joiners in one commit, the rest in the next.
-    expect(y.commits() - before).toBe(2);
-    const second = y.log.indexOf('commit', y.log.indexOf('commit', y.log.indexOf('answer hello') + 1) + 1);
-    expect(y.log.indexOf(`answer more ${FILL_UNITS - 2}`)).toBeLessThan(second);
-    expect(y.log.indexOf(`answer more ${FILL_UNITS - 1}`)).toBeGreaterThan(second);
+    const after = y.log.slice(before);
+    expect(after.filter((l) => l === 'commit')).toHaveLength(2);
+    const second = after.indexOf('commit', after.indexOf('commit') + 1);
+    expect(after.indexOf(`answer more ${FILL_UNITS - 2}`)).toBeLessThan(second);
+    expect(after.indexOf(`answer more ${FILL_UNITS - 1}`)).toBeGreaterThan(second);
   });
 
   it('[D5][R3] a gateway that heard no other gateway commit never holds a group open: each waiting unit commits as before', async () => {
