@@ -98,7 +98,6 @@ export class Commits {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
     lane.pending++;
     const filling = lane.filling;
-    if (filling && ++filling.joined >= FILL_UNITS) this.askCommit(lane, filling);
     const run = inLane(lane, async () => {
       try {
         return await this.unit(lane, fn, retried);
@@ -108,6 +107,8 @@ export class Commits {
         if (left && --left.units === 0) this.askCommit(lane, left);
       }
     });
+    // The FILL_UNITS-th joiner is in the lane: the group's commit goes behind it.
+    if (filling && ++filling.joined >= FILL_UNITS) this.askCommit(lane, filling);
     if (retried) return run;
     return run.catch(async (err: unknown) => {
       if (!this.store.mustRetry?.(err)) throw err;
