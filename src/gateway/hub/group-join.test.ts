@@ -5,7 +5,7 @@ import { EventHub, RequestScope } from './hub.ts';
 import { FILL_UNITS } from './commit.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
+import { channelFor, openPostgresStore, schemaOf } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 
@@ -69,7 +69,7 @@ async function gateway(url: string) {
     }).then((kept) => (log.push(`answer ${name}`), kept));
     return { release, ran, answered, wrote, appending: () => appending };
   };
-  return { hub, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
+  return { hub, store, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
 }
 
 /**
@@ -86,6 +86,43 @@ async function waitsForTheLock(url: string, unit: { appending: () => boolean }) 
   for (let i = 0; i < 2_000 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
   expect(await waiting()).toBeGreaterThan(0);
   await turnEnds();
+}
+
+type Gateway = Awaited<ReturnType<typeof gateway>>;
+
+/**
+ * A unit of `owner`'s (session-x's lane) holds the audit log's lock; on `y` `first` waits for it and `second` is asked for
+ * after that turn's end. Returns how many commits `y` made from the lock's release until all three were answered kept.
+ */
+async function waitForLockThenOne(owner: Gateway, y: Gateway): Promise<number> {
+  const holder = owner.unit('holder', { key: 'session-x', audited: true, held: true });
+  await holder.wrote;
+  const first = y.unit('first', { audited: true });
+  await waitsForTheLock(schema!.url, first);
+  const second = y.unit('second');
+  await turnEnds();
+  const before = y.log.length;
+  holder.release();
+  expect(await Promise.all([holder.answered, first.answered, second.answered])).toEqual([true, true, true]);
+  return y.log.slice(before).filter((l) => l === 'commit').length;
+}
+
+/** Ends the LISTEN connections on the test's schema and returns once `y`'s came back (its notices may have been missed). */
+async function listenReconnects(y: Gateway): Promise<void> {
+  let back = 0;
+  const off = y.store.onCommitted!((seq) => void (seq === null && back++));
+  const admin = new pg.Client({ connectionString: schema!.url });
+  await admin.connect();
+  try {
+    const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'askdock-listen' AND query = $1`;
+    let ended = 0;
+    for (let i = 0; i < 2_000 && ended === 0; i++) ended = (await admin.query(sql, [`LISTEN ${channelFor(schemaOf(schema!.url))}`])).rowCount ?? 0;
+    expect(ended).toBeGreaterThan(0);
+  } finally {
+    await admin.end();
+  }
+  await until(() => back > 0);
+  off();
 }
 
 /** Two gateways on one database, the second having heard a commit of the first's. */
@@ -156,5 +193,27 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     expect(one.commits()).toBe(3);
     expect(one.log.indexOf('answer first')).toBeLessThan(one.log.lastIndexOf('commit'));
     expect(one.log.indexOf('answer second')).toBeGreaterThan(one.log.lastIndexOf('commit'));
+  });
+
+  it('[D5] a gateway that committed since it heard another gateway commit holds no group open: each waiting unit commits as before', async () => {
+    const { x, y } = await two();
+    const mine = y.unit('mine', { key: 'session-b' });
+    expect(await mine.answered).toBe(true);
+    // The waiting unit's group, then the next one's (one commit for both when the group took the next unit in).
+    expect(await waitForLockThenOne(x, y)).toBe(2);
+  });
+
+  it('[D5][L1] a gateway whose own other lane holds the audit lock holds no group open, though it heard another gateway commit', async () => {
+    const { y } = await two();
+    // The holder's group, the waiting unit's, then the next one's.
+    expect(await waitForLockThenOne(y, y)).toBe(3);
+  });
+
+  it('[D5][D3] LISTEN reconnecting is no commit of another gateway: a gateway that heard none holds no group open', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    const y = await gateway(schema.url);
+    await listenReconnects(y);
+    expect(await waitForLockThenOne(x, y)).toBe(2);
   });
 });
