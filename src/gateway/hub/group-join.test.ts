@@ -216,4 +216,37 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     await listenReconnects(y);
     expect(await waitForLockThenOne(x, y)).toBe(2);
   });
+
+  it('[D5][R3] units that would join a group whose connection is gone go into a group of their own, and are kept', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    // The second gateway's connections are named, so its unit waiting for the lock can be told from other tests'.
+    const named = new URL(schema.url);
+    const name = `groupjoin_${process.pid}_${Date.now()}`;
+    named.searchParams.set('application_name', name);
+    const y = await gateway(named.toString());
+    await x.unit('hello', { key: 'session-x' }).answered;
+    await until(() => y.heard.includes('hello'));
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    first.answered.catch(() => {});
+    await waitsForTheLock(schema.url, first);
+    const second = y.unit('second');
+    const third = y.unit('third');
+    await turnEnds();
+    const admin = new pg.Client({ connectionString: schema.url });
+    await admin.connect();
+    try {
+      const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
+      expect((await admin.query(sql, [name])).rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    await expect(first.ran).rejects.toThrow();
+    expect(await Promise.all([second.answered, third.answered])).toEqual([true, true]);
+    holder.release();
+    expect(await holder.answered).toBe(true);
+    await until(() => x.heard.includes('third'));
+  });
 });
