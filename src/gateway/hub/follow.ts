@@ -237,6 +237,9 @@ export class Follow {
         }
         this.mustRead = false;
         const page = await this.o.store.eventsAfter(this.fanned, pageSize);
+        // Read, not told (a LISTEN that reconnected, a gap): any that is none of this gateway's is another's commit.
+        const read = page.map((ev) => ev.seq);
+        if (read.length > 0) this.afterOwnCommits(() => read.some((seq) => !this.isOwn(seq)) && (this.othersCommitting = true));
         await this.o.prepare(page);
         this.deliver(page.map((ev) => ({ ev, text: undefined })));
         for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);

@@ -28,10 +28,20 @@ afterEach(async () => {
   schema = undefined;
 });
 
+/** Notices of commits dropped while `deaf`; `reconnected` tells the gateway some may have been missed (as LISTEN does). */
+type Hearing = { deaf: boolean; reconnected?: () => void };
+
 /** A gateway (hub) on the test's schema whose lanes' commits are written down in `log`, in order with its answers. */
-async function gateway(url: string) {
+async function gateway(url: string, hearing?: Hearing) {
   const store = await openPostgresStore(url);
   stores.push(store);
+  if (hearing) {
+    const on = store.onCommitted!.bind(store);
+    store.onCommitted = (fn) => {
+      hearing.reconnected = () => fn(null);
+      return on((seq, told) => void (hearing.deaf || fn(seq, told)));
+    };
+  }
   const log: string[] = [];
   const lane = store.lane.bind(store);
   store.lane = (i) => {
@@ -248,5 +258,17 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     holder.release();
     expect(await holder.answered).toBe(true);
     await until(() => x.heard.includes('third'));
+  });
+
+  it('[D5][D3] a commit of another gateway read after a LISTEN reconnect (its notice missed) counts as heard: the group takes units in', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    const hearing: Hearing = { deaf: true };
+    const y = await gateway(schema.url, hearing);
+    await x.unit('hello', { key: 'session-x' }).answered;
+    hearing.deaf = false;
+    hearing.reconnected!();
+    await until(() => y.heard.includes('hello'));
+    expect(await waitForLockThenOne(x, y)).toBe(1);
   });
 });
