@@ -32,8 +32,14 @@ afterEach(async () => {
 type Hearing = { deaf: boolean; reconnected?: () => void };
 
 /** A gateway (hub) on the test's schema whose lanes' commits are written down in `log`, in order with its answers. */
-async function gateway(url: string, hearing?: Hearing) {
-  const store = await openPostgresStore(url);
+let gateways = 0;
+async function gateway(base: string, hearing?: Hearing) {
+  // Its connections are named, so its units waiting for the audit log's lock are told from other tests' (the lock's key
+  // is one for every schema on the server).
+  const url = new URL(base);
+  const name = `groupjoin_${process.pid}_${++gateways}`;
+  url.searchParams.set('application_name', name);
+  const store = await openPostgresStore(url.toString());
   stores.push(store);
   if (hearing) {
     const on = store.onCommitted!.bind(store);
@@ -79,20 +85,22 @@ async function gateway(url: string, hearing?: Hearing) {
     }).then((kept) => (log.push(`answer ${name}`), kept));
     return { release, ran, answered, wrote, appending: () => appending };
   };
-  return { hub, store, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
+  return { name, hub, store, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
 }
 
 /**
- * Returns once `unit` asked for the audit log's lock and the database has a transaction waiting for it (other test
- * files share the server's advisory locks: theirs may count too, but this unit's append was called before).
+ * Returns once `unit` asked for the audit log's lock and the database has a transaction of its gateway (`name`) waiting
+ * for it (other test files share the server's advisory locks: only this gateway's connections count).
  */
-async function waitsForTheLock(url: string, unit: { appending: () => boolean }) {
+async function waitsForTheLock(url: string, unit: { appending: () => boolean }, name: string) {
   await until(unit.appending);
   if (!watcher) {
     watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
   }
-  const waiting = async () => Number((await watcher!.query(`SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+  const sql = `SELECT COUNT(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = $1`;
+  const waiting = async () => Number((await watcher!.query(sql, [name])).rows[0].n);
   for (let i = 0; i < 2_000 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
   expect(await waiting()).toBeGreaterThan(0);
   await turnEnds();
@@ -108,7 +116,7 @@ async function waitForLockThenOne(owner: Gateway, y: Gateway): Promise<number> {
   const holder = owner.unit('holder', { key: 'session-x', audited: true, held: true });
   await holder.wrote;
   const first = y.unit('first', { audited: true });
-  await waitsForTheLock(schema!.url, first);
+  await waitsForTheLock(schema!.url, first, y.name);
   const second = y.unit('second');
   await turnEnds();
   const before = y.log.length;
@@ -124,7 +132,7 @@ async function listenReconnects(y: Gateway): Promise<void> {
   const admin = new pg.Client({ connectionString: schema!.url });
   await admin.connect();
   try {
-    const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'askdock-listen' AND query = $1`;
+    const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`;
     let ended = 0;
     for (let i = 0; i < 2_000 && ended === 0; i++) ended = (await admin.query(sql, [`LISTEN ${channelFor(schemaOf(schema!.url))}`])).rowCount ?? 0;
     expect(ended).toBeGreaterThan(0);
@@ -153,7 +161,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = y.unit('first', { audited: true });
-    await waitsForTheLock(schema!.url, first);
+    await waitsForTheLock(schema!.url, first, y.name);
     const second = y.unit('second');
     const third = y.unit('third');
     await turnEnds();
@@ -173,7 +181,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = y.unit('first', { audited: true });
-    await waitsForTheLock(schema!.url, first);
+    await waitsForTheLock(schema!.url, first, y.name);
     const more = Array.from({ length: FILL_UNITS + 2 }, (_, i) => y.unit(`more ${i}`));
     await turnEnds();
     const before = y.log.length;
@@ -194,7 +202,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = one.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = one.unit('first', { audited: true });
-    await waitsForTheLock(schema.url, first);
+    await waitsForTheLock(schema.url, first, one.name);
     const second = one.unit('second');
     await turnEnds();
     holder.release();
@@ -230,18 +238,14 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
   it('[D5][R3] units that would join a group whose connection is gone go into a group of their own, and are kept', async () => {
     schema = await freshSchema('groupjoin');
     const x = await gateway(schema.url);
-    // The second gateway's connections are named, so its unit waiting for the lock can be told from other tests'.
-    const named = new URL(schema.url);
-    const name = `groupjoin_${process.pid}_${Date.now()}`;
-    named.searchParams.set('application_name', name);
-    const y = await gateway(named.toString());
+    const y = await gateway(schema.url);
     await x.unit('hello', { key: 'session-x' }).answered;
     await until(() => y.heard.includes('hello'));
     const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = y.unit('first', { audited: true });
     first.answered.catch(() => {});
-    await waitsForTheLock(schema.url, first);
+    await waitsForTheLock(schema.url, first, y.name);
     const second = y.unit('second');
     const third = y.unit('third');
     await turnEnds();
@@ -249,7 +253,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     await admin.connect();
     try {
       const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
-      expect((await admin.query(sql, [name])).rowCount).toBe(1);
+      expect((await admin.query(sql, [y.name])).rowCount).toBe(1);
     } finally {
       await admin.end();
     }
