@@ -49,6 +49,8 @@ export class Commits {
   private readonly scopes = new AsyncLocalStorage<RequestScope>();
   private readonly store: Store;
   private readonly follow: Follow | null;
+  /** The groups that took in units past their turn's end (settleLane). */
+  private readonly filled = new WeakSet<Group>();
 
   constructor(private readonly o: CommitsOptions) {
     this.store = o.store;
@@ -98,16 +100,21 @@ export class Commits {
     const lane = this.lanes.length === 1 || !key ? this.lanes[0] : this.lanes[laneOf(key, this.lanes.length)];
     lane.pending++;
     const filling = lane.filling;
-    if (filling && ++filling.joined >= FILL_UNITS) this.askCommit(lane, filling);
     const run = inLane(lane, async () => {
       try {
         return await this.unit(lane, fn, retried);
+      } catch (err) {
+        // It may have doomed its group (its connection gone): the units asked for from now on go into the next one.
+        if (lane.filling && !this.store.mustRetry?.(err)) this.askCommit(lane, lane.filling);
+        throw err;
       } finally {
         lane.pending--;
         const left = lane.filling;
         if (left && --left.units === 0) this.askCommit(lane, left);
       }
     });
+    // The FILL_UNITS-th joiner is in the lane: the group's commit goes behind it.
+    if (filling && ++filling.joined >= FILL_UNITS) this.askCommit(lane, filling);
     if (retried) return run;
     return run.catch(async (err: unknown) => {
       if (!this.store.mustRetry?.(err)) throw err;
@@ -120,6 +127,8 @@ export class Commits {
 
   /** One unit in its lane's group (begun here if none is open). */
   private async unit<T>(lane: Lane, fn: (tx: Tx) => Promise<T> | T, retried: boolean): Promise<T> {
+    // A group taking in units past its turn's end that can no longer be kept is undone first: this unit begins the next.
+    if (lane.grouped && this.filled.has(lane.grouped) && lane.store.doomed?.()) await this.settleGroup(lane);
     if (!lane.grouped) {
       await lane.store.beginGroup();
       lane.grouped = { ...noChanges(), waiting: [] };
@@ -221,6 +230,7 @@ export class Commits {
     let ended!: () => void;
     const done = new Promise<void>((ok) => (ended = ok));
     lane.filling = { group, units: lane.pending, joined: 0, done, ended };
+    this.filled.add(group);
     return done;
   }
 

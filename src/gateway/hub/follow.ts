@@ -55,6 +55,11 @@ export class Follow {
   private unlisten: (() => void) | null = null;
   /** Another gateway's commit was heard since this gateway's last own one: the database is shared by busy gateways now. */
   othersCommitting = false;
+  /**
+   * The seqs (first, last) of this gateway's latest commits: a notice of one (a large commit's tell parts of it), heard
+   * before its answer came, is no other gateway's.
+   */
+  private readonly ownSeqs: [number, number][] = [];
   /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
   private heard: (ev: StoredEvent) => void = () => {};
 
@@ -71,8 +76,8 @@ export class Follow {
       if (!this.started) return;
       // This gateway's own commit, its answer come first: its events are known here, nothing to parse or read.
       if (told && seq !== null && this.knowsAll(told.first, seq)) return;
-      // Not known, with none of this gateway's commits on the way: another gateway's.
-      if (this.commitsOnTheWay.size === 0) this.othersCommitting = true;
+      // Not known now: another gateway's commit, or one of this gateway's whose answer has not come yet.
+      if (seq !== null) this.afterOwnCommits(() => this.isOwn(seq) || (this.othersCommitting = true));
       const events = told?.events();
       if (events) {
         // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
@@ -83,9 +88,15 @@ export class Follow {
       }
       // The notification of a commit of this gateway's own may arrive before the commit's answer does: decided once the
       // commits on the way now have returned, it costs no read when it was one of them.
-      if (seq === null || this.commitsOnTheWay.size === 0) return noticed(seq);
-      void Promise.all(this.commitsOnTheWay).then(() => noticed(seq));
+      if (seq === null) return noticed(seq);
+      this.afterOwnCommits(() => noticed(seq));
     });
+  }
+
+  /** Runs `fn` once the commits of this gateway's on the way now have returned (at once when none is). */
+  private afterOwnCommits(fn: () => void): void {
+    if (this.commitsOnTheWay.size === 0) return fn();
+    void Promise.all(this.commitsOnTheWay).then(fn);
   }
 
   /** Whether event `seq` went out, is going out, or waits here to go out. */
@@ -136,11 +147,22 @@ export class Follow {
     try {
       if (committed) this.noteOwnCommit(group);
       if (committed) this.othersCommitting = false;
+      if (committed && group.events.length > 0) this.rememberOwn(group.events.map((ev) => ev.seq));
     } finally {
       known();
     }
     // Also after a rollback: a gap left for this group's seqs is read now.
     this.requestCatchUp(after, committed ? group.events.map((ev) => ev.seq) : undefined);
+  }
+
+  private rememberOwn(seqs: number[]): void {
+    this.ownSeqs.push([Math.min(...seqs), Math.max(...seqs)]);
+    // Its notices come soon after its answer, or just before: the oldest are forgotten.
+    if (this.ownSeqs.length > 64) this.ownSeqs.shift();
+  }
+
+  private isOwn(seq: number): boolean {
+    return this.ownSeqs.some(([first, last]) => seq >= first && seq <= last);
   }
 
   /** Runs a catch-up (reading committed events and sending them) after the ones asked for before it. */
@@ -215,6 +237,9 @@ export class Follow {
         }
         this.mustRead = false;
         const page = await this.o.store.eventsAfter(this.fanned, pageSize);
+        // Read, not told (a LISTEN that reconnected, a gap): any that is none of this gateway's is another's commit.
+        const read = page.map((ev) => ev.seq);
+        if (read.length > 0) this.afterOwnCommits(() => read.some((seq) => !this.isOwn(seq)) && (this.othersCommitting = true));
         await this.o.prepare(page);
         this.deliver(page.map((ev) => ({ ev, text: undefined })));
         for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);

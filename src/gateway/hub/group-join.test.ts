@@ -5,7 +5,7 @@ import { EventHub, RequestScope } from './hub.ts';
 import { FILL_UNITS } from './commit.ts';
 import { memoryLogger } from '../infra/logger.ts';
 import { Turn } from './turn.ts';
-import { openPostgresStore } from '../store/postgres/store.ts';
+import { channelFor, openPostgresStore, schemaOf } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
 
@@ -28,10 +28,26 @@ afterEach(async () => {
   schema = undefined;
 });
 
+/** Notices of commits dropped while `deaf`; `reconnected` tells the gateway some may have been missed (as LISTEN does). */
+type Hearing = { deaf: boolean; reconnected?: () => void };
+
 /** A gateway (hub) on the test's schema whose lanes' commits are written down in `log`, in order with its answers. */
-async function gateway(url: string) {
-  const store = await openPostgresStore(url);
+let gateways = 0;
+async function gateway(base: string, hearing?: Hearing) {
+  // Its connections are named, so its units waiting for the audit log's lock are told from other tests' (the lock's key
+  // is one for every schema on the server).
+  const url = new URL(base);
+  const name = `groupjoin_${process.pid}_${++gateways}`;
+  url.searchParams.set('application_name', name);
+  const store = await openPostgresStore(url.toString());
   stores.push(store);
+  if (hearing) {
+    const on = store.onCommitted!.bind(store);
+    store.onCommitted = (fn) => {
+      hearing.reconnected = () => fn(null);
+      return on((seq, told) => void (hearing.deaf || fn(seq, told)));
+    };
+  }
   const log: string[] = [];
   const lane = store.lane.bind(store);
   store.lane = (i) => {
@@ -69,23 +85,62 @@ async function gateway(url: string) {
     }).then((kept) => (log.push(`answer ${name}`), kept));
     return { release, ran, answered, wrote, appending: () => appending };
   };
-  return { hub, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
+  return { name, hub, store, log, heard, unit, commits: () => log.filter((l) => l === 'commit').length };
 }
 
 /**
- * Returns once `unit` asked for the audit log's lock and the database has a transaction waiting for it (other test
- * files share the server's advisory locks: theirs may count too, but this unit's append was called before).
+ * Returns once `unit` asked for the audit log's lock and the database has a transaction of its gateway (`name`) waiting
+ * for it (other test files share the server's advisory locks: only this gateway's connections count).
  */
-async function waitsForTheLock(url: string, unit: { appending: () => boolean }) {
+async function waitsForTheLock(url: string, unit: { appending: () => boolean }, name: string) {
   await until(unit.appending);
   if (!watcher) {
     watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
   }
-  const waiting = async () => Number((await watcher!.query(`SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+  const sql = `SELECT COUNT(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = $1`;
+  const waiting = async () => Number((await watcher!.query(sql, [name])).rows[0].n);
   for (let i = 0; i < 2_000 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
   expect(await waiting()).toBeGreaterThan(0);
   await turnEnds();
+}
+
+type Gateway = Awaited<ReturnType<typeof gateway>>;
+
+/**
+ * A unit of `owner`'s (session-x's lane) holds the audit log's lock; on `y` `first` waits for it and `second` is asked for
+ * after that turn's end. Returns how many commits `y` made from the lock's release until all three were answered kept.
+ */
+async function waitForLockThenOne(owner: Gateway, y: Gateway): Promise<number> {
+  const holder = owner.unit('holder', { key: 'session-x', audited: true, held: true });
+  await holder.wrote;
+  const first = y.unit('first', { audited: true });
+  await waitsForTheLock(schema!.url, first, y.name);
+  const second = y.unit('second');
+  await turnEnds();
+  const before = y.log.length;
+  holder.release();
+  expect(await Promise.all([holder.answered, first.answered, second.answered])).toEqual([true, true, true]);
+  return y.log.slice(before).filter((l) => l === 'commit').length;
+}
+
+/** Ends the LISTEN connections on the test's schema and returns once `y`'s came back (its notices may have been missed). */
+async function listenReconnects(y: Gateway): Promise<void> {
+  let back = 0;
+  const off = y.store.onCommitted!((seq) => void (seq === null && back++));
+  const admin = new pg.Client({ connectionString: schema!.url });
+  await admin.connect();
+  try {
+    const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`;
+    let ended = 0;
+    for (let i = 0; i < 2_000 && ended === 0; i++) ended = (await admin.query(sql, [`LISTEN ${channelFor(schemaOf(schema!.url))}`])).rowCount ?? 0;
+    expect(ended).toBeGreaterThan(0);
+  } finally {
+    await admin.end();
+  }
+  await until(() => back > 0);
+  off();
 }
 
 /** Two gateways on one database, the second having heard a commit of the first's. */
@@ -106,7 +161,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = y.unit('first', { audited: true });
-    await waitsForTheLock(schema!.url, first);
+    await waitsForTheLock(schema!.url, first, y.name);
     const second = y.unit('second');
     const third = y.unit('third');
     await turnEnds();
@@ -126,17 +181,18 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = y.unit('first', { audited: true });
-    await waitsForTheLock(schema!.url, first);
+    await waitsForTheLock(schema!.url, first, y.name);
     const more = Array.from({ length: FILL_UNITS + 2 }, (_, i) => y.unit(`more ${i}`));
     await turnEnds();
-    const before = y.commits();
+    const before = y.log.length;
     holder.release();
     expect(await Promise.all([first, ...more].map((u) => u.answered))).toEqual(Array(FILL_UNITS + 3).fill(true));
-    // The first unit and FILL_UNITS - 1 joiners in one commit, the rest in the next.
-    expect(y.commits() - before).toBe(2);
-    const second = y.log.indexOf('commit', y.log.indexOf('commit', y.log.indexOf('answer hello') + 1) + 1);
-    expect(y.log.indexOf(`answer more ${FILL_UNITS - 2}`)).toBeLessThan(second);
-    expect(y.log.indexOf(`answer more ${FILL_UNITS - 1}`)).toBeGreaterThan(second);
+    // The first unit and FILL_UNITS joiners in one commit, the rest in the next.
+    const after = y.log.slice(before);
+    expect(after.filter((l) => l === 'commit')).toHaveLength(2);
+    const second = after.indexOf('commit', after.indexOf('commit') + 1);
+    expect(after.indexOf(`answer more ${FILL_UNITS - 1}`)).toBeLessThan(second);
+    expect(after.indexOf(`answer more ${FILL_UNITS}`)).toBeGreaterThan(second);
   });
 
   it('[D5][R3] a gateway that heard no other gateway commit never holds a group open: each waiting unit commits as before', async () => {
@@ -146,7 +202,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const holder = one.unit('holder', { key: 'session-x', audited: true, held: true });
     await holder.wrote;
     const first = one.unit('first', { audited: true });
-    await waitsForTheLock(schema.url, first);
+    await waitsForTheLock(schema.url, first, one.name);
     const second = one.unit('second');
     await turnEnds();
     holder.release();
@@ -155,5 +211,68 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     expect(one.commits()).toBe(3);
     expect(one.log.indexOf('answer first')).toBeLessThan(one.log.lastIndexOf('commit'));
     expect(one.log.indexOf('answer second')).toBeGreaterThan(one.log.lastIndexOf('commit'));
+  });
+
+  it('[D5] a gateway that committed since it heard another gateway commit holds no group open: each waiting unit commits as before', async () => {
+    const { x, y } = await two();
+    const mine = y.unit('mine', { key: 'session-b' });
+    expect(await mine.answered).toBe(true);
+    // The waiting unit's group, then the next one's (one commit for both when the group took the next unit in).
+    expect(await waitForLockThenOne(x, y)).toBe(2);
+  });
+
+  it('[D5][L1] a gateway whose own other lane holds the audit lock holds no group open, though it heard another gateway commit', async () => {
+    const { y } = await two();
+    // The holder's group, the waiting unit's, then the next one's.
+    expect(await waitForLockThenOne(y, y)).toBe(3);
+  });
+
+  it('[D5][D3] LISTEN reconnecting is no commit of another gateway: a gateway that heard none holds no group open', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    const y = await gateway(schema.url);
+    await listenReconnects(y);
+    expect(await waitForLockThenOne(x, y)).toBe(2);
+  });
+
+  it('[D5][R3] units that would join a group whose connection is gone go into a group of their own, and are kept', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    const y = await gateway(schema.url);
+    await x.unit('hello', { key: 'session-x' }).answered;
+    await until(() => y.heard.includes('hello'));
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    first.answered.catch(() => {});
+    await waitsForTheLock(schema.url, first, y.name);
+    const second = y.unit('second');
+    const third = y.unit('third');
+    await turnEnds();
+    const admin = new pg.Client({ connectionString: schema.url });
+    await admin.connect();
+    try {
+      const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
+      expect((await admin.query(sql, [y.name])).rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    await expect(first.ran).rejects.toThrow();
+    expect(await Promise.all([second.answered, third.answered])).toEqual([true, true]);
+    holder.release();
+    expect(await holder.answered).toBe(true);
+    await until(() => x.heard.includes('third'));
+  });
+
+  it('[D5][D3] a commit of another gateway read after a LISTEN reconnect (its notice missed) counts as heard: the group takes units in', async () => {
+    schema = await freshSchema('groupjoin');
+    const x = await gateway(schema.url);
+    const hearing: Hearing = { deaf: true };
+    const y = await gateway(schema.url, hearing);
+    await x.unit('hello', { key: 'session-x' }).answered;
+    hearing.deaf = false;
+    hearing.reconnected!();
+    await until(() => y.heard.includes('hello'));
+    expect(await waitForLockThenOne(x, y)).toBe(1);
   });
 });

@@ -24,6 +24,10 @@ export class LostGroup {
     if (this.lost) throw this.lost;
   }
 
+  isLost(): boolean {
+    return this.lost !== null;
+  }
+
   /** The savepoint of the next unit. */
   nextSavepoint(): string {
     return `askdock_sp${this.units++}`;
@@ -45,13 +49,14 @@ export class LostGroup {
  * Rolls a unit that threw back to its savepoint, and releases it. False when the savepoint does not exist: the statement
  * that set it was sent after one that failed first, a write put off by an earlier unit that had already returned, so
  * that unit's writes are lost while its events are held for the commit (the group must be lost, `LostGroup.lose`). True
- * too when the connection is gone, and the transaction with it: nothing of it was kept.
+ * too when the connection is gone, and the transaction with it: nothing of it was kept (then `gone` is called).
  */
-export async function undoUnit(client: pg.ClientBase, savepoint: string): Promise<boolean> {
+export async function undoUnit(client: pg.ClientBase, savepoint: string, gone: () => void = () => {}): Promise<boolean> {
   try {
     await client.query(`ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}`);
   } catch (err) {
     if ((err as { code?: unknown }).code === NO_SAVEPOINT) return false;
+    gone();
   }
   return true;
 }

@@ -28,6 +28,10 @@ export class Transactions implements TxContext {
   private readonly queue = new PutOffQueue();
   /** The units' savepoints, and whether the group is lost (a write put off by a unit that had returned failed). */
   private readonly group = new LostGroup();
+  /** The open transaction's connection failed: nothing of it can be kept. */
+  private gone = false;
+  /** Stops hearing the open transaction's connection fail. */
+  private unheard: () => void = () => {};
   /** The audit log's lock (audit.ts): asked for by a unit of this transaction and not granted yet, or held until it ends. */
   auditLock: 'none' | 'asked' | 'held' = 'none';
 
@@ -102,6 +106,10 @@ export class Transactions implements TxContext {
     }
     this.client = client;
     this.pg.open.add(client);
+    // A connection the pool lent out has no one else to hear it fail (the database ended it): unheard, it would throw.
+    const gone = () => void (this.gone = true);
+    client.on('error', gone);
+    this.unheard = () => void client.removeListener('error', gone);
     this.queue.add('BEGIN');
   }
 
@@ -111,6 +119,9 @@ export class Transactions implements TxContext {
     this.group.reset();
     this.numbering.clear();
     this.auditLock = 'none';
+    this.unheard();
+    this.unheard = () => {};
+    this.gone = false;
     this.client = null;
     if (client && this.pg.open.delete(client)) client.release();
     this.endTurn();
@@ -211,7 +222,12 @@ export class Transactions implements TxContext {
     // Its SAVEPOINT never left: nothing of it reached the database. Else what waits after it goes, as does all it did.
     if (this.queue.takeBack(at, true)) return true;
     this.queue.dropWaiting();
-    return undoUnit(this.client!, savepoint);
+    return undoUnit(this.client!, savepoint, () => (this.gone = true));
+  }
+
+  /** The open group can no longer be kept: lost (LostGroup), or its connection gone. */
+  doomed(): boolean {
+    return this.grouped && (this.gone || this.group.isLost());
   }
 
   async beginGroup(): Promise<void> {
