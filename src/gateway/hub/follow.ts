@@ -156,7 +156,14 @@ export class Follow {
   }
 
   private rememberOwn(seqs: number[]): void {
-    this.ownSeqs.push([Math.min(...seqs), Math.max(...seqs)]);
+    // In one pass: a spread of a large group's seqs into Math.min/max could overflow the call's arguments.
+    let first = seqs[0];
+    let last = seqs[0];
+    for (const seq of seqs) {
+      if (seq < first) first = seq;
+      if (seq > last) last = seq;
+    }
+    this.ownSeqs.push([first, last]);
     // Its notices come soon after its answer, or just before: the oldest are forgotten.
     if (this.ownSeqs.length > 64) this.ownSeqs.shift();
   }
