@@ -7,6 +7,7 @@ import { Turn } from './turn.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import type { StoredEvent } from '../store/types.ts';
 import { postgresStorePerTest } from '../../testing/postgres-store-per-test.ts';
+import { emitSession, holdOpen, laneHub, twoLanes } from '../../testing/hub-lanes.ts';
 
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
 /** What `p` came to, or 'held' if it had not within a generous while (it is expected to be long settled). */
@@ -32,32 +33,14 @@ const unwaitedRead = (store: SharedStore, key: string) => store.readCommitted(()
 
 async function setup() {
   const { store } = await stores.open('lanes');
-  const hub = new EventHub({ store, clock: realClock, view: (_v, _e, shared) => shared(), checkPayloads: false, log: memoryLogger().log, turn: new Turn(), onRollback: () => {} });
-  // Two sessions in different lanes.
-  const a = 'session-a';
-  let b = 'session-b0';
-  for (let i = 1; laneOf(b, store.lanes) === laneOf(a, store.lanes); i++) b = `session-b${i}`;
-  const emit = (key: string) => (tx: Parameters<Parameters<EventHub['commit']>[0]>[0]) =>
-    tx.emit('session.updated', { session: session(key) }, { sessionKey: key });
-  return { hub, store, a, b, emit };
-}
-
-/** A unit of session `key` that stays open (so its lane's group cannot commit) until `release`. */
-function holdOpen(hub: EventHub, key: string, emit: (key: string) => (tx: Parameters<Parameters<EventHub['commit']>[0]>[0]) => Promise<number>) {
-  let release!: () => void;
-  const gate = new Promise<void>((ok) => (release = ok));
-  const held = hub.commit(async (tx) => {
-    await emit(key)(tx);
-    await gate;
-  }, key);
-  return { held, release };
+  return { hub: laneHub(store), store, ...twoLanes(store), emit: emitSession };
 }
 
 describe('D5 lanes on PostgreSQL', () => {
   it("[D5][R3] a request's answer waits for the group its own unit joined, not for another lane's group still open", async () => {
     const { hub, a, b, emit } = await setup();
     // Session a's unit stays open, so its lane's group cannot commit.
-    const { held, release } = holdOpen(hub, a, emit);
+    const { held, release } = holdOpen(hub, a);
     await new Promise((ok) => setImmediate(ok));
 
     const scope = new RequestScope();
@@ -76,7 +59,7 @@ describe('D5 lanes on PostgreSQL', () => {
   it("[D5] a request's reads wait for its client's earlier requests only; reads outside any request wait for every open group", async () => {
     const { hub, store, a, emit } = await setup();
     await store.createSession({ key: 'x', title: 'x', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null });
-    const { held, release } = holdOpen(hub, a, emit);
+    const { held, release } = holdOpen(hub, a);
     await new Promise((ok) => setImmediate(ok));
 
     const reads = sessionReads();
@@ -103,7 +86,7 @@ describe('D5 lanes on PostgreSQL', () => {
     await store.createSession({ key: 'x', title: 'x', createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null });
     const scope = new RequestScope();
     scope.answered = true;
-    const { held, release } = holdOpen(hub, a, emit);
+    const { held, release } = holdOpen(hub, a);
     await new Promise((ok) => setImmediate(ok));
     // In the answered request's context: the unit joins nothing of it, and a read waits for the open group as outside.
     const reads = sessionReads();
