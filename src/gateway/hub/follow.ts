@@ -2,6 +2,7 @@ import type { GatewayLog } from '../infra/logger.ts';
 import type { Store, StoredEvent } from '../store/types.ts';
 import type { Listeners } from '../../lib/listeners.ts';
 import { runHook, settled, type Group } from './units.ts';
+import { OwnSeqs } from './own-seqs.ts';
 
 /** How long a gap before events known here waits for the notification that fills it before it is read (hub, shared database). */
 const GAP_READ_MS = 2_000;
@@ -55,11 +56,8 @@ export class Follow {
   private unlisten: (() => void) | null = null;
   /** Another gateway's commit was heard since this gateway's last own one: the database is shared by busy gateways now. */
   othersCommitting = false;
-  /**
-   * The seqs (first, last) of this gateway's latest commits: a notice of one (a large commit's tell parts of it), heard
-   * before its answer came, is no other gateway's.
-   */
-  private readonly ownSeqs: [number, number][] = [];
+  /** This gateway's latest commits, told from other gateways' notices. */
+  private readonly own = new OwnSeqs();
   /** Hears every event fanned out from a shared database, e.g. to wake waiters for a question resolved elsewhere. */
   private heard: (ev: StoredEvent) => void = () => {};
 
@@ -77,7 +75,7 @@ export class Follow {
       // This gateway's own commit, its answer come first: its events are known here, nothing to parse or read.
       if (told && seq !== null && this.knowsAll(told.first, seq)) return;
       // Not known now: another gateway's commit, or one of this gateway's whose answer has not come yet.
-      if (seq !== null) this.afterOwnCommits(() => this.isOwn(seq) || (this.othersCommitting = true));
+      if (seq !== null) this.afterOwnCommits(() => this.own.has(seq) || (this.othersCommitting = true));
       const events = told?.events();
       if (events) {
         // The notification carries the commit's events: they go out from it, in seq order, like this gateway's own.
@@ -147,29 +145,12 @@ export class Follow {
     try {
       if (committed) this.noteOwnCommit(group);
       if (committed) this.othersCommitting = false;
-      if (committed && group.events.length > 0) this.rememberOwn(group.events.map((ev) => ev.seq));
+      if (committed && group.events.length > 0) this.own.remember(group.events.map((ev) => ev.seq));
     } finally {
       known();
     }
     // Also after a rollback: a gap left for this group's seqs is read now.
     this.requestCatchUp(after, committed ? group.events.map((ev) => ev.seq) : undefined);
-  }
-
-  private rememberOwn(seqs: number[]): void {
-    // In one pass: a spread of a large group's seqs into Math.min/max could overflow the call's arguments.
-    let first = seqs[0];
-    let last = seqs[0];
-    for (const seq of seqs) {
-      if (seq < first) first = seq;
-      if (seq > last) last = seq;
-    }
-    this.ownSeqs.push([first, last]);
-    // Its notices come soon after its answer, or just before: the oldest are forgotten.
-    if (this.ownSeqs.length > 64) this.ownSeqs.shift();
-  }
-
-  private isOwn(seq: number): boolean {
-    return this.ownSeqs.some(([first, last]) => seq >= first && seq <= last);
   }
 
   /** Runs a catch-up (reading committed events and sending them) after the ones asked for before it. */
@@ -246,7 +227,7 @@ export class Follow {
         const page = await this.o.store.eventsAfter(this.fanned, pageSize);
         // Read, not told (a LISTEN that reconnected, a gap): any that is none of this gateway's is another's commit.
         const read = page.map((ev) => ev.seq);
-        if (read.length > 0) this.afterOwnCommits(() => read.some((seq) => !this.isOwn(seq)) && (this.othersCommitting = true));
+        if (read.length > 0) this.afterOwnCommits(() => read.some((seq) => !this.own.has(seq)) && (this.othersCommitting = true));
         await this.o.prepare(page);
         this.deliver(page.map((ev) => ({ ev, text: undefined })));
         for (const seq of this.ownCommitted.keys()) if (seq <= this.fanned) this.ownCommitted.delete(seq);
