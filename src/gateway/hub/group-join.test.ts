@@ -8,6 +8,7 @@ import { Turn } from './turn.ts';
 import { channelFor, openPostgresStore, schemaOf } from '../store/postgres/store.ts';
 import type { SharedStore } from '../store/postgres/cluster.ts';
 import { freshSchema, type TestSchema } from '../../testing/postgres.ts';
+import { questionRecord } from '../../testing/question-record.ts';
 
 type Tx = Parameters<Parameters<EventHub['commit']>[0]>[0];
 const session = (key: string) => ({ key, title: key, createdBy: 'admin', agentId: null, createdAtMs: 1, lastMessageAtMs: null, pendingQuestions: 0 });
@@ -62,7 +63,7 @@ async function gateway(base: string, hearing?: Hearing) {
    * A unit of session `key` in a request of its own that writes `name` (an audit entry first when `audited`, which takes
    * the log's lock), held open until `release` when `held`; `answered` once durable.
    */
-  const unit = (name: string, o: { key?: string; audited?: boolean; held?: boolean } = {}) => {
+  const unit = (name: string, o: { key?: string; audited?: boolean; held?: boolean; write?: () => Promise<unknown> } = {}) => {
     const key = o.key ?? 'session-a';
     let release!: () => void;
     const gate = o.held ? new Promise<void>((ok) => (release = ok)) : Promise.resolve();
@@ -74,6 +75,7 @@ async function gateway(base: string, hearing?: Hearing) {
       hub.commit(async (tx: Tx) => {
         appending = o.audited === true;
         if (o.audited) await store.appendAuditUnread({ atMs: 1_000, event: 'question.asked', identity: name });
+        await o.write?.();
         await tx.emit('session.updated', { session: { ...session(key), title: name } }, { sessionKey: key });
         entered();
         await gate;
@@ -262,6 +264,37 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     holder.release();
     expect(await holder.answered).toBe(true);
     await until(() => x.heard.includes('third'));
+  });
+
+  it('[D5][R3] a unit asked for while a filling group is lost by a put-off write that failed goes into a group of its own, and is kept', async () => {
+    const { x, y } = await two();
+    await y.store.createSession({ key: 's1', title: 's1', createdBy: 'op', agentId: null, createdAtMs: 1_000, lastMessageAtMs: null });
+    const admin = new pg.Client({ connectionString: schema!.url });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER TABLE questions ADD CONSTRAINT test_refused CHECK (id <> 'q-refused')`);
+    } finally {
+      await admin.end();
+    }
+    const insert = (id: string, idIsNew: boolean) => () => y.store.insertQuestion(questionRecord({ id, sessionKey: 's1' }), undefined, idIsNew);
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    await waitsForTheLock(schema!.url, first, y.name);
+    // Queued in the filling group's lane behind `first`: the first insert prepares its statement, the refused one is put
+    // off past its unit and fails on the next unit's statement, which loses the group; `later` is already asked for.
+    const units = [y.unit('prepares', { write: insert('q-0', true) }), y.unit('refused', { write: insert('q-refused', true) }), y.unit('carrier', { write: insert('q-after', false) })];
+    for (const u of [first, ...units]) u.answered.catch(() => {});
+    const later = y.unit('later');
+    await turnEnds();
+    holder.release();
+    expect(await holder.answered).toBe(true);
+    await expect(units[2].ran).rejects.toThrow(/a write put off by a unit that had returned failed/);
+    expect(await Promise.all([first.answered, units[0].answered, units[1].answered])).toEqual([false, false, false]);
+    // Not taken into the lost group (it would fail with it): the group is undone first and `later` begins the next.
+    expect(await later.answered).toBe(true);
+    expect((await y.store.listQuestions({})).map((q) => q.id)).toEqual([]);
+    await until(() => x.heard.includes('later'));
   });
 
   it('[D5][D3] a commit of another gateway read after a LISTEN reconnect (its notice missed) counts as heard: the group takes units in', async () => {
