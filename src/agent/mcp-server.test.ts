@@ -109,13 +109,11 @@ describe('askdock mcp, driven by the official MCP client', { timeout: 90_000 }, 
     call.catch(() => undefined);
     const { question } = await requested;
     const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
-    const abortedAt = Date.now();
     controller.abort('the user pressed Esc');
     await expect(call).rejects.toThrow();
+    // Sent by the server itself, still connected (Q7's grace would say requester-inactive). That it goes at once, before
+    // the aborted ask ends, is the SDK's (sdk.test.ts), which the server asks through: checked there as an order.
     expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
-    // Sent by the asker at once (reason `aborted`; Q7's grace would say requester-inactive): T5's second is the
-    // client's, so the bound here leaves room for a loaded machine's scheduling, not for a timer.
-    expect(Date.now() - abortedAt).toBeLessThan(10_000);
   });
 
   it('never writes anything but MCP frames to stdout', async () => {

@@ -198,13 +198,11 @@ describe('askdock ask as a child process', { timeout: 90_000 }, () => {
     const run = askdock(['ask', 'Deploy?', '-o', 'Yes', '-o', 'No', '--json', ...conn()], t.dir);
     const { question } = await requested;
     const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
-    const sentAt = Date.now();
     run.child.kill('SIGINT');
-    expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
-    // Sent by the asker at once (reason `aborted`; Q7's grace would say requester-inactive): T5's second is the
-    // client's, so the bound here leaves room for a loaded machine's scheduling, not for a timer.
-    expect(Date.now() - sentAt).toBeLessThan(10_000);
     const out = await run.done;
+    // Sent by the CLI before it exited (Q7's grace, after its connection closed, would say requester-inactive). That
+    // the cancel goes at once, before the aborted ask ends, is the SDK's (sdk.test.ts), which the CLI asks through.
+    expect(await resolved).toMatchObject({ status: 'cancelled', reason: 'aborted' });
     expect(out.code).toBe(5);
     expect(JSON.parse(out.stdout)).toEqual({ status: 'no_answer', reason: 'cancelled' });
   });
