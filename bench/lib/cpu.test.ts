@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { cpuRow } from '../rows.ts';
 import { meterCpu } from './cpu.ts';
 
-/** A child that spins until it has used `ms` of CPU by its own count, then says so and idles until killed. */
+/**
+ * A child that, once told to go (a line on its stdin), spins until it has used `ms` of CPU by its own count, then says
+ * so and idles until killed: all of its spinning falls inside a meter started before the go, however the machine's
+ * load schedules the two processes.
+ */
 function spinner(ms: number) {
-  const child = spawn(
-    process.execPath,
-    ['-e', `const t0 = process.cpuUsage(); while ((process.cpuUsage(t0).user + process.cpuUsage(t0).system) / 1000 < ${ms}) {} console.log('done'); setInterval(() => {}, 1000);`],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const spin = `const t0 = process.cpuUsage(); while ((process.cpuUsage(t0).user + process.cpuUsage(t0).system) / 1000 < ${ms}) {} console.log('done');`;
+  const child = spawn(process.execPath, ['-e', `process.stdin.once('data', () => { ${spin} setInterval(() => {}, 1000); });`], { stdio: ['pipe', 'pipe', 'inherit'] });
   const done = new Promise<void>((ok) => child.stdout.on('data', (d: Buffer) => d.toString().includes('done') && ok()));
   return { child, done };
 }
@@ -22,9 +23,10 @@ describe('D5 the scale-out bench tells where a row CPU went', () => {
     try {
       await once(child, 'spawn');
       const stop = meterCpu([child.pid!], undefined);
+      child.stdin!.write('go\n');
       await done;
       const split = stop();
-      // Clock ticks are 10 ms; the child's start-up before the meter began is not counted.
+      // Clock ticks are 10 ms; the child's start-up before the meter began is not counted, its spinning all is.
       expect(split.gatewaysMs).toBeGreaterThanOrEqual(200);
       expect(split.gatewaysMs).toBeLessThan(1000);
       expect(split.databaseMs).toBeNull();
