@@ -92,8 +92,8 @@ export function nextEvent<E extends EventName>(
   });
 }
 
-/** Polls `check` until it returns a value other than undefined. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000, everyMs = 25): Promise<T> {
+/** Polls `check` until it returns a value other than undefined; the bound only limits how long a failing check waits. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, everyMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

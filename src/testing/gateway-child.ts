@@ -14,8 +14,11 @@ export function shippedNodeFlags(): string[] {
 
 export type GatewayChild = { proc: ChildProcess; url: string; wsUrl: string; stdout: string[]; stderr: string[]; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
-/** Runs `node bin/askdock.js gateway ...` and resolves once it prints its listening line. */
-export function spawnGateway(args: string[], timeoutMs = 15_000, env?: NodeJS.ProcessEnv): Promise<GatewayChild> {
+/**
+ * Runs `node bin/askdock.js gateway ...` and resolves once it prints its listening line. The bound only limits how long
+ * a gateway that never listens is waited for: a busy machine can take a while to start node with tsx.
+ */
+export function spawnGateway(args: string[], timeoutMs = 60_000, env?: NodeJS.ProcessEnv): Promise<GatewayChild> {
   const proc = spawn(process.execPath, [...shippedNodeFlags(), 'bin/askdock.js', 'gateway', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   const stdout: string[] = [];
   const stderr: string[] = [];

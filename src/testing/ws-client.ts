@@ -185,7 +185,8 @@ export class TestClient {
     return this.events.filter((e) => e.seq !== undefined);
   }
 
-  waitClose(timeoutMs = 3000): Promise<{ code: number; reason: string }> {
+  /** The bound only limits how long a socket that never closes is waited for (a busy machine answers late). */
+  waitClose(timeoutMs = 15_000): Promise<{ code: number; reason: string }> {
     return Promise.race([
       this.closedPromise,
       new Promise<never>((_, fail) => setTimeout(() => fail(new Error('socket did not close')), timeoutMs)),

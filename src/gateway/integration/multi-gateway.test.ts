@@ -249,7 +249,9 @@ describe('duties across gateways (D3)', () => {
     await roamer.waitClose();
     const roamed = await c.connect(2, 'agent', { clientId: 'roams' });
 
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAtMs! - 2_000 - Date.now())));
+    // Killed twice a hand-over before the expiry falls due: a test process woken a few seconds late still kills the
+    // holder before it could expire the question itself (the expiry below is then always another gateway's).
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAtMs! - 2 * (LEASE_MS + RENEW_EVERY_MS) - Date.now())));
     const diedAt = Date.now();
     await c.kill(0);
     const expired = await watchers[0].waitEvent('question.resolved', (p) => p.id === expiring, 30_000);
@@ -258,7 +260,8 @@ describe('duties across gateways (D3)', () => {
     // D3's 5 s is the lease: a dead holder's duties pass on once its lease runs out, at the next try to take it.
     expect(LEASE_MS + RENEW_EVERY_MS).toBeLessThanOrEqual(5_000);
     // It was taken over, not merely late: expired while the holder stayed dead, within a generous multiple of that
-    // hand-over from when it fell due (a loaded machine delays timers, the lease does not stretch).
+    // hand-over from when it fell due (a loaded machine delays timers, the lease does not stretch). The lease is the
+    // timeout under test, so this bound stays; it is ten hand-overs, not a figure tuned to this machine.
     expect(expiredAfterDeath).toBeLessThan(Math.max(0, expiresAtMs! - diedAt) + 10 * (LEASE_MS + RENEW_EVERY_MS));
 
     const cancelled = await watchers[1].waitEvent('question.resolved', (p) => p.id === abandoned, 60_000);
