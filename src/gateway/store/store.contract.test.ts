@@ -1176,14 +1176,14 @@ describe('sqlite store on disk', () => {
     const store = openSqliteStore(harness.file, { checkpointInBackground: true });
     expect(store.settings()).toMatchObject({ journalMode: 'WAL', checkpoints: 'background' });
     // The thread may fold the schema's own pages in at any moment (a busy machine makes the big commit slow): let it first.
-    await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(1);
+    await expect.poll(pagesInFile, { timeout: 15_000 }).toBeGreaterThan(1);
     const before = pagesInFile();
     // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
     await store.transaction(async () => {
       for (let i = 0; i < 1500; i++) (await store.insertQuestion(question(`q-${i}`, { questions: [{ id: 'pick', header: 'Pick', question: 'x'.repeat(3000), options: [{ label: 'A' }, { label: 'B' }] }] })));
     });
     expect(pagesInFile()).toBe(before);
-    await expect.poll(pagesInFile, { timeout: 5000 }).toBeGreaterThan(before + 1000);
+    await expect.poll(pagesInFile, { timeout: 15_000 }).toBeGreaterThan(before + 1000);
     await store.close();
     const reopened = await harness.open();
     expect((await reopened.getQuestion('q-1499'))?.id).toBe('q-1499');
