@@ -104,8 +104,9 @@ export class Commits {
       try {
         return await this.unit(lane, fn, retried);
       } catch (err) {
-        // It may have doomed its group (its connection gone): the units asked for from now on go into the next one.
-        if (lane.filling && !this.store.mustRetry?.(err)) this.askCommit(lane, lane.filling);
+        // Undone alone (its nested transaction), the group goes on taking units in; if it doomed the group (its
+        // connection gone, or a put-off write lost it), the units asked for from now on go into the next one.
+        if (lane.filling && lane.store.doomed?.()) this.askCommit(lane, lane.filling);
         throw err;
       } finally {
         lane.pending--;

@@ -61,9 +61,9 @@ async function gateway(base: string, hearing?: Hearing) {
   hub.listenAll((ev) => heard.push(ev.event === 'session.updated' ? (ev.payload as { session: { title: string } }).session.title : ev.event));
   /**
    * A unit of session `key` in a request of its own that writes `name` (an audit entry first when `audited`, which takes
-   * the log's lock), held open until `release` when `held`; `answered` once durable.
+   * the log's lock), held open until `release` when `held`, throwing after its write when `fails`; `answered` once durable.
    */
-  const unit = (name: string, o: { key?: string; audited?: boolean; held?: boolean; write?: () => Promise<unknown> } = {}) => {
+  const unit = (name: string, o: { key?: string; audited?: boolean; held?: boolean; fails?: boolean; write?: () => Promise<unknown> } = {}) => {
     const key = o.key ?? 'session-a';
     let release!: () => void;
     const gate = o.held ? new Promise<void>((ok) => (release = ok)) : Promise.resolve();
@@ -79,6 +79,7 @@ async function gateway(base: string, hearing?: Hearing) {
         await tx.emit('session.updated', { session: { ...session(key), title: name } }, { sessionKey: key });
         entered();
         await gate;
+        if (o.fails) throw new Error(`${name} fails`);
       }, key),
     );
     const answered = ran.then(() => {
@@ -295,6 +296,32 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     expect(await later.answered).toBe(true);
     expect((await y.store.listQuestions({})).map((q) => q.id)).toEqual([]);
     await until(() => x.heard.includes('later'));
+  });
+
+  it('[D5][R3] a unit that fails in a group taking units in is undone alone: the group goes on taking units in, one commit', async () => {
+    const { x, y } = await two();
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    // Asked for in one turn, whose end finds the first waiting for the lock: the group holds all three until they ended.
+    const first = y.unit('first', { audited: true });
+    const failing = y.unit('failing', { fails: true });
+    failing.answered.catch(() => {});
+    const held = y.unit('held', { held: true });
+    await waitsForTheLock(schema!.url, first, y.name);
+    const before = y.commits();
+    holder.release();
+    await expect(failing.ran).rejects.toThrow('failing fails');
+    await held.wrote;
+    // Asked for after the failure, while a unit the group holds still runs: it joins (the code before committed the
+    // group behind the held unit and put this one in the next group: two commits).
+    const later = y.unit('later');
+    await turnEnds();
+    held.release();
+    expect(await Promise.all([holder.answered, first.answered, held.answered, later.answered])).toEqual([true, true, true, true]);
+    expect(y.commits() - before).toBe(1);
+    await until(() => x.heard.includes('later'));
+    // The failed unit's write alone was undone.
+    expect(x.heard.filter((t) => ['first', 'failing', 'held', 'later'].includes(t))).toEqual(['first', 'held', 'later']);
   });
 
   it('[D5][D3] a commit of another gateway read after a LISTEN reconnect (its notice missed) counts as heard: the group takes units in', async () => {
