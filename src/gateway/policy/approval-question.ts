@@ -1,4 +1,4 @@
-import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { parsedSeveralField } from '../../answers/kinds/choice.ts';
 import { APPROVAL_OFFERS } from '../../answers/kinds/approval-offers.ts';
@@ -34,6 +34,11 @@ export function approvalDetail(approval: ApprovalRequest): string {
   return cutCodePoints(`${text}${where}`, QUESTION_DETAIL_MAX);
 }
 
+/** X2 (through G11): the header is the tool's name cut to 12, an MCP tool's without its `mcp__` prefix (`github__crea`). */
+export function approvalHeader(tool: string): string {
+  return cutCodePoints(tool.replace(/^mcp__/, '') || tool, HEADER_MAX);
+}
+
 /** Where the offers can bind: a session to ask in, a folder for the project. */
 export type OfferPlaces = { session: boolean; project: boolean };
 
@@ -55,7 +60,7 @@ export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, v
   return [
     {
       id: APPROVAL_ITEM_ID,
-      header: 'Approval',
+      header: approvalHeader(facts.tool),
       question,
       kind: 'approval',
       ...parsedSeveralField(false),

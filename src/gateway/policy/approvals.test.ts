@@ -52,6 +52,13 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(question.questions[0].question).toBe('Bash(rm -rf /) denied by rule no-rm (Bash(rm -rf *)): nothing is deleted wholesale.');
   });
 
+  it('[G11][X2] an MCP tool\'s approval is headed by the tool\'s name without mcp__, cut to 12', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'mcp__github__create_issue', input: { title: 'x' } } });
+    const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    expect(question.questions[0].header).toBe('github__crea');
+  });
+
   it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
     const { admin, agent, session } = await setup();
     const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
@@ -60,6 +67,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
     const [item] = question.questions;
     expect(item.kind).toBe('approval');
+    // X2 through G11: the header is the tool's name (cut to 12), whoever asks.
+    expect(item.header).toBe('Bash');
     expect(item.question).toContain('rule push (Bash(git push *)) asks: pushing leaves the machine');
     expect(item.detail).toBe('git push origin main');
     expect(item.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow in this session', 'Always allow for this agent for 7 days']);
