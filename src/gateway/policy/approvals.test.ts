@@ -200,6 +200,14 @@ describe('grants (G5, G7, G12)', () => {
     expect(next.decision).toMatchObject({ behavior: 'allow', decidedBy: 'grant', grantId: grants[0].id });
   });
 
+  it('[G12] policy.check takes a tool\'s name: a rule\'s form in `tool` is refused naming the field, not answered ask', async () => {
+    const { agent } = await setup();
+    const refused = await failure(agent.call('policy.check', { tool: 'Bash(rm -rf /)' }));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.details).toEqual([{ path: 'tool', problem: expect.stringContaining('is not a tool\'s name') }]);
+    expect((await agent.call('policy.check', { tool: 'mcp__github__create_issue' })).decision).toBe('ask');
+  });
+
   it('[G12][A3] only admins read the policy; a grant is revoked by an admin or its maker, anyone else is refused', async () => {
     const { admin, agent, session } = await setup();
     const guest = await t!.connect('guest');
