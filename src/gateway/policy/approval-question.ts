@@ -39,6 +39,15 @@ export function approvalHeader(tool: string): string {
   return cutCodePoints(tool.replace(/^mcp__/, '') || tool, HEADER_MAX);
 }
 
+/** X2 (through G11): `Allow <tool> <what>?`: the tool's name and what it acts on (its command, file, address, pattern or query). */
+export function approvalAsk(facts: ApprovalFacts): string {
+  const named = describeRequest(facts);
+  // describeRequest names the request as a rule does (`Bash(npm test)`); X2 reads the tool, then what it acts on.
+  if (named.startsWith(`${facts.tool}(`) && named.endsWith(')')) return `Allow ${facts.tool} ${named.slice(facts.tool.length + 1, -1)}?`;
+  const other = ['pattern', 'query', 'path', 'url'].map((k) => facts.input[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return other ? `Allow ${facts.tool} ${other.replace(/\s+/g, ' ').slice(0, 200)}?` : `Allow ${facts.tool}?`;
+}
+
 /** Where the offers can bind: a session to ask in, a folder for the project. */
 export type OfferPlaces = { session: boolean; project: boolean };
 
@@ -55,7 +64,7 @@ export function approvalOffers(rule: string | null, places: OfferPlaces): Approv
  * naming its rule; the input as `detail`; the question says what is asked and why.
  */
 export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, verdict: Verdict, offers: readonly ApprovalOffer[]): QuestionItem[] {
-  const text = verdict.decision === 'ask' ? `Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
+  const text = verdict.decision === 'ask' ? `${approvalAsk(facts)} Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
   const question = cutCodePoints(text, QUESTION_TEXT_MAX);
   return [
     {

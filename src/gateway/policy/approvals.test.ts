@@ -57,6 +57,7 @@ describe('approvals decided by the policy (G11, G6)', () => {
     const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'mcp__github__create_issue', input: { title: 'x' } } });
     const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
     expect(question.questions[0].header).toBe('github__crea');
+    expect(question.questions[0].question).toBe('Allow mcp__github__create_issue? Asked because no rule matched.');
   });
 
   it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
@@ -69,7 +70,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(item.kind).toBe('approval');
     // X2 through G11: the header is the tool's name (cut to 12), whoever asks.
     expect(item.header).toBe('Bash');
-    expect(item.question).toContain('rule push (Bash(git push *)) asks: pushing leaves the machine');
+    // X2 through G11: `Allow <tool> <what>?`, then why the policy asks.
+    expect(item.question).toBe('Allow Bash git push origin main? Asked because rule push (Bash(git push *)) asks: pushing leaves the machine.');
     expect(item.detail).toBe('git push origin main');
     expect(item.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow in this session', 'Always allow for this agent for 7 days']);
     expect(item.options[2].description).toMatch(/^Rule: Bash\(git push /);
