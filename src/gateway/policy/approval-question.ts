@@ -1,7 +1,8 @@
-import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { parsedSeveralField } from '../../answers/kinds/choice.ts';
 import { APPROVAL_OFFERS } from '../../answers/kinds/approval-offers.ts';
+import { approvalDetail } from './approval-detail.ts';
 import { describeRequest, type ApprovalFacts, type Verdict } from '../../policy/index.ts';
 import type { ApprovalOffer } from '../store/types.ts';
 
@@ -24,14 +25,6 @@ export function decidedReason(verdict: Verdict): string {
   const by = verdict.decidedBy === 'grant' ? 'grant' : 'rule';
   const named = `${done} by ${by}${deciding.length > 1 ? 's' : ''} ${deciding.map((r) => `${r.id} (${r.rule})`).join(', ')}`;
   return verdict.reason && verdict.decision === 'deny' ? `${named}: ${verdict.reason}` : named;
-}
-
-/** X2: what the person reads under the question: a shell command as is, any other input as indented JSON. */
-export function approvalDetail(approval: ApprovalRequest): string {
-  const command = approval.input.command;
-  const text = typeof command === 'string' ? command : JSON.stringify(approval.input, null, 2);
-  const where = approval.cwd ? `\n\nin ${approval.cwd}` : '';
-  return cutCodePoints(`${text}${where}`, QUESTION_DETAIL_MAX);
 }
 
 /** X2 (through G11): the header is the tool's name cut to 12, an MCP tool's without its `mcp__` prefix (`github__crea`). */
