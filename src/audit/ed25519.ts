@@ -41,3 +41,13 @@ export function ed25519Verify(publicKey: Buffer, message: Buffer | string, signa
     return false;
   }
 }
+
+/**
+ * L6: a signature's text decoded only when it is the one way to write those bytes. Base64 leaves spare bits in its last
+ * character, so a lenient decoder reads an edited signature as the signed one; an edited character must not verify.
+ */
+export function exactBytes(text: string, encoding: 'base64' | 'base64url'): Buffer {
+  const bytes = Buffer.from(text, encoding);
+  // An empty buffer never verifies: ed25519Verify wants 64 bytes.
+  return bytes.toString(encoding) === text ? bytes : Buffer.alloc(0);
+}

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { canonicalJson, sha256 } from './canonical.ts';
-import { ed25519Sign, ed25519Verify } from './ed25519.ts';
+import { ed25519Sign, ed25519Verify, exactBytes } from './ed25519.ts';
 import type { SignerKey, VerifierKey } from './note.ts';
 
 /** L5: the files of an export, by name. */
@@ -72,7 +72,7 @@ export function checkManifestSignature(signed: SignedManifest, trusted: Verifier
   for (const s of signed.signatures) {
     const key = trusted.find((k) => k.name === s.name && k.keyId.toString('hex') === s.keyId);
     if (!key) continue;
-    if (!ed25519Verify(key.publicKey, manifestMessage(signed.manifest), Buffer.from(s.sig, 'base64')))
+    if (!ed25519Verify(key.publicKey, manifestMessage(signed.manifest), exactBytes(s.sig, 'base64')))
       return { ok: false, problem: 'bad-signature', detail: `the signature of ${key.name} (${s.keyId}) does not verify`, names: [s.name] };
     signedBy ??= key;
   }

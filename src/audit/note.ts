@@ -1,5 +1,5 @@
 import { sha256 } from './canonical.ts';
-import { ED25519_BYTES, ed25519Sign, ed25519Verify, pairFromSeed, type Ed25519Pair } from './ed25519.ts';
+import { ED25519_BYTES, ed25519Sign, ed25519Verify, exactBytes, pairFromSeed, type Ed25519Pair } from './ed25519.ts';
 
 /**
  * C2SP signed notes (c2sp.org/signed-note) with Ed25519 (signature type 0x01): a text ending in a newline, a blank line,
@@ -98,7 +98,7 @@ export function openNote(note: string, trusted: VerifierKey[]): OpenedNote {
   const names: string[] = [];
   for (const line of lines) {
     const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+={0,2})$/.exec(line);
-    const blob = match ? Buffer.from(match[2], 'base64') : undefined;
+    const blob = match ? exactBytes(match[2], 'base64') : undefined;
     if (!match || !blob || blob.length < 5) return { ok: false, problem: 'malformed', detail: `signature line "${line}" is not "— <name> <base64>"` };
     names.push(match[1]);
     const key = trusted.find((k) => k.name === match[1] && k.keyId.equals(blob.subarray(0, 4)));

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { builtShape, checkBuilt, type FieldKinds } from './built-fields.ts';
 import { canonicalJson, parseCanonical } from './canonical.ts';
-import { ed25519Sign, ed25519Verify } from './ed25519.ts';
+import { ed25519Sign, ed25519Verify, exactBytes } from './ed25519.ts';
 import type { SignerKey, VerifierKey } from './note.ts';
 
 const digest = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256 digest');
@@ -121,7 +121,7 @@ export function verifyReceipt(jws: string, trusted: VerifierKey[]): CheckedRecei
   if (header.crit !== undefined) return { ok: false, problem: 'malformed', detail: 'crit header parameters are not understood here' };
   const key = trusted.find((k) => k.keyId.toString('hex') === header.kid);
   if (!key) return { ok: false, problem: 'unknown-key', detail: `signed by key id ${JSON.stringify(header.kid)}, which is not trusted here` };
-  if (!ed25519Verify(key.publicKey, `${head}.${body}`, Buffer.from(sig, 'base64url')))
+  if (!ed25519Verify(key.publicKey, `${head}.${body}`, exactBytes(sig, 'base64url')))
     return { ok: false, problem: 'bad-signature', detail: `the signature of ${key.name} (${key.keyId.toString('hex')}) does not verify` };
   try {
     return { ok: true, payload: checkPayload(parseCanonical(Buffer.from(body, 'base64url').toString('utf8'))), key };

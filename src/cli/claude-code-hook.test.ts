@@ -32,8 +32,8 @@ describe('Claude Code with askdock hook as its PermissionRequest hook', { timeou
   it('[X1][X2] a Bash approval of the real CLI reaches the operator; Allow runs the command and the model reads its output', async () => {
     const question = await approvalAsked();
     // The gateway's approval question (G11): the command named in the question, and shown whole (with its folder) as its detail.
-    expect(question.questions[0]).toMatchObject({ kind: 'approval', header: 'Approval', detail: `${COMMAND}\n\nin ${suite.run!.dir}` });
-    expect(question.questions[0].question).toContain(`Bash(${COMMAND})`);
+    expect(question.questions[0]).toMatchObject({ kind: 'approval', header: 'Bash', detail: `${COMMAND}\n\nin ${suite.run!.dir}` });
+    expect(question.questions[0].question).toContain(`Allow Bash ${COMMAND}?`);
     await choose(question, 'Allow');
     const result = await suite.run!.api.waitForToolResult(() => true);
     expect(result.is_error ?? false).toBe(false);

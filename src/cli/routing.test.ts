@@ -69,11 +69,14 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
   it('[E10] bad flags: exit 2, each named', () => {
     const r = askdock('test', '--kind', 'mail', '--at', 'tomorrow', '--tool', 'Bash(', '--timeout', '5');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('askdock routing test: --config: needed');
     expect(r.err).toContain('askdock routing test: --tool: must be a tool request');
     expect(r.err).toContain('askdock routing test: --kind: must be one of question, approval, elicitation, secret, got "mail"');
     expect(r.err).toContain('askdock routing test: --at: must be an ISO time with its offset');
     expect(r.err).toContain('askdock routing test: --timeout: must be 30..3600 seconds');
     expect(askdock('nope').code).toBe(2);
+    // --config reads the file; --url and --token are for asking the running gateway instead (E10).
+    const both = askdock('test', '--config', example, '--url', 'ws://127.0.0.1:9');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('askdock routing test: --url and --token ask the running gateway: leave them out with --config');
   });
 });

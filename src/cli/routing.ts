@@ -1,6 +1,8 @@
 /**
- * E10: `askdock routing test`: which route a question would follow and whom each step reaches, worked out from the
- * config file alone (no gateway). Exit 0 with the answer, 1 when the config's routing has faults (each named), 2 on bad flags.
+ * E10: `askdock routing test`: which route a question would follow and whom each step reaches. With --config it is
+ * worked out from that config file alone (no gateway); without, the running gateway answers (routing.test), found as
+ * `askdock ask` finds it. Exit 0 with the answer, 1 when the config's routing has faults (each named) or the gateway
+ * failed, 2 on bad flags.
  */
 import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
@@ -11,27 +13,29 @@ import { ASK_KINDS, dryRun, parseRouting, requestOfRule, type AskFacts, type Ask
 import { EXIT, intFlag, usageError } from './args.ts';
 import { readFlags } from './flags.ts';
 import { printDryRun } from './routing-print.ts';
+import { testOnGateway } from './routing-remote.ts';
 import { terminalJson, terminalText } from '../lib/terminal-text.ts';
 
 export const ROUTING_USAGE = [
-  'usage: askdock routing test --config FILE [--kind question|approval|elicitation|secret] [--agent A] [--source S]',
+  'usage: askdock routing test [--config FILE] [--kind question|approval|elicitation|secret] [--agent A] [--source S]',
   '                            [--session KEY] [--tool RULE] [--at ISO-TIME] [--timeout S] [--json]',
+  '                            [--url ws://127.0.0.1:7420] [--token T]   (without --config: the running gateway answers)',
 ].join('\n');
 
 const FLAGS = {
   config: { type: 'string' }, kind: { type: 'string' }, agent: { type: 'string' }, source: { type: 'string' }, session: { type: 'string' },
   tool: { type: 'string' }, at: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  url: { type: 'string' }, token: { type: 'string' },
 } as const;
 
-type TestArgs = { config: string; facts: AskFacts; atMs: number; timeoutMs: number; json: boolean };
+type TestArgs = { config?: string; facts: AskFacts; atMs: number; timeoutMs: number; json: boolean; url?: string; token?: string; toolRule?: string };
 
 function readArgs(argv: string[]): TestArgs | 'help' | string[] {
   const { values, positionals, problems } = readFlags(argv, FLAGS, 'routing test');
   if (values.help) return 'help';
   const v = values as Record<string, string | undefined>;
   if (positionals.length) problems.push(`unexpected argument "${positionals[0]}"`);
-  // Until the gateway serves routing.test, the dry run reads the config file itself.
-  if (v.config === undefined) problems.push('--config: needed (the config file whose routing to test)');
+  if (v.config !== undefined && (v.url !== undefined || v.token !== undefined)) problems.push('--url and --token ask the running gateway: leave them out with --config');
   const tool = v.tool === undefined ? undefined : requestOfRule(v.tool);
   if (v.tool !== undefined && !tool) problems.push(`--tool: must be a tool request such as "Bash(git push origin main)" or "mcp__github__create_issue", got "${v.tool}"`);
   const kind = v.kind ?? (tool ? 'approval' : 'question');
@@ -51,7 +55,10 @@ function readArgs(argv: string[]): TestArgs | 'help' | string[] {
   if (problems.length) return problems;
   const facts: AskFacts = { kind: kind as AskKind, ...(v.agent ? { agent: v.agent } : {}), ...(v.source ? { source: v.source } : {}), ...(v.session ? { session: v.session } : {}), ...(tool ? { tool } : {}) };
   return {
-    config: v.config as string,
+    ...(v.config !== undefined ? { config: v.config } : {}),
+    ...(v.url !== undefined ? { url: v.url } : {}),
+    ...(v.token !== undefined ? { token: v.token } : {}),
+    ...(v.tool !== undefined ? { toolRule: v.tool } : {}),
     facts,
     atMs: at ? at.toMillis() : Date.now(),
     timeoutMs: timeoutS === undefined ? DEFAULT_TIMEOUT_MS : clampTimeoutMs(timeoutS * 1000),
@@ -59,13 +66,18 @@ function readArgs(argv: string[]): TestArgs | 'help' | string[] {
   };
 }
 
-function test(argv: string[]): number {
+async function test(argv: string[]): Promise<number> {
   const args = readArgs(argv);
   if (args === 'help') {
     process.stdout.write(ROUTING_USAGE + '\n');
     return 0;
   }
   if (Array.isArray(args)) return usageError('routing test', new Error(args.join('\n')), ROUTING_USAGE);
+  if (args.config === undefined) return testOnGateway(args, ROUTING_USAGE);
+  return testConfigFile({ ...args, config: args.config });
+}
+
+function testConfigFile(args: TestArgs & { config: string }): number {
   let identities: string[];
   let raw: unknown;
   try {

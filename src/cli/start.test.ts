@@ -92,6 +92,14 @@ describe('askdock start', { timeout: 120_000 }, () => {
     expect(logged.some((e) => e.msg === 'connection opened')).toBe(true);
   }, 60_000); // a cold start of the bin, the demo agent and a chat round trip: allow a busy machine
 
+  it('[L3][L8] says at start whether its audit log is signed: a fresh folder gets its key on the first start', async () => {
+    const { cwd, proc } = await startInFolder();
+    await waitFor(proc.out, /^audit: signed \(\S+\)$/m);
+    expect(existsSync(join(cwd, '.askdock', 'audit.key'))).toBe(true);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
+
   it('[A6][T6] Claude Code, Codex and MCP connect as an agent of their own, printed by start: the demo agent never answers in their sessions', async () => {
     const { cwd, proc, host, port } = await startInFolder();
     const [, token] = await waitFor(proc.out, /^Control UI: \S+\?token=(\S+)$/m);

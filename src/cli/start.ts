@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
+import { auditStartLine } from '../gateway/audit/audit-keys.ts';
 import { failure, intFlag, usageError } from './args.ts';
 import { startDemoAgent, type DemoAgent } from '../agent/demo-agent.ts';
 import { INTEGRATION_AGENT_ID, LOCAL_DIR } from './endpoint.ts';
@@ -180,6 +181,8 @@ async function serve(opts: StartOptions, stopping: AbortSignal): Promise<number>
 
   if (!stopping.aborted) {
     process.stdout.write(`askdock gateway listening on ${httpUrl}\n`);
+    // L8: whether decisions get receipts, as `askdock gateway` says it at start.
+    process.stdout.write(`${auditStartLine(gateway.audit)}\n`);
     process.stdout.write(`Control UI: ${uiUrl}\n`);
     process.stdout.write(`gateway log: ${logFile}\n`);
     if (integration) process.stdout.write(`agent token for Claude Code, Codex and MCP (agent "${INTEGRATION_AGENT_ID}"${integration.added ? `, new in ${integration.file}` : ''}): ${integration.token}\n`);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './rules.ts';
 
 /** E1: where a question comes from, as a route's `match.source` names it. */
 export const QuestionSource = z
@@ -78,12 +79,34 @@ export const RoutingTestParams = z.object({
   tool: z.string().max(1000).optional(),
   /** ISO time; default now. */
   at: z.iso.datetime({ offset: true, error: 'at must be an ISO time such as 2026-03-02T09:00:00Z' }).optional(),
+  /** Additive: the session the question would be asked in (a route's `match.session`). */
+  session: z.string().max(128, { error: 'session must be at most 128 characters' }).optional(),
+  /** Additive: the question's timeout, as question.request takes it (default 15 minutes); the steps after it are `unreached`. */
+  timeoutMs: z
+    .number({ error: 'timeoutMs must be a number' })
+    .int({ error: 'timeoutMs must be a whole number of milliseconds' })
+    .min(MIN_TIMEOUT_MS, { error: `timeoutMs must be at least ${MIN_TIMEOUT_MS}` })
+    .max(MAX_TIMEOUT_MS, { error: `timeoutMs must be at most ${MAX_TIMEOUT_MS}` })
+    .optional(),
 });
-const PlannedStepView = z.object({ step: z.number(), atMs: z.number(), notify: z.array(z.string()) });
+const PlannedStepView = z.object({
+  step: z.number(),
+  atMs: z.number(),
+  notify: z.array(z.string()),
+  /** Additive: the escalation's step it runs, the repeat it is in, the targets it names and those it skipped. */
+  index: z.number().optional(),
+  round: z.number().optional(),
+  targets: z.array(z.string()).optional(),
+  skipped: z.array(z.object({ target: z.string(), reason: z.string(), identity: z.string().optional() })).optional(),
+});
 export const RoutingTestResult = z.object({
   route: z.object({ routes: z.array(z.number()), escalation: z.string(), quorum: z.number().optional() }).nullable(),
   steps: z.array(PlannedStepView),
   unreached: z.array(PlannedStepView),
+  /** Additive: when it is asked and expires, and what happens when the steps run out (null: no route). */
+  atMs: z.number().optional(),
+  expiresAtMs: z.number().optional(),
+  exhausted: z.object({ action: z.string(), atMs: z.number(), reached: z.boolean() }).nullable().optional(),
 });
 export type RoutingTestResult = z.infer<typeof RoutingTestResult>;
 

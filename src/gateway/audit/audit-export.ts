@@ -56,7 +56,7 @@ export class AuditExports {
 
   private async build(p: Params<'audit.export'>, now: number): Promise<ExportFiles> {
     if (!this.log.signed && !p.unsigned)
-      throw new AskdockError('INVALID_REQUEST', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned');
+      throw new AskdockError('AUDIT_KEY_MISSING', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned (unsigned: true)');
     // A fresh checkpoint first, unless a failed check waits for an admin (L7): then none is signed.
     if (this.log.signed) await this.signNow();
     const afterSerial = await this.acknowledgedAfter();

@@ -193,6 +193,7 @@ export class AuditRoom {
 
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
+    if (p.sign && !this.signed) throw new AskdockError('AUDIT_KEY_MISSING', 'audit.checkpoint {sign:true}: this gateway has no usable audit key (audit: unsigned, L8), so it signs no checkpoint');
     const checkpoint = p.sign ? await this.signNow(true) : await this.log.latest();
     const integrity = identity.scopes.has('operator.admin') ? { integrity: await this.integrity() } : {};
     return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), ...integrity };

@@ -1,7 +1,8 @@
-import { cutCodePoints, DESCRIPTION_MAX, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
+import { cutCodePoints, DESCRIPTION_MAX, HEADER_MAX, QUESTION_TEXT_MAX, type ApprovalRequest, type QuestionItem } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { parsedSeveralField } from '../../answers/kinds/choice.ts';
 import { APPROVAL_OFFERS } from '../../answers/kinds/approval-offers.ts';
+import { approvalDetail } from './approval-detail.ts';
 import { describeRequest, type ApprovalFacts, type Verdict } from '../../policy/index.ts';
 import type { ApprovalOffer } from '../store/types.ts';
 
@@ -26,12 +27,18 @@ export function decidedReason(verdict: Verdict): string {
   return verdict.reason && verdict.decision === 'deny' ? `${named}: ${verdict.reason}` : named;
 }
 
-/** X2: what the person reads under the question: a shell command as is, any other input as indented JSON. */
-export function approvalDetail(approval: ApprovalRequest): string {
-  const command = approval.input.command;
-  const text = typeof command === 'string' ? command : JSON.stringify(approval.input, null, 2);
-  const where = approval.cwd ? `\n\nin ${approval.cwd}` : '';
-  return cutCodePoints(`${text}${where}`, QUESTION_DETAIL_MAX);
+/** X2 (through G11): the header is the tool's name cut to 12, an MCP tool's without its `mcp__` prefix (`github__crea`). */
+export function approvalHeader(tool: string): string {
+  return cutCodePoints(tool.replace(/^mcp__/, '') || tool, HEADER_MAX);
+}
+
+/** X2 (through G11): `Allow <tool> <what>?`: the tool's name and what it acts on (its command, file, address, pattern or query). */
+export function approvalAsk(facts: ApprovalFacts): string {
+  const named = describeRequest(facts);
+  // describeRequest names the request as a rule does (`Bash(npm test)`); X2 reads the tool, then what it acts on.
+  if (named.startsWith(`${facts.tool}(`) && named.endsWith(')')) return `Allow ${facts.tool} ${named.slice(facts.tool.length + 1, -1)}?`;
+  const other = ['pattern', 'query', 'path', 'url'].map((k) => facts.input[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return other ? `Allow ${facts.tool} ${other.replace(/\s+/g, ' ').slice(0, 200)}?` : `Allow ${facts.tool}?`;
 }
 
 /** Where the offers can bind: a session to ask in, a folder for the project. */
@@ -50,12 +57,12 @@ export function approvalOffers(rule: string | null, places: OfferPlaces): Approv
  * naming its rule; the input as `detail`; the question says what is asked and why.
  */
 export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, verdict: Verdict, offers: readonly ApprovalOffer[]): QuestionItem[] {
-  const text = verdict.decision === 'ask' ? `Allow ${describeRequest(facts)}? Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
+  const text = verdict.decision === 'ask' ? `${approvalAsk(facts)} Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
   const question = cutCodePoints(text, QUESTION_TEXT_MAX);
   return [
     {
       id: APPROVAL_ITEM_ID,
-      header: 'Approval',
+      header: approvalHeader(facts.tool),
       question,
       kind: 'approval',
       ...parsedSeveralField(false),

@@ -52,6 +52,14 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(question.questions[0].question).toBe('Bash(rm -rf /) denied by rule no-rm (Bash(rm -rf *)): nothing is deleted wholesale.');
   });
 
+  it('[G11][X2] an MCP tool\'s approval is headed by the tool\'s name without mcp__, cut to 12', async () => {
+    const { admin, agent, session } = await setup();
+    const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'mcp__github__create_issue', input: { title: 'x' } } });
+    const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    expect(question.questions[0].header).toBe('github__crea');
+    expect(question.questions[0].question).toBe('Allow mcp__github__create_issue? Asked because no rule matched.');
+  });
+
   it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
     const { admin, agent, session } = await setup();
     const res = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
@@ -60,7 +68,10 @@ describe('approvals decided by the policy (G11, G6)', () => {
     const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
     const [item] = question.questions;
     expect(item.kind).toBe('approval');
-    expect(item.question).toContain('rule push (Bash(git push *)) asks: pushing leaves the machine');
+    // X2 through G11: the header is the tool's name (cut to 12), whoever asks.
+    expect(item.header).toBe('Bash');
+    // X2 through G11: `Allow <tool> <what>?`, then why the policy asks.
+    expect(item.question).toBe('Allow Bash git push origin main? Asked because rule push (Bash(git push *)) asks: pushing leaves the machine.');
     expect(item.detail).toBe('git push origin main');
     expect(item.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow in this session', 'Always allow for this agent for 7 days']);
     expect(item.options[2].description).toMatch(/^Rule: Bash\(git push /);
@@ -189,6 +200,14 @@ describe('grants (G5, G7, G12)', () => {
     expect(grants.map((g) => [g.scope, g.agent, g.questionId])).toEqual([['agent', 'agent', first.id]]);
     const next = await agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });
     expect(next.decision).toMatchObject({ behavior: 'allow', decidedBy: 'grant', grantId: grants[0].id });
+  });
+
+  it('[G12] policy.check takes a tool\'s name: a rule\'s form in `tool` is refused naming the field, not answered ask', async () => {
+    const { agent } = await setup();
+    const refused = await failure(agent.call('policy.check', { tool: 'Bash(rm -rf /)' }));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.details).toEqual([{ path: 'tool', problem: expect.stringContaining('is not a tool\'s name') }]);
+    expect((await agent.call('policy.check', { tool: 'mcp__github__create_issue' })).decision).toBe('ask');
   });
 
   it('[G12][A3] only admins read the policy; a grant is revoked by an admin or its maker, anyone else is refused', async () => {

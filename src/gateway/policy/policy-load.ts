@@ -35,5 +35,5 @@ export function loadPolicy(approvals: unknown, origin: PolicyOrigin): PolicyLoad
   if (compiled.ok) return compiled;
   const where = origin.configFile ? resolve(origin.configFile) : 'config';
   const list = compiled.problems.map((p) => `${p.path}: ${p.problem}`).join('; ');
-  return { ok: false, problems: compiled.problems, message: `the approval policy in ${where} does not load: ${list}` };
+  return { ok: false, problems: compiled.problems, message: `the approval policy in ${where} does not load (POLICY_INVALID): ${list}` };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_TIMEOUT_MS } from '../../protocol/rules.ts';
 import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
 import { readApproval } from '../../answers/kinds/approval.ts';
 import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
@@ -225,9 +226,15 @@ export class RoutingRoom {
     const tool = p.tool !== undefined ? requestOfRule(p.tool) : undefined;
     if (p.tool !== undefined && !tool) throw invalidRequest('routing.test', [{ path: 'tool', problem: `"${p.tool}" must name one request, such as "Bash(git push origin main)"` }]);
     const kind = p.kind ?? (tool ? 'approval' : 'question');
-    const facts = { kind, ...(p.agent !== undefined ? { agent: p.agent } : {}), ...(p.source !== undefined ? { source: p.source } : {}), ...(tool ? { tool } : {}) };
-    const run = dryRun({ routing: this.parts.routing, facts, atMs, timeoutMs: 24 * 3_600_000, tools: routeToolMatcher, identities: this.parts.auth.identityIds });
-    const view = (s: { step: number; atMs: number; notify: string[] }) => ({ step: s.step, atMs: s.atMs, notify: s.notify });
-    return { route: run.route, steps: run.steps.map(view), unreached: run.unreached.map(view) };
+    const facts = {
+      kind,
+      ...(p.agent !== undefined ? { agent: p.agent } : {}),
+      ...(p.source !== undefined ? { source: p.source } : {}),
+      ...(p.session !== undefined ? { session: p.session } : {}),
+      ...(tool ? { tool } : {}),
+    };
+    // E10: the steps past the question's timeout are the unreached ones: a question's own default unless told.
+    const timeoutMs = p.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return dryRun({ routing: this.parts.routing, facts, atMs, timeoutMs, tools: routeToolMatcher, identities: this.parts.auth.identityIds });
   }
 }

@@ -1,0 +1,41 @@
+/** E10/E12: `routing.test` on a running gateway: the steps past the question's timeout are named, as the CLI names them. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
+import { connectPerson, twoStepConfig } from '../../testing/routing-gateway.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const MIN = 60_000;
+
+async function ana(first: string) {
+  const clock = new FakeClock();
+  t = await startTestGateway({ config: twoStepConfig(first, '10m'), clock });
+  return { clock, ana: await connectPerson(t, 'ana') };
+}
+
+describe('routing.test (E10, E12)', () => {
+  it('[E12] a step after a question\'s default timeout (15 minutes) is unreached, not a step of the plan', async () => {
+    const { clock, ana: c } = await ana('20m');
+    const r = await c.call('routing.test', { kind: 'question' });
+    expect(r.steps.map((s) => [s.atMs - clock.now(), s.notify])).toEqual([[0, ['ana']]]);
+    expect(r.unreached.map((s) => [s.atMs - clock.now(), s.notify])).toEqual([[20 * MIN, ['bo', 'cy']]]);
+  });
+
+  it('[E12] timeoutMs sets the question\'s timeout the steps are measured against; out of 30 s..1 h it is refused by name', async () => {
+    const { clock, ana: c } = await ana('5m');
+    const short = await c.call('routing.test', { kind: 'question', timeoutMs: 4 * MIN });
+    expect(short.steps.map((s) => s.atMs - clock.now())).toEqual([0]);
+    expect(short.unreached.map((s) => [s.atMs - clock.now(), s.targets, s.notify])).toEqual([[5 * MIN, ['group:ops'], ['bo', 'cy']]]);
+    expect(short).toMatchObject({ atMs: clock.now(), expiresAtMs: clock.now() + 4 * MIN, exhausted: { action: 'keep', reached: false } });
+    const long = await c.call('routing.test', { kind: 'question', timeoutMs: 60 * MIN });
+    expect(long.unreached).toEqual([]);
+    const refused = await failure(c.call('routing.test', { kind: 'question', timeoutMs: 1000 }));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.message).toContain('timeoutMs');
+  });
+});
