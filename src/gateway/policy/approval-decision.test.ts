@@ -24,7 +24,7 @@ describe('an approval\'s answer as a decision (G11, Q12)', () => {
   it('[G7] the gateway\'s approval has five options: Allow, Deny and the three offers, each naming its rule', () => {
     const [item] = record({}).questions;
     expect(item.options).toEqual([
-      { label: 'Allow', description: 'This request only' },
+      { label: 'Allow', description: 'This request only. Asked because no rule matched.' },
       { label: 'Deny' },
       { label: 'Always allow in this session', description: 'Rule: Bash(npm run build *)' },
       { label: 'Always allow in this project for 7 days', description: 'Rule: Bash(npm run build *)' },

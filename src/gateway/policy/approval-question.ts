@@ -54,11 +54,14 @@ export function approvalOffers(rule: string | null, places: OfferPlaces): Approv
 
 /**
  * G11/G7: the approval's question as the gateway makes it, the same for every agent: Allow, Deny, then the offers, each
- * naming its rule; the input as `detail`; the question says what is asked and why.
+ * naming its rule; the input as `detail`; the question says what is asked, Allow's description why.
  */
 export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, verdict: Verdict, offers: readonly ApprovalOffer[]): QuestionItem[] {
-  const text = verdict.decision === 'ask' ? `${approvalAsk(facts)} Asked because ${askReason(verdict)}.` : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
+  // X2's question is exactly `Allow <tool> <what>?`; why the policy asks goes with Allow, the choice it holds back.
+  const asking = verdict.decision === 'ask';
+  const text = asking ? approvalAsk(facts) : `${describeRequest(facts)} ${decidedReason(verdict)}.`;
   const question = cutCodePoints(text, QUESTION_TEXT_MAX);
+  const allowNote = asking ? cutCodePoints(`This request only. Asked because ${askReason(verdict)}.`, DESCRIPTION_MAX) : 'This request only';
   return [
     {
       id: APPROVAL_ITEM_ID,
@@ -67,7 +70,7 @@ export function approvalItems(facts: ApprovalFacts, approval: ApprovalRequest, v
       kind: 'approval',
       ...parsedSeveralField(false),
       options: [
-        { label: APPROVAL_ALLOW, description: 'This request only' },
+        { label: APPROVAL_ALLOW, description: allowNote },
         { label: APPROVAL_DENY },
         ...offers.map((o) => ({ label: o.label, description: cutCodePoints(`Rule: ${o.rule}`, DESCRIPTION_MAX) })),
       ],

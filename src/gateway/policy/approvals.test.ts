@@ -57,7 +57,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'mcp__github__create_issue', input: { title: 'x' } } });
     const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
     expect(question.questions[0].header).toBe('github__crea');
-    expect(question.questions[0].question).toBe('Allow mcp__github__create_issue? Asked because no rule matched.');
+    expect(question.questions[0].question).toBe('Allow mcp__github__create_issue?');
+    expect(question.questions[0].options[0]).toEqual({ label: 'Allow', description: 'This request only. Asked because no rule matched.' });
   });
 
   it('[G11][G7] ask: the gateway makes the approval question; a person\'s Allow comes back as the decision on waitAnswer', async () => {
@@ -70,8 +71,9 @@ describe('approvals decided by the policy (G11, G6)', () => {
     expect(item.kind).toBe('approval');
     // X2 through G11: the header is the tool's name (cut to 12), whoever asks.
     expect(item.header).toBe('Bash');
-    // X2 through G11: `Allow <tool> <what>?`, then why the policy asks.
-    expect(item.question).toBe('Allow Bash git push origin main? Asked because rule push (Bash(git push *)) asks: pushing leaves the machine.');
+    // X2 through G11: exactly `Allow <tool> <what>?`; why the policy asks is Allow's description.
+    expect(item.question).toBe('Allow Bash git push origin main?');
+    expect(item.options[0].description).toBe('This request only. Asked because rule push (Bash(git push *)) asks: pushing leaves the machine.');
     expect(item.detail).toBe('git push origin main');
     expect(item.options.map((o) => o.label)).toEqual(['Allow', 'Deny', 'Always allow in this session', 'Always allow for this agent for 7 days']);
     expect(item.options[2].description).toMatch(/^Rule: Bash\(git push /);
@@ -89,7 +91,8 @@ describe('approvals decided by the policy (G11, G6)', () => {
     const { admin, agent, session } = await setup();
     const res = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Edit', input: { file_path: 'src/a.ts' }, cwd: '/repo' } });
     const { question } = await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
-    expect(question.questions[0].question).toContain('no rule matched');
+    expect(question.questions[0].question).toBe('Allow Edit src/a.ts?');
+    expect(question.questions[0].options[0].description).toContain('no rule matched');
     await admin.call('question.resolve', { id: res.id, answers: { approval: ['not that file'] } });
     const waited = await agent.call('question.waitAnswer', { id: res.id });
     expect(waited.decision).toMatchObject({ behavior: 'deny', decidedBy: 'person', message: 'not that file', rules: [] });
