@@ -1,4 +1,27 @@
 /**
+ * A text's body as `quoteLiteral` writes it between the quotes, and whether the literal takes the ` E'…'` form (the text
+ * holds a backslash). Escaping goes a character at a time, so the body of two texts one after the other is their bodies
+ * one after the other: a text escaped once can be written into several literals (numbering.ts).
+ */
+export type Escaped = { readonly body: string; readonly backslash: boolean };
+
+export function escapeText(text: string): Escaped {
+  const backslash = text.includes('\\');
+  return { body: (backslash ? text.replaceAll('\\', '\\\\') : text).replaceAll("'", "''"), backslash };
+}
+
+/** The literal of the texts escaped in `parts`, one after the other (the E form when any holds a backslash). */
+export function literalOf(...parts: Escaped[]): string {
+  let body = '';
+  let backslash = false;
+  for (const p of parts) {
+    body += p.body;
+    backslash ||= p.backslash;
+  }
+  return backslash ? ` E'${body}'` : `'${body}'`;
+}
+
+/**
  * `text` as a quoted SQL literal, written exactly as pg's `escapeLiteral` writes it (`'…'` with each quote doubled, and
  * ` E'…'` with each backslash doubled too where the text holds one), so a statement's text is what it was. pg's walks the
  * text a character at a time, concatenating: for the JSON a question round trip writes into its statements (about 7 KB:
