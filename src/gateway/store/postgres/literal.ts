@@ -22,6 +22,18 @@ export function literalOf(...parts: Escaped[]): string {
 }
 
 /**
+ * `parts` one after the other with `between` between each two, as `Array.prototype.join` writes them, but by
+ * concatenation: the engine keeps the parts where they are and copies them once, as the statement is written to the
+ * connection. A join copies them there and then, and the texts strung here carry literals of a few KB (a commit's rows
+ * with its events' payloads, an EXECUTE with a question's record, the writes a transaction put off).
+ */
+export function strung(parts: readonly string[], between: string): string {
+  let text = parts.length > 0 ? parts[0] : '';
+  for (let i = 1; i < parts.length; i++) text = text + between + parts[i];
+  return text;
+}
+
+/**
  * `text` as a quoted SQL literal, written exactly as pg's `escapeLiteral` writes it (`'…'` with each quote doubled, and
  * ` E'…'` with each backslash doubled too where the text holds one), so a statement's text is what it was. pg's walks the
  * text a character at a time, concatenating: for the JSON a question round trip writes into its statements (about 7 KB:

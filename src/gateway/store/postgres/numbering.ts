@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FLUSH_SQL } from './pool.ts';
-import { escapeText, literalOf, quoteLiteral, type Escaped } from './literal.ts';
+import { escapeText, literalOf, quoteLiteral, strung, type Escaped } from './literal.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
@@ -158,7 +158,7 @@ export class Numbering {
       .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${literalOf(payloads[i]!)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
       .filter((row) => row !== null);
     const written = rows.length
-      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${rows.join(', ')}),
+      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${strung(rows, ', ')}),
          e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
                SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
       : `, e AS (SELECT 1 WHERE false)`;
