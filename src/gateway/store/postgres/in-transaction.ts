@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { strung } from './literal.ts';
 import type { PreparedStatements } from './prepared.ts';
 import { pick, shape, type QueryResult } from './results.ts';
 
@@ -113,7 +114,7 @@ export class TxStatements {
       return;
     }
     try {
-      const r = (await client.query(before + pieces.map((p) => p!.text).join('; '))) as unknown as pg.QueryResult | pg.QueryResult[];
+      const r = (await client.query(before + strung(pieces.map((p) => p!.text), '; '))) as unknown as pg.QueryResult | pg.QueryResult[];
       this.prepared.ran(client, pieces);
       // Each piece's result is its last statement's (a PREPARE comes before its EXECUTE).
       const all = Array.isArray(r) ? r : [r];

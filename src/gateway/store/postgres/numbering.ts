@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FLUSH_SQL } from './pool.ts';
-import { quoteLiteral } from './literal.ts';
+import { escapeText, literalOf, quoteLiteral, strung, type Escaped } from './literal.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
@@ -152,11 +152,13 @@ export class Numbering {
     const mark = `${MARK}.${++marks}`;
     const n = this.events.length;
     const lit = (v: string | null) => (v === null ? 'NULL' : quoteLiteral(v));
+    // Each payload escaped once: written into its row's literal and into the notification's (`notices`).
+    const payloads = this.events.map((e) => (e.dropped ? null : escapeText(e.payload)));
     const rows = this.events
-      .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${lit(e.payload)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
+      .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${literalOf(payloads[i]!)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
       .filter((row) => row !== null);
     const written = rows.length
-      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${rows.join(', ')}),
+      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${strung(rows, ', ')}),
          e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
                SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
       : `, e AS (SELECT 1 WHERE false)`;
@@ -165,7 +167,7 @@ export class Numbering {
            AND messages.seq = m.tmp RETURNING 1)`
       : '';
     // The notifications' texts, kept on the connection until the notifying transaction sends them.
-    const notice = channel ? `, set_config('askdock.told', ${this.notices()}, false)` : '';
+    const notice = channel ? `, set_config('askdock.told', ${this.notices(payloads)}, false)` : '';
     const notify = channel ? `; ${notifySql(channel)}` : '';
     const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
       m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
@@ -189,19 +191,20 @@ export class Numbering {
    * message's `chat` event, whose seq the message takes, and `length` its payload's; then the payloads' JSON as stored,
    * one after another (a gateway that hears a payload frames it as the text it is, without serialising it again). A
    * notification carries at most TOLD_BYTES, so a commit too large for one is told in several, in seq order, each with
-   * the last seq it tells; an event too large for one alone is told by its seq only (and read).
+   * the last seq it tells; an event too large for one alone is told by its seq only (and read). A part's text is given
+   * as its line and the events whose payloads follow it (`payloads` has them escaped, for `notices`).
    */
-  private told(): { last: number; text: string | null }[] {
+  private told(): { last: number; text: { line: string; events: number[] } | null }[] {
     const ord = new Map(this.events.map((e, i) => [e.seq, i + 1]));
     const messageOrd = new Map(this.messages.map((m) => [m.id, ord.get(m.seq)]));
-    const parts: { last: number; text: string | null }[] = [];
+    const parts: { last: number; text: { line: string; events: number[] } | null }[] = [];
     let heads: string[] = [];
-    let payloads: string[] = [];
+    let events: number[] = [];
     let bytes = 0;
     const close = (last: number) => {
-      if (heads.length > 0) parts.push({ last, text: `[${heads.join(',')}]\n${payloads.join('')}` });
+      if (heads.length > 0) parts.push({ last, text: { line: `[${heads.join(',')}]\n`, events } });
       heads = [];
-      payloads = [];
+      events = [];
       bytes = 0;
     };
     let last = 0;
@@ -214,7 +217,7 @@ export class Numbering {
       if (size + TOLD_OVERHEAD > TOLD_BYTES) parts.push({ last: i + 1, text: null });
       else {
         heads.push(head);
-        payloads.push(e.payload);
+        events.push(i);
         bytes += size;
       }
       last = i + 1;
@@ -223,12 +226,16 @@ export class Numbering {
     return parts;
   }
 
-  /** The SQL text of the notifications' payloads (`base` the numbering statement's), apart by TOLD_APART. */
-  private notices(): string {
+  /**
+   * The SQL text of the notifications' payloads (`base` the numbering statement's), apart by TOLD_APART; `payloads` the
+   * events' payloads escaped (the rows' literals have them too), so each part's literal is its line's and theirs.
+   */
+  private notices(payloads: (Escaped | null)[]): string {
     const parts = this.told();
     if (parts.length === 0) return `(base + ${this.events.length})::text`;
+    const literal = ({ line, events }: { line: string; events: number[] }) => literalOf(escapeText(line), ...events.map((i) => payloads[i]!));
     return parts
-      .map(({ last, text }) => `(base + ${last})::text${text === null ? '' : ` || ' ' || base::text || ' ' || ${quoteLiteral(text)}`}`)
+      .map(({ last, text }) => `(base + ${last})::text${text === null ? '' : ` || ' ' || base::text || ' ' || ${literal(text)}`}`)
       .join(` || chr(${TOLD_APART}) || `);
   }
 

@@ -4,7 +4,7 @@ import { TxStatements, type TxContext } from './in-transaction.ts';
 import { LISTEN_CHECK_MS, POOL_SIZE, SESSION_LIMITS, SILENT_NETWORK } from './limits.ts';
 import { NotifyConnection } from './listen.ts';
 import { PreparedStatements } from './prepared.ts';
-import { shape, type Query } from './results.ts';
+import { shape, type Query, type QueryResult } from './results.ts';
 
 export { inlined as inline } from './prepared.ts';
 export { lanesFor, MAX_LANES } from './limits.ts';
@@ -64,13 +64,19 @@ export class Postgres {
    * `guard`: inside a transaction, the statement runs in its own savepoint, so a failing insert leaves the transaction
    * usable, as it would in SQLite.
    */
-  readonly query: Query = async (sql, params, guard = false) => {
-    if (this.closed) throw new Error('store: the PostgreSQL store is closed');
+  readonly query: Query = (sql, params, guard = false) => {
+    if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
     const ctx = this.unit.getStore();
     const client = ctx?.client;
-    if (!client) return shape(await this.pool.query(this.prepared.config(sql, params)));
+    if (!client) return this.pooled(sql, params);
+    // Inside a transaction the statement's promise is handed back as it is: an async step around it made two promises
+    // more per statement, each seen by every AsyncLocalStorage of the gateway (queries.ts `q`).
     return this.tx.query(ctx!, client, sql, params, guard);
   };
+
+  private async pooled(sql: string, params?: unknown[]): Promise<QueryResult> {
+    return shape(await this.pool.query(this.prepared.config(sql, params)));
+  }
 
   /**
    * A write that must change exactly one row and whose result nobody reads. Inside a transaction, once its statement is

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { quoteLiteral } from './literal.ts';
+import { quoteLiteral, strung } from './literal.ts';
 
 /** How many different statement texts get a prepared name; any past that (none the store sends) go unprepared. */
 const MAX_PREPARED = 1000;
@@ -48,7 +48,7 @@ export class PreparedStatements {
       const text = inline(sql, literals);
       return text === null ? null : { text };
     }
-    const execute = (name: string) => (literals.length ? `EXECUTE ${name}(${literals.join(', ')})` : `EXECUTE ${name}`);
+    const execute = (name: string) => (literals.length ? `EXECUTE ${name}(${strung(literals, ', ')})` : `EXECUTE ${name}`);
     let state = this.held.get(client);
     if (!state) this.held.set(client, (state = { names: new Map(), made: 0 }));
     const name = state.names.get(id);

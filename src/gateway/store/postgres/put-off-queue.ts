@@ -1,3 +1,5 @@
+import { strung } from './literal.ts';
+
 /**
  * Statements a transaction puts off until its next one, which carries them in the same round trip (transactions.ts
  * `deferred`): its BEGIN, a unit's SAVEPOINT, the RELEASE of the one before, a one-row write (pool.ts `writeOne`). A
@@ -14,7 +16,7 @@ export class PutOffQueue {
   /** Hands over (once) all that waits, each statement followed by `; `; '' when nothing does. */
   handOver(): string {
     if (this.waiting.length === 0) return '';
-    const text = this.waiting.join('; ') + '; ';
+    const text = strung(this.waiting, '; ') + '; ';
     this.sent = this.put;
     this.waiting = [];
     this.writes = [];

@@ -16,15 +16,16 @@ export function pgQueries(pg: Postgres, lanes: Transactions[], unwaited: Unwaite
    * Outside a transaction a statement first waits for the gateway's transactions open now to end: it reads everything
    * the units before it wrote (a client that sends, then reads, sees what it sent), and only what is committed.
    */
-  const q = async (sql: string, params?: unknown[], guard = false) => {
-    if (!pg.inTransaction()) {
-      const wait = unwaited.getStore();
-      const instead = wait === undefined || wait === true ? wait : wait();
-      if (instead === undefined || instead === null) await Promise.all(lanes.map((t) => t.whenEnded()));
-      else if (instead !== true) await instead;
-    }
+  const afterLanes = async (sql: string, params?: unknown[], guard = false) => {
+    const wait = unwaited.getStore();
+    const instead = wait === undefined || wait === true ? wait : wait();
+    if (instead === undefined || instead === null) await Promise.all(lanes.map((t) => t.whenEnded()));
+    else if (instead !== true) await instead;
     return await pg.query(sql, params, guard);
   };
+  // Inside a transaction the statement's own promise (pool.ts `query`): no async step of its own around it.
+  const q = (sql: string, params?: unknown[], guard = false): Promise<QueryResult> =>
+    pg.inTransaction() ? pg.query(sql, params, guard) : afterLanes(sql, params, guard);
   /** The transaction the running code is inside, else the first lane's (an outer transaction, or a unit of its group). */
   const current = () => (pg.current() as Transactions | undefined) ?? lanes[0];
   return {
