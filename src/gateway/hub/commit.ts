@@ -104,9 +104,11 @@ export class Commits {
       try {
         return await this.unit(lane, fn, retried);
       } catch (err) {
-        // Undone alone (its nested transaction), the group goes on taking units in; if it doomed the group (its
-        // connection gone, or a put-off write lost it), the units asked for from now on go into the next one.
-        if (lane.filling && lane.store.doomed?.()) this.askCommit(lane, lane.filling);
+        // Undone alone (its nested transaction), the group goes on taking units in while it holds the lock its unit
+        // waited for. If the unit doomed the group (its connection gone, or a put-off write lost it), or was refused that
+        // lock (a lock_timeout, a deadlock), the units asked for from now on go into the next one: the group waits for
+        // nothing now, and one it took in would wait for the lock again, holding back the answers of those it holds.
+        if (lane.filling && (lane.store.doomed?.() || !lane.store.holdsLock?.())) this.askCommit(lane, lane.filling);
         throw err;
       } finally {
         lane.pending--;

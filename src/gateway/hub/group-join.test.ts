@@ -109,6 +109,21 @@ async function waitsForTheLock(url: string, unit: { appending: () => boolean }, 
   await turnEnds();
 }
 
+/**
+ * Runs `fn` (`pg_cancel_backend`, as a lock_timeout would cancel it; `pg_terminate_backend`) on gateway `name`'s one
+ * transaction waiting for a lock.
+ */
+async function onLockWaiter(fn: 'pg_cancel_backend' | 'pg_terminate_backend', name: string) {
+  const admin = new pg.Client({ connectionString: schema!.url });
+  await admin.connect();
+  try {
+    const sql = `SELECT ${fn}(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
+    expect((await admin.query(sql, [name])).rowCount).toBe(1);
+  } finally {
+    await admin.end();
+  }
+}
+
 type Gateway = Awaited<ReturnType<typeof gateway>>;
 
 /**
@@ -252,14 +267,7 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     const second = y.unit('second');
     const third = y.unit('third');
     await turnEnds();
-    const admin = new pg.Client({ connectionString: schema.url });
-    await admin.connect();
-    try {
-      const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`;
-      expect((await admin.query(sql, [y.name])).rowCount).toBe(1);
-    } finally {
-      await admin.end();
-    }
+    await onLockWaiter('pg_terminate_backend', y.name);
     await expect(first.ran).rejects.toThrow();
     expect(await Promise.all([second.answered, third.answered])).toEqual([true, true]);
     holder.release();
@@ -322,6 +330,35 @@ describe('D5 group commit on a shared database: a group waiting for the audit lo
     await until(() => x.heard.includes('later'));
     // The failed unit's write alone was undone.
     expect(x.heard.filter((t) => ['first', 'failing', 'held', 'later'].includes(t))).toEqual(['first', 'held', 'later']);
+  });
+
+  it('[D5][R3][L1] a unit refused the audit lock ends the filling: the units its group holds are answered without waiting for the lock again', async () => {
+    const { x, y } = await two();
+    const holder = x.unit('holder', { key: 'session-x', audited: true, held: true });
+    await holder.wrote;
+    const first = y.unit('first', { audited: true });
+    first.answered.catch(() => {});
+    const held = y.unit('held', { held: true });
+    await waitsForTheLock(schema!.url, first, y.name);
+    const before = y.commits();
+    // Refused the lock (canceled, as lock_timeout cancels it): undone alone, and the group waits for no lock any more.
+    await onLockWaiter('pg_cancel_backend', y.name);
+    await expect(first.ran).rejects.toThrow();
+    await held.wrote;
+    // Asked for while the held unit runs; it waits for the lock, which the other gateway still holds.
+    const later = y.unit('later', { audited: true });
+    await turnEnds();
+    held.release();
+    await waitsForTheLock(schema!.url, later, y.name);
+    // The held unit's group committed without it: its answer does not wait for the lock again (had the group taken
+    // `later` in, it would wait for the other gateway's commit, or lock_timeout, with nothing committed yet).
+    expect(y.commits() - before).toBe(1);
+    expect(await held.answered).toBe(true);
+    holder.release();
+    expect(await Promise.all([holder.answered, later.answered])).toEqual([true, true]);
+    expect(y.commits() - before).toBe(2);
+    await until(() => x.heard.includes('later'));
+    expect(x.heard.filter((t) => ['first', 'held', 'later'].includes(t))).toEqual(['held', 'later']);
   });
 
   it('[D5][D3] a commit of another gateway read after a LISTEN reconnect (its notice missed) counts as heard: the group takes units in', async () => {

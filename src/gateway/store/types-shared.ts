@@ -11,6 +11,8 @@ export interface LaneStore {
   rollbackGroup(): Promise<void>;
   /** A unit of the open group waits for a lock another gateway's transaction holds (default: never known). */
   waitsForLock?(): boolean;
+  /** The open group holds the lock a unit of it asked for (default: never known). */
+  holdsLock?(): boolean;
   /** The open group can no longer be kept (its connection gone, or lost): a unit must not join it (default: never). */
   doomed?(): boolean;
 }

@@ -71,6 +71,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
         rollbackGroup: () => t.rollbackGroup(),
         // Its unit waits for the audit log's lock, held by no lane of this gateway: another gateway's transaction has it.
         waitsForLock: () => t.auditLock === 'asked' && !lanes.some((o) => o.auditLock === 'held'),
+        holdsLock: () => t.auditLock === 'held',
         doomed: () => t.doomed(),
       };
     },
