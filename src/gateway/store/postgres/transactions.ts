@@ -64,6 +64,8 @@ export class Transactions implements TxContext {
     if (outer) await this.begin();
     const at = outer ? -1 : this.queue.add(`SAVEPOINT ${savepoint}`);
     const mark = this.numbering.mark();
+    // The audit lock taken by this unit goes with its savepoint's rollback (PostgreSQL releases it there).
+    const lockBefore = this.auditLock;
     this.depth++;
     let result: T;
     try {
@@ -76,6 +78,7 @@ export class Transactions implements TxContext {
       // A unit of the group whose savepoint never ran: what failed was sent ahead of it, put off by a unit that had
       // returned (a nested one's is its enclosing unit's to undo).
       if (!(await this.undo(outer, savepoint, at)) && this.grouped && this.depth === 0) throw this.group.lose(err);
+      if (lockBefore === 'none') this.auditLock = 'none';
       throw err;
     }
     this.depth--;
