@@ -100,7 +100,9 @@ describe('Claude Code through askdock hook and the approval policy', { timeout: 
     api.reply(bash(command));
     const question = await askedAfter('copy the notes');
     const item = question.questions[0];
-    expect(item.question).toContain('no rule matched');
+    // X2: the question is `Allow <tool> <what>?`; why the policy asks is Allow's description.
+    expect(item.question).toBe(`Allow Bash ${command}?`);
+    expect(item.options[0]).toEqual({ label: 'Allow', description: 'This request only. Asked because no rule matched.' });
     expect(item.options.map((o) => o.label)).toContain('Always allow in this session');
     await admin().request('question.resolve', { id: question.id, answers: { [item.id]: ['Always allow in this session'] } });
     expect((await newToolResult(seen)).is_error ?? false).toBe(false);

@@ -41,4 +41,11 @@ describe('askdock routing test against a running gateway (E10, E12)', { timeout:
     const none = await askdock('--kind', 'secret');
     expect(none.stdout).toBe('no route matches: the question goes to everyone who may see it, as without routing\n');
   });
+
+  it('[E12][A5] an agent\'s token is refused: exit 1 naming FORBIDDEN and the scope needed, and no route is printed', async () => {
+    const out = await runAskdock(['routing', 'test', '--kind', 'approval'], { cwd: t.dir, env: { ASKDOCK_URL: t.url, ASKDOCK_TOKEN: t.agentToken } });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^askdock routing test: routing\.test needs scope operator\.admin or .*\(FORBIDDEN\)\n$/);
+  });
 });
