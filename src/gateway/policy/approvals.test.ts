@@ -213,6 +213,14 @@ describe('grants (G5, G7, G12)', () => {
     expect((await agent.call('policy.check', { tool: 'mcp__github__create_issue' })).decision).toBe('ask');
   });
 
+  it('[G11][Q2] question.request {approval} takes a tool\'s name: a rule\'s form in approval.tool is refused naming the field, nothing asked', async () => {
+    const { admin, agent, session } = await setup();
+    const refused = await failure(agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash(rm -rf /)', input: {} } }));
+    expect(refused.code).toBe('INVALID_REQUEST');
+    expect(refused.details).toEqual([{ path: 'approval.tool', problem: expect.stringContaining('is not a tool\'s name') }]);
+    expect((await admin.call('question.list', { sessionKey: session.key })).questions).toEqual([]);
+  });
+
   it('[G12][A3] only admins read the policy; a grant is revoked by an admin or its maker, anyone else is refused', async () => {
     const { admin, agent, session } = await setup();
     const guest = await t!.connect('guest');

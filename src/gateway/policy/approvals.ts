@@ -1,4 +1,4 @@
-import { AskdockError, type ApprovalDecision, type ApprovalRequest, type Params, type QuestionItem, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type ApprovalDecision, type ApprovalRequest, type Params, type QuestionItem, type Result } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { approvalDigest, decide, describeRequest, offeredRule, type ApprovalFacts, type GrantRule, type Verdict } from '../../policy/index.ts';
 import type { Identity } from '../auth.ts';
@@ -54,6 +54,15 @@ function verdictDecision(verdict: Verdict): ApprovalDecision {
   };
 }
 
+/**
+ * G11/G12: a request's `tool` is a tool's name as G1 names it; a rule's form ("Bash(git push)") would match no rule and
+ * be asked about (or answer ask) under a name no rule or grant can ever reach.
+ */
+export function requireToolName(method: 'policy.check' | 'question.request', path: string, tool: string): void {
+  if (/[()\s]/u.test(tool))
+    throw invalidRequest(method, [{ path, problem: `"${tool}" is not a tool's name: give the name (Bash, Edit, mcp__github__create_issue) and the request in input, e.g. {tool: "Bash", input: {command: "git push origin main"}}` }]);
+}
+
 /** G11: question.request with an approval: decided by the policy and the grants in reach, asked only when it says ask. */
 export class ApprovalDesk {
   constructor(private readonly parts: ApprovalParts) {}
@@ -66,6 +75,7 @@ export class ApprovalDesk {
 
   async request(identity: Identity, clientId: string, p: Params<'question.request'> & { approval: ApprovalRequest }): Promise<Result<'question.request'>> {
     requireMayAsk(identity, where);
+    requireToolName('question.request', 'approval.tool', p.approval.tool);
     const facts = factsOf(p.approval, identity.id);
     const digest = approvalDigest(facts);
     if (p.id !== undefined) {

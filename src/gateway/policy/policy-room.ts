@@ -7,7 +7,7 @@ import type { StoredApproval, StoredGrant, StoredQuestion } from '../store/types
 import { decisionOf } from './approval-decision.ts';
 import { recordGrant } from '../audit/grant-entries.ts';
 import { recordPolicyLoaded } from '../audit/policy-entries.ts';
-import { ApprovalDesk, factsOf, type ApprovalParts } from './approvals.ts';
+import { ApprovalDesk, factsOf, requireToolName, type ApprovalParts } from './approvals.ts';
 import { ADMINS, answerApprovalIn } from './grant-answers.ts';
 import { APPROVAL_ITEM_ID } from './approval-question.ts';
 import type { PolicyState } from './policy-source.ts';
@@ -101,9 +101,7 @@ export class PolicyRoom {
 
   /** G9/G12 policy.check: an admin checks for any agent, an agent for itself. */
   async check(identity: Identity, p: Params<'policy.check'>): Promise<Result<'policy.check'>> {
-    // G12: `tool` is a tool's name as G1 names it; a rule's form ("Bash(git push)") would match no rule and answer ask.
-    if (/[()\s]/u.test(p.tool))
-      throw invalidRequest('policy.check', [{ path: 'tool', problem: `"${p.tool}" is not a tool's name: give the name (Bash, Edit, mcp__github__create_issue) and the request in input, e.g. {tool: "Bash", input: {command: "git push origin main"}}` }]);
+    requireToolName('policy.check', 'tool', p.tool);
     const admin = isAdmin(identity);
     if (!admin && p.agent !== undefined && p.agent !== identity.id)
       throw forbidden(`policy.check for agent "${p.agent}"`, ['operator.admin'], identity);
