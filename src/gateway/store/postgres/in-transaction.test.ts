@@ -81,3 +81,19 @@ describe('[D5] a statement inside a transaction that cannot be answered fails it
       expect((await t.transaction(() => q('SELECT 1 AS one'))).rows).toEqual([{ one: 1 }]);
     }));
 });
+
+describe('[D5] two nested transactions run side by side in one transaction', () => {
+  it('[D5] one that fails before sending anything, beside one that sends nothing: the enclosing transaction reads on and commits', () =>
+    withLane(async (t, q) => {
+      const outcome = await t.transaction(async () => {
+        const units = await Promise.allSettled([
+          t.transaction(async () => {
+            throw new Error('refused before any statement');
+          }),
+          t.transaction(async () => 'nothing to send'),
+        ]);
+        return [units.map((u) => u.status), (await q('SELECT 1 AS one')).rows];
+      });
+      expect(outcome).toEqual([['rejected', 'fulfilled'], [{ one: 1 }]]);
+    }));
+});
