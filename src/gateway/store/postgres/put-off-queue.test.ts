@@ -49,4 +49,15 @@ describe('[D5] statements a transaction puts off ride with its next one', () => 
     expect(q.handOver()).toBe('');
     expect(q.add('BEGIN')).toBe(0);
   });
+
+  it('[D5] a position dropped already with one put off before it is taken back as gone: what waits stays as it is', () => {
+    const q = new PutOffQueue();
+    q.add('BEGIN');
+    const first = q.add('SAVEPOINT askdock_sp1');
+    const second = q.add('SAVEPOINT askdock_sp2');
+    expect(q.takeBack(first, true)).toBe(true);
+    expect(q.takeBack(second)).toBe(true);
+    expect(q.add('SAVEPOINT askdock_sp3')).toBe(first);
+    expect(q.handOver()).toBe('BEGIN; SAVEPOINT askdock_sp3; ');
+  });
 });

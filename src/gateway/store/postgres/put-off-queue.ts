@@ -40,6 +40,9 @@ export class PutOffQueue {
    */
   takeBack(at: number, undone = false): boolean {
     if (at < this.sent) return false;
+    // Dropped already, with a statement put off before it (two units side by side, the first undone): nothing from `at`
+    // on waits, and the queue must not grow back to it (a hole would be written as a statement).
+    if (at - this.sent >= this.waiting.length) return true;
     if (!undone && this.writes.some((w) => w >= at)) return false;
     this.waiting.length = at - this.sent;
     this.put = at;
