@@ -33,10 +33,7 @@ export class Follow {
   private fanned = 0;
   /** The newest of this gateway's own events taken to go out (being prepared), else 0. */
   private goingOut = 0;
-  /**
-   * This gateway's committed events not fanned out yet, by seq. When no other seq lies between them and the newest one
-   * fanned out, they go out as they are, without reading them back (their payload JSON as stored).
-   */
+  /** Own committed events not fanned out yet, by seq: with no other seq between them and `fanned`, sent unread. */
   private readonly ownCommitted = new Map<number, { ev: StoredEvent; text: string | undefined }>();
   /** Another gateway committed (or a notification may have been missed), so a catch-up reads the database. */
   private mustRead = false;
