@@ -2,14 +2,15 @@
 // gateway runs under (Node 20 workers do not inherit it), and it ships as is in the package's src/.
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-const closed = new Int32Array(workerData.closed);
+// Slots: 0 set once the connection is closed; 1 set while the gateway holds checkpoints; 2 set while one runs.
+const control = new Int32Array(workerData.control);
 let db;
 let timer;
 const letGo = () => {
   clearInterval(timer);
   if (db && db.open) db.close();
-  Atomics.store(closed, 0, 1);
-  Atomics.notify(closed, 0);
+  Atomics.store(control, 0, 1);
+  Atomics.notify(control, 0);
 };
 parentPort.on('message', () => {
   letGo();
@@ -24,9 +25,19 @@ try {
   letGo();
   throw err;
 }
+const checkpoint = () => {
+  // Running is marked before the hold is read: a hold set after that mark waits for this checkpoint to end.
+  Atomics.store(control, 2, 1);
+  try {
+    if (Atomics.load(control, 1) === 0) db.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    Atomics.store(control, 2, 0);
+    Atomics.notify(control, 2);
+  }
+};
 timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    checkpoint();
   } catch (err) {
     letGo();
     parentPort.postMessage({ failed: String((err && err.message) || err) });

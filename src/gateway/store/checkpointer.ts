@@ -14,7 +14,21 @@ const STOP_WAIT_MS = 2000;
  */
 const WORKER_FILE = fileURLToPath(new globalThis.URL('./checkpoint-worker.cjs', import.meta.url).href);
 
-export type Checkpointer = { stop(): void };
+export type Checkpointer = {
+  stop(): void;
+  /** Starts no checkpoint until `resume`; settles once none is running (a test's way to see what a commit alone did). */
+  hold(): Promise<void>;
+  resume(): void;
+};
+
+/** Slots of the shared control array: set once the thread let go; no checkpoint may start; one is running. */
+const CLOSED = 0;
+const HELD = 1;
+const RUNNING = 2;
+
+/** Node has had `Atomics.waitAsync` since 16; the compiler's library here does not declare it yet. */
+type WaitAsync = (on: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync: WaitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /**
  * Runs WAL checkpoints on their own thread and connection. A checkpoint copies pages into the database file and syncs
@@ -24,8 +38,8 @@ export type Checkpointer = { stop(): void };
  */
 export function startCheckpointer(file: string, synchronous: string, onFailure: (why: string) => void, everyMs = CHECKPOINT_EVERY_MS): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const closed = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(WORKER_FILE, { workerData: { file, driver, synchronous, everyMs, closed: closed.buffer } });
+  const control = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(WORKER_FILE, { workerData: { file, driver, synchronous, everyMs, control: control.buffer } });
   let stopped = false;
   const fail = (why: string) => {
     if (stopped) return;
@@ -44,7 +58,18 @@ export function startCheckpointer(file: string, synchronous: string, onFailure: 
       if (stopped) return;
       stopped = true;
       worker.postMessage('close');
-      Atomics.wait(closed, 0, 0, STOP_WAIT_MS);
+      Atomics.wait(control, CLOSED, 0, STOP_WAIT_MS);
+    },
+    async hold() {
+      // The thread marks a checkpoint running before it looks at the hold, so once this reads none running, none starts.
+      Atomics.store(control, HELD, 1);
+      while (Atomics.load(control, RUNNING) === 1) {
+        const waiting = waitAsync(control, RUNNING, 1);
+        if (waiting.async) await waiting.value;
+      }
+    },
+    resume() {
+      Atomics.store(control, HELD, 0);
     },
   };
 }

@@ -21,8 +21,10 @@ import type { IdempotentResult, Store, SyncStore } from './types.ts';
 
 /** What the open connection really runs with; `synchronous` is per connection, so only the store can say. */
 export type SqliteSettings = { journalMode: string; synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'; checkpoints: 'inline' | 'background' };
-export type SqliteStore = Store & { settings(): SqliteSettings };
-type SyncSqliteStore = SyncStore & { settings(): SqliteSettings };
+/** Background checkpoints held and resumed: what a test uses to see what a commit alone does to the file. */
+type CheckpointHold = { holdCheckpoints(): Promise<void>; resumeCheckpoints(): void };
+export type SqliteStore = Store & { settings(): SqliteSettings } & CheckpointHold;
+type SyncSqliteStore = SyncStore & { settings(): SqliteSettings } & CheckpointHold;
 export type SqliteOptions = {
   /** Checkpoint the WAL on a background thread rather than inside commits on the caller's thread (the gateway does). */
   checkpointInBackground?: boolean;
@@ -72,6 +74,8 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       const journalMode = String(db.pragma('journal_mode', { simple: true })).toUpperCase();
       return { journalMode, synchronous: synchronousNow(), checkpoints: checkpointer ? 'background' : 'inline' };
     },
+    holdCheckpoints: async () => checkpointer?.hold(),
+    resumeCheckpoints: () => checkpointer?.resume(),
 
     ...sqliteTransactions(db, known, index),
 
@@ -269,5 +273,5 @@ export function openSqliteStore(file: string, opts: SqliteOptions = {}): SqliteS
       lock?.release();
     },
   };
-  return asyncStore(store, ['settings']);
+  return asyncStore(store, ['settings', 'holdCheckpoints', 'resumeCheckpoints']);
 }

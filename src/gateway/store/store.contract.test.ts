@@ -1177,12 +1177,15 @@ describe('sqlite store on disk', () => {
     expect(store.settings()).toMatchObject({ journalMode: 'WAL', checkpoints: 'background' });
     // The thread may fold the schema's own pages in at any moment (a busy machine makes the big commit slow): let it first.
     await expect.poll(pagesInFile, { timeout: 15_000 }).toBeGreaterThan(1);
+    // Held while the big commit runs, so the file can change only through the commit itself (an inline checkpoint).
+    await store.holdCheckpoints();
     const before = pagesInFile();
     // More WAL than SQLite's own inline threshold (1000 pages): an inline checkpoint would have grown the file at once.
     await store.transaction(async () => {
       for (let i = 0; i < 1500; i++) (await store.insertQuestion(question(`q-${i}`, { questions: [{ id: 'pick', header: 'Pick', question: 'x'.repeat(3000), options: [{ label: 'A' }, { label: 'B' }] }] })));
     });
     expect(pagesInFile()).toBe(before);
+    store.resumeCheckpoints();
     await expect.poll(pagesInFile, { timeout: 15_000 }).toBeGreaterThan(before + 1000);
     await store.close();
     const reopened = await harness.open();
