@@ -210,6 +210,8 @@ describe('grants (G5, G7, G12)', () => {
     const refused = await failure(agent.call('policy.check', { tool: 'Bash(rm -rf /)' }));
     expect(refused.code).toBe('INVALID_REQUEST');
     expect(refused.details).toEqual([{ path: 'tool', problem: expect.stringContaining('is not a tool\'s name') }]);
+    const glob = await failure(agent.call('policy.check', { tool: 'mcp__github__*' }));
+    expect([glob.code, glob.details]).toEqual(['INVALID_REQUEST', [{ path: 'tool', problem: expect.stringContaining('"mcp__github__*" is not a tool\'s name') }]]);
     expect((await agent.call('policy.check', { tool: 'mcp__github__create_issue' })).decision).toBe('ask');
   });
 

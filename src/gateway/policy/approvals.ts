@@ -56,11 +56,11 @@ function verdictDecision(verdict: Verdict): ApprovalDecision {
 
 /**
  * G11/G12: a request's `tool` is a tool's name as G1 names it; a rule's form ("Bash(git push)") would match no rule and
- * be asked about (or answer ask) under a name no rule or grant can ever reach.
+ * be asked about (or answer ask) under a name no rule or grant can ever reach; a glob (mcp__github__*) names no one tool.
  */
 export function requireToolName(method: 'policy.check' | 'question.request', path: string, tool: string): void {
-  if (/[()\s]/u.test(tool))
-    throw invalidRequest(method, [{ path, problem: `"${tool}" is not a tool's name: give the name (Bash, Edit, mcp__github__create_issue) and the request in input, e.g. {tool: "Bash", input: {command: "git push origin main"}}` }]);
+  if (/[()\s*]/u.test(tool))
+    throw invalidRequest(method, [{ path, problem: `"${tool}" is not a tool's name (a rule's form or glob): give the name (Bash, Edit, mcp__github__create_issue) and the request in input, e.g. {tool: "Bash", input: {command: "git push origin main"}}` }]);
 }
 
 /** G11: question.request with an approval: decided by the policy and the grants in reach, asked only when it says ask. */
