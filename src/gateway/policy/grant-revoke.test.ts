@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { failure, gatewayPerTest } from '../../testing/gateway-harness.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
 describe('policy.grant.revoke refused (G12, A4, A5)', () => {
   it('[G12][A5] a refusal names the scope needed, never who made the grant or where', async () => {
-    t = await startTestGateway({ config: policyConfig });
+    const t = await gateway.start({ config: policyConfig });
     const admin = await t.connect('admin');
     const guest = await t.connect('guest');
     const other = await t.connect('guest2');

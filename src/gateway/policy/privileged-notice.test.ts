@@ -1,12 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { configWithQuestionsReader, startTestGateway, type TestGateway, type Viewer } from '../../testing/gateway-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { configWithQuestionsReader, gatewayPerTest, type Viewer } from '../../testing/gateway-harness.ts';
+import type { TestClient } from '../../testing/ws-client.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const gateway = gatewayPerTest();
 
 /** May not see a privileged question (A3): its decision's notice is not theirs either. */
 const REFUSED: Viewer[] = ['guest', 'reader', 'writer'];
@@ -16,12 +13,12 @@ const config = { ...policyConfig, identities: configWithQuestionsReader.identiti
 const SECRET = 'npm run test secret-suite';
 
 /** The asking agent connects as client `agent-client`, so its subscription (C6) holds on every connection. */
-const connect = (who: Viewer, extra: { resume?: { cursor: number } } = {}) => t!.connect(who, who === 'agent' ? { clientId: 'agent-client', ...extra } : extra);
+const connect = (who: Viewer, extra: { resume?: { cursor: number } } = {}) => gateway.t.connect(who, who === 'agent' ? { clientId: 'agent-client', ...extra } : extra);
 
 /** A guest's session where the agent's privileged approval is allowed by the policy, between two ordinary messages. */
 async function world() {
-  t = await startTestGateway({ config });
-  const c = {} as Record<Viewer, Awaited<ReturnType<TestGateway['connect']>>>;
+  await gateway.start({ config });
+  const c = {} as Record<Viewer, TestClient>;
   for (const who of [...REFUSED, ...GRANTED]) c[who] = await connect(who);
   const sessionKey = (await c.guest.call('sessions.create', { title: 'guest' })).session.key;
   await c.agent.call('agent.subscribe', { sessionKey });
