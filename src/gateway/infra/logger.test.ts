@@ -32,6 +32,20 @@ describe('gateway logs', () => {
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d .*INFO.* connection opened connId=c2\n$/);
   });
 
+  it('[logs] a readable line shows what a client sent with no control sequence a terminal would act on', async () => {
+    t = await startTestGateway({ memory: true });
+    const admin = await t.connect('admin');
+    // An id that would retitle the window (OSC), recolour the screen (8-bit CSI) and read backwards (RLO).
+    const res = await admin.request('question.get', { id: 'q\u001b]0;owned\u0007-\u009b31m-\u202e' });
+    expect(res.ok).toBe(false);
+    const line = t.logs.find((l) => l.includes('QUESTION_NOT_FOUND'))!;
+    const shown = prettyLine(line, false);
+    expect(shown).toContain('no question "q\uFFFD]0;owned\uFFFD-\uFFFD31m-\\u202E"');
+    expect(shown.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    const fields = prettyLine(JSON.stringify({ level: 'warn', time: 0, msg: 'refused', origin: 'x\u009d0;t\u0007', detail: { at: '\u009b2J' } }), false);
+    expect(fields.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
   it('[logs] the command that starts a gateway picks JSON or readable lines by whether stderr is a terminal', () => {
     const written: string[] = [];
     const write = process.stderr.write;

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { terminalJson, terminalLine, terminalText } from '../../lib/terminal-text.ts';
 
 /**
  * The gateway's log: one JSON object per line (`level`, `time`, `msg`, and where they apply `connId`, `method`,
@@ -33,10 +34,11 @@ export function prettyLine(json: string, colour = true): string {
   const label = name.toUpperCase().padEnd(5);
   const tagged = colour ? `${COLOURS[name] ?? ''}${label}${RESET}` : label;
   const rest = Object.entries(fields)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${terminalLine(k)}=${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`)
     .join(' ');
-  const stack = err && typeof err === 'object' ? String((err as { stack?: unknown }).stack ?? (err as { message?: unknown }).message ?? '') : '';
-  return `${clock} ${tagged} ${String(msg ?? '')}${rest ? ` ${rest}` : ''}${stack ? `\n  ${stack.replace(/\n/g, '\n  ')}` : ''}\n`;
+  const stack = err && typeof err === 'object' ? terminalText(String((err as { stack?: unknown }).stack ?? (err as { message?: unknown }).message ?? '')) : '';
+  // A message or field may hold what a client sent (an id, an Origin): nothing in it may act on the terminal.
+  return `${clock} ${tagged} ${terminalLine(String(msg ?? ''))}${rest ? ` ${rest}` : ''}${stack ? `\n  ${stack.replace(/\n/g, '\n  ')}` : ''}\n`;
 }
 
 /** A pino logger writing JSON lines (or, `pretty`, readable ones) to `sink`, stderr by default. */

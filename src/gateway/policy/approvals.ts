@@ -129,7 +129,9 @@ export class ApprovalDesk {
       receipt = await recordDecided(this.parts.audit, record, now);
       if (receipt !== undefined) record.receipt = receipt;
       await store.insertQuestion(record, undefined, p.id === undefined);
-      if (sessionKey !== undefined) await messages.appendMessage(tx, { sessionKey, role: 'system', text: noticeText(facts, decision), authorId: POLICY_IDENTITY, state: 'final' });
+      // A3: the notice of a privileged approval tells its decision, so it is privileged as a reply to that question is.
+      const privileged = p.privileged ? { replyTo: { questionId: id }, privilegedReplyOf: identity.id } : {};
+      if (sessionKey !== undefined) await messages.appendMessage(tx, { sessionKey, role: 'system', text: noticeText(facts, decision), authorId: POLICY_IDENTITY, state: 'final', ...privileged });
     }, sessionKey);
     return { id, expiresAtMs: null, status: 'answered', decision, ...(receipt !== undefined ? { receipt } : {}) };
   }

@@ -117,8 +117,9 @@ export class PolicyRoom {
     const { store, hub, clock } = this.parts;
     const grant = await store.getGrant(id);
     if (!grant) throw invalidRequest('policy.grant.revoke', [{ path: 'id', problem: `no grant "${id}": policy.get lists the grants in force` }]);
+    // A4/A5: the refusal names the scope needed, not who made the grant (an answer the caller may not see).
     if (!isAdmin(identity) && grant.grantedBy !== identity.id)
-      throw new AskdockError('FORBIDDEN', `grant "${id}" may be revoked by an admin (operator.admin) or by ${grant.grantedBy}, who made it`, { details: { id } });
+      throw new AskdockError('FORBIDDEN', `grant "${id}" may be revoked by operator.admin or by the identity that made it`, { details: { id, needed: ['operator.admin'] } });
     const revoked = await hub.commit(async (tx) => {
       const now = clock.now();
       const done = await store.revokeGrant(id, now);
