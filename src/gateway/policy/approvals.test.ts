@@ -140,6 +140,18 @@ describe('approvals nobody answers (G10, G11)', () => {
 });
 
 describe('grants (G5, G7, G12)', () => {
+  it('[G7] a grant\'s rule is one the approval offered: grant.rule naming another (Bash(*)) is refused, nothing granted or answered', async () => {
+    const { admin, agent, session } = await setup();
+    const asked = await agent.call('question.request', { sessionKey: session.key, approval: bash('git push origin main') });
+    const wide = await failure(admin.call('question.resolve', { id: asked.id, answers: { approval: ['Allow'] }, grant: { scope: 'session', rule: 'Bash(*)' } }));
+    expect([wide.code, wide.details]).toEqual(['INVALID_REQUEST', [{ path: 'grant.rule', problem: expect.stringContaining('not a rule offered for this request; offered: Bash(git push *)') }]]);
+    expect((await admin.call('policy.get', {})).grants).toEqual([]);
+    expect((await admin.call('question.get', { id: asked.id })).question.status).toBe('pending');
+    // Naming the offered rule is the same as the offer.
+    await admin.call('question.resolve', { id: asked.id, answers: { approval: ['Allow'] }, grant: { scope: 'session', rule: 'Bash(git push *)' } });
+    expect((await admin.call('policy.get', {})).grants.map((g) => g.rule)).toEqual(['Bash(git push *)']);
+  });
+
   it('[G5][G7] "Always allow in this session" makes a grant: the next identical request is allowed by it, until it is revoked', async () => {
     const { admin, agent, session } = await setup();
     const ask = () => agent.call('question.request', { sessionKey: session.key, approval: bash('npm run build') });

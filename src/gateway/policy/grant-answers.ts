@@ -1,5 +1,4 @@
 import { AskdockError, invalidRequest, type Answers, type GrantRequest, type ResolvedBy } from '../../protocol/index.ts';
-import { checkRuleText } from '../../policy/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
@@ -15,15 +14,19 @@ const where = 'question.resolve';
 /** G12: the policy's events go to operator.admin alone. */
 export const ADMINS: EventAudience = { sessionKey: null, onlyScope: 'operator.admin' };
 
-/** The rule a grant keeps: the one asked for (in the grammar), else the offered one. */
+/**
+ * G7: the rule a grant keeps is one the approval offered (the agent's suggestion or askdock's own): `grant.rule` may
+ * pick among them, never name another (an answer to `git push` must not grant `Bash(*)`).
+ */
 function grantRule(approval: StoredApproval, asked: GrantRequest | undefined, offered: string | undefined): string {
+  const rules = [...new Set(approval.offers.map((o) => o.rule))];
   if (asked?.rule !== undefined) {
-    const why = checkRuleText(asked.rule);
-    if (why !== null) throw invalidRequest(where, [{ path: 'grant.rule', problem: why }]);
-    return asked.rule;
+    if (rules.includes(asked.rule)) return asked.rule;
+    const problem = rules.length === 0 ? 'no rule is offered for this request: answer Allow' : `not a rule offered for this request; offered: ${rules.join(', ')}`;
+    throw invalidRequest(where, [{ path: 'grant.rule', problem }]);
   }
-  const rule = offered ?? approval.offers[0]?.rule;
-  if (rule === undefined) throw invalidRequest(where, [{ path: 'grant', problem: 'no rule can be formed for this request: name one in grant.rule, or answer Allow' }]);
+  const rule = offered ?? rules[0];
+  if (rule === undefined) throw invalidRequest(where, [{ path: 'grant', problem: 'no rule can be formed for this request: answer Allow' }]);
   return rule;
 }
 
