@@ -2,16 +2,10 @@ import { DropdownMenu } from 'radix-ui';
 import { Button } from '../components/ui/button.tsx';
 import { CheckIcon, PersonIcon } from '../components/ui/icons.tsx';
 import { THEME_CHOICES, useTheme, type ThemeChoice } from '../lib/theme.ts';
-import { forgetToken } from '../lib/token.ts';
+import { signOut } from './sign-out.ts';
 import '../features/push/push.css';
 
 const THEME_LABEL: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
-
-/** Forgets the token in this tab and this browser, then starts over at the sign-in form. */
-function signOut() {
-  forgetToken();
-  window.location.reload();
-}
 
 /**
  * One menu at the end of the top bar: the colour theme, and Sign out. The sign-in is remembered for this browser by
@@ -43,11 +37,11 @@ export function AccountMenu() {
             ))}
           </DropdownMenu.RadioGroup>
           <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item" onSelect={signOut}>
+          <DropdownMenu.Item className="menu-item" onSelect={() => void signOut()}>
             <span className="menu-check" aria-hidden="true" />
             <span className="menu-item-text">
               <span>Sign out</span>
-              <span className="menu-item-hint">This tab and new ones ask for the token again</span>
+              <span className="menu-item-hint">Forgets the token, drafts and unsent answers here</span>
             </span>
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -1,6 +1,7 @@
 import { wrap, type IDBPDatabase } from 'idb';
 import { OutboxRow } from './machine.ts';
 import { read } from '../shape.ts';
+import { OUTBOX_DB_NAME, OUTBOX_STORE } from './db-name.ts';
 
 /** What one atomic change writes, and what it hands back to the caller. */
 export type StorageChange<T> = { put?: OutboxRow[]; remove?: string[]; result: T };
@@ -21,9 +22,9 @@ export interface OutboxStorage {
   close(): void;
 }
 
-export const OUTBOX_DB_NAME = 'askdock-outbox';
+export { OUTBOX_DB_NAME } from './db-name.ts';
 const DB_VERSION = 1;
-const STORE = 'rows';
+const STORE = OUTBOX_STORE;
 
 /** Rows that no longer read (an older shape, a hand edit in devtools) are skipped rather than breaking the outbox. */
 function readRow(raw: unknown): OutboxRow | undefined {
