@@ -31,16 +31,18 @@ export function envOf(routing: RoutingConfig, auth: Authenticator, q: StoredQues
   const escalation = q.route ? routing.escalations[q.route.escalation] : undefined;
   if (!escalation) return undefined;
   const kind: AskKind = q.approval ? 'approval' : 'question';
+  // E3: a target is a person who may answer: an agent (the asker, or an agent that made the session) is never notified.
+  const person = (id: string) => auth.identityById(id)?.role === 'operator';
   return {
     escalation,
     kind,
     targets: {
       routing,
-      ...(owner !== undefined ? { sessionOwner: owner } : {}),
+      ...(owner !== undefined && person(owner) ? { sessionOwner: owner } : {}),
       identities: auth.identityIds,
       maySee: (id) => {
         const who = auth.identityById(id);
-        return who !== undefined && canSeeQuestion(who, q, owner);
+        return who !== undefined && who.role === 'operator' && canSeeQuestion(who, q, owner);
       },
     },
   };

@@ -202,3 +202,29 @@ describe('what asks (E1)', () => {
     expect(refused.message).toContain('source');
   });
 });
+
+describe('who a target reaches (E1, E3)', () => {
+  const ownerFirst = {
+    ...routingConfig,
+    routing: {
+      escalations: { owner: { steps: [{ notify: ['session-owner', 'identity:agent', 'identity:ana'], wait: '5m' }], exhausted: 'keep' as const } },
+      routes: [{ match: { kind: ['question' as const] }, escalation: 'owner' }],
+    },
+  };
+
+  it('[E1][E3] session-owner is the person who owns the session; an agent that made its own session, or named as a target, is skipped, never notified or eligible', async () => {
+    t = await startTestGateway({ config: ownerFirst, clock: new FakeClock() });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    await connectPerson(t, 'ana');
+    const { session: own } = await agent.call('sessions.create', { title: 'Agent work', idempotencyKey: 'agent-own-session' });
+    const asked = await agent.call('question.request', { sessionKey: own.key, questions: [item()], timeoutMs: 3_600_000 });
+    const { question } = await admin.call('question.get', { id: asked.id });
+    expect(question.route).toMatchObject({ notified: ['ana'], eligible: ['ana'] });
+    expect(question.route?.skipped?.map((s) => [s.target, s.reason])).toEqual([['session-owner', 'no-session-owner'], ['identity:agent', 'may-not-see']]);
+    // A session a person made: that person is its owner and is notified.
+    const { session: theirs } = await admin.call('sessions.create', { title: 'Deploys' });
+    const second = await agent.call('question.request', { sessionKey: theirs.key, questions: [item()], timeoutMs: 3_600_000 });
+    expect((await admin.call('question.get', { id: second.id })).question.route).toMatchObject({ notified: ['admin', 'ana'] });
+  });
+});
