@@ -51,7 +51,8 @@ function plain(value: unknown): string {
       return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw new NotPlain();
-      return JSON.stringify(value);
+      // A finite number's JSON is Number::toString (-0 writes 0 either way).
+      return String(value);
     case 'object': {
       if (value === null) return 'null';
       if (Array.isArray(value)) {

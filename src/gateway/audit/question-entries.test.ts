@@ -57,6 +57,20 @@ describe('a question round trip in the audit log (L1, L4)', () => {
     expect(digestCalls() - before).toBe(2);
   });
 
+  it('[L4] a question read back is matched to the one asked without writing either one\'s items as JSON again', async () => {
+    const { audit } = room();
+    const q = asked('q-j');
+    await recordAsked(audit, q);
+    const back = answered(structuredClone(q));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      await recordDecided(audit, back, 2_000);
+      expect(stringify.mock.calls.filter(([value]) => value === q.questions || value === back.questions)).toEqual([]);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('[L4] the decision of a question whose items are not those asked here gets digests of its own items', async () => {
     const { store, audit } = room();
     await recordAsked(audit, asked('q-a', 'Deploy now?'));

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { saltedDigestOf, SALT_BYTES, signBuiltReceipt, signerOf, type AuditEntry, type ReceiptPayload } from '../../audit/index.ts';
 import { decisionOf } from '../policy/approval-decision.ts';
 import type { StoredQuestion } from '../store/types.ts';
+import { randomSalt } from '../infra/ids.ts';
 import type { AuditRoom } from './audit-room.ts';
 
 const kindOf = (q: StoredQuestion) => (q.approval ? 'approval' : (q.questions[0]?.kind ?? 'question'));
@@ -27,7 +27,7 @@ export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<
  */
 export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: number): Promise<string | undefined> {
   const decision = decisionOf(q);
-  const salt = randomBytes(SALT_BYTES);
+  const salt = randomSalt(SALT_BYTES);
   const answersDigest = q.answers ? saltedDigestOf(q.answers, salt) : undefined;
   const byPolicy = decision && (decision.decidedBy === 'policy' || decision.decidedBy === 'grant');
   const event = byPolicy ? (decision.decidedBy === 'grant' ? 'grant.allowed' : decision.behavior === 'allow' ? 'policy.allowed' : 'policy.denied') : (`question.${q.status}` as const);

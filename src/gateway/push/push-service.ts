@@ -18,6 +18,9 @@ export type PushOptions = DeliveryOptions & {
   allowedEndpoints?: string[];
 };
 
+/** The events `fanOut` pushes something for. */
+const PUSHED_BY = new Set(['question.requested', 'question.routed', 'question.resolved', 'question.retired']);
+
 /**
  * U17: Web Push for the Control UI. Subscriptions live in the store (any gateway reads them); the gateway that commits
  * a `question.requested` (exactly one does, D2) sends it to every subscription whose identity may see it (A3), and the
@@ -141,7 +144,8 @@ export class PushService {
 
   /** Tracked with the pushes, so `idle` also waits for the reads that decide who gets one. */
   private heard(ev: StoredEvent): void {
-    if (this.stopped) return;
+    // Most events (session.updated, chat, runs) push nothing: no promise is made for them.
+    if (this.stopped || !PUSHED_BY.has(ev.event)) return;
     const run = this.fanOut(ev).catch((err: unknown) => this.parts.log.error({ err }, 'a push could not be sent'));
     this.pending.add(run);
     void run.finally(() => this.pending.delete(run));
@@ -151,13 +155,14 @@ export class PushService {
     if (ev.event === 'question.requested') {
       const q = (ev.payload as { question: QuestionRecord }).question;
       // E2: a routed question is pushed to its step's people only.
-      await this.sendToViewers(q, questionPayload(q), questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', q.route?.notified);
+      // The payload is made only where some browser subscribed (sendToViewers).
+      await this.sendToViewers(q, questionPayload, questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', q.route?.notified);
     } else if (ev.event === 'question.routed') {
       // E2/E6: the next step's people (or a hand-off's target) get it now.
       const { id, notify } = ev.payload as { id: string; notify?: string[] };
       if (!notify?.length) return;
       const q = await this.parts.store.getQuestion(id);
-      if (q?.status === 'pending') await this.sendToViewers(q, questionPayload(q), questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', notify);
+      if (q?.status === 'pending') await this.sendToViewers(q, questionPayload, questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', notify);
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
