@@ -10,6 +10,12 @@ import type { SearchCandidate, Store } from '../store/types.ts';
 /** The reads a search may make of its store; the gateway's own background reads (event fan-out) are not its work. */
 const SEARCH_READS = new Set(['listSessions', 'search', 'getSession', 'getQuestion', 'listQuestions', 'getMessage', 'history']);
 
+/**
+ * A shared store's duty holder lists every pending question on its own timer (the absent askers' sweep, D3), whenever
+ * that falls: not a search's read, which never lists questions beyond a session.
+ */
+const dutySweep = (name: string, args: unknown[]) => name === 'listQuestions' && (args[0] as { sessionKey?: string } | undefined)?.sessionKey === undefined;
+
 type Kind = 'memory' | 'sqlite' | 'postgres';
 const KINDS: Kind[] = ['memory', 'sqlite', 'postgres'];
 
@@ -38,7 +44,7 @@ async function gatewayOn(kind: Kind) {
       if (typeof value !== 'function' || typeof name !== 'string') return value;
       return (...args: unknown[]) => {
         const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (work && SEARCH_READS.has(name)) work.calls.push(name);
+        if (work && SEARCH_READS.has(name) && !dutySweep(name, args)) work.calls.push(name);
         if (work && name === 'search')
           void Promise.resolve(out).then((hits) => work?.candidates.push(...(hits as SearchCandidate[]).map((h) => `${h.kind}:${h.id}`).sort()));
         return out;
