@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { GatewayLog } from '../infra/logger.ts';
 import type { Clock } from '../infra/clock.ts';
+import { ContextSlot } from '../infra/context.ts';
 import type { LaneStore, Store, StoredEvent } from '../store/types.ts';
 import { laneOf, noChanges, settled, type Group, type RequestScope, type Tx } from './units.ts';
 import type { Turn } from './turn.ts';
@@ -46,7 +46,7 @@ export class Commits {
    */
   private readonly lanes: Lane[];
   /** The request whose handler runs now (shared database). */
-  private readonly scopes = new AsyncLocalStorage<RequestScope>();
+  private readonly scopes = new ContextSlot<RequestScope>('askdock.request');
   private readonly store: Store;
   private readonly follow: Follow | null;
   /** The groups that took in units past their turn's end (settleLane). */
@@ -138,7 +138,7 @@ export class Commits {
       this.o.turn.touch();
     }
     const grouped = lane.grouped;
-    const scope = this.scopes.getStore();
+    const scope = this.scopes.get();
     // The request waits for this group because of this unit alone (none of its other units joined it).
     const joined = scope && !scope.answered && !scope.groups.has(grouped) ? scope : null;
     joined?.groups.add(grouped);
@@ -194,7 +194,7 @@ export class Commits {
   async settledSeq(seq: number): Promise<number> {
     const store = this.store;
     if (seq >= 0 || !store.settledSeq) return seq;
-    const scope = this.scopes.getStore();
+    const scope = this.scopes.get();
     const own = scope && !scope.answered ? scope : undefined;
     const committed = await new Promise<boolean>((resolve) => this.whenDurable(resolve, own));
     if (!committed) throw new Error('the change was not committed');

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot } from '../../infra/context.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPostgresUrl } from '../../../testing/postgres.ts';
 import { SeqRange } from './numbering.ts';
@@ -23,7 +23,7 @@ async function withLane(fn: (t: Transactions, q: PgQueries['q']) => Promise<void
   const db = new Postgres(testPostgresUrl(), null);
   const t = new Transactions(db, null, new SeqRange());
   try {
-    await fn(t, pgQueries(db, [t], new AsyncLocalStorage()).q);
+    await fn(t, pgQueries(db, [t], new ContextSlot('unwaited')).q);
   } finally {
     await db.close();
   }

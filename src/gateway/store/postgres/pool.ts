@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { ContextSlot } from '../../infra/context.ts';
 import { TxStatements, type TxContext } from './in-transaction.ts';
 import { LISTEN_CHECK_MS, POOL_SIZE, SESSION_LIMITS, SILENT_NETWORK } from './limits.ts';
 import { NotifyConnection } from './listen.ts';
@@ -37,7 +37,7 @@ export function dropIfSilent(client: pg.ClientBase, err: unknown): boolean {
 export class Postgres {
   private readonly pool: pg.Pool;
   /** The transaction of the code running now, when that code runs inside one. */
-  private readonly unit = new AsyncLocalStorage<TxContext>();
+  private readonly unit = new ContextSlot<TxContext>('askdock.transaction');
   private readonly prepared = new PreparedStatements();
   /** The statements of code running inside a transaction, on its connection. */
   private readonly tx = new TxStatements(this.prepared);
@@ -66,11 +66,11 @@ export class Postgres {
    */
   readonly query: Query = (sql, params, guard = false) => {
     if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
-    const ctx = this.unit.getStore();
+    const ctx = this.unit.get();
     const client = ctx?.client;
     if (!client) return this.pooled(sql, params);
     // Inside a transaction the statement's promise is handed back as it is: an async step around it made two promises
-    // more per statement, each seen by every AsyncLocalStorage of the gateway (queries.ts `q`).
+    // more per statement, each seen by the context's AsyncLocalStorage (queries.ts `q`).
     return this.tx.query(ctx!, client, sql, params, guard);
   };
 
@@ -88,7 +88,7 @@ export class Postgres {
    */
   writeOne(sql: string, params: unknown[], missing: () => Error): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
-    const ctx = this.unit.getStore();
+    const ctx = this.unit.get();
     const client = ctx?.client;
     if (!ctx || !client) return this.writeOneNow(sql, params, missing);
     // Handed back as it is (no wrapping async step): a write put off resolves in the tick it was made, so the unit's
@@ -102,7 +102,7 @@ export class Postgres {
 
   /** The transaction the code running now is inside, if any. */
   current(): TxContext | undefined {
-    const ctx = this.unit.getStore();
+    const ctx = this.unit.get();
     return ctx?.client ? ctx : undefined;
   }
 

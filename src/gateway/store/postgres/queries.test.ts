@@ -1,4 +1,5 @@
-import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { createHook } from 'node:async_hooks';
+import { ContextSlot } from '../../infra/context.ts';
 import { describe, expect, it } from 'vitest';
 import { testPostgresUrl } from '../../../testing/postgres.ts';
 import { SeqRange } from './numbering.ts';
@@ -10,7 +11,7 @@ describe('[D5] a statement inside a transaction', () => {
   it('[D5] is answered through its own promise: no async steps around it, each a promise more for every AsyncLocalStorage to see', async () => {
     const db = new Postgres(testPostgresUrl(), null);
     const t = new Transactions(db, null, new SeqRange());
-    const { q } = pgQueries(db, [t], new AsyncLocalStorage());
+    const { q } = pgQueries(db, [t], new ContextSlot('unwaited'));
     /** The promises made by a unit that reads `reads` times, one read after another. */
     const promisesOf = async (reads: number): Promise<number> => {
       let made = 0;

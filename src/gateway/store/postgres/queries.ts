@@ -1,9 +1,9 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { ContextSlot } from '../../infra/context.ts';
 import type { Postgres, QueryResult } from './pool.ts';
 import type { Transactions } from './transactions.ts';
 
 /** What reads outside a transaction wait for instead of every open lane: nothing (`true`), or what `before` returns. */
-export type Unwaited = AsyncLocalStorage<true | (() => Promise<unknown> | null)>;
+export type Unwaited = ContextSlot<true | (() => Promise<unknown> | null)>;
 
 export const rowsOf = <T>(r: QueryResult) => r.rows as T[];
 
@@ -17,7 +17,7 @@ export function pgQueries(pg: Postgres, lanes: Transactions[], unwaited: Unwaite
    * the units before it wrote (a client that sends, then reads, sees what it sent), and only what is committed.
    */
   const afterLanes = async (sql: string, params?: unknown[], guard = false) => {
-    const wait = unwaited.getStore();
+    const wait = unwaited.get();
     const instead = wait === undefined || wait === true ? wait : wait();
     if (instead === undefined || instead === null) await Promise.all(lanes.map((t) => t.whenEnded()));
     else if (instead !== true) await instead;

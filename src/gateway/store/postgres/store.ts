@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { lanesFor, Postgres } from './pool.ts';
 import { migrate } from './migrations.ts';
 import { pgQueries, type Unwaited } from './queries.ts';
@@ -18,6 +17,7 @@ import { Transactions } from './transactions.ts';
 import { clusterMethods, isDeadlock, type SharedStore } from './cluster.ts';
 import { channelFor, redactUrl, schemaOf } from './names.ts';
 import { postgresRouteMethods } from './routing.ts';
+import { ContextSlot } from '../../infra/context.ts';
 
 export type { SharedStore } from './cluster.ts';
 export { isDeadlock, isSharedStore } from './cluster.ts';
@@ -41,7 +41,7 @@ export async function openPostgresStore(url: string): Promise<SharedStore> {
     throw new Error(`askdock: cannot use PostgreSQL at ${where}: ${(err as Error).message}`);
   }
   const range = new SeqRange();
-  const unwaited: Unwaited = new AsyncLocalStorage();
+  const unwaited: Unwaited = new ContextSlot('askdock.unwaited');
   // Lanes: transactions (each a group of units) this gateway runs side by side, each on a connection of its own (D5), as
   // many as the database's distance calls for.
   let laneCount: number;
