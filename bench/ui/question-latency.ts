@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { connect, type Agent } from '../../src/agent/sdk.ts';
 import type { GatewayClient } from '../../src/client/client.ts';
@@ -39,6 +40,9 @@ function installSocketProbe() {
   const w = window as unknown as Record<string, unknown>;
   const arrived: Record<number, number> = {};
   const resolves: number[] = [];
+  /** Every frame the page's socket takes in: when, and its event's name (or `res`), for BENCH_QUESTION_SAMPLES. */
+  const frames: [number, string][] = [];
+  w.benchFrames = frames;
   w.benchArrived = arrived;
   w.benchResolves = resolves;
   const Native = WebSocket;
@@ -50,8 +54,11 @@ function installSocketProbe() {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       this.addEventListener('message', (e) => {
-        const n = Number(/"question\.requested".*Bench question (\d+):/.exec(String(e.data))?.[1] ?? NaN);
-        if (!Number.isNaN(n) && !(n in arrived)) arrived[n] = performance.timeOrigin + performance.now();
+        const text = String(e.data);
+        const at = performance.timeOrigin + performance.now();
+        frames.push([at, /^\{"type":"event","event":"([^"]+)"/.exec(text)?.[1] ?? 'res']);
+        const n = Number(/"question\.requested".*Bench question (\d+):/.exec(text)?.[1] ?? NaN);
+        if (!Number.isNaN(n) && !(n in arrived)) arrived[n] = at;
       });
     }
   };
@@ -99,6 +106,20 @@ function installObserver() {
 }
 
 type Sample = { sent: number; done: number };
+
+/**
+ * `BENCH_QUESTION_SAMPLES=file`: one line per browser question, page times in ms from the question's frame at the socket
+ * (its commit in the dock, its painted mark) with the page's socket frames that came within 30 ms either side (section 84:
+ * the slow tail is the questions a second frame followed within a few ms).
+ */
+function writeQuestionSamples(file: string, marks: { n: number; arrived: number; seen: number; painted: number }[], frames: [number, string][]): void {
+  const ms = (t: number) => Math.round(t * 10) / 10;
+  const lines = marks.map(({ n, arrived, seen, painted }) => {
+    const near = frames.filter(([t]) => Math.abs(t - arrived) <= 30 && t !== arrived).map(([t, name]) => [ms(t - arrived), name]);
+    return JSON.stringify({ n, committed: ms(seen - arrived), painted: ms(painted - arrived), near });
+  });
+  writeFileSync(file, lines.join('\n') + '\n');
+}
 
 
 async function browserRound(page: Page, agent: Agent, sessionKey: string, n: number, shown: () => Promise<unknown>): Promise<Sample> {
@@ -169,6 +190,10 @@ export async function measureQuestionPath(browser: Browser, gateway: BenchGatewa
     const clock = { offsetMs: (before.offsetMs + after.offsetMs) / 2, uncertaintyMs: Math.max(before.uncertaintyMs, after.uncertaintyMs) };
     // Page times converted to this process's clock; the warm-up questions were answered first, so their keys come first.
     const toNode = (t: number) => t - clock.offsetMs;
+    if (process.env.BENCH_QUESTION_SAMPLES) {
+      const frames = await page.evaluate(() => (window as unknown as { benchFrames: [number, string][] }).benchFrames);
+      writeQuestionSamples(process.env.BENCH_QUESTION_SAMPLES, browserSamples.map((s) => ({ n: s.n, arrived: arrived[s.n], seen: seen[s.n], painted: painted[s.n] })), frames);
+    }
     const keys = submitted.slice(warmup);
     const sends = resolves.slice(warmup);
     return {
