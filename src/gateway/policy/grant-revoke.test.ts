@@ -23,6 +23,13 @@ describe('policy.grant.revoke refused (G12, A4, A5)', () => {
     expect(refused.details).toMatchObject({ needed: ['operator.admin'] });
     expect(JSON.stringify(refused)).not.toMatch(/guest(?!2)|Mine|npm run build/);
     expect(JSON.stringify(refused)).not.toContain(session.key);
+    // Nor whether the grant exists: an id no grant has gets the same answer from one who may not list the grants.
+    const unknown = await failure(other.call('policy.grant.revoke', { id: 'gr-unknown' }));
+    const asIf = (e: typeof refused, id: string) => JSON.stringify(e).replaceAll(id, '<id>');
+    expect(asIf(unknown, 'gr-unknown')).toBe(asIf(refused, grant.id));
+    // An admin, who may list them, is told the id is unknown.
+    const told = await failure(admin.call('policy.grant.revoke', { id: 'gr-unknown' }));
+    expect(told.code).toBe('INVALID_REQUEST');
     // The maker still may.
     expect(await guest.call('policy.grant.revoke', { id: grant.id })).toEqual({ revoked: true });
   });

@@ -116,10 +116,11 @@ export class PolicyRoom {
   async revoke(identity: Identity, id: string): Promise<Result<'policy.grant.revoke'>> {
     const { store, hub, clock } = this.parts;
     const grant = await store.getGrant(id);
-    if (!grant) throw invalidRequest('policy.grant.revoke', [{ path: 'id', problem: `no grant "${id}": policy.get lists the grants in force` }]);
-    // A4/A5: the refusal names the scope needed, not who made the grant (an answer the caller may not see).
-    if (!isAdmin(identity) && grant.grantedBy !== identity.id)
+    // A4/A5: one who may not list the grants (policy.get is operator.admin's) learns nothing of another's grant, not even
+    // that it exists: an unknown id and another's grant get the same refusal, naming the scope needed.
+    if (!isAdmin(identity) && grant?.grantedBy !== identity.id)
       throw new AskdockError('FORBIDDEN', `grant "${id}" may be revoked by operator.admin or by the identity that made it`, { details: { id, needed: ['operator.admin'] } });
+    if (!grant) throw invalidRequest('policy.grant.revoke', [{ path: 'id', problem: `no grant "${id}": policy.get lists the grants in force` }]);
     const revoked = await hub.commit(async (tx) => {
       const now = clock.now();
       const done = await store.revokeGrant(id, now);
