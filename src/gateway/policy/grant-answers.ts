@@ -1,5 +1,6 @@
-import { AskdockError, invalidRequest, type Answers, type GrantRequest, type ResolvedBy } from '../../protocol/index.ts';
+import { invalidRequest, type Answers, type GrantRequest, type GrantScope, type ResolvedBy, type Scope } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
+import { forbidden, hasAnyScope } from '../sessions/visibility.ts';
 import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
@@ -13,6 +14,25 @@ import { factsOf, grantAgent } from './facts.ts';
 const where = 'question.resolve';
 /** G12: the policy's events go to operator.admin alone. */
 export const ADMINS: EventAudience = { sessionKey: null, onlyScope: 'operator.admin' };
+
+/**
+ * G5/A3: who may make each scope's grant. A session's is anyone's who may answer the question; a wider one allows requests
+ * in sessions the maker may not see, so it needs an identity that sees and answers every question (everyone: an admin).
+ */
+const GRANT_MAKERS: Record<GrantScope, readonly Scope[] | null> = {
+  session: null,
+  project: ['operator.admin', 'operator.questions'],
+  agent: ['operator.admin', 'operator.questions'],
+  everyone: ['operator.admin'],
+};
+
+const GRANT_NAMES: Record<GrantScope, string> = { session: 'this session', project: 'this project', agent: 'this agent', everyone: 'everyone' };
+
+/** A5: refused before anything is written, naming the scopes that would allow it. */
+function requireGrantMaker(identity: Identity, scope: GrantScope): void {
+  const needed = GRANT_MAKERS[scope];
+  if (needed !== null && !hasAnyScope(identity, needed)) throw forbidden(`a grant for ${GRANT_NAMES[scope]}`, needed, identity);
+}
 
 /**
  * G7: the rule a grant keeps is one the approval offered (the agent's suggestion or askdock's own): `grant.rule` may
@@ -51,8 +71,7 @@ export async function answerApprovalIn(
     if (asked) throw invalidRequest(where, [{ path: 'grant', problem: 'only an Allow makes a grant' }]);
     return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
   }
-  if (scope === 'everyone' && !identity.scopes.has('operator.admin'))
-    throw new AskdockError('FORBIDDEN', 'a grant for everyone needs scope operator.admin', { details: { needed: ['operator.admin'] } });
+  requireGrantMaker(identity, scope);
   const binding = grantBinding(scope, { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(approval.request.cwd !== undefined ? { project: approval.request.cwd } : {}), agent: grantAgent(factsOf(approval.request, q.askedBy)) });
   if (typeof binding === 'string') throw invalidRequest(where, [{ path: 'grant.scope', problem: `no ${scope} grant here: ${binding}` }]);
   const now = parts.clock.now();
