@@ -72,6 +72,11 @@ describe('resolving a question from the dock or the link page', () => {
     expect(submitProblem(refused)).toBe('Not yours to answer: Waiting for ana, bo.');
   });
 
+  it('[G5][A5] an answer refused for who is answering says so, not to try the same again', () => {
+    const refused = new AskdockError('FORBIDDEN', 'a grant for this project needs scope operator.admin or operator.questions', { details: { needed: ['operator.admin', 'operator.questions'] } });
+    expect(submitProblem(refused)).toBe('Not allowed: a grant for this project needs scope operator.admin or operator.questions. Your answers are kept.');
+  });
+
   it('[Q8] a question.resolved event fills in the record; what it leaves out stays', () => {
     const resolvedBy = { identity: 'op', surface: 'tui', atMs: 5 };
     const ended = withResolution({ ...pending, reason: 'kept' }, { id: 'q1', status: 'answered', answers: { env: ['Staging'] }, resolvedBy });

@@ -112,6 +112,8 @@ export function submitProblem(error: unknown): string | null {
   if (errorCode(error) === 'QUESTION_INVALID_ANSWER') return `Not accepted: ${errorMessage(error)}`;
   const waiting = errorCode(error) === 'FORBIDDEN' ? forbiddenText(eligibleOf(error)) : null;
   if (waiting) return `Not yours to answer: ${waiting}.`;
+  // Refused for who is answering (a grant wider than this identity may make, G5): the same answer would be refused again.
+  if (errorCode(error) === 'FORBIDDEN') return `Not allowed: ${errorMessage(error)}. Your answers are kept.`;
   return `Not sent: ${errorMessage(error)}. Your answers are kept; try again.`;
 }
 
