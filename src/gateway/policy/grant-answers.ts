@@ -1,6 +1,7 @@
-import { invalidRequest, type Answers, type GrantRequest, type GrantScope, type ResolvedBy, type Scope } from '../../protocol/index.ts';
+import { invalidRequest, type Answers, type GrantRequest, type GrantScope, type ResolvedBy } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
-import { forbidden, hasAnyScope } from '../sessions/visibility.ts';
+import { forbidden } from '../sessions/visibility.ts';
+import { GRANT_MAKERS, mayMakeGrant } from '../../answers/kinds/approval-offers.ts';
 import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
@@ -15,23 +16,11 @@ const where = 'question.resolve';
 /** G12: the policy's events go to operator.admin alone. */
 export const ADMINS: EventAudience = { sessionKey: null, onlyScope: 'operator.admin' };
 
-/**
- * G5/A3: who may make each scope's grant. A session's is anyone's who may answer the question; a wider one allows requests
- * in sessions the maker may not see, so it needs an identity that sees and answers every question (everyone: an admin).
- */
-const GRANT_MAKERS: Record<GrantScope, readonly Scope[] | null> = {
-  session: null,
-  project: ['operator.admin', 'operator.questions'],
-  agent: ['operator.admin', 'operator.questions'],
-  everyone: ['operator.admin'],
-};
-
 const GRANT_NAMES: Record<GrantScope, string> = { session: 'this session', project: 'this project', agent: 'this agent', everyone: 'everyone' };
 
 /** A5: refused before anything is written, naming the scopes that would allow it. */
 function requireGrantMaker(identity: Identity, scope: GrantScope): void {
-  const needed = GRANT_MAKERS[scope];
-  if (needed !== null && !hasAnyScope(identity, needed)) throw forbidden(`a grant for ${GRANT_NAMES[scope]}`, needed, identity);
+  if (!mayMakeGrant(identity.scopes, scope)) throw forbidden(`a grant for ${GRANT_NAMES[scope]}`, GRANT_MAKERS[scope] ?? [], identity);
 }
 
 /**

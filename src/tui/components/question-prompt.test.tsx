@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { InputSpec } from '../../protocol/rules.ts';
 import { emptyDraft, type PromptDraft, type PromptEffect } from '../prompt/prompt-model.ts';
+import { untilFrame } from '../../testing/ink-frames.ts';
 import { QuestionPrompt } from './question-prompt.tsx';
 
 const inputRecord = (input: InputSpec): QuestionRecord => ({
@@ -30,15 +31,7 @@ function Harness({ record, effects }: { record: QuestionRecord; effects: PromptE
 let ink: ReturnType<typeof render> | undefined;
 afterEach(() => ink?.unmount());
 
-/** Polls the frame until `check` holds (no fixed wait: a loaded machine renders late). */
-async function until(check: (frame: string) => boolean): Promise<string> {
-  for (let i = 0; i < 3000; i++) {
-    const frame = ink!.lastFrame() ?? '';
-    if (check(frame)) return frame;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never shown; last frame:\n${ink!.lastFrame()}`);
-}
+const until = (check: (frame: string) => boolean) => untilFrame(ink!, check);
 
 async function write(text: string) {
   for (const ch of text) {

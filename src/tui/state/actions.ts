@@ -7,6 +7,7 @@ import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
 import { currentRequest, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
+import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 
 /** The values of a reading that are no option label: what the person wrote in their own words. */
 const freeText = (q: QuestionRecord, answers: Answers) =>
@@ -64,7 +65,9 @@ export class TuiActions {
     if (trimmed.startsWith('/')) return this.command(trimmed);
     const s = this.store.getState();
     if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
-    const pending = currentRequest(s)?.record ?? pendingRequests(s)[0];
+    // G5: a reply's option numbers count the approval offers this identity is shown, as the prompt's rows do.
+    const first = pendingRequests(s)[0];
+    const pending = currentRequest(s)?.record ?? (first && recordWithChoosableOffers(first, s.scopes));
     if (pending) return this.plainReply(pending, text);
     const match = detectCredential(text);
     // W3: a message that looks like a credential waits for the person's yes, as Other text does.

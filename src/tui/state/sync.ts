@@ -63,7 +63,7 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
     client.onState((st) => update(store, () => ({ connection: connectionOf[st.status] ?? 'reconnecting' }))),
     client.onHello((hello) => {
       update(store, (s) => {
-        let next: TuiState = { ...s, identity: hello.auth.identity, sessions: [...hello.snapshot.sessions] };
+        let next: TuiState = { ...s, identity: hello.auth.identity, scopes: hello.auth.scopes, sessions: [...hello.snapshot.sessions] };
         for (const q of hello.snapshot.pendingQuestions) next = { ...next, ...withQuestion(next, q) };
         return next;
       });

@@ -2,6 +2,7 @@ import type { RouteWords } from './route-words.ts';
 import { createStore } from 'zustand/vanilla';
 import type { ChatMessage, QuestionRecord, Session } from '../../protocol/index.ts';
 import type { PromptDraft } from '../prompt/prompt-model.ts';
+import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 export type View = 'composer' | 'prompt' | 'sessions';
@@ -14,6 +15,8 @@ export type Flash = { text: string; tone: 'error' | 'info' | 'warn' };
 export type TuiState = {
   connection: Connection;
   identity: string | null;
+  /** G5: this identity's scopes (from the hello): the approval offers it is shown; null until the first hello. */
+  scopes: readonly string[] | null;
   sessions: Session[];
   sessionKey: string | null;
   messages: Record<string, ChatMessage[]>;
@@ -40,6 +43,7 @@ export type TuiState = {
 export const initialState = (): TuiState => ({
   connection: 'connecting',
   identity: null,
+  scopes: null,
   sessions: [],
   sessionKey: null,
   messages: {},
@@ -67,12 +71,15 @@ export function pendingRequests(s: Pick<TuiState, 'questions' | 'sessionKey'>): 
     .sort((a, b) => (a.mode === b.mode ? a.createdAtMs - b.createdAtMs : a.mode === 'blocking' ? -1 : 1));
 }
 
-/** The request the prompt shows, and where it stands among the pending ones (`‹ 1/2 ›`). */
+/**
+ * The request the prompt shows, and where it stands among the pending ones (`‹ 1/2 ›`); an approval lists only the
+ * offers this identity may make (G5), and its rows and number keys count from those.
+ */
 export function currentRequest(s: TuiState): { record: QuestionRecord; index: number; count: number } | null {
   const pending = pendingRequests(s);
   const index = pending.findIndex((q) => q.id === s.requestId);
   if (index < 0) return null;
-  return { record: pending[index], index, count: pending.length };
+  return { record: recordWithChoosableOffers(pending[index], s.scopes), index, count: pending.length };
 }
 
 /**

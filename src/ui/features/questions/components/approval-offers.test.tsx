@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { OFFER_AGENT, OFFER_PROJECT, OFFER_SESSION } from '../../../../answers/kinds/approval-offers.ts';
 import { dockCodeReady, QuestionDock } from '../index.tsx';
-import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
 
 /** An approval as the gateway asks it (G7): Allow, Deny, then the offers, each naming its rule. */
 const approvalRecord = (): QuestionRecord =>
@@ -90,5 +90,53 @@ describe('[G7] the approval in the dock', () => {
     await user.keyboard('1');
     await user.keyboard(ctrlEnter);
     expect(resolves(client)[0]).not.toHaveProperty('grant');
+  });
+});
+
+/** A client signed in as `identity` holding `scopes` (the hello's `auth`). */
+const clientWith = (identity: string, scopes: string[]) => {
+  const client = fakeClient(identity);
+  (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes } };
+  return client;
+};
+const radioNames = () => within(dock()).getAllByRole('radio').map((r) => r.getAttribute('aria-keyshortcuts') + ' ' + r.closest('.qd-option')?.querySelector('label')?.textContent);
+
+describe('[G5][A3] the offers a signed-in identity may choose', () => {
+  it('[G5][A3] a guest sees Allow, Deny and "Always allow in this session" only, numbered 1 to 3; 4 goes to Other', async () => {
+    const user = userEvent.setup();
+    setup([approvalRecord()], clientWith('guest', ['operator.sessions.write'])).render(<QuestionDock sessionKey="s1" composer={composer} />);
+    expect(radioNames()).toEqual(['1 Allow', '2 Deny', `3 ${OFFER_SESSION}`]);
+    expect(within(dock()).queryByText(OFFER_PROJECT)).toBeNull();
+    expect(within(dock()).queryByText(OFFER_AGENT)).toBeNull();
+    await user.keyboard('4');
+    expect(within(dock()).getByRole('textbox', { name: 'Other' })).toHaveFocus();
+  });
+
+  it('[G5][U3] a guest\'s key 3 picks the session offer, arrows move among the shown options, and the resolve asks for a session grant', async () => {
+    const user = userEvent.setup();
+    const { client, render } = setup([approvalRecord()], clientWith('guest', ['operator.sessions.write']));
+    render(<QuestionDock sessionKey="s1" composer={composer} />);
+    await user.keyboard('3');
+    expect(within(dock()).getByRole('radio', { name: OFFER_SESSION })).toBeChecked();
+    // The session offer is the last shown: the arrow goes round to Allow, and back.
+    await user.keyboard('{ArrowDown}');
+    expect(within(dock()).getByRole('radio', { name: 'Allow' })).toBeChecked();
+    await user.keyboard('{ArrowUp}');
+    expect(within(dock()).getByRole('radio', { name: OFFER_SESSION })).toBeChecked();
+    await user.keyboard(ctrlEnter);
+    expect(resolves(client)).toEqual([expect.objectContaining({ answers: { approval: [OFFER_SESSION] }, grant: { scope: 'session' } })]);
+  });
+
+  it('[G5][A3] each identity sees the offers it may make: a guest the session one, operator.questions and an admin all three', () => {
+    const seen = (scopes: string[]) => {
+      const { unmount } = setup([approvalRecord()], clientWith('ana', scopes)).render(<QuestionDock sessionKey="s1" composer={composer} />);
+      const names = radioNames();
+      unmount();
+      return names;
+    };
+    const all = ['1 Allow', '2 Deny', `3 ${OFFER_SESSION}`, `4 ${OFFER_PROJECT}`, `5 ${OFFER_AGENT}`];
+    expect(seen(['operator.sessions.write'])).toEqual(all.slice(0, 3));
+    expect(seen(['operator.questions'])).toEqual(all);
+    expect(seen(['operator.admin'])).toEqual(all);
   });
 });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AskdockError, type QuestionRecord } from '../../../../protocol/index.ts';
 import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { OFFER_AGENT, OFFER_PROJECT, OFFER_SESSION } from '../../../../answers/kinds/approval-offers.ts';
 import QuestionLinkPage from './question-link-page.tsx';
 
 const linkRecord = (over: Partial<QuestionRecord> = {}) => deployRecord({ sessionKey: undefined, ...over });
@@ -107,5 +108,17 @@ describe('QuestionLinkPage', () => {
     await waitFor(() =>
       expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-approve', answers: { approve: ['Deny'] }, surface: 'link' })),
     );
+  });
+
+  it('[G5][A3] a guest opening an approval\'s link is offered Allow, Deny and the session offer only', async () => {
+    const approval = linkRecord({
+      id: 'q-approval',
+      questions: [{ id: 'approval', kind: 'approval', header: 'Bash', question: 'Allow Bash(ls)?', options: ['Allow', 'Deny', OFFER_SESSION, OFFER_PROJECT, OFFER_AGENT].map((label) => ({ label })) }],
+    });
+    const client = clientWith(() => approval);
+    (client as { hello: unknown }).hello = { auth: { identity: 'guest', role: 'operator', scopes: ['operator.sessions.write'] } };
+    setup([], client).render(<QuestionLinkPage id="q-approval" />);
+    const radios = within(await screen.findByRole('group', { name: 'Bash' })).getAllByRole('radio');
+    expect(radios.map((r) => r.getAttribute('value'))).toEqual(['Allow', 'Deny', OFFER_SESSION]);
   });
 });

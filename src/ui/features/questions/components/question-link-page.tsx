@@ -9,6 +9,7 @@ import { HeaderText } from './header-text.tsx';
 import { LinkAnswerForm } from './link-answer-form.tsx';
 import { LinkOutcome, LinkNotice } from './link-outcome.tsx';
 import { TimeLeft } from './time-left.tsx';
+import { useChoosableOffers } from '../hooks/use-choosable-offers.ts';
 import '../questions.css';
 import '../question-link.css';
 
@@ -47,7 +48,8 @@ function QuestionLinkCard({ id }: { id: string }) {
 
 type PendingProps = { record: QuestionRecord; refreshError: Error | null; retrying: boolean; onRetry: () => void };
 
-function PendingQuestion({ record, refreshError, retrying, onRetry }: PendingProps) {
+function PendingQuestion({ record: asked, refreshError, retrying, onRetry }: PendingProps) {
+  const record = useChoosableOffers(asked);
   return (
     <article className="question-link" aria-labelledby="question-link-title" data-mode={record.mode}>
       <header className="ql-head">

@@ -2,6 +2,7 @@ import { memo, useEffect, useRef } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { commands, dispatchKey, isTextField, type CommandContext } from '../commands.ts';
 import { useAnswerForm } from '../hooks/use-answer-form.ts';
+import { useChoosableOffers } from '../hooks/use-choosable-offers.ts';
 import { useNarrow } from '../hooks/use-narrow.ts';
 import { draftActions, useDraftStep } from '../stores/drafts.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
@@ -27,7 +28,9 @@ type Props = {
 };
 
 /** One request, expanded: a stepper on wide screens, stacked cards on narrow ones (U2, U12). */
-export const RequestPanel = memo(function RequestPanel({ sessionKey, record, position, requestCount, onSelectRelative, sessionTitle }: Props) {
+export const RequestPanel = memo(function RequestPanel({ sessionKey, record: asked, position, requestCount, onSelectRelative, sessionTitle }: Props) {
+  // G5: the panel (options, keys, the Other card's number) works on what this identity may choose.
+  const record = useChoosableOffers(asked);
   const stacked = useNarrow();
   const mayAnswer = useMayAnswer(record.route);
   const questionCount = record.questions.length;
