@@ -9,6 +9,7 @@ import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
+import { pressRefusal, replyRefusal } from './refusals.ts';
 import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
@@ -165,10 +166,15 @@ export class Channel implements ChannelSink {
         await this.caller.change(identityId, 'chat.send', { sessionKey, message: m.text, idempotencyKey });
         return;
       }
-      if (!(err instanceof AskdockError) || err.code !== 'QUESTION_INVALID_ANSWER') throw err;
-      // PT5: a reply that fits no rule sends nothing and says why.
-      const why = describePlainTextProblems(target.questions, (err.details ?? []) as AnswerProblem[]);
-      this.say(m.conversation, `Not sent: ${why}. ${replyHint(target.questions)}`);
+      if (err instanceof AskdockError && err.code === 'QUESTION_INVALID_ANSWER') {
+        // PT5: a reply that fits no rule sends nothing and says why.
+        const why = describePlainTextProblems(target.questions, (err.details ?? []) as AnswerProblem[]);
+        this.say(m.conversation, `Not sent: ${why}. ${replyHint(target.questions)}`);
+        return;
+      }
+      // Any other refusal is told too (a choice the replier may not make, G5), without the gateway's own words.
+      this.log(`a message was not sent: ${(err as Error).message}`);
+      this.say(m.conversation, replyRefusal(err, target, m.text));
     }
   }
 
@@ -226,7 +232,7 @@ export class Channel implements ChannelSink {
       try {
         return await this.answerByPress(identityId, q, parsed.choice, p);
       } catch (err) {
-        return { notice: this.pressRefusal(err), refused: true };
+        return { notice: await pressRefusal(err, this.log.bind(this), { q, choice: parsed.choice, mayAnswer: () => this.mayAnswer(identityId, q) }), refused: true };
       }
     });
   }
@@ -238,7 +244,7 @@ export class Channel implements ChannelSink {
       this.say(conversation, `${route.ackedBy?.name ?? identityId} is on it`);
       return { notice: "You're on it" };
     } catch (err) {
-      const notice = err instanceof AskdockError && err.code === 'FORBIDDEN' ? 'This question waits for someone else.' : this.pressRefusal(err);
+      const notice = err instanceof AskdockError && err.code === 'FORBIDDEN' ? 'This question waits for someone else.' : await pressRefusal(err, this.log.bind(this));
       return { notice, refused: true };
     }
   }
@@ -274,21 +280,13 @@ export class Channel implements ChannelSink {
     return { notice: `Answered: ${option.label}` };
   }
 
-  private async checkMayAnswer(identityId: string, q: QuestionRecord): Promise<void> {
+  private async mayAnswer(identityId: string, q: QuestionRecord): Promise<boolean> {
     const identity = this.caller.identity(identityId);
-    if (!identity || !canAnswerQuestion(identity, q, q.sessionKey ? (await this.parts.access.ownerOf(q.sessionKey)) : undefined))
-      throw new AskdockError('FORBIDDEN', `identity "${identityId}" may not answer question "${q.id}"`);
+    return !!identity && canAnswerQuestion(identity, q, q.sessionKey ? (await this.parts.access.ownerOf(q.sessionKey)) : undefined);
   }
 
-  private pressRefusal(err: unknown): string {
-    const code = err instanceof AskdockError ? err.code : 'UNAVAILABLE';
-    if (code === 'QUESTION_ALREADY_TERMINAL') return 'This question was already resolved.';
-    if (code === 'FORBIDDEN' || code === 'QUESTION_NOT_FOUND' || code === 'SESSION_NOT_FOUND') {
-      this.log(`a button press was refused: ${(err as Error).message}`);
-      return 'You may not answer this question.';
-    }
-    this.log(`a button press failed: ${(err as Error).message}`);
-    return 'Could not answer just now; try again.';
+  private async checkMayAnswer(identityId: string, q: QuestionRecord): Promise<void> {
+    if (!(await this.mayAnswer(identityId, q))) throw new AskdockError('FORBIDDEN', `identity "${identityId}" may not answer question "${q.id}"`);
   }
 
   private say(conversation: string, text: string, forceReply = false): void {

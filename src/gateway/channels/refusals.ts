@@ -1,0 +1,59 @@
+import { grantRequestOf, isOffer } from '../../answers/kinds/approval-offers.ts';
+import { readPlainTextReply } from '../../answers/plain-text.ts';
+import { AskdockError, errorDetails, type QuestionRecord } from '../../protocol/index.ts';
+
+/** What a press is told when the gateway could not take it for its own reasons (a lost write, an outage). */
+const TRY_AGAIN = 'Could not answer just now; try again.';
+
+const NOT_ANSWERABLE: ReadonlySet<string> = new Set(['FORBIDDEN', 'QUESTION_NOT_FOUND', 'SESSION_NOT_FOUND']);
+
+/** A3/A4: a refusal that means the person may not answer the question (or may not see it), not a passing failure. */
+const isNotAnswerable = (err: unknown) => err instanceof AskdockError && NOT_ANSWERABLE.has(err.code);
+
+/** A5: the scopes a FORBIDDEN names as needed (never the identity it names in its message); null for any other refusal. */
+function neededScopes(err: unknown): readonly string[] | null {
+  const needed = errorDetails(err, 'FORBIDDEN')?.needed;
+  return needed && needed.length > 0 ? needed : null;
+}
+
+/** G5: the words for an "Always allow…" offer the person may not make, after "You" (a press) or "Not sent: you" (a reply). */
+const choiceNotAllowed = (needed: readonly string[]) =>
+  `may not choose that: it needs ${needed.join(' or ')}. Answer Allow for this request only.`;
+
+/** A press's answer the gateway refused: its question, the pressed choice, and whether the presser may answer it at all (A3). */
+export type PressedChoice = { q: QuestionRecord; choice: string; mayAnswer: () => Promise<boolean> };
+
+/**
+ * H4: what a refused press is told. A person who may answer but pressed an offer whose grant needs more than they hold
+ * (G5) is told that choice needs those scopes; the other refusals keep their words.
+ */
+export async function pressRefusal(err: unknown, log: (line: string) => void, pressed?: PressedChoice): Promise<string> {
+  if (err instanceof AskdockError && err.code === 'QUESTION_ALREADY_TERMINAL') return 'This question was already resolved.';
+  if (!isNotAnswerable(err)) {
+    log(`a button press failed: ${(err as Error).message}`);
+    return TRY_AGAIN;
+  }
+  log(`a button press was refused: ${(err as Error).message}`);
+  const item = pressed?.q.questions[0];
+  const label = item?.options[Number(pressed?.choice)]?.label;
+  const offer = item !== undefined && label !== undefined && isOffer(item, label);
+  const needed = offer && (await pressed?.mayAnswer()) ? neededScopes(err) : null;
+  return needed ? `You ${choiceNotAllowed(needed)}` : 'You may not answer this question.';
+}
+
+/** Whether a typed reply, read by the plain-text rules (PT1-PT4), names an offer that makes a grant (G12). */
+function replyAsksGrant(q: Pick<QuestionRecord, 'questions'>, text: string): boolean {
+  const reading = readPlainTextReply(q.questions, text);
+  return reading.outcome === 'answered' && grantRequestOf(q.questions, reading.answers) !== undefined;
+}
+
+/**
+ * H4/PT5: what a typed reply the gateway refused is told, in the form of the channel's other unsent replies ("Not sent: …").
+ * `q` is the reply's target, which the replier was found able to answer (A3).
+ */
+export function replyRefusal(err: unknown, q: Pick<QuestionRecord, 'questions'>, text: string): string {
+  const needed = replyAsksGrant(q, text) ? neededScopes(err) : null;
+  if (needed) return `Not sent: you ${choiceNotAllowed(needed)}`;
+  if (isNotAnswerable(err)) return 'Not sent: you may not answer this question.';
+  return 'Not sent: could not answer just now; try again.';
+}
