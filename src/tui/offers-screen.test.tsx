@@ -60,6 +60,21 @@ describe('[G5][A3] the approval offers the TUI shows', () => {
     await vi.waitFor(() => expect(request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ answers: { approval: [OFFER_SESSION] } })), { timeout: 15_000 });
   });
 
+  it('[G5][PT5] a guest\'s typed number counts the options it is shown, and the reply carries that reading', async () => {
+    const hellos: ((h: HelloOk) => void)[] = [];
+    const request = vi.fn(async () => ({}));
+    const client = { request, on: () => () => {}, onState: () => () => {}, onHello: (h: (x: HelloOk) => void) => (hellos.push(h), () => {}) } as unknown as GatewayClient;
+    const store = createTuiStore();
+    store.setState({ sessionKey: 's1' });
+    bindClient(client, store, () => {});
+    // An agent's own approval item may list an offer first: the gateway's whole list reads "2" as Allow.
+    const asked = { ...approval, runId: 'r1', questions: [{ ...approval.questions[0], options: [{ label: OFFER_PROJECT }, { label: 'Allow' }, { label: 'Deny' }] }] };
+    const hello = { auth: { identity: 'ana', role: 'operator', scopes: ['operator.sessions.write'] }, snapshot: { cursor: 0, sessions: [], pendingQuestions: [asked] } } as unknown as HelloOk;
+    for (const h of hellos) h(hello);
+    await new TuiActions(client, store, () => {}).submitComposer('2');
+    expect(request).toHaveBeenCalledWith('chat.send', expect.objectContaining({ message: '2', replyTo: { questionId: 'q-approval', answers: { approval: ['Deny'] } } }));
+  });
+
   it('[G5][A3] each identity is shown the offers it may make: a guest the session one, operator.questions all three', async () => {
     const shown = async (scopes: string[]) => {
       start(scopes);

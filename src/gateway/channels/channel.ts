@@ -174,7 +174,7 @@ export class Channel implements ChannelSink {
       }
       // Any other refusal is told too (a choice the replier may not make, G5), without the gateway's own words.
       this.log(`a message was not sent: ${(err as Error).message}`);
-      this.say(m.conversation, replyRefusal(err, target, m.text));
+      this.say(m.conversation, replyRefusal(err, target, m.text, this.caller.identity(identityId)?.scopes));
     }
   }
 
@@ -232,7 +232,7 @@ export class Channel implements ChannelSink {
       try {
         return await this.answerByPress(identityId, q, parsed.choice, p);
       } catch (err) {
-        return { notice: await pressRefusal(err, this.log.bind(this), { q, choice: parsed.choice, mayAnswer: () => this.mayAnswer(identityId, q) }), refused: true };
+        return { notice: await pressRefusal(err, this.log.bind(this), { q, choice: parsed.choice, scopes: this.caller.identity(identityId)?.scopes, mayAnswer: () => this.mayAnswer(identityId, q) }), refused: true };
       }
     });
   }

@@ -1,6 +1,6 @@
-import { grantRequestOf, isOffer } from '../../answers/kinds/approval-offers.ts';
+import { GRANT_MAKERS, grantRequestOf, grantScopeOf, isOffer, mayMakeGrant } from '../../answers/kinds/approval-offers.ts';
 import { readPlainTextReply } from '../../answers/plain-text.ts';
-import { AskdockError, errorDetails, type QuestionRecord } from '../../protocol/index.ts';
+import { AskdockError, type GrantScope, type QuestionRecord } from '../../protocol/index.ts';
 
 /** What a press is told when the gateway could not take it for its own reasons (a lost write, an outage). */
 const TRY_AGAIN = 'Could not answer just now; try again.';
@@ -10,10 +10,14 @@ const NOT_ANSWERABLE: ReadonlySet<string> = new Set(['FORBIDDEN', 'QUESTION_NOT_
 /** A3/A4: a refusal that means the person may not answer the question (or may not see it), not a passing failure. */
 const isNotAnswerable = (err: unknown) => err instanceof AskdockError && NOT_ANSWERABLE.has(err.code);
 
-/** A5: the scopes a FORBIDDEN names as needed (never the identity it names in its message); null for any other refusal. */
-function neededScopes(err: unknown): readonly string[] | null {
-  const needed = errorDetails(err, 'FORBIDDEN')?.needed;
-  return needed && needed.length > 0 ? needed : null;
+/**
+ * G5: the scopes a grant of `scope` needs, when the person (holding `scopes`) may not make it; null when it may, or when
+ * the refusal is not a FORBIDDEN (decided from the person's own scopes, not from the refusal's details, which a refused
+ * write names the same way).
+ */
+function grantNeeds(err: unknown, scope: GrantScope | null, scopes: ReadonlySet<string> | undefined): readonly string[] | null {
+  if (!(err instanceof AskdockError) || err.code !== 'FORBIDDEN' || scope === null || scopes === undefined || mayMakeGrant(scopes, scope)) return null;
+  return GRANT_MAKERS[scope];
 }
 
 /** G5: the words for an "Always allow…" offer the person may not make, after "You" (a press) or "Not sent: you" (a reply). */
@@ -21,7 +25,7 @@ const choiceNotAllowed = (needed: readonly string[]) =>
   `may not choose that: it needs ${needed.join(' or ')}. Answer Allow for this request only.`;
 
 /** A press's answer the gateway refused: its question, the pressed choice, and whether the presser may answer it at all (A3). */
-export type PressedChoice = { q: QuestionRecord; choice: string; mayAnswer: () => Promise<boolean> };
+export type PressedChoice = { q: QuestionRecord; choice: string; scopes: ReadonlySet<string> | undefined; mayAnswer: () => Promise<boolean> };
 
 /**
  * H4: what a refused press is told. A person who may answer but pressed an offer whose grant needs more than they hold
@@ -36,23 +40,25 @@ export async function pressRefusal(err: unknown, log: (line: string) => void, pr
   log(`a button press was refused: ${(err as Error).message}`);
   const item = pressed?.q.questions[0];
   const label = item?.options[Number(pressed?.choice)]?.label;
-  const offer = item !== undefined && label !== undefined && isOffer(item, label);
-  const needed = offer && (await pressed?.mayAnswer()) ? neededScopes(err) : null;
-  return needed ? `You ${choiceNotAllowed(needed)}` : 'You may not answer this question.';
+  const scope = item !== undefined && label !== undefined && isOffer(item, label) ? grantScopeOf(label) : null;
+  const needed = grantNeeds(err, scope, pressed?.scopes);
+  // One who may not answer the question at all is told that, not what the choice needs.
+  if (needed && (await pressed!.mayAnswer().catch(() => false))) return `You ${choiceNotAllowed(needed)}`;
+  return 'You may not answer this question.';
 }
 
-/** Whether a typed reply, read by the plain-text rules (PT1-PT4), names an offer that makes a grant (G12). */
-function replyAsksGrant(q: Pick<QuestionRecord, 'questions'>, text: string): boolean {
+/** The grant a typed reply, read by the plain-text rules (PT1-PT4), asks for by naming an offer (G12), if any. */
+function replyGrant(q: Pick<QuestionRecord, 'questions'>, text: string): GrantScope | null {
   const reading = readPlainTextReply(q.questions, text);
-  return reading.outcome === 'answered' && grantRequestOf(q.questions, reading.answers) !== undefined;
+  return reading.outcome === 'answered' ? (grantRequestOf(q.questions, reading.answers)?.scope ?? null) : null;
 }
 
 /**
  * H4/PT5: what a typed reply the gateway refused is told, in the form of the channel's other unsent replies ("Not sent: …").
- * `q` is the reply's target, which the replier was found able to answer (A3).
+ * `q` is the reply's target, which the replier (holding `scopes`) was found able to answer (A3).
  */
-export function replyRefusal(err: unknown, q: Pick<QuestionRecord, 'questions'>, text: string): string {
-  const needed = replyAsksGrant(q, text) ? neededScopes(err) : null;
+export function replyRefusal(err: unknown, q: Pick<QuestionRecord, 'questions'>, text: string, scopes: ReadonlySet<string> | undefined): string {
+  const needed = grantNeeds(err, replyGrant(q, text), scopes);
   if (needed) return `Not sent: you ${choiceNotAllowed(needed)}`;
   if (isNotAnswerable(err)) return 'Not sent: you may not answer this question.';
   return 'Not sent: could not answer just now; try again.';

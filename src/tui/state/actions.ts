@@ -139,10 +139,12 @@ export class TuiActions {
     // PT5 takes a plain reply only for a question a run asked; one asked outside a run (`askdock ask`, an MCP client)
     // gets the same reading as the prompt's own answer.
     if (q.mode === 'blocking' && q.runId === undefined) return reading.outcome === 'skipped' ? this.skip(q) : this.answer(q, reading.answers);
-    // An async question's reply carries its answers (or it is skipped); a blocking one is read by the gateway itself (PT5).
+    // An async question's reply carries its answers (or it is skipped). A blocking one's carries them too: its numbers
+    // count the options this identity is shown (G5 hides offers it may not make), which the gateway's own reading of
+    // the text against the whole list would not (PT5 reads the text only when no answers come with it).
     if (q.mode === 'async' && reading.outcome === 'skipped') return this.skip(q);
     const sessionKey = q.sessionKey!;
-    const replyTo = q.mode === 'async' && reading.outcome === 'answered' ? { questionId: q.id, answers: reading.answers } : { questionId: q.id };
+    const replyTo = reading.outcome === 'answered' ? { questionId: q.id, answers: reading.answers } : { questionId: q.id };
     await this.send(q, () => this.client.request('chat.send', { sessionKey, message: text, idempotencyKey: key(), replyTo }));
   }
 

@@ -75,6 +75,8 @@ describe('resolving a question from the dock or the link page', () => {
   it('[G5][A5] an answer refused for who is answering says so, not to try the same again', () => {
     const refused = new AskdockError('FORBIDDEN', 'a grant for this project needs scope operator.admin or operator.questions', { details: { needed: ['operator.admin', 'operator.questions'] } });
     expect(submitProblem(refused)).toBe('Not allowed: a grant for this project needs scope operator.admin or operator.questions. Your answers are kept.');
+    // A routed question that waits for nobody yet may become answerable: that refusal still says to try again.
+    expect(submitProblem(new AskdockError('FORBIDDEN', 'nobody yet', { details: { eligible: [] } }))).toBe('Not sent: nobody yet. Your answers are kept; try again.');
   });
 
   it('[Q8] a question.resolved event fills in the record; what it leaves out stays', () => {

@@ -106,14 +106,20 @@ function eligibleOf(error: unknown): string[] | undefined {
   return Array.isArray(eligible) ? eligible.filter((e): e is string => typeof e === 'string') : undefined;
 }
 
+/** A5: whether a FORBIDDEN names the scopes it needs (`details.needed`), as a refusal for the identity's scopes does. */
+function neededOf(error: unknown): boolean {
+  const needed = (error as { details?: { needed?: unknown } } | null)?.details?.needed;
+  return Array.isArray(needed) && needed.length > 0;
+}
+
 /** What a failed submit says under the form; nothing when the record simply ended (its outcome shows instead). */
 export function submitProblem(error: unknown): string | null {
   if (!error || endedElsewhere(error)) return null;
   if (errorCode(error) === 'QUESTION_INVALID_ANSWER') return `Not accepted: ${errorMessage(error)}`;
   const waiting = errorCode(error) === 'FORBIDDEN' ? forbiddenText(eligibleOf(error)) : null;
   if (waiting) return `Not yours to answer: ${waiting}.`;
-  // Refused for who is answering (a grant wider than this identity may make, G5): the same answer would be refused again.
-  if (errorCode(error) === 'FORBIDDEN') return `Not allowed: ${errorMessage(error)}. Your answers are kept.`;
+  // Refused for a scope this identity lacks (a grant wider than it may make, G5): the same answer would be refused again.
+  if (errorCode(error) === 'FORBIDDEN' && neededOf(error)) return `Not allowed: ${errorMessage(error)}. Your answers are kept.`;
   return `Not sent: ${errorMessage(error)}. Your answers are kept; try again.`;
 }
 
