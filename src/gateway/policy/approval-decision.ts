@@ -13,6 +13,12 @@ export function chosenOffer(approval: StoredApproval, q: Pick<StoredQuestion, 'q
   return approval.offers.find((o) => o.label === value);
 }
 
+/** G11: whether a person's answer allows (Allow or an offer) rather than denies (Deny, or typed text). */
+export function answerAllows(q: Pick<StoredQuestion, 'questions'>, answers: Answers): boolean {
+  const item = approvalItem(q);
+  return readApproval(item, answers[item.id] ?? []).behavior !== 'deny';
+}
+
 /** G11: a person's answer as a decision: Allow or an offer allows, Deny denies, typed text denies with it as the message. */
 export function personDecision(approval: StoredApproval, q: Pick<StoredQuestion, 'questions'>, answers: Answers, resolvedBy: ResolvedBy, grantId?: string): ApprovalDecision {
   const item = approvalItem(q);

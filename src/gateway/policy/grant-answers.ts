@@ -6,7 +6,7 @@ import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { EventAudience, StoredApproval, StoredGrant, StoredQuestion } from '../store/types.ts';
-import { chosenOffer, personDecision } from './approval-decision.ts';
+import { answerAllows, chosenOffer, personDecision } from './approval-decision.ts';
 import { grantBinding, grantExpiry } from './grants.ts';
 import type { AuditRoom } from '../audit/audit-room.ts';
 import { recordGrant } from '../audit/grant-entries.ts';
@@ -21,6 +21,15 @@ const GRANT_NAMES: Record<GrantScope, string> = { session: 'this session', proje
 /** A5: refused before anything is written, naming the scopes that would allow it. */
 function requireGrantMaker(identity: Identity, scope: GrantScope): void {
   if (!mayMakeGrant(identity.scopes, scope)) throw forbidden(`a grant for ${GRANT_NAMES[scope]}`, GRANT_MAKERS[scope] ?? [], identity);
+}
+
+/**
+ * G5/A5, before an answer does anything (E5: before a vote short of a quorum is held too): refuses a grant it asks for
+ * (`grant:{scope}`, or an offer's label with an Allow) that the identity may not make.
+ */
+export function requireGrantAllowed(identity: Identity, q: StoredQuestion & { approval: StoredApproval }, answers: Answers, asked: GrantRequest | undefined): void {
+  const scope = asked?.scope ?? chosenOffer(q.approval, q, answers)?.scope;
+  if (scope !== undefined && answerAllows(q, answers)) requireGrantMaker(identity, scope);
 }
 
 /**
@@ -55,8 +64,7 @@ export async function answerApprovalIn(
   const { approval } = q;
   const offer = chosenOffer(approval, q, answers);
   const scope = asked?.scope ?? offer?.scope;
-  const allows = personDecision(approval, q, answers, resolvedBy).behavior === 'allow';
-  if (scope === undefined || !allows) {
+  if (scope === undefined || !answerAllows(q, answers)) {
     if (asked) throw invalidRequest(where, [{ path: 'grant', problem: 'only an Allow makes a grant' }]);
     return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
   }

@@ -8,7 +8,7 @@ import { decisionOf } from './approval-decision.ts';
 import { recordGrant } from '../audit/grant-entries.ts';
 import { recordPolicyLoaded } from '../audit/policy-entries.ts';
 import { ApprovalDesk, factsOf, requireToolName, type ApprovalParts } from './approvals.ts';
-import { ADMINS, answerApprovalIn } from './grant-answers.ts';
+import { ADMINS, answerApprovalIn, requireGrantAllowed } from './grant-answers.ts';
 import { APPROVAL_ITEM_ID } from './approval-question.ts';
 import type { PolicyState } from './policy-source.ts';
 
@@ -75,6 +75,11 @@ export class PolicyRoom {
       return undefined;
     }
     return answerApprovalIn(this.parts, tx, identity, { ...q, approval: q.approval }, answers, grant, resolvedBy);
+  }
+
+  /** G5/A5, before an answer to an approval does anything (E5: a vote is held): refuses a grant this identity may not make. */
+  requireGrantMaker(identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined): void {
+    if (q.approval) requireGrantAllowed(identity, { ...q, approval: q.approval }, answers, grant);
   }
 
   /** G11: question.waitAnswer of an approval carries its decision (the record is read only for an approval's outcome). */

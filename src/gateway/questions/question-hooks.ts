@@ -7,6 +7,8 @@ import type { StoredApproval, StoredQuestion } from '../store/types.ts';
 /** G5/G11: what an answer to an approval adds inside its transaction (the policy room): its decision and any grant. */
 export type ApprovalAnswers = {
   answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined;
+  /** G5/A5: refuses, before anything is written, a grant the answer asks for that the identity may not make. */
+  requireGrantMaker(identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined): void;
 };
 
 /** E2-E5: what routing adds to asking and answering (the routing room). */

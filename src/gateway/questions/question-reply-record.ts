@@ -5,6 +5,7 @@ import type { Tx } from '../hub/hub.ts';
 import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
 import type { Outcome, QuestionOutcomes } from './question-outcomes.ts';
 import type { CheckedReply } from './question-replies.ts';
+import { voteIn } from './question-votes.ts';
 
 /** Who answered, with the display name others see (E7 "Answered by Ana") when the config gives one. */
 export function answeredBy(core: Pick<Core, 'auth'>, identity: Identity, surface: string, atMs: number): ResolvedBy {
@@ -37,13 +38,11 @@ export async function recordReplyIn(
   const resolvedBy = answeredBy(rooms.core, identity, surface, rooms.core.clock.now());
   const { answers } = reply;
   const status: Outcome['status'] = reply.skipped ? 'skipped' : 'answered';
-  // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending.
-  const routed = answers && !reply.skipped ? await rooms.routing?.checkAnswerIn(tx, identity, reply.q, answers, surface) : undefined;
-  if (routed?.pending) return false;
-  const q = routed?.q ?? reply.q;
-  // G5: an "Always allow…" typed or tapped as a reply makes its grant too, in this transaction.
-  const approval = answers && !reply.skipped ? await rooms.approvals?.answeredIn(tx, identity, q, answers, undefined, resolvedBy) : undefined;
+  // E5: a reply's Allow counts toward a quorum like any other; short of it the question stays pending. G5: an "Always
+  // allow…" typed or tapped as a reply makes its grant too, in this transaction.
+  const vote = answers && !reply.skipped ? await voteIn(rooms, tx, identity, reply.q, answers, undefined, resolvedBy) : undefined;
+  if (vote?.pending) return false;
   const outcome = { status, ...(answers ? { answers } : {}), resolvedBy, replyMessageId: messageId };
-  await rooms.outcomes.finishIn(tx, approval ? { ...q, approval } : q, outcome, undefined, !reply.q.privileged);
+  await rooms.outcomes.finishIn(tx, vote?.q ?? reply.q, outcome, undefined, !reply.q.privileged);
   return true;
 }

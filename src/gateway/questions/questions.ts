@@ -8,6 +8,7 @@ import type { Tx } from '../hub/hub.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
 import { checkReply, type CheckedReply } from './question-replies.ts';
 import { answeredBy, recordReplyIn } from './question-reply-record.ts';
+import { voteIn } from './question-votes.ts';
 import { newQuestion, type SessionBefore } from './question-request.ts';
 import type { ExpiryScheduler } from './question-timers.ts';
 import { AnswerWaiters } from './question-waiters.ts';
@@ -233,11 +234,9 @@ export class QuestionManager {
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
     if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of answers' }]);
-    const routed = await this.routing?.checkAnswerIn(tx, identity, q, checked.answers, resolvedBy.surface);
-    if (routed?.pending) return { status: 'pending', quorum: routed.pending };
-    const asked = routed?.q ?? q;
-    const approval = await this.approvals?.answeredIn(tx, identity, asked, checked.answers, p.grant, resolvedBy);
-    const answered = approval ? { ...asked, approval } : asked;
+    const vote = await voteIn(this, tx, identity, q, checked.answers, p.grant, resolvedBy);
+    if (vote.pending) return { status: 'pending', quorum: vote.pending };
+    const answered = vote.q;
     const reply = await this.outcomes.asyncReplyIn(tx, identity, answered, checked.answers);
     const outcome = {
       status: 'answered' as const,

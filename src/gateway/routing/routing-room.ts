@@ -1,11 +1,10 @@
 import { DEFAULT_TIMEOUT_MS } from '../../protocol/rules.ts';
 import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
-import { readApproval } from '../../answers/kinds/approval.ts';
 import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
-import { approvalItem } from '../policy/approval-decision.ts';
+import { answerAllows } from '../policy/approval-decision.ts';
 import type { QuestionManager } from '../questions/questions.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
@@ -99,8 +98,7 @@ export class RoutingRoom {
     if (!route) return undefined;
     this.requireEligible(identity, q);
     if (!answers || !route.quorum || !q.approval) return undefined;
-    const item = approvalItem(q);
-    const behavior = readApproval(item, answers[item.id] ?? []).behavior === 'deny' ? 'deny' : 'allow';
+    const behavior = answerAllows(q, answers) ? 'allow' : 'deny';
     const verdict = approve(route, { identity: identity.id, isAdmin: isAdmin(identity) }, behavior, surface, this.parts.clock.now());
     if (!verdict.ok) throw this.notEligible(identity, route);
     const next: StoredQuestion = { ...q, route: this.named(verdict.state as RouteState) };

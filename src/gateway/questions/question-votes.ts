@@ -1,0 +1,30 @@
+import type { Answers, GrantRequest, QuorumState, ResolvedBy } from '../../protocol/index.ts';
+import type { Identity } from '../auth.ts';
+import type { Tx } from '../hub/hub.ts';
+import type { StoredQuestion } from '../store/types.ts';
+import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
+
+/** An answer inside its transaction: held short of a quorum (E5), else the question as it ends (its approval's decision, G11). */
+export type Vote = { pending: QuorumState } | { pending?: undefined; q: StoredQuestion };
+
+/**
+ * Where every answer meets (question.resolve, a chat reply, a channel's press through either): the grant it asks for is
+ * checked first (G5/A5), so a vote naming an offer its person may not make is refused whether it would be held (E5) or
+ * complete the quorum; then routing holds or passes it, and the policy room decides the approval and makes its grant.
+ */
+export async function voteIn(
+  rooms: { routing: RoutingHooks | null; approvals: ApprovalAnswers | null },
+  tx: Tx,
+  identity: Identity,
+  q: StoredQuestion,
+  answers: Answers,
+  grant: GrantRequest | undefined,
+  resolvedBy: ResolvedBy,
+): Promise<Vote> {
+  rooms.approvals?.requireGrantMaker(identity, q, answers, grant);
+  const routed = await rooms.routing?.checkAnswerIn(tx, identity, q, answers, resolvedBy.surface);
+  if (routed?.pending) return { pending: routed.pending };
+  const asked = routed?.q ?? q;
+  const approval = await rooms.approvals?.answeredIn(tx, identity, asked, answers, grant, resolvedBy);
+  return { q: approval ? { ...asked, approval } : asked };
+}
