@@ -1,6 +1,7 @@
 import type { Answers, QuestionRecord, SecretRequestRecord } from '../../protocol/index.ts';
 import { detectCredential, messageCredentialWarning } from '../../answers/credentials.ts';
 import { readAsChoice } from '../../answers/plain-text.ts';
+import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
 
 // U8: an answer read from a composer message goes into the outbox as the dock's would (its Q9 reply).
@@ -21,9 +22,15 @@ const valuesOf = (answers: Answers) => Object.values(answers).flat().join(', ');
 
 /**
  * W3 and U8 for the composer: a credential-shaped text asks first (and may go as the pending secret instead); a reply
- * like `2` or an option's label while one async question waits asks whether it is that question's answer.
+ * like `2` or an option's label while one async question waits asks whether it is that question's answer. The reply is
+ * read against the options the dock shows an identity holding `scopes` (G5), so its numbers match what the person sees.
  */
-export function composerQuestion(text: string, docked: QuestionRecord | undefined, secret: Pick<SecretRequestRecord, 'name'> | undefined): ComposerQuestion | null {
+export function composerQuestion(
+  text: string,
+  docked: QuestionRecord | undefined,
+  secret: Pick<SecretRequestRecord, 'name'> | undefined,
+  scopes: readonly string[] | null,
+): ComposerQuestion | null {
   const credential = detectCredential(text);
   if (credential)
     return {
@@ -39,7 +46,7 @@ export function composerQuestion(text: string, docked: QuestionRecord | undefine
           ]
         : [{ value: 'message', label: 'Send anyway', primary: true }],
     };
-  const answers = docked ? readAsChoice(docked.questions, text) : null;
+  const answers = docked ? readAsChoice(recordWithChoosableOffers(docked, scopes).questions, text) : null;
   if (!docked || !answers) return null;
   return {
     kind: 'answer',

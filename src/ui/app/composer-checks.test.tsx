@@ -2,7 +2,8 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SecretRequestRecord } from '../../protocol/index.ts';
+import type { QuestionRecord, SecretRequestRecord } from '../../protocol/index.ts';
+import { OFFER_PROJECT } from '../../answers/kinds/approval-offers.ts';
 import { Composer } from '../features/chat/components/composer.tsx';
 import { dockCodeReady, QuestionDock } from '../features/questions/index.tsx';
 import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
@@ -47,6 +48,35 @@ describe('composer checks', () => {
     expect(chatSends(client)[0][1]).toMatchObject({ message: '> Lunch\nSushi', replyTo: { questionId: 'q-lunch', answers: { lunch: ['Sushi'] } } });
     expect(sendChat).not.toHaveBeenCalled();
     expect(message()).toHaveValue('');
+  });
+
+  it('[G5][PT1][Q9] a typed number counts the options this identity is shown: a guest\'s "2" is Deny, an admin\'s "1" the offer shown first', async () => {
+    // An agent's own approval item may list an offer first: read against the whole list, a guest's "2" would be Allow.
+    const approval = lunchRecord({
+      id: 'q-approval',
+      runId: 'r1',
+      questions: [{ id: 'approval', kind: 'approval', header: 'Bash', question: 'Allow Bash(npm run test)?', options: [{ label: OFFER_PROJECT }, { label: 'Allow' }, { label: 'Deny' }] }],
+    } as Partial<QuestionRecord>);
+    const answerWith = async (scopes: string[], typed: string) => {
+      const user = userEvent.setup();
+      const client = fakeClient();
+      Object.assign(client.hello!.auth, { scopes });
+      const { unmount } = setup([approval], client).render(<Harness sendChat={vi.fn(async () => {})} />);
+      await user.type(message(), `${typed}{Enter}`);
+      await screen.findByRole('alertdialog');
+      const said = within(alert()).getByText(/reads as/).textContent;
+      await user.click(within(alert()).getByRole('button', { name: 'Send as answer' }));
+      await waitFor(() => expect(chatSends(client)).toHaveLength(1));
+      unmount();
+      resetStores();
+      return { said, params: chatSends(client)[0][1] };
+    };
+    const guest = await answerWith(['operator.sessions.write'], '2');
+    expect(guest.said).toContain('"2" reads as "Deny"');
+    expect(guest.params).toMatchObject({ replyTo: { questionId: 'q-approval', answers: { approval: ['Deny'] } } });
+    const admin = await answerWith(['operator.admin'], '1');
+    expect(admin.said).toContain(`"1" reads as "${OFFER_PROJECT}"`);
+    expect(admin.params).toMatchObject({ replyTo: { questionId: 'q-approval', answers: { approval: [OFFER_PROJECT] } } });
   });
 
   it('[U8] no sends it as a chat message; Esc sends nothing and gives the words back', async () => {

@@ -11,6 +11,7 @@ const ChoiceAlert = lazyWithRetry(() => import('../components/ui/alert-dialog.ts
 const checkQuestions = retryingImport(() => import('./composer-check-questions.ts'));
 import { useOnlyDockedAsync, usePendingSecret, useProvideSecretValue } from '../features/questions/index.tsx';
 import { useOutbox } from '../lib/outbox/use-outbox.ts';
+import { useHello } from '../lib/gateway.tsx';
 
 type Asking = { title: string; description: string; choices: AlertChoice<string>[]; resolve: (choice: string | null) => void };
 
@@ -28,9 +29,10 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
   const secret = usePendingSecret(sessionKey);
   const outbox = useOutbox();
   const provideSecret = useProvideSecretValue();
+  const scopes = useHello()?.auth.scopes ?? null;
   const [asking, setAsking] = useState<Asking | null>(null);
-  const latest = useRef({ docked, secret });
-  latest.current = { docked, secret };
+  const latest = useRef({ docked, secret, scopes });
+  latest.current = { docked, secret, scopes };
   // Fetched once the composer is up, so a send made offline later never waits on a chunk it cannot fetch.
   useEffect(() => void checkQuestions.load(), []);
 
@@ -38,10 +40,10 @@ export function useComposerChecks(sessionKey: string, sendMessage: (text: string
     async (text: string) => {
       const ask = (a: Omit<Asking, 'resolve'>) => new Promise<string | null>((resolve) => setAsking({ ...a, resolve }));
       const kept = () => new Error(KEPT_TO_EDIT);
-      const { docked, secret } = latest.current;
+      const { docked, secret, scopes } = latest.current;
       // A preload that failed (offline) is fetched again here.
       const checks = await checkQuestions.load();
-      const question = checks.composerQuestion(text, docked, secret);
+      const question = checks.composerQuestion(text, docked, secret, scopes);
       if (!question) return sendMessage(text);
       const choice = await ask(question);
       if (choice === null) throw kept();
