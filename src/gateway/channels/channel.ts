@@ -9,7 +9,7 @@ import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
-import { pressRefusal, replyRefusal } from './refusals.ts';
+import { messageRefusal, pressRefusal, replyRefusal } from './refusals.ts';
 import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
@@ -129,10 +129,13 @@ export class Channel implements ChannelSink {
       const confirmed = held && m.text.trim().toLowerCase() === 'send';
       // W3: any other answer to the credential warning drops the held text, and is not sent itself either.
       if (held && !confirmed) return this.say(m.conversation, 'Dropped: nothing was sent.');
+      const sent = confirmed ? held : m;
       try {
-        await this.send(identityId, confirmed ? held : m, !!confirmed, heldKey);
+        await this.send(identityId, sent, !!confirmed, heldKey);
       } catch (err) {
         this.log(`a message was not sent: ${(err as Error).message}`);
+        // H2: the person would otherwise think it was sent; told why in the channel's words, not the gateway's.
+        this.say(m.conversation, messageRefusal(err, sent.text));
       }
     });
   }

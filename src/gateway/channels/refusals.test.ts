@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OFFER_PROJECT } from '../../answers/kinds/approval-offers.ts';
 import { AskdockError, type QuestionRecord } from '../../protocol/index.ts';
-import { pressRefusal, replyRefusal } from './refusals.ts';
+import { messageRefusal, pressRefusal, replyRefusal } from './refusals.ts';
 
 const approval = {
   questions: [{ id: 'approval', kind: 'approval', header: 'Bash', question: 'Allow Bash(make deploy)?', options: [{ label: 'Allow' }, { label: 'Deny' }, { label: OFFER_PROJECT }] }],
@@ -25,5 +25,18 @@ describe('what a refused channel answer is told (H4, G5, A5)', () => {
     expect(await pressRefusal(grantRefused, log, press(guest, async () => true))).toBe('You may not choose that: it needs operator.admin or operator.questions. Answer Allow for this request only.');
     expect(await pressRefusal(writeRefused, log, press(questionsNoWrite, async () => true))).toBe('You may not answer this question.');
     expect(await pressRefusal(grantRefused, log, press(guest, () => Promise.reject(new Error('store gone'))))).toBe('You may not answer this question.');
+  });
+
+  it('[H2][A5][C2] a refused ordinary message is told why from the refusal\'s code and details, naming no identity or session', () => {
+    const createRefused = new AskdockError('FORBIDDEN', 'sessions.create needs scope operator.admin; identity "reader" has operator.read', { details: { method: 'sessions.create', needed: ['operator.admin'] } });
+    expect(messageRefusal(createRefused, 'hi')).toBe('Not sent: you may not start a session here.');
+    expect(messageRefusal(writeRefused, 'hi')).toBe('Not sent: you may not write in this session.');
+    expect(messageRefusal(new AskdockError('SESSION_NOT_FOUND', 'no session "s-1"', { details: { sessionKey: 's-1' } }), 'hi')).toBe('Not sent: you may not write in this session.');
+    const empty = new AskdockError('INVALID_REQUEST', 'invalid chat.send: message: message must not be empty', { details: [{ path: 'message', problem: 'message must not be empty' }] });
+    expect(messageRefusal(empty, '')).toBe('Not sent: the message is empty.');
+    // Another field's problem is not the person's text: nothing they could change, so they try again.
+    const badKey = new AskdockError('INVALID_REQUEST', 'invalid chat.send: idempotencyKey: too short', { details: [{ path: 'idempotencyKey', problem: 'too short' }] });
+    expect(messageRefusal(badKey, 'hi')).toBe('Not sent: could not send just now; try again.');
+    expect(messageRefusal(new Error('store gone'), 'hi')).toBe('Not sent: could not send just now; try again.');
   });
 });

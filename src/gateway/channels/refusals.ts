@@ -1,6 +1,6 @@
 import { GRANT_MAKERS, grantRequestOf, grantScopeOf, isOffer, mayMakeGrant } from '../../answers/kinds/approval-offers.ts';
 import { readPlainTextReply } from '../../answers/plain-text.ts';
-import { AskdockError, type GrantScope, type QuestionRecord } from '../../protocol/index.ts';
+import { AskdockError, errorDetails, MESSAGE_MAX, type GrantScope, type QuestionRecord } from '../../protocol/index.ts';
 
 /** What a press is told when the gateway could not take it for its own reasons (a lost write, an outage). */
 const TRY_AGAIN = 'Could not answer just now; try again.';
@@ -53,11 +53,33 @@ function replyGrant(q: Pick<QuestionRecord, 'questions'>, text: string): GrantSc
   return reading.outcome === 'answered' ? (grantRequestOf(q.questions, reading.answers)?.scope ?? null) : null;
 }
 
+/** C2: what is wrong with the text itself when the gateway refused its `message` field (empty, or past MESSAGE_MAX); else null. */
+function textProblem(err: unknown, text: string): string | null {
+  const fields = errorDetails(err, 'INVALID_REQUEST');
+  if (!Array.isArray(fields) || !fields.some((f) => f.path === 'message')) return null;
+  return text.length > MESSAGE_MAX ? `the message is too long (at most ${MESSAGE_MAX} characters)` : 'the message is empty';
+}
+
+/**
+ * H2/H4: what a person's ordinary message (no question of theirs pending) the gateway refused is told, decided from the
+ * refusal's code and details alone, so no identity, token or session name reaches the conversation (A4).
+ */
+export function messageRefusal(err: unknown, text: string): string {
+  const problem = textProblem(err, text);
+  if (problem) return `Not sent: ${problem}.`;
+  if (errorDetails(err, 'FORBIDDEN')?.method === 'sessions.create') return 'Not sent: you may not start a session here.';
+  // A4: a session the person may not see is refused as not found; both mean the same to them.
+  if (err instanceof AskdockError && (err.code === 'FORBIDDEN' || err.code === 'SESSION_NOT_FOUND')) return 'Not sent: you may not write in this session.';
+  return 'Not sent: could not send just now; try again.';
+}
+
 /**
  * H4/PT5: what a typed reply the gateway refused is told, in the form of the channel's other unsent replies ("Not sent: …").
  * `q` is the reply's target, which the replier (holding `scopes`) was found able to answer (A3).
  */
 export function replyRefusal(err: unknown, q: Pick<QuestionRecord, 'questions'>, text: string, scopes: ReadonlySet<string> | undefined): string {
+  const problem = textProblem(err, text);
+  if (problem) return `Not sent: ${problem}.`;
   const needed = grantNeeds(err, replyGrant(q, text), scopes);
   if (needed) return `Not sent: you ${choiceNotAllowed(needed)}`;
   if (isNotAnswerable(err)) return 'Not sent: you may not answer this question.';
