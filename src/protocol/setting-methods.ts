@@ -1,13 +1,16 @@
 /** Secrets (K1), agents (U18), push (U17), policy (G9/G12), routing (E12) and the audit log (L3-L9): their methods. */
 import * as z from 'zod';
 import { AgentPresence } from './session.ts';
-import type { Scope } from './scopes.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 import { PushSubscriptionId, PushSubscriptionInfo, PushSubscriptionInput, PushUnsubscribeParams } from './push.ts';
 import { RoutingStatusResult, RoutingTestParams, RoutingTestResult } from './routing.ts';
 import { PolicyCheckParams, PolicyCheckResult, PolicyGetResult } from './policy.ts';
 import { AuditAcknowledgeParams, AuditAcknowledgeResult, AuditCheckpointParams, AuditCheckpointResult, AuditExportParams, AuditExportResult, AuditProofParams, AuditProofResult } from './audit.ts';
 import { SecretName, SecretProvideParams, SecretRequestParams, SecretRequestRecord, SecretStatus, SecretWaitResult } from './secret.ts';
 import { Empty, Key } from './method-parts.ts';
+
+/** L9: methods for anyone who holds a receipt, whatever its scopes. */
+const EVERY_IDENTITY: Scope[] = [...SCOPES];
 
 export const settingMethods = {
   'secret.request': () => ({
@@ -99,10 +102,10 @@ export const settingMethods = {
   }),
   /** E12: the route a described question would take and each step's people, without asking anyone. */
   'routing.test': () => ({ params: RoutingTestParams, result: RoutingTestResult, scopes: ['operator.admin', 'operator.questions', 'operator.sessions.write', 'operator.read', 'operator.write'] as Scope[] }),
-  /** L3/L9: the newest signed checkpoint; `sign:true` (admins) signs one now. */
-  'audit.checkpoint': () => ({ params: AuditCheckpointParams, result: AuditCheckpointResult, scopes: ['operator.admin'] as Scope[] }),
-  /** L9: an entry's inclusion proof. */
-  'audit.proof': () => ({ params: AuditProofParams, result: AuditProofResult, scopes: ['operator.admin'] as Scope[] }),
+  /** L3/L9: the newest signed checkpoint, for anyone checking a receipt; `sign:true` (admins, checked by the room) signs one now. */
+  'audit.checkpoint': () => ({ params: AuditCheckpointParams, result: AuditCheckpointResult, scopes: EVERY_IDENTITY }),
+  /** L9: an entry's inclusion proof, for anyone holding its receipt (hashes only: no entry's content). */
+  'audit.proof': () => ({ params: AuditProofParams, result: AuditProofResult, scopes: EVERY_IDENTITY }),
   /** L5/L9: the export's files, a page at a time (admins only). */
   'audit.export': () => ({ params: AuditExportParams, result: AuditExportResult, scopes: ['operator.admin'] as Scope[] }),
   /** L7: an admin acknowledges a failed self-check, so checkpoints are signed again. */

@@ -1,0 +1,42 @@
+/** L9: the newest checkpoint and an entry's inclusion proof are for anyone holding a receipt; signing one stays admins'. */
+import { afterEach, expect, it } from 'vitest';
+import { EVERYONE, failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] });
+const payloadOf = (receipt: string) => JSON.parse(Buffer.from(receipt.split('.')[1], 'base64url').toString('utf8')) as { entryIndex: number };
+
+it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s inclusion proof; only an admin signs one or reads the self-check', async () => {
+  t = await startTestGateway({ auditSigning: true });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent');
+  const { session } = await admin.call('sessions.create', { title: 'Lunch' });
+  const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
+  const answered = await agent.call('question.waitAnswer', { id });
+  expect(answered.receipt).toBeDefined();
+  const { entryIndex } = payloadOf(answered.receipt!);
+  await admin.call('audit.checkpoint', { sign: true });
+
+  for (const who of EVERYONE) {
+    const c = await t.connect(who);
+    const read = await c.call('audit.checkpoint', {});
+    expect(read.checkpoint, who).toMatch(/\n/);
+    expect(read.treeSize).toBeGreaterThan(entryIndex);
+    if (who === 'admin') expect(read.integrity).toEqual({ ok: true });
+    else expect(read, who).not.toHaveProperty('integrity');
+    const proof = await c.call('audit.proof', { index: entryIndex, size: read.treeSize });
+    expect(proof).toMatchObject({ index: entryIndex, treeSize: read.treeSize, checkpoint: read.checkpoint });
+    expect(proof.inclusion.length).toBeGreaterThan(0);
+    if (who !== 'admin') {
+      const refused = await failure(c.call('audit.checkpoint', { sign: true }));
+      expect(refused.code, who).toBe('FORBIDDEN');
+      expect(refused.message).toContain('operator.admin');
+    }
+  }
+});
