@@ -159,12 +159,15 @@ describe('the audit log changed behind the gateway, found and acknowledged (L7)'
     expect(out.verified.code).toBe(2);
   });
 
-  it('[A5][L7] without operator.admin the integrity state is not read, a failed check is not acknowledged, and no audit.integrity event arrives', async () => {
+  it('[A5][L7][L9] without operator.admin the integrity state is not read, a failed check is not acknowledged, and no audit.integrity event arrives', async () => {
     const admin = await changedLog(`UPDATE audit_entries SET line = replace(line, '"agent"', '"someone"') WHERE idx = 5`);
     const others = await Promise.all((['questions', 'reader', 'writer', 'guest', 'agent'] as const).map((who) => t!.connect(who, { clientId: `${who}-client` })));
     for (const other of others) {
-      for (const [method, params] of [['audit.checkpoint', {}], ['audit.acknowledge', { note: 'mine' }], ['audit.proof', { index: 0 }], ['audit.export', {}]] as const)
+      for (const [method, params] of [['audit.checkpoint', { sign: true }], ['audit.acknowledge', { note: 'mine' }], ['audit.export', {}]] as const)
         expect(await failure(other.call(method, params))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('operator.admin') });
+      // L9: the checkpoint and a proof are anyone's (a receipt's holder checks it), the failed check is not in them.
+      expect(await other.call('audit.checkpoint', {})).not.toHaveProperty('integrity');
+      expect((await other.call('audit.proof', { index: 0 })).index).toBe(0);
     }
     // Still waiting for an admin: the refused acknowledgements changed nothing.
     expect((await admin.call('audit.checkpoint', {})).integrity).toMatchObject({ ok: false });
