@@ -9,7 +9,6 @@ import { recordGrant } from '../audit/grant-entries.ts';
 import { recordPolicyLoaded } from '../audit/policy-entries.ts';
 import { ApprovalDesk, factsOf, requireToolName, type ApprovalParts } from './approvals.ts';
 import { ADMINS, answerApprovalIn, requireGrantAllowed } from './grant-answers.ts';
-import { APPROVAL_ITEM_ID } from './approval-question.ts';
 import type { PolicyState } from './policy-source.ts';
 
 const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
@@ -82,10 +81,9 @@ export class PolicyRoom {
     if (q.approval) requireGrantAllowed(identity, { ...q, approval: q.approval }, answers, grant);
   }
 
-  /** G11: question.waitAnswer of an approval carries its decision (the record is read only for an approval's outcome). */
+  /** G11: question.waitAnswer of an approval (its record says so, whatever its items' ids) carries its decision. */
   async withDecision(id: string, result: Result<'question.waitAnswer'>): Promise<Result<'question.waitAnswer'>> {
     if (result.status === 'pending' || result.status === 'cancelled') return result;
-    if (result.status === 'answered' && !(result.answers && APPROVAL_ITEM_ID in result.answers)) return result;
     const q = await this.parts.store.getQuestion(id);
     const decision = q && decisionOf(q);
     return decision ? { ...result, decision } : result;

@@ -1,10 +1,18 @@
 import type { Answers, QuestionRecord } from '../../protocol/index.ts';
 import type { QuestionLike } from '../sessions/visibility.ts';
-import type { StoredEvent } from '../store/types.ts';
+import type { StoredEvent, StoredQuestion } from '../store/types.ts';
 import type { WaitedQuestion } from './question-waiters.ts';
 
 /** A question as heard from its events: who may see it, its session, and its outcome once resolved. */
-export type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string };
+export type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string; asksApproval?: true };
+
+/**
+ * G11: whether a question is an approval, from its record as read (its `approval`) or as heard: an approval item, or
+ * (its asking gateway marks it) the request's `approval` beside the agent's own items.
+ */
+export function isApproval(q: HeardQuestion | StoredQuestion): boolean {
+  return 'questions' in q ? q.approval !== undefined : q.asksApproval === true;
+}
 
 /** How many questions a gateway keeps in mind (QuestionManager.questionsHeard). */
 const QUESTIONS_HEARD_KEPT = 10_000;
@@ -19,6 +27,7 @@ export function noteQuestion(questionsHeard: Map<string, HeardQuestion>, ev: Sto
       ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
       askedBy: q.askedBy,
       ...(q.privileged ? { privileged: true } : {}),
+      ...(q.questions.some((i) => i.kind === 'approval') ? { asksApproval: true as const } : {}),
       status: q.status,
     });
     if (questionsHeard.size > QUESTIONS_HEARD_KEPT) questionsHeard.delete(questionsHeard.keys().next().value!);

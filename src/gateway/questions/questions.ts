@@ -127,6 +127,9 @@ export class QuestionManager {
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
     this.routing?.noted(record);
+    // G11: an approval asked with the agent's own items is one all the same (its events do not say so).
+    const heard = record.approval ? this.questionsHeard.get(record.id) : undefined;
+    if (heard) heard.asksApproval = true;
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 
@@ -152,7 +155,8 @@ export class QuestionManager {
   }
 
   /** Q4: the asker waits; its own timeout answers `pending`; a cancel frame (or the socket closing) stops the wait. */
-  async waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, cancellation: Cancellation): Promise<WaitResult> {
+  /** `seen`: the record as read before the wait (what it is does not change: an approval stays one, G11). */
+  async waitAnswer(identity: Identity, p: Params<'question.waitAnswer'>, cancellation: Cancellation, seen?: (q: HeardQuestion | StoredQuestion) => void): Promise<WaitResult> {
     // An outcome committed while the question is read (on a shared database, heard from another gateway before the read
     // returns) is caught, not lost between the read and the wait.
     const early = this.waiters.expect(p.id, p.includeResolutionId);
@@ -162,6 +166,7 @@ export class QuestionManager {
         throw new AskdockError('FORBIDDEN', `only the agent that asked question "${read.id}" may wait for its answer`, {
           details: { id: read.id },
         });
+      seen?.(read);
       const heard = early.outcome();
       return this.waiters.wait(heard && !isTerminal(read) ? heard : read, p, cancellation);
     } finally {
