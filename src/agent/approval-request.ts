@@ -8,7 +8,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../protocol/policy.ts';
 import { clampTimeoutSeconds, type NoAnswerReason } from './ask-user-result.ts';
 import type { PromptOptions } from './ask-prompt.ts';
 import { visibleNul } from './ask-prompt.ts';
-import { abortError, cancelQuestion, inTurn, newQuestionId, raceAbort, sendQuestion, waitForEnd } from './sdk-ask.ts';
+import { abortError, cancelQuestion, inTurn, newQuestionId, raceAbort, SDK_SOURCE, sendQuestion, waitForEnd } from './sdk-ask.ts';
 import type { Agent } from './sdk.ts';
 
 export type ApprovalOutcome = { decision: ApprovalDecision } | { decision: null; reason: NoAnswerReason };
@@ -45,7 +45,7 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
     timeoutMs: clampTimeoutSeconds(opts.timeoutSeconds) * 1000,
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
     // E1: what asks (hook:claude-code, sdk, mcp-proxy:<server>), for routes to match.
-    ...(opts.askSource !== undefined ? { source: opts.askSource } : {}),
+    source: opts.askSource ?? SDK_SOURCE,
   };
   const cancel = async (err: unknown) => {
     if (!signal?.aborted) return err;

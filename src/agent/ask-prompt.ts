@@ -14,8 +14,10 @@ export type PromptOptions = {
   signal?: AbortSignal;
   /** Called once the gateway holds the question (its id, e.g. to cancel it from elsewhere). */
   onAsked?: (id: string) => void;
-  /** E1: what asks, for the gateway's routes (`hook:claude-code`, `mcp-proxy:<server>`). */
+  /** E1: what asks, for the gateway's routes (`hook:claude-code`, `mcp-proxy:<server>`); `sdk` unless given. */
   askSource?: string;
+  /** E1: the prompt asks an MCP server's elicitation (routes match kind `elicitation`). */
+  elicitation?: boolean;
   /** L4: called with the gateway's signed receipt of each decided question (none while its log is unsigned). */
   onReceipt?: (id: string, receipt: string) => void;
 };
@@ -44,7 +46,7 @@ export async function askPrompt(agent: Agent, questions: QuestionItemInput[], op
     return abortError(signal);
   };
   try {
-    await raceAbort(requestInTurn(agent.client, id, call, { ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}), ...(opts.askSource !== undefined ? { askSource: opts.askSource } : {}), waitTurn: true, signal }), signal);
+    await raceAbort(requestInTurn(agent.client, id, call, { ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}), ...(opts.askSource !== undefined ? { askSource: opts.askSource } : {}), ...(opts.elicitation ? { elicitation: true } : {}), waitTurn: true, signal }), signal);
   } catch (err) {
     throw await cancel(err);
   }

@@ -33,7 +33,9 @@ const PER_PROMPT = 3;
  * X5: asks an elicitation in askdock. Form: up to 3 fields a prompt, consecutive prompts for more; a value that does
  * not fit its field is refused with the rule and asked again. Url: a question with the link and Done / Decline.
  */
-export async function askElicitation(agent: Agent, req: ElicitationRequest, opts: ElicitOptions): Promise<ElicitOutcome> {
+export async function askElicitation(agent: Agent, req: ElicitationRequest, given: ElicitOptions): Promise<ElicitOutcome> {
+  // E1: routes match what an MCP server asks as kind `elicitation`, whether the proxy or a hook asks it.
+  const opts: ElicitOptions = { ...given, elicitation: true };
   const noAnswer = (reason: 'skipped' | 'expired' | 'cancelled'): ElicitOutcome =>
     reason === 'skipped' ? { action: 'decline', skipped: true } : { action: 'cancel', reason };
   if (req.mode === 'url') return askUrl(agent, req, opts);

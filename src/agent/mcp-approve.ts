@@ -25,6 +25,9 @@ export type ApprovalGateOptions = {
 /** What becomes of a call: forwarded to the server, answered by the proxy, or dropped (the client cancelled it). */
 export type GateOutcome = { forward: true } | { forward: false; result: Record<string, unknown> } | null;
 
+/** E1: what the proxy's questions say asks, `mcp-proxy:<server>`, with the server's name as rules and titles use it. */
+export const proxySource = (serverName: string): string => `mcp-proxy:${serverName.replace(/\s+/g, ' ').slice(0, 100)}`;
+
 /** An MCP tool result that is an error the model reads. */
 export const toolError = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -63,7 +66,7 @@ export class ApprovalGate {
     try {
       const agent = await this.opts.agent();
       const sessionKey = await this.opts.session(agent);
-      const outcome = await requestApproval(agent, approval, { sessionKey, timeoutSeconds: this.opts.timeoutSeconds, signal: controller.signal });
+      const outcome = await requestApproval(agent, approval, { sessionKey, askSource: proxySource(this.opts.serverName()), timeoutSeconds: this.opts.timeoutSeconds, signal: controller.signal });
       if (!outcome.decision) return { forward: false, result: toolError(`No answer in askdock (${outcome.reason}); ${approval.tool} was not called.`) };
       this.opts.log(`${approval.tool} ${decidedBy(outcome.decision)}`);
       if (outcome.decision.behavior === 'allow') return { forward: true };

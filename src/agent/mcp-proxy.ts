@@ -13,7 +13,7 @@ import { ownSessionParams } from './own-session.ts';
 import { terminalText } from '../lib/terminal-text.ts';
 import { askElicitation, type ElicitationRequest, type RequestedSchema } from './elicitation.ts';
 import { ElicitationQueue } from './elicitation-queue.ts';
-import { ApprovalGate } from './mcp-approve.ts';
+import { ApprovalGate, proxySource } from './mcp-approve.ts';
 
 export type ProxyOptions = {
   url: string;
@@ -102,7 +102,7 @@ export async function runMcpProxy(opts: ProxyOptions): Promise<number> {
       const outcome = await queue.run(controller.signal, async () => {
         const a = await agent();
         const sessionKey = await session(a);
-        return askElicitation(a, req, { source: serverName, askSource: `mcp-proxy:${serverName.replace(/\s+/g, ' ').slice(0, 100)}`, sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
+        return askElicitation(a, req, { source: serverName, askSource: proxySource(serverName), sessionKey, timeoutSeconds: ELICIT_TIMEOUT_SECONDS, signal: controller.signal, completed });
       });
       return outcome.action === 'accept' ? { action: 'accept', ...(outcome.content ? { content: outcome.content } : {}) } : { action: outcome.action };
     } catch (err) {

@@ -20,8 +20,10 @@ export type AskOptions = {
   waitTurn?: boolean;
   /** Called once the gateway holds the question, before the wait: e.g. to show its link page (`questionPageUrl`). */
   onAsked?: (asked: Asked) => void;
-  /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for the gateway's routes. */
+  /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for the gateway's routes; `sdk` unless given. */
   askSource?: string;
+  /** E1: the question asks an MCP server's elicitation (through the proxy or a hook): routes match it as kind `elicitation`. */
+  elicitation?: boolean;
 };
 
 export type AsyncAskOptions = Omit<AskOptions, 'signal' | 'waitTurn' | 'onAsked'>;
@@ -30,6 +32,9 @@ export type Asked = { id: string; expiresAtMs: number | null };
 type QuestionRequestInput = ParamsInput<'question.request'>;
 type QuestionRequestResult = Result<'question.request'>;
 type WaitAnswerResult = Result<'question.waitAnswer'>;
+
+/** E1: what asks through the SDK when its caller names nothing else (the MCP server says `mcp`, the CLI `cli`, a hook `hook:…`). */
+export const SDK_SOURCE = 'sdk';
 
 /** How long one question.waitAnswer holds at the gateway before the SDK asks again. */
 const WAIT_SLICE_MS = 20_000;
@@ -120,7 +125,8 @@ export async function requestQuestion(
     ...(opts.sessionKey ? { sessionKey: opts.sessionKey } : {}),
     ...(opts.runId ? { runId: opts.runId } : {}),
     ...(opts.privileged ? { privileged: true } : {}),
-    ...(opts.askSource !== undefined ? { source: opts.askSource } : {}),
+    source: opts.askSource ?? SDK_SOURCE,
+    ...(opts.elicitation ? { elicitation: true } : {}),
     // Async questions wait for their answer forever unless a timeout was asked for (Q3).
     ...(mode === 'blocking' || call.timeoutGiven ? { timeoutMs: call.timeoutSeconds * 1000 } : {}),
   };

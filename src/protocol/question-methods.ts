@@ -41,6 +41,8 @@ export const QuestionRequestParams = z.object({
   approval: ApprovalRequest.optional(),
   /** E1: what asks (`hook:claude-code`, `mcp-proxy:<server>`, `sdk`, `mcp`, `cli`), for a route's `match.source`. */
   source: QuestionSource.optional(),
+  /** E1: the questions ask an MCP server's elicitation (X1 hook, X5 proxy): a route's `match.kind` `elicitation`. */
+  elicitation: z.boolean().optional(),
 }).superRefine((p, ctx) => {
   if (p.questions === undefined && p.approval === undefined)
     ctx.addIssue({ code: 'custom', path: ['questions'], message: 'questions are required (unless approval is given)', input: p });

@@ -6,13 +6,16 @@ import type { Authenticator, Identity } from '../auth.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
 import type { StoredQuestion } from '../store/types.ts';
 
-/** E1: what asks. An approval (G11), an MCP server's elicitation (through the proxy), else ask_user. */
-export function askKindOf(p: Pick<Params<'question.request'>, 'approval' | 'source'>): AskKind {
+type AskParams = Pick<Params<'question.request'>, 'approval' | 'source' | 'elicitation'>;
+
+/** E1: what asks. An approval (G11), an MCP server's elicitation (through the proxy or a hook), else ask_user. */
+export function askKindOf(p: AskParams): AskKind {
   if (p.approval) return 'approval';
-  return p.source?.startsWith('mcp-proxy:') ? 'elicitation' : 'question';
+  // A proxy that predates the `elicitation` flag said so by its source alone.
+  return p.elicitation || p.source?.startsWith('mcp-proxy:') ? 'elicitation' : 'question';
 }
 
-export function askFacts(identity: Identity, q: StoredQuestion, p: Pick<Params<'question.request'>, 'approval' | 'source'>): AskFacts {
+export function askFacts(identity: Identity, q: StoredQuestion, p: AskParams): AskFacts {
   return {
     kind: askKindOf(p),
     agent: identity.id,

@@ -122,8 +122,13 @@ export class RoutingRoom {
   }
 
   private notEligible(identity: Identity, route: RouteState): AskdockError {
-    return new AskdockError('FORBIDDEN', `${identity.id} may not answer this question: it waits for ${route.eligible.join(', ') || 'nobody yet'}`, {
-      details: { eligible: route.eligible },
+    // E12: admins may always answer, so the list names only the people the question waits for.
+    const eligible = route.eligible.filter((id) => {
+      const who = this.parts.auth.identityById(id);
+      return !(who && isAdmin(who));
+    });
+    return new AskdockError('FORBIDDEN', `${identity.id} may not answer this question: it waits for ${eligible.join(', ') || 'nobody yet'}`, {
+      details: { eligible },
     });
   }
 

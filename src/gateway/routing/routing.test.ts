@@ -227,4 +227,18 @@ describe('who a target reaches (E1, E3)', () => {
     const second = await agent.call('question.request', { sessionKey: theirs.key, questions: [item()], timeoutMs: 3_600_000 });
     expect((await admin.call('question.get', { id: second.id })).question.route).toMatchObject({ notified: ['admin', 'ana'] });
   });
+
+  it('[E12][E3] a refused answer lists who the question waits for, without an admin it notified (admins are always eligible)', async () => {
+    t = await startTestGateway({ config: ownerFirst, clock: new FakeClock() });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const [ana, bo] = await Promise.all([connectPerson(t, 'ana'), connectPerson(t, 'bo')]);
+    const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    expect((await admin.call('question.get', { id })).question.route).toMatchObject({ notified: ['admin', 'ana'] });
+    const refused = await failure(bo.call('question.resolve', { id, answers: { env: ['Staging'] } }));
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.details).toEqual({ eligible: ['ana'] });
+    expect(await ana.call('question.resolve', { id, answers: { env: ['Staging'] } })).toMatchObject({ status: 'answered' });
+  });
 });
