@@ -139,10 +139,12 @@ export class Core {
       routing: opts.routing ?? emptyRouting(),
       auth,
       questions: this.questions,
+      secrets: this.secrets,
       dutyHeld: () => !this.duties || this.duties.held,
       audit: this.audit,
     });
     this.questions.routing = this.routing;
+    this.secrets.routing = this.routing;
     this.duties = this.cluster
       ? new Duties(this.cluster, clock, this.gatewayId, (justTaken) => this.runDuties(justTaken), opts.log)
       : null;

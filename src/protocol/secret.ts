@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RouteState } from './routing.ts';
 import { SECRET_DESCRIPTION_MAX, SECRET_NAME_PATTERN, SECRET_VALUE_MAX } from './rules.ts';
 
 export const SecretName = z
@@ -23,6 +24,8 @@ export const SecretRequestRecord = z.object({
   status: SecretStatus,
   resolvedBy: z.object({ identity: z.string(), surface: z.string(), atMs: z.number() }).optional(),
   reason: z.string().optional(),
+  /** E1/E11: a request a `kind: "secret"` route matched carries its route, as a routed question does. */
+  route: RouteState.optional(),
 });
 export type SecretRequestRecord = z.infer<typeof SecretRequestRecord>;
 

@@ -1,14 +1,35 @@
-import { advanceRoute, type RouteEnv } from '../../routing/index.ts';
+import { advanceRoute, type RouteChange, type RouteEnv } from '../../routing/index.ts';
 import type { RouteState } from '../../protocol/index.ts';
 import type { Tx } from '../hub/hub.ts';
 import { dutyTimer, type ExpiryScheduler } from '../questions/question-timers.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { RoutingParts } from './routing-room.ts';
+import type { SecretRoutes } from './secret-routes.ts';
 import { recordRoute } from '../audit/route-entries.ts';
 import { questionAudience } from '../questions/question-records.ts';
 
 /** E2's reason for a question whose steps ran out. */
 export const EXHAUSTED_REASON = 'escalation-exhausted';
+
+/** E11: a change's skips kept in the route (E3: a skipped target is recorded). */
+export function withSkips(change: RouteChange, atMs: number): RouteState {
+  if (change.skipped.length === 0) return change.state as RouteState;
+  const prior = (change.state as RouteState).skipped ?? [];
+  return { ...change.state, skipped: [...prior, ...change.skipped.map((s) => ({ ...s, atMs }))] };
+}
+
+/**
+ * E2: one step of a route: the next targets to notify, or whether `exhausted` ends it (`deny` and `expire`). A route
+ * whose escalation left the config (no env) stays pending for those already notified, with no deadline.
+ */
+export function stepRoute(route: RouteState, now: number, env: RouteEnv | undefined): { route: RouteState; notify: string[]; ends: boolean } {
+  if (!env) {
+    const { nextAtMs: _gone, ...kept } = route;
+    return { route: kept, notify: [], ends: false };
+  }
+  const change = advanceRoute(route, now, env);
+  return { route: withSkips(change, now), notify: change.notify, ends: change.exhausted === 'deny' || change.exhausted === 'expire' };
+}
 
 /** Steps taken in one transaction; more due ones go in the next. */
 const STEPS_PER_COMMIT = 100;
@@ -25,6 +46,7 @@ export class RouteDuty {
   constructor(
     private readonly parts: RoutingParts,
     private readonly envFor: (q: StoredQuestion) => Promise<RouteEnv | undefined>,
+    private readonly secrets: SecretRoutes,
   ) {
     const log = (what: string, err: unknown) => parts.log.error({ err }, `${what} failed`);
     this.timer = dutyTimer({
@@ -54,13 +76,16 @@ export class RouteDuty {
     this.timer.sweepNow();
   }
 
-  private nextAtMs(): Promise<number | null> {
-    return this.parts.store.nextRouteMs();
+  private async nextAtMs(): Promise<number | null> {
+    const [question, secret] = await Promise.all([this.parts.store.nextRouteMs(), this.secrets.nextAtMs()]);
+    return question === null ? secret : secret === null ? question : Math.min(question, secret);
   }
 
   /** The due steps, from the store's index of deadlines: a tick reads the due questions only, however many wait. */
   private async runDue(now: number): Promise<void> {
-    let next = await this.nextAtMs();
+    // K1: routed secret requests are few (one per missing credential): read from the pending ones.
+    await this.secrets.runDue(now);
+    let next = await this.parts.store.nextRouteMs();
     while (next !== null && next <= now) {
       // Read inside the transaction: another gateway may have answered or stepped some meanwhile (D3).
       const stepped = await this.parts.hub.commit(async (tx) => {
@@ -69,29 +94,21 @@ export class RouteDuty {
         return due.length;
       });
       if (stepped < STEPS_PER_COMMIT) return;
-      next = await this.nextAtMs();
+      next = await this.parts.store.nextRouteMs();
     }
   }
 
   /** One step of one question: the next targets notified, or `exhausted` applied (E2). */
   private async stepIn(tx: Tx, q: StoredQuestion, now: number): Promise<void> {
-    const env = await this.envFor(q);
-    if (!env) {
-      // Its escalation left the config: it stays pending for those already notified.
-      const { nextAtMs: _gone, ...route } = q.route as RouteState;
-      return this.saveIn(tx, { ...q, route });
-    }
-    const change = advanceRoute(q.route as RouteState, now, env);
-    const skipped = change.skipped.map((s) => ({ ...s, atMs: now }));
-    const route: RouteState = { ...change.state, ...(skipped.length ? { skipped: [...(change.state as RouteState).skipped ?? [], ...skipped] } : {}) };
+    const { route, notify, ends } = stepRoute(q.route as RouteState, now, await this.envFor(q));
     const next = { ...q, route };
-    if (change.exhausted === 'deny' || change.exhausted === 'expire') {
-      // An approval's expired record reads as deny by timeout (G10); E2 names why.
+    // An approval's expired record reads as deny by timeout (G10); E2 names why.
+    if (ends) {
       await this.parts.questions.finishIn(tx, next, { status: 'expired', reason: EXHAUSTED_REASON });
       return;
     }
-    await this.saveIn(tx, next, change.notify);
-    if (change.notify.length > 0) await recordRoute(this.parts.audit, 'question.escalated', q, now, { detail: { step: route.step, notified: change.notify.join(',') } });
+    await this.saveIn(tx, next, notify);
+    if (notify.length > 0) await recordRoute(this.parts.audit, 'question.escalated', q, now, { detail: { step: route.step, notified: notify.join(',') } });
   }
 
   private saveIn(tx: Tx, q: StoredQuestion, notify?: readonly string[]): Promise<void> {

@@ -1,9 +1,9 @@
 /** E1-E3: what the routing core needs of one question: its facts for a route, and who its targets reach. */
 import { routeToolMatcher } from '../../policy/index.ts';
-import type { Params } from '../../protocol/index.ts';
+import type { Params, RouteState } from '../../protocol/index.ts';
 import { chooseRoute, exhaustedAction, type AskFacts, type AskKind, type RouteEnv, type RoutingConfig } from '../../routing/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
-import { canSeeQuestion } from '../sessions/visibility.ts';
+import { canSeeQuestion, type QuestionLike } from '../sessions/visibility.ts';
 import type { StoredQuestion } from '../store/types.ts';
 
 type AskParams = Pick<Params<'question.request'>, 'approval' | 'source' | 'elicitation'>;
@@ -29,11 +29,14 @@ export function chooseFor(routing: RoutingConfig, facts: AskFacts) {
   return chooseRoute(routing.routes, facts, routeToolMatcher);
 }
 
+/** What a route is kept with: a question, or a secret request seen as a privileged question (K1). */
+export type Routable = QuestionLike & { route?: RouteState; approval?: unknown };
+
 /** The escalation a routed question follows, and its targets as the question's viewers allow (A3: never widened). */
-export function envOf(routing: RoutingConfig, auth: Authenticator, q: StoredQuestion, owner: string | undefined): RouteEnv | undefined {
+export function envOf(routing: RoutingConfig, auth: Authenticator, q: Routable, owner: string | undefined, asked?: AskKind): RouteEnv | undefined {
   const escalation = q.route ? routing.escalations[q.route.escalation] : undefined;
   if (!escalation) return undefined;
-  const kind: AskKind = q.approval ? 'approval' : 'question';
+  const kind: AskKind = asked ?? (q.approval ? 'approval' : 'question');
   // E3: a target is a person who may answer: an agent (the asker, or an agent that made the session) is never notified.
   const person = (id: string) => auth.identityById(id)?.role === 'operator';
   return {

@@ -1,16 +1,18 @@
 import { DEFAULT_TIMEOUT_MS } from '../../protocol/rules.ts';
 import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
-import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RouteChange, type RoutingConfig } from '../../routing/index.ts';
+import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RoutingConfig } from '../../routing/index.ts';
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
 import { answerAllows } from '../policy/approval-decision.ts';
 import type { QuestionManager } from '../questions/questions.ts';
+import type { SecretManager } from '../secrets/secrets.ts';
+import { SecretRoutes } from './secret-routes.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
-import type { StoredQuestion } from '../store/types.ts';
+import type { StoredQuestion, StoredSecretRequest } from '../store/types.ts';
 import { askFacts, chooseFor, envOf } from './route-env.ts';
-import { RouteDuty, saveRouteIn } from './route-duty.ts';
+import { RouteDuty, saveRouteIn, withSkips } from './route-duty.ts';
 import type { AuditRoom } from '../audit/audit-room.ts';
 import { recordRoute } from '../audit/route-entries.ts';
 
@@ -18,6 +20,8 @@ export type RoutingParts = RoomParts & {
   routing: RoutingConfig;
   auth: Authenticator;
   questions: Pick<QuestionManager, 'finishIn'>;
+  /** K1: where a routed secret request whose steps ran out ends. */
+  secrets: Pick<SecretManager, 'finishIn'>;
   /** D3: whether this gateway holds the once-only duties (always, on one gateway). */
   dutyHeld: () => boolean;
   /** L1: where route changes are recorded (absent: not recorded). */
@@ -26,11 +30,12 @@ export type RoutingParts = RoomParts & {
 
 const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
 
-/** E11: a change's skips kept in the route (E3: a skipped target is recorded). */
-export function withSkips(change: RouteChange, atMs: number): RouteState {
-  if (change.skipped.length === 0) return change.state as RouteState;
-  const prior = (change.state as RouteState).skipped ?? [];
-  return { ...change.state, skipped: [...prior, ...change.skipped.map((s) => ({ ...s, atMs }))] };
+/** The route an event made or changed, for a question or a secret request. */
+function routeOf(event: string, payload: unknown): RouteState | undefined {
+  if (event === 'question.routed' || event === 'secret.routed') return (payload as { route?: RouteState }).route;
+  if (event === 'question.requested') return (payload as { question: { route?: RouteState } }).question.route;
+  if (event === 'secret.requested') return (payload as { request: { route?: RouteState } }).request.route;
+  return undefined;
 }
 
 /**
@@ -39,9 +44,11 @@ export function withSkips(change: RouteChange, atMs: number): RouteState {
  */
 export class RoutingRoom {
   readonly duty: RouteDuty;
+  private readonly secrets: SecretRoutes;
 
   constructor(private readonly parts: RoutingParts) {
-    this.duty = new RouteDuty(parts, (q) => this.envFor(q));
+    this.secrets = new SecretRoutes(parts);
+    this.duty = new RouteDuty(parts, (q) => this.envFor(q), this.secrets);
   }
 
   get routed(): boolean {
@@ -78,14 +85,20 @@ export class RoutingRoom {
     return { ...record, route: change.exhausted ? { ...route, nextAtMs: record.createdAtMs } : route };
   }
 
+  /** K1/E2: in secret.request's transaction, before the insert: the request with its route's first step, or as it was. */
+  routeNewSecret(identity: Identity, record: StoredSecretRequest): Promise<StoredSecretRequest> {
+    return this.routed ? this.secrets.routeNew(identity, record) : Promise.resolve(record);
+  }
+
   /** D2: a route made or changed on another gateway: this one wakes for its deadline too, should it take the duty. */
   heard(event: string, payload: unknown): void {
-    const route = event === 'question.routed' ? (payload as { route?: RouteState }).route : event === 'question.requested' ? (payload as { question: { route?: RouteState } }).question.route : undefined;
-    if (route?.nextAtMs !== undefined && this.routed) this.duty.note(route.nextAtMs);
+    if (!this.routed) return;
+    const route = routeOf(event, payload);
+    if (route?.nextAtMs !== undefined) this.duty.note(route.nextAtMs);
   }
 
   /** After the commit: the duty wakes at the new route's deadline. */
-  noted(q: Pick<StoredQuestion, 'route'>): void {
+  noted(q: { route?: RouteState }): void {
     if (q.route?.nextAtMs !== undefined) this.duty.note(q.route.nextAtMs);
   }
 
@@ -116,8 +129,8 @@ export class RoutingRoom {
     return { ...route, ...(ackedBy ? { ackedBy } : {}), ...(quorum ? { quorum } : {}) };
   }
 
-  /** E3: refuses an identity a routed question does not wait for. */
-  requireEligible(identity: Identity, q: StoredQuestion): void {
+  /** E3: refuses an identity a routed question (or secret request) does not wait for. */
+  requireEligible(identity: Identity, q: { route?: RouteState }): void {
     if (q.route && !mayAnswer(q.route, identity.id, isAdmin(identity))) throw this.notEligible(identity, q.route);
   }
 

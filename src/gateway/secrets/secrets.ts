@@ -19,10 +19,17 @@ import type { SecretBox } from './secret-box.ts';
 import { SecretWaiters } from './secret-waiters.ts';
 import type { Cancellation } from '../hub/waiters.ts';
 
+/** E1/E3 for K1: what secrets use of the routing room (set once it is built). */
+export type SecretRouting = {
+  routeNewSecret(identity: Identity, record: StoredSecretRequest): Promise<StoredSecretRequest>;
+  requireEligible(identity: Identity, r: StoredSecretRequest): void;
+  noted(r: StoredSecretRequest): void;
+};
+
 type Outcome = { status: SecretOutcome; resolvedBy?: SecretRequestRecord['resolvedBy']; reason?: string };
 
 /** Secret requests follow question visibility (A3/A4/A6) as privileged questions: answerers with every-question scopes and the asker. */
-const asQuestion = (r: Pick<SecretRequestRecord, 'sessionKey' | 'askedBy'>) => ({ sessionKey: r.sessionKey, askedBy: r.askedBy, privileged: true });
+export const asQuestion = (r: Pick<SecretRequestRecord, 'sessionKey' | 'askedBy'>) => ({ sessionKey: r.sessionKey, askedBy: r.askedBy, privileged: true });
 
 export function secretAudience(r: Pick<SecretRequestRecord, 'sessionKey' | 'askedBy'>): EventAudience {
   return questionAudience(asQuestion(r));
@@ -40,6 +47,8 @@ function toPublic(r: StoredSecretRequest): SecretRequestRecord {
 export class SecretManager {
   private readonly waiters: SecretWaiters;
   private readonly expiry: ExpiryScheduler;
+  /** Set once the routing room is built (Core). */
+  routing: SecretRouting | null = null;
 
   constructor(
     private readonly parts: RoomParts,
@@ -93,7 +102,7 @@ export class SecretManager {
     requireMayAsk(identity, where);
     const sessionKey = await askSession(this.parts, identity, where, p);
     const now = this.parts.clock.now();
-    const record: StoredSecretRequest = {
+    const asked: StoredSecretRequest = {
       id: newId('k'),
       name: p.name,
       description: p.description,
@@ -105,11 +114,14 @@ export class SecretManager {
       status: 'pending',
       askerClientId: clientId,
     };
-    await this.parts.hub.commit(async (tx) => {
+    const record = await this.parts.hub.commit(async (tx) => {
+      const record = this.routing ? await this.routing.routeNewSecret(identity, asked) : asked;
       await this.parts.store.insertSecretRequest(record);
       await tx.emit('secret.requested', { request: toPublic(record) }, secretAudience(record));
+      return record;
     });
     this.expiry.noteExpiry(record.expiresAtMs);
+    this.routing?.noted(record);
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 
@@ -122,6 +134,8 @@ export class SecretManager {
       throw new AskdockError('QUESTION_ALREADY_TERMINAL', `secret request "${r.id}" is already ${r.status}`, {
         details: { id: r.id, status: r.status, name: r.name },
       });
+    // E3/E12: a routed request waits for those notified so far (and admins); a skip is an answer too.
+    this.routing?.requireEligible(identity, r);
     const atMs = this.parts.clock.now();
     const resolvedBy = { identity: identity.id, surface: p.surface ?? 'control-ui', atMs };
     if ('skip' in p) {
@@ -192,7 +206,7 @@ export class SecretManager {
       if (r.runId === run.runId) (await this.finishIn(tx, r, { status: 'cancelled', reason: 'run-ended' }));
   }
 
-  private async finishIn(tx: Tx, r: StoredSecretRequest, outcome: Outcome): Promise<void> {
+  async finishIn(tx: Tx, r: StoredSecretRequest, outcome: Outcome): Promise<void> {
     const done: StoredSecretRequest = { ...r, ...outcome };
     await this.parts.store.updateSecretRequest(done);
     await tx.emit(
