@@ -7,8 +7,8 @@ import type { WaitedQuestion } from './question-waiters.ts';
 export type HeardQuestion = WaitedQuestion & QuestionLike & { sessionKey?: string; asksApproval?: true };
 
 /**
- * G11: whether a question is an approval, from its record as read (its `approval`) or as heard: an approval item, or
- * (its asking gateway marks it) the request's `approval` beside the agent's own items.
+ * G11: whether a question is an approval, from its record as read (its `approval`) or as heard (its question.requested
+ * event's audience says so, the agent's own items or the gateway's approval item alike).
  */
 export function isApproval(q: HeardQuestion | StoredQuestion): boolean {
   return 'questions' in q ? q.approval !== undefined : q.asksApproval === true;
@@ -27,7 +27,7 @@ export function noteQuestion(questionsHeard: Map<string, HeardQuestion>, ev: Sto
       ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
       askedBy: q.askedBy,
       ...(q.privileged ? { privileged: true } : {}),
-      ...(q.questions.some((i) => i.kind === 'approval') ? { asksApproval: true as const } : {}),
+      ...(ev.audience.question?.approval || q.questions.some((i) => i.kind === 'approval') ? { asksApproval: true as const } : {}),
       status: q.status,
     });
     if (questionsHeard.size > QUESTIONS_HEARD_KEPT) questionsHeard.delete(questionsHeard.keys().next().value!);

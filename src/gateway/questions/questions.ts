@@ -114,7 +114,9 @@ export class QuestionManager {
       // The session and its pending questions were read (and locked) before: with this question they are what a read
       // would now return, so the insert needs no answer and may go with the unit's next statement.
       await this.core.store.insertQuestion(made.record, storedRecordJson(made.record, publicJson), p.id === undefined);
-      await tx.emit('question.requested', { question }, questionAudience(made.record), `{"question":${publicJson}}`);
+      const audience = questionAudience(made.record);
+      if (made.record.approval && audience.question) audience.question.approval = true;
+      await tx.emit('question.requested', { question }, audience, `{"question":${publicJson}}`);
       await recordAsked(this.core.audit, made.record);
       await recordNotified(this.core.audit, made.record);
       // A4: the session's count changed only for those who may see the question; no one else hears of it.
@@ -127,9 +129,6 @@ export class QuestionManager {
     }, p.sessionKey);
     this.expiry.noteExpiry(record.expiresAtMs);
     this.routing?.noted(record);
-    // G11: an approval asked with the agent's own items is one all the same (its events do not say so).
-    const heard = record.approval ? this.questionsHeard.get(record.id) : undefined;
-    if (heard) heard.asksApproval = true;
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 

@@ -6,8 +6,11 @@ import type { ApprovalDecision, ApprovalRequest, EventName, Phase, PolicyGrant, 
 export type EventAudience = {
   /** The session the event belongs to; null for sessionless. */
   sessionKey: string | null;
-  /** Present for question events: the question's own visibility inputs. */
-  question?: { askedBy: string; privileged: boolean };
+  /**
+   * Present for question events: the question's own visibility inputs; on question.requested, `approval` when it
+   * answers a request's approval (G11), which its public record does not say when the agent brought its own items.
+   */
+  question?: { askedBy: string; privileged: boolean; approval?: true };
   /** Only this identity sees it (e.g. agent-directed events); undefined means the usual rules. */
   onlyIdentity?: string;
   /**
