@@ -101,12 +101,25 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await dock.getByRole('radio', { name: 'Staging' }).check();
       await page.keyboard.press('Control+Enter');
       await expect(dock).toHaveCount(0);
-      await agent.request('question.request', { sessionKey, approval: { tool: 'Bash', input: { command: 'git push origin main' } }, timeoutMs: 3_600_000 });
+      const approval = await agent.request('question.request', { sessionKey, approval: { tool: 'Bash', input: { command: 'git push origin main' } }, timeoutMs: 3_600_000 });
       await expect(dock.getByRole('radio', { name: 'Allow', exact: true })).toBeVisible();
       await expect(routingOf(page)).toContainText('0 of 2 approvals');
       await dock.getByRole('radio', { name: 'Allow', exact: true }).check();
       await page.keyboard.press('Control+Enter');
       await expect(page.getByText('1 of 2 approvals (Ana)')).toBeVisible();
+
+      // E7/E5: Bo's Allow from his terminal completes it; the summary says who answered and where, the Allow and both approvers apart.
+      const bo = createNodeClient({ url: gateway.wsUrl, token: BO, client: { name: 'e2e routing bo', mode: 'tui' } });
+      await bo.start();
+      try {
+        await bo.request('question.resolve', { id: approval.id, answers: { approval: ['Allow'] }, surface: 'tui' });
+      } finally {
+        bo.close();
+      }
+      const summary = page.getByRole('log', { name: 'Conversation' }).getByRole('group').filter({ hasText: 'git push origin main' });
+      await expect(summary.getByText('Answered by Bo · TUI', { exact: true })).toBeVisible();
+      await expect(summary.getByText('Allow', { exact: true })).toBeVisible();
+      await expect(summary.getByText('Approvals: Ana, Bo', { exact: true })).toBeVisible();
     } finally {
       await close();
     }

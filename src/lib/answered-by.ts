@@ -1,9 +1,8 @@
 /**
  * E7: who decided a routed question, in the words every surface shows once it is answered: "Answered by Ana · TUI",
- * an approval's "Approved by Dana · Control UI" or "Denied by Bo · Telegram", and a quorum's every approver
- * ("Approved by Ana and Bo").
+ * for an approval and a quorum too. What was decided (Allow or Deny) and a quorum's approvers (E5, E8) are said apart.
  */
-import { readApproval } from '../answers/kinds/approval.ts';
+import { APPROVAL_ALLOW, APPROVAL_DENY, readApproval } from '../answers/kinds/approval.ts';
 import type { QuestionRecord } from '../protocol/index.ts';
 
 const SURFACE_WORDS: Record<string, string> = {
@@ -22,21 +21,30 @@ export function surfaceWords(surface: string): string {
   return Object.hasOwn(SURFACE_WORDS, surface) ? SURFACE_WORDS[surface] : surface;
 }
 
-const listed = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
-
 type Answered = Pick<QuestionRecord, 'status' | 'answers' | 'resolvedBy' | 'route' | 'questions'>;
+
+const answeredBy = (record: Answered) => (record.route && record.status === 'answered' ? record.resolvedBy : undefined);
+const approvalOf = (record: Answered) => (record.questions.length === 1 && record.questions[0].kind === 'approval' ? record.questions[0] : undefined);
 
 /** The line for an answered routed question; null for anything else (not routed, not answered, nobody named). */
 export function answeredByText(record: Answered): string | null {
-  const by = record.resolvedBy;
-  if (!record.route || record.status !== 'answered' || !by) return null;
-  const who = by.name ?? by.identity;
-  const item = record.questions.length === 1 && record.questions[0].kind === 'approval' ? record.questions[0] : undefined;
-  if (!item) return `Answered by ${who} · ${surfaceWords(by.surface)}`;
-  const behavior = readApproval(item, record.answers?.[item.id] ?? []).behavior;
-  if (behavior === 'deny') return `Denied by ${who} · ${surfaceWords(by.surface)}`;
-  // E5: a quorum's approvals so far, and the Allow that completed it.
-  const approvers = new Map((record.route.quorum?.approvals ?? []).map((a) => [a.identity, a.name ?? a.identity]));
-  approvers.set(by.identity, who);
-  return approvers.size > 1 ? `Approved by ${listed([...approvers.values()])}` : `Approved by ${who} · ${surfaceWords(by.surface)}`;
+  const by = answeredBy(record);
+  return by ? `Answered by ${by.name ?? by.identity} · ${surfaceWords(by.surface)}` : null;
+}
+
+/** An answered routed approval's decision in its own buttons' words ("Allow", "Deny"); null for anything else. */
+export function approvalDecision(record: Answered): typeof APPROVAL_ALLOW | typeof APPROVAL_DENY | null {
+  const item = approvalOf(record);
+  if (!item || !answeredBy(record)) return null;
+  return readApproval(item, record.answers?.[item.id] ?? []).behavior === 'deny' ? APPROVAL_DENY : APPROVAL_ALLOW;
+}
+
+/** E5: an allowed quorum's approvers, each once, the Allow that completed it last ("Approvals: Ana, Bo"); null for anything else. */
+export function approversText(record: Answered): string | null {
+  const by = answeredBy(record);
+  if (!by || !record.route?.quorum || approvalDecision(record) !== APPROVAL_ALLOW) return null;
+  const approvers = new Map(record.route.quorum.approvals.map((a) => [a.identity, a.name ?? a.identity]));
+  approvers.delete(by.identity);
+  approvers.set(by.identity, by.name ?? by.identity);
+  return approvers.size > 1 ? `Approvals: ${[...approvers.values()].join(', ')}` : null;
 }

@@ -73,7 +73,10 @@ export const PushPayload = z.discriminatedUnion('type', [
     /** E4: a routed question: the notification offers "I'm on it" (question.ack). */
     ack: z.literal(true).optional(),
   }),
-  /** `text`: E7, what the notification turns into instead of closing ("Answered by Ana · TUI"). */
-  z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional() }),
+  /**
+   * `text`: E7, what the notification turns into instead of closing ("Answered by Ana · TUI"); `decision`: a routed
+   * approval's Allow or Deny, shown on a line of its own above it.
+   */
+  z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional(), decision: z.enum(['Allow', 'Deny']).optional() }),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;

@@ -75,6 +75,17 @@ describe('channel posts', () => {
     expect(post.text).toBe('Environment: Where to?\n\nAnswered: Staging\nAnswered by Dana · Slack');
   });
 
+  it('[E7][E5] a routed approval\'s outcome reads "Answered by <name> · <surface>" under its Allow or Deny; a quorum\'s approvers follow', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['ana', 'dana'], eligible: ['ana', 'dana'] };
+    const questions = [{ id: 'approval', kind: 'approval' as const, header: 'Bash', question: 'Allow Bash(git push)?', options: [{ label: 'Allow' }, { label: 'Deny' }] }];
+    const by = { identity: 'dana', name: 'Dana', surface: 'channel:discord', atMs: 2 };
+    const denied = outcomePost(record({ status: 'answered', questions, answers: { approval: ['Deny'] }, route, resolvedBy: by }));
+    expect(denied.text).toBe('Bash: Allow Bash(git push)?\n\nAnswered: Deny\nAnswered by Dana · Discord');
+    const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1 }] };
+    const allowed = outcomePost(record({ status: 'answered', questions, answers: { approval: ['Allow'] }, route: { ...route, quorum }, resolvedBy: by }));
+    expect(allowed.text).toBe('Bash: Allow Bash(git push)?\n\nAnswered: Allow\nAnswered by Dana · Discord\nApprovals: Ana, Dana');
+  });
+
   it('[E4] a routed prompt offers "I\'m on it": a button under one that has buttons, a reply `ack` in the hint of one that has none', () => {
     const route = { escalation: 'prod', step: 0, notified: ['dana'], eligible: ['dana'] };
     expect(questionPost(record({ route }), CHANNELS.slack.capabilities).buttons.map((b) => b.label)).toEqual(['Staging', 'Production', 'Skip', "I'm on it"]);

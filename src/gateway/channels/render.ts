@@ -1,6 +1,6 @@
 import { readableOutcome, readablePrompt, replyHint, type ReadableItem } from '../../answers/readable-prompt.ts';
 import { kindOf } from '../../answers/kinds/index.ts';
-import { answeredByText } from '../../lib/answered-by.ts';
+import { answeredByText, approversText } from '../../lib/answered-by.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { questionToken } from './bindings.ts';
 import { fitText } from './split-text.ts';
@@ -107,8 +107,8 @@ function promptPost(q: QuestionRecord, can: ChannelCapabilities, publicUrl?: str
  */
 export function outcomePost(q: QuestionRecord, limit = Infinity, measure: (s: string) => number = (s) => s.length): Post {
   const titles = itemsOf(q).map(title).join('\n');
-  // E7: a routed question's outcome says who answered it, and where.
-  const outcome = [readableOutcome(q), answeredByText(q)].filter(Boolean).join('\n');
+  // E7: a routed question's outcome says who answered it, and where; E5: a quorum's approvers on a line of their own.
+  const outcome = [readableOutcome(q), answeredByText(q), approversText(q)].filter(Boolean).join('\n');
   const whole = `${titles}\n\n${outcome}`.trim();
   if (measure(whole) <= limit) return { text: whole, buttons: [] };
   const room = limit - measure(outcome) - 2;

@@ -5,6 +5,7 @@ import { until } from '../../testing/channels/fake-http.ts';
 import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
 import { SlackDriver } from '../../testing/channels/fake-slack.ts';
 import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
+import { policyConfig } from '../../testing/policy-config.ts';
 import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
 
 /** Alice (identity guest, named Alice) owns her conversation's session; its questions are routed to her first, then to admin. */
@@ -60,5 +61,49 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed que
     expect(q.status).toBe('pending');
     expect(q.route?.ackedBy?.identity).toBe('guest');
     expect(q.answers).toBeUndefined();
+  });
+});
+
+/** Approvals in Alice's conversation need Allow from her and Ana (the admin) (E5); the policy asks about anything. */
+const quorumConfig = {
+  ...policyConfig,
+  identities: policyConfig.identities.map((i) => (i.id === 'guest' ? { ...i, name: 'Alice' } : i.id === 'admin' ? { ...i, name: 'Ana' } : i)),
+  routing: {
+    escalations: { review: { steps: [{ notify: ['session-owner', 'identity:admin'], wait: '30m' }], exhausted: 'deny' as const } },
+    routes: [{ match: { kind: ['approval' as const] }, escalation: 'review', quorum: 2 }],
+  },
+};
+
+describe.each(drivers.map((make) => [make().name, make] as const))('a routed approval in a %s channel (E5, E7)', (name, make) => {
+  let driver: PlatformDriver;
+  let w: ChannelWorld;
+  beforeEach(async () => {
+    driver = make();
+    w = await startChannelWorld(driver, { config: quorumConfig });
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  const surface = { telegram: 'Telegram', slack: 'Slack', discord: 'Discord' }[name];
+  const approve = async (sessionKey: string, command: string) => {
+    const { runId } = await w.agent.call('run.start', { sessionKey });
+    const { id } = await w.agent.call('question.request', { sessionKey, runId, approval: { tool: 'Bash', input: { command }, cwd: '/srv/app' } });
+    const prompt = await until(() => driver.messages().find((m) => m.text.includes(command) && m.buttons.includes('Deny')), `the prompt for ${command}`);
+    return { id, prompt };
+  };
+  const edited = (prompt: SeenMessage) => until(() => driver.messages().find((m) => m.ref === prompt.ref && m.buttons.length === 0), 'the outcome');
+
+  it('[E7][E5] the edit reads "Answered by <name> · <surface>" under the Deny or Allow; a completed quorum lists its approvers on a line of their own', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const denied = await approve(key, 'make deploy');
+    await driver.press(driver.ids.alice, denied.prompt, 'Deny');
+    expect((await edited(denied.prompt)).text.split('\n\n').at(-1)).toBe(`Answered: Deny\nAnswered by Alice · ${surface}`);
+
+    const allowed = await approve(key, 'make release');
+    expect(await w.admin.call('question.resolve', { id: allowed.id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'pending' });
+    await driver.press(driver.ids.alice, allowed.prompt, 'Allow');
+    expect((await edited(allowed.prompt)).text.split('\n\n').at(-1)).toBe(`Answered: Allow\nAnswered by Alice · ${surface}\nApprovals: Ana, Alice`);
+    expect((await w.question(allowed.id)).resolvedBy).toMatchObject({ identity: 'guest', name: 'Alice' });
   });
 });

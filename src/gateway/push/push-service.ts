@@ -4,7 +4,7 @@ import type { Authenticator, Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
-import { answeredByText } from '../../lib/answered-by.ts';
+import { answeredByText, approvalDecision } from '../../lib/answered-by.ts';
 import { PushDelivery, type DeliveryOptions, type PushJob } from './delivery.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
 import { questionPayload, questionTtlS, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
@@ -166,10 +166,11 @@ export class PushService {
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
-      // E7: a routed question's notification turns into who answered it.
+      // E7: a routed question's notification turns into who answered it (an approval's: and its Allow or Deny).
       const close = (q: QuestionRecord): PushPayload => {
         const text = answeredByText(q);
-        return { type: 'close', id, ...(text ? { text } : {}) };
+        const decision = approvalDecision(q);
+        return { type: 'close', id, ...(text ? { text } : {}), ...(decision ? { decision } : {}) };
       };
       await this.sendToViewers(() => this.parts.store.getQuestion(id), close, TTL_WITHOUT_EXPIRY_S, 'normal');
     }

@@ -260,3 +260,29 @@ describe('Web Push follows the escalation (E2)', () => {
     expect(closes.map((r) => r.payload)).toEqual(Array(4).fill({ type: 'close', id, text: 'Answered by Bo · TUI' }));
   });
 });
+
+describe('a routed approval\'s notification once answered (E7, E5)', () => {
+  it('[E7][E5] Ana\'s phone hears "Answered by <name> · <surface>" with the Allow or Deny apart, for a Deny and for a completed quorum', async () => {
+    fake = await FakePushService.start();
+    t = await startTestGateway({ config: routingConfig, clock: new FakeClock(), pushAllowedEndpoints: [fake.origin] });
+    const [admin, agent, ana] = [await t.connect('admin'), await t.connect('agent'), await connectPerson(t, 'ana')];
+    await ana.call('push.subscribe', { subscription: fake.subscriber('ana-phone').toJSON() });
+    const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+    const closesOf = (id: string) => (fake?.received ?? []).map((r) => r.payload as { type: string; id?: string }).filter((p) => p.type === 'close' && p.id === id);
+    const closeOf = async (id: string) => {
+      await expect.poll(() => closesOf(id).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await t?.gw.push.idle();
+      return closesOf(id);
+    };
+
+    const denied = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'rm -r build' } }, timeoutMs: 3_600_000 });
+    await ana.call('question.resolve', { id: denied.id, answers: { approval: ['Deny'] }, surface: 'tui' });
+    expect(await closeOf(denied.id)).toEqual([{ type: 'close', id: denied.id, text: 'Answered by Ana · TUI', decision: 'Deny' }]);
+
+    // E5: Ana's Allow holds; the admin's completes the quorum, and is the one named.
+    const allowed = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'git push origin main' } }, timeoutMs: 3_600_000 });
+    expect(await ana.call('question.resolve', { id: allowed.id, answers: { approval: ['Allow'] }, surface: 'tui' })).toMatchObject({ status: 'pending' });
+    expect(await admin.call('question.resolve', { id: allowed.id, answers: { approval: ['Allow'] }, surface: 'control-ui' })).toMatchObject({ status: 'answered' });
+    expect(await closeOf(allowed.id)).toEqual([{ type: 'close', id: allowed.id, text: 'Answered by admin · Control UI', decision: 'Allow' }]);
+  });
+});

@@ -39,6 +39,19 @@ describe('the TUI transcript notices (V5)', () => {
     expect(rows.map((r) => r.text)).toEqual(['Answered by Dana · Control UI']);
   });
 
+  it('[E7][E5] a routed approval answered elsewhere reads "Answered by <name> · <surface>"; its Allow or Deny and a quorum\'s approvers go beside the wording', () => {
+    const route = { escalation: 'prod', step: 0, notified: ['ana', 'dana'], eligible: ['ana', 'dana'] };
+    const questions: QuestionRecord['questions'] = [{ id: 'approval', header: 'Bash', question: 'Run git push?', kind: 'approval', options: [{ label: 'Allow' }, { label: 'Deny' }] }];
+    const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'control-ui', atMs: 1 }] };
+    const denied = { ...record('d', { identity: 'bo', name: 'Bo', surface: 'channel:telegram', atMs: 2 }), questions, answers: { approval: ['Deny'] }, route };
+    const allowed = { ...record('a', { identity: 'dana', name: 'Dana', surface: 'control-ui', atMs: 3 }), questions, answers: { approval: ['Allow'] }, route: { ...route, quorum }, createdAtMs: 2 };
+    const rows = transcriptRows({ ...base, questions: { d: denied, a: allowed }, seenPending: { d: true, a: true } });
+    expect(rows.map((r) => [r.text, r.detail])).toEqual([
+      ['Answered by Bo · Telegram', 'Bash: Run git push? → Deny'],
+      ['Answered by Dana · Control UI', 'Bash: Run git push? → Allow · Approvals: Ana, Dana'],
+    ]);
+  });
+
   it('[V5] seen pending here: answered by this process is ✓, by anyone else `Answered elsewhere`', () => {
     const questions = { a: record('a', { identity: 'operator', surface: 'tui', atMs: 2 }), b: record('b', { identity: 'operator', surface: 'tui', atMs: 3 }) };
     const rows = transcriptRows({ ...base, questions, seenPending: { a: true, b: true }, mine: { a: true } });

@@ -1,5 +1,5 @@
 import { resolvedNotice } from '../../answers/summary.ts';
-import { answeredByText } from '../../lib/answered-by.ts';
+import { answeredByText, approvalDecision, approversText } from '../../lib/answered-by.ts';
 import { readPolicyNotice } from '../../lib/policy-notice.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import type { TuiState } from './tui-store.ts';
@@ -41,11 +41,17 @@ export function transcriptRows(s: Pick<TuiState, 'sessionKey' | 'messages' | 'qu
     // this identity. Anything else, the Control UI, a channel, another identity, is "Answered elsewhere".
     const fromHere = q.resolvedBy?.surface === 'tui' && q.resolvedBy.identity === s.identity;
     const ours = s.mine[q.id] === true || (!s.seenPending[q.id] && fromHere);
-    // E7: a routed question answered by someone else says who, and where ("Answered by Dana · Control UI").
-    const text = (!ours && answeredByText(q)) || resolvedNotice(q, ours);
+    // E7: a routed question answered by someone else says who, and where ("Answered by Dana · Control UI"); an approval's
+    // Allow or Deny and a quorum's approvers (E5) go in the detail beside it.
+    const by = ours ? null : answeredByText(q);
+    const text = by || resolvedNotice(q, ours);
     if (!text) continue;
     const ok = text.startsWith('✓');
-    rows.push({ key: `q:${q.id}`, who: 'notice', text, ok, detail: askedText(q.questions, ok), at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
+    const asked = askedText(q.questions, ok);
+    const decision = by && approvalDecision(q);
+    // As the Control UI's summary reads it: the wording, then `→ Deny`.
+    const detail = [decision ? `${asked} → ${decision}` : asked, by && approversText(q)].filter(Boolean).join(' · ');
+    rows.push({ key: `q:${q.id}`, who: 'notice', text, ok, detail, at: s.endedAtMs[q.id] ?? q.createdAtMs, order: Infinity });
   }
   rows.sort((a, b) => a.at - b.at || a.order - b.order);
   return rows.map(({ at: _at, order: _order, ...row }) => row);

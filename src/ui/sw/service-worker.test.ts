@@ -143,6 +143,15 @@ describe('E7 a resolved question\'s notification', () => {
     expect(shown[0].actions).toBeUndefined();
     expect((shown[0].data as { actions?: unknown }).actions).toBeUndefined();
   });
+
+  it('[E7] a routed approval\'s turns into its Deny and, on a line of its own, who answered it', async () => {
+    await push({ ...question('q_approval'), title: 'Bash', body: 'Allow Bash(git push)?', actions: ['Allow', 'Deny'] });
+    await push({ type: 'close', id: 'q_approval', text: 'Answered by Bo · Telegram', decision: 'Deny' });
+    const said = shown.filter((n) => n.tag === 'q_approval');
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatchObject({ title: 'Bash', body: 'Deny\nAnswered by Bo · Telegram' });
+    expect(said[0].actions).toBeUndefined();
+  });
 });
 
 describe('E4 "I\'m on it" from a notification', () => {

@@ -191,13 +191,14 @@ function resolveOverSocket(token: string, entries: Pending[]): Promise<string[]>
 // --- notifications ---
 
 /**
- * A question's notification once it is resolved: closed, or (E7, a routed question) turned quietly into who answered it,
- * without its actions; a tap on it still opens the question's page.
+ * A question's notification once it is resolved: closed, or (E7, a routed question) turned quietly into who answered it
+ * (an approval's Allow or Deny on the line above), without its actions; a tap on it still opens the question's page.
  */
-function closeOrSay(n: Notification & { data?: unknown }, text: string | undefined): Promise<void> | void {
+function closeOrSay(n: Notification & { data?: unknown }, { text, decision }: Extract<PushPayload, { type: 'close' }>): Promise<void> | void {
   if (text === undefined) return n.close();
   const { actions: _actions, itemId: _itemId, ...data } = (n.data ?? {}) as Record<string, unknown>;
-  return sw.registration.showNotification(n.title, { body: text, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
+  const body = decision ? `${decision}\n${text}` : text;
+  return sw.registration.showNotification(n.title, { body, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
 }
 
 sw.addEventListener('push', (event: PushEvent) => {
@@ -208,7 +209,7 @@ sw.addEventListener('push', (event: PushEvent) => {
     return;
   }
   if (payload.type === 'close') {
-    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map((n) => closeOrSay(n, payload.text)))));
+    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map((n) => closeOrSay(n, payload)))));
     return;
   }
   event.waitUntil(

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { PolicyGrant } from '../../../../protocol/policy.ts';
 import { exactTime, useMinuteClock } from '../../../lib/relative-time.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
@@ -9,12 +9,17 @@ import { useRevokeGrant } from '../api/revoke-grant.ts';
 import { endsIn, grantReach } from '../lib/grant-text.ts';
 import { RevokeGrantButton } from './revoke-grant-button.tsx';
 
-function GrantRow({ grant, now, busy, onRevoke }: { grant: PolicyGrant; now: number; busy: boolean; onRevoke: (id: string) => void }) {
+type RowProps = { grant: PolicyGrant; now: number; pending: boolean; failed: string | undefined; onRevoke: (id: string) => void };
+
+function GrantRow({ grant, now, pending, failed, onRevoke }: RowProps) {
   const reach = grantReach(grant);
+  const ruleId = useId();
   return (
-    <tr>
+    <tr aria-busy={pending || undefined}>
       <th scope="row" className="policy-rule-cell">
-        <code className="policy-code">{grant.rule}</code>
+        <code id={ruleId} className="policy-code">
+          {grant.rule}
+        </code>
       </th>
       <td data-label="Applies to">
         {reach.words}
@@ -51,7 +56,7 @@ function GrantRow({ grant, now, busy, onRevoke }: { grant: PolicyGrant; now: num
         </time>
       </td>
       <td className="policy-actions">
-        <RevokeGrantButton grant={grant} busy={busy} onRevoke={onRevoke} />
+        <RevokeGrantButton ruleId={ruleId} pending={pending} failed={failed} onRevoke={() => onRevoke(grant.id)} />
       </td>
     </tr>
   );
@@ -79,11 +84,6 @@ export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
         Grants
       </h2>
       <p className="muted policy-lead">Made by "Always allow…" answers. A grant allows like a rule, but a deny or ask rule still wins over it.</p>
-      {revoke.isError && (
-        <p className="inline-error" role="alert">
-          Not revoked: {errorMessage(revoke.error)}
-        </p>
-      )}
       {live.length === 0 ? (
         <p className="muted policy-empty">No grants in force.</p>
       ) : (
@@ -106,7 +106,8 @@ export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
                 key={grant.id}
                 grant={grant}
                 now={now}
-                busy={revoke.isPending && revoke.variables === grant.id}
+                pending={revoke.isPending && revoke.variables === grant.id}
+                failed={revoke.isError && revoke.variables === grant.id ? errorMessage(revoke.error) : undefined}
                 onRevoke={(id) => {
                   revoked.current = true;
                   revoke.mutate(id);

@@ -104,48 +104,55 @@ describe('[G12] the Rules page', () => {
     expect(lint).toHaveTextContent('in 24 h');
     expect(within(lint).getByRole('link', { name: 'Question q-lint' })).toHaveAttribute('href', '/q/q-lint');
     expect(within(grants).getByRole('row', { name: /Edit\(src\/\*\*\)/ })).toHaveTextContent('Project /work/app');
-    expect(within(grants).getByRole('button', { name: 'Revoke grant Edit(src/**)' })).toBeInTheDocument();
+    // G5: each row's action is named "Revoke"; the rule it ends is its description.
+    expect(within(grants).getAllByRole('button', { name: 'Revoke' })).toHaveLength(2);
+    expect(within(within(grants).getByRole('row', { name: /Edit\(src/ })).getByRole('button', { name: 'Revoke' })).toHaveAccessibleDescription('Edit(src/**)');
     const { violations } = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false } } });
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   });
 
-  it('[G12] Revoke asks first; confirmed, the grant leaves at once and policy.grant.revoke ends it', async () => {
+  it('[G5][G12] one click on Revoke revokes: the row says "Revoking…" while the gateway works, then leaves; nothing asks first', async () => {
     const user = userEvent.setup();
     const { client, state } = gateway();
     let release!: () => void;
     state.revoke = new Promise<void>((r) => (release = r));
     show(client, <RulesPage />);
-    await user.click(await screen.findByRole('button', { name: 'Revoke grant Bash(npm run lint *)' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Revoke this grant?' });
-    expect(dialog).toHaveTextContent('Requests matching Bash(npm run lint *) will ask again');
-    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
-    expect(calls(client, 'policy.grant.revoke')).toHaveLength(0);
-
-    await user.click(screen.getByRole('button', { name: 'Revoke grant Bash(npm run lint *)' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Revoke grant' }));
-    // Optimistic: gone while the gateway still works on it.
+    const lint = await screen.findByRole('row', { name: /Bash\(npm run lint/ });
+    const button = within(lint).getByRole('button', { name: 'Revoke' });
+    expect(button).toHaveAccessibleDescription('Bash(npm run lint *)');
+    await user.click(button);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls(client, 'policy.grant.revoke')).toEqual([['policy.grant.revoke', { id: 'g1' }]]);
+    // Pending: the row stays, says so, and a second click sends nothing more.
+    expect(within(lint).getByRole('status')).toHaveTextContent('Revoking…');
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+    await user.click(button);
+    expect(calls(client, 'policy.grant.revoke')).toHaveLength(1);
+    release();
     await waitFor(() => expect(screen.queryByRole('row', { name: /npm run lint/ })).toBeNull());
     // The button that had focus left with its row: focus lands on the list's heading.
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Grants' })).toHaveFocus());
-    expect(calls(client, 'policy.grant.revoke')).toEqual([['policy.grant.revoke', { id: 'g1' }]]);
-    release();
     client.emit('policy.grants.updated', {});
     await waitFor(() => expect(calls(client, 'policy.get').length).toBeGreaterThan(1));
     expect(screen.queryByRole('row', { name: /npm run lint/ })).toBeNull();
     expect(screen.getByRole('row', { name: /Edit\(src/ })).toBeInTheDocument();
   });
 
-  it('[G12][A5] a refused revoke puts the grant back and says why', async () => {
+  it('[G12][A5] a refused revoke keeps the grant and says why in its row; Revoke tries again', async () => {
     const user = userEvent.setup();
     const client = fakeClient(async (method) => {
       if (method === 'policy.get') return structuredClone(POLICY);
       throw new AskdockError('FORBIDDEN', 'only an admin or the grant maker may revoke it');
     });
     show(client, <RulesPage />);
-    await user.click(await screen.findByRole('button', { name: 'Revoke grant Edit(src/**)' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Revoke grant' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not revoked: only an admin or the grant maker may revoke it');
-    expect(screen.getByRole('row', { name: /Edit\(src/ })).toBeInTheDocument();
+    const edit = await screen.findByRole('row', { name: /Edit\(src/ });
+    await user.click(within(edit).getByRole('button', { name: 'Revoke' }));
+    expect(await within(edit).findByRole('alert')).toHaveTextContent('Not revoked: only an admin or the grant maker may revoke it');
+    expect(within(edit).getByRole('status')).toHaveTextContent('');
+    expect(within(screen.getByRole('row', { name: /npm run lint/ })).queryByRole('alert')).toBeNull();
+    await user.click(within(edit).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(calls(client, 'policy.grant.revoke')).toHaveLength(2));
   });
 
   it('[G12] a grant made or revoked elsewhere shows once policy.grants.updated arrives (the shell keeps the policy in sync)', async () => {

@@ -371,7 +371,7 @@ describe('QuestionDock', () => {
     expect(within(summaries[3]).getByText('Where should I deploy?')).toBeInTheDocument();
   });
 
-  it('[E7][E5] a routed question\'s summary says who answered it and where; a quorum\'s approval names each approver', () => {
+  it('[E7][E5] a routed question\'s summary says "Answered by <name> · <surface>", an approval\'s its Allow or Deny apart, a quorum\'s each approver', () => {
     const route = { escalation: 'prod', step: 1, notified: ['ana', 'dana'], eligible: ['ana', 'dana'] };
     const approval = { id: 'approval', header: 'Bash', question: 'Run git push?', kind: 'approval' as const, options: [{ label: 'Allow' }, { label: 'Deny' }] };
     const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1 }] };
@@ -379,11 +379,17 @@ describe('QuestionDock', () => {
       deployRecord({ id: 'r1', status: 'answered', answers: { env: ['Production'], notify: ['Slack'] }, route, resolvedBy: { identity: 'dana', name: 'Dana', surface: 'tui', atMs: 1 } }),
       deployRecord({ id: 'r2', questions: [approval], status: 'answered', answers: { approval: ['Allow'] }, route, resolvedBy: { identity: 'dana', name: 'Dana', surface: 'control-ui', atMs: 2 } }),
       deployRecord({ id: 'r3', questions: [approval], status: 'answered', answers: { approval: ['Allow'] }, route: { ...route, quorum }, resolvedBy: { identity: 'dana', name: 'Dana', surface: 'tui', atMs: 3 } }),
+      deployRecord({ id: 'r4', questions: [approval], status: 'answered', answers: { approval: ['Deny'] }, route, resolvedBy: { identity: 'bo', name: 'Bo', surface: 'channel:telegram', atMs: 4 } }),
     ]).render(<Transcript sessionKey="s1" />);
     const summaries = within(screen.getByRole('log', { name: 'Conversation' })).getAllByRole('group');
     expect(within(summaries[0]).getByText('Answered by Dana · TUI')).toBeInTheDocument();
-    expect(within(summaries[1]).getByText('Approved by Dana · Control UI')).toBeInTheDocument();
-    expect(within(summaries[2]).getByText('Approved by Ana and Dana')).toBeInTheDocument();
+    expect(within(summaries[1]).getByText('Answered by Dana · Control UI')).toBeInTheDocument();
+    expect(within(summaries[1]).getByText('Allow')).toBeInTheDocument();
+    expect(within(summaries[2]).getByText('Answered by Dana · TUI')).toBeInTheDocument();
+    expect(within(summaries[2]).getByText('Approvals: Ana, Dana')).toBeInTheDocument();
+    expect(within(summaries[3]).getByText('Answered by Bo · Telegram')).toBeInTheDocument();
+    expect(within(summaries[3]).getByText('Deny')).toBeInTheDocument();
+    expect(within(summaries[3]).queryByText(/Approvals/)).toBeNull();
   });
 
   it('[U7] a resolve that lost to another answer closes the dock and says "Answered elsewhere"', async () => {

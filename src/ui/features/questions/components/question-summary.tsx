@@ -2,7 +2,7 @@ import { memo, useId } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { readBackReply } from '../../../../answers/async-reply.ts';
-import { answeredByText } from '../../../../lib/answered-by.ts';
+import { answeredByText, approversText } from '../../../../lib/answered-by.ts';
 import { useSentHere } from '../stores/drafts.ts';
 import { useLocalMarks } from '../hooks/use-local-marks.ts';
 import { deliveryNote } from '../../../lib/outbox/machine.ts';
@@ -33,8 +33,10 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
   const readBack = reply ? readBackReply(record, reply.text, reply.answers) : undefined;
   const Delivery = slots?.Delivery;
   const Receipt = slots?.Receipt;
-  // E7: a routed question says who answered it, and where ("Approved by Dana · TUI").
+  // E7: a routed question says who answered it, and where ("Answered by Dana · TUI"); the answer below says Allow or Deny.
   const by = answeredByText(record);
+  // E5: a quorum's approvers, on a line of their own.
+  const approvers = approversText(record);
   return (
     // The group keeps the outcome's name (what was done with the question); the pill says where it stands.
     <div className="qd-summary" role="group" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={status}>
@@ -49,6 +51,7 @@ export const QuestionSummary = memo(function QuestionSummary({ record, sessionKe
           {Receipt && record.receipt && <Receipt receipt={record.receipt} />}
         </span>
       </div>
+      {approvers && <p className="qd-summary-note">{approvers}</p>}
       {note && (
         <p id={noteId} className="qd-summary-note">
           {note}
