@@ -1,5 +1,6 @@
 /** G11: an approval asked with the agent's own items (its own ids) is decided like the gateway's own approval item. */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clusterPerTest } from '../../testing/gateway-cluster.ts';
 import { item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
 
@@ -27,4 +28,26 @@ it.each([
   const waited = await (waiting ?? agent.call('question.waitAnswer', { id: res.id, timeoutMs: 0 }));
   expect(waited).toMatchObject({ status: 'answered', answers: { deploy: ['Deny'] } });
   expect(waited.decision).toEqual({ behavior: 'deny', decidedBy: 'person', rules: ['push'], resolvedBy: { identity: 'admin', surface: 'cli', atMs: expect.any(Number) } });
+});
+
+describe('on two gateways of one PostgreSQL database (D2)', () => {
+  const clusters = clusterPerTest('ownitems');
+
+  it.each([
+    ['answered Deny', { answers: { deploy: ['Deny'] } }, { behavior: 'deny' }],
+    ['skipped', { skip: true }, { behavior: 'deny' }],
+  ] as const)('[G11][D2] asked on one, waited for on the other, %s: the wait carries the person\'s decision', { timeout: 60_000 }, async (_name, resolve, decision) => {
+    const cluster = await clusters.start(2, { config: policyConfig });
+    const admin = await cluster.connect(0, 'admin');
+    const asker = await cluster.connect(0, 'agent');
+    const { session } = await admin.call('sessions.create', { title: 'Work' });
+    const res = await asker.call('question.request', { sessionKey: session.key, approval: push, questions: [own] });
+    const waiter = await cluster.connect(1, 'agent');
+    const waiting = waiter.call('question.waitAnswer', { id: res.id, timeoutMs: 30_000 });
+    await admin.waitEvent('question.requested', (p) => p.question.id === res.id);
+    await admin.call('question.resolve', { id: res.id, ...resolve });
+    expect((await waiting).decision).toMatchObject({ ...decision, decidedBy: 'person', rules: ['push'] });
+    // Heard of before the wait (the other gateway told it): the same.
+    expect((await waiter.call('question.waitAnswer', { id: res.id, timeoutMs: 30_000 })).decision).toMatchObject(decision);
+  });
 });
