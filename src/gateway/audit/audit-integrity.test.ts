@@ -178,6 +178,16 @@ describe('the audit log changed behind the gateway, found and acknowledged (L7)'
     for (const other of others) expect(other.eventsNamed('audit.integrity')).toEqual([]);
   });
 
+  it('[A4][L7][L9] a row deleted: others asking for a proof are told it cannot be proven now, not what the self-check found', async () => {
+    const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 2`);
+    for (const who of ['guest', 'agent'] as const) {
+      const other = await t!.connect(who, { clientId: `${who}-client` });
+      const refused = await failure(other.call('audit.proof', { index: 0 }));
+      expect(refused).toMatchObject({ code: 'UNAVAILABLE', message: 'audit.proof: the audit log cannot be proven just now; an admin has been told' });
+    }
+    expect(await failure(admin.call('audit.proof', { index: 0 }))).toMatchObject({ message: expect.stringContaining('entry 2 is missing') });
+  });
+
   it('[L5][L6][L7] a row in the middle deleted and acknowledged with `askdock audit acknowledge`: the lost entry is an `audit.lost` entry in its place, checkpoints and receipts are signed again, and the export verifies showing the loss', async () => {
     // Entry 2 is the first approval's answer: its kept answer is left behind with no entry recording it.
     const admin = await changedLog(`DELETE FROM audit_entries WHERE idx = 2`);

@@ -11,7 +11,7 @@ afterEach(async () => {
 const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] });
 const payloadOf = (receipt: string) => JSON.parse(Buffer.from(receipt.split('.')[1], 'base64url').toString('utf8')) as { entryIndex: number };
 
-it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s inclusion proof; only an admin signs one or reads the self-check', async () => {
+it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s inclusion proof; only an admin signs one, reads the self-check or the live count', async () => {
   t = await startTestGateway({ auditSigning: true });
   const admin = await t.connect('admin');
   const agent = await t.connect('agent');
@@ -23,11 +23,23 @@ it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s i
   const { entryIndex } = payloadOf(answered.receipt!);
   await admin.call('audit.checkpoint', { sign: true });
 
+  const signed = await admin.call('audit.checkpoint', {});
+  // Entries after the checkpoint: the live count moves, what others read does not (A4: entries of sessions they may not see).
+  const { id: later } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id: later, answers: { lunch: ['Pizza'] } });
+  expect((await admin.call('audit.checkpoint', {})).treeSize).toBeGreaterThan(signed.treeSize);
+
   for (const who of EVERYONE) {
     const c = await t.connect(who);
     const read = await c.call('audit.checkpoint', {});
-    expect(read.checkpoint, who).toMatch(/\n/);
+    expect(read.checkpoint, who).toBe(signed.checkpoint);
     expect(read.treeSize).toBeGreaterThan(entryIndex);
+    if (who !== 'admin') {
+      expect(read.treeSize, who).toBe(signed.treeSize);
+      const past = await failure(c.call('audit.proof', { index: entryIndex, size: signed.treeSize + 1 }));
+      expect(past.code).toBe('INVALID_REQUEST');
+      expect(past.message).toBe(`audit.proof: index ${entryIndex} must be below size ${signed.treeSize + 1}, and size at most the latest checkpoint's ${signed.treeSize}`);
+    }
     if (who === 'admin') expect(read.integrity).toEqual({ ok: true });
     else expect(read, who).not.toHaveProperty('integrity');
     const proof = await c.call('audit.proof', { index: entryIndex, size: read.treeSize });

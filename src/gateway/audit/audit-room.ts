@@ -8,6 +8,9 @@ import type { RoomParts } from '../sessions/room-parts.ts';
 import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
 import { AuditExports } from './audit-export.ts';
+
+/** A signed checkpoint note's tree size (its second line, C2SP signed note); 0 without one. */
+const signedSize = (note: string | null): number => (note ? Number(note.split('\n')[1]) : 0);
 import { QuestionDigests } from './question-digests.ts';
 import { LOST_RUNS_LISTED, lostSummary } from './lost-runs.ts';
 import { ACK_META, acknowledgementValue, FAILED_META, newAcknowledgement, readAcknowledgement, readIntegrity, sameAcknowledgement, storeCheckpoint, type Acknowledgement, type Kept } from './audit-meta.ts';
@@ -194,9 +197,10 @@ export class AuditRoom {
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
     if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
     if (p.sign && !this.signed) throw new AskdockError('AUDIT_KEY_MISSING', 'audit.checkpoint {sign:true}: this gateway has no usable audit key (audit: unsigned, L8), so it signs no checkpoint');
-    const checkpoint = p.sign ? await this.signNow(true) : await this.log.latest();
-    const integrity = identity.scopes.has('operator.admin') ? { integrity: await this.integrity() } : {};
-    return { checkpoint: checkpoint ?? (await this.log.latest()), treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), ...integrity };
+    const checkpoint = (p.sign ? await this.signNow(true) : null) ?? (await this.log.latest());
+    // A4: others read the signed note's size, never the live count (entries of sessions they may not see) or the self-check.
+    if (!identity.scopes.has('operator.admin')) return { checkpoint, treeSize: signedSize(checkpoint), ...(this.signed ? {} : { unsigned: true }) };
+    return { checkpoint, treeSize: await this.size(), ...(this.signed ? {} : { unsigned: true }), integrity: await this.integrity() };
   }
 
   /** The entries stored; a log with a hole (a deleted row, L7) still answers how many rows it holds, so admins read the failed check. */
@@ -209,12 +213,28 @@ export class AuditRoom {
     }
   }
 
-  async proof(p: Params<'audit.proof'>): Promise<Result<'audit.proof'>> {
-    const tree = await this.log.current();
+  /** L9: an inclusion proof; others than admins prove against signed sizes only and are not told the self-check's detail (A4). */
+  async proof(identity: Identity, p: Params<'audit.proof'>): Promise<Result<'audit.proof'>> {
+    const admin = identity.scopes.has('operator.admin');
     const checkpoint = await this.log.latest();
-    const size = p.size ?? (checkpoint ? Number(checkpoint.split('\n')[1]) : tree.size);
-    if (size > tree.size || p.index >= size)
-      throw new AskdockError('INVALID_REQUEST', `audit.proof: index ${p.index} must be below size ${size}, and size at most the log's ${tree.size} entries`);
+    let tree: Awaited<ReturnType<AuditLog['current']>>;
+    try {
+      tree = await this.log.current();
+    } catch (err) {
+      if (!(err instanceof IntegrityError)) throw err;
+      if (admin) throw new AskdockError('UNAVAILABLE', `audit.proof: the audit log failed its self-check (${err.message}); see \`askdock audit acknowledge\``, { retryable: false });
+      throw new AskdockError('UNAVAILABLE', 'audit.proof: the audit log cannot be proven just now; an admin has been told', { retryable: false });
+    }
+    const signed = checkpoint ? signedSize(checkpoint) : 0;
+    const size = p.size ?? (checkpoint ? signed : tree.size);
+    const limit = admin ? tree.size : Math.min(signed, tree.size);
+    if (size > limit || p.index >= size)
+      throw new AskdockError(
+        'INVALID_REQUEST',
+        admin
+          ? `audit.proof: index ${p.index} must be below size ${size}, and size at most the log's ${tree.size} entries`
+          : `audit.proof: index ${p.index} must be below size ${size}, and size at most the latest checkpoint's ${signed}`,
+      );
     return { index: p.index, treeSize: size, inclusion: tree.inclusionProof(p.index, size).map((h) => h.toString('base64')), checkpoint };
   }
 
