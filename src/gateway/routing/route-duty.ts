@@ -84,7 +84,8 @@ export class RouteDuty {
   /** The due steps, from the store's index of deadlines: a tick reads the due questions only, however many wait. */
   private async runDue(now: number): Promise<void> {
     // K1: routed secret requests are few (one per missing credential): read from the pending ones.
-    await this.secrets.runDue(now);
+    // One failing secret step must not hold back every question's escalation.
+    await this.secrets.runDue(now).catch((err: unknown) => this.parts.log.error({ err }, 'running the secret requests\' escalation steps failed'));
     let next = await this.parts.store.nextRouteMs();
     while (next !== null && next <= now) {
       // Read inside the transaction: another gateway may have answered or stepped some meanwhile (D3).

@@ -57,7 +57,10 @@ export class SecretRoutes {
   }
 
   /** One step of one secret request: the next targets notified, or `exhausted` applied (E2: `deny` and `expire` end it as expired). */
-  private async stepIn(tx: Tx, r: StoredSecretRequest, now: number): Promise<void> {
+  private async stepIn(tx: Tx, listed: StoredSecretRequest, now: number): Promise<void> {
+    // Read again where it is written (locked on PostgreSQL): a provide or another gateway's step may have come first.
+    const r = await this.parts.store.getSecretRequest(listed.id);
+    if (!r || r.status !== 'pending' || r.route?.nextAtMs === undefined || r.route.nextAtMs > now) return;
     const { route, notify, ends } = stepRoute(r.route as RouteState, now, await this.envFor(r));
     const next = { ...r, route };
     if (ends) return this.parts.secrets.finishIn(tx, next, { status: 'expired', reason: EXHAUSTED_REASON });

@@ -44,6 +44,11 @@ function toPublic(r: StoredSecretRequest): SecretRequestRecord {
  * K1: secret requests, their masked answers and the encrypted values. A value exists in the clear only inside
  * `provide` (to seal it) and `get` (to hand it to an agent.secrets caller): never in a record, event, log or error.
  */
+/** Q5 for K1: a request already ended answers QUESTION_ALREADY_TERMINAL with its status. */
+function alreadyEnded(r: StoredSecretRequest): AskdockError {
+  return new AskdockError('QUESTION_ALREADY_TERMINAL', `secret request "${r.id}" is already ${r.status}`, { details: { id: r.id, status: r.status, name: r.name } });
+}
+
 export class SecretManager {
   private readonly waiters: SecretWaiters;
   private readonly expiry: ExpiryScheduler;
@@ -130,24 +135,23 @@ export class SecretManager {
     const r = await this.visible(identity, p.id);
     if (!canAnswerQuestion(identity, asQuestion(r), await this.owner(r)))
       throw forbidden(`providing secret "${r.name}"`, ['operator.admin', 'operator.questions'], identity);
-    if (r.status !== 'pending')
-      throw new AskdockError('QUESTION_ALREADY_TERMINAL', `secret request "${r.id}" is already ${r.status}`, {
-        details: { id: r.id, status: r.status, name: r.name },
-      });
+    if (r.status !== 'pending') throw alreadyEnded(r);
     // E3/E12: a routed request waits for those notified so far (and admins); a skip is an answer too.
     this.routing?.requireEligible(identity, r);
     const atMs = this.parts.clock.now();
     const resolvedBy = { identity: identity.id, surface: p.surface ?? 'control-ui', atMs };
-    if ('skip' in p) {
-      await this.parts.hub.commit(async (tx) => this.finishIn(tx, r, { status: 'skipped', resolvedBy }));
-      return { status: 'skipped', name: r.name };
-    }
-    const ciphertext = this.box.seal(r.name, p.value);
+    const ciphertext = 'skip' in p ? null : this.box.seal(r.name, p.value);
     await this.parts.hub.commit(async (tx) => {
-      await this.parts.store.putSecret({ owner: r.askedBy, name: r.name, ciphertext, storedBy: identity.id, requestId: r.id, storedAtMs: atMs });
-      await this.finishIn(tx, r, { status: 'stored', resolvedBy });
+      // Q5/D3: read again where it is written (locked on PostgreSQL): another provide, an expiry or an escalation step
+      // (on this gateway or another) may have ended or moved it since; the first to commit wins, never both.
+      const now = await this.parts.store.getSecretRequest(r.id);
+      if (!now || now.status !== 'pending') throw alreadyEnded(now ?? r);
+      this.routing?.requireEligible(identity, now);
+      if (ciphertext === null) return this.finishIn(tx, now, { status: 'skipped', resolvedBy });
+      await this.parts.store.putSecret({ owner: now.askedBy, name: now.name, ciphertext, storedBy: identity.id, requestId: now.id, storedAtMs: atMs });
+      await this.finishIn(tx, now, { status: 'stored', resolvedBy });
     });
-    return { status: 'stored', name: r.name };
+    return { status: ciphertext === null ? 'skipped' : 'stored', name: r.name };
   }
 
   async waitResult(identity: Identity, p: Params<'secret.waitResult'>, cancellation: Cancellation) {

@@ -9,11 +9,20 @@ import { useRevokeGrant } from '../api/revoke-grant.ts';
 import { endsIn, grantReach } from '../lib/grant-text.ts';
 import { RevokeGrantButton } from './revoke-grant-button.tsx';
 
-type RowProps = { grant: PolicyGrant; now: number; pending: boolean; failed: string | undefined; onRevoke: (id: string) => void };
+/** `onRevoking`: a revoke starts (true) or was refused (false), for where focus goes when the row leaves. */
+type RowProps = { grant: PolicyGrant; now: number; onRevoking: (going: boolean) => void };
 
-function GrantRow({ grant, now, pending, failed, onRevoke }: RowProps) {
+function GrantRow({ grant, now, onRevoking }: RowProps) {
   const reach = grantReach(grant);
   const ruleId = useId();
+  // One revoke per row: another row's revoke neither clears this one's "Revoking…" nor hides its refusal.
+  const revoke = useRevokeGrant();
+  const pending = revoke.isPending;
+  const failed = revoke.isError ? errorMessage(revoke.error) : undefined;
+  const onRevoke = () => {
+    onRevoking(true);
+    revoke.mutate(grant.id, { onError: () => onRevoking(false) });
+  };
   return (
     <tr aria-busy={pending || undefined}>
       <th scope="row" className="policy-rule-cell">
@@ -56,7 +65,7 @@ function GrantRow({ grant, now, pending, failed, onRevoke }: RowProps) {
         </time>
       </td>
       <td className="policy-actions">
-        <RevokeGrantButton ruleId={ruleId} pending={pending} failed={failed} onRevoke={() => onRevoke(grant.id)} />
+        <RevokeGrantButton ruleId={ruleId} pending={pending} failed={failed} onRevoke={onRevoke} />
       </td>
     </tr>
   );
@@ -65,7 +74,6 @@ function GrantRow({ grant, now, pending, failed, onRevoke }: RowProps) {
 /** G5/G12: every live grant: its rule, where it applies, who made it from which question, when it ends, and Revoke. */
 export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
   const now = useMinuteClock();
-  const revoke = useRevokeGrant();
   const live = grants.filter((g) => g.expiresAt > now);
   const heading = useRef<HTMLHeadingElement>(null);
   const revoked = useRef(false);
@@ -106,11 +114,8 @@ export function PolicyGrants({ grants }: { grants: readonly PolicyGrant[] }) {
                 key={grant.id}
                 grant={grant}
                 now={now}
-                pending={revoke.isPending && revoke.variables === grant.id}
-                failed={revoke.isError && revoke.variables === grant.id ? errorMessage(revoke.error) : undefined}
-                onRevoke={(id) => {
-                  revoked.current = true;
-                  revoke.mutate(id);
+                onRevoking={(going) => {
+                  revoked.current = going;
                 }}
               />
             ))}

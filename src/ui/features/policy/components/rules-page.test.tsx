@@ -155,6 +155,28 @@ describe('[G12] the Rules page', () => {
     await waitFor(() => expect(calls(client, 'policy.grant.revoke')).toHaveLength(2));
   });
 
+  it('[G12] two rows revoked at once keep their own state: the first still says "Revoking…" and its refusal shows in its row', async () => {
+    const user = userEvent.setup();
+    let refuse!: (err: Error) => void;
+    const client = fakeClient((method, params) => {
+      if (method === 'policy.get') return Promise.resolve(structuredClone(POLICY));
+      if (params.id === 'g1') return new Promise((_ok, no) => (refuse = no));
+      return new Promise(() => {});
+    });
+    show(client, <RulesPage />);
+    const lint = await screen.findByRole('row', { name: /Bash\(npm run lint/ });
+    const edit = screen.getByRole('row', { name: /Edit\(src/ });
+    await user.click(within(lint).getByRole('button', { name: 'Revoke' }));
+    await user.click(within(edit).getByRole('button', { name: 'Revoke' }));
+    expect(within(lint).getByRole('status')).toHaveTextContent('Revoking…');
+    expect(within(edit).getByRole('status')).toHaveTextContent('Revoking…');
+    await user.click(within(lint).getByRole('button', { name: 'Revoke' }));
+    expect(calls(client, 'policy.grant.revoke')).toHaveLength(2);
+    refuse(new AskdockError('FORBIDDEN', 'only an admin or the grant maker may revoke it'));
+    expect(await within(lint).findByRole('alert')).toHaveTextContent('Not revoked: only an admin or the grant maker may revoke it');
+    expect(within(edit).getByRole('status')).toHaveTextContent('Revoking…');
+  });
+
   it('[G12] a grant made or revoked elsewhere shows once policy.grants.updated arrives (the shell keeps the policy in sync)', async () => {
     const { client, state } = gateway({ ...POLICY, grants: [] });
     show(client, (
