@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import type { HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
+import type { RouteState } from '../../../../protocol/routing.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 
 export const secretRequestsKey = ['secret-requests'] as const;
@@ -38,16 +39,22 @@ export function secretEnded(qc: QueryClient, id: string) {
   qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.filter((r) => r.id !== id));
 }
 
+/** E11 for K1: a `secret.routed` event puts the new route on the cached request: who it waits for, and who may provide it. */
+export function secretRouted(qc: QueryClient, id: string, route: RouteState) {
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.map((r) => (r.id === id ? { ...r, route } : r)));
+}
+
 function helloReceived(qc: QueryClient, hello: HelloOk) {
   if (hello.resumed) return; // replayed events bring the list up to date (R2)
   qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, [...(hello.snapshot.pendingSecrets ?? [])].sort(byCreated));
 }
 
-/** Feeds the secret requests cache from the socket: hello snapshots and secret.requested / secret.resolved (K1). */
+/** Feeds the secret requests cache from the socket: hello snapshots and secret.requested / secret.routed / secret.resolved (K1). */
 export function attachSecretRequestsSync(client: GatewayClient, qc: QueryClient): () => void {
   const offs = [
     client.onHello((hello) => helloReceived(qc, hello)),
     client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
+    client.on('secret.routed', ({ id, route }) => secretRouted(qc, id, route)),
     client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
   ];
   return () => offs.forEach((off) => off());

@@ -4,9 +4,11 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
+import type { RouteState } from '../../../../protocol/routing.ts';
 import { QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
-import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { stillClock } from '../../../../testing/still-clock.ts';
 
 const VALUE = 'sk-proj-4fQ9xL2mR8tZ1vB7nK3cH6jW0pY5sD2aE9uG';
 
@@ -169,5 +171,56 @@ describe('credential warning', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(s.client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ id: 'q-deploy' })));
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
+
+describe('a routed secret request (E3, E9, E11 for K1)', () => {
+  stillClock();
+  const route = (over: Partial<RouteState> = {}): RouteState => ({ escalation: 'ops', step: 0, notified: ['ana'], eligible: ['ana'], ...over });
+  const routed = (over: Partial<RouteState> = {}) => secretRecord({ route: route({ nextAtMs: Date.now() + 252_000, ...over }) });
+  /** Someone who may see secret requests (A3) and answer questions, but no admin. */
+  const person = (identity: string) => {
+    const client = fakeClient(identity);
+    (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
+    return client;
+  };
+  const dockFor = async (client: ReturnType<typeof fakeClient>, record: SecretRequestRecord) => {
+    const s = setup([], client);
+    s.queryClient.setQueryData(secretRequestsKey, [record]);
+    s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const dock = within(screen.getByRole('region', { name: 'Questions' }));
+    await dock.findByText('OPENAI_API_KEY');
+    return { dock, row: () => within(dock.getByRole('group', { name: 'Routing' })) };
+  };
+
+  it('[E3][K1] someone it does not wait for reads who it waits for and when it moves on, with no value field, Submit or Skip', async () => {
+    const { dock, row } = await dockFor(person('cy'), routed({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'] }));
+    expect(row().getByText(/^For ana, bo · next step/)).toHaveTextContent(/^For ana, bo · next step in 4:12$/);
+    expect(row().getByText('Waiting for ana, bo: you can read it but not answer')).toBeInTheDocument();
+    expect(dock.getByText('To call the API for the summary.')).toBeInTheDocument();
+    expect(dock.queryByLabelText('Secret value')).toBeNull();
+    for (const name of ['Submit', 'Skip', 'Show']) expect(dock.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('[E11][K1] a secret.routed event whose step notifies them brings the field, Submit and Skip', async () => {
+    const client = person('cy');
+    const { dock, row } = await dockFor(client, routed());
+    expect(dock.queryByLabelText('Secret value')).toBeNull();
+    const next = route({ step: 1, notified: ['ana', 'cy'], eligible: ['ana', 'cy'] });
+    act(() => client.emit('secret.routed', { id: 'k1', sessionKey: 's1', route: next, notify: ['cy'] }));
+    expect(await dock.findByLabelText('Secret value')).toHaveAttribute('type', 'password');
+    expect(dock.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+    expect(dock.getByRole('button', { name: 'Skip' })).toBeInTheDocument();
+    expect(row().getByText('For ana, cy')).toBeInTheDocument();
+    expect(row().queryByText(/you can read it but not answer/)).toBeNull();
+  });
+
+  it('[E3][K1] an admin it does not name still gets the field, under who it waits for', async () => {
+    const { dock, row } = await dockFor(fakeClient('root'), routed());
+    expect(row().getByText(/^For ana · next step/)).toBeInTheDocument();
+    expect(row().queryByText(/you can read it but not answer/)).toBeNull();
+    expect(dock.getByLabelText('Secret value')).toHaveAttribute('type', 'password');
+    expect(dock.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+    expect(dock.getByRole('button', { name: 'Skip' })).toBeInTheDocument();
   });
 });
