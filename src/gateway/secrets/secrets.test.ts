@@ -181,3 +181,18 @@ describe('K1 secrets', () => {
     expect((await agent.call('secret.get', { name: 'HIDDEN' })).value).toBe(VALUE);
   });
 });
+
+/** Q5 for K1: two people providing one secret request at once: one value is stored, the other is told it already ended. */
+it('[K1][Q5] two provides of one request at once: one is stored, the other answers QUESTION_ALREADY_TERMINAL, and the value read is the stored one', async () => {
+  const { tg, admin, agent, sessionKey } = await setup();
+  const questions = await tg.connect('questions');
+  const { id } = await agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To deploy', sessionKey });
+  const tries = await Promise.allSettled([admin.call('secret.provide', { id, value: 'value-from-admin' }), questions.call('secret.provide', { id, value: 'value-from-questions' })]);
+  const stored = tries.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+  expect(stored).toHaveLength(1);
+  const refused = tries.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  expect(refused.reason).toMatchObject({ code: 'QUESTION_ALREADY_TERMINAL', details: { id, status: 'stored' } });
+  const value = stored[0] === 0 ? 'value-from-admin' : 'value-from-questions';
+  expect(await agent.call('secret.get', { name: 'DEPLOY_TOKEN' })).toMatchObject({ value });
+  expect(admin.eventsNamed('secret.resolved').filter((e) => e.id === id)).toHaveLength(1);
+});
