@@ -174,7 +174,7 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(resultOf(await call)).toEqual({ action: 'accept' });
   });
 
-  it('[X5][T5] the client cancelling its call cancels the question', async () => {
+  it('[X5][T5][Q1] the client cancelling its call cancels the question (surface mcp-proxy)', async () => {
     const controller = new AbortController();
     const requested = nextEvent(t.operator, 'question.requested');
     const call = proxied.callTool({ name: 'deploy', arguments: {} }, undefined, { signal: controller.signal });
@@ -184,7 +184,8 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
     controller.abort('the user pressed Esc');
     await expect(call).rejects.toThrow();
-    expect(await resolved).toMatchObject({ status: 'cancelled' });
+    // Q1: the record says the proxy withdrew it.
+    expect(await resolved).toMatchObject({ status: 'cancelled', resolvedBy: { surface: 'mcp-proxy' } });
   });
 });
 

@@ -171,9 +171,15 @@ export async function waitForEnd(client: GatewayClient, id: string, signal?: Abo
   }
 }
 
+/** Q1: the surface that withdraws a question asked for `askSource`: `hook` for a hook's, `mcp-proxy` for the proxy's; else the gateway's default. */
+export function withdrawingSurface(askSource: string | undefined): 'hook' | 'mcp-proxy' | undefined {
+  const front = askSource?.split(':')[0];
+  return front === 'hook' || front === 'mcp-proxy' ? front : undefined;
+}
+
 /** Withdraws a pending question (status `cancelled`). Resolves false when it had already ended or is unknown. */
-export async function cancelQuestion(client: GatewayClient, id: string, reason: string, timeoutMs = CANCEL_WAIT_MS): Promise<boolean> {
-  const sent = client.request('question.resolve', { id, cancel: true, reason }, { timeoutMs: 30_000 });
+export async function cancelQuestion(client: GatewayClient, id: string, reason: string, timeoutMs = CANCEL_WAIT_MS, surface?: string): Promise<boolean> {
+  const sent = client.request('question.resolve', { id, cancel: true, reason, ...(surface ? { surface } : {}) }, { timeoutMs: 30_000 });
   // The request stays queued across a reconnect; the caller only waits about a second for its answer.
   sent.catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;

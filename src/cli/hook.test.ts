@@ -186,13 +186,14 @@ describe('askdock hook, answered through the gateway', { timeout: 120_000 }, () 
     expect(JSON.parse(stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
   });
 
-  it('[X6] killing the hook cancels its question; nothing is printed', async () => {
+  it('[X6][Q1] killing the hook cancels its question (surface hook); nothing is printed', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const hook = startHook(t, fixture('claude-bash'));
     const question = await hookAsks(t.operator, hook, requested);
     const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
     hook.child.kill('SIGTERM');
-    expect(await resolved).toMatchObject({ status: 'cancelled' });
+    // Q1: the record says the hook withdrew it.
+    expect(await resolved).toMatchObject({ status: 'cancelled', resolvedBy: { surface: 'hook' } });
     const out = await hook.done;
     expect(out.stdout).toBe('');
   });

@@ -24,7 +24,8 @@ export const ResolveParams = z.union([
     grant: GrantRequest.optional(),
   }),
   z.object({ id: Key, skip: z.literal(true), resolutionId: z.string().min(1).max(128).optional(), surface: Surface.optional() }),
-  z.object({ id: Key, cancel: z.literal(true), reason: z.string().max(200).optional() }),
+  /** Q1: `surface` names what withdrew it (`hook`, `mcp-proxy`); the asker's own `sdk` when absent. */
+  z.object({ id: Key, cancel: z.literal(true), reason: z.string().max(200).optional(), surface: Surface.optional() }),
 ]);
 export type ResolveParams = z.infer<typeof ResolveParams>;
 

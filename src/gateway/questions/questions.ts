@@ -208,7 +208,8 @@ export class QuestionManager {
           details: { id: q.id },
         });
       if (isTerminal(q)) throw alreadyTerminal(q);
-      const resolvedBy = { identity: identity.id, surface: defaultSurface(identity), atMs };
+      if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of cancels' }]);
+      const resolvedBy = { identity: identity.id, surface: p.surface ?? defaultSurface(identity), atMs };
       await this.outcomes.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
       return { status: 'cancelled' };
     }
