@@ -8,7 +8,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../protocol/policy.ts';
 import { clampTimeoutSeconds, type NoAnswerReason } from './ask-user-result.ts';
 import type { PromptOptions } from './ask-prompt.ts';
 import { visibleNul } from './ask-prompt.ts';
-import { abortError, cancelQuestion, withdrawingSurface, inTurn, newQuestionId, raceAbort, SDK_SOURCE, sendQuestion, waitForEnd } from './sdk-ask.ts';
+import { abortError, cancelQuestion, askerSurface, inTurn, newQuestionId, raceAbort, SDK_SOURCE, sendQuestion, waitForEnd } from './sdk-ask.ts';
 import type { Agent } from './sdk.ts';
 
 export type ApprovalOutcome = { decision: ApprovalDecision } | { decision: null; reason: NoAnswerReason };
@@ -49,7 +49,7 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
   };
   const cancel = async (err: unknown) => {
     if (!signal?.aborted) return err;
-    await cancelQuestion(agent.client, id, 'aborted', undefined, withdrawingSurface(opts.askSource));
+    await cancelQuestion(agent.client, id, 'aborted', undefined, askerSurface(opts.askSource));
     return abortError(signal);
   };
   let asked;

@@ -4,7 +4,7 @@
  */
 import { QuestionList, type QuestionItemInput } from '../protocol/index.ts';
 import { clampTimeoutSeconds, askUserError, type AskUserResult } from './ask-user-result.ts';
-import { abortError, cancelQuestion, withdrawingSurface, newQuestionId, raceAbort, requestInTurn, waitForAnswer } from './sdk-ask.ts';
+import { abortError, cancelQuestion, askerSurface, newQuestionId, raceAbort, requestInTurn, waitForAnswer } from './sdk-ask.ts';
 import type { Agent } from './sdk.ts';
 import { zodProblems } from '../protocol/index.ts';
 
@@ -42,7 +42,7 @@ export async function askPrompt(agent: Agent, questions: QuestionItemInput[], op
   const call = { questions: parsed.data, timeoutSeconds: clampTimeoutSeconds(opts.timeoutSeconds), timeoutGiven: true };
   const cancel = async (err: unknown) => {
     if (!signal?.aborted) return err;
-    await cancelQuestion(agent.client, id, 'aborted', undefined, withdrawingSurface(opts.askSource));
+    await cancelQuestion(agent.client, id, 'aborted', undefined, askerSurface(opts.askSource));
     return abortError(signal);
   };
   try {

@@ -4,7 +4,8 @@
  * cannot check (an exclusive bound on a number) is refused here with the rule and asked again. Framework-free: the proxy (`askdock mcp-proxy`) and the hook's Elicitation event use it.
  */
 import { CONFIRM_LABELS, cutCodePoints, cutHeader, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type QuestionItemInput } from '../protocol/index.ts';
-import { linkDone } from '../answers/kinds/link.ts';
+import { LINK_LABELS, linkDone } from '../answers/kinds/link.ts';
+import { askerSurface } from './sdk-ask.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import { fieldQuestion, readField, schemaFields, type Field, type FieldValue, type RequestedSchema } from './elicitation-fields.ts';
 import type { Agent } from './sdk.ts';
@@ -100,12 +101,18 @@ async function askUrl(agent: Agent, req: { message: string; url: string }, opts:
   const onOuter = () => inner.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuter, { once: true });
   let done = false;
-  void opts.completed?.then(() => {
+  let asked: string | undefined;
+  void opts.completed?.then(async () => {
     done = true;
-    inner.abort(new Error('completed'));
+    // X5: the server's word resolves the question as Done (every surface shows it done); if that cannot be, it is withdrawn.
+    if (asked === undefined || !(await answerDone(agent, asked, opts.askSource))) inner.abort(new Error('completed'));
   });
+  const onAsked = (id: string) => {
+    asked = id;
+    opts.onAsked?.(id);
+  };
   try {
-    const result = await askPrompt(agent, [question], { ...opts, signal: inner.signal });
+    const result = await askPrompt(agent, [question], { ...opts, onAsked, signal: inner.signal });
     if (result.status === 'no_answer') return result.reason === 'skipped' ? { action: 'decline', skipped: true } : { action: 'cancel', reason: result.reason };
     return linkDone(result.answers.answers.link ?? []) ? { action: 'accept' } : { action: 'decline', skipped: false };
   } catch (err) {
@@ -114,5 +121,16 @@ async function askUrl(agent: Agent, req: { message: string; url: string }, opts:
     throw err;
   } finally {
     opts.signal?.removeEventListener('abort', onOuter);
+  }
+}
+
+/** Answers the asker's own link question Done (PROTOCOL Q1 surface of the proxy); false when the gateway would not. */
+async function answerDone(agent: Agent, id: string, askSource: string | undefined): Promise<boolean> {
+  const surface = askerSurface(askSource);
+  try {
+    const r = await agent.client.request('question.resolve', { id, answers: { link: [LINK_LABELS[0]] }, ...(surface ? { surface } : {}) });
+    return r.status === 'answered';
+  } catch {
+    return false;
   }
 }

@@ -163,14 +163,15 @@ describe('askdock mcp-proxy, between the official MCP client and a real MCP serv
     expect(resultOf(await call)).toEqual({ action: 'accept' });
   });
 
-  it('[X5] url mode: the server\'s elicitation/complete resolves the question as done', async () => {
+  it('[X5][Q1] url mode: the server\'s elicitation/complete resolves the question as done (answered Done by mcp-proxy)', async () => {
     const requested = nextEvent(t.operator, 'question.requested');
     const call = proxied.callTool({ name: 'login', arguments: {} });
     const { question } = await requested;
     seen++;
     const resolved = nextEvent(t.operator, 'question.resolved', (p) => p.id === question.id);
     await proxied.callTool({ name: 'finish_login', arguments: {} });
-    expect(await resolved).toMatchObject({ status: 'cancelled' });
+    // Every surface shows the step done, answered by the proxy, not withdrawn.
+    expect(await resolved).toMatchObject({ status: 'answered', answers: { link: ['Done'] }, resolvedBy: { surface: 'mcp-proxy' } });
     expect(resultOf(await call)).toEqual({ action: 'accept' });
   });
 

@@ -171,8 +171,8 @@ export async function waitForEnd(client: GatewayClient, id: string, signal?: Abo
   }
 }
 
-/** Q1: the surface that withdraws a question asked for `askSource`: `hook` for a hook's, `mcp-proxy` for the proxy's; else the gateway's default. */
-export function withdrawingSurface(askSource: string | undefined): 'hook' | 'mcp-proxy' | undefined {
+/** Q1: the surface of what a hook (`hook`) or the MCP proxy (`mcp-proxy`) does to its own question; else the gateway's default. */
+export function askerSurface(askSource: string | undefined): 'hook' | 'mcp-proxy' | undefined {
   const front = askSource?.split(':')[0];
   return front === 'hook' || front === 'mcp-proxy' ? front : undefined;
 }

@@ -3,6 +3,7 @@ import { AskdockError, invalidRequest, type Params, type QuestionRecord, type Re
 import type { Identity } from '../auth.ts';
 import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
 import { defaultSurface } from './surface.ts';
+import { closesOwnLink } from './own-link.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
@@ -213,11 +214,12 @@ export class QuestionManager {
       await this.outcomes.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
       return { status: 'cancelled' };
     }
-    if (!canAnswerQuestion(identity, q, await this.owner(q)))
+    const ownDone = closesOwnLink(identity, q, p);
+    if (!ownDone && !canAnswerQuestion(identity, q, await this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
     const resolvedBy = answeredBy(this.core, identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
     // E3: a routed question waits for those notified so far (and admins); E5: a quorum's short Allow is held.
-    if (!isTerminal(q)) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
+    if (!isTerminal(q) && !ownDone) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
     if ('skip' in p) {
       if (isTerminal(q)) {
         if (p.resolutionId !== undefined && q.resolutionId === p.resolutionId && q.status === 'skipped') return { status: 'skipped' };
