@@ -7,11 +7,20 @@ import { textFrame, type WireFrame } from '../hub/wire.ts';
 
 const MARKS = ['"kind":', '"input":'];
 
-/** The text inside one unmasked frame made by `textFrame`. */
-function frameText(frame: WireFrame): string {
-  const len = frame[1] & 0x7f;
-  const head = len < 126 ? 2 : len === 126 ? 4 : 10;
-  return frame.toString('utf8', head);
+/**
+ * The text of each unmasked frame in `buf`: one `textFrame`, or several the hub sends together (the events of one
+ * commit, concatenated).
+ */
+function frameTexts(buf: Buffer): string[] {
+  const texts: string[] = [];
+  for (let at = 0; at < buf.length; ) {
+    const len7 = buf[at + 1] & 0x7f;
+    const head = len7 < 126 ? 2 : len7 === 126 ? 4 : 10;
+    const length = len7 < 126 ? len7 : len7 === 126 ? buf.readUInt16BE(at + 2) : Number(buf.readBigUInt64BE(at + 2));
+    texts.push(buf.toString('utf8', at + head, at + head + length));
+    at += head + length;
+  }
+  return texts;
 }
 
 function lowerText(text: string): string {
@@ -24,7 +33,9 @@ function lowerText(text: string): string {
 export function forProtocolOne(out: string | WireFrame): string | WireFrame {
   if (typeof out === 'string') return MARKS.some((m) => out.includes(m)) ? lowerText(out) : out;
   if (!MARKS.some((m) => out.includes(m))) return out;
-  const text = frameText(out);
-  const lowered = lowerText(text);
-  return lowered === text ? out : textFrame(lowered);
+  const texts = frameTexts(out);
+  const lowered = texts.map(lowerText);
+  if (lowered.every((text, i) => text === texts[i])) return out;
+  const frames = lowered.map(textFrame);
+  return frames.length === 1 ? frames[0] : (Buffer.concat(frames) as WireFrame);
 }

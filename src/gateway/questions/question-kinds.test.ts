@@ -75,4 +75,14 @@ describe('question kinds on the wire (Q12)', () => {
       answers: { go: ['No'], replicas: ['4'], cache: ['true'] },
     });
   });
+
+  it('[Q12] a protocol-1 client hears a kind question asked in a session, whose commit sends its events together', async () => {
+    const { agent, session } = await setup();
+    const old = await gateway.t.connect('admin', { protocol: 1 });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [go] });
+    const seen = await old.waitEvent('question.requested', (p) => p.question.id === id);
+    expect(seen.question.questions).toEqual([{ id: 'go', header: 'Deploy', question: 'Deploy now?', options: [{ label: 'Yes' }, { label: 'No' }] }]);
+    // The events of that commit after the question reach it too, in order.
+    await old.waitEvent('session.updated', (p) => p.session.key === session.key && p.session.pendingQuestions === 1);
+  });
 });
