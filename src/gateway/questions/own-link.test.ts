@@ -4,7 +4,16 @@ import { failure, item, gatewayPerTest } from '../../testing/gateway-harness.ts'
 const gateway = gatewayPerTest();
 const login = { id: 'login', header: 'Sign in', question: 'Sign in to shop-tools', kind: 'link' as const, url: 'https://auth.example.com/login' };
 
-describe('an asker closing its own link question (X5)', () => {
+describe('what an asker does to its own question: withdraw it, or close its link Done (X5)', () => {
+  it('[Q1][X6] a hook or the MCP proxy withdrawing its question names itself as the surface; the policy\'s surface is no asker\'s', async () => {
+    const { admin, agent } = await gateway.withSession();
+    const { id } = await agent.call('question.request', { questions: [item()] });
+    const asPolicy = await failure(agent.call('question.resolve', { id, cancel: true, surface: 'policy' }));
+    expect(asPolicy.details).toEqual([{ path: 'surface', problem: expect.stringContaining('policy') }]);
+    await agent.call('question.resolve', { id, cancel: true, reason: 'aborted', surface: 'hook' });
+    expect((await admin.call('question.get', { id })).question.resolvedBy).toMatchObject({ identity: 'agent', surface: 'hook' });
+  });
+
   it('[X5][Q1] the MCP proxy answers its own link question Done when the server says the step is complete: answered, by mcp-proxy', async () => {
     const { admin, agent, session } = await gateway.withSession();
     const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [login] });
