@@ -3,7 +3,10 @@ import { AskdockError, type FieldProblem } from '../protocol/index.ts';
 import { ASK_USER_TOOL_NAME, resultText, type AskUserResult } from './ask-user.ts';
 
 /** The error as JSON: the protocol's `{code, message, details}` (Q2, RU1), and for bad input the same list as `problems`. */
-export function errorResult(text: string, structured: { code: string; message: string; details?: unknown; problems?: FieldProblem[] }): CallToolResult {
+export function errorResult(
+  text: string,
+  structured: { code: string; message: string; details?: unknown; retryable?: boolean; retryAfterMs?: number; problems?: FieldProblem[] },
+): CallToolResult {
   return {
     isError: true,
     content: [
@@ -24,13 +27,17 @@ export function invalidCallResult(problems: FieldProblem[], tool = ASK_USER_TOOL
   });
 }
 
+/** The refusal whole, as the protocol has it: RATE_LIMITED with its retryAfterMs, UNAVAILABLE with its retryable. */
 export function gatewayErrorResult(err: unknown, tool = ASK_USER_TOOL_NAME): CallToolResult {
-  const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err));
+  // Not the gateway's own refusal (a socket that failed): the gateway is out of reach, which a later call may not be.
+  const e = err instanceof AskdockError ? err : new AskdockError('UNAVAILABLE', err instanceof Error ? err.message : String(err), { retryable: true });
   const problems = Array.isArray(e.details) ? (e.details as FieldProblem[]) : undefined;
   return errorResult(`${tool} failed (${e.code}): ${e.message}`, {
     code: e.code,
     message: e.message,
     ...(e.details !== undefined ? { details: e.details } : {}),
+    ...(e.retryable !== undefined ? { retryable: e.retryable } : {}),
+    ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
     ...(problems ? { problems } : {}),
   });
 }

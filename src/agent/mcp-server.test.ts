@@ -159,7 +159,7 @@ describe('askdock mcp lifecycle', () => {
     }
   });
 
-  it('lists tools even when the gateway is down, and a call then says it is unreachable', async () => {
+  it('[errors] lists tools even when the gateway is down, and a call then says it is unreachable: UNAVAILABLE with retryable', async () => {
     const t = await startTestGateway();
     const url = t.url;
     await t.close();
@@ -176,6 +176,7 @@ describe('askdock mcp lifecycle', () => {
       const result = await client.callTool({ name: 'ask_user', arguments: DEPLOY });
       expect(result.isError).toBe(true);
       expect((result.content as TextContent[])[0].text).toMatch(/UNAVAILABLE.*cannot reach the gateway/);
+      expect(JSON.parse((result.content as TextContent[])[1].text)).toMatchObject({ error: { code: 'UNAVAILABLE', retryable: true } });
     } finally {
       await client.close();
     }

@@ -97,7 +97,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     try {
       await client.ready(opts.connectWaitMs ?? 10_000);
     } catch {
-      return gatewayErrorResult(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${opts.url}; is \`askdock start\` running?`));
+      return gatewayErrorResult(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${opts.url}; is \`askdock start\` running?`, { retryable: true }));
     }
     if (!agent.mayAsk)
       return errorResult(`identity "${agent.identity}" may not ask the user: the gateway config denies ask_user`, {

@@ -38,4 +38,27 @@ describe('uiBuildReason', () => {
     age(join(root, 'index.html'), 5000);
     expect(uiBuildReason(root)).toBe('the UI sources changed since the last build');
   });
+
+  it('counts what the UI bundles from outside src/ui (the shared client, the protocol, answers, lib), not their tests', () => {
+    root = mkdtempSync(join(tmpdir(), 'askdock-ui-'));
+    write(join(root, 'index.html'));
+    for (const dir of ['client', 'protocol', 'answers', 'lib']) {
+      write(join(root, `src/${dir}/shared.ts`));
+      write(join(root, `src/${dir}/shared.test.ts`));
+    }
+    write(join(root, 'src/gateway/server.ts'));
+    age(root, 1000);
+    write(join(root, 'dist/index.html'));
+    age(join(root, 'dist'), 2000);
+    expect(uiBuildReason(root)).toBeNull();
+    // Only the gateway's own code and tests changed: the bundle has none of it.
+    age(join(root, 'src/gateway'), 3000);
+    for (const dir of ['client', 'protocol', 'answers', 'lib']) utimesSync(join(root, `src/${dir}/shared.test.ts`), 3000, 3000);
+    expect(uiBuildReason(root)).toBeNull();
+    for (const dir of ['client', 'protocol', 'answers', 'lib']) {
+      age(join(root, 'dist'), 4000);
+      utimesSync(join(root, `src/${dir}/shared.ts`), 5000, 5000);
+      expect(uiBuildReason(root), dir).toBe('the UI sources changed since the last build');
+    }
+  });
 });

@@ -3,8 +3,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What the UI build reads, relative to the repository root. */
-const UI_SOURCES = ['src/ui', 'index.html', 'vite.config.ts', 'public'];
+/**
+ * What the UI build reads, relative to the repository root: the UI, and what it bundles from beside it (the shared
+ * client, the protocol, answers and lib: every folder src/ui imports from, directly or through them).
+ */
+const UI_SOURCES = ['src/ui', 'src/client', 'src/protocol', 'src/answers', 'src/lib', 'index.html', 'vite.config.ts', 'public'];
+
+/** Tests sit beside the code (STYLE) and are never bundled. */
+const isTest = (name: string) => /\.test\.tsx?$/.test(name);
 
 function newestMtimeMs(path: string): number {
   let st;
@@ -13,7 +19,7 @@ function newestMtimeMs(path: string): number {
   } catch {
     return 0;
   }
-  if (!st.isDirectory()) return st.mtimeMs;
+  if (!st.isDirectory()) return isTest(path) ? 0 : st.mtimeMs;
   let newest = st.mtimeMs;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, entry)));
   return newest;

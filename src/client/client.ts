@@ -4,7 +4,7 @@ import { backoffDelay } from '../lib/backoff.ts';
 import { newId } from '../lib/ids.ts';
 import { Listeners } from '../lib/listeners.ts';
 import { EventRouter } from './events.ts';
-import { firstHello } from './first-hello.ts';
+import { firstHello, refusalError } from './first-hello.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
 import { connectFrame } from './handshake.ts';
 import { PendingRequests } from './pending.ts';
@@ -179,6 +179,11 @@ export class GatewayClient {
     clearTimeout(this.watchdog);
     this.handshakeDone = false;
     this.pending.connectionLost();
+    // S4: this address is locked out for a while, good tokens too: come back once that has passed, not for good.
+    if (code === CloseCode.unauthorized && refused?.code === 'RATE_LIMITED') {
+      const { message, retryAfterMs } = refused;
+      return this.scheduleReconnect({ code: refused.code, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }, retryAfterMs);
+    }
     if (code === CloseCode.unauthorized || code === CloseCode.noCommonVersion) {
       const err = refused ?? { code: code === CloseCode.unauthorized ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: reason || 'rejected' };
       this.stopped = true;
@@ -245,11 +250,12 @@ export class GatewayClient {
     this.watchdog = setTimeout(() => this.abandon?.(CloseCode.tickTimeout, 'no tick'), this.tickIntervalMs * 2);
   }
 
-  private scheduleReconnect(lastError: { code: string; message: string }) {
+  /** `notBeforeMs`: the gateway said when to come back (RATE_LIMITED's retryAfterMs). */
+  private scheduleReconnect(lastError: NonNullable<ConnectionState['lastError']>, notBeforeMs = 0) {
     if (this.stopped) return;
     if (this.options.reconnect === false) {
       this.stopped = true;
-      this.failAll(new AskdockError('UNAVAILABLE', lastError.message, { retryable: true }), true);
+      this.failAll(refusalError(lastError), true);
       this.setState({ status: 'closed', attempt: this._state.attempt, lastError });
       return;
     }
@@ -257,7 +263,9 @@ export class GatewayClient {
     // D4: the next gateway is tried at once; the backoff counts whole rounds over every URL.
     const n = this.urls.length;
     this.urlIndex = (this.urlIndex + 1) % n;
-    const delay = attempt % n === 0 ? backoffDelay(attempt / n, { ...this.options.backoff, jitter: true }) : 0;
+    const step = attempt % n === 0 ? backoffDelay(attempt / n, { ...this.options.backoff, jitter: true }) : 0;
+    // With several gateways the next one has a lock-out of its own (or none): it is tried as usual.
+    const delay = n === 1 ? Math.max(step, notBeforeMs) : step;
     const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
     this.setState({ status: offline ? 'offline' : 'reconnecting', attempt, nextAttemptAtMs: Date.now() + delay, lastError });
     clearTimeout(this.retryTimer);
@@ -269,3 +277,4 @@ export class GatewayClient {
     this.waiters.rejectAll(err);
   }
 }
+

@@ -23,10 +23,10 @@ export function firstHello(client: HelloSource, opts: StartOptions): Promise<Hel
       offState();
       clearTimeout(timer);
     };
-    const giveUp = (message: string) => {
+    const giveUp = (message: string, lastError?: ConnectionState['lastError']) => {
       settled();
       client.close();
-      reject(new AskdockError('UNAVAILABLE', message, { retryable: true }));
+      reject(refusalError({ code: lastError?.code ?? 'UNAVAILABLE', message, ...(lastError?.retryAfterMs !== undefined ? { retryAfterMs: lastError.retryAfterMs } : {}) }));
     };
     const off = client.onHello((h) => {
       settled();
@@ -41,9 +41,16 @@ export function firstHello(client: HelloSource, opts: StartOptions): Promise<Hel
       // D4: `attempts` at each gateway, so with several only once every one of them failed that often.
       const failed = s.status === 'reconnecting' || s.status === 'offline' ? s.attempt : 0;
       if (opts.attempts !== undefined && failed >= Math.max(1, opts.attempts) * client.urls.length)
-        giveUp(`cannot reach the gateway at ${client.urls.join(', ')}: ${s.lastError?.message ?? 'connection failed'}`);
+        giveUp(`cannot reach the gateway at ${client.urls.join(', ')}: ${s.lastError?.message ?? 'connection failed'}`, s.lastError);
     });
     if (opts.giveUpAfterMs !== undefined)
       timer = setTimeout(() => giveUp(`no answer from the gateway at ${client.urls.join(', ')} within ${opts.giveUpAfterMs} ms`), opts.giveUpAfterMs);
   });
+}
+
+/** Why a connection will not come: a lock-out (S4) as RATE_LIMITED with when to come back, anything else UNAVAILABLE. */
+export function refusalError(lastError: NonNullable<ConnectionState['lastError']>): AskdockError {
+  const wait = lastError.retryAfterMs !== undefined ? { retryAfterMs: lastError.retryAfterMs } : {};
+  if (lastError.code === 'RATE_LIMITED') return new AskdockError('RATE_LIMITED', lastError.message, { retryable: true, ...wait });
+  return new AskdockError('UNAVAILABLE', lastError.message, { retryable: true });
 }

@@ -11,7 +11,7 @@ export type SocketEnd = {
   code: number;
   reason: string;
   /** The connect request's error frame, when the gateway refused the handshake. */
-  refused: { code: string; message: string } | null;
+  refused: { code: string; message: string; retryAfterMs?: number } | null;
   /** What the socket said went wrong (Node's `ws` names it, e.g. "connect ECONNREFUSED 127.0.0.1:7420"; browsers do not). */
   socketError: string | null;
 };

@@ -19,7 +19,7 @@ export type ConnectionState = {
   attempt: number;
   /** When the next attempt starts, while reconnecting. */
   nextAttemptAtMs?: number;
-  lastError?: { code: string; message: string };
+  lastError?: { code: string; message: string; retryAfterMs?: number };
 };
 
 export type GatewayClientOptions = {

@@ -84,6 +84,20 @@ describe('sessions and chat', () => {
     expect((await failure(admin.call('chat.history', { sessionKey: session.key, limit: 501 }))).details).toEqual([{ path: 'limit', problem: expect.any(String) }]);
   });
 
+  it('[C3] a `before` that names no message of the session is refused naming `before`, not read as the end of the history', async () => {
+    t = await startTestGateway();
+    const admin = await t.connect('admin');
+    const { session } = await admin.call('sessions.create', {});
+    const { session: other } = await admin.call('sessions.create', {});
+    await admin.call('chat.send', { sessionKey: session.key, message: 'here', idempotencyKey: 'before-here-key' });
+    const elsewhere = (await admin.call('chat.send', { sessionKey: other.key, message: 'there', idempotencyKey: 'before-there-key' })).messageId;
+    for (const before of ['m_no-such-message', elsewhere]) {
+      const refused = await failure(admin.call('chat.history', { sessionKey: session.key, before }));
+      expect(refused.code).toBe('INVALID_REQUEST');
+      expect(refused.details).toEqual([{ path: 'before', problem: `no message "${before}" in session "${session.key}": give the id of a message chat.history listed` }]);
+    }
+  });
+
   it('[C4] a run streams one message: the first delta creates it, later deltas and the final replace its text', async () => {
     t = await startTestGateway();
     const admin = await t.connect('admin');

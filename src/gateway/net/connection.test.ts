@@ -208,6 +208,7 @@ describe('transport and handshake', () => {
     const c = await t.connect('admin');
     const res = await c.connect(tokenOf('admin'));
     expect(res.error?.code).toBe('INVALID_REQUEST');
+    expect(res.error?.details).toEqual([{ path: 'method', problem: 'connect is sent once per socket, and this one is connected already' }]);
     expect(c.ws.readyState).toBe(c.ws.OPEN);
   });
 
@@ -266,6 +267,8 @@ describe('transport and handshake', () => {
     const second = await agent.request('question.waitAnswer', { id }, 'dup');
     expect(second.error?.code).toBe('INVALID_REQUEST');
     expect(second.error?.message).toContain('in flight');
+    // Named as any bad field is: the field, and the rule it broke.
+    expect(second.error?.details).toEqual([{ path: 'id', problem: '"dup" is already in flight: request ids are unique per connection' }]);
   });
 
   it('[errors] rate limiting answers RATE_LIMITED with retryAfterMs, then lets requests through again', async () => {

@@ -121,9 +121,10 @@ export class Connection extends ConnectionWire implements Subscriber {
       const nul = frame.method === 'connect' ? nulRefusal('connect', withoutToken(frame.params)) : undefined;
       return nul ? this.badFrame(frame.id, nul) : this.handshake(frame);
     }
-    if (frame.method === 'connect') return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', 'already connected: send connect once per socket'));
+    if (frame.method === 'connect')
+      return this.replyError(frame.id, invalidRequest('request', [{ path: 'method', problem: 'connect is sent once per socket, and this one is connected already' }]));
     if (this.inflight.has(frame.id))
-      return this.replyError(frame.id, new AskdockError('INVALID_REQUEST', `request id "${frame.id}" is already in flight: ids are unique per connection`));
+      return this.replyError(frame.id, invalidRequest('request', [{ path: 'id', problem: `"${frame.id}" is already in flight: request ids are unique per connection` }]));
     const take = this.opts.requests.take(this.info!.identity);
     if (!take.ok)
       return this.replyError(frame.id, new AskdockError('RATE_LIMITED', `too many requests: retry in ${take.retryAfterMs} ms`, { retryAfterMs: take.retryAfterMs, retryable: true }));

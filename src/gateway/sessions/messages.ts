@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatState, MessageRole, ReplyTo, Session } from '../../protocol/index.ts';
+import { invalidRequest, type ChatMessage, type ChatState, type MessageRole, type ReplyTo, type Session } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
@@ -76,6 +76,12 @@ export class Messages {
    */
   async historyFor(identity: Identity, sessionKey: string, limit: number, before?: string): Promise<{ messages: ChatMessage[]; hasMore: boolean }> {
     const hidden = await this.hiddenReplies(identity, sessionKey);
+    if (before !== undefined) {
+      // C3: a cursor this reader was never shown is a wrong parameter, not the end of the history (A3: a hidden reply too).
+      const at = await this.store.getMessage(before);
+      if (!at || at.sessionKey !== sessionKey || (at.replyTo !== undefined && hidden.has(at.replyTo.questionId)))
+        throw invalidRequest('chat.history', [{ path: 'before', problem: `no message "${before}" in session "${sessionKey}": give the id of a message chat.history listed` }]);
+    }
     if (hidden.size === 0) return await this.store.history(sessionKey, limit, before);
     const shown = (m: ChatMessage) => m.replyTo === undefined || !hidden.has(m.replyTo.questionId);
     let kept: ChatMessage[] = [];
