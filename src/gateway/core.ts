@@ -125,7 +125,7 @@ export class Core {
     this.subscriptions = new AgentSubscriptions(store);
     this.questions = new QuestionManager(this, opts.requesterGraceMs);
     const parts: RoomParts = { store, hub: this.hub, access: this.access, clock, log: opts.log };
-    this.secrets = new SecretManager(parts, opts.secretBox ?? SecretBox.ephemeral());
+    this.secrets = new SecretManager({ ...parts, auth }, opts.secretBox ?? SecretBox.ephemeral());
     const secrets = this.secrets;
     this.runs = new RunService({ ...parts, messages: this.messages, stamps: this.stamps, questionsEnded: (tx, ended, phase) => onRunEnded(this, tx, ended, phase), secrets });
     this.push = new PushService({ ...parts, auth }, opts.push);

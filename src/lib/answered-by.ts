@@ -3,7 +3,7 @@
  * for an approval and a quorum too. What was decided (Allow or Deny) and a quorum's approvers (E5, E8) are said apart.
  */
 import { APPROVAL_ALLOW, APPROVAL_DENY, readApproval } from '../answers/kinds/approval.ts';
-import type { QuestionRecord } from '../protocol/index.ts';
+import type { QuestionRecord, SecretRequestRecord } from '../protocol/index.ts';
 
 const SURFACE_WORDS: Record<string, string> = {
   'control-ui': 'Control UI',
@@ -47,4 +47,11 @@ export function approversText(record: Answered): string | null {
   approvers.delete(by.identity);
   approvers.set(by.identity, by.name ?? by.identity);
   return approvers.size > 1 ? `Approvals: ${[...approvers.values()].join(', ')}` : null;
+}
+
+/** E7 for K1: who ended a routed secret request, in the same words ("Answered by Ana · TUI"; a skip "Skipped by …"). */
+export function secretAnsweredByText(request: Pick<SecretRequestRecord, 'status' | 'resolvedBy' | 'route'>): string | null {
+  const by = request.route && request.resolvedBy;
+  if (!by || (request.status !== 'stored' && request.status !== 'skipped')) return null;
+  return `${request.status === 'stored' ? 'Answered' : 'Skipped'} by ${by.name ?? by.identity} · ${surfaceWords(by.surface)}`;
 }

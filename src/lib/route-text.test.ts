@@ -25,6 +25,11 @@ describe('route text (E3-E5, E9)', () => {
     expect(quorumText(named)).toBe('2 of 2 approvals (Ana, Bo)');
     expect(quorumText(route)).toBeNull();
   });
+  it('[E5][G5] an approval holding an "Always allow…" says which, so a held vote does not read as a plain Allow', () => {
+    const grant = { scope: 'project' as const, rule: 'Bash(make deploy)' };
+    const held = { ...route, quorum: { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1, grant }] } };
+    expect(quorumText(held)).toBe('1 of 2 approvals (Ana: always in this project)');
+  });
   it('[E3] only the notified and admins may answer; the refusal names who it waits for', () => {
     expect(mayAnswer(route, 'ana', false)).toBe(true);
     expect(mayAnswer(route, 'bo', false)).toBe(false);

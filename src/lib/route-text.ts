@@ -1,3 +1,4 @@
+import type { GrantScope } from '../protocol/policy.ts';
 import type { RouteState } from '../protocol/routing.ts';
 
 /** "4:12", "1:02:03": the time until a route's next step. */
@@ -20,11 +21,14 @@ export function ackText(route: RouteState, nowMs: number): string | null {
   return ack && ack.untilMs > nowMs ? `${ack.name ?? ack.identity} is on it` : null;
 }
 
-/** E5: "1 of 2 approvals (Ana)": each person once, by display name. */
+/** E5: the "Always allow…" a held approval chose, in the quorum's line. */
+const ALWAYS: Record<GrantScope, string> = { session: 'always in this session', project: 'always in this project', agent: 'always for this agent', everyone: 'always for everyone' };
+
+/** E5: "1 of 2 approvals (Ana)": each person once, by display name, with the grant their approval holds ("Ana: always in this project"). */
 export function quorumText(route: RouteState): string | null {
   const q = route.quorum;
   if (!q) return null;
-  const who = new Map(q.approvals.map((a) => [a.identity, a.name ?? a.identity]));
+  const who = new Map(q.approvals.map((a) => [a.identity, `${a.name ?? a.identity}${a.grant ? `: ${ALWAYS[a.grant.scope]}` : ''}`]));
   return `${who.size} of ${q.needed} approvals${who.size > 0 ? ` (${[...who.values()].join(', ')})` : ''}`;
 }
 

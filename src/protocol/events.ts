@@ -31,7 +31,8 @@ export const events = lazyTable({
   'question.retired': () => z.object({ id: z.string(), sessionKey: z.string().optional(), retiredAtMs: z.number().optional() }),
   /** K1: a secret request, never its value. */
   'secret.requested': () => z.object({ request: SecretRequestRecord }),
-  'secret.resolved': () => z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome }),
+  /** K1/E7: `resolvedBy`, who provided or skipped it and where (never the value), as a question's. */
+  'secret.resolved': () => z.object({ id: z.string(), sessionKey: z.string().optional(), name: z.string(), status: SecretOutcome, resolvedBy: ResolvedBy.optional() }),
   /** E1/E11 for K1: a routed secret request's route changed (a step ran); `notify`: who it reached just now. Never a value. */
   'secret.routed': () => z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
   /** G12: the policy was (re)loaded, or a reload failed and the previous one stays (admins only). */

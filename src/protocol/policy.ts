@@ -80,3 +80,6 @@ export type PolicyCheckResult = z.infer<typeof PolicyCheckResult>;
 /** G12: a person's "Always allow…" answer asks for a grant of this scope. */
 export const GrantRequest = z.object({ scope: GrantScope, rule: z.string().min(1).max(1000).optional() });
 export type GrantRequest = z.infer<typeof GrantRequest>;
+/** G5/E5: the grant an answer chose, once checked: its scope and the offered rule it keeps. */
+export const ChosenGrant = z.object({ scope: GrantScope, rule: z.string() });
+export type ChosenGrant = z.infer<typeof ChosenGrant>;

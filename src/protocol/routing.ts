@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ChosenGrant } from './policy.ts';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './rules.ts';
 
 /** E1: where a question comes from, as a route's `match.source` names it. */
@@ -18,9 +19,15 @@ export const RouteState = z.object({
   nextAtMs: z.number().optional(),
   /** E4: `name`, the person's display name ("Ana is on it"). */
   ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),
-  /** E5: each approval with its giver's display name (`name`), for "1 of 2 approvals (Ana)". */
+  /**
+   * E5: each approval with its giver's display name (`name`), for "1 of 2 approvals (Ana)", and `grant`, the "Always
+   * allow…" it chose (checked when given), made when the quorum completes if no other approval chose a different one.
+   */
   quorum: z
-    .object({ needed: z.number().int().positive(), approvals: z.array(z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number() })) })
+    .object({
+      needed: z.number().int().positive(),
+      approvals: z.array(z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number(), grant: ChosenGrant.optional() })),
+    })
     .optional(),
   /** E6: `drafts`, the sender's answers typed so far, for the target's surfaces to start from. */
   handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number(), drafts: z.record(z.string(), z.array(z.string())).optional() })).optional(),

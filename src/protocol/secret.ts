@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RouteState } from './routing.ts';
+import { ResolvedByView, RouteState } from './routing.ts';
 import { SECRET_DESCRIPTION_MAX, SECRET_NAME_PATTERN, SECRET_VALUE_MAX } from './rules.ts';
 
 export const SecretName = z
@@ -22,7 +22,8 @@ export const SecretRequestRecord = z.object({
   createdAtMs: z.number(),
   expiresAtMs: z.number(),
   status: SecretStatus,
-  resolvedBy: z.object({ identity: z.string(), surface: z.string(), atMs: z.number() }).optional(),
+  /** E7: who provided or skipped it, with their display name (`name`), and where. */
+  resolvedBy: ResolvedByView.optional(),
   reason: z.string().optional(),
   /** E1/E11: a request a `kind: "secret"` route matched carries its route, as a routed question does. */
   route: RouteState.optional(),

@@ -1,4 +1,4 @@
-import { invalidRequest, type Answers, type GrantRequest, type GrantScope, type ResolvedBy } from '../../protocol/index.ts';
+import { invalidRequest, type Answers, type ChosenGrant, type GrantRequest, type GrantScope, type QuorumState, type ResolvedBy } from '../../protocol/index.ts';
 import type { Identity } from '../auth.ts';
 import { forbidden } from '../sessions/visibility.ts';
 import { GRANT_MAKERS, mayMakeGrant } from '../../answers/kinds/approval-offers.ts';
@@ -32,6 +32,44 @@ export function requireGrantAllowed(identity: Identity, q: StoredQuestion & { ap
   if (scope !== undefined && answerAllows(q, answers)) requireGrantMaker(identity, scope);
 }
 
+/** What a grant of `scope` binds to for this approval (its session, folder or agent), or why none can be made here. */
+function bindingFor(q: StoredQuestion & { approval: StoredApproval }, scope: GrantScope) {
+  const place = { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(q.approval.request.cwd !== undefined ? { project: q.approval.request.cwd } : {}), agent: grantAgent(factsOf(q.approval.request, q.askedBy)) };
+  const binding = grantBinding(scope, place);
+  if (typeof binding === 'string') throw invalidRequest(where, [{ path: 'grant.scope', problem: `no ${scope} grant here: ${binding}` }]);
+  return binding;
+}
+
+/**
+ * G5/G7/A5: the grant an answer asks for (`grant:{scope, rule?}`, or an offer's label with an Allow), checked as it
+ * would be made: who may make it, where it binds, the rule it keeps. E5: a vote short of a quorum is checked here as
+ * a completing one is, and the grant is held with it.
+ */
+export function chooseGrant(identity: Identity, q: StoredQuestion & { approval: StoredApproval }, answers: Answers, asked: GrantRequest | undefined): ChosenGrant | undefined {
+  const offer = chosenOffer(q.approval, q, answers);
+  const scope = asked?.scope ?? offer?.scope;
+  if (scope === undefined || !answerAllows(q, answers)) {
+    if (asked) throw invalidRequest(where, [{ path: 'grant', problem: 'only an Allow makes a grant' }]);
+    return undefined;
+  }
+  requireGrantMaker(identity, scope);
+  bindingFor(q, scope);
+  return { scope, rule: grantRule(q.approval, asked, offer?.rule) };
+}
+
+/**
+ * E5: the grant a completed quorum makes, and who made it. Each approval may hold a grant its giver chose; the least
+ * permissive reading wins: a grant is made only when every approval that chose one chose the same scope and rule (one
+ * person's "Always allow…" beside another's plain Allow makes it, made by the one who chose it); two different grants
+ * make none, and the plain Allow stands.
+ */
+export function quorumGrant(approvals: QuorumState['approvals']): { grant: ChosenGrant; by: string } | undefined {
+  const chose = approvals.filter((a) => a.grant !== undefined);
+  const first = chose[0]?.grant;
+  if (!first || chose.some((a) => a.grant?.scope !== first.scope || a.grant.rule !== first.rule)) return undefined;
+  return { grant: first, by: chose[0].identity };
+}
+
 /**
  * G7: the rule a grant keeps is one the approval offered (the agent's suggestion or askdock's own): `grant.rule` may
  * pick among them, never name another (an answer to `git push` must not grant `Bash(*)`).
@@ -49,8 +87,8 @@ function grantRule(approval: StoredApproval, asked: GrantRequest | undefined, of
 }
 
 /**
- * G5/G12, inside the transaction of a person's answer to an approval: the decision it carries, and the grant an
- * "Always allow…" answer (an offer's label, or `grant:{scope}`) makes, in the same transaction.
+ * G5/G12, inside the transaction of a person's answer to an approval: the decision it carries, and the grant it chose
+ * (checked by chooseGrant) or, for a completed quorum (E5), the one its approvals agree on, made in the same transaction.
  */
 export async function answerApprovalIn(
   parts: Pick<RoomParts, 'store' | 'clock'> & { audit: AuditRoom },
@@ -58,32 +96,26 @@ export async function answerApprovalIn(
   identity: Identity,
   q: StoredQuestion & { approval: StoredApproval },
   answers: Answers,
-  asked: GrantRequest | undefined,
+  chosen: ChosenGrant | undefined,
   resolvedBy: ResolvedBy,
 ): Promise<StoredApproval> {
   const { approval } = q;
-  const offer = chosenOffer(approval, q, answers);
-  const scope = asked?.scope ?? offer?.scope;
-  if (scope === undefined || !answerAllows(q, answers)) {
-    if (asked) throw invalidRequest(where, [{ path: 'grant', problem: 'only an Allow makes a grant' }]);
-    return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
-  }
-  requireGrantMaker(identity, scope);
-  const binding = grantBinding(scope, { ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), ...(approval.request.cwd !== undefined ? { project: approval.request.cwd } : {}), agent: grantAgent(factsOf(approval.request, q.askedBy)) });
-  if (typeof binding === 'string') throw invalidRequest(where, [{ path: 'grant.scope', problem: `no ${scope} grant here: ${binding}` }]);
+  const quorum = q.route?.quorum;
+  const made = quorum ? quorumGrant(quorum.approvals) : chosen && { grant: chosen, by: identity.id };
+  if (!made || !answerAllows(q, answers)) return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
   const now = parts.clock.now();
   const grant: StoredGrant = {
     id: newId('gr'),
-    rule: grantRule(approval, asked, offer?.rule),
-    scope,
-    expiresAt: grantExpiry(scope, now),
-    grantedBy: identity.id,
+    rule: made.grant.rule,
+    scope: made.grant.scope,
+    expiresAt: grantExpiry(made.grant.scope, now),
+    grantedBy: made.by,
     questionId: q.id,
-    ...binding,
+    ...bindingFor(q, made.grant.scope),
     createdAtMs: now,
   };
   await parts.store.insertGrant(grant);
-  await recordGrant(parts.audit, 'grant.made', grant, identity.id, now);
+  await recordGrant(parts.audit, 'grant.made', grant, made.by, now);
   await tx.emit('policy.grants.updated', {}, ADMINS);
   return { ...approval, decision: personDecision(approval, q, answers, resolvedBy, grant.id) };
 }

@@ -1,4 +1,4 @@
-import { AskdockError, invalidRequest, type Answers, type ApprovalRequest, type GrantRequest, type Params, type PolicyGrant, type ResolvedBy, type Result } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Answers, type ApprovalRequest, type ChosenGrant, type GrantRequest, type Params, type PolicyGrant, type ResolvedBy, type Result } from '../../protocol/index.ts';
 import { decide } from '../../policy/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -8,7 +8,7 @@ import { decisionOf } from './approval-decision.ts';
 import { recordGrant } from '../audit/grant-entries.ts';
 import { recordPolicyLoaded } from '../audit/policy-entries.ts';
 import { ApprovalDesk, factsOf, requireToolName, type ApprovalParts } from './approvals.ts';
-import { ADMINS, answerApprovalIn, requireGrantAllowed } from './grant-answers.ts';
+import { ADMINS, answerApprovalIn, chooseGrant, requireGrantAllowed } from './grant-answers.ts';
 import type { PolicyState } from './policy-source.ts';
 
 const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
@@ -67,18 +67,21 @@ export class PolicyRoom {
     return this.desk.request(identity, clientId, p);
   }
 
-  /** G5/G12: inside the answer's transaction (QuestionManager.resolve): its decision, and its grant when it asks for one. */
-  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined {
-    if (!q.approval) {
-      if (grant) throw invalidRequest('question.resolve', [{ path: 'grant', problem: `question "${q.id}" is not an approval` }]);
-      return undefined;
-    }
-    return answerApprovalIn(this.parts, tx, identity, { ...q, approval: q.approval }, answers, grant, resolvedBy);
+  /** G5/G12: inside the answer's transaction (QuestionManager.resolve): its decision, and the grant chosen (grantChosen). */
+  answeredIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers, grant: ChosenGrant | undefined, resolvedBy: ResolvedBy): Promise<StoredApproval> | undefined {
+    return q.approval ? answerApprovalIn(this.parts, tx, identity, { ...q, approval: q.approval }, answers, grant, resolvedBy) : undefined;
   }
 
   /** G5/A5, before an answer to an approval does anything (E5: a vote is held): refuses a grant this identity may not make. */
   requireGrantMaker(identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined): void {
     if (q.approval) requireGrantAllowed(identity, { ...q, approval: q.approval }, answers, grant);
+  }
+
+  /** G5/G7, before an answer is held (E5) or decides: the grant it asks for, checked in full, or why it cannot be made. */
+  grantChosen(identity: Identity, q: StoredQuestion, answers: Answers, grant: GrantRequest | undefined): ChosenGrant | undefined {
+    if (q.approval) return chooseGrant(identity, { ...q, approval: q.approval }, answers, grant);
+    if (grant) throw invalidRequest('question.resolve', [{ path: 'grant', problem: `question "${q.id}" is not an approval` }]);
+    return undefined;
   }
 
   /** G11: question.waitAnswer of an approval (its record says so, whatever its items' ids) carries its decision. */

@@ -1,5 +1,5 @@
 import type { ResolvedBy } from '../../protocol/index.ts';
-import type { Identity } from '../auth.ts';
+import type { Authenticator, Identity } from '../auth.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
 import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
@@ -8,7 +8,7 @@ import type { CheckedReply } from './question-replies.ts';
 import { voteIn } from './question-votes.ts';
 
 /** Who answered, with the display name others see (E7 "Answered by Ana") when the config gives one. */
-export function answeredBy(core: Pick<Core, 'auth'>, identity: Identity, surface: string, atMs: number): ResolvedBy {
+export function answeredBy(core: { auth: Pick<Authenticator, 'displayName'> }, identity: Identity, surface: string, atMs: number): ResolvedBy {
   const name = core.auth.displayName(identity.id);
   return { identity: identity.id, ...(name !== identity.id ? { name } : {}), surface, atMs };
 }

@@ -9,8 +9,9 @@ export type Vote = { pending: QuorumState } | { pending?: undefined; q: StoredQu
 
 /**
  * Where every answer meets (question.resolve, a chat reply, a channel's press through either): the grant it asks for is
- * checked first (G5/A5), so a vote naming an offer its person may not make is refused whether it would be held (E5) or
- * complete the quorum; then routing holds or passes it, and the policy room decides the approval and makes its grant.
+ * checked first (G5/A5: who may make it, then, past eligibility, where it binds and its rule), so a vote naming an offer
+ * is refused or accepted the same whether it would be held (E5) or complete the quorum. A held vote keeps its grant;
+ * when the quorum completes, the policy room makes the grant its approvals agree on (quorumGrant: none if two differ).
  */
 export async function voteIn(
   rooms: { routing: RoutingHooks | null; approvals: ApprovalAnswers | null },
@@ -22,9 +23,11 @@ export async function voteIn(
   resolvedBy: ResolvedBy,
 ): Promise<Vote> {
   rooms.approvals?.requireGrantMaker(identity, q, answers, grant);
-  const routed = await rooms.routing?.checkAnswerIn(tx, identity, q, answers, resolvedBy.surface);
+  rooms.routing?.requireEligible(identity, q);
+  const chosen = rooms.approvals?.grantChosen(identity, q, answers, grant);
+  const routed = await rooms.routing?.checkAnswerIn(tx, identity, q, answers, resolvedBy.surface, chosen);
   if (routed?.pending) return { pending: routed.pending };
   const asked = routed?.q ?? q;
-  const approval = await rooms.approvals?.answeredIn(tx, identity, asked, answers, grant, resolvedBy);
+  const approval = await rooms.approvals?.answeredIn(tx, identity, asked, answers, chosen, resolvedBy);
   return { q: approval ? { ...asked, approval } : asked };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OFFER_AGENT, OFFER_PROJECT } from '../../answers/kinds/approval-offers.ts';
+import { OFFER_AGENT, OFFER_PROJECT, OFFER_SESSION } from '../../answers/kinds/approval-offers.ts';
 import type { GatewayConfig } from '../config.ts';
 import { auditEntries } from '../../testing/audit-entries.ts';
 import { failure, gatewayPerTest } from '../../testing/gateway-harness.ts';
@@ -19,8 +19,8 @@ const quorumConfig: GatewayConfig = {
 };
 
 /** An approval a run of the agent asks in the guest's own session (A2), routed to the guest and `questions`. */
-async function quorumApproval() {
-  const t = await gateway.start({ config: quorumConfig });
+async function quorumApproval(opts: { memory?: boolean } = {}) {
+  const t = await gateway.start({ config: quorumConfig, ...opts });
   const [admin, guest, questions, agent] = await Promise.all([t.connect('admin'), t.connect('guest'), t.connect('questions'), t.connect('agent', { clientId: 'agent-client' })]);
   const { session } = await guest.call('sessions.create', { title: 'Mine' });
   const { runId } = await agent.call('run.start', { sessionKey: session.key });
@@ -57,7 +57,7 @@ describe('a vote naming a grant its person may not make (E5, G5, A5)', () => {
     expect(await seen(admin, id)).toEqual({ status: 'pending', approvals: [] });
     expect(await auditEntries(admin)).toEqual(auditBefore);
     expect((await admin.call('policy.get', {})).grants).toEqual([]);
-    // A permitted person's first vote naming an offer is held as an Allow, as before.
+    // A permitted person's first vote naming an offer is held as an Allow, its grant kept with it.
     expect(await questions.call('question.resolve', { id, answers: { approval: [OFFER_PROJECT] } })).toMatchObject({ status: 'pending', quorum: { needed: 2, approvals: [{ identity: 'questions' }] } });
     await admin.waitEvent('question.routed', (p) => p.id === id && p.route.quorum?.approvals.length === 1);
     expect(heardVotes(admin, id)).toEqual([['questions']]);
@@ -89,5 +89,62 @@ describe('a vote naming a grant its person may not make (E5, G5, A5)', () => {
     expect(heardVotes(admin, id)).toEqual([['questions']]);
     await admin.call('chat.send', { sessionKey: session.key, message: 'Allow', idempotencyKey: 'admin-allow', replyTo: { questionId: id } });
     expect(await seen(admin, id)).toEqual({ status: 'answered', approvals: ['questions', 'admin'] });
+  });
+});
+
+/** E5 on each store engine: a held vote's grant lives in the question's record until the quorum completes. */
+describe.each([{ engine: 'sqlite', memory: false }, { engine: 'memory', memory: true }])('a held vote naming a grant ($engine)', ({ memory }) => {
+  /** What the admin reads once it is decided: the grants in force (who made each, its scope and rule) and the decision. */
+  async function outcome(admin: TestClient, agent: TestClient, id: string) {
+    const { decision } = await agent.call('question.waitAnswer', { id });
+    const grants = (await admin.call('policy.get', {})).grants.map((g) => ({ id: g.id, scope: g.scope, rule: g.rule, grantedBy: g.grantedBy }));
+    return { decision: decision && { behavior: decision.behavior, grantId: decision.grantId }, grants };
+  }
+
+  it('[E5][G5][G7] a first vote with a grant.rule not offered is refused as the completing vote is (same code, words, details); nothing held', async () => {
+    const { admin, questions, id, auditBefore } = await quorumApproval({ memory });
+    const bad = { answers: { approval: ['Allow'] }, grant: { scope: 'project' as const, rule: 'Bash(*)' } };
+    const first = await failure(questions.call('question.resolve', { id, ...bad }));
+    expect(first.code).toBe('INVALID_REQUEST');
+    expect(JSON.stringify(first.details)).toContain('grant.rule');
+    expect(await seen(admin, id)).toEqual({ status: 'pending', approvals: [] });
+    expect(await auditEntries(admin)).toEqual(auditBefore);
+    expect(await questions.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'pending' });
+    const completing = await failure(admin.call('question.resolve', { id, ...bad }));
+    expect({ code: completing.code, message: completing.message, details: completing.details }).toEqual({ code: first.code, message: first.message, details: first.details });
+    expect(await seen(admin, id)).toEqual({ status: 'pending', approvals: ['questions'] });
+  });
+
+  it('[E5][G5] the first voter\'s "Always allow…" is held with the vote (everyone sees it) and made, by them, when a plain Allow completes the quorum', async () => {
+    const { admin, agent, questions, id } = await quorumApproval({ memory });
+    const held = await questions.call('question.resolve', { id, answers: { approval: [OFFER_PROJECT] } });
+    expect(held).toMatchObject({ status: 'pending', quorum: { approvals: [{ identity: 'questions', grant: { scope: 'project' } }] } });
+    const { question } = await admin.call('question.get', { id });
+    expect(question.route?.quorum?.approvals.map((a) => a.grant?.scope)).toEqual(['project']);
+    expect((await admin.call('policy.get', {})).grants).toEqual([]);
+    expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
+    const { decision, grants } = await outcome(admin, agent, id);
+    expect(grants).toEqual([{ id: expect.any(String), scope: 'project', rule: question.route?.quorum?.approvals[0].grant?.rule, grantedBy: 'questions' }]);
+    expect(decision).toEqual({ behavior: 'allow', grantId: grants[0].id });
+    expect((await auditEntries(admin)).filter((e) => e.event === 'grant.made').map((e) => e.identity)).toEqual(['questions']);
+  });
+
+  it('[E5][G5] two voters naming different grants make none (the least permissive reading): a plain Allow', async () => {
+    const { admin, agent, questions, id } = await quorumApproval({ memory });
+    await questions.call('question.resolve', { id, answers: { approval: [OFFER_PROJECT] } });
+    expect(await admin.call('question.resolve', { id, answers: { approval: [OFFER_AGENT] } })).toMatchObject({ status: 'answered' });
+    expect(await outcome(admin, agent, id)).toEqual({ decision: { behavior: 'allow', grantId: undefined }, grants: [] });
+  });
+
+  it('[E5][G5] two voters naming the same grant make it once; a voter\'s later plain Allow takes back the grant they held', async () => {
+    const { admin, agent, questions, guest, id } = await quorumApproval({ memory });
+    await guest.call('question.resolve', { id, answers: { approval: [OFFER_SESSION] } });
+    expect(await guest.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'pending', quorum: { approvals: [{ identity: 'guest' }] } });
+    expect((await admin.call('question.get', { id })).question.route?.quorum?.approvals).toEqual([expect.not.objectContaining({ grant: expect.anything() })]);
+    await guest.call('question.resolve', { id, answers: { approval: [OFFER_SESSION] } });
+    expect(await questions.call('question.resolve', { id, answers: { approval: ['Allow'] }, grant: { scope: 'session' } })).toMatchObject({ status: 'answered' });
+    const { decision, grants } = await outcome(admin, agent, id);
+    expect(grants.map((g) => [g.scope, g.grantedBy])).toEqual([['session', 'guest']]);
+    expect(decision).toEqual({ behavior: 'allow', grantId: grants[0].id });
   });
 });

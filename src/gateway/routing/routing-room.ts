@@ -1,5 +1,5 @@
 import { DEFAULT_TIMEOUT_MS } from '../../protocol/rules.ts';
-import { AskdockError, invalidRequest, type Answers, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
+import { AskdockError, invalidRequest, type Answers, type ChosenGrant, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
 import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RoutingConfig } from '../../routing/index.ts';
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
@@ -29,6 +29,16 @@ export type RoutingParts = RoomParts & {
 };
 
 const isAdmin = (identity: Identity) => identity.scopes.has('operator.admin');
+
+/** E5: a person's approval holds the grant of their latest vote (none: a plain Allow); the others' stay as they were. */
+function withGrant(route: RouteState, identity: string, grant: ChosenGrant | undefined): RouteState {
+  if (!route.quorum) return route;
+  const approvals = route.quorum.approvals.map(({ grant: held, ...a }) => (a.identity !== identity ? { ...a, ...(held ? { grant: held } : {}) } : { ...a, ...(grant ? { grant } : {}) }));
+  return { ...route, quorum: { ...route.quorum, approvals } };
+}
+
+/** E5: who approved and the grant each holds, to tell whether a vote changed what is kept. */
+const votesOf = (route: RouteState | undefined) => JSON.stringify(route?.quorum?.approvals.map((a) => [a.identity, a.grant]));
 
 /** The route an event made or changed, for a question or a secret request. */
 function routeOf(event: string, payload: unknown): RouteState | undefined {
@@ -104,9 +114,10 @@ export class RoutingRoom {
 
   /**
    * E3/E5, in question.resolve's transaction: refuses an identity that may not answer (FORBIDDEN with the eligible),
-   * and holds an Allow that leaves a quorum short (the record keeps the approval; the answer is `pending`).
+   * and holds an Allow that leaves a quorum short (the record keeps the approval, with the grant it chose, already
+   * checked; the answer is `pending`). A person's later vote counts once and its grant replaces the one they held.
    */
-  async checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined> {
+  async checkAnswerIn(tx: Tx, identity: Identity, q: StoredQuestion, answers: Answers | undefined, surface: string, grant?: ChosenGrant): Promise<{ pending?: QuorumState; q: StoredQuestion } | undefined> {
     const route = q.route;
     if (!route) return undefined;
     this.requireEligible(identity, q);
@@ -114,10 +125,10 @@ export class RoutingRoom {
     const behavior = answerAllows(q, answers) ? 'allow' : 'deny';
     const verdict = approve(route, { identity: identity.id, isAdmin: isAdmin(identity) }, behavior, surface, this.parts.clock.now());
     if (!verdict.ok) throw this.notEligible(identity, route);
-    const next: StoredQuestion = { ...q, route: this.named(verdict.state as RouteState) };
+    const next: StoredQuestion = { ...q, route: this.named(withGrant(verdict.state as RouteState, identity.id, grant)) };
     if (verdict.verdict !== 'pending') return { q: next };
-    // Short of the quorum: the approval is kept (once per identity) and the question stays pending.
-    if (next.route?.quorum?.approvals.length !== route.quorum.approvals.length) await this.saveIn(tx, next);
+    // Short of the quorum: the approval is kept (once per identity, with its latest grant) and the question stays pending.
+    if (votesOf(next.route) !== votesOf(route)) await this.saveIn(tx, next);
     return { pending: next.route?.quorum as QuorumState, q: next };
   }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
 import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
-import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
+import { connectPerson, personToken, routingConfig } from '../../testing/routing-gateway.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -106,5 +106,28 @@ describe('routed secret requests (E1, E2, E3, E11, E12 for K1)', () => {
     await expect.poll(async () => (await status(s, id))?.route?.step).toBe(1);
     expect((await status(s, id))?.route).toMatchObject({ notified: ['ana', 'bo', 'cy'] });
     expect(await s.bo.call('secret.provide', { id, skip: true })).toEqual({ status: 'skipped', name: 'STRIPE_KEY' });
+  });
+
+  it('[E7][K1] secret.resolved says who provided or skipped it and where (the connection\'s surface; never the value), to those who may see the request only', async () => {
+    const s = await setup();
+    const tui = await t!.open();
+    expect((await tui.connect(personToken('ana'), { mode: 'tui' })).ok).toBe(true);
+    // The guest may write sessions and the other agent asks too; neither may see this request (A3, A6).
+    const [guest, agent2] = await Promise.all([t!.connect('guest'), t!.connect('agent2')]);
+    const id = await ask(s);
+    expect(await tui.call('secret.provide', { id, value: VALUE })).toEqual({ status: 'stored', name: 'STRIPE_KEY' });
+    const atMs = s.clock.now();
+    const by = { identity: 'ana', name: 'Ana', surface: 'tui', atMs };
+    for (const c of [s.admin, s.agent, s.bo]) {
+      const heard = await c.waitEvent('secret.resolved', (p) => p.id === id);
+      expect(heard).toMatchObject({ id, name: 'STRIPE_KEY', status: 'stored', resolvedBy: by });
+      expect(JSON.stringify(heard)).not.toContain(VALUE);
+    }
+    expect((await status(s, id))?.resolvedBy).toEqual(by);
+    // An admin's skip from a plain connection names the connection's surface, as an answer does.
+    const other = await ask(s);
+    await s.admin.call('secret.provide', { id: other, skip: true });
+    expect(await s.bo.waitEvent('secret.resolved', (p) => p.id === other)).toMatchObject({ status: 'skipped', resolvedBy: { identity: 'admin', surface: 'cli', atMs } });
+    expect([...guest.eventsNamed('secret.resolved'), ...agent2.eventsNamed('secret.resolved')]).toEqual([]);
   });
 });

@@ -42,7 +42,10 @@ describe('K1 secrets', () => {
     expect(await agent.call('secret.get', { name: 'OPENAI_API_KEY' })).toEqual({ value: VALUE });
     const resolved = await admin.waitEvent('secret.resolved', (e) => e.id === id);
     expect(resolved).toMatchObject({ id, sessionKey, name: 'OPENAI_API_KEY', status: 'stored' });
-    expect(Object.keys(resolved).sort()).toEqual(['id', 'name', 'seq', 'sessionKey', 'status']);
+    // E7: who provided it and where (the connection's surface), never the value.
+    expect(Object.keys(resolved).sort()).toEqual(['id', 'name', 'resolvedBy', 'seq', 'sessionKey', 'status']);
+    expect(resolved.resolvedBy).toEqual({ identity: 'admin', surface: 'cli', atMs: expect.any(Number) });
+    expect(JSON.stringify(resolved)).not.toContain(VALUE);
   });
 
   it('[K1] skip answers skipped; a second provide answers QUESTION_ALREADY_TERMINAL', async () => {

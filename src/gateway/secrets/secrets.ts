@@ -6,11 +6,13 @@ import {
   type SecretOutcome,
   type SecretRequestRecord,
 } from '../../protocol/index.ts';
-import type { Identity } from '../auth.ts';
+import type { Authenticator, Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { Tx } from '../hub/hub.ts';
 import { newId } from '../infra/ids.ts';
 import { questionAudience } from '../questions/question-records.ts';
+import { answeredBy } from '../questions/question-reply-record.ts';
+import { defaultSurface } from '../questions/surface.ts';
 import { ExpiryScheduler } from '../questions/question-timers.ts';
 import { askSession, requireMayAsk } from '../runs/run-authority.ts';
 import type { EventAudience, RunRow, StoredSecretRequest } from '../store/types.ts';
@@ -56,7 +58,7 @@ export class SecretManager {
   routing: SecretRouting | null = null;
 
   constructor(
-    private readonly parts: RoomParts,
+    private readonly parts: RoomParts & { auth: Pick<Authenticator, 'displayName'> },
     private readonly box: SecretBox,
   ) {
     this.waiters = new SecretWaiters(parts.clock);
@@ -130,8 +132,11 @@ export class SecretManager {
     return { id: record.id, expiresAtMs: record.expiresAtMs };
   }
 
-  /** Stores the value sealed, or skips; the result names the secret and never carries the value. */
-  async provide(identity: Identity, p: Params<'secret.provide'>): Promise<Result<'secret.provide'>> {
+  /**
+   * Stores the value sealed, or skips; the result names the secret and never carries the value. E7: who did it, and
+   * where (the params' `surface`, else the connection's), goes with `secret.resolved`.
+   */
+  async provide(identity: Identity, p: Params<'secret.provide'>, surface?: string): Promise<Result<'secret.provide'>> {
     const r = await this.visible(identity, p.id);
     if (!canAnswerQuestion(identity, asQuestion(r), await this.owner(r)))
       throw forbidden(`providing secret "${r.name}"`, ['operator.admin', 'operator.questions'], identity);
@@ -139,7 +144,7 @@ export class SecretManager {
     // E3/E12: a routed request waits for those notified so far (and admins); a skip is an answer too.
     this.routing?.requireEligible(identity, r);
     const atMs = this.parts.clock.now();
-    const resolvedBy = { identity: identity.id, surface: p.surface ?? 'control-ui', atMs };
+    const resolvedBy = answeredBy(this.parts, identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
     const ciphertext = 'skip' in p ? null : this.box.seal(r.name, p.value);
     await this.parts.hub.commit(async (tx) => {
       // Q5/D3: read again where it is written (locked on PostgreSQL): another provide, an expiry or an escalation step
@@ -215,7 +220,13 @@ export class SecretManager {
     await this.parts.store.updateSecretRequest(done);
     await tx.emit(
       'secret.resolved',
-      { id: done.id, ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}), name: done.name, status: outcome.status },
+      {
+        id: done.id,
+        ...(done.sessionKey !== undefined ? { sessionKey: done.sessionKey } : {}),
+        name: done.name,
+        status: outcome.status,
+        ...(outcome.resolvedBy ? { resolvedBy: outcome.resolvedBy } : {}),
+      },
       secretAudience(done),
     );
     tx.after(() => this.waiters.wake(done));

@@ -53,5 +53,5 @@ export function useOnlyDockedAsync(sessionKey: string): QuestionRecord | undefin
 
 /** The oldest secret request waiting in this session's dock (W4), if any. */
 export function usePendingSecret(sessionKey: string): SecretRequestRecord | undefined {
-  return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => dockKeyOf(r) === sessionKey), [sessionKey]));
+  return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => r.status === 'pending' && dockKeyOf(r) === sessionKey), [sessionKey]));
 }

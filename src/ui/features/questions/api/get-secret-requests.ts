@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
-import type { HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
+import type { EventPayload, HelloOk, SecretRequestRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 
@@ -39,6 +39,17 @@ export function secretEnded(qc: QueryClient, id: string) {
   qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.filter((r) => r.id !== id));
 }
 
+/**
+ * K1: a request ended leaves the dock; E7: a routed one someone provided or skipped stays, read-only, to say who and
+ * where ("Answered by Ana · TUI") until it is dismissed. A request this tab provided is gone already (useProvideSecret).
+ */
+export function secretResolved(qc: QueryClient, e: EventPayload<'secret.resolved'>) {
+  const { id, status, resolvedBy } = e;
+  const cached = qc.getQueryData<SecretRequestRecord[]>(secretRequestsKey)?.find((r) => r.id === id);
+  if (!cached?.route || !resolvedBy || (status !== 'stored' && status !== 'skipped')) return secretEnded(qc, id);
+  qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.map((r) => (r.id === id ? { ...r, status, resolvedBy } : r)));
+}
+
 /** E11 for K1: a `secret.routed` event puts the new route on the cached request: who it waits for, and who may provide it. */
 export function secretRouted(qc: QueryClient, id: string, route: RouteState) {
   qc.setQueryData<SecretRequestRecord[]>(secretRequestsKey, (list) => list?.map((r) => (r.id === id ? { ...r, route } : r)));
@@ -55,7 +66,7 @@ export function attachSecretRequestsSync(client: GatewayClient, qc: QueryClient)
     client.onHello((hello) => helloReceived(qc, hello)),
     client.on('secret.requested', ({ request }) => secretRequested(qc, request)),
     client.on('secret.routed', ({ id, route }) => secretRouted(qc, id, route)),
-    client.on('secret.resolved', ({ id }) => secretEnded(qc, id)),
+    client.on('secret.resolved', (e) => secretResolved(qc, e)),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -53,10 +53,10 @@ export const QuestionDock = memo(function QuestionDock({
     useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
     NONE;
   // W4: a secret request of this session docks as a masked prompt, the oldest first; a sessionless one in the Inbox (U15).
-  const secret = (
-    useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ??
-    NO_SECRETS
-  )[0];
+  const secrets = useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ?? NO_SECRETS;
+  const secret = secrets.find((r) => r.status === 'pending');
+  // E7: with none pending, a routed request someone else ended says who (read-only, never in the way of a question).
+  const answeredSecret = secret ? undefined : secrets.find((r) => r.status !== 'pending');
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);
@@ -101,7 +101,7 @@ export const QuestionDock = memo(function QuestionDock({
   return (
     <div className="qd-dock">
       <LiveAnnouncer sessionKey={sessionKey} />
-      {(current || secret) && (
+      {(current || secret || answeredSecret) && (
         <section
           ref={regionRef}
           role="region"
@@ -114,6 +114,7 @@ export const QuestionDock = memo(function QuestionDock({
           }}
         >
           {showSecret && <SecretPrompt key={secret.id} request={secret} focusField={secretReturned} />}
+          {answeredSecret && <SecretPrompt key={answeredSecret.id} request={answeredSecret} />}
           {!current ? null : expanded ? (
             <RequestPanel
               sessionKey={sessionKey}

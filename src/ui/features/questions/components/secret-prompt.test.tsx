@@ -223,4 +223,37 @@ describe('a routed secret request (E3, E9, E11 for K1)', () => {
     expect(dock.getByRole('button', { name: 'Submit' })).toBeInTheDocument();
     expect(dock.getByRole('button', { name: 'Skip' })).toBeInTheDocument();
   });
+
+  it('[E7][K1] provided elsewhere, it reads "Answered by Ana · TUI" with no value field, beside a question still open, until dismissed', async () => {
+    const client = person('cy');
+    const s = setup([deployRecord()], client);
+    s.queryClient.setQueryData(secretRequestsKey, [routed()]);
+    s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const dock = within(screen.getByRole('region', { name: 'Questions' }));
+    await dock.findByText('OPENAI_API_KEY');
+    const by = { identity: 'ana', name: 'Ana', surface: 'tui', atMs: Date.now() };
+    act(() => client.emit('secret.resolved', { id: 'k1', sessionKey: 's1', name: 'OPENAI_API_KEY', status: 'stored', resolvedBy: by }));
+    expect(await dock.findByText('Answered by Ana · TUI')).toBeInTheDocument();
+    expect(dock.queryByLabelText('Secret value')).toBeNull();
+    expect(dock.queryByRole('button', { name: 'Show' })).toBeNull();
+    expect(await dock.findByRole('radio', { name: /^Staging/ })).toBeInTheDocument();
+    await userEvent.setup().click(dock.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByText('OPENAI_API_KEY')).toBeNull());
+  });
+
+  it('[E7][K1] a skip elsewhere reads "Skipped by …"; an unrouted request, or one that expired, just leaves', async () => {
+    const client = fakeClient('root');
+    const s = setup([], client);
+    s.queryClient.setQueryData(secretRequestsKey, [routed(), secretRecord({ id: 'k2', createdAtMs: Date.now() + 1 })]);
+    s.render(<QuestionDock sessionKey="s1" composer={composer} />);
+    const by = { identity: 'bo', surface: 'channel:slack', atMs: Date.now() };
+    act(() => client.emit('secret.resolved', { id: 'k2', name: 'OPENAI_API_KEY', status: 'stored', resolvedBy: by }));
+    act(() => client.emit('secret.resolved', { id: 'k1', name: 'OPENAI_API_KEY', status: 'skipped', resolvedBy: by }));
+    expect(await screen.findByText('Skipped by bo · Slack')).toBeInTheDocument();
+    expect(screen.getAllByText('OPENAI_API_KEY')).toHaveLength(1);
+    act(() => client.emit('secret.requested', { request: secretRecord({ id: 'k3', createdAtMs: Date.now() + 2, route: route() }) }));
+    act(() => client.emit('secret.resolved', { id: 'k3', name: 'OPENAI_API_KEY', status: 'expired' }));
+    expect(screen.getByText('Skipped by bo · Slack')).toBeInTheDocument();
+    expect(screen.getAllByText('OPENAI_API_KEY')).toHaveLength(1);
+  });
 });

@@ -1,11 +1,45 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Toggle } from 'radix-ui';
+import { useQueryClient } from '@tanstack/react-query';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { useProvideSecret } from '../api/provide-secret.ts';
 import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
 import { RouteLine } from '../../routing/components/route-line.tsx';
+import { secretAnsweredByText } from '../../../../lib/answered-by.ts';
+import { secretEnded } from '../api/get-secret-requests.ts';
+
+/** The prompt's head: what is asked for, and by whom. */
+function SecretHead({ request }: { request: SecretRequestRecord }) {
+  return (
+    <div className="qd-secret-head">
+      <span className="qd-secret-badge">Secret</span>
+      <code className="qd-secret-name">{request.name}</code>
+      <span className="qd-secret-from muted">asked by {request.askedBy}</span>
+    </div>
+  );
+}
+
+/** E7 for K1: a routed request someone else provided or skipped says who and where, until it is dismissed. */
+function AnsweredSecret({ request }: { request: SecretRequestRecord }) {
+  const qc = useQueryClient();
+  return (
+    <div className="qd-panel qd-secret" data-secret-id={request.id}>
+      <SecretHead request={request} />
+      <p className="qd-secret-description">{request.description}</p>
+      <p className="qd-secret-answered" role="status">
+        {secretAnsweredByText(request)}
+      </p>
+      <div className="qd-footer">
+        <span className="qd-spacer" />
+        <Button variant="ghost" onClick={() => secretEnded(qc, request.id)}>
+          Dismiss
+        </Button>
+      </div>
+    </div>
+  );
+}
 
 /**
  * W4: a secret request in the dock. The value lives only in this component's state while typed (never a draft, the
@@ -13,6 +47,10 @@ import { RouteLine } from '../../routing/components/route-line.tsx';
  * (E3, E9) says who it waits for; to anyone else who may see it, it offers no field, Submit or Skip (both would be refused).
  */
 export function SecretPrompt({ request, focusField = false }: { request: SecretRequestRecord; focusField?: boolean }) {
+  return request.status === 'pending' ? <PendingSecret request={request} focusField={focusField} /> : <AnsweredSecret request={request} />;
+}
+
+function PendingSecret({ request, focusField }: { request: SecretRequestRecord; focusField: boolean }) {
   const [value, setValue] = useState('');
   const [shown, setShown] = useState(false);
   const valueRef = useRef('');
@@ -45,11 +83,7 @@ export function SecretPrompt({ request, focusField = false }: { request: SecretR
       noValidate
       aria-describedby={descriptionId}
     >
-      <div className="qd-secret-head">
-        <span className="qd-secret-badge">Secret</span>
-        <code className="qd-secret-name">{request.name}</code>
-        <span className="qd-secret-from muted">asked by {request.askedBy}</span>
-      </div>
+      <SecretHead request={request} />
       {request.route && <RouteLine route={request.route} />}
       <p className="qd-secret-description" id={descriptionId}>
         {request.description}
