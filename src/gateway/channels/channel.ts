@@ -6,6 +6,7 @@ import { replyHint } from '../../answers/readable-prompt.ts';
 import { AskdockError, type AnswerProblem, type QuestionRecord } from '../../protocol/index.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
+import { chatText } from './chat-text.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
@@ -280,7 +281,7 @@ export class Channel implements ChannelSink {
     } else {
       await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
     }
-    return { notice: `Answered: ${option.label}` };
+    return { notice: chatText(`Answered: ${option.label}`) };
   }
 
   private async mayAnswer(identityId: string, q: QuestionRecord): Promise<boolean> {
