@@ -29,6 +29,13 @@ describe('discord specifics', () => {
     await until(async () => (await w.question(id)).status === 'answered', 'the answer');
   });
 
+  it('[S5][H7] a signed body that is JSON but no object (null, a number, a list) answers 400 and the gateway goes on', async () => {
+    const { driver, w } = world;
+    for (const body of ['null', '5', '[]', '"x"']) expect((await driver.post(body)).status).toBe(400);
+    expect((await fetch(`${w.t.gw.url}/healthz`)).status).toBe(200);
+    await w.sessionFromFirstMessage('still here');
+  });
+
   it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');
