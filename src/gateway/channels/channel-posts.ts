@@ -149,14 +149,18 @@ export class ChannelPosts {
     });
   }
 
-  /** H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none). */
-  say(conversation: string, text: string, forceReply = false): void {
+  /**
+   * H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none).
+   * `posted` hears the last part's reference.
+   */
+  say(conversation: string, text: string, forceReply = false, posted?: (ref: string) => Promise<void>): void {
     const parts = this.parts(chatText(text));
     parts.forEach((part, i) =>
       this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
         this.checkLease();
         const last = i === parts.length - 1;
-        await this.deps.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
+        const ref = await this.deps.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
+        if (last) await posted?.(ref);
       }),
     );
   }

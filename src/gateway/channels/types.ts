@@ -30,6 +30,8 @@ export type Inbound = {
   messageId: string;
   /** A title for the session the conversation's first message makes. */
   conversationTitle?: string;
+  /** The bot message this one replies to (Telegram: a reply to a prompt, or to the Force Reply after `Other…`). */
+  replyTo?: string;
 };
 
 /** A button press: `action` as posted, `ref` the message the button sits under. */
