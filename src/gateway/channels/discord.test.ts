@@ -36,6 +36,19 @@ describe('discord specifics', () => {
     await w.sessionFromFirstMessage('still here');
   });
 
+  it('[H5] the outcome\'s edit, like the post, lets no mention in a person\'s answer ping anyone', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+    await driver.userSays(driver.ids.alice, '@everyone decide');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.text.includes('Answered: @everyone decide')), 'the outcome');
+    const bodies = [...driver.fake.http.callsOf('POST /channels/:id/messages'), ...driver.fake.http.callsOf('PATCH /channels/:id/messages/:id')].map((c) => c.body);
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const body of bodies) expect(body).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
   it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');

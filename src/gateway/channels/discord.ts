@@ -42,6 +42,9 @@ export function discordRest(apiRoot: string): REST {
 
 const ButtonStyle = { Primary: 1, Secondary: 2, Link: 5 } as const;
 
+/** An `@everyone` or `<@id>` in what an agent or a person wrote shows as text and pings nobody, in a post, an edit or a follow-up. */
+const NO_MENTIONS = { parse: [] };
+
 /** H3: action rows of at most five buttons: the options, then Skip (then any link). */
 export function discordComponents(post: Post): APIActionRowComponent<APIButtonComponent>[] {
   const buttons: APIButtonComponent[] = post.buttons.map((b) =>
@@ -85,7 +88,7 @@ export class DiscordAdapter implements ChannelAdapter {
       log,
       notify: (token, content) => {
         this.rest
-          .post(Routes.webhook(config.applicationId, token), { body: { content, flags: 64 }, auth: false })
+          .post(Routes.webhook(config.applicationId, token), { body: { content, flags: 64, allowed_mentions: NO_MENTIONS }, auth: false })
           .catch((err: unknown) => log(`a follow-up failed: ${apiError(err).message}`));
       },
     });
@@ -126,7 +129,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const body = { content: withCodeBlock(post.text, post.pre), components: discordComponents(post), allowed_mentions: { parse: [] } };
+      const body = { content: withCodeBlock(post.text, post.pre), components: discordComponents(post), allowed_mentions: NO_MENTIONS };
       const sent = (await this.rest.post(Routes.channelMessages(conversation), { body })) as { id: string };
       return sent.id;
     } catch (err) {
@@ -136,7 +139,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async edit(conversation: string, ref: string, post: Post): Promise<void> {
     try {
-      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: post.text, components: discordComponents(post) } });
+      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: post.text, components: discordComponents(post), allowed_mentions: NO_MENTIONS } });
     } catch (err) {
       throw apiError(err);
     }
