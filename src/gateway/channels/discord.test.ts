@@ -49,6 +49,19 @@ describe('discord specifics', () => {
     for (const body of bodies) expect(body).toMatchObject({ allowed_mentions: { parse: [] } });
   });
 
+  it('[H3][H5] a masked link in a question or an answer is posted as text, its address in sight', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [{ ...deploy, question: 'Read [the runbook](https://evil.test/x) first?' }]);
+    const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+    expect(prompt.text).toContain('Read [the runbook]\u200b(https://evil.test/x) first?');
+    await driver.userSays(driver.ids.alice, '[Staging](https://evil.test/y)');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const outcome = await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.buttons.length === 0), 'the outcome');
+    expect(outcome.text).toContain('Answered: [Staging]\u200b(https://evil.test/y)');
+    for (const m of driver.messages()) expect(m.text).not.toContain('](');
+  });
+
   it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');

@@ -45,6 +45,12 @@ const ButtonStyle = { Primary: 1, Secondary: 2, Link: 5 } as const;
 /** An `@everyone` or `<@id>` in what an agent or a person wrote shows as text and pings nobody, in a post, an edit or a follow-up. */
 const NO_MENTIONS = { parse: [] };
 
+/**
+ * A masked link (`[the docs](https://…)`) in what an agent or a person wrote stays text, so no post shows words in place
+ * of the address they lead to; a zero-width space between `]` and `(` breaks it and reads the same.
+ */
+export const unmasked = (text: string): string => text.replaceAll('](', ']\u200b(');
+
 /** H3: action rows of at most five buttons: the options, then Skip (then any link). */
 export function discordComponents(post: Post): APIActionRowComponent<APIButtonComponent>[] {
   const buttons: APIButtonComponent[] = post.buttons.map((b) =>
@@ -69,8 +75,11 @@ function apiError(err: unknown): ChannelApiError {
  */
 export class DiscordAdapter implements ChannelAdapter {
   readonly name = 'discord' as const;
-  /** A message's `content` cap. */
+  /** A message's `content` cap, counted after `unmasked`. */
   readonly textLimit = 2000;
+  measureText(text: string): number {
+    return unmasked(text).length;
+  }
   readonly routes: ChannelRoute[];
   private readonly rest: REST;
   private gateway: WebSocketManager | null = null;
@@ -129,7 +138,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const body = { content: withCodeBlock(post.text, post.pre), components: discordComponents(post), allowed_mentions: NO_MENTIONS };
+      const body = { content: withCodeBlock(unmasked(post.text), post.pre), components: discordComponents(post), allowed_mentions: NO_MENTIONS };
       const sent = (await this.rest.post(Routes.channelMessages(conversation), { body })) as { id: string };
       return sent.id;
     } catch (err) {
@@ -139,7 +148,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async edit(conversation: string, ref: string, post: Post): Promise<void> {
     try {
-      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: post.text, components: discordComponents(post), allowed_mentions: NO_MENTIONS } });
+      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: unmasked(post.text), components: discordComponents(post), allowed_mentions: NO_MENTIONS } });
     } catch (err) {
       throw apiError(err);
     }
