@@ -58,6 +58,20 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: 
     expect(reply.text).toBe('Done \uFFFD[2J\\u2066see\\u2069\nnext');
   });
 
+  it('[H3] a label that its shown escapes lengthen past 64 characters is cut on its button, and the button still answers', async () => {
+    const key = await w.sessionFromFirstMessage('deploy please');
+    const label = `${'\u202E'.repeat(12)}${'s'.repeat(40)}`;
+    const id = await w.ask(key, [{ ...deploy, options: [{ label }, { label: 'Production' }] }]);
+    const prompt = await posted('the question', (m) => m.buttons.includes('Production'));
+    const shown = prompt.buttons[0];
+    expect(Array.from(shown)).toHaveLength(64);
+    expect(shown.startsWith('\\u202E\\u202E')).toBe(true);
+    expect(shown.endsWith('…')).toBe(true);
+    await driver.press(driver.ids.alice, prompt, shown);
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    expect((await w.question(id)).answers).toEqual({ env: [label] });
+  });
+
   it('[H4] what a press is told names the option as the chat shows it', async () => {
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [{ ...deploy, options: [{ label: `Stag${BEL}ing` }, { label: 'Production' }] }]);

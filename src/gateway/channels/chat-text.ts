@@ -9,6 +9,14 @@ import type { Post } from './types.ts';
  */
 export const chatText = (text: string): string => terminalText(text);
 
+/** An option label is at most 64 characters (Q2); shown escapes may lengthen it past what a platform takes (Slack 75). */
+const LABEL_MAX = 64;
+
+function buttonLabel(label: string): string {
+  const chars = Array.from(terminalLine(label));
+  return chars.length > LABEL_MAX ? `${chars.slice(0, LABEL_MAX - 1).join('')}…` : chars.join('');
+}
+
 /**
  * A post with every text it carries cleaned: its text, its code block and its buttons' labels (one line each; a link's
  * address was checked when it was asked, Q2).
@@ -18,6 +26,6 @@ export function chatPost(post: Post): Post {
     ...post,
     text: chatText(post.text),
     ...(post.pre !== undefined ? { pre: chatText(post.pre) } : {}),
-    buttons: post.buttons.map((b) => ({ ...b, label: terminalLine(b.label) })),
+    buttons: post.buttons.map((b) => ({ ...b, label: buttonLabel(b.label) })),
   };
 }
