@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { deploy } from '../../testing/channels/scenario-items.ts';
 import { until } from '../../testing/channels/fake-http.ts';
 import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
 import { SlackDriver } from '../../testing/channels/fake-slack.ts';
 import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
-import { startChannelWorld, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
+import { channelWorldPerTest, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -14,14 +14,12 @@ const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028
 const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
 
 describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: text bound for the chat', (name, make) => {
+  const world = channelWorldPerTest(make);
+  // The world of the running test (channelWorldPerTest makes one per test).
   let driver: PlatformDriver;
   let w: ChannelWorld;
-  beforeEach(async () => {
-    driver = make();
-    w = await startChannelWorld(driver);
-  });
-  afterEach(async () => {
-    await w.close();
+  beforeEach(() => {
+    ({ driver, w } = world);
   });
 
   const posted = (what: string, fn: (m: SeenMessage) => boolean) => until(() => driver.messages().find(fn), what);
