@@ -1,30 +1,18 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { deploy } from '../../testing/channels/scenario-items.ts';
 import { until } from '../../testing/channels/fake-http.ts';
-import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
-import { SlackDriver } from '../../testing/channels/fake-slack.ts';
-import { TelegramDriver } from '../../testing/channels/fake-telegram.ts';
-import { channelWorldPerTest, type ChannelWorld, type PlatformDriver, type SeenMessage } from '../../testing/channels/channel-harness.ts';
+import { describeOnEveryPlatform } from '../../testing/channels/every-platform.ts';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
 /** What a chat client must never be handed: controls (C0 but tab and line feed, DEL, C1), bidi formatting, the Unicode separators. */
 const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-const drivers: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
-
-describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: text bound for the chat', (name, make) => {
-  const world = channelWorldPerTest(make);
-  // The world of the running test (channelWorldPerTest makes one per test).
-  let driver: PlatformDriver;
-  let w: ChannelWorld;
-  beforeEach(() => {
-    ({ driver, w } = world);
-  });
-
-  const posted = (what: string, fn: (m: SeenMessage) => boolean) => until(() => driver.messages().find(fn), what);
+describeOnEveryPlatform('text bound for the chat', (name, world) => {
+  const posted = world.posted;
 
   it('[H3][H5] a question, its options, a reply and the outcome reach the chat with no control or bidi character in them', async () => {
+    const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [
       { ...deploy, question: `Deploy ${ESC}[31minvoice\u202Efdp.exe?`, options: [{ label: `Stag${BEL}ing`, description: `safe\u2028ish` }, { label: 'Production' }] },
@@ -49,6 +37,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: 
   });
 
   it('[H2] an agent\'s reply reaches the chat with its escape sequences and bidi overrides shown, not acted on', async () => {
+    const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('hello');
     const { runId } = await w.agent.call('run.start', { sessionKey: key });
     await w.agent.call('chat.inject', { runId, text: `Done ${ESC}[2J\u2066see\u2069\r\nnext`, state: 'final' });
@@ -57,6 +46,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: 
   });
 
   it('[H3] a label that its shown escapes lengthen past 64 characters is cut on its button, and the button still answers', async () => {
+    const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy please');
     const label = `${'\u202E'.repeat(12)}${'s'.repeat(40)}`;
     const id = await w.ask(key, [{ ...deploy, options: [{ label }, { label: 'Production' }] }]);
@@ -71,6 +61,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel: 
   });
 
   it('[H4] what a press is told names the option as the chat shows it', async () => {
+    const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy please');
     const id = await w.ask(key, [{ ...deploy, options: [{ label: `Stag${BEL}ing` }, { label: 'Production' }] }]);
     const prompt = await posted('the question', (m) => m.buttons.includes('Stag\uFFFDing'));

@@ -122,7 +122,8 @@ export class DiscordAdapter implements ChannelAdapter {
     if (data.t !== GatewayDispatchEvents.MessageCreate) return;
     const m = data.d;
     if (m.author.bot || m.author.id === this.botUserId || !m.content || !this.sink) return;
-    void this.sink.message({ conversation: m.channel_id, user: m.author.id, text: m.content, messageId: m.id });
+    const replyTo = m.message_reference?.message_id;
+    void this.sink.message({ conversation: m.channel_id, user: m.author.id, text: m.content, messageId: m.id, ...(replyTo ? { replyTo } : {}) });
   }
 
   acceptWebhooks(sink: ChannelSink): void {

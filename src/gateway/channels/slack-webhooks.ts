@@ -40,7 +40,7 @@ export function unescapeSlack(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-type SlackMessageEvent = { type?: string; subtype?: string; bot_id?: string; user?: string; channel?: string; text?: string; ts?: string; client_msg_id?: string };
+type SlackMessageEvent = { type?: string; subtype?: string; bot_id?: string; user?: string; channel?: string; text?: string; ts?: string; thread_ts?: string; client_msg_id?: string };
 type SlackAction = { action_id?: string };
 type SlackInteraction = {
   type?: string;
@@ -80,7 +80,9 @@ export function slackRoutes(r: SlackReceiver): ChannelRoute[] {
       const sink = r.sink();
       if (payload.type !== 'event_callback' || ev.type !== 'message' || ev.subtype || ev.bot_id || !sink) return;
       if (!ev.user || !ev.channel || typeof ev.text !== 'string' || !ev.ts) return;
-      void sink.message({ conversation: ev.channel, user: ev.user, text: unescapeSlack(ev.text), messageId: ev.client_msg_id ?? ev.ts });
+      // H4: a message in the thread under a question replies to that question.
+      const thread = typeof ev.thread_ts === 'string' && ev.thread_ts !== ev.ts ? { replyTo: ev.thread_ts } : {};
+      void sink.message({ conversation: ev.channel, user: ev.user, text: unescapeSlack(ev.text), messageId: ev.client_msg_id ?? ev.ts, ...thread });
     },
   };
   const interactions: ChannelRoute = {

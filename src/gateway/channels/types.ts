@@ -30,7 +30,7 @@ export type Inbound = {
   messageId: string;
   /** A title for the session the conversation's first message makes. */
   conversationTitle?: string;
-  /** The bot message this one replies to (Telegram: a reply to a prompt, or to the Force Reply after `Other…`). */
+  /** The bot message this one replies to (Telegram's reply, as to the Force Reply after `Other…`; a Slack thread; Discord's reply). */
   replyTo?: string;
 };
 
