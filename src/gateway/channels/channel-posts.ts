@@ -160,7 +160,8 @@ export class ChannelPosts {
         this.checkLease();
         const last = i === parts.length - 1;
         const ref = await this.deps.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
-        if (last) await posted?.(ref);
+        // Posted is posted: a failure to note it is logged, never a second post.
+        if (last && posted) await posted(ref).catch((err: unknown) => this.log(`a posted message was not noted: ${(err as Error).message}`));
       }),
     );
   }
