@@ -58,7 +58,17 @@ export class ChannelBindings {
     return this.set([
       ['post', questionId, JSON.stringify(record)],
       ['token', questionToken(questionId), questionId],
+      ...(record.ref ? [['ref', `${record.conversation}\n${record.ref}`, questionId] as [string, string, string]] : []),
     ]);
+  }
+
+  /** H3/H4: a bot message that belongs to a question (its prompt, or the Force Reply after `Other…`), so a reply to it answers that one. */
+  saveRef(conversation: string, ref: string, questionId: string): Promise<void> {
+    return this.set([['ref', `${conversation}\n${ref}`, questionId]]);
+  }
+
+  questionOfRef(conversation: string, ref: string): Promise<string | undefined> {
+    return this.get('ref', `${conversation}\n${ref}`);
   }
 
   questionOfToken(token: string): Promise<string | undefined> {

@@ -6,6 +6,7 @@ import type { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import type { ChannelOptions } from './channel.ts';
 import type { ChannelParts } from './parts.ts';
+import { chatPost, chatText } from './chat-text.ts';
 import { ChannelOutbox } from './outbox.ts';
 import { CHANNELS } from './registry.ts';
 import { outcomePost, questionPost, withCodeBlock } from './render.ts';
@@ -97,7 +98,9 @@ export class ChannelPosts {
    * Posts a prompt longer than one message allows as several, the buttons under the last (whose reference the
    * outcome's edit replaces, H5). A retry after a failure posts only the parts not yet posted.
    */
-  private async postInParts(conversation: string, post: Post, sent: { parts: number }): Promise<string> {
+  private async postInParts(conversation: string, raw: Post, sent: { parts: number }): Promise<string> {
+    // Cleaned before it is cut, so every part and the detail's fit are measured as the platform gets them.
+    const post = chatPost(raw);
     const parts = this.parts(post.text);
     let last: Post = { ...post, text: parts[parts.length - 1] };
     if (post.pre !== undefined) {
@@ -139,20 +142,26 @@ export class ChannelPosts {
         const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, CHANNELS[this.deps.adapter.name].capabilities, this.deps.opts.pageUrl?.(q.id), this.deps.opts.publicUrl), sent);
         await this.deps.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
       } else if (terminal && !posted.outcomeShown) {
-        await this.deps.adapter.edit(conversation, posted.ref, outcomePost(q, this.deps.adapter.textLimit, this.measure));
+        const outcome = outcomePost(q, this.deps.adapter.textLimit, (text) => this.measure(chatText(text)));
+        await this.deps.adapter.edit(conversation, posted.ref, chatPost(outcome));
         await this.deps.bindings.savePost(q.id, { ...posted, outcomeShown: true });
       }
     });
   }
 
-  /** H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none). */
-  say(conversation: string, text: string, forceReply = false): void {
-    const parts = this.parts(text);
+  /**
+   * H2: a text longer than one message allows goes as several, in order, each its own job (a retry repeats none).
+   * `posted` hears the last part's reference.
+   */
+  say(conversation: string, text: string, forceReply = false, posted?: (ref: string) => Promise<void>): void {
+    const parts = this.parts(chatText(text));
     parts.forEach((part, i) =>
       this.outbox.enqueue(`message ${++this.said} to ${conversation}`, async () => {
         this.checkLease();
         const last = i === parts.length - 1;
-        await this.deps.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
+        const ref = await this.deps.adapter.post(conversation, { text: part, buttons: [], ...(forceReply && last ? { forceReply: true } : {}) });
+        // Posted is posted: a failure to note it is logged, never a second post.
+        if (last && posted) await posted(ref).catch((err: unknown) => this.log(`a posted message was not noted: ${(err as Error).message}`));
       }),
     );
   }

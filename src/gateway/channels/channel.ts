@@ -6,10 +6,12 @@ import { replyHint } from '../../answers/readable-prompt.ts';
 import { AskdockError, type AnswerProblem, type QuestionRecord } from '../../protocol/index.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
+import { chatText } from './chat-text.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
 import { messageRefusal, pressRefusal, replyRefusal } from './refusals.ts';
+import { replyTarget } from './reply-target.ts';
 import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
 
@@ -144,7 +146,7 @@ export class Channel implements ChannelSink {
     const digest = createHash('sha256').update(`${m.conversation}\n${m.messageId}`).digest('base64url').slice(0, 32);
     const idempotencyKey = `${this.adapter.name}-${digest}`;
     const sessionKey = await this.sessionFor(m.conversation, identityId, idempotencyKey, m.conversationTitle);
-    const target = await this.replyTarget(sessionKey, identityId);
+    const target = await replyTarget(this.parts, this.bindings, this.caller.identity(identityId), { sessionKey, conversation: m.conversation, ...(m.replyTo !== undefined ? { replyTo: m.replyTo } : {}) });
     const credential = target && !confirmed ? detectCredential(m.text) : null;
     if (credential) {
       this.held.set(heldKey, m);
@@ -210,17 +212,6 @@ export class Channel implements ChannelSink {
     return session.key;
   }
 
-  /** H4: the pending question a text reply answers: asked by a run, posted here, answerable by this identity (A3). */
-  private async replyTarget(sessionKey: string, identityId: string): Promise<QuestionRecord | undefined> {
-    const identity = this.caller.identity(identityId);
-    if (!identity) return undefined;
-    const owner = await this.parts.access.ownerOf(sessionKey);
-    const pending: QuestionRecord[] = [];
-    for (const q of await this.parts.store.listQuestions({ sessionKey, status: 'pending' }))
-      if (q.runId !== undefined && q.retiredAtMs === undefined && canAnswerQuestion(identity, q, owner) && await this.bindings.post(q.id)) pending.push(q);
-    return pending.find((q) => q.mode === 'blocking') ?? pending.at(-1);
-  }
-
   press(p: Press): Promise<PressReply> {
     return this.serial(async () => {
       const identityId = this.identityOf(p.user, 'button press');
@@ -261,7 +252,8 @@ export class Channel implements ChannelSink {
       const { question } = await this.caller.call(identityId, 'question.get', { id: q.id });
       await this.checkMayAnswer(identityId, q);
       if (question.status !== 'pending') return { notice: 'This question was already resolved.', refused: true };
-      this.say(p.conversation, otherPrompt(q), true);
+      // H3/H4: the reply to this Force Reply answers this question, whatever else is pending in the conversation.
+      this.posts.say(p.conversation, otherPrompt(q), true, (ref) => this.bindings.saveRef(p.conversation, ref, q.id));
       return {};
     }
     if (choice === 'skip') {
@@ -280,7 +272,7 @@ export class Channel implements ChannelSink {
     } else {
       await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
     }
-    return { notice: `Answered: ${option.label}` };
+    return { notice: chatText(`Answered: ${option.label}`) };
   }
 
   private async mayAnswer(identityId: string, q: QuestionRecord): Promise<boolean> {

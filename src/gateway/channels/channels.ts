@@ -205,7 +205,8 @@ export class Channels {
     });
     req.on('end', () => {
       if (res.headersSent) return;
-      Promise.resolve(route.handle(req, Buffer.concat(chunks), res)).catch((err: unknown) => {
+      // A handler that throws at once is answered 500 like one that fails later: never an uncaught exception (S5).
+      Promise.resolve().then(() => route.handle(req, Buffer.concat(chunks), res)).catch((err: unknown) => {
         this.opts.log(`askdock channels: ${path} failed: ${(err as Error).stack ?? String(err)}`);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('internal error\n');
       });

@@ -64,6 +64,8 @@ export function discordRoutes(r: DiscordReceiver): ChannelRoute[] {
         } catch {
           return reply(res, 400, { error: 'body must be JSON' });
         }
+        // S5: `null` or a number parses too; only an object is an interaction.
+        if (typeof interaction !== 'object' || interaction === null || Array.isArray(interaction)) return reply(res, 400, { error: 'body must be a JSON object' });
         if (interaction.type === InteractionType.Ping) return reply(res, 200, { type: ResponseType.Pong });
         // Acknowledged without a change: the outcome arrives as an edit once the answer is saved (H5).
         reply(res, 200, { type: ResponseType.DeferredUpdateMessage });

@@ -29,6 +29,39 @@ describe('discord specifics', () => {
     await until(async () => (await w.question(id)).status === 'answered', 'the answer');
   });
 
+  it('[S5][H7] a signed body that is JSON but no object (null, a number, a list) answers 400 and the gateway goes on', async () => {
+    const { driver, w } = world;
+    for (const body of ['null', '5', '[]', '"x"']) expect((await driver.post(body)).status).toBe(400);
+    expect((await fetch(`${w.t.gw.url}/healthz`)).status).toBe(200);
+    await w.sessionFromFirstMessage('still here');
+  });
+
+  it('[H5] the outcome\'s edit, like the post, lets no mention in a person\'s answer ping anyone', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+    await driver.userSays(driver.ids.alice, '@everyone decide');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.text.includes('Answered: @everyone decide')), 'the outcome');
+    const bodies = [...driver.fake.http.callsOf('POST /channels/:id/messages'), ...driver.fake.http.callsOf('PATCH /channels/:id/messages/:id')].map((c) => c.body);
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const body of bodies) expect(body).toMatchObject({ allowed_mentions: { parse: [] } });
+  });
+
+  it('[H3][H5] a masked link in a question or an answer is posted as text, its address in sight', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [{ ...deploy, question: 'Read [the runbook](https://evil.test/x) first?' }]);
+    const prompt = await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+    expect(prompt.text).toContain('Read [the runbook]\u200b(https://evil.test/x) first?');
+    await driver.userSays(driver.ids.alice, '[Staging](https://evil.test/y)');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    const outcome = await until(() => driver.messages().find((m) => m.ref === prompt.ref && m.buttons.length === 0), 'the outcome');
+    expect(outcome.text).toContain('Answered: [Staging]\u200b(https://evil.test/y)');
+    for (const m of driver.messages()) expect(m.text).not.toContain('](');
+  });
+
   it('[H4] a refused press gets an ephemeral follow-up for the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');

@@ -42,6 +42,15 @@ export function discordRest(apiRoot: string): REST {
 
 const ButtonStyle = { Primary: 1, Secondary: 2, Link: 5 } as const;
 
+/** An `@everyone` or `<@id>` in what an agent or a person wrote shows as text and pings nobody, in a post, an edit or a follow-up. */
+const NO_MENTIONS = { parse: [] };
+
+/**
+ * A masked link (`[the docs](https://…)`) in what an agent or a person wrote stays text, so no post shows words in place
+ * of the address they lead to; a zero-width space between `]` and `(` breaks it and reads the same.
+ */
+export const unmasked = (text: string): string => text.replaceAll('](', ']\u200b(');
+
 /** H3: action rows of at most five buttons: the options, then Skip (then any link). */
 export function discordComponents(post: Post): APIActionRowComponent<APIButtonComponent>[] {
   const buttons: APIButtonComponent[] = post.buttons.map((b) =>
@@ -66,8 +75,11 @@ function apiError(err: unknown): ChannelApiError {
  */
 export class DiscordAdapter implements ChannelAdapter {
   readonly name = 'discord' as const;
-  /** A message's `content` cap. */
+  /** A message's `content` cap, counted after `unmasked`. */
   readonly textLimit = 2000;
+  measureText(text: string): number {
+    return unmasked(text).length;
+  }
   readonly routes: ChannelRoute[];
   private readonly rest: REST;
   private gateway: WebSocketManager | null = null;
@@ -85,7 +97,7 @@ export class DiscordAdapter implements ChannelAdapter {
       log,
       notify: (token, content) => {
         this.rest
-          .post(Routes.webhook(config.applicationId, token), { body: { content, flags: 64 }, auth: false })
+          .post(Routes.webhook(config.applicationId, token), { body: { content, flags: 64, allowed_mentions: NO_MENTIONS }, auth: false })
           .catch((err: unknown) => log(`a follow-up failed: ${apiError(err).message}`));
       },
     });
@@ -110,7 +122,8 @@ export class DiscordAdapter implements ChannelAdapter {
     if (data.t !== GatewayDispatchEvents.MessageCreate) return;
     const m = data.d;
     if (m.author.bot || m.author.id === this.botUserId || !m.content || !this.sink) return;
-    void this.sink.message({ conversation: m.channel_id, user: m.author.id, text: m.content, messageId: m.id });
+    const replyTo = m.message_reference?.message_id;
+    void this.sink.message({ conversation: m.channel_id, user: m.author.id, text: m.content, messageId: m.id, ...(replyTo ? { replyTo } : {}) });
   }
 
   acceptWebhooks(sink: ChannelSink): void {
@@ -126,7 +139,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async post(conversation: string, post: Post): Promise<string> {
     try {
-      const body = { content: withCodeBlock(post.text, post.pre), components: discordComponents(post), allowed_mentions: { parse: [] } };
+      const body = { content: withCodeBlock(unmasked(post.text), post.pre), components: discordComponents(post), allowed_mentions: NO_MENTIONS };
       const sent = (await this.rest.post(Routes.channelMessages(conversation), { body })) as { id: string };
       return sent.id;
     } catch (err) {
@@ -136,7 +149,7 @@ export class DiscordAdapter implements ChannelAdapter {
 
   async edit(conversation: string, ref: string, post: Post): Promise<void> {
     try {
-      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: post.text, components: discordComponents(post) } });
+      await this.rest.patch(Routes.channelMessage(conversation, ref), { body: { content: unmasked(post.text), components: discordComponents(post), allowed_mentions: NO_MENTIONS } });
     } catch (err) {
       throw apiError(err);
     }

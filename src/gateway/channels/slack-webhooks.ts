@@ -40,7 +40,28 @@ export function unescapeSlack(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-type SlackMessageEvent = { type?: string; subtype?: string; bot_id?: string; user?: string; channel?: string; text?: string; ts?: string; client_msg_id?: string };
+/** One piece of Slack's markup (`<target|label>`) as the person typed it: a link's words, a mention as `@…`, a channel as `#…`. */
+function typedForm(inner: string): string {
+  const bar = inner.indexOf('|');
+  const target = bar === -1 ? inner : inner.slice(0, bar);
+  const label = bar === -1 ? undefined : inner.slice(bar + 1);
+  if (target.startsWith('@')) return label ? `@${label.replace(/^@/, '')}` : target;
+  if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+  if (/^!(here|channel|everyone)$/.test(target)) return `@${target.slice(1)}`;
+  if (target.startsWith('!')) return label ?? target.slice(1);
+  return label ?? target.replace(/^mailto:/, '');
+}
+
+/**
+ * H2/H4: a message's text as its sender typed it. Slack wraps what it links (`ops@example.com` arrives as
+ * `<mailto:ops@example.com|ops@example.com>`, a URL as `<https://…>`, a mention as `<@U0123>`); an answer or a message
+ * carries what the person wrote, not that markup.
+ */
+export function slackMessageText(text: string): string {
+  return unescapeSlack(text.replace(/<([^<>]*)>/g, (_, inner: string) => typedForm(inner)));
+}
+
+type SlackMessageEvent = { type?: string; subtype?: string; bot_id?: string; user?: string; channel?: string; text?: string; ts?: string; thread_ts?: string; client_msg_id?: string };
 type SlackAction = { action_id?: string };
 type SlackInteraction = {
   type?: string;
@@ -80,7 +101,9 @@ export function slackRoutes(r: SlackReceiver): ChannelRoute[] {
       const sink = r.sink();
       if (payload.type !== 'event_callback' || ev.type !== 'message' || ev.subtype || ev.bot_id || !sink) return;
       if (!ev.user || !ev.channel || typeof ev.text !== 'string' || !ev.ts) return;
-      void sink.message({ conversation: ev.channel, user: ev.user, text: unescapeSlack(ev.text), messageId: ev.client_msg_id ?? ev.ts });
+      // H4: a message in the thread under a question replies to that question.
+      const thread = typeof ev.thread_ts === 'string' && ev.thread_ts !== ev.ts ? { replyTo: ev.thread_ts } : {};
+      void sink.message({ conversation: ev.channel, user: ev.user, text: slackMessageText(ev.text), messageId: ev.client_msg_id ?? ev.ts, ...thread });
     },
   };
   const interactions: ChannelRoute = {

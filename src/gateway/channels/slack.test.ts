@@ -40,6 +40,23 @@ describe('slack specifics', () => {
     expect((await w.t.gw.store.history(key, 20)).messages.filter((m) => m.text === 'only once')).toHaveLength(1);
   });
 
+  it('[H2][H4] what Slack links (an email, a URL, a mention, a channel) enters the session and answers as the person typed it', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('deploy');
+    const say = async (text: string, ts: string) => {
+      const event = JSON.stringify({ type: 'event_callback', event_id: `Ev${ts}`, event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text, ts } });
+      expect((await slackPost(`${w.t.gw.url}/channels/slack/events`, driver.secret, event, 'application/json')).status).toBe(200);
+    };
+    await say('see <https://example.com/a?b=1&amp;c=2> and <http://example.org|example.org>, ask <@U0123ABC> or <!here> (<!channel|channel>) in <#C42|ops> &lt;3', '1700000300.000001');
+    const typed = 'see https://example.com/a?b=1&c=2 and example.org, ask @U0123ABC or @here (@channel) in #ops <3';
+    await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text === typed), 'the message as typed');
+    const id = await w.ask(key, [deploy]);
+    await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the question');
+    await say('<mailto:ops@example.com|ops@example.com>', '1700000300.000002');
+    await until(async () => (await w.question(id)).status === 'answered', 'the answer');
+    expect((await w.question(id)).answers).toEqual({ env: ['ops@example.com'] });
+  });
+
   it('[H4] a refused press is told to the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');

@@ -30,6 +30,30 @@ describe('telegram specifics', () => {
     }
   });
 
+  it('[H3][H4] the reply to Other…\'s Force Reply answers that question, not another one pending in the conversation', async () => {
+    const driver = new TelegramDriver();
+    const w = await startChannelWorld(driver);
+    try {
+      const key = await w.sessionFromFirstMessage('lunch and deploy');
+      const early = await w.ask(key, [lunch], { mode: 'async' });
+      const lunchPrompt = await until(() => driver.messages().find((m) => m.buttons.includes('Pizza')), 'the lunch question');
+      const later = await w.ask(key, [deploy]);
+      await until(() => driver.messages().find((m) => m.buttons.includes('Staging')), 'the deploy question');
+      await driver.press(driver.ids.alice, lunchPrompt, 'Other…');
+      const ask = await until(() => driver.messages().find((m) => m.forceReply), 'the Force Reply prompt');
+      await driver.userSays(driver.ids.alice, 'Ramen', ask);
+      await until(async () => (await w.question(early)).status !== 'pending' || (await w.question(later)).status !== 'pending', 'an answer');
+      expect(await w.question(early)).toMatchObject({ status: 'answered', answers: { lunch: ['Ramen'] } });
+      expect((await w.question(later)).status).toBe('pending');
+      // A reply to the question's own prompt answers it too; once it is answered, a reply to it answers nothing else.
+      await driver.userSays(driver.ids.alice, 'Sushi', lunchPrompt);
+      await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text === 'Sushi'), 'the reply as a message');
+      expect((await w.question(later)).status).toBe('pending');
+    } finally {
+      await w.close();
+    }
+  });
+
   it('[H3][H5] Other… under a question already answered says so and asks for nothing', async () => {
     const { driver, w, id, prompt } = await deployAsked();
     try {

@@ -105,6 +105,7 @@ export class TelegramAdapter implements ChannelAdapter {
         text: ctx.message.text,
         messageId: String(ctx.message.message_id),
         ...(chatTitle(ctx) ? { conversationTitle: chatTitle(ctx) } : {}),
+        ...(ctx.message.reply_to_message ? { replyTo: String(ctx.message.reply_to_message.message_id) } : {}),
       });
     });
     bot.on('callback_query:data', async (ctx) => {

@@ -30,6 +30,8 @@ export type Inbound = {
   messageId: string;
   /** A title for the session the conversation's first message makes. */
   conversationTitle?: string;
+  /** The bot message this one replies to (Telegram's reply, as to the Force Reply after `Other…`; a Slack thread; Discord's reply). */
+  replyTo?: string;
 };
 
 /** A button press: `action` as posted, `ref` the message the button sits under. */

@@ -20,7 +20,8 @@ export interface PlatformDriver {
   attach?(gatewayUrl: string): void;
   /** The `channels.<name>` config section, with these platform users mapped. */
   config(users: Record<string, string>): Record<string, unknown>;
-  userSays(user: string, text: string): Promise<void>;
+  /** `replyTo`: the bot message the user replies to (Telegram's reply, a Slack thread under it, Discord's reply). */
+  userSays(user: string, text: string, replyTo?: { ref: string }): Promise<void>;
   /** `from`: the conversation the press arrives from (default: the prompt's own). */
   press(user: string, message: SeenMessage, label: string, from?: string): Promise<void>;
   /** What presses were told (a refusal's notice), oldest first. */

@@ -105,8 +105,8 @@ export class FakeDiscord {
     for (const ws of only ? [only] : this.sockets) this.send(ws, frame);
   }
 
-  /** A user writes in a guild text channel; it arrives over the Gateway as MESSAGE_CREATE. */
-  userSays(user: string, channelId: string, content: string): void {
+  /** A user writes in a guild text channel (replying to message `replyTo`); it arrives over the Gateway as MESSAGE_CREATE. */
+  userSays(user: string, channelId: string, content: string, replyTo?: string): void {
     const id = String(this.nextId++);
     this.dispatch('MESSAGE_CREATE', {
       id,
@@ -123,7 +123,8 @@ export class FakeDiscord {
       attachments: [],
       embeds: [],
       pinned: false,
-      type: 0,
+      type: replyTo ? 19 : 0,
+      ...(replyTo ? { message_reference: { type: 0, message_id: replyTo, channel_id: channelId } } : {}),
     });
   }
 
@@ -175,8 +176,8 @@ export class DiscordDriver {
     return { botToken: this.fake.token, applicationId: this.applicationId, publicKey: this.publicKeyHex, users, apiRoot: this.fake.apiRoot };
   }
 
-  async userSays(user: string, text: string): Promise<void> {
-    this.fake.userSays(user, this.channel, text);
+  async userSays(user: string, text: string, replyTo?: { ref: string }): Promise<void> {
+    this.fake.userSays(user, this.channel, text, replyTo?.ref);
   }
 
   interaction(user: string, messageId: string, customId: string, channel = this.channel): string {

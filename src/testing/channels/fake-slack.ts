@@ -105,11 +105,12 @@ export class SlackDriver {
     return { botToken: this.fake.token, signingSecret: this.secret, users, apiRoot: this.fake.apiRoot };
   }
 
-  async userSays(user: string, text: string): Promise<void> {
+  /** `replyTo`: the user writes in the thread under that message. */
+  async userSays(user: string, text: string, replyTo?: { ref: string }): Promise<void> {
     const ts = `1700000100.${String(this.nextMessage++).padStart(6, '0')}`;
     // Slack escapes a message's &, < and > before it delivers it.
     const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const event = { type: 'event_callback', event_id: `Ev${ts}`, event: { type: 'message', channel: this.channel, user, text: escaped, ts } };
+    const event = { type: 'event_callback', event_id: `Ev${ts}`, event: { type: 'message', channel: this.channel, user, text: escaped, ts, ...(replyTo ? { thread_ts: replyTo.ref } : {}) } };
     const res = await slackPost(`${this.gatewayUrl}/channels/slack/events`, this.secret, JSON.stringify(event), 'application/json');
     if (res.status !== 200) throw new Error(`events answered ${res.status}`);
   }

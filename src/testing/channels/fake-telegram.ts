@@ -114,10 +114,11 @@ export class FakeTelegram {
     for (const entry of [...this.polls]) this.answerPoll(entry, this.updates.filter((u) => (u.update_id as number) >= entry.offset));
   }
 
-  /** A user writes in a private chat (chat id = user id) or the given chat. */
-  userSends(userId: number, text: string, chatId = userId): number {
+  /** A user writes in a private chat (chat id = user id) or the given chat; `replyTo` quotes one of the bot's messages. */
+  userSends(userId: number, text: string, chatId = userId, replyTo?: BotMessage): number {
     const message_id = this.nextMessage++;
-    this.push({ message: { message_id, date: 1, chat: { id: chatId, type: 'private', first_name: `User ${userId}` }, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, text } });
+    const quoted = replyTo ? { reply_to_message: this.asTelegram(replyTo) } : {};
+    this.push({ message: { message_id, date: 1, chat: { id: chatId, type: 'private', first_name: `User ${userId}` }, from: { id: userId, is_bot: false, first_name: `User ${userId}` }, text, ...quoted } });
     return message_id;
   }
 
@@ -159,8 +160,11 @@ export class TelegramDriver {
     return { botToken: this.fake.token, users, apiRoot: this.fake.apiRoot };
   }
 
-  async userSays(user: string, text: string): Promise<void> {
-    this.fake.userSends(Number(user), text, this.chatId);
+  /** `replyTo`: the bot message (as seen) the user's message replies to, as a reply to a Force Reply does. */
+  async userSays(user: string, text: string, replyTo?: { ref: string }): Promise<void> {
+    const quoted = replyTo ? this.fake.messages.find((m) => String(m.message_id) === replyTo.ref) : undefined;
+    if (replyTo && !quoted) throw new Error(`no message ${replyTo.ref} to reply to`);
+    this.fake.userSends(Number(user), text, this.chatId, quoted);
   }
 
   async press(user: string, seen: { ref: string }, label: string, from?: string): Promise<void> {
