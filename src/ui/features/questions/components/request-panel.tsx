@@ -11,11 +11,7 @@ import { QuestionStep } from './question-step.tsx';
 import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
-import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
-import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
-
-// E9: routed questions are rare; their row (and its hand-off popover) is a chunk of its own.
-const RouteRow = lazyWithRetry(() => import('../../routing/components/route-row.tsx'), (m) => m.default);
+import { RouteRowSlot } from './route-row-slot.tsx';
 
 type Props = {
   sessionKey: string;
@@ -79,11 +75,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
       onKeyDown={(e) => dispatchKey(e, ctx)}
     >
       <DockHeader record={record} ctx={ctx} position={position} sessionTitle={sessionTitle} />
-      {record.route && (
-        <LazyBoundary pending={null} failed={null}>
-          <RouteRow record={{ ...record, route: record.route }} />
-        </LazyBoundary>
-      )}
+      <RouteRowSlot record={record} />
       <div className="qd-questions">
         {items.map((item) => (
           <QuestionStep
