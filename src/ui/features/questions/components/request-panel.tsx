@@ -12,6 +12,7 @@ import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
 import { RouteRowSlot } from './route-row-slot.tsx';
+import { useHandoffDrafts } from '../hooks/use-handoff-drafts.ts';
 
 type Props = {
   sessionKey: string;
@@ -29,6 +30,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
   const record = useChoosableOffers(asked);
   const stacked = useNarrow();
   const mayAnswer = useMayAnswer(record.route);
+  useHandoffDrafts(record);
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
   const goToStep = (n: number) => {

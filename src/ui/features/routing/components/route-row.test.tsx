@@ -86,6 +86,17 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect(await screen.findByText('ana is on it')).toHaveFocus();
   });
 
+  it('[E6] a question handed off to bo opens in his dock with the drafts ana typed', async () => {
+    const handoffs = [{ from: 'ana', to: 'identity:bo', note: 'yours', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] } }];
+    const rec = deployRecord({ route: route({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'], handoffs }) });
+    await act(async () => void setup([rec], person('bo')).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    await routingRow();
+    expect(await screen.findByRole('radio', { name: 'Production' })).toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('checkbox', { name: 'Slack' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'Other' })).toHaveValue('ops');
+  });
+
   it('[E5][E11] a question.routed event shows the quorum so far and who gave it', async () => {
     const rec = deployRecord({ route: route({ quorum: { needed: 2, approvals: [] } }) });
     const client = person('ana');
