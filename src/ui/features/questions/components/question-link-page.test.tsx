@@ -143,4 +143,16 @@ describe('QuestionLinkPage', () => {
     await user.click(screen.getByRole('radio', { name: 'Production' }));
     expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
   });
+
+  it('[E7] a routed question someone else answered says who, and where: "Answered by Dana · TUI"', async () => {
+    const answered = linkRecord({
+      status: 'answered',
+      answers: { env: ['Production'], notify: ['Email'] },
+      resolvedBy: { identity: 'dana', name: 'Dana', surface: 'tui', atMs: 2 },
+      route: { escalation: 'prod', step: 0, notified: ['ana', 'dana'], eligible: ['ana', 'dana'] },
+    });
+    setup([], clientWith(() => answered)).render(<QuestionLinkPage id="q-deploy" />);
+    const summary = await screen.findByRole('region', { name: 'Question answered elsewhere' });
+    expect(summary).toHaveTextContent('Answered by Dana · TUI');
+  });
 });
