@@ -145,7 +145,7 @@ test.describe('[L4][L7][L8] the audit log in the Control UI', () => {
       // A5: a reader is never told (the page does not even ask), and the gateway does not answer the state to them.
       const readerAsked = methodsAsked(other);
       await other.goto(`${gateway.url}/inbox?token=${READER}`);
-      await expect(other.getByRole('log', { name: 'Inbox history' }).getByRole('group', { name: /^Question / })).toHaveCount(1);
+      await expect(other.getByRole('log', { name: 'Conversation' }).getByRole('group', { name: /^Question / })).toHaveCount(1);
       await expect(other.getByText('Audit log')).toHaveCount(0);
       expect(readerAsked).toContain('connect');
       expect(readerAsked).not.toContain('audit.checkpoint');
@@ -179,14 +179,14 @@ test.describe('[L4][L7][L8] the audit log in the Control UI', () => {
       const line = page.getByRole('status').filter({ hasText: 'audit: unsigned' });
       await expect(line).toContainText('decisions are logged but get no receipts');
       await expect(line).toContainText('askdock audit export needs --unsigned');
-      const history = page.getByRole('log', { name: 'Inbox history' });
+      const history = page.getByRole('log', { name: 'Conversation' });
       await expect(history.getByRole('group', { name: /^Question / })).toHaveCount(1);
       await expect(history.getByRole('button', { name: 'Receipt' })).toHaveCount(0);
       await shootEveryView(page, 'audit-unsigned');
 
       const readerAsked = methodsAsked(other);
       await other.goto(`${gateway.url}/inbox?token=${READER}`);
-      await expect(other.getByRole('log', { name: 'Inbox history' }).getByRole('group', { name: /^Question / })).toHaveCount(1);
+      await expect(other.getByRole('log', { name: 'Conversation' }).getByRole('group', { name: /^Question / })).toHaveCount(1);
       await expect(other.getByText('audit: unsigned')).toHaveCount(0);
       expect(readerAsked).not.toContain('audit.checkpoint');
     } finally {

@@ -44,7 +44,7 @@ test.describe('the Inbox', () => {
       await dock.getByRole('radio', { name: 'Ship it' }).click();
       await dock.getByRole('button', { name: 'Submit', exact: true }).click();
 
-      const history = page.getByRole('log', { name: 'Inbox history' });
+      const history = page.getByRole('log', { name: 'Conversation' });
       await expect(history.getByRole('group', { name: 'Question answered', exact: true })).toContainText('Ship it');
       await expect(inboxLink(page)).toHaveAccessibleName('Inbox');
       const { question } = await asker.request('question.get', { id });
@@ -52,7 +52,7 @@ test.describe('the Inbox', () => {
 
       // The summary is still there after a reload.
       await page.reload();
-      await expect(page.getByRole('log', { name: 'Inbox history' }).getByRole('group', { name: 'Question answered', exact: true })).toContainText('Ship it');
+      await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('group', { name: 'Question answered', exact: true })).toContainText('Ship it');
 
       expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {

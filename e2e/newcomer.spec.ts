@@ -29,7 +29,7 @@ test.describe('issue 53: the first screens', () => {
       expect(box.y).toBeLessThanOrEqual(bar.y + bar.height + 8);
       // An empty Inbox says so right under its heading, not at the foot of the page with the room above it empty.
       // (Earlier tests of a run share this gateway and may have left ended questions in its Inbox: then there is no empty state.)
-      const history = page.getByRole('log', { name: 'Inbox history' });
+      const history = page.getByRole('log', { name: 'Conversation' });
       const note = history.getByText(/^No question has ended here yet/);
       await expect(note.or(history.getByRole('group', { name: /^Question / })).first()).toBeVisible();
       if ((await note.count()) > 0) {

@@ -41,3 +41,9 @@ export function mayAnswer(route: RouteState, identity: string | undefined, admin
 export function forbiddenText(eligible: string[] | undefined): string | null {
   return eligible && eligible.length > 0 ? `Waiting for ${eligible.join(', ')}` : null;
 }
+
+/** E6: what the latest hand-off carried that was typed by someone else than `identity`, for their surfaces to start from. */
+export function handedOffDrafts(route: RouteState | undefined, identity: string | undefined): Record<string, string[]> | null {
+  const last = [...(route?.handoffs ?? [])].reverse().find((h) => h.drafts && Object.keys(h.drafts).length > 0);
+  return last?.drafts && last.from !== identity ? last.drafts : null;
+}

@@ -12,6 +12,7 @@ import { SessionsPicker } from './components/sessions-picker.tsx';
 import { StatusLine } from './components/status-line.tsx';
 import { Transcript } from './components/transcript.tsx';
 import { terminalText } from '../lib/terminal-text.ts';
+import { mayAnswer } from '../lib/route-text.ts';
 
 type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
 
@@ -87,6 +88,7 @@ export function TuiApp({ store, actions, local }: Props) {
         onDraft={(d) => actions.setDraft(id, d)}
         onEffect={onEffect}
         routeWords={state.routeWords[id]}
+        mayAnswer={!current.record.route || mayAnswer(current.record.route, state.identity ?? undefined, state.scopes?.includes('operator.admin') === true)}
       />
     );
   } else if (state.confirm) {

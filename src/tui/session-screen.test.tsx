@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENV, KEY, startTui, type TuiHarness } from '../testing/tui-harness.tsx';
+import { ENV, KEY, NOTIFY, startTui, type TuiHarness } from '../testing/tui-harness.tsx';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
@@ -23,6 +23,15 @@ describe('the session screen', () => {
     const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
     await h.agent.call('chat.inject', { runId, text: 'Echo: hello there', state: 'final' });
     await h.waitFor(/agent\s+Echo: hello there/);
+  });
+
+  it('[E2][V1] a question in another session says where it waits and how to get there; the open session keeps its composer', async () => {
+    h = await startTui();
+    const { session } = await h.admin.call('sessions.create', { title: 'Releases' });
+    const { runId } = await h.agent.call('run.start', { sessionKey: session.key });
+    await h.agent.call('question.request', { sessionKey: session.key, runId, questions: [ENV, NOTIFY] as never });
+    await h.waitFor('New question in Releases (Environment): /sessions to open it');
+    expect(h.screen()).not.toContain('Question 1 of 2');
   });
 
   it('[V1] `Reconnecting…` while the connection is down, `Connected` once back', async () => {

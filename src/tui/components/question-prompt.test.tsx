@@ -18,14 +18,14 @@ const inputRecord = (input: InputSpec): QuestionRecord => ({
 });
 
 /** The prompt with its draft kept as the app keeps it; every effect lands in `effects`. */
-function Harness({ record, effects }: { record: QuestionRecord; effects: PromptEffect[] }) {
+function Harness({ record, effects, mayAnswer }: { record: QuestionRecord; effects: PromptEffect[]; mayAnswer?: boolean }) {
   const [draft, setDraft] = useState<PromptDraft>(() => emptyDraft(record));
   const ref = useRef(draft);
   const onDraft = (next: PromptDraft) => {
     ref.current = next;
     setDraft(next);
   };
-  return <QuestionPrompt record={record} index={0} count={1} draft={draft} getDraft={() => ref.current} onDraft={onDraft} onEffect={(e) => effects.push(e)} />;
+  return <QuestionPrompt record={record} index={0} count={1} draft={draft} getDraft={() => ref.current} onDraft={onDraft} onEffect={(e) => effects.push(e)} mayAnswer={mayAnswer} />;
 }
 
 let ink: ReturnType<typeof render> | undefined;
@@ -137,6 +137,17 @@ describe('QuestionPrompt for a routed question (E4, E9)', () => {
     ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: Date.now() + 60_000, ackedBy: acked })} effects={[]} />);
     const after = await until((f) => f.includes('ana is on it'));
     expect(after).not.toContain('next step in');
+  });
+
+  it('[E3] someone it does not wait for reads who it waits for and that they can read it but not answer; `a` does nothing', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'] })} effects={effects} mayAnswer={false} />);
+    const frame = await until((f) => f.includes('For ana'));
+    expect(frame).toContain('you can read it but not answer');
+    expect(frame).not.toContain("a: I'm on it");
+    await write('a');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(effects).toEqual([]);
   });
 
   it('[E4] `a` on a question without a route does nothing', async () => {

@@ -23,6 +23,8 @@ type Props = {
   onEffect: (effect: PromptEffect) => void;
   /** E9: the routed question in words (who it waits for, who is next), once routing.status has said. */
   routeWords?: RouteWords;
+  /** E3: whether this identity may answer it (notified so far, or an admin); anyone else reads it without `a`. */
+  mayAnswer?: boolean;
 };
 
 /** X2: how many lines of a detail the prompt shows; the rest is `… N more lines`. */
@@ -46,12 +48,12 @@ function DetailLines({ detail }: { detail: string | undefined }) {
 
 
 /** V2: the prompt in place of the composer, one question at a time. */
-export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect, routeWords }: Props) {
+export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft, onEffect, routeWords, mayAnswer = true }: Props) {
   const item = record.questions[Math.min(draft.step, record.questions.length - 1)];
   const itemDraft = draftOfItem(draft, item);
   const apply = ({ draft: next, effect }: PromptStep) => {
     onDraft(next);
-    if (effect) onEffect(effect);
+    if (effect && !(effect.kind === 'ack' && !mayAnswer)) onEffect(effect);
   };
   useInput(
     (input, key) => {
@@ -78,7 +80,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
         {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
       </Box>
-      {record.route ? <RouteLine route={record.route} words={routeWords} /> : null}
+      {record.route ? <RouteLine route={record.route} words={routeWords} mayAnswer={mayAnswer} /> : null}
       <Text>{terminalText(item.question, { tabSize: 4 })}</Text>
       <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {terminalLine((item as { url?: string }).url!)}</Text> : null}

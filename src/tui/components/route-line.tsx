@@ -15,9 +15,12 @@ function nextText(route: RouteState, words: RouteWords | undefined, at: number):
 
 /**
  * E4, E5, E9: who a routed question waits for (by display name once routing.status has said) and when it moves on,
- * the steps it expires before, who is on it, the quorum so far; `a` acknowledges.
+ * the steps it expires before, who is on it, the quorum so far; `a` acknowledges. Someone it does not wait for (E3)
+ * reads that they can read it but not answer, as in the Control UI.
  */
-export function RouteLine({ route, words, now = Date.now }: { route: RouteState; words?: RouteWords; now?: () => number }) {
+type Props = { route: RouteState; words?: RouteWords; now?: () => number; mayAnswer?: boolean };
+
+export function RouteLine({ route, words, now = Date.now, mayAnswer = true }: Props) {
   const at = useSecondClock(now);
   const acked = ackText(route, at);
   const quorum = quorumText(route);
@@ -29,7 +32,7 @@ export function RouteLine({ route, words, now = Date.now }: { route: RouteState;
       <Text dimColor>{terminalLine(next + unreached)}</Text>
       {acked ? <Text color="green"> · {terminalLine(acked)}</Text> : null}
       {quorum ? <Text> · {terminalLine(quorum)}</Text> : null}
-      {!acked ? <Text dimColor> · a: I'm on it</Text> : null}
+      {!mayAnswer ? <Text color="yellow"> · you can read it but not answer</Text> : !acked ? <Text dimColor> · a: I'm on it</Text> : null}
     </Text>
   );
 }

@@ -8,6 +8,8 @@ import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
 import { currentRequest, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
+import { draftFromAnswers } from '../../answers/collect.ts';
+import { handedOffDrafts } from '../../lib/route-text.ts';
 
 /** The values of a reading that are no option label: what the person wrote in their own words. */
 const freeText = (q: QuestionRecord, answers: Answers) =>
@@ -123,8 +125,13 @@ export class TuiActions {
     update(this.store, (s) => ({ drafts: { ...s.drafts, [id]: draft } }));
   }
 
-  draftOf(record: Pick<QuestionRecord, 'id' | 'questions'>): PromptDraft {
-    return this.store.getState().drafts[record.id] ?? emptyDraft(record);
+  /** The prompt's draft: as typed here, else (E6) what the person who handed it off had typed, else untouched. */
+  draftOf(record: Pick<QuestionRecord, 'id' | 'questions' | 'route'>): PromptDraft {
+    const s = this.store.getState();
+    const kept = s.drafts[record.id];
+    if (kept) return kept;
+    const handed = handedOffDrafts(record.route, s.identity ?? undefined);
+    return handed ? { ...emptyDraft(record), items: draftFromAnswers(record, handed) } : emptyDraft(record);
   }
 
   /** PT1-PT4 read here first, so a reply that fits no rule shows why and sends nothing (V4); PT5 on the gateway. */

@@ -35,6 +35,17 @@ export function withQuestion(s: TuiState, q: QuestionRecord, now = Date.now()): 
   return patch;
 }
 
+/**
+ * E2: a question that reaches this person outside the open session still shows on this screen: where it waits, and
+ * how to get there. Null for one of the open session (its prompt opens) or one already known.
+ */
+export function arrivedElsewhere(s: Pick<TuiState, 'sessionKey' | 'sessions' | 'questions'>, q: QuestionRecord): string | null {
+  if (q.status !== 'pending' || q.sessionKey === s.sessionKey || s.questions[q.id]) return null;
+  if (q.sessionKey === undefined) return `New question outside any session (${q.questions[0]?.header ?? 'question'}): answer it in the Control UI's Inbox`;
+  const session = s.sessions.find((x) => x.key === q.sessionKey);
+  return `New question in ${session?.title || q.sessionKey} (${q.questions[0]?.header ?? 'question'}): /sessions to open it`;
+}
+
 const connectionOf: Record<string, Connection> = {
   connecting: 'connecting',
   connected: 'connected',
@@ -82,7 +93,8 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
     client.on('session.updated', (p) => update(store, (s) => withSession(s, p.session))),
     client.on('question.requested', (p) =>
       update(store, (s) => {
-        const patch = withQuestion(s, p.question);
+        const elsewhere = arrivedElsewhere(s, p.question);
+        const patch: Partial<TuiState> = { ...withQuestion(s, p.question), ...(elsewhere ? { flash: { text: elsewhere, tone: 'warn' as const } } : {}) };
         const shown = s.requestId ? s.questions[s.requestId] : undefined;
         // A new blocking question of the open session takes priority over an async one on screen (U6).
         const takes = p.question.mode === 'blocking' && p.question.sessionKey === s.sessionKey && shown?.mode !== 'blocking';

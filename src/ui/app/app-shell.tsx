@@ -1,5 +1,5 @@
 import { useChatSync } from '../features/chat/api/use-chat-sync.ts';
-import { QuestionsSync } from '../features/questions/index.tsx';
+import { LiveAnnouncer, QuestionsSync } from '../features/questions/index.tsx';
 import { ConnectionStatus } from '../features/connection/components/connection-status.tsx';
 import { useSessionsSync } from '../features/sessions/api/use-sessions-sync.ts';
 import { Link, useRoute } from '../lib/router.tsx';
@@ -30,6 +30,8 @@ export function AppShell() {
   return (
     <div className="app">
       <QuestionsSync />
+      {/* U12: a session's dock and the Inbox's announce new questions themselves; every other page does it here. */}
+      {route.name !== 'session' && route.name !== 'inbox' && <LiveAnnouncer />}
       <header className="app-header">
         <Link to="/" className="app-brand">
           askdock

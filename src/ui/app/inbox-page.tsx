@@ -21,7 +21,7 @@ export function InboxPage() {
     // Empty, the history's note sits right under the heading instead of at the foot of the room a conversation leaves.
     <div className={sorted.length === 0 ? 'session-page inbox-page-empty' : 'session-page'}>
       <h1 className="session-title">Inbox</h1>
-      <div role="log" aria-label="Inbox history" className="transcript inbox-history">
+      <div role="log" aria-label="Conversation" className="transcript inbox-history">
         {sorted.length === 0 ? (
           <p className="muted transcript-note">No question has ended here yet: answered, skipped and expired ones keep their summaries here.</p>
         ) : (

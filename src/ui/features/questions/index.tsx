@@ -11,6 +11,7 @@ import './questions.css';
 
 export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';
+export { LiveAnnouncer } from './components/live-announcer.tsx';
 export { useProvideSecretValue } from './api/provide-secret.ts';
 export type { DeliverySlotProps, ReceiptSlotProps, SummarySlots } from './components/summary-slots.ts';
 

@@ -6,10 +6,15 @@ import { useAnswerForm } from '../hooks/use-answer-form.ts';
 import { QuestionStep } from './question-step.tsx';
 import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
+import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
+import { useHandoffDrafts } from '../hooks/use-handoff-drafts.ts';
 
 /** Every question of the request at once (a page of its own has the room): the dock's form, stacked (U4, U5, U11). */
 export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
   const form = useAnswerForm(record, 'link');
+  // E3: someone a routed question does not wait for reads it here as in the dock, without changing its choices.
+  const mayAnswer = useMayAnswer(record.route);
+  useHandoffDrafts(record);
   const { formRef } = form;
   // U3/U11: the page is there to answer its question, so its first choice takes focus and number keys work at once
   // (unless the person already clicked or typed somewhere). Before the first paint, so no click or key on the shown
@@ -45,7 +50,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
     >
       <div className="qd-questions">
         {record.questions.map((item) => (
-          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy} attempted={form.attempted.includes(item.id)} wholeDetail />
+          <QuestionStep key={item.id} recordId={record.id} item={item} locked={form.busy || !mayAnswer} attempted={form.attempted.includes(item.id)} wholeDetail />
         ))}
       </div>
       <StepperFooter ctx={ctx} error={form.problem} />

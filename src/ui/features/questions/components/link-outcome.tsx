@@ -3,6 +3,7 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { endedOutcome } from '../../../../answers/summary.ts';
 import { CheckIcon, InfoIcon } from '../../../components/ui/icons.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
+import { answeredByText, approversText } from '../../../../lib/answered-by.ts';
 import { Link, sessionPath } from '../../../lib/router.tsx';
 import { ANSWERED_IN_ANOTHER_TAB, answeredInAnotherTab, resolvedHere, shownOutcome } from '../lib/resolved-here.ts';
 import { useSentHere } from '../stores/drafts.ts';
@@ -43,6 +44,9 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
   if (!outcome) return null;
   const shown = shownOutcome(outcome);
   const answered = record.status === 'answered';
+  // E7: a routed question answered by someone else says who, and where ("Answered by Dana · TUI"), as the dock's summary.
+  const by = ours ? null : answeredByText(record);
+  const approvers = by && approversText(record);
   return (
     <LinkNotice
       title={ours ? (answered ? 'Answer sent' : 'Skipped') : 'Question no longer available'}
@@ -52,8 +56,9 @@ export function LinkOutcome({ record }: { record: QuestionRecord }) {
       <section className="qd-summary" aria-label={`Question ${shown.label.toLowerCase()}`} data-outcome={shown.label}>
         <div className="qd-summary-head">
           <span className="qd-summary-outcome">{shown.label}</span>
-          {shown.where && <span className="qd-summary-where">{shown.where}</span>}
+          {by ? <span className="qd-summary-where">{by}</span> : shown.where && <span className="qd-summary-where">{shown.where}</span>}
         </div>
+        {approvers && <p className="qd-summary-note">{approvers}</p>}
         <SummaryAnswers record={record} readBack={undefined} answered={answered} />
       </section>
       {record.sessionKey && (

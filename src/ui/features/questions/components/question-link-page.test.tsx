@@ -121,4 +121,38 @@ describe('QuestionLinkPage', () => {
     const radios = within(await screen.findByRole('group', { name: 'Bash' })).getAllByRole('radio');
     expect(radios.map((r) => r.getAttribute('value'))).toEqual(['Allow', 'Deny', OFFER_SESSION]);
   });
+
+  it('[E3][E4][E9] a routed question\'s own page says who it waits for: "I\'m on it" for them, read-only words and locked choices for anyone else', async () => {
+    const routed = linkRecord({ route: { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'] } });
+    const as = (identity: string) => {
+      const client = clientWith(() => routed);
+      (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
+      return client;
+    };
+    setup([], as('ana')).render(<QuestionLinkPage id="q-deploy" />);
+    const row = within(await screen.findByRole('group', { name: 'Routing' }, { timeout: 20_000 }));
+    expect(row.getByText(/^For ana/)).toBeInTheDocument();
+    expect(row.getByRole('button', { name: "I'm on it" })).toBeInTheDocument();
+    cleanup();
+    resetStores();
+    const user = userEvent.setup();
+    setup([], as('cy')).render(<QuestionLinkPage id="q-deploy" />);
+    const readOnly = within(await screen.findByRole('group', { name: 'Routing' }, { timeout: 20_000 }));
+    expect(readOnly.getByText('Waiting for ana: you can read it but not answer')).toBeInTheDocument();
+    expect(readOnly.queryByRole('button', { name: "I'm on it" })).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Production' }));
+    expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
+  });
+
+  it('[E7] a routed question someone else answered says who, and where: "Answered by Dana · TUI"', async () => {
+    const answered = linkRecord({
+      status: 'answered',
+      answers: { env: ['Production'], notify: ['Email'] },
+      resolvedBy: { identity: 'dana', name: 'Dana', surface: 'tui', atMs: 2 },
+      route: { escalation: 'prod', step: 0, notified: ['ana', 'dana'], eligible: ['ana', 'dana'] },
+    });
+    setup([], clientWith(() => answered)).render(<QuestionLinkPage id="q-deploy" />);
+    const summary = await screen.findByRole('region', { name: 'Question answered elsewhere' });
+    expect(summary).toHaveTextContent('Answered by Dana · TUI');
+  });
 });

@@ -10,6 +10,7 @@ import { LinkAnswerForm } from './link-answer-form.tsx';
 import { LinkOutcome, LinkNotice } from './link-outcome.tsx';
 import { TimeLeft } from './time-left.tsx';
 import { useChoosableOffers } from '../hooks/use-choosable-offers.ts';
+import { RouteRowSlot } from './route-row-slot.tsx';
 import '../questions.css';
 import '../question-link.css';
 
@@ -79,6 +80,7 @@ function PendingQuestion({ record: asked, refreshError, retrying, onRetry }: Pen
           </Link>
         )}
       </header>
+      <RouteRowSlot record={record} />
       {refreshError && (
         <div className="ql-banner" role="alert">
           <span>Could not check this question again: {errorMessage(refreshError)}</span>

@@ -11,11 +11,8 @@ import { QuestionStep } from './question-step.tsx';
 import { CredentialGuardAlert } from './credential-guard-alert.tsx';
 import { StepperFooter } from './stepper-footer.tsx';
 import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
-import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
-import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
-
-// E9: routed questions are rare; their row (and its hand-off popover) is a chunk of its own.
-const RouteRow = lazyWithRetry(() => import('../../routing/components/route-row.tsx'), (m) => m.default);
+import { RouteRowSlot } from './route-row-slot.tsx';
+import { useHandoffDrafts } from '../hooks/use-handoff-drafts.ts';
 
 type Props = {
   sessionKey: string;
@@ -33,6 +30,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
   const record = useChoosableOffers(asked);
   const stacked = useNarrow();
   const mayAnswer = useMayAnswer(record.route);
+  useHandoffDrafts(record);
   const questionCount = record.questions.length;
   const step = Math.min(useDraftStep(record.id), questionCount - 1);
   const goToStep = (n: number) => {
@@ -79,11 +77,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
       onKeyDown={(e) => dispatchKey(e, ctx)}
     >
       <DockHeader record={record} ctx={ctx} position={position} sessionTitle={sessionTitle} />
-      {record.route && (
-        <LazyBoundary pending={null} failed={null}>
-          <RouteRow record={{ ...record, route: record.route }} />
-        </LazyBoundary>
-      )}
+      <RouteRowSlot record={record} />
       <div className="qd-questions">
         {items.map((item) => (
           <QuestionStep

@@ -36,6 +36,12 @@ describe('the On call page (E9, E12)', () => {
     expect(questions.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
   });
 
+  it('[E9][U12] each table is named by its heading, so a screen reader lands on "Schedules" and "Open routed questions" by name', async () => {
+    setup([deployRecord({ id: 'q-deploy' })], routingClient(STATUS)).render(<OnCallPage />);
+    expect(await screen.findByRole('table', { name: 'Schedules' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Open routed questions' })).toBeInTheDocument();
+  });
+
   it('[E9] names each person on call and whoever is on a question by display name, with the identity id beside it', async () => {
     const named = {
       schedules: [{ ...STATUS.schedules[0], nowName: 'Ana Lima', nextName: 'Bo Berg' }],

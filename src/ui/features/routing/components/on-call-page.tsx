@@ -42,10 +42,10 @@ function Handoff({ atMs }: { atMs: number }) {
   );
 }
 
-/** A table with its column headings. */
-function Table({ cols, children }: { cols: string[]; children: ReactNode }) {
+/** A table with its column headings, named by its section's heading. */
+function Table({ labelledBy, cols, children }: { labelledBy: string; cols: string[]; children: ReactNode }) {
   return (
-    <table>
+    <table aria-labelledby={labelledBy}>
       <thead>
         <tr>
           {cols.map((c) => (
@@ -76,7 +76,7 @@ export default function OnCallPage() {
           {status.data.schedules.length === 0 ? (
             <p className="muted">No schedules.</p>
           ) : (
-            <Table cols={["Schedule", "Now", "Next"]}>
+            <Table labelledBy="oncall-schedules" cols={['Schedule', 'Now', 'Next']}>
                 {status.data.schedules.map((s) => (
                   <tr key={s.name}>
                     <th scope="row">{s.name}</th>
@@ -100,7 +100,7 @@ export default function OnCallPage() {
           {status.data.questions.length === 0 ? (
             <p className="muted">None waiting.</p>
           ) : (
-            <Table cols={["Question", "Step", "Next step"]}>
+            <Table labelledBy="oncall-questions" cols={['Question', 'Step', 'Next step']}>
                 {status.data.questions.map((q) => (
                   <tr key={q.id}>
                     <td>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stillClock } from '../../../../testing/still-clock.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
@@ -66,6 +66,35 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect(await screen.findByText('ana is on it')).toBeInTheDocument();
     expect(client.request).toHaveBeenCalledWith('question.ack', { id: rec.id });
     expect((await routingRow()).queryByRole('button', { name: "I'm on it" })).toBeNull();
+  });
+
+  it('[E4] a keyboard user\'s "I\'m on it" keeps focus while it is sent, then hands it to "ana is on it", never to the page', async () => {
+    const client = person('ana');
+    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 60_000 }) });
+    let took: (value: { route: RouteState }) => void = () => {};
+    client.request.mockImplementation((method) => {
+      if (method === 'question.ack') return new Promise((resolve) => (took = resolve));
+      return Promise.reject(new Error(`unexpected ${method}`));
+    });
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const button = (await routingRow()).getByRole('button', { name: "I'm on it" });
+    button.focus();
+    fireEvent.click(button);
+    await waitFor(() => expect(client.request).toHaveBeenCalledWith('question.ack', { id: rec.id }));
+    expect(button).toHaveFocus();
+    await act(async () => took({ route: route({ ackedBy: { identity: 'ana', atMs: Date.now(), untilMs: Date.now() + 1_800_000 } }) }));
+    expect(await screen.findByText('ana is on it')).toHaveFocus();
+  });
+
+  it('[E6] a question handed off to bo opens in his dock with the drafts ana typed', async () => {
+    const handoffs = [{ from: 'ana', to: 'identity:bo', note: 'yours', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] } }];
+    const rec = deployRecord({ route: route({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'], handoffs }) });
+    await act(async () => void setup([rec], person('bo')).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    await routingRow();
+    expect(await screen.findByRole('radio', { name: 'Production' })).toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('checkbox', { name: 'Slack' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'Other' })).toHaveValue('ops');
   });
 
   it('[E5][E11] a question.routed event shows the quorum so far and who gave it', async () => {

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -23,14 +24,36 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
   const quorum = quorumText(route);
   // Until routing.status has answered (or from a gateway without it), the people notified, by id.
   const words = useRouteWords(record.id);
+  // A keyboard user's "I'm on it" goes once it took: focus moves to the words that replace it, never to the page.
+  const ackFocused = useRef(false);
+  const ackedPill = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!acked || !ackFocused.current) return;
+    ackFocused.current = false;
+    ackedPill.current?.focus();
+  }, [acked]);
   return (
     <RouteLine route={route} words={words} paused={acked !== null}>
-      {acked && <span className="rt-pill rt-acked">{acked}</span>}
+      {acked && (
+        <span ref={ackedPill} tabIndex={-1} className="rt-pill rt-acked">
+          {acked}
+        </span>
+      )}
       {quorum && <span className="rt-pill rt-quorum">{quorum}</span>}
       {eligible && (
         <span className="rt-actions">
           {!acked && (
-            <Button size="sm" variant="secondary" disabled={ack.isPending} onClick={() => ack.mutate()}>
+            // aria-disabled, not disabled: the button keeps focus while the gateway takes the acknowledgement.
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-disabled={ack.isPending || undefined}
+              onClick={(e) => {
+                if (ack.isPending) return;
+                ackFocused.current = e.currentTarget === document.activeElement;
+                ack.mutate();
+              }}
+            >
               I'm on it
             </Button>
           )}
