@@ -226,7 +226,8 @@ export class AuditRoom {
       throw new AskdockError('UNAVAILABLE', 'audit.proof: the audit log cannot be proven just now; an admin has been told', { retryable: false });
     }
     const signed = checkpoint ? signedSize(checkpoint) : 0;
-    const size = p.size ?? (checkpoint ? signed : tree.size);
+    // A4: a non-admin's default is the signed size even with no checkpoint yet, so no refusal names the live count.
+    const size = p.size ?? (checkpoint || !admin ? signed : tree.size);
     const limit = admin ? tree.size : Math.min(signed, tree.size);
     if (size > limit || p.index >= size)
       throw new AskdockError(

@@ -1,6 +1,6 @@
 /** L8: a gateway without a usable key runs unsigned: what needs a signature is refused with AUDIT_KEY_MISSING. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -29,5 +29,19 @@ describe('an unsigned audit log (L8)', () => {
     expect(refused.code).toBe('AUDIT_KEY_MISSING');
     expect(refused.message).toContain('audit: unsigned');
     expect(await admin.call('audit.checkpoint', {})).toMatchObject({ checkpoint: null, unsigned: true });
+  });
+});
+
+describe('what an unsigned log tells those who are not admins (A4)', () => {
+  it('[A4][L9] audit.proof from a non-admin says nothing of the live count: its refusal is the same before and after entries it may not see', async () => {
+    t = await startTestGateway({ auditSigning: false });
+    const [agent, agent2, reader] = [await t.connect('agent'), await t.connect('agent2'), await t.connect('reader')];
+    const refusals = async () => Promise.all([agent2, reader].map(async (c) => (await failure(c.call('audit.proof', { index: 0 }))).message));
+    const before = await refusals();
+    const id = (await agent.call('question.request', { mode: 'async', privileged: true, questions: [item()] })).id;
+    await agent.call('question.resolve', { id, cancel: true });
+    expect(await refusals()).toEqual(before);
+    // Nothing was signed, so there is nothing to prove for them: not even the first entry.
+    expect(before[0]).toBe("audit.proof: index 0 must be below size 0, and size at most the latest checkpoint's 0");
   });
 });
