@@ -5,7 +5,7 @@
  */
 import { CONFIRM_LABELS, cutCodePoints, cutHeader, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, type QuestionItemInput } from '../protocol/index.ts';
 import { LINK_LABELS, linkDone } from '../answers/kinds/link.ts';
-import { askerSurface } from './sdk-ask.ts';
+import { askerSurface, resolveShortly } from './sdk-ask.ts';
 import { askPrompt, type PromptOptions } from './ask-prompt.ts';
 import { fieldQuestion, readField, schemaFields, type Field, type FieldValue, type RequestedSchema } from './elicitation-fields.ts';
 import type { Agent } from './sdk.ts';
@@ -124,13 +124,12 @@ async function askUrl(agent: Agent, req: { message: string; url: string }, opts:
   }
 }
 
-/** Answers the asker's own link question Done (PROTOCOL Q1 surface of the proxy); false when the gateway would not. */
+/**
+ * Answers the asker's own link question Done (PROTOCOL Q1 surface of the proxy); false when the gateway would not, or
+ * does not say so within about a second (the question is then withdrawn, as a cancel would be).
+ */
 async function answerDone(agent: Agent, id: string, askSource: string | undefined): Promise<boolean> {
   const surface = askerSurface(askSource);
-  try {
-    const r = await agent.client.request('question.resolve', { id, answers: { link: [LINK_LABELS[0]] }, ...(surface ? { surface } : {}) });
-    return r.status === 'answered';
-  } catch {
-    return false;
-  }
+  const r = await resolveShortly(agent.client, { id, answers: { link: [LINK_LABELS[0]] }, ...(surface ? { surface } : {}) });
+  return r?.status === 'answered';
 }

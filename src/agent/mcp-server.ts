@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
+import { refusalError } from '../client/first-hello.ts';
 import { createNodeClient } from '../client/node.ts';
 import { AskdockError, SERVER_VERSION } from '../protocol/index.ts';
 import { errorResult, gatewayErrorResult, invalidCallResult } from './mcp-results.ts';
@@ -97,6 +98,9 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     try {
       await client.ready(opts.connectWaitMs ?? 10_000);
     } catch {
+      // S4: a gateway that locked this address out is running; it says when to come back.
+      const last = client.state.lastError;
+      if (last?.code === 'RATE_LIMITED') return gatewayErrorResult(refusalError(last));
       return gatewayErrorResult(new AskdockError('UNAVAILABLE', `cannot reach the gateway at ${opts.url}; is \`askdock start\` running?`, { retryable: true }));
     }
     if (!agent.mayAsk)

@@ -179,16 +179,23 @@ export function askerSurface(askSource: string | undefined): 'hook' | 'mcp-proxy
 
 /** Withdraws a pending question (status `cancelled`). Resolves false when it had already ended or is unknown. */
 export async function cancelQuestion(client: GatewayClient, id: string, reason: string, timeoutMs = CANCEL_WAIT_MS, surface?: string): Promise<boolean> {
-  const sent = client.request('question.resolve', { id, cancel: true, reason, ...(surface ? { surface } : {}) }, { timeoutMs: 30_000 });
-  // The request stays queued across a reconnect; the caller only waits about a second for its answer.
+  const r = await resolveShortly(client, { id, cancel: true, reason, ...(surface ? { surface } : {}) }, timeoutMs);
+  return r?.status === 'cancelled';
+}
+
+/**
+ * The asker's own question.resolve (its cancel, X5's Done), its answer waited for about a second: undefined when it
+ * is refused or late. The request stays queued across a reconnect, so a late one still lands.
+ */
+export async function resolveShortly(client: GatewayClient, params: ParamsInput<'question.resolve'>, timeoutMs = CANCEL_WAIT_MS): Promise<Result<'question.resolve'> | undefined> {
+  const sent = client.request('question.resolve', params, { timeoutMs: 30_000 });
   sent.catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
   try {
-    const r = await Promise.race([sent, late]);
-    return r !== 'late' && r.status === 'cancelled';
+    return await Promise.race([sent, late]);
   } catch {
-    return false;
+    return undefined;
   } finally {
     clearTimeout(timer);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,5 +60,21 @@ describe('uiBuildReason', () => {
       utimesSync(join(root, `src/${dir}/shared.ts`), 5000, 5000);
       expect(uiBuildReason(root), dir).toBe('the UI sources changed since the last build');
     }
+  });
+
+  it('a test added beside the code or deleted is no reason to build; a new source is', () => {
+    root = mkdtempSync(join(tmpdir(), 'askdock-ui-'));
+    write(join(root, 'index.html'));
+    write(join(root, 'src/ui/chat.tsx'));
+    write(join(root, 'src/ui/old.test.tsx'));
+    age(root, 1000);
+    write(join(root, 'dist/index.html'));
+    age(join(root, 'dist'), 2000);
+    // The folder's own time is now, as the test files come and go.
+    write(join(root, 'src/ui/chat.test.tsx'));
+    unlinkSync(join(root, 'src/ui/old.test.tsx'));
+    expect(uiBuildReason(root)).toBeNull();
+    write(join(root, 'src/ui/new.tsx'));
+    expect(uiBuildReason(root)).toBe('the UI sources changed since the last build');
   });
 });

@@ -20,7 +20,8 @@ function newestMtimeMs(path: string): number {
     return 0;
   }
   if (!st.isDirectory()) return isTest(path) ? 0 : st.mtimeMs;
-  let newest = st.mtimeMs;
+  // Not the folder's own time: it moves when a test beside the code is added or deleted. A new source counts by its own.
+  let newest = 0;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, entry)));
   return newest;
 }

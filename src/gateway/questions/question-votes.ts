@@ -12,6 +12,7 @@ export type Vote = { pending: QuorumState } | { pending?: undefined; q: StoredQu
  * checked first (G5/A5: who may make it, then, past eligibility, where it binds and its rule), so a vote naming an offer
  * is refused or accepted the same whether it would be held (E5) or complete the quorum. A held vote keeps its grant;
  * when the quorum completes, the policy room makes the grant its approvals agree on (quorumGrant: none if two differ).
+ * `ownDone`: the asker closing its own link question Done (X5), which no route's eligibility holds back.
  */
 export async function voteIn(
   rooms: { routing: RoutingHooks | null; approvals: ApprovalAnswers | null },
@@ -21,11 +22,13 @@ export async function voteIn(
   answers: Answers,
   grant: GrantRequest | undefined,
   resolvedBy: ResolvedBy,
+  ownDone = false,
 ): Promise<Vote> {
   rooms.approvals?.requireGrantMaker(identity, q, answers, grant);
-  rooms.routing?.requireEligible(identity, q);
+  // X5: the asker closing its own link Done (own-link.ts) is no person's answer: whom a route waits for does not apply.
+  if (!ownDone) rooms.routing?.requireEligible(identity, q);
   const chosen = rooms.approvals?.grantChosen(identity, q, answers, grant);
-  const routed = await rooms.routing?.checkAnswerIn(tx, identity, q, answers, resolvedBy.surface, chosen);
+  const routed = ownDone ? undefined : await rooms.routing?.checkAnswerIn(tx, identity, q, answers, resolvedBy.surface, chosen);
   if (routed?.pending) return { pending: routed.pending };
   const asked = routed?.q ?? q;
   const approval = await rooms.approvals?.answeredIn(tx, identity, asked, answers, chosen, resolvedBy);

@@ -3,7 +3,7 @@ import { AskdockError, invalidRequest, type Params, type QuestionRecord, type Re
 import type { Identity } from '../auth.ts';
 import type { ApprovalAnswers, RoutingHooks } from './question-hooks.ts';
 import { defaultSurface } from './surface.ts';
-import { closesOwnLink } from './own-link.ts';
+import { askerSurface, closesOwnLink } from './own-link.ts';
 import type { Core } from '../core.ts';
 import type { Tx } from '../hub/hub.ts';
 import { alreadyTerminal, invalidAnswer, isTerminal, questionAudience, questionNotFound, sameAnswers, toPublic } from './question-records.ts';
@@ -209,15 +209,17 @@ export class QuestionManager {
           details: { id: q.id },
         });
       if (isTerminal(q)) throw alreadyTerminal(q);
-      if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of cancels' }]);
-      const resolvedBy = { identity: identity.id, surface: p.surface ?? defaultSurface(identity), atMs };
+      const resolvedBy = { identity: identity.id, surface: askerSurface(p.surface, 'cancel') ?? defaultSurface(identity), atMs };
       await this.outcomes.finishIn(tx, q, { status: 'cancelled', reason: p.reason ?? 'cancelled', resolvedBy }, before);
       return { status: 'cancelled' };
     }
-    const ownDone = closesOwnLink(identity, q, p);
+    const ownDone = closesOwnLink(identity, q, p, this.questionsHeard.get(q.id)?.asksApproval === true);
     if (!ownDone && !canAnswerQuestion(identity, q, await this.owner(q)))
       throw forbidden(`answering question "${q.id}"`, ['operator.admin', 'operator.questions'], identity);
-    const resolvedBy = answeredBy(this.core, identity, p.surface ?? surface ?? defaultSurface(identity), atMs);
+    // Q1: the asker names only its own surfaces; a person any but the policy's (G11).
+    if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of answers or skips' }]);
+    const named = ownDone ? askerSurface(p.surface, 'Done') : (p.surface ?? surface);
+    const resolvedBy = answeredBy(this.core, identity, named ?? defaultSurface(identity), atMs);
     // E3: a routed question waits for those notified so far (and admins); E5: a quorum's short Allow is held.
     if (!isTerminal(q) && !ownDone) await this.routing?.checkAnswerIn(tx, identity, q, undefined, resolvedBy.surface);
     if ('skip' in p) {
@@ -240,8 +242,7 @@ export class QuestionManager {
       throw alreadyTerminal(q);
     }
     if (!checked.ok) throw invalidAnswer(q, checked.problems);
-    if (p.surface === 'policy') throw invalidRequest('question.resolve', [{ path: 'surface', problem: 'policy is the surface of decisions the policy makes, not of answers' }]);
-    const vote = await voteIn(this, tx, identity, q, checked.answers, p.grant, resolvedBy);
+    const vote = await voteIn(this, tx, identity, q, checked.answers, p.grant, resolvedBy, ownDone);
     if (vote.pending) return { status: 'pending', quorum: vote.pending };
     const answered = vote.q;
     const reply = await this.outcomes.asyncReplyIn(tx, identity, answered, checked.answers);
