@@ -132,7 +132,7 @@ export class Core {
     const source = opts.approvals ?? PolicySource.none(clock, opts.log);
     this.audit = new AuditRoom({ ...parts, keys: opts.audit?.keys ?? null, origin: opts.audit?.origin ?? 'askdock.local/audit', duties: () => this.duties });
     this.push.onNotified = (q, identities) => this.hub.commit(() => recordNotified(this.audit, q, { surface: 'push', identities }));
-    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps, audit: this.audit });
+    this.policy = new PolicyRoom({ ...parts, source, questions: this.questions, messages: this.messages, stamps: this.stamps, audit: this.audit, auth });
     this.questions.approvals = this.policy;
     this.routing = new RoutingRoom({
       ...parts,

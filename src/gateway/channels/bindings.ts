@@ -54,11 +54,13 @@ export class ChannelBindings {
     return raw ? (JSON.parse(raw) as PostRecord) : undefined;
   }
 
-  savePost(questionId: string, record: PostRecord): Promise<void> {
+  /** H4: `record.ref` and `earlierParts` (a prompt posted in parts) each lead a reply to them back to the question. */
+  savePost(questionId: string, record: PostRecord, earlierParts: readonly string[] = []): Promise<void> {
+    const refs = [...earlierParts, ...(record.ref ? [record.ref] : [])];
     return this.set([
       ['post', questionId, JSON.stringify(record)],
       ['token', questionToken(questionId), questionId],
-      ...(record.ref ? [['ref', `${record.conversation}\n${record.ref}`, questionId] as [string, string, string]] : []),
+      ...refs.map((ref): [string, string, string] => ['ref', `${record.conversation}\n${ref}`, questionId]),
     ]);
   }
 

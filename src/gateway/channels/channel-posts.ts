@@ -96,9 +96,10 @@ export class ChannelPosts {
 
   /**
    * Posts a prompt longer than one message allows as several, the buttons under the last (whose reference the
-   * outcome's edit replaces, H5). A retry after a failure posts only the parts not yet posted.
+   * outcome's edit replaces, H5; returned). A retry after a failure posts only the parts not yet posted; `sent.refs`
+   * keeps the earlier parts' references, so a reply to any part answers the question (H4).
    */
-  private async postInParts(conversation: string, raw: Post, sent: { parts: number }): Promise<string> {
+  private async postInParts(conversation: string, raw: Post, sent: { parts: number; refs: string[] }): Promise<string> {
     // Cleaned before it is cut, so every part and the detail's fit are measured as the platform gets them.
     const post = chatPost(raw);
     const parts = this.parts(post.text);
@@ -115,7 +116,7 @@ export class ChannelPosts {
     }
     for (; sent.parts < parts.length - 1; sent.parts++) {
       const part = parts[sent.parts];
-      await this.deps.adapter.post(conversation, part === '' ? { text: '', buttons: [], pre: this.fitPre(post.pre!, '')! } : { text: part, buttons: [] });
+      sent.refs.push(await this.deps.adapter.post(conversation, part === '' ? { text: '', buttons: [], pre: this.fitPre(post.pre!, '')! } : { text: part, buttons: [] }));
     }
     return this.deps.adapter.post(conversation, last);
   }
@@ -129,7 +130,7 @@ export class ChannelPosts {
 
   /** Brings the platform in line with the record: posted, and once resolved edited to its outcome (H3, H5). */
   sync(questionId: string): void {
-    const sent = { parts: 0 };
+    const sent = { parts: 0, refs: [] as string[] };
     this.outbox.enqueue(`question ${questionId}`, async () => {
       const q = await this.deps.parts.store.getQuestion(questionId);
       if (!q?.sessionKey) return;
@@ -140,7 +141,7 @@ export class ChannelPosts {
       const terminal = q.status !== 'pending';
       if (!posted?.ref) {
         const ref = await this.postInParts(conversation, terminal ? outcomePost(q) : questionPost(q, CHANNELS[this.deps.adapter.name].capabilities, this.deps.opts.pageUrl?.(q.id), this.deps.opts.publicUrl), sent);
-        await this.deps.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal });
+        await this.deps.bindings.savePost(q.id, { conversation, ref, outcomeShown: terminal }, sent.refs);
       } else if (terminal && !posted.outcomeShown) {
         const outcome = outcomePost(q, this.deps.adapter.textLimit, (text) => this.measure(chatText(text)));
         await this.deps.adapter.edit(conversation, posted.ref, chatPost(outcome));

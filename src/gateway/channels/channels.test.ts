@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readablePrompt } from '../../answers/readable-prompt.ts';
-import { deploy, lunch, notify } from '../../testing/channels/scenario-items.ts';
+import { deploy, longItem, lunch, notify } from '../../testing/channels/scenario-items.ts';
 import { until } from '../../testing/channels/fake-http.ts';
 import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
 import { SlackDriver } from '../../testing/channels/fake-slack.ts';
@@ -151,10 +151,7 @@ describe.each(drivers.map((make) => [make().name, make] as const))('%s channel',
 
   it('[H2][H3][H5] a prompt or a reply longer than one message allows goes in parts within the limit, nothing lost; the outcome edits the last', async () => {
     const key = await w.sessionFromFirstMessage('plan');
-    const long = (n: number, what: string) =>
-      ({ id: `q${n}`, header: `Part ${n}`, question: `${what} ${'and then some more words '.repeat(38)}?`.slice(0, 1000),
-         options: ['Alpha', 'Beta', 'Gamma', 'Delta'].map((label) => ({ label, description: `${label} ${'x'.repeat(180)}` })) });
-    const id = await w.ask(key, [long(1, 'First'), long(2, 'Second'), long(3, 'Third')]);
+    const id = await w.ask(key, [longItem(1, 'First'), longItem(2, 'Second'), longItem(3, 'Third')]);
     const parts = await until(() => {
       const ms = driver.messages().filter((m) => /Part [123]|Reply with one line/.test(m.text));
       return ms.some((m) => m.text.includes('Reply with one line per question')) ? ms : undefined;

@@ -49,7 +49,19 @@ function typedForm(inner: string): string {
   if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
   if (/^!(here|channel|everyone)$/.test(target)) return `@${target.slice(1)}`;
   if (target.startsWith('!')) return label ?? target.slice(1);
-  return label ?? target.replace(/^mailto:/, '');
+  return linkForm(target.replace(/^mailto:/, ''), label);
+}
+
+/** A link without its scheme (`https://`, `mailto:`), to tell text Slack linked as typed from words linked to an address. */
+const bareLink = (link: string) => link.replace(/^mailto:/i, '').replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+
+/**
+ * A link as the person wrote it: text Slack linked by itself stays as typed (`example.org`); words linked to another
+ * address (`<https://x/pr/12|the PR>`) keep both, `the PR (https://x/pr/12)`, so the address is not lost.
+ */
+function linkForm(address: string, label: string | undefined): string {
+  if (label === undefined || bareLink(label) === bareLink(address)) return label ?? address;
+  return `${label} (${address})`;
 }
 
 /**

@@ -57,6 +57,17 @@ describe('slack specifics', () => {
     expect((await w.question(id)).answers).toEqual({ env: ['ops@example.com'] });
   });
 
+  it('[H2][H4] a link whose words differ from its address keeps both, "the PR (https://…)"; text Slack linked as typed stays as typed', async () => {
+    const { driver, w } = world;
+    const key = await w.sessionFromFirstMessage('review');
+    const text = 'read <https://git.example/pr/12|the PR>, write <mailto:ops@example.com|the ops list>, see <https://example.com/docs|http://example.com/docs>';
+    const event = JSON.stringify({ type: 'event_callback', event_id: 'EvLinks', event: { type: 'message', channel: driver.channel, user: driver.ids.alice, text, ts: '1700000400.000001' } });
+    expect((await slackPost(`${w.t.gw.url}/channels/slack/events`, driver.secret, event, 'application/json')).status).toBe(200);
+    const typed = 'read the PR (https://git.example/pr/12), write the ops list (ops@example.com), see http://example.com/docs';
+    await until(async () => (await w.t.gw.store.history(key, 20)).messages.find((m) => m.text.startsWith('read ')), 'the message');
+    expect((await w.t.gw.store.history(key, 20)).messages.find((m) => m.text.startsWith('read '))?.text).toBe(typed);
+  });
+
   it('[H4] a refused press is told to the presser alone', async () => {
     const { driver, w } = world;
     const key = await w.sessionFromFirstMessage('deploy');

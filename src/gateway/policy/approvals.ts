@@ -1,7 +1,7 @@
 import { AskdockError, invalidRequest, type ApprovalDecision, type ApprovalRequest, type Params, type QuestionItem, type Result } from '../../protocol/index.ts';
 import { APPROVAL_ALLOW, APPROVAL_DENY } from '../../answers/kinds/approval.ts';
 import { approvalDigest, decide, describeRequest, offeredRule, type ApprovalFacts, type GrantRule, type Verdict } from '../../policy/index.ts';
-import type { Identity } from '../auth.ts';
+import type { Authenticator, Identity } from '../auth.ts';
 import { newId } from '../infra/ids.ts';
 import type { Messages } from '../sessions/messages.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
@@ -32,6 +32,8 @@ export type ApprovalParts = RoomParts & {
   stamps: Pick<OrderStamps, 'questionCreated'>;
   /** L1/L4: the policy's decisions are entries of the audit log, with a receipt. */
   audit: AuditRoom;
+  /** E5: who may still make a grant a quorum's approvals chose, by their scopes in the running config. */
+  auth: Pick<Authenticator, 'identityById'>;
 };
 
 /** G6: the one line a session gets for an allowed or denied request. */

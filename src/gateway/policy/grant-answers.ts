@@ -1,5 +1,5 @@
 import { invalidRequest, type Answers, type ChosenGrant, type GrantRequest, type GrantScope, type QuorumState, type ResolvedBy } from '../../protocol/index.ts';
-import type { Identity } from '../auth.ts';
+import type { Authenticator, Identity } from '../auth.ts';
 import { forbidden } from '../sessions/visibility.ts';
 import { GRANT_MAKERS, mayMakeGrant } from '../../answers/kinds/approval-offers.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -58,16 +58,22 @@ export function chooseGrant(identity: Identity, q: StoredQuestion & { approval: 
 }
 
 /**
- * E5: the grant a completed quorum makes, and who made it. Each approval may hold a grant its giver chose; the least
- * permissive reading wins: a grant is made only when every approval that chose one chose the same scope and rule (one
- * person's "Always allow…" beside another's plain Allow makes it, made by the one who chose it); two different grants
- * make none, and the plain Allow stands.
+ * E5: the grant a completed quorum makes, and who made it: the least permissive reading of its approvals. A grant is
+ * made only when every approval chose it (the same scope and rule); one person's "Always allow…" beside another's plain
+ * Allow, or two different grants, make none, and the approval is a plain Allow. A held choice was checked when it was
+ * given; the config may have changed since, so each chooser must still hold a scope that makes it (`scopesOf`: their
+ * scopes in the running config, undefined once the identity is gone from it) or no grant is made. Made by the first.
  */
-export function quorumGrant(approvals: QuorumState['approvals']): { grant: ChosenGrant; by: string } | undefined {
-  const chose = approvals.filter((a) => a.grant !== undefined);
-  const first = chose[0]?.grant;
-  if (!first || chose.some((a) => a.grant?.scope !== first.scope || a.grant.rule !== first.rule)) return undefined;
-  return { grant: first, by: chose[0].identity };
+export function quorumGrant(approvals: QuorumState['approvals'], scopesOf: (identity: string) => ReadonlySet<string> | undefined): { grant: ChosenGrant; by: string } | undefined {
+  const first = approvals[0]?.grant;
+  if (!first) return undefined;
+  const agreed = approvals.every((a) => a.grant?.scope === first.scope && a.grant.rule === first.rule);
+  if (!agreed) return undefined;
+  const mayStill = approvals.every((a) => {
+    const scopes = scopesOf(a.identity);
+    return scopes !== undefined && mayMakeGrant(scopes, first.scope);
+  });
+  return mayStill ? { grant: first, by: approvals[0].identity } : undefined;
 }
 
 /**
@@ -88,10 +94,11 @@ function grantRule(approval: StoredApproval, asked: GrantRequest | undefined, of
 
 /**
  * G5/G12, inside the transaction of a person's answer to an approval: the decision it carries, and the grant it chose
- * (checked by chooseGrant) or, for a completed quorum (E5), the one its approvals agree on, made in the same transaction.
+ * (checked by chooseGrant) or, for a completed quorum (E5), the one every approval chose (quorumGrant), made in the same
+ * transaction.
  */
 export async function answerApprovalIn(
-  parts: Pick<RoomParts, 'store' | 'clock'> & { audit: AuditRoom },
+  parts: Pick<RoomParts, 'store' | 'clock'> & { audit: AuditRoom; auth: Pick<Authenticator, 'identityById'> },
   tx: Tx,
   identity: Identity,
   q: StoredQuestion & { approval: StoredApproval },
@@ -101,7 +108,7 @@ export async function answerApprovalIn(
 ): Promise<StoredApproval> {
   const { approval } = q;
   const quorum = q.route?.quorum;
-  const made = quorum ? quorumGrant(quorum.approvals) : chosen && { grant: chosen, by: identity.id };
+  const made = quorum ? quorumGrant(quorum.approvals, (id) => parts.auth.identityById(id)?.scopes) : chosen && { grant: chosen, by: identity.id };
   if (!made || !answerAllows(q, answers)) return { ...approval, decision: personDecision(approval, q, answers, resolvedBy) };
   const now = parts.clock.now();
   const grant: StoredGrant = {

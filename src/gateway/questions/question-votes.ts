@@ -11,7 +11,7 @@ export type Vote = { pending: QuorumState } | { pending?: undefined; q: StoredQu
  * Where every answer meets (question.resolve, a chat reply, a channel's press through either): the grant it asks for is
  * checked first (G5/A5: who may make it, then, past eligibility, where it binds and its rule), so a vote naming an offer
  * is refused or accepted the same whether it would be held (E5) or complete the quorum. A held vote keeps its grant;
- * when the quorum completes, the policy room makes the grant its approvals agree on (quorumGrant: none if two differ).
+ * when the quorum completes, the policy room makes a grant only if every approval chose it (quorumGrant).
  * `ownDone`: the asker closing its own link question Done (X5), which no route's eligibility holds back.
  */
 export async function voteIn(

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { OFFER_AGENT, OFFER_PROJECT, OFFER_SESSION } from '../../answers/kinds/approval-offers.ts';
 import type { GatewayConfig } from '../config.ts';
+import { createMemoryStore } from '../store/memory.ts';
+import type { Store } from '../store/types.ts';
 import { auditEntries } from '../../testing/audit-entries.ts';
 import { failure, gatewayPerTest } from '../../testing/gateway-harness.ts';
 import { policyConfig } from '../../testing/policy-config.ts';
@@ -19,7 +21,7 @@ const quorumConfig: GatewayConfig = {
 };
 
 /** An approval a run of the agent asks in the guest's own session (A2), routed to the guest and `questions`. */
-async function quorumApproval(opts: { memory?: boolean } = {}) {
+async function quorumApproval(opts: { memory?: boolean; store?: Store } = {}) {
   const t = await gateway.start({ config: quorumConfig, ...opts });
   const [admin, guest, questions, agent] = await Promise.all([t.connect('admin'), t.connect('guest'), t.connect('questions'), t.connect('agent', { clientId: 'agent-client' })]);
   const { session } = await guest.call('sessions.create', { title: 'Mine' });
@@ -115,7 +117,7 @@ describe.each([{ engine: 'sqlite', memory: false }, { engine: 'memory', memory: 
     expect(await seen(admin, id)).toEqual({ status: 'pending', approvals: ['questions'] });
   });
 
-  it('[E5][G5] the first voter\'s "Always allow…" is held with the vote (everyone sees it) and made, by them, when a plain Allow completes the quorum', async () => {
+  it('[E5][G5] the first voter\'s "Always allow…" is held with the vote (everyone sees it), but a plain Allow completing the quorum makes no grant', async () => {
     const { admin, agent, questions, id } = await quorumApproval({ memory });
     const held = await questions.call('question.resolve', { id, answers: { approval: [OFFER_PROJECT] } });
     expect(held).toMatchObject({ status: 'pending', quorum: { approvals: [{ identity: 'questions', grant: { scope: 'project' } }] } });
@@ -123,10 +125,15 @@ describe.each([{ engine: 'sqlite', memory: false }, { engine: 'memory', memory: 
     expect(question.route?.quorum?.approvals.map((a) => a.grant?.scope)).toEqual(['project']);
     expect((await admin.call('policy.get', {})).grants).toEqual([]);
     expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
-    const { decision, grants } = await outcome(admin, agent, id);
-    expect(grants).toEqual([{ id: expect.any(String), scope: 'project', rule: question.route?.quorum?.approvals[0].grant?.rule, grantedBy: 'questions' }]);
-    expect(decision).toEqual({ behavior: 'allow', grantId: grants[0].id });
-    expect((await auditEntries(admin)).filter((e) => e.event === 'grant.made').map((e) => e.identity)).toEqual(['questions']);
+    expect(await outcome(admin, agent, id)).toEqual({ decision: { behavior: 'allow', grantId: undefined }, grants: [] });
+    expect((await auditEntries(admin)).filter((e) => e.event === 'grant.made')).toEqual([]);
+  });
+
+  it('[E5][G5] a plain Allow held first, then an "Always allow…" completing the quorum, makes no grant', async () => {
+    const { admin, agent, questions, id } = await quorumApproval({ memory });
+    expect(await questions.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'pending' });
+    expect(await admin.call('question.resolve', { id, answers: { approval: [OFFER_PROJECT] } })).toMatchObject({ status: 'answered' });
+    expect(await outcome(admin, agent, id)).toEqual({ decision: { behavior: 'allow', grantId: undefined }, grants: [] });
   });
 
   it('[E5][G5] two voters naming different grants make none (the least permissive reading): a plain Allow', async () => {
@@ -146,5 +153,28 @@ describe.each([{ engine: 'sqlite', memory: false }, { engine: 'memory', memory: 
     const { decision, grants } = await outcome(admin, agent, id);
     expect(grants.map((g) => [g.scope, g.grantedBy])).toEqual([['session', 'guest']]);
     expect(decision).toEqual({ behavior: 'allow', grantId: grants[0].id });
+  });
+
+  it.each([
+    { change: 'unchanged', scopes: ['operator.questions' as const], made: true },
+    { change: 'without operator.questions', scopes: ['operator.sessions.write' as const], made: false },
+    { change: 'gone from the config', scopes: null, made: false },
+  ])('[E5][G5][A5] two votes choosing the same project grant, the first one\'s identity $change in the config the gateway restarts with: made $made', async ({ scopes, made }) => {
+    const store = memory ? createMemoryStore() : undefined;
+    if (store) onTestFinished(() => store.close());
+    const first = await quorumApproval(store ? { store } : {});
+    await first.questions.call('question.resolve', { id: first.id, answers: { approval: [OFFER_PROJECT] } });
+    const { dir } = gateway.t;
+    await gateway.t.close(store ? {} : { keepDir: true });
+    const identities = quorumConfig.identities.flatMap((i) => (i.id !== 'questions' ? [i] : scopes === null ? [] : [{ ...i, scopes }]));
+    // A route may name only configured identities: with `questions` gone, the review notifies the guest alone.
+    const notify = scopes === null ? ['identity:guest'] : ['identity:guest', 'identity:questions'];
+    const routing = { ...quorumConfig.routing!, escalations: { review: { steps: [{ notify, wait: '30m' }], exhausted: 'deny' as const } } };
+    const t = await gateway.start({ config: { ...quorumConfig, identities, routing }, ...(store ? { store } : { dir }) });
+    const [admin, agent] = await Promise.all([t.connect('admin'), t.connect('agent', { clientId: 'agent-client' })]);
+    expect(await admin.call('question.resolve', { id: first.id, answers: { approval: [OFFER_PROJECT] } })).toMatchObject({ status: 'answered' });
+    const { decision, grants } = await outcome(admin, agent, first.id);
+    expect(grants.map((g) => [g.scope, g.grantedBy])).toEqual(made ? [['project', 'questions']] : []);
+    expect(decision).toEqual({ behavior: 'allow', grantId: made ? grants[0].id : undefined });
   });
 });
