@@ -9,6 +9,7 @@ import { ChannelBindings } from './bindings.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
+import { answeredNotice } from './press-notice.ts';
 import { messageRefusal, pressRefusal, replyRefusal } from './refusals.ts';
 import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
 import { type ChannelAdapter, type ChannelSink, type Inbound, type Press, type PressReply } from './types.ts';
@@ -277,10 +278,10 @@ export class Channel implements ChannelSink {
       const sessionKey = q.sessionKey ?? '';
       const message = formatAsyncAnswerText(q.questions, answers);
       await this.caller.change(identityId, 'chat.send', { sessionKey, message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
-    } else {
-      await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+      return answeredNotice(this.caller, identityId, q, option.label);
     }
-    return { notice: `Answered: ${option.label}` };
+    const result = await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+    return answeredNotice(this.caller, identityId, q, option.label, result);
   }
 
   private async mayAnswer(identityId: string, q: QuestionRecord): Promise<boolean> {
