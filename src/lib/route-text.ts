@@ -37,10 +37,19 @@ export function quorumText(route: Pick<RouteState, 'quorum'>): string | null {
  * 1 of 2 approvals (Ana). Waiting for 1 more person."; `again` when their Allow was already counted (it counts once).
  */
 export function heldVoteText(quorum: QuorumState, again: boolean): string {
-  const line = quorumText({ quorum }) ?? '';
-  const left = Math.max(0, quorum.needed - new Set(quorum.approvals.map((a) => a.identity)).size);
   const head = again ? 'Your approval was already counted' : 'Approval counted';
-  return `${head}: ${line}. Waiting for ${left} more ${left === 1 ? 'person' : 'people'}.`;
+  return `${head}: ${quorumText({ quorum }) ?? ''}. ${stillNeeded(quorum)}`;
+}
+
+/** E5: "Your approval is counted. Waiting for 1 more person." while `identity`'s Allow is held (it counts once); else null. */
+export function ownApprovalText(route: Pick<RouteState, 'quorum'>, identity: string | undefined): string | null {
+  const q = route.quorum;
+  return q && q.approvals.some((a) => a.identity === identity) ? `Your approval is counted. ${stillNeeded(q)}` : null;
+}
+
+function stillNeeded(quorum: QuorumState): string {
+  const left = Math.max(0, quorum.needed - new Set(quorum.approvals.map((a) => a.identity)).size);
+  return `Waiting for ${left} more ${left === 1 ? 'person' : 'people'}.`;
 }
 
 /** E3: whether `identity` may answer: notified so far, or an admin. */
