@@ -121,4 +121,16 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed app
     expect(q.status).toBe('pending');
     expect(q.route?.quorum?.approvals.map((a) => a.identity)).toEqual(['guest']);
   });
+
+  it('[E5] the same person\'s Allow from the Control UI, then a press here: it was already counted, the question still waits for Ana', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const { id, prompt } = await approve(key, 'make release');
+    const alice = await w.t.connect('guest');
+    expect(await alice.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'control-ui' })).toMatchObject({ status: 'pending' });
+    await driver.press(driver.ids.alice, prompt, 'Allow');
+    await until(() => driver.notices().includes('Your approval was already counted: 1 of 2 approvals (Alice). Waiting for 1 more person.') || undefined, 'the repeat\'s notice');
+    const q = await w.question(id);
+    expect(q.status).toBe('pending');
+    expect(q.route?.quorum?.approvals).toEqual([expect.objectContaining({ identity: 'guest', surface: 'control-ui' })]);
+  });
 });
