@@ -10,13 +10,24 @@ import type { PressReply } from './types.ts';
  * question, read again, does.
  */
 export async function answeredNotice(caller: ChannelCaller, identityId: string, q: QuestionRecord, label: string, resolved?: Result<'question.resolve'>): Promise<PressReply> {
-  let held: QuorumState | undefined;
-  if (resolved) held = resolved.status === 'pending' ? resolved.quorum : undefined;
-  else if (q.route?.quorum) {
-    const { question } = await caller.call(identityId, 'question.get', { id: q.id });
-    held = question.status === 'pending' ? question.route?.quorum : undefined;
-  }
-  // The same person's second Allow (from here or another surface) counts once: they hear it was already counted.
-  const again = q.route?.quorum?.approvals.some((a) => a.identity === identityId) ?? false;
-  return held ? { notice: heldVoteText(held, again), held: true } : { notice: `Answered: ${label}` };
+  const quorum = resolved?.status === 'pending' ? resolved.quorum : undefined;
+  const held = !resolved ? await heldNotice(caller, identityId, q) : quorum && heldVoteText(quorum, votedBefore(q, identityId));
+  return held ? { notice: held, held: true } : { notice: `Answered: ${label}` };
 }
+
+/** E5: after a reply or an async press (a chat message), what its sender hears if their Allow was held; undefined if it ended the question. */
+async function heldNotice(caller: ChannelCaller, identityId: string, q: QuestionRecord): Promise<string | undefined> {
+  if (!q.route?.quorum) return undefined;
+  const { question } = await caller.call(identityId, 'question.get', { id: q.id });
+  const quorum: QuorumState | undefined = question.status === 'pending' ? question.route?.quorum : undefined;
+  return quorum && heldVoteText(quorum, votedBefore(q, identityId));
+}
+
+/** E5: a reply's Allow held short of the quorum: no edit follows, so its sender is told it counted. */
+export async function tellHeld(caller: ChannelCaller, identityId: string, q: QuestionRecord, say: (text: string) => void): Promise<void> {
+  const held = await heldNotice(caller, identityId, q);
+  if (held) say(held);
+}
+
+/** The same person's second Allow (from here or another surface) counts once: they hear it was already counted. */
+const votedBefore = (q: QuestionRecord, identityId: string) => q.route?.quorum?.approvals.some((a) => a.identity === identityId) ?? false;

@@ -122,6 +122,14 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed app
     expect(q.route?.quorum?.approvals.map((a) => a.identity)).toEqual(['guest']);
   });
 
+  it('[E5] a reply `Allow` held short of the quorum is told it counted, in the conversation', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const { id } = await approve(key, 'make release');
+    await driver.userSays(driver.ids.alice, 'Allow');
+    await until(() => driver.messages().find((m) => m.text === 'Approval counted: 1 of 2 approvals (Alice). Waiting for 1 more person.'), 'the held reply\'s note');
+    expect((await w.question(id)).status).toBe('pending');
+  });
+
   it('[E5] the same person\'s Allow from the Control UI, then a press here: it was already counted, the question still waits for Ana', async () => {
     const key = await w.sessionFromFirstMessage('deploy');
     const { id, prompt } = await approve(key, 'make release');
