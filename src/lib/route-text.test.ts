@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteState } from '../protocol/routing.ts';
-import { ackText, forbiddenText, formatCountdown, mayAnswer, quorumText, waitsForText } from './route-text.ts';
+import { ackText, forbiddenText, formatCountdown, heldVoteText, mayAnswer, ownApprovalText, quorumText, waitsForText } from './route-text.ts';
 
 const route: RouteState = { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: 10_000 };
 
@@ -29,6 +29,14 @@ describe('route text (E3-E5, E9)', () => {
     const grant = { scope: 'project' as const, rule: 'Bash(make deploy)' };
     const held = { ...route, quorum: { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1, grant }] } };
     expect(quorumText(held)).toBe('1 of 2 approvals (Ana: always in this project)');
+  });
+  it('[E5] a held Allow tells its voter it counted and how many more are needed; a repeat says it was already counted', () => {
+    const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'tui', atMs: 1 }] };
+    expect(heldVoteText(quorum, false)).toBe('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    expect(heldVoteText(quorum, true)).toBe('Your approval was already counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    expect(heldVoteText({ needed: 3, approvals: quorum.approvals }, false)).toBe('Approval counted: 1 of 3 approvals (Ana). Waiting for 2 more people.');
+    expect(ownApprovalText({ quorum }, 'ana')).toBe('Your approval is counted. Waiting for 1 more person.');
+    expect(ownApprovalText({ quorum }, 'bo')).toBeNull();
   });
   it('[E3] only the notified and admins may answer; the refusal names who it waits for', () => {
     expect(mayAnswer(route, 'ana', false)).toBe(true);

@@ -1,5 +1,5 @@
 import type { GrantScope } from '../protocol/policy.ts';
-import type { RouteState } from '../protocol/routing.ts';
+import type { QuorumState, RouteState } from '../protocol/routing.ts';
 
 /** "4:12", "1:02:03": the time until a route's next step. */
 export function formatCountdown(msLeft: number): string {
@@ -25,11 +25,31 @@ export function ackText(route: RouteState, nowMs: number): string | null {
 const ALWAYS: Record<GrantScope, string> = { session: 'always in this session', project: 'always in this project', agent: 'always for this agent', everyone: 'always for everyone' };
 
 /** E5: "1 of 2 approvals (Ana)": each person once, by display name, with the grant their approval holds ("Ana: always in this project"). */
-export function quorumText(route: RouteState): string | null {
+export function quorumText(route: Pick<RouteState, 'quorum'>): string | null {
   const q = route.quorum;
   if (!q) return null;
   const who = new Map(q.approvals.map((a) => [a.identity, `${a.name ?? a.identity}${a.grant ? `: ${ALWAYS[a.grant.scope]}` : ''}`]));
   return `${who.size} of ${q.needed} approvals${who.size > 0 ? ` (${[...who.values()].join(', ')})` : ''}`;
+}
+
+/**
+ * E5: what the person whose Allow was held is told (the question stays open for the next approver): "Approval counted:
+ * 1 of 2 approvals (Ana). Waiting for 1 more person."; `again` when their Allow was already counted (it counts once).
+ */
+export function heldVoteText(quorum: QuorumState, again: boolean): string {
+  const head = again ? 'Your approval was already counted' : 'Approval counted';
+  return `${head}: ${quorumText({ quorum }) ?? ''}. ${stillNeeded(quorum)}`;
+}
+
+/** E5: "Your approval is counted. Waiting for 1 more person." while `identity`'s Allow is held (it counts once); else null. */
+export function ownApprovalText(route: Pick<RouteState, 'quorum'>, identity: string | undefined): string | null {
+  const q = route.quorum;
+  return q && q.approvals.some((a) => a.identity === identity) ? `Your approval is counted. ${stillNeeded(q)}` : null;
+}
+
+function stillNeeded(quorum: QuorumState): string {
+  const left = Math.max(0, quorum.needed - new Set(quorum.approvals.map((a) => a.identity)).size);
+  return `Waiting for ${left} more ${left === 1 ? 'person' : 'people'}.`;
 }
 
 /** E3: whether `identity` may answer: notified so far, or an admin. */

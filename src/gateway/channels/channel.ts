@@ -6,10 +6,10 @@ import { replyHint } from '../../answers/readable-prompt.ts';
 import { AskdockError, type AnswerProblem, type QuestionRecord } from '../../protocol/index.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import { ChannelBindings } from './bindings.ts';
-import { chatText } from './chat-text.ts';
 import type { ChannelCaller } from './caller.ts';
 import { ChannelPosts } from './channel-posts.ts';
 import type { ChannelParts } from './parts.ts';
+import { answeredNotice, tellHeld } from './press-notice.ts';
 import { messageRefusal, pressRefusal, replyRefusal } from './refusals.ts';
 import { replyTarget } from './reply-target.ts';
 import { ACK_REPLY, hasButtons, otherPrompt, parseAction, RUNLESS_NOTICE } from './render.ts';
@@ -165,6 +165,7 @@ export class Channel implements ChannelSink {
     }
     try {
       await this.reply(identityId, sessionKey, target, m.text, idempotencyKey);
+      await tellHeld(this.caller, identityId, target, (text) => this.say(m.conversation, text));
     } catch (err) {
       // H4: resolved in the meantime (elsewhere): the reply is an ordinary message after all.
       if (err instanceof AskdockError && err.code === 'QUESTION_ALREADY_TERMINAL') {
@@ -266,13 +267,12 @@ export class Channel implements ChannelSink {
     const answers = { [item.id]: [option.label] };
     if (q.mode === 'async') {
       // Q9: an async answer is an ordinary chat message that names its question.
-      const sessionKey = q.sessionKey ?? '';
       const message = formatAsyncAnswerText(q.questions, answers);
-      await this.caller.change(identityId, 'chat.send', { sessionKey, message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
-    } else {
-      await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+      await this.caller.change(identityId, 'chat.send', { sessionKey: q.sessionKey ?? '', message, idempotencyKey: resolution.resolutionId, replyTo: { questionId: q.id, answers } });
+      return answeredNotice(this.caller, identityId, q, option.label);
     }
-    return { notice: chatText(`Answered: ${option.label}`) };
+    const result = await this.caller.change(identityId, 'question.resolve', { id: q.id, answers, ...resolution });
+    return answeredNotice(this.caller, identityId, q, option.label, result);
   }
 
   private async mayAnswer(identityId: string, q: QuestionRecord): Promise<boolean> {

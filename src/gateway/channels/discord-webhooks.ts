@@ -76,7 +76,7 @@ export function discordRoutes(r: DiscordReceiver): ChannelRoute[] {
         const action = interaction.data?.custom_id;
         if (interaction.type !== InteractionType.MessageComponent || !sink || !user || !conversation || !ref || !action) return;
         void sink.press({ conversation, user, action, ref }).then((answer) => {
-          if (answer.refused && answer.notice && interaction.token) r.notify(interaction.token, answer.notice);
+          if ((answer.refused || answer.held) && answer.notice && interaction.token) r.notify(interaction.token, answer.notice);
         });
       },
     },

@@ -106,4 +106,39 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed app
     expect((await edited(allowed.prompt)).text.split('\n\n').at(-1)).toBe(`Answered: Allow\nAnswered by Alice · ${surface}\nApprovals: Ana, Alice`);
     expect((await w.question(allowed.id)).resolvedBy).toMatchObject({ identity: 'guest', name: 'Alice' });
   });
+
+  it('[E5] a held Allow tells its voter it counted and keeps the buttons for the next approver; their second press counts once', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const { id, prompt } = await approve(key, 'make release');
+    await driver.press(driver.ids.alice, prompt, 'Allow');
+    const counted = 'Approval counted: 1 of 2 approvals (Alice). Waiting for 1 more person.';
+    await until(() => driver.notices().includes(counted) || undefined, 'the held vote\'s notice');
+    expect(driver.notices().some((n) => n.startsWith('Answered'))).toBe(false);
+    expect(driver.messages().find((m) => m.ref === prompt.ref)?.buttons).toContain('Allow');
+    await driver.press(driver.ids.alice, prompt, 'Allow');
+    await until(() => driver.notices().includes(counted.replace('Approval counted', 'Your approval was already counted')) || undefined, 'the repeat\'s notice');
+    const q = await w.question(id);
+    expect(q.status).toBe('pending');
+    expect(q.route?.quorum?.approvals.map((a) => a.identity)).toEqual(['guest']);
+  });
+
+  it('[E5] a reply `Allow` held short of the quorum is told it counted, in the conversation', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const { id } = await approve(key, 'make release');
+    await driver.userSays(driver.ids.alice, 'Allow');
+    await until(() => driver.messages().find((m) => m.text === 'Approval counted: 1 of 2 approvals (Alice). Waiting for 1 more person.'), 'the held reply\'s note');
+    expect((await w.question(id)).status).toBe('pending');
+  });
+
+  it('[E5] the same person\'s Allow from the Control UI, then a press here: it was already counted, the question still waits for Ana', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const { id, prompt } = await approve(key, 'make release');
+    const alice = await w.t.connect('guest');
+    expect(await alice.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'control-ui' })).toMatchObject({ status: 'pending' });
+    await driver.press(driver.ids.alice, prompt, 'Allow');
+    await until(() => driver.notices().includes('Your approval was already counted: 1 of 2 approvals (Alice). Waiting for 1 more person.') || undefined, 'the repeat\'s notice');
+    const q = await w.question(id);
+    expect(q.status).toBe('pending');
+    expect(q.route?.quorum?.approvals).toEqual([expect.objectContaining({ identity: 'guest', surface: 'control-ui' })]);
+  });
 });

@@ -133,7 +133,7 @@ export function slackRoutes(r: SlackReceiver): ChannelRoute[] {
       const user = payload.user?.id;
       if (payload.type !== 'block_actions' || !sink || !action || !channel || !ref || !user) return;
       void sink.press({ conversation: channel, user, action, ref }).then((answer) => {
-        if (answer.refused && answer.notice) r.notify(channel, user, answer.notice);
+        if ((answer.refused || answer.held) && answer.notice) r.notify(channel, user, answer.notice);
       });
     },
   };

@@ -42,6 +42,8 @@ export type PressReply = {
   notice?: string;
   /** Nothing was answered: the note explains why. */
   refused?: boolean;
+  /** E5: an Allow held short of a quorum: no edit follows (the question stays open), so the note is said as a refusal's is. */
+  held?: boolean;
   /** H1: the presser is not mapped to an identity: nothing is answered, and nothing is said to them beyond what the platform requires. */
   ignored?: boolean;
 };

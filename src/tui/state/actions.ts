@@ -9,7 +9,7 @@ import { loadSession, update, withQuestion, withSession } from './sync.ts';
 import { currentRequest, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
-import { handedOffDrafts } from '../../lib/route-text.ts';
+import { handedOffDrafts, heldVoteText } from '../../lib/route-text.ts';
 
 /** The values of a reading that are no option label: what the person wrote in their own words. */
 const freeText = (q: QuestionRecord, answers: Answers) =>
@@ -160,9 +160,16 @@ export class TuiActions {
     if (q.mode === 'async') {
       const message = formatAsyncAnswerText(q.questions, answers);
       const replyTo = { questionId: q.id, answers };
-      return this.send(q, () => this.client.request('chat.send', { sessionKey: q.sessionKey!, message, idempotencyKey: key(), replyTo }));
+      await this.send(q, () => this.client.request('chat.send', { sessionKey: q.sessionKey!, message, idempotencyKey: key(), replyTo }));
+      return;
     }
-    await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
+    // E5: their Allow counts once; pressing again only says so.
+    const s = this.store.getState();
+    const counted = s.questions[q.id]?.route?.quorum;
+    if (s.mine[q.id] && counted?.approvals.some((a) => a.identity === s.identity)) return this.flash(heldVoteText(counted, true));
+    const result = await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
+    // E5: an Allow held short of the quorum leaves the prompt open for the next approver; this person hears it counted.
+    if (result?.status === 'pending' && result.quorum) this.flash(heldVoteText(result.quorum, false));
   }
 
   /** E4: "I'm on it": `question.ack`; the route comes back (and to every surface by question.routed). */
@@ -179,12 +186,12 @@ export class TuiActions {
     await this.send(q, () => this.client.request('question.resolve', { id: q.id, skip: true, surface: 'tui', resolutionId: key() }));
   }
 
-  private async send(q: QuestionRecord, call: () => Promise<unknown>): Promise<void> {
+  private async send<T>(q: QuestionRecord, call: () => Promise<T>): Promise<T | undefined> {
     // A second key before the first answer's event came back (Enter twice) sends nothing more: one answer per question.
     if (this.store.getState().mine[q.id]) return;
     update(this.store, (s) => ({ mine: { ...s.mine, [q.id]: true } }));
     try {
-      await call();
+      return await call();
     } catch (err) {
       update(this.store, (s) => {
         const { [q.id]: _gone, ...mine } = s.mine;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
-import type { EventPayload, HelloOk, QuestionRecord } from '../../../../protocol/index.ts';
+import type { EventPayload, HelloOk, QuestionRecord, QuorumState } from '../../../../protocol/index.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 
 export const questionsKey = ['questions'] as const;
@@ -83,6 +83,14 @@ export function questionResolved(qc: QueryClient, e: EventPayload<'question.reso
     }),
   );
   return known;
+}
+
+/** E5: a held Allow's quorum so far, as question.resolve answered it (its question.routed event may come later, or first). */
+export function voteHeld(qc: QueryClient, id: string, quorum: QuorumState | undefined) {
+  if (!quorum) return;
+  qc.setQueryData<QuestionRecord[]>(questionsKey, (list) =>
+    list?.map((r) => (r.id === id && r.route && r.status === 'pending' && (r.route.quorum?.approvals.length ?? 0) <= quorum.approvals.length ? { ...r, route: { ...r.route, quorum } } : r)),
+  );
 }
 
 export function questionRetired(qc: QueryClient, e: EventPayload<'question.retired'>) {

@@ -32,7 +32,7 @@ import { retryingImport } from '../../../lib/retrying-import.ts';
 import { forbiddenText } from '../../../../lib/route-text.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
-import { questionResolved, questionsKey } from './get-questions.ts';
+import { questionResolved, questionsKey, voteHeld } from './get-questions.ts';
 
 /** Q1: where an answer came from. */
 export type AnswerSurface = 'control-ui' | 'link';
@@ -163,8 +163,10 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
     onSuccess: (result, { record }) => {
       if (!result) return;
       const cached = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === record.id);
+      // E5: an Allow held short of a quorum leaves the question open for the next approver: it shows the count, nobody answered it.
+      if (result.status === 'pending') voteHeld(qc, record.id, result.quorum);
       // The gateway's own event may have landed first and is the better record.
-      if (cached?.status === 'pending') {
+      else if (cached?.status === 'pending') {
         const resolvedBy = { identity: client.hello?.auth.identity ?? '', surface, atMs: Date.now() };
         questionResolved(qc, { id: record.id, status: result.status, answers: result.answers, resolvedBy });
       }

@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stillClock } from '../../../../testing/still-clock.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { dockCodeReady, QuestionDock } from '../../questions/index.tsx';
 import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
@@ -104,6 +105,27 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect((await routingRow()).getByText('0 of 2 approvals')).toBeInTheDocument();
     act(() => client.emit('question.routed', { id: rec.id, route: route({ quorum: { needed: 2, approvals: [{ identity: 'ana', surface: 'control-ui', atMs: 1 }] } }) }));
     expect(await screen.findByText('1 of 2 approvals (ana)')).toBeInTheDocument();
+  });
+
+  it('[E5] their own Allow held short of the quorum keeps the question open: "1 of 2 approvals (Ana)", never "Answered by"', async () => {
+    const client = person('ana');
+    const rec = deployRecord({ questions: [deployRecord().questions[0]], route: route({ quorum: { needed: 2, approvals: [] } }) });
+    const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'control-ui', atMs: 1 }] };
+    client.request.mockImplementation(async (method) => {
+      if (method === 'question.resolve') return { status: 'pending', quorum };
+      throw new Error(`unexpected ${method}`);
+    });
+    const world = setup([rec], client);
+    await act(async () => void world.render(<QuestionDock sessionKey="s1" composer={composer} />));
+    fireEvent.click(screen.getByRole('radio', { name: 'Staging (Recommended)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('1 of 2 approvals (Ana)')).toBeInTheDocument();
+    expect(screen.getByText('Your approval is counted. Waiting for 1 more person.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Questions' })).toBeInTheDocument();
+    expect(screen.queryByText(/Answered/)).toBeNull();
+    const [held] = world.queryClient.getQueryData<QuestionRecord[]>(['questions']) ?? [];
+    expect(held).toMatchObject({ status: 'pending', route: { quorum } });
+    expect(held.resolvedBy).toBeUndefined();
   });
 
   it('[E3] someone it does not wait for reads it with who it waits for, without "I\'m on it"', async () => {

@@ -6,7 +6,8 @@ import { useNow } from '../../../lib/use-now.ts';
 import { useAck } from '../api/route-actions.ts';
 import { useRouteWords } from '../api/get-routing-status.ts';
 import { useMayAnswer } from '../hooks/use-may-answer.ts';
-import { ackText, quorumText } from '../../../../lib/route-text.ts';
+import { ackText, ownApprovalText, quorumText } from '../../../../lib/route-text.ts';
+import { useHello } from '../../../lib/gateway.tsx';
 import { HandoffPopover } from './handoff-popover.tsx';
 import { RouteLine } from './route-line.tsx';
 
@@ -22,6 +23,8 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
   const now = useNow(route.ackedBy !== undefined, 30_000);
   const acked = ackText(route, now);
   const quorum = quorumText(route);
+  // E5: their own Allow is held: it counts once, and the question waits for the next approver.
+  const own = ownApprovalText(route, useHello()?.auth.identity);
   // Until routing.status has answered (or from a gateway without it), the people notified, by id.
   const words = useRouteWords(record.id);
   // A keyboard user's "I'm on it" goes once it took: focus moves to the words that replace it, never to the page.
@@ -40,6 +43,7 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
         </span>
       )}
       {quorum && <span className="rt-pill rt-quorum">{quorum}</span>}
+      {own && <span className="rt-own">{own}</span>}
       {eligible && (
         <span className="rt-actions">
           {!acked && (

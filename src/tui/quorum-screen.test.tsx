@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { policyConfig } from '../testing/policy-config.ts';
+import { startTui, type TuiHarness } from '../testing/tui-harness.tsx';
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Approvals need Allow from the admin (this terminal's identity, named Ana) and the guest (E5). */
+const config = {
+  ...policyConfig,
+  identities: policyConfig.identities.map((i) => (i.id === 'admin' ? { ...i, name: 'Ana' } : i)),
+  routing: {
+    escalations: { review: { steps: [{ notify: ['identity:admin', 'identity:guest'], wait: '30m' }], exhausted: 'deny' as const } },
+    routes: [{ match: { kind: ['approval' as const] }, escalation: 'review', quorum: 2 }],
+  },
+};
+
+describe('a two-person approval in the TUI (E5)', () => {
+  it('[E5] this person\'s Allow held short of the quorum reads "Approval counted", never answered; a second Allow counts once', async () => {
+    h = await startTui({ config });
+    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
+    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
+    await h.waitFor('1. Allow');
+    await h.type('1\r');
+    const screen = await h.waitFor('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    expect(screen).not.toContain('✓');
+    expect(screen).not.toMatch(/Answered|Not answered/);
+    await h.type('1\r');
+    await h.waitFor('Your approval was already counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    const q = (await h.admin.call('question.get', { id })).question;
+    expect(q.status).toBe('pending');
+    expect(q.route?.quorum?.approvals.map((a) => a.identity)).toEqual(['admin']);
+  });
+});
