@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { QuestionRecord } from '../../protocol/index.ts';
+import { questionRecord } from '../../testing/question-record.ts';
 import { questionArrived } from './sync.ts';
 import { initialState, type TuiState } from './tui-store.ts';
 
-const asked = (sessionKey: string): QuestionRecord => ({
-  id: `q-${sessionKey}`,
-  sessionKey,
-  askedBy: 'agent',
-  mode: 'blocking',
-  questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
-  createdAtMs: 1,
-  expiresAtMs: null,
-  status: 'pending',
-});
+const asked = (sessionKey: string) => questionRecord({ id: `q-${sessionKey}`, sessionKey });
 
 const open = (over: Partial<TuiState> = {}): TuiState => ({ ...initialState(), sessionKey: 'main', sessions: [{ key: 'other', title: 'Deploys' } as TuiState['sessions'][number]], ...over });
 

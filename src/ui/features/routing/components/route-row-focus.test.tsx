@@ -39,6 +39,13 @@ afterEach(() => {
 });
 
 describe('"I\'m on it" and focus (E4)', () => {
+  it('[E4] a keyboard user\'s "I\'m on it" keeps focus while it is sent, then hands it to "ana is on it", never to the page', async () => {
+    const { ack, button } = await anasDock();
+    expect(button).toHaveFocus();
+    await act(async () => ack.took({ route: ackedBy('ana') }));
+    expect(await screen.findByText('ana is on it')).toHaveFocus();
+  });
+
   it('[E4] a person who moved on while it was sent keeps their place when it takes', async () => {
     const { ack } = await anasDock();
     const elsewhere = document.body.appendChild(document.createElement('button'));
