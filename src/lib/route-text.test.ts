@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteState } from '../protocol/routing.ts';
-import { ackText, forbiddenText, formatCountdown, heldVoteText, mayAnswer, ownApprovalText, quorumText, waitsForText } from './route-text.ts';
+import { ackText, forbiddenText, formatCountdown, handedOffDrafts, heldVoteText, mayAnswer, ownApprovalText, quorumText, waitsForText } from './route-text.ts';
 
 const route: RouteState = { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: 10_000 };
 
@@ -43,5 +43,27 @@ describe('route text (E3-E5, E9)', () => {
     expect(mayAnswer(route, 'bo', false)).toBe(false);
     expect(mayAnswer(route, 'bo', true)).toBe(true);
     expect(forbiddenText(['ana', 'bo'])).toBe('Waiting for ana, bo');
+  });
+});
+
+describe('hand-off drafts (E6)', () => {
+  const drafts = { env: ['Production'] };
+  const handedToBo: RouteState = {
+    escalation: 'prod',
+    step: 0,
+    notified: ['ana', 'bo'],
+    eligible: ['ana', 'bo'],
+    handoffs: [{ from: 'ana', to: 'identity:bo', atMs: 7, drafts, reached: ['bo'] }],
+  };
+
+  it('[E6] go to the hand-off\'s target alone, keyed by the hand-off', () => {
+    expect(handedOffDrafts(handedToBo, 'bo')).toEqual({ atMs: 7, drafts });
+    expect(handedOffDrafts(handedToBo, 'ana')).toBeNull();
+    expect(handedOffDrafts(handedToBo, 'cy')).toBeNull();
+    expect(handedOffDrafts({ ...handedToBo, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'] }, 'cy')).toBeNull();
+  });
+
+  it('[E3][E6] not to a target who may not answer', () => {
+    expect(handedOffDrafts({ ...handedToBo, eligible: ['ana'] }, 'bo')).toBeNull();
   });
 });

@@ -62,8 +62,12 @@ export function forbiddenText(eligible: string[] | undefined): string | null {
   return eligible && eligible.length > 0 ? `Waiting for ${eligible.join(', ')}` : null;
 }
 
-/** E6: what the latest hand-off carried that was typed by someone else than `identity`, for their surfaces to start from. */
-export function handedOffDrafts(route: RouteState | undefined, identity: string | undefined): Record<string, string[]> | null {
-  const last = [...(route?.handoffs ?? [])].reverse().find((h) => h.drafts && Object.keys(h.drafts).length > 0);
-  return last?.drafts && last.from !== identity ? last.drafts : null;
+/**
+ * E6: the drafts of the latest hand-off that reached `identity` (one of its targets, who may answer), with its time as
+ * its key: a surface adopts them once per hand-off, so they do not come back over what the person did since.
+ */
+export function handedOffDrafts(route: RouteState | undefined, identity: string | undefined): { atMs: number; drafts: Record<string, string[]> } | null {
+  if (!route || identity === undefined || !mayAnswer(route, identity, false)) return null;
+  const last = [...(route.handoffs ?? [])].reverse().find((h) => h.drafts && Object.keys(h.drafts).length > 0);
+  return last?.drafts && last.from !== identity && last.reached?.includes(identity) ? { atMs: last.atMs, drafts: last.drafts } : null;
 }

@@ -29,8 +29,22 @@ export const RouteState = z.object({
       approvals: z.array(z.object({ identity: z.string(), name: z.string().optional(), surface: z.string(), atMs: z.number(), grant: ChosenGrant.optional() })),
     })
     .optional(),
-  /** E6: `drafts`, the sender's answers typed so far, for the target's surfaces to start from. */
-  handoffs: z.array(z.object({ from: z.string(), to: z.string(), note: z.string().optional(), atMs: z.number(), drafts: z.record(z.string(), z.array(z.string())).optional() })).optional(),
+  /**
+   * E6: `drafts`, the sender's answers typed so far, for the target's surfaces to start from; `reached`, the identities
+   * the hand-off reached (its targets), the only ones the gateway sends the drafts to.
+   */
+  handoffs: z
+    .array(
+      z.object({
+        from: z.string(),
+        to: z.string(),
+        note: z.string().optional(),
+        atMs: z.number(),
+        drafts: z.record(z.string(), z.array(z.string())).optional(),
+        reached: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   eligible: z.array(z.string()),
   skipped: z.array(RouteSkip).optional(),
 });

@@ -99,7 +99,7 @@ export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: Ro
 }
 
 /** E6: someone who may answer passes the question to a person or a group, who are notified and may answer. */
-export function handOff(state: RouteState, by: Actor, to: string, note: string | undefined, nowMs: number, env: RouteEnv): ({ ok: true } & RouteChange) | Refusal {
+export function handOff(state: RouteState, by: Actor, to: string, note: string | undefined, nowMs: number, env: RouteEnv): ({ ok: true; reached: string[] } & RouteChange) | Refusal {
   if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
   if (!/^(identity|group):./.test(to)) return { ok: false, code: 'INVALID_REQUEST', message: `to: must be "identity:<id>" or "group:<name>", got "${to}"` };
   const r = reach([to], nowMs, env.targets);
@@ -112,6 +112,7 @@ export function handOff(state: RouteState, by: Actor, to: string, note: string |
     state: { ...state, notified: union(state.notified, notify), eligible: union(state.eligible, r.identities), handoffs: [...(state.handoffs ?? []), handoff] },
     notify,
     skipped: r.skipped,
+    reached: r.identities,
   };
 }
 

@@ -13,6 +13,7 @@ import { questionsKey } from '../ui/features/questions/api/get-questions.ts';
 import { QuestionsSync } from '../ui/features/questions/api/questions-sync.ts';
 import { useDockUiStore } from '../ui/features/questions/stores/dock-ui.ts';
 import { useSkipsStore } from '../ui/features/questions/stores/skips.ts';
+import { forgetAdoptedHandoffs } from '../ui/features/questions/hooks/use-handoff-drafts.ts';
 import './resize-observer.ts';
 import { Listeners } from '../lib/listeners.ts';
 
@@ -137,6 +138,7 @@ export function resetStores() {
   useDraftsStore.setState({ drafts: {}, sent: {} });
   useDockUiStore.setState({ docks: {}, reopened: {}, focus: null });
   useSkipsStore.setState({ skipped: {} });
+  forgetAdoptedHandoffs();
   for (const outbox of outboxes.splice(0)) outbox.dispose();
 }
 

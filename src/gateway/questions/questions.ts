@@ -21,6 +21,7 @@ import { storedRecordJson } from '../store/rows.ts';
 import { recordAsked } from '../audit/question-entries.ts';
 import { recordNotified } from '../audit/route-entries.ts';
 import type { StoredApproval, StoredQuestion } from '../store/types.ts';
+import { recordFor } from '../routing/handoff-view.ts';
 import { canAnswerQuestion, canSeeQuestion, forbidden, readsEverySession, seesEveryQuestion } from '../sessions/visibility.ts';
 
 type WaitResult = Result<'question.waitAnswer'>;
@@ -134,7 +135,7 @@ export class QuestionManager {
   }
 
   async get(identity: Identity, id: string): Promise<Result<'question.get'>> {
-    return { question: toPublic((await this.visible(identity, id))) };
+    return { question: recordFor(toPublic(await this.visible(identity, id)), identity.id) };
   }
 
   /** Q6: oldest first, only what this identity may see (A4). */
@@ -146,7 +147,7 @@ export class QuestionManager {
     const rows: StoredQuestion[] = [];
     for (const q of await this.core.store.listQuestions(filter)) if (canSeeQuestion(identity, q, await this.owner(q))) rows.push(q);
     rows.sort((a, b) => a.createdAtMs - b.createdAtMs);
-    return { questions: rows.map(toPublic) };
+    return { questions: rows.map((q) => recordFor(toPublic(q), identity.id)) };
   }
 
   /** P5 snapshot: every pending question this identity may see. */

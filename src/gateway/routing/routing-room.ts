@@ -13,6 +13,7 @@ import { canSeeQuestion } from '../sessions/visibility.ts';
 import type { StoredQuestion, StoredSecretRequest } from '../store/types.ts';
 import { askFacts, chooseFor, envOf } from './route-env.ts';
 import { RouteDuty, saveRouteIn, withSkips } from './route-duty.ts';
+import { routeFor } from './handoff-view.ts';
 import type { AuditRoom } from '../audit/audit-room.ts';
 import { recordRoute } from '../audit/route-entries.ts';
 
@@ -182,7 +183,7 @@ export class RoutingRoom {
       return next.route;
     });
     if (route.nextAtMs !== undefined) this.duty.note(route.nextAtMs);
-    return { route };
+    return { route: routeFor(route, identity.id) };
   }
 
   /** E6 question.handoff: the target is notified and may answer; the note and drafts go with it. */
@@ -198,14 +199,15 @@ export class RoutingRoom {
         throw invalidRequest('question.handoff', [{ path: 'to', problem: r.message.replace(/^to: /, '') }]);
       }
       const route = withSkips(r, now);
-      // E6: the drafts go with the hand-off they were typed before.
-      const handoffs = p.drafts && route.handoffs ? [...route.handoffs.slice(0, -1), { ...route.handoffs[route.handoffs.length - 1], drafts: p.drafts }] : route.handoffs;
+      // E6: the drafts go with the hand-off they were typed before, for the people it reached (handoff-view.ts).
+      const reached = r.reached.filter((id) => id !== identity.id);
+      const handoffs = p.drafts && route.handoffs ? [...route.handoffs.slice(0, -1), { ...route.handoffs[route.handoffs.length - 1], drafts: p.drafts, reached }] : route.handoffs;
       const next = { ...q, route: { ...route, ...(handoffs ? { handoffs } : {}) } };
       await saveRouteIn(this.parts, tx, next, r.notify);
       await recordRoute(this.parts.audit, 'question.handedOff', q, now, { identity: identity.id, detail: { to: p.to, notified: r.notify.join(',') } });
       return next.route;
     });
-    return { route };
+    return { route: routeFor(route, identity.id) };
   }
 
   /**
@@ -218,7 +220,7 @@ export class RoutingRoom {
     if (!q?.route) return result;
     const named = q.resolvedBy && { ...q.resolvedBy, name: this.parts.auth.displayName(q.resolvedBy.identity) };
     const decision = result.decision?.resolvedBy ? { ...result.decision, resolvedBy: { ...result.decision.resolvedBy, name: this.parts.auth.displayName(result.decision.resolvedBy.identity) } } : result.decision;
-    return { ...result, ...(named ? { resolvedBy: named } : {}), ...(decision ? { decision } : {}), route: q.route };
+    return { ...result, ...(named ? { resolvedBy: named } : {}), ...(decision ? { decision } : {}), route: routeFor(q.route, q.askedBy) };
   }
 
   /** E12 routing.status: each schedule now and next, and the routed questions the caller may see. */

@@ -6,6 +6,7 @@ import type { EventAudience, LatestPrivilegedReply, Store, StoredEvent } from '.
 import { withAgentPresence, type AgentPresenceTracker } from './agent-presence.ts';
 import { latestReadBy, movedTo, newestFirst, PrivilegedActivity, privilegedRepliesReadBy } from './privileged-activity.ts';
 import type { SessionAccess } from './session-access.ts';
+import { eventPayloadFor } from '../routing/handoff-view.ts';
 import { classesBySession, classesOfTold, countVisible, type QuestionClass } from './pending-counts.ts';
 import { canReadSession, canSeeEvent, countsSomeQuestions, sessionFor, seesEveryQuestion, viewDependsOnIdentityOnly, type Viewer } from './visibility.ts';
 
@@ -129,7 +130,11 @@ export class SessionViews {
   private viewFor(viewer: Viewer, ev: StoredEvent, shared: () => WireFrame): WireFrame | null {
     const cached = this.access.cached;
     if (!canSeeEvent(viewer, ev.audience, cached)) return null;
-    if (ev.event !== 'session.updated') return shared();
+    if (ev.event !== 'session.updated') {
+      // E6: a hand-off's drafts reach its targets alone.
+      const own = eventPayloadFor(ev, viewer.identity.id);
+      return own === undefined ? shared() : textFrame(JSON.stringify({ type: 'event', event: ev.event, payload: own, seq: ev.seq }));
+    }
     // The stored session carries no presence (it is live, U18): each view adds the current one.
     const { session } = ev.payload as { session: Session };
     const owner = cached(session.key)?.createdBy;

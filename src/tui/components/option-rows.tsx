@@ -4,13 +4,15 @@ import type { QuestionRecord } from '../../protocol/index.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 import { promptControl } from '../prompt/kind-rows.ts';
 
-type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean };
+/** `readOnly` (E3): the options alone, no highlight, no Other… and no Skip: someone it does not wait for only reads them. */
+type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean; readOnly?: boolean };
 
 const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '  '}</Text>;
 
 /** V2 rows: `1. Staging (Recommended)` with its description dimmed beneath, `[x]` on multi-select, then `Other…` and `Skip`. */
-export function OptionRows({ item, draft, cursor, editingOther }: Props) {
+export function OptionRows({ item, draft, cursor: at, editingOther, readOnly = false }: Props) {
   const control = promptControl(item);
+  const cursor = readOnly ? -1 : at;
   const rows = control.rows(item);
   const n = rows.length;
   const several = control.toggles(item);
@@ -38,15 +40,19 @@ export function OptionRows({ item, draft, cursor, editingOther }: Props) {
           </Box>
         );
       })}
-      <Text>
-        <Pointer on={cursor === n || editingOther} />
-        <Text bold={cursor === n}>{control.entry}</Text>
-        {!editingOther && draft.other ? <Text color="green"> {terminalLine(draft.other)}</Text> : null}
-      </Text>
-      <Text>
-        <Pointer on={cursor === n + 1 && !editingOther} />
-        <Text bold={cursor === n + 1}>Skip</Text>
-      </Text>
+      {readOnly ? null : (
+        <>
+          <Text>
+            <Pointer on={cursor === n || editingOther} />
+            <Text bold={cursor === n}>{control.entry}</Text>
+            {!editingOther && draft.other ? <Text color="green"> {terminalLine(draft.other)}</Text> : null}
+          </Text>
+          <Text>
+            <Pointer on={cursor === n + 1 && !editingOther} />
+            <Text bold={cursor === n + 1}>Skip</Text>
+          </Text>
+        </>
+      )}
     </Box>
   );
 }

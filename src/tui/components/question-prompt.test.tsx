@@ -150,6 +150,22 @@ describe('QuestionPrompt for a routed question (E4, E9)', () => {
     expect(effects).toEqual([]);
   });
 
+  it('[E3] for them Enter, numbers and the Skip row answer nothing; the hint says it is read only', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed({ escalation: 'team', step: 0, notified: ['ana'], eligible: ['ana'] })} effects={effects} mayAnswer={false} />);
+    const frame = await until((f) => f.includes('For ana'));
+    expect(frame).toContain('Read only: you may not answer');
+    expect(frame).not.toMatch(/1-9 pick|Enter take|Skip|Other…/);
+    await write('2\r');
+    for (const key of ['\x1b[B', '\x1b[B', '\x1b[B', '\r', ' ']) {
+      ink.stdin.write(key);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(effects).toEqual([]);
+    expect(ink.lastFrame()).not.toContain('✎');
+  });
+
   it('[E4] `a` on a question without a route does nothing', async () => {
     const effects: PromptEffect[] = [];
     ink = render(<Harness record={routed(undefined)} effects={effects} />);

@@ -5,6 +5,7 @@ import { splitKeys } from './key-burst.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { itemDraft as draftOfItem, otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { promptToggles } from '../prompt/kind-rows.ts';
+import { readingHint, readingKey } from '../prompt/read-only.ts';
 import { OptionRows } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 import { TimeLeft } from './time-left.tsx';
@@ -60,13 +61,15 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
       // A burst that opens Other… and goes on typing (`\rhello\r` from a pty) gives the rest to the field, in order.
       for (const k of splitKeys(input, key)) {
         const now = getDraft();
-        if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
+        // E3: someone it does not wait for only reads it (and moves about); nothing they press answers.
+        if (!mayAnswer) apply(readingKey(record.questions.length, now, { ...k.key, input: k.input }));
+        else if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
         else if (k.key.return) apply(otherSubmitted(record, now));
         // The step this key lands in, not the rendered one: a burst may have crossed to the next question.
         else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (draftOfItem(now, record.questions[now.step]).other) + k.input));
       }
     },
-    { isActive: !draft.editingOther },
+    { isActive: !draft.editingOther || !mayAnswer },
   );
   const several = record.questions.length > 1;
   return (
@@ -84,8 +87,8 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
       <Text>{terminalText(item.question, { tabSize: 4 })}</Text>
       <DetailLines detail={item.detail} />
       {(item as { url?: string }).url ? <Text color="blue">Open link: {terminalLine((item as { url?: string }).url!)}</Text> : null}
-      <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} />
-      {draft.editingOther ? (
+      <OptionRows item={item} draft={itemDraft} cursor={draft.cursor} editingOther={draft.editingOther} readOnly={!mayAnswer} />
+      {draft.editingOther && mayAnswer ? (
         <Box>
           <Text color="cyan">  ✎ </Text>
           <TextInput
@@ -103,7 +106,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         </Text>
       ) : null}
       {draft.problem ? <Text color="red">{terminalText(draft.problem)}</Text> : null}
-      <Text dimColor>{promptHint(promptToggles(item), draft.step, count)}</Text>
+      <Text dimColor>{mayAnswer ? promptHint(promptToggles(item), draft.step, count) : readingHint(record.questions.length, count)}</Text>
     </Box>
   );
 }

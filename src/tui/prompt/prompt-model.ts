@@ -27,6 +27,7 @@ export type PromptKey = {
   upArrow?: boolean;
   downArrow?: boolean;
   leftArrow?: boolean;
+  rightArrow?: boolean;
   return?: boolean;
   escape?: boolean;
 };

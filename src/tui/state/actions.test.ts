@@ -19,9 +19,9 @@ const handedOff: QuestionRecord = {
   route: {
     escalation: 'prod',
     step: 0,
-    notified: ['ana', 'bo'],
-    eligible: ['ana', 'bo'],
-    handoffs: [{ from: 'ana', to: 'identity:bo', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] } }],
+    notified: ['ana', 'bo', 'cy'],
+    eligible: ['ana', 'bo', 'cy'],
+    handoffs: [{ from: 'ana', to: 'identity:bo', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] }, reached: ['bo'] }],
   },
 };
 
@@ -37,5 +37,9 @@ describe('the TUI prompt\'s draft', () => {
     expect(items.env.chosen).toEqual(['Production']);
     expect(items.notify).toMatchObject({ chosen: ['Slack'], other: 'ops' });
     expect(actionsFor('ana').draftOf(handedOff).items).toEqual({});
+  });
+
+  it('[E6] someone else who may answer starts from nothing: the drafts were for bo', () => {
+    expect(actionsFor('cy').draftOf(handedOff).items).toEqual({});
   });
 });

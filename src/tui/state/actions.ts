@@ -131,7 +131,7 @@ export class TuiActions {
     const kept = s.drafts[record.id];
     if (kept) return kept;
     const handed = handedOffDrafts(record.route, s.identity ?? undefined);
-    return handed ? { ...emptyDraft(record), items: draftFromAnswers(record, handed) } : emptyDraft(record);
+    return handed ? { ...emptyDraft(record), items: draftFromAnswers(record, handed.drafts) } : emptyDraft(record);
   }
 
   /** PT1-PT4 read here first, so a reply that fits no rule shows why and sends nothing (V4); PT5 on the gateway. */

@@ -41,9 +41,23 @@ export function withQuestion(s: TuiState, q: QuestionRecord, now = Date.now()): 
  */
 export function arrivedElsewhere(s: Pick<TuiState, 'sessionKey' | 'sessions' | 'questions'>, q: QuestionRecord): string | null {
   if (q.status !== 'pending' || q.sessionKey === s.sessionKey || s.questions[q.id]) return null;
+  // Still starting: the session being opened is not known yet, and its own questions open their prompt.
+  if (s.sessionKey === null && q.sessionKey !== undefined) return null;
   if (q.sessionKey === undefined) return `New question outside any session (${q.questions[0]?.header ?? 'question'}): answer it in the Control UI's Inbox`;
   const session = s.sessions.find((x) => x.key === q.sessionKey);
   return `New question in ${session?.title || q.sessionKey} (${q.questions[0]?.header ?? 'question'}): /sessions to open it`;
+}
+
+/** A question.requested: kept, told where it waits when elsewhere, and put on screen when it takes priority. */
+export function questionArrived(s: TuiState, q: QuestionRecord): Partial<TuiState> {
+  const elsewhere = arrivedElsewhere(s, q);
+  // An error on screen ("Not answered: …") stays until the person has read it: a notice never replaces it.
+  const told = elsewhere && s.flash?.tone !== 'error' ? { flash: { text: elsewhere, tone: 'warn' as const } } : {};
+  const patch: Partial<TuiState> = { ...withQuestion(s, q), ...told };
+  const shown = s.requestId ? s.questions[s.requestId] : undefined;
+  // A new blocking question of the open session takes priority over an async one on screen (U6).
+  const takes = q.mode === 'blocking' && q.sessionKey === s.sessionKey && shown?.mode !== 'blocking';
+  return takes ? { ...patch, requestId: q.id } : patch;
 }
 
 const connectionOf: Record<string, Connection> = {
@@ -91,16 +105,7 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
     }),
     client.on('chat', (p) => update(store, (s) => (s.messages[p.sessionKey] ? withMessage(s, p.message) : {}))),
     client.on('session.updated', (p) => update(store, (s) => withSession(s, p.session))),
-    client.on('question.requested', (p) =>
-      update(store, (s) => {
-        const elsewhere = arrivedElsewhere(s, p.question);
-        const patch: Partial<TuiState> = { ...withQuestion(s, p.question), ...(elsewhere ? { flash: { text: elsewhere, tone: 'warn' as const } } : {}) };
-        const shown = s.requestId ? s.questions[s.requestId] : undefined;
-        // A new blocking question of the open session takes priority over an async one on screen (U6).
-        const takes = p.question.mode === 'blocking' && p.question.sessionKey === s.sessionKey && shown?.mode !== 'blocking';
-        return takes ? { ...patch, requestId: p.question.id } : patch;
-      }),
-    ),
+    client.on('question.requested', (p) => update(store, (s) => questionArrived(s, p.question))),
     client.on('question.resolved', (p) =>
       update(store, (s) => {
         const q = s.questions[p.id];

@@ -7,6 +7,8 @@ export type CommandContext = {
   questionCount: number;
   requestCount: number;
   busy: boolean;
+  /** E3: whether this identity may answer (a routed question waits for others): without it nothing picks, submits or skips. */
+  mayAnswer: boolean;
   back(): void;
   next(): void;
   submit(): void;
@@ -80,10 +82,10 @@ const submit: DockCommand = {
   id: 'submit',
   label: 'Submit',
   ...continueBinding,
-  enabled: (ctx) => (!stepping(ctx) || ctx.step === ctx.questionCount - 1) && !ctx.busy,
+  enabled: (ctx) => (!stepping(ctx) || ctx.step === ctx.questionCount - 1) && !ctx.busy && ctx.mayAnswer,
   run: (ctx) => ctx.submit(),
 };
-const skip: DockCommand = { id: 'skip', label: 'Skip', enabled: (ctx) => !ctx.busy, run: (ctx) => ctx.skip() };
+const skip: DockCommand = { id: 'skip', label: 'Skip', enabled: (ctx) => !ctx.busy && ctx.mayAnswer, run: (ctx) => ctx.skip() };
 const collapse: DockCommand = {
   id: 'collapse',
   label: 'Collapse questions',
@@ -110,7 +112,7 @@ const pick: DockCommand = {
   label: 'Choose option',
   // Digits never reach a text field's typed text, and modified digits stay the browser's.
   keyTest: (e) => /^[1-9]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey && !isTextField(e.target),
-  enabled: (ctx) => !ctx.busy,
+  enabled: (ctx) => !ctx.busy && ctx.mayAnswer,
   run: (ctx, e) => {
     if (e) ctx.pick(Number(e.key) - 1, e.target);
   },

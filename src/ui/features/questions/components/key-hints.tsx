@@ -54,10 +54,12 @@ export function KeyHints({ ctx, last, choices }: { ctx: CommandContext; last: bo
           choose
         </span>
       )}
-      <span>
-        <kbd>{mod}</kbd>
-        <kbd>Enter</kbd> {last ? 'submit' : 'next'}
-      </span>
+      {(!last || ctx.mayAnswer) && (
+        <span>
+          <kbd>{mod}</kbd>
+          <kbd>Enter</kbd> {last ? 'submit' : 'next'}
+        </span>
+      )}
       <span>
         <kbd>Esc</kbd> collapse
       </span>

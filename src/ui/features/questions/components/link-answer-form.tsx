@@ -30,6 +30,7 @@ export function LinkAnswerForm({ record }: { record: QuestionRecord }) {
     questionCount: record.questions.length,
     requestCount: 1,
     busy: form.busy,
+    mayAnswer,
     back: () => {},
     next: () => {},
     submit: form.submit,

@@ -142,6 +142,11 @@ describe('QuestionLinkPage', () => {
     expect(readOnly.queryByRole('button', { name: "I'm on it" })).toBeNull();
     await user.click(screen.getByRole('radio', { name: 'Production' }));
     expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
+    // Nor by number key, and there is nothing to send: Submit and Skip are for those it waits for (U12).
+    await user.keyboard('2');
+    expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Skip' })).toBeNull();
   });
 
   it('[E7] a routed question someone else answered says who, and where: "Answered by Dana · TUI"', async () => {

@@ -51,6 +51,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
     questionCount,
     requestCount,
     busy: form.busy,
+    mayAnswer,
     back: () => goToStep(Math.max(0, step - 1)),
     next: () => {
       if (form.check([record.questions[step].id]).length === 0) goToStep(step + 1);

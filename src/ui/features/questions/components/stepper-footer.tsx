@@ -13,14 +13,15 @@ export function StepperFooter({ ctx, error, choices = 0 }: { ctx: CommandContext
           {error}
         </p>
       )}
-      <CommandButton command={commands.skip} ctx={ctx} variant="ghost" />
+      {/* E3: Skip and Submit are for those who may answer; anyone else only reads (and steps through) the question. */}
+      {ctx.mayAnswer && <CommandButton command={commands.skip} ctx={ctx} variant="ghost" />}
       <span className="qd-spacer" />
-      {ctx.busy ? <span className="qd-muted">Sending…</span> : <KeyHints ctx={ctx} last={last} choices={choices} />}
+      {ctx.busy ? <span className="qd-muted">Sending…</span> : <KeyHints ctx={ctx} last={last} choices={ctx.mayAnswer ? choices : 0} />}
       {stepping && <CommandButton command={commands.back} ctx={ctx} hint={false} />}
-      {last ? (
-        <CommandButton command={commands.submit} ctx={ctx} variant="primary" hint={false} />
-      ) : (
+      {!last ? (
         <CommandButton command={commands.next} ctx={ctx} variant="primary" hint={false} />
+      ) : (
+        ctx.mayAnswer && <CommandButton command={commands.submit} ctx={ctx} variant="primary" hint={false} />
       )}
     </div>
   );

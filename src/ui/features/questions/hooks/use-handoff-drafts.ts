@@ -5,11 +5,25 @@ import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useHello } from '../../../lib/gateway.tsx';
 import { draftActions } from '../stores/drafts.ts';
 
-/** E6: a question handed off to this person starts from the drafts its sender typed, unless this browser holds one. */
+/** The hand-offs whose drafts this tab took already (question id and the hand-off's time). */
+const adopted = new Set<string>();
+
+/**
+ * E6: a question handed off to this person starts from the drafts its sender typed, unless this browser holds one;
+ * once per hand-off, so what the person did since (their own answer, a held quorum vote) is never overwritten.
+ */
 export function useHandoffDrafts(record: QuestionRecord): void {
   const identity = useHello()?.auth.identity;
-  const drafts = handedOffDrafts(record.route, identity);
+  const handed = handedOffDrafts(record.route, identity);
+  const key = handed && `${record.id}@${handed.atMs}`;
   useEffect(() => {
-    if (drafts) draftActions().draftRestored(record.id, draftFromAnswers(record, drafts));
-  }, [drafts, record]);
+    if (!handed || !key || adopted.has(key)) return;
+    adopted.add(key);
+    draftActions().draftRestored(record.id, draftFromAnswers(record, handed.drafts));
+  }, [key, handed, record]);
+}
+
+/** Tests: a fresh tab. */
+export function forgetAdoptedHandoffs(): void {
+  adopted.clear();
 }

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stillClock } from '../../../../testing/still-clock.ts';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { dockCodeReady, QuestionDock } from '../../questions/index.tsx';
 import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { useDraftsStore } from '../../questions/stores/drafts.ts';
 
 const route = (over: Partial<RouteState> = {}): RouteState => ({ escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], ...over });
 const routingRow = async () => within(await screen.findByRole('group', { name: 'Routing' }, { timeout: 20_000 }));
@@ -69,26 +70,8 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect((await routingRow()).queryByRole('button', { name: "I'm on it" })).toBeNull();
   });
 
-  it('[E4] a keyboard user\'s "I\'m on it" keeps focus while it is sent, then hands it to "ana is on it", never to the page', async () => {
-    const client = person('ana');
-    const rec = deployRecord({ route: route({ nextAtMs: Date.now() + 60_000 }) });
-    let took: (value: { route: RouteState }) => void = () => {};
-    client.request.mockImplementation((method) => {
-      if (method === 'question.ack') return new Promise((resolve) => (took = resolve));
-      return Promise.reject(new Error(`unexpected ${method}`));
-    });
-    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
-    const button = (await routingRow()).getByRole('button', { name: "I'm on it" });
-    button.focus();
-    fireEvent.click(button);
-    await waitFor(() => expect(client.request).toHaveBeenCalledWith('question.ack', { id: rec.id }));
-    expect(button).toHaveFocus();
-    await act(async () => took({ route: route({ ackedBy: { identity: 'ana', atMs: Date.now(), untilMs: Date.now() + 1_800_000 } }) }));
-    expect(await screen.findByText('ana is on it')).toHaveFocus();
-  });
-
   it('[E6] a question handed off to bo opens in his dock with the drafts ana typed', async () => {
-    const handoffs = [{ from: 'ana', to: 'identity:bo', note: 'yours', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] } }];
+    const handoffs = [{ from: 'ana', to: 'identity:bo', note: 'yours', atMs: 1, drafts: { env: ['Production'], notify: ['Slack', 'ops'] }, reached: ['bo'] }];
     const rec = deployRecord({ route: route({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'], handoffs }) });
     await act(async () => void setup([rec], person('bo')).render(<QuestionDock sessionKey="s1" composer={composer} />));
     await routingRow();
@@ -96,6 +79,20 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('checkbox', { name: 'Slack' })).toBeChecked();
     expect(screen.getByRole('textbox', { name: 'Other' })).toHaveValue('ops');
+  });
+
+  it('[E6] the drafts are taken once per hand-off: a later route change (a held vote) does not bring them back', async () => {
+    const handoffs = [{ from: 'ana', to: 'identity:bo', atMs: 1, drafts: { env: ['Production'] }, reached: ['bo'] }];
+    const handed = route({ notified: ['ana', 'bo'], eligible: ['ana', 'bo'], handoffs, quorum: { needed: 2, approvals: [] } });
+    const rec = deployRecord({ route: handed });
+    const client = person('bo');
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    expect(await screen.findByRole('radio', { name: 'Production' })).toBeChecked();
+    // What bo sent is no longer a draft here; the gateway holds it as his approval.
+    act(() => useDraftsStore.setState({ drafts: {} }));
+    act(() => client.emit('question.routed', { id: rec.id, route: { ...handed, quorum: { needed: 2, approvals: [{ identity: 'bo', surface: 'control-ui', atMs: 2 }] } } }));
+    expect(await screen.findByText('1 of 2 approvals (bo)')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
   });
 
   it('[E5][E11] a question.routed event shows the quorum so far and who gave it', async () => {
@@ -135,5 +132,18 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     expect(row.getByText('Waiting for ana, bo: you can read it but not answer')).toBeInTheDocument();
     expect(row.queryByRole('button', { name: "I'm on it" })).toBeNull();
     expect(row.queryByRole('button', { name: 'Hand off…' })).toBeNull();
+  });
+
+  it('[E3][U3] for them the number keys choose nothing, from the dock or the page, and there is no Submit or Skip', async () => {
+    const rec = deployRecord({ route: route({ notified: ['ana'], eligible: ['ana'] }) });
+    await act(async () => void setup([rec], person('cy')).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    await routingRow();
+    const production = await screen.findByRole('radio', { name: 'Production' });
+    fireEvent.keyDown(production, { key: '2' });
+    fireEvent.keyDown(document.body, { key: '2' });
+    expect(production).not.toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Skip' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeInTheDocument();
   });
 });

@@ -33,7 +33,9 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
   useEffect(() => {
     if (!acked || !ackFocused.current) return;
     ackFocused.current = false;
-    ackedPill.current?.focus();
+    // Only where the button's going dropped focus to the page: a person who moved on meanwhile keeps their place.
+    const active = document.activeElement;
+    if (active === null || active === document.body) ackedPill.current?.focus();
   }, [acked]);
   return (
     <RouteLine route={route} words={words} paused={acked !== null}>
@@ -55,7 +57,8 @@ export default function RouteRow({ record }: { record: QuestionRecord & { route:
               onClick={(e) => {
                 if (ack.isPending) return;
                 ackFocused.current = e.currentTarget === document.activeElement;
-                ack.mutate();
+                // A refused or failed acknowledgement leaves the button where it is: nothing to hand focus to later.
+                ack.mutate(undefined, { onError: () => (ackFocused.current = false) });
               }}
             >
               I'm on it
