@@ -117,3 +117,61 @@ it('[S4][P7][errors] an ask_user call while the gateway locks this address out a
   expect(text.text).not.toMatch(/askdock start/);
   expect(JSON.parse(json.text)).toMatchObject({ error: { code: 'RATE_LIMITED', retryable: true, retryAfterMs: expect.any(Number) } });
 });
+
+it('[S4][P7][errors] when the first connect is refused RATE_LIMITED, a call during the lock-out says when to come back and one after it is asked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'askdock-mcp-locked-first-'));
+  const gw = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'askdock.db'), config: testConfig, log: silentLogger(), loginLimit: { maxFailures: 2, windowMs: 1_500 } });
+  cleanup.push(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // Connected before the lock-out, so it stays connected through it and answers the question afterwards.
+  const operator = createNodeClient({ url: gw.wsUrl, token: tokenOf('admin'), client: { name: 'operator', mode: 'ui' } });
+  await operator.start();
+  cleanup.push(() => operator.close());
+  for (let i = 0; i < 2; i++) {
+    const wrong = createNodeClient({ url: gw.wsUrl, token: 'a-wrong-token-0123456789xyz', client: { name: 'wrong', mode: 'ui' } });
+    await expect(wrong.start()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    wrong.close();
+  }
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let refused = () => {};
+  const firstConnectFailed = new Promise<void>((resolve) => (refused = resolve));
+  const log = (line: string) => {
+    if (/too many failed connects/.test(line)) refused();
+  };
+  const served = serveMcp({ url: gw.wsUrl, token: tokenOf('agent'), stdin, stdout, log, connectWaitMs: 1_000 });
+  const client = new Client({ name: 'locked-out-first', version: '1.0.0' });
+  await client.connect(linesTransport(stdin, stdout));
+  cleanup.push(async () => {
+    await client.close();
+    await served;
+  });
+  await firstConnectFailed;
+  const args = { questions: [{ id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] }] };
+  const during = await client.callTool({ name: 'ask_user', arguments: args });
+  expect(during.isError).toBe(true);
+  const error = (JSON.parse((during.content as { type: 'text'; text: string }[])[1].text) as { error: { code: string; retryAfterMs: number } }).error;
+  expect(error).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: expect.any(Number) });
+  // Come back when the gateway said to.
+  await new Promise((r) => setTimeout(r, error.retryAfterMs + 50));
+  const requested = new Promise<{ id: string }>((resolve) => {
+    const off = operator.on('question.requested', ({ question }) => {
+      off();
+      resolve(question);
+    });
+  });
+  const after = client.callTool({ name: 'ask_user', arguments: args });
+  // The call must reach the operator, not come back refused as it was during the lock-out.
+  const question = await Promise.race([
+    requested,
+    after.then((r) => {
+      throw new Error(`not asked: ${JSON.stringify(r.content)}`);
+    }),
+  ]);
+  await operator.request('question.resolve', { id: question.id, answers: { env: ['Staging'] } });
+  const result = await after;
+  expect(result.isError).toBeFalsy();
+  expect(result.structuredContent).toMatchObject({ status: 'answered', answers: { answers: { env: ['Staging'] } } });
+});

@@ -48,7 +48,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
         log(`identity "${agent.identity}" may not ask: the gateway config denies it ask_user, so no ask_user or request_secret tool is offered`);
     },
     (err) => {
-      if (err instanceof AskdockError && err.code !== 'UNAVAILABLE') {
+      // S4: a locked-out address is refused only until retryAfterMs; like an unreachable gateway, the next call tries again.
+      if (err instanceof AskdockError && err.code !== 'UNAVAILABLE' && err.code !== 'RATE_LIMITED') {
         fatal = err;
         log(`gateway refused the connection: ${err.message}`);
       } else {
