@@ -164,7 +164,7 @@ describe('the audit log changed behind the gateway, found and acknowledged (L7)'
     const others = await Promise.all((['questions', 'reader', 'writer', 'guest', 'agent'] as const).map((who) => t!.connect(who, { clientId: `${who}-client` })));
     for (const other of others) {
       for (const [method, params] of [['audit.checkpoint', { sign: true }], ['audit.acknowledge', { note: 'mine' }], ['audit.export', {}]] as const)
-        expect(await failure(other.call(method, params))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('operator.admin') });
+        expect(await failure(other.call(method, params))).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('operator.admin'), details: { needed: ['operator.admin'] } });
       // L9: the checkpoint and a proof are anyone's (a receipt's holder checks it), the failed check is not in them.
       expect(await other.call('audit.checkpoint', {})).not.toHaveProperty('integrity');
       expect((await other.call('audit.proof', { index: 0 })).index).toBe(0);

@@ -49,6 +49,8 @@ it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s i
       const refused = await failure(c.call('audit.checkpoint', { sign: true }));
       expect(refused.code, who).toBe('FORBIDDEN');
       expect(refused.message).toContain('operator.admin');
+      // A5: the same shape as every scope refusal, the scope that would allow it in details.
+      expect(refused.details, who).toMatchObject({ needed: ['operator.admin'] });
     }
   }
 });

@@ -4,6 +4,7 @@ import type { Identity } from '../auth.ts';
 import type { TimerHandle } from '../infra/clock.ts';
 import type { Duties } from '../infra/duties.ts';
 import { ADMINS } from '../policy/grant-answers.ts';
+import { forbidden } from '../sessions/visibility.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { KeptAnswerInput, NewAuditEntry } from '../store/audit-rows.ts';
 import { AuditLog, IntegrityError, type Integrity } from './audit-log.ts';
@@ -195,7 +196,7 @@ export class AuditRoom {
   }
 
   async checkpoint(identity: Identity, p: Params<'audit.checkpoint'>): Promise<Result<'audit.checkpoint'>> {
-    if (p.sign && !identity.scopes.has('operator.admin')) throw new AskdockError('FORBIDDEN', 'audit.checkpoint {sign:true} needs operator.admin');
+    if (p.sign && !identity.scopes.has('operator.admin')) throw forbidden('audit.checkpoint {sign:true}', ['operator.admin'], identity);
     if (p.sign && !this.signed) throw new AskdockError('AUDIT_KEY_MISSING', 'audit.checkpoint {sign:true}: this gateway has no usable audit key (audit: unsigned, L8), so it signs no checkpoint');
     const checkpoint = (p.sign ? await this.signNow(true) : null) ?? (await this.log.latest());
     // A4: others read the signed note's size, never the live count (entries of sessions they may not see) or the self-check.
