@@ -55,9 +55,12 @@ const SecretValue = z
   .min(1, { error: 'value must not be empty' })
   .max(SECRET_VALUE_MAX, { error: `value must be at most ${SECRET_VALUE_MAX} characters` });
 
+/** K1: a value stores, a skip skips; both at once is refused rather than either dropped (the field the other excludes). */
+const exclusive = () => z.never({ error: 'value and skip are exclusive' }).optional();
+
 export const SecretProvideParams = z.union([
-  z.object({ id: Key, value: SecretValue, surface: z.string().max(64).optional() }),
-  z.object({ id: Key, skip: z.literal(true), surface: z.string().max(64).optional() }),
+  z.object({ id: Key, value: SecretValue, skip: exclusive(), surface: z.string().max(64).optional() }),
+  z.object({ id: Key, skip: z.literal(true), value: exclusive(), surface: z.string().max(64).optional() }),
 ]);
 export type SecretProvideParams = z.infer<typeof SecretProvideParams>;
 

@@ -75,6 +75,16 @@ describe('K1 secrets', () => {
     expect((await failure(admin.call('secret.provide', { id, value: '' }))).code).toBe('INVALID_REQUEST');
   });
 
+  it('[K1] a value sent with skip is refused, naming the field, and the request stays pending: neither stored nor skipped', async () => {
+    const { admin, agent } = await setup();
+    const { id } = await agent.call('secret.request', { name: 'BOTH', description: 'x' });
+    const both = await failure(admin.call('secret.provide', { id, value: VALUE, skip: true } as never));
+    expect(both.code).toBe('INVALID_REQUEST');
+    expect(both.details).toEqual([{ path: 'value', problem: 'value and skip are exclusive' }]);
+    expect(JSON.stringify(both.toShape())).not.toContain(VALUE);
+    expect(await agent.call('secret.waitResult', { id, timeoutMs: 0 })).toEqual({ status: 'pending', name: 'BOTH' });
+  });
+
   it('[K1] secret.get needs agent.secrets and answers SECRET_NOT_FOUND for an unknown name', async () => {
     const { agent } = await setup();
     expect((await failure(agent.call('secret.get', { name: 'MISSING' }))).code).toBe('SECRET_NOT_FOUND');
