@@ -76,6 +76,35 @@ function linesTransport(toServer: PassThrough, fromServer: PassThrough): Transpo
   return transport;
 }
 
+/** serveMcp at `url` over in-process stdio, an MCP client at its other end; resolves once serveMcp logs a line `until` matches. */
+async function mcpLogging(url: string, until: RegExp): Promise<Client> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let seen = () => {};
+  const logged = new Promise<void>((resolve) => (seen = resolve));
+  const log = (line: string) => {
+    if (until.test(line)) seen();
+  };
+  const served = serveMcp({ url, token: tokenOf('agent'), stdin, stdout, log, connectWaitMs: 1_000 });
+  const client = new Client({ name: 'locked-out', version: '1.0.0' });
+  await client.connect(linesTransport(stdin, stdout));
+  cleanup.push(async () => {
+    await client.close();
+    await served;
+  });
+  await logged;
+  return client;
+}
+
+/** Two bad tokens from this address lock it out (S4). */
+async function lockOut(wsUrl: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const wrong = createNodeClient({ url: wsUrl, token: 'a-wrong-token-0123456789xyz', client: { name: 'wrong', mode: 'ui' } });
+    await expect(wrong.start()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    wrong.close();
+  }
+}
+
 it('[S4][P7][errors] an ask_user call while the gateway locks this address out answers RATE_LIMITED with retryAfterMs, not "is askdock start running?"', async () => {
   const to = { port: 0 };
   const relay = await cuttableRelay(to);
@@ -87,27 +116,9 @@ it('[S4][P7][errors] an ask_user call while the gateway locks this address out a
     rmSync(dir, { recursive: true, force: true });
   });
   to.port = Number(new URL(gw.wsUrl).port);
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  let connected = () => {};
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  const log = (line: string) => {
-    if (line.startsWith('connected')) connected();
-  };
-  const served = serveMcp({ url: relay.url, token: tokenOf('agent'), stdin, stdout, log, connectWaitMs: 1_000 });
-  const client = new Client({ name: 'locked-out', version: '1.0.0' });
-  await client.connect(linesTransport(stdin, stdout));
-  cleanup.push(async () => {
-    await client.close();
-    await served;
-  });
-  await ready;
-  // Two bad tokens from this address lock it out; the proxy's connection drops and its reconnect is refused.
-  for (let i = 0; i < 2; i++) {
-    const wrong = createNodeClient({ url: gw.wsUrl, token: 'a-wrong-token-0123456789xyz', client: { name: 'wrong', mode: 'ui' } });
-    await expect(wrong.start()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    wrong.close();
-  }
+  const client = await mcpLogging(relay.url, /^connected/);
+  // Locked out now: the proxy's connection drops and its reconnect is refused.
+  await lockOut(gw.wsUrl);
   relay.cutAll();
   await relay.refusedAfterCut;
   const result = await client.callTool({ name: 'ask_user', arguments: { questions: [{ id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] }] } });
@@ -129,26 +140,9 @@ it('[S4][P7][errors] when the first connect is refused RATE_LIMITED, a call duri
   const operator = createNodeClient({ url: gw.wsUrl, token: tokenOf('admin'), client: { name: 'operator', mode: 'ui' } });
   await operator.start();
   cleanup.push(() => operator.close());
-  for (let i = 0; i < 2; i++) {
-    const wrong = createNodeClient({ url: gw.wsUrl, token: 'a-wrong-token-0123456789xyz', client: { name: 'wrong', mode: 'ui' } });
-    await expect(wrong.start()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    wrong.close();
-  }
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  let refused = () => {};
-  const firstConnectFailed = new Promise<void>((resolve) => (refused = resolve));
-  const log = (line: string) => {
-    if (/too many failed connects/.test(line)) refused();
-  };
-  const served = serveMcp({ url: gw.wsUrl, token: tokenOf('agent'), stdin, stdout, log, connectWaitMs: 1_000 });
-  const client = new Client({ name: 'locked-out-first', version: '1.0.0' });
-  await client.connect(linesTransport(stdin, stdout));
-  cleanup.push(async () => {
-    await client.close();
-    await served;
-  });
-  await firstConnectFailed;
+  await lockOut(gw.wsUrl);
+  // Its first connect is refused.
+  const client = await mcpLogging(gw.wsUrl, /too many failed connects/);
   const args = { questions: [{ id: 'env', header: 'Env', question: 'Where?', options: [{ label: 'Staging' }, { label: 'Production' }] }] };
   const during = await client.callTool({ name: 'ask_user', arguments: args });
   expect(during.isError).toBe(true);
