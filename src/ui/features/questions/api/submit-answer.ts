@@ -17,6 +17,7 @@
  *     `question.resolved` reaches every tab the same way (api/questions-sync.ts). A refusal because the record
  *     ended elsewhere drops the draft and applies the outcome the error carries.
  */
+import { useState } from 'react';
 import { useIsMutating, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { requestUntilAnswered } from '../../../../client/resend.ts';
@@ -29,7 +30,7 @@ import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { retryingImport } from '../../../lib/retrying-import.ts';
-import { forbiddenText } from '../../../../lib/route-text.ts';
+import { forbiddenText, heldVoteText } from '../../../../lib/route-text.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
 import { skipActions } from '../stores/skips.ts';
 import { questionResolved, questionsKey, voteHeld } from './get-questions.ts';
@@ -151,6 +152,8 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
   const qc = useQueryClient();
   const outbox = useOutbox();
   const busy = useIsSubmitting(record.id);
+  // E5: a second Allow from the same person counts once; they are told so under the form (the first shows in the routing row).
+  const [again, setAgain] = useState<{ recordId: string; text: string } | null>(null);
   const mutation = useMutation({
     mutationKey: submitKey,
     mutationFn: async (v: Variables) => {
@@ -164,7 +167,10 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
       if (!result) return;
       const cached = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === record.id);
       // E5: an Allow held short of a quorum leaves the question open for the next approver: it shows the count, nobody answered it.
-      if (result.status === 'pending') voteHeld(qc, record.id, result.quorum);
+      if (result.status === 'pending') {
+        voteHeld(qc, record.id, result.quorum);
+        if (result.quorum && votedBefore(record, client.hello?.auth.identity)) setAgain({ recordId: record.id, text: heldVoteText(result.quorum, true) });
+      }
       // The gateway's own event may have landed first and is the better record.
       else if (cached?.status === 'pending') {
         const resolvedBy = { identity: client.hello?.auth.identity ?? '', surface, atMs: Date.now() };
@@ -178,15 +184,21 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
   });
 
   const answer = (answers: Answers) => {
+    setAgain(null);
     const grant = grantRequestOf(record.questions, answers);
     mutation.mutate({ record, kind: 'answer', answers, ...(grant && { grant }) }, { onSuccess: onDone });
   };
   const skip = () => {
+    setAgain(null);
     if (record.mode === 'async' && surface === 'control-ui') {
       skipActions().asyncSkipped(record.id);
       onDone?.();
     } else mutation.mutate({ record, kind: 'skip' }, { onSuccess: onDone });
   };
   const error = mutation.variables?.record.id === record.id ? mutation.error : null;
-  return { answer, skip, busy, problem: submitProblem(error) };
+  return { answer, skip, busy, problem: submitProblem(error), notice: again?.recordId === record.id ? again.text : null };
 }
+
+/** E5: whether `identity`'s Allow was already held on the record as it was when the answer was sent. */
+const votedBefore = (record: QuestionRecord, identity: string | undefined) =>
+  identity !== undefined && (record.route?.quorum?.approvals.some((a) => a.identity === identity) ?? false);

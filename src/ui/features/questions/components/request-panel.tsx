@@ -90,7 +90,7 @@ export const RequestPanel = memo(function RequestPanel({ sessionKey, record: ask
           />
         ))}
       </div>
-      <StepperFooter ctx={ctx} error={form.problem} choices={record.questions[step].options.length + 1} />
+      <StepperFooter ctx={ctx} error={form.problem} notice={form.notice} choices={record.questions[step].options.length + 1} />
       <CredentialGuardAlert match={form.credentials.pending} onConfirm={form.credentials.confirm} onCancel={form.credentials.cancel} />
     </form>
   );

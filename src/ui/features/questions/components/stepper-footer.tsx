@@ -3,7 +3,8 @@ import { CommandButton } from './command-button.tsx';
 import { KeyHints } from './key-hints.tsx';
 
 /** Skip on the left; Back and Next, or Submit on the last step, on the right (U2, U5). */
-export function StepperFooter({ ctx, error, choices = 0 }: { ctx: CommandContext; error: string | null; choices?: number }) {
+/** `notice`: what a submit that changed nothing says (E5: an Allow already counted), read out as a status. */
+export function StepperFooter({ ctx, error, notice, choices = 0 }: { ctx: CommandContext; error: string | null; notice?: string | null; choices?: number }) {
   const stepping = !ctx.stacked && ctx.questionCount > 1;
   const last = !stepping || ctx.step === ctx.questionCount - 1;
   return (
@@ -11,6 +12,11 @@ export function StepperFooter({ ctx, error, choices = 0 }: { ctx: CommandContext
       {error && (
         <p className="qd-problem qd-footer-error" role="alert">
           {error}
+        </p>
+      )}
+      {notice && !error && (
+        <p className="qd-muted qd-footer-error" role="status">
+          {notice}
         </p>
       )}
       {/* E3: Skip and Submit are for those who may answer; anyone else only reads (and steps through) the question. */}

@@ -21,7 +21,7 @@ type Options = {
  * (api/submit-answer.ts); keys and buttons reach it through the command registry and `requestSubmit()`.
  */
 export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { onDone, onMissing }: Options = {}) {
-  const { answer, skip, busy, problem } = useSubmitAnswer(record, surface, onDone);
+  const { answer, skip, busy, problem, notice } = useSubmitAnswer(record, surface, onDone);
   const credentials = useCredentialGuard(record);
   // Missing-answer messages show only after a try, and belong to the record they were for.
   const [attempted, setAttempted] = useState<{ recordId: string; items: string[] }>({ recordId: '', items: [] });
@@ -91,6 +91,7 @@ export function useAnswerForm(record: QuestionRecord, surface: AnswerSurface, { 
     skip,
     busy,
     problem,
+    notice,
     check,
     pick,
     attempted: attempted.recordId === record.id ? attempted.items : [],

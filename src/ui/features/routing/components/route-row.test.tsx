@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stillClock } from '../../../../testing/still-clock.ts';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
@@ -123,6 +123,32 @@ describe('the dock\'s routing row (E4, E5, E9)', () => {
     const [held] = world.queryClient.getQueryData<QuestionRecord[]>(['questions']) ?? [];
     expect(held).toMatchObject({ status: 'pending', route: { quorum } });
     expect(held.resolvedBy).toBeUndefined();
+  });
+
+  it('[E5] the same person\'s second Allow says under the form it was already counted; their Deny after it still goes to the gateway', async () => {
+    const client = person('ana');
+    const approval = { id: 'approval', header: 'Bash', question: 'Run git push?', kind: 'approval' as const, options: [{ label: 'Allow' }, { label: 'Deny' }] };
+    const rec = deployRecord({ questions: [approval], route: route({ quorum: { needed: 2, approvals: [] } }) });
+    const quorum = { needed: 2, approvals: [{ identity: 'ana', name: 'Ana', surface: 'control-ui', atMs: 1 }] };
+    client.request.mockImplementation(async (method, params) => {
+      if (method !== 'question.resolve') throw new Error(`unexpected ${method}`);
+      return (params as { answers: { approval: string[] } }).answers.approval[0] === 'Deny' ? { status: 'answered', answers: { approval: ['Deny'] } } : { status: 'pending', quorum };
+    });
+    await act(async () => void setup([rec], client).render(<QuestionDock sessionKey="s1" composer={composer} />));
+    const allow = async () => {
+      fireEvent.click(await screen.findByRole('radio', { name: 'Allow' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    };
+    await allow();
+    expect(await screen.findByText('Your approval is counted. Waiting for 1 more person.')).toBeInTheDocument();
+    expect(screen.queryByText(/already counted/)).toBeNull();
+    await allow();
+    expect(await screen.findByText('Your approval was already counted: 1 of 2 approvals (Ana). Waiting for 1 more person.')).toHaveAttribute('role', 'status');
+    expect(screen.getByRole('region', { name: 'Questions' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('radio', { name: 'Deny' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(client.request).toHaveBeenCalledWith('question.resolve', expect.objectContaining({ answers: { approval: ['Deny'] } })));
+    expect(screen.queryByText(/already counted/)).toBeNull();
   });
 
   it('[E3] someone it does not wait for reads it with who it waits for, without "I\'m on it"', async () => {
