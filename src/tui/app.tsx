@@ -5,14 +5,13 @@ import type { PromptEffect } from './prompt/prompt-model.ts';
 import type { TuiActions } from './state/actions.ts';
 import { update } from './state/sync.ts';
 import { transcriptRows } from './state/transcript-rows.ts';
-import { currentRequest, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
 import { Composer } from './components/composer.tsx';
 import { QuestionPrompt } from './components/question-prompt.tsx';
 import { SessionsPicker } from './components/sessions-picker.tsx';
 import { StatusLine } from './components/status-line.tsx';
 import { Transcript } from './components/transcript.tsx';
 import { terminalText } from '../lib/terminal-text.ts';
-import { mayAnswer } from '../lib/route-text.ts';
 
 type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
 
@@ -88,7 +87,7 @@ export function TuiApp({ store, actions, local }: Props) {
         onDraft={(d) => actions.setDraft(id, d)}
         onEffect={onEffect}
         routeWords={state.routeWords[id]}
-        mayAnswer={!current.record.route || mayAnswer(current.record.route, state.identity ?? undefined, state.scopes?.includes('operator.admin') === true)}
+        mayAnswer={mayAnswerHere(state, current.record)}
       />
     );
   } else if (state.confirm) {

@@ -43,3 +43,25 @@ describe('the TUI prompt\'s draft', () => {
     expect(actionsFor('cy').draftOf(handedOff).items).toEqual({});
   });
 });
+
+describe('the composer beside a routed question', () => {
+  const routedTo = (eligible: string[]): QuestionRecord => ({ ...handedOff, runId: 'run-1', route: { escalation: 'prod', step: 0, notified: eligible, eligible } });
+  function composerOf(identity: string, record: QuestionRecord) {
+    const sent: { method: string; params: Record<string, unknown> }[] = [];
+    const client = { request: async (method: string, params: Record<string, unknown>) => void sent.push({ method, params }) } as unknown as GatewayClient;
+    const store = createTuiStore();
+    store.setState({ identity, scopes: ['operator.questions'], sessionKey: 's1', questions: { [record.id]: record }, view: 'composer' });
+    return { sent, store, actions: new TuiActions(client, store, () => {}) };
+  }
+
+  it('[E3][H4][V4] from someone it does not wait for, a plain line is an ordinary message, and they are told why; from ana it answers', async () => {
+    const dee = composerOf('dee', routedTo(['ana']));
+    await dee.actions.submitComposer('env: 2\nnotify: 1');
+    expect(dee.sent).toEqual([{ method: 'chat.send', params: { sessionKey: 's1', message: 'env: 2\nnotify: 1', idempotencyKey: expect.any(String) } }]);
+    expect(dee.store.getState().flash).toEqual({ text: 'You may not answer this question; your message was sent to the session', tone: 'warn' });
+    const ana = composerOf('ana', routedTo(['ana']));
+    await ana.actions.submitComposer('env: 2\nnotify: 1');
+    expect(ana.sent[0]).toMatchObject({ method: 'chat.send', params: { replyTo: { questionId: 'q1', answers: { env: ['Production'], notify: ['Email'] } } } });
+    expect(ana.store.getState().flash?.text ?? '').not.toMatch(/may not answer/);
+  });
+});

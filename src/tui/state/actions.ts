@@ -6,7 +6,7 @@ import type { GatewayClient } from '../../client/client.ts';
 import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
-import { currentRequest, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
 import { handedOffDrafts, heldVoteText } from '../../lib/route-text.ts';
@@ -70,13 +70,16 @@ export class TuiActions {
     // G5: a reply's option numbers count the approval offers this identity is shown, as the prompt's rows do.
     const first = pendingRequests(s)[0];
     const pending = currentRequest(s)?.record ?? (first && recordWithChoosableOffers(first, s.scopes));
-    if (pending) return this.plainReply(pending, text);
+    // E3, H4: a question this person may not answer takes no reply from them: their line is an ordinary message, and they are told so.
+    const readOnly = pending !== undefined && !mayAnswerHere(s, pending);
+    if (pending && !readOnly) return this.plainReply(pending, text);
     const match = detectCredential(text);
     // W3: a message that looks like a credential waits for the person's yes, as Other text does.
     if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send: () => void this.submitComposer(text, true) } }));
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
     await this.client
       .request('chat.send', { sessionKey: s.sessionKey, message: text, idempotencyKey: key() })
+      .then(() => readOnly && this.flash('You may not answer this question; your message was sent to the session', 'warn'))
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
   }
 

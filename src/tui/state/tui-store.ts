@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ChatMessage, QuestionRecord, Session } from '../../protocol/index.ts';
 import type { PromptDraft } from '../prompt/prompt-model.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
+import { mayAnswer } from '../../lib/route-text.ts';
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 export type View = 'composer' | 'prompt' | 'sessions';
@@ -69,6 +70,11 @@ export function pendingRequests(s: Pick<TuiState, 'questions' | 'sessionKey'>): 
   return Object.values(s.questions)
     .filter((q) => q.status === 'pending' && q.retiredAtMs === undefined && q.sessionKey !== undefined && q.sessionKey === s.sessionKey)
     .sort((a, b) => (a.mode === b.mode ? a.createdAtMs - b.createdAtMs : a.mode === 'blocking' ? -1 : 1));
+}
+
+/** E3: whether this identity may answer `record`: any question without a route, a routed one if it waits for them (or they are an admin). */
+export function mayAnswerHere(s: Pick<TuiState, 'identity' | 'scopes'>, record: Pick<QuestionRecord, 'route'>): boolean {
+  return !record.route || mayAnswer(record.route, s.identity ?? undefined, s.scopes?.includes('operator.admin') === true);
 }
 
 /**
