@@ -34,4 +34,17 @@ describe('a two-person approval in the TUI (E5)', () => {
     expect(q.status).toBe('pending');
     expect(q.route?.quorum?.approvals.map((a) => a.identity)).toEqual(['admin']);
   });
+
+  it('[E5] a Deny after their own held Allow still goes, and denies at once', async () => {
+    h = await startTui({ config });
+    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
+    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
+    await h.waitFor('1. Allow');
+    await h.type('1\r');
+    await h.waitFor('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    await h.type('2\r');
+    await expect.poll(async () => (await h!.admin.call('question.get', { id })).question.status).toBe('answered');
+    const q = (await h.admin.call('question.get', { id })).question;
+    expect(q.answers?.approval).toEqual(['Deny']);
+  });
 });

@@ -7,9 +7,13 @@ import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
 import { currentRequest, mayAnswerHere, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
-import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
+import { grantScopeOf, recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
+import { APPROVAL_ALLOW } from '../../answers/kinds/approval.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
 import { handedOffDrafts, heldVoteText } from '../../lib/route-text.ts';
+
+/** An approval's answer that allows: Allow or an "Always allow…" offer, never Deny or the person's own words. */
+const allows = (answers: Answers) => Object.values(answers).every((values) => values.length > 0 && values.every((v) => v === APPROVAL_ALLOW || grantScopeOf(v) !== null));
 
 /** The values of a reading that are no option label: what the person wrote in their own words. */
 const freeText = (q: QuestionRecord, answers: Answers) =>
@@ -166,13 +170,19 @@ export class TuiActions {
       await this.send(q, () => this.client.request('chat.send', { sessionKey: q.sessionKey!, message, idempotencyKey: key(), replyTo }));
       return;
     }
-    // E5: their Allow counts once; pressing again only says so.
-    const s = this.store.getState();
-    const counted = s.questions[q.id]?.route?.quorum;
-    if (s.mine[q.id] && counted?.approvals.some((a) => a.identity === s.identity)) return this.flash(heldVoteText(counted, true));
+    // E5: their Allow counts once; pressing it again only says so (a Deny still goes: the first Deny denies at once).
+    const counted = this.store.getState().questions[q.id]?.route?.quorum;
+    const voted = counted?.approvals.some((a) => a.identity === this.store.getState().identity) ?? false;
+    if (counted && voted && allows(answers)) return this.flash(heldVoteText(counted, true));
     const result = await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
-    // E5: an Allow held short of the quorum leaves the prompt open for the next approver; this person hears it counted.
-    if (result?.status === 'pending' && result.quorum) this.flash(heldVoteText(result.quorum, false));
+    // E5: an Allow held short of the quorum leaves the prompt open for the next approver, and for this person's Deny.
+    if (result?.status === 'pending' && result.quorum) {
+      update(this.store, (s) => {
+        const { [q.id]: _held, ...mine } = s.mine;
+        return { mine };
+      });
+      this.flash(heldVoteText(result.quorum, voted));
+    }
   }
 
   /** E4: "I'm on it": `question.ack`; the route comes back (and to every surface by question.routed). */
