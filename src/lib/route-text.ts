@@ -1,5 +1,6 @@
 import type { GrantScope } from '../protocol/policy.ts';
 import type { QuorumState, RouteState } from '../protocol/routing.ts';
+import { mayAnswer } from './may-answer.ts';
 
 /** "4:12", "1:02:03": the time until a route's next step. */
 export function formatCountdown(msLeft: number): string {
@@ -52,10 +53,8 @@ function stillNeeded(quorum: QuorumState): string {
   return `Waiting for ${left} more ${left === 1 ? 'person' : 'people'}.`;
 }
 
-/** E3: whether `identity` may answer: notified so far, or an admin. */
-export function mayAnswer(route: RouteState, identity: string | undefined, admin: boolean): boolean {
-  return admin || (identity !== undefined && route.eligible.includes(identity));
-}
+// E3: a module of its own, so the dock's first load takes it without this file's words (the rest loads lazily).
+export { mayAnswer } from './may-answer.ts';
 
 /** E3: the refusal of an answer from someone the question does not wait for, in words. */
 export function forbiddenText(eligible: string[] | undefined): string | null {
