@@ -11,9 +11,10 @@ export function formatCountdown(msLeft: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** E9: who the question waits for: the people notified so far. */
+/** E9: who the question waits for: the people notified so far, by display name where the route carries one, else by id. */
 export function waitsForText(route: RouteState): string {
-  return route.notified.length > 0 ? route.notified.join(', ') : 'nobody yet';
+  const name = (id: string) => (route.names && Object.hasOwn(route.names, id) ? route.names[id] : id);
+  return route.notified.length > 0 ? route.notified.map(name).join(', ') : 'nobody yet';
 }
 
 /** E4: "Ana is on it" (the display name, else the id) while an acknowledgement holds. */

@@ -4,28 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import { QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
-import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { composer, deployRecord, personClient as person, resetStores, secretRecord as secret, setup } from '../../../../testing/ui-questions.tsx';
 
-const secret = (over: Partial<SecretRequestRecord> = {}): SecretRequestRecord => ({
-  id: 'k1',
-  name: 'OPENAI_API_KEY',
-  description: 'To call the API for the summary.',
-  sessionKey: 's1',
-  askedBy: 'agent',
-  createdAtMs: Date.now(),
-  expiresAtMs: Date.now() + 900_000,
-  status: 'pending',
-  ...over,
-});
 /** Routed to Ana only: anyone else who may see it reads it. */
 const forAna = () => secret({ route: { escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'] } });
-
-/** Someone who may see secret requests (A3) and answer questions, but no admin. */
-function person(identity: string) {
-  const client = fakeClient(identity);
-  (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
-  return client;
-}
 
 function dockFor(identity: string, secrets: SecretRequestRecord[], questions = [deployRecord()]) {
   const s = setup(questions, person(identity));
