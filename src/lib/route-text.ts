@@ -1,5 +1,6 @@
 import type { GrantScope } from '../protocol/policy.ts';
 import type { QuorumState, RouteState } from '../protocol/routing.ts';
+import { mayAnswer } from './may-answer.ts';
 
 /** "4:12", "1:02:03": the time until a route's next step. */
 export function formatCountdown(msLeft: number): string {
@@ -10,9 +11,10 @@ export function formatCountdown(msLeft: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** E9: who the question waits for: the people notified so far. */
+/** E9: who the question waits for: the people notified so far, by display name where the route carries one, else by id. */
 export function waitsForText(route: RouteState): string {
-  return route.notified.length > 0 ? route.notified.join(', ') : 'nobody yet';
+  const name = (id: string) => (route.names && Object.hasOwn(route.names, id) ? route.names[id] : id);
+  return route.notified.length > 0 ? route.notified.map(name).join(', ') : 'nobody yet';
 }
 
 /** E4: "Ana is on it" (the display name, else the id) while an acknowledgement holds. */
@@ -52,10 +54,8 @@ function stillNeeded(quorum: QuorumState): string {
   return `Waiting for ${left} more ${left === 1 ? 'person' : 'people'}.`;
 }
 
-/** E3: whether `identity` may answer: notified so far, or an admin. */
-export function mayAnswer(route: RouteState, identity: string | undefined, admin: boolean): boolean {
-  return admin || (identity !== undefined && route.eligible.includes(identity));
-}
+// E3: a module of its own, so the dock's first load takes it without this file's words (the rest loads lazily).
+export { mayAnswer } from './may-answer.ts';
 
 /** E3: the refusal of an answer from someone the question does not wait for, in words. */
 export function forbiddenText(eligible: string[] | undefined): string | null {

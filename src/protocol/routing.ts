@@ -47,6 +47,11 @@ export const RouteState = z.object({
     .optional(),
   eligible: z.array(z.string()),
   skipped: z.array(RouteSkip).optional(),
+  /**
+   * E9 for K1: the display names of the people a routed secret request notified so far, by identity id ("For Ana, Bo");
+   * a question's words come from routing.status instead. Someone without a display name is left out (named by id).
+   */
+  names: z.record(z.string(), z.string()).optional(),
 });
 export type RouteState = z.infer<typeof RouteState>;
 

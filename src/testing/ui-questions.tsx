@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import type { ConnectionState, ConnectionStatus, GatewayClient } from '../client/client.ts';
-import type { EventName, EventPayload, QuestionRecord } from '../protocol/index.ts';
+import type { EventName, EventPayload, QuestionRecord, SecretRequestRecord } from '../protocol/index.ts';
 import { GatewayProvider } from '../ui/lib/gateway.tsx';
 import { createOutbox, type Outbox } from '../ui/lib/outbox/outbox.ts';
 import { createMemoryStorage } from '../ui/lib/outbox/storage.ts';
@@ -162,3 +162,25 @@ export function setup(records: QuestionRecord[], client: FakeClient = fakeClient
 }
 
 export const composer = <textarea aria-label="Message" />;
+
+/** K1: a pending secret request of session s1, asked by the agent. */
+export function secretRecord(over: Partial<SecretRequestRecord> = {}): SecretRequestRecord {
+  return {
+    id: 'k1',
+    name: 'OPENAI_API_KEY',
+    description: 'To call the API for the summary.',
+    sessionKey: 's1',
+    askedBy: 'agent',
+    createdAtMs: Date.now(),
+    expiresAtMs: Date.now() + 900_000,
+    status: 'pending',
+    ...over,
+  };
+}
+
+/** Someone who may see secret requests (A3) and answer questions, but no admin. */
+export function personClient(identity: string) {
+  const client = fakeClient(identity);
+  (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
+  return client;
+}

@@ -20,6 +20,18 @@ export class SecretRoutes {
     return envOf(this.parts.routing, this.parts.auth, { ...asQuestion(r), ...(r.route ? { route: r.route } : {}) }, owner, 'secret');
   }
 
+  /** E9 for K1: the route with the display names of the people notified so far, for every view of the request. */
+  private named(route: RouteState): RouteState {
+    const names: Record<string, string> = {};
+    for (const id of route.notified) {
+      const name = this.parts.auth.displayName(id);
+      if (name !== id) names[id] = name;
+    }
+    const rest = { ...route };
+    delete rest.names;
+    return Object.keys(names).length > 0 ? { ...rest, names } : rest;
+  }
+
   /** E2, before the insert: the record with its route's first step, or as it was. K1 has no `source` and no `tool`. */
   async routeNew(identity: Identity, record: StoredSecretRequest): Promise<StoredSecretRequest> {
     const facts = { kind: 'secret' as const, agent: identity.id, ...(record.sessionKey !== undefined ? { session: record.sessionKey } : {}) };
@@ -28,7 +40,7 @@ export class SecretRoutes {
     const env = await this.envFor({ ...record, route: { escalation: choice.escalation, step: 0, notified: [], eligible: [] } });
     if (!env) return record;
     const change = startRoute(env, record.createdAtMs);
-    const route = withSkips(change, record.createdAtMs);
+    const route = this.named(withSkips(change, record.createdAtMs));
     // Nobody reachable at all: the duty applies `exhausted` at once.
     return { ...record, route: change.exhausted ? { ...route, nextAtMs: record.createdAtMs } : route };
   }
@@ -62,7 +74,7 @@ export class SecretRoutes {
     const r = await this.parts.store.getSecretRequest(listed.id);
     if (!r || r.status !== 'pending' || r.route?.nextAtMs === undefined || r.route.nextAtMs > now) return;
     const { route, notify, ends } = stepRoute(r.route as RouteState, now, await this.envFor(r));
-    const next = { ...r, route };
+    const next = { ...r, route: this.named(route) };
     if (ends) return this.parts.secrets.finishIn(tx, next, { status: 'expired', reason: EXHAUSTED_REASON });
     await this.saveIn(tx, next, notify);
   }

@@ -50,7 +50,7 @@ describe('routed secret requests (E1, E2, E3, E11, E12 for K1)', () => {
     const s = await setup();
     const id = await ask(s);
     const { request } = await s.bo.waitEvent('secret.requested', (p) => p.request.id === id);
-    expect(request.route).toEqual({ escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: s.clock.now() + 5 * MIN });
+    expect(request.route).toEqual({ escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: s.clock.now() + 5 * MIN, names: { ana: 'Ana' } });
     expect((await s.ana.call('secret.list', { status: 'pending' })).requests.find((r) => r.id === id)?.route).toMatchObject({ step: 0, notified: ['ana'] });
   });
 
@@ -75,6 +75,9 @@ describe('routed secret requests (E1, E2, E3, E11, E12 for K1)', () => {
     s.clock.advance(5 * MIN);
     const routed = await s.bo.waitEvent('secret.routed', (p) => p.id === id);
     expect(routed.route).toMatchObject({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: s.clock.now() + 10 * MIN });
+    // E9: each person it waits for by display name, on the route every view gets.
+    expect(routed.route.names).toEqual({ ana: 'Ana', bo: 'Bo', cy: 'Cy' });
+    expect((await status(s, id))?.route?.names).toEqual({ ana: 'Ana', bo: 'Bo', cy: 'Cy' });
     expect(routed.notify).toEqual(['bo', 'cy']);
     expect(await s.bo.call('secret.provide', { id, value: VALUE })).toEqual({ status: 'stored', name: 'STRIPE_KEY' });
     for (const c of [s.admin, s.ana, s.bo]) expect(JSON.stringify(c.eventsNamed('secret.routed'))).not.toContain(VALUE);

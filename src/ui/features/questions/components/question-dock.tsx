@@ -1,6 +1,8 @@
 import { memo, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
 import { dockKeyOf } from '../../../lib/inbox.ts';
+import { useHello } from '../../../lib/gateway.tsx';
+import { mayAnswer } from '../../../../lib/may-answer.ts';
 import { useQuestions } from '../api/get-questions.ts';
 import { useSecretRequests } from '../api/get-secret-requests.ts';
 import { useArrivalFocus } from '../hooks/use-arrival-focus.ts';
@@ -54,9 +56,14 @@ export const QuestionDock = memo(function QuestionDock({
     NONE;
   // W4: a secret request of this session docks as a masked prompt, the oldest first; a sessionless one in the Inbox (U15).
   const secrets = useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ?? NO_SECRETS;
-  const secret = secrets.find((r) => r.status === 'pending');
-  // E7: with none pending, a routed request someone else ended says who (read-only, never in the way of a question).
-  const answeredSecret = secret ? undefined : secrets.find((r) => r.status !== 'pending');
+  const hello = useHello();
+  const admin = hello?.auth.scopes.includes('operator.admin') === true;
+  const pending = secrets.filter((r) => r.status === 'pending');
+  // E3: what the person can act on comes first: a secret they may provide, else the question; a routed request that
+  // does not wait for them is read-only and, like one someone else ended (E7), never in the way of a question.
+  const secret = pending.find((r) => !r.route || mayAnswer(r.route, hello?.auth.identity, admin));
+  const readOnlySecret = secret ? undefined : pending[0];
+  const answeredSecret = pending.length > 0 ? undefined : secrets.find((r) => r.status !== 'pending');
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);
@@ -101,7 +108,7 @@ export const QuestionDock = memo(function QuestionDock({
   return (
     <div className="qd-dock">
       <LiveAnnouncer sessionKey={sessionKey} />
-      {(current || secret || answeredSecret) && (
+      {(current || secret || readOnlySecret || answeredSecret) && (
         <section
           ref={regionRef}
           role="region"
@@ -135,6 +142,7 @@ export const QuestionDock = memo(function QuestionDock({
               }}
             />
           )}
+          {readOnlySecret && <SecretPrompt key={readOnlySecret.id} request={readOnlySecret} />}
           {secret && !showSecret && <SecretWaiting
               name={secret.name}
               onShow={() => {

@@ -7,24 +7,10 @@ import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
 import { QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
-import { composer, deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
+import { composer, deployRecord, fakeClient, personClient as person, resetStores, secretRecord, setup } from '../../../../testing/ui-questions.tsx';
 import { stillClock } from '../../../../testing/still-clock.ts';
 
 const VALUE = 'sk-proj-4fQ9xL2mR8tZ1vB7nK3cH6jW0pY5sD2aE9uG';
-
-function secretRecord(over: Partial<SecretRequestRecord> = {}): SecretRequestRecord {
-  return {
-    id: 'k1',
-    name: 'OPENAI_API_KEY',
-    description: 'To call the API for the summary.',
-    sessionKey: 's1',
-    askedBy: 'agent',
-    createdAtMs: Date.now(),
-    expiresAtMs: Date.now() + 900_000,
-    status: 'pending',
-    ...over,
-  };
-}
 
 function renderWithSecret(records = [secretRecord()], questions = [] as ReturnType<typeof deployRecord>[]) {
   const s = setup(questions);
@@ -178,12 +164,6 @@ describe('a routed secret request (E3, E9, E11 for K1)', () => {
   stillClock();
   const route = (over: Partial<RouteState> = {}): RouteState => ({ escalation: 'ops', step: 0, notified: ['ana'], eligible: ['ana'], ...over });
   const routed = (over: Partial<RouteState> = {}) => secretRecord({ route: route({ nextAtMs: Date.now() + 252_000, ...over }) });
-  /** Someone who may see secret requests (A3) and answer questions, but no admin. */
-  const person = (identity: string) => {
-    const client = fakeClient(identity);
-    (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
-    return client;
-  };
   const dockFor = async (client: ReturnType<typeof fakeClient>, record: SecretRequestRecord) => {
     const s = setup([], client);
     s.queryClient.setQueryData(secretRequestsKey, [record]);
@@ -200,6 +180,12 @@ describe('a routed secret request (E3, E9, E11 for K1)', () => {
     expect(dock.getByText('To call the API for the summary.')).toBeInTheDocument();
     expect(dock.queryByLabelText('Secret value')).toBeNull();
     for (const name of ['Submit', 'Skip', 'Show']) expect(dock.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('[E9][K1] the route\'s display names name who it waits for, as the question dock does ("For Ana, Bo"); anyone unnamed by id', async () => {
+    const { row } = await dockFor(person('cy'), routed({ notified: ['ana', 'bo', 'dee'], eligible: ['ana', 'bo', 'dee'], names: { ana: 'Ana', bo: 'Bo' } }));
+    expect(row().getByText(/^For Ana, Bo, dee · next step/)).toBeInTheDocument();
+    expect(row().getByText('Waiting for Ana, Bo, dee: you can read it but not answer')).toBeInTheDocument();
   });
 
   it('[E11][K1] a secret.routed event whose step notifies them brings the field, Submit and Skip', async () => {
