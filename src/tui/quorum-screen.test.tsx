@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { policyConfig } from '../testing/policy-config.ts';
-import { startTui, type TuiHarness } from '../testing/tui-harness.tsx';
+import { KEY, startTui, type TuiHarness } from '../testing/tui-harness.tsx';
 
 let h: TuiHarness | undefined;
 afterEach(async () => {
@@ -46,5 +46,23 @@ describe('a two-person approval in the TUI (E5)', () => {
     await expect.poll(async () => (await h!.admin.call('question.get', { id })).question.status).toBe('answered');
     const q = (await h.admin.call('question.get', { id })).question;
     expect(q.answers?.approval).toEqual(['Deny']);
+  });
+
+  it('[E5][V4] an Allow typed in the composer and held leaves the question open to this person: their Deny from the prompt still goes', async () => {
+    h = await startTui({ config });
+    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
+    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
+    await h.waitFor('1. Allow');
+    await h.press(KEY.esc);
+    await h.waitFor('1 question pending');
+    await h.type('1');
+    await h.press(KEY.enter);
+    await h.waitFor('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
+    await h.type('/question');
+    await h.press(KEY.enter);
+    await h.waitFor('1. Allow');
+    await h.type('2\r');
+    await expect.poll(async () => (await h!.admin.call('question.get', { id })).question.status).toBe('answered');
+    expect((await h.admin.call('question.get', { id })).question.answers?.approval).toEqual(['Deny']);
   });
 });

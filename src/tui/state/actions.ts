@@ -3,7 +3,7 @@ import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import { credentialWarning, detectCredential, detectCredentialIn, messageCredentialWarning } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import type { GatewayClient } from '../../client/client.ts';
-import { AskdockError, type Answers, type QuestionRecord } from '../../protocol/index.ts';
+import { AskdockError, type Answers, type QuestionRecord, type QuorumState } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
 import { currentRequest, mayAnswerHere, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
@@ -159,7 +159,29 @@ export class TuiActions {
     if (q.mode === 'async' && reading.outcome === 'skipped') return this.skip(q);
     const sessionKey = q.sessionKey!;
     const replyTo = reading.outcome === 'answered' ? { questionId: q.id, answers: reading.answers } : { questionId: q.id };
-    await this.send(q, () => this.client.request('chat.send', { sessionKey, message: text, idempotencyKey: key(), replyTo }));
+    const voted = this.votedBefore(q);
+    const sent = await this.send(q, () => this.client.request('chat.send', { sessionKey, message: text, idempotencyKey: key(), replyTo }));
+    // E5: chat.send does not say whether a reply's Allow was held short of the quorum; the question, read again, does.
+    if (sent && q.mode === 'blocking' && q.route?.quorum) {
+      const fresh = await this.client.request('question.get', { id: q.id }).catch(() => null);
+      const quorum = fresh?.question.status === 'pending' ? fresh.question.route?.quorum : undefined;
+      if (quorum) this.held(q, quorum, voted);
+    }
+  }
+
+  /** E5: whether this person's Allow is already among the quorum's approvals, as this terminal last heard. */
+  private votedBefore(q: QuestionRecord): boolean {
+    const s = this.store.getState();
+    return s.questions[q.id]?.route?.quorum?.approvals.some((a) => a.identity === s.identity) ?? false;
+  }
+
+  /** E5: an Allow held short of the quorum leaves the question open to this person too (their Deny still goes). */
+  private held(q: QuestionRecord, quorum: QuorumState, voted: boolean): void {
+    update(this.store, (s) => {
+      const { [q.id]: _held, ...mine } = s.mine;
+      return { mine };
+    });
+    this.flash(heldVoteText(quorum, voted));
   }
 
   /** The prompt's answers: `question.resolve` for a blocking question, the Q9 reply message for an async one. */
@@ -172,17 +194,10 @@ export class TuiActions {
     }
     // E5: their Allow counts once; pressing it again only says so (a Deny still goes: the first Deny denies at once).
     const counted = this.store.getState().questions[q.id]?.route?.quorum;
-    const voted = counted?.approvals.some((a) => a.identity === this.store.getState().identity) ?? false;
+    const voted = this.votedBefore(q);
     if (counted && voted && allows(answers)) return this.flash(heldVoteText(counted, true));
     const result = await this.send(q, () => this.client.request('question.resolve', { id: q.id, answers, surface: 'tui', resolutionId: key() }));
-    // E5: an Allow held short of the quorum leaves the prompt open for the next approver, and for this person's Deny.
-    if (result?.status === 'pending' && result.quorum) {
-      update(this.store, (s) => {
-        const { [q.id]: _held, ...mine } = s.mine;
-        return { mine };
-      });
-      this.flash(heldVoteText(result.quorum, voted));
-    }
+    if (result?.status === 'pending' && result.quorum) this.held(q, result.quorum, voted);
   }
 
   /** E4: "I'm on it": `question.ack`; the route comes back (and to every surface by question.routed). */

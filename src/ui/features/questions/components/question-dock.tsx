@@ -61,7 +61,12 @@ export const QuestionDock = memo(function QuestionDock({
   const pending = secrets.filter((r) => r.status === 'pending');
   // E3: what the person can act on comes first: a secret they may provide, else the question; a routed request that
   // does not wait for them is read-only and, like one someone else ended (E7), never in the way of a question.
-  const secret = pending.find((r) => !r.route || mayAnswer(r.route, hello?.auth.identity, admin));
+  // The one shown stays while it is pending and theirs: an older request that starts waiting for them meanwhile
+  // (secret.routed) never unmounts a value being typed.
+  const providable = pending.filter((r) => !r.route || mayAnswer(r.route, hello?.auth.identity, admin));
+  const shownSecretId = useRef<string | null>(null);
+  const secret = providable.find((r) => r.id === shownSecretId.current) ?? providable[0];
+  shownSecretId.current = secret?.id ?? null;
   const readOnlySecret = secret ? undefined : pending[0];
   const answeredSecret = pending.length > 0 ? undefined : secrets.find((r) => r.status !== 'pending');
   const dock = useSessionDock(sessionKey);

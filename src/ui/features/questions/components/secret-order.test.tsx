@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import { QuestionDock } from '../index.tsx';
@@ -48,5 +49,20 @@ describe('what the person can act on comes first (E3 for K1)', () => {
     message.focus();
     act(() => client.emit('question.requested', { question: deployRecord() }));
     await waitFor(() => expect(dock.getByRole('radio', { name: /^Staging/ })).toHaveFocus());
+  });
+
+  it('[E3][W4] a value being typed stays when an older request starts waiting for them (secret.routed)', async () => {
+    const older = secret({ id: 'k0', name: 'STRIPE_KEY', route: { escalation: 'keys', step: 0, notified: ['bo'], eligible: ['bo'] } });
+    const { client, dock, queryClient } = dockFor('ana', [older, forAna()]);
+    const field = await dock.findByLabelText('Secret value');
+    expect(dock.getByText('OPENAI_API_KEY')).toBeInTheDocument();
+    field.focus();
+    await userEvent.keyboard('sk-typed');
+    const route = { escalation: 'keys', step: 1, notified: ['bo', 'ana'], eligible: ['bo', 'ana'] };
+    act(() => client.emit('secret.routed', { id: 'k0', sessionKey: 's1', route }));
+    const stepped = () => queryClient.getQueryData<SecretRequestRecord[]>(secretRequestsKey)?.find((r) => r.id === 'k0')?.route?.step;
+    await waitFor(() => expect(stepped()).toBe(1));
+    expect(dock.getByLabelText('Secret value')).toHaveValue('sk-typed');
+    expect(dock.getByLabelText('Secret value')).toHaveFocus();
   });
 });
