@@ -9,11 +9,15 @@ export function discordPublicKey(hex: string): KeyObject {
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
 }
 
+/** A signed interaction is taken within five minutes of its timestamp, as Slack's are: a captured press cannot be sent again later. */
+export const DISCORD_SIGNATURE_WINDOW_S = 5 * 60;
+
 /** H6: `X-Signature-Ed25519` over timestamp + body, checked before the body is read. */
-export function verifyDiscord(req: IncomingMessage, body: Buffer, key: KeyObject): boolean {
+export function verifyDiscord(req: IncomingMessage, body: Buffer, key: KeyObject, nowMs = Date.now()): boolean {
   const signature = req.headers['x-signature-ed25519'];
   const timestamp = req.headers['x-signature-timestamp'];
   if (typeof signature !== 'string' || typeof timestamp !== 'string' || !/^[0-9a-fA-F]{128}$/.test(signature)) return false;
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > DISCORD_SIGNATURE_WINDOW_S) return false;
   try {
     return verify(null, Buffer.concat([Buffer.from(timestamp, 'utf8'), body]), key, Buffer.from(signature, 'hex'));
   } catch {
@@ -55,7 +59,7 @@ export function discordRoutes(r: DiscordReceiver): ChannelRoute[] {
       path: '/channels/discord/interactions',
       handle(req, body, res) {
         if (!verifyDiscord(req, body, r.publicKey)) {
-          r.log('refused an interaction: bad or missing X-Signature-Ed25519');
+          r.log('refused an interaction: bad, missing or stale X-Signature-Ed25519');
           return reply(res, 401, { error: 'invalid request signature' });
         }
         let interaction: Interaction;

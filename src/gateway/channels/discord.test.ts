@@ -7,7 +7,7 @@ import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
 describe('discord specifics', () => {
   const world = channelWorldPerTest(() => new DiscordDriver());
 
-  it('[H6][H7] answers PING with PONG; refuses bad and missing Ed25519 signatures with 401 and changes nothing', async () => {
+  it('[H6][H7] answers PING with PONG; refuses bad, missing and stale Ed25519 signatures with 401 and changes nothing', async () => {
     const { driver, w } = world;
     const ping = await driver.post(JSON.stringify({ id: '1', type: 1, application_id: driver.applicationId, token: 't', version: 1 }));
     expect(ping.status).toBe(200);
@@ -21,6 +21,9 @@ describe('discord specifics', () => {
     const other = (await import('node:crypto')).generateKeyPairSync('ed25519');
     expect((await driver.post(press, { key: other.privateKey })).status).toBe(401);
     expect((await driver.post(press, { signature: 'zz' })).status).toBe(401);
+    // Signed properly but long ago (a captured press sent again), or with a timestamp that is no number: refused.
+    expect((await driver.post(press, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) })).status).toBe(401);
+    expect((await driver.post(press, { timestamp: 'soon' })).status).toBe(401);
     const unsigned = await fetch(`${w.t.gw.url}/channels/discord/interactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: press });
     expect(unsigned.status).toBe(401);
     expect((await w.question(id)).status).toBe('pending');

@@ -197,8 +197,8 @@ export class DiscordDriver {
   }
 
   /** POSTs to the gateway's interactions endpoint, signed with the application's key unless a test forges it. */
-  async post(body: string, opts: { key?: KeyObject; signature?: string } = {}): Promise<Response> {
-    const timestamp = String(Math.floor(Date.now() / 1000));
+  async post(body: string, opts: { key?: KeyObject; signature?: string; timestamp?: string } = {}): Promise<Response> {
+    const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
     const signature = opts.signature ?? discordSign(opts.key ?? this.keys.privateKey, timestamp, body);
     return fetch(`${this.gatewayUrl}/channels/discord/interactions`, {
       method: 'POST',
