@@ -62,6 +62,14 @@ describe('askdock gateway', () => {
     expect(res.stderr).toContain('identities[0].token: token must not be empty');
   });
 
+  it('[G10] a config file that is not JSON (its approvals cannot load) stops the gateway with exit 1, naming the file', () => {
+    const config = join(dir, 'not-json.json');
+    writeFileSync(config, '{"approvals": {"rules": [{"rule": "Bash(ls *)", "decision": "allow"}');
+    const res = runBin(['--port', '0', '--db', join(dir, 'not-json.db'), '--config', config]);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(`${config}: not valid JSON`);
+  });
+
   it('[storage] a second gateway on the same database exits 1 with a clear message; a SIGKILLed one leaves no stale lock', async () => {
     const db = join(dir, 'locked', 'askdock.db');
     const first = await spawnGateway(['--port', '0', '--db', db]);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../gateway/auth.ts';
+import { ConfigError, ConfigJsonError } from '../gateway/auth.ts';
 import { GatewayConfig } from '../gateway/config.ts';
 import { isPostgresUrl, startGateway, urlHost } from '../gateway/gateway.ts';
 import { gatewayEnvironment } from './gateway-env.ts';
@@ -108,8 +108,8 @@ export async function run(argv: string[]): Promise<number> {
       ...gatewayEnvironment(),
     });
   } catch (err) {
-    // G10/E1: fail closed, exit 1, with the file, the place in it and the problem.
-    if (err instanceof PolicyLoadError || err instanceof RoutingLoadError) {
+    // G10/E1: fail closed, exit 1, with the file, the place in it and the problem (a config that is no JSON holds no policy).
+    if (err instanceof PolicyLoadError || err instanceof RoutingLoadError || err instanceof ConfigJsonError) {
       process.stderr.write(`askdock gateway: ${err.message}\n`);
       return 1;
     }

@@ -21,6 +21,17 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A config file that is not JSON at all. Whatever `approvals` or `routing` it was to hold cannot load, so the gateway
+ * fails closed as G10/E1 ask of a policy or routing block that does not load (exit 1), not as for a bad field (exit 2).
+ */
+export class ConfigJsonError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigJsonError';
+  }
+}
+
 /** S4: one line per config token shorter than MIN_TOKEN_LENGTH, naming its field. */
 export function shortTokenProblems(config: GatewayConfig): string[] {
   const problems: string[] = [];
@@ -92,7 +103,7 @@ export function loadConfig(file: string): GatewayConfig {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`config ${path}: not valid JSON (${(err as Error).message})`);
+    throw new ConfigJsonError(`config ${path}: not valid JSON (${(err as Error).message})`);
   }
   return parseConfig(raw, `config ${path}`);
 }
