@@ -12,7 +12,7 @@ export async function recordPolicyLoaded(audit: AuditRoom, state: PolicyState, s
   // Plain data (the compiled rules carry no functions); undefined fields dropped as JSON drops them.
   const policyDigest = digestOf(JSON.parse(JSON.stringify({ rules, unmatched })) as unknown);
   await audit.recordUnread({
-    atMs: state.loadedAtMs,
+    atMs: state.failedAtMs ?? state.loadedAtMs,
     event: 'policy.loaded',
     status: state.error === undefined ? 'loaded' : 'failed',
     detail: { source, rules: rules.length, policyDigest, ...(state.error !== undefined ? { error: state.error } : {}) },

@@ -33,14 +33,14 @@ async function policyLoads(admin: Parameters<typeof auditEntries>[0]) {
 }
 
 describe('the policy file, re-read (G1, G10)', () => {
-  it('[G1] a change to approvals.file is read again; [G10] a bad one keeps the previous policy, and admins are told why', async () => {
+  it('[G1] a change to approvals.file is read again; [G10] a bad one keeps the previous policy (and its loadedAtMs), and admins are told why', async () => {
     const { file, admin, agent } = await withPolicyFile([allowTests]);
     const first = await admin.call('policy.get', {});
     expect(first.rules).toEqual([{ id: 'npm-tests', rule: 'Bash(npm run test *)', decision: 'allow', layer: 'file' }]);
     expect(first.error).toBeUndefined();
 
     writeFileSync(file, rulesFile([allowTests, denyPush]));
-    await admin.waitEvent('policy.updated', (p) => p.loadedAtMs > first.loadedAtMs && p.error === undefined, 10_000);
+    const reloaded = await admin.waitEvent('policy.updated', (p) => p.loadedAtMs > first.loadedAtMs && p.error === undefined, 10_000);
     expect((await admin.call('policy.get', {})).rules.map((r) => r.id)).toEqual(['npm-tests', 'no-push']);
 
     writeFileSync(file, rulesFile([allowTests, { ...denyPush, decision: 'never' }]));
@@ -49,6 +49,9 @@ describe('the policy file, re-read (G1, G10)', () => {
     const kept = await admin.call('policy.get', {});
     expect(kept.rules.map((r) => r.id)).toEqual(['npm-tests', 'no-push']);
     expect(kept.error).toBe(failed.error);
+    // A failed reload loaded nothing: loadedAtMs stays the time of the policy in force (the Rules page's "Loaded …").
+    expect(failed.loadedAtMs).toBe(reloaded.loadedAtMs);
+    expect(kept.loadedAtMs).toBe(reloaded.loadedAtMs);
     // The agent sees none of it (G12: admins only), and the previous policy still decides.
     expect(agent.eventsNamed('policy.updated')).toEqual([]);
     expect((await agent.call('policy.check', { tool: 'Bash', input: { command: 'git push origin main' } })).decision).toBe('deny');

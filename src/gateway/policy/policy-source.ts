@@ -8,8 +8,11 @@ import { loadPolicy, PolicyLoadError, policyFileOf, type PolicyOrigin } from './
 /** How long a burst of file changes (an editor's write, rename and chmod) settles before the file is read again. */
 const RELOAD_SETTLE_MS = 150;
 
-/** The policy in force, when it was loaded, and why the last reload failed (it kept the previous one). */
-export type PolicyState = { policy: CompiledPolicy; loadedAtMs: number; error?: string };
+/**
+ * The policy in force and when it was loaded; after a reload that failed (it kept the policy in force), why and when.
+ * `loadedAtMs` stays the time of the policy in force: a failed reload loaded nothing.
+ */
+export type PolicyState = { policy: CompiledPolicy; loadedAtMs: number; error?: string; failedAtMs?: number };
 
 /**
  * G1/G10: the policy in force. Loaded once at start (a policy that does not load stops the start); `approvals.file`
@@ -62,12 +65,12 @@ export class PolicySource {
   /** Reads the policy again; on failure keeps the one in force and records why. */
   reload(): PolicyState {
     const loaded = loadPolicy(this.approvals, this.origin);
-    const loadedAtMs = this.clock.now();
+    const now = this.clock.now();
     if (loaded.ok) {
-      this.state = { policy: loaded.policy, loadedAtMs };
+      this.state = { policy: loaded.policy, loadedAtMs: now };
       this.log.info(`approval policy reloaded: ${loaded.policy.rules.length} rules`);
     } else {
-      this.state = { ...this.state, loadedAtMs, error: loaded.message };
+      this.state = { policy: this.state.policy, loadedAtMs: this.state.loadedAtMs, error: loaded.message, failedAtMs: now };
       this.log.warn(`${loaded.message}; the previous policy stays in force`);
     }
     for (const fn of this.listeners) fn(this.state);
