@@ -1,6 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { FIRST_LOAD_BUDGET_KB, firstLoadKb } from '../../bench/bundle-size.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 /** Modules that bring the protocol's zod schemas, loaded by the Control UI only as chunks of their own (or in Node). */
@@ -48,6 +52,26 @@ function firstLoadGraph(): Set<string> {
 }
 
 describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
+  it(`[U11] built from these sources, the first load is at most bench/bundle-size.ts's ${FIRST_LOAD_BUDGET_KB} KB of gzipped JS`, async () => {
+    // A build of its own (dist/ may be older than the sources, or absent), in production as `npm run build` is: under
+    // vitest NODE_ENV is "test", and React would come in its development build. Measured as the build's closing line is.
+    const project = join(ROOT, '..');
+    const outDir = mkdtempSync(join(tmpdir(), 'askdock-first-load-'));
+    try {
+      const vite = join(project, 'node_modules/vite/bin/vite.js');
+      await promisify(execFile)(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+        cwd: project,
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
+      const { kb, files } = firstLoadKb(outDir);
+      expect(files.length).toBeGreaterThan(0);
+      expect(files.filter((f) => !existsSync(join(outDir, f)))).toEqual([]);
+      expect(kb, `first load ${kb.toFixed(1)} KB gzipped`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('[U11] the outbox sender, its IndexedDB storage and idb arrive as a chunk after the first screen', () => {
     const first = firstLoadGraph();
     expect(first.has('ui/main.tsx') && first.has('ui/lib/outbox/use-outbox.ts')).toBe(true);

@@ -7,7 +7,7 @@ import { afterNextPaint } from './lib/after-paint.ts';
 import { applyStoredTheme } from './lib/theme.ts';
 import { registerServiceWorkerLater } from './lib/service-worker.ts';
 import './app/tokens.css';
-import './app/styles.css';
+import './app/styles/index.ts';
 
 applyStoredTheme();
 // The cache tells its components of a change after the next frame: what a socket event shows through its own store

@@ -7,7 +7,7 @@ import { useMarksOf } from './hooks/use-local-marks.ts';
 import { pendingBySession } from './lib/model.ts';
 import { inDock } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
-import './questions.css';
+import './styles/index.ts';
 
 export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
 export { QuestionsSync } from './api/questions-sync.ts';

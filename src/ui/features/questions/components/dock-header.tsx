@@ -44,7 +44,7 @@ export function DockHeader({ record, ctx, position, sessionTitle }: Props) {
         {record.mode === 'async' && (
           <span className="qd-pill">
             <span className="qd-pill-text">Not blocking the agent</span>
-            {/* Where the header is narrow (questions.css); screen readers hear the whole text. */}
+            {/* Where the header is narrow (styles/header.css); screen readers hear the whole text. */}
             <span className="qd-pill-short" aria-hidden="true">
               Not blocking
             </span>

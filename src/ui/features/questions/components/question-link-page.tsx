@@ -11,7 +11,7 @@ import { LinkOutcome, LinkNotice } from './link-outcome.tsx';
 import { TimeLeft } from './time-left.tsx';
 import { useChoosableOffers } from '../hooks/use-choosable-offers.ts';
 import { RouteRowSlot } from './route-row-slot.tsx';
-import '../questions.css';
+import '../styles/index.ts';
 import '../question-link.css';
 
 /** `/q/<id>`: one question on its own page, answerable alone (U11), as one centred card. */

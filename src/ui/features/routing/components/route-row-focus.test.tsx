@@ -66,7 +66,7 @@ describe('"I\'m on it" and focus (E4)', () => {
 
   it('[E4] while it is sent, the button reads busy as a disabled one does', async () => {
     const style = document.createElement('style');
-    style.textContent = readFileSync('src/ui/app/styles.css', 'utf8');
+    style.textContent = readFileSync('src/ui/app/styles/base.css', 'utf8');
     document.head.append(style);
     const { button } = await anasDock();
     expect(button).toHaveAttribute('aria-disabled', 'true');
