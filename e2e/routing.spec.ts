@@ -18,7 +18,7 @@ const BO = `adk_${'b'.repeat(40)}`;
 const AGENT = `adk_${'c'.repeat(40)}`;
 
 /**
- * A gateway of its own with routing: a question goes to whoever is on call (Ana), then to ops (Bo); an approval needs two
+ * A gateway of its own with routing: a question or a secret request goes to whoever is on call (Ana), then to ops (Bo); an approval needs two
  * of Ana and Bo. `rotation` puts more people on the schedule, each a day in turn.
  */
 async function routedGateway(rotation = ['ana']) {
@@ -40,7 +40,7 @@ async function routedGateway(rotation = ['ana']) {
         },
         routes: [
           { match: { kind: ['approval'] }, escalation: 'pair', quorum: 2 },
-          { match: { kind: ['question'] }, escalation: 'team' },
+          { match: { kind: ['question', 'secret'] }, escalation: 'team' },
         ],
       },
     }),
@@ -120,6 +120,38 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(summary.getByText('Answered by Bo · TUI', { exact: true })).toBeVisible();
       await expect(summary.getByText('Allow', { exact: true })).toBeVisible();
       await expect(summary.getByText('Approvals: Ana, Bo', { exact: true })).toBeVisible();
+    } finally {
+      await close();
+    }
+  });
+
+  test('[E9][K1] a routed secret request: the dock says who it waits for and who is next as for a question, and the On call page lists it until it is provided', async ({ page }) => {
+    await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
+    const { gateway, agent, close } = await routedGateway();
+    try {
+      await page.goto(`${gateway.url}/?token=${ANA}`);
+      await newSession(page);
+      const sessionKey = sessionKeyOf(page);
+      await agent.request('secret.request', { name: 'DEPLOY_KEY', description: 'To push the release', sessionKey, timeoutMs: 3_600_000 });
+      const row = routingOf(page);
+      await expect(row).toContainText('For Ana · to ops in');
+      await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
+
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const secret = open.getByRole('row', { name: /DEPLOY_KEY/ });
+      await expect(secret).toContainText('Secret DEPLOY_KEY');
+      await expect(secret.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // Back in its session, Ana provides it; the On call page has nothing waiting then.
+      await secret.getByRole('link', { name: 'DEPLOY_KEY' }).click();
+      await expect(page).toHaveURL(new RegExp(`/s/${encodeURIComponent(sessionKey)}$`));
+      await dockOf(page).getByLabel('Secret value').fill('s3cret-deploy-value-for-e2e');
+      await dockOf(page).getByRole('button', { name: 'Submit' }).click();
+      await expect(dockOf(page)).toHaveCount(0);
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      await expect(open.getByText('None waiting.')).toBeVisible();
     } finally {
       await close();
     }
