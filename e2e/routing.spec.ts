@@ -60,16 +60,23 @@ async function routedGateway(rotation = ['ana']) {
   };
 }
 
+/** Ana (notifications denied) in a new session of a routed gateway of its own, closed once `run` is done. */
+async function inAnasSession(page: Page, run: (g: Awaited<ReturnType<typeof routedGateway>> & { sessionKey: string }) => Promise<void>) {
+  await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
+  const g = await routedGateway();
+  try {
+    await page.goto(`${g.gateway.url}/?token=${ANA}`);
+    await newSession(page);
+    await run({ ...g, sessionKey: sessionKeyOf(page) });
+  } finally {
+    await g.close();
+  }
+}
+
 test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
   test('[E9][E4][E5] the dock says who it waits for with a countdown, "I\'m on it" shows who is on it, a quorum shows 1 of 2 approvals, the On call page lists who is on call', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
-    const { gateway, agent, close } = await routedGateway();
-    try {
-      await page.goto(`${gateway.url}/?token=${ANA}`);
-      await newSession(page);
-      const sessionKey = sessionKeyOf(page);
-
+    await inAnasSession(page, async ({ gateway, agent, sessionKey }) => {
       // A question: Ana is on call, so it waits for her, and moves on in about ten minutes.
       await agent.request('question.request', {
         sessionKey,
@@ -120,18 +127,11 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(summary.getByText('Answered by Bo · TUI', { exact: true })).toBeVisible();
       await expect(summary.getByText('Allow', { exact: true })).toBeVisible();
       await expect(summary.getByText('Approvals: Ana, Bo', { exact: true })).toBeVisible();
-    } finally {
-      await close();
-    }
+    });
   });
 
   test('[E9][K1] a routed secret request: the dock says who it waits for and who is next as for a question, and the On call page lists it until it is provided', async ({ page }) => {
-    await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
-    const { gateway, agent, close } = await routedGateway();
-    try {
-      await page.goto(`${gateway.url}/?token=${ANA}`);
-      await newSession(page);
-      const sessionKey = sessionKeyOf(page);
+    await inAnasSession(page, async ({ agent, sessionKey }) => {
       await agent.request('secret.request', { name: 'DEPLOY_KEY', description: 'To push the release', sessionKey, timeoutMs: 3_600_000 });
       const row = routingOf(page);
       await expect(row).toContainText('For Ana · to ops in');
@@ -152,9 +152,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(dockOf(page)).toHaveCount(0);
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
       await expect(open.getByText('None waiting.')).toBeVisible();
-    } finally {
-      await close();
-    }
+    });
   });
 
   test('[E9] on a phone the On call page keeps each person whole on one line ("Ana (ana)") and the hand-off under who comes next', async ({ page }) => {
