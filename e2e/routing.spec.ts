@@ -18,7 +18,7 @@ const BO = `adk_${'b'.repeat(40)}`;
 const AGENT = `adk_${'c'.repeat(40)}`;
 
 /**
- * A gateway of its own with routing: a question goes to whoever is on call (Ana), then to ops (Bo); an approval needs two
+ * A gateway of its own with routing: a question or a secret request goes to whoever is on call (Ana), then to ops (Bo); an approval needs two
  * of Ana and Bo. `rotation` puts more people on the schedule, each a day in turn.
  */
 async function routedGateway(rotation = ['ana']) {
@@ -40,7 +40,7 @@ async function routedGateway(rotation = ['ana']) {
         },
         routes: [
           { match: { kind: ['approval'] }, escalation: 'pair', quorum: 2 },
-          { match: { kind: ['question'] }, escalation: 'team' },
+          { match: { kind: ['question', 'secret'] }, escalation: 'team' },
         ],
       },
     }),
@@ -60,16 +60,23 @@ async function routedGateway(rotation = ['ana']) {
   };
 }
 
+/** Ana (notifications denied) in a new session of a routed gateway of its own, closed once `run` is done. */
+async function inAnasSession(page: Page, run: (g: Awaited<ReturnType<typeof routedGateway>> & { sessionKey: string }) => Promise<void>) {
+  await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
+  const g = await routedGateway();
+  try {
+    await page.goto(`${g.gateway.url}/?token=${ANA}`);
+    await newSession(page);
+    await run({ ...g, sessionKey: sessionKeyOf(page) });
+  } finally {
+    await g.close();
+  }
+}
+
 test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
   test('[E9][E4][E5] the dock says who it waits for with a countdown, "I\'m on it" shows who is on it, a quorum shows 1 of 2 approvals, the On call page lists who is on call', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.addInitScript(() => Object.defineProperty(Notification, 'permission', { get: () => 'denied' }));
-    const { gateway, agent, close } = await routedGateway();
-    try {
-      await page.goto(`${gateway.url}/?token=${ANA}`);
-      await newSession(page);
-      const sessionKey = sessionKeyOf(page);
-
+    await inAnasSession(page, async ({ gateway, agent, sessionKey }) => {
       // A question: Ana is on call, so it waits for her, and moves on in about ten minutes.
       await agent.request('question.request', {
         sessionKey,
@@ -120,9 +127,32 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(summary.getByText('Answered by Bo · TUI', { exact: true })).toBeVisible();
       await expect(summary.getByText('Allow', { exact: true })).toBeVisible();
       await expect(summary.getByText('Approvals: Ana, Bo', { exact: true })).toBeVisible();
-    } finally {
-      await close();
-    }
+    });
+  });
+
+  test('[E9][K1] a routed secret request: the dock says who it waits for and who is next as for a question, and the On call page lists it until it is provided', async ({ page }) => {
+    await inAnasSession(page, async ({ agent, sessionKey }) => {
+      await agent.request('secret.request', { name: 'DEPLOY_KEY', description: 'To push the release', sessionKey, timeoutMs: 3_600_000 });
+      const row = routingOf(page);
+      await expect(row).toContainText('For Ana · to ops in');
+      await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
+
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const secret = open.getByRole('row', { name: /DEPLOY_KEY/ });
+      await expect(secret).toContainText('Secret DEPLOY_KEY');
+      await expect(secret.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // Back in its session, Ana provides it; the On call page has nothing waiting then.
+      await secret.getByRole('link', { name: 'DEPLOY_KEY' }).click();
+      await expect(page).toHaveURL(new RegExp(`/s/${encodeURIComponent(sessionKey)}$`));
+      await dockOf(page).getByLabel('Secret value').fill('s3cret-deploy-value-for-e2e');
+      await dockOf(page).getByRole('button', { name: 'Submit' }).click();
+      await expect(dockOf(page)).toHaveCount(0);
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      await expect(open.getByText('None waiting.')).toBeVisible();
+    });
   });
 
   test('[E9] on a phone the On call page keeps each person whole on one line ("Ana (ana)") and the hand-off under who comes next', async ({ page }) => {

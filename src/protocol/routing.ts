@@ -48,8 +48,8 @@ export const RouteState = z.object({
   eligible: z.array(z.string()),
   skipped: z.array(RouteSkip).optional(),
   /**
-   * E9 for K1: the display names of the people a routed secret request notified so far, by identity id ("For Ana, Bo");
-   * a question's words come from routing.status instead. Someone without a display name is left out (named by id).
+   * E9 for K1: the display names of the people a routed secret request notified so far, by identity id ("For Ana, Bo")
+   * until routing.status's words (`secrets`) come, and from a gateway without them. Someone without a display name is left out (named by id).
    */
   names: z.record(z.string(), z.string()).optional(),
 });
@@ -68,6 +68,19 @@ export const QuestionHandoffParams = z.object({
 });
 export const RouteResult = z.object({ route: RouteState });
 
+/** E12: one open routed request as routing.status lists it, its step and timer, and its route in words (E9). */
+const RoutedView = z.object({
+  id: z.string(),
+  step: z.number(),
+  nextAtMs: z.number().optional(),
+  /** E9: who the request waits for now, by display name or group name ("ops", "Ana"). */
+  waitsFor: z.array(z.string()).optional(),
+  /** E9: who the next step reaches, named the same way, when it comes before the request expires. */
+  next: z.array(z.string()).optional(),
+  /** E9: the steps the request expires before, each named by who it would reach. */
+  unreached: z.array(z.string()).optional(),
+});
+
 export const RoutingStatusResult = z.object({
   schedules: z.array(
     z.object({
@@ -81,20 +94,12 @@ export const RoutingStatusResult = z.object({
       nextName: z.string().optional(),
     }),
   ),
-  questions: z.array(
-    z.object({
-      id: z.string(),
-      step: z.number(),
-      nextAtMs: z.number().optional(),
-      ackedBy: RouteState.shape.ackedBy,
-      /** E9: who the question waits for now, by display name or group name ("ops", "Ana"). */
-      waitsFor: z.array(z.string()).optional(),
-      /** E9: who the next step reaches, named the same way, when it comes before the question expires. */
-      next: z.array(z.string()).optional(),
-      /** E9: the steps the question expires before, each named by who it would reach. */
-      unreached: z.array(z.string()).optional(),
-    }),
-  ),
+  questions: z.array(RoutedView.extend({ ackedBy: RouteState.shape.ackedBy })),
+  /**
+   * E9/E12 for K1: the open routed secret requests the caller may see (A3: as privileged questions), by the name asked
+   * for and the session they dock in; never a value. Absent from a gateway that predates it.
+   */
+  secrets: z.array(RoutedView.extend({ name: z.string(), sessionKey: z.string().optional() })).optional(),
 });
 export type RoutingStatusResult = z.infer<typeof RoutingStatusResult>;
 

@@ -1,7 +1,8 @@
 /** E1-E3: what the routing core needs of one question: its facts for a route, and who its targets reach. */
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Params, RouteState } from '../../protocol/index.ts';
-import { chooseRoute, exhaustedAction, type AskFacts, type AskKind, type RouteEnv, type RoutingConfig } from '../../routing/index.ts';
+import { chooseRoute, describeRoute, exhaustedAction, type AskFacts, type AskKind, type RouteEnv, type RoutingConfig } from '../../routing/index.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import { canSeeQuestion, type QuestionLike } from '../sessions/visibility.ts';
 import type { StoredQuestion } from '../store/types.ts';
@@ -52,6 +53,16 @@ export function envOf(routing: RoutingConfig, auth: Authenticator, q: Routable, 
       },
     },
   };
+}
+
+/**
+ * E9: who a routed request (a question or a secret request) waits for, who is next and what it never reaches, by display
+ * name (src/routing/view.ts), as routing.status gives them.
+ */
+export function routeInWords(auth: Authenticator, clock: Clock, env: RouteEnv | undefined, route: RouteState | undefined, expiresAtMs: number | null) {
+  if (!env || !route) return {};
+  const view = describeRoute({ route, escalation: env.escalation, targets: env.targets, expiresAtMs, nowMs: clock.now(), displayName: (id) => auth.displayName(id) });
+  return { waitsFor: view.waitsFor, ...(view.next ? { next: view.next } : {}), ...(view.unreached.length ? { unreached: view.unreached } : {}) };
 }
 
 export { exhaustedAction };

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEOUT_MS } from '../../protocol/rules.ts';
 import { AskdockError, invalidRequest, type Answers, type ChosenGrant, type Params, type QuorumState, type Result, type RouteState } from '../../protocol/index.ts';
-import { acknowledge, approve, describeRoute, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RoutingConfig } from '../../routing/index.ts';
+import { acknowledge, approve, dryRun, handOff, mayAnswer, requestOfRule, schedulesStatus, startRoute, type RoutingConfig } from '../../routing/index.ts';
 import { routeToolMatcher } from '../../policy/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
@@ -11,7 +11,7 @@ import { SecretRoutes } from './secret-routes.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import { canSeeQuestion } from '../sessions/visibility.ts';
 import type { StoredQuestion, StoredSecretRequest } from '../store/types.ts';
-import { askFacts, chooseFor, envOf } from './route-env.ts';
+import { askFacts, chooseFor, envOf, routeInWords } from './route-env.ts';
 import { RouteDuty, saveRouteIn, withSkips } from './route-duty.ts';
 import { routeFor } from './handoff-view.ts';
 import type { AuditRoom } from '../audit/audit-room.ts';
@@ -21,8 +21,8 @@ export type RoutingParts = RoomParts & {
   routing: RoutingConfig;
   auth: Authenticator;
   questions: Pick<QuestionManager, 'finishIn'>;
-  /** K1: where a routed secret request whose steps ran out ends. */
-  secrets: Pick<SecretManager, 'finishIn'>;
+  /** K1: where a routed secret request whose steps ran out ends, and those an identity may see (A3). */
+  secrets: Pick<SecretManager, 'finishIn' | 'pendingFor'>;
   /** D3: whether this gateway holds the once-only duties (always, on one gateway). */
   dutyHeld: () => boolean;
   /** L1: where route changes are recorded (absent: not recorded). */
@@ -223,13 +223,13 @@ export class RoutingRoom {
     return { ...result, ...(named ? { resolvedBy: named } : {}), ...(decision ? { decision } : {}), route: routeFor(q.route, q.askedBy) };
   }
 
-  /** E12 routing.status: each schedule now and next, and the routed questions the caller may see. */
+  /** E12 routing.status: each schedule now and next, and the routed questions and secret requests the caller may see. */
   async status(identity: Identity): Promise<Result<'routing.status'>> {
     const questions: Result<'routing.status'>['questions'] = [];
     for (const q of await this.parts.store.listQuestions({ status: 'pending' })) {
       if (!q.route || !canSeeQuestion(identity, q, await this.ownerOf(q))) continue;
       const { step, nextAtMs, ackedBy } = q.route;
-      questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}), ...(await this.inWords(q)) });
+      questions.push({ id: q.id, step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...(ackedBy ? { ackedBy } : {}), ...routeInWords(this.parts.auth, this.parts.clock, await this.envFor(q), q.route, q.expiresAtMs) });
     }
     // E9: each person on call by display name too, as the On call page lists them.
     const schedules = schedulesStatus(this.parts.routing.schedules, this.parts.clock.now()).map((s) => ({
@@ -237,16 +237,7 @@ export class RoutingRoom {
       ...(s.now !== null ? { nowName: this.parts.auth.displayName(s.now) } : {}),
       ...(s.next !== null ? { nextName: this.parts.auth.displayName(s.next) } : {}),
     }));
-    return { schedules, questions };
-  }
-
-  /** E9: who a routed question waits for, who is next and what it never reaches, in words (src/routing/view.ts). */
-  private async inWords(q: StoredQuestion) {
-    const env = await this.envFor(q);
-    if (!env || !q.route) return {};
-    const input = { route: q.route, escalation: env.escalation, targets: env.targets, expiresAtMs: q.expiresAtMs, nowMs: this.parts.clock.now() };
-    const view = describeRoute({ ...input, displayName: (id) => this.parts.auth.displayName(id) });
-    return { waitsFor: view.waitsFor, ...(view.next ? { next: view.next } : {}), ...(view.unreached.length ? { unreached: view.unreached } : {}) };
+    return { schedules, questions, secrets: await this.secrets.statusFor(identity) };
   }
 
   /** E12 routing.test: the route a described question would take, offline (no one is asked). */

@@ -1,10 +1,10 @@
-import type { RouteState } from '../../protocol/index.ts';
+import type { Result, RouteState, SecretRequestRecord } from '../../protocol/index.ts';
 import { startRoute } from '../../routing/index.ts';
 import type { Identity } from '../auth.ts';
 import type { Tx } from '../hub/hub.ts';
 import { asQuestion, secretAudience } from '../secrets/secrets.ts';
 import type { StoredSecretRequest } from '../store/types.ts';
-import { chooseFor, envOf } from './route-env.ts';
+import { chooseFor, envOf, routeInWords } from './route-env.ts';
 import type { RoutingParts } from './routing-room.ts';
 import { EXHAUSTED_REASON, stepRoute, withSkips } from './route-duty.ts';
 
@@ -15,7 +15,7 @@ import { EXHAUSTED_REASON, stepRoute, withSkips } from './route-duty.ts';
 export class SecretRoutes {
   constructor(private readonly parts: RoutingParts) {}
 
-  private async envFor(r: StoredSecretRequest) {
+  private async envFor(r: SecretRequestRecord) {
     const owner = r.sessionKey === undefined ? undefined : await this.parts.access.ownerOf(r.sessionKey);
     return envOf(this.parts.routing, this.parts.auth, { ...asQuestion(r), ...(r.route ? { route: r.route } : {}) }, owner, 'secret');
   }
@@ -43,6 +43,21 @@ export class SecretRoutes {
     const route = this.named(withSkips(change, record.createdAtMs));
     // Nobody reachable at all: the duty applies `exhausted` at once.
     return { ...record, route: change.exhausted ? { ...route, nextAtMs: record.createdAtMs } : route };
+  }
+
+  /**
+   * E9/E12 for K1: the open routed secret requests this identity may see (A3, as secret.list shows them), each with its
+   * step, timer and route in words; nothing at all of the others.
+   */
+  async statusFor(identity: Identity): Promise<NonNullable<Result<'routing.status'>['secrets']>> {
+    const rows: NonNullable<Result<'routing.status'>['secrets']> = [];
+    for (const r of await this.parts.secrets.pendingFor(identity)) {
+      if (!r.route) continue;
+      const { step, nextAtMs } = r.route;
+      const words = routeInWords(this.parts.auth, this.parts.clock, await this.envFor(r), r.route, r.expiresAtMs);
+      rows.push({ id: r.id, name: r.name, ...(r.sessionKey !== undefined ? { sessionKey: r.sessionKey } : {}), step, ...(nextAtMs !== undefined ? { nextAtMs } : {}), ...words });
+    }
+    return rows;
   }
 
   private async due(now: number): Promise<StoredSecretRequest[]> {

@@ -37,9 +37,9 @@ async function setup(clock = new FakeClock(), dir?: string) {
   return { clock, admin, agent, ana, bo };
 }
 
-async function ask(s: Awaited<ReturnType<typeof setup>>) {
+async function ask(s: Awaited<ReturnType<typeof setup>>, timeoutMs = 3_600_000) {
   const { session } = await s.admin.call('sessions.create', { title: 'Keys' });
-  const { id } = await s.agent.call('secret.request', { name: 'STRIPE_KEY', description: 'To charge the test card', sessionKey: session.key, timeoutMs: 3_600_000 });
+  const { id } = await s.agent.call('secret.request', { name: 'STRIPE_KEY', description: 'To charge the test card', sessionKey: session.key, timeoutMs });
   return id;
 }
 
@@ -132,5 +132,41 @@ describe('routed secret requests (E1, E2, E3, E11, E12 for K1)', () => {
     await s.admin.call('secret.provide', { id: other, skip: true });
     expect(await s.bo.waitEvent('secret.resolved', (p) => p.id === other)).toMatchObject({ status: 'skipped', resolvedBy: { identity: 'admin', surface: 'cli', atMs } });
     expect([...guest.eventsNamed('secret.resolved'), ...agent2.eventsNamed('secret.resolved')]).toEqual([]);
+  });
+});
+
+describe('routing.status lists routed secret requests (E9, E12 for K1)', () => {
+  const secretsOf = async (c: Awaited<ReturnType<typeof setup>>['bo']) => (await c.call('routing.status', {})).secrets;
+
+  it('[E12][E9][K1] each open routed secret request the caller may see, with its step, timer and who it waits for and goes to next, by display name', async () => {
+    const s = await setup();
+    const id = await ask(s);
+    const sessionKey = (await status(s, id))?.sessionKey;
+    expect(await secretsOf(s.bo)).toEqual([{ id, name: 'STRIPE_KEY', sessionKey, step: 0, nextAtMs: s.clock.now() + 5 * MIN, waitsFor: ['Ana'], next: ['ops'] }]);
+    // A secret request is not a question: the questions stay as they were.
+    expect((await s.bo.call('routing.status', {})).questions).toEqual([]);
+    s.clock.advance(5 * MIN);
+    await s.bo.waitEvent('secret.routed', (p) => p.id === id);
+    expect(await secretsOf(s.ana)).toEqual([{ id, name: 'STRIPE_KEY', sessionKey, step: 1, nextAtMs: s.clock.now() + 10 * MIN, waitsFor: ['ops'] }]);
+    await s.bo.call('secret.provide', { id, skip: true });
+    expect(await secretsOf(s.ana)).toEqual([]);
+  });
+
+  it('[E9][K1] a step the request expires before is named as not reached, and there is no next', async () => {
+    const s = await setup();
+    const id = await ask(s, 4 * MIN);
+    expect(await secretsOf(s.admin)).toEqual([expect.objectContaining({ id, waitsFor: ['Ana'], unreached: ['ops'] })]);
+    expect((await secretsOf(s.admin))?.[0].next).toBeUndefined();
+  });
+
+  it('[A3][A4][E12][K1] whoever may not see the request gets nothing of it, not even a count: the guest whose session it docks in, a reader, a writer', async () => {
+    const s = await setup();
+    const [guest, reader, writer] = await Promise.all([t!.connect('guest'), t!.connect('reader'), t!.connect('writer')]);
+    const { session } = await guest.call('sessions.create', { title: 'Guest keys' });
+    const { id } = await s.agent.call('secret.request', { name: 'GUEST_KEY', description: 'For the guest run', sessionKey: session.key, timeoutMs: 3_600_000 });
+    expect((await secretsOf(s.ana))?.map((r) => r.id)).toEqual([id]);
+    s.clock.advance(5 * MIN);
+    await s.bo.waitEvent('secret.routed', (p) => p.id === id);
+    for (const c of [guest, reader, writer]) expect(await c.call('routing.status', {})).toEqual({ schedules: [], questions: [], secrets: [] });
   });
 });

@@ -201,6 +201,20 @@ describe('a routed secret request (E3, E9, E11 for K1)', () => {
     expect(row().queryByText(/you can read it but not answer/)).toBeNull();
   });
 
+  it('[E9][K1] in routing.status\'s words, as a question\'s row reads ("For Ana · to ops in 4:12"); a secret.routed brings the next step\'s', async () => {
+    const client = person('cy');
+    const listed = { id: 'k1', name: 'OPENAI_API_KEY', sessionKey: 's1', step: 0, nextAtMs: Date.now() + 252_000 };
+    let words: object = { ...listed, waitsFor: ['Ana'], next: ['ops'] };
+    const plain = client.request.getMockImplementation()!;
+    client.request.mockImplementation(async (method, params) => (method === 'routing.status' ? { schedules: [], questions: [], secrets: [words] } : plain(method, params)));
+    const { row } = await dockFor(client, routed({ names: { ana: 'Ana' } }));
+    expect(await row().findByText(/^For Ana · to ops/)).toHaveTextContent(/^For Ana · to ops in 4:12$/);
+    words = { ...listed, step: 1, nextAtMs: Date.now() + 600_000, waitsFor: ['ops'] };
+    const next = route({ step: 1, notified: ['ana', 'bo', 'cy'], eligible: ['ana', 'bo', 'cy'], nextAtMs: Date.now() + 600_000 });
+    act(() => client.emit('secret.routed', { id: 'k1', sessionKey: 's1', route: next, notify: ['bo', 'cy'] }));
+    expect(await row().findByText(/^For ops/)).toHaveTextContent(/^For ops · next step in 10:00$/);
+  });
+
   it('[E3][K1] an admin it does not name still gets the field, under who it waits for', async () => {
     const { dock, row } = await dockFor(fakeClient('root'), routed());
     expect(row().getByText(/^For ana · next step/)).toBeInTheDocument();

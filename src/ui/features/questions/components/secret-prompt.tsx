@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { useProvideSecret } from '../api/provide-secret.ts';
 import { useMayAnswer } from '../../routing/hooks/use-may-answer.ts';
-import { RouteLine } from '../../routing/components/route-line.tsx';
+import { SecretRouteLine } from '../../routing/components/secret-route-line.tsx';
 import { secretAnsweredByText } from '../../../../lib/answered-by.ts';
 import { secretEnded } from '../api/get-secret-requests.ts';
 
@@ -84,7 +84,7 @@ function PendingSecret({ request, focusField }: { request: SecretRequestRecord; 
       aria-describedby={descriptionId}
     >
       <SecretHead request={request} />
-      {request.route && <RouteLine route={request.route} />}
+      {request.route && <SecretRouteLine id={request.id} route={request.route} />}
       <p className="qd-secret-description" id={descriptionId}>
         {request.description}
       </p>

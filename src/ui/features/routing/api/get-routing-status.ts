@@ -9,14 +9,17 @@ export function useRoutingStatus() {
   return useQuery({ queryKey: routingStatusKey, queryFn: () => client.request('routing.status', {}), staleTime: 30_000 });
 }
 
-/** The On call entry shows only where the gateway routes: a schedule, or a routed question, in its status. */
+/** The On call entry shows only where the gateway routes: a schedule, a routed question or secret request, in its status. */
 export function useHasRouting(): boolean {
   const { data } = useRoutingStatus();
-  return data !== undefined && (data.schedules.length > 0 || data.questions.length > 0);
+  return data !== undefined && (data.schedules.length > 0 || data.questions.length > 0 || (data.secrets?.length ?? 0) > 0);
 }
 
-/** E9: one routed question's route in words (who it waits for, who is next, what it never reaches), once the status has loaded. */
-export function useRouteWords(id: string) {
+/**
+ * E9: one routed question's (or, from `secrets`, secret request's) route in words (who it waits for, who is next, what
+ * it never reaches), once the status has loaded.
+ */
+export function useRouteWords(id: string, list: 'questions' | 'secrets' = 'questions') {
   const { data } = useRoutingStatus();
-  return data?.questions.find((q) => q.id === id);
+  return data?.[list]?.find((r) => r.id === id);
 }

@@ -14,11 +14,16 @@ export function questionRouted(qc: QueryClient, e: EventPayload<'question.routed
 export function attachRoutingSync(client: GatewayClient, qc: QueryClient): () => void {
   const routed = client.on('question.routed', (e) => questionRouted(qc, e));
   // E9: a new routed question's words (who it waits for, who is next) come with the next routing.status.
-  const asked = client.on('question.requested', (e) => {
-    if (e.question.route) void qc.invalidateQueries({ queryKey: routingStatusKey });
-  });
+  const stale = () => void qc.invalidateQueries({ queryKey: routingStatusKey });
+  const offs = [
+    client.on('question.requested', (e) => e.question.route && stale()),
+    // E9 for K1: a routed secret request's words too; one that ended leaves the On call page.
+    client.on('secret.requested', (e) => e.request.route && stale()),
+    client.on('secret.routed', stale),
+    client.on('secret.resolved', stale),
+  ];
   return () => {
     routed();
-    asked();
+    offs.forEach((off) => off());
   };
 }

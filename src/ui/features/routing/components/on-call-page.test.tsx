@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stillClock } from '../../../../testing/still-clock.ts';
 import { deployRecord, fakeClient, resetStores, setup } from '../../../../testing/ui-questions.tsx';
@@ -67,9 +67,41 @@ describe('the On call page (E9, E12)', () => {
     expect(nextCell).toHaveTextContent(/^Bo Berg \(bo\) from tomorrow 09:00$/);
   });
 
+  it('[E9][K1] lists each open routed secret request beside the questions, by the name asked for, linking to where it docks, with its step and timer', async () => {
+    const secrets = [
+      { id: 'k1', name: 'STRIPE_KEY', sessionKey: 's1', step: 1, nextAtMs: NOW + 252_500, waitsFor: ['ops'] },
+      { id: 'k2', name: 'GH_TOKEN', step: 0, waitsFor: ['Ana'] },
+    ];
+    setup([deployRecord({ id: 'q-deploy' })], routingClient({ ...STATUS, secrets })).render(<OnCallPage />);
+    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    expect(open.getByRole('link', { name: deployRecord().questions[0].header })).toBeInTheDocument();
+    const stripe = within(open.getByRole('row', { name: /STRIPE_KEY/ }));
+    expect(stripe.getAllByRole('cell').map((c) => c.textContent)).toEqual(['Secret STRIPE_KEY', '2', expect.stringMatching(/^in 4:1[23]$/)]);
+    expect(stripe.getByRole('link', { name: 'STRIPE_KEY' })).toHaveAttribute('href', '/s/s1');
+    // A sessionless request docks in the Inbox (U15); with no step after this one, it says so.
+    const gh = within(open.getByRole('row', { name: /GH_TOKEN/ }));
+    expect(gh.getByRole('link', { name: 'GH_TOKEN' })).toHaveAttribute('href', '/inbox');
+    expect(gh.getAllByRole('cell').map((c) => c.textContent)).toEqual(['Secret GH_TOKEN', '1', 'last step']);
+  });
+
+  it('[E9][K1] a secret request provided elsewhere leaves the page: secret.resolved asks routing.status again', async () => {
+    const client = routingClient({ schedules: [], questions: [], secrets: [{ id: 'k1', name: 'STRIPE_KEY', sessionKey: 's1', step: 0 }] });
+    setup([], client).render(<OnCallPage />);
+    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    expect(open.getByRole('link', { name: 'STRIPE_KEY' })).toBeInTheDocument();
+    client.request.mockImplementation(async () => ({ schedules: [], questions: [], secrets: [] }));
+    act(() => client.emit('secret.resolved', { id: 'k1', sessionKey: 's1', name: 'STRIPE_KEY', status: 'stored' }));
+    expect(await open.findByText('None waiting.')).toBeInTheDocument();
+    expect(open.queryByRole('link', { name: 'STRIPE_KEY' })).toBeNull();
+  });
+
   it('[E9] the entry shows where the gateway routes, and not where routing.status has nothing', async () => {
     setup([], routingClient(STATUS)).render(<OnCallLink active={false} />);
     expect(await screen.findByRole('link', { name: 'On call' })).toHaveAttribute('href', '/on-call');
+    cleanup();
+    // K1: a routed secret request alone is routing too.
+    setup([], routingClient({ schedules: [], questions: [], secrets: [{ id: 'k1', name: 'STRIPE_KEY', step: 0 }] })).render(<OnCallLink active={false} />);
+    expect(await screen.findByRole('link', { name: 'On call' })).toBeInTheDocument();
     cleanup();
     const client = routingClient({ schedules: [], questions: [] });
     setup([], client).render(<OnCallLink active={false} />);

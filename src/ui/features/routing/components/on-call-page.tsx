@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 import { fullTimeText } from '../../../../lib/clock-text.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { useMinuteClock } from '../../../lib/relative-time.ts';
-import { Link, questionPath } from '../../../lib/router.tsx';
+import { INBOX_PATH } from '../../../lib/inbox.ts';
+import { Link, questionPath, sessionPath } from '../../../lib/router.tsx';
+import type { RoutingStatusResult } from '../../../../protocol/routing.ts';
 import { useQuestions } from '../../questions/api/get-questions.ts';
 import { useRoutingStatus } from '../api/get-routing-status.ts';
 import { handoffText } from '../lib/handoff-text.ts';
@@ -42,6 +44,19 @@ function Handoff({ atMs }: { atMs: number }) {
   );
 }
 
+/** When a request moves on: who is on it while their acknowledgement lasts, else the next step's timer. */
+function NextStep({ nextAtMs, ackedBy }: { nextAtMs?: number; ackedBy?: RoutingStatusResult['questions'][number]['ackedBy'] }) {
+  return (
+    <td>
+      {ackedBy && ackedBy.untilMs > Date.now() ? (
+        <>
+          <Person id={ackedBy.identity} name={ackedBy.name} /> is on it
+        </>
+      ) : nextAtMs !== undefined ? <RouteCountdown atMs={nextAtMs} /> : <span className="muted">last step</span>}
+    </td>
+  );
+}
+
 /** A table with its column headings, named by its section's heading. */
 function Table({ labelledBy, cols, children }: { labelledBy: string; cols: string[]; children: ReactNode }) {
   return (
@@ -64,7 +79,8 @@ function Table({ labelledBy, cols, children }: { labelledBy: string; cols: strin
 export default function OnCallPage() {
   const status = useRoutingStatus();
   const titles = useQuestionTitles();
-  const now = Date.now();
+  // E9 for K1: open routed secret requests are listed with the questions (absent from a gateway that predates them).
+  const secrets = status.data?.secrets ?? [];
   let body;
   if (status.isError) body = <p className="inline-error">Could not load who is on call: {errorMessage(status.error)}</p>;
   else if (!status.data) body = <p className="muted">Loading…</p>;
@@ -97,7 +113,7 @@ export default function OnCallPage() {
         </section>
         <section aria-labelledby="oncall-questions">
           <h2 id="oncall-questions">Open routed questions</h2>
-          {status.data.questions.length === 0 ? (
+          {status.data.questions.length + secrets.length === 0 ? (
             <p className="muted">None waiting.</p>
           ) : (
             <Table labelledBy="oncall-questions" cols={['Question', 'Step', 'Next step']}>
@@ -107,13 +123,18 @@ export default function OnCallPage() {
                       <Link to={questionPath(q.id)}>{titles.get(q.id) ?? q.id}</Link>
                     </td>
                     <td>{q.step + 1}</td>
+                    <NextStep nextAtMs={q.nextAtMs} ackedBy={q.ackedBy} />
+                  </tr>
+                ))}
+                {secrets.map((r) => (
+                  <tr key={`secret:${r.id}`}>
                     <td>
-                      {q.ackedBy && q.ackedBy.untilMs > now ? (
-                        <>
-                          <Person id={q.ackedBy.identity} name={q.ackedBy.name} /> is on it
-                        </>
-                      ) : q.nextAtMs !== undefined ? <RouteCountdown atMs={q.nextAtMs} /> : <span className="muted">last step</span>}
+                      {/* K1: a secret request docks in its session, or in the Inbox without one (U15). */}
+                      <span className="oncall-kind">Secret</span>{' '}
+                      <Link to={r.sessionKey !== undefined ? sessionPath(r.sessionKey) : INBOX_PATH}>{r.name}</Link>
                     </td>
+                    <td>{r.step + 1}</td>
+                    <NextStep nextAtMs={r.nextAtMs} />
                   </tr>
                 ))}
             </Table>
@@ -125,7 +146,7 @@ export default function OnCallPage() {
     <div className="oncall-page">
       <header>
         <h1>On call</h1>
-        <p className="muted">Who routed questions reach now and next, and the questions waiting on a step.</p>
+        <p className="muted">Who routed questions reach now and next, and the questions and secret requests waiting on a step.</p>
       </header>
       {body}
     </div>
