@@ -5,6 +5,8 @@ import type { EventPayload } from '../../../../protocol/events.ts';
 import { questionsKey } from '../../questions/api/get-questions.ts';
 import { routingStatusKey } from './get-routing-status.ts';
 
+type RoutingStatus = { questions?: { id: string }[]; secrets?: { id: string }[] };
+
 /** E11: a `question.routed` event puts the new route on the record the dock shows, and marks the On call page stale. */
 export function questionRouted(qc: QueryClient, e: EventPayload<'question.routed'>) {
   qc.setQueryData<QuestionRecord[]>(questionsKey, (list) => list?.map((r) => (r.id === e.id ? { ...r, route: e.route } : r)));
@@ -17,6 +19,11 @@ export function attachRoutingSync(client: GatewayClient, qc: QueryClient): () =>
   const stale = () => void qc.invalidateQueries({ queryKey: routingStatusKey });
   const offs = [
     client.on('question.requested', (e) => e.question.route && stale()),
+    // E7/E9: a routed question answered anywhere leaves the On call page (only one the status lists asks again).
+    client.on('question.resolved', (e) => {
+      const status = qc.getQueryData<RoutingStatus>(routingStatusKey);
+      if (status?.questions?.some((q) => q.id === e.id)) stale();
+    }),
     // E9 for K1: a routed secret request's words too; one that ended leaves the On call page.
     client.on('secret.requested', (e) => e.request.route && stale()),
     client.on('secret.routed', stale),

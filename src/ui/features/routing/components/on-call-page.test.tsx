@@ -95,6 +95,16 @@ describe('the On call page (E9, E12)', () => {
     expect(open.queryByRole('link', { name: 'STRIPE_KEY' })).toBeNull();
   });
 
+  it('[E9][E7] a routed question answered elsewhere leaves the page: question.resolved asks routing.status again', async () => {
+    const client = routingClient(STATUS);
+    setup([deployRecord({ id: 'q-deploy' })], client).render(<OnCallPage />);
+    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    expect(await open.findByRole('link', { name: deployRecord().questions[0].header })).toBeInTheDocument();
+    client.request.mockImplementation(async () => ({ schedules: STATUS.schedules, questions: [] }));
+    act(() => client.emit('question.resolved', { id: 'q-deploy', sessionKey: 's1', status: 'answered', answers: {} }));
+    expect(await open.findByText('None waiting.')).toBeInTheDocument();
+  });
+
   it('[E9] the entry shows where the gateway routes, and not where routing.status has nothing', async () => {
     setup([], routingClient(STATUS)).render(<OnCallLink active={false} />);
     expect(await screen.findByRole('link', { name: 'On call' })).toHaveAttribute('href', '/on-call');
