@@ -18,12 +18,18 @@ const config = {
   },
 };
 
+/** Asks for an Allow of `make release` in a run of the terminal's session; returns the question's id once its prompt shows. */
+async function askRelease(tui: TuiHarness): Promise<string> {
+  const { runId } = await tui.agent.call('run.start', { sessionKey: tui.sessionKey });
+  const { id } = await tui.agent.call('question.request', { sessionKey: tui.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
+  await tui.waitFor('1. Allow');
+  return id;
+}
+
 describe('a two-person approval in the TUI (E5)', () => {
   it('[E5] this person\'s Allow held short of the quorum reads "Approval counted", never answered; a second Allow counts once', async () => {
     h = await startTui({ config });
-    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
-    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
-    await h.waitFor('1. Allow');
+    const id = await askRelease(h);
     await h.type('1\r');
     const screen = await h.waitFor('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
     expect(screen).not.toContain('✓');
@@ -37,9 +43,7 @@ describe('a two-person approval in the TUI (E5)', () => {
 
   it('[E5] a Deny after their own held Allow still goes, and denies at once', async () => {
     h = await startTui({ config });
-    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
-    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
-    await h.waitFor('1. Allow');
+    const id = await askRelease(h);
     await h.type('1\r');
     await h.waitFor('Approval counted: 1 of 2 approvals (Ana). Waiting for 1 more person.');
     await h.type('2\r');
@@ -50,9 +54,7 @@ describe('a two-person approval in the TUI (E5)', () => {
 
   it('[E5][V4] an Allow typed in the composer and held leaves the question open to this person: their Deny from the prompt still goes', async () => {
     h = await startTui({ config });
-    const { runId } = await h.agent.call('run.start', { sessionKey: h.sessionKey });
-    const { id } = await h.agent.call('question.request', { sessionKey: h.sessionKey, runId, approval: { tool: 'Bash', input: { command: 'make release' }, cwd: '/srv/app' } });
-    await h.waitFor('1. Allow');
+    const id = await askRelease(h);
     await h.press(KEY.esc);
     await h.waitFor('1 question pending');
     await h.type('1');
