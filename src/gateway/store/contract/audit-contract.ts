@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { entryLine } from '../../audit/index.ts';
-import type { AuditCheckpointRow } from './audit-rows.ts';
-import type { Store } from './types.ts';
+import { entryLine } from '../../../audit/index.ts';
+import type { AuditCheckpointRow } from '../audit-rows.ts';
+import type { Store } from '../types.ts';
 
 const asked = (questionId: string) => ({ atMs: 1_000, event: 'question.asked' as const, identity: 'agent', questionId });
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../protocol/index.ts';
+import type { ChatMessage } from '../../../protocol/index.ts';
 import { sessionRow, message } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** C3/C4: messages and the history pages; part of the store contract that store.contract.test.ts runs on every store. */
 export function messagesContract(current: () => Store): void {

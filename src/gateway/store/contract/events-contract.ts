@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { question, event } from './contract-fixtures.ts';
-import type { Store, StoredEvent } from './types.ts';
+import type { Store, StoredEvent } from '../types.ts';
 
 /** R1/R2: the event log, its seqs and pruning; part of the store contract that store.contract.test.ts runs on every store. */
 export function eventsContract(current: () => Store): void {

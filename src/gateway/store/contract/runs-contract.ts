@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from './contract-fixtures.ts';
-import type { RunRow, Store } from './types.ts';
+import type { RunRow, Store } from '../types.ts';
 
 /** C4: runs and the active ones; part of the store contract that store.contract.test.ts runs on every store. */
 export function runsContract(current: () => Store): void {

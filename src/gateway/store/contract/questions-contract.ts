@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { question } from './contract-fixtures.ts';
-import type { Store, StoredQuestion } from './types.ts';
+import type { Store, StoredQuestion } from '../types.ts';
 
 /** Q1/Q2/Q5/Q6/Q7/S5/E11: question records, their lists, counts and expiries; part of the store contract that store.contract.test.ts runs on every store. */
 export function questionsContract(current: () => Store): void {

@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { seed, writeEverything, type Harness } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const projectRoot = resolve(here, '../../..');
+const projectRoot = resolve(here, '../../../..');
 
 type ChildResult = { acked: number[]; signal: NodeJS.Signals | null; code: number | null; stderr: string };
 

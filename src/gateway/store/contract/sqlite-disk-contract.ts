@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dump, event, question, seed, writeEverything, type Harness } from './contract-fixtures.ts';
 import { expectEveryAckedWrite, groupSeenOnlyAfterCommit, runChildAndKill } from './durability-checks.ts';
 import { migratesAnOlderSchema, olderSqliteFile } from './older-schema.ts';
-import { openSqliteStore, SCHEMA_VERSION } from './sqlite.ts';
+import { openSqliteStore, SCHEMA_VERSION } from '../sqlite.ts';
 
 /** What only a file on disk can show; run by store.contract.test.ts, which makes the files. */
 export function sqliteOnDiskContract(makeHarness: () => Harness & { file: string }): void {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionRow, message, question } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** U19: search over titles, messages and questions; part of the store contract that store.contract.test.ts runs on every store. */
 export function searchContract(current: () => Store): void {

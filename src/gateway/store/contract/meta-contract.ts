@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** small stored values; part of the store contract that store.contract.test.ts runs on every store. */
 export function metaContract(current: () => Store): void {

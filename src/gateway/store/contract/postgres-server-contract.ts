@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../protocol/index.ts';
-import { waitingOnLocks } from '../../testing/postgres.ts';
+import type { ChatMessage } from '../../../protocol/index.ts';
+import { waitingOnLocks } from '../../../testing/postgres.ts';
 import { dump, event, message, question, seed, sessionRow, writeEverything, type Harness } from './contract-fixtures.ts';
 import { expectEveryAckedWrite, groupSeenOnlyAfterCommit, runChildAndKill } from './durability-checks.ts';
 import { migratesAnOlderSchema, olderPostgresSchema } from './older-schema.ts';
-import type { SharedStore } from './postgres/store.ts';
-import type { Store } from './types.ts';
+import type { SharedStore } from '../postgres/store.ts';
+import type { Store } from '../types.ts';
 
 /** What only a PostgreSQL server can show (D1, D2); run by store.contract.test.ts, which makes the schemas. */
 export function postgresOnServerContract(makeHarness: () => Promise<Harness & { url: string }>): void {

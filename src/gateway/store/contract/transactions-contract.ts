@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { event, seed, dump, writeEverything } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** R3: transactions and groups; part of the store contract that store.contract.test.ts runs on every store. */
 export function transactionsContract(current: () => Store): void {

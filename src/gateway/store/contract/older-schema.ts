@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { question, run, type Harness } from './contract-fixtures.ts';
-import { SCHEMA_VERSION } from './sqlite.ts';
+import { SCHEMA_VERSION } from '../sqlite.ts';
 
 /**
  * Back to the schema before questions.asked_by, as an earlier release wrote it: that step and every one after it undone

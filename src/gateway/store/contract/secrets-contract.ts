@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from './contract-fixtures.ts';
-import type { Store, StoredSecretRequest } from './types.ts';
+import type { Store, StoredSecretRequest } from '../types.ts';
 
 /** K1: secret requests and secrets (with RU1/RU2's run marks); part of the store contract that store.contract.test.ts runs on every store. */
 export function secretsContract(current: () => Store): void {

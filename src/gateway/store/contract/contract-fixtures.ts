@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../protocol/index.ts';
-import type { RunRow, SessionRow, Store, StoredEvent, StoredGrant, StoredQuestion } from './types.ts';
+import type { ChatMessage } from '../../../protocol/index.ts';
+import type { RunRow, SessionRow, Store, StoredEvent, StoredGrant, StoredQuestion } from '../types.ts';
 
 /** Rows and states the store contract writes (store.contract.test.ts and its *-contract.ts modules). */
 

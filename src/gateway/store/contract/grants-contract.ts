@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { grant } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** G5: policy grants; part of the store contract that store.contract.test.ts runs on every store. */
 export function grantsContract(current: () => Store): void {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionRow, message, question } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** C1/A3/A6: sessions, their idempotency keys, pending counts and tallies; part of the store contract that store.contract.test.ts runs on every store. */
 export function sessionsContract(current: () => Store): void {

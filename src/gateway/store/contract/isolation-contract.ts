@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionRow, message, question, event } from './contract-fixtures.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../types.ts';
 
 /** copies in and out; part of the store contract that store.contract.test.ts runs on every store. */
 export function isolationContract(current: () => Store): void {
