@@ -21,10 +21,32 @@ describe('S4 failed connects per remote address', () => {
     expect(guard.blockedFor('10.0.0.1')).toBe(60_000);
   });
 
+  it('counts an IPv4 address written as IPv6 (a proxy\'s X-Forwarded-For may spell it so) as that IPv4 address alone', () => {
+    const guard = new LoginGuard(limit, () => 1_000);
+    const spellings = ['0:0:0:0:0:ffff:198.51.100.5', '::ffff:c633:6405', '::ffff:0:198.51.100.5', '64:ff9b::c633:6405', '198.51.100.5'];
+    for (let i = 0; i < 10; i++) guard.fail(spellings[i % spellings.length]);
+    expect(guard.blockedFor('198.51.100.5')).toBe(60_000);
+    expect(guard.blockedFor('::ffff:a01:203')).toBeNull();
+    expect(guard.blockedFor('::ffff:198.51.100.6')).toBeNull();
+  });
+
+  it('counts link-local neighbours each on their own: they all share fe80::/64', () => {
+    const guard = new LoginGuard(limit, () => 1_000);
+    for (let i = 0; i < 10; i++) guard.fail('fe80::a:1%eth0');
+    expect(guard.blockedFor('fe80::b:2%eth0')).toBeNull();
+    expect(guard.blockedFor('fe80::a:1%eth0')).toBe(60_000);
+  });
+
   it('names the block an address is counted under', () => {
     expect(addressBlock('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(addressBlock('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(addressBlock('::ffff:0:10.1.2.3')).toBe('0:0:0:0::/64');
+    expect(addressBlock('2001:db8::ffff:0:0')).toBe('2001:db8:0:0::/64');
+    expect(addressBlock('fe80::1%eth0')).toBe('fe80:0:0:0:0:0:0:1%eth0');
+    expect(addressBlock('::ffff:0:10.1.2.3')).toBe('10.1.2.3');
+    expect(addressBlock('0:0:0:0:0:ffff:c633:6405')).toBe('198.51.100.5');
+    expect(addressBlock('::ffff:a01:203')).toBe('10.1.2.3');
+    expect(addressBlock('64:ff9b::203.0.113.9')).toBe('203.0.113.9');
+    expect(addressBlock('::1.2.3.4')).toBe('1.2.3.4');
+    expect(addressBlock('::')).toBe('0:0:0:0::/64');
     expect(addressBlock('::1')).toBe('::1');
     expect(addressBlock('[::1]')).toBe('::1');
     expect(addressBlock('192.0.2.7')).toBe('192.0.2.7');

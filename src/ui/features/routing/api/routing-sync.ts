@@ -19,10 +19,11 @@ export function attachRoutingSync(client: GatewayClient, qc: QueryClient): () =>
   const stale = () => void qc.invalidateQueries({ queryKey: routingStatusKey });
   const offs = [
     client.on('question.requested', (e) => e.question.route && stale()),
-    // E7/E9: a routed question answered anywhere leaves the On call page (only one the status lists asks again).
+    // E7/E9: a routed question answered anywhere leaves the On call page: asked again when the status lists it, or when
+    // a status is on its way (read before this answer, it may list the question yet).
     client.on('question.resolved', (e) => {
       const status = qc.getQueryData<RoutingStatus>(routingStatusKey);
-      if (status?.questions?.some((q) => q.id === e.id)) stale();
+      if (status?.questions?.some((q) => q.id === e.id) || qc.isFetching({ queryKey: routingStatusKey }) > 0) stale();
     }),
     // E9 for K1: a routed secret request's words too; one that ended leaves the On call page.
     client.on('secret.requested', (e) => e.request.route && stale()),
