@@ -59,6 +59,11 @@ describe('question.request params', () => {
     expect(zodProblems(r2.error!).map((p) => p.path)).toEqual(['questions[0].options']);
   });
 
+  it('[Q2][T3] a request without questions names that beside its other faults', () => {
+    const r = QuestionRequestParams.safeParse({ mode: 'later', timeoutMs: 'soon' });
+    expect(zodProblems(r.error!).map((p) => p.path)).toEqual(['mode', 'timeoutMs', 'questions']);
+  });
+
   it('[Q2] cuts a long header to 12 characters by code point instead of rejecting it', () => {
     const r = QuestionRequestParams.parse({
       questions: [{ ...good.questions[0], header: '  🚀 Deployment target  ' }],
