@@ -34,6 +34,12 @@ describe('plain-text replies', () => {
     expect(readPlainTextReply([env], '  the QA box, please ')).toEqual({ outcome: 'answered', answers: { env: ['the QA box, please'] } });
   });
 
+  it('[PT1] text equal to one label takes that option, even beside a label that reads the same without its (Recommended) mark', () => {
+    const both = { id: 'pick', header: 'Pick', question: 'Which?', options: [{ label: 'Staging' }, { label: 'Staging (Recommended)' }] };
+    expect(readPlainTextReply([both], 'staging (recommended)')).toEqual({ outcome: 'answered', answers: { pick: ['Staging (Recommended)'] } });
+    expect(readPlainTextReply([both], 'Staging')).toEqual({ outcome: 'answered', answers: { pick: ['Staging'] } });
+  });
+
   it('[PT1] a blank reply fits no rule and names the question', () => {
     const r = readPlainTextReply([env], '   ');
     expect(r).toEqual({ outcome: 'invalid', problems: [{ questionId: 'env', problem: 'needs an answer' }] });

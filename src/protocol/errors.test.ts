@@ -15,6 +15,12 @@ describe('error details per code', () => {
     ]);
   });
 
+  it('[RU1] a refused ask keeps its reason for a reader: denied, or non-primary-run with the run and its parent', () => {
+    const sub = new AskdockError('FORBIDDEN', 'subagent', { details: { method: 'question.request', reason: 'non-primary-run', runId: 'r2', parentRunId: 'r1' } });
+    expect(errorDetails(sub, 'FORBIDDEN')).toEqual({ method: 'question.request', reason: 'non-primary-run', runId: 'r2', parentRunId: 'r1' });
+    expect(errorDetails(new AskdockError('FORBIDDEN', 'denied', { details: { method: 'question.request', reason: 'denied' } }), 'FORBIDDEN')?.reason).toBe('denied');
+  });
+
   it('[errors] the gateway\'s frame check names a refusal whose details do not fit its code', () => {
     expect(errorDetailsProblem({ code: 'QUESTION_NOT_FOUND', message: 'gone', details: { id: 'q1' } })).toBeNull();
     expect(errorDetailsProblem({ code: 'QUESTION_NOT_FOUND', message: 'gone', details: { question: 'q1' } })).toMatch(/^QUESTION_NOT_FOUND details/);

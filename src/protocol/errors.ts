@@ -29,7 +29,15 @@ const absentIfNull = <T extends z.ZodType>(schema: T) => schema.nullish().transf
 export const ErrorDetails = {
   INVALID_REQUEST: z.union([z.array(FieldProblem), z.object({ protocol: z.number().int() })]),
   METHOD_NOT_FOUND: z.object({ method: z.string() }),
-  FORBIDDEN: z.object({ method: z.string().optional(), needed: z.array(z.string()).optional(), id: z.string().optional() }),
+  FORBIDDEN: z.object({
+    method: z.string().optional(),
+    needed: z.array(z.string()).optional(),
+    id: z.string().optional(),
+    /** RU1: why an identity or a run may not ask. */
+    reason: z.enum(['denied', 'non-primary-run']).optional(),
+    runId: z.string().optional(),
+    parentRunId: z.string().optional(),
+  }),
   SESSION_NOT_FOUND: z.object({ sessionKey: z.string() }),
   QUESTION_NOT_FOUND: z.object({ id: z.string() }),
   QUESTION_ALREADY_TERMINAL: z.union([

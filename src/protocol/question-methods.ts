@@ -44,10 +44,14 @@ export const QuestionRequestParams = z.object({
   source: QuestionSource.optional(),
   /** E1: the questions ask an MCP server's elicitation (X1 hook, X5 proxy): a route's `match.kind` `elicitation`. */
   elicitation: z.boolean().optional(),
-}).superRefine((p, ctx) => {
-  if (p.questions === undefined && p.approval === undefined)
-    ctx.addIssue({ code: 'custom', path: ['questions'], message: 'questions are required (unless approval is given)', input: p });
-});
+}).superRefine(
+  (p, ctx) => {
+    if (p.questions === undefined && p.approval === undefined)
+      ctx.addIssue({ code: 'custom', path: ['questions'], message: 'questions are required (unless approval is given)', input: p });
+  },
+  // T3: named beside the other fields' faults, which would otherwise stop zod before this check.
+  { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+);
 export type QuestionRequestParams = z.infer<typeof QuestionRequestParams>;
 export type QuestionRequestInput = z.input<typeof QuestionRequestParams>;
 

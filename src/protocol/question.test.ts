@@ -35,6 +35,35 @@ describe('question.request params', () => {
     );
   });
 
+  it('[Q2][T3] a question missing its options, or with fields its kind does not take, names that beside its other faults', () => {
+    const r = QuestionRequestParams.safeParse({
+      questions: [
+        { id: 'env', question: 'Where to?' },
+        { id: 'ok', header: 7, question: 'Merged?', kind: 'link' },
+        { id: 'sure', header: 'Sure', question: null, kind: 'confirm', options: [{ label: 'Maybe' }, { label: 'Never' }] },
+      ],
+    });
+    expect(r.success).toBe(false);
+    expect(zodProblems(r.error!)).toEqual(
+      expect.arrayContaining([
+        { path: 'questions[0].header', problem: 'header must be a string' },
+        { path: 'questions[0].options', problem: 'options are required for a choice question' },
+        { path: 'questions[1].header', problem: 'header must be a string' },
+        { path: 'questions[1].url', problem: 'url is required for a link question' },
+        { path: 'questions[2].question', problem: 'question must be a string' },
+        { path: 'questions[2].options', problem: 'a confirm question takes no options: its answers are Yes and No' },
+      ]),
+    );
+    // One row per field: a field with its own fault is not named twice.
+    const r2 = QuestionRequestParams.safeParse({ questions: [{ id: 'b', header: 'H', question: 'Q?', kind: 'confirm', options: 'yes' }] });
+    expect(zodProblems(r2.error!).map((p) => p.path)).toEqual(['questions[0].options']);
+  });
+
+  it('[Q2][T3] a request without questions names that beside its other faults', () => {
+    const r = QuestionRequestParams.safeParse({ mode: 'later', timeoutMs: 'soon' });
+    expect(zodProblems(r.error!).map((p) => p.path)).toEqual(['mode', 'timeoutMs', 'questions']);
+  });
+
   it('[Q2] cuts a long header to 12 characters by code point instead of rejecting it', () => {
     const r = QuestionRequestParams.parse({
       questions: [{ ...good.questions[0], header: '  🚀 Deployment target  ' }],

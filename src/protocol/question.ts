@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { RouteState } from './routing.ts';
-import { ANSWER_MAX, CONFIRM_LABELS, INPUT_TYPES, KIND_IDS, LINK_LABELS, type InputSpec, type KindId, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { ANSWER_MAX, INPUT_TYPES, KIND_IDS, itemKindProblems, OWN_LABELS, type InputSpec, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z
@@ -101,25 +101,9 @@ const ItemFields = z.object({
 /** The keys a question item may have (the plain-params fast path reads the same). */
 export const QUESTION_ITEM_KEYS: readonly string[] = Object.keys(ItemFields.shape);
 
-/** The answers a kind brings itself, given as its options (Q12). */
-const OWN_LABELS: Partial<Record<KindId, readonly string[]>> = { confirm: CONFIRM_LABELS, link: LINK_LABELS };
-
 /** Q12: which fields each kind takes: options for choice and approval, none for the others; url for link; input for input. */
 export const QuestionItem = ItemFields.superRefine((item, ctx) => {
-  const kind = item.kind ?? 'choice';
-  const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: item });
-  const takesOptions = kind === 'choice' || kind === 'approval';
-  if (takesOptions && !item.options) fault('options', `options are required for a ${kind} question`);
-  const own = OWN_LABELS[kind];
-  // A kind's own labels may be given back as its options (a parsed item sent on), nothing else.
-  const ownGiven = own && item.options?.length === own.length && item.options.every((o, i) => o.label === own[i]);
-  if (!takesOptions && item.options && !ownGiven) fault('options', `a ${kind} question takes no options${OWN_LABELS[kind] ? `: its answers are ${OWN_LABELS[kind]!.join(' and ')}` : ''}`);
-  if (item.multiSelect && kind !== 'choice') fault('multiSelect', 'multiSelect is only for choice questions');
-  if (kind === 'link' && !item.url) fault('url', 'url is required for a link question');
-  if (kind === 'input' && !item.input) fault('input', 'input is required for an input question');
-  if (kind !== 'input' && item.input) fault('input', 'input is only for input questions');
-  if (item.input?.minimum !== undefined && item.input.maximum !== undefined && item.input.minimum > item.input.maximum)
-    fault('input', 'input.minimum must not be above input.maximum');
+  for (const p of itemKindProblems(item)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message, input: item });
 }).transform(({ options, ...item }) => {
   const own: QuestionOption[] = (item.kind ? (OWN_LABELS[item.kind] ?? []) : []).map((label) => ({ label }));
   return { ...item, options: options ?? own };
@@ -141,8 +125,15 @@ export const QuestionList = z
     const items: QuestionItem[] = [];
     raw.forEach((input, qi) => {
       const parsed = QuestionItem.safeParse(input);
-      if (parsed.success) items.push(parsed.data);
-      else for (const issue of parsed.error.issues) problems.push({ path: [qi, ...(issue.path as (string | number)[])], message: issue.message });
+      if (parsed.success) {
+        items.push(parsed.data);
+        return;
+      }
+      const faults = parsed.error.issues.map((issue) => ({ path: [qi, ...(issue.path as (string | number)[])], message: issue.message }));
+      // T3: a field fault stops zod before the kind rules; name what they find too, where nothing else was named.
+      const named = new Set(faults.map((f) => String(f.path[1])));
+      const more = itemKindProblems(input).filter((p) => !named.has(String(p.path[0])));
+      problems.push(...faults, ...more.map((p) => ({ path: [qi, ...p.path], message: p.message })));
     });
     problems.push(...questionListProblems(raw));
     for (const p of problems) ctx.addIssue({ code: 'custom', path: p.path, message: p.message, input: raw });

@@ -153,6 +153,41 @@ export function questionListProblems(items: readonly unknown[]): ListProblem[] {
   return problems;
 }
 
+/** Q12: the answers a kind brings itself, given as its options (a protocol-1 client sees them as a choice's options). */
+export const OWN_LABELS: Partial<Record<KindId, readonly string[]>> = { confirm: CONFIRM_LABELS, link: LINK_LABELS };
+
+/**
+ * Q12/T3: which fields a question's kind takes (options for choice and approval, url for link, input for input). Reads
+ * raw input too, so a caller can name these beside an item's other faults in one answer; paths are relative to the item.
+ * An unknown kind has no rules here (the kind itself is the fault).
+ */
+export function itemKindProblems(item: unknown): ListProblem[] {
+  if (!isRecord(item)) return [];
+  const kind = item.kind ?? 'choice';
+  if (!(KIND_IDS as readonly unknown[]).includes(kind)) return [];
+  const problems: ListProblem[] = [];
+  const fault = (field: string, message: string) => problems.push({ path: [field], message });
+  const takesOptions = kind === 'choice' || kind === 'approval';
+  if (takesOptions && item.options === undefined) fault('options', `options are required for a ${kind} question`);
+  const own = OWN_LABELS[kind as KindId];
+  // A kind's own labels may be given back as its options (a parsed item sent on), nothing else.
+  const options = item.options;
+  const ownGiven =
+    own !== undefined &&
+    Array.isArray(options) &&
+    options.length === own.length &&
+    options.every((o: unknown, i) => isRecord(o) && typeof o.label === 'string' && o.label.trim() === own[i]);
+  if (!takesOptions && options !== undefined && !ownGiven) fault('options', `a ${kind} question takes no options${own ? `: its answers are ${own.join(' and ')}` : ''}`);
+  if (item.multiSelect === true && kind !== 'choice') fault('multiSelect', 'multiSelect is only for choice questions');
+  if (kind === 'link' && item.url === undefined) fault('url', 'url is required for a link question');
+  if (kind === 'input' && item.input === undefined) fault('input', 'input is required for an input question');
+  if (kind !== 'input' && item.input !== undefined) fault('input', 'input is only for input questions');
+  const input = item.input;
+  if (isRecord(input) && typeof input.minimum === 'number' && typeof input.maximum === 'number' && input.minimum > input.maximum)
+    fault('input', 'input.minimum must not be above input.maximum');
+  return problems;
+}
+
 /** Reads a map by own property only, so an id such as `constructor` never finds what Object.prototype holds. */
 export function own<T>(map: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
   return map != null && Object.hasOwn(map, key) ? map[key] : undefined;

@@ -17,7 +17,9 @@ export function optionFor(item: Pick<KindItem, 'options'>, text: string): string
   }
   const bare = bareLabel(t);
   if (!bare) return undefined;
-  return item.options.find((o) => bareLabel(o.label) === bare)?.label;
+  // A label written whole wins over another read without its mark ("Staging (Recommended)" beside "Staging").
+  const exact = item.options.find((o) => o.label.trim().toLowerCase() === t.toLowerCase());
+  return exact?.label ?? item.options.find((o) => bareLabel(o.label) === bare)?.label;
 }
 
 /** An option's label in its authored spelling when `value` names one (any case), else `value` as typed. */
