@@ -8,9 +8,16 @@ import { attachQuestionsSync } from './questions-sync.ts';
 
 /** Only what the sync subscribes to: its event handlers, which the test calls as the socket would. */
 function socketDouble() {
-  const handlers = new Map<string, (payload: unknown) => void>();
-  const client = { hello: null, onHello: () => () => {}, on: (event: string, fn: (payload: unknown) => void) => (handlers.set(event, fn), () => handlers.delete(event)) };
-  return { client: client as unknown as GatewayClient, emit: (event: string, payload: unknown) => handlers.get(event)!(payload) };
+  // Every listener of an event hears it, as on the real client (the routing sync listens beside the questions').
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
+  const on = (event: string, fn: (payload: unknown) => void) => {
+    const set = handlers.get(event) ?? handlers.set(event, new Set()).get(event)!;
+    set.add(fn);
+    return () => void set.delete(fn);
+  };
+  const client = { hello: null, onHello: () => () => {}, on };
+  const emit = (event: string, payload: unknown) => handlers.get(event)?.forEach((fn) => fn(payload));
+  return { client: client as unknown as GatewayClient, emit };
 }
 
 const draft = () => useDraftsStore.getState().drafts.q1;
