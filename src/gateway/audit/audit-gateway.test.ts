@@ -51,6 +51,25 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     expect(entries[4]).toMatchObject({ identity: 'admin', grantId: grant.id });
   });
 
+  it('[L1][L5] `--agent` exports the life of every question that agent asked: a plain question and an approval the policy decided', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { session } = await admin.call('sessions.create', { title: 'Work' });
+    const lunch = { id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] };
+    const asked = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await admin.call('question.resolve', { id: asked.id, answers: { lunch: ['Sushi'] } });
+    const allowed = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'npm run test' }, agent: 'claude-code' } });
+    expect(allowed.status).toBe('answered');
+    const files = await exportFiles(admin, { agentId: 'agent' });
+    const entries = files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries.map((e) => [e.event, e.questionId])).toEqual([['question.asked', asked.id], ['question.answered', asked.id], ['policy.allowed', allowed.id]]);
+    // The kind the approval named itself is kept beside the agent, not in its place.
+    expect(entries[2]).toMatchObject({ agentId: 'agent', identity: 'policy', detail: { agentKind: 'claude-code' } });
+    expect(verifyExport(files, await publicKeys(t))).toMatchObject({ exit: 0 });
+    expect((await exportFiles(admin, { agentId: 'claude-code' })).get('entries.jsonl')).toBe('');
+  });
+
   it('[A3][L5] a guest-scoped identity may not export the log', async () => {
     t = await startTestGateway({ config: policyConfig, auditSigning: true });
     const guest = await t.connect('guest');

@@ -18,6 +18,7 @@ export async function recordRoute(
     ...(who.identity !== undefined ? { identity: who.identity } : {}),
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    agentId: q.askedBy,
     ...(who.detail ? { detail: who.detail } : {}),
   });
 }
@@ -28,7 +29,7 @@ export async function recordRoute(
  * steps are `question.escalated` entries. With `by`, a surface that reached people on its own (a push, sent in a
  * unit of its own once the question was committed).
  */
-export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
+export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'askedBy' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
   const route = q.route;
   if (!by && (!route || route.notified.length === 0)) return;
   await audit.recordUnread({
@@ -37,6 +38,7 @@ export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, '
     ...(by ? { surface: by.surface } : {}),
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    agentId: q.askedBy,
     detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(',') },
   });
 }
