@@ -10,10 +10,18 @@ const kindOf = (q: StoredQuestion) => (q.approval ? 'approval' : (q.questions[0]
  * L1/L4/L5: the agent is the identity that asks, as the policy's `agents` and a route's `agent` match it (facts.ts); the
  * kind an approval names itself (`claude-code`) is kept beside it, so `audit export --agent` finds every question it asked.
  */
-const agentKindOf = (q: StoredQuestion) => {
+const agentKindOf = (q: StoredQuestion): Record<string, string> => {
   const kind = q.approval?.request.agent;
-  return kind !== undefined && kind !== q.askedBy ? { detail: { agentKind: kind } } : {};
+  return kind !== undefined && kind !== q.askedBy ? { agentKind: kind } : {};
 };
+
+/** L1/E5: who allowed a two-person approval before it was decided (the entry's identity is the last one only). */
+const approvalsOf = (q: StoredQuestion): Record<string, string> => {
+  const approvals = q.route?.quorum?.approvals ?? [];
+  return approvals.length ? { approvals: approvals.map((a) => `${a.identity}@${a.surface}`).join(',') } : {};
+};
+
+const detailOf = (parts: Record<string, string>) => (Object.keys(parts).length ? { detail: parts } : {});
 
 /** L1, in the question's transaction: it was asked. */
 export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<void> {
@@ -26,7 +34,7 @@ export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<
     agentId: q.askedBy,
     kind: kindOf(q),
     ...audit.digests.asked(q),
-    ...agentKindOf(q),
+    ...detailOf(agentKindOf(q)),
   });
 }
 
@@ -54,7 +62,7 @@ export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: n
     ...(decision?.grantId ? { grantId: decision.grantId } : {}),
   };
   const entry = await audit.record(
-    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared, ...agentKindOf(q) },
+    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared, ...detailOf({ ...agentKindOf(q), ...approvalsOf(q) }) },
     q.answers ? { questionId: q.id, salt, answers: q.answers } : undefined,
   );
   const keys = audit.log.keys;

@@ -93,7 +93,7 @@ describe('routed questions (E2, E3, E11)', () => {
 });
 
 describe('two-person approval (E5)', () => {
-  it('[E5] an Allow short of the quorum answers pending; the same person twice counts once; a second person allows it', async () => {
+  it('[E5][L1] an Allow short of the quorum answers pending; the same person twice counts once; a second person allows it', async () => {
     const { clock, agent, admin, ana, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
     const first = await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'tui' });
@@ -102,6 +102,9 @@ describe('two-person approval (E5)', () => {
     expect((await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).status).toBe('pending');
     expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
     expect(await agent.call('question.waitAnswer', { id })).toMatchObject({ status: 'answered', decision: { behavior: 'allow', decidedBy: 'person' } });
+    // L1: the decision's entry names both approvals, not only the one that met the quorum.
+    const answered = (await auditOf(admin, id)).find((e) => e.event === 'question.answered');
+    expect(answered).toMatchObject({ identity: 'admin', detail: { approvals: 'ana@tui,admin@cli' } });
   });
 
   it('[E5][C5] a chat reply short of the quorum still moves the session for its readers: its last message, the question still counted', async () => {
