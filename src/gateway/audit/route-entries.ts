@@ -1,5 +1,10 @@
+import type { RouteState } from '../../protocol/index.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { AuditRoom } from './audit-room.ts';
+
+/** E3: the targets a step skipped (a person who may not see the question, no session owner), and why. */
+export const skipsOf = (skipped: RouteState['skipped'] = []): { skipped?: string } =>
+  skipped.length ? { skipped: skipped.map((s) => `${s.target} (${s.reason})`).join(', ') } : {};
 
 export type RouteEvent = 'question.escalated' | 'question.acknowledged' | 'question.handedOff';
 
@@ -39,6 +44,6 @@ export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, '
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
     agentId: q.askedBy,
-    detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(',') },
+    detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(','), ...skipsOf(route!.skipped) },
   });
 }

@@ -211,13 +211,14 @@ describe('who a target reaches (E1, E3)', () => {
   const ownerFirst = {
     ...routingConfig,
     routing: {
-      escalations: { owner: { steps: [{ notify: ['session-owner', 'identity:agent', 'identity:ana'], wait: '5m' }], exhausted: 'keep' as const } },
+      escalations: { owner: { steps: [{ notify: ['session-owner', 'identity:agent', 'identity:ana'], wait: '5m' }, { notify: ['identity:agent'], wait: '5m' }], exhausted: 'keep' as const } },
       routes: [{ match: { kind: ['question' as const] }, escalation: 'owner' }],
     },
   };
 
-  it('[E1][E3] session-owner is the person who owns the session; an agent that made its own session, or named as a target, is skipped, never notified or eligible', async () => {
-    t = await startTestGateway({ config: ownerFirst, clock: new FakeClock() });
+  it('[E1][E3][L1] session-owner is the person who owns the session; an agent that made its own session, or named as a target, is skipped, never notified or eligible', async () => {
+    const clock = new FakeClock();
+    t = await startTestGateway({ config: ownerFirst, clock });
     const admin = await t.connect('admin');
     const agent = await t.connect('agent', { clientId: 'agent-client' });
     await connectPerson(t, 'ana');
@@ -226,6 +227,12 @@ describe('who a target reaches (E1, E3)', () => {
     const { question } = await admin.call('question.get', { id: asked.id });
     expect(question.route).toMatchObject({ notified: ['ana'], eligible: ['ana'] });
     expect(question.route?.skipped?.map((s) => [s.target, s.reason])).toEqual([['session-owner', 'no-session-owner'], ['identity:agent', 'may-not-see']]);
+    // L1: the skips are entries of the audit log, with the step that skipped them.
+    clock.advance(5 * MIN);
+    await admin.waitEvent('question.routed', (p) => p.id === asked.id && p.route.step === 1);
+    const entries = (await auditEntries(admin)).filter((e) => e.questionId === asked.id);
+    expect(entries.find((e) => e.event === 'question.notified')?.detail).toMatchObject({ notified: 'ana', skipped: 'session-owner (no-session-owner), identity:agent (may-not-see)' });
+    expect(entries.find((e) => e.event === 'question.escalated')?.detail).toEqual({ step: 1, notified: '', skipped: 'identity:agent (may-not-see)' });
     // A session a person made: that person is its owner and is notified.
     const { session: theirs } = await admin.call('sessions.create', { title: 'Deploys' });
     const second = await agent.call('question.request', { sessionKey: theirs.key, questions: [item()], timeoutMs: 3_600_000 });
