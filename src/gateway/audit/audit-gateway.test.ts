@@ -27,6 +27,7 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     const files = await exportFiles(admin);
     expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
     expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 3, answers: 1, treeSize: 3 } });
+    expect(verifyExport(files, keys, { file: 'r.jws', text: waited.receipt! })).toMatchObject({ exit: 0 });
 
     const entries = files.get('entries.jsonl')!;
     const tampered = new Map(files).set('entries.jsonl', entries.replace('"question.answered"', '"question.answerex"'));
@@ -66,7 +67,7 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     expect(entries.map((e) => [e.event, e.questionId])).toEqual([['question.asked', asked.id], ['question.answered', asked.id], ['policy.allowed', allowed.id]]);
     // The kind the approval named itself is kept beside the agent, not in its place.
     expect(entries[2]).toMatchObject({ agentId: 'agent', identity: 'policy', detail: { agentKind: 'claude-code' } });
-    expect(verifyExport(files, await publicKeys(t))).toMatchObject({ exit: 0 });
+    expect(verifyExport(files, await publicKeys(t), { file: 'r.jws', text: allowed.receipt! })).toMatchObject({ exit: 0 });
     expect((await exportFiles(admin, { agentId: 'claude-code' })).get('entries.jsonl')).toBe('');
   });
 
