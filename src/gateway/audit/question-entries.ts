@@ -62,7 +62,7 @@ export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: n
     ...(decision?.grantId ? { grantId: decision.grantId } : {}),
   };
   const entry = await audit.record(
-    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared, ...detailOf({ ...agentKindOf(q), ...approvalsOf(q) }) },
+    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared, ...detailOf({ ...agentKindOf(q), ...approvalsOf(q), ...(q.reason !== undefined ? { reason: q.reason } : {}) }) },
     q.answers ? { questionId: q.id, salt, answers: q.answers } : undefined,
   );
   const keys = audit.log.keys;

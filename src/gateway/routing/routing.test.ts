@@ -50,14 +50,17 @@ describe('routed questions (E2, E3, E11)', () => {
     expect(entries[2].detail).toEqual({ step: 1, notified: 'bo,cy' });
   });
 
-  it('[E2] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
-    const { clock, agent, session } = await setup();
+  it('[E2][L1] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
+    const { clock, admin, agent, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
     const wait = agent.call('question.waitAnswer', { id });
     clock.advance(5 * MIN);
     await agent.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1);
     clock.advance(10 * MIN);
     expect(await wait).toMatchObject({ status: 'expired', reason: 'escalation-exhausted', decision: { behavior: 'deny', decidedBy: 'timeout' } });
+    // L1: the log says why it ended, as the agent was told.
+    const ended = (await auditOf(admin, id)).find((e) => e.event === 'question.expired');
+    expect(ended).toMatchObject({ status: 'denied', decidedBy: 'timeout', detail: { reason: 'escalation-exhausted' } });
   });
 
   it('[E4][L1] "I\'m on it" pauses the escalation for 30 minutes, then it goes on from where it was; someone not eligible may not acknowledge', async () => {
