@@ -25,7 +25,10 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     expect(admin.eventsNamed('question.resolved').find((p) => p.id === id)?.receipt).toBe(waited.receipt);
 
     const files = await exportFiles(admin);
-    expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
+    const lines = files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
+    // L1: the asking names the rule that made it ask, as the decision does.
+    expect(lines[1]).toMatchObject({ identity: 'agent', kind: 'approval', rules: ['push'] });
     expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 3, answers: 1, treeSize: 3 } });
     expect(verifyExport(files, keys, { file: 'r.jws', text: waited.receipt! })).toMatchObject({ exit: 0 });
 

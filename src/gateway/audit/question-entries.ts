@@ -33,6 +33,8 @@ export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
     agentId: q.askedBy,
     kind: kindOf(q),
+    // An approval's rules that made it ask (G2: every decision names the rules that matched).
+    ...(q.approval?.askedRules.length ? { rules: q.approval.askedRules } : {}),
     ...audit.digests.asked(q),
     ...detailOf(agentKindOf(q)),
   });
