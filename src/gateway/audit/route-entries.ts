@@ -2,9 +2,9 @@ import type { RouteState } from '../../protocol/index.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { AuditRoom } from './audit-room.ts';
 
-/** E3: the targets a step skipped (a person who may not see the question, no session owner), and why. */
+/** E3: the targets a step skipped (a person who may not see the question, no session owner), and why: `group:ops[bo] (may-not-see)`. */
 export const skipsOf = (skipped: RouteState['skipped'] = []): { skipped?: string } =>
-  skipped.length ? { skipped: skipped.map((s) => `${s.target} (${s.reason})`).join(', ') } : {};
+  skipped.length ? { skipped: skipped.map((s) => `${s.target}${s.identity && s.target !== `identity:${s.identity}` ? `[${s.identity}]` : ''} (${s.reason})`).join(', ') } : {};
 
 export type RouteEvent = 'question.escalated' | 'question.acknowledged' | 'question.handedOff';
 

@@ -93,6 +93,19 @@ describe('routed questions (E2, E3, E11)', () => {
     const handedOff = (await auditOf(admin, id)).find((e) => e.event === 'question.handedOff');
     expect(handedOff).toMatchObject({ identity: 'ana', detail: { to: 'identity:cy', notified: 'cy' } });
   });
+
+  it('[E6][E3][L1] a hand-off to a group skips a member who may not see the question, and its entry says so', async () => {
+    const groups = { ops: { members: ['bo', 'cy'] }, mixed: { members: ['cy', 'agent'] } };
+    t = await startTestGateway({ config: { ...routingConfig, routing: { ...routingConfig.routing!, groups } }, clock: new FakeClock() });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const ana = await connectPerson(t, 'ana');
+    const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    await ana.call('question.handoff', { id, to: 'group:mixed' });
+    const handedOff = (await auditOf(admin, id)).find((e) => e.event === 'question.handedOff');
+    expect(handedOff).toMatchObject({ identity: 'ana', detail: { to: 'group:mixed', notified: 'cy', skipped: 'group:mixed[agent] (may-not-see)' } });
+  });
 });
 
 describe('two-person approval (E5)', () => {
