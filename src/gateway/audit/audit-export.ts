@@ -71,7 +71,7 @@ export class AuditExports {
     // The last of them, in size and so in the order signed: the one the export's entries are proved against.
     const last = checkpoints.at(-1);
     const size = last ? last.size : tree.size;
-    const chosen = (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))).filter((e) => picks(p, e));
+    const chosen = pick(p, (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))), (e) => e);
     const answers = await this.answersOf(p, chosen, size);
     if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p.format);
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));
@@ -99,7 +99,7 @@ export class AuditExports {
     if (!keys) {
       // An unsigned log with a hole: what is stored, as any unsigned export (nothing in it is vouched for).
       const stored = (await this.parts.store.auditLines(0, Number.MAX_SAFE_INTEGER)).map((r) => looseEntry(r.line));
-      return unsignedFiles(stored.filter((e): e is AuditEntry => e !== undefined && picks(p, e)), p.format);
+      return unsignedFiles(pick(p, stored, (e) => e).filter((e): e is AuditEntry => e !== undefined), p.format);
     }
     const last = checkpoints.at(-1);
     if (!last) {
@@ -108,11 +108,8 @@ export class AuditExports {
     }
     const size = Number(last.split('\n')[1]);
     const stored = await this.parts.store.auditLines(0, size);
-    const chosen = stored.filter((r) => {
-      const e = looseEntry(r.line);
-      // A line that no longer reads as an entry is evidence: kept whatever the filter.
-      return e === undefined || picks(p, e);
-    });
+    // A line that no longer reads as an entry is evidence: kept whatever the filter.
+    const chosen = pick(p, stored, (r) => looseEntry(r.line));
     const parsed = chosen.map((r) => looseEntry(r.line)).filter((e): e is AuditEntry => e !== undefined);
     return buildEvidence({
       origin: this.log.origin,
@@ -139,11 +136,25 @@ export class AuditExports {
   }
 }
 
-const picks = (p: Params<'audit.export'>, e: AuditEntry) =>
-  (p.since === undefined || e.atMs >= p.since) &&
-  (p.until === undefined || e.atMs <= p.until) &&
-  (p.sessionKey === undefined || e.sessionKey === p.sessionKey) &&
-  (p.agentId === undefined || e.agentId === p.agentId);
+/**
+ * L5/L6: the export's entries. `since`/`until` pick a run of indexes, from the first entry timed at or after `since` to
+ * the last timed at or before `until`, with every entry between: an entry's time is taken before its index (commits
+ * that finish in another order than they started, several gateways' clocks), and an entry left out between two kept
+ * would read as a gap to `askdock audit verify`. The session and the agent then pick within the run. An item that
+ * does not read as an entry (`of` gives undefined) is kept whatever the filter.
+ */
+function pick<T>(p: Params<'audit.export'>, items: T[], of: (item: T) => AuditEntry | undefined): T[] {
+  const since = p.since ?? -Infinity;
+  const until = p.until ?? Infinity;
+  const found = items.findIndex((i) => (of(i)?.atMs ?? -Infinity) >= since);
+  const first = found < 0 ? items.length : found;
+  const last = items.findLastIndex((i) => (of(i)?.atMs ?? Infinity) <= until);
+  return items.filter((item, k) => {
+    const e = of(item);
+    if (e === undefined) return true;
+    return k >= first && k <= last && (p.sessionKey === undefined || e.sessionKey === p.sessionKey) && (p.agentId === undefined || e.agentId === p.agentId);
+  });
+}
 
 const filterOf = (p: Params<'audit.export'>) => ({
   ...(p.since !== undefined ? { since: p.since } : {}),
