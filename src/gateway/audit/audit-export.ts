@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUDIT_EXPORT_CHUNK, AskdockError, type Params, type Result } from '../../protocol/index.ts';
-import { AuditEntry, buildEvidence, buildExport, entryLine, FILES, MerkleTree, type ExportFiles } from '../../audit/index.ts';
+import { answersText, AuditEntry, buildEvidence, buildExport, entryLine, FILES, MerkleTree, type ExportFiles, type KeptAnswer } from '../../audit/index.ts';
 import { entriesCsv } from '../../audit/csv.ts';
 import type { Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
@@ -73,7 +73,7 @@ export class AuditExports {
     const size = last ? last.size : tree.size;
     const chosen = pick(p, (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))), (e) => e);
     const answers = await this.answersOf(p, chosen, size);
-    if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p.format);
+    if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p, answers);
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));
     return buildExport({
       origin: this.log.origin,
@@ -99,7 +99,8 @@ export class AuditExports {
     if (!keys) {
       // An unsigned log with a hole: what is stored, as any unsigned export (nothing in it is vouched for).
       const stored = (await this.parts.store.auditLines(0, Number.MAX_SAFE_INTEGER)).map((r) => looseEntry(r.line));
-      return unsignedFiles(pick(p, stored, (e) => e).filter((e): e is AuditEntry => e !== undefined), p.format);
+      const entries = pick(p, stored, (e) => e).filter((e): e is AuditEntry => e !== undefined);
+      return unsignedFiles(entries, p, await this.answersOf(p, entries, Number.MAX_SAFE_INTEGER));
     }
     const last = checkpoints.at(-1);
     if (!last) {
@@ -179,9 +180,13 @@ function unlessBroken(err: unknown): undefined {
   throw err;
 }
 
-/** L8 with --unsigned: the entries (and a table) with nothing signed; `askdock audit verify` cannot vouch for them. */
-function unsignedFiles(entries: AuditEntry[], format: 'csv' | undefined): ExportFiles {
+/**
+ * L8 with --unsigned: the entries (and a table) with nothing signed; `askdock audit verify` cannot vouch for them. The
+ * answers with their salts come too (L5), unless redacted, so each still checks against its entry's digest.
+ */
+function unsignedFiles(entries: AuditEntry[], p: Params<'audit.export'>, answers: KeptAnswer[]): ExportFiles {
   const files: ExportFiles = new Map([[FILES.entries, entries.map((e) => entryLine(e) + '\n').join('')]]);
-  if (format === 'csv') files.set(FILES.csv, entriesCsv(entries));
+  if (p.redact !== 'answers') files.set(FILES.answers, answersText(answers));
+  if (p.format === 'csv') files.set(FILES.csv, entriesCsv(entries));
   return files;
 }
