@@ -54,3 +54,22 @@ it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s i
     }
   }
 });
+
+it('[L9] audit.proof answers the checkpoint its proof leads to: the one signed at the size asked for, not the newest', async () => {
+  t = await startTestGateway({ auditSigning: true });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent');
+  const { session } = await admin.call('sessions.create', { title: 'Lunch' });
+  const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
+  const { entryIndex } = payloadOf((await agent.call('question.waitAnswer', { id })).receipt!);
+  const older = await admin.call('audit.checkpoint', { sign: true });
+  const { id: later } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id: later, answers: { lunch: ['Pizza'] } });
+  const newer = await admin.call('audit.checkpoint', { sign: true });
+  expect(newer.treeSize).toBeGreaterThan(older.treeSize);
+  const reader = await t.connect('agent2');
+  const proof = await reader.call('audit.proof', { index: entryIndex, size: older.treeSize });
+  expect(proof).toMatchObject({ treeSize: older.treeSize, checkpoint: older.checkpoint });
+  expect((await reader.call('audit.proof', { index: entryIndex })).checkpoint).toBe(newer.checkpoint);
+});
