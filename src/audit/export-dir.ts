@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ExportFiles } from './export-format.ts';
 import { ExportError } from './export.ts';
@@ -6,12 +6,20 @@ import { ExportError } from './export.ts';
 /** A file bigger than this is not read whole (an export of 100,000 entries is some tens of MB). */
 const MAX_FILE_BYTES = 1 << 30;
 
+/** L5: refuses a folder that is neither new nor empty, naming what it holds. */
+export function checkExportDirFree(dir: string): void {
+  const path = resolve(dir);
+  if (!existsSync(path)) return;
+  if (!statSync(path).isDirectory()) throw new ExportError(`--out ${path}: not a folder; give a new or empty folder`);
+  const present = readdirSync(path);
+  if (present.length) throw new ExportError(`--out ${path}: the folder must be new or empty, it holds ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}`);
+}
+
 /** L5: writes an export's files into a folder that is new or empty; never over anything already there. */
 export function writeExportDir(dir: string, files: ExportFiles): void {
   const path = resolve(dir);
   mkdirSync(path, { recursive: true });
-  const present = readdirSync(path);
-  if (present.length) throw new ExportError(`--out ${path}: the folder must be new or empty, it holds ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}`);
+  checkExportDirFree(path);
   for (const [name, text] of files) {
     const fd = openSync(join(path, name), 'wx', 0o644);
     try {

@@ -53,7 +53,7 @@ export function buildExport(input: ExportInput): ExportFiles {
     [FILES.proofs, jsonLines(proofs)],
     [FILES.keys, JSON.stringify(auditKeysDocument(input.keys), null, 2) + '\n'],
   ]);
-  if (input.redact !== 'answers') files.set(FILES.answers, jsonLines((input.answers ?? []).map(answerLine)));
+  if (input.redact !== 'answers') files.set(FILES.answers, answersText(input.answers ?? []));
   if (input.format === 'csv') files.set(FILES.csv, entriesCsv(entries));
   return sealExport(files, { ...input, treeSize: tree.size, root: last.root, indexes: entries.map((e) => e.index) });
 }
@@ -80,6 +80,9 @@ export function sealExport(files: ExportFiles, seal: Seal): ExportFiles {
   files.set(FILES.manifest, signManifest(manifest, [seal.signer]));
   return files;
 }
+
+/** L5: answers.jsonl: each answer's text with its salt, so a verifier checks it against its entry's digest. */
+export const answersText = (answers: KeptAnswer[]): string => jsonLines(answers.map(answerLine));
 
 export function answerLine(a: KeptAnswer): AnswerLine {
   if (a.salt.length !== SALT_BYTES) throw new ExportError(`answers of entry ${a.entryIndex}: the salt must be ${SALT_BYTES} bytes`);

@@ -12,7 +12,7 @@
 export { canonicalJson, digestOf, saltedDigestOf, SALT_BYTES } from './canonical.ts';
 export { AUDIT_EVENTS, AuditEntry, builtEntryLine, entryLeaf, entryLine } from './entry.ts';
 export { buildEvidence, type StoredLine } from './evidence.ts';
-export { buildExport, signCheckpoint, ExportError, type ExportInput, type KeptAnswer } from './export.ts';
+export { answersText, buildExport, signCheckpoint, ExportError, type ExportInput, type KeptAnswer } from './export.ts';
 export { readExportDir, writeExportDir } from './export-dir.ts';
 export { FILES, type ExportFiles } from './export-format.ts';
 export {

@@ -17,7 +17,18 @@ export function receiptOf(text: string): string {
   }
 }
 
-const COMPARED = ['questionId', 'questionDigest', 'inputDigest', 'answersDigest', 'grantId'] as const;
+/** What a receipt and its entry both say (L4/L1): a receipt that tells another decision than its entry is not that entry's. */
+const COMPARED = ['questionId', 'kind', 'sessionKey', 'agentId', 'status', 'decidedBy', 'questionDigest', 'inputDigest', 'answersDigest', 'grantId'] as const;
+
+/** The first field the receipt and the entry tell apart, or undefined: the fields above, the rules, and who decided. */
+function differing(payload: ReturnType<typeof verifyReceipt> & { ok: true }, entry: Record<string, unknown>): string | undefined {
+  const p = payload.payload;
+  const same = COMPARED.find((field) => p[field] !== entry[field]);
+  if (same) return same;
+  if (JSON.stringify(p.rules ?? []) !== JSON.stringify(entry.rules ?? [])) return 'rules';
+  if (p.resolvedBy && p.resolvedBy.identity !== entry.identity) return 'resolvedBy';
+  return undefined;
+}
 
 /** L6 `--receipt`: the receipt's signature, and that the entry it names says the same. */
 export function checkReceiptAgainst(
@@ -31,7 +42,7 @@ export function checkReceiptAgainst(
   const { payload } = checked;
   const entry = entries.get(payload.entryIndex) as Record<string, unknown> | undefined;
   if (!entry) return { ok: false, exit: 2, problem: { file, entryIndex: payload.entryIndex, detail: `entry ${payload.entryIndex} is not in this export: export a range that holds it` } };
-  const differs = COMPARED.find((field) => payload[field] !== entry[field]);
+  const differs = differing(checked, entry);
   if (differs) return { ok: false, exit: 1, problem: { file, entryIndex: payload.entryIndex, detail: `the receipt's ${differs} is not the one entry ${payload.entryIndex} records` } };
   return { ok: true, line: `receipt of question ${payload.questionId} (${payload.status}, decided by ${payload.decidedBy}) matches entry ${payload.entryIndex}` };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORIGIN, exportOf, makeLog, newKey, receiptFor } from '../testing/audit-log.ts';
-import { entryLeaf } from './entry.ts';
+import { entryLeaf, type AuditEntry } from './entry.ts';
 import { buildExport, signCheckpoint } from './export.ts';
 import { FILES, SignedManifest, fileDigest, signManifest, type ExportFiles } from './export-format.ts';
 import { MerkleTree } from './merkle.ts';
@@ -121,6 +121,22 @@ describe('offline verify of an export (L6)', () => {
     expect(verifyExport(files, [signer], { file: 'r.jws', text: receiptFor(log.entries[5], newKey()) })).toMatchObject({ exit: 2, problem: { file: 'r.jws' } });
     const wrong = receiptFor({ ...log.entries[5], answersDigest: log.entries[7].answersDigest }, signer);
     expect(verifyExport(files, [signer], { file: 'r.jws', text: wrong })).toMatchObject({ exit: 1, problem: { file: 'r.jws', entryIndex: 5 } });
+  });
+
+  it('[L6][L4] a receipt that tells another decision than its entry (status, who decided, the rules, the session) is tampering (1), naming the field', () => {
+    const { files, signer, log } = exportOf();
+    const entry = log.entries[5];
+    const told: [AuditEntry, string][] = [
+      [{ ...entry, status: 'skipped' }, 'status'],
+      [{ ...entry, decidedBy: 'timeout' }, 'decidedBy'],
+      [{ ...entry, rules: ['allow-all'] }, 'rules'],
+      [{ ...entry, sessionKey: 'other' }, 'sessionKey'],
+      [{ ...entry, identity: 'bo' }, 'resolvedBy'],
+    ];
+    for (const [other, field] of told) {
+      const checked = verifyExport(files, [signer], { file: 'r.jws', text: receiptFor(other, signer) });
+      expect(checked, field).toMatchObject({ exit: 1, problem: { file: 'r.jws', entryIndex: 5, detail: `the receipt's ${field} is not the one entry 5 records` } });
+    }
   });
 
   it('[L3] after a rotation, checkpoints signed by the old key need the old key too: without it, incomplete (2)', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,15 @@ describe('askdock audit export and verify against a running gateway (L5, L6)', {
     const tampered = await runAskdock(['audit', 'verify', out, '--key', key], { cwd: tmpdir() });
     expect(tampered.code).toBe(1);
     expect(tampered.stdout + tampered.stderr).toMatch(/entries\.jsonl/);
+  });
+
+  it('[L5] a folder that is neither new nor empty is refused before the gateway is asked (exit 2), and nothing in it is touched', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'askdock-export-'));
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    const refused = await askdock('audit', 'export', '--out', out);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--out ${out}: the folder must be new or empty, it holds notes.txt`);
+    expect(readdirSync(out)).toEqual(['notes.txt']);
   });
 
   it('[A3][L5] a token without operator.admin (an agent token) is refused the export', async () => {

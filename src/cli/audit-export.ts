@@ -4,7 +4,7 @@
  * sign again after a failed self-check (itself an entry). Exit 0 done, 1 a gateway failure or a refusal, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { writeExportDir } from '../audit/export-dir.ts';
+import { checkExportDirFree, writeExportDir } from '../audit/export-dir.ts';
 import type { ExportFiles } from '../audit/export-format.ts';
 import { terminalLine } from '../lib/terminal-text.ts';
 import { EXIT, usageError } from './args.ts';
@@ -52,6 +52,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
     if (values.redact !== undefined && values.redact !== 'answers') throw new Error(`--redact ${values.redact}: only "answers" can be redacted`);
     if (values.format !== undefined && values.format !== 'csv') throw new Error(`--format ${values.format}: only "csv" is known`);
     out = values.out;
+    // Before the gateway is asked: an export signs a checkpoint and reads the whole log, for nothing if it cannot be written.
+    checkExportDirFree(out);
     const since = timeOf('since', values.since);
     const until = timeOf('until', values.until);
     params = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUDIT_EXPORT_CHUNK, AskdockError, type Params, type Result } from '../../protocol/index.ts';
-import { AuditEntry, buildEvidence, buildExport, entryLine, FILES, MerkleTree, type ExportFiles } from '../../audit/index.ts';
+import { answersText, AuditEntry, buildEvidence, buildExport, entryLine, FILES, MerkleTree, type ExportFiles, type KeptAnswer } from '../../audit/index.ts';
 import { entriesCsv } from '../../audit/csv.ts';
 import type { Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
@@ -71,9 +71,9 @@ export class AuditExports {
     // The last of them, in size and so in the order signed: the one the export's entries are proved against.
     const last = checkpoints.at(-1);
     const size = last ? last.size : tree.size;
-    const chosen = (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))).filter((e) => picks(p, e));
+    const chosen = pick(p, (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))), (e) => e);
     const answers = await this.answersOf(p, chosen, size);
-    if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p.format);
+    if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p, answers);
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));
     return buildExport({
       origin: this.log.origin,
@@ -99,7 +99,8 @@ export class AuditExports {
     if (!keys) {
       // An unsigned log with a hole: what is stored, as any unsigned export (nothing in it is vouched for).
       const stored = (await this.parts.store.auditLines(0, Number.MAX_SAFE_INTEGER)).map((r) => looseEntry(r.line));
-      return unsignedFiles(stored.filter((e): e is AuditEntry => e !== undefined && picks(p, e)), p.format);
+      const entries = pick(p, stored, (e) => e).filter((e): e is AuditEntry => e !== undefined);
+      return unsignedFiles(entries, p, await this.answersOf(p, entries, Number.MAX_SAFE_INTEGER));
     }
     const last = checkpoints.at(-1);
     if (!last) {
@@ -108,11 +109,8 @@ export class AuditExports {
     }
     const size = Number(last.split('\n')[1]);
     const stored = await this.parts.store.auditLines(0, size);
-    const chosen = stored.filter((r) => {
-      const e = looseEntry(r.line);
-      // A line that no longer reads as an entry is evidence: kept whatever the filter.
-      return e === undefined || picks(p, e);
-    });
+    // A line that no longer reads as an entry is evidence: kept whatever the filter.
+    const chosen = pick(p, stored, (r) => looseEntry(r.line));
     const parsed = chosen.map((r) => looseEntry(r.line)).filter((e): e is AuditEntry => e !== undefined);
     return buildEvidence({
       origin: this.log.origin,
@@ -139,11 +137,25 @@ export class AuditExports {
   }
 }
 
-const picks = (p: Params<'audit.export'>, e: AuditEntry) =>
-  (p.since === undefined || e.atMs >= p.since) &&
-  (p.until === undefined || e.atMs <= p.until) &&
-  (p.sessionKey === undefined || e.sessionKey === p.sessionKey) &&
-  (p.agentId === undefined || e.agentId === p.agentId);
+/**
+ * L5/L6: the export's entries. `since`/`until` pick a run of indexes, from the first entry timed at or after `since` to
+ * the last timed at or before `until`, with every entry between: an entry's time is taken before its index (commits
+ * that finish in another order than they started, several gateways' clocks), and an entry left out between two kept
+ * would read as a gap to `askdock audit verify`. The session and the agent then pick within the run. An item that
+ * does not read as an entry (`of` gives undefined) is kept whatever the filter.
+ */
+function pick<T>(p: Params<'audit.export'>, items: T[], of: (item: T) => AuditEntry | undefined): T[] {
+  const since = p.since ?? -Infinity;
+  const until = p.until ?? Infinity;
+  const found = items.findIndex((i) => (of(i)?.atMs ?? -Infinity) >= since);
+  const first = found < 0 ? items.length : found;
+  const last = items.findLastIndex((i) => (of(i)?.atMs ?? Infinity) <= until);
+  return items.filter((item, k) => {
+    const e = of(item);
+    if (e === undefined) return true;
+    return k >= first && k <= last && (p.sessionKey === undefined || e.sessionKey === p.sessionKey) && (p.agentId === undefined || e.agentId === p.agentId);
+  });
+}
 
 const filterOf = (p: Params<'audit.export'>) => ({
   ...(p.since !== undefined ? { since: p.since } : {}),
@@ -168,9 +180,13 @@ function unlessBroken(err: unknown): undefined {
   throw err;
 }
 
-/** L8 with --unsigned: the entries (and a table) with nothing signed; `askdock audit verify` cannot vouch for them. */
-function unsignedFiles(entries: AuditEntry[], format: 'csv' | undefined): ExportFiles {
+/**
+ * L8 with --unsigned: the entries (and a table) with nothing signed; `askdock audit verify` cannot vouch for them. The
+ * answers with their salts come too (L5), unless redacted, so each still checks against its entry's digest.
+ */
+function unsignedFiles(entries: AuditEntry[], p: Params<'audit.export'>, answers: KeptAnswer[]): ExportFiles {
   const files: ExportFiles = new Map([[FILES.entries, entries.map((e) => entryLine(e) + '\n').join('')]]);
-  if (format === 'csv') files.set(FILES.csv, entriesCsv(entries));
+  if (p.redact !== 'answers') files.set(FILES.answers, answersText(answers));
+  if (p.format === 'csv') files.set(FILES.csv, entriesCsv(entries));
   return files;
 }

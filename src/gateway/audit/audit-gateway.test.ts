@@ -25,8 +25,12 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     expect(admin.eventsNamed('question.resolved').find((p) => p.id === id)?.receipt).toBe(waited.receipt);
 
     const files = await exportFiles(admin);
-    expect(files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l).event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
+    const lines = files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.event)).toEqual(['policy.loaded', 'question.asked', 'question.answered']);
+    // L1: the asking names the rule that made it ask, as the decision does.
+    expect(lines[1]).toMatchObject({ identity: 'agent', kind: 'approval', rules: ['push'] });
     expect(verifyExport(files, keys)).toMatchObject({ exit: 0, summary: { entries: 3, answers: 1, treeSize: 3 } });
+    expect(verifyExport(files, keys, { file: 'r.jws', text: waited.receipt! })).toMatchObject({ exit: 0 });
 
     const entries = files.get('entries.jsonl')!;
     const tampered = new Map(files).set('entries.jsonl', entries.replace('"question.answered"', '"question.answerex"'));
@@ -49,6 +53,25 @@ describe('the audit log through the gateway (L1, L2, L4-L6)', () => {
     expect(entries.map((e) => e.event)).toEqual(['policy.loaded', 'question.asked', 'grant.made', 'question.answered', 'grant.revoked']);
     expect(entries[2]).toMatchObject({ identity: 'admin', grantId: grant.id, questionId: res.id, detail: { rule: grant.rule, scope: 'session' } });
     expect(entries[4]).toMatchObject({ identity: 'admin', grantId: grant.id });
+  });
+
+  it('[L1][L5] `--agent` exports the life of every question that agent asked: a plain question and an approval the policy decided', async () => {
+    t = await startTestGateway({ config: policyConfig, auditSigning: true });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const { session } = await admin.call('sessions.create', { title: 'Work' });
+    const lunch = { id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] };
+    const asked = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+    await admin.call('question.resolve', { id: asked.id, answers: { lunch: ['Sushi'] } });
+    const allowed = await agent.call('question.request', { sessionKey: session.key, approval: { tool: 'Bash', input: { command: 'npm run test' }, agent: 'claude-code' } });
+    expect(allowed.status).toBe('answered');
+    const files = await exportFiles(admin, { agentId: 'agent' });
+    const entries = files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries.map((e) => [e.event, e.questionId])).toEqual([['question.asked', asked.id], ['question.answered', asked.id], ['policy.allowed', allowed.id]]);
+    // The kind the approval named itself is kept beside the agent, not in its place.
+    expect(entries[2]).toMatchObject({ agentId: 'agent', identity: 'policy', detail: { agentKind: 'claude-code' } });
+    expect(verifyExport(files, await publicKeys(t), { file: 'r.jws', text: allowed.receipt! })).toMatchObject({ exit: 0 });
+    expect((await exportFiles(admin, { agentId: 'claude-code' })).get('entries.jsonl')).toBe('');
   });
 
   it('[A3][L5] a guest-scoped identity may not export the log', async () => {

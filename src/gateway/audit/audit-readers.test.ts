@@ -11,14 +11,19 @@ afterEach(async () => {
 const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] });
 const payloadOf = (receipt: string) => JSON.parse(Buffer.from(receipt.split('.')[1], 'base64url').toString('utf8')) as { entryIndex: number };
 
-it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s inclusion proof; only an admin signs one, reads the self-check or the live count', async () => {
+/** A signed gateway where the agent asked a question and the admin answered it: the answer as the agent waited for it. */
+async function answeredLunch() {
   t = await startTestGateway({ auditSigning: true });
   const admin = await t.connect('admin');
   const agent = await t.connect('agent');
   const { session } = await admin.call('sessions.create', { title: 'Lunch' });
   const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
   await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
-  const answered = await agent.call('question.waitAnswer', { id });
+  return { t, admin, agent, session, answered: await agent.call('question.waitAnswer', { id }) };
+}
+
+it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s inclusion proof; only an admin signs one, reads the self-check or the live count', async () => {
+  const { t, admin, agent, session, answered } = await answeredLunch();
   expect(answered.receipt).toBeDefined();
   const { entryIndex } = payloadOf(answered.receipt!);
   await admin.call('audit.checkpoint', { sign: true });
@@ -53,4 +58,18 @@ it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s i
       expect(refused.details, who).toMatchObject({ needed: ['operator.admin'] });
     }
   }
+});
+
+it('[L9] audit.proof answers the checkpoint its proof leads to: the one signed at the size asked for, not the newest', async () => {
+  const { t, admin, agent, session, answered } = await answeredLunch();
+  const { entryIndex } = payloadOf(answered.receipt!);
+  const older = await admin.call('audit.checkpoint', { sign: true });
+  const { id: later } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id: later, answers: { lunch: ['Pizza'] } });
+  const newer = await admin.call('audit.checkpoint', { sign: true });
+  expect(newer.treeSize).toBeGreaterThan(older.treeSize);
+  const reader = await t.connect('agent2');
+  const proof = await reader.call('audit.proof', { index: entryIndex, size: older.treeSize });
+  expect(proof).toMatchObject({ treeSize: older.treeSize, checkpoint: older.checkpoint });
+  expect((await reader.call('audit.proof', { index: entryIndex })).checkpoint).toBe(newer.checkpoint);
 });

@@ -1,6 +1,8 @@
 /** L8: a gateway without a usable key runs unsigned: what needs a signature is refused with AUDIT_KEY_MISSING. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { exportFiles } from '../../testing/audit-gateway.ts';
+import { saltedDigestOf } from '../../audit/index.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -21,6 +23,22 @@ describe('an unsigned audit log (L8)', () => {
     expect(refused.message).toContain('--unsigned');
     const page = await admin.call('audit.export', { unsigned: true });
     expect(page.files.map((f) => f.name)).toContain('entries.jsonl');
+  });
+
+  it('[L8][L5] an unsigned export still holds each answer with its salt (answers.jsonl), which checks against its entry\'s digest; --redact answers leaves it out', async () => {
+    const admin = await unsignedAdmin();
+    const agent = await t!.connect('agent');
+    const lunch = item({ id: 'lunch', header: 'Lunch', question: 'What for lunch?', options: [{ label: 'Pizza' }, { label: 'Sushi' }] });
+    const { id } = await agent.call('question.request', { mode: 'async', questions: [lunch] });
+    await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
+    const files = await exportFiles(admin, { unsigned: true });
+    const [answer] = files.get('answers.jsonl')!.trim().split('\n').map((l) => JSON.parse(l) as { entryIndex: number; questionId: string; salt: string; answers: unknown });
+    expect(answer).toMatchObject({ questionId: id, answers: { lunch: ['Sushi'] } });
+    const entry = files.get('entries.jsonl')!.trim().split('\n').map((l) => JSON.parse(l) as { index: number; answersDigest?: string }).find((e) => e.index === answer.entryIndex);
+    expect(saltedDigestOf(answer.answers, Buffer.from(answer.salt, 'base64url'))).toBe(entry?.answersDigest);
+    const redacted = await exportFiles(admin, { unsigned: true, redact: 'answers' });
+    expect([...redacted.keys()]).toEqual(['entries.jsonl']);
+    expect([...redacted.values()].join('')).not.toContain('Sushi');
   });
 
   it('[L8][L9] audit.checkpoint {sign:true} is refused with AUDIT_KEY_MISSING; reading it says unsigned', async () => {

@@ -6,6 +6,23 @@ import type { AuditRoom } from './audit-room.ts';
 
 const kindOf = (q: StoredQuestion) => (q.approval ? 'approval' : (q.questions[0]?.kind ?? 'question'));
 
+/**
+ * L1/L4/L5: the agent is the identity that asks, as the policy's `agents` and a route's `agent` match it (facts.ts); the
+ * kind an approval names itself (`claude-code`) is kept beside it, so `audit export --agent` finds every question it asked.
+ */
+const agentKindOf = (q: StoredQuestion): Record<string, string> => {
+  const kind = q.approval?.request.agent;
+  return kind !== undefined && kind !== q.askedBy ? { agentKind: kind } : {};
+};
+
+/** L1/E5: who allowed a two-person approval before it was decided (the entry's identity is the last one only). */
+const approvalsOf = (q: StoredQuestion): Record<string, string> => {
+  const approvals = q.route?.quorum?.approvals ?? [];
+  return approvals.length ? { approvals: approvals.map((a) => `${a.identity}@${a.surface}`).join(',') } : {};
+};
+
+const detailOf = (parts: Record<string, string>) => (Object.keys(parts).length ? { detail: parts } : {});
+
 /** L1, in the question's transaction: it was asked. */
 export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<void> {
   await audit.recordUnread({
@@ -14,9 +31,12 @@ export async function recordAsked(audit: AuditRoom, q: StoredQuestion): Promise<
     identity: q.askedBy,
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
-    ...(q.approval?.request.agent ? { agentId: q.approval.request.agent } : {}),
+    agentId: q.askedBy,
     kind: kindOf(q),
+    // An approval's rules that made it ask (G2: every decision names the rules that matched).
+    ...(q.approval?.askedRules.length ? { rules: q.approval.askedRules } : {}),
     ...audit.digests.asked(q),
+    ...detailOf(agentKindOf(q)),
   });
 }
 
@@ -37,14 +57,14 @@ export async function recordDecided(audit: AuditRoom, q: StoredQuestion, atMs: n
   const shared = {
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
-    ...(q.approval?.request.agent ? { agentId: q.approval.request.agent } : {}),
+    agentId: q.askedBy,
     ...audit.digests.decided(q),
     ...(answersDigest ? { answersDigest } : {}),
     ...(decision?.rules.length ? { rules: decision.rules } : {}),
     ...(decision?.grantId ? { grantId: decision.grantId } : {}),
   };
   const entry = await audit.record(
-    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared },
+    { atMs, event: event as AuditEntry['event'], ...who, kind: kindOf(q), status, decidedBy, ...shared, ...detailOf({ ...agentKindOf(q), ...approvalsOf(q), ...(q.reason !== undefined ? { reason: q.reason } : {}) }) },
     q.answers ? { questionId: q.id, salt, answers: q.answers } : undefined,
   );
   const keys = audit.log.keys;

@@ -1,5 +1,10 @@
+import type { RouteState } from '../../protocol/index.ts';
 import type { StoredQuestion } from '../store/types.ts';
 import type { AuditRoom } from './audit-room.ts';
+
+/** E3: the targets a step skipped (a person who may not see the question, no session owner), and why: `group:ops[bo] (may-not-see)`. */
+export const skipsOf = (skipped: RouteState['skipped'] = []): { skipped?: string } =>
+  skipped.length ? { skipped: skipped.map((s) => `${s.target}${s.identity && s.target !== `identity:${s.identity}` ? `[${s.identity}]` : ''} (${s.reason})`).join(', ') } : {};
 
 export type RouteEvent = 'question.escalated' | 'question.acknowledged' | 'question.handedOff';
 
@@ -18,6 +23,7 @@ export async function recordRoute(
     ...(who.identity !== undefined ? { identity: who.identity } : {}),
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    agentId: q.askedBy,
     ...(who.detail ? { detail: who.detail } : {}),
   });
 }
@@ -28,7 +34,7 @@ export async function recordRoute(
  * steps are `question.escalated` entries. With `by`, a surface that reached people on its own (a push, sent in a
  * unit of its own once the question was committed).
  */
-export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
+export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'askedBy' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
   const route = q.route;
   if (!by && (!route || route.notified.length === 0)) return;
   await audit.recordUnread({
@@ -37,6 +43,7 @@ export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, '
     ...(by ? { surface: by.surface } : {}),
     questionId: q.id,
     ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
-    detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(',') },
+    agentId: q.askedBy,
+    detail: by ? { notified: by.identities.join(',') } : { escalation: route!.escalation, step: route!.step, notified: route!.notified.join(','), ...skipsOf(route!.skipped) },
   });
 }

@@ -5,7 +5,7 @@ import { dutyTimer, type ExpiryScheduler } from '../questions/question-timers.ts
 import type { StoredQuestion } from '../store/types.ts';
 import type { RoutingParts } from './routing-room.ts';
 import type { SecretRoutes } from './secret-routes.ts';
-import { recordRoute } from '../audit/route-entries.ts';
+import { recordRoute, skipsOf } from '../audit/route-entries.ts';
 import { questionAudience } from '../questions/question-records.ts';
 
 /** E2's reason for a question whose steps ran out. */
@@ -109,7 +109,8 @@ export class RouteDuty {
       return;
     }
     await this.saveIn(tx, next, notify);
-    if (notify.length > 0) await recordRoute(this.parts.audit, 'question.escalated', q, now, { detail: { step: route.step, notified: notify.join(',') } });
+    const skips = skipsOf(route.skipped?.slice(q.route?.skipped?.length ?? 0));
+    if (notify.length > 0 || skips.skipped) await recordRoute(this.parts.audit, 'question.escalated', q, now, { detail: { step: route.step, notified: notify.join(','), ...skips } });
   }
 
   private saveIn(tx: Tx, q: StoredQuestion, notify?: readonly string[]): Promise<void> {

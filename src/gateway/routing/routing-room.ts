@@ -15,7 +15,7 @@ import { askFacts, chooseFor, envOf, routeInWords } from './route-env.ts';
 import { RouteDuty, saveRouteIn, withSkips } from './route-duty.ts';
 import { routeFor } from './handoff-view.ts';
 import type { AuditRoom } from '../audit/audit-room.ts';
-import { recordRoute } from '../audit/route-entries.ts';
+import { recordRoute, skipsOf } from '../audit/route-entries.ts';
 
 export type RoutingParts = RoomParts & {
   routing: RoutingConfig;
@@ -204,7 +204,8 @@ export class RoutingRoom {
       const handoffs = p.drafts && route.handoffs ? [...route.handoffs.slice(0, -1), { ...route.handoffs[route.handoffs.length - 1], drafts: p.drafts, reached }] : route.handoffs;
       const next = { ...q, route: { ...route, ...(handoffs ? { handoffs } : {}) } };
       await saveRouteIn(this.parts, tx, next, r.notify);
-      await recordRoute(this.parts.audit, 'question.handedOff', q, now, { identity: identity.id, detail: { to: p.to, notified: r.notify.join(',') } });
+      const skips = skipsOf(route.skipped?.slice(q.route?.skipped?.length ?? 0));
+      await recordRoute(this.parts.audit, 'question.handedOff', q, now, { identity: identity.id, detail: { to: p.to, notified: r.notify.join(','), ...skips } });
       return next.route;
     });
     return { route: routeFor(route, identity.id) };

@@ -50,14 +50,17 @@ describe('routed questions (E2, E3, E11)', () => {
     expect(entries[2].detail).toEqual({ step: 1, notified: 'bo,cy' });
   });
 
-  it('[E2] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
-    const { clock, agent, session } = await setup();
+  it('[E2][L1] steps that run out: an approval is denied by timeout with reason escalation-exhausted', async () => {
+    const { clock, admin, agent, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
     const wait = agent.call('question.waitAnswer', { id });
     clock.advance(5 * MIN);
     await agent.waitEvent('question.routed', (p) => p.id === id && p.route.step === 1);
     clock.advance(10 * MIN);
     expect(await wait).toMatchObject({ status: 'expired', reason: 'escalation-exhausted', decision: { behavior: 'deny', decidedBy: 'timeout' } });
+    // L1: the log says why it ended, as the agent was told.
+    const ended = (await auditOf(admin, id)).find((e) => e.event === 'question.expired');
+    expect(ended).toMatchObject({ status: 'denied', decidedBy: 'timeout', detail: { reason: 'escalation-exhausted' } });
   });
 
   it('[E4][L1] "I\'m on it" pauses the escalation for 30 minutes, then it goes on from where it was; someone not eligible may not acknowledge', async () => {
@@ -90,10 +93,23 @@ describe('routed questions (E2, E3, E11)', () => {
     const handedOff = (await auditOf(admin, id)).find((e) => e.event === 'question.handedOff');
     expect(handedOff).toMatchObject({ identity: 'ana', detail: { to: 'identity:cy', notified: 'cy' } });
   });
+
+  it('[E6][E3][L1] a hand-off to a group skips a member who may not see the question, and its entry says so', async () => {
+    const groups = { ops: { members: ['bo', 'cy'] }, mixed: { members: ['cy', 'agent'] } };
+    t = await startTestGateway({ config: { ...routingConfig, routing: { ...routingConfig.routing!, groups } }, clock: new FakeClock() });
+    const admin = await t.connect('admin');
+    const agent = await t.connect('agent', { clientId: 'agent-client' });
+    const ana = await connectPerson(t, 'ana');
+    const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    await ana.call('question.handoff', { id, to: 'group:mixed' });
+    const handedOff = (await auditOf(admin, id)).find((e) => e.event === 'question.handedOff');
+    expect(handedOff).toMatchObject({ identity: 'ana', detail: { to: 'group:mixed', notified: 'cy', skipped: 'group:mixed[agent] (may-not-see)' } });
+  });
 });
 
 describe('two-person approval (E5)', () => {
-  it('[E5] an Allow short of the quorum answers pending; the same person twice counts once; a second person allows it', async () => {
+  it('[E5][L1] an Allow short of the quorum answers pending; the same person twice counts once; a second person allows it', async () => {
     const { clock, agent, admin, ana, session } = await setup();
     const { id } = await agent.call('question.request', { sessionKey: session.key, approval: push, timeoutMs: 3_600_000 });
     const first = await ana.call('question.resolve', { id, answers: { approval: ['Allow'] }, surface: 'tui' });
@@ -102,6 +118,9 @@ describe('two-person approval (E5)', () => {
     expect((await agent.call('question.waitAnswer', { id, timeoutMs: 0 })).status).toBe('pending');
     expect(await admin.call('question.resolve', { id, answers: { approval: ['Allow'] } })).toMatchObject({ status: 'answered' });
     expect(await agent.call('question.waitAnswer', { id })).toMatchObject({ status: 'answered', decision: { behavior: 'allow', decidedBy: 'person' } });
+    // L1: the decision's entry names both approvals, not only the one that met the quorum.
+    const answered = (await auditOf(admin, id)).find((e) => e.event === 'question.answered');
+    expect(answered).toMatchObject({ identity: 'admin', detail: { approvals: 'ana@tui,admin@cli' } });
   });
 
   it('[E5][C5] a chat reply short of the quorum still moves the session for its readers: its last message, the question still counted', async () => {
@@ -208,13 +227,14 @@ describe('who a target reaches (E1, E3)', () => {
   const ownerFirst = {
     ...routingConfig,
     routing: {
-      escalations: { owner: { steps: [{ notify: ['session-owner', 'identity:agent', 'identity:ana'], wait: '5m' }], exhausted: 'keep' as const } },
+      escalations: { owner: { steps: [{ notify: ['session-owner', 'identity:agent', 'identity:ana'], wait: '5m' }, { notify: ['identity:agent'], wait: '5m' }], exhausted: 'keep' as const } },
       routes: [{ match: { kind: ['question' as const] }, escalation: 'owner' }],
     },
   };
 
-  it('[E1][E3] session-owner is the person who owns the session; an agent that made its own session, or named as a target, is skipped, never notified or eligible', async () => {
-    t = await startTestGateway({ config: ownerFirst, clock: new FakeClock() });
+  it('[E1][E3][L1] session-owner is the person who owns the session; an agent that made its own session, or named as a target, is skipped, never notified or eligible', async () => {
+    const clock = new FakeClock();
+    t = await startTestGateway({ config: ownerFirst, clock });
     const admin = await t.connect('admin');
     const agent = await t.connect('agent', { clientId: 'agent-client' });
     await connectPerson(t, 'ana');
@@ -223,6 +243,12 @@ describe('who a target reaches (E1, E3)', () => {
     const { question } = await admin.call('question.get', { id: asked.id });
     expect(question.route).toMatchObject({ notified: ['ana'], eligible: ['ana'] });
     expect(question.route?.skipped?.map((s) => [s.target, s.reason])).toEqual([['session-owner', 'no-session-owner'], ['identity:agent', 'may-not-see']]);
+    // L1: the skips are entries of the audit log, with the step that skipped them.
+    clock.advance(5 * MIN);
+    await admin.waitEvent('question.routed', (p) => p.id === asked.id && p.route.step === 1);
+    const entries = (await auditEntries(admin)).filter((e) => e.questionId === asked.id);
+    expect(entries.find((e) => e.event === 'question.notified')?.detail).toMatchObject({ notified: 'ana', skipped: 'session-owner (no-session-owner), identity:agent (may-not-see)' });
+    expect(entries.find((e) => e.event === 'question.escalated')?.detail).toEqual({ step: 1, notified: '', skipped: 'identity:agent (may-not-see)' });
     // A session a person made: that person is its owner and is notified.
     const { session: theirs } = await admin.call('sessions.create', { title: 'Deploys' });
     const second = await agent.call('question.request', { sessionKey: theirs.key, questions: [item()], timeoutMs: 3_600_000 });
