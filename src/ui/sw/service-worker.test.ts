@@ -168,3 +168,32 @@ describe('E4 "I\'m on it" from a notification', () => {
     expect(resolved).toHaveLength(before);
   });
 });
+
+describe('U17 a tap on the notification itself opens the question\'s link page', () => {
+  const payload = { type: 'question', id: 'q_open', title: 'Env', body: 'Which?', path: '/q/q_open' };
+  const target = 'https://askdock.test/q/q_open';
+  function windowsAre(windows: { url: string; navigate: (url: string) => Promise<unknown>; focus: () => Promise<unknown> }[]) {
+    const opened: string[] = [];
+    const clients = (globalThis as unknown as { self: { clients: Record<string, unknown> } }).self.clients;
+    clients.matchAll = async () => windows;
+    clients.openWindow = async (url: string) => void opened.push(url);
+    return opened;
+  }
+  const tapBody = () => fire('notificationclick', { action: '', notification: { data: payload, close: () => undefined } });
+
+  it('[U17] an open askdock window goes to the link page', async () => {
+    const went: string[] = [];
+    const win = { url: 'https://askdock.test/s/abc', navigate: async (url: string) => void went.push(url), focus: async () => win };
+    const opened = windowsAre([win]);
+    await tapBody();
+    expect(went).toEqual([target]);
+    expect(opened).toEqual([]);
+  });
+
+  it('[U17] a window this worker cannot steer (opened before it took over) leaves the tap to a new window, never to nothing', async () => {
+    const win = { url: 'https://askdock.test/s/abc', navigate: () => Promise.reject(new TypeError('not controlled')), focus: async () => win };
+    const opened = windowsAre([win]);
+    await tapBody();
+    expect(opened).toEqual([target]);
+  });
+});

@@ -260,7 +260,12 @@ function onNotificationTap(notification: Notification & { data: unknown }, actio
   const target = new URL(payload.path, sw.location.origin).href;
   return sw.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
     const open = windows.find((w) => w.url === target) ?? windows[0];
-    return open ? open.navigate(target).then((w) => (w ?? open).focus()) : sw.clients.openWindow(target);
+    if (!open) return sw.clients.openWindow(target);
+    // navigate() refuses a window this worker does not control (opened before it took over): a new window then.
+    return open.navigate(target).then(
+      (w) => (w ?? open).focus().catch(() => undefined),
+      () => sw.clients.openWindow(target),
+    );
   });
 }
 

@@ -51,7 +51,9 @@ export const SessionLink = memo(function SessionLink({ session, active, pending 
           {session.agentId && (
             <>
               <span className="session-link-agent">{session.agentId}</span>
+              {/* Read as a pause, so the agent and the time never run together in the link's name. */}
               <span aria-hidden="true"> · </span>
+              <VisuallyHidden>, </VisuallyHidden>
             </>
           )}
           <RelativeTime ms={lastActivityMs(session)} />
