@@ -5,13 +5,23 @@
  * labels back: the decision is the gateway's.
  */
 import type { ApprovalDecision, ApprovalRequest } from '../protocol/policy.ts';
+import type { RouteState } from '../protocol/routing.ts';
 import { clampTimeoutSeconds, type NoAnswerReason } from './ask-user-result.ts';
 import type { PromptOptions } from './ask-prompt.ts';
 import { visibleNul } from './ask-prompt.ts';
 import { abortError, cancelQuestion, askerSurface, inTurn, newQuestionId, raceAbort, SDK_SOURCE, sendQuestion, waitForEnd } from './sdk-ask.ts';
 import type { Agent } from './sdk.ts';
 
-export type ApprovalOutcome = { decision: ApprovalDecision } | { decision: null; reason: NoAnswerReason };
+/** `approvers` (E8): who allowed it, by display name: a quorum's people, else the person who answered. */
+export type ApprovalOutcome = { decision: ApprovalDecision; approvers?: string[] } | { decision: null; reason: NoAnswerReason };
+
+/** E8: the people a person's Allow came from: every approval of a quorum, then whoever completed it; none for a rule. */
+function approversOf(d: ApprovalDecision, route: RouteState | undefined): string[] {
+  if (d.behavior !== 'allow' || d.decidedBy !== 'person') return [];
+  const names = (route?.quorum?.approvals ?? []).map((a) => a.name ?? a.identity);
+  if (d.resolvedBy) names.push(d.resolvedBy.name ?? d.resolvedBy.identity);
+  return [...new Set(names)];
+}
 
 /** What the agent is told when a person or a rule denies without a message of its own. */
 export function denyMessage(d: ApprovalDecision): string {
@@ -73,7 +83,9 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
   if (end.receipt !== undefined) opts.onReceipt?.(id, end.receipt);
   if (end.status === 'answered') {
     // An approval answered without the gateway's decision is no decision: nothing is allowed by default.
-    return end.decision ? { decision: end.decision } : { decision: null, reason: 'cancelled' };
+    if (!end.decision) return { decision: null, reason: 'cancelled' };
+    const approvers = approversOf(end.decision, end.route);
+    return { decision: end.decision, ...(approvers.length ? { approvers } : {}) };
   }
   return { decision: null, reason: end.status as NoAnswerReason };
 }
@@ -81,9 +93,12 @@ export async function requestApproval(agent: Agent, approval: ApprovalRequest, o
 /** Several approvals that must all be allowed (a patch touching several files): the first denial decides. */
 export async function requestAll(agent: Agent, approvals: readonly ApprovalRequest[], opts: PromptOptions = {}): Promise<ApprovalOutcome> {
   let last: ApprovalOutcome | undefined;
+  const approvers = new Set<string>();
   for (const approval of approvals) {
     last = await requestApproval(agent, approval, opts);
     if (!last.decision || last.decision.behavior === 'deny') return last;
+    for (const name of last.approvers ?? []) approvers.add(name);
   }
-  return last ?? { decision: null, reason: 'cancelled' };
+  if (!last?.decision) return last ?? { decision: null, reason: 'cancelled' };
+  return { decision: last.decision, ...(approvers.size ? { approvers: [...approvers] } : {}) };
 }

@@ -79,7 +79,15 @@ export function askUserQuestionInput(input: Record<string, unknown>, questions: 
 }
 
 /** The decision, or why there is none (the agent then asks in its own terminal). */
-export type ToolOutcome = { decision: ToolDecision } | { decision: null; reason: 'skipped' | 'expired' | 'cancelled' };
+/** `approvedBy` (E8): "approved by Ana" (a quorum: "approved by Ana and Bo") when people allowed it, for an output with a text the agent reads. */
+export type ToolOutcome = { decision: ToolDecision; approvedBy?: string } | { decision: null; reason: 'skipped' | 'expired' | 'cancelled' };
+
+/** E8: "approved by Ana", "approved by Ana and Bo", "approved by Ana, Bo and Cy". */
+export function approvedByText(names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  const who = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `approved by ${who}`;
+}
 
 /**
  * Asks `req` in askdock and returns the decision. An approval skipped, expired or cancelled has no decision (nothing
@@ -93,7 +101,8 @@ export async function decideTool(agent: Agent, req: ToolRequest, opts: PromptOpt
     if (!outcome.decision) return { decision: null, reason: outcome.reason };
     if (outcome.decision.behavior === 'deny') return { decision: { behavior: 'deny', message: withAnswerer(denyMessage(outcome.decision), outcome.decision.resolvedBy?.name) } };
     // Claude Code ignores a bare allow of a plan: it takes the plan back as updatedInput.
-    return { decision: { behavior: 'allow', ...(req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {}) } };
+    const approvedBy = approvedByText(outcome.approvers ?? []);
+    return { decision: { behavior: 'allow', ...(req.toolName === EXIT_PLAN_MODE_TOOL ? { updatedInput: req.toolInput } : {}) }, ...(approvedBy ? { approvedBy } : {}) };
   }
   const answers: Record<string, string[]> = {};
   for (const prompt of askUserQuestionPrompts(questions)) {

@@ -29,11 +29,14 @@ export function hookToolRequest(event: Extract<ReadEvent, { kind: 'tool' }>): To
   return { ...base, agent: 'claude-code', ...(event.suggestions ? { suggestions: event.suggestions } : {}) };
 }
 
-/** X1: the decision JSON the event's hook documents. */
-export function decisionOutput(event: 'PermissionRequest' | 'PreToolUse', agent: AgentKind, d: ToolDecision): unknown {
+/**
+ * X1: the decision JSON the event's hook documents. E8: an Allow people gave says who ("approved by Ana") where the
+ * output has a text the agent reads: PreToolUse's additionalContext (PermissionRequest's allow has none).
+ */
+export function decisionOutput(event: 'PermissionRequest' | 'PreToolUse', agent: AgentKind, d: ToolDecision, approvedBy?: string): unknown {
   if (event === 'PreToolUse') {
     return d.behavior === 'allow'
-      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}) } }
+      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}), ...(approvedBy ? { additionalContext: approvedBy } : {}) } }
       : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: d.message } };
   }
   // Codex's PermissionRequest refuses updatedInput and updatedPermissions (it fails closed on them).
@@ -86,7 +89,7 @@ export async function askFromHook(values: ClientFlags, event: AskedEvent, timeou
         say(`no answer (${outcome.reason}); the agent asks in its own terminal`);
         return 0;
       }
-      process.stdout.write(JSON.stringify(decisionOutput(event.event, event.agent, outcome.decision)) + '\n');
+      process.stdout.write(JSON.stringify(decisionOutput(event.event, event.agent, outcome.decision, outcome.approvedBy)) + '\n');
       return 0;
     }
     const outcome = await askElicitation(agent, event.request, { ...opts, source: event.server });

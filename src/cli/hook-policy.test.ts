@@ -108,6 +108,15 @@ describe('askdock hook through the approval policy (G4)', { timeout: 120_000 }, 
     expect(JSON.parse((await claude.done).stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
   });
 
+  it('[E8] Codex: a patch a person allows tells the agent who approved it, in the text the agent reads (additionalContext)', async () => {
+    const requested = nextEvent(t.operator, 'question.requested');
+    const hook = startHook(t, codexPatch('src/a.ts'));
+    const question = await hookAsks(t.operator, hook, requested);
+    await t.operator.request('question.resolve', { id: question.id, answers: { approval: ['Allow'] } });
+    const { stdout } = await hook.done;
+    expect(JSON.parse(stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', additionalContext: 'approved by admin' } });
+  });
+
   it('[G4] Codex: apply_patch is judged as Edit of every file it patches; one denied file denies the patch', async () => {
     const docs = await decidedAtOnce(codexPatch('docs/a.md', 'docs/b.md'));
     expect(docs.json).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });

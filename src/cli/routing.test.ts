@@ -19,7 +19,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function askdock(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'askdock.js'), 'routing', ...args], { encoding: 'utf8', env: { ...process.env, ASKDOCK_CLI_SOURCES: '1' } });
+  return askdockIn({}, ...args);
+}
+
+function askdockIn(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'askdock.js'), 'routing', ...args], { encoding: 'utf8', env: { ...process.env, ASKDOCK_CLI_SOURCES: '1', ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -44,6 +48,13 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
     expect(out.steps.map((s: { atMs: number; notify: string[] }) => [s.atMs - t0, s.notify])).toEqual([[0, ['bo']], [300_000, ['ana', 'bo', 'cy']]]);
     expect(out.unreached.map((s: { step: number; atMs: number }) => [s.step, s.atMs - t0])).toEqual([[2, 900_000], [3, 1_200_000]]);
     expect(out.exhausted).toEqual({ action: 'expire', atMs: t0 + 1_800_000, reached: false });
+  });
+
+  it('[E10] --at takes an ISO time without an offset as the local time', () => {
+    const local = askdockIn({ TZ: 'Europe/Berlin' }, 'test', '--config', example, '--at', '2026-03-25T10:00', '--json');
+    expect(local.err).toBe('');
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.out).atMs).toBe(Date.parse('2026-03-25T10:00+01:00'));
   });
 
   it('[E10] a question no route takes is said to go to everyone, as without routing', () => {
@@ -71,7 +82,7 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('askdock routing test: --tool: must be a tool request');
     expect(r.err).toContain('askdock routing test: --kind: must be one of question, approval, elicitation, secret, got "mail"');
-    expect(r.err).toContain('askdock routing test: --at: must be an ISO time with its offset');
+    expect(r.err).toContain('askdock routing test: --at: must be an ISO time such as');
     expect(r.err).toContain('askdock routing test: --timeout: must be 30..3600 seconds');
     expect(askdock('nope').code).toBe(2);
     // --config reads the file; --url and --token are for asking the running gateway instead (E10).

@@ -41,9 +41,10 @@ function readArgs(argv: string[]): TestArgs | 'help' | string[] {
   const kind = v.kind ?? (tool ? 'approval' : 'question');
   if (!(ASK_KINDS as readonly string[]).includes(kind)) problems.push(`--kind: must be one of ${ASK_KINDS.join(', ')}, got "${kind}"`);
   else if (tool && kind !== 'approval') problems.push('--tool: only an approval names a tool (leave out --kind, or give --kind approval)');
+  // E10: any ISO time; one without an offset is this machine's local time, as ISO 8601 reads it.
   const at = v.at === undefined ? null : DateTime.fromISO(v.at, { setZone: true });
-  if (at && (!at.isValid || !/(Z|[+-]\d\d:?\d\d)$/.test(v.at ?? '')))
-    problems.push(`--at: must be an ISO time with its offset, such as 2026-03-25T10:00+01:00 or 2026-03-25T09:00Z, got "${v.at}"`);
+  if (at && !at.isValid)
+    problems.push(`--at: must be an ISO time such as 2026-03-25T10:00+01:00, 2026-03-25T09:00Z or 2026-03-25T10:00 (local time), got "${v.at}"`);
   let timeoutS: number | undefined;
   try {
     timeoutS = intFlag('--timeout', v.timeout, 'a whole number of seconds');

@@ -78,5 +78,7 @@ export const PushPayload = z.discriminatedUnion('type', [
    * approval's Allow or Deny, shown on a line of its own above it.
    */
   z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional(), decision: z.enum(['Allow', 'Deny']).optional() }),
+  /** E4: someone took the question ("Ana is on it"): said on its notification, which stays open to be answered. */
+  z.object({ type: z.literal('taken'), id: z.string(), text: z.string() }),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;

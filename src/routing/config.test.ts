@@ -37,6 +37,14 @@ describe('the routing config', () => {
     expect(r.routing.routes.map((x) => [x.index, x.escalation, x.quorum, x.continue])).toEqual([[0, undefined, 2, true], [1, 'prod', undefined, false]]);
   });
 
+  it('[E4] ackTimeout: 30 minutes unless given, for every escalation at the top of the block or on one escalation for its own', () => {
+    const esc = (extra: object = {}) => ({ steps: [{ notify: ['identity:ana'], wait: '5m' }], ...extra });
+    const r = parseRouting({ ackTimeout: '10m', escalations: { a: esc(), b: esc({ ackTimeout: '1h' }) } }, ctx);
+    if (!r.ok) throw new Error(formatProblems(r.problems));
+    expect([r.routing.escalations.a.ackTimeoutMs, r.routing.escalations.b.ackTimeoutMs]).toEqual([600_000, 3_600_000]);
+    expect(problemsOf({ ackTimeout: '1s', escalations: { a: esc() } })).toEqual(['routing.ackTimeout: must be between 5s and 24h, got "1s" (1s)']);
+  });
+
   it('[E1] without routing nothing is routed', () => {
     expect(parseRouting(undefined, ctx)).toEqual({ ok: true, routing: { groups: {}, schedules: {}, escalations: {}, routes: [] } });
   });
@@ -105,6 +113,6 @@ describe('the routing config', () => {
     ]);
     // A name that would reach the prototype of the object it is stored in.
     expect(problemsOf(JSON.parse('{"groups": {"__proto__": {"members": ["ana"]}}}'))).toEqual(['routing.groups.__proto__: a name uses letters, digits, "_", "." and "-" only (and is not "__proto__")']);
-    expect(problemsOf({ routs: [] })).toEqual(['routing.routs: unknown field (known: groups, schedules, escalations, routes)']);
+    expect(problemsOf({ routs: [] })).toEqual(['routing.routs: unknown field (known: groups, schedules, escalations, routes, ackTimeout)']);
   });
 });

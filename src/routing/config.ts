@@ -46,7 +46,7 @@ function targetProblem(target: unknown, ids: ReadonlySet<string>, groups: object
   return null;
 }
 
-function escalation(p: Problems, path: string, name: string, raw: unknown, known: (t: unknown) => string | null): Escalation | undefined {
+function escalation(p: Problems, path: string, name: string, raw: unknown, known: (t: unknown) => string | null, ackDefaultMs: number): Escalation | undefined {
   const e = record(p, path, raw, ['steps', 'repeat', 'exhausted', 'ackTimeout']);
   if (!e) return undefined;
   const steps: EscalationStep[] = [];
@@ -71,7 +71,7 @@ function escalation(p: Problems, path: string, name: string, raw: unknown, known
     p.add(child(path, 'exhausted'), e.exhausted === 'allow'
       ? 'may not be "allow": nothing is ever allowed because nobody answered (use "deny", "expire" or "keep")'
       : `must be "deny", "expire" or "keep", got ${JSON.stringify(e.exhausted)}`);
-  const ackTimeoutMs = e.ackTimeout === undefined ? ACK_TIMEOUT_MS : waitOf(p, child(path, 'ackTimeout'), e.ackTimeout);
+  const ackTimeoutMs = e.ackTimeout === undefined ? ackDefaultMs : waitOf(p, child(path, 'ackTimeout'), e.ackTimeout);
   if (ackTimeoutMs === undefined) return undefined;
   return { name, steps, repeat: repeat as number, ackTimeoutMs, ...(e.exhausted !== undefined ? { exhausted: e.exhausted as Escalation['exhausted'] } : {}) };
 }
@@ -137,7 +137,7 @@ export function parseRouting(raw: unknown, ctx: RoutingContext): RoutingResult {
   const where = ctx.where ?? 'routing';
   if (raw === undefined) return { ok: true, routing: emptyRouting() };
   const p = new Problems();
-  const top = record(p, where, raw, ['groups', 'schedules', 'escalations', 'routes']);
+  const top = record(p, where, raw, ['groups', 'schedules', 'escalations', 'routes', 'ackTimeout']);
   if (!top) return { ok: false, problems: p.list };
   const ids = new Set(ctx.identities);
   const groups: RoutingConfig['groups'] = {};
@@ -149,9 +149,11 @@ export function parseRouting(raw: unknown, ctx: RoutingContext): RoutingResult {
   // Targets are checked against the names as written, so a group with a fault of its own is not also "unknown".
   const written = (v: unknown) => (isRecord(v) ? v : {});
   const known = (t: unknown) => targetProblem(t, ids, written(top.groups), written(top.schedules));
+  // E4: `ackTimeout` (30m unless given) for every escalation, or on one escalation for its own.
+  const ackDefaultMs = top.ackTimeout === undefined ? ACK_TIMEOUT_MS : (waitOf(p, child(where, 'ackTimeout'), top.ackTimeout) ?? ACK_TIMEOUT_MS);
   const escalations: RoutingConfig['escalations'] = {};
   for (const [name, value] of names(p, child(where, 'escalations'), top.escalations)) {
-    const e = escalation(p, child(child(where, 'escalations'), name), name, value, known);
+    const e = escalation(p, child(child(where, 'escalations'), name), name, value, known, ackDefaultMs);
     if (e) escalations[name] = e;
   }
   const rs = routes(p, child(where, 'routes'), top.routes, ctx.tools, written(top.escalations));

@@ -26,6 +26,18 @@ describe('a routed question\'s route state', () => {
     });
   });
 
+  it('[E2] a repeat runs the steps again: each step notifies its people again, though they were notified before', () => {
+    const once = { ...env, escalation: { ...env.escalation, repeat: 1 } };
+    const s0 = startRoute(once, T0).state;
+    const s1 = advanceRoute(s0, T0 + 5 * MIN, once).state;
+    const again = advanceRoute(s1, T0 + 15 * MIN, once);
+    expect(again.exhausted).toBeUndefined();
+    expect(again.notify).toEqual(['ana']);
+    expect(again.state).toMatchObject({ step: 2, notified: ['ana', 'bo', 'cy'], nextAtMs: T0 + 20 * MIN });
+    expect(advanceRoute(again.state, T0 + 20 * MIN, once).notify).toEqual(['ana', 'bo', 'cy']);
+    expect(advanceRoute(advanceRoute(again.state, T0 + 20 * MIN, once).state, T0 + 30 * MIN, once).exhausted).toBe('deny');
+  });
+
   it('[E2] nothing happens before the wait passes; then the next step notifies only the new people; then the steps run out', () => {
     const s0 = startRoute(env, T0).state;
     expect(advanceRoute(s0, T0 + 5 * MIN - 1, env)).toEqual({ state: s0, notify: [], skipped: [] });

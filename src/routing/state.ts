@@ -44,7 +44,9 @@ function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv):
     const r = reach(step.notify, nowMs, env.targets);
     skipped.push(...r.skipped);
     if (r.identities.length === 0) continue;
-    const notify = r.identities.filter((i) => !state.notified.includes(i));
+    // A repeat runs the steps again (E2): their people are notified again; within a round, only the new ones are.
+    const repeat = s >= env.escalation.steps.length;
+    const notify = repeat ? r.identities : r.identities.filter((i) => !state.notified.includes(i));
     const next = { ...state, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
     return { state: next, notify, skipped };
   }

@@ -159,7 +159,7 @@ export class Channel implements ChannelSink {
     }
     // E4: `ack` to a routed question takes it ("I'm on it") and answers nothing.
     if (target.route && m.text.trim().toLowerCase() === ACK_REPLY) {
-      const taken = await this.acknowledge(identityId, target, m.conversation);
+      const taken = await this.acknowledge(identityId, target);
       if (taken.refused) this.say(m.conversation, `Not taken: ${taken.notice}`);
       return;
     }
@@ -232,11 +232,10 @@ export class Channel implements ChannelSink {
     });
   }
 
-  /** E4: "I'm on it" from this channel; the conversation hears who took it ("Ana is on it"). */
-  private async acknowledge(identityId: string, q: QuestionRecord, conversation: string): Promise<PressReply> {
+  /** E4: "I'm on it" from this channel; the conversation hears who took it ("Ana is on it") as from any surface (channel-posts.ts). */
+  private async acknowledge(identityId: string, q: QuestionRecord): Promise<PressReply> {
     try {
-      const { route } = await this.caller.change(identityId, 'question.ack', { id: q.id });
-      this.say(conversation, `${route.ackedBy?.name ?? identityId} is on it`);
+      await this.caller.change(identityId, 'question.ack', { id: q.id });
       return { notice: "You're on it" };
     } catch (err) {
       const notice = err instanceof AskdockError && err.code === 'FORBIDDEN' ? 'This question waits for someone else.' : await pressRefusal(err, this.log.bind(this));
@@ -245,7 +244,7 @@ export class Channel implements ChannelSink {
   }
 
   private async answerByPress(identityId: string, q: QuestionRecord, choice: string, p: Press): Promise<PressReply> {
-    if (choice === 'ack') return this.acknowledge(identityId, q, p.conversation);
+    if (choice === 'ack') return this.acknowledge(identityId, q);
     // A repeat of this person's own press answers as the first did (Q5); another person's press finds it resolved.
     const resolution = { surface: this.surface, resolutionId: pressResolutionId(this.adapter.name, identityId, p.ref, choice) };
     if (choice === 'other') {

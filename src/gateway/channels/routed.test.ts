@@ -62,6 +62,19 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed que
     expect(q.route?.ackedBy?.identity).toBe('guest');
     expect(q.answers).toBeUndefined();
   });
+
+  it('[E4] "I\'m on it" taken elsewhere (the dock, a TUI) is said in the conversation too, once, though the route changes again', async () => {
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    await posted('the prompt', (m) => m.buttons.includes('Staging'));
+    await w.admin.call('question.ack', { id });
+    await posted('who is on it', (m) => m.text === 'admin is on it');
+    await w.admin.call('question.handoff', { id, to: 'identity:admin', note: 'mine' });
+    await until(async () => (await w.question(id)).route?.handoffs?.length === 1 || undefined, 'the hand-off');
+    await driver.press(driver.ids.alice, (await posted('the prompt', (m) => m.buttons.includes('Staging'))), 'Staging');
+    await posted('the outcome', (m) => m.buttons.length === 0 && m.text.includes('Answered by Alice'));
+    expect(driver.messages().filter((m) => m.text === 'admin is on it')).toHaveLength(1);
+  });
 });
 
 /** Approvals in Alice's conversation need Allow from her and Ana (the admin) (E5); the policy asks about anything. */

@@ -252,6 +252,13 @@ describe('Web Push follows the escalation (E2)', () => {
     await t.gw.push.idle();
     expect(fake.received.map((r) => r.subscription).sort()).toEqual(['ana-phone', 'bo-phone', 'cy-phone']);
     expect(fake.received.every((r) => (r.payload as { id?: string }).id === id)).toBe(true);
+    // E4: Cy takes it: the phones of everyone notified say so, once, though the route changes again (a hand-off).
+    await people.cy.call('question.ack', { id });
+    await expect.poll(() => fake?.received.filter((r) => (r.payload as { type: string }).type === 'taken').length, { timeout: 10_000 }).toBe(3);
+    await people.cy.call('question.handoff', { id, to: 'identity:ana' });
+    await t.gw.push.idle();
+    const taken = fake.received.filter((r) => (r.payload as { type: string }).type === 'taken');
+    expect(taken.map((r) => r.payload)).toEqual(Array(3).fill({ type: 'taken', id, text: 'Cy is on it' }));
     // E7: once Bo answers, each phone's notification turns into who answered it, and where.
     await people.bo.call('question.resolve', { id, answers: { env: ['Staging'] }, surface: 'tui' });
     await expect.poll(() => fake?.received.filter((r) => (r.payload as { type: string }).type === 'close').length, { timeout: 10_000 }).toBe(4);

@@ -167,6 +167,18 @@ describe('E4 "I\'m on it" from a notification', () => {
     expect(acked).toEqual([{ id: 'q_take' }]);
     expect(resolved).toHaveLength(before);
   });
+
+  it('[E4] taken elsewhere: the notification says who is on it, quietly, and keeps its answers without "I\'m on it"', async () => {
+    const payload = { type: 'question', id: 'q_taken', itemId: 'env', title: 'Env', body: 'Which?', actions: ['Staging', 'Production'], path: '/q/q_taken', ack: true };
+    await fire('push', { data: { text: () => JSON.stringify(payload) } });
+    await fire('push', { data: { text: () => JSON.stringify({ type: 'taken', id: 'q_taken', text: 'Ana is on it' }) } });
+    const note = shown.filter((n) => n.tag === 'q_taken');
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatchObject({ title: 'Env', body: 'Ana is on it\nWhich?', silent: true, actions: [{ action: '0', title: 'Staging' }, { action: '1', title: 'Production' }] });
+    // A question whose notification is gone shows none again.
+    await fire('push', { data: { text: () => JSON.stringify({ type: 'taken', id: 'q_nowhere', text: 'Ana is on it' }) } });
+    expect(shown.some((n) => n.tag === 'q_nowhere')).toBe(false);
+  });
 });
 
 describe('U17 a tap on the notification itself opens the question\'s link page', () => {

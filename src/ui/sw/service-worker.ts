@@ -201,6 +201,12 @@ function closeOrSay(n: Notification & { data?: unknown }, { text, decision }: Ex
   return sw.registration.showNotification(n.title, { body, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
 }
 
+/** E4: someone took the question ("Ana is on it"): said quietly on its notification, which keeps its answers, not "I'm on it". */
+function sayTaken(n: Notification & { data?: unknown }, text: string): Promise<void> {
+  const { ack: _ack, ...data } = n.data as Extract<PushPayload, { type: 'question' }>;
+  return sw.registration.showNotification(n.title, { body: `${text}\n${data.body}`, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data, ...notificationActions(data) });
+}
+
 sw.addEventListener('push', (event: PushEvent) => {
   let payload: PushPayload;
   try {
@@ -208,8 +214,9 @@ sw.addEventListener('push', (event: PushEvent) => {
   } catch {
     return;
   }
-  if (payload.type === 'close') {
-    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map((n) => closeOrSay(n, payload)))));
+  if (payload.type !== 'question') {
+    const update = (n: Notification) => (payload.type === 'close' ? closeOrSay(n, payload) : sayTaken(n, payload.text));
+    event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map(update))));
     return;
   }
   event.waitUntil(
