@@ -11,7 +11,7 @@ import { QuestionPrompt } from './components/question-prompt.tsx';
 import { SessionsPicker } from './components/sessions-picker.tsx';
 import { StatusLine } from './components/status-line.tsx';
 import { Transcript } from './components/transcript.tsx';
-import { terminalText } from '../lib/terminal-text.ts';
+import { terminalLine, terminalText } from '../lib/terminal-text.ts';
 
 type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
 
@@ -31,21 +31,39 @@ const sessionTitle = (s: TuiState) => {
   return session ? session.title || session.key : s.sessionKey ?? 'no session';
 };
 
-/** W3 for a plain reply: the warning, then y/Enter sends and n/Esc goes back to editing. */
+/**
+ * W3 for a plain reply: the warning, then y/Enter sends and n/Esc goes back to editing. With a secret request pending
+ * (W4) the safe way is the default: s/Enter sends the text as that secret, y as a message anyway.
+ */
 function ConfirmLine({ store }: { store: TuiStore }) {
   const confirm = useStore(store, (s) => s.confirm);
   useInput((input, key) => {
     const c = store.getState().confirm;
     if (!c) return;
-    if (key.return || input.toLowerCase() === 'y') {
+    const letter = input.toLowerCase();
+    if (c.asSecret && (letter === 's' || key.return)) {
+      store.setState({ confirm: null });
+      c.asSecret.send();
+    } else if (key.return || letter === 'y') {
       store.setState({ confirm: null });
       c.send();
-    } else if (key.escape || input.toLowerCase() === 'n') store.setState({ confirm: null });
+    } else if (key.escape || letter === 'n') store.setState({ confirm: null });
   });
+  const secret = confirm?.asSecret;
   return (
     <Box borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text color="yellow">
-        ⚠ {terminalText(confirm?.warning ?? '')} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+        ⚠ {terminalText(confirm?.warning ?? '')}{' '}
+        {secret ? (
+          <>
+            <Text bold>s</Text>/Enter send as secret {terminalLine(secret.name)} · <Text bold>y</Text> send as a message
+          </>
+        ) : (
+          <>
+            <Text bold>y</Text>/Enter send
+          </>
+        )}{' '}
+        · <Text bold>n</Text>/Esc edit
       </Text>
     </Box>
   );

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
-import { credentialWarning, detectCredential, detectCredentialIn, messageCredentialWarning } from '../../answers/credentials.ts';
+import { credentialWarning, detectCredential, detectCredentialIn, messageAsSecretOffer, messageCredentialWarning } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import type { GatewayClient } from '../../client/client.ts';
 import { AskdockError, type Answers, type QuestionRecord, type QuorumState } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type Flash, type TuiStore } from './tui-store.ts';
 import { grantScopeOf, recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { APPROVAL_ALLOW } from '../../answers/kinds/approval.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
@@ -79,12 +79,27 @@ export class TuiActions {
     if (pending && !readOnly) return this.plainReply(pending, text);
     const match = detectCredential(text);
     // W3: a message that looks like a credential waits for the person's yes, as Other text does.
-    if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send: () => void this.submitComposer(text, true) } }));
+    if (match && !confirmed) {
+      const secret = pendingSecret(s);
+      const send = () => void this.submitComposer(text, true);
+      // W4: with a secret request pending, the text may go as that secret instead: stored encrypted, never a message.
+      if (secret) return update(this.store, () => ({ confirm: { warning: messageAsSecretOffer(match, secret.name), send, asSecret: { name: secret.name, send: () => void this.provideSecret(secret.id, text) } } }));
+      return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send } }));
+    }
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
     await this.client
       .request('chat.send', { sessionKey: s.sessionKey, message: text, idempotencyKey: key() })
       .then(() => readOnly && this.flash('You may not answer this question; your message was sent to the session', 'warn'))
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
+  }
+
+  /** W4: the composer's text as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. */
+  private async provideSecret(id: string, value: string): Promise<void> {
+    update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
+    await this.client
+      .request('secret.provide', { id, value: value.trim() })
+      .then((r) => this.flash(`Sent as the secret ${r.name}: stored encrypted; the agent gets only its name`))
+      .catch((err) => this.flash(`Secret not sent: ${errorText(err)}`, 'error'));
   }
 
   private async command(line: string): Promise<void> {
