@@ -30,17 +30,25 @@ export class TuiActions {
     private readonly quit: () => void,
   ) {}
 
+  /** V1: whether the first session is still being opened (a message typed meanwhile waits) or none could be. */
+  private opening = false;
+
   flash(text: string, tone: Flash['tone'] = 'info'): void {
     update(this.store, () => ({ flash: { text, tone } }));
   }
 
   /** V1: the given session, else the newest one this identity may see, else a new one. */
   async openInitial(sessionKey?: string): Promise<void> {
-    if (sessionKey) return this.openSession(sessionKey);
-    const { sessions } = await this.client.request('sessions.list', {});
-    const newest = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs))[0];
-    if (newest) return this.openSession(newest.key);
-    await this.newSession();
+    this.opening = true;
+    try {
+      if (sessionKey) return await this.openSession(sessionKey);
+      const { sessions } = await this.client.request('sessions.list', {});
+      const newest = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs))[0];
+      if (newest) return await this.openSession(newest.key);
+      await this.newSession();
+    } finally {
+      this.opening = false;
+    }
   }
 
   async openSession(sessionKey: string): Promise<void> {
@@ -70,7 +78,7 @@ export class TuiActions {
     if (!trimmed) return;
     if (trimmed.startsWith('/')) return this.command(trimmed);
     const s = this.store.getState();
-    if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
+    if (!s.sessionKey) return this.flash(this.opening ? 'Opening a session… send it again in a moment' : 'No session is open: /new starts one, /sessions lists them', 'warn');
     // G5: a reply's option numbers count the approval offers this identity is shown, as the prompt's rows do.
     const first = pendingRequests(s)[0];
     const pending = currentRequest(s)?.record ?? (first && recordWithChoosableOffers(first, s.scopes));
