@@ -5,7 +5,8 @@ import type { PromptEffect } from './prompt/prompt-model.ts';
 import type { TuiActions } from './state/actions.ts';
 import { update } from './state/sync.ts';
 import { transcriptRows } from './state/transcript-rows.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { SecretPrompt } from './components/secret-prompt.tsx';
 import { Composer } from './components/composer.tsx';
 import { QuestionPrompt } from './components/question-prompt.tsx';
 import { SessionsPicker } from './components/sessions-picker.tsx';
@@ -74,6 +75,7 @@ export function TuiApp({ store, actions, local }: Props) {
   const rows = useRows();
   const state = useStore(store);
   const current = currentRequest(state);
+  const secret = pendingSecret(state);
   const onEffect = (effect: PromptEffect) => {
     if (!current) return;
     if (effect.kind === 'submit') void actions.answer(current.record, effect.answers);
@@ -92,6 +94,8 @@ export function TuiApp({ store, actions, local }: Props) {
         onCancel={() => update(store, () => ({ view: 'composer' }))}
       />
     );
+  } else if (state.view === 'secret' && secret) {
+    bottom = <SecretPrompt key={secret.id} request={secret} onProvide={(value) => void actions.provideSecret(secret.id, value)} onClose={() => update(store, () => ({ view: 'composer' }))} />;
   } else if (state.view === 'prompt' && current) {
     const id = current.record.id;
     bottom = (
@@ -117,6 +121,7 @@ export function TuiApp({ store, actions, local }: Props) {
         onChange={(composerText) => store.setState({ composerText })}
         onSubmit={(text) => void actions.submitComposer(text)}
         pending={pendingRequests(state).length}
+        secretName={secret?.name}
         active
       />
     );

@@ -22,4 +22,22 @@ describe('the composer while the agent waits for a secret', () => {
     expect((await h.admin.call('chat.history', { sessionKey: h.sessionKey })).messages).toEqual([]);
     expect(h.screen()).not.toContain(TOKEN.slice(0, 12));
   });
+
+  it('[K1][W4] a secret request in the open session is told under the composer; /secret opens a masked field whose value shows nowhere', async () => {
+    h = await startTui();
+    const { id } = await h.agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To push the release', sessionKey: h.sessionKey });
+    await h.waitFor('The agent asks for the secret DEPLOY_TOKEN · /secret to provide it');
+    await h.type('/secret');
+    await h.press(KEY.enter);
+    await h.waitFor('Secret DEPLOY_TOKEN');
+    expect(h.screen()).toContain('To push the release');
+    await h.type('hunter2-plain');
+    await h.waitFor('•••••••••••••');
+    expect(h.screen()).not.toContain('hunter2');
+    expect(JSON.stringify(h.store.getState())).not.toContain('hunter2');
+    await h.press(KEY.enter);
+    expect(await h.agent.call('secret.waitResult', { id })).toMatchObject({ status: 'stored', name: 'DEPLOY_TOKEN' });
+    await h.waitForNo('/secret to provide it');
+    expect(h.screen()).not.toContain('hunter2');
+  });
 });

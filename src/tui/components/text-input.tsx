@@ -10,13 +10,15 @@ type Props = {
   onEscape?: () => void;
   active?: boolean;
   placeholder?: string;
+  /** W4: a secret's field: every character shows as a dot. */
+  mask?: boolean;
 };
 
 /** A paste may carry anything: shown on one line, cleaned for the terminal. */
-const shown = (t: string) => terminalLine(t);
+const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat([...t].length) : terminalLine(t));
 
 /** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
-export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder }: Props) {
+export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask }: Props) {
   const [, rendered] = useState(0);
   // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
   const live = useRef({ value, cursor: value.length, seen: value });
@@ -60,9 +62,9 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
   }
   return (
     <Text>
-      {shown(value.slice(0, at))}
-      <Text inverse>{at < value.length ? shown(value[at]) : ' '}</Text>
-      {shown(value.slice(at + 1))}
+      {shown(value.slice(0, at), mask)}
+      <Text inverse>{at < value.length ? shown(value[at], mask) : ' '}</Text>
+      {shown(value.slice(at + 1), mask)}
     </Text>
   );
 }

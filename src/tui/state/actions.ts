@@ -91,7 +91,7 @@ export class TuiActions {
       const secret = pendingSecret(s);
       const send = () => void this.submitComposer(text, true);
       // W4: with a secret request pending, the text may go as that secret instead: stored encrypted, never a message.
-      if (secret) return update(this.store, () => ({ confirm: { warning: messageAsSecretOffer(match, secret.name), send, asSecret: { name: secret.name, send: () => void this.provideSecret(secret.id, text) } } }));
+      if (secret) return update(this.store, () => ({ confirm: { warning: messageAsSecretOffer(match, secret.name), send, asSecret: { name: secret.name, send: () => void this.composerAsSecret(secret.id, text) } } }));
       return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send } }));
     }
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
@@ -101,9 +101,14 @@ export class TuiActions {
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
   }
 
-  /** W4: the composer's text as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. */
-  private async provideSecret(id: string, value: string): Promise<void> {
-    update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
+  private composerAsSecret(id: string, text: string): Promise<void> {
+    update(this.store, () => ({ composerText: '', confirm: null }));
+    return this.provideSecret(id, text);
+  }
+
+  /** W4: a value as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. */
+  async provideSecret(id: string, value: string): Promise<void> {
+    update(this.store, () => ({ flash: null, view: 'composer' }));
     await this.client
       .request('secret.provide', { id, value: value.trim() })
       .then((r) => this.flash(`Sent as the secret ${r.name}: stored encrypted; the agent gets only its name`))
@@ -122,8 +127,10 @@ export class TuiActions {
         return update(this.store, () => ({ view: 'sessions' }));
       case '/question':
         return this.reopenPrompt();
+      case '/secret':
+        return pendingSecret(this.store.getState()) ? update(this.store, () => ({ view: 'secret' })) : this.flash('No secret is requested in this session');
       default:
-        this.flash(`Unknown command ${name}: try /new, /sessions, /question or /quit`, 'error');
+        this.flash(`Unknown command ${name}: try /new, /sessions, /question, /secret or /quit`, 'error');
     }
   }
 

@@ -6,7 +6,7 @@ import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.t
 import { mayAnswer } from '../../lib/route-text.ts';
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
-export type View = 'composer' | 'prompt' | 'sessions';
+export type View = 'composer' | 'prompt' | 'sessions' | 'secret';
 export type Flash = { text: string; tone: 'error' | 'info' | 'warn' };
 
 /**
@@ -110,6 +110,8 @@ export function reconcile(s: TuiState): Partial<TuiState> {
   if (!current) patch.requestId = open[0]?.id ?? pending[0]?.id ?? null;
   const requestId = patch.requestId !== undefined ? patch.requestId : s.requestId;
   if (s.view === 'prompt' && !pending.some((q) => q.id === requestId)) patch.view = 'composer';
+  // K1: a secret request that ended (stored elsewhere, expired, cancelled) takes its masked field with it.
+  if (s.view === 'secret' && !pendingSecret(s)) patch.view = 'composer';
   if (s.view === 'composer' && open.length > 0) {
     patch.view = 'prompt';
     if (!open.some((q) => q.id === requestId)) patch.requestId = open[0].id;
