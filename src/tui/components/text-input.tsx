@@ -14,6 +14,8 @@ type Props = {
   mask?: boolean;
 };
 
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
 /** A paste may carry anything: shown on one line, cleaned for the terminal. */
 const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat([...t].length) : terminalLine(t));
 
@@ -47,7 +49,10 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (key.backspace || key.delete) return at === 0 ? undefined : edit(v.slice(0, at - 1) + v.slice(at), at - 1);
     if (key.ctrl && input === 'u') return edit(v.slice(at), 0);
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
-    const typed = input.replace(/\r\n?/g, '\n');
+    // A paste or a burst may carry controls (`\x15` of a Ctrl+U in the same chunk, a copied escape sequence): the
+    // text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
+    const typed = input.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
   useInput((input, key) => splitBurst(input, key).forEach((k) => onKey(k.input, k.key)), { isActive: active });
