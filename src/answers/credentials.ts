@@ -117,6 +117,11 @@ export function credentialWarning(match: CredentialMatch): string {
     'never answer a question with a credential. Send it anyway?';
 }
 
+/** W3 with W4: the composer's warning while the agent waits for a secret, offering to send the text as that secret instead. */
+export function messageAsSecretOffer(match: CredentialMatch, name: string): string {
+  return `This looks like ${match.label}. Messages are saved in the conversation and read by the agent. The agent asked for the secret "${name}": send it as that secret instead (stored encrypted; the agent gets only its name).`;
+}
+
 /** The composer's warning (W3): a chat message, not an answer, is about to go to the agent. */
 export function messageCredentialWarning(match: CredentialMatch): string {
   return `This looks like ${match.label}. Messages are saved in the conversation and read by the agent. Send it anyway?`;

@@ -5,13 +5,14 @@ import type { PromptEffect } from './prompt/prompt-model.ts';
 import type { TuiActions } from './state/actions.ts';
 import { update } from './state/sync.ts';
 import { transcriptRows } from './state/transcript-rows.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { SecretPrompt } from './components/secret-prompt.tsx';
 import { Composer } from './components/composer.tsx';
 import { QuestionPrompt } from './components/question-prompt.tsx';
 import { SessionsPicker } from './components/sessions-picker.tsx';
 import { StatusLine } from './components/status-line.tsx';
 import { Transcript } from './components/transcript.tsx';
-import { terminalText } from '../lib/terminal-text.ts';
+import { terminalLine, terminalText } from '../lib/terminal-text.ts';
 
 type Props = { store: TuiStore; actions: TuiActions; local?: boolean };
 
@@ -31,21 +32,39 @@ const sessionTitle = (s: TuiState) => {
   return session ? session.title || session.key : s.sessionKey ?? 'no session';
 };
 
-/** W3 for a plain reply: the warning, then y/Enter sends and n/Esc goes back to editing. */
+/**
+ * W3 for a plain reply: the warning, then y/Enter sends and n/Esc goes back to editing. With a secret request pending
+ * (W4) the safe way is the default: s/Enter sends the text as that secret, y as a message anyway.
+ */
 function ConfirmLine({ store }: { store: TuiStore }) {
   const confirm = useStore(store, (s) => s.confirm);
   useInput((input, key) => {
     const c = store.getState().confirm;
     if (!c) return;
-    if (key.return || input.toLowerCase() === 'y') {
+    const letter = input.toLowerCase();
+    if (c.asSecret && (letter === 's' || key.return)) {
+      store.setState({ confirm: null });
+      c.asSecret.send();
+    } else if (key.return || letter === 'y') {
       store.setState({ confirm: null });
       c.send();
-    } else if (key.escape || input.toLowerCase() === 'n') store.setState({ confirm: null });
+    } else if (key.escape || letter === 'n') store.setState({ confirm: null });
   });
+  const secret = confirm?.asSecret;
   return (
     <Box borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text color="yellow">
-        ⚠ {terminalText(confirm?.warning ?? '')} <Text bold>y</Text>/Enter send · <Text bold>n</Text>/Esc edit
+        ⚠ {terminalText(confirm?.warning ?? '')}{' '}
+        {secret ? (
+          <>
+            <Text bold>s</Text>/Enter send as secret {terminalLine(secret.name)} · <Text bold>y</Text> send as a message
+          </>
+        ) : (
+          <>
+            <Text bold>y</Text>/Enter send
+          </>
+        )}{' '}
+        · <Text bold>n</Text>/Esc edit
       </Text>
     </Box>
   );
@@ -56,6 +75,7 @@ export function TuiApp({ store, actions, local }: Props) {
   const rows = useRows();
   const state = useStore(store);
   const current = currentRequest(state);
+  const secret = pendingSecret(state);
   const onEffect = (effect: PromptEffect) => {
     if (!current) return;
     if (effect.kind === 'submit') void actions.answer(current.record, effect.answers);
@@ -74,6 +94,8 @@ export function TuiApp({ store, actions, local }: Props) {
         onCancel={() => update(store, () => ({ view: 'composer' }))}
       />
     );
+  } else if (state.view === 'secret' && secret) {
+    bottom = <SecretPrompt key={secret.id} request={secret} onProvide={(value) => void actions.provideSecret(secret.id, value)} onClose={() => update(store, () => ({ view: 'composer' }))} />;
   } else if (state.view === 'prompt' && current) {
     const id = current.record.id;
     bottom = (
@@ -99,6 +121,7 @@ export function TuiApp({ store, actions, local }: Props) {
         onChange={(composerText) => store.setState({ composerText })}
         onSubmit={(text) => void actions.submitComposer(text)}
         pending={pendingRequests(state).length}
+        secretName={secret?.name}
         active
       />
     );

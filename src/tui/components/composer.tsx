@@ -7,11 +7,13 @@ type Props = {
   onSubmit: (value: string) => void;
   /** Pending requests while the prompt is put aside (V4). */
   pending: number;
+  /** K1: the secret the agent waits for in this session, if any. */
+  secretName?: string;
   active: boolean;
 };
 
 /** V1 composer, one line; V4 says when questions wait and how to reopen them. */
-export function Composer({ value, onChange, onSubmit, pending, active }: Props) {
+export function Composer({ value, onChange, onSubmit, pending, secretName, active }: Props) {
   return (
     <Box flexDirection="column">
       {pending > 0 ? (
@@ -19,6 +21,7 @@ export function Composer({ value, onChange, onSubmit, pending, active }: Props) 
           {pending} question{pending > 1 ? 's' : ''} pending · /question to answer
         </Text>
       ) : null}
+      {secretName ? <Text color="magenta">The agent asks for the secret {secretName} · /secret to provide it</Text> : null}
       <Box borderStyle="round" borderColor="gray" paddingX={1}>
         <Text color="cyan">› </Text>
         <TextInput

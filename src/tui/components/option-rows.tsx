@@ -30,12 +30,11 @@ export function OptionRows({ item, draft, cursor: at, editingOther, readOnly = f
                 {i + 1}. {terminalLine(option.label)}
               </Text>
             </Text>
+            {/* A description that wraps keeps its indent under the label (narrow terminals). */}
             {option.description ? (
-              <Text dimColor>
-                {'     '}
-                {several ? '    ' : ''}
-                {terminalLine(option.description)}
-              </Text>
+              <Box paddingLeft={several ? 9 : 5}>
+                <Text dimColor>{terminalLine(option.description)}</Text>
+              </Box>
             ) : null}
           </Box>
         );

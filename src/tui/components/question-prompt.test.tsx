@@ -1,4 +1,5 @@
 import { render } from 'ink-testing-library';
+import { Box } from 'ink';
 import { useRef, useState } from 'react';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { QuestionRecord } from '../../protocol/index.ts';
@@ -174,5 +175,36 @@ describe('QuestionPrompt for a routed question (E4, E9)', () => {
     await write('a1');
     await until(() => effects.length > 0 || (ink!.lastFrame() ?? '').includes('●'));
     expect(effects.some((e) => e.kind === 'ack')).toBe(false);
+  });
+});
+
+describe('QuestionPrompt on a narrow terminal', () => {
+  const deploy: QuestionRecord = {
+    id: 'q3',
+    askedBy: 'agent',
+    mode: 'blocking',
+    questions: [
+      { id: 'env', header: 'Environment', question: 'Where should I deploy?', options: [{ label: 'Staging (Recommended)', description: 'Safe to try out; nobody depends on it.' }, { label: 'Production' }] },
+      { id: 'notify', header: 'Notify', question: 'Who?', multiSelect: true, options: [{ label: 'Email' }, { label: 'Slack' }] },
+    ],
+    createdAtMs: 1,
+    expiresAtMs: Date.now() + 14 * 60_000 + 32_400,
+    status: 'pending',
+  };
+
+  it('[V2][V3] at 40 columns `Question 1 of 2` and the time left stay whole; a wrapped description keeps its indent', async () => {
+    ink = render(
+      <Box width={40}>
+        <Harness record={deploy} effects={[]} />
+      </Box>,
+    );
+    const frame = await until((f) => f.includes('Where should I deploy?'));
+    const lines = frame.split('\n');
+    expect(frame).toContain('Question 1 of 2');
+    expect(frame).toMatch(/1[34]:\d\d left/);
+    const first = lines.findIndex((l) => l.includes('Safe to try out'));
+    expect(lines[first]).toMatch(/^│ {6}Safe to try out/);
+    // Ink keeps the space it wrapped at: the next line starts one further in, still under the label.
+    expect(lines[first + 1]).toMatch(/^│ {6,7}\S/);
   });
 });

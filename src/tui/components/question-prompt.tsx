@@ -74,14 +74,13 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
   const several = record.questions.length > 1;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Box justifyContent="space-between">
-        <Text>
-          {count > 1 ? <Text color="cyan">‹ {index + 1}/{count} › </Text> : null}
-          <Text bold>{terminalLine(item.header)}</Text>
-          {several ? <Text dimColor> · Question {draft.step + 1} of {record.questions.length}</Text> : null}
-          {record.mode === 'async' ? <Text dimColor> · async</Text> : null}
-        </Text>
-        {record.expiresAtMs !== null ? <TimeLeft expiresAtMs={record.expiresAtMs} /> : null}
+      {/* Narrow terminals wrap the header row between its parts, never inside `Question 1 of 2` or `14:32 left` (V2, V3). */}
+      <Box flexWrap="wrap" columnGap={1}>
+        {count > 1 ? <Box flexShrink={0}><Text color="cyan">‹ {index + 1}/{count} ›</Text></Box> : null}
+        <Box flexShrink={0}><Text bold>{terminalLine(item.header)}</Text></Box>
+        {several ? <Box flexShrink={0}><Text dimColor>· Question {draft.step + 1} of {record.questions.length}</Text></Box> : null}
+        {record.mode === 'async' ? <Box flexShrink={0}><Text dimColor>· async</Text></Box> : null}
+        {record.expiresAtMs !== null ? <Box flexGrow={1} flexShrink={0} justifyContent="flex-end"><TimeLeft expiresAtMs={record.expiresAtMs} /></Box> : null}
       </Box>
       {record.route ? <RouteLine route={record.route} words={routeWords} mayAnswer={mayAnswer} /> : null}
       <Text>{terminalText(item.question, { tabSize: 4 })}</Text>

@@ -10,13 +10,17 @@ type Props = {
   onEscape?: () => void;
   active?: boolean;
   placeholder?: string;
+  /** W4: a secret's field: every character shows as a dot. */
+  mask?: boolean;
 };
 
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
 /** A paste may carry anything: shown on one line, cleaned for the terminal. */
-const shown = (t: string) => terminalLine(t);
+const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat([...t].length) : terminalLine(t));
 
 /** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
-export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder }: Props) {
+export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask }: Props) {
   const [, rendered] = useState(0);
   // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
   const live = useRef({ value, cursor: value.length, seen: value });
@@ -45,7 +49,10 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (key.backspace || key.delete) return at === 0 ? undefined : edit(v.slice(0, at - 1) + v.slice(at), at - 1);
     if (key.ctrl && input === 'u') return edit(v.slice(at), 0);
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
-    const typed = input.replace(/\r\n?/g, '\n');
+    // A paste or a burst may carry controls (`\x15` of a Ctrl+U in the same chunk, a copied escape sequence): the
+    // text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
+    const typed = input.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
   useInput((input, key) => splitBurst(input, key).forEach((k) => onKey(k.input, k.key)), { isActive: active });
@@ -60,9 +67,9 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
   }
   return (
     <Text>
-      {shown(value.slice(0, at))}
-      <Text inverse>{at < value.length ? shown(value[at]) : ' '}</Text>
-      {shown(value.slice(at + 1))}
+      {shown(value.slice(0, at), mask)}
+      <Text inverse>{at < value.length ? shown(value[at], mask) : ' '}</Text>
+      {shown(value.slice(at + 1), mask)}
     </Text>
   );
 }

@@ -1,4 +1,5 @@
 import chalk from 'chalk';
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../protocol/index.ts';
@@ -49,5 +50,36 @@ describe('[G6] decided approvals in the TUI transcript', () => {
     ink = render(<Transcript rows={rows} empty="" />);
     expect(ink.lastFrame()).toContain('✓ Allowed Bash(echo \uFFFD]0;pwned\uFFFD) · rule echo');
     expect(ink.lastFrame()).not.toContain('\u0007');
+  });
+});
+
+describe('[V5] the compact notice on a narrow terminal', () => {
+  it('[V5] at 40 columns the notice and the question beside it wrap as one paragraph, the notice first', () => {
+    const questions = {
+      q1: {
+        id: 'q1',
+        sessionKey: 's1',
+        askedBy: 'agent',
+        mode: 'blocking' as const,
+        questions: [
+          { id: 'env', header: 'Environment', question: 'Where should I deploy?', options: [{ label: 'Staging' }, { label: 'Production' }] },
+          { id: 'notify', header: 'Notify', question: 'Who should I notify when the deploy is done?', multiSelect: true, options: [{ label: 'Email' }, { label: 'Pager' }] },
+        ],
+        createdAtMs: 1,
+        expiresAtMs: null,
+        status: 'answered' as const,
+        answers: { env: ['Production'], notify: ['Email', 'Pager'] },
+      },
+    };
+    const rows = transcriptRows({ ...base, messages: {}, questions, mine: { q1: true } });
+    ink = render(
+      <Box width={40}>
+        <Transcript rows={rows} empty="" />
+      </Box>,
+    );
+    const lines = ink.lastFrame()!.split('\n').map((l) => l.trimEnd());
+    expect(lines[0]).toBe('  ✓ Environment: Production · Notify:');
+    expect(lines.join(' ')).toMatch(/Email, Pager\s+— Where should I deploy\?\s+·\s+Who should I notify when the\s+deploy is done\?/);
+    expect(lines.length).toBeLessThanOrEqual(4);
   });
 });

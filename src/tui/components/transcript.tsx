@@ -8,11 +8,12 @@ function Row({ row }: { row: TranscriptRow }) {
   // Rows keep their height: a full transcript clips its oldest rows at the top, it never squeezes a row (V1).
   if (row.who === 'notice')
     return (
+      // One paragraph: on a narrow terminal the notice and its detail wrap as text, never into a sliver of a column.
       <Box flexShrink={0}>
-        <Box flexShrink={0}>
+        <Text wrap="wrap">
           <Text color={row.ok ? 'green' : 'yellow'}>  {terminalLine(row.text)}</Text>
-        </Box>
-        {row.detail ? <Text dimColor wrap="wrap">{`  — ${terminalLine(row.detail)}`}</Text> : null}
+          {row.detail ? <Text dimColor>{`  — ${terminalLine(row.detail)}`}</Text> : null}
+        </Text>
       </Box>
     );
   // G6: an approval decided without a question, or answered: quiet, one line, no author column.

@@ -65,3 +65,15 @@ describe('the composer beside a routed question', () => {
     expect(ana.store.getState().flash?.text ?? '').not.toMatch(/may not answer/);
   });
 });
+
+describe('a session that cannot be opened', () => {
+  it('[V1] `--session` with a key that opens nothing: the error, then a message says how to open one instead of waiting', async () => {
+    const store = createTuiStore();
+    const client = { request: async () => Promise.reject(new Error('no session nope')) } as unknown as GatewayClient;
+    const actions = new TuiActions(client, store, () => {});
+    await actions.openInitial('nope');
+    expect(store.getState().flash?.text).toContain('Could not open session nope');
+    await actions.submitComposer('hi');
+    expect(store.getState().flash?.text).toBe('No session is open: /new starts one, /sessions lists them');
+  });
+});

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
-import { credentialWarning, detectCredential, detectCredentialIn, messageCredentialWarning } from '../../answers/credentials.ts';
+import { credentialWarning, detectCredential, detectCredentialIn, messageAsSecretOffer, messageCredentialWarning } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import type { GatewayClient } from '../../client/client.ts';
 import { AskdockError, type Answers, type QuestionRecord, type QuorumState } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, type Flash, type TuiStore } from './tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type Flash, type TuiStore } from './tui-store.ts';
 import { grantScopeOf, recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { APPROVAL_ALLOW } from '../../answers/kinds/approval.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
@@ -30,17 +30,25 @@ export class TuiActions {
     private readonly quit: () => void,
   ) {}
 
+  /** V1: whether the first session is still being opened (a message typed meanwhile waits) or none could be. */
+  private opening = false;
+
   flash(text: string, tone: Flash['tone'] = 'info'): void {
     update(this.store, () => ({ flash: { text, tone } }));
   }
 
   /** V1: the given session, else the newest one this identity may see, else a new one. */
   async openInitial(sessionKey?: string): Promise<void> {
-    if (sessionKey) return this.openSession(sessionKey);
-    const { sessions } = await this.client.request('sessions.list', {});
-    const newest = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs))[0];
-    if (newest) return this.openSession(newest.key);
-    await this.newSession();
+    this.opening = true;
+    try {
+      if (sessionKey) return await this.openSession(sessionKey);
+      const { sessions } = await this.client.request('sessions.list', {});
+      const newest = [...sessions].sort((a, b) => (b.lastMessageAtMs ?? b.createdAtMs) - (a.lastMessageAtMs ?? a.createdAtMs))[0];
+      if (newest) return await this.openSession(newest.key);
+      await this.newSession();
+    } finally {
+      this.opening = false;
+    }
   }
 
   async openSession(sessionKey: string): Promise<void> {
@@ -70,7 +78,7 @@ export class TuiActions {
     if (!trimmed) return;
     if (trimmed.startsWith('/')) return this.command(trimmed);
     const s = this.store.getState();
-    if (!s.sessionKey) return this.flash('Opening a session… send it again in a moment', 'warn');
+    if (!s.sessionKey) return this.flash(this.opening ? 'Opening a session… send it again in a moment' : 'No session is open: /new starts one, /sessions lists them', 'warn');
     // G5: a reply's option numbers count the approval offers this identity is shown, as the prompt's rows do.
     const first = pendingRequests(s)[0];
     const pending = currentRequest(s)?.record ?? (first && recordWithChoosableOffers(first, s.scopes));
@@ -79,12 +87,32 @@ export class TuiActions {
     if (pending && !readOnly) return this.plainReply(pending, text);
     const match = detectCredential(text);
     // W3: a message that looks like a credential waits for the person's yes, as Other text does.
-    if (match && !confirmed) return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send: () => void this.submitComposer(text, true) } }));
+    if (match && !confirmed) {
+      const secret = pendingSecret(s);
+      const send = () => void this.submitComposer(text, true);
+      // W4: with a secret request pending, the text may go as that secret instead: stored encrypted, never a message.
+      if (secret) return update(this.store, () => ({ confirm: { warning: messageAsSecretOffer(match, secret.name), send, asSecret: { name: secret.name, send: () => void this.composerAsSecret(secret.id, text) } } }));
+      return update(this.store, () => ({ confirm: { warning: messageCredentialWarning(match), send } }));
+    }
     update(this.store, () => ({ composerText: '', flash: null, confirm: null }));
     await this.client
       .request('chat.send', { sessionKey: s.sessionKey, message: text, idempotencyKey: key() })
       .then(() => readOnly && this.flash('You may not answer this question; your message was sent to the session', 'warn'))
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
+  }
+
+  private composerAsSecret(id: string, text: string): Promise<void> {
+    update(this.store, () => ({ composerText: '', confirm: null }));
+    return this.provideSecret(id, text);
+  }
+
+  /** W4: a value as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. */
+  async provideSecret(id: string, value: string): Promise<void> {
+    update(this.store, () => ({ flash: null, view: 'composer' }));
+    await this.client
+      .request('secret.provide', { id, value: value.trim() })
+      .then((r) => this.flash(`Sent as the secret ${r.name}: stored encrypted; the agent gets only its name`))
+      .catch((err) => this.flash(`Secret not sent: ${errorText(err)}`, 'error'));
   }
 
   private async command(line: string): Promise<void> {
@@ -99,8 +127,10 @@ export class TuiActions {
         return update(this.store, () => ({ view: 'sessions' }));
       case '/question':
         return this.reopenPrompt();
+      case '/secret':
+        return pendingSecret(this.store.getState()) ? update(this.store, () => ({ view: 'secret' })) : this.flash('No secret is requested in this session');
       default:
-        this.flash(`Unknown command ${name}: try /new, /sessions, /question or /quit`, 'error');
+        this.flash(`Unknown command ${name}: try /new, /sessions, /question, /secret or /quit`, 'error');
     }
   }
 

@@ -90,6 +90,8 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
       update(store, (s) => {
         let next: TuiState = { ...s, identity: hello.auth.identity, scopes: hello.auth.scopes, sessions: [...hello.snapshot.sessions] };
         for (const q of hello.snapshot.pendingQuestions) next = { ...next, ...withQuestion(next, q) };
+        // K1: the snapshot lists what is pending now; anything else heard before has ended.
+        next = { ...next, secrets: Object.fromEntries((hello.snapshot.pendingSecrets ?? []).map((r) => [r.id, r])) };
         return next;
       });
       // Records pending here but missing from the snapshot ended while we were away: fetch how.
@@ -119,6 +121,10 @@ export function bindClient(client: GatewayClient, store: TuiStore, onHello: (hel
       update(store, (s) => (s.questions[p.id] ? { questions: { ...s.questions, [p.id]: { ...s.questions[p.id], route: p.route } } } : {})),
     ),
     watchRouteWords(client, store),
+    client.on('secret.requested', (p) => update(store, (s) => ({ secrets: { ...s.secrets, [p.request.id]: p.request } }))),
+    client.on('secret.resolved', (p) =>
+      update(store, (s) => (s.secrets[p.id] ? { secrets: { ...s.secrets, [p.id]: { ...s.secrets[p.id], status: p.status } } } : {})),
+    ),
     client.on('question.retired', (p) =>
       update(store, (s) => {
         const q = s.questions[p.id];

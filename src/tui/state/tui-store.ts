@@ -1,12 +1,12 @@
 import type { RouteWords } from './route-words.ts';
 import { createStore } from 'zustand/vanilla';
-import type { ChatMessage, QuestionRecord, Session } from '../../protocol/index.ts';
+import type { ChatMessage, QuestionRecord, SecretRequestRecord, Session } from '../../protocol/index.ts';
 import type { PromptDraft } from '../prompt/prompt-model.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { mayAnswer } from '../../lib/route-text.ts';
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
-export type View = 'composer' | 'prompt' | 'sessions';
+export type View = 'composer' | 'prompt' | 'sessions' | 'secret';
 export type Flash = { text: string; tone: 'error' | 'info' | 'warn' };
 
 /**
@@ -22,6 +22,8 @@ export type TuiState = {
   sessionKey: string | null;
   messages: Record<string, ChatMessage[]>;
   questions: Record<string, QuestionRecord>;
+  /** K1: secret requests this identity may see (never a value): W3 offers a credential-shaped message as a pending one. */
+  secrets: Record<string, SecretRequestRecord>;
   /** E9: routed questions in words (routing.status): who each waits for and who is next, by display name. */
   routeWords: Record<string, RouteWords>;
   /** When this process saw a question end, for its place in the transcript. */
@@ -38,7 +40,7 @@ export type TuiState = {
   composerText: string;
   flash: Flash | null;
   /** W3: a reply held back until the person confirms its free text is no credential. */
-  confirm: { warning: string; send: () => void } | null;
+  confirm: { warning: string; send: () => void; asSecret?: { name: string; send: () => void } } | null;
 };
 
 export const initialState = (): TuiState => ({
@@ -49,6 +51,7 @@ export const initialState = (): TuiState => ({
   sessionKey: null,
   messages: {},
   questions: {},
+  secrets: {},
   routeWords: {},
   endedAtMs: {},
   mine: {},
@@ -70,6 +73,13 @@ export function pendingRequests(s: Pick<TuiState, 'questions' | 'sessionKey'>): 
   return Object.values(s.questions)
     .filter((q) => q.status === 'pending' && q.retiredAtMs === undefined && q.sessionKey !== undefined && q.sessionKey === s.sessionKey)
     .sort((a, b) => (a.mode === b.mode ? a.createdAtMs - b.createdAtMs : a.mode === 'blocking' ? -1 : 1));
+}
+
+/** W3, W4: the open session's pending secret request, the newest first. */
+export function pendingSecret(s: Pick<TuiState, 'secrets' | 'sessionKey'>): SecretRequestRecord | undefined {
+  return Object.values(s.secrets)
+    .filter((r) => r.status === 'pending' && r.sessionKey !== undefined && r.sessionKey === s.sessionKey)
+    .sort((a, b) => b.createdAtMs - a.createdAtMs)[0];
 }
 
 /** E3: whether this identity may answer `record`: any question without a route, a routed one if it waits for them (or they are an admin). */
@@ -100,6 +110,8 @@ export function reconcile(s: TuiState): Partial<TuiState> {
   if (!current) patch.requestId = open[0]?.id ?? pending[0]?.id ?? null;
   const requestId = patch.requestId !== undefined ? patch.requestId : s.requestId;
   if (s.view === 'prompt' && !pending.some((q) => q.id === requestId)) patch.view = 'composer';
+  // K1: a secret request that ended (stored elsewhere, expired, cancelled) takes its masked field with it.
+  if (s.view === 'secret' && !pendingSecret(s)) patch.view = 'composer';
   if (s.view === 'composer' && open.length > 0) {
     patch.view = 'prompt';
     if (!open.some((q) => q.id === requestId)) patch.requestId = open[0].id;

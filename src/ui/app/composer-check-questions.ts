@@ -1,5 +1,5 @@
 import type { Answers, QuestionRecord, SecretRequestRecord } from '../../protocol/index.ts';
-import { detectCredential, messageCredentialWarning } from '../../answers/credentials.ts';
+import { detectCredential, messageAsSecretOffer, messageCredentialWarning } from '../../answers/credentials.ts';
 import { readAsChoice } from '../../answers/plain-text.ts';
 import { recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import type { AlertChoice } from '../components/ui/alert-dialog.tsx';
@@ -36,9 +36,7 @@ export function composerQuestion(
     return {
       kind: 'credential',
       title: 'This looks like a credential',
-      description: secret
-        ? `This looks like ${credential.label}. Messages are saved in the conversation and read by the agent. The agent asked for the secret "${secret.name}": send it as that secret instead (stored encrypted; the agent gets only its name).`
-        : messageCredentialWarning(credential),
+      description: secret ? messageAsSecretOffer(credential, secret.name) : messageCredentialWarning(credential),
       choices: secret
         ? [
             { value: 'message', label: 'Send anyway' },
