@@ -155,6 +155,27 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
     });
   });
 
+  test('[E9][K1] on a phone a secret request with a long name breaks it inside the dock and the On call page, neither wider than the screen', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The longest name a secret request may have (64 characters, no break opportunity in it).
+    const NAME = `PRODUCTION_DATABASE_READ_ONLY_REPLICA_PASSWORD_${'X'.repeat(17)}`;
+    await inAnasSession(page, async ({ agent, sessionKey }) => {
+      await agent.request('secret.request', { name: NAME, description: 'To read the replica', sessionKey, timeoutMs: 3_600_000 });
+      const name = dockOf(page).getByText(NAME, { exact: true });
+      await expect(name).toBeVisible();
+      const [nameBox, dockBox] = [(await name.boundingBox())!, (await dockOf(page).boundingBox())!];
+      expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(dockBox.x + dockBox.width);
+
+      await page.getByRole('button', { name: /^Open sessions/ }).click();
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
+      const open = page.getByRole('region', { name: 'Open routed questions' });
+      await expect(open.getByRole('link', { name: NAME })).toBeVisible();
+      const table = (await open.getByRole('table').boundingBox())!;
+      expect(table.x + table.width).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    });
+  });
+
   test('[E9] on a phone the On call page keeps each person whole on one line ("Ana (ana)") and the hand-off under who comes next', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const { gateway, close } = await routedGateway(['ana', 'bo']);
