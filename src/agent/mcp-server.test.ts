@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +139,28 @@ describe('askdock mcp lifecycle', () => {
       await mcp.transport.close();
       expect(await resolved).toMatchObject({ status: 'cancelled' });
       expect(mcp.stderr.join('')).toContain('stdin closed');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('[T1] a client that sends initialize and tools/list and closes stdin at once still reads both answers', async () => {
+    const t = await startTestGateway();
+    try {
+      const frames = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ];
+      const child = spawn(process.execPath, [BIN, 'mcp', '--url', t.url, '--token', t.agentToken, '--session', 'piped'], { cwd: t.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stdin.end(frames.map((f) => JSON.stringify(f) + '\n').join(''));
+      const [code] = (await once(child, 'exit')) as [number];
+      const replies = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; result: { tools?: { name: string }[] } });
+      expect(code).toBe(0);
+      expect(replies.map((r) => r.id)).toEqual([1, 2]);
+      expect(replies[1].result.tools?.map((tool) => tool.name)).toEqual(['ask_user', 'request_secret']);
     } finally {
       await t.close();
     }

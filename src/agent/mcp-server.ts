@@ -81,9 +81,15 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
   );
 
   // W1: once the gateway said who we are, a denied identity lists no tool at all; before that (gateway down) both are offered.
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await started.catch(() => undefined);
-    return { tools: agent.mayAsk ? Object.values(MCP_TOOLS).map((tool) => tool.definition(opts.askdockCommand)) : [] };
+  // A client may close stdin right after its last request: stopping answers the listings it already received first.
+  const listing = new Set<Promise<unknown>>();
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const listed = started
+      .catch(() => undefined)
+      .then(() => ({ tools: agent.mayAsk ? Object.values(MCP_TOOLS).map((tool) => tool.definition(opts.askdockCommand)) : [] }));
+    listing.add(listed);
+    void listed.finally(() => listing.delete(listed));
+    return listed;
   });
 
   /** Connects when the first connect failed (gateway down then); an error result when the gateway stays unreachable. */
@@ -163,7 +169,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<number> {
     const waiting = [...inflight];
     for (const c of waiting) c.abort(new Error(why));
     const deadline = Date.now() + 2_000;
-    while (inflight.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((inflight.size || listing.size) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     agent.close();
     await server.close().catch(() => undefined);
     finish(0);

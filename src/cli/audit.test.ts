@@ -57,6 +57,13 @@ describe('askdock audit verify (L6)', () => {
   });
 });
 
+describe('askdock audit --help', () => {
+  it('[L6][L3][L5] each action\'s --help prints its usage and exits 0', async () => {
+    for (const action of ['verify', 'key']) expect(await askdockAudit(action, '--help')).toMatchObject({ code: 0, out: expect.stringContaining('usage: askdock audit verify DIR --key KEY'), err: '' });
+    for (const action of ['export', 'acknowledge']) expect(await askdockAudit(action, '-h')).toMatchObject({ code: 0, out: expect.stringContaining('usage: askdock audit export'), err: '' });
+  });
+});
+
 describe('askdock audit key (L3)', () => {
   it('[L3] prints the verifier key of the data folder beside the database, one a line', async () => {
     const data = temp();

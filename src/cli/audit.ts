@@ -28,6 +28,12 @@ const stdio: Io = { out: (l) => process.stdout.write(l + '\n'), err: (l) => proc
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const [action, ...rest] = argv;
+  // Each action's own --help (before any `--`) prints its usage instead of refusing it as an unknown option.
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if ((flags.includes('--help') || flags.includes('-h')) && action && ['verify', 'key', 'export', 'acknowledge'].includes(action)) {
+    io.out(action === 'verify' || action === 'key' ? AUDIT_USAGE : EXPORT_USAGE);
+    return 0;
+  }
   if (action === 'verify') return verifyCommand(rest, io);
   if (action === 'key') return keyCommand(rest, io);
   if (action === 'export') return exportCommand(rest);

@@ -13,8 +13,11 @@ const commands: Record<string, Command> = {
   hook: { summary: 'a permission hook for Claude Code and Codex: one hook event on stdin [--timeout S] [--session KEY]', load: () => import('./hook.ts') },
   'mcp-proxy': { summary: 'wraps an MCP server, answering its elicitations [--approve: its tool calls too]: askdock mcp-proxy -- COMMAND ARGS', load: () => import('./mcp-proxy.ts') },
   policy: { summary: "the approval policy: check -- 'Bash(git push)', import claude-code|codex FILE…, grants, revoke ID", load: () => import('./policy.ts') },
-  routing: { summary: 'dry-run routing: askdock routing test --config FILE [--kind K] [--tool RULE] [--at ISO-TIME] [--json]', load: () => import('./routing.ts') },
-  audit: { summary: 'check an audit export offline: askdock audit verify DIR --key KEY; print the audit keys: askdock audit key', load: () => import('./audit.ts') },
+  routing: { summary: 'dry-run routing: askdock routing test [--config FILE] [--kind K] [--agent A] [--source S] [--tool RULE] [--at ISO-TIME] [--json]', load: () => import('./routing.ts') },
+  audit: {
+    summary: 'the audit log: askdock audit verify DIR --key KEY (offline), askdock audit key, askdock audit export --out DIR, askdock audit acknowledge',
+    load: () => import('./audit.ts'),
+  },
   secret: { summary: 'print a stored secret for a script: askdock secret get NAME', load: () => import('./secret-command.ts') },
 };
 
