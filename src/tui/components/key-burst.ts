@@ -1,18 +1,37 @@
 import type { Key } from 'ink';
 
+/** Erase keys as a terminal sends them (Backspace as DEL or ^H, Ctrl+U), for when they come inside a burst. */
+const ERASE = new Map<string, Partial<Key>>([
+  ['\x7f', { delete: true }],
+  ['\b', { backspace: true }],
+  ['\x15', { ctrl: true }],
+]);
+const WITH_ENTER = /(\r|\x7f|\b|\x15)/;
+const ERASE_ONLY = /(\x7f|\b|\x15)/;
+
+type Options = {
+  /** A secret's field (W4): a line break inside a paste is part of it (a PEM key); only an Enter on its own submits. */
+  breaksAsText?: boolean;
+};
+
 /**
- * A burst of keys can reach Ink as one chunk (`1\r`, `deploy\r` from a fast typist, a script or tmux): split it into
- * the keys it holds, so every key is seen once, in order, and Enter is still Enter.
+ * A burst of keys can reach Ink as one chunk (`1\r`, `deploy\r` from a fast typist, a script or tmux; `deploy⌫⌫` or
+ * a Ctrl+U typed fast): split it into the keys it holds, so every key is seen once, in order, and Enter is still Enter
+ * and an erase still erases.
  */
-export function splitBurst(input: string, key: Key): { input: string; key: Key }[] {
-  if (input.length <= 1 || key.ctrl || key.meta || !input.includes('\r')) return [{ input, key }];
-  const out: { input: string; key: Key }[] = [];
-  const parts = input.split('\r');
-  parts.forEach((text, i) => {
-    if (text) out.push({ input: text, key: { ...key, return: false } });
-    if (i < parts.length - 1) out.push({ input: '', key: { ...key, return: true } });
-  });
-  return out;
+export function splitBurst(input: string, key: Key, { breaksAsText = false }: Options = {}): { input: string; key: Key }[] {
+  const keys = breaksAsText ? ERASE_ONLY : WITH_ENTER;
+  if (input.length <= 1 || key.ctrl || key.meta || !keys.test(input)) return [{ input, key }];
+  const typed = { ...key, return: false, delete: false, backspace: false };
+  return input
+    .split(keys)
+    .filter((part) => part !== '')
+    .map((part) => {
+      if (part === '\r' && !breaksAsText) return { input: '', key: { ...typed, return: true } };
+      const erase = ERASE.get(part);
+      // Ink names Ctrl+U by its letter.
+      return erase ? { input: part === '\x15' ? 'u' : '', key: { ...typed, ...erase } } : { input: part, key: typed };
+    });
 }
 
 /** Like `splitBurst`, but down to single characters: the prompt reads each digit as its own key. */

@@ -21,6 +21,7 @@ export function SecretPrompt({ request, onProvide, onClose }: Props) {
         <TextInput
           value={value}
           mask
+          breaksAsText
           onChange={setValue}
           onSubmit={(v) => (v.trim() ? onProvide(v) : undefined)}
           onEscape={onClose}

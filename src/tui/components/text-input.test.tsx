@@ -13,16 +13,17 @@ function Field({ sent }: { sent: string[] }) {
 }
 
 describe('the one-line field', () => {
-  it('[V1] a burst or paste carrying control characters sends the text without them', async () => {
+  it('[V1] a burst or paste carrying control characters sends the text without them; its Backspace and Ctrl+U still erase', async () => {
     const sent: string[] = [];
     ink = render(<Field sent={sent} />);
     await untilFrame(ink, (f) => f.includes('type here'));
     // The field listens from its first effect on: give it that turn.
     await new Promise((r) => setTimeout(r, 50));
-    ink.stdin.write('deploy\u0015 now \u0007please\u0018');
-    await untilFrame(ink, (f) => f.includes('please'));
+    // "deploy", Ctrl+U, "ship it", Backspace twice (DEL and ^H), then text with a BEL and a Ctrl+X in it: one chunk.
+    ink.stdin.write('deploy\u0015ship it\u007f\bIT \u0007now\u0018');
+    await untilFrame(ink, (f) => f.includes('now'));
     ink.stdin.write('\r');
     await untilFrame(ink, () => sent.length > 0);
-    expect(sent).toEqual(['deploy now please']);
+    expect(sent).toEqual(['ship IT now']);
   });
 });

@@ -12,6 +12,8 @@ type Props = {
   placeholder?: string;
   /** W4: a secret's field: every character shows as a dot. */
   mask?: boolean;
+  /** W4: line breaks inside a paste are part of the value (a PEM key); only an Enter pressed on its own submits. */
+  breaksAsText?: boolean;
 };
 
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -20,7 +22,7 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat([...t].length) : terminalLine(t));
 
 /** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
-export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask }: Props) {
+export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask, breaksAsText }: Props) {
   const [, rendered] = useState(0);
   // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
   const live = useRef({ value, cursor: value.length, seen: value });
@@ -49,13 +51,13 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (key.backspace || key.delete) return at === 0 ? undefined : edit(v.slice(0, at - 1) + v.slice(at), at - 1);
     if (key.ctrl && input === 'u') return edit(v.slice(at), 0);
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
-    // A paste or a burst may carry controls (`\x15` of a Ctrl+U in the same chunk, a copied escape sequence): the
-    // text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
+    // A paste or a burst may carry controls (a BEL, a copied escape sequence; its erase keys came apart in splitBurst):
+    // the text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
     const typed = input.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
     if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
-  useInput((input, key) => splitBurst(input, key).forEach((k) => onKey(k.input, k.key)), { isActive: active });
+  useInput((input, key) => splitBurst(input, key, { breaksAsText }).forEach((k) => onKey(k.input, k.key)), { isActive: active });
   const at = Math.min(live.current.cursor, value.length);
   if (!value && placeholder) {
     return (

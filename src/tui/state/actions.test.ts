@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../client/client.ts';
-import type { QuestionRecord } from '../../protocol/index.ts';
+import { AskdockError, type QuestionRecord, type SecretRequestRecord } from '../../protocol/index.ts';
 import { TuiActions } from './actions.ts';
 import { createTuiStore } from './tui-store.ts';
 
@@ -66,7 +66,71 @@ describe('the composer beside a routed question', () => {
   });
 });
 
-describe('a session that cannot be opened', () => {
+describe('the composer while a routed secret request waits', () => {
+  const TOKEN = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+  const request: SecretRequestRecord = {
+    id: 'sec-1',
+    name: 'DEPLOY_TOKEN',
+    description: 'To push the release',
+    sessionKey: 's1',
+    askedBy: 'agent',
+    createdAtMs: 1,
+    expiresAtMs: 2,
+    status: 'pending',
+    route: { escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], names: { ana: 'Ana' } },
+  };
+  function composerOf(identity: string, provide: () => Promise<unknown>) {
+    const sent: string[] = [];
+    const call = async (method: string) => {
+      sent.push(method);
+      return method === 'secret.provide' ? provide() : {};
+    };
+    const client = { request: call } as unknown as GatewayClient;
+    const store = createTuiStore();
+    store.setState({ identity, scopes: ['operator.questions'], sessionKey: 's1', secrets: { [request.id]: request }, view: 'composer', composerText: TOKEN });
+    return { sent, store, actions: new TuiActions(client, store, () => {}) };
+  }
+
+  it('[E3][W3][W4] someone it does not wait for is not offered to send a credential as that secret, and /secret says whom it waits for', async () => {
+    const dee = composerOf('dee', async () => ({ status: 'stored', name: 'DEPLOY_TOKEN' }));
+    await dee.actions.submitComposer(TOKEN);
+    expect(dee.store.getState().confirm?.asSecret).toBeUndefined();
+    expect(dee.store.getState().confirm?.warning).not.toContain('DEPLOY_TOKEN');
+    await dee.actions.submitComposer('/secret');
+    expect(dee.store.getState().view).toBe('composer');
+    expect(dee.store.getState().flash).toEqual({ text: 'The secret DEPLOY_TOKEN waits for Ana: you may not provide it', tone: 'warn' });
+    // Ana, whom it waits for, is offered it.
+    const ana = composerOf('ana', async () => ({ status: 'stored', name: 'DEPLOY_TOKEN' }));
+    await ana.actions.submitComposer(TOKEN);
+    expect(ana.store.getState().confirm?.asSecret?.name).toBe('DEPLOY_TOKEN');
+  });
+
+  it('[W4] "send as secret" keeps the text in the composer until the gateway stored it: a refusal leaves it there to edit', async () => {
+    const refused = composerOf('ana', async () => Promise.reject(new AskdockError('FORBIDDEN', 'not eligible')));
+    await refused.actions.submitComposer(TOKEN);
+    refused.store.getState().confirm!.asSecret!.send();
+    await vi.waitFor(() => expect(refused.store.getState().flash?.tone).toBe('error'));
+    expect(refused.store.getState().flash?.text).toMatch(/^Secret not sent: .*FORBIDDEN/);
+    expect(refused.store.getState().composerText).toBe(TOKEN);
+    const stored = composerOf('ana', async () => ({ status: 'stored', name: 'DEPLOY_TOKEN' }));
+    await stored.actions.submitComposer(TOKEN);
+    stored.store.getState().confirm!.asSecret!.send();
+    await vi.waitFor(() => expect(stored.store.getState().flash?.text).toMatch(/^Sent as the secret DEPLOY_TOKEN/));
+    expect(stored.store.getState().composerText).toBe('');
+    expect(stored.sent).toEqual(['secret.provide']);
+  });
+});
+
+describe('a message typed before a session is open', () => {
+  it('[V1] while still connecting (no hello yet) it says so and the text stays in the composer', async () => {
+    const store = createTuiStore();
+    store.setState({ composerText: 'deploy staging' });
+    const actions = new TuiActions({} as GatewayClient, store, () => {});
+    await actions.submitComposer('deploy staging');
+    expect(store.getState().flash).toEqual({ text: 'Still connecting to the gateway: your message stays here; press Enter again once connected', tone: 'warn' });
+    expect(store.getState().composerText).toBe('deploy staging');
+  });
+
   it('[V1] `--session` with a key that opens nothing: the error, then a message says how to open one instead of waiting', async () => {
     const store = createTuiStore();
     const client = { request: async () => Promise.reject(new Error('no session nope')) } as unknown as GatewayClient;

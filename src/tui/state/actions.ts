@@ -6,11 +6,11 @@ import type { GatewayClient } from '../../client/client.ts';
 import { AskdockError, type Answers, type QuestionRecord, type QuorumState } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type Flash, type TuiStore } from './tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, sessionSecrets, type Flash, type TuiStore } from './tui-store.ts';
 import { grantScopeOf, recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { APPROVAL_ALLOW } from '../../answers/kinds/approval.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
-import { handedOffDrafts, heldVoteText } from '../../lib/route-text.ts';
+import { handedOffDrafts, heldVoteText, waitsForText } from '../../lib/route-text.ts';
 
 /** An approval's answer that allows: Allow or an "Always allow…" offer, never Deny or the person's own words. */
 const allows = (answers: Answers) => Object.values(answers).every((values) => values.length > 0 && values.every((v) => v === APPROVAL_ALLOW || grantScopeOf(v) !== null));
@@ -22,6 +22,13 @@ const freeText = (q: QuestionRecord, answers: Answers) =>
 const key = () => `tui-${randomUUID()}`;
 const errorText = (err: unknown) => (err instanceof AskdockError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err));
 
+/** V1: what a message typed with no session open is told (it stays in the composer), by where the first open stands. */
+const NO_SESSION = {
+  'not begun': 'Still connecting to the gateway: your message stays here; press Enter again once connected',
+  opening: 'Opening a session… send it again in a moment',
+  over: 'No session is open: /new starts one, /sessions lists them',
+} as const;
+
 /** What the screens do: messages, session commands, answers. Every answer carries surface `tui` (V2). */
 export class TuiActions {
   constructor(
@@ -30,8 +37,11 @@ export class TuiActions {
     private readonly quit: () => void,
   ) {}
 
-  /** V1: whether the first session is still being opened (a message typed meanwhile waits) or none could be. */
-  private opening = false;
+  /**
+   * V1: where the first session open stands: not begun (it begins after the first hello), under way (a message typed
+   * meanwhile waits in the composer), or over (with no session, it failed).
+   */
+  private firstOpen: 'not begun' | 'opening' | 'over' = 'not begun';
 
   flash(text: string, tone: Flash['tone'] = 'info'): void {
     update(this.store, () => ({ flash: { text, tone } }));
@@ -39,7 +49,7 @@ export class TuiActions {
 
   /** V1: the given session, else the newest one this identity may see, else a new one. */
   async openInitial(sessionKey?: string): Promise<void> {
-    this.opening = true;
+    this.firstOpen = 'opening';
     try {
       if (sessionKey) return await this.openSession(sessionKey);
       const { sessions } = await this.client.request('sessions.list', {});
@@ -47,7 +57,7 @@ export class TuiActions {
       if (newest) return await this.openSession(newest.key);
       await this.newSession();
     } finally {
-      this.opening = false;
+      this.firstOpen = 'over';
     }
   }
 
@@ -78,7 +88,7 @@ export class TuiActions {
     if (!trimmed) return;
     if (trimmed.startsWith('/')) return this.command(trimmed);
     const s = this.store.getState();
-    if (!s.sessionKey) return this.flash(this.opening ? 'Opening a session… send it again in a moment' : 'No session is open: /new starts one, /sessions lists them', 'warn');
+    if (!s.sessionKey) return this.flash(NO_SESSION[this.firstOpen], 'warn');
     // G5: a reply's option numbers count the approval offers this identity is shown, as the prompt's rows do.
     const first = pendingRequests(s)[0];
     const pending = currentRequest(s)?.record ?? (first && recordWithChoosableOffers(first, s.scopes));
@@ -101,18 +111,32 @@ export class TuiActions {
       .catch((err) => this.flash(`Not sent: ${errorText(err)}`, 'error'));
   }
 
-  private composerAsSecret(id: string, text: string): Promise<void> {
-    update(this.store, () => ({ composerText: '', confirm: null }));
-    return this.provideSecret(id, text);
+  /** W4: the composer's text as the pending secret; it leaves the composer only once stored (a refusal gives it back to edit). */
+  private async composerAsSecret(id: string, text: string): Promise<void> {
+    update(this.store, () => ({ confirm: null }));
+    if (await this.provideSecret(id, text)) update(this.store, (s) => (s.composerText === text ? { composerText: '' } : {}));
   }
 
-  /** W4: a value as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. */
-  async provideSecret(id: string, value: string): Promise<void> {
+  /** W4: a value as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. Whether it was stored. */
+  async provideSecret(id: string, value: string): Promise<boolean> {
     update(this.store, () => ({ flash: null, view: 'composer' }));
-    await this.client
-      .request('secret.provide', { id, value: value.trim() })
-      .then((r) => this.flash(`Sent as the secret ${r.name}: stored encrypted; the agent gets only its name`))
-      .catch((err) => this.flash(`Secret not sent: ${errorText(err)}`, 'error'));
+    try {
+      const { name } = await this.client.request('secret.provide', { id, value: value.trim() });
+      this.flash(`Sent as the secret ${name}: stored encrypted; the agent gets only its name`);
+      return true;
+    } catch (err) {
+      this.flash(`Secret not sent: ${errorText(err)}`, 'error');
+      return false;
+    }
+  }
+
+  /** `/secret`: the masked field for the secret this person may provide; one that waits for others says for whom. */
+  private openSecret(): void {
+    const s = this.store.getState();
+    if (pendingSecret(s)) return update(this.store, () => ({ view: 'secret' }));
+    const theirs = sessionSecrets(s)[0];
+    if (!theirs?.route) return this.flash('No secret is requested in this session');
+    this.flash(`The secret ${theirs.name} waits for ${waitsForText(theirs.route)}: you may not provide it`, 'warn');
   }
 
   private async command(line: string): Promise<void> {
@@ -128,7 +152,7 @@ export class TuiActions {
       case '/question':
         return this.reopenPrompt();
       case '/secret':
-        return pendingSecret(this.store.getState()) ? update(this.store, () => ({ view: 'secret' })) : this.flash('No secret is requested in this session');
+        return this.openSecret();
       default:
         this.flash(`Unknown command ${name}: try /new, /sessions, /question, /secret or /quit`, 'error');
     }

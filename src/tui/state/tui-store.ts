@@ -75,11 +75,16 @@ export function pendingRequests(s: Pick<TuiState, 'questions' | 'sessionKey'>): 
     .sort((a, b) => (a.mode === b.mode ? a.createdAtMs - b.createdAtMs : a.mode === 'blocking' ? -1 : 1));
 }
 
-/** W3, W4: the open session's pending secret request, the newest first. */
-export function pendingSecret(s: Pick<TuiState, 'secrets' | 'sessionKey'>): SecretRequestRecord | undefined {
+/** The open session's pending secret requests, the newest first, whoever may provide them. */
+export function sessionSecrets(s: Pick<TuiState, 'secrets' | 'sessionKey'>): SecretRequestRecord[] {
   return Object.values(s.secrets)
     .filter((r) => r.status === 'pending' && r.sessionKey !== undefined && r.sessionKey === s.sessionKey)
-    .sort((a, b) => b.createdAtMs - a.createdAtMs)[0];
+    .sort((a, b) => b.createdAtMs - a.createdAtMs);
+}
+
+/** W3, W4, E3: the open session's pending secret request this identity may provide (as a question it may answer), the newest first. */
+export function pendingSecret(s: Pick<TuiState, 'secrets' | 'sessionKey' | 'identity' | 'scopes'>): SecretRequestRecord | undefined {
+  return sessionSecrets(s).find((r) => mayAnswerHere(s, r));
 }
 
 /** E3: whether this identity may answer `record`: any question without a route, a routed one if it waits for them (or they are an admin). */

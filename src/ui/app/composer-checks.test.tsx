@@ -7,7 +7,7 @@ import { OFFER_PROJECT } from '../../answers/kinds/approval-offers.ts';
 import { Composer } from '../features/chat/components/composer.tsx';
 import { dockCodeReady, QuestionDock } from '../features/questions/index.tsx';
 import { secretRequestsKey } from '../features/questions/api/get-secret-requests.ts';
-import { fakeClient, lunchRecord, resetStores, setup } from '../../testing/ui-questions.tsx';
+import { fakeClient, lunchRecord, personClient, resetStores, setup } from '../../testing/ui-questions.tsx';
 import { useComposerChecks } from './composer-checks.tsx';
 
 function Harness({ sendChat }: { sendChat: (text: string) => Promise<void> }) {
@@ -128,24 +128,41 @@ describe('composer checks', () => {
     await waitFor(() => expect(sendChat).toHaveBeenCalledExactlyOnceWith(`use ${token}`));
   });
 
-  it('[W3][W4] with a secret request pending, the token can go as that secret instead, never as a message', async () => {
+  const TOKEN = 'sk-' + 'proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6';
+  /** A GITHUB_TOKEN request pending in s1 (routed when `route` is given); the person pastes a token and presses Enter. */
+  async function pasteTokenBeside(client: ReturnType<typeof fakeClient>, route?: SecretRequestRecord['route']) {
     const user = userEvent.setup();
     const sendChat = vi.fn(async () => {});
-    const client = fakeClient();
     Object.assign(client.hello!, { features: { methods: ['secret.list', 'secret.provide'], events: [] } });
-    const request: SecretRequestRecord = { id: 'sec-1', sessionKey: 's1', name: 'GITHUB_TOKEN', askedBy: 'agent', status: 'pending', createdAtMs: 1 } as SecretRequestRecord;
+    const request: SecretRequestRecord = { id: 'sec-1', sessionKey: 's1', name: 'GITHUB_TOKEN', description: 'To push', askedBy: 'agent', status: 'pending', createdAtMs: 1, expiresAtMs: Date.now() + 60_000, route };
     const { queryClient, render } = setup([], client);
     queryClient.setQueryData(secretRequestsKey, [request]);
     render(<Harness sendChat={sendChat} />);
-    const token = 'sk-' + 'proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6';
     await user.click(message());
-    await user.paste(token);
+    await user.paste(TOKEN);
     await user.keyboard('{Enter}');
     await screen.findByRole('alertdialog');
+    return { user, sendChat };
+  }
+
+  it('[W3][W4] with a secret request pending, the token can go as that secret instead, never as a message', async () => {
+    const client = fakeClient();
+    const { user, sendChat } = await pasteTokenBeside(client);
     expect(alert()).toHaveAccessibleDescription(/GITHUB_TOKEN/);
     await user.click(within(alert()).getByRole('button', { name: 'Send as secret' }));
-    await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'sec-1', value: token }));
+    await waitFor(() => expect(client.request).toHaveBeenCalledWith('secret.provide', { id: 'sec-1', value: TOKEN }));
     expect(sendChat).not.toHaveBeenCalled();
     expect(message()).toHaveValue('');
+  });
+
+  it('[E3][W3][W4] a secret request routed to someone else is not offered: bo\'s token asks only "Send anyway", never "Send as secret"', async () => {
+    const client = personClient('bo');
+    const { user } = await pasteTokenBeside(client, { escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], names: { ana: 'Ana' } });
+    expect(alert()).toHaveAccessibleName('This looks like a credential');
+    expect(alert()).not.toHaveAccessibleDescription(/GITHUB_TOKEN/);
+    expect(within(alert()).queryByRole('button', { name: 'Send as secret' })).toBeNull();
+    await user.click(within(alert()).getByRole('button', { name: 'Keep editing' }));
+    expect(message()).toHaveValue(TOKEN);
+    expect(client.request).not.toHaveBeenCalledWith('secret.provide', expect.anything());
   });
 });

@@ -1,6 +1,8 @@
 import { useCallback } from 'react';
 import type { QuestionRecord, SecretRequestRecord } from '../../../protocol/index.ts';
 import { dockKeyOf } from '../../lib/inbox.ts';
+import { useHello } from '../../lib/gateway.tsx';
+import { mayAnswer } from '../../../lib/may-answer.ts';
 import { useQuestions } from './api/get-questions.ts';
 import { useSecretRequests } from './api/get-secret-requests.ts';
 import { useMarksOf } from './hooks/use-local-marks.ts';
@@ -52,7 +54,15 @@ export function useOnlyDockedAsync(sessionKey: string): QuestionRecord | undefin
   );
 }
 
-/** The oldest secret request waiting in this session's dock (W4), if any. */
+/** The oldest secret request waiting in this session's dock that this person may provide (W4, E3: as a question they may answer), if any. */
 export function usePendingSecret(sessionKey: string): SecretRequestRecord | undefined {
-  return useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.find((r) => r.status === 'pending' && dockKeyOf(r) === sessionKey), [sessionKey]));
+  const hello = useHello();
+  const identity = hello?.auth.identity;
+  const admin = hello?.auth.scopes.includes('operator.admin') === true;
+  return useSecretRequests(
+    useCallback(
+      (all: SecretRequestRecord[]) => all.find((r) => r.status === 'pending' && dockKeyOf(r) === sessionKey && (!r.route || mayAnswer(r.route, identity, admin))),
+      [sessionKey, identity, admin],
+    ),
+  );
 }
