@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KEY, startTui, type TuiHarness } from '../testing/tui-harness.tsx';
 
 let h: TuiHarness | undefined;
@@ -39,5 +39,24 @@ describe('the composer while the agent waits for a secret', () => {
     expect(await h.agent.call('secret.waitResult', { id })).toMatchObject({ status: 'stored', name: 'DEPLOY_TOKEN' });
     await h.waitForNo('/secret to provide it');
     expect(h.screen()).not.toContain('hunter2');
+  });
+
+  it('[K1][W4] a newer secret request arriving while a value is typed does not swap the field: the value goes to the one it was typed for', async () => {
+    h = await startTui();
+    const first = await h.agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To push the release', sessionKey: h.sessionKey });
+    await h.waitFor('/secret to provide it');
+    await h.type('/secret');
+    await h.press(KEY.enter);
+    await h.waitFor('Secret DEPLOY_TOKEN');
+    await h.type('half-typed');
+    await h.waitFor('••••••••••');
+    const second = await h.agent.call('secret.request', { name: 'NPM_TOKEN', description: 'To publish', sessionKey: h.sessionKey });
+    await vi.waitFor(() => expect(h!.store.getState().secrets[second.id]).toBeDefined());
+    await h.type('-rest');
+    await h.press(KEY.enter);
+    expect(await h.agent.call('secret.waitResult', { id: first.id })).toMatchObject({ status: 'stored', name: 'DEPLOY_TOKEN' });
+    await h.waitFor('/secret to provide it');
+    expect(h.screen()).toContain('NPM_TOKEN');
+    expect(h.store.getState().secrets[second.id]?.status).toBe('pending');
   });
 });

@@ -79,10 +79,11 @@ describe('the composer while a routed secret request waits', () => {
     status: 'pending',
     route: { escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], names: { ana: 'Ana' } },
   };
-  function composerOf(identity: string, provide: () => Promise<unknown>) {
+  function composerOf(identity: string, provide: () => Promise<unknown>, values: unknown[] = []) {
     const sent: string[] = [];
-    const call = async (method: string) => {
+    const call = async (method: string, params?: { value?: unknown }) => {
       sent.push(method);
+      if (method === 'secret.provide') values.push(params?.value);
       return method === 'secret.provide' ? provide() : {};
     };
     const client = { request: call } as unknown as GatewayClient;
@@ -118,6 +119,15 @@ describe('the composer while a routed secret request waits', () => {
     await vi.waitFor(() => expect(stored.store.getState().flash?.text).toMatch(/^Sent as the secret DEPLOY_TOKEN/));
     expect(stored.store.getState().composerText).toBe('');
     expect(stored.sent).toEqual(['secret.provide']);
+  });
+
+  it('[K1][W4] a pasted key is sent with its last line break (OpenSSH keys need it); a one-line token without stray spaces', async () => {
+    const values: unknown[] = [];
+    const ana = composerOf('ana', async () => ({ status: 'stored', name: 'DEPLOY_TOKEN' }), values);
+    const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n';
+    expect(await ana.actions.provideSecret('sec-1', KEY)).toBe(true);
+    expect(await ana.actions.provideSecret('sec-1', '  sk-token-1234567890  ')).toBe(true);
+    expect(values).toEqual([KEY, 'sk-token-1234567890']);
   });
 });
 

@@ -121,7 +121,8 @@ export class TuiActions {
   async provideSecret(id: string, value: string): Promise<boolean> {
     update(this.store, () => ({ flash: null, view: 'composer' }));
     try {
-      const { name } = await this.client.request('secret.provide', { id, value: value.trim() });
+      // A one-line value loses stray spaces around it; a pasted key keeps its lines as they are, its last line break too.
+      const { name } = await this.client.request('secret.provide', { id, value: value.includes('\n') ? value : value.trim() });
       this.flash(`Sent as the secret ${name}: stored encrypted; the agent gets only its name`);
       return true;
     } catch (err) {
@@ -133,7 +134,8 @@ export class TuiActions {
   /** `/secret`: the masked field for the secret this person may provide; one that waits for others says for whom. */
   private openSecret(): void {
     const s = this.store.getState();
-    if (pendingSecret(s)) return update(this.store, () => ({ view: 'secret' }));
+    const pending = pendingSecret(s);
+    if (pending) return update(this.store, () => ({ view: 'secret', secretId: pending.id }));
     const theirs = sessionSecrets(s)[0];
     if (!theirs?.route) return this.flash('No secret is requested in this session');
     this.flash(`The secret ${theirs.name} waits for ${waitsForText(theirs.route)}: you may not provide it`, 'warn');

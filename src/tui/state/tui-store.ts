@@ -34,6 +34,8 @@ export type TuiState = {
   seenPending: Record<string, true>;
   view: View;
   requestId: string | null;
+  /** K1: the secret request `/secret`'s masked field shows, kept while it waits for this person (a newer one never swaps it mid-typing). */
+  secretId: string | null;
   /** Prompts closed with Esc: they wait for `/question` instead of opening again by themselves (V4). */
   dismissed: Record<string, true>;
   drafts: Record<string, PromptDraft>;
@@ -58,6 +60,7 @@ export const initialState = (): TuiState => ({
   seenPending: {},
   view: 'composer',
   requestId: null,
+  secretId: null,
   dismissed: {},
   drafts: {},
   composerText: '',
@@ -85,6 +88,13 @@ export function sessionSecrets(s: Pick<TuiState, 'secrets' | 'sessionKey'>): Sec
 /** W3, W4, E3: the open session's pending secret request this identity may provide (as a question it may answer), the newest first. */
 export function pendingSecret(s: Pick<TuiState, 'secrets' | 'sessionKey' | 'identity' | 'scopes'>): SecretRequestRecord | undefined {
   return sessionSecrets(s).find((r) => mayAnswerHere(s, r));
+}
+
+/** The secret request the masked field shows: the one it opened on while that still waits for this person, else the newest. */
+export function shownSecret(s: Pick<TuiState, 'secrets' | 'sessionKey' | 'identity' | 'scopes' | 'secretId'>): SecretRequestRecord | undefined {
+  const kept = s.secretId ? s.secrets[s.secretId] : undefined;
+  if (kept && kept.status === 'pending' && kept.sessionKey === s.sessionKey && mayAnswerHere(s, kept)) return kept;
+  return pendingSecret(s);
 }
 
 /** E3: whether this identity may answer `record`: any question without a route, a routed one if it waits for them (or they are an admin). */
@@ -117,6 +127,7 @@ export function reconcile(s: TuiState): Partial<TuiState> {
   if (s.view === 'prompt' && !pending.some((q) => q.id === requestId)) patch.view = 'composer';
   // K1: a secret request that ended (stored elsewhere, expired, cancelled) takes its masked field with it.
   if (s.view === 'secret' && !pendingSecret(s)) patch.view = 'composer';
+  else if (s.view === 'secret' && s.secretId !== shownSecret(s)?.id) patch.secretId = shownSecret(s)?.id ?? null;
   if (s.view === 'composer' && open.length > 0) {
     patch.view = 'prompt';
     if (!open.some((q) => q.id === requestId)) patch.requestId = open[0].id;
