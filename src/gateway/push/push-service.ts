@@ -7,7 +7,7 @@ import { canSeeQuestion } from '../sessions/visibility.ts';
 import { answeredByText, approvalDecision } from '../../lib/answered-by.ts';
 import { PushDelivery, type DeliveryOptions, type PushJob } from './delivery.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
-import { questionPayload, questionTtlS, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
+import { questionPayload, questionTtlS, takenPayload, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
 import { endpointTaken, FailureCounts, subscriptionId, subscriptionInfo, subscriptionNotFound } from './subscriptions.ts';
 
 export { questionPayload } from './payload.ts';
@@ -185,7 +185,7 @@ export class PushService {
     const ack = route.ackedBy;
     if (!ack) return;
     const q = await this.parts.store.getQuestion(id);
-    if (q?.status === 'pending') await this.sendToViewers(q, { type: 'taken', id, text: `${ack.name ?? ack.identity} is on it` }, questionTtlS(q, this.parts.clock.now()), 'normal', route.notified);
+    if (q?.status === 'pending') await this.sendToViewers(q, takenPayload(q, `${ack.name ?? ack.identity} is on it`), questionTtlS(q, this.parts.clock.now()), 'normal', route.notified);
   }
 
   /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */
