@@ -39,8 +39,12 @@ export const events = lazyTable({
   'policy.updated': () => z.object({ loadedAtMs: z.number(), error: z.string().optional() }),
   /** G12: a grant was made, revoked or ended (admins only). */
   'policy.grants.updated': () => z.object({}),
-  /** E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved); `notify`: who it reached just now. */
-  'question.routed': () => z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional() }),
+  /**
+   * E11: a routed question's route changed (a step ran, someone acknowledged, handed off or approved); `notify`: who it
+   * reached just now; `acked`: this change is an acknowledgement (E4), said once ("Ana is on it") on channels and pushes.
+   */
+  'question.routed': () =>
+    z.object({ id: z.string(), sessionKey: z.string().optional(), route: RouteState, notify: z.array(z.string()).optional(), acked: z.literal(true).optional() }),
   /** L7/L8: the audit log's self-check (admins only): `ok:false` until an admin acknowledges. */
   'audit.integrity': () => AuditIntegrity,
 });

@@ -53,32 +53,39 @@ export const PushUnsubscribeParams = z
   .object({ endpoint: PushEndpointParam.optional(), id: PushSubscriptionId.optional() })
   .refine((p) => (p.endpoint === undefined) !== (p.id === undefined), { error: 'give exactly one of endpoint and id', path: ['id'] });
 
+/** A question's notification. */
+const QuestionPush = z.object({
+  type: z.literal('question'),
+  /** The question's id (tag of its notification, and what an action answers). */
+  id: z.string(),
+  /** The item the actions answer, present only with `actions`. */
+  itemId: z.string().optional(),
+  title: z.string(),
+  body: z.string(),
+  /** The two option labels of a single-select question with exactly two options. */
+  actions: z.array(z.string()).length(2).optional(),
+  /** The question's link page, `/q/<id>`. */
+  path: z.string(),
+  /** E4: a routed question: the notification offers "I'm on it" (question.ack). */
+  ack: z.literal(true).optional(),
+});
+
 /**
  * What a push carries to the Control UI's service worker (U17): only what the notification shows, never more
  * (docs/security.md). `question` shows a notification, `close` closes the one of a question that was resolved.
  */
 export const PushPayload = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('question'),
-    /** The question's id (tag of its notification, and what an action answers). */
-    id: z.string(),
-    /** The item the actions answer, present only with `actions`. */
-    itemId: z.string().optional(),
-    title: z.string(),
-    body: z.string(),
-    /** The two option labels of a single-select question with exactly two options. */
-    actions: z.array(z.string()).length(2).optional(),
-    /** The question's link page, `/q/<id>`. */
-    path: z.string(),
-    /** E4: a routed question: the notification offers "I'm on it" (question.ack). */
-    ack: z.literal(true).optional(),
-  }),
+  QuestionPush,
   /**
    * `text`: E7, what the notification turns into instead of closing ("Answered by Ana · TUI"); `decision`: a routed
    * approval's Allow or Deny, shown on a line of its own above it.
    */
   z.object({ type: z.literal('close'), id: z.string(), text: z.string().optional(), decision: z.enum(['Allow', 'Deny']).optional() }),
-  /** E4: someone took the question ("Ana is on it"): said on its notification, which stays open to be answered. */
-  z.object({ type: z.literal('taken'), id: z.string(), text: z.string() }),
+  /**
+   * E4: someone took the question (`text`, "Ana is on it"): said on its notification, which stays open to be answered.
+   * It carries the question's own fields (its body led by `text`, without `ack`), so a worker that knows only `question`
+   * and `close` shows it as the question's notification, saying who took it, not one titled "undefined".
+   */
+  QuestionPush.omit({ type: true, ack: true }).extend({ type: z.literal('taken'), text: z.string() }),
 ]);
 export type PushPayload = z.infer<typeof PushPayload>;

@@ -26,6 +26,18 @@ describe('a routed question\'s route state', () => {
     });
   });
 
+  it('[E2] a repeat round notifies each person once, at the first of its steps that names them', () => {
+    const steps = [{ notify: ['identity:ana'], waitMs: 5 * MIN }, { notify: ['identity:ana', 'identity:bo'], waitMs: 5 * MIN }];
+    const twice = { ...env, escalation: { ...env.escalation, steps, repeat: 1 } };
+    const notified: string[][] = [];
+    let c = startRoute(twice, T0);
+    for (let t = 1; !c.exhausted; t++) {
+      notified.push(c.notify);
+      c = advanceRoute(c.state, T0 + t * 5 * MIN, twice);
+    }
+    expect(notified).toEqual([['ana'], ['bo'], ['ana'], ['bo']]);
+  });
+
   it('[E2] a repeat runs the steps again: each step notifies its people again, though they were notified before', () => {
     const once = { ...env, escalation: { ...env.escalation, repeat: 1 } };
     const s0 = startRoute(once, T0).state;
@@ -34,7 +46,8 @@ describe('a routed question\'s route state', () => {
     expect(again.exhausted).toBeUndefined();
     expect(again.notify).toEqual(['ana']);
     expect(again.state).toMatchObject({ step: 2, notified: ['ana', 'bo', 'cy'], nextAtMs: T0 + 20 * MIN });
-    expect(advanceRoute(again.state, T0 + 20 * MIN, once).notify).toEqual(['ana', 'bo', 'cy']);
+    // Ana was notified at this round's first step: within a round, only the new ones are.
+    expect(advanceRoute(again.state, T0 + 20 * MIN, once).notify).toEqual(['bo', 'cy']);
     expect(advanceRoute(advanceRoute(again.state, T0 + 20 * MIN, once).state, T0 + 30 * MIN, once).exhausted).toBe('deny');
   });
 

@@ -36,6 +36,12 @@ export type Refusal = { ok: false; code: 'FORBIDDEN' | 'INVALID_REQUEST'; messag
 
 const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((x) => !a.includes(x))];
 
+/** E2: in a repeat round, the people the round's steps before `s` name (each is notified at the first step naming them). */
+function namedEarlierInRound(s: number, nowMs: number, env: RouteEnv): string[] {
+  const steps = env.escalation.steps;
+  return steps.slice(0, s % steps.length).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
+}
+
 /** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody. */
 function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv): RouteChange {
   const skipped: Skip[] = [];
@@ -45,8 +51,7 @@ function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv):
     skipped.push(...r.skipped);
     if (r.identities.length === 0) continue;
     // A repeat runs the steps again (E2): their people are notified again; within a round, only the new ones are.
-    const repeat = s >= env.escalation.steps.length;
-    const notify = repeat ? r.identities : r.identities.filter((i) => !state.notified.includes(i));
+    const notify = r.identities.filter((i) => !(s >= env.escalation.steps.length ? namedEarlierInRound(s, nowMs, env) : state.notified).includes(i));
     const next = { ...state, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
     return { state: next, notify, skipped };
   }

@@ -1,5 +1,5 @@
 import { cutDetail } from '../../answers/detail-lines.ts';
-import type { ChatMessage, QuestionRecord, RouteState } from '../../protocol/index.ts';
+import type { ChatMessage, EventPayload, QuestionRecord } from '../../protocol/index.ts';
 import { canAnswerQuestion } from '../sessions/visibility.ts';
 import type { StoredEvent } from '../store/types.ts';
 import type { ChannelBindings } from './bindings.ts';
@@ -30,8 +30,6 @@ export class ChannelPosts {
   /** Replaced when the channel is released (another gateway took it over): what waited is that gateway's to post. */
   private outbox: ChannelOutbox;
   private said = 0;
-  /** E4: the acknowledgement last said per posted question (its `atMs`), so a later route change does not repeat it. */
-  private readonly acks = new Map<string, number>();
 
   constructor(private readonly deps: PostsDeps) {
     this.outbox = this.newOutbox();
@@ -73,10 +71,9 @@ export class ChannelPosts {
       const { question } = ev.payload as { question: QuestionRecord };
       if (question.sessionKey && (await this.deps.bindings.conversationOf(question.sessionKey)) && await this.mayPost(question)) this.sync(question.id);
     } else if (ev.event === 'question.routed') {
-      await this.onRouted(ev.payload as { id: string; route: RouteState });
+      await this.onRouted(ev.payload as EventPayload<'question.routed'>);
     } else if (ev.event === 'question.resolved') {
       const { id } = ev.payload as { id: string };
-      this.acks.delete(id);
       if (await this.deps.bindings.post(id)) this.sync(id);
     } else if (ev.event === 'chat') {
       const { message, state } = ev.payload as { message: ChatMessage; state: string };
@@ -88,14 +85,14 @@ export class ChannelPosts {
 
   /**
    * E4: "I'm on it" from any surface (the dock, a TUI, a push action, this channel) is said once under the posted
-   * prompt's conversation ("Ana is on it"). A route changes for other reasons too (a step, a vote): each ack is said once.
+   * prompt's conversation ("Ana is on it"). A route changes for other reasons too (a step, a vote): only the ack's own
+   * event (`acked`, one per acknowledgement whichever gateway made it) says it.
    */
-  private async onRouted({ id, route }: { id: string; route: RouteState }): Promise<void> {
+  private async onRouted({ id, route, acked }: EventPayload<'question.routed'>): Promise<void> {
     const ack = route.ackedBy;
-    if (!ack || this.acks.get(id) === ack.atMs) return;
+    if (!acked || !ack) return;
     const posted = await this.deps.bindings.post(id);
     if (!posted?.ref || posted.outcomeShown) return;
-    this.acks.set(id, ack.atMs);
     this.say(posted.conversation, `${ack.name ?? ack.identity} is on it`);
   }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../testing/gateway-harness.ts';
+import { FakeClock } from '../../testing/fake-clock.ts';
 import { deploy } from '../../testing/channels/scenario-items.ts';
 import { until } from '../../testing/channels/fake-http.ts';
 import { DiscordDriver } from '../../testing/channels/fake-discord.ts';
@@ -61,6 +62,23 @@ describe.each(drivers.map((make) => [make().name, make] as const))('a routed que
     expect(q.status).toBe('pending');
     expect(q.route?.ackedBy?.identity).toBe('guest');
     expect(q.answers).toBeUndefined();
+  });
+
+  it('[E4] two people\'s acknowledgements in one millisecond are each said once; the hand-off after them says neither again', async () => {
+    await w.close();
+    driver = make();
+    w = await startChannelWorld(driver, { config, clock: new FakeClock() });
+    const key = await w.sessionFromFirstMessage('deploy');
+    const id = await w.ask(key, [deploy]);
+    const prompt = await posted('the prompt', (m) => m.buttons.includes('Staging'));
+    await driver.press(driver.ids.alice, prompt, "I'm on it");
+    await posted('who is on it', (m) => m.text === 'Alice is on it');
+    await w.admin.call('question.ack', { id });
+    await posted('the second one on it', (m) => m.text === 'admin is on it');
+    await w.admin.call('question.handoff', { id, to: 'identity:admin' });
+    await driver.press(driver.ids.alice, prompt, 'Staging');
+    await posted('the outcome', (m) => m.ref === prompt.ref && m.buttons.length === 0);
+    expect(driver.messages().filter((m) => m.text.endsWith(' is on it')).map((m) => m.text)).toEqual(['Alice is on it', 'admin is on it']);
   });
 
   it('[E4] "I\'m on it" taken elsewhere (the dock, a TUI) is said in the conversation too, once, though the route changes again', async () => {

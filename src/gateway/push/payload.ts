@@ -31,9 +31,24 @@ export function questionPayload(q: QuestionRecord): PushPayload {
     // E4: pushed only to the step's people, who may all take it.
     ...(q.route ? { ack: true as const } : {}),
   };
-  let body = cut(first.question, BODY_MAX) + more;
+  return fitted(base, cut(first.question, BODY_MAX) + more);
+}
+
+/** The body cut until the whole push fits what a push service carries. */
+function fitted<T extends object>(base: T, text: string): T & { body: string } {
+  let body = text;
   while (Buffer.byteLength(JSON.stringify({ ...base, body })) > MAX_PAYLOAD_BYTES) body = cut(body, [...body].length - 50);
   return { ...base, body };
+}
+
+/**
+ * E4: "Ana is on it" for a question's notification. It is the question's push with `text` leading its body (and no
+ * "I'm on it"), so a worker older than `taken` shows the question saying who took it; a newer one says `text` on the
+ * notification it shows, if it still shows it unresolved.
+ */
+export function takenPayload(q: QuestionRecord, text: string): PushPayload {
+  const { type: _type, ack: _ack, body, ...rest } = questionPayload(q) as Extract<PushPayload, { type: 'question' }>;
+  return fitted({ ...rest, type: 'taken' as const, text }, `${text}\n${body}`);
 }
 
 /** Seconds a push service should keep a question's push: what is left of its time, or a day when it has none. */

@@ -1,5 +1,5 @@
 import webpush from 'web-push';
-import { PUSH_SUBSCRIPTIONS_PER_IDENTITY, type PushPayload, type PushSubscriptionInfo, type PushSubscriptionInput, type QuestionRecord, type RouteState } from '../../protocol/index.ts';
+import { PUSH_SUBSCRIPTIONS_PER_IDENTITY, type EventPayload, type PushPayload, type PushSubscriptionInfo, type PushSubscriptionInput, type QuestionRecord, type RouteState } from '../../protocol/index.ts';
 import type { Authenticator, Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import type { PushKeys, PushSubscriptionRow, StoredEvent } from '../store/types.ts';
@@ -7,7 +7,7 @@ import { canSeeQuestion } from '../sessions/visibility.ts';
 import { answeredByText, approvalDecision } from '../../lib/answered-by.ts';
 import { PushDelivery, type DeliveryOptions, type PushJob } from './delivery.ts';
 import { allowedOrigins, refusedEndpoint } from './endpoints.ts';
-import { questionPayload, questionTtlS, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
+import { questionPayload, questionTtlS, takenPayload, TTL_WITHOUT_EXPIRY_S } from './payload.ts';
 import { endpointTaken, FailureCounts, subscriptionId, subscriptionInfo, subscriptionNotFound } from './subscriptions.ts';
 
 export { questionPayload } from './payload.ts';
@@ -32,8 +32,6 @@ export class PushService {
   private keyPair: Promise<PushKeys> | null = null;
   private unlisten: (() => void) | null = null;
   private stopped = false;
-  /** E4: the acknowledgement last said per question (its `atMs`). */
-  private readonly acks = new Map<string, number>();
   /** Settles when every push started so far has finished (tests wait on it). */
   private pending = new Set<Promise<void>>();
   /**
@@ -160,15 +158,14 @@ export class PushService {
       // The payload is made only where some browser subscribed (sendToViewers).
       await this.sendToViewers(q, questionPayload, questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', q.route?.notified);
     } else if (ev.event === 'question.routed') {
-      const { id, notify, route } = ev.payload as { id: string; notify?: string[]; route?: RouteState };
-      await this.sayTaken(id, route);
+      const { id, notify, route, acked } = ev.payload as EventPayload<'question.routed'>;
+      if (acked) await this.sayTaken(id, route);
       // E2/E6: the next step's people (or a hand-off's target) get it now.
       if (!notify?.length) return;
       const q = await this.parts.store.getQuestion(id);
       if (q?.status === 'pending') await this.sendToViewers(q, questionPayload, questionTtlS(q, this.parts.clock.now()), q.mode === 'blocking' ? 'high' : 'normal', notify);
     } else if (ev.event === 'question.resolved' || ev.event === 'question.retired') {
       const id = (ev.payload as { id: string }).id;
-      this.acks.delete(id);
       // The record is read only where some browser subscribed (on a network database a read is a round trip).
       // E7: a routed question's notification turns into who answered it (an approval's: and its Allow or Deny).
       const close = (q: QuestionRecord): PushPayload => {
@@ -180,13 +177,15 @@ export class PushService {
     }
   }
 
-  /** E4: "Ana is on it" on the notifications of the people notified so far, once per acknowledgement (a route changes for other reasons too). */
-  private async sayTaken(id: string, route: RouteState | undefined): Promise<void> {
-    const ack = route?.ackedBy;
-    if (!ack || this.acks.get(id) === ack.atMs) return;
-    this.acks.set(id, ack.atMs);
+  /**
+   * E4: "Ana is on it" on the notifications of the people notified so far: for the acknowledgement's own event only (a
+   * route changes for other reasons too), which exactly one gateway commits, so it is said once.
+   */
+  private async sayTaken(id: string, route: RouteState): Promise<void> {
+    const ack = route.ackedBy;
+    if (!ack) return;
     const q = await this.parts.store.getQuestion(id);
-    if (q?.status === 'pending') await this.sendToViewers(q, { type: 'taken', id, text: `${ack.name ?? ack.identity} is on it` }, questionTtlS(q, this.parts.clock.now()), 'normal', route.notified);
+    if (q?.status === 'pending') await this.sendToViewers(q, takenPayload(q, `${ack.name ?? ack.identity} is on it`), questionTtlS(q, this.parts.clock.now()), 'normal', route.notified);
   }
 
   /** A3: only subscriptions of identities that may see the question, so a privileged one reaches no one else. */

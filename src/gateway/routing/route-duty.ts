@@ -118,10 +118,19 @@ export class RouteDuty {
   }
 }
 
-/** E11: a route changed: stored with its record, and `question.routed` to those who may see the question. */
-export async function saveRouteIn(parts: Pick<RoutingParts, 'store'>, tx: Tx, q: StoredQuestion, notify: readonly string[] = []): Promise<void> {
+/**
+ * E11: a route changed: stored with its record, and `question.routed` to those who may see the question; `acked` marks
+ * an acknowledgement's own change, so its notice is said once whichever gateway hears it, after a restart or in a batch.
+ */
+export async function saveRouteIn(parts: Pick<RoutingParts, 'store'>, tx: Tx, q: StoredQuestion, notify: readonly string[] = [], acked = false): Promise<void> {
   if (!q.route) return;
   parts.store.updateQuestion(q);
-  const payload = { id: q.id, ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}), route: q.route, ...(notify.length ? { notify: [...notify] } : {}) };
+  const payload = {
+    id: q.id,
+    ...(q.sessionKey !== undefined ? { sessionKey: q.sessionKey } : {}),
+    route: q.route,
+    ...(notify.length ? { notify: [...notify] } : {}),
+    ...(acked ? { acked: true as const } : {}),
+  };
   await tx.emit('question.routed', payload, questionAudience(q));
 }

@@ -178,7 +178,7 @@ export class RoutingRoom {
       const r = acknowledge(q.route as RouteState, { identity: identity.id, isAdmin: isAdmin(identity) }, this.parts.clock.now(), env);
       if (!r.ok) throw this.notEligible(identity, q.route as RouteState);
       const next = { ...q, route: this.named(r.state as RouteState) };
-      await this.saveIn(tx, next);
+      await saveRouteIn(this.parts, tx, next, [], true);
       await recordRoute(this.parts.audit, 'question.acknowledged', q, this.parts.clock.now(), { identity: identity.id });
       return next.route;
     });

@@ -179,6 +179,27 @@ describe('E4 "I\'m on it" from a notification', () => {
     await fire('push', { data: { text: () => JSON.stringify({ type: 'taken', id: 'q_nowhere', text: 'Ana is on it' }) } });
     expect(shown.some((n) => n.tag === 'q_nowhere')).toBe(false);
   });
+
+  it('[E4][E7] a "taken" that arrives after the close (pushes keep no order) leaves "Answered by…" as it is', async () => {
+    const payload = { type: 'question', id: 'q_late', itemId: 'env', title: 'Env', body: 'Which?', actions: ['Staging', 'Production'], path: '/q/q_late', ack: true };
+    await fire('push', { data: { text: () => JSON.stringify(payload) } });
+    await fire('push', { data: { text: () => JSON.stringify({ type: 'close', id: 'q_late', text: 'Answered by Bo · TUI' }) } });
+    const { type: _type, ack: _ack, ...fields } = payload;
+    await fire('push', { data: { text: () => JSON.stringify({ ...fields, type: 'taken', body: 'Ana is on it\nWhich?', text: 'Ana is on it' }) } });
+    const note = shown.filter((n) => n.tag === 'q_late');
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatchObject({ title: 'Env', body: 'Answered by Bo · TUI' });
+    expect(note[0].actions).toBeUndefined();
+  });
+
+  it('[U17] a push of a type this worker does not know changes no notification', async () => {
+    const payload = { type: 'question', id: 'q_unknown', title: 'Env', body: 'Which?', path: '/q/q_unknown', ack: true };
+    await fire('push', { data: { text: () => JSON.stringify(payload) } });
+    await fire('push', { data: { text: () => JSON.stringify({ type: 'snoozed', id: 'q_unknown', until: 5 }) } });
+    await fire('push', { data: { text: () => JSON.stringify({ type: 'snoozed', id: 'q_other' }) } });
+    expect(shown.filter((n) => n.tag === 'q_unknown')).toMatchObject([{ title: 'Env', body: 'Which?', actions: [{ action: 'ack', title: "I'm on it" }] }]);
+    expect(shown.some((n) => n.tag === 'q_other')).toBe(false);
+  });
 });
 
 describe('U17 a tap on the notification itself opens the question\'s link page', () => {

@@ -81,14 +81,21 @@ sw.addEventListener('fetch', (event: FetchEvent) => {
  */
 function closeOrSay(n: Notification & { data?: unknown }, { text, decision }: Extract<PushPayload, { type: 'close' }>): Promise<void> | void {
   if (text === undefined) return n.close();
-  const { actions: _actions, itemId: _itemId, ...data } = (n.data ?? {}) as Record<string, unknown>;
+  // `resolved`: a "taken" pushed before the close may arrive after it, and must not turn it back.
+  const { actions: _actions, itemId: _itemId, ...rest } = (n.data ?? {}) as Record<string, unknown>;
+  const data = { ...rest, resolved: true };
   const body = decision ? `${decision}\n${text}` : text;
   return sw.registration.showNotification(n.title, { body, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data });
 }
 
-/** E4: someone took the question ("Ana is on it"): said quietly on its notification, which keeps its answers, not "I'm on it". */
-function sayTaken(n: Notification & { data?: unknown }, text: string): Promise<void> {
-  const { ack: _ack, ...data } = n.data as Extract<PushPayload, { type: 'question' }>;
+/**
+ * E4: someone took the question ("Ana is on it"): said quietly on its notification, which keeps its answers, not "I'm on
+ * it"; a notification already resolved (the close came first) or not a question's own stays as it is.
+ */
+function sayTaken(n: Notification & { data?: unknown }, text: string): Promise<void> | void {
+  const shown = n.data as (Extract<PushPayload, { type: 'question' }> & { resolved?: true }) | null | undefined;
+  if (shown?.type !== 'question' || shown.resolved) return;
+  const { ack: _ack, ...data } = shown;
   return sw.registration.showNotification(n.title, { body: `${text}\n${data.body}`, tag: n.tag, icon: '/icons/icon-192.png', badge: '/icons/badge-96.png', silent: true, data, ...notificationActions(data) });
 }
 
@@ -99,11 +106,13 @@ sw.addEventListener('push', (event: PushEvent) => {
   } catch {
     return;
   }
-  if (payload.type !== 'question') {
+  if (payload.type === 'close' || payload.type === 'taken') {
     const update = (n: Notification) => (payload.type === 'close' ? closeOrSay(n, payload) : sayTaken(n, payload.text));
     event.waitUntil(sw.registration.getNotifications({ tag: payload.id }).then((list) => Promise.all(list.map(update))));
     return;
   }
+  // A push this worker does not know (a newer gateway's) shows nothing.
+  if ((payload as { type: string }).type !== 'question') return;
   event.waitUntil(
     Promise.all([
       sw.registration.showNotification(payload.title, {
