@@ -30,7 +30,14 @@ export const AnswerLine = z.object({ entryIndex: count, questionId: z.string().m
 export type AnswerLine = z.infer<typeof AnswerLine>;
 
 export const ExportFilter = z
-  .object({ since: count.optional(), until: count.optional(), sessionKey: z.string().optional(), agentId: z.string().optional() })
+  .object({
+    since: count.optional(),
+    until: count.optional(),
+    sessionKey: z.string().optional(),
+    agentId: z.string().optional(),
+    /** With agentId: the entries in range whose question's asker the log does not record, picked by the agentId they carry. */
+    agentUnknown: count.optional(),
+  })
   .strict();
 export type ExportFilter = z.infer<typeof ExportFilter>;
 

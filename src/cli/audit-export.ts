@@ -80,6 +80,10 @@ export async function exportCommand(argv: string[]): Promise<number> {
     writeExportDir(out, files);
     const entries = (files.get('entries.jsonl') ?? '').split('\n').filter(Boolean).length;
     process.stdout.write(`exported ${entries} entries into ${terminalLine(out)}: ${[...files.keys()].join(', ')}\n`);
+    if (page.agentUnknown !== undefined)
+      process.stderr.write(
+        `askdock audit export: --agent could not tell whose ${page.agentUnknown} entries were (their question's asked entry is not in the log); they were picked by the agent they name, which entries written before the agent was the asking identity hold as an approval's kind or not at all (a signed export's manifest counts them: filter.agentUnknown)\n`,
+      );
     if (page.failedCheck !== undefined)
       process.stderr.write(
         `askdock audit export: the audit log failed its self-check (${terminalLine(page.failedCheck)}) and no admin has acknowledged it: no fresh checkpoint was signed, and the export holds the entries as stored against the checkpoints as signed; askdock audit verify names where they part\n`,

@@ -55,6 +55,12 @@ export const AuditExportResult = z.object({
    * export holds the entries as stored against the checkpoints as signed (`askdock audit verify` names where they part).
    */
   failedCheck: z.string().optional(),
+  /**
+   * L5 with `agentId`: how many entries in range belong to a question whose asker the log does not record (its
+   * `question.asked` entry is not in it); they were picked by the agentId they carry, which older entries hold as an
+   * approval's kind or not at all, so the export may miss or hold some of them wrongly.
+   */
+  agentUnknown: count.optional(),
 });
 
 /** L7: an admin acknowledges a failed self-check; itself an entry. */

@@ -5,11 +5,14 @@ import { entriesCsv } from '../../audit/csv.ts';
 import type { Identity } from '../auth.ts';
 import type { RoomParts } from '../sessions/room-parts.ts';
 import { IntegrityError, type AuditLog, type Integrity } from './audit-log.ts';
+import { filterOf, pickEntries } from './export-pick.ts';
 
 /** An export is kept this long for its pages. */
 const KEEP_MS = 10 * 60_000;
 
-type Kept = { owner: string; files: [string, string][]; atMs: number; failedCheck?: string };
+type Kept = { owner: string; files: [string, string][]; atMs: number; failedCheck?: string; agentUnknown?: number };
+/** The files of an export, with how many entries `--agent` could not tell to be the agent's or not (pickEntries). */
+type Built = { files: ExportFiles; agentUnknown: number };
 
 /**
  * L5/L9: `audit.export`, paged: the first call builds every file from one view of the log (after a fresh checkpoint);
@@ -33,9 +36,11 @@ export class AuditExports {
     for (const [id, k] of this.kept) if (now - k.atMs > KEEP_MS) this.kept.delete(id);
     if (p.exportId === undefined) {
       const exportId = randomBytes(12).toString('base64url');
-      const files = [...(await this.build(p, now))];
+      const built = await this.build(p, now);
+      const files = [...built.files];
       const integrity = this.log.signed ? await this.integrity() : { ok: true as const };
-      this.kept.set(exportId, { owner: identity.id, files, atMs: now, ...(integrity.ok ? {} : { failedCheck: integrity.detail }) });
+      const unknown = built.agentUnknown > 0 ? { agentUnknown: built.agentUnknown } : {};
+      this.kept.set(exportId, { owner: identity.id, files, atMs: now, ...(integrity.ok ? {} : { failedCheck: integrity.detail }), ...unknown });
       return this.read(exportId, this.kept.get(exportId)!, undefined, 0);
     }
     const k = this.kept.get(p.exportId);
@@ -51,10 +56,11 @@ export class AuditExports {
     const end = Math.min(text.length, offset + AUDIT_EXPORT_CHUNK);
     const next = end < text.length ? { file: name, offset: end } : at + 1 < k.files.length ? { file: k.files[at + 1][0], offset: 0 } : null;
     const failed = k.failedCheck === undefined ? {} : { failedCheck: k.failedCheck };
-    return { exportId, files: k.files.map(([n, t]) => ({ name: n, length: t.length })), file: name, offset, data: text.slice(offset, end), next, ...failed };
+    const unknown = k.agentUnknown === undefined ? {} : { agentUnknown: k.agentUnknown };
+    return { exportId, files: k.files.map(([n, t]) => ({ name: n, length: t.length })), file: name, offset, data: text.slice(offset, end), next, ...failed, ...unknown };
   }
 
-  private async build(p: Params<'audit.export'>, now: number): Promise<ExportFiles> {
+  private async build(p: Params<'audit.export'>, now: number): Promise<Built> {
     if (!this.log.signed && !p.unsigned)
       throw new AskdockError('AUDIT_KEY_MISSING', 'audit.export: the audit log is unsigned (no usable key, L8): export it only with --unsigned (unsigned: true)');
     // A fresh checkpoint first, unless a failed check waits for an admin (L7): then none is signed.
@@ -71,11 +77,11 @@ export class AuditExports {
     // The last of them, in size and so in the order signed: the one the export's entries are proved against.
     const last = checkpoints.at(-1);
     const size = last ? last.size : tree.size;
-    const chosen = pick(p, (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))), (e) => e);
+    const { chosen, agentUnknown } = pickEntries(p, (await this.parts.store.auditLines(0, size)).map((r) => AuditEntry.parse(JSON.parse(r.line))), (e) => e);
     const answers = await this.answersOf(p, chosen, size);
-    if (!this.log.signed || !this.log.keys) return unsignedFiles(chosen, p, answers);
+    if (!this.log.signed || !this.log.keys) return { files: unsignedFiles(chosen, p, answers), agentUnknown };
     const sized = size === tree.size ? tree : new MerkleTree(Array.from({ length: size }, (_, i) => tree.leaf(i)));
-    return buildExport({
+    const files = buildExport({
       origin: this.log.origin,
       tree: sized,
       entries: chosen,
@@ -83,24 +89,26 @@ export class AuditExports {
       keys: this.log.keys,
       signer: this.log.keys[this.log.keys.length - 1],
       answers,
-      filter: filterOf(p),
+      filter: filterOf(p, agentUnknown),
       ...(p.redact ? { redact: p.redact } : {}),
       ...(p.format ? { format: p.format } : {}),
       createdAtMs: now,
     });
+    return { files, agentUnknown };
   }
 
   /**
    * L7: the export while a failed check waits for an admin: no checkpoint is signed; the stored lines up to the last
    * checkpoint since the acknowledgement, as they are, against the checkpoints as signed (buildEvidence).
    */
-  private async evidence(p: Params<'audit.export'>, checkpoints: string[], now: number): Promise<ExportFiles> {
+  private async evidence(p: Params<'audit.export'>, checkpoints: string[], now: number): Promise<Built> {
     const keys = this.log.keys;
     if (!keys) {
       // An unsigned log with a hole: what is stored, as any unsigned export (nothing in it is vouched for).
       const stored = (await this.parts.store.auditLines(0, Number.MAX_SAFE_INTEGER)).map((r) => looseEntry(r.line));
-      const entries = pick(p, stored, (e) => e).filter((e): e is AuditEntry => e !== undefined);
-      return unsignedFiles(entries, p, await this.answersOf(p, entries, Number.MAX_SAFE_INTEGER));
+      const { chosen, agentUnknown } = pickEntries(p, stored, (e) => e);
+      const entries = chosen.filter((e): e is AuditEntry => e !== undefined);
+      return { files: unsignedFiles(entries, p, await this.answersOf(p, entries, Number.MAX_SAFE_INTEGER)), agentUnknown };
     }
     const last = checkpoints.at(-1);
     if (!last) {
@@ -110,9 +118,9 @@ export class AuditExports {
     const size = Number(last.split('\n')[1]);
     const stored = await this.parts.store.auditLines(0, size);
     // A line that no longer reads as an entry is evidence: kept whatever the filter.
-    const chosen = pick(p, stored, (r) => looseEntry(r.line));
+    const { chosen, agentUnknown } = pickEntries(p, stored, (r) => looseEntry(r.line));
     const parsed = chosen.map((r) => looseEntry(r.line)).filter((e): e is AuditEntry => e !== undefined);
-    return buildEvidence({
+    const files = buildEvidence({
       origin: this.log.origin,
       stored,
       chosen,
@@ -120,10 +128,11 @@ export class AuditExports {
       keys,
       signer: keys[keys.length - 1],
       answers: await this.answersOf(p, parsed, size),
-      filter: filterOf(p),
+      filter: filterOf(p, agentUnknown),
       ...(p.redact ? { redact: p.redact } : {}),
       createdAtMs: now,
     });
+    return { files, agentUnknown };
   }
 
   /**
@@ -136,33 +145,6 @@ export class AuditExports {
     return (await this.parts.store.auditAnswers(0, size)).filter((a) => wanted.get(a.entryIndex) === a.questionId);
   }
 }
-
-/**
- * L5/L6: the export's entries. `since`/`until` pick a run of indexes, from the first entry timed at or after `since` to
- * the last timed at or before `until`, with every entry between: an entry's time is taken before its index (commits
- * that finish in another order than they started, several gateways' clocks), and an entry left out between two kept
- * would read as a gap to `askdock audit verify`. The session and the agent then pick within the run. An item that
- * does not read as an entry (`of` gives undefined) is kept whatever the filter.
- */
-function pick<T>(p: Params<'audit.export'>, items: T[], of: (item: T) => AuditEntry | undefined): T[] {
-  const since = p.since ?? -Infinity;
-  const until = p.until ?? Infinity;
-  const found = items.findIndex((i) => (of(i)?.atMs ?? -Infinity) >= since);
-  const first = found < 0 ? items.length : found;
-  const last = items.findLastIndex((i) => (of(i)?.atMs ?? Infinity) <= until);
-  return items.filter((item, k) => {
-    const e = of(item);
-    if (e === undefined) return true;
-    return k >= first && k <= last && (p.sessionKey === undefined || e.sessionKey === p.sessionKey) && (p.agentId === undefined || e.agentId === p.agentId);
-  });
-}
-
-const filterOf = (p: Params<'audit.export'>) => ({
-  ...(p.since !== undefined ? { since: p.since } : {}),
-  ...(p.until !== undefined ? { until: p.until } : {}),
-  ...(p.sessionKey ? { sessionKey: p.sessionKey } : {}),
-  ...(p.agentId ? { agentId: p.agentId } : {}),
-});
 
 /** A stored line as an entry, or undefined when it no longer reads as one (a row edited in the database, L7). */
 function looseEntry(line: string): AuditEntry | undefined {

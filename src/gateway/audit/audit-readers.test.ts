@@ -1,6 +1,7 @@
 /** L9: the newest checkpoint and an entry's inclusion proof are for anyone holding a receipt; signing one stays admins'. */
 import { afterEach, expect, it } from 'vitest';
 import { EVERYONE, failure, item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
+import { createMemoryStore } from '../store/memory.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -60,16 +61,50 @@ it('[L9][L4][A5] every identity reads the newest checkpoint and its receipt\'s i
   }
 });
 
-it('[L9] audit.proof answers the checkpoint its proof leads to: the one signed at the size asked for, not the newest', async () => {
-  const { t, admin, agent, session, answered } = await answeredLunch();
-  const { entryIndex } = payloadOf(answered.receipt!);
+/** Two checkpoints signed by the admin, the answered question's entry in both; `reads` counts whole reads of the checkpoint table. */
+async function twoCheckpoints() {
+  const reads = { all: 0 };
+  const base = createMemoryStore();
+  const store = new Proxy(base, {
+    get: (target, name, receiver) =>
+      name === 'auditCheckpoints' ? () => (reads.all++, target.auditCheckpoints()) : Reflect.get(target, name, receiver),
+  });
+  t = await startTestGateway({ auditSigning: true, store });
+  const close = t.close.bind(t);
+  t.close = async (o) => (await close(o), await base.close());
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent');
+  const { session } = await admin.call('sessions.create', { title: 'Lunch' });
+  const { id } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
+  await admin.call('question.resolve', { id, answers: { lunch: ['Sushi'] } });
+  const { entryIndex } = payloadOf((await agent.call('question.waitAnswer', { id })).receipt!);
   const older = await admin.call('audit.checkpoint', { sign: true });
   const { id: later } = await agent.call('question.request', { sessionKey: session.key, mode: 'async', questions: [lunch] });
   await admin.call('question.resolve', { id: later, answers: { lunch: ['Pizza'] } });
   const newer = await admin.call('audit.checkpoint', { sign: true });
-  expect(newer.treeSize).toBeGreaterThan(older.treeSize);
-  const reader = await t.connect('agent2');
-  const proof = await reader.call('audit.proof', { index: entryIndex, size: older.treeSize });
+  expect(newer.treeSize).toBeGreaterThan(older.treeSize + 1);
+  return { t, admin, entryIndex, older, newer, reads };
+}
+
+it('[L9] an admin\'s audit.proof answers the checkpoint signed at the size asked for, found without reading every checkpoint', async () => {
+  const { admin, entryIndex, older, newer, reads } = await twoCheckpoints();
+  reads.all = 0;
+  const proof = await admin.call('audit.proof', { index: entryIndex, size: older.treeSize });
   expect(proof).toMatchObject({ treeSize: older.treeSize, checkpoint: older.checkpoint });
-  expect((await reader.call('audit.proof', { index: entryIndex })).checkpoint).toBe(newer.checkpoint);
+  // A size no checkpoint was signed at: the newest.
+  expect((await admin.call('audit.proof', { index: entryIndex, size: older.treeSize + 1 })).checkpoint).toBe(newer.checkpoint);
+  expect((await admin.call('audit.proof', { index: entryIndex })).checkpoint).toBe(newer.checkpoint);
+  expect(reads.all).toBe(0);
+});
+
+it('[L9][A4] others than admins know the newest checkpoint alone: a past checkpoint\'s size is answered as a size none was signed at', async () => {
+  const { t, entryIndex, older, newer } = await twoCheckpoints();
+  for (const who of EVERYONE.filter((w) => w !== 'admin')) {
+    const c = await t.connect(who);
+    const atPast = await c.call('audit.proof', { index: entryIndex, size: older.treeSize });
+    const atNone = await c.call('audit.proof', { index: entryIndex, size: older.treeSize + 1 });
+    expect(atPast, who).toMatchObject({ treeSize: older.treeSize, checkpoint: newer.checkpoint });
+    expect(atNone, who).toMatchObject({ treeSize: older.treeSize + 1, checkpoint: newer.checkpoint });
+    expect((await c.call('audit.proof', { index: entryIndex })).checkpoint, who).toBe(newer.checkpoint);
+  }
 });

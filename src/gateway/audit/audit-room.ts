@@ -237,15 +237,17 @@ export class AuditRoom {
           ? `audit.proof: index ${p.index} must be below size ${size}, and size at most the log's ${tree.size} entries`
           : `audit.proof: index ${p.index} must be below size ${size}, and size at most the latest checkpoint's ${signed}`,
       );
-    // The checkpoint the proof leads to: the one signed at that size; else (an admin's live size) the newest.
-    const at = size === signed ? checkpoint : ((await this.checkpointOfSize(size)) ?? checkpoint);
+    // The checkpoint the proof leads to: the one signed at that size; else (an admin's live size) the newest. A4: others
+    // know the newest checkpoint alone, so any other size they ask for is answered as one no checkpoint was signed at
+    // (the newest), with no look-up whose answer or time could tell whether one was.
+    const at = size === signed || !admin ? checkpoint : ((await this.checkpointOfSize(size)) ?? checkpoint);
     return { index: p.index, treeSize: size, inclusion: tree.inclusionProof(p.index, size).map((h) => h.toString('base64')), checkpoint: at };
   }
 
-  /** The signed note of a tree of `size` entries, among those that count since the last acknowledgement (L7). */
+  /** The signed note of a tree of `size` entries, among those that count since the last acknowledgement (L7): one indexed read. */
   private async checkpointOfSize(size: number): Promise<string | null> {
     const { afterSerial } = await this.acknowledgement();
-    return (await this.parts.store.auditCheckpoints()).find((c) => c.serial > afterSerial && c.size === size)?.note ?? null;
+    return (await this.parts.store.auditCheckpointOfSize(size, afterSerial))?.note ?? null;
   }
 
   /** L7: an admin acknowledges a failed check (itself an entry); checkpoints are signed again from the log as it is. */

@@ -34,6 +34,11 @@ export interface AuditStoreMethods {
   /** The checkpoint signed last alone (one row read, however many were signed), or undefined before the first. */
   latestAuditCheckpoint(): AuditCheckpointRow | undefined;
   /**
+   * The first checkpoint signed of a tree of `size` entries among those stored after `afterSerial` (an acknowledgement's
+   * mark, L7), or undefined: one indexed read (the (size, note) key), however many checkpoints were signed.
+   */
+  auditCheckpointOfSize(size: number, afterSerial: number): AuditCheckpointRow | undefined;
+  /**
    * L7 at an acknowledgement, in its transaction: each index missing below the last stored entry (a deleted row) gets
    * `placeholder`'s line at that index, so the log has no hole again. Nothing else is written: a kept answer at such an
    * index stays unexported (the placeholder records no answers). What was filled comes back as the first `listed` runs

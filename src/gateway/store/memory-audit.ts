@@ -47,6 +47,11 @@ export function memoryAuditMethods(journal: Pick<UndoJournal, 'open' | 'undoable
       const last = checkpoints.at(-1);
       return last ? { ...last } : undefined;
     },
+    auditCheckpointOfSize(size, afterSerial) {
+      open();
+      const found = checkpoints.find((c) => c.size === size && c.serial > afterSerial);
+      return found ? { ...found } : undefined;
+    },
   };
   return methods;
 }

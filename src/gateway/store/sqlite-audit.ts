@@ -15,6 +15,8 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
   const insertCheckpoint = db.prepare(`INSERT OR IGNORE INTO audit_checkpoints (size, note, signed_at_ms) VALUES (?, ?, ?)`);
   const checkpoints = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY size, serial`);
   const latest = db.prepare<[], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`);
+  // The UNIQUE (size, note) key's index finds the size's rows: no scan of the table.
+  const ofSize = db.prepare<[number, number], CheckpointDbRow>(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints WHERE size = ? AND serial > ? ORDER BY serial LIMIT 1`);
   const firstGaps = db.prepare<[number], GapDbRow>(FIRST_GAPS_SQL(`(${GAPS_SQL})`, '?'));
   // Every missing index, counted up from each run's start, written by one statement (SQLite reads the table whole before
   // it inserts into it): no run is held outside the database, however many there are.
@@ -60,6 +62,10 @@ export function sqliteAuditMethods(db: Database.Database): AuditStoreMethods {
     },
     latestAuditCheckpoint() {
       const r = latest.get();
+      return r ? toCheckpointRow(r) : undefined;
+    },
+    auditCheckpointOfSize(size, afterSerial) {
+      const r = ofSize.get(size, afterSerial);
       return r ? toCheckpointRow(r) : undefined;
     },
   };

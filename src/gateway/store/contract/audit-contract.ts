@@ -98,6 +98,22 @@ export function auditContract(store: () => Store): void {
         { size: 5, note: 'again', signedAtMs: 4 },
       ]);
     });
+
+    it('[L9][L7] a checkpoint is found by its size: the first signed at it after the mark given, none at a size never signed', async () => {
+      const s = store();
+      expect(await s.auditCheckpointOfSize(2, 0)).toBeUndefined();
+      await s.insertAuditCheckpoint({ size: 2, note: 'two', signedAtMs: 1 });
+      await s.insertAuditCheckpoint({ size: 5, note: 'five', signedAtMs: 2 });
+      await s.insertAuditCheckpoint({ size: 5, note: 'again', signedAtMs: 3 });
+      await s.insertAuditCheckpoint({ size: 7, note: 'seven', signedAtMs: 4 });
+      const serial = (note: string) => async () => (await s.auditCheckpoints()).find((c) => c.note === note)!.serial;
+      expect(await s.auditCheckpointOfSize(5, 0)).toEqual({ serial: await serial('five')(), size: 5, note: 'five', signedAtMs: 2 });
+      // Past an acknowledgement's mark: the ones stored before it do not count.
+      expect((await s.auditCheckpointOfSize(5, await serial('five')()))?.note).toBe('again');
+      expect(await s.auditCheckpointOfSize(2, await serial('five')())).toBeUndefined();
+      expect(await s.auditCheckpointOfSize(3, 0)).toBeUndefined();
+      expect((await s.auditCheckpointOfSize(7, 0))?.note).toBe('seven');
+    });
   });
 }
 

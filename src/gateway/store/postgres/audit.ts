@@ -84,5 +84,11 @@ export function auditMethods(q: Query, holder: () => LockHolder | undefined = ()
       const row = (await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints ORDER BY serial DESC LIMIT 1`)).rows[0] as CheckpointDbRow | undefined;
       return row ? toCheckpointRow(row) : undefined;
     },
+    async auditCheckpointOfSize(size, afterSerial) {
+      // The UNIQUE (size, note) key's index finds the size's rows: no scan of the table.
+      const r = await q(`SELECT serial, size, note, signed_at_ms FROM audit_checkpoints WHERE size = $1 AND serial > $2 ORDER BY serial LIMIT 1`, [size, afterSerial]);
+      const row = r.rows[0] as CheckpointDbRow | undefined;
+      return row ? toCheckpointRow(row) : undefined;
+    },
   };
 }
