@@ -207,4 +207,33 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await close();
     }
   });
+
+  test('[A3][A5] a sign-in with operator.questions alone answers a session\'s question; the page says it cannot read the conversation or list sessions, and spins for neither', async ({ page }) => {
+    const { gateway, agent, close } = await routedGateway(['bo']);
+    try {
+      const { key } = (await agent.request('sessions.create', { title: 'Release' })).session;
+      await agent.request('question.request', {
+        sessionKey: key,
+        questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
+        timeoutMs: 3_600_000,
+      });
+      await page.goto(`${gateway.url}/s/${encodeURIComponent(key)}?token=${BO}`);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await expect(log).toContainText("This sign-in may answer this session's questions but not read its conversation: that needs the operator.read scope.");
+      await expect(log).not.toContainText('Loading the conversation');
+      await expect(log.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+      const nav = page.getByRole('navigation', { name: 'Sessions' });
+      await expect(nav).toContainText('This sign-in cannot list sessions (that needs the operator.read scope)');
+      await expect(nav).not.toContainText('No sessions yet');
+
+      // The dock still works for it.
+      const dock = dockOf(page);
+      await dock.getByRole('radio', { name: 'Staging' }).check();
+      await page.keyboard.press('Control+Enter');
+      await expect(dock).toHaveCount(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

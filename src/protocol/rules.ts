@@ -4,6 +4,10 @@
  */
 import type { MethodName } from './methods.ts';
 import type { QuestionRecord } from './question.ts';
+import type { Scope } from './scopes.ts';
+
+/** A2: the scopes that list sessions and read their history; operator.questions alone sees questions, not sessions. */
+export const SESSION_READER_SCOPES = ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as const satisfies readonly Scope[];
 
 /** The wire field that makes a `choice` question take several options (Q2; answers/kinds/choice.ts reads it). */
 export const SEVERAL_FIELD = 'multiSelect';

@@ -1,7 +1,7 @@
 /** Sessions, chat and runs (S*, C*, R*): their methods' params, results and scopes. */
 import * as z from 'zod';
 import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
-import { MESSAGE_MAX, SESSION_TITLE_MAX } from './rules.ts';
+import { MESSAGE_MAX, SESSION_READER_SCOPES, SESSION_TITLE_MAX } from './rules.ts';
 import type { Scope } from './scopes.ts';
 import { Empty, IdempotencyKey, Key } from './method-parts.ts';
 
@@ -30,7 +30,7 @@ export const sessionMethods = {
   'sessions.list': () => ({
     params: Empty,
     result: z.object({ sessions: z.array(Session) }),
-    scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    scopes: [...SESSION_READER_SCOPES],
   }),
   'chat.send': () => ({
     params: z.object({
@@ -52,7 +52,7 @@ export const sessionMethods = {
       before: z.string().optional(),
     }),
     result: z.object({ messages: z.array(ChatMessage), hasMore: z.boolean() }),
-    scopes: ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    scopes: [...SESSION_READER_SCOPES],
   }),
   'chat.abort': () => ({
     params: z.object({ sessionKey: Key, runId: Key.optional() }),

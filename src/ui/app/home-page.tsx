@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { useSessions } from '../features/sessions/api/get-sessions.ts';
+import { CANNOT_LIST_SESSIONS } from '../features/sessions/lib/session-list.ts';
 import { useConnectInfo } from '../features/agents/api/get-connect-info.ts';
 import { EmptyIllustration } from '../components/ui/icons.tsx';
-import { errorMessage } from '../lib/error-message.ts';
+import { errorCode, errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
@@ -22,7 +23,12 @@ export function HomePage() {
     if (newest) navigate(sessionPath(newest.key), { replace: true });
   }, [newest]);
 
-  if (sessions.isError) return <p className="inline-error page-note">Could not load your sessions: {errorMessage(sessions.error)}</p>;
+  if (sessions.isError)
+    return (
+      <p className="inline-error page-note">
+        {errorCode(sessions.error) === 'FORBIDDEN' ? CANNOT_LIST_SESSIONS : `Could not load your sessions: ${errorMessage(sessions.error)}`}
+      </p>
+    );
   if (sessions.isPending || newest) return <p className="muted page-note">Opening your latest session…</p>;
   if (connect.isPending && connect.fetchStatus !== 'idle') return null;
   if (connect.data && !connect.data.agents.some((a) => a.demo)) return (

@@ -9,3 +9,9 @@ export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/** A refusal that asking again cannot change: the scope is missing, or the thing does not exist for this identity (A4, A5). */
+export function isSettledRefusal(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'FORBIDDEN' || (code?.endsWith('_NOT_FOUND') ?? false);
+}

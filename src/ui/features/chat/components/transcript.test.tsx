@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { QueryClientProvider } from '@tanstack/react-query';
+import { focusManager, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../../../client/client.ts';
-import type { ChatMessage } from '../../../../protocol/index.ts';
+import { AskdockError, type ChatMessage } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { Transcript } from './transcript.tsx';
@@ -15,14 +15,16 @@ fakeTranscriptLayout();
 const message = transcriptMessage;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
 
-type Page = { messages: ChatMessage[]; hasMore: boolean };
+type Page = { messages: ChatMessage[]; hasMore: boolean } | AskdockError;
 
 /** A gateway client whose chat.history answers from `pages`: the first without `before`, the next for each older request. */
 function setup(pages: Page[], extraItems = [] as { key: string; atMs: number; node: React.ReactNode }[], demoAgent?: boolean) {
   const queue = [...pages];
   const request = vi.fn(async (method: string) => {
     if (method !== 'chat.history') throw new Error(`unexpected ${method}`);
-    return queue.shift() ?? { messages: [], hasMore: false };
+    const page = queue.shift() ?? { messages: [], hasMore: false };
+    if (page instanceof AskdockError) throw page;
+    return page;
   });
   const client = { request, on: () => () => {}, onHello: () => () => {}, onState: () => () => {}, state: { status: 'connected' } };
   render(
@@ -72,5 +74,22 @@ describe('Transcript', () => {
     await within(other.log).findByText('No messages yet');
     expect(other.log.textContent).not.toMatch(/demo agent|deploy/);
     expect(other.log.textContent).toContain('Write to the agent below');
+  });
+
+  it('[A5][A3] a sign-in with operator.questions alone is told it cannot read the conversation, naming the scope, at once and even in a hidden tab', async () => {
+    // A retry waits for the tab to be shown again: a hidden tab would keep saying "Loading the conversation…".
+    focusManager.setFocused(false);
+    try {
+      const refusal = new AskdockError('FORBIDDEN', 'chat.history needs scope operator.admin or operator.read; identity "bo" has operator.questions', {
+        details: { method: 'chat.history', needed: ['operator.admin', 'operator.read'] },
+      });
+      const { request, log } = setup([refusal, refusal]);
+      await within(log).findByText(/may answer this session's questions but not read its conversation: that needs the operator\.read scope/);
+      expect(log.textContent).not.toContain('Loading the conversation');
+      expect(within(log).queryByRole('button', { name: 'Try again' })).toBeNull();
+      expect(request).toHaveBeenCalledTimes(1);
+    } finally {
+      focusManager.setFocused(undefined);
+    }
   });
 });

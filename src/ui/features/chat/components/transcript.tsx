@@ -22,6 +22,15 @@ export type TranscriptProps = {
 
 const NO_EXTRAS: readonly TranscriptExtraItem[] = [];
 
+/** Why the history did not load; a refusal names what the sign-in lacks, since asking again will not change it (A4, A5). */
+function historyFailure(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'SESSION_NOT_FOUND') return 'This session does not exist, or this sign-in cannot see it.';
+  if (code === 'FORBIDDEN')
+    return "This sign-in may answer this session's questions but not read its conversation: that needs the operator.read scope.";
+  return `Could not load the conversation: ${errorMessage(error)}`;
+}
+
 /** Memoised: the log re-renders on every scroll, resize and measure of the virtualizer, and its rows' props stay the same. */
 const EntryView = memo(function EntryView({ entry, ReplyBody, note }: { entry: TranscriptEntry; ReplyBody: TranscriptProps['ReplyBody']; note?: ReactNode }) {
   if (entry.kind === 'extra') return <div className="transcript-extra">{entry.item.node}</div>;
@@ -77,14 +86,12 @@ export const Transcript = memo(function Transcript({ sessionKey, extraItems = NO
       {history.isPending && <p className="muted transcript-note">Loading the conversation…</p>}
       {history.isError && (
         <div className="transcript-note">
-          <p className="inline-error">
-            {errorCode(history.error) === 'SESSION_NOT_FOUND'
-              ? 'This session does not exist, or this sign-in cannot see it.'
-              : `Could not load the conversation: ${errorMessage(history.error)}`}
-          </p>
-          <Button size="sm" onClick={() => void history.refetch()}>
-            Try again
-          </Button>
+          <p className="inline-error">{historyFailure(history.error)}</p>
+          {errorCode(history.error) !== 'FORBIDDEN' && (
+            <Button size="sm" onClick={() => void history.refetch()}>
+              Try again
+            </Button>
+          )}
         </div>
       )}
       {history.isSuccess && entries.length === 0 && (

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Session } from '../../../../protocol/index.ts';
 import { useGateway, useGatewayEvent, useGatewayHello } from '../../../lib/gateway.tsx';
-import { sortSessions, upsertSession } from '../lib/session-list.ts';
+import { mayListSessions, sortSessions, upsertSession } from '../lib/session-list.ts';
 import { sessionsKey } from './get-sessions.ts';
 
 /** Keeps the sessions query in step with the socket: each hello's snapshot, then `session.updated` and `session.presence` events. */
@@ -11,6 +11,8 @@ export function useSessionsSync() {
   const queryClient = useQueryClient();
 
   useGatewayHello((hello) => {
+    // A sign-in that may not list sessions gets an empty snapshot: leave the list to sessions.list, which says why (A5).
+    if (!mayListSessions(hello.auth.scopes)) return;
     // Every hello carries a fresh snapshot, so on resumed:false it is the refetch itself.
     queryClient.setQueryData<Session[]>(sessionsKey, sortSessions(hello.snapshot.sessions));
     // A snapshot cut to fit maxPayload (P5) holds only some sessions: the list has them all.
@@ -20,7 +22,7 @@ export function useSessionsSync() {
   useEffect(() => {
     // A hello that landed before this component subscribed still seeds a cold cache.
     const hello = client.hello;
-    if (hello && queryClient.getQueryData(sessionsKey) === undefined)
+    if (hello && mayListSessions(hello.auth.scopes) && queryClient.getQueryData(sessionsKey) === undefined)
       queryClient.setQueryData<Session[]>(sessionsKey, sortSessions(hello.snapshot.sessions));
   }, [client, queryClient]);
 

@@ -3,8 +3,9 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Session } from '../../../../protocol/index.ts';
+import { AskdockError, type Session } from '../../../../protocol/index.ts';
 import { GatewayProvider } from '../../../lib/gateway.tsx';
+import { createQueryClient } from '../../../lib/query-client.ts';
 import { fakeClient } from '../../../../testing/ui-questions.tsx';
 import { sessionsKey } from '../api/get-sessions.ts';
 import { useSessionsSync } from '../api/use-sessions-sync.ts';
@@ -115,5 +116,30 @@ describe('SessionsNav presence (U18)', () => {
     expect(link()).toHaveAccessibleDescription('Agent working');
     await act(async () => client.emit('session.presence', { sessionKey: 's3', agentPresence: { state: 'absent', sinceMs: left } }));
     await waitFor(() => expect(link()).toHaveAccessibleDescription(/^Agent absent since (Jan \d+ )?\d{2}:\d{2}$/));
+  });
+});
+
+describe('SessionsNav for a sign-in that may not list sessions (A2, A5)', () => {
+  it('[A5][A3] with operator.questions alone it says this sign-in cannot list sessions, naming the scope, not "No sessions yet"', async () => {
+    const client = fakeClient('bo');
+    client.hello = { ...client.hello, auth: { identity: 'bo', role: 'operator', scopes: ['operator.questions'] } } as typeof client.hello;
+    const answer = client.request.getMockImplementation()!;
+    client.request.mockImplementation(async (method, params) => {
+      if (method !== 'sessions.list') return answer(method, params);
+      throw new AskdockError('FORBIDDEN', 'sessions.list needs scope operator.admin or operator.read; identity "bo" has operator.questions', {
+        details: { method, needed: ['operator.admin', 'operator.read'] },
+      });
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <GatewayProvider client={client}>
+          <Synced />
+        </GatewayProvider>
+      </QueryClientProvider>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Sessions' });
+    await within(nav).findByText(/This sign-in cannot list sessions \(that needs the operator\.read scope\)/);
+    expect(nav).not.toHaveTextContent('No sessions yet');
+    expect(client.request.mock.calls.filter(([method]) => method === 'sessions.list')).toHaveLength(1);
   });
 });

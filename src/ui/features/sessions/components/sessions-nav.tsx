@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ScrollArea } from '../../../components/ui/scroll-area.tsx';
-import { errorMessage } from '../../../lib/error-message.ts';
+import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import { useMinuteClock } from '../../../lib/relative-time.ts';
 import { useSessions } from '../api/get-sessions.ts';
-import { groupByDay } from '../lib/session-list.ts';
+import { CANNOT_LIST_SESSIONS, groupByDay } from '../lib/session-list.ts';
 import { sessionPicked, sessionsPanelToggled, useSessionsPanelOpen } from '../stores/sessions-panel-store.ts';
 import { NewSessionButton } from './new-session-button.tsx';
 import { SessionLink } from './session-link.tsx';
@@ -104,7 +104,13 @@ export function SessionsNav({ activeKey, top, first, pendingCounts }: Props) {
       <div id={listId} className="sessions-body">
         {first}
         {sessions.isPending && <p className="muted sessions-note">Loading…</p>}
-        {sessions.isError && <p className="inline-error sessions-note">Could not load sessions: {errorMessage(sessions.error)}</p>}
+        {sessions.isError && (
+          <p className="inline-error sessions-note">
+            {errorCode(sessions.error) === 'FORBIDDEN'
+              ? CANNOT_LIST_SESSIONS
+              : `Could not load sessions: ${errorMessage(sessions.error)}`}
+          </p>
+        )}
         {sessions.isSuccess && count === 0 && <p className="muted sessions-note">No sessions yet.</p>}
         {count > 0 && (
           <ScrollArea className="sessions-scroll">

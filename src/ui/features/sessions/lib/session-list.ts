@@ -1,4 +1,13 @@
-import type { Session } from '../../../../protocol/index.ts';
+import type { Scope, Session } from '../../../../protocol/index.ts';
+import { SESSION_READER_SCOPES } from '../../../../protocol/rules.ts';
+
+/** A2: whether a sign-in with these scopes may list sessions (operator.questions alone may not: sessions.list refuses it). */
+export function mayListSessions(scopes: readonly Scope[]): boolean {
+  return scopes.some((s) => (SESSION_READER_SCOPES as readonly Scope[]).includes(s));
+}
+
+/** What the sessions list and the home page say when sessions.list answers FORBIDDEN. */
+export const CANNOT_LIST_SESSIONS = 'This sign-in cannot list sessions (that needs the operator.read scope); it can still answer the questions that reach it.';
 
 /** When a session last moved: its newest message, else its creation. */
 export function lastActivityMs(session: Session): number {
