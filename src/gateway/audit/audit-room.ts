@@ -237,10 +237,10 @@ export class AuditRoom {
           ? `audit.proof: index ${p.index} must be below size ${size}, and size at most the log's ${tree.size} entries`
           : `audit.proof: index ${p.index} must be below size ${size}, and size at most the latest checkpoint's ${signed}`,
       );
-    // The checkpoint the proof leads to: the one signed at that size; else (an admin's live size) the newest. A4: others
-    // know the newest checkpoint alone, so any other size they ask for is answered as one no checkpoint was signed at
-    // (the newest), with no look-up whose answer or time could tell whether one was.
-    const at = size === signed || !admin ? checkpoint : ((await this.checkpointOfSize(size)) ?? checkpoint);
+    // L9: the checkpoint the proof leads to, so a receipt's holder can check it: the one signed at that size (one indexed
+    // read; every checkpoint was the newest, which anyone may read, when it was signed), else the newest. Others than
+    // admins ask only for sizes up to the newest signed one (above), so no live count is told.
+    const at = size === signed ? checkpoint : ((await this.checkpointOfSize(size)) ?? checkpoint);
     return { index: p.index, treeSize: size, inclusion: tree.inclusionProof(p.index, size).map((h) => h.toString('base64')), checkpoint: at };
   }
 

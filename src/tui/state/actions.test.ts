@@ -121,13 +121,14 @@ describe('the composer while a routed secret request waits', () => {
     expect(stored.sent).toEqual(['secret.provide']);
   });
 
-  it('[K1][W4] a pasted key is sent with its last line break (OpenSSH keys need it); a one-line token without stray spaces', async () => {
+  it('[K1][W4] a pasted key is sent with its last line break (OpenSSH keys need it); a one-line token without stray spaces or its Enter', async () => {
     const values: unknown[] = [];
     const ana = composerOf('ana', async () => ({ status: 'stored', name: 'DEPLOY_TOKEN' }), values);
     const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n';
     expect(await ana.actions.provideSecret('sec-1', KEY)).toBe(true);
     expect(await ana.actions.provideSecret('sec-1', '  sk-token-1234567890  ')).toBe(true);
-    expect(values).toEqual([KEY, 'sk-token-1234567890']);
+    expect(await ana.actions.provideSecret('sec-1', ' sk-token-1234567890\n')).toBe(true);
+    expect(values).toEqual([KEY, 'sk-token-1234567890', 'sk-token-1234567890']);
   });
 });
 

@@ -121,8 +121,10 @@ export class TuiActions {
   async provideSecret(id: string, value: string): Promise<boolean> {
     update(this.store, () => ({ flash: null, view: 'composer' }));
     try {
-      // A one-line value loses stray spaces around it; a pasted key keeps its lines as they are, its last line break too.
-      const { name } = await this.client.request('secret.provide', { id, value: value.includes('\n') ? value : value.trim() });
+      // A one-line value (a token typed or pasted with its Enter) loses stray spaces and that line break; a pasted key
+      // keeps its lines as they are, its last line break too.
+      const body = value.replace(/\r?\n$/, '');
+      const { name } = await this.client.request('secret.provide', { id, value: body.includes('\n') ? value : body.trim() });
       this.flash(`Sent as the secret ${name}: stored encrypted; the agent gets only its name`);
       return true;
     } catch (err) {
