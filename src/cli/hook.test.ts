@@ -232,6 +232,18 @@ describe('askdock hook without an answer', { timeout: 120_000 }, () => {
   });
 });
 
+describe('askdock hook with a bad flag', { timeout: 60_000 }, () => {
+  it('[X1] a flag it does not know, or a bad --timeout, says so on stderr and exits 0 (exit 2 would deny the tool): the agent asks in its own terminal', async () => {
+    const nowhere = { url: 'ws://127.0.0.1:9/ws', agentToken: 'tok', dir: HERE };
+    const unknown = await startHook(nowhere, fixture('claude-bash'), ['--bogus']).done;
+    expect(unknown).toMatchObject({ code: 0, stdout: '' });
+    expect(unknown.stderr).toContain('--bogus');
+    const badTimeout = await startHook(nowhere, fixture('claude-bash'), ['--timeout', 'soon']).done;
+    expect(badTimeout).toMatchObject({ code: 0, stdout: '' });
+    expect(badTimeout.stderr).toContain('--timeout');
+  });
+});
+
 describe('askdock hook on stderr', { timeout: 60_000 }, () => {
   it('[X1] a tool or event name carrying escape sequences reaches the terminal cleaned: controls as U+FFFD, a bidi override as its escape', async () => {
     const nowhere = { url: 'ws://127.0.0.1:9/ws', agentToken: 'tok', dir: HERE };

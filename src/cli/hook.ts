@@ -88,7 +88,9 @@ const say = (line: string) => process.stderr.write(`askdock hook: ${terminalText
 
 export async function run(argv: string[]): Promise<number> {
   const values = clientFlags('hook', argv, USAGE, { timeout: { type: 'string' } }, process.stderr);
-  if (typeof values === 'number') return values;
+  // `--help` is 0; a bad flag (its message already on stderr) is 0 too: the hook's exit 2 would deny every tool call,
+  // so a typo in the hook's settings leaves the agent its own prompt instead (X1: nothing is allowed by default).
+  if (typeof values === 'number') return 0;
   let timeoutSeconds: number;
   try {
     timeoutSeconds = intFlag('--timeout', values.timeout as string | undefined, `a whole number of seconds (default ${HOOK_DEFAULT_TIMEOUT_SECONDS})`) ?? HOOK_DEFAULT_TIMEOUT_SECONDS;
