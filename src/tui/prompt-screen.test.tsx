@@ -62,6 +62,16 @@ describe('the question prompt on screen', () => {
     expect((await record(id)).answers).toEqual({ env: ['hello there'] });
   });
 
+  it('[V2] a Backspace or Ctrl+U inside such a burst erases in order, as in the field', async () => {
+    h = await startTui();
+    const { id } = await h.ask([ENV]);
+    await h.waitFor('1. Staging (Recommended)');
+    await h.press(KEY.down, KEY.down);
+    await h.type('\rtypo\u0015hel\u007flo\r');
+    await h.waitFor('✓ Environment: helo');
+    expect((await record(id)).answers).toEqual({ env: ['helo'] });
+  });
+
   it('[V2] a burst that crosses to the next step and types into its Other appends there, in order', async () => {
     h = await startTui();
     const { id } = await h.ask();

@@ -65,8 +65,14 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         if (!mayAnswer) apply(readingKey(record.questions.length, now, { ...k.key, input: k.input }));
         else if (!now.editingOther) apply(promptKey(record, now, { ...k.key, input: k.input }));
         else if (k.key.return) apply(otherSubmitted(record, now));
-        // The step this key lands in, not the rendered one: a burst may have crossed to the next question.
-        else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, (draftOfItem(now, record.questions[now.step]).other) + k.input));
+        else {
+          // The step this key lands in, not the rendered one: a burst may have crossed to the next question. An erase
+          // in the burst erases, in order (Backspace one character, Ctrl+U the line), as the field itself would.
+          const other = draftOfItem(now, record.questions[now.step]).other;
+          if (k.key.backspace || k.key.delete) onDraft(otherChanged(record, now, Array.from(other).slice(0, -1).join('')));
+          else if (k.key.ctrl && k.input === 'u') onDraft(otherChanged(record, now, ''));
+          else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, other + k.input));
+        }
       }
     },
     { isActive: !draft.editingOther || !mayAnswer },
