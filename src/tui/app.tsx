@@ -5,7 +5,7 @@ import type { PromptEffect } from './prompt/prompt-model.ts';
 import type { TuiActions } from './state/actions.ts';
 import { update } from './state/sync.ts';
 import { transcriptRows } from './state/transcript-rows.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, shownSecret, type TuiState, type TuiStore } from './state/tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, shownSecret, type TuiState, type TuiStore } from './state/tui-store.ts';
 import { SecretPrompt } from './components/secret-prompt.tsx';
 import { Composer } from './components/composer.tsx';
 import { QuestionPrompt } from './components/question-prompt.tsx';
@@ -75,7 +75,8 @@ export function TuiApp({ store, actions, local }: Props) {
   const rows = useRows();
   const state = useStore(store);
   const current = currentRequest(state);
-  const secret = shownSecret(state);
+  // The masked field keeps the request it opened on; the composer's hint names the one `/secret` would open.
+  const secret = state.view === 'secret' ? shownSecret(state) : pendingSecret(state);
   const onEffect = (effect: PromptEffect) => {
     if (!current) return;
     if (effect.kind === 'submit') void actions.answer(current.record, effect.answers);

@@ -59,4 +59,19 @@ describe('the composer while the agent waits for a secret', () => {
     expect(h.screen()).toContain('NPM_TOKEN');
     expect(h.store.getState().secrets[second.id]?.status).toBe('pending');
   });
+
+  it('[K1][W4] after the field is closed, the hint under the composer names the request /secret would open: the newest', async () => {
+    h = await startTui();
+    await h.agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To push the release', sessionKey: h.sessionKey });
+    await h.waitFor('The agent asks for the secret DEPLOY_TOKEN · /secret to provide it');
+    await h.type('/secret');
+    await h.press(KEY.enter);
+    await h.waitFor('Secret DEPLOY_TOKEN');
+    await h.press(KEY.esc);
+    await h.agent.call('secret.request', { name: 'NPM_TOKEN', description: 'To publish', sessionKey: h.sessionKey });
+    await h.waitFor('The agent asks for the secret NPM_TOKEN · /secret to provide it');
+    await h.type('/secret');
+    await h.press(KEY.enter);
+    await h.waitFor('Secret NPM_TOKEN');
+  });
 });

@@ -4,11 +4,12 @@ import type { AuditEntry } from '../../audit/index.ts';
 /** A grant's entries name the question it came from, not an agent: `--agent` picks them by their own agentId (none). */
 const OWN_AGENT = new Set<string>(['grant.made', 'grant.revoked']);
 /**
- * A request the policy or a grant decided asked no one, so no `question.asked` entry is ever written for it: `--agent`
- * picks it by the agentId it carries (the asking identity; the agent's kind, e.g. `claude-code`, in entries written
- * before that change), and it is not a question whose asker the export could not tell.
+ * A request the policy or a grant decided asked no one, so no `question.asked` entry is ever written for it. One that
+ * names the agent's kind apart (`detail.agentKind`, written since agentId became the asking identity) is picked by its
+ * agentId and is no unknown; an older one holds the kind in agentId (`claude-code`) and counts as unknown.
  */
 const DECIDED_UNASKED = new Set<string>(['policy.allowed', 'policy.denied', 'grant.allowed']);
+const namesItsAsker = (e: AuditEntry) => DECIDED_UNASKED.has(e.event) && e.detail?.agentKind !== undefined;
 
 /**
  * L1/L5: who asked each question, as its `question.asked` entry records it (`identity`, in every version of the log).
@@ -46,7 +47,7 @@ export function pickEntries<T>(p: Params<'audit.export'>, items: T[], of: (item:
     if (e.questionId === undefined || OWN_AGENT.has(e.event)) return e.agentId;
     const asker = askers.get(e.questionId);
     if (asker !== undefined) return asker;
-    if (DECIDED_UNASKED.has(e.event)) return e.agentId;
+    if (namesItsAsker(e)) return e.agentId;
     agentUnknown++;
     return e.agentId;
   };
