@@ -1,3 +1,4 @@
+import type { ClientBase } from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 
 /** The characters handed to the literal writers (literal.ts), whichever of them the commit statement is built with. */
@@ -17,6 +18,7 @@ vi.mock('./literal.ts', async (importOriginal) => {
 });
 
 const { Numbering, SeqRange } = await import('./numbering.ts');
+const { PreparedStatements } = await import('./prepared.ts');
 
 describe('[D5] the numbering commit statement', () => {
   it("[D5/D2] each event's payload is escaped once, for its row and its notification both", () => {
@@ -25,7 +27,8 @@ describe('[D5] the numbering commit statement', () => {
     const payloads = Array.from({ length: 6 }, (_, i) => JSON.stringify({ n: i, text: `it's ${'x'.repeat(900)} a\\b` }));
     for (const [i, payload] of payloads.entries()) numbering.hold({ event: 'question.requested', payload, audience: '{"kind":"all"}', atMs: 1_000 + i, messageId: null });
     escaped.chars = 0;
-    const { sql } = numbering.commitSql('askdock_events');
+    const prepared = new PreparedStatements();
+    const { sql } = numbering.commitSql('askdock_events', (text, args) => prepared.pieceOf({} as ClientBase, text, args));
     const payloadChars = payloads.reduce((n, p) => n + p.length, 0);
     // Every payload is in the statement, as its row's literal and in the notification's.
     for (const p of payloads) {
@@ -36,5 +39,39 @@ describe('[D5] the numbering commit statement', () => {
     // names are the rest.
     expect(escaped.chars).toBeGreaterThanOrEqual(payloadChars);
     expect(escaped.chars).toBeLessThan(payloadChars + 1_000);
+  });
+});
+
+describe('[D5] one numbering statement for every commit', () => {
+  it('[D5] commits of any size send the same prepared texts, prepared once per connection, so PostgreSQL plans them once', () => {
+    const numbering = new Numbering(new SeqRange());
+    const prepared = new PreparedStatements();
+    const client = {} as ClientBase;
+    const texts: string[] = [];
+    const commit = (events: number, messageId: string | null) => {
+      for (let i = 0; i < events; i++)
+        numbering.hold({ event: i === 0 && messageId ? 'chat' : 'session.updated', payload: `{"n":${i},"t":"it's"}`, audience: '{"kind":"all"}', atMs: i, messageId: i === 0 ? messageId : null });
+      if (messageId) numbering.message(messageId, numbering.events[0].seq);
+      const { sql, pieces } = numbering.commitSql('askdock_events', (text, args) => {
+        texts.push(text);
+        return prepared.pieceOf(client, text, args);
+      });
+      prepared.ran(client, pieces);
+      numbering.committed(100);
+      return sql;
+    };
+    const first = commit(1, null);
+    const second = commit(3, 'm1');
+    const third = commit(7, null);
+    expect(new Set(texts).size).toBe(3);
+    expect(first).toMatch(/^PREPARE askdock_s0_0 AS WITH s AS/);
+    expect(first.match(/PREPARE /g)).toHaveLength(3);
+    for (const sql of [second, third]) {
+      expect(sql).toMatch(/^EXECUTE askdock_s0_0\(/);
+      expect(sql).toContain('EXECUTE askdock_s1_1;');
+      expect(sql).toContain("EXECUTE askdock_s2_2('askdock_events')");
+      expect(sql).not.toContain('PREPARE');
+    }
+    expect(second).toContain("ARRAY['m1']::text[]");
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FLUSH_SQL } from './pool.ts';
 import { escapeText, literalOf, quoteLiteral, strung, type Escaped } from './literal.ts';
+import type { Piece } from './prepared.ts';
 
 /** What a commit's notification may carry of its events: PostgreSQL takes payloads below 8,000 bytes. */
 const TOLD_BYTES = 7_800;
@@ -9,10 +10,35 @@ const TOLD_OVERHEAD = 48;
 /** Between two notifications' texts in the setting that keeps them (a record separator: JSON text never holds one raw). */
 const TOLD_APART = 30;
 
-/** Sends a commit's notifications (`askdock.told`, numbering.ts `notices`), in order. */
+/** Sends a commit's notifications (`askdock.told`, numbering.ts `notices`), in order, on channel $1. */
+const NOTIFY_SQL = `SELECT pg_notify($1::text, t.text) FROM unnest(string_to_array(current_setting('askdock.told'), chr(${TOLD_APART}))) WITH ORDINALITY AS t(text, n) ORDER BY t.n`;
+
 function notifySql(channel: string): string {
-  return `SELECT pg_notify(${quoteLiteral(channel)}, t.text) FROM unnest(string_to_array(current_setting('askdock.told'), chr(${TOLD_APART}))) WITH ORDINALITY AS t(text, n) ORDER BY t.n`;
+  return NOTIFY_SQL.replace('$1', quoteLiteral(channel));
 }
+
+/** `values` (SQL expressions of one type) as one array expression. */
+function array(values: string[], type: string): string {
+  return values.length ? `ARRAY[${strung(values, ', ')}]::${type}[]` : `ARRAY[]::${type}[]`;
+}
+
+/**
+ * Numbers a commit's events (class Numbering): takes $1 numbers, renumbers the provisional seqs $2 (in order) and the
+ * messages $9 that carry one, writes the events kept ($3 their place from 1, then their columns), and leaves on the
+ * connection the notifications' texts (parts $10/$11: `base + last`, then ` base text` where the part tells its events)
+ * and the mark $12 of this commit. One text for every commit: PostgreSQL plans it once per connection.
+ */
+const NUMBER_SQL = `WITH s AS (UPDATE askdock_seq SET value = value + $1::bigint WHERE id = 1 RETURNING value - $1::bigint AS base),
+  m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest($2::bigint[]) WITH ORDINALITY AS t(tmp, ord)),
+  e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
+        SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms, v.message_id
+        FROM s, unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[]) AS v(ord, event, payload, audience, at_ms, message_id)
+        RETURNING 1),
+  g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id = ANY($9::text[]) AND messages.seq = m.tmp RETURNING 1)
+  SELECT base,
+    set_config('askdock.told', COALESCE((SELECT string_agg((s.base + p.last)::text || COALESCE(' ' || s.base::text || ' ' || p.text, ''), chr(${TOLD_APART}) ORDER BY p.n)
+      FROM unnest($10::bigint[], $11::text[]) WITH ORDINALITY AS p(last, text, n)), ''), false),
+    set_config('askdock.numbered', $12::text || ' ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s`;
 
 /** What marks a numbering commit on its connection (`Numbering.commitSql`): this process's, then a count. */
 const MARK = randomBytes(6).toString('hex');
@@ -143,37 +169,44 @@ export class Numbering {
 
   /**
    * The statements that number this transaction's events and commit it (see the class), and how many results follow the
-   * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end.
+   * COMMIT's: the results of the numbering statement and of COMMIT are at `-3 - tail` and `-1 - tail` from the end. The
+   * statements are prepared (`prepare`: on the transaction's connection), the numbering one with its rows given as
+   * arrays, so PostgreSQL plans them once per connection rather than at every commit; `pieces` are to be told `ran` once
+   * the query ran.
    */
-  commitSql(channel: string | null): { sql: string; tail: number; mark: string | null } {
-    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0, mark: null };
+  commitSql(channel: string | null, prepare: (sql: string, args: string[]) => Piece | null): { sql: string; tail: number; mark: string | null; pieces: Piece[] } {
+    if (this.events.length === 0) return { sql: 'COMMIT', tail: 0, mark: null, pieces: [] };
     // Left on the connection by the numbering commit (a setting made in a transaction is undone with it): whether that
     // commit went through can be asked when what follows it in the round trip failed.
     const mark = `${MARK}.${++marks}`;
-    const n = this.events.length;
     const lit = (v: string | null) => (v === null ? 'NULL' : quoteLiteral(v));
     // Each payload escaped once: written into its row's literal and into the notification's (`notices`).
     const payloads = this.events.map((e) => (e.dropped ? null : escapeText(e.payload)));
-    const rows = this.events
-      .map((e, i) => (e.dropped ? null : `(${i + 1}, ${lit(e.event)}, ${literalOf(payloads[i]!)}, ${lit(e.audience)}, ${e.atMs}, ${lit(e.messageId)})`))
-      .filter((row) => row !== null);
-    const written = rows.length
-      ? `, v(ord, event, payload, audience, at_ms, message_id) AS (VALUES ${strung(rows, ', ')}),
-         e AS (INSERT INTO events (seq, event, payload, audience, at_ms, message_id)
-               SELECT s.base + v.ord, v.event, v.payload, v.audience, v.at_ms::bigint, v.message_id::text FROM s, v RETURNING 1)`
-      : `, e AS (SELECT 1 WHERE false)`;
-    const messages = this.messages.length
-      ? `, g AS (UPDATE messages SET seq = m.seq FROM m WHERE messages.id IN (${this.messages.map((m) => quoteLiteral(m.id)).join(', ')})
-           AND messages.seq = m.tmp RETURNING 1)`
-      : '';
-    // The notifications' texts, kept on the connection until the notifying transaction sends them.
-    const notice = channel ? `, set_config('askdock.told', ${this.notices(payloads)}, false)` : '';
-    const notify = channel ? `; ${notifySql(channel)}` : '';
-    const sql = `WITH s AS (UPDATE askdock_seq SET value = value + ${n} WHERE id = 1 RETURNING value - ${n} AS base),
-      m AS (SELECT t.tmp, s.base + t.ord AS seq FROM s, unnest(ARRAY[${this.events.map((e) => e.seq).join(', ')}]::bigint[]) WITH ORDINALITY AS t(tmp, ord))${written}${messages}
-      SELECT base${notice}, set_config('askdock.numbered', '${mark} ' || base::text, false), (SELECT COUNT(*) FROM e) AS numbered FROM s;
-      SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${FLUSH_SQL}; COMMIT${notify}`;
-    return { sql, tail: channel ? 4 : 3, mark };
+    const kept = this.events.flatMap((e, i) => (e.dropped ? [] : [{ e, i }]));
+    const told = channel ? this.notices(payloads) : { lasts: [], texts: [] };
+    const args = [
+      String(this.events.length),
+      array(this.events.map((e) => String(e.seq)), 'bigint'),
+      array(kept.map(({ i }) => String(i + 1)), 'int'),
+      array(kept.map(({ e }) => lit(e.event)), 'text'),
+      array(kept.map(({ i }) => literalOf(payloads[i]!)), 'text'),
+      array(kept.map(({ e }) => lit(e.audience)), 'text'),
+      array(kept.map(({ e }) => String(e.atMs)), 'bigint'),
+      array(kept.map(({ e }) => lit(e.messageId)), 'text'),
+      array(this.messages.map((m) => quoteLiteral(m.id)), 'text'),
+      array(told.lasts, 'bigint'),
+      array(told.texts, 'text'),
+      quoteLiteral(mark),
+    ];
+    const numbered = prepare(NUMBER_SQL, args);
+    const flush = prepare(FLUSH_SQL, []);
+    const notify = channel ? prepare(NOTIFY_SQL, [quoteLiteral(channel)]) : null;
+    if (!numbered || !flush || (channel && !notify)) throw new Error('store: the commit statements could not be written');
+    // A statement's first use on a connection has its PREPARE's result in front of its own.
+    const made = (p: Piece | null) => (p?.prepares ? 1 : 0);
+    const sql = `${numbered.text};
+      SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${flush.text}; COMMIT${notify ? `; ${notify.text}` : ''}`;
+    return { sql, tail: 3 + made(flush) + (notify ? 1 + made(notify) : 0), mark, pieces: notify ? [numbered, flush, notify] : [numbered, flush] };
   }
 
   /** What follows the numbering commit when the round trip that carried it failed after it: the flush, then the notification. */
@@ -227,16 +260,15 @@ export class Numbering {
   }
 
   /**
-   * The SQL text of the notifications' payloads (`base` the numbering statement's), apart by TOLD_APART; `payloads` the
-   * events' payloads escaped (the rows' literals have them too), so each part's literal is its line's and theirs.
+   * The notifications' parts for the numbering statement (NUMBER_SQL): each part's last event (from 1, its seq `base` +
+   * that) and the literal of its text (NULL for a part that tells its seq only); `payloads` the events' payloads escaped
+   * (the rows' literals have them too), so each part's literal is its line's and theirs.
    */
-  private notices(payloads: (Escaped | null)[]): string {
+  private notices(payloads: (Escaped | null)[]): { lasts: string[]; texts: string[] } {
     const parts = this.told();
-    if (parts.length === 0) return `(base + ${this.events.length})::text`;
+    if (parts.length === 0) return { lasts: [String(this.events.length)], texts: ['NULL'] };
     const literal = ({ line, events }: { line: string; events: number[] }) => literalOf(escapeText(line), ...events.map((i) => payloads[i]!));
-    return parts
-      .map(({ last, text }) => `(base + ${last})::text${text === null ? '' : ` || ' ' || base::text || ' ' || ${literal(text)}`}`)
-      .join(` || chr(${TOLD_APART}) || `);
+    return { lasts: parts.map((p) => String(p.last)), texts: parts.map((p) => (p.text === null ? 'NULL' : literal(p.text))) };
   }
 
   /** After the commit: `base` + i is the real seq of the i-th event (from 1). */

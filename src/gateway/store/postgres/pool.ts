@@ -3,7 +3,7 @@ import { ContextSlot } from '../../infra/context.ts';
 import { TxStatements, type TxContext } from './in-transaction.ts';
 import { LISTEN_CHECK_MS, POOL_SIZE, SESSION_LIMITS, SILENT_NETWORK } from './limits.ts';
 import { NotifyConnection } from './listen.ts';
-import { PreparedStatements } from './prepared.ts';
+import { PreparedStatements, type Piece } from './prepared.ts';
 import { shape, type Query, type QueryResult } from './results.ts';
 
 export { inlined as inline } from './prepared.ts';
@@ -116,6 +116,16 @@ export class Postgres {
   }
 
   /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
+  /** `sql` prepared on `client` (once per connection), run with `args`, SQL expressions: for a query of several statements. */
+  preparedOn(client: pg.ClientBase, sql: string, args: string[]): Piece | null {
+    return this.prepared.pieceOf(client, sql, args);
+  }
+
+  /** The query carrying `pieces` ran on `client`: their PREPAREs are held by the connection. */
+  ranOn(client: pg.ClientBase, pieces: Piece[]): void {
+    this.prepared.ran(client, pieces);
+  }
+
   connect(): Promise<pg.PoolClient> {
     if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
     return this.pool.connect();

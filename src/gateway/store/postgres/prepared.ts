@@ -41,7 +41,14 @@ export class PreparedStatements {
   /** For a query of several statements; null where a parameter cannot be written as a literal. */
   piece(client: pg.ClientBase, sql: string, params?: unknown[]): Piece | null {
     const literals = literalsOf(params);
-    if (literals === null) return null;
+    return literals === null ? null : this.pieceOf(client, sql, literals);
+  }
+
+  /**
+   * For a query of several statements, its parameters given as SQL expressions (literals, or `ARRAY[...]` of them, the
+   * caller's own): a statement whose text would change with its values (a commit's rows) keeps one text and one plan.
+   */
+  pieceOf(client: pg.ClientBase, sql: string, literals: string[]): Piece | null {
     const id = this.id(sql);
     // EXECUTE takes exactly the parameters the statement names.
     if (id === undefined || !this.shapes[id].preparable || this.shapes[id].params !== literals.length) {

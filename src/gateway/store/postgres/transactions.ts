@@ -161,7 +161,7 @@ export class Transactions implements TxContext {
   private async commit(): Promise<void> {
     this.group.check();
     const client = this.client!;
-    const { sql, tail, mark } = this.numbering.commitSql(this.channel);
+    const { sql, tail, mark, pieces } = this.numbering.commitSql(this.channel, (text, args) => this.pg.preparedOn(client, text, args));
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.queue.takeBack(0)) return this.numbering.committed(null);
     let results: pg.QueryResult | pg.QueryResult[];
@@ -174,6 +174,7 @@ export class Transactions implements TxContext {
       this.pg.flushedUpTo(base + this.numbering.events.length);
       return this.numbering.committed(base);
     }
+    this.pg.ranOn(client, pieces);
     const all = Array.isArray(results) ? results : [results];
     const commit = all[all.length - 1 - tail];
     if (commit.command !== 'COMMIT') throw new Error('store: PostgreSQL rolled the transaction back instead of committing it');
