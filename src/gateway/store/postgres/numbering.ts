@@ -204,9 +204,15 @@ export class Numbering {
     if (!numbered || !flush || (channel && !notify)) throw new Error('store: the commit statements could not be written');
     // A statement's first use on a connection has its PREPARE's result in front of its own.
     const made = (p: Piece | null) => (p?.prepares ? 1 : 0);
-    const sql = `${numbered.text};
+    // PostgreSQL could go on planning it for each commit's values (custom plans); its generic plan serves every commit.
+    const sql = `SET LOCAL plan_cache_mode TO force_generic_plan; ${numbered.text};
       SET LOCAL synchronous_commit TO off; COMMIT; BEGIN; ${flush.text}; COMMIT${notify ? `; ${notify.text}` : ''}`;
     return { sql, tail: 3 + made(flush) + (notify ? 1 + made(notify) : 0), mark, pieces: notify ? [numbered, flush, notify] : [numbered, flush] };
+  }
+
+  /** The statements `commitSql` prepares, to be prepared on a connection before its first commit (`prepareAlone`). */
+  static commitStatements(channel: string | null): string[] {
+    return channel ? [NUMBER_SQL, FLUSH_SQL, NOTIFY_SQL] : [NUMBER_SQL, FLUSH_SQL];
   }
 
   /** What follows the numbering commit when the round trip that carried it failed after it: the flush, then the notification. */

@@ -115,7 +115,6 @@ export class Postgres {
     return this.unit.run(ctx, fn);
   }
 
-  /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
   /** `sql` prepared on `client` (once per connection), run with `args`, SQL expressions: for a query of several statements. */
   preparedOn(client: pg.ClientBase, sql: string, args: string[]): Piece | null {
     return this.prepared.pieceOf(client, sql, args);
@@ -126,6 +125,12 @@ export class Postgres {
     this.prepared.ran(client, pieces);
   }
 
+  /** `sqls` prepared on `client` where they are not yet, in a round trip of their own (PreparedStatements.prepareAlone). */
+  prepareAlone(client: pg.ClientBase, sqls: string[]): Promise<void> {
+    return this.prepared.prepareAlone(client, sqls);
+  }
+
+  /** A connection of its own, e.g. for a transaction or a session-level lock; give it back with `release`. */
   connect(): Promise<pg.PoolClient> {
     if (this.closed) return Promise.reject(new Error('store: the PostgreSQL store is closed'));
     return this.pool.connect();

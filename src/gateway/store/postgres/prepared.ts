@@ -64,6 +64,25 @@ export class PreparedStatements {
     return { text: `PREPARE ${fresh} AS ${sql}; ${execute(fresh)}`, prepares: { id, name: fresh } };
   }
 
+  /**
+   * Prepares `sqls` on `client` where it has not yet, in a round trip of their own: PostgreSQL keeps the whole text of
+   * the query a PREPARE came in for as long as the statement lives, so a statement whose first use carries big literals
+   * (a commit's rows) is prepared apart from them.
+   */
+  async prepareAlone(client: pg.ClientBase, sqls: string[]): Promise<void> {
+    let state = this.held.get(client);
+    if (!state) this.held.set(client, (state = { names: new Map(), made: 0 }));
+    const made: { id: number; name: string; sql: string }[] = [];
+    for (const sql of sqls) {
+      const id = this.id(sql);
+      if (id === undefined || !this.shapes[id].preparable || state.names.has(id)) continue;
+      made.push({ id, name: `askdock_s${id}_${state.made++}`, sql });
+    }
+    if (made.length === 0) return;
+    await client.query(strung(made.map(({ name, sql }) => `PREPARE ${name} AS ${sql}`), '; '));
+    for (const { id, name } of made) state.names.set(id, name);
+  }
+
   /** The query carrying these pieces ran: their PREPAREs are held by the connection. */
   ran(client: pg.ClientBase, pieces: (Piece | null)[]): void {
     const state = this.held.get(client);

@@ -161,6 +161,7 @@ export class Transactions implements TxContext {
   private async commit(): Promise<void> {
     this.group.check();
     const client = this.client!;
+    if (this.numbering.events.length > 0) await this.pg.prepareAlone(client, Numbering.commitStatements(this.channel));
     const { sql, tail, mark, pieces } = this.numbering.commitSql(this.channel, (text, args) => this.pg.preparedOn(client, text, args));
     // Nothing sent, nothing held: there is nothing to commit.
     if (sql === 'COMMIT' && this.queue.takeBack(0)) return this.numbering.committed(null);
