@@ -106,7 +106,7 @@ export interface Actor { identity: string; isAdmin: boolean }
 
 /**
  * E4: "I'm on it" pauses escalation for the escalation's ackTimeout from now: the step's deadline moves by the time
- * the pause adds, so when it ends escalation goes on from where it was.
+ * the pause adds, so when it ends escalation goes on from where it was; a step already due runs when the pause ends.
  */
 export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: RouteEnv): { ok: true; state: RouteState } | Refusal {
   if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
@@ -115,7 +115,7 @@ export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: Ro
   const added = untilMs - pausedUntil;
   return {
     ok: true,
-    state: { ...state, ackedBy: { identity: by.identity, atMs: nowMs, untilMs }, ...(state.nextAtMs !== undefined ? { nextAtMs: state.nextAtMs + added } : {}) },
+    state: { ...state, ackedBy: { identity: by.identity, atMs: nowMs, untilMs }, ...(state.nextAtMs !== undefined ? { nextAtMs: Math.max(state.nextAtMs + added, untilMs) } : {}) },
   };
 }
 
