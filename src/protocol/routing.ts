@@ -16,6 +16,8 @@ export const RouteState = z.object({
   escalation: z.string(),
   step: z.number().int().nonnegative(),
   notified: z.array(z.string()),
+  /** E2: who the current repeat of the steps notified so far (absent in the first run through them: `notified` says it). */
+  roundNotified: z.array(z.string()).optional(),
   nextAtMs: z.number().optional(),
   /** E4: `name`, the person's display name ("Ana is on it"). */
   ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),

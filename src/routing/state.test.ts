@@ -88,6 +88,14 @@ describe('a routed question\'s route state', () => {
     expect(resumed.state.ackedBy).toBeUndefined();
   });
 
+  it('[E4] "I\'m on it" on a step already due (the escalation duty has not run it yet) holds that step until the pause ends', () => {
+    const s0 = startRoute(env, T0).state;
+    const acked = ok(acknowledge(s0, ana, T0 + 7 * MIN, env)).state;
+    expect(acked.nextAtMs).toBe(T0 + 37 * MIN);
+    expect(advanceRoute(acked, T0 + 36 * MIN, env).notify).toEqual([]);
+    expect(advanceRoute(acked, T0 + 37 * MIN, env).notify).toEqual(['bo', 'cy']);
+  });
+
   it('[E4] only someone who may answer can acknowledge; the refusal lists who may', () => {
     const s0 = startRoute(env, T0).state;
     expect(acknowledge(s0, bo, T0, env)).toEqual({ ok: false, code: 'FORBIDDEN', message: 'bo may not answer this question: it waits for ana', eligible: ['ana'] });

@@ -12,6 +12,11 @@ export interface RouteState {
   /** The step last run, counted across repeats. */
   step: number;
   notified: string[];
+  /**
+   * E2: who the current repeat of the steps has notified so far, by identity, as each of its steps found them when it
+   * ran; absent in the first run through the steps, where `notified` says it.
+   */
+  roundNotified?: string[];
   /** When the next step runs (or the steps run out); absent once they have. */
   nextAtMs?: number;
   ackedBy?: { identity: string; atMs: number; untilMs: number };
@@ -36,10 +41,17 @@ export type Refusal = { ok: false; code: 'FORBIDDEN' | 'INVALID_REQUEST'; messag
 
 const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((x) => !a.includes(x))];
 
-/** E2: in a repeat round, the people the round's steps before `s` name (each is notified at the first step naming them). */
-function namedEarlierInRound(s: number, nowMs: number, env: RouteEnv): string[] {
-  const steps = env.escalation.steps;
-  return steps.slice(0, s % steps.length).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
+/**
+ * E2: who step `s` must not notify again: everyone notified so far in the first run through the steps; in a repeat,
+ * those its round notified already. A round's people are the ones its steps reached when each ran, never worked out again
+ * at a later time (a schedule's shift may have handed over since).
+ */
+function notifiedInRound(state: RouteState, s: number, nowMs: number, env: RouteEnv): string[] {
+  const n = env.escalation.steps.length;
+  if (s < n) return state.notified;
+  if (Math.floor(s / n) !== Math.floor(state.step / n)) return [];
+  // A route stored before rounds were kept: its round's earlier steps as they reach now, the best left to know.
+  return state.roundNotified ?? env.escalation.steps.slice(0, s % n).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
 }
 
 /** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody. */
@@ -51,8 +63,10 @@ function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv):
     skipped.push(...r.skipped);
     if (r.identities.length === 0) continue;
     // A repeat runs the steps again (E2): their people are notified again; within a round, only the new ones are.
-    const notify = r.identities.filter((i) => !(s >= env.escalation.steps.length ? namedEarlierInRound(s, nowMs, env) : state.notified).includes(i));
-    const next = { ...state, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
+    const before = notifiedInRound(state, s, nowMs, env);
+    const notify = r.identities.filter((i) => !before.includes(i));
+    const round = s >= env.escalation.steps.length ? { roundNotified: union(before, notify) } : {};
+    const next = { ...state, ...round, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
     return { state: next, notify, skipped };
   }
   const { nextAtMs: _done, ...rest } = state;
@@ -92,7 +106,7 @@ export interface Actor { identity: string; isAdmin: boolean }
 
 /**
  * E4: "I'm on it" pauses escalation for the escalation's ackTimeout from now: the step's deadline moves by the time
- * the pause adds, so when it ends escalation goes on from where it was.
+ * the pause adds, so when it ends escalation goes on from where it was; a step already due runs when the pause ends.
  */
 export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: RouteEnv): { ok: true; state: RouteState } | Refusal {
   if (!mayAnswer(state, by.identity, by.isAdmin)) return refuse(state, by.identity);
@@ -101,7 +115,7 @@ export function acknowledge(state: RouteState, by: Actor, nowMs: number, env: Ro
   const added = untilMs - pausedUntil;
   return {
     ok: true,
-    state: { ...state, ackedBy: { identity: by.identity, atMs: nowMs, untilMs }, ...(state.nextAtMs !== undefined ? { nextAtMs: state.nextAtMs + added } : {}) },
+    state: { ...state, ackedBy: { identity: by.identity, atMs: nowMs, untilMs }, ...(state.nextAtMs !== undefined ? { nextAtMs: Math.max(state.nextAtMs + added, untilMs) } : {}) },
   };
 }
 
@@ -116,7 +130,14 @@ export function handOff(state: RouteState, by: Actor, to: string, note: string |
   const handoff = { from: by.identity, to, ...(note ? { note } : {}), atMs: nowMs };
   return {
     ok: true,
-    state: { ...state, notified: union(state.notified, notify), eligible: union(state.eligible, r.identities), handoffs: [...(state.handoffs ?? []), handoff] },
+    state: {
+      ...state,
+      // E2: someone a hand-off notified in a repeat is not notified again by that round's later steps.
+      ...(state.roundNotified ? { roundNotified: union(state.roundNotified, notify) } : {}),
+      notified: union(state.notified, notify),
+      eligible: union(state.eligible, r.identities),
+      handoffs: [...(state.handoffs ?? []), handoff],
+    },
     notify,
     skipped: r.skipped,
     reached: r.identities,
