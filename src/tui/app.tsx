@@ -96,7 +96,15 @@ export function TuiApp({ store, actions, local }: Props) {
       />
     );
   } else if (state.view === 'secret' && secret) {
-    bottom = <SecretPrompt key={secret.id} request={secret} onProvide={(value) => void actions.provideSecret(secret.id, value)} onClose={() => update(store, () => ({ view: 'composer' }))} />;
+    bottom = (
+      <SecretPrompt
+        key={secret.id}
+        request={secret}
+        onProvide={(value) => void actions.provideSecret(secret.id, value)}
+        onSkip={() => void actions.skipSecret(secret.id)}
+        onClose={() => update(store, () => ({ view: 'composer' }))}
+      />
+    );
   } else if (state.view === 'prompt' && current) {
     const id = current.record.id;
     bottom = (

@@ -9,6 +9,16 @@ afterEach(async () => {
 
 const TOKEN = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
 
+/** The agent asks for DEPLOY_TOKEN in the open session; `/secret` opens its masked field. */
+async function openSecretField(): Promise<{ id: string }> {
+  const request = await h!.agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To push the release', sessionKey: h!.sessionKey });
+  await h!.waitFor('/secret to provide it');
+  await h!.type('/secret');
+  await h!.press(KEY.enter);
+  await h!.waitFor('Secret DEPLOY_TOKEN');
+  return request;
+}
+
 describe('the composer while the agent waits for a secret', () => {
   it('[W3][W4] a credential-shaped message offers to go as the pending secret: s stores it, and no message is saved', async () => {
     h = await startTui();
@@ -43,11 +53,7 @@ describe('the composer while the agent waits for a secret', () => {
 
   it('[K1][W4] a newer secret request arriving while a value is typed does not swap the field: the value goes to the one it was typed for', async () => {
     h = await startTui();
-    const first = await h.agent.call('secret.request', { name: 'DEPLOY_TOKEN', description: 'To push the release', sessionKey: h.sessionKey });
-    await h.waitFor('/secret to provide it');
-    await h.type('/secret');
-    await h.press(KEY.enter);
-    await h.waitFor('Secret DEPLOY_TOKEN');
+    const first = await openSecretField();
     await h.type('half-typed');
     await h.waitFor('••••••••••');
     const second = await h.agent.call('secret.request', { name: 'NPM_TOKEN', description: 'To publish', sessionKey: h.sessionKey });
@@ -73,5 +79,19 @@ describe('the composer while the agent waits for a secret', () => {
     await h.type('/secret');
     await h.press(KEY.enter);
     await h.waitFor('Secret NPM_TOKEN');
+  });
+
+  it('[K1][W4] Skip under the masked field declines the request, as a question\'s Skip does: the agent learns it was skipped', async () => {
+    h = await startTui();
+    const { id } = await openSecretField();
+    await h.type('not-this-one');
+    await h.waitFor('••••••••••••');
+    await h.press(KEY.down);
+    await h.waitFor('› Skip');
+    await h.press(KEY.enter);
+    expect(await h.agent.call('secret.waitResult', { id })).toMatchObject({ status: 'skipped', name: 'DEPLOY_TOKEN' });
+    await h.waitFor('Skipped the secret DEPLOY_TOKEN');
+    await h.waitForNo('/secret to provide it');
+    expect(h.screen()).not.toContain('Secret DEPLOY_TOKEN');
   });
 });

@@ -6,8 +6,9 @@ const ERASE = new Map<string, Partial<Key>>([
   ['\b', { backspace: true }],
   ['\x15', { ctrl: true }],
 ]);
-const WITH_ENTER = /(\r|\x7f|\b|\x15)/;
-const ERASE_ONLY = /(\x7f|\b|\x15)/;
+// ^H as \x08: in a pattern `\b` is a word boundary, not the key.
+const WITH_ENTER = /(\r|\x7f|\x08|\x15)/;
+const ERASE_ONLY = /(\x7f|\x08|\x15)/;
 
 type Options = {
   /** A secret's field (W4): a line break inside a paste is part of it (a PEM key); only an Enter on its own submits. */

@@ -7,7 +7,8 @@ import { promptControl } from '../prompt/kind-rows.ts';
 /** `readOnly` (E3): the options alone, no highlight, no Other… and no Skip: someone it does not wait for only reads them. */
 type Props = { item: QuestionRecord['questions'][number]; draft: ItemDraft; cursor: number; editingOther: boolean; readOnly?: boolean };
 
-const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '  '}</Text>;
+/** The highlight at the start of a row a person can take with Enter. */
+export const Pointer = ({ on }: { on: boolean }) => <Text color="cyan">{on ? '› ' : '  '}</Text>;
 
 /** V2 rows: `1. Staging (Recommended)` with its description dimmed beneath, `[x]` on multi-select, then `Other…` and `Skip`. */
 export function OptionRows({ item, draft, cursor: at, editingOther, readOnly = false }: Props) {

@@ -109,17 +109,19 @@ describe('QuestionPrompt for a typed input', () => {
   });
 });
 
+/** A one-question choice: Staging / Production, then Other… and Skip; routed when given a route. */
+const routed = (route: QuestionRecord['route']): QuestionRecord => ({
+  id: 'q2',
+  askedBy: 'agent',
+  mode: 'blocking',
+  questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
+  createdAtMs: 1,
+  expiresAtMs: null,
+  status: 'pending',
+  route,
+});
+
 describe('QuestionPrompt for a routed question (E4, E9)', () => {
-  const routed = (route: QuestionRecord['route']): QuestionRecord => ({
-    id: 'q2',
-    askedBy: 'agent',
-    mode: 'blocking',
-    questions: [{ id: 'env', header: 'Env', question: 'Which environment?', options: [{ label: 'Staging' }, { label: 'Production' }] }],
-    createdAtMs: 1,
-    expiresAtMs: null,
-    status: 'pending',
-    route,
-  });
 
   it('[E9][E4] the header says who it waits for and when it moves on; `a` acknowledges; once acked it says who is on it', async () => {
     // The clock stands still here: the countdown reads the same however long the machine takes to render it.
@@ -206,5 +208,19 @@ describe('QuestionPrompt on a narrow terminal', () => {
     expect(lines[first]).toMatch(/^│ {6}Safe to try out/);
     // Ink keeps the space it wrapped at: the next line starts one further in, still under the label.
     expect(lines[first + 1]).toMatch(/^│ {6,7}\S/);
+  });
+});
+
+describe('QuestionPrompt when a burst opens Other… and goes on typing', () => {
+  it('[V2] its erase keys erase as the field does: Backspace a whole emoji, Alt+Backspace (ESC and DEL) the word before', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed(undefined)} effects={effects} />);
+    await until((f) => f.includes('Which environment?'));
+    // The prompt listens from its first effect on: give it that turn.
+    await new Promise((r) => setTimeout(r, 50));
+    // One chunk, as a pty or tmux sends it: down to Other…, open it, type, erase, type on, send.
+    ink.stdin.write('\x1b[B\x1b[B\rdeploy 👍🏽\x7fto prod please\x1b\x7fnow\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { env: ['deploy to prod now'] } }]);
   });
 });

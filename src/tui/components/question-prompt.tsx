@@ -2,6 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
+import { erased } from './line-edit.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { itemDraft as draftOfItem, otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { promptToggles } from '../prompt/kind-rows.ts';
@@ -67,10 +68,10 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
         else if (k.key.return) apply(otherSubmitted(record, now));
         else {
           // The step this key lands in, not the rendered one: a burst may have crossed to the next question. An erase
-          // in the burst erases, in order (Backspace one character, Ctrl+U the line), as the field itself would.
+          // in the burst erases, in order, as the field itself would (its cursor is at the end).
           const other = draftOfItem(now, record.questions[now.step]).other;
-          if (k.key.backspace || k.key.delete) onDraft(otherChanged(record, now, Array.from(other).slice(0, -1).join('')));
-          else if (k.key.ctrl && k.input === 'u') onDraft(otherChanged(record, now, ''));
+          const erase = erased(other, other.length, k.input, k.key);
+          if (erase) onDraft(otherChanged(record, now, erase.value));
           else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, other + k.input));
         }
       }

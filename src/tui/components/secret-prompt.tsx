@@ -1,34 +1,61 @@
-import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
 import type { SecretRequestRecord } from '../../protocol/index.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
+import { Pointer } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
 
-type Props = { request: SecretRequestRecord; onProvide: (value: string) => void; onClose: () => void };
+type Props = { request: SecretRequestRecord; onProvide: (value: string) => void; onSkip: () => void; onClose: () => void };
+
+const HINT = {
+  field: 'Enter store it (encrypted; agent gets only its name) · ↓ Skip · Esc composer',
+  skip: 'Enter skip it: the agent gets no value · ↑ back to the field · Esc composer',
+} as const;
 
 /**
  * K1, W4: the masked field for a secret request. What is typed lives only in this component (never a draft, the
- * store or the transcript) and shows as dots; Enter stores it, Esc goes back to the composer and forgets it.
+ * store or the transcript) and shows as dots; Enter stores it, Esc goes back to the composer and forgets it. Under
+ * the field, `Skip` declines the request (K1 `skip`), as a question's Skip does (V2).
  */
-export function SecretPrompt({ request, onProvide, onClose }: Props) {
+export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
   const [value, setValue] = useState('');
+  // Keys of one burst arrive before React renders again: the row the highlight is on lives in a ref.
+  const row = useRef<'field' | 'skip'>('field');
+  const [, rendered] = useState(0);
+  const go = (to: 'field' | 'skip') => {
+    row.current = to;
+    rendered((n) => n + 1);
+  };
+  useInput((_input, key) => {
+    if (key.downArrow) go('skip');
+    else if (key.upArrow) go('field');
+    else if (row.current === 'skip' && key.return) onSkip();
+    else if (row.current === 'skip' && key.escape) onClose();
+  });
+  const onSkipRow = row.current === 'skip';
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
       <Text bold>Secret {terminalLine(request.name)}</Text>
       <Text>{terminalText(request.description, { tabSize: 4 })}</Text>
       <Box>
+        <Pointer on={!onSkipRow} />
         <Text color="magenta">🔑 </Text>
         <TextInput
           value={value}
           mask
           breaksAsText
+          active={!onSkipRow}
           onChange={setValue}
-          onSubmit={(v) => (v.trim() ? onProvide(v) : undefined)}
+          onSubmit={(v) => (row.current === 'field' && v.trim() ? onProvide(v) : undefined)}
           onEscape={onClose}
           placeholder="type or paste it · never shown, never kept"
         />
       </Box>
-      <Text dimColor>Enter store it (encrypted; the agent gets only its name) · Esc composer</Text>
+      <Text>
+        <Pointer on={onSkipRow} />
+        <Text bold={onSkipRow}>Skip</Text>
+      </Text>
+      <Text dimColor>{HINT[row.current]}</Text>
     </Box>
   );
 }

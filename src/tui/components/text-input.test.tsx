@@ -27,3 +27,34 @@ describe('the one-line field', () => {
     expect(sent).toEqual(['ship IT now']);
   });
 });
+
+// Each write reaches the field as one read: a key pressed alone, or a burst (a paste, a fast typist, tmux) of several.
+const PRESSES = [
+  {
+    rule: '[V1] Backspace erases a whole emoji (with its skin tone) or accented letter, pressed alone or inside a burst',
+    // An e with a combining accent is one character too: one ^H takes both.
+    writes: ['ship 🚀', '\u007f', 'it 👍🏽\u007f!', ' cafe\u0301\b\u00e9'],
+    sent: 'ship it ! café',
+  },
+  { rule: '[V1] ← steps over a whole emoji: text typed there goes before it, never inside it', writes: ['go 🚀', '\u001b[D', 'now '], sent: 'go now 🚀' },
+  {
+    rule: '[V1] Alt+Backspace (ESC and DEL, or ESC and ^H) erases the word before the cursor, pressed alone or inside a burst',
+    writes: ['deploy to prod', '\u001b\u007f', 'the staging box\u001b\u007fhost, please\u001b\bnow'],
+    sent: 'deploy to the staging host, now',
+  },
+];
+
+describe('erasing and moving by what a person sees as one character', () => {
+  for (const { rule, writes, sent: expected } of PRESSES)
+    it(rule, async () => {
+      const sent: string[] = [];
+      ink = render(<Field sent={sent} />);
+      await untilFrame(ink, (f) => f.includes('type here'));
+      // The field listens from its first effect on: give it that turn.
+      await new Promise((r) => setTimeout(r, 50));
+      for (const chunk of writes) ink.stdin.write(chunk);
+      ink.stdin.write('\r');
+      await untilFrame(ink, () => sent.length > 0);
+      expect(sent).toEqual([expected]);
+    });
+});

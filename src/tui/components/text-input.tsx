@@ -1,6 +1,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
 import { splitBurst } from './key-burst.ts';
+import { charCount, charEnd, charStart, erased } from './line-edit.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 
 type Props = {
@@ -19,9 +20,12 @@ type Props = {
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** A paste may carry anything: shown on one line, cleaned for the terminal. */
-const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat([...t].length) : terminalLine(t));
+const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat(charCount(t)) : terminalLine(t));
 
-/** A one-line field: typing, paste, ←/→, Home/End, Backspace; Alt+Enter adds a line break (PT3 replies); Enter submits. */
+/**
+ * A one-line field: typing, paste, ←/→, Home/End, Backspace (Alt+Backspace a word, Ctrl+U the line); Alt+Enter adds a
+ * line break (PT3 replies); Enter submits. The cursor moves and erases by what a person sees as one character.
+ */
 export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask, breaksAsText }: Props) {
   const [, rendered] = useState(0);
   // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
@@ -43,13 +47,12 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (key.escape) return onEscape?.();
     if (key.return && key.meta) return edit(v.slice(0, at) + '\n' + v.slice(at), at + 1);
     if (key.return) return onSubmit(v);
-    if (key.leftArrow) return move(Math.max(0, at - 1));
-    if (key.rightArrow) return move(Math.min(v.length, at + 1));
+    if (key.leftArrow) return move(charStart(v, at));
+    if (key.rightArrow) return move(charEnd(v, at));
     if (key.home || (key.ctrl && input === 'a')) return move(0);
     if (key.end || (key.ctrl && input === 'e')) return move(v.length);
-    // Terminals send DEL (0x7f) for Backspace, which arrives as `delete`: both erase to the left.
-    if (key.backspace || key.delete) return at === 0 ? undefined : edit(v.slice(0, at - 1) + v.slice(at), at - 1);
-    if (key.ctrl && input === 'u') return edit(v.slice(at), 0);
+    const erase = erased(v, at, input, key);
+    if (erase) return erase.value === v ? undefined : edit(erase.value, erase.cursor);
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
     // A paste or a burst may carry controls (a BEL, a copied escape sequence; its erase keys came apart in splitBurst):
     // the text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
@@ -59,6 +62,7 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
   };
   useInput((input, key) => splitBurst(input, key, { breaksAsText }).forEach((k) => onKey(k.input, k.key)), { isActive: active });
   const at = Math.min(live.current.cursor, value.length);
+  const next = charEnd(value, at);
   if (!value && placeholder) {
     return (
       <Text>
@@ -70,8 +74,8 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
   return (
     <Text>
       {shown(value.slice(0, at), mask)}
-      <Text inverse>{at < value.length ? shown(value[at], mask) : ' '}</Text>
-      {shown(value.slice(at + 1), mask)}
+      <Text inverse>{at < value.length ? shown(value.slice(at, next), mask) : ' '}</Text>
+      {shown(value.slice(next), mask)}
     </Text>
   );
 }

@@ -3,14 +3,16 @@ import { formatAsyncAnswerText } from '../../answers/async-reply.ts';
 import { credentialWarning, detectCredential, detectCredentialIn, messageAsSecretOffer, messageCredentialWarning } from '../../answers/credentials.ts';
 import { describePlainTextProblems, readPlainTextReply } from '../../answers/plain-text.ts';
 import type { GatewayClient } from '../../client/client.ts';
-import { AskdockError, type Answers, type QuestionRecord, type QuorumState } from '../../protocol/index.ts';
+import type { Answers, QuestionRecord, QuorumState } from '../../protocol/index.ts';
 import { emptyDraft, type PromptDraft } from '../prompt/prompt-model.ts';
 import { loadSession, update, withQuestion, withSession } from './sync.ts';
-import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, sessionSecrets, type Flash, type TuiStore } from './tui-store.ts';
+import { currentRequest, mayAnswerHere, pendingRequests, pendingSecret, type Flash, type TuiStore } from './tui-store.ts';
+import { errorText, flash } from './flash.ts';
+import { openSecret, provideSecret, skipSecret } from './secret-actions.ts';
 import { grantScopeOf, recordWithChoosableOffers } from '../../answers/kinds/approval-offers.ts';
 import { APPROVAL_ALLOW } from '../../answers/kinds/approval.ts';
 import { draftFromAnswers } from '../../answers/collect.ts';
-import { handedOffDrafts, heldVoteText, waitsForText } from '../../lib/route-text.ts';
+import { handedOffDrafts, heldVoteText } from '../../lib/route-text.ts';
 
 /** An approval's answer that allows: Allow or an "Always allow…" offer, never Deny or the person's own words. */
 const allows = (answers: Answers) => Object.values(answers).every((values) => values.length > 0 && values.every((v) => v === APPROVAL_ALLOW || grantScopeOf(v) !== null));
@@ -20,7 +22,6 @@ const freeText = (q: QuestionRecord, answers: Answers) =>
   q.questions.flatMap((item) => (answers[item.id] ?? []).filter((v) => !item.options.some((o) => o.label === v)));
 
 const key = () => `tui-${randomUUID()}`;
-const errorText = (err: unknown) => (err instanceof AskdockError ? `${err.message} (${err.code})` : err instanceof Error ? err.message : String(err));
 
 /** V1: what a message typed with no session open is told (it stays in the composer), by where the first open stands. */
 const NO_SESSION = {
@@ -44,7 +45,7 @@ export class TuiActions {
   private firstOpen: 'not begun' | 'opening' | 'over' = 'not begun';
 
   flash(text: string, tone: Flash['tone'] = 'info'): void {
-    update(this.store, () => ({ flash: { text, tone } }));
+    flash(this.store, text, tone);
   }
 
   /** V1: the given session, else the newest one this identity may see, else a new one. */
@@ -117,30 +118,14 @@ export class TuiActions {
     if (await this.provideSecret(id, text)) update(this.store, (s) => (s.composerText === text ? { composerText: '' } : {}));
   }
 
-  /** W4: a value as the pending secret (K1 `secret.provide`); nothing of it is kept on this screen. Whether it was stored. */
-  async provideSecret(id: string, value: string): Promise<boolean> {
-    update(this.store, () => ({ flash: null, view: 'composer' }));
-    try {
-      // A one-line value (a token typed or pasted with its Enter) loses stray spaces and that line break; a pasted key
-      // keeps its lines as they are, its last line break too.
-      const body = value.replace(/\r?\n$/, '');
-      const { name } = await this.client.request('secret.provide', { id, value: body.includes('\n') ? value : body.trim() });
-      this.flash(`Sent as the secret ${name}: stored encrypted; the agent gets only its name`);
-      return true;
-    } catch (err) {
-      this.flash(`Secret not sent: ${errorText(err)}`, 'error');
-      return false;
-    }
+  /** W4: a value as the pending secret; whether it was stored. */
+  provideSecret(id: string, value: string): Promise<boolean> {
+    return provideSecret(this.client, this.store, id, value);
   }
 
-  /** `/secret`: the masked field for the secret this person may provide; one that waits for others says for whom. */
-  private openSecret(): void {
-    const s = this.store.getState();
-    const pending = pendingSecret(s);
-    if (pending) return update(this.store, () => ({ view: 'secret', secretId: pending.id }));
-    const theirs = sessionSecrets(s)[0];
-    if (!theirs?.route) return this.flash('No secret is requested in this session');
-    this.flash(`The secret ${theirs.name} waits for ${waitsForText(theirs.route)}: you may not provide it`, 'warn');
+  /** K1: the masked field's Skip declines the secret request. */
+  skipSecret(id: string): Promise<void> {
+    return skipSecret(this.client, this.store, id);
   }
 
   private async command(line: string): Promise<void> {
@@ -156,7 +141,7 @@ export class TuiActions {
       case '/question':
         return this.reopenPrompt();
       case '/secret':
-        return this.openSecret();
+        return openSecret(this.store);
       default:
         this.flash(`Unknown command ${name}: try /new, /sessions, /question, /secret or /quit`, 'error');
     }

@@ -1,0 +1,43 @@
+import type { Key } from 'ink';
+
+// What a person sees as one character: an emoji with its joiners and skin tone, a letter with its accents.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** Where the character before `at` starts (`at` itself at the start). */
+export function charStart(text: string, at: number): number {
+  return at <= 0 ? 0 : graphemes.segment(text).containing(Math.min(at, text.length) - 1)!.index;
+}
+
+/** Where the character at `at` ends (the end of the text at its end). */
+export function charEnd(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const { index, segment } = graphemes.segment(text).containing(at)!;
+  return index + segment.length;
+}
+
+/** How many characters a person sees in `text`. */
+export const charCount = (text: string): number => [...graphemes.segment(text)].length;
+
+/** Where the word before `at` starts, as Alt+Backspace erases in a shell: back over spaces and punctuation, then over one word. */
+export function wordStart(text: string, at: number): number {
+  const parts = [...words.segment(text.slice(0, at))];
+  let i = parts.length - 1;
+  while (i >= 0 && !parts[i].isWordLike) i--;
+  return i >= 0 ? parts[i].index : 0;
+}
+
+export type LineEdit = { value: string; cursor: number };
+
+/**
+ * The erase keys of a line, before the cursor `at`: Backspace one character, Alt+Backspace (which a terminal sends as
+ * ESC and DEL) one word, Ctrl+U everything. Null for any other key.
+ */
+export function erased(value: string, at: number, input: string, key: Pick<Key, 'backspace' | 'delete' | 'meta' | 'ctrl'>): LineEdit | null {
+  let from: number;
+  // Terminals send DEL (0x7f) for Backspace, which arrives as `delete`: both erase to the left.
+  if (key.backspace || key.delete) from = key.meta ? wordStart(value, at) : charStart(value, at);
+  else if (key.ctrl && input === 'u') from = 0;
+  else return null;
+  return { value: value.slice(0, from) + value.slice(at), cursor: from };
+}
