@@ -1,24 +1,39 @@
 import type { GatewayClient } from '../client/client.ts';
-import type { ChatMessage } from '../protocol/index.ts';
+import type { ChatMessage, HelloOk } from '../protocol/index.ts';
+import { terminalLine } from '../lib/terminal-text.ts';
+import { missedUserMessages, sessionsToReadBack } from './sdk-missed.ts';
 
 export type UserMessage = ChatMessage & { role: 'user' };
+
+const warn = (text: string) => process.stderr.write(`askdock agent: ${terminalLine(text)}\n`);
 
 /** How many user message ids are remembered so that a replay after a resume hands none over twice. */
 const SEEN_LIMIT = 5000;
 
-/** C6: the agent's user-message handlers, per session ('' for every session it may serve), subscribed again on each connection. */
+/**
+ * C6: the agent's user-message handlers, per session ('' for every session it may serve), subscribed again on each
+ * connection. R2: a reconnect the gateway could not replay (`resumed:false`) is caught up from chat.history, and the
+ * live messages that arrive meanwhile wait, so every user message is handed over once and in order.
+ */
 export class UserMessages {
   private readonly subscriptions = new Map<string, Set<(m: UserMessage) => void>>();
   private readonly seen = new Set<string>();
   private readonly offHello: () => void;
   private readonly offChat: () => void;
+  /** The seq after which user messages may have been missed, until they are read back. */
+  private owed: number | undefined;
+  /** Live user messages held while reading back; null when not reading back. */
+  private held: ChatMessage[] | null = null;
+  /** Each connection's read-back gets a number: only the newest one hands over what it read. */
+  private readBacks = 0;
 
   constructor(private readonly client: GatewayClient) {
-    // A fresh connection has no subscriptions: subscribe again for every handler registered.
-    this.offHello = client.onHello(() => {
-      for (const key of this.subscriptions.keys()) this.subscribe(key).catch(() => undefined);
+    this.offHello = client.onHello((hello, { resumeFrom }) => void this.connected(hello, resumeFrom));
+    this.offChat = client.on('chat', (payload) => {
+      if (payload.message.role !== 'user' || payload.state !== 'final') return;
+      if (this.held) this.held.push(payload.message);
+      else this.deliver(payload.message);
     });
-    this.offChat = client.on('chat', (payload) => this.dispatch(payload.message, payload.state));
   }
 
   /** Resolves once subscribed; the returned function unsubscribes locally. */
@@ -49,9 +64,35 @@ export class UserMessages {
     await this.client.request('agent.subscribe', key ? { sessionKey: key } : {});
   }
 
-  private dispatch(message: ChatMessage, state: 'delta' | 'final') {
-    if (message.role !== 'user' || state !== 'final') return;
-    // A resumed connection replays events; each user message is handed over once.
+  /** A fresh connection has no subscriptions: subscribe again for every handler registered, then read back what was not replayed. */
+  private async connected(hello: HelloOk, resumeFrom: number | undefined): Promise<void> {
+    if (!hello.resumed && resumeFrom !== undefined && this.subscriptions.size > 0) this.owed = Math.min(this.owed ?? resumeFrom, resumeFrom);
+    const after = this.owed;
+    if (after !== undefined) this.held ??= [];
+    const run = ++this.readBacks;
+    // Subscribed first: what arrives from then on comes live, so the history read after it misses nothing.
+    await Promise.allSettled([...this.subscriptions.keys()].map((key) => this.subscribe(key)));
+    if (after === undefined) return;
+    let found: ChatMessage[];
+    try {
+      const keys = sessionsToReadBack(this.subscriptions.keys(), hello.snapshot.sessions);
+      found = (await Promise.all(keys.map((key) => missedUserMessages(this.client, key, after)))).flat();
+    } catch (err) {
+      if (run !== this.readBacks) return;
+      // A dropped connection tries again on the next hello; anything else hands over what is held and gives up.
+      if (this.client.state.status !== 'connected') return;
+      warn(`could not read back the user messages missed while away: ${String(err)}`);
+      found = [];
+    }
+    if (run !== this.readBacks) return;
+    const held = this.held ?? [];
+    this.owed = undefined;
+    this.held = null;
+    for (const m of [...found, ...held].sort((a, b) => a.seq - b.seq)) this.deliver(m);
+  }
+
+  private deliver(message: ChatMessage) {
+    // A resumed connection replays events, and a read-back may overlap live ones: each user message is handed over once.
     if (this.seen.has(message.id)) return;
     this.seen.add(message.id);
     if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value as string);
@@ -60,7 +101,7 @@ export class UserMessages {
       try {
         h(message as UserMessage);
       } catch (err) {
-        process.stderr.write(`askdock agent: a user-message handler threw: ${String(err)}\n`);
+        warn(`a user-message handler threw: ${String(err)}`);
       }
     }
   }

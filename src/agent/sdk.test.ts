@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AskdockError } from '../protocol/index.ts';
 import { connect, type Agent } from './sdk.ts';
-import { eventually, fastClock, nextEvent, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
+import { eventually, fastClock, nextEvent, nextHello, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import type { AskUserInput } from './ask-user.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 
@@ -24,19 +24,9 @@ const DEPLOY: AskUserInput = {
   ],
 };
 
-/** Resolves once the agent's client has completed its next handshake. */
-function nextHello(agent: Agent): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const off = agent.client.onHello(() => {
-      off();
-      resolve();
-    });
-  });
-}
-
 /** Drops the agent's socket and resolves once its client has completed the next handshake. */
 async function dropAndReconnect(agent: Agent): Promise<void> {
-  const reconnected = nextHello(agent);
+  const reconnected = nextHello(agent.client);
   agent.client.dropConnection();
   await reconnected;
 }
@@ -252,7 +242,7 @@ describe('C6 across gateways', () => {
       expect(agent.client.url).toBe(first.url);
       const got: string[] = [];
       await agent.onUserMessage((m) => got.push(m.text));
-      const movedOn = nextHello(agent);
+      const movedOn = nextHello(agent.client);
       await first.close();
       await movedOn;
       expect(agent.client.url).toBe(second.url);

@@ -123,6 +123,24 @@ describe('GatewayClient', () => {
     expect(questions.map((q) => q.id)).toEqual([id, id2]);
   });
 
+  it('[R2] a client whose hello came before the gateway had any event resumes from cursor 0 and gets what it missed', async () => {
+    // It stays away after the drop until the test brings it back.
+    const op = client('operator-token-0123456789ab', { backoff: { initialMs: 3_600_000, maxMs: 3_600_000 } });
+    expect((await op.start()).snapshot.cursor).toBe(0);
+    const titles: string[] = [];
+    op.on('session.updated', (p) => titles.push(p.session.title));
+    op.dropConnection();
+    const other = client('operator-token-0123456789ab');
+    await other.start();
+    await other.request('sessions.create', { title: 'while away' });
+    const back = new Promise<boolean>((resolve) => {
+      const off = op.onHello((h) => (off(), resolve(h.resumed)));
+    });
+    op.reconnectNow();
+    expect(await back).toBe(true);
+    await expect.poll(() => titles).toEqual(['while away']);
+  });
+
   it('[P6] closes with 4000 and reconnects when a frozen gateway stops ticking', async () => {
     // A stopped process is a real silent link: TCP stays up, nothing arrives.
     const cfg = join(dir, 'config.json');

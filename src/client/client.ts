@@ -49,6 +49,8 @@ export class GatewayClient {
   hello: HelloOk | null = null;
   /** Newest event seq seen: the resume cursor (R2). */
   cursor: number;
+  /** The cursor the connection being opened asked to resume from. */
+  private resumeFrom: number | undefined;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
@@ -206,7 +208,10 @@ export class GatewayClient {
   }
 
   private sendConnect() {
-    this.sendRaw(connectFrame(this.options, this.clientId, this.cursor));
+    // R2: a client that had a hello knows its place, 0 on a gateway that had no event yet; one that had none does not.
+    const placed = this.hello !== null || this.options.initialCursor !== undefined;
+    this.resumeFrom = (this.options.resume ?? true) && placed ? this.cursor : undefined;
+    this.sendRaw(connectFrame(this.options, this.clientId, this.resumeFrom));
   }
 
   private handleHello(payload: unknown) {
@@ -221,7 +226,7 @@ export class GatewayClient {
     this.handshakeDone = true;
     this.setState({ status: 'connected', attempt: 0 });
     this.armWatchdog();
-    this.helloHandlers.emit(hello);
+    this.helloHandlers.emit(hello, this.resumeFrom === undefined ? {} : { resumeFrom: this.resumeFrom });
     this.pending.sendUnsent();
     this.waiters.resolveAll();
   }

@@ -2,9 +2,9 @@ import { PROTOCOL_VERSION } from '../protocol/version.ts';
 import type { GatewayClientOptions } from './types.ts';
 
 /** The `connect` request answering the gateway's connect.challenge (P2), resuming from `cursor` when there is one (R2). */
-export function connectFrame(options: GatewayClientOptions, clientId: string, cursor: number) {
+export function connectFrame(options: GatewayClientOptions, clientId: string, cursor: number | undefined) {
   const c = options.client;
-  const resume = (options.resume ?? true) && cursor > 0 ? { cursor } : undefined;
+  const resume = cursor !== undefined ? { cursor } : undefined;
   return {
     type: 'req',
     id: '__connect',

@@ -63,6 +63,7 @@ export type StartOptions = {
 
 export type RequestOptions = { timeoutMs?: number; signal?: AbortSignal };
 
-export type HelloHandler = (hello: HelloOk) => void;
+/** `asked.resumeFrom`: the cursor the connection asked to resume from (R2); absent when it asked for no replay. */
+export type HelloHandler = (hello: HelloOk, asked: { resumeFrom?: number }) => void;
 export type AnyHandler = (e: AnyEvent) => void;
 

@@ -6,7 +6,7 @@ import type { GatewayClient } from '../client/client.ts';
 import { createNodeClient } from '../client/node.ts';
 import type { Clock } from '../gateway/infra/clock.ts';
 import { startGateway, type RunningGateway } from '../gateway/gateway.ts';
-import type { EventName, EventPayload } from '../protocol/index.ts';
+import type { EventName, EventPayload, HelloOk } from '../protocol/index.ts';
 import type { GatewayConfig } from '../gateway/config.ts';
 import { silentLogger } from '../gateway/infra/logger.ts';
 
@@ -88,6 +88,16 @@ export function nextEvent<E extends EventName>(
       clearTimeout(timer);
       off();
       resolve(payload);
+    });
+  });
+}
+
+/** Resolves with the client's next hello-ok (its next handshake). */
+export function nextHello(client: GatewayClient): Promise<HelloOk> {
+  return new Promise((resolve) => {
+    const off = client.onHello((hello) => {
+      off();
+      resolve(hello);
     });
   });
 }
