@@ -27,6 +27,16 @@ export function wordStart(text: string, at: number): number {
   return i >= 0 ? parts[i].index : 0;
 }
 
+/** C0 and C1 controls but a tab and a line break. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * What a key or a paste types into a field: a paste or a burst may carry controls (a BEL, a copied escape sequence; its
+ * erase keys came apart in splitBurst); the text keeps its line breaks and tabs, never a control that would go on to
+ * the agent and every other screen.
+ */
+export const typedText = (input: string): string => input.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+
 export type LineEdit = { value: string; cursor: number };
 
 /**

@@ -223,4 +223,14 @@ describe('QuestionPrompt when a burst opens Other… and goes on typing', () => 
     await until(() => effects.length > 0);
     expect(effects).toEqual([{ kind: 'submit', answers: { env: ['deploy to prod now'] } }]);
   });
+
+  it('[V2] the controls it carries (a BEL, ^A, an escape) are not typed into the answer, as the field does not type them', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed(undefined)} effects={effects} />);
+    await until((f) => f.includes('Which environment?'));
+    await new Promise((r) => setTimeout(r, 50));
+    ink.stdin.write('\x1b[B\x1b[B\rab\x07c\x01d\x02\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { env: ['abcd'] } }]);
+  });
 });

@@ -2,7 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
-import { erased } from './line-edit.ts';
+import { erased, typedText } from './line-edit.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { itemDraft as draftOfItem, otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
 import { promptToggles } from '../prompt/kind-rows.ts';
@@ -72,7 +72,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
           const other = draftOfItem(now, record.questions[now.step]).other;
           const erase = erased(other, other.length, k.input, k.key);
           if (erase) onDraft(otherChanged(record, now, erase.value));
-          else if (k.input && !k.key.ctrl && !k.key.meta) onDraft(otherChanged(record, now, other + k.input));
+          else if (k.input && !k.key.ctrl && !k.key.meta && typedText(k.input)) onDraft(otherChanged(record, now, other + typedText(k.input)));
         }
       }
     },

@@ -1,7 +1,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
 import { splitBurst } from './key-burst.ts';
-import { charCount, charEnd, charStart, erased } from './line-edit.ts';
+import { charCount, charEnd, charStart, erased, typedText } from './line-edit.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 
 type Props = {
@@ -17,7 +17,6 @@ type Props = {
   breaksAsText?: boolean;
 };
 
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** A paste may carry anything: shown on one line, cleaned for the terminal. */
 const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat(charCount(t)) : terminalLine(t));
@@ -54,9 +53,7 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     const erase = erased(v, at, input, key);
     if (erase) return erase.value === v ? undefined : edit(erase.value, erase.cursor);
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || !input) return;
-    // A paste or a burst may carry controls (a BEL, a copied escape sequence; its erase keys came apart in splitBurst):
-    // the text keeps its line breaks and tabs, never a control that would go on to the agent and every other screen.
-    const typed = input.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    const typed = typedText(input);
     if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
