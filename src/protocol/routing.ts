@@ -18,6 +18,8 @@ export const RouteState = z.object({
   notified: z.array(z.string()),
   /** E2: who the current repeat of the steps notified so far (absent in the first run through them: `notified` says it). */
   roundNotified: z.array(z.string()).optional(),
+  /** The step that wrote `roundNotified` (a list carried past another step by a gateway that does not keep it is stale). */
+  roundStep: z.number().int().nonnegative().optional(),
   nextAtMs: z.number().optional(),
   /** E4: `name`, the person's display name ("Ana is on it"). */
   ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),

@@ -64,4 +64,19 @@ describe('a repeat round across a shift hand-over (E2)', () => {
     // 09:05: bo is on call now, and was notified in this round by the hand-off.
     expect(advanceRoute(handed.state, t0 + 15 * MIN, env).notify).toEqual([]);
   });
+
+  it('[E2] a round\'s list carried past a step by a gateway that does not keep it (a cluster mid-upgrade) is not taken as this round\'s', () => {
+    // Three steps, twice: ana, then cy, then cy and the schedule (bo from Thursday 09:00Z).
+    const env = envOf([{ notify: ['identity:ana'], wait: '5m' }, { notify: ['identity:cy'], wait: '5m' }, { notify: ['identity:cy', 'schedule:primary'], wait: '5m' }]);
+    const t0 = at('2026-03-26T09:10:00Z');
+    let c = startRoute(env, t0);
+    for (let t = 1; t <= 3; t++) c = advanceRoute(c.state, t0 + t * 5 * MIN, env);
+    // The repeat's first step ran here and kept its list: [ana].
+    expect(c.state.step).toBe(3);
+    expect(c.state.roundNotified).toEqual(['ana']);
+    // An older gateway runs the repeat's second step: it notifies cy and copies the list on as it was.
+    const carried = { ...c.state, step: 4, nextAtMs: t0 + 25 * MIN };
+    // The third step reckons the round's earlier steps (ana, cy), not the stale [ana]: cy was notified this round already.
+    expect(advanceRoute(carried, t0 + 25 * MIN, env).notify).toEqual(['bo']);
+  });
 });

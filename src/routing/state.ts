@@ -17,6 +17,8 @@ export interface RouteState {
    * ran; absent in the first run through the steps, where `notified` says it.
    */
   roundNotified?: string[];
+  /** The step that last wrote `roundNotified`: a list some other code carried past a step it did not write is not used. */
+  roundStep?: number;
   /** When the next step runs (or the steps run out); absent once they have. */
   nextAtMs?: number;
   ackedBy?: { identity: string; atMs: number; untilMs: number };
@@ -50,8 +52,11 @@ function notifiedInRound(state: RouteState, s: number, nowMs: number, env: Route
   const n = env.escalation.steps.length;
   if (s < n) return state.notified;
   if (Math.floor(s / n) !== Math.floor(state.step / n)) return [];
-  // A route stored before rounds were kept: its round's earlier steps as they reach now, the best left to know.
-  return state.roundNotified ?? env.escalation.steps.slice(0, s % n).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
+  // Kept by the step last run: who the round notified.
+  if (state.roundNotified && state.roundStep === state.step) return state.roundNotified;
+  // A route stored before rounds were kept, or run since by a gateway that does not keep them (a cluster mid-upgrade
+  // copies the list on without writing it): its round's earlier steps as they reach now, the best left to know.
+  return env.escalation.steps.slice(0, s % n).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
 }
 
 /** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody. */
@@ -65,7 +70,7 @@ function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv):
     // A repeat runs the steps again (E2): their people are notified again; within a round, only the new ones are.
     const before = notifiedInRound(state, s, nowMs, env);
     const notify = r.identities.filter((i) => !before.includes(i));
-    const round = s >= env.escalation.steps.length ? { roundNotified: union(before, notify) } : {};
+    const round = s >= env.escalation.steps.length ? { roundNotified: union(before, notify), roundStep: s } : {};
     const next = { ...state, ...round, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
     return { state: next, notify, skipped };
   }
