@@ -18,6 +18,8 @@ export const RouteState = z.object({
   notified: z.array(z.string()),
   /** E2: who the current repeat of the steps notified so far (absent in the first run through them: `notified` says it). */
   roundNotified: z.array(z.string()).optional(),
+  /** E9: whom the running step's people and schedules reached when it ran (the dock names them, not who is on call now). */
+  stepReached: z.array(z.string()).optional(),
   nextAtMs: z.number().optional(),
   /** E4: `name`, the person's display name ("Ana is on it"). */
   ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),
