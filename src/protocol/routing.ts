@@ -20,6 +20,8 @@ export const RouteState = z.object({
   roundNotified: z.array(z.string()).optional(),
   /** The step that wrote `roundNotified` (a list carried past another step by a gateway that does not keep it is stale). */
   roundStep: z.number().int().nonnegative().optional(),
+  /** E9: whom the running step's people and schedules reached when it ran (the dock names them, not who is on call now). */
+  stepReached: z.array(z.string()).optional(),
   nextAtMs: z.number().optional(),
   /** E4: `name`, the person's display name ("Ana is on it"). */
   ackedBy: z.object({ identity: z.string(), name: z.string().optional(), atMs: z.number(), untilMs: z.number() }).optional(),

@@ -20,7 +20,7 @@ describe('a routed question\'s route state', () => {
   it('[E2][E11] starts at the first step: its people notified and eligible, the next step\'s time set', () => {
     const c = startRoute(env, T0, 2);
     expect(c).toEqual({
-      state: { escalation: 'prod', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: T0 + 5 * MIN, quorum: { needed: 2, approvals: [] } },
+      state: { escalation: 'prod', step: 0, notified: ['ana'], stepReached: ['ana'], eligible: ['ana'], nextAtMs: T0 + 5 * MIN, quorum: { needed: 2, approvals: [] } },
       notify: ['ana'],
       skipped: [],
     });

@@ -19,6 +19,11 @@ export interface RouteState {
   roundNotified?: string[];
   /** The step that last wrote `roundNotified`: a list some other code carried past a step it did not write is not used. */
   roundStep?: number;
+  /**
+   * E9: whom the running step's people and schedules (its targets other than groups) reached when it ran, by identity,
+   * for the dock to name; absent in a route stored before this was kept.
+   */
+  stepReached?: string[];
   /** When the next step runs (or the steps run out); absent once they have. */
   nextAtMs?: number;
   ackedBy?: { identity: string; atMs: number; untilMs: number };
@@ -71,11 +76,15 @@ function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv):
     const before = notifiedInRound(state, s, nowMs, env);
     const notify = r.identities.filter((i) => !before.includes(i));
     const round = s >= env.escalation.steps.length ? { roundNotified: union(before, notify), roundStep: s } : {};
-    const next = { ...state, ...round, step: s, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
+    const stepReached = reach(step.notify.filter((t) => !t.startsWith('group:')), nowMs, env.targets).identities;
+    const next = { ...state, ...round, step: s, stepReached, notified: union(state.notified, notify), eligible: union(state.eligible, notify), nextAtMs: nowMs + step.waitMs };
     return { state: next, notify, skipped };
   }
   const { nextAtMs: _done, ...rest } = state;
-  return { state: { ...rest, step: Math.max(state.step, totalSteps(env.escalation) - 1) }, notify: [], skipped, exhausted: exhaustedAction(env.escalation, env.kind) };
+  const last = Math.max(state.step, totalSteps(env.escalation) - 1);
+  // The last step ran here and reached nobody: it names nobody by name.
+  const reached = last !== state.step ? { stepReached: [] } : {};
+  return { state: { ...rest, ...reached, step: last }, notify: [], skipped, exhausted: exhaustedAction(env.escalation, env.kind) };
 }
 
 /** E2: a routed question starts at its first step; `quorum` only for approvals (E5). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startRoute, type RouteEnv } from './state.ts';
+import { parseRouting } from './config.ts';
+import { startRoute, type RouteEnv, type RouteState } from './state.ts';
+import { simpleToolMatcher } from './tool-matcher.ts';
 import { describeRoute } from './view.ts';
 import { fixtureIdentities, fixtureRouting, maySee } from '../testing/routing-fixture.ts';
 
@@ -23,5 +25,30 @@ describe('the route in words (E9)', () => {
     const view = (expiresAtMs: number) => describeRoute({ route, escalation: env.escalation, targets: env.targets, expiresAtMs, nowMs: T0, displayName });
     expect(view(T0 + 16 * MIN)).toEqual({ waitsFor: ['Ana'], next: ['ops'], unreached: ['ops'] });
     expect(view(T0 + 4 * MIN)).toEqual({ waitsFor: ['Ana'], unreached: ['ops', 'Ana', 'ops'] });
+  });
+});
+
+describe('who a step notified, across a shift hand-over (E9)', () => {
+  // Daily shifts at 09:00Z: ana on Wednesday 2026-03-25, bo from Thursday 09:00.
+  const parsed = parseRouting(
+    {
+      schedules: { primary: { timezone: 'UTC', layers: [{ members: ['ana', 'bo'], rotation: 'daily', handoff: '09:00', start: '2026-03-23T09:00' }] } },
+      escalations: { team: { steps: [{ notify: ['schedule:primary'], wait: '5m' }, { notify: ['identity:cy'], wait: '5m' }] } },
+    },
+    { identities: fixtureIdentities, tools: simpleToolMatcher },
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  const env: RouteEnv = { escalation: parsed.routing.escalations.team, kind: 'question', targets: { routing: parsed.routing, maySee, identities: fixtureIdentities } };
+  const asked = Date.parse('2026-03-26T08:58:00Z');
+  const view = (route: RouteState, nowMs: number) => describeRoute({ route, escalation: env.escalation, targets: env.targets, expiresAtMs: null, nowMs, displayName });
+
+  it('[E9] the running step names whom it notified (Ana), not whom the schedule reaches after the hand-over (Bo)', () => {
+    const route = startRoute(env, asked).state;
+    expect(view(route, asked + 2 * MIN)).toEqual({ waitsFor: ['Ana'], next: ['Cy'], unreached: [] });
+  });
+
+  it('[E9] a route stored without whom its step reached names the schedule\'s person at the time it is shown', () => {
+    const { stepReached: _unknown, ...route } = startRoute(env, asked).state;
+    expect(view(route, asked + 2 * MIN)).toEqual({ waitsFor: ['Bo'], next: ['Cy'], unreached: [] });
   });
 });

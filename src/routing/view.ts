@@ -26,12 +26,15 @@ export interface ViewInput {
   displayName: (identity: string) => string;
 }
 
-/** A step's targets in words, as they reach at `atMs`: a group by its name, a person (also through a schedule) by name. */
-function labelsOf(step: EscalationStep, atMs: number, input: ViewInput): string[] {
+/**
+ * A step's targets in words, as they reach at `atMs`: a group by its name, a person (also through a schedule) by name.
+ * `reached`: whom its targets other than groups reached when it ran, named instead of who they reach at `atMs`.
+ */
+function labelsOf(step: EscalationStep, atMs: number, input: ViewInput, reached?: readonly string[]): string[] {
   const labels: string[] = [];
   for (const target of step.notify) {
     const group = /^group:(.+)$/.exec(target);
-    const named = group ? [group[1]] : reach([target], atMs, input.targets).identities.map(input.displayName);
+    const named = group ? [group[1]] : (reached ?? reach([target], atMs, input.targets).identities).map(input.displayName);
     for (const label of named) if (!labels.includes(label)) labels.push(label);
   }
   return labels;
@@ -41,7 +44,8 @@ export function describeRoute(input: ViewInput): RouteView {
   const { route, escalation } = input;
   const stepOf = (s: number) => escalation.steps[s % escalation.steps.length];
   const current = stepOf(route.step);
-  const view: RouteView = { waitsFor: labelsOf(current, input.nowMs, input), unreached: [] };
+  // The running step names whom it notified, not whom its schedules reach now (a shift may have handed over since).
+  const view: RouteView = { waitsFor: labelsOf(current, input.nowMs, input, route.stepReached), unreached: [] };
   if (route.nextAtMs === undefined) return view;
   const expires = input.expiresAtMs ?? Infinity;
   let atMs = route.nextAtMs;

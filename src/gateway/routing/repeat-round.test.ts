@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { item, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { routingConfig } from '../../testing/routing-gateway.ts';
+import { connectPerson, routingConfig } from '../../testing/routing-gateway.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -22,14 +22,20 @@ const config: GatewayConfig = {
   },
 };
 
+/** A gateway on `config` at `iso` (its clock fixed there), and a question an agent asked then. */
+async function askAt(iso: string) {
+  const clock = new FakeClock(Date.parse(iso));
+  t = await startTestGateway({ config, clock });
+  const admin = await t.connect('admin');
+  const agent = await t.connect('agent', { clientId: 'agent-client' });
+  const { session } = await admin.call('sessions.create', { title: 'Deploys' });
+  const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+  return { clock, admin, id, gateway: t };
+}
+
 describe('a repeat round across a shift hand-over (E2)', () => {
   it('[E2] each step notifies the people its round has not notified yet, as the schedule named them when each step ran', async () => {
-    const clock = new FakeClock(Date.parse('2026-03-26T08:48:00Z'));
-    t = await startTestGateway({ config, clock });
-    const admin = await t.connect('admin');
-    const agent = await t.connect('agent', { clientId: 'agent-client' });
-    const { session } = await admin.call('sessions.create', { title: 'Deploys' });
-    const { id } = await agent.call('question.request', { sessionKey: session.key, questions: [item()], timeoutMs: 3_600_000 });
+    const { clock, admin, id } = await askAt('2026-03-26T08:48:00Z');
     let route = (await admin.waitEvent('question.requested', (p) => p.question.id === id)).question.route;
     const notified = [route?.notified];
     for (let step = 1; step <= 3; step++) {
@@ -41,5 +47,17 @@ describe('a repeat round across a shift hand-over (E2)', () => {
     }
     // The repeat starts at 08:58 with ana on call; at 09:03 Bo's shift has begun, and the round has not notified Bo yet.
     expect(notified).toEqual([['ana'], ['bo'], ['ana'], ['bo']]);
+  });
+});
+
+describe('who a question waits for, across a shift hand-over (E9, E12)', () => {
+  it('[E9][E12] routing.status names whom the running step notified (Ana), not who took the shift over since (Bo)', async () => {
+    const { clock, admin, id, gateway } = await askAt('2026-03-26T08:58:00Z');
+    await admin.waitEvent('question.requested', (p) => p.question.id === id);
+    const ana = await connectPerson(gateway, 'ana');
+    clock.advance(2 * MIN);
+    const status = await ana.call('routing.status', {});
+    expect(status.schedules.find((s) => s.name === 'primary')?.now).toBe('bo');
+    expect(status.questions.find((q) => q.id === id)).toMatchObject({ step: 0, waitsFor: ['Ana'], next: ['Bo'] });
   });
 });

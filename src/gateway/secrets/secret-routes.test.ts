@@ -50,7 +50,7 @@ describe('routed secret requests (E1, E2, E3, E11, E12 for K1)', () => {
     const s = await setup();
     const id = await ask(s);
     const { request } = await s.bo.waitEvent('secret.requested', (p) => p.request.id === id);
-    expect(request.route).toEqual({ escalation: 'keys', step: 0, notified: ['ana'], eligible: ['ana'], nextAtMs: s.clock.now() + 5 * MIN, names: { ana: 'Ana' } });
+    expect(request.route).toEqual({ escalation: 'keys', step: 0, notified: ['ana'], stepReached: ['ana'], eligible: ['ana'], nextAtMs: s.clock.now() + 5 * MIN, names: { ana: 'Ana' } });
     expect((await s.ana.call('secret.list', { status: 'pending' })).requests.find((r) => r.id === id)?.route).toMatchObject({ step: 0, notified: ['ana'] });
   });
 
