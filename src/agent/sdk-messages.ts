@@ -1,7 +1,7 @@
 import type { GatewayClient } from '../client/client.ts';
 import type { ChatMessage, HelloOk } from '../protocol/index.ts';
 import { terminalLine } from '../lib/terminal-text.ts';
-import { missedUserMessages, sessionsToReadBack } from './sdk-missed.ts';
+import { readBack, sessionsToReadBack, visibleSessions } from './sdk-missed.ts';
 
 export type UserMessage = ChatMessage & { role: 'user' };
 
@@ -22,6 +22,10 @@ export class UserMessages {
   private readonly offChat: () => void;
   /** The seq after which user messages may have been missed, until they are read back. */
   private owed: number | undefined;
+  /** When the newest message the agent saw was made (gateway time): sessions quiet since then missed nothing. */
+  private lastSeenAtMs: number | undefined;
+  /** `lastSeenAtMs` as it was when the messages now owed began to be missed. */
+  private owedSinceMs: number | undefined;
   /** Live user messages held while reading back; null when not reading back. */
   private held: ChatMessage[] | null = null;
   /** Each connection's read-back gets a number: only the newest one hands over what it read. */
@@ -30,6 +34,7 @@ export class UserMessages {
   constructor(private readonly client: GatewayClient) {
     this.offHello = client.onHello((hello, { resumeFrom }) => void this.connected(hello, resumeFrom));
     this.offChat = client.on('chat', (payload) => {
+      this.lastSeenAtMs = Math.max(this.lastSeenAtMs ?? 0, payload.message.createdAtMs);
       if (payload.message.role !== 'user' || payload.state !== 'final') return;
       if (this.held) this.held.push(payload.message);
       else this.deliver(payload.message);
@@ -66,7 +71,10 @@ export class UserMessages {
 
   /** A fresh connection has no subscriptions: subscribe again for every handler registered, then read back what was not replayed. */
   private async connected(hello: HelloOk, resumeFrom: number | undefined): Promise<void> {
-    if (!hello.resumed && resumeFrom !== undefined && this.subscriptions.size > 0) this.owed = Math.min(this.owed ?? resumeFrom, resumeFrom);
+    if (!hello.resumed && resumeFrom !== undefined && this.subscriptions.size > 0) {
+      if (this.owed === undefined) this.owedSinceMs = this.lastSeenAtMs;
+      this.owed = Math.min(this.owed ?? resumeFrom, resumeFrom);
+    }
     const after = this.owed;
     if (after !== undefined) this.held ??= [];
     const run = ++this.readBacks;
@@ -75,8 +83,14 @@ export class UserMessages {
     if (after === undefined) return;
     let found: ChatMessage[];
     try {
-      const keys = sessionsToReadBack(this.subscriptions.keys(), hello.snapshot.sessions);
-      found = (await Promise.all(keys.map((key) => missedUserMessages(this.client, key, after)))).flat();
+      const keys = sessionsToReadBack(this.subscriptions.keys(), await visibleSessions(this.client, hello), this.owedSinceMs);
+      const read = await readBack(this.client, keys, after);
+      found = read.found;
+      if (read.failed.length > 0) {
+        if (run !== this.readBacks || this.client.state.status !== 'connected') return;
+        const which = read.failed.map((f) => `${f.key} (${String(f.reason)})`).join(', ');
+        warn(`could not read back the user messages missed while away in ${which}`);
+      }
     } catch (err) {
       if (run !== this.readBacks) return;
       // A dropped connection tries again on the next hello; anything else hands over what is held and gives up.
@@ -87,6 +101,7 @@ export class UserMessages {
     if (run !== this.readBacks) return;
     const held = this.held ?? [];
     this.owed = undefined;
+    this.owedSinceMs = undefined;
     this.held = null;
     for (const m of [...found, ...held].sort((a, b) => a.seq - b.seq)) this.deliver(m);
   }

@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HelloOk } from '../protocol/index.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AskdockError, type HelloOk } from '../protocol/index.ts';
+import { FakeClock } from '../testing/fake-clock.ts';
+import { testConfig } from '../testing/gateway-harness.ts';
 import { connect, type Agent, type UserMessage } from './sdk.ts';
 import { eventually, nextEvent, nextHello, startTestGateway, type TestGateway } from '../testing/agent-harness.ts';
 import type { AskUserInput } from './ask-user.ts';
@@ -20,9 +22,31 @@ beforeEach(async () => {
   agent = await connect({ url: t.url, token: t.agentToken, backoff: STAY_AWAY });
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   agent.close();
   await t.close();
 });
+
+/** Starts the test over on a gateway started with `opts`. */
+async function restart(opts: Parameters<typeof startTestGateway>[0]) {
+  agent.close();
+  await t.close();
+  t = await startTestGateway(opts);
+  agent = await connect({ url: t.url, token: t.agentToken, backoff: STAY_AWAY });
+}
+
+/** The sessions the agent reads with chat.history from now on; reading `refused` fails with FORBIDDEN. */
+function historyReads(refused?: string): string[] {
+  const reads: string[] = [];
+  const request = agent.client.request.bind(agent.client);
+  vi.spyOn(agent.client, 'request').mockImplementation(((method: string, params: { sessionKey: string }) => {
+    if (method !== 'chat.history') return request(method as never, params as never);
+    reads.push(params.sessionKey);
+    if (params.sessionKey === refused) return Promise.reject(new AskdockError('FORBIDDEN', 'not yours'));
+    return request(method as never, params as never);
+  }) as never);
+  return reads;
+}
 
 async function send(sessionKey: string, message: string, replyTo?: { questionId: string; answers: Record<string, string[]> }) {
   await t.operator.request('chat.send', { sessionKey, message, idempotencyKey: `missed-key-${++keys}`, ...(replyTo ? { replyTo } : {}) });
@@ -102,6 +126,65 @@ describe('onUserMessage after a reconnect the gateway cannot replay', () => {
     await sendAfterReturn(got, session);
 
     expect(got.map((m) => m.text)).toEqual([...away, 'back']);
+  });
+});
+
+describe('which sessions a reconnect the gateway cannot replay reads back', () => {
+  it('[R2][C1] reads the sessions a hello-ok cut to fit left out, listed with sessions.list', async () => {
+    await restart({ config: { ...testConfig, policy: { maxPayload: 1500 } } });
+    const sessions = [];
+    for (let i = 1; i <= 12; i++) sessions.push(await newSession(`session ${i}`));
+    const got: UserMessage[] = [];
+    await agent.onUserMessage((m) => got.push(m));
+
+    agent.client.dropConnection();
+    for (const [i, key] of sessions.entries()) await send(key, `away ${i + 1}`);
+    const back = await comeBackTooLate();
+    expect([back.resumed, back.snapshot.hasMore]).toEqual([false, true]);
+    await sendAfterReturn(got, sessions[0]);
+
+    expect(got.map((m) => m.text)).toEqual([...sessions.map((_, i) => `away ${i + 1}`), 'back']);
+  });
+
+  it('[R2][C3] hands over what the sessions it could read missed, and warns naming the one it could not', async () => {
+    const one = await newSession('one');
+    const two = await newSession('two');
+    const got: UserMessage[] = [];
+    await agent.onUserMessage((m) => got.push(m));
+    historyReads(two);
+    const warnings: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation(((text: string) => warnings.push(text)) as never);
+
+    agent.client.dropConnection();
+    await send(one, 'away 1');
+    await send(two, 'away 2');
+    expect((await comeBackTooLate()).resumed).toBe(false);
+    await sendAfterReturn(got, one);
+
+    expect(got.map((m) => m.text)).toEqual(['away 1', 'back']);
+    expect(warnings.join('')).toContain(two);
+  });
+
+  it('[R2][C3] does not read the sessions with no message since the last one the agent saw', async () => {
+    const clock = new FakeClock();
+    await restart({ clock });
+    const quiet = await newSession('quiet');
+    const busy = await newSession('busy');
+    const got: UserMessage[] = [];
+    await agent.onUserMessage((m) => got.push(m));
+    await send(quiet, 'long ago');
+    clock.advance(60_000);
+    await send(busy, 'before');
+    await eventually(() => (got.length === 2 ? true : undefined));
+    const reads = historyReads();
+
+    agent.client.dropConnection();
+    await send(busy, 'away');
+    expect((await comeBackTooLate()).resumed).toBe(false);
+    await sendAfterReturn(got, busy);
+
+    expect(got.map((m) => m.text)).toEqual(['long ago', 'before', 'away', 'back']);
+    expect(reads).toEqual([busy]);
   });
 });
 

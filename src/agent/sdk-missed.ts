@@ -3,14 +3,15 @@
  * the user messages of a session numbered after the cursor the agent had.
  */
 import type { GatewayClient } from '../client/client.ts';
-import { AskdockError, type ChatMessage } from '../protocol/index.ts';
+import { AskdockError, type ChatMessage, type HelloOk } from '../protocol/index.ts';
 
 /** Messages per chat.history page while reading back (C3 allows up to 500). */
 const PAGE = 100;
 
 /** The user messages of `sessionKey` with a seq after `after`, oldest first; none when the session is gone (A4). */
 export async function missedUserMessages(client: GatewayClient, sessionKey: string, after: number): Promise<ChatMessage[]> {
-  const found: ChatMessage[] = [];
+  // Pages come newest first, each listed oldest first: kept in reading order, turned around once at the end.
+  const pages: ChatMessage[][] = [];
   let before: string | undefined;
   for (;;) {
     let page;
@@ -21,18 +22,41 @@ export async function missedUserMessages(client: GatewayClient, sessionKey: stri
       throw err;
     }
     const newer = page.messages.filter((m) => m.seq > after);
-    found.unshift(...newer);
+    pages.push(newer);
     // A page that reaches back to the cursor holds the oldest missed message: older pages hold none.
     if (!page.hasMore || page.messages.length === 0 || newer.length < page.messages.length) break;
     before = page.messages[0].id;
   }
-  return found.filter((m) => m.role === 'user');
+  return pages.reverse().flat().filter((m) => m.role === 'user');
 }
 
-/** Which sessions to read back: every session in the snapshot that has messages when `''` (all) is subscribed, else the keys. */
-export function sessionsToReadBack(subscribed: Iterable<string>, snapshot: readonly { key: string; lastMessageAtMs: number | null }[]): string[] {
+type SessionSummary = { key: string; lastMessageAtMs: number | null };
+
+/**
+ * Which sessions to read back: with `''` (all) subscribed, every session with a message at or after `sinceMs` (the
+ * newest message the agent saw before the drop; every session with a message when it saw none), plus the other keys.
+ */
+export function sessionsToReadBack(subscribed: Iterable<string>, sessions: readonly SessionSummary[], sinceMs?: number): string[] {
   const keys = [...subscribed];
-  if (!keys.includes('')) return keys;
-  const active = snapshot.filter((s) => s.lastMessageAtMs !== null).map((s) => s.key);
-  return [...new Set([...active, ...keys.filter((k) => k !== '')])];
+  const stale = (s: SessionSummary) => s.lastMessageAtMs === null || (sinceMs !== undefined && s.lastMessageAtMs < sinceMs);
+  const skipped = new Set(sessions.filter(stale).map((s) => s.key));
+  const explicit = keys.filter((k) => k !== '' && !skipped.has(k));
+  if (!keys.includes('')) return explicit;
+  const active = sessions.filter((s) => !stale(s)).map((s) => s.key);
+  return [...new Set([...active, ...explicit])];
+}
+
+/** The sessions the agent may see: the hello's snapshot, or sessions.list (C1) when the snapshot was cut to fit (`hasMore`). */
+export async function visibleSessions(client: GatewayClient, hello: HelloOk): Promise<readonly SessionSummary[]> {
+  if (!hello.snapshot.hasMore) return hello.snapshot.sessions;
+  return (await client.request('sessions.list', {})).sessions;
+}
+
+/** Reads back every session in `keys`: what the readable ones missed, oldest first, and the keys that could not be read. */
+export async function readBack(client: GatewayClient, keys: readonly string[], after: number): Promise<{ found: ChatMessage[]; failed: { key: string; reason: unknown }[] }> {
+  const results = await Promise.allSettled(keys.map((key) => missedUserMessages(client, key, after)));
+  const read: ChatMessage[][] = [];
+  const failed: { key: string; reason: unknown }[] = [];
+  results.forEach((r, i) => (r.status === 'fulfilled' ? read.push(r.value) : failed.push({ key: keys[i], reason: r.reason })));
+  return { found: read.flat(), failed };
 }

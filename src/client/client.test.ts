@@ -141,6 +141,20 @@ describe('GatewayClient', () => {
     await expect.poll(() => titles).toEqual(['while away']);
   });
 
+  it('[R2] a first connect with initialCursor 0 gets a fresh snapshot, not every event the gateway kept', async () => {
+    const op = client('operator-token-0123456789ab');
+    await op.start();
+    await op.request('sessions.create', { title: 'made before' });
+    const fresh = client('operator-token-0123456789ab', { initialCursor: 0 });
+    const titles: string[] = [];
+    fresh.on('session.updated', (p) => titles.push(p.session.title));
+    const hello = await fresh.start();
+    expect(hello.resumed).toBe(false);
+    expect(hello.snapshot.sessions.map((s) => s.title)).toContain('made before');
+    await fresh.request('sessions.list', {});
+    expect(titles).toEqual([]);
+  });
+
   it('[P6] closes with 4000 and reconnects when a frozen gateway stops ticking', async () => {
     // A stopped process is a real silent link: TCP stays up, nothing arrives.
     const cfg = join(dir, 'config.json');

@@ -208,8 +208,9 @@ export class GatewayClient {
   }
 
   private sendConnect() {
-    // R2: a client that had a hello knows its place, 0 on a gateway that had no event yet; one that had none does not.
-    const placed = this.hello !== null || this.options.initialCursor !== undefined;
+    // R2: a client that had a hello knows its place, 0 on a gateway that had no event yet; one that had none knows it
+    // only from an `initialCursor` above 0 (0 there means no cursor: a fresh snapshot, not every event kept replayed).
+    const placed = this.hello !== null || (this.options.initialCursor ?? 0) > 0;
     this.resumeFrom = (this.options.resume ?? true) && placed ? this.cursor : undefined;
     this.sendRaw(connectFrame(this.options, this.clientId, this.resumeFrom));
   }

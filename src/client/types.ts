@@ -36,7 +36,10 @@ export type GatewayClientOptions = {
   backoff?: { initialMs?: number; maxMs?: number };
   /** Resume by cursor after a reconnect (R2). */
   resume?: boolean;
-  /** Cursor to resume from on the very first connect (e.g. kept across a page reload). */
+  /**
+   * Cursor to resume from on the very first connect (e.g. kept across a page reload). 0, like none, asks for no replay:
+   * the first hello brings a fresh snapshot. After that first hello the client resumes from its own cursor, 0 included.
+   */
   initialCursor?: number;
   /**
    * How frames, hello-ok, events and results are read: `protocolChecks` (protocol-checks.ts), or a loader of it that
