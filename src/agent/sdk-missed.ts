@@ -33,12 +33,19 @@ export async function missedUserMessages(client: GatewayClient, sessionKey: stri
 type SessionSummary = { key: string; lastMessageAtMs: number | null };
 
 /**
+ * How much older than the newest message seen a session's last one may be and still be read back: a message is stamped
+ * before its commit (one stored after the newest seen may carry an earlier time), and gateways' clocks differ a little.
+ */
+const STAMP_SLACK_MS = 10_000;
+
+/**
  * Which sessions to read back: with `''` (all) subscribed, every session with a message at or after `sinceMs` (the
- * newest message the agent saw before the drop; every session with a message when it saw none), plus the other keys.
+ * newest message the agent saw before the drop, less STAMP_SLACK_MS; every session with a message when it saw none),
+ * plus the other keys.
  */
 export function sessionsToReadBack(subscribed: Iterable<string>, sessions: readonly SessionSummary[], sinceMs?: number): string[] {
   const keys = [...subscribed];
-  const stale = (s: SessionSummary) => s.lastMessageAtMs === null || (sinceMs !== undefined && s.lastMessageAtMs < sinceMs);
+  const stale = (s: SessionSummary) => s.lastMessageAtMs === null || (sinceMs !== undefined && s.lastMessageAtMs < sinceMs - STAMP_SLACK_MS);
   const skipped = new Set(sessions.filter(stale).map((s) => s.key));
   const explicit = keys.filter((k) => k !== '' && !skipped.has(k));
   if (!keys.includes('')) return explicit;
