@@ -97,7 +97,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       const schedules = page.getByRole('region', { name: 'Schedules' });
       // People by display name, with the identity id beside it.
       await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('Ana (ana)');
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       await expect(open.getByRole('link', { name: 'Env' })).toBeVisible();
       await expect(open.getByRole('row', { name: /Env/ })).toContainText('Ana (ana) is on it');
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -138,7 +138,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
 
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       const secret = open.getByRole('row', { name: /DEPLOY_KEY/ });
       await expect(secret).toContainText('Secret DEPLOY_KEY');
       await expect(secret.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
@@ -168,7 +168,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
 
       await page.getByRole('button', { name: /^Open sessions/ }).click();
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       await expect(open.getByRole('link', { name: NAME })).toBeVisible();
       const table = (await open.getByRole('table').boundingBox())!;
       expect(table.x + table.width).toBeLessThanOrEqual(390);
