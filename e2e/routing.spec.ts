@@ -208,7 +208,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
     }
   });
 
-  test('[A3][A5] a sign-in with operator.questions alone answers a session\'s question; the page says it cannot read the conversation or list sessions, and spins for neither', async ({ page }) => {
+  test('[A3][A5] a sign-in with operator.questions alone answers a session\'s question and the Inbox\'s; the page says it cannot read the conversation, list sessions or send, spins for neither, and offers no New session or composer', async ({ page }) => {
     const { gateway, agent, close } = await routedGateway(['bo']);
     try {
       const { key } = (await agent.request('sessions.create', { title: 'Release' })).session;
@@ -225,13 +225,28 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       const nav = page.getByRole('navigation', { name: 'Sessions' });
       await expect(nav).toContainText('This sign-in cannot list sessions (that needs the operator.read scope)');
       await expect(nav).not.toContainText('No sessions yet');
+      // C1, C2: nothing offers what the gateway would refuse it: no New session, no composer; a note says what sending needs.
+      await expect(page.getByRole('button', { name: 'New session' })).toHaveCount(0);
 
       // The dock still works for it.
       const dock = dockOf(page);
       await dock.getByRole('radio', { name: 'Staging' }).check();
       await page.keyboard.press('Control+Enter');
       await expect(dock).toHaveCount(0);
+      await expect(page.getByText('This sign-in cannot send messages (that needs the operator.write scope)', { exact: false })).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
       expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // So does the Inbox, with a sessionless question.
+      await agent.request('question.request', {
+        questions: [{ id: 'tz', header: 'Timezone', question: 'Which timezone for the report?', options: [{ label: 'UTC' }, { label: 'Local' }] }],
+        timeoutMs: 3_600_000,
+      });
+      await nav.getByRole('link', { name: /^Inbox/ }).click();
+      await dock.getByRole('radio', { name: 'UTC' }).check();
+      await page.keyboard.press('Control+Enter');
+      await expect(dock).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
     } finally {
       await close();
     }
