@@ -84,6 +84,17 @@ test.describe('question dock', () => {
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   });
 
+  test('[U1][U3] after a reload a blocking question takes focus as when it came in: its checked choice, and a number key picks from there', async ({ page, openApp }) => {
+    const dock = await askDeploy(page, openApp);
+    await dock.getByRole('radio', { name: 'Production' }).click();
+    await page.reload();
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeChecked();
+    await expect(dock.getByRole('radio', { name: 'Production' })).toBeFocused();
+    await page.keyboard.press('1');
+    await expect(dock.getByRole('radio', { name: 'Staging (Recommended)' })).toBeChecked();
+    await expect(dock.getByRole('radio', { name: 'Staging (Recommended)' })).toBeFocused();
+  });
+
   test('[U4] Other text is submitted: it deselects on single-select and goes beside the choices on multi-select', async ({ page, openApp }) => {
     const dock = await askDeploy(page, openApp);
     await dock.getByRole('radio', { name: 'Production' }).click();

@@ -97,7 +97,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       const schedules = page.getByRole('region', { name: 'Schedules' });
       // People by display name, with the identity id beside it.
       await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('Ana (ana)');
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       await expect(open.getByRole('link', { name: 'Env' })).toBeVisible();
       await expect(open.getByRole('row', { name: /Env/ })).toContainText('Ana (ana) is on it');
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -138,7 +138,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(row.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
 
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       const secret = open.getByRole('row', { name: /DEPLOY_KEY/ });
       await expect(secret).toContainText('Secret DEPLOY_KEY');
       await expect(secret.getByRole('timer')).toHaveText(/^in (10:00|9:\d\d)$/);
@@ -168,7 +168,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
 
       await page.getByRole('button', { name: /^Open sessions/ }).click();
       await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'On call' }).click();
-      const open = page.getByRole('region', { name: 'Open routed questions' });
+      const open = page.getByRole('region', { name: 'Open routed requests' });
       await expect(open.getByRole('link', { name: NAME })).toBeVisible();
       const table = (await open.getByRole('table').boundingBox())!;
       expect(table.x + table.width).toBeLessThanOrEqual(390);
@@ -208,7 +208,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
     }
   });
 
-  test('[A3][A5] a sign-in with operator.questions alone answers a session\'s question; the page says it cannot read the conversation or list sessions, and spins for neither', async ({ page }) => {
+  test('[A3][A5] a sign-in with operator.questions alone answers a session\'s question and the Inbox\'s; the page says it cannot read the conversation, list sessions or send, spins for neither, and offers no New session or composer', async ({ page }) => {
     const { gateway, agent, close } = await routedGateway(['bo']);
     try {
       const { key } = (await agent.request('sessions.create', { title: 'Release' })).session;
@@ -225,13 +225,28 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       const nav = page.getByRole('navigation', { name: 'Sessions' });
       await expect(nav).toContainText('This sign-in cannot list sessions (that needs the operator.read scope)');
       await expect(nav).not.toContainText('No sessions yet');
+      // C1, C2: nothing offers what the gateway would refuse it: no New session, no composer; a note says what sending needs.
+      await expect(page.getByRole('button', { name: 'New session' })).toHaveCount(0);
 
       // The dock still works for it.
       const dock = dockOf(page);
       await dock.getByRole('radio', { name: 'Staging' }).check();
       await page.keyboard.press('Control+Enter');
       await expect(dock).toHaveCount(0);
+      await expect(page.getByText('This sign-in cannot send messages (that needs the operator.write scope)', { exact: false })).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
       expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // So does the Inbox, with a sessionless question.
+      await agent.request('question.request', {
+        questions: [{ id: 'tz', header: 'Timezone', question: 'Which timezone for the report?', options: [{ label: 'UTC' }, { label: 'Local' }] }],
+        timeoutMs: 3_600_000,
+      });
+      await nav.getByRole('link', { name: /^Inbox/ }).click();
+      await dock.getByRole('radio', { name: 'UTC' }).check();
+      await page.keyboard.press('Control+Enter');
+      await expect(dock).toHaveCount(0);
+      await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
     } finally {
       await close();
     }

@@ -8,6 +8,10 @@ import type { Scope } from './scopes.ts';
 
 /** A2: the scopes that list sessions and read their history; operator.questions alone sees questions, not sessions. */
 export const SESSION_READER_SCOPES = ['operator.admin', 'operator.read', 'operator.write', 'operator.sessions.write', 'agent.run'] as const satisfies readonly Scope[];
+/** A2, C1: the scopes that create a session (`sessions.create`); operator.read and operator.questions alone may not. */
+export const SESSION_CREATOR_SCOPES = ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as const satisfies readonly Scope[];
+/** A2, C2: the scopes that send a message (`chat.send`); operator.read and operator.questions alone may not. */
+export const MESSAGE_SENDER_SCOPES = ['operator.admin', 'operator.write', 'operator.sessions.write'] as const satisfies readonly Scope[];
 
 /** The wire field that makes a `choice` question take several options (Q2; answers/kinds/choice.ts reads it). */
 export const SEVERAL_FIELD = 'multiSelect';

@@ -1,7 +1,7 @@
 /** Sessions, chat and runs (S*, C*, R*): their methods' params, results and scopes. */
 import * as z from 'zod';
 import { ChatMessage, ChatState, Phase, ReplyTo, Session, StopReason } from './session.ts';
-import { MESSAGE_MAX, SESSION_READER_SCOPES, SESSION_TITLE_MAX } from './rules.ts';
+import { MESSAGE_MAX, MESSAGE_SENDER_SCOPES, SESSION_CREATOR_SCOPES, SESSION_READER_SCOPES, SESSION_TITLE_MAX } from './rules.ts';
 import type { Scope } from './scopes.ts';
 import { Empty, IdempotencyKey, Key } from './method-parts.ts';
 
@@ -13,7 +13,7 @@ export const sessionMethods = {
       idempotencyKey: IdempotencyKey.optional(),
     }),
     result: z.object({ session: Session }),
-    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write', 'agent.run'] as Scope[],
+    scopes: [...SESSION_CREATOR_SCOPES],
   }),
   'sessions.update': () => ({
     params: z.object({
@@ -43,7 +43,7 @@ export const sessionMethods = {
       replyTo: ReplyTo.optional(),
     }),
     result: z.object({ messageId: z.string(), seq: z.number().int(), deduped: z.boolean() }),
-    scopes: ['operator.admin', 'operator.write', 'operator.sessions.write'] as Scope[],
+    scopes: [...MESSAGE_SENDER_SCOPES],
   }),
   'chat.history': () => ({
     params: z.object({

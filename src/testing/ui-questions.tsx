@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import type { ConnectionState, ConnectionStatus, GatewayClient } from '../client/client.ts';
-import type { EventName, EventPayload, QuestionRecord, SecretRequestRecord } from '../protocol/index.ts';
+import type { EventName, EventPayload, QuestionRecord, Scope, SecretRequestRecord } from '../protocol/index.ts';
 import { GatewayProvider } from '../ui/lib/gateway.tsx';
 import { createOutbox, type Outbox } from '../ui/lib/outbox/outbox.ts';
 import { createMemoryStorage } from '../ui/lib/outbox/storage.ts';
@@ -182,5 +182,12 @@ export function secretRecord(over: Partial<SecretRequestRecord> = {}): SecretReq
 export function personClient(identity: string) {
   const client = fakeClient(identity);
   (client as { hello: unknown }).hello = { auth: { identity, role: 'operator', scopes: ['operator.questions'] } };
+  return client;
+}
+
+/** A sign-in holding `scopes` only; `null`: the gateway has not said who it is yet (no hello). */
+export function scopedClient(scopes: Scope[] | null, identity = 'pat') {
+  const client = fakeClient(identity);
+  (client as { hello: unknown }).hello = scopes && { auth: { identity, role: 'operator', scopes } };
   return client;
 }

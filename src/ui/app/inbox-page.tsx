@@ -9,7 +9,7 @@ const INBOX_SLOTS: SummarySlots = { Receipt: ReceiptSlot };
 
 /** The Inbox has no conversation to write in: the dock sits above this note instead of a composer. */
 function InboxNote() {
-  return <p className="muted inbox-note">Questions asked without a session (an SDK script, say) wait here. Agents that name a session ask there instead.</p>;
+  return <p className="muted composer-note">Questions asked without a session (an SDK script, say) wait here. Agents that name a session ask there instead.</p>;
 }
 
 /** `/inbox` (U15): docks every sessionless question this person may answer, and keeps their summaries after they end. */

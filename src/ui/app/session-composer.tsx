@@ -4,6 +4,7 @@ import { useConnectionState } from '../lib/gateway.tsx';
 import { useComposerSlot, type ComposerSlotProps } from '../lib/composer-slot.tsx';
 import { Composer } from '../features/chat/components/composer.tsx';
 import { useOutbox } from '../lib/outbox/use-outbox.ts';
+import { useMaySendMessages } from '../lib/use-scopes.ts';
 import { expandDock } from '../features/questions/index.tsx';
 import { useComposerChecks } from './composer-checks.tsx';
 
@@ -12,8 +13,15 @@ function DefaultComposer({ send, onCommand, disabled, autoFocus, initialText, se
   return <Composer onSend={send} onCommand={onCommand} disabled={disabled} autoFocus={autoFocus} initialText={initialText} sendInitial={sendInitial} />;
 }
 
-/** Renders whichever composer fills the slot (U14) for one session, wired to the outbox (chat.send) and `/question`. */
+/** What stands in the composer's place for a sign-in that may not send (A5: chat.send would refuse every message). */
+const CANNOT_SEND_MESSAGES = 'This sign-in cannot send messages (that needs the operator.write scope); it can still answer the questions that reach it.';
+
+/**
+ * Renders whichever composer fills the slot (U14) for one session, wired to the outbox (chat.send) and `/question`;
+ * for a sign-in that may not send, a note saying so instead.
+ */
 export function SessionComposer({ sessionKey }: { sessionKey: string }) {
+  const maySend = useMaySendMessages();
   const Slot = useComposerSlot(DefaultComposer);
   const outbox = useOutbox();
   const status = useConnectionState().status;
@@ -29,6 +37,7 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
     [sessionKey],
   );
 
+  if (!maySend) return <p className="muted composer-note">{CANNOT_SEND_MESSAGES}</p>;
   return (
     <>
       <Slot

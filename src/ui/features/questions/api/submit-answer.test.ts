@@ -56,6 +56,8 @@ describe('resolving a question from the dock or the link page', () => {
     expect(answerRoute(asyncRecord, 'link')).toBe('resolve');
     expect(answerRoute(questionRecord({ mode: 'async' }), 'control-ui')).toBe('resolve');
     expect(answerRoute(questionRecord({ sessionKey: 's1' }), 'control-ui')).toBe('resolve');
+    // A5: a sign-in chat.send would refuse (operator.questions alone) resolves it instead.
+    expect(answerRoute(asyncRecord, 'control-ui', false)).toBe('resolve');
   });
 
   it('[Q5] a refused submit says why and that the answers are kept; a record that ended says nothing here', () => {

@@ -29,6 +29,7 @@ import { errorCode, errorMessage } from '../../../lib/error-message.ts';
 import type { EnqueueInput, Outbox } from '../../../lib/outbox/outbox.ts';
 import { useOutbox } from '../../../lib/outbox/use-outbox.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
+import { useMaySendMessages } from '../../../lib/use-scopes.ts';
 import { retryingImport } from '../../../lib/retrying-import.ts';
 import { forbiddenText, heldVoteText } from '../../../../lib/route-text.ts';
 import { draftActions, resolutionIdOf } from '../stores/drafts.ts';
@@ -45,9 +46,12 @@ type Variables = { record: QuestionRecord } & Resolution;
 /** Every submit shares this key prefix, so one record reads busy whichever road its answer took. */
 export const submitKey = ['questions', 'submit'] as const;
 
-/** An async question of a session answers in its conversation (Q9, U9); a link page has no delivery line to show, so it resolves. */
-export function answerRoute(record: QuestionRecord, surface: AnswerSurface): 'outbox' | 'resolve' {
-  return surface === 'control-ui' && record.mode === 'async' && record.sessionKey !== undefined ? 'outbox' : 'resolve';
+/**
+ * An async question of a session answers in its conversation (Q9, U9); a link page has no delivery line to show, so it
+ * resolves, as does a sign-in that may not send messages (`maySend` false: chat.send would refuse it, A5).
+ */
+export function answerRoute(record: QuestionRecord, surface: AnswerSurface, maySend = true): 'outbox' | 'resolve' {
+  return maySend && surface === 'control-ui' && record.mode === 'async' && record.sessionKey !== undefined ? 'outbox' : 'resolve';
 }
 
 /** The outbox row for an async answer: the Q9 text, and the structured answers for `replyTo.answers`. */
@@ -152,12 +156,13 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
   const qc = useQueryClient();
   const outbox = useOutbox();
   const busy = useIsSubmitting(record.id);
+  const maySend = useMaySendMessages();
   // E5: a second Allow from the same person counts once; they are told so under the form (the first shows in the routing row).
   const [again, setAgain] = useState<{ recordId: string; text: string } | null>(null);
   const mutation = useMutation({
     mutationKey: submitKey,
     mutationFn: async (v: Variables) => {
-      if (v.kind === 'answer' && answerRoute(v.record, surface) === 'outbox') {
+      if (v.kind === 'answer' && answerRoute(v.record, surface, maySend) === 'outbox') {
         await queueAsyncAnswer(outbox, v.record, v.answers);
         return null;
       }

@@ -9,6 +9,7 @@ import { useArrivalFocus } from '../hooks/use-arrival-focus.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
 import { useReminderEvents } from '../hooks/use-reminder-events.ts';
+import { useRestoredFocus } from '../hooks/use-restored-focus.ts';
 import { inDock, pickCurrent } from '../lib/placement.ts';
 import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
 import { CollapsedBar, SecretWaiting } from './collapsed-bar.tsx';
@@ -51,9 +52,8 @@ export const QuestionDock = memo(function QuestionDock({
   sessionTitle?: string;
 }) {
   const marksOf = useMarksOf(sessionKey);
-  const requests =
-    useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf])) ??
-    NONE;
+  const docked = useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf]));
+  const requests = docked ?? NONE;
   // W4: a secret request of this session docks as a masked prompt, the oldest first; a sessionless one in the Inbox (U15).
   const secrets = useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ?? NO_SECRETS;
   const hello = useHello();
@@ -87,6 +87,7 @@ export const QuestionDock = memo(function QuestionDock({
   const focusWasInside = useRef(false);
 
   useArrivalFocus(sessionKey, composerRef, secret !== undefined);
+  useRestoredFocus(sessionKey, docked !== undefined, expanded ? current : undefined, composerRef);
   const shownId = expanded ? current.id : null;
   useReminderEvents(sessionKey);
   useEffect(() => {

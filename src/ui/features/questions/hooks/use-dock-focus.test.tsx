@@ -1,32 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { composer, deployRecord, resetStores, setup } from '../../../../testing/ui-questions.tsx';
-import { dockCodeReady, QuestionDock } from '../index.tsx';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { dockFrames } from '../../../../testing/dock-frames.ts';
+import { composer, deployRecord, setup } from '../../../../testing/ui-questions.tsx';
+import { QuestionDock } from '../index.tsx';
 import { useDraftsStore } from '../stores/drafts.ts';
 
-let frames: FrameRequestCallback[] = [];
-
-beforeAll(() => dockCodeReady);
-beforeEach(() => {
-  resetStores();
-  frames = [];
-  // Frames come when the test says: what runs in the event's own task and what after its frame can be told apart.
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-/** The next frame, then the tasks queued from it. */
-async function nextFrame() {
-  await act(async () => {
-    for (const frame of frames.splice(0)) frame(performance.now());
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+const { nextFrame } = dockFrames();
 
 /** The composer has focus (the page as a blocking question finds it); the question's event comes. */
 function arrive(over: Parameters<typeof deployRecord>[0] = {}) {

@@ -18,7 +18,7 @@ export type FocusRequest = {
   target: 'request' | 'composer';
   tick: number;
   recordId?: string;
-  /** A blocking question came in from the gateway (no key or click of the person's): its first frame comes first. */
+  /** A blocking question came in from the gateway or was there at load (no key or click of the person's): its first frame comes first. */
   arrival?: boolean;
 };
 
@@ -28,6 +28,8 @@ type Actions = {
   dockExpanded(sessionKey: string, opts?: { focus?: boolean }): void;
   /** A new blocking question takes priority: it becomes current, expands the dock and takes focus (U6). */
   blockingQuestionArrived(sessionKey: string, id: string): void;
+  /** A blocking question already open when the dock loaded (a reload) takes focus as an arriving one does (U1). */
+  blockingQuestionRestored(sessionKey: string, id: string): void;
   /**
    * Answer on a retired reminder: put back in the dock as current and expanded, over the retirement it had
    * (`retiredAtMs`); a later one retires it again (U8, Q10). Focus follows unless `focus` is false.
@@ -114,6 +116,7 @@ export const useDockUiStore = create<DockUiState>()(
             })),
           blockingQuestionArrived: (sessionKey, id) =>
             set((s) => ({ ...docked(s, sessionKey, { currentId: id, collapsed: false }), focus: focusOn(sessionKey, 'request', id, true) })),
+          blockingQuestionRestored: (sessionKey, id) => set({ focus: focusOn(sessionKey, 'request', id, true) }),
           reminderReopened: (sessionKey, id, { retiredAtMs, focus }) => set((s) => reopen(s, sessionKey, id, retiredAtMs ?? 0, focus)),
           draftReturned: (sessionKey, id, { retiredAtMs, focus }) =>
             set((s) => {

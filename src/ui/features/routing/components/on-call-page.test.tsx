@@ -31,15 +31,15 @@ describe('the On call page (E9, E12)', () => {
     const row = within(schedules.getByRole('row', { name: /primary/ }));
     expect(row.getByRole('cell', { name: 'ana' })).toBeInTheDocument();
     expect(row.getAllByRole('cell')[1]).toHaveTextContent(/^bo from /);
-    const questions = within(screen.getByRole('region', { name: 'Open routed questions' }));
+    const questions = within(screen.getByRole('region', { name: 'Open routed requests' }));
     expect(questions.getByRole('link', { name: deployRecord().questions[0].header })).toHaveAttribute('href', '/q/q-deploy');
     expect(questions.getByRole('timer')).toHaveTextContent(/^in 4:1[23]$/);
   });
 
-  it('[E9][U12] each table is named by its heading, so a screen reader lands on "Schedules" and "Open routed questions" by name', async () => {
+  it('[E9][U12] each table is named by its heading, so a screen reader lands on "Schedules" and "Open routed requests" by name', async () => {
     setup([deployRecord({ id: 'q-deploy' })], routingClient(STATUS)).render(<OnCallPage />);
     expect(await screen.findByRole('table', { name: 'Schedules' })).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Open routed questions' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Open routed requests' })).toBeInTheDocument();
   });
 
   it('[E9] names each person on call and whoever is on a question by display name, with the identity id beside it', async () => {
@@ -52,7 +52,7 @@ describe('the On call page (E9, E12)', () => {
     const [nowCell, nextCell] = within(schedules.getByRole('row', { name: /primary/ })).getAllByRole('cell');
     expect(nowCell).toHaveTextContent(/^Ana Lima \(ana\)$/);
     expect(nextCell).toHaveTextContent(/^Bo Berg \(bo\) from /);
-    const questions = within(screen.getByRole('region', { name: 'Open routed questions' }));
+    const questions = within(screen.getByRole('region', { name: 'Open routed requests' }));
     expect(questions.getByRole('row', { name: /Cy Chen\s\(cy\) is on it/ })).toBeInTheDocument();
   });
 
@@ -73,7 +73,7 @@ describe('the On call page (E9, E12)', () => {
       { id: 'k2', name: 'GH_TOKEN', step: 0, waitsFor: ['Ana'] },
     ];
     setup([deployRecord({ id: 'q-deploy' })], routingClient({ ...STATUS, secrets })).render(<OnCallPage />);
-    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    const open = within(await screen.findByRole('region', { name: 'Open routed requests' }));
     expect(open.getByRole('link', { name: deployRecord().questions[0].header })).toBeInTheDocument();
     const stripe = within(open.getByRole('row', { name: /STRIPE_KEY/ }));
     expect(stripe.getAllByRole('cell').map((c) => c.textContent)).toEqual(['Secret STRIPE_KEY', '2', expect.stringMatching(/^in 4:1[23]$/)]);
@@ -84,10 +84,20 @@ describe('the On call page (E9, E12)', () => {
     expect(gh.getAllByRole('cell').map((c) => c.textContent)).toEqual(['Secret GH_TOKEN', '1', 'last step']);
   });
 
+  it('[E9][K1] the section listing routed questions and secret requests names both: "Open routed requests", its first column "Request"', async () => {
+    const secrets = [{ id: 'k1', name: 'STRIPE_KEY', sessionKey: 's1', step: 0 }];
+    setup([deployRecord({ id: 'q-deploy' })], routingClient({ ...STATUS, secrets })).render(<OnCallPage />);
+    const open = within(await screen.findByRole('region', { name: 'Open routed requests' }));
+    expect(open.getByRole('heading', { level: 2 })).toHaveTextContent(/^Open routed requests$/);
+    expect(open.getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Request', 'Step', 'Next step']);
+    expect(open.getByRole('row', { name: /STRIPE_KEY/ })).toHaveTextContent(/^Secret STRIPE_KEY/);
+    expect(screen.queryByText(/Open routed questions/)).toBeNull();
+  });
+
   it('[E9][K1] a secret request provided elsewhere leaves the page: secret.resolved asks routing.status again', async () => {
     const client = routingClient({ schedules: [], questions: [], secrets: [{ id: 'k1', name: 'STRIPE_KEY', sessionKey: 's1', step: 0 }] });
     setup([], client).render(<OnCallPage />);
-    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    const open = within(await screen.findByRole('region', { name: 'Open routed requests' }));
     expect(open.getByRole('link', { name: 'STRIPE_KEY' })).toBeInTheDocument();
     client.request.mockImplementation(async () => ({ schedules: [], questions: [], secrets: [] }));
     act(() => client.emit('secret.resolved', { id: 'k1', sessionKey: 's1', name: 'STRIPE_KEY', status: 'stored' }));
@@ -98,7 +108,7 @@ describe('the On call page (E9, E12)', () => {
   it('[E9][E7] a routed question answered elsewhere leaves the page: question.resolved asks routing.status again', async () => {
     const client = routingClient(STATUS);
     setup([deployRecord({ id: 'q-deploy' })], client).render(<OnCallPage />);
-    const open = within(await screen.findByRole('region', { name: 'Open routed questions' }));
+    const open = within(await screen.findByRole('region', { name: 'Open routed requests' }));
     expect(await open.findByRole('link', { name: deployRecord().questions[0].header })).toBeInTheDocument();
     client.request.mockImplementation(async () => ({ schedules: STATUS.schedules, questions: [] }));
     act(() => client.emit('question.resolved', { id: 'q-deploy', sessionKey: 's1', status: 'answered', answers: {} }));

@@ -75,7 +75,7 @@ function Table({ labelledBy, cols, children }: { labelledBy: string; cols: strin
   );
 }
 
-/** `/on-call` (E9, E12): each schedule's person now and next, and every open routed question with its step and timer. Its own chunk. */
+/** `/on-call` (E9, E12): each schedule's person now and next, and every open routed question or secret request with its step and timer. Its own chunk. */
 export default function OnCallPage() {
   const status = useRoutingStatus();
   const titles = useQuestionTitles();
@@ -111,12 +111,13 @@ export default function OnCallPage() {
             </Table>
           )}
         </section>
-        <section aria-labelledby="oncall-questions">
-          <h2 id="oncall-questions">Open routed questions</h2>
+        {/* Questions and secret requests alike (K1): the heading and the first column name both. */}
+        <section aria-labelledby="oncall-requests">
+          <h2 id="oncall-requests">Open routed requests</h2>
           {status.data.questions.length + secrets.length === 0 ? (
             <p className="muted">None waiting.</p>
           ) : (
-            <Table labelledBy="oncall-questions" cols={['Question', 'Step', 'Next step']}>
+            <Table labelledBy="oncall-requests" cols={['Request', 'Step', 'Next step']}>
                 {status.data.questions.map((q) => (
                   <tr key={q.id}>
                     <td>

@@ -2,11 +2,13 @@ import { Button } from '../../../components/ui/button.tsx';
 import { composerFocusDropped, composerFocusRequested } from '../../../lib/composer-focus.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
 import { navigate, sessionPath } from '../../../lib/router.tsx';
+import { useMayCreateSessions } from '../../../lib/use-scopes.ts';
 import { useCreateSession } from '../api/create-session.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 
-/** Creates a session and opens it (C1). */
+/** Creates a session and opens it (C1); not there for a sign-in that may not create one (A5: it would only be refused). */
 export function NewSessionButton() {
+  const mayCreate = useMayCreateSessions();
   const create = useCreateSession();
   const start = () => {
     composerFocusRequested();
@@ -21,6 +23,7 @@ export function NewSessionButton() {
       },
     );
   };
+  if (!mayCreate) return null;
   return (
     <div className="new-session">
       <Button variant="primary" size="sm" className="new-session-button" onClick={start} disabled={create.isPending}>

@@ -1,9 +1,10 @@
 import type { Scope, Session } from '../../../../protocol/index.ts';
 import { SESSION_READER_SCOPES } from '../../../../protocol/rules.ts';
+import { holdsAnyOf } from '../../../lib/scopes.ts';
 
 /** A2: whether a sign-in with these scopes may list sessions (operator.questions alone may not: sessions.list refuses it). */
 export function mayListSessions(scopes: readonly Scope[]): boolean {
-  return scopes.some((s) => (SESSION_READER_SCOPES as readonly Scope[]).includes(s));
+  return holdsAnyOf(scopes, SESSION_READER_SCOPES);
 }
 
 /** What the sessions list and the home page say when sessions.list answers FORBIDDEN. */

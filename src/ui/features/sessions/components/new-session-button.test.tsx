@@ -1,0 +1,26 @@
+// @vitest-environment jsdom
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Scope } from '../../../../protocol/index.ts';
+import { resetStores, scopedClient, setup } from '../../../../testing/ui-questions.tsx';
+import { NewSessionButton } from './new-session-button.tsx';
+
+beforeEach(resetStores);
+afterEach(cleanup);
+
+describe('New session shows for sign-ins that may create one (C1, A5)', () => {
+  it.each<Scope>(['operator.questions', 'operator.read'])('[A5][U12] %s alone: no "New session" button, which sessions.create would refuse', (scope) => {
+    setup([], scopedClient([scope])).render(<NewSessionButton />);
+    expect(screen.queryByRole('button', { name: 'New session' })).toBeNull();
+  });
+
+  it.each<Scope>(['operator.admin', 'operator.write', 'operator.sessions.write'])('[C1][U12] %s may create one: "New session" is there', (scope) => {
+    setup([], scopedClient([scope])).render(<NewSessionButton />);
+    expect(screen.getByRole('button', { name: 'New session' })).toBeEnabled();
+  });
+
+  it('[U12] before the gateway says who is signed in, "New session" shows', () => {
+    setup([], scopedClient(null)).render(<NewSessionButton />);
+    expect(screen.getByRole('button', { name: 'New session' })).toBeInTheDocument();
+  });
+});
