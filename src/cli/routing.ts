@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { ConfigError, loadConfig } from '../gateway/auth.ts';
-import { clampTimeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../protocol/rules.ts';
+import { clampTimeoutMs } from '../protocol/request-rules.ts';
 import { routeToolMatcher } from '../policy/index.ts';
 import { ASK_KINDS, dryRun, parseRouting, requestOfRule, type AskFacts, type AskKind } from '../routing/index.ts';
 import { EXIT, intFlag, usageError } from './args.ts';

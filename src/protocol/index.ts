@@ -1,5 +1,6 @@
 export * from './version.ts';
 export * from './rules.ts';
+export * from './request-rules.ts';
 export * from './askdock-error.ts';
 export * from './errors.ts';
 export * from './scopes.ts';

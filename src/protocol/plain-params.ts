@@ -1,17 +1,7 @@
 import { REQUEST_ID_PATTERN, type MethodName, type Params } from './methods.ts';
 import { QUESTION_ITEM_KEYS, SURFACE_PATTERN } from './question.ts';
-import { SEVERAL_FIELD } from './rules.ts';
-import {
-  cutHeader,
-  DESCRIPTION_MAX,
-  isLinkUrl,
-  LABEL_MAX,
-  QUESTION_DETAIL_MAX,
-  QUESTION_ID_PATTERN,
-  QUESTION_TEXT_MAX,
-  QUESTION_URL_MAX,
-  questionListProblems,
-} from './rules.ts';
+import { DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_DETAIL_MAX, QUESTION_ID_PATTERN, QUESTION_TEXT_MAX, QUESTION_URL_MAX, SEVERAL_FIELD } from './rules.ts';
+import { cutHeader, questionListProblems } from './request-rules.ts';
 
 /*
  * The params of the round trip's three methods (question.request, question.waitAnswer, question.resolve with answers)

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RouteState } from './routing.ts';
-import { ANSWER_MAX, INPUT_TYPES, KIND_IDS, itemKindProblems, OWN_LABELS, type InputSpec, cutHeader, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX, questionListProblems, type ListProblem } from './rules.ts';
+import { ANSWER_MAX, INPUT_TYPES, KIND_IDS, type InputSpec, DESCRIPTION_MAX, isLinkUrl, LABEL_MAX, QUESTION_ID_PATTERN, QUESTION_DETAIL_MAX, QUESTION_TEXT_MAX, QUESTION_URL_MAX } from './rules.ts';
+import { cutHeader, itemKindProblems, OWN_LABELS, questionListProblems, type ListProblem } from './request-rules.ts';
 
 const trimmed = (min: number, max: number, what: string) =>
   z

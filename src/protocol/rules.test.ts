@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cutHeader, HEADER_MAX, nulPaths } from './rules.ts';
+import { cutHeader, nulPaths } from './request-rules.ts';
+import { HEADER_MAX } from './rules.ts';
 
 describe('the protocol modules the Control UI loads first', () => {
   it('rules.ts, askdock-error.ts and version.ts import no schema library, only types', () => {

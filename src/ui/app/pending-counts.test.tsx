@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../protocol/index.ts';
-import { QuestionDock } from '../features/questions/index.tsx';
+import { dockCodeReady, QuestionDock } from '../features/questions/index.tsx';
 import { skipActions } from '../features/questions/stores/skips.ts';
 import { composer, deployRecord, lunchRecord, resetStores, setup } from '../../testing/ui-questions.tsx';
 import { sessionsKey } from '../features/sessions/api/get-sessions.ts';
@@ -31,6 +31,8 @@ const session = (key: string, title: string, pendingQuestions: number): Session 
   pendingQuestions,
 });
 
+// The app connects only once the dock's chunks are in; so do these tests.
+beforeAll(() => dockCodeReady);
 beforeEach(resetStores);
 afterEach(cleanup);
 

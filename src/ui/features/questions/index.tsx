@@ -11,7 +11,8 @@ import { inDock } from './lib/placement.ts';
 import { dockUiActions } from './stores/dock-ui.ts';
 import './styles/index.ts';
 
-export { dockCodeReady, QuestionDock } from './components/question-dock.tsx';
+export { QuestionDock } from './components/question-dock.tsx';
+export { dockCodeReady } from './components/dock-code.ts';
 export { QuestionsSync } from './api/questions-sync.ts';
 export { LiveAnnouncer } from './components/live-announcer.tsx';
 export { useProvideSecretValue } from './api/provide-secret.ts';

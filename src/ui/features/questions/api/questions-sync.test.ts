@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { oneOf } from '../../../../testing/question-items.ts';
 import { QueryClient } from '@tanstack/react-query';
 import type { GatewayClient } from '../../../../client/client.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
+import { draftChangesReady } from '../stores/later-drafts.ts';
 import { attachQuestionsSync } from './questions-sync.ts';
 
 /** Only what the sync subscribes to: its event handlers, which the test calls as the socket would. */
@@ -23,6 +24,8 @@ function socketDouble() {
 const draft = () => useDraftsStore.getState().drafts.q1;
 
 describe('the questions cache and drafts fed by the socket', () => {
+  // The app connects (and events arrive) only once the drafts' code is in.
+  beforeAll(() => draftChangesReady);
   let frames: FrameRequestCallback[];
   beforeEach(() => {
     vi.useFakeTimers();

@@ -4,7 +4,7 @@ import type { GatewayClient } from '../../../../client/client.ts';
 import { afterNextPaintOrLeave } from '../../../lib/after-paint.ts';
 import { useGateway } from '../../../lib/gateway.tsx';
 import { useAttention } from '../hooks/use-attention.ts';
-import { draftActions } from '../stores/drafts.ts';
+import { withDrafts } from '../stores/later-drafts.ts';
 import { attachRoutingSync } from '../../routing/api/routing-sync.ts';
 import { attachSecretRequestsSync } from './get-secret-requests.ts';
 import { helloReceived, questionRequested, questionResolved, questionRetired, questionsKey } from './get-questions.ts';
@@ -20,7 +20,7 @@ export function attachQuestionsSync(client: GatewayClient, qc: QueryClient): () 
       // Resolved anywhere means there is nothing left to send from this draft. Dropped once the next frame is out (or
       // as the tab is left, so a closed tab keeps no draft): in the event's own task it drew the leaving panel once
       // more without its choice and wrote storage, while the agent that asked was being woken.
-      if (e.status !== 'pending') afterNextPaintOrLeave(() => draftActions().draftDiscarded(e.id));
+      if (e.status !== 'pending') afterNextPaintOrLeave(() => withDrafts((drafts) => drafts.discardDraft(e.id)));
     }),
     client.on('question.retired', (e) => questionRetired(qc, e)),
     // W4: secret requests dock beside questions and follow the same socket.

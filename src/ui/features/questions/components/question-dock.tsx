@@ -12,15 +12,8 @@ import { useReminderEvents } from '../hooks/use-reminder-events.ts';
 import { useRestoredFocus } from '../hooks/use-restored-focus.ts';
 import { inDock, pickCurrent } from '../lib/placement.ts';
 import { useDockUiActions, useSessionDock } from '../stores/dock-ui.ts';
-import { CollapsedBar, SecretWaiting } from './collapsed-bar.tsx';
 import { LiveAnnouncer } from './live-announcer.tsx';
-import { preloaded } from '../../../lib/preloaded.ts';
-
-// What an expanded request or a secret request shows: chunks of their own, fetched as the app starts.
-const RequestPanel = preloaded(() => import('./request-panel.tsx'), (m) => m.RequestPanel);
-const SecretPrompt = preloaded(() => import('./secret-prompt.tsx'), (m) => m.SecretPrompt);
-/** Settles once the dock can show whatever the gateway sends: the client connects only then. */
-export const dockCodeReady: Promise<void> = Promise.all([RequestPanel.ready, SecretPrompt.ready]).then(() => undefined);
+import { CollapsedBar, RequestPanel, SecretPrompt, SecretWaiting } from './dock-code.ts';
 
 const NONE: QuestionRecord[] = [];
 

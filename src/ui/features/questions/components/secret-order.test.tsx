@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
-import { QuestionDock } from '../index.tsx';
+import { dockCodeReady, QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
 import { composer, deployRecord, personClient as person, resetStores, secretRecord as secret, setup } from '../../../../testing/ui-questions.tsx';
 
@@ -17,6 +17,8 @@ function dockFor(identity: string, secrets: SecretRequestRecord[], questions = [
   return { ...s, dock: within(screen.getByRole('region', { name: 'Questions' })) };
 }
 
+// The app connects only once the dock's chunks (its panels and slim bars) are in; so do these tests.
+beforeAll(() => dockCodeReady);
 beforeEach(resetStores);
 afterEach(cleanup);
 

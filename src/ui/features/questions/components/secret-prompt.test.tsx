@@ -2,10 +2,10 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretRequestRecord } from '../../../../protocol/index.ts';
 import type { RouteState } from '../../../../protocol/routing.ts';
-import { QuestionDock } from '../index.tsx';
+import { dockCodeReady, QuestionDock } from '../index.tsx';
 import { secretRequestsKey } from '../api/get-secret-requests.ts';
 import { composer, deployRecord, fakeClient, personClient as person, resetStores, secretRecord, setup } from '../../../../testing/ui-questions.tsx';
 import { stillClock } from '../../../../testing/still-clock.ts';
@@ -19,6 +19,8 @@ function renderWithSecret(records = [secretRecord()], questions = [] as ReturnTy
   return s;
 }
 
+// The app connects only once the dock's chunks (its panels and slim bars) are in; so do these tests.
+beforeAll(() => dockCodeReady);
 beforeEach(resetStores);
 afterEach(cleanup);
 

@@ -1,17 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { QuestionRecord } from '../../../../protocol/index.ts';
-import { parseAsyncAnswerText } from '../../../../answers/async-reply.ts';
-import type { OutboxRow } from '../../../lib/outbox/machine.ts';
 import { useOutboxDiscarded } from '../../../lib/outbox/use-outbox.ts';
-import { draftFromAnswers } from '../../../../answers/collect.ts';
-import { draftActions } from '../stores/drafts.ts';
+import { withDrafts } from '../stores/later-drafts.ts';
 import { questionsKey } from '../api/get-questions.ts';
 import { dockUiActions } from '../stores/dock-ui.ts';
-
-/** The answers a discarded row held: its structured ones, else read back from its (edited) text. */
-function rowAnswers(record: QuestionRecord, row: OutboxRow) {
-  return row.answers ?? parseAsyncAnswerText(record.questions, row.text) ?? {};
-}
 
 /**
  * A discarded answer (here or in another tab) reopens its draft in this session's dock (U9). A reminder that retires
@@ -26,7 +18,7 @@ export function useReminderEvents(sessionKey: string) {
     if (row.sessionKey !== sessionKey || questionId === undefined) return;
     const record = qc.getQueryData<QuestionRecord[]>(questionsKey)?.find((r) => r.id === questionId);
     // The draft normally survives the submit; rebuild it only where this browser lost it.
-    if (record) draftActions().draftRestored(record.id, draftFromAnswers(record, rowAnswers(record, row)));
+    if (record) withDrafts((drafts) => drafts.restoreDiscardedDraft(record, row));
     // Only the tab where Discard was pressed moves focus; other tabs just show the draft again.
     const here = typeof document !== 'undefined' && document.hasFocus() && !document.hidden;
     dockUiActions().draftReturned(sessionKey, questionId, { retiredAtMs: record?.retiredAtMs, focus: here });
