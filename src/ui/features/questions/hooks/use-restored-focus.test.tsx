@@ -66,18 +66,16 @@ describe('a blocking question open at load takes focus as an arriving one does (
     search.remove();
   });
 
-  it('[U1] someone typing in the composer keeps it: the dock opens collapsed, its slim bar showing the question', async () => {
+  it('[U1] someone typing in the composer: the question opens expanded and takes focus as an arriving one does; collapsing brings the text back', async () => {
     const { load } = reloading();
     const message = screen.getByRole('textbox', { name: 'Message' });
     act(() => message.focus());
     fireEvent.change(message, { target: { value: 'half a sentence' } });
     await load([deployRecord()]);
     await nextFrame();
-    expect(message).toBeVisible();
-    expect(message).toHaveFocus();
-    expect(message).toHaveValue('half a sentence');
-    expect(screen.getByRole('button', { name: 'Expand questions' })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Questions' })).toHaveTextContent('Where should I deploy?');
+    expect(screen.getByRole('radio', { name: 'Staging (Recommended)' })).toHaveFocus();
+    fireEvent.click(screen.getByRole('button', { name: 'Collapse questions' }));
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('half a sentence');
   });
 
   it('[U1] a dock the person collapsed before the reload stays collapsed and takes no focus', async () => {
