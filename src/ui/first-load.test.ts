@@ -84,6 +84,15 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
       const lazyText = assets.map((f) => text(`assets/${f}`)).join('\n');
       expect(messages.filter((m) => !lazyText.includes(m))).toEqual([]);
     });
+
+    it('[U6][U11] the modules the dock imports by name (the slim bars, the drafts\' later changes) are chunks apart from the drafts store: a retried import runs its chunk again, and the store with it would be a second one', () => {
+      const assets = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js'));
+      const store = 'askdock.question-drafts';
+      const named = ['collapsed-bar-', 'draft-changes-'].map((name) => assets.filter((f) => f.startsWith(name)));
+      expect(named.map((files) => files.length)).toEqual([1, 1]);
+      expect(named.flat().filter((f) => text(`assets/${f}`).includes(store))).toEqual([]);
+      expect(assets.filter((f) => text(`assets/${f}`).includes(store)).length).toBe(1);
+    });
   });
 
   it('[U11] the outbox sender, its IndexedDB storage and idb arrive as a chunk after the first screen', () => {
