@@ -1,12 +1,9 @@
 import { memo, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import type { QuestionRecord, SecretRequestRecord } from '../../../../protocol/index.ts';
-import { dockKeyOf } from '../../../lib/inbox.ts';
-import { useHello } from '../../../lib/gateway.tsx';
-import { mayAnswer } from '../../../../lib/may-answer.ts';
+import type { QuestionRecord } from '../../../../protocol/index.ts';
 import { useQuestions } from '../api/get-questions.ts';
-import { useSecretRequests } from '../api/get-secret-requests.ts';
 import { useArrivalFocus } from '../hooks/use-arrival-focus.ts';
 import { useDockFocus } from '../hooks/use-dock-focus.ts';
+import { useDockedSecrets } from '../hooks/use-docked-secrets.ts';
 import { useMarksOf } from '../hooks/use-local-marks.ts';
 import { useReminderEvents } from '../hooks/use-reminder-events.ts';
 import { useRestoredFocus } from '../hooks/use-restored-focus.ts';
@@ -16,8 +13,6 @@ import { LiveAnnouncer } from './live-announcer.tsx';
 import { CollapsedBar, RequestPanel, SecretPrompt, SecretWaiting } from './dock-code.ts';
 
 const NONE: QuestionRecord[] = [];
-
-const NO_SECRETS: SecretRequestRecord[] = [];
 
 /** Carries out focus requests; its own component, so a request made and handled re-renders nothing else. */
 function DockFocus(props: {
@@ -48,20 +43,7 @@ export const QuestionDock = memo(function QuestionDock({
   const docked = useQuestions(useCallback((all: QuestionRecord[]) => all.filter((r) => inDock(r, sessionKey, marksOf(r.id))), [sessionKey, marksOf]));
   const requests = docked ?? NONE;
   // W4: a secret request of this session docks as a masked prompt, the oldest first; a sessionless one in the Inbox (U15).
-  const secrets = useSecretRequests(useCallback((all: SecretRequestRecord[]) => all.filter((r) => dockKeyOf(r) === sessionKey), [sessionKey])) ?? NO_SECRETS;
-  const hello = useHello();
-  const admin = hello?.auth.scopes.includes('operator.admin') === true;
-  const pending = secrets.filter((r) => r.status === 'pending');
-  // E3: what the person can act on comes first: a secret they may provide, else the question; a routed request that
-  // does not wait for them is read-only and, like one someone else ended (E7), never in the way of a question.
-  // The one shown stays while it is pending and theirs: an older request that starts waiting for them meanwhile
-  // (secret.routed) never unmounts a value being typed.
-  const providable = pending.filter((r) => !r.route || mayAnswer(r.route, hello?.auth.identity, admin));
-  const shownSecretId = useRef<string | null>(null);
-  const secret = providable.find((r) => r.id === shownSecretId.current) ?? providable[0];
-  shownSecretId.current = secret?.id ?? null;
-  const readOnlySecret = secret ? undefined : pending[0];
-  const answeredSecret = pending.length > 0 ? undefined : secrets.find((r) => r.status !== 'pending');
+  const { secret, readOnlySecret, answeredSecret } = useDockedSecrets(sessionKey);
   const dock = useSessionDock(sessionKey);
   const actions = useDockUiActions();
   const current = pickCurrent(requests, dock.currentId);

@@ -1,78 +1,14 @@
-import type { ReactNode } from 'react';
-import { fullTimeText } from '../../../../lib/clock-text.ts';
 import { errorMessage } from '../../../lib/error-message.ts';
-import { useMinuteClock } from '../../../lib/relative-time.ts';
 import { INBOX_PATH } from '../../../lib/inbox.ts';
 import { Link, questionPath, sessionPath } from '../../../lib/router.tsx';
-import type { RoutingStatusResult } from '../../../../protocol/routing.ts';
 import { useQuestions } from '../../questions/api/get-questions.ts';
 import { useRoutingStatus } from '../api/get-routing-status.ts';
-import { handoffText } from '../lib/handoff-text.ts';
-import { RouteCountdown } from './route-countdown.tsx';
+import { Handoff, NextStep, nobody, Person, Table } from './on-call-cells.tsx';
 import '../routing.css';
 
 /** The open question's first header, from the questions cache, to name it on the page. */
 function useQuestionTitles(): Map<string, string> {
   return useQuestions((list) => new Map(list.map((r) => [r.id, r.questions[0]?.header ?? r.id]))) ?? new Map();
-}
-
-/**
- * E9: a person as people know them, by display name; the identity id beside it (in smaller, muted text) where the two
- * differ, since routes and hand-offs name people by id.
- */
-function Person({ id, name }: { id: string; name?: string }) {
-  if (!name || name === id) return <span className="oncall-person">{id}</span>;
-  // A no-break space: the id never lands on a line of its own in a narrow column.
-  return (
-    <span className="oncall-person">
-      {name}
-      {'\u00a0'}
-      <span className="oncall-id">({id})</span>
-    </span>
-  );
-}
-
-const nobody = <span className="muted">nobody</span>;
-
-/** When the next person takes over: a time ahead ("tomorrow 09:00"), the whole instant on hover. */
-function Handoff({ atMs }: { atMs: number }) {
-  const now = useMinuteClock();
-  return (
-    <time dateTime={new Date(atMs).toISOString()} title={fullTimeText(atMs)}>
-      {handoffText(atMs, now)}
-    </time>
-  );
-}
-
-/** When a request moves on: who is on it while their acknowledgement lasts, else the next step's timer. */
-function NextStep({ nextAtMs, ackedBy }: { nextAtMs?: number; ackedBy?: RoutingStatusResult['questions'][number]['ackedBy'] }) {
-  return (
-    <td>
-      {ackedBy && ackedBy.untilMs > Date.now() ? (
-        <>
-          <Person id={ackedBy.identity} name={ackedBy.name} /> is on it
-        </>
-      ) : nextAtMs !== undefined ? <RouteCountdown atMs={nextAtMs} /> : <span className="muted">last step</span>}
-    </td>
-  );
-}
-
-/** A table with its column headings, named by its section's heading. */
-function Table({ labelledBy, cols, children }: { labelledBy: string; cols: string[]; children: ReactNode }) {
-  return (
-    <table aria-labelledby={labelledBy}>
-      <thead>
-        <tr>
-          {cols.map((c) => (
-            <th key={c} scope="col">
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
-  );
 }
 
 /** `/on-call` (E9, E12): each schedule's person now and next, and every open routed question or secret request with its step and timer. Its own chunk. */
