@@ -105,7 +105,7 @@ test.describe('[L4][L7][L8] the audit log in the Control UI', () => {
       const popover = page.getByRole('dialog', { name: 'Receipt' });
       await expect(popover).toContainText('Allowed by');
       await expect(popover.getByRole('textbox', { name: 'Receipt (compact JWS)' })).toHaveValue(waited.receipt!);
-      const copy = popover.getByRole('button', { name: 'Copy receipt' });
+      const copy = popover.getByRole('button', { name: 'Copy', exact: true });
       await expect(copy).toBeFocused();
       await page.keyboard.press('Enter');
       await expect(popover.getByRole('status')).toHaveText('Copied');

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayClient } from '../../../../client/client.ts';
@@ -70,6 +70,7 @@ describe('[L7][L8] the audit log\'s notice for admins', () => {
     show(fakeClient(() => ({ checkpoint: null, treeSize: 3, unsigned: true, integrity: { ok: true } })), <AuditWatch />);
     const line = await screen.findByRole('status');
     expect(line).toHaveTextContent('audit: unsigned. This gateway has no usable signing key: decisions are logged but get no receipts, and askdock audit export needs --unsigned.');
+    expect(within(line).getByText('audit: unsigned', { exact: true }).tagName).toBe('STRONG');
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

@@ -20,7 +20,7 @@ export function AuditNotice({ state }: { state: AuditState }) {
       {state.unsigned && (
         <div role="status" className="au-alert" data-tone="busy">
           <p>
-            <strong>audit: unsigned.</strong> This gateway has no usable signing key: decisions are logged but get no receipts, and{' '}
+            <strong>audit: unsigned</strong>. This gateway has no usable signing key: decisions are logged but get no receipts, and{' '}
             <code>askdock audit export</code> needs <code>--unsigned</code>. Its start line says why.
           </p>
         </div>

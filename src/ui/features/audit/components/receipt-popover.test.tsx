@@ -30,7 +30,7 @@ describe('[L4] a decided question\'s receipt', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Receipt' });
     expect(dialog).toHaveTextContent('Allowed by ana · log entry 12 · key c331e6c5');
     expect(within(dialog).getByRole('textbox', { name: 'Receipt (compact JWS)' })).toHaveValue(RECEIPT);
-    const copy = within(dialog).getByRole('button', { name: 'Copy receipt' });
+    const copy = within(dialog).getByRole('button', { name: 'Copy' });
     await waitFor(() => expect(copy).toHaveFocus());
     await user.keyboard('{Enter}');
     expect(writeText).toHaveBeenCalledWith(RECEIPT);
@@ -49,7 +49,7 @@ describe('[L4] a decided question\'s receipt', () => {
     render(<ReceiptPopover receipt={RECEIPT} />);
     await user.click(await shown());
     const dialog = await screen.findByRole('dialog', { name: 'Receipt' });
-    await user.click(within(dialog).getByRole('button', { name: 'Copy receipt' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Copy' }));
     expect(await within(dialog).findByRole('status')).toHaveTextContent('Selected: press Ctrl+C to copy');
     const field = within(dialog).getByRole<HTMLTextAreaElement>('textbox', { name: 'Receipt (compact JWS)' });
     expect([field.selectionStart, field.selectionEnd]).toEqual([0, RECEIPT.length]);

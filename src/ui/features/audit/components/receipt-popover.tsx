@@ -44,7 +44,7 @@ export function ReceiptPopover({ receipt, openAtStart = false }: { receipt: stri
           <p className="au-receipt-line">{line}</p>
           <textarea ref={field} className="au-receipt-jws" aria-label="Receipt (compact JWS)" value={receipt} readOnly spellCheck={false} />
           <div className="au-receipt-actions">
-            <Button ref={copyButton} size="sm" variant="primary" aria-label="Copy receipt" onClick={() => void copy()}>
+            <Button ref={copyButton} size="sm" variant="primary" onClick={() => void copy()}>
               Copy
             </Button>
             <span role="status" className="au-receipt-status">
