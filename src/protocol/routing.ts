@@ -109,13 +109,19 @@ export const RoutingStatusResult = z.object({
 });
 export type RoutingStatusResult = z.infer<typeof RoutingStatusResult>;
 
+/** E12: an instant with its offset, seconds optional (`2026-03-02T09:00Z`, `2026-03-02T10:00:00.5+01:00`), as the config's times are written. */
+const IsoInstant = z
+  .string({ error: 'at must be an ISO time such as 2026-03-02T09:00:00Z' })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, { error: 'at must be an ISO time with its offset, such as 2026-03-02T09:00Z or 2026-03-02T09:00:00+01:00' })
+  .refine((v) => Number.isFinite(Date.parse(v)), { error: 'at must be a valid date and time' });
+
 export const RoutingTestParams = z.object({
   kind: z.enum(['question', 'approval', 'elicitation', 'secret']).optional(),
   agent: z.string().max(128).optional(),
   source: QuestionSource.optional(),
   tool: z.string().max(1000).optional(),
   /** ISO time; default now. */
-  at: z.iso.datetime({ offset: true, error: 'at must be an ISO time such as 2026-03-02T09:00:00Z' }).optional(),
+  at: IsoInstant.optional(),
   /** Additive: the session the question would be asked in (a route's `match.session`). */
   session: z.string().max(128, { error: 'session must be at most 128 characters' }).optional(),
   /** Additive: the question's timeout, as question.request takes it (default 15 minutes); the steps after it are `unreached`. */

@@ -38,4 +38,19 @@ describe('routing.test (E10, E12)', () => {
     expect(refused.code).toBe('INVALID_REQUEST');
     expect(refused.message).toContain('timeoutMs');
   });
+
+  it('[E12] at is an ISO time with its offset, seconds optional, as the config writes times; one without an offset is refused by name', async () => {
+    const { ana: c } = await ana('5m');
+    const at = '2026-03-02T09:00Z';
+    for (const written of [at, '2026-03-02T09:00:00Z', '2026-03-02T10:00+01:00']) {
+      const r = await c.call('routing.test', { kind: 'question', at: written });
+      expect(r.atMs).toBe(Date.parse(at));
+      expect(r.steps.map((s) => [s.atMs - Date.parse(at), s.notify])).toEqual([[0, ['ana']], [5 * MIN, ['bo', 'cy']]]);
+    }
+    for (const bad of ['2026-03-02T09:00', 'tomorrow', '2026-13-02T09:00Z']) {
+      const refused = await failure(c.call('routing.test', { kind: 'question', at: bad }));
+      expect(refused.code).toBe('INVALID_REQUEST');
+      expect(refused.message).toContain('at must be');
+    }
+  });
 });
