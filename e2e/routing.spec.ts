@@ -99,7 +99,7 @@ test.describe('[E4][E5][E9] routed questions in the Control UI', () => {
       await expect(schedules.getByRole('row', { name: /primary/ })).toContainText('Ana (ana)');
       const open = page.getByRole('region', { name: 'Open routed requests' });
       await expect(open.getByRole('link', { name: 'Env' })).toBeVisible();
-      await expect(open.getByRole('row', { name: /Env/ })).toContainText('Ana (ana) is on it');
+      await expect(open.getByRole('row', { name: /Env/ })).toContainText('Ana is on it');
       expect(await seriousAxeViolations(page)).toEqual([]);
 
       // Ana answers it; then a two-person approval: her Allow leaves it waiting for one more.

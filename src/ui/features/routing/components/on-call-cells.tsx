@@ -41,7 +41,7 @@ export function NextStep({ nextAtMs, ackedBy }: { nextAtMs?: number; ackedBy?: R
     <td>
       {ackedBy && ackedBy.untilMs > Date.now() ? (
         <>
-          <Person id={ackedBy.identity} name={ackedBy.name} /> is on it
+          <span className="oncall-person">{ackedBy.name ?? ackedBy.identity}</span> is on it
         </>
       ) : nextAtMs !== undefined ? <RouteCountdown atMs={nextAtMs} /> : <span className="muted">last step</span>}
     </td>
