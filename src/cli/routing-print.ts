@@ -9,9 +9,22 @@ const REASONS: Record<string, string> = {
   'unknown-target': 'unknown target',
 };
 
-function stepLine(s: PlannedStep, atMs: number): string[] {
+/**
+ * A step's people as the gateway will treat them: one its round notified at an earlier step is named with that step
+ * (E2: notified once a round); a step that reaches nobody says whether it is passed over at once or keeps its wait.
+ */
+function whoOf(s: PlannedStep, all: readonly PlannedStep[], nextAtMs: number): string {
+  if (!s.notify.length) return nextAtMs === s.atMs ? 'nobody: skipped at once' : 'nobody: keeps its wait (no later step reaches anyone then)';
+  const earlier = (i: string) => all.find((p) => p.round === s.round && p.step < s.step && p.notify.includes(i));
+  return s.notify.map((i) => {
+    const at = s.alreadyNotified?.includes(i) ? earlier(i) : undefined;
+    return at ? `${i} (notified at step ${at.step + 1})` : i;
+  }).join(', ');
+}
+
+function stepLine(s: PlannedStep, atMs: number, all: readonly PlannedStep[], endAtMs: number): string[] {
   const when = `+${formatDuration(s.atMs - atMs)}`.padEnd(8);
-  const who = s.notify.length ? s.notify.join(', ') : 'nobody: skipped at once';
+  const who = whoOf(s, all, all.find((p) => p.step === s.step + 1)?.atMs ?? endAtMs);
   const lines = [`  step ${s.step + 1}  ${when} ${new Date(s.atMs).toISOString()}  ${s.targets.join(' ')} -> ${who}`];
   for (const k of s.skipped) lines.push(`           skipped ${k.identity ?? k.target}: ${REASONS[k.reason] ?? k.reason}`);
   return lines;
@@ -20,13 +33,15 @@ function stepLine(s: PlannedStep, atMs: number): string[] {
 export function printDryRun({ route, atMs, expiresAtMs, steps, unreached, exhausted }: DryRun): string {
   if (!route || !exhausted) return 'no route matches: the question goes to everyone who may see it, as without routing\n';
   const timeoutMs = expiresAtMs - atMs;
+  const all = [...steps, ...unreached];
+  const line = (s: PlannedStep) => stepLine(s, atMs, all, exhausted.atMs);
   const routes = route.routes.map((i) => `routing.routes[${i}]`).join(', ');
   const lines = [
     `route: ${routes} -> escalation "${route.escalation}"${route.quorum !== undefined ? `, quorum ${route.quorum}` : ''}`,
     `asked at ${new Date(atMs).toISOString()}, expires after ${formatDuration(timeoutMs)}`,
-    ...steps.flatMap((s) => stepLine(s, atMs)),
+    ...steps.flatMap(line),
   ];
-  if (unreached.length) lines.push(`not reached before it expires (+${formatDuration(timeoutMs)}):`, ...unreached.flatMap((s) => stepLine(s, atMs)));
+  if (unreached.length) lines.push(`not reached before it expires (+${formatDuration(timeoutMs)}):`, ...unreached.flatMap(line));
   lines.push(exhausted.reached
     ? `then at +${formatDuration(exhausted.atMs - atMs)} the steps run out: ${exhausted.action}`
     : `then at +${formatDuration(timeoutMs)} it expires (the steps would run out at +${formatDuration(exhausted.atMs - atMs)}: ${exhausted.action})`);

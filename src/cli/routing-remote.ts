@@ -18,6 +18,7 @@ function asDryRun(r: Answer, args: RemoteArgs): DryRun {
     atMs: s.atMs,
     targets: s.targets ?? [],
     notify: s.notify,
+    ...(s.alreadyNotified?.length ? { alreadyNotified: s.alreadyNotified } : {}),
     skipped: (s.skipped ?? []).map((k) => ({ ...k, reason: k.reason as SkipReason })),
   });
   const atMs = r.atMs ?? args.atMs;

@@ -50,6 +50,39 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
     expect(out.exhausted).toEqual({ action: 'expire', atMs: t0 + 1_800_000, reached: false });
   });
 
+  it('[E10][E2] a step names who its round notified already, as the gateway notifies each person once a round', () => {
+    const at = '2026-03-25T10:00+01:00';
+    const r = askdock('test', '--config', example, '--at', at, '--timeout', '3600');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').filter((l) => l.startsWith('  step '))).toEqual([
+      '  step 1  +0s      2026-03-25T09:00:00.000Z  schedule:primary -> bo',
+      '  step 2  +5m      2026-03-25T09:05:00.000Z  group:team -> ana, bo (notified at step 1), cy',
+      '  step 3  +15m     2026-03-25T09:15:00.000Z  schedule:primary -> bo',
+      '  step 4  +20m     2026-03-25T09:20:00.000Z  group:team -> ana, bo (notified at step 3), cy',
+    ]);
+    const json = JSON.parse(askdock('test', '--config', example, '--at', at, '--timeout', '3600', '--json').out);
+    expect(json.steps.map((s: { notify: string[]; alreadyNotified?: string[] }) => [s.notify, s.alreadyNotified])).toEqual([
+      [['bo'], undefined], [['ana', 'bo', 'cy'], ['bo']], [['bo'], undefined], [['ana', 'bo', 'cy'], ['bo']],
+    ]);
+  });
+
+  it('[E10][E2] nobody on call at the weekend and no step after that reaches anyone: each step keeps its wait, the steps run out after them', () => {
+    const cfg = JSON.parse(docExample().text);
+    cfg.routing.escalations.team.steps = [{ notify: ['schedule:primary'], wait: '5m' }];
+    const file = join(dir, 'on-call-only.json');
+    writeFileSync(file, JSON.stringify(cfg));
+    const r = askdock('test', '--config', file, '--at', '2026-03-28T12:00+01:00', '--timeout', '3600');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').slice(2)).toEqual([
+      '  step 1  +0s      2026-03-28T11:00:00.000Z  schedule:primary -> nobody: keeps its wait (no later step reaches anyone then)',
+      '           skipped schedule:primary: nobody on call then',
+      '  step 2  +5m      2026-03-28T11:05:00.000Z  schedule:primary -> nobody: keeps its wait (no later step reaches anyone then)',
+      '           skipped schedule:primary: nobody on call then',
+      'then at +10m the steps run out: expire',
+      '',
+    ]);
+  });
+
   it('[E10] --at takes an ISO time without an offset as the local time', () => {
     const local = askdockIn({ TZ: 'Europe/Berlin' }, 'test', '--config', example, '--at', '2026-03-25T10:00', '--json');
     expect(local.err).toBe('');

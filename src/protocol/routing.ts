@@ -141,6 +141,8 @@ const PlannedStepView = z.object({
   round: z.number().optional(),
   targets: z.array(z.string()).optional(),
   skipped: z.array(z.object({ target: z.string(), reason: z.string(), identity: z.string().optional() })).optional(),
+  /** Additive (E2): those of `notify` the step does not notify again, its round having notified them at an earlier step. */
+  alreadyNotified: z.array(z.string()).optional(),
 });
 export const RoutingTestResult = z.object({
   route: z.object({ routes: z.array(z.number()), escalation: z.string(), quorum: z.number().optional() }).nullable(),

@@ -16,7 +16,10 @@ export interface PlannedStep {
   round: number;
   atMs: number;
   targets: Target[];
+  /** The people it reaches then. */
   notify: string[];
+  /** E2: those of `notify` it does not notify again, its round having notified them at an earlier step; absent when none. */
+  alreadyNotified?: string[];
   skipped: Skip[];
 }
 
@@ -38,6 +41,18 @@ export function totalSteps(escalation: Escalation): number {
   return escalation.steps.length * (escalation.repeat + 1);
 }
 
+/**
+ * E2: whether a step from `from` on reaches anyone at `atMs`. A step that reaches nobody is passed over at once only
+ * when a later one does (the next people are asked straight away); when none does, it keeps its wait, so the steps run
+ * out after their waits, not at once, and someone whose shift begins meanwhile is still asked.
+ */
+export function reachesSomeoneFrom(escalation: Escalation, from: number, atMs: number, ctx: TargetContext): boolean {
+  for (let s = from; s < totalSteps(escalation); s++) {
+    if (reach(escalation.steps[s % escalation.steps.length].notify, atMs, ctx).identities.length > 0) return true;
+  }
+  return false;
+}
+
 export interface PlanInput {
   choice: RouteChoice;
   kind: AskKind;
@@ -53,14 +68,18 @@ export function planEscalation(input: PlanInput): Plan {
   const steps: PlannedStep[] = [];
   const unreached: PlannedStep[] = [];
   let t = input.createdAtMs;
+  // Who the running round has notified: a step notifies each person once a round (state.ts).
+  let roundSoFar: string[] = [];
   for (let s = 0; s < totalSteps(escalation); s++) {
     const index = s % escalation.steps.length;
+    if (index === 0) roundSoFar = [];
     const { notify: targets, waitMs } = escalation.steps[index];
     const { identities, skipped } = reach(targets, t, input.targets);
-    const planned = { step: s, index, round: Math.floor(s / escalation.steps.length), atMs: t, targets, notify: identities, skipped };
+    const already = identities.filter((i) => roundSoFar.includes(i));
+    roundSoFar = [...roundSoFar, ...identities.filter((i) => !roundSoFar.includes(i))];
+    const planned: PlannedStep = { step: s, index, round: Math.floor(s / escalation.steps.length), atMs: t, targets, notify: identities, ...(already.length ? { alreadyNotified: already } : {}), skipped };
     (t < expires ? steps : unreached).push(planned);
-    // A step that reaches nobody (a schedule gap) is skipped at once.
-    if (identities.length > 0) t += waitMs;
+    if (identities.length > 0 || !reachesSomeoneFrom(escalation, s + 1, t, input.targets)) t += waitMs;
   }
   return {
     escalation: escalation.name,

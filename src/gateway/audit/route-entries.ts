@@ -36,7 +36,8 @@ export async function recordRoute(
  */
 export async function recordNotified(audit: AuditRoom, q: Pick<StoredQuestion, 'id' | 'sessionKey' | 'askedBy' | 'createdAtMs' | 'route'>, by?: { surface: string; identities: string[] }): Promise<void> {
   const route = q.route;
-  if (!by && (!route || route.notified.length === 0)) return;
+  // A first step that reached nobody is recorded too: its skips say why nobody was asked (E3).
+  if (!by && (!route || (route.notified.length === 0 && !route.skipped?.length))) return;
   await audit.recordUnread({
     atMs: by ? audit.now() : q.createdAtMs,
     event: 'question.notified',

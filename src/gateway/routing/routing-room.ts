@@ -92,7 +92,7 @@ export class RoutingRoom {
     if (!env) return record;
     const change = startRoute(env, record.createdAtMs, choice.quorum);
     const route = withSkips(change, record.createdAtMs);
-    // Nobody reachable at all: the duty applies `exhausted` at once.
+    // Steps that ran out as they started: the duty applies `exhausted` at once.
     return { ...record, route: change.exhausted ? { ...route, nextAtMs: record.createdAtMs } : route };
   }
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, startTestGateway, type TestGateway } from '../../testing/gateway-harness.ts';
 import { FakeClock } from '../../testing/fake-clock.ts';
-import { connectPerson, twoStepConfig } from '../../testing/routing-gateway.ts';
+import { connectPerson, routingConfig, twoStepConfig } from '../../testing/routing-gateway.ts';
 
 let t: TestGateway | undefined;
 afterEach(async () => {
@@ -52,5 +52,16 @@ describe('routing.test (E10, E12)', () => {
       expect(refused.code).toBe('INVALID_REQUEST');
       expect(refused.message).toContain('at must be');
     }
+  });
+
+  it('[E12][E2] a step names in alreadyNotified those its round notified at an earlier step, whom the gateway does not notify again', async () => {
+    const clock = new FakeClock();
+    const routing = { groups: { ops: { members: ['bo', 'cy'] } }, escalations: { team: { steps: [{ notify: ['identity:bo'], wait: '5m' }, { notify: ['group:ops'], wait: '5m' }], repeat: 1 } }, routes: [{ match: { kind: ['question' as const] }, escalation: 'team' }] };
+    t = await startTestGateway({ config: { ...routingConfig, routing }, clock });
+    const c = await connectPerson(t, 'ana');
+    const r = await c.call('routing.test', { kind: 'question', timeoutMs: 60 * MIN });
+    expect(r.steps.map((s) => [s.atMs - clock.now(), s.notify, s.alreadyNotified])).toEqual([
+      [0, ['bo'], undefined], [5 * MIN, ['bo', 'cy'], ['bo']], [10 * MIN, ['bo'], undefined], [15 * MIN, ['bo', 'cy'], ['bo']],
+    ]);
   });
 });
