@@ -2,7 +2,7 @@ import type { Key } from 'ink';
 
 /** Erase keys as a terminal sends them (Backspace as DEL or ^H, Ctrl+U), for when they come inside a burst. */
 const ERASE = new Map<string, Partial<Key>>([
-  ['\x7f', { delete: true }],
+  ['\x7f', { backspace: true }],
   ['\b', { backspace: true }],
   ['\x15', { ctrl: true }],
 ]);

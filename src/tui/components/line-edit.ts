@@ -40,13 +40,14 @@ export const typedText = (input: string): string => input.replace(/\r\n?/g, '\n'
 export type LineEdit = { value: string; cursor: number };
 
 /**
- * The erase keys of a line, before the cursor `at`: Backspace one character, Alt+Backspace (which a terminal sends as
- * ESC and DEL) one word, Ctrl+U everything. Null for any other key.
+ * The erase keys of a line at the cursor `at`: Backspace one character before it, Alt+Backspace (which a terminal sends
+ * as ESC and DEL) one word, Ctrl+U everything before it; Delete the character under it. Keys as `useKeys` names them.
+ * Null for any other key.
  */
 export function erased(value: string, at: number, input: string, key: Pick<Key, 'backspace' | 'delete' | 'meta' | 'ctrl'>): LineEdit | null {
+  if (key.delete) return { value: value.slice(0, at) + value.slice(charEnd(value, at)), cursor: at };
   let from: number;
-  // Terminals send DEL (0x7f) for Backspace, which arrives as `delete`: both erase to the left.
-  if (key.backspace || key.delete) from = key.meta ? wordStart(value, at) : charStart(value, at);
+  if (key.backspace) from = key.meta ? wordStart(value, at) : charStart(value, at);
   else if (key.ctrl && input === 'u') from = 0;
   else return null;
   return { value: value.slice(0, from) + value.slice(at), cursor: from };

@@ -234,3 +234,27 @@ describe('QuestionPrompt when a burst opens Other… and goes on typing', () => 
     expect(effects).toEqual([{ kind: 'submit', answers: { env: ['abcd'] } }]);
   });
 });
+
+describe('QuestionPrompt: Delete in the Other… field', () => {
+  it('[V2] Delete (ESC [3~) erases the character under the cursor, an emoji whole; at the end of a burst it erases nothing', async () => {
+    const effects: PromptEffect[] = [];
+    ink = render(<Harness record={routed(undefined)} effects={effects} />);
+    await until((f) => f.includes('Which environment?'));
+    await new Promise((r) => setTimeout(r, 50));
+    // A burst opens Other… and types; a Delete at its end (the cursor after the text) leaves the text as it is.
+    ink.stdin.write('\x1b[B\x1b[B\rship 👍🏽 now\x1b[3~');
+    await until((f) => f.includes('ship 👍🏽 now'));
+    // The field listens from its first effect on: give it that turn.
+    await new Promise((r) => setTimeout(r, 50));
+    // In the field: ← onto "n", Delete takes it; ← ← onto the emoji, Delete takes it whole.
+    ink.stdin.write('\x1b[D\x1b[D\x1b[D');
+    ink.stdin.write('\x1b[3~');
+    await until((f) => f.includes('ship 👍🏽 ow'));
+    ink.stdin.write('\x1b[D\x1b[D');
+    ink.stdin.write('\x1b[3~');
+    await until((f) => f.includes('ship  ow'));
+    ink.stdin.write('\r');
+    await until(() => effects.length > 0);
+    expect(effects).toEqual([{ kind: 'submit', answers: { env: ['ship  ow'] } }]);
+  });
+});

@@ -1,7 +1,8 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { cutDetail } from '../../answers/detail-lines.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
 import { splitKeys } from './key-burst.ts';
+import { useKeys } from './use-keys.ts';
 import { erased, typedText } from './line-edit.ts';
 import type { QuestionRecord } from '../../protocol/index.ts';
 import { itemDraft as draftOfItem, otherChanged, otherLeft, otherSubmitted, promptHint, promptKey, type PromptDraft, type PromptEffect, type PromptStep } from '../prompt/prompt-model.ts';
@@ -57,7 +58,7 @@ export function QuestionPrompt({ record, index, count, draft, getDraft, onDraft,
     onDraft(next);
     if (effect && !(effect.kind === 'ack' && !mayAnswer)) onEffect(effect);
   };
-  useInput(
+  useKeys(
     (input, key) => {
       // A burst that opens Other… and goes on typing (`\rhello\r` from a pty) gives the rest to the field, in order.
       for (const k of splitKeys(input, key)) {

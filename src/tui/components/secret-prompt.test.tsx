@@ -11,55 +11,81 @@ const request = { id: 'sec-1', name: 'DEPLOY_KEY', description: 'To push the rel
 const dots = (f: string) => [...f].filter((c) => c === '•').length;
 const PEM = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU', 'AAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz', '-----END OPENSSH PRIVATE KEY-----'];
 
+/** The field drawn and listening: what it stores lands in `provided`, each Skip counts in `skipped`. */
+async function openField() {
+  const seen = { provided: [] as string[], skipped: 0, frame: '' };
+  const shown = render(<SecretPrompt request={request} onProvide={(v) => seen.provided.push(v)} onSkip={() => seen.skipped++} onClose={() => {}} />);
+  ink = shown;
+  seen.frame = await untilFrame(shown, (f) => f.includes('never shown'));
+  // The field listens from its first effect on: give it that turn.
+  await new Promise((r) => setTimeout(r, 50));
+  return { seen, ink: shown };
+}
+
 describe('the masked field of a secret request', () => {
   it('[W4][K1] a pasted key with line breaks (sent by the terminal as \\r) is stored whole; only an Enter on its own stores it', async () => {
-    const provided: string[] = [];
-    ink = render(<SecretPrompt request={request} onProvide={(v) => provided.push(v)} onSkip={() => {}} onClose={() => {}} />);
-    await untilFrame(ink, (f) => f.includes('never shown'));
-    // The field listens from its first effect on: give it that turn.
-    await new Promise((r) => setTimeout(r, 50));
+    const { seen, ink } = await openField();
     const pasted = PEM.join('\r') + '\r';
     ink.stdin.write(pasted);
     // Every character of the paste shows as a dot, its line breaks too: the paste is all in the field, nothing stored yet.
-    await untilFrame(ink, (f) => dots(f) === pasted.length || provided.length > 0);
-    expect(provided).toEqual([]);
+    await untilFrame(ink, (f) => dots(f) === pasted.length || seen.provided.length > 0);
+    expect(seen.provided).toEqual([]);
     ink.stdin.write('\r');
-    await untilFrame(ink, () => provided.length > 0);
-    expect(provided).toEqual([PEM.join('\n') + '\n']);
+    await untilFrame(ink, () => seen.provided.length > 0);
+    expect(seen.provided).toEqual([PEM.join('\n') + '\n']);
     expect(ink.lastFrame()).not.toContain('BEGIN OPENSSH');
   });
 
   it('[W4] an emoji is one dot, and one Backspace erases it whole (alone or in a burst): no half of it is stored', async () => {
-    const provided: string[] = [];
-    ink = render(<SecretPrompt request={request} onProvide={(v) => provided.push(v)} onSkip={() => {}} onClose={() => {}} />);
-    await untilFrame(ink, (f) => f.includes('never shown'));
-    // The field listens from its first effect on: give it that turn.
-    await new Promise((r) => setTimeout(r, 50));
+    const { seen, ink } = await openField();
     ink.stdin.write('pw🔑👍🏽');
     expect(dots(await untilFrame(ink, (f) => dots(f) >= 4))).toBe(4);
     ink.stdin.write('\u007f');
     ink.stdin.write('x🚀\u007f\u007fy');
     ink.stdin.write('\r');
-    await untilFrame(ink, () => provided.length > 0);
-    expect(provided).toEqual(['pw🔑y']);
+    await untilFrame(ink, () => seen.provided.length > 0);
+    expect(seen.provided).toEqual(['pw🔑y']);
   });
 
   it('[K1][W4] ↓ then Enter takes Skip: the request is declined and the typed value goes nowhere', async () => {
-    const provided: string[] = [];
-    let skipped = 0;
-    ink = render(<SecretPrompt request={request} onProvide={(v) => provided.push(v)} onSkip={() => skipped++} onClose={() => {}} />);
-    const frame = await untilFrame(ink, (f) => f.includes('never shown'));
-    expect(frame).toMatch(/^\s*│\s+Skip\s*│$/m);
-    expect(frame).toContain('↓ Skip');
-    await new Promise((r) => setTimeout(r, 50));
+    const { seen, ink } = await openField();
+    expect(seen.frame).toMatch(/^\s*│\s+Skip\s*│$/m);
+    expect(seen.frame).toContain('↓ Skip');
     ink.stdin.write('half-typed');
     await untilFrame(ink, (f) => dots(f) === 10);
     ink.stdin.write('\u001b[B');
     await untilFrame(ink, (f) => f.includes('› Skip'));
     expect(ink.lastFrame()).toContain('Enter skip it: the agent gets no value');
     ink.stdin.write('\r');
-    await untilFrame(ink, () => skipped > 0);
-    expect(skipped).toBe(1);
-    expect(provided).toEqual([]);
+    await untilFrame(ink, () => seen.skipped > 0);
+    expect(seen.skipped).toBe(1);
+    expect(seen.provided).toEqual([]);
+  });
+
+  it('[W4] Delete (ESC [3~) erases the character under the cursor, an emoji whole; Backspace the one before', async () => {
+    const { seen, ink } = await openField();
+    ink.stdin.write('ab👍🏽cd');
+    await untilFrame(ink, (f) => dots(f) === 5);
+    // Onto the emoji: Delete takes it (one dot fewer), then Backspace the "b" before it.
+    ink.stdin.write('\u001b[D\u001b[D\u001b[D');
+    ink.stdin.write('\u001b[3~');
+    await untilFrame(ink, (f) => dots(f) === 4);
+    ink.stdin.write('\u007f');
+    await untilFrame(ink, (f) => dots(f) === 3);
+    ink.stdin.write('\r');
+    await untilFrame(ink, () => seen.provided.length > 0);
+    expect(seen.provided).toEqual(['acd']);
+  });
+
+  it('[K1][W4] an Enter inside a burst on Skip takes it, as Enter pressed alone does; nothing of the burst is typed into the field', async () => {
+    const { seen, ink } = await openField();
+    ink.stdin.write('half');
+    await untilFrame(ink, (f) => dots(f) === 4);
+    // ↓ and Enter twice (a key bounce, a script) in one read: Skip is taken once; the field keeps its four dots.
+    ink.stdin.write('\u001b[B\r\r');
+    await untilFrame(ink, () => seen.skipped > 0);
+    expect(seen.skipped).toBe(1);
+    expect(dots(await untilFrame(ink, (f) => f.includes('› Skip')))).toBe(4);
+    expect(seen.provided).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
 import type { SecretRequestRecord } from '../../protocol/index.ts';
 import { terminalLine, terminalText } from '../../lib/terminal-text.ts';
+import { splitBurst } from './key-burst.ts';
 import { Pointer } from './option-rows.tsx';
 import { TextInput } from './text-input.tsx';
+import { useKeys } from './use-keys.ts';
 
 type Props = { request: SecretRequestRecord; onProvide: (value: string) => void; onSkip: () => void; onClose: () => void };
 
@@ -26,11 +28,14 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
     row.current = to;
     rendered((n) => n + 1);
   };
-  useInput((_input, key) => {
-    if (key.downArrow) go('skip');
-    else if (key.upArrow) go('field');
-    else if (row.current === 'skip' && key.return) onSkip();
-    else if (row.current === 'skip' && key.escape) onClose();
+  // An Enter inside a burst (`\r\r`, Enter and the next keys typed fast) still takes Skip; the burst ends there.
+  useKeys((input, key) => {
+    for (const { key: k } of splitBurst(input, key)) {
+      if (k.downArrow) go('skip');
+      else if (k.upArrow) go('field');
+      else if (row.current === 'skip' && k.return) return onSkip();
+      else if (row.current === 'skip' && k.escape) return onClose();
+    }
   });
   const onSkipRow = row.current === 'skip';
   return (
@@ -45,7 +50,8 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
           mask
           breaksAsText
           active={!onSkipRow}
-          onChange={setValue}
+          // The field hears the rest of a burst that moved to Skip (it stops listening once drawn so): none of it is typed.
+          onChange={(v) => (row.current === 'field' ? setValue(v) : undefined)}
           onSubmit={(v) => (row.current === 'field' && v.trim() ? onProvide(v) : undefined)}
           onEscape={onClose}
           placeholder="type or paste it · never shown, never kept"

@@ -58,3 +58,31 @@ describe('erasing and moving by what a person sees as one character', () => {
       expect(sent).toEqual([expected]);
     });
 });
+
+describe('Delete erases forward, Backspace back', () => {
+  it('[V1] Delete (ESC [3~) erases the character under the cursor, a whole emoji with its skin tone; Backspace still erases the one before', async () => {
+    const sent: string[] = [];
+    ink = render(<Field sent={sent} />);
+    await untilFrame(ink, (f) => f.includes('type here'));
+    // The field listens from its first effect on: give it that turn.
+    await new Promise((r) => setTimeout(r, 50));
+    const left = '\u001b[D';
+    // The cursor on "n" of "now": Delete takes the "n", the text after it stays.
+    ink.stdin.write('ship 👍🏽 now');
+    ink.stdin.write(left + left + left);
+    ink.stdin.write('\u001b[3~');
+    expect(await untilFrame(ink, (f) => f.includes('ship 👍🏽 ow'))).toContain('ship 👍🏽 ow');
+    // Back onto the emoji (over the space): Delete takes it whole, then Backspace (DEL, alone and in a burst) the space before.
+    ink.stdin.write(left + left);
+    ink.stdin.write('\u001b[3~');
+    await untilFrame(ink, (f) => f.includes('ship  ow'));
+    ink.stdin.write('\u007f');
+    ink.stdin.write('x\u007f\u007f');
+    await untilFrame(ink, (f) => f.includes('shi ow'));
+    // Delete at the end of the text erases nothing.
+    ink.stdin.write('\u001b[F\u001b[3~!');
+    ink.stdin.write('\r');
+    await untilFrame(ink, () => sent.length > 0);
+    expect(sent).toEqual(['shi ow!']);
+  });
+});

@@ -1,6 +1,7 @@
-import { Text, useInput, type Key } from 'ink';
+import { Text, type Key } from 'ink';
 import { useRef, useState } from 'react';
 import { splitBurst } from './key-burst.ts';
+import { useKeys } from './use-keys.ts';
 import { charCount, charEnd, charStart, erased, typedText } from './line-edit.ts';
 import { terminalLine } from '../../lib/terminal-text.ts';
 
@@ -22,7 +23,7 @@ type Props = {
 const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat(charCount(t)) : terminalLine(t));
 
 /**
- * A one-line field: typing, paste, ←/→, Home/End, Backspace (Alt+Backspace a word, Ctrl+U the line); Alt+Enter adds a
+ * A one-line field: typing, paste, ←/→, Home/End, Backspace (Alt+Backspace a word, Ctrl+U the line), Delete; Alt+Enter adds a
  * line break (PT3 replies); Enter submits. The cursor moves and erases by what a person sees as one character.
  */
 export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask, breaksAsText }: Props) {
@@ -57,7 +58,7 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
-  useInput((input, key) => splitBurst(input, key, { breaksAsText }).forEach((k) => onKey(k.input, k.key)), { isActive: active });
+  useKeys((input, key) => splitBurst(input, key, { breaksAsText }).forEach((k) => onKey(k.input, k.key)), { isActive: active });
   const at = Math.min(live.current.cursor, value.length);
   const next = charEnd(value, at);
   if (!value && placeholder) {
