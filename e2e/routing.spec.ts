@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { startGateway } from '../src/gateway/gateway.ts';
-import { silentLogger } from '../src/gateway/infra/logger.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import { seriousAxeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { newSession } from './sessions.ts';
+import { ownGateway } from './own-gateway.ts';
 
 const dockOf = (page: Page) => page.getByRole('region', { name: 'Questions' });
 const routingOf = (page: Page) => dockOf(page).getByRole('group', { name: 'Routing' });
@@ -22,10 +17,8 @@ const AGENT = `adk_${'c'.repeat(40)}`;
  * of Ana and Bo. `rotation` puts more people on the schedule, each a day in turn.
  */
 async function routedGateway(rotation = ['ana']) {
-  const dir = mkdtempSync(join(tmpdir(), 'askdock-e2e-routing-'));
-  writeFileSync(
-    join(dir, 'config.json'),
-    JSON.stringify({
+  return ownGateway(
+    {
       identities: [
         { id: 'ana', name: 'Ana', token: ANA, role: 'operator', scopes: ['operator.admin'] },
         { id: 'bo', name: 'Bo', token: BO, role: 'operator', scopes: ['operator.questions'] },
@@ -43,21 +36,10 @@ async function routedGateway(rotation = ['ana']) {
           { match: { kind: ['question', 'secret'] }, escalation: 'team' },
         ],
       },
-    }),
-  );
-  const uiDir = fileURLToPath(new URL('../dist', import.meta.url));
-  const gateway = await startGateway({ host: '127.0.0.1', port: 0, dbPath: join(dir, 'askdock.db'), configPath: join(dir, 'config.json'), uiDir, log: silentLogger() });
-  const agent = createNodeClient({ url: gateway.wsUrl, token: AGENT, client: { name: 'e2e routing sdk', mode: 'agent' } });
-  await agent.start();
-  return {
-    gateway,
-    agent,
-    close: async () => {
-      agent.close();
-      await gateway.close();
-      rmSync(dir, { recursive: true, force: true });
     },
-  };
+    AGENT,
+    'routing',
+  );
 }
 
 /** Ana (notifications denied) in a new session of a routed gateway of its own, closed once `run` is done. */

@@ -8,6 +8,7 @@ import { createQueryClient } from '../lib/query-client.ts';
 import { sameOriginSocketUrl } from '../lib/gateway-url.ts';
 import { loadProtocolChecks } from '../lib/protocol-checks.ts';
 import { retryFailedImports } from '../lib/retrying-import.ts';
+import { rememberScopes } from '../lib/granted-scopes.ts';
 import { AppShell } from './app-shell.tsx';
 import { dockCodeReady } from '../features/questions/index.tsx';
 
@@ -29,8 +30,16 @@ export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
   const [client] = useState(() => createClient(token));
   const [queryClient] = useState(createQueryClient);
 
-  // Connected again: code chunks that failed to load while the network was down are fetched again.
-  useEffect(() => client.onHello(retryFailedImports), [client]);
+  // Connected again: code chunks that failed to load while the network was down are fetched again; and what this
+  // sign-in may do is kept for the tab, so a reload shows it before its hello (A5).
+  useEffect(
+    () =>
+      client.onHello((hello) => {
+        rememberScopes(hello.auth.scopes);
+        retryFailedImports();
+      }),
+    [client],
+  );
 
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {

@@ -7,16 +7,18 @@ import { errorCode, errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
+import { useMayCreateSessions } from '../lib/use-scopes.ts';
 
 // Only an admin on a gateway without the demo agent sees it: its code stays out of the first load.
 const ConnectAgent = lazyWithRetry(() => import('../features/agents/components/connect-agent.tsx'), (m) => m.ConnectAgent);
 
-/** `/`: opens the most recent session, or says how to start one. */
+/** `/`: opens the most recent session, or says how to start one (or, to a sign-in that may not, where questions will show). */
 export function HomePage() {
   const sessions = useSessions();
   const newest = sessions.data?.[0];
   // U18: an admin on a gateway without the demo agent is shown how to connect one instead of the demo's steps.
   const connect = useConnectInfo();
+  const mayCreate = useMayCreateSessions();
 
   useEffect(() => {
     // Replace, so Back does not land on `/` and bounce forward again.
@@ -36,6 +38,7 @@ export function HomePage() {
         <ConnectAgent info={connect.data} />
       </LazyBoundary>
     );
+  if (mayCreate === false) return <AnswerOnlyEmptyState />;
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">
       <EmptyIllustration />
@@ -63,6 +66,20 @@ export function HomePage() {
           </span>
         </li>
       </ol>
+    </section>
+  );
+}
+
+/** A5: no sessions, for a sign-in that may not start one (operator.read, operator.questions): what it can do instead. */
+function AnswerOnlyEmptyState() {
+  return (
+    <section className="empty-state" aria-labelledby="empty-state-title">
+      <EmptyIllustration />
+      <h1 id="empty-state-title">No sessions yet</h1>
+      <p className="empty-state-lead">Questions that reach this sign-in will appear here, ready to answer.</p>
+      <p className="muted empty-state-note">
+        Sessions start from an agent or from a sign-in with the operator.write scope; questions asked without a session wait in the <strong>Inbox</strong>.
+      </p>
     </section>
   );
 }

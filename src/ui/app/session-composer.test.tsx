@@ -3,6 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../protocol/index.ts';
 import { resetStores, scopedClient, setup } from '../../testing/ui-questions.tsx';
+import { rememberScopes } from '../lib/granted-scopes.ts';
 import { SessionComposer } from './session-composer.tsx';
 
 beforeEach(resetStores);
@@ -28,8 +29,22 @@ describe('the composer shows for sign-ins that may send (C2, A5)', () => {
     expect(screen.queryByText(/cannot send messages/)).toBeNull();
   });
 
-  it('[U12] before the gateway says who is signed in, the composer shows (nearly every sign-in may send)', () => {
+  it('[A5] before the gateway says what this sign-in holds: neither a Message box that may vanish nor the note', () => {
+    setup([], scopedClient(null)).render(<SessionComposer sessionKey="s1" />);
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    expect(screen.queryByText(/cannot send messages/)).toBeNull();
+  });
+
+  it('[A5][U12] a reload in a tab whose last hello granted operator.write: the Message box at once, before the next hello', () => {
+    rememberScopes(['operator.write']);
     setup([], scopedClient(null)).render(<SessionComposer sessionKey="s1" />);
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  });
+
+  it('[A5] a reload in a tab whose last hello granted operator.questions alone: the note at once, no Message box', () => {
+    rememberScopes(['operator.questions']);
+    setup([], scopedClient(null)).render(<SessionComposer sessionKey="s1" />);
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    expect(screen.getByText(/cannot send messages/)).toBeVisible();
   });
 });

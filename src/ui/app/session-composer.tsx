@@ -18,7 +18,7 @@ const CANNOT_SEND_MESSAGES = 'This sign-in cannot send messages (that needs the 
 
 /**
  * Renders whichever composer fills the slot (U14) for one session, wired to the outbox (chat.send) and `/question`;
- * for a sign-in that may not send, a note saying so instead.
+ * for a sign-in that may not send, a note saying so instead, and neither before the gateway says which it is.
  */
 export function SessionComposer({ sessionKey }: { sessionKey: string }) {
   const maySend = useMaySendMessages();
@@ -37,6 +37,8 @@ export function SessionComposer({ sessionKey }: { sessionKey: string }) {
     [sessionKey],
   );
 
+  // A5: until the gateway says what this sign-in holds, an empty space the composer's height: no box that may vanish.
+  if (maySend === null) return <div className="composer-pending" aria-hidden="true" />;
   if (!maySend) return <p className="muted composer-note">{CANNOT_SEND_MESSAGES}</p>;
   return (
     <>

@@ -1,3 +1,5 @@
+import { forgetScopes } from './granted-scopes.ts';
+
 const KEY = 'askdock.token';
 
 /**
@@ -23,6 +25,7 @@ export function takeToken(): string | null {
 
 /** Sign out, or a refused token: this tab and the browser forget it. */
 export function forgetToken() {
+  forgetScopes();
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
   // U17: the service worker holds the token while device notifications are on: signing out takes it from there too.
@@ -31,6 +34,7 @@ export function forgetToken() {
 
 /** A signed-in token: remembered for this browser, unless the person unticked "Remember me" (then this tab only). */
 export function keepToken(token: string, remember = true) {
+  forgetScopes();
   sessionStorage.setItem(KEY, token);
   if (remember) localStorage.setItem(KEY, token);
   else localStorage.removeItem(KEY);

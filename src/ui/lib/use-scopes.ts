@@ -1,19 +1,20 @@
 import type { Scope } from '../../protocol/index.ts';
 import { MESSAGE_SENDER_SCOPES, SESSION_CREATOR_SCOPES } from '../../protocol/rules.ts';
 import { useHello } from './gateway.tsx';
+import { rememberedScopes } from './granted-scopes.ts';
 import { holdsAnyOf } from './scopes.ts';
 
 /**
- * Whether this sign-in holds one of `needed`: true until the gateway's hello says which scopes it holds, so a control
- * nearly everyone may use shows at once rather than after the connection.
+ * Whether this sign-in holds one of `needed`, from the gateway's hello (or, until it arrives, the scopes the last hello
+ * in this tab granted); null while neither says, so a control shows neither to one who may not use it nor flickers away.
  */
-function useHolds(needed: readonly Scope[]): boolean {
-  const held = useHello()?.auth.scopes;
-  return held === undefined || holdsAnyOf(held, needed);
+function useHolds(needed: readonly Scope[]): boolean | null {
+  const held = useHello()?.auth.scopes ?? rememberedScopes();
+  return held === undefined ? null : holdsAnyOf(held, needed);
 }
 
-/** C2: whether this sign-in may send messages (`chat.send`); operator.questions alone answers questions only. */
-export const useMaySendMessages = (): boolean => useHolds(MESSAGE_SENDER_SCOPES);
+/** C2: whether this sign-in may send messages (`chat.send`); operator.questions alone answers questions only. Null: not known yet. */
+export const useMaySendMessages = (): boolean | null => useHolds(MESSAGE_SENDER_SCOPES);
 
-/** C1: whether this sign-in may create sessions (`sessions.create`). */
-export const useMayCreateSessions = (): boolean => useHolds(SESSION_CREATOR_SCOPES);
+/** C1: whether this sign-in may create sessions (`sessions.create`). Null: not known yet. */
+export const useMayCreateSessions = (): boolean | null => useHolds(SESSION_CREATOR_SCOPES);

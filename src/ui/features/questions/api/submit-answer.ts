@@ -156,7 +156,7 @@ export function useSubmitAnswer(record: QuestionRecord, surface: AnswerSurface, 
   const qc = useQueryClient();
   const outbox = useOutbox();
   const busy = useIsSubmitting(record.id);
-  const maySend = useMaySendMessages();
+  const maySend = useMaySendMessages() !== false;
   // E5: a second Allow from the same person counts once; they are told so under the form (the first shows in the routing row).
   const [again, setAgain] = useState<{ recordId: string; text: string } | null>(null);
   const mutation = useMutation({

@@ -3,6 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../../../protocol/index.ts';
 import { resetStores, scopedClient, setup } from '../../../../testing/ui-questions.tsx';
+import { rememberScopes } from '../../../lib/granted-scopes.ts';
 import { NewSessionButton } from './new-session-button.tsx';
 
 beforeEach(resetStores);
@@ -19,8 +20,14 @@ describe('New session shows for sign-ins that may create one (C1, A5)', () => {
     expect(screen.getByRole('button', { name: 'New session' })).toBeEnabled();
   });
 
-  it('[U12] before the gateway says who is signed in, "New session" shows', () => {
+  it('[A5] before the gateway says what this sign-in holds: no "New session" that may vanish', () => {
     setup([], scopedClient(null)).render(<NewSessionButton />);
-    expect(screen.getByRole('button', { name: 'New session' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New session' })).toBeNull();
+  });
+
+  it('[C1][U12] a reload in a tab whose last hello granted operator.write: "New session" at once, before the next hello', () => {
+    rememberScopes(['operator.write']);
+    setup([], scopedClient(null)).render(<NewSessionButton />);
+    expect(screen.getByRole('button', { name: 'New session' })).toBeEnabled();
   });
 });

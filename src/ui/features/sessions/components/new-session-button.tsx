@@ -6,7 +6,10 @@ import { useMayCreateSessions } from '../../../lib/use-scopes.ts';
 import { useCreateSession } from '../api/create-session.ts';
 import { sessionPicked } from '../stores/sessions-panel-store.ts';
 
-/** Creates a session and opens it (C1); not there for a sign-in that may not create one (A5: it would only be refused). */
+/**
+ * Creates a session and opens it (C1); not there for a sign-in that may not create one (A5: it would only be refused),
+ * nor before the gateway says which this one is.
+ */
 export function NewSessionButton() {
   const mayCreate = useMayCreateSessions();
   const create = useCreateSession();
@@ -23,7 +26,7 @@ export function NewSessionButton() {
       },
     );
   };
-  if (!mayCreate) return null;
+  if (mayCreate !== true) return null;
   return (
     <div className="new-session">
       <Button variant="primary" size="sm" className="new-session-button" onClick={start} disabled={create.isPending}>
