@@ -110,10 +110,13 @@ export const RoutingStatusResult = z.object({
 export type RoutingStatusResult = z.infer<typeof RoutingStatusResult>;
 
 /** E12: an instant with its offset, seconds optional (`2026-03-02T09:00Z`, `2026-03-02T10:00:00.5+01:00`), as the config's times are written. */
+const withSeconds = z.iso.datetime({ offset: true });
+const toTheMinute = z.iso.datetime({ offset: true, precision: -1 });
 const IsoInstant = z
   .string({ error: 'at must be an ISO time such as 2026-03-02T09:00:00Z' })
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, { error: 'at must be an ISO time with its offset, such as 2026-03-02T09:00Z or 2026-03-02T09:00:00+01:00' })
-  .refine((v) => Number.isFinite(Date.parse(v)), { error: 'at must be a valid date and time' });
+  .refine((v) => withSeconds.safeParse(v).success || toTheMinute.safeParse(v).success, {
+    error: 'at must be an ISO time with its offset, on a real date, such as 2026-03-02T09:00Z or 2026-03-02T09:00:00+01:00',
+  });
 
 export const RoutingTestParams = z.object({
   kind: z.enum(['question', 'approval', 'elicitation', 'secret']).optional(),

@@ -47,7 +47,7 @@ describe('routing.test (E10, E12)', () => {
       expect(r.atMs).toBe(Date.parse(at));
       expect(r.steps.map((s) => [s.atMs - Date.parse(at), s.notify])).toEqual([[0, ['ana']], [5 * MIN, ['bo', 'cy']]]);
     }
-    for (const bad of ['2026-03-02T09:00', 'tomorrow', '2026-13-02T09:00Z']) {
+    for (const bad of ['2026-03-02T09:00', 'tomorrow', '2026-13-02T09:00Z', '2026-02-30T09:00Z', '2026-02-31T09:00:00Z', '2026-03-02T24:00Z']) {
       const refused = await failure(c.call('routing.test', { kind: 'question', at: bad }));
       expect(refused.code).toBe('INVALID_REQUEST');
       expect(refused.message).toContain('at must be');
