@@ -11,10 +11,10 @@ const REASONS: Record<string, string> = {
 
 /**
  * A step's people as the gateway will treat them: one its round notified at an earlier step is named with that step
- * (E2: notified once a round); a step that reaches nobody says whether it is passed over at once or keeps its wait.
+ * (E2: notified once a round); a step that reaches nobody is passed over at once.
  */
-function whoOf(s: PlannedStep, all: readonly PlannedStep[], nextAtMs: number): string {
-  if (!s.notify.length) return nextAtMs === s.atMs ? 'nobody: skipped at once' : 'nobody: keeps its wait (no later step reaches anyone then)';
+function whoOf(s: PlannedStep, all: readonly PlannedStep[]): string {
+  if (!s.notify.length) return 'nobody: skipped at once';
   const earlier = (i: string) => all.find((p) => p.round === s.round && p.step < s.step && p.notify.includes(i));
   return s.notify.map((i) => {
     const at = s.alreadyNotified?.includes(i) ? earlier(i) : undefined;
@@ -22,9 +22,9 @@ function whoOf(s: PlannedStep, all: readonly PlannedStep[], nextAtMs: number): s
   }).join(', ');
 }
 
-function stepLine(s: PlannedStep, atMs: number, all: readonly PlannedStep[], endAtMs: number): string[] {
+function stepLine(s: PlannedStep, atMs: number, all: readonly PlannedStep[]): string[] {
   const when = `+${formatDuration(s.atMs - atMs)}`.padEnd(8);
-  const who = whoOf(s, all, all.find((p) => p.step === s.step + 1)?.atMs ?? endAtMs);
+  const who = whoOf(s, all);
   const lines = [`  step ${s.step + 1}  ${when} ${new Date(s.atMs).toISOString()}  ${s.targets.join(' ')} -> ${who}`];
   for (const k of s.skipped) lines.push(`           skipped ${k.identity ?? k.target}: ${REASONS[k.reason] ?? k.reason}`);
   return lines;
@@ -34,7 +34,7 @@ export function printDryRun({ route, atMs, expiresAtMs, steps, unreached, exhaus
   if (!route || !exhausted) return 'no route matches: the question goes to everyone who may see it, as without routing\n';
   const timeoutMs = expiresAtMs - atMs;
   const all = [...steps, ...unreached];
-  const line = (s: PlannedStep) => stepLine(s, atMs, all, exhausted.atMs);
+  const line = (s: PlannedStep) => stepLine(s, atMs, all);
   const routes = route.routes.map((i) => `routing.routes[${i}]`).join(', ');
   const lines = [
     `route: ${routes} -> escalation "${route.escalation}"${route.quorum !== undefined ? `, quorum ${route.quorum}` : ''}`,

@@ -66,7 +66,7 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('[E10][E2] nobody on call at the weekend and no step after that reaches anyone: each step keeps its wait, the steps run out after them', () => {
+  it('[E10][E2] nobody on call at the weekend and no step reaches anyone: each is skipped at once and the steps run out then', () => {
     const cfg = JSON.parse(docExample().text);
     cfg.routing.escalations.team.steps = [{ notify: ['schedule:primary'], wait: '5m' }];
     const file = join(dir, 'on-call-only.json');
@@ -74,11 +74,11 @@ describe('askdock routing test', { timeout: 60_000 }, () => {
     const r = askdock('test', '--config', file, '--at', '2026-03-28T12:00+01:00', '--timeout', '3600');
     expect(r.code).toBe(0);
     expect(r.out.split('\n').slice(2)).toEqual([
-      '  step 1  +0s      2026-03-28T11:00:00.000Z  schedule:primary -> nobody: keeps its wait (no later step reaches anyone then)',
+      '  step 1  +0s      2026-03-28T11:00:00.000Z  schedule:primary -> nobody: skipped at once',
       '           skipped schedule:primary: nobody on call then',
-      '  step 2  +5m      2026-03-28T11:05:00.000Z  schedule:primary -> nobody: keeps its wait (no later step reaches anyone then)',
+      '  step 2  +0s      2026-03-28T11:00:00.000Z  schedule:primary -> nobody: skipped at once',
       '           skipped schedule:primary: nobody on call then',
-      'then at +10m the steps run out: expire',
+      'then at +0s the steps run out: expire',
       '',
     ]);
   });

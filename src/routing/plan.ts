@@ -41,18 +41,6 @@ export function totalSteps(escalation: Escalation): number {
   return escalation.steps.length * (escalation.repeat + 1);
 }
 
-/**
- * E2: whether a step from `from` on reaches anyone at `atMs`. A step that reaches nobody is passed over at once only
- * when a later one does (the next people are asked straight away); when none does, it keeps its wait, so the steps run
- * out after their waits, not at once, and someone whose shift begins meanwhile is still asked.
- */
-export function reachesSomeoneFrom(escalation: Escalation, from: number, atMs: number, ctx: TargetContext): boolean {
-  for (let s = from; s < totalSteps(escalation); s++) {
-    if (reach(escalation.steps[s % escalation.steps.length].notify, atMs, ctx).identities.length > 0) return true;
-  }
-  return false;
-}
-
 export interface PlanInput {
   choice: RouteChoice;
   kind: AskKind;
@@ -79,7 +67,8 @@ export function planEscalation(input: PlanInput): Plan {
     roundSoFar = [...roundSoFar, ...identities.filter((i) => !roundSoFar.includes(i))];
     const planned: PlannedStep = { step: s, index, round: Math.floor(s / escalation.steps.length), atMs: t, targets, notify: identities, ...(already.length ? { alreadyNotified: already } : {}), skipped };
     (t < expires ? steps : unreached).push(planned);
-    if (identities.length > 0 || !reachesSomeoneFrom(escalation, s + 1, t, input.targets)) t += waitMs;
+    // A step that reaches nobody (a schedule gap) is skipped at once.
+    if (identities.length > 0) t += waitMs;
   }
   return {
     escalation: escalation.name,

@@ -3,7 +3,7 @@
  * state, the config and the time given. Each change returns the new state and what the gateway should do about it
  * (notify, record skips, end the question); the state given is never changed.
  */
-import { exhaustedAction, reachesSomeoneFrom, totalSteps } from './plan.ts';
+import { exhaustedAction, totalSteps } from './plan.ts';
 import { reach, type Skip, type TargetContext } from './targets.ts';
 import type { AskKind, Escalation, Exhausted } from './types.ts';
 
@@ -64,14 +64,14 @@ function notifiedInRound(state: RouteState, s: number, nowMs: number, env: Route
   return env.escalation.steps.slice(0, s % n).flatMap((step) => reach(step.notify, nowMs, env.targets).identities);
 }
 
-/** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody and a later one somebody. */
+/** Runs step `from` at `nowMs`, and the next ones at once while a step reaches nobody. */
 function runFrom(state: RouteState, from: number, nowMs: number, env: RouteEnv): RouteChange {
   const skipped: Skip[] = [];
   for (let s = from; s < totalSteps(env.escalation); s++) {
     const step = env.escalation.steps[s % env.escalation.steps.length];
     const r = reach(step.notify, nowMs, env.targets);
     skipped.push(...r.skipped);
-    if (r.identities.length === 0 && reachesSomeoneFrom(env.escalation, s + 1, nowMs, env.targets)) continue;
+    if (r.identities.length === 0) continue;
     // A repeat runs the steps again (E2): their people are notified again; within a round, only the new ones are.
     const before = notifiedInRound(state, s, nowMs, env);
     const notify = r.identities.filter((i) => !before.includes(i));

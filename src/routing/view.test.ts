@@ -28,17 +28,6 @@ describe('the route in words (E9)', () => {
   });
 });
 
-describe('steps that reach nobody (E2, E9)', () => {
-  it('[E9] asked before the shift begins: the step that reaches Ana once her day has begun is named "not reached" when the question expires first', () => {
-    const r = fixtureRouting({ escalations: { oncall: { steps: [{ notify: ['schedule:primary'], wait: '5m' }], repeat: 2 } } });
-    const env: RouteEnv = { escalation: r.escalations.oncall, kind: 'question', targets: { routing: r, maySee, identities: fixtureIdentities } };
-    // Wed 08:52 Berlin: nobody until 09:00; the steps run at 08:52, 08:57 and 09:02 (Ana).
-    const asked = Date.parse('2026-03-25T07:52:00Z');
-    const route = startRoute(env, asked).state;
-    expect(describeRoute({ route, escalation: env.escalation, targets: env.targets, expiresAtMs: asked + 8 * MIN, nowMs: asked, displayName })).toEqual({ waitsFor: [], next: [], unreached: ['Ana'] });
-  });
-});
-
 describe('who a step notified, across a shift hand-over (E9)', () => {
   // Daily shifts at 09:00Z: ana on Wednesday 2026-03-25, bo from Thursday 09:00.
   const parsed = parseRouting(

@@ -2,7 +2,7 @@
  * E9: a routed question's route in words for the dock's header row: who it waits for now, who the next step reaches,
  * and the steps the question expires before. Pure: the clock and the names are passed in.
  */
-import { reachesSomeoneFrom, totalSteps } from './plan.ts';
+import { totalSteps } from './plan.ts';
 import type { RouteState } from './state.ts';
 import { reach, type TargetContext } from './targets.ts';
 import type { Escalation, EscalationStep } from './types.ts';
@@ -54,8 +54,8 @@ export function describeRoute(input: ViewInput): RouteView {
     const labels = labelsOf(step, atMs, input);
     if (atMs >= expires) view.unreached.push(labels.join(', '));
     else if (s === route.step + 1) view.next = labels;
-    // A step that reaches nobody then (a schedule gap) is passed over at once while a later one reaches somebody.
-    if (reach(step.notify, atMs, input.targets).identities.length > 0 || !reachesSomeoneFrom(escalation, s + 1, atMs, input.targets)) atMs += step.waitMs;
+    // A step that reaches nobody then (a schedule gap) is passed over at once.
+    if (reach(step.notify, atMs, input.targets).identities.length > 0) atMs += step.waitMs;
   }
   return view;
 }
