@@ -160,7 +160,7 @@ describe('the Control UI first load (issue 57: at most 110 KB gzipped)', () => {
 
   it('[E9] the On call page and the dock\'s routing row (with its hand-off popover) are reached only through import()', () => {
     // The secret prompt (reached through import() itself) shows a routed request's line: it may take it in its chunk.
-    const PAGE = /features\/(routing\/(components\/(on-call-page|route-row|route-line|secret-route-line|handoff-popover|route-countdown)\.tsx|api\/route-actions\.ts|routing\.css)|questions\/components\/secret-prompt\.tsx)$/;
+    const PAGE = /features\/(routing\/(components\/(on-call-page|on-call-cells|route-row|route-line|secret-route-line|handoff-popover|route-countdown)\.tsx|api\/route-actions\.ts|routing\.css)|questions\/components\/secret-prompt\.tsx)$/;
     expect(staticImportsOf(PAGE)).toEqual([]);
   });
   it('[U15] the Inbox page is reached only through import(): the first screen is a session or the home page', () => {
