@@ -88,4 +88,19 @@ describe('the masked field of a secret request', () => {
     expect(dots(await untilFrame(ink, (f) => f.includes('› Skip')))).toBe(4);
     expect(seen.provided).toEqual([]);
   });
+
+  it('[K1][W4] a paste with line breaks while Skip is highlighted is not an Enter: the request is not declined', async () => {
+    const { seen, ink } = await openField();
+    ink.stdin.write('abc');
+    await untilFrame(ink, (f) => dots(f) === 3);
+    ink.stdin.write('\u001b[B');
+    await untilFrame(ink, (f) => f.includes('› Skip'));
+    ink.stdin.write(PEM.join('\r') + '\r');
+    ink.stdin.write('line1\r\nline2');
+    // An Enter pressed alone afterwards still takes Skip: the paste changed nothing before it.
+    ink.stdin.write('\r');
+    await untilFrame(ink, () => seen.skipped > 0);
+    expect(seen.skipped).toBe(1);
+    expect(seen.provided).toEqual([]);
+  });
 });

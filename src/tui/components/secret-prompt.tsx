@@ -28,12 +28,14 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
     row.current = to;
     rendered((n) => n + 1);
   };
-  // An Enter inside a burst (`\r\r`, Enter and the next keys typed fast) still takes Skip; the burst ends there.
+  // A burst of Enters alone (`\r\r`: a key bounce, a script) still takes Skip; a burst with text in it is a paste,
+  // whose line breaks are text (W4), never an Enter that declines the request.
   useKeys((input, key) => {
+    const pasted = input.length > 1 && /[^\r\n]/.test(input);
     for (const { key: k } of splitBurst(input, key)) {
       if (k.downArrow) go('skip');
       else if (k.upArrow) go('field');
-      else if (row.current === 'skip' && k.return) return onSkip();
+      else if (row.current === 'skip' && k.return && !pasted) return onSkip();
       else if (row.current === 'skip' && k.escape) return onClose();
     }
   });
