@@ -1,99 +1,22 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import { connect, createServer as createNetServer } from 'node:net';
-import { Writable, type Duplex } from 'node:stream';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { answerClientError, clientAddress, endRaw, hostAllowed, originAllowed, rawRefusal, trustedProxySet } from './http-security.ts';
+import { clientAddress, hostAllowed, originAllowed, trustedProxySet } from './http-security.ts';
 import { testConfig } from '../../testing/gateway-harness.ts';
-import { memoryLogger, silentLogger } from '../infra/logger.ts';
+import { raw, securityGatewaysPerFile, upgrade } from '../../testing/http-probes.ts';
+import { silentLogger } from '../infra/logger.ts';
 
+// S1, S3, S4: who may open the socket, which Host is answered, and who the client is behind proxies; the S2 headers
+// are in http-security-headers.test.ts.
+const gateways = securityGatewaysPerFile();
+const logs = gateways.logs;
 let dir: string;
 let gw: RunningGateway;
 let listed: RunningGateway;
-const { log: memLog, lines: logs } = memoryLogger();
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'askdock-sec-http-'));
-  const ui = join(dir, 'dist');
-  mkdirSync(join(ui, 'assets'), { recursive: true });
-  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>askdock ui</title>');
-  writeFileSync(join(ui, 'assets', 'app-1.js'), 'console.log(1)');
-  gw = await startGateway({ port: 0, config: testConfig, uiDir: ui, log: memLog });
-  listed = await startGateway({
-    port: 0,
-    config: { ...testConfig, allowedOrigins: ['https://tools.team.example'], allowedHosts: ['askdock.team.example'] },
-    uiDir: ui,
-    log: silentLogger(),
-  });
+beforeAll(() => {
+  ({ gw, listed, dir } = gateways);
 });
-afterAll(async () => {
-  await gw.close();
-  await listed.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
-
-/** A raw request with exactly the headers an attacker would choose. */
-function raw(g: RunningGateway, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: g.port, path, method, headers, setHost: !('host' in headers) }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => ok({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
-
-/** Tries a WebSocket upgrade; resolves with the HTTP status of a refusal, or 101 once open (then closes). */
-function upgrade(g: RunningGateway, headers: Record<string, string> = {}, path = '/ws'): Promise<{ status: number; headers?: IncomingHttpHeaders }> {
-  return new Promise((ok, fail) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${g.port}${path}`, { headers });
-    ws.once('open', () => {
-      ws.close();
-      ok({ status: 101 });
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      ok({ status: res.statusCode!, headers: res.headers });
-      res.resume();
-      ws.terminate();
-    });
-    ws.once('error', (err) => fail(err));
-  });
-}
-
-/** Sends `text` on a plain socket and reads the raw answer back: a status line and headers Node's client would refuse. */
-function rawSocket(g: RunningGateway, text: string): Promise<{ status: number; headers: Record<string, string> }> {
-  return new Promise((ok, fail) => {
-    const socket = connect(g.port, '127.0.0.1', () => socket.write(text));
-    let got = '';
-    socket.on('data', (c) => (got += c));
-    socket.on('error', fail);
-    socket.on('close', () => {
-      const [head] = got.split('\r\n\r\n');
-      const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      ok({ status: Number(statusLine.split(' ')[1]), headers });
-    });
-  });
-}
-
-function expectS2(headers: IncomingHttpHeaders | undefined) {
-  const csp = String(headers?.['content-security-policy']);
-  expect(csp).toContain("default-src 'self'");
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("object-src 'none'");
-  expect(csp).toContain("base-uri 'none'");
-  expect(headers?.['x-frame-options']).toBe('DENY');
-  expect(headers?.['referrer-policy']).toBe('no-referrer');
-  expect(headers?.['x-content-type-options']).toBe('nosniff');
-}
 
 describe('S1 Origin check on the WebSocket upgrade', () => {
   it('[S1] refuses a browser upgrade from another origin with 403 before any frame', async () => {
@@ -127,42 +50,6 @@ describe('S1 Origin check on the WebSocket upgrade', () => {
     ws.on('message', (d) => frames.push(String(d)));
     await new Promise((done) => ws.once('error', done));
     expect(frames).toEqual([]);
-  });
-});
-
-describe('S2 security headers on every HTTP answer', () => {
-  it('[S2] the UI, assets, /healthz, 404, 405 and refusals carry CSP, X-Frame-Options, Referrer-Policy and nosniff', async () => {
-    for (const path of ['/', '/s/abc', '/assets/app-1.js', '/healthz', '/missing.js']) expectS2((await raw(gw, path)).headers);
-    expectS2((await raw(gw, '/', {}, 'POST')).headers);
-    expectS2((await raw(gw, '/', { host: 'evil.example' })).headers);
-    expectS2((await upgrade(gw, { origin: 'https://evil.example' })).headers);
-    expectS2((await upgrade(gw, {}, '/elsewhere')).headers);
-  });
-
-  it('[S2] what ws and Node refuse by themselves carries them too: a bad handshake, a wrong method, an unreadable request', async () => {
-    const host = `127.0.0.1:${gw.port}`;
-    const upgradeHead = (method: string, extra: string) =>
-      `${method} /ws HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${extra}\r\n`;
-    const key = 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
-    const badVersion = await rawSocket(gw, upgradeHead('GET', `${key}Sec-WebSocket-Version: 99\r\n`));
-    expect(badVersion.status).toBe(400);
-    expect(badVersion.headers['sec-websocket-version']).toBe('13, 8');
-    expectS2(badVersion.headers);
-    const noKey = await rawSocket(gw, upgradeHead('GET', 'Sec-WebSocket-Version: 13\r\n'));
-    expect(noKey.status).toBe(400);
-    expectS2(noKey.headers);
-    const post = await rawSocket(gw, upgradeHead('POST', `${key}Sec-WebSocket-Version: 13\r\n`));
-    expect(post.status).toBe(405);
-    expectS2(post.headers);
-    const garbled = await rawSocket(gw, 'GET / HTTP/1.1\r\nthis is no header\r\n\r\n');
-    expect(garbled.status).toBe(400);
-    expectS2(garbled.headers);
-  });
-
-  it('[S2] connect-src allows the gateway\'s own ws and wss address and no other', async () => {
-    const csp = String((await raw(gw, '/')).headers['content-security-policy']);
-    const connect = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('connect-src'));
-    expect(connect).toBe(`connect-src 'self' ws://127.0.0.1:${gw.port} wss://127.0.0.1:${gw.port}`);
   });
 });
 
@@ -204,54 +91,6 @@ describe('S3 Host check on a loopback gateway (DNS rebinding)', () => {
     const policy = { loopback: false, allowedHosts: [], allowedOrigins: [] };
     expect(originAllowed(policy, 'https://askdock.team.example', 'askdock.team.example')).toBe(true);
     expect(originAllowed(policy, 'https://evil.example', 'askdock.team.example')).toBe(false);
-  });
-});
-
-describe('raw refusals of what Node and ws could not read', () => {
-  it('[S2] a request that takes too long is answered 408 Request Timeout, with the S2 headers', async () => {
-    const server = createServer({ requestTimeout: 200, headersTimeout: 200, connectionsCheckingInterval: 20 }, (_req, res) => res.end('ok'));
-    server.on('clientError', answerClientError);
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const port = (server.address() as { port: number }).port;
-    try {
-      // The request line and no end of headers: Node gives up on it after requestTimeout.
-      const got = await rawSocket({ port } as RunningGateway, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
-      expect(got.status).toBe(408);
-      expectS2(got.headers);
-    } finally {
-      server.closeAllConnections();
-      server.close();
-    }
-  });
-
-  it('[S2] a socket whose response already began is destroyed, not sent a second status line', () => {
-    const written: string[] = [];
-    let destroyed = false;
-    const socket = Object.assign(new Writable({ write: (c, _e, done) => (written.push(String(c)), done()) }), {
-      _httpMessage: { headersSent: true },
-    });
-    socket.destroy = (() => ((destroyed = true), socket)) as typeof socket.destroy;
-    answerClientError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket as unknown as Duplex);
-    expect(written).toEqual([]);
-    expect(destroyed).toBe(true);
-  });
-
-  it('[S2] a refused socket is destroyed once its answer is flushed, even when the client never closes its side', async () => {
-    const server = createNetServer({ allowHalfOpen: true }, (socket) => endRaw(socket, rawRefusal(400, undefined, 'bad request')));
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const port = (server.address() as { port: number }).port;
-    const client = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    let got = '';
-    client.on('data', (c) => (got += c));
-    try {
-      await new Promise((ok) => client.once('end', ok));
-      expect(got).toMatch(/^HTTP\/1.1 400 Bad Request/);
-      const open = () => new Promise<number>((ok) => server.getConnections((_e, n) => ok(n)));
-      await expect.poll(open).toBe(0);
-    } finally {
-      client.destroy();
-      server.close();
-    }
   });
 });
 

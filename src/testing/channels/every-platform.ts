@@ -15,9 +15,19 @@ export type PlatformWorld = {
 
 const PLATFORMS: (() => PlatformDriver)[] = [() => new TelegramDriver(), () => new SlackDriver(), () => new DiscordDriver()];
 
+/** Each platform's name and a maker of its driver, as a `describe.each` table. */
+export const EVERY_PLATFORM = PLATFORMS.map((make) => [make().name, make] as const);
+
+/** Buttons each platform shows under one single-select question (H3). */
+export const BUTTONS: Record<string, string[]> = {
+  telegram: ['Staging', 'Production', 'Other…', 'Skip'],
+  slack: ['Staging', 'Production', 'Skip'],
+  discord: ['Staging', 'Production', 'Skip'],
+};
+
 /** One describe block per platform (`telegram channel: <title>`), each test on a world of its own. */
 export function describeOnEveryPlatform(title: string, body: (name: ChannelName, world: PlatformWorld) => void): void {
-  describe.each(PLATFORMS.map((make) => [make().name, make] as const))(`%s channel: ${title}`, (name, make) => {
+  describe.each(EVERY_PLATFORM)(`%s channel: ${title}`, (name, make) => {
     const current = channelWorldPerTest(make);
     body(name, {
       get driver() {
