@@ -13,8 +13,8 @@ const PEM = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5
 
 /** The field drawn and listening: what it stores lands in `provided`, each Skip counts in `skipped`. */
 async function openField() {
-  const seen = { provided: [] as string[], skipped: 0, frame: '' };
-  const shown = render(<SecretPrompt request={request} onProvide={(v) => seen.provided.push(v)} onSkip={() => seen.skipped++} onClose={() => {}} />);
+  const seen = { provided: [] as string[], skipped: 0, closed: 0, frame: '' };
+  const shown = render(<SecretPrompt request={request} onProvide={(v) => seen.provided.push(v)} onSkip={() => seen.skipped++} onClose={() => seen.closed++} />);
   ink = shown;
   seen.frame = await untilFrame(shown, (f) => f.includes('never shown'));
   // The field listens from its first effect on: give it that turn.
@@ -102,5 +102,44 @@ describe('the masked field of a secret request', () => {
     await untilFrame(ink, () => seen.skipped > 0);
     expect(seen.skipped).toBe(1);
     expect(seen.provided).toEqual([]);
+  });
+
+  it('[K1][W4] ↑ from Skip and the next keys in the same read reach the field: typed letters are kept, Enter stores the value', async () => {
+    const first = await openField();
+    first.ink.stdin.write('abc');
+    await untilFrame(first.ink, (f) => dots(f) === 3);
+    first.ink.stdin.write('\u001b[B');
+    await untilFrame(first.ink, (f) => f.includes('› Skip'));
+    first.ink.stdin.write('\u001b[Axyz');
+    await untilFrame(first.ink, (f) => dots(f) === 6);
+    first.ink.stdin.write('\r');
+    await untilFrame(first.ink, () => first.seen.provided.length > 0);
+    expect(first.seen.provided).toEqual(['abcxyz']);
+    first.ink.unmount();
+
+    const second = await openField();
+    second.ink.stdin.write('abc');
+    await untilFrame(second.ink, (f) => dots(f) === 3);
+    second.ink.stdin.write('\u001b[B');
+    await untilFrame(second.ink, (f) => f.includes('› Skip'));
+    second.ink.stdin.write('\u001b[A\r');
+    await untilFrame(second.ink, () => second.seen.provided.length > 0);
+    expect(second.seen.provided).toEqual(['abc']);
+    expect(second.seen.skipped).toBe(0);
+  });
+
+  it('[W4] Esc goes back to the composer once, from the field and from Skip', async () => {
+    const onField = await openField();
+    onField.ink.stdin.write('\u001b');
+    await untilFrame(onField.ink, () => onField.seen.closed > 0);
+    onField.ink.unmount();
+    const onSkip = await openField();
+    onSkip.ink.stdin.write('\u001b[B');
+    await untilFrame(onSkip.ink, (f) => f.includes('› Skip'));
+    onSkip.ink.stdin.write('\u001b');
+    await untilFrame(onSkip.ink, () => onSkip.seen.closed > 0);
+    // A second close would show after the key's turn: give it one.
+    await new Promise((r) => setTimeout(r, 50));
+    expect([onField.seen.closed, onSkip.seen.closed, onSkip.seen.skipped]).toEqual([1, 1, 0]);
   });
 });

@@ -51,11 +51,11 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
           value={value}
           mask
           breaksAsText
-          active={!onSkipRow}
-          // The field hears the rest of a burst that moved to Skip (it stops listening once drawn so): none of it is typed.
+          // The field always listens, and acts only while the highlight is on it (a ref, not the last drawing): the
+          // keys of one read after ↑ (Enter, letters) reach it before React draws again; none typed on Skip is kept.
           onChange={(v) => (row.current === 'field' ? setValue(v) : undefined)}
           onSubmit={(v) => (row.current === 'field' && v.trim() ? onProvide(v) : undefined)}
-          onEscape={onClose}
+          onEscape={() => (row.current === 'field' ? onClose() : undefined)}
           placeholder="type or paste it · never shown, never kept"
         />
       </Box>
