@@ -32,7 +32,7 @@ test.describe('the Inbox', () => {
       await expect(nav(page).getByRole('link').first()).toHaveAccessibleName(/^Inbox/);
 
       const { id } = await asker.request('question.request', release('inbox-e2e-1'));
-      await expect(inboxLink(page)).toHaveAccessibleName('Inbox 1 pending question');
+      await expect(inboxLink(page)).toHaveAccessibleName('Inbox 1 question pending');
       // Never in an unrelated session's dock.
       await expect(dockOf(page).getByRole('radio', { name: 'Ship it' })).toHaveCount(0);
 

@@ -16,6 +16,9 @@ test.describe('question dock', () => {
     await expect(message).toBeVisible();
     await expect(message).toBeFocused();
     await expect(dock.getByText('1 pending')).toBeVisible();
+    // The session's badge in the sidebar reads "1 question pending": "1 pending" is the collapsed bar's alone (U8).
+    await expect(page.getByRole('navigation', { name: 'Sessions' })).toContainText('1 question pending');
+    await expect(page.getByText('1 pending')).toHaveCount(1);
     await expect(dock).toContainText('Where should I deploy?');
     await shoot(page, testInfo, 'dock-collapsed');
 

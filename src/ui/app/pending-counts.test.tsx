@@ -47,7 +47,7 @@ describe('pending counts', () => {
       lunchRecord({ id: 'q-other', sessionKey: 's2' }),
     ];
     const { queryClient, outbox, render } = setup(records);
-    // The gateway counts every pending question it holds; this browser knows better about what it skipped or queued.
+    // The gateway counts every question pending it holds; this browser knows better about what it skipped or queued.
     queryClient.setQueryData(sessionsKey, [session('s1', 'Work', 4), session('s2', 'Other', 1)]);
     act(() => skipActions().asyncSkipped('q-skipped'));
     await outbox.enqueue({ sessionKey: 's1', questionId: 'q-queued', text: '> Lunch\nSushi' });
@@ -55,8 +55,8 @@ describe('pending counts', () => {
     const dock = () => screen.getByRole('region', { name: 'Questions' });
     await waitFor(() => expect(within(dock()).getByText('1/2')).toBeInTheDocument());
     const nav = within(screen.getByRole('navigation', { name: 'Sessions' }));
-    expect(nav.getByRole('link', { name: /Work/ })).toHaveTextContent(/2 pending questions/);
-    expect(nav.getByRole('link', { name: /Other/ })).toHaveTextContent(/1 pending question$/);
+    expect(nav.getByRole('link', { name: /Work/ })).toHaveTextContent(/2 questions pending/);
+    expect(nav.getByRole('link', { name: /Other/ })).toHaveTextContent(/1 question pending$/);
     await user.click(screen.getByRole('button', { name: 'Collapse questions' }));
     expect(within(dock()).getByText('2 pending')).toBeInTheDocument();
   });
@@ -76,6 +76,6 @@ describe('pending counts', () => {
     queryClient.setQueryData(secretRequestsKey, [secret('k-inbox'), secret('k-session', 's1')]);
     render(<SessionsSidebar activeKey="s1" first={<InboxLink active={false} />} />);
     const nav = within(screen.getByRole('navigation', { name: 'Sessions' }));
-    await waitFor(() => expect(nav.getByRole('link', { name: /Inbox/ })).toHaveTextContent(/2 pending questions/));
+    await waitFor(() => expect(nav.getByRole('link', { name: /Inbox/ })).toHaveTextContent(/2 questions pending/));
   });
 });

@@ -36,7 +36,7 @@ describe('SessionsSidebar', () => {
     drawn.search = drawn.newSession = 0;
 
     act(() => client.emit('question.requested', { question: deployRecord() }));
-    await waitFor(() => expect(nav.getByRole('link', { name: /Work/ })).toHaveTextContent(/1 pending question$/));
+    await waitFor(() => expect(nav.getByRole('link', { name: /Work/ })).toHaveTextContent(/1 question pending$/));
     expect(drawn).toEqual({ search: 0, newSession: 0 });
   });
 });

@@ -66,7 +66,7 @@ describe('SessionsNav', () => {
       await new Promise((r) => setTimeout(r, 0));
     });
     const row = within(nav).getAllByRole('link').find((link) => link.getAttribute('title') === 'Session 7');
-    expect(row).toHaveTextContent(/1 pending question$/);
+    expect(row).toHaveTextContent(/1 question pending$/);
     expect(drawn.rows).toEqual([BASE + 7]);
     expect(within(nav).getAllByRole('link')).toHaveLength(60);
   });
