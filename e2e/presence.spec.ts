@@ -97,6 +97,9 @@ test.describe('[U18] agents\' presence', () => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: own.gateway.url });
       await page.goto(`${own.gateway.url}/?token=${encodeURIComponent(own.operatorToken)}`);
       await expect(page.getByRole('heading', { name: 'Connect an agent', level: 1 })).toBeVisible();
+      // The top bar's button of the same name steps aside while the page shows the panel: the words name one thing.
+      await expect(page.getByText('Connect an agent')).toHaveCount(1);
+      await expect(page.getByRole('banner').getByRole('button', { name: 'Connect an agent' })).toHaveCount(0);
       const wsUrl = own.gateway.url.replace(/^http/, 'ws');
       // Hidden until asked for; the snippets carry the address, and the token only once it is shown.
       await expect(page.getByText(own.agentToken)).toHaveCount(0);

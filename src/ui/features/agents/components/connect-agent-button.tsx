@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { LazyBoundary } from '../../../components/lazy-boundary.tsx';
 import { useHello } from '../../../lib/gateway.tsx';
 import { lazyWithRetry } from '../../../lib/lazy-with-retry.ts';
+import { useConnectPanelShown } from '../stores/connect-shown.ts';
 
 // Opened now and then: the dialog's code (Radix Dialog, the snippets) stays out of the first load.
 const ConnectAgentDialog = lazyWithRetry(() => import('./connect-agent-dialog.tsx'), (m) => m.ConnectAgentDialog);
@@ -13,12 +14,16 @@ const PlugIcon = () => (
   </svg>
 );
 
-/** U18: "Connect an agent" in the top bar for an admin (the one identity that may read agent tokens, A5), at any time. */
+/**
+ * U18: "Connect an agent" in the top bar for an admin (the one identity that may read agent tokens, A5), at any time
+ * but while the page shows the same panel itself (the empty state).
+ */
 export function ConnectAgentButton() {
   const admin = useHello()?.auth.scopes.includes('operator.admin') === true;
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  if (!admin) return null;
+  const panelShown = useConnectPanelShown();
+  if (!admin || (panelShown && !open)) return null;
   return (
     <>
       <Button

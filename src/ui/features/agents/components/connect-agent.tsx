@@ -4,6 +4,7 @@ import type { ConnectInfo } from '../api/get-connect-info.ts';
 import { integrationAgent } from '../lib/integration-agent.ts';
 import { agentUrl, connectSnippets, type Snippet } from '../lib/snippets.ts';
 import { CopyButton } from './copy-button.tsx';
+import { useShowsConnectPanel } from '../stores/connect-shown.ts';
 import './connect-agent.css';
 
 const HIDDEN_TOKEN = '<agent token>';
@@ -93,6 +94,7 @@ export function ConnectAgentBody({ info }: { info: ConnectInfo }) {
 
 /** U18: an admin's empty state on a gateway without the demo agent. */
 export function ConnectAgent({ info }: { info: ConnectInfo }) {
+  useShowsConnectPanel();
   return (
     <section className="empty-state connect-agent" aria-labelledby="connect-agent-title">
       <h1 id="connect-agent-title">Connect an agent</h1>
