@@ -1,8 +1,9 @@
 /**
  * A5: what a sign-in may do shows only once it is known. Before the gateway's hello says which scopes a sign-in holds,
  * neither "New session" nor the composer shows (a sign-in with operator.questions alone would see them vanish); once
- * it arrives they show for whoever may use them, and a reload shows them at once from the tab's last hello. The hello
- * is held back by the test until it says so, whatever the machine's speed.
+ * it arrives they show for whoever may use them, and a reload or a new tab of the same sign-in shows them at once from
+ * the last hello this browser had for its token. The hello is held back by the test until it says so, whatever the
+ * machine's speed.
  */
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { seriousAxeViolations } from './axe.ts';
@@ -12,7 +13,9 @@ import { ownGateway } from './own-gateway.ts';
 
 const QUESTIONS_ONLY = `adk_${'q'.repeat(40)}`;
 const READER = `adk_${'r'.repeat(40)}`;
+const READER_ANSWERER = `adk_${'a'.repeat(40)}`;
 const AGENT = `adk_${'g'.repeat(40)}`;
+const WHO_STARTS = 'Sessions start from an agent or from a sign-in that may start them (operator.admin, operator.write or operator.sessions.write)';
 const CANNOT_SEND = 'This sign-in cannot send messages (that needs the operator.write scope)';
 const SHOTS = process.env.ASKDOCK_SHOTS;
 
@@ -35,11 +38,12 @@ async function holdGateway(page: Page) {
   };
 }
 
-/** A gateway of its own with a sign-in holding operator.questions alone, one holding operator.read alone, and an agent. */
+/** A gateway of its own with sign-ins holding operator.questions alone, operator.read alone, and both; and an agent. */
 function scopedGateway() {
   const identities = [
     { id: 'bo', token: QUESTIONS_ONLY, role: 'operator', scopes: ['operator.questions'] },
     { id: 'cy', token: READER, role: 'operator', scopes: ['operator.read'] },
+    { id: 'di', token: READER_ANSWERER, role: 'operator', scopes: ['operator.read', 'operator.questions'] },
     { id: 'agent', token: AGENT, role: 'agent', scopes: ['agent.run'] },
   ];
   return ownGateway({ identities }, AGENT, 'scopes');
@@ -85,7 +89,7 @@ test.describe('what a sign-in may do, before and after the gateway says (A5)', (
     }
   });
 
-  test('[A5][C2] a sign-in that may send: the composer comes with the hello, and after a reload at once', async ({ page, openApp }) => {
+  test('[A5][C2] a sign-in that may send: the composer comes with the hello, and after a reload or in a new tab at once', async ({ page, gateway, openApp }) => {
     await openApp(page);
     await newSession(page);
     const socket = await holdGateway(page);
@@ -100,29 +104,48 @@ test.describe('what a sign-in may do, before and after the gateway says (A5)', (
     await message.press('Enter');
     await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Agent' })).toContainText('Echo: after reload');
 
-    // A tab that never had a hello: nothing until it comes, then the composer (shown once, never taken away).
+    // A new tab of the same sign-in (the browser's remembered token, as when opened while the gateway is down): the
+    // composer at once, from what the last hello on this browser granted this token.
     const fresh = await page.context().newPage();
     const freshSocket = await holdGateway(fresh);
-    await openApp(fresh, new URL(page.url()).pathname);
+    await fresh.goto(`${gateway.url}${new URL(page.url()).pathname}`);
     await expect.poll(freshSocket.heldCount).toBeGreaterThan(0);
     await expect(fresh.getByRole('log', { name: 'Conversation' })).toBeVisible();
-    await expect(fresh.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+    await expect(fresh.getByRole('textbox', { name: 'Message' })).toBeVisible();
     freshSocket.release();
     await expect(fresh.getByRole('textbox', { name: 'Message' })).toBeVisible();
     await fresh.close();
   });
 
-  test('[A5] operator.read alone with no sessions: the home page says where questions will show, not to press New session', async ({ page }) => {
+  test('[A3][A5] operator.read alone with no sessions: the home page says sessions will show to read, not questions nor New session', async ({ page }) => {
     const { gateway, close } = await scopedGateway();
     try {
       await page.goto(`${gateway.url}/?token=${READER}`);
       const main = page.getByRole('main');
       await expect(main.getByRole('heading', { name: 'No sessions yet', level: 1 })).toBeVisible();
-      await expect(main).toContainText('Questions that reach this sign-in will appear here, ready to answer.');
+      await expect(main).toContainText('Sessions started by agents or other sign-ins will appear here to read.');
+      await expect(main).toContainText(WHO_STARTS);
+      await expect(main).not.toContainText('Questions that reach this sign-in');
       await expect(main).not.toContainText('New session');
       await expect(page.getByRole('button', { name: 'New session' })).toHaveCount(0);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shoot(page, 'reader-home');
+    } finally {
+      await close();
+    }
+  });
+
+  test('[A3][A5] operator.read with operator.questions and no sessions: the home page says questions will show, ready to answer', async ({ page }) => {
+    const { gateway, close } = await scopedGateway();
+    try {
+      await page.goto(`${gateway.url}/?token=${READER_ANSWERER}`);
+      const main = page.getByRole('main');
+      await expect(main.getByRole('heading', { name: 'No sessions yet', level: 1 })).toBeVisible();
+      await expect(main).toContainText('Questions that reach this sign-in will appear here, ready to answer.');
+      await expect(main).toContainText(`${WHO_STARTS}; questions asked without a session wait in the Inbox.`);
+      await expect(page.getByRole('button', { name: 'New session' })).toHaveCount(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shoot(page, 'reader-answerer-home');
     } finally {
       await close();
     }

@@ -28,6 +28,9 @@ export type FakeClient = GatewayClient & {
   setStatus(status: ConnectionStatus): void;
 };
 
+/** The token a fake client signs in with (scopes saved for it show before a hello, granted-scopes.ts). */
+export const FAKE_TOKEN = 'fake-client-token-0123456789';
+
 /**
  * Enough of a GatewayClient for component tests: requests are a mock, events are emitted by hand. `chat.send`
  * saves nothing but answers like the gateway (a message id, the same one again for the same key).
@@ -54,6 +57,7 @@ export function fakeClient(identity = 'operator', status: ConnectionStatus = 'co
     throw new Error(`unexpected ${method}`);
   });
   const client = {
+    options: { token: FAKE_TOKEN },
     request,
     hello: { auth: { identity, role: 'operator', scopes: ['operator.admin'] } },
     state: { status, attempt: 0 } as ConnectionState,

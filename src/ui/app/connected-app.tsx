@@ -31,11 +31,11 @@ export function ConnectedApp({ token, composerSlot, onRejected }: Props) {
   const [queryClient] = useState(createQueryClient);
 
   // Connected again: code chunks that failed to load while the network was down are fetched again; and what this
-  // sign-in may do is kept for the tab, so a reload shows it before its hello (A5).
+  // sign-in may do is kept for this token, so a reload or a new tab shows it before its hello (A5).
   useEffect(
     () =>
       client.onHello((hello) => {
-        rememberScopes(hello.auth.scopes);
+        rememberScopes(client.options.token, hello.auth.scopes);
         retryFailedImports();
       }),
     [client],

@@ -7,7 +7,7 @@ import { errorCode, errorMessage } from '../lib/error-message.ts';
 import { navigate, sessionPath } from '../lib/router.tsx';
 import { lazyWithRetry } from '../lib/lazy-with-retry.ts';
 import { LazyBoundary, LoadFailed } from '../components/lazy-boundary.tsx';
-import { useMayCreateSessions } from '../lib/use-scopes.ts';
+import { useMayAnswerQuestions, useMayCreateSessions } from '../lib/use-scopes.ts';
 
 // Only an admin on a gateway without the demo agent sees it: its code stays out of the first load.
 const ConnectAgent = lazyWithRetry(() => import('../features/agents/components/connect-agent.tsx'), (m) => m.ConnectAgent);
@@ -19,6 +19,7 @@ export function HomePage() {
   // U18: an admin on a gateway without the demo agent is shown how to connect one instead of the demo's steps.
   const connect = useConnectInfo();
   const mayCreate = useMayCreateSessions();
+  const mayAnswer = useMayAnswerQuestions();
 
   useEffect(() => {
     // Replace, so Back does not land on `/` and bounce forward again.
@@ -38,7 +39,7 @@ export function HomePage() {
         <ConnectAgent info={connect.data} />
       </LazyBoundary>
     );
-  if (mayCreate === false) return <AnswerOnlyEmptyState />;
+  if (mayCreate === false) return <CannotStartEmptyState answers={mayAnswer === true} />;
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">
       <EmptyIllustration />
@@ -70,16 +71,31 @@ export function HomePage() {
   );
 }
 
-/** A5: no sessions, for a sign-in that may not start one (operator.read, operator.questions): what it can do instead. */
-function AnswerOnlyEmptyState() {
+/** Who may start a session (C1, SESSION_CREATOR_SCOPES), besides an agent. */
+const WHO_STARTS = 'Sessions start from an agent or from a sign-in that may start them (operator.admin, operator.write or operator.sessions.write)';
+
+/**
+ * A5: no sessions, for a sign-in that may not start one: what it can do instead. With operator.questions, answer the
+ * questions that reach it; operator.read alone sees no questions (A3), only the sessions agents start.
+ */
+function CannotStartEmptyState({ answers }: { answers: boolean }) {
   return (
     <section className="empty-state" aria-labelledby="empty-state-title">
       <EmptyIllustration />
       <h1 id="empty-state-title">No sessions yet</h1>
-      <p className="empty-state-lead">Questions that reach this sign-in will appear here, ready to answer.</p>
-      <p className="muted empty-state-note">
-        Sessions start from an agent or from a sign-in with the operator.write scope; questions asked without a session wait in the <strong>Inbox</strong>.
-      </p>
+      {answers ? (
+        <>
+          <p className="empty-state-lead">Questions that reach this sign-in will appear here, ready to answer.</p>
+          <p className="muted empty-state-note">
+            {WHO_STARTS}; questions asked without a session wait in the <strong>Inbox</strong>.
+          </p>
+        </>
+      ) : (
+        <>
+          <p className="empty-state-lead">Sessions started by agents or other sign-ins will appear here to read.</p>
+          <p className="muted empty-state-note">{WHO_STARTS}.</p>
+        </>
+      )}
     </section>
   );
 }

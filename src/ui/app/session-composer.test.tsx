@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../protocol/index.ts';
-import { resetStores, scopedClient, setup } from '../../testing/ui-questions.tsx';
+import { FAKE_TOKEN, resetStores, scopedClient, setup } from '../../testing/ui-questions.tsx';
 import { rememberScopes } from '../lib/granted-scopes.ts';
 import { SessionComposer } from './session-composer.tsx';
 
@@ -36,13 +36,13 @@ describe('the composer shows for sign-ins that may send (C2, A5)', () => {
   });
 
   it('[A5][U12] a reload in a tab whose last hello granted operator.write: the Message box at once, before the next hello', () => {
-    rememberScopes(['operator.write']);
+    rememberScopes(FAKE_TOKEN, ['operator.write']);
     setup([], scopedClient(null)).render(<SessionComposer sessionKey="s1" />);
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeVisible();
   });
 
   it('[A5] a reload in a tab whose last hello granted operator.questions alone: the note at once, no Message box', () => {
-    rememberScopes(['operator.questions']);
+    rememberScopes(FAKE_TOKEN, ['operator.questions']);
     setup([], scopedClient(null)).render(<SessionComposer sessionKey="s1" />);
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
     expect(screen.getByText(/cannot send messages/)).toBeVisible();

@@ -34,7 +34,7 @@ export function forgetToken() {
 
 /** A signed-in token: remembered for this browser, unless the person unticked "Remember me" (then this tab only). */
 export function keepToken(token: string, remember = true) {
-  forgetScopes();
+  // The scopes saved for another token stay bound to it (granted-scopes.ts): this one shows none until its own hello.
   sessionStorage.setItem(KEY, token);
   if (remember) localStorage.setItem(KEY, token);
   else localStorage.removeItem(KEY);

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SOON_MS } from '../../../lib/retrying-import.ts';
 
 // The drafts' chunk as the network lets it through: the next `failures` fetches fail as `import()` does when it drops.
 const chunk = { failures: 0, applied: [] as string[] };
@@ -13,6 +14,11 @@ const draftChanges = () => {
     restoreDiscardedDraft: (record: { id: string }) => chunk.applied.push(`restore ${record.id}`),
   };
 };
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 beforeEach(() => {
   vi.resetModules();
@@ -34,17 +40,65 @@ async function tabWhoseDraftsFailed(laterFailures: number) {
   return { ...later, retryFailedImports };
 }
 
-describe("draft changes while the drafts' code cannot be fetched (U6, U9, U11)", () => {
-  it("[U11][U6] a resolved question's discard made meanwhile waits, and applies once a reconnect brings the code in", { timeout: 30_000 }, async () => {
-    const { withDrafts, retryFailedImports } = await tabWhoseDraftsFailed(2);
-    withDrafts((drafts) => drafts.discardDraft('q1'));
-    await vi.waitFor(() => expect(chunk.failures).toBe(0), WITHIN); // the change's own fetch fails twice too
-    expect(chunk.applied).toEqual([]);
+/**
+ * The same tab with setTimeout faked, so no timer runs unless the test moves time on: the quick second try
+ * (retrying-import.ts) runs when told, the backoff of later-drafts.ts never. Everything else (the module loads) is real.
+ */
+async function tabWhoseDraftsFailedOnFakeTimers(laterFailures: number) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  chunk.failures = 2 + laterFailures;
+  const later = await import('./later-drafts.ts');
+  await bothTriesFail();
+  await later.draftChangesReady;
+  const { retryFailedImports } = await import('../../../lib/retrying-import.ts');
+  return { ...later, retryFailedImports };
+}
 
-    await vi.waitFor(() => {
-      retryFailedImports(); // the gateway connection comes back
-      expect(chunk.applied).toEqual(['discard q1']);
-    }, WITHIN);
+/** Waits for `check` over turns of the event loop (module loads), never moving fake time on. */
+async function until(check: () => void, turns = 5000) {
+  for (let turn = 0; ; turn++) {
+    try {
+      return check();
+    } catch (err) {
+      if (turn >= turns) throw err;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+/** A load's first try fails, then the quick second try: two fewer failures left, and the load has given up. */
+async function bothTriesFail() {
+  const before = chunk.failures;
+  await until(() => expect(vi.getTimerCount()).toBeGreaterThan(0)); // the quick second try, waiting
+  await vi.advanceTimersByTimeAsync(SOON_MS);
+  await until(() => expect(chunk.failures).toBe(before - 2));
+}
+
+describe("draft changes while the drafts' code cannot be fetched (U6, U9, U11)", () => {
+  it("[U11][U6] a resolved question's discard made meanwhile waits, and applies once a reconnect brings the code in", async () => {
+    const { withDrafts, retryFailedImports } = await tabWhoseDraftsFailedOnFakeTimers(2);
+    withDrafts((drafts) => drafts.discardDraft('q1'));
+    await bothTriesFail(); // the change's own fetch fails twice too
+    expect(chunk.applied).toEqual([]);
+    expect(vi.getTimerCount()).toBe(1); // the backoff's own retry, which fake time keeps from running
+
+    retryFailedImports(); // the gateway connection comes back
+    await until(() => expect(chunk.applied).toEqual(['discard q1']));
+  });
+
+  it('[U6] a waiting change that throws as it applies: the ones made after it still apply, and the error is reported', async () => {
+    const report = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { withDrafts, retryFailedImports } = await tabWhoseDraftsFailedOnFakeTimers(2);
+    withDrafts((drafts) => drafts.discardDraft('q1'));
+    withDrafts(() => {
+      throw new Error('broken change');
+    });
+    withDrafts((drafts) => drafts.discardDraft('q2'));
+    await bothTriesFail();
+
+    retryFailedImports();
+    await until(() => expect(chunk.applied).toEqual(['discard q1', 'discard q2']));
+    expect(report).toHaveBeenCalledWith('A draft change could not be applied', new Error('broken change'));
   });
 
   it('[U11][U9] changes that wait apply in the order they were made, fetched again after a while with no reconnect', { timeout: 30_000 }, async () => {

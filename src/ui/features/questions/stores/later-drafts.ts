@@ -25,7 +25,14 @@ let retryTimer: ReturnType<typeof setTimeout> | undefined;
 function applyWaiting(): void {
   const attempt = changes.current();
   if (attempt.status === 'fulfilled') {
-    for (const change of waiting.splice(0)) change(attempt.value);
+    for (const change of waiting.splice(0)) {
+      // One change that throws neither stops nor loses the ones made after it.
+      try {
+        change(attempt.value);
+      } catch (err) {
+        console.error('A draft change could not be applied', err);
+      }
+    }
   } else if (attempt.status === 'rejected' && waiting.length > 0 && retryTimer === undefined) {
     // Besides the next change, the window coming back online and a reconnect (retrying-import.ts): a backoff of its own.
     retryTimer = setTimeout(() => {

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../../../protocol/index.ts';
-import { resetStores, scopedClient, setup } from '../../../../testing/ui-questions.tsx';
+import { FAKE_TOKEN, resetStores, scopedClient, setup } from '../../../../testing/ui-questions.tsx';
 import { rememberScopes } from '../../../lib/granted-scopes.ts';
 import { NewSessionButton } from './new-session-button.tsx';
 
@@ -26,8 +26,14 @@ describe('New session shows for sign-ins that may create one (C1, A5)', () => {
   });
 
   it('[C1][U12] a reload in a tab whose last hello granted operator.write: "New session" at once, before the next hello', () => {
-    rememberScopes(['operator.write']);
+    rememberScopes(FAKE_TOKEN, ['operator.write']);
     setup([], scopedClient(null)).render(<NewSessionButton />);
     expect(screen.getByRole('button', { name: 'New session' })).toBeEnabled();
+  });
+
+  it("[A5] scopes saved for another token (this browser signed in again elsewhere): nothing until this token's hello", () => {
+    rememberScopes('adk_another-token-0123456789abcdef', ['operator.write']);
+    setup([], scopedClient(null)).render(<NewSessionButton />);
+    expect(screen.queryByRole('button', { name: 'New session' })).toBeNull();
   });
 });
