@@ -142,4 +142,27 @@ describe('the masked field of a secret request', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect([onField.seen.closed, onSkip.seen.closed, onSkip.seen.skipped]).toEqual([1, 1, 0]);
   });
+
+  it('[K1][W4] keys on Skip change neither the value nor its cursor: letters, ←, Home, Backspace, Ctrl+U or a paste there are not kept', async () => {
+    const cases: { name: string; onSkip: string[]; after: string[]; stored: string }[] = [
+      { name: 'letters, then ↑ and Enter in one read', onSkip: ['xy'], after: ['\u001b[A\r'], stored: 'abc' },
+      { name: 'Backspace, then ↑ and Enter in one read', onSkip: ['\u007f'], after: ['\u001b[A\r'], stored: 'abc' },
+      { name: 'a paste, then ↑ and Enter in one read', onSkip: ['-----BEGIN\rKEY'], after: ['\u001b[A\r'], stored: 'abc' },
+      { name: '← then ↑, d and Enter (each its own read)', onSkip: ['\u001b[D'], after: ['\u001b[A', 'd', '\r'], stored: 'abcd' },
+      { name: 'Home then ↑, d and Enter', onSkip: ['\u001b[H'], after: ['\u001b[A', 'd', '\r'], stored: 'abcd' },
+      { name: 'Ctrl+U then ↑, d and Enter', onSkip: ['\u0015'], after: ['\u001b[A', 'd', '\r'], stored: 'abcd' },
+    ];
+    for (const c of cases) {
+      const { seen, ink } = await openField();
+      ink.stdin.write('abc');
+      await untilFrame(ink, (f) => dots(f) === 3);
+      ink.stdin.write('\u001b[B');
+      await untilFrame(ink, (f) => f.includes('› Skip'));
+      for (const k of c.onSkip) ink.stdin.write(k);
+      for (const k of c.after) ink.stdin.write(k);
+      await untilFrame(ink, () => seen.provided.length > 0);
+      expect([c.name, seen.provided]).toEqual([c.name, [c.stored]]);
+      ink.unmount();
+    }
+  });
 });

@@ -51,11 +51,13 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
           value={value}
           mask
           breaksAsText
-          // The field always listens, and acts only while the highlight is on it (a ref, not the last drawing): the
-          // keys of one read after ↑ (Enter, letters) reach it before React draws again; none typed on Skip is kept.
-          onChange={(v) => (row.current === 'field' ? setValue(v) : undefined)}
-          onSubmit={(v) => (row.current === 'field' && v.trim() ? onProvide(v) : undefined)}
-          onEscape={() => (row.current === 'field' ? onClose() : undefined)}
+          // The field always listens and takes a key only while the highlight is on it (a ref, not the last drawing):
+          // the keys of one read after ↑ (Enter, letters) reach it before React draws again; a key on Skip (a letter,
+          // ←, Backspace, a paste) changes neither its value nor its cursor.
+          owns={() => row.current === 'field'}
+          onChange={setValue}
+          onSubmit={(v) => (v.trim() ? onProvide(v) : undefined)}
+          onEscape={onClose}
           placeholder="type or paste it · never shown, never kept"
         />
       </Box>

@@ -11,6 +11,11 @@ type Props = {
   onSubmit: (value: string) => void;
   onEscape?: () => void;
   active?: boolean;
+  /**
+   * Whether the key at hand is the field's, asked for each key: a parent that moves the highlight within one read
+   * (a ref it keeps) gives the keys after ↑ to the field and none before; default, every key while `active`.
+   */
+  owns?: () => boolean;
   placeholder?: string;
   /** W4: a secret's field: every character shows as a dot. */
   mask?: boolean;
@@ -26,7 +31,7 @@ const shown = (t: string, mask?: boolean) => (mask ? '•'.repeat(charCount(t)) 
  * A one-line field: typing, paste, ←/→, Home/End, Backspace (Alt+Backspace a word, Ctrl+U the line), Delete; Alt+Enter adds a
  * line break (PT3 replies); Enter submits. The cursor moves and erases by what a person sees as one character.
  */
-export function TextInput({ value, onChange, onSubmit, onEscape, active = true, placeholder, mask, breaksAsText }: Props) {
+export function TextInput({ value, onChange, onSubmit, onEscape, active = true, owns, placeholder, mask, breaksAsText }: Props) {
   const [, rendered] = useState(0);
   // Keys of one burst arrive before React renders again: the handler works on this ref, never on stale props.
   const live = useRef({ value, cursor: value.length, seen: value });
@@ -58,7 +63,9 @@ export function TextInput({ value, onChange, onSubmit, onEscape, active = true, 
     if (!typed) return;
     edit(v.slice(0, at) + typed + v.slice(at), at + typed.length);
   };
-  useKeys((input, key) => splitBurst(input, key, { breaksAsText }).forEach((k) => onKey(k.input, k.key)), { isActive: active });
+  useKeys((input, key) => {
+    for (const k of splitBurst(input, key, { breaksAsText })) if (!owns || owns()) onKey(k.input, k.key);
+  }, { isActive: active });
   const at = Math.min(live.current.cursor, value.length);
   const next = charEnd(value, at);
   if (!value && placeholder) {
