@@ -52,6 +52,17 @@ describe('what a hello granted, kept for the token it came with (A5)', () => {
     expect(rememberedScopes(X)).toEqual(['operator.admin']);
   });
 
+  it('[A5] two sign-ins in one browser (two tabs, two tokens) keep both grants: either tab reloads offline with its own', () => {
+    rememberScopes(X, ['operator.admin']);
+    rememberScopes(Y, ['operator.questions']);
+    // Y's tab reconnects (its hello again): X's grant stays.
+    rememberScopes(Y, ['operator.questions']);
+    expect([rememberedScopes(X), rememberedScopes(Y)]).toEqual([['operator.admin'], ['operator.questions']]);
+    // The last few sign-ins only: four newer tokens push X's out.
+    for (const t of ['t1', 't2', 't3', 't4']) rememberScopes(`adk_${t}-0123456789abcdef`, ['operator.read']);
+    expect(rememberedScopes(X)).toBeUndefined();
+  });
+
   it('[A5] a token typed at sign-in shows nothing saved for the one before it', () => {
     keepToken(X);
     rememberScopes(X, ['operator.admin']);
@@ -71,7 +82,7 @@ describe('what a hello granted, kept for the token it came with (A5)', () => {
     rememberScopes(X, ['operator.admin']);
     const saved = localStorage.getItem('askdock.scopes')!;
     expect(saved).not.toContain(X);
-    expect(JSON.parse(saved)).toEqual({ token: expect.stringMatching(/^[0-9a-f]{8}$/), scopes: ['operator.admin'] });
+    expect(JSON.parse(saved)).toEqual([{ token: expect.stringMatching(/^[0-9a-f]{8}$/), scopes: ['operator.admin'] }]);
   });
 
   it("[A5] storage that refuses the write: the hello's other listeners (pending sends, chunk retries) still run", () => {

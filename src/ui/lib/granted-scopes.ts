@@ -15,19 +15,28 @@ export function tokenFingerprint(token: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * The scopes the gateway's last hello on this browser granted `token` (A5), so that a reload or a new tab of that
- * sign-in, online or not, shows what it may do before the next hello says it again. Undefined when the last hello was
- * for another token (another tab may have signed this browser in with one), or there was none.
- */
-export function rememberedScopes(token: string): Scope[] | undefined {
+/** The last few sign-ins' grants, newest first, by fingerprint: two tabs signed in with two tokens keep both. */
+const KEPT = 4;
+type Grant = { token: string; scopes: Scope[] };
+
+function grants(): Grant[] {
   try {
     const kept = globalThis.localStorage?.getItem(KEY);
-    const saved = kept ? (JSON.parse(kept) as { token?: unknown; scopes?: unknown }) : undefined;
-    return saved?.token === tokenFingerprint(token) && Array.isArray(saved.scopes) ? (saved.scopes as Scope[]) : undefined;
+    const saved: unknown = kept ? JSON.parse(kept) : [];
+    return Array.isArray(saved) ? saved.filter((g): g is Grant => typeof g?.token === 'string' && Array.isArray(g.scopes)) : [];
   } catch {
-    return undefined;
+    return [];
   }
+}
+
+/**
+ * The scopes the gateway's last hello on this browser granted `token` (A5), so that a reload or a new tab of that
+ * sign-in, online or not, shows what it may do before the next hello says it again. Undefined when no hello on this
+ * browser was for that token (among the last few sign-ins').
+ */
+export function rememberedScopes(token: string): Scope[] | undefined {
+  const print = tokenFingerprint(token);
+  return grants().find((g) => g.token === print)?.scopes;
 }
 
 /**
@@ -36,7 +45,9 @@ export function rememberedScopes(token: string): Scope[] | undefined {
  */
 export function rememberScopes(token: string, scopes: readonly Scope[]): void {
   try {
-    globalThis.localStorage?.setItem(KEY, JSON.stringify({ token: tokenFingerprint(token), scopes }));
+    const print = tokenFingerprint(token);
+    const rest = grants().filter((g) => g.token !== print);
+    globalThis.localStorage?.setItem(KEY, JSON.stringify([{ token: print, scopes }, ...rest].slice(0, KEPT)));
   } catch (err) {
     console.warn('Could not save what this sign-in may do for the next reload', err);
   }
