@@ -165,4 +165,24 @@ describe('the masked field of a secret request', () => {
       ink.unmount();
     }
   });
+
+  it('[K1][W4] one answer per prompt: Skip then ↑ and Enter in one read, or two Enters read apart, send one thing', async () => {
+    const skipped = await openField();
+    skipped.ink.stdin.write('abc');
+    await untilFrame(skipped.ink, (f) => dots(f) === 3);
+    skipped.ink.stdin.write('\u001b[B');
+    await untilFrame(skipped.ink, (f) => f.includes('› Skip'));
+    skipped.ink.stdin.write('\r\u001b[A\r');
+    await untilFrame(skipped.ink, () => skipped.seen.skipped > 0);
+    skipped.ink.unmount();
+    const provided = await openField();
+    provided.ink.stdin.write('abc');
+    await untilFrame(provided.ink, (f) => dots(f) === 3);
+    provided.ink.stdin.write('\r');
+    provided.ink.stdin.write('\r');
+    await untilFrame(provided.ink, () => provided.seen.provided.length > 0);
+    // A second answer would come on a later turn: give it one.
+    await new Promise((r) => setTimeout(r, 50));
+    expect([skipped.seen.skipped, skipped.seen.provided, provided.seen.provided, provided.seen.skipped]).toEqual([1, [], ['abc'], 0]);
+  });
 });

@@ -21,6 +21,13 @@ const HINT = {
  */
 export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
   const [value, setValue] = useState('');
+  // One answer per prompt: the keys read before it is gone (`\r\x1b[A\r`, two Enters a few ms apart) send nothing more.
+  const settled = useRef(false);
+  const once = (act: () => void) => {
+    if (settled.current) return;
+    settled.current = true;
+    act();
+  };
   // Keys of one burst arrive before React renders again: the row the highlight is on lives in a ref.
   const row = useRef<'field' | 'skip'>('field');
   const [, rendered] = useState(0);
@@ -35,7 +42,7 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
     for (const { key: k } of splitBurst(input, key)) {
       if (k.downArrow) go('skip');
       else if (k.upArrow) go('field');
-      else if (row.current === 'skip' && k.return && !pasted) return onSkip();
+      else if (row.current === 'skip' && k.return && !pasted) return once(onSkip);
       else if (row.current === 'skip' && k.escape) return onClose();
     }
   });
@@ -56,7 +63,7 @@ export function SecretPrompt({ request, onProvide, onSkip, onClose }: Props) {
           // ←, Backspace, a paste) changes neither its value nor its cursor.
           owns={() => row.current === 'field'}
           onChange={setValue}
-          onSubmit={(v) => (v.trim() ? onProvide(v) : undefined)}
+          onSubmit={(v) => (v.trim() ? once(() => onProvide(v)) : undefined)}
           onEscape={onClose}
           placeholder="type or paste it · never shown, never kept"
         />
