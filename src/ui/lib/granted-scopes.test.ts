@@ -70,12 +70,18 @@ describe('what a hello granted, kept for the token it came with (A5)', () => {
     expect(rememberedScopes(Y)).toBeUndefined();
   });
 
-  it('[A5][S4] Sign out, or a refused token, leaves no saved scopes for any token', () => {
+  it("[A5] Sign out, or a refused token, forgets that token's grant; another sign-in's in this browser stays", () => {
     keepToken(X);
     rememberScopes(X, ['operator.admin']);
     forgetToken();
     expect(rememberedScopes(X)).toBeUndefined();
     expect(localStorage.getItem('askdock.scopes')).toBeNull();
+    // Tab A signed in as X, tab B as Y: A signs out; B reloads offline with Y's grant.
+    rememberScopes(Y, ['operator.questions']);
+    keepToken(X);
+    rememberScopes(X, ['operator.admin']);
+    forgetToken();
+    expect([rememberedScopes(X), rememberedScopes(Y)]).toEqual([undefined, ['operator.questions']]);
   });
 
   it('[A5][S4] what is saved names no token: only a short fingerprint of it', () => {

@@ -53,10 +53,14 @@ export function rememberScopes(token: string, scopes: readonly Scope[]): void {
   }
 }
 
-/** Signed out, or the token was refused: no saved grant is left for any token. */
-export function forgetScopes(): void {
+/** Signed out, or the token was refused: its grant is forgotten; another sign-in's in this browser stays. */
+export function forgetScopes(token: string | null): void {
+  if (token === null) return;
   try {
-    globalThis.localStorage?.removeItem(KEY);
+    const print = tokenFingerprint(token);
+    const rest = grants().filter((g) => g.token !== print);
+    if (rest.length) globalThis.localStorage?.setItem(KEY, JSON.stringify(rest));
+    else globalThis.localStorage?.removeItem(KEY);
   } catch {
     // Storage refused: the grant, if any, stays bound to a token this browser no longer holds.
   }

@@ -25,7 +25,7 @@ export function takeToken(): string | null {
 
 /** Sign out, or a refused token: this tab and the browser forget it. */
 export function forgetToken() {
-  forgetScopes();
+  forgetScopes(sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY));
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
   // U17: the service worker holds the token while device notifications are on: signing out takes it from there too.
